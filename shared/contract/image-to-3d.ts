@@ -1,0 +1,204 @@
+// Image-to-3D: sessions in their current and older forms, requests, mesh availability, get-3D jobs.
+import { z } from 'zod';
+import { imageSource, oneOf, outputUrl, pivotPoint, scaledBbox, sessionCode, timestamp } from './common.ts';
+
+export const GEOMETRY_MODELS = ['base', 'turbo'] as const;
+export const TEXTURE_MODELS = ['none', 'baked', 'pbr'] as const;
+export const TOPOLOGIES = ['tris', 'quads'] as const;
+export const RESOLUTIONS = ['low_poly', 'high_poly'] as const;
+export const PREVIEW_MODEL_VERSIONS = ['1.0', '1.1', '1.2'] as const;
+
+// ---- requests ---------------------------------------------------------------------------------
+
+export const createImageTo3dRequest = z.object({
+  image_url: imageSource,
+  geometry_model: oneOf(GEOMETRY_MODELS).default('base'),
+  texture_model: oneOf(TEXTURE_MODELS).default('none'),
+  scaled_bbox: scaledBbox.default([-1, -1, -1]),
+  preserve_aspect_ratio: z.boolean({ error: 'must be true or false' }).default(false),
+  topology: oneOf(TOPOLOGIES).default('tris'),
+  resolution: oneOf(RESOLUTIONS).default('high_poly'),
+});
+
+/** The older create variant, sent to the legacy base address. */
+export const createImageTo3dLegacyRequest = z.object({
+  image_url: imageSource,
+  model_version: z.string({ error: 'must be text' }).default(''),
+  auto_gen_3d: z.boolean({ error: 'must be true or false' }).default(false),
+});
+
+export const submitSpinRequest = z.object({
+  session_code: sessionCode,
+  image_urls: z
+    .array(imageSource, { error: 'must be a list holding the one image URL used for the spin' })
+    .length(1, { error: 'must hold exactly one image URL (the image used for the spin)' }),
+});
+
+export const previewRequest = z
+  .object({
+    model_version: oneOf(PREVIEW_MODEL_VERSIONS).default('1.1'),
+    selected_spin_index: z
+      .number({ error: 'must be a number from 0 to 3' })
+      .int({ error: 'must be a whole number from 0 to 3' })
+      .min(0, { error: 'must be 0, 1, 2 or 3 (one of the four spin images)' })
+      .max(3, { error: 'must be 0, 1, 2 or 3 (one of the four spin images)' })
+      .default(0),
+    selected_spin: imageSource.optional(),
+    scaled_bbox: scaledBbox.optional(),
+    pivot_point: pivotPoint.default([0, 0, 0]),
+  })
+  .default({ model_version: '1.1', selected_spin_index: 0, pivot_point: [0, 0, 0] });
+
+export const refineRequest = z
+  .object({
+    scaled_bbox: scaledBbox.optional(),
+    pivot_point: pivotPoint.optional(),
+  })
+  .default({});
+
+export const listImageTo3dQuery = z.object({
+  limit: z.coerce
+    .number({ error: 'must be a number of records' })
+    .int({ error: 'must be a whole number' })
+    .min(1, { error: 'must be at least 1' })
+    .max(100, { error: 'must be at most 100' })
+    .default(10),
+  page: z.coerce
+    .number({ error: 'must be a page number' })
+    .int({ error: 'must be a whole number' })
+    .min(1, { error: 'must be 1 or more' })
+    .default(1),
+});
+
+// ---- responses --------------------------------------------------------------------------------
+
+/** Current form: returned by create and get. */
+export const imageTo3dSession = z.looseObject({
+  session_code: z.string(),
+  image_url: z.string().default(''),
+  manual_segmentation: z.boolean().optional(),
+  geometry_model: z.string().optional(),
+  texture_model: z.string().optional(),
+  topology: z.string().optional(),
+  resolution: z.string().optional(),
+  symmetry: z.string().optional(),
+  scaled_bbox: z.array(z.number()).optional(),
+  preserve_aspect_ratio: z.boolean().optional(),
+  pivot_point: z.array(z.number()).optional(),
+  mesh_url: outputUrl,
+  mesh_url_obj: outputUrl,
+  mesh_url_zip: outputUrl,
+  mesh_url_glb: outputUrl,
+  mesh_url_fbx: outputUrl,
+  mesh_url_usdz: outputUrl,
+  mp4_url: outputUrl,
+  created_at: timestamp,
+  updated_at: timestamp,
+  session_status: z.string(),
+  percent_done: z.number().default(0),
+});
+
+export const spinImage = z.looseObject({
+  image_name: z.string().default(''),
+  image_url: z.string(),
+  height: z.number().int().optional(),
+  width: z.number().int().optional(),
+});
+
+/** Older form: returned by the older create variant and by the list endpoint. */
+export const imageTo3dSessionOlder = z.looseObject({
+  _id: z.string(),
+  user_id: z.string().nullable().optional(),
+  session_code: z.string(),
+  image_url: z.string().default(''),
+  input_image: z.string().default(''),
+  user_image: z.string().default(''),
+  mesh_url: outputUrl,
+  mesh_url_usdz: outputUrl,
+  mesh_url_glb: outputUrl,
+  mesh_url_zip: outputUrl,
+  mesh_url_obj: outputUrl,
+  mp4_url: outputUrl,
+  preview_mesh_url_zip: outputUrl,
+  preview_mesh_url_glb: outputUrl,
+  preview_mesh_url_usdz: outputUrl,
+  polished_mesh_url: outputUrl,
+  polished_mesh_url_usdz: outputUrl,
+  polished_mesh_url_glb: outputUrl,
+  session_gif: outputUrl,
+  percentage: z.number().default(0),
+  status: z.string(),
+  model_version: z.string().optional(),
+  inference: z.array(spinImage).default([]),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+export const meshAvailability = z.looseObject({
+  mesh_url_usdz: outputUrl,
+  mesh_url_glb: outputUrl,
+  mesh_url: outputUrl,
+  mesh_url_zip: outputUrl,
+  preview_mesh_url_zip: outputUrl,
+  preview_mesh_url_glb: outputUrl,
+  preview_mesh_url_usdz: outputUrl,
+  status: z.string(),
+});
+
+/** task_data arrives as a JSON-encoded string; it is decoded into an object (kept raw when not JSON). */
+const taskData = z.string().transform((text, ctx): Record<string, unknown> => {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // fall through to the issue below
+  }
+  ctx.addIssue({ code: 'custom', message: 'must be a JSON-encoded object' });
+  return z.NEVER;
+});
+
+export const get3dJobAck = z.looseObject({
+  scenario: z.string(),
+  unique_trial_key: z.string(),
+  status: z.string(),
+  complete_job_data: z
+    .looseObject({
+      scenario: z.string().optional(),
+      job_priority: z.string().optional(),
+      username: z.string().optional(),
+      call: z.string().optional(),
+      user_id: z.string().optional(),
+      status: z.string().optional(),
+      start_time: z.string().optional(),
+      unique_trial_key: z.string().optional(),
+      task_data: taskData.optional(),
+      id: z.string().optional(),
+    })
+    .optional(),
+});
+
+export const imageTo3dList = z.looseObject({
+  results: z.array(imageTo3dSessionOlder),
+  page: z.number().int(),
+  skip: z.number().int(),
+  limit: z.number().int(),
+  totalPages: z.number().int(),
+  totalResults: z.number().int(),
+  credits: z.number().optional(),
+  image_to_3d_credits: z.number().optional(),
+});
+
+export const emptyData = z.looseObject({});
+
+export type CreateImageTo3dInput = z.input<typeof createImageTo3dRequest>;
+export type CreateImageTo3dRequest = z.output<typeof createImageTo3dRequest>;
+export type CreateImageTo3dLegacyRequest = z.output<typeof createImageTo3dLegacyRequest>;
+export type SubmitSpinRequest = z.output<typeof submitSpinRequest>;
+export type PreviewRequest = z.output<typeof previewRequest>;
+export type RefineRequest = z.output<typeof refineRequest>;
+export type ListImageTo3dQuery = z.output<typeof listImageTo3dQuery>;
+export type ImageTo3dSession = z.output<typeof imageTo3dSession>;
+export type ImageTo3dSessionOlder = z.output<typeof imageTo3dSessionOlder>;
+export type MeshAvailability = z.output<typeof meshAvailability>;
+export type Get3dJobAck = z.output<typeof get3dJobAck>;
+export type ImageTo3dList = z.output<typeof imageTo3dList>;
