@@ -1,6 +1,6 @@
 // Mesh animation: FBX/zip upload, text prompts, and the animation session with its joint data.
 import { z } from 'zod';
-import { httpUrl, outputUrl, sessionCode, timestamp } from './common.ts';
+import { httpUrl, outputUrl, sessionCode, timestamp, rule } from './common.ts';
 
 /** The 17 joints of `animation_joint_dict`, in body order. */
 export const JOINT_NAMES = [
@@ -34,12 +34,12 @@ export const textMultiRequest = z.object({
   texts: z
     .array(
       z
-        .string({ error: 'must be text describing one animation' })
+        .string(rule('must be text describing one animation'))
         .trim()
-        .min(1, { error: 'must not be empty: describe the animation, e.g. "walk forward"' }),
-      { error: 'must be a list of animation descriptions' },
+        .min(1, rule('must not be empty: describe the animation, e.g. "walk forward"')),
+      rule('must be a list of animation descriptions'),
     )
-    .min(1, { error: 'must hold at least one animation description' }),
+    .min(1, rule('must hold at least one animation description')),
 });
 
 export const promptRecord = z.looseObject({

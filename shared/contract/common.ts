@@ -5,6 +5,14 @@ import { z } from 'zod';
 export const SESSION_PREFIX = 'SESSION_';
 export const ASSET_PREFIX = 'ASSET_';
 
+/**
+ * The error option of a schema: `text` for a value that breaks the rule, "is required" for a missing one
+ * (zod would otherwise say the same text for both).
+ */
+export function rule(text: string) {
+  return { error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : text) };
+}
+
 /** ISO 8601 UTC with milliseconds, e.g. 2026-11-21T10:00:00.000Z. Responses only need a string. */
 export const timestamp = z.string();
 
@@ -29,22 +37,22 @@ export function dataUriMime(value: string): string | undefined {
 }
 
 export const sessionCode = z
-  .string({ error: 'must be a session code (text starting with SESSION_)' })
+  .string(rule('must be a session code (text starting with SESSION_)'))
   .trim()
   .refine((v) => v.startsWith(SESSION_PREFIX) && v.length > SESSION_PREFIX.length, {
     error: 'must be a session code starting with SESSION_',
   });
 
 export const httpUrl = z
-  .string({ error: 'must be a URL' })
+  .string(rule('must be a URL'))
   .trim()
-  .refine(isHttpUrl, { error: 'must be an http:// or https:// URL' });
+  .refine(isHttpUrl, rule('must be an http:// or https:// URL'));
 
 /** An image given as an http(s) URL or as a base64 data URI with an image MIME type. */
 export const imageSource = z
-  .string({ error: 'must be an image URL or a data URI' })
+  .string(rule('must be an image URL or a data URI'))
   .trim()
-  .min(1, { error: 'is required: give an image URL or a data URI' })
+  .min(1, rule('is required: give an image URL or a data URI'))
   .superRefine((value, ctx) => {
     if (isHttpUrl(value)) return;
     const mime = dataUriMime(value);
@@ -60,7 +68,7 @@ export const imageSource = z
 
 function triple(what: string, check: (n: number) => string | undefined) {
   return z
-    .array(z.number({ error: `each value of ${what} must be a number` }), {
+    .array(z.number(rule(`each value of ${what} must be a number`)), {
       error: `must be a list of 3 numbers (${what})`,
     })
     .superRefine((values, ctx) => {

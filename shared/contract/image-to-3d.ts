@@ -1,6 +1,6 @@
 // Image-to-3D: sessions in their current and older forms, requests, mesh availability, get-3D jobs.
 import { z } from 'zod';
-import { imageSource, oneOf, outputUrl, pivotPoint, scaledBbox, sessionCode, timestamp } from './common.ts';
+import { imageSource, oneOf, outputUrl, pivotPoint, scaledBbox, sessionCode, timestamp, rule } from './common.ts';
 
 export const GEOMETRY_MODELS = ['base', 'turbo'] as const;
 export const TEXTURE_MODELS = ['none', 'baked', 'pbr'] as const;
@@ -15,7 +15,7 @@ export const createImageTo3dRequest = z.object({
   geometry_model: oneOf(GEOMETRY_MODELS).default('base'),
   texture_model: oneOf(TEXTURE_MODELS).default('none'),
   scaled_bbox: scaledBbox.default([-1, -1, -1]),
-  preserve_aspect_ratio: z.boolean({ error: 'must be true or false' }).default(false),
+  preserve_aspect_ratio: z.boolean(rule('must be true or false')).default(false),
   topology: oneOf(TOPOLOGIES).default('tris'),
   resolution: oneOf(RESOLUTIONS).default('high_poly'),
 });
@@ -23,25 +23,25 @@ export const createImageTo3dRequest = z.object({
 /** The older create variant, sent to the legacy base address. */
 export const createImageTo3dLegacyRequest = z.object({
   image_url: imageSource,
-  model_version: z.string({ error: 'must be text' }).default(''),
-  auto_gen_3d: z.boolean({ error: 'must be true or false' }).default(false),
+  model_version: z.string(rule('must be text')).default(''),
+  auto_gen_3d: z.boolean(rule('must be true or false')).default(false),
 });
 
 export const submitSpinRequest = z.object({
   session_code: sessionCode,
   image_urls: z
-    .array(imageSource, { error: 'must be a list holding the one image URL used for the spin' })
-    .length(1, { error: 'must hold exactly one image URL (the image used for the spin)' }),
+    .array(imageSource, rule('must be a list holding the one image URL used for the spin'))
+    .length(1, rule('must hold exactly one image URL (the image used for the spin)')),
 });
 
 export const previewRequest = z
   .object({
     model_version: oneOf(PREVIEW_MODEL_VERSIONS).default('1.1'),
     selected_spin_index: z
-      .number({ error: 'must be a number from 0 to 3' })
-      .int({ error: 'must be a whole number from 0 to 3' })
-      .min(0, { error: 'must be 0, 1, 2 or 3 (one of the four spin images)' })
-      .max(3, { error: 'must be 0, 1, 2 or 3 (one of the four spin images)' })
+      .number(rule('must be a number from 0 to 3'))
+      .int(rule('must be a whole number from 0 to 3'))
+      .min(0, rule('must be 0, 1, 2 or 3 (one of the four spin images)'))
+      .max(3, rule('must be 0, 1, 2 or 3 (one of the four spin images)'))
       .default(0),
     selected_spin: imageSource.optional(),
     scaled_bbox: scaledBbox.optional(),
@@ -58,15 +58,15 @@ export const refineRequest = z
 
 export const listImageTo3dQuery = z.object({
   limit: z.coerce
-    .number({ error: 'must be a number of records' })
-    .int({ error: 'must be a whole number' })
-    .min(1, { error: 'must be at least 1' })
-    .max(100, { error: 'must be at most 100' })
+    .number(rule('must be a number of records'))
+    .int(rule('must be a whole number'))
+    .min(1, rule('must be at least 1'))
+    .max(100, rule('must be at most 100'))
     .default(10),
   page: z.coerce
-    .number({ error: 'must be a page number' })
-    .int({ error: 'must be a whole number' })
-    .min(1, { error: 'must be 1 or more' })
+    .number(rule('must be a page number'))
+    .int(rule('must be a whole number'))
+    .min(1, rule('must be 1 or more'))
     .default(1),
 });
 

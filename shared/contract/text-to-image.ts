@@ -1,22 +1,22 @@
 // Text-to-image sessions and trained styles.
 import { z } from 'zod';
-import { httpUrl, outputUrl, timestamp } from './common.ts';
+import { httpUrl, outputUrl, timestamp, rule } from './common.ts';
 
 export const createTextToImageRequest = z.object({
   prompt: z
-    .string({ error: 'must be text describing the image' })
+    .string(rule('must be text describing the image'))
     .trim()
-    .min(1, { error: 'must not be empty: describe objects, colours, places or characters' }),
-  style_id: z.string({ error: 'must be a style identifier' }).trim().min(1, { error: 'must not be empty' }).optional(),
+    .min(1, rule('must not be empty: describe objects, colours, places or characters')),
+  style_id: z.string(rule('must be a style identifier')).trim().min(1, rule('must not be empty')).optional(),
 });
 
 export const createStyleRequest = z.object({
   zip_url: httpUrl,
   description: z
-    .string({ error: 'must be text describing the style' })
+    .string(rule('must be text describing the style'))
     .trim()
-    .min(1, { error: 'must not be empty: describe the style' }),
-  is_public: z.boolean({ error: 'must be true or false' }).optional(),
+    .min(1, rule('must not be empty: describe the style')),
+  is_public: z.boolean(rule('must be true or false')).optional(),
 });
 
 export const textToImageSession = z.looseObject({

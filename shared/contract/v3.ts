@@ -1,26 +1,26 @@
 // Generic sessions under /v3/sessions (no envelope), with retopology as the one type whose schema is known.
 import { z } from 'zod';
-import { ASSET_PREFIX, isHttpUrl, oneOf, timestamp } from './common.ts';
+import { ASSET_PREFIX, isHttpUrl, oneOf, timestamp, rule } from './common.ts';
 
 export const V3_SESSION_TYPES = ['image_to_3d', 'multiview_to_3d', 'text_to_image', 'image_to_kit', 'retopology'] as const;
 export const RETOPOLOGY_MODELS = ['swift', 'precision'] as const;
 
 export const meshReference = z
-  .string({ error: 'must be a GLB URL or an asset id (ASSET_...)' })
+  .string(rule('must be a GLB URL or an asset id (ASSET_...)'))
   .trim()
   .refine((v) => isHttpUrl(v) || (v.startsWith(ASSET_PREFIX) && v.length > ASSET_PREFIX.length), {
     error: 'must be an http(s) URL of a GLB file or an asset id starting with ASSET_',
   });
 
 export const createRetopologyRequest = z.object({
-  type: z.literal('retopology', { error: 'must be "retopology"' }),
+  type: z.literal('retopology', rule('must be "retopology"')),
   input: z.object(
     {
       mesh: meshReference,
       model: oneOf(RETOPOLOGY_MODELS).default('swift'),
-      quads: z.boolean({ error: 'must be true or false' }).default(true),
+      quads: z.boolean(rule('must be true or false')).default(true),
     },
-    { error: 'must be an object with mesh, model and quads' },
+    rule('must be an object with mesh, model and quads'),
   ),
 });
 

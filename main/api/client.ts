@@ -1,0 +1,178 @@
+// The API client of the service: one typed method per endpoint of the contract table.
+// Requests are validated before they leave the machine; responses are checked against the schemas.
+import { openAsBlob } from 'node:fs';
+import { basename } from 'node:path';
+import { FormData } from 'undici';
+import type { z } from 'zod';
+import { ENDPOINTS, type EndpointData, type EndpointDef, type EndpointId, envelope, fillPath, pathParams, routeLabel, sessionCode } from '../../shared/contract/index.ts';
+import { describeIssues, type FieldIssue } from '../../shared/contract/issues.ts';
+import { ProtocolError, RequestValidationError, ServiceResponseError } from './errors.ts';
+import type { Logger } from './redact.ts';
+import { HttpTransport, type TransportOptions } from './transport.ts';
+
+export interface ServiceClientOptions extends Omit<TransportOptions, 'apiKey'> {
+  baseUrl: string;
+  /** Address of the older endpoint variants (the same host with an explicit port). */
+  legacyBaseUrl?: string | undefined;
+  apiKey: string;
+  logger?: Logger;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal | undefined;
+}
+
+type Body<E extends EndpointId> = (typeof ENDPOINTS)[E] extends { body: infer S extends z.ZodType } ? z.input<S> : never;
+type Query<E extends EndpointId> = (typeof ENDPOINTS)[E] extends { query: infer S extends z.ZodType } ? z.input<S> : never;
+
+export interface CallArgs {
+  params?: Record<string, string>;
+  body?: unknown;
+  query?: unknown;
+  /** Local file sent as multipart form data (field `file`), for the endpoints that take one. */
+  file?: string;
+  signal?: AbortSignal | undefined;
+}
+
+export class ServiceClient {
+  readonly baseUrl: string;
+  readonly legacyBaseUrl: string | undefined;
+  readonly transport: HttpTransport;
+
+  constructor(options: ServiceClientOptions) {
+    this.baseUrl = trimSlash(options.baseUrl);
+    this.legacyBaseUrl = options.legacyBaseUrl ? trimSlash(options.legacyBaseUrl) : undefined;
+    this.transport = new HttpTransport(options);
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  /** Calls one endpoint of the contract table: validate, send, check the answer, unwrap the envelope. */
+  async call<E extends EndpointId>(id: E, args: CallArgs = {}): Promise<EndpointData<E>> {
+    const def: EndpointDef = ENDPOINTS[id];
+    const route = routeLabel(id);
+    const issues: FieldIssue[] = [];
+
+    const params: Record<string, string> = {};
+    for (const name of pathParams(def.path)) {
+      const checked = sessionCode.safeParse(args.params?.[name]);
+      if (checked.success) params[name] = checked.data;
+      else issues.push(...describeIssues(checked.error).map((i) => ({ ...i, path: name })));
+    }
+    const body = def.body && args.file === undefined ? validate(def.body, args.body ?? {}, '', issues) : undefined;
+    const query = def.query ? validate(def.query, args.query ?? {}, '', issues) : undefined;
+    if (args.file !== undefined && !def.multipart) issues.push({ path: 'file', message: 'this endpoint does not take a file' });
+    const base = def.base === 'legacy' ? this.legacyBaseUrl : this.baseUrl;
+    if (base === undefined) {
+      issues.push({ path: 'legacy base URL', message: 'is not configured: set --legacy-base-url or ASSET_STUDIO_LEGACY_BASE_URL' });
+    }
+    if (issues.length > 0) throw new RequestValidationError({ endpoint: route, issues });
+
+    const multipart = args.file === undefined ? undefined : await fileForm(args.file);
+    const response = await this.transport.request({
+      method: def.method,
+      url: base + fillPath(def.path, params),
+      route,
+      ...(body !== undefined && { json: body }),
+      ...(multipart !== undefined && { multipart }),
+      ...(query !== undefined && { query: stringify(query as Record<string, unknown>) }),
+      idempotent: !def.mutating,
+      ...(args.signal && { signal: args.signal }),
+    });
+    return unwrap(def, route, response.status, response.body) as EndpointData<E>;
+  }
+
+  // ---- one method per endpoint ----------------------------------------------------------------
+
+  createImageTo3d(body: Body<'createImageTo3d'>, o: CallOptions = {}) {
+    return this.call('createImageTo3d', { body, ...o });
+  }
+  createImageTo3dLegacy(body: Body<'createImageTo3dLegacy'>, o: CallOptions = {}) {
+    return this.call('createImageTo3dLegacy', { body, ...o });
+  }
+  submitSpin(body: Body<'submitSpin'>, o: CallOptions = {}) {
+    return this.call('submitSpin', { body, ...o });
+  }
+  preview(sessionCode: string, body: Body<'preview'> = {}, o: CallOptions = {}) {
+    return this.call('preview', { params: { session_code: sessionCode }, body, ...o });
+  }
+  refine(sessionCode: string, body: Body<'refine'> = {}, o: CallOptions = {}) {
+    return this.call('refine', { params: { session_code: sessionCode }, body, ...o });
+  }
+  getImageTo3d(sessionCode: string, o: CallOptions = {}) {
+    return this.call('getImageTo3d', { params: { session_code: sessionCode }, ...o });
+  }
+  listImageTo3d(query: Query<'listImageTo3d'> = {}, o: CallOptions = {}) {
+    return this.call('listImageTo3d', { query, ...o });
+  }
+  getMesh(sessionCode: string, o: CallOptions = {}) {
+    return this.call('getMesh', { params: { session_code: sessionCode }, ...o });
+  }
+  createRetopology(body: Body<'createRetopology'>, o: CallOptions = {}) {
+    return this.call('createRetopology', { body, ...o });
+  }
+  getV3Session(sessionId: string, o: CallOptions = {}) {
+    return this.call('getV3Session', { params: { session_id: sessionId }, ...o });
+  }
+  createTextToImage(body: Body<'createTextToImage'>, o: CallOptions = {}) {
+    return this.call('createTextToImage', { body, ...o });
+  }
+  getTextToImage(sessionCode: string, o: CallOptions = {}) {
+    return this.call('getTextToImage', { params: { session_code: sessionCode }, ...o });
+  }
+  createStyle(body: Body<'createStyle'>, o: CallOptions = {}) {
+    return this.call('createStyle', { body, ...o });
+  }
+  /** Upload a local FBX/zip (streamed from disk as multipart) or point the service at a URL. */
+  uploadAnimationMesh(source: { file: string } | { mesh_url: string }, o: CallOptions = {}) {
+    return 'file' in source
+      ? this.call('uploadAnimationMesh', { file: source.file, ...o })
+      : this.call('uploadAnimationMesh', { body: source, ...o });
+  }
+  submitTextAnimations(body: Body<'submitTextAnimations'>, o: CallOptions = {}) {
+    return this.call('submitTextAnimations', { body, ...o });
+  }
+  getAnimation(sessionCode: string, o: CallOptions = {}) {
+    return this.call('getAnimation', { params: { session_code: sessionCode }, ...o });
+  }
+}
+
+function validate(schema: z.ZodType, value: unknown, prefix: string, issues: FieldIssue[]): unknown {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  issues.push(...describeIssues(result.error).map((i) => ({ ...i, path: prefix + i.path })));
+  return undefined;
+}
+
+/** Checks the answer against the endpoint's schema and unwraps the envelope. */
+function unwrap(def: EndpointDef, route: string, status: number, body: unknown): unknown {
+  const schema = def.envelope ? envelope(def.data) : def.data;
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const first = describeIssues(result.error).slice(0, 3);
+    const detail = first.map((i) => `${i.path === '(body)' ? 'the body' : i.path} ${i.message}`).join('; ');
+    throw new ProtocolError({ endpoint: route, problem: 'unexpected-shape', status, detail });
+  }
+  if (!def.envelope) return result.data;
+  const env = result.data as { error: string; message: string; data: unknown };
+  if (env.error !== '') {
+    throw new ServiceResponseError({ endpoint: route, status, idempotent: !def.mutating, serviceError: env.error, serviceMessage: env.message });
+  }
+  return env.data;
+}
+
+async function fileForm(path: string): Promise<FormData> {
+  const form = new FormData();
+  form.append('file', await openAsBlob(path), basename(path));
+  return form;
+}
+
+function stringify(query: Record<string, unknown>): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(query).map(([k, v]) => [k, v === undefined ? undefined : String(v)]));
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}

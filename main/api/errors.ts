@@ -1,0 +1,209 @@
+// Typed errors of the service API client. Every message names the endpoint, says what happened
+// and what to do. Text that came from the network must be redacted before it reaches a constructor.
+import type { FieldIssue } from '../../shared/contract/issues.ts';
+import { issuesToText } from '../../shared/contract/issues.ts';
+
+/**
+ * CLI exit codes: 1 cancelled (by the user or a caller's AbortSignal; a plain failure code, since
+ * the process itself was not interrupted by a signal), 2 rejected before sending, 3 the service
+ * answered with an error or an unreadable response, 4 timeout, 5 network failure.
+ */
+export type ExitCode = 1 | 2 | 3 | 4 | 5;
+
+export type ApiErrorKind = 'request-validation' | 'service-response' | 'protocol' | 'timeout' | 'network' | 'cancelled';
+
+interface BaseFields {
+  /** Route label such as `GET /image-to-3d-sessions/:session_code`, never a full URL. */
+  endpoint: string;
+  retryable: boolean;
+  status?: number;
+  serviceError?: string;
+  serviceMessage?: string;
+}
+
+export abstract class ApiError extends Error {
+  abstract readonly kind: ApiErrorKind;
+  abstract readonly exitCode: ExitCode;
+  readonly endpoint: string;
+  /** Is it safe to send this request again? (Automatic retries also require an idempotent request.) */
+  readonly retryable: boolean;
+  readonly status?: number;
+  readonly serviceError?: string;
+  readonly serviceMessage?: string;
+
+  constructor(message: string, fields: BaseFields) {
+    super(message);
+    this.name = new.target.name;
+    this.endpoint = fields.endpoint;
+    this.retryable = fields.retryable;
+    if (fields.status !== undefined) this.status = fields.status;
+    if (fields.serviceError !== undefined) this.serviceError = fields.serviceError;
+    if (fields.serviceMessage !== undefined) this.serviceMessage = fields.serviceMessage;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { name: this.name, message: this.message, ...Object.fromEntries(Object.entries(this)) };
+  }
+}
+
+/** The request was not sent: its arguments are invalid. */
+export class RequestValidationError extends ApiError {
+  readonly kind = 'request-validation';
+  readonly exitCode = 2;
+  readonly issues: FieldIssue[];
+
+  constructor(f: { endpoint: string; issues: FieldIssue[] }) {
+    super(`${f.endpoint}: the request was not sent because it is invalid: ${issuesToText(f.issues)}. Fix these values and try again.`, {
+      endpoint: f.endpoint,
+      retryable: false,
+    });
+    this.issues = f.issues;
+  }
+}
+
+const RETRYABLE_5XX = new Set([500, 502, 503, 504]);
+
+/** The service answered with an HTTP error status (or a status the endpoint never returns on success). */
+export class ServiceResponseError extends ApiError {
+  readonly kind = 'service-response';
+  readonly exitCode = 3;
+  declare readonly status: number;
+  /** From the `Retry-After` header, when present. */
+  readonly retryAfterMs?: number;
+
+  /**
+   * 429 is always safe to retry (the service refused to do the work); 500/502/503/504 only when the
+   * request is idempotent, since the service may have done the work before failing.
+   */
+  constructor(f: {
+    endpoint: string;
+    status: number;
+    idempotent: boolean;
+    serviceError?: string;
+    serviceMessage?: string;
+    retryAfterMs?: number;
+    /** Start of the body when it was not JSON (e.g. a proxy's HTML page). */
+    nonJsonBody?: string;
+    /** Success statuses the endpoint returns, when `status` is not an error but not one of them. */
+    expectedStatus?: number[];
+  }) {
+    const envelope = [f.serviceError, f.serviceMessage].filter(Boolean).join(': ');
+    let what = `answered HTTP ${f.status}`;
+    if (f.status < 400 && f.expectedStatus) what += ` instead of ${f.expectedStatus.join(' or ')}`;
+    if (envelope) what += ` (${envelope})`;
+    else if (f.nonJsonBody !== undefined) what += ` with a body that is not JSON, probably from a proxy or gateway: "${f.nonJsonBody}"`;
+    super(`${f.endpoint}: the service ${what}. ${statusAdvice(f.status, f.retryAfterMs)}`, {
+      endpoint: f.endpoint,
+      retryable: f.status === 429 || (f.idempotent && RETRYABLE_5XX.has(f.status)),
+      status: f.status,
+      ...(f.serviceError !== undefined && { serviceError: f.serviceError }),
+      ...(f.serviceMessage !== undefined && { serviceMessage: f.serviceMessage }),
+    });
+    if (f.retryAfterMs !== undefined) this.retryAfterMs = f.retryAfterMs;
+  }
+}
+
+function statusAdvice(status: number, retryAfterMs: number | undefined): string {
+  if (status === 401 || status === 403) return 'Check that your API key is correct and allowed to use this endpoint.';
+  if (status === 404) return 'Check the id or code you gave; it may be wrong or expired.';
+  if (status === 409) return 'The resource is not in a state that allows this yet; check its status and try again.';
+  if (status === 413) return 'The upload is too large; use a smaller file.';
+  if (status === 429) return `Too many requests: wait ${retryAfterMs ? formatDuration(retryAfterMs) : 'a moment'} and try again.`;
+  if (status >= 500) return 'The service is having problems; try again in a few minutes.';
+  if (status >= 400) return 'Check the values you gave and try again.';
+  return 'This version of Asset Studio may not match the service; update it or report the problem.';
+}
+
+export type ProtocolProblem = 'not-json' | 'empty' | 'truncated' | 'unexpected-shape';
+
+/** The service answered, but the response could not be read. */
+export class ProtocolError extends ApiError {
+  readonly kind = 'protocol';
+  readonly exitCode = 3;
+  readonly problem: ProtocolProblem;
+
+  /** Only a truncated response to an idempotent request is safe to retry. */
+  constructor(f: {
+    endpoint: string;
+    problem: ProtocolProblem;
+    status?: number;
+    /** not-json: start of the body; truncated: the low-level code; unexpected-shape: what did not match. */
+    detail?: string;
+    idempotent?: boolean;
+  }) {
+    const http = f.status === undefined ? '' : ` HTTP ${f.status}`;
+    const text: Record<ProtocolProblem, string> = {
+      'not-json': `the service answered${http} with a body that is not JSON: "${f.detail ?? ''}". A proxy or gateway may be in the way; check your network settings or try again later.`,
+      empty: `the service answered${http} with an empty body. Try again; if it keeps happening, report the problem.`,
+      truncated: `the response was cut off before it was complete (${f.detail ?? 'connection closed'}). Check your connection and try again.`,
+      'unexpected-shape': `the service answered with data in an unexpected format (${f.detail ?? 'unknown difference'}). Update Asset Studio or report the problem.`,
+    };
+    super(`${f.endpoint}: ${text[f.problem]}`, {
+      endpoint: f.endpoint,
+      retryable: f.problem === 'truncated' && f.idempotent === true,
+      ...(f.status !== undefined && { status: f.status }),
+    });
+    this.problem = f.problem;
+  }
+}
+
+export type TimeoutPhase = 'connect' | 'headers' | 'body';
+
+export class TimeoutError extends ApiError {
+  readonly kind = 'timeout';
+  readonly exitCode = 4;
+  readonly phase: TimeoutPhase;
+  readonly timeoutMs: number;
+
+  /** A connect timeout is always safe to retry (nothing was sent); the others only when idempotent. */
+  constructor(f: { endpoint: string; phase: TimeoutPhase; timeoutMs: number; idempotent: boolean }) {
+    const limit = formatDuration(f.timeoutMs);
+    const what: Record<TimeoutPhase, string> = {
+      connect: `could not connect to the service within ${limit} (connect timeout). Check your connection, proxy or firewall and try again.`,
+      headers: `the service did not answer within ${limit} (headers timeout). Check your connection or try again; raise --timeout for slow networks.`,
+      body: `the service stopped sending its response for ${limit} (body timeout). Check your connection or try again; raise --timeout for slow networks.`,
+    };
+    super(`${f.endpoint}: ${what[f.phase]}`, { endpoint: f.endpoint, retryable: f.phase === 'connect' || f.idempotent });
+    this.phase = f.phase;
+    this.timeoutMs = f.timeoutMs;
+  }
+}
+
+/** Codes of failures that happen before the request reaches the service. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+export class NetworkError extends ApiError {
+  readonly kind = 'network';
+  readonly exitCode = 5;
+  /** Low-level code such as ECONNRESET, ECONNREFUSED, ENOTFOUND, UND_ERR_SOCKET. */
+  readonly code: string;
+
+  /** Safe to retry when the request never reached the service, otherwise only when idempotent. */
+  constructor(f: { endpoint: string; code: string; detail: string; idempotent: boolean }) {
+    let what: string;
+    if (f.code === 'ECONNREFUSED') what = 'the service refused the connection (ECONNREFUSED). Check the service address and that the service is up, then try again.';
+    else if (f.code === 'ENOTFOUND' || f.code === 'EAI_AGAIN') what = `could not find the service host (${f.code}). Check the service address and your internet connection.`;
+    else if (f.code === 'ECONNRESET' || f.code === 'EPIPE' || f.code === 'UND_ERR_SOCKET') what = `the connection was closed unexpectedly (${f.code}). Check your connection, proxy or VPN and try again.`;
+    else what = `a network error occurred (${f.code}: ${f.detail}). Check your connection and try again.`;
+    super(`${f.endpoint}: ${what}`, { endpoint: f.endpoint, retryable: NOT_SENT_CODES.has(f.code) || f.idempotent });
+    this.code = f.code;
+  }
+}
+
+/** Cancelled through an AbortSignal. Exit code 1 (see ExitCode). */
+export class CancelledError extends ApiError {
+  readonly kind = 'cancelled';
+  readonly exitCode = 1;
+
+  constructor(f: { endpoint: string }) {
+    super(`${f.endpoint}: the request was cancelled before it finished. Run the command again if you still need it.`, {
+      endpoint: f.endpoint,
+      retryable: false,
+    });
+  }
+}
+
+/** `250 ms`, `1.5 s`, `30 s`. */
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${Number((ms / 1000).toFixed(1))} s`;
+}
