@@ -1,0 +1,88 @@
+// Human-readable output of results. With --json, results go to stdout as JSON and nothing else does.
+import { normaliseStatus, type EndpointId, type ResourceKind } from '../../shared/contract/index.ts';
+
+const STATUS_FIELDS = ['session_status', 'status'] as const;
+
+const KIND_OF_ENDPOINT: Partial<Record<EndpointId, ResourceKind>> = {
+  createImageTo3d: 'image_to_3d',
+  getImageTo3d: 'image_to_3d',
+  createImageTo3dLegacy: 'image_to_3d_older',
+  preview: 'get3d_job',
+  refine: 'get3d_job',
+  createTextToImage: 'text_to_image',
+  getTextToImage: 'text_to_image',
+  createStyle: 'style',
+  uploadAnimationMesh: 'animation_upload',
+  getAnimation: 'animation_session',
+  createRetopology: 'v3_session',
+  getV3Session: 'v3_session',
+};
+
+export function formatResult(endpoint: EndpointId, data: unknown): string {
+  if (endpoint === 'listImageTo3d') return formatList(data as ListLike);
+  if (endpoint === 'getMesh') return (data as Record<string, unknown>[]).map((r) => formatRecord(r, 'image_to_3d_older')).join('\n\n');
+  if (endpoint === 'submitTextAnimations') {
+    const items = (data as { responses: { text: string; message: string; isError: boolean }[] }).responses;
+    return items.map((r) => `${r.isError ? 'FAILED' : 'ok    '}  ${r.text}${r.message ? `  (${r.message})` : ''}`).join('\n');
+  }
+  return formatRecord(data as Record<string, unknown>, KIND_OF_ENDPOINT[endpoint]);
+}
+
+/** `key: value` lines for the filled scalar fields, a status line first, lists summarised. */
+export function formatRecord(record: Record<string, unknown>, kind?: ResourceKind): string {
+  const lines: string[] = [];
+  const statusField = STATUS_FIELDS.find((f) => typeof record[f] === 'string');
+  if (kind && statusField) {
+    const percent = typeof record.percent_done === 'number' ? record.percent_done : undefined;
+    const s = normaliseStatus(kind, record[statusField] as string, { percent });
+    lines.push(`state: ${s.state} (${s.raw}${s.percent !== undefined ? `, ${s.percent}%` : ''})`);
+  }
+  for (const [key, value] of Object.entries(record)) {
+    if (value === '' || value === null || value === undefined) continue;
+    if (Array.isArray(value)) lines.push(`${key}: ${summariseArray(value)}`);
+    else if (typeof value === 'object') lines.push(`${key}: ${JSON.stringify(value)}`);
+    else lines.push(`${key}: ${String(value)}`);
+  }
+  return lines.join('\n');
+}
+
+function summariseArray(value: unknown[]): string {
+  if (value.length === 0) return '(none)';
+  if (value.every((v) => typeof v !== 'object' || v === null)) return value.join(', ');
+  return value
+    .map((v) => {
+      const o = v as Record<string, unknown>;
+      const label = o.label ?? o.text ?? o.image_name ?? o.name ?? o._id;
+      const url = o.url ?? o.image_url ?? o.mesh_url ?? '';
+      const status = o.status ? ` [${String(o.status)}]` : '';
+      return `\n  - ${String(label ?? '')}${status}${url ? ` ${String(url)}` : ''}`;
+    })
+    .join('');
+}
+
+interface ListLike {
+  results: { session_code: string; status: string; created_at: string; model_version?: string }[];
+  page: number;
+  totalPages: number;
+  totalResults: number;
+  credits?: number;
+  image_to_3d_credits?: number;
+}
+
+function formatList(list: ListLike): string {
+  const rows = list.results.map((r) => {
+    const s = normaliseStatus('image_to_3d_older', r.status);
+    return `${r.session_code}  ${s.state.padEnd(9)}  ${r.status.padEnd(24)}  ${r.created_at}`;
+  });
+  const footer = [`page ${list.page} of ${list.totalPages} (${list.totalResults} sessions)`];
+  if (list.credits !== undefined) footer.push(`credits: ${list.credits}`);
+  if (list.image_to_3d_credits !== undefined) footer.push(`image-to-3D credits: ${list.image_to_3d_credits}`);
+  return [...(rows.length ? rows : ['(no sessions)']), footer.join('  ·  ')].join('\n');
+}
+
+/** One progress line for a TTY: `SESSION_x  running  42% [########------------]`. */
+export function progressLine(id: string, state: string, raw: string, percent: number | undefined): string {
+  const width = 20;
+  const bar = percent === undefined ? '' : ` [${'#'.repeat(Math.round((percent / 100) * width)).padEnd(width, '-')}] ${percent}%`;
+  return `${id}  ${state} (${raw})${bar}`;
+}

@@ -1,0 +1,92 @@
+// Where the app's settings come from: command-line flags, then environment variables, then defaults.
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export interface ConnectionSettings {
+  /** Undefined: no service configured, the embedded local engine is used. */
+  baseUrl?: string | undefined;
+  legacyBaseUrl?: string | undefined;
+  apiKey?: string | undefined;
+  dataDir: string;
+}
+
+export interface SettingsSources {
+  flags: { baseUrl?: string | undefined; legacyBaseUrl?: string | undefined; apiKey?: string | undefined; dataDir?: string | undefined };
+  env: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+  home?: string;
+}
+
+export class SettingsError extends Error {
+  readonly exitCode = 2;
+}
+
+/** The per-user data folder: database, download cache, the embedded engine's state. */
+export function defaultDataDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform, home = homedir()): string {
+  if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Asset Studio');
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Asset Studio');
+  return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'asset-studio');
+}
+
+export function resolveSettings(src: SettingsSources): ConnectionSettings {
+  const pick = (flag: string | undefined, name: string) => {
+    const value = flag ?? src.env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+  const dataDir = pick(src.flags.dataDir, 'ASSET_STUDIO_DATA_DIR') ?? defaultDataDir(src.env, src.platform, src.home);
+  const baseUrl = pick(src.flags.baseUrl, 'ASSET_STUDIO_BASE_URL');
+  const legacyBaseUrl = pick(src.flags.legacyBaseUrl, 'ASSET_STUDIO_LEGACY_BASE_URL');
+  const apiKey = pick(src.flags.apiKey, 'ASSET_STUDIO_API_KEY') ?? readKeyFile(dataDir);
+  for (const [name, url] of [['--base-url', baseUrl], ['--legacy-base-url', legacyBaseUrl]] as const) {
+    if (url !== undefined && !/^https?:\/\/[^/]/i.test(url)) {
+      throw new SettingsError(`${name} must be an http:// or https:// address, e.g. https://api.example.com (got "${url}").`);
+    }
+  }
+  if (baseUrl !== undefined && apiKey === undefined) {
+    throw new SettingsError('A service address is set but no API key: pass --api-key, set ASSET_STUDIO_API_KEY, or run "asset-studio key set".');
+  }
+  if (baseUrl === undefined && apiKey !== undefined) {
+    throw new SettingsError('An API key is set but no service address: pass --base-url or set ASSET_STUDIO_BASE_URL (unset the key to use the embedded local engine).');
+  }
+  return { baseUrl, legacyBaseUrl, apiKey, dataDir };
+}
+
+export function keyFilePath(dataDir: string): string {
+  return join(dataDir, 'api-key');
+}
+
+/** The key file of the CLI: readable by its owner only, or refused. */
+function readKeyFile(dataDir: string): string | undefined {
+  const path = keyFilePath(dataDir);
+  let mode: number;
+  try {
+    mode = statSync(path).mode;
+  } catch {
+    return undefined;
+  }
+  if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
+    throw new SettingsError(`The API key file ${path} can be read by other users. Run: chmod 600 "${path}"`);
+  }
+  const key = readFileSync(path, 'utf8').trim();
+  return key === '' ? undefined : key;
+}
+
+export function writeKeyFile(dataDir: string, key: string): string {
+  const path = keyFilePath(dataDir);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  writeFileSync(path, `${key.trim()}\n`, { mode: 0o600 });
+  chmodSync(path, 0o600);
+  return path;
+}
+
+export function removeKeyFile(dataDir: string): boolean {
+  const path = keyFilePath(dataDir);
+  try {
+    statSync(path);
+  } catch {
+    return false;
+  }
+  rmSync(path);
+  return true;
+}

@@ -1,0 +1,99 @@
+// What each create endpoint makes, how to read it back, and how to read its status.
+// Used by `--wait` now and by the job tracker later.
+import type { EndpointId, OlderStep, ResourceKind } from '../../shared/contract/index.ts';
+import { normaliseStatus, type NormalisedStatus } from '../../shared/contract/lifecycle.ts';
+import type { ServiceClient } from '../api/client.ts';
+
+export interface TrackedRef {
+  kind: ResourceKind;
+  /** The session code / id to read. */
+  id: string;
+  /** For the older image-to-3D flow: the step awaited. */
+  step?: OlderStep;
+  /** For text animations: the prompt texts awaited. */
+  texts?: string[];
+}
+
+export interface Observation {
+  status: NormalisedStatus;
+  /** The resource as last read. */
+  value: unknown;
+}
+
+/** The resource a create call started, or undefined when the service offers no way to read it back. */
+export function refOfCreate(endpoint: EndpointId, request: { params?: Record<string, string>; body?: unknown }, data: unknown): TrackedRef | undefined {
+  const d = data as Record<string, unknown>;
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  switch (endpoint) {
+    case 'createImageTo3d':
+      return { kind: 'image_to_3d', id: String(d.session_code) };
+    case 'createImageTo3dLegacy':
+      return { kind: 'image_to_3d_older', id: String(d.session_code), step: body.auto_gen_3d === true ? 'preview' : 'spin' };
+    case 'submitSpin':
+      return { kind: 'image_to_3d_older', id: String(body.session_code), step: 'spin' };
+    case 'preview':
+      return { kind: 'image_to_3d_older', id: String(request.params?.session_code), step: 'preview' };
+    case 'refine':
+      return { kind: 'image_to_3d_older', id: String(request.params?.session_code), step: 'refine' };
+    case 'createTextToImage':
+      return { kind: 'text_to_image', id: String(d.session_code) };
+    case 'uploadAnimationMesh':
+      return { kind: 'animation_session', id: String(d.session_code) };
+    case 'submitTextAnimations': {
+      const responses = ((d.responses ?? []) as { text: string; isError: boolean }[]).filter((r) => !r.isError);
+      return { kind: 'animation_prompt', id: String(body.session_code), texts: responses.map((r) => r.text) };
+    }
+    case 'createRetopology':
+      return { kind: 'v3_session', id: String(d._id) };
+    default:
+      return undefined; // styles have no read endpoint; reads and lists are not jobs
+  }
+}
+
+/** Reads the resource once and normalises its status. */
+export async function observe(client: ServiceClient, ref: TrackedRef, signal?: AbortSignal): Promise<Observation> {
+  const o = { signal };
+  switch (ref.kind) {
+    case 'image_to_3d': {
+      const s = await client.getImageTo3d(ref.id, o);
+      return { value: s, status: normaliseStatus('image_to_3d', s.session_status, { percent: s.percent_done }) };
+    }
+    case 'image_to_3d_older': {
+      // The older flow's statuses (spin_generate_*, preview_*, refine_*) are reported by get-mesh.
+      const records = await client.getMesh(ref.id, o);
+      const raw = records[0]?.status ?? 'unknown';
+      return { value: records, status: normaliseStatus('image_to_3d_older', raw, { step: ref.step }) };
+    }
+    case 'text_to_image': {
+      const s = await client.getTextToImage(ref.id, o);
+      return { value: s, status: normaliseStatus('text_to_image', s.status) };
+    }
+    case 'animation_session': {
+      const s = await client.getAnimation(ref.id, o);
+      return { value: s, status: normaliseStatus('animation_session', s.status) };
+    }
+    case 'animation_prompt': {
+      const s = await client.getAnimation(ref.id, o);
+      return { value: s, status: promptsStatus(s.prompts, ref.texts ?? []) };
+    }
+    case 'v3_session': {
+      const s = await client.getV3Session(ref.id, o);
+      return { value: s, status: normaliseStatus('v3_session', s.status) };
+    }
+    default:
+      throw new Error(`cannot read a resource of kind ${ref.kind}`);
+  }
+}
+
+/** The combined status of the prompts for the given texts: failed if any failed, done when all are. */
+function promptsStatus(prompts: { text: string; status: string }[], texts: string[]): NormalisedStatus {
+  const mine = prompts.filter((p) => texts.includes(p.text));
+  const states = mine.map((p) => normaliseStatus('animation_prompt', p.status));
+  const raw = states.map((s) => s.raw).join(',') || 'pending';
+  if (states.some((s) => s.state === 'failed')) return { state: 'failed', raw, final: true };
+  const done = states.filter((s) => s.state === 'succeeded').length;
+  const percent = texts.length === 0 ? 100 : Math.round((100 * done) / texts.length);
+  if (mine.length >= texts.length && done === mine.length) return { state: 'succeeded', raw, percent, final: true };
+  const unknown = states.some((s) => s.state === 'unknown');
+  return { state: unknown ? 'unknown' : 'running', raw, percent, final: false };
+}
