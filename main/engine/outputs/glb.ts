@@ -1,0 +1,114 @@
+// glTF 2.0 binary (GLB) writer for the seeded mesh, with an optional embedded PNG base-colour texture.
+// glTF has no quads: with `quads` the faces are the quads' triangle pairs.
+import { bounds, buildMesh, GENERATOR, type MeshOptions } from './mesh.ts';
+import { renderTexture } from './png.ts';
+
+export interface GlbOptions extends MeshOptions {
+  /** Embed a PNG base-colour texture; otherwise the material has a plain seeded colour. */
+  texture?: boolean;
+}
+
+const MAGIC = 0x46546c67; // 'glTF'
+const CHUNK_JSON = 0x4e4f534a;
+const CHUNK_BIN = 0x004e4942;
+const ARRAY_BUFFER = 34962;
+const ELEMENT_ARRAY_BUFFER = 34963;
+const FLOAT = 5126;
+const UNSIGNED_SHORT = 5123;
+const UNSIGNED_INT = 5125;
+
+export function buildGlb(opts: GlbOptions): Buffer {
+  const mesh = buildMesh(opts);
+  const vertexCount = mesh.positions.length / 3;
+  const bin = new BinaryBody();
+  // The largest index value is reserved (primitive restart), so uint16 holds at most 65535 vertices.
+  const indices = vertexCount <= 0xffff ? Uint16Array.from(mesh.triangles) : mesh.triangles;
+  const { min, max } = bounds(mesh.positions);
+  const accessors = [
+    { bufferView: bin.add(mesh.positions, ARRAY_BUFFER), componentType: FLOAT, count: vertexCount, type: 'VEC3', min, max },
+    { bufferView: bin.add(mesh.normals, ARRAY_BUFFER), componentType: FLOAT, count: vertexCount, type: 'VEC3' },
+    { bufferView: bin.add(mesh.uvs, ARRAY_BUFFER), componentType: FLOAT, count: vertexCount, type: 'VEC2' },
+    {
+      bufferView: bin.add(indices, ELEMENT_ARRAY_BUFFER),
+      componentType: indices instanceof Uint16Array ? UNSIGNED_SHORT : UNSIGNED_INT,
+      count: indices.length,
+      type: 'SCALAR',
+    },
+  ];
+  const textured = opts.texture
+    ? {
+        textures: [{ sampler: 0, source: 0 }],
+        samplers: [{ magFilter: 9729, minFilter: 9987, wrapS: 33071, wrapT: 33071 }], // linear, mipmapped, clamped
+        images: [{ bufferView: bin.add(renderTexture(opts.seed)), mimeType: 'image/png' }],
+      }
+    : {};
+  const gltf = {
+    asset: { version: '2.0', generator: GENERATOR },
+    scene: 0,
+    scenes: [{ nodes: [0] }],
+    nodes: [{ name: 'model', mesh: 0 }],
+    meshes: [{ name: 'model', primitives: [{ attributes: { POSITION: 0, NORMAL: 1, TEXCOORD_0: 2 }, indices: 3, material: 0 }] }],
+    materials: [
+      {
+        name: 'material',
+        pbrMetallicRoughness: {
+          ...(opts.texture ? { baseColorTexture: { index: 0 } } : { baseColorFactor: [...mesh.color, 1] }),
+          metallicFactor: 0,
+          roughnessFactor: 0.8,
+        },
+      },
+    ],
+    ...textured,
+    accessors,
+    bufferViews: bin.views,
+    buffers: [{ byteLength: bin.length }],
+  };
+  return glbContainer(Buffer.from(JSON.stringify(gltf)), bin.concat());
+}
+
+/** The BIN chunk under construction: each bufferView starts on a 4-byte boundary. */
+class BinaryBody {
+  readonly views: { buffer: 0; byteOffset: number; byteLength: number; target?: number }[] = [];
+  private readonly parts: Buffer[] = [];
+  length = 0;
+
+  add(data: ArrayBufferView, target?: number): number {
+    const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    this.views.push({ buffer: 0, byteOffset: this.length, byteLength: bytes.length, ...(target ? { target } : {}) });
+    this.parts.push(bytes, Buffer.alloc(pad4(bytes.length)));
+    this.length += bytes.length + pad4(bytes.length);
+    return this.views.length - 1;
+  }
+
+  concat(): Buffer {
+    return Buffer.concat(this.parts, this.length);
+  }
+}
+
+function glbContainer(json: Buffer, bin: Buffer): Buffer {
+  const jsonChunk = Buffer.concat([json, Buffer.alloc(pad4(json.length), 0x20)]); // JSON pads with spaces
+  const total = 12 + 8 + jsonChunk.length + 8 + bin.length;
+  const head = Buffer.alloc(20);
+  head.writeUInt32LE(MAGIC, 0);
+  head.writeUInt32LE(2, 4);
+  head.writeUInt32LE(total, 8);
+  head.writeUInt32LE(jsonChunk.length, 12);
+  head.writeUInt32LE(CHUNK_JSON, 16);
+  const binHead = Buffer.alloc(8);
+  binHead.writeUInt32LE(bin.length, 0);
+  binHead.writeUInt32LE(CHUNK_BIN, 4);
+  return Buffer.concat([head, jsonChunk, binHead, bin], total);
+}
+
+/** Parses the JSON chunk of a GLB after checking its header; throws on anything malformed. */
+export function readGlbJson(buf: Uint8Array): unknown {
+  const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  if (b.length < 20 || b.readUInt32LE(0) !== MAGIC) throw new Error('not a GLB file');
+  if (b.readUInt32LE(4) !== 2) throw new Error(`unsupported GLB version ${b.readUInt32LE(4)}`);
+  if (b.readUInt32LE(8) !== b.length) throw new Error(`GLB length ${b.readUInt32LE(8)} does not match ${b.length} bytes`);
+  const jsonLength = b.readUInt32LE(12);
+  if (b.readUInt32LE(16) !== CHUNK_JSON || 20 + jsonLength > b.length) throw new Error('GLB has no valid JSON chunk');
+  return JSON.parse(b.toString('utf8', 20, 20 + jsonLength));
+}
+
+const pad4 = (n: number) => (4 - (n % 4)) % 4;

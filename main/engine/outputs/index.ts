@@ -1,0 +1,7 @@
+// Output-file generators of the local engine: images, meshes (GLB, OBJ, FBX) and ZIP bundles.
+export { buildFbxBinary } from './fbx.ts';
+export { buildGlb, readGlbJson, type GlbOptions } from './glb.ts';
+export { buildMesh, GENERATOR, type Mesh, type MeshKind, type MeshOptions, type Vec3 } from './mesh.ts';
+export { buildObj, type ObjOptions } from './obj.ts';
+export { decodePngSize, encodePng, renderPreviewImage, renderTexture } from './png.ts';
+export { buildZip, type ZipEntry } from './zip.ts';
