@@ -1,0 +1,149 @@
+// The local database: one SQLite file in the data folder, in WAL mode, migrated when opened.
+import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { DatabaseCorruptError, DatabaseTooNewError } from './errors.ts';
+import { JobsRepository } from './jobs.ts';
+import { JournalRepository } from './journal.ts';
+import { MIGRATIONS, type Migration } from './migrations.ts';
+import { SettingsRepository, type Warn } from './settings.ts';
+import { WebhooksRepository } from './webhooks.ts';
+
+export const DATABASE_FILE = 'asset-studio.db';
+const BUSY_TIMEOUT_MS = 5000;
+// Primary SQLite result codes that mean "this file is not (or no longer) a database".
+const SQLITE_CORRUPT = 11;
+const SQLITE_NOTADB = 26;
+// The file header: https://www.sqlite.org/fileformat.html#the_database_header
+const SQLITE_HEADER_SIZE = 100;
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+const USER_VERSION_OFFSET = 60;
+
+export interface Store {
+  readonly path: string;
+  readonly jobs: JobsRepository;
+  readonly journal: JournalRepository;
+  readonly webhooks: WebhooksRepository;
+  readonly settings: SettingsRepository;
+  /** Runs `fn` (synchronous) in one transaction: all of it is stored, or none. Nests as a savepoint. */
+  transaction<T>(fn: () => T): T;
+  close(): void;
+}
+
+export interface OpenOptions {
+  /** Tests only: another schema history. */
+  migrations?: readonly Migration[];
+  /** Where an invalid stored setting is reported. Default: `process.emitWarning`. */
+  warn?: Warn;
+}
+
+export function databasePath(dataDir: string): string {
+  return join(dataDir, DATABASE_FILE);
+}
+
+/**
+ * Opens (creating if needed) and migrates the database at `path`, or `':memory:'`.
+ * Throws DatabaseTooNewError (the file is left untouched) or DatabaseCorruptError (the file is left in place).
+ */
+export function openDatabase(path: string, options: OpenOptions = {}): Store {
+  const migrations = options.migrations ?? MIGRATIONS;
+  const db = asCorruptError(path, () => {
+    checkHeader(path, migrations.length);
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const db = new DatabaseSync(path);
+    try {
+      db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;`);
+      migrate(db, path, migrations);
+      return db;
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  });
+  return {
+    path,
+    jobs: new JobsRepository(db),
+    journal: new JournalRepository(db),
+    webhooks: new WebhooksRepository(db),
+    settings: new SettingsRepository(db, options.warn ?? ((message) => process.emitWarning(message, 'AssetStudioStore'))),
+    transaction: (fn) => transaction(db, fn),
+    close: () => {
+      if (db.isOpen) db.close();
+    },
+  };
+}
+
+/**
+ * Reads the schema version from the file's header before SQLite opens it, so a file that is not a
+ * database or is too new is never written to (not even a -wal or -shm file is created).
+ */
+function checkHeader(path: string, known: number): void {
+  if (path === ':memory:' || !existsSync(path)) return;
+  const header = readHeader(path);
+  if (header.length === 0) return; // an empty file is an empty database
+  if (!isSqliteHeader(header)) {
+    throw new DatabaseCorruptError(path, 'file is not a database');
+  }
+  const found = header.readUInt32BE(USER_VERSION_OFFSET);
+  if (found > known) throw new DatabaseTooNewError(path, found, known);
+}
+
+/** The magic string, and the payload fractions that every SQLite file has as 64, 32, 32. */
+function isSqliteHeader(header: Buffer): boolean {
+  return (
+    header.length === SQLITE_HEADER_SIZE &&
+    header.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC) &&
+    header[21] === 64 && header[22] === 32 && header[23] === 32
+  );
+}
+
+function readHeader(path: string): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const header = Buffer.alloc(SQLITE_HEADER_SIZE);
+    return header.subarray(0, readSync(fd, header, 0, SQLITE_HEADER_SIZE, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function migrate(db: DatabaseSync, path: string, migrations: readonly Migration[]): void {
+  transaction(db, () => {
+    // Read again under the write lock: another process may have migrated since the header was read,
+    // or the newest version may be in a -wal file that the header does not show yet.
+    const version = userVersion(db);
+    if (version < 0 || version > migrations.length) throw new DatabaseTooNewError(path, version, migrations.length);
+    for (const migration of migrations.slice(version)) db.exec(migration);
+    if (version < migrations.length) db.exec(`PRAGMA user_version = ${migrations.length}`);
+  });
+}
+
+function userVersion(db: DatabaseSync): number {
+  return (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+}
+
+function transaction<T>(db: DatabaseSync, fn: () => T): T {
+  const [begin, commit, rollback] = db.isTransaction
+    ? ['SAVEPOINT store_tx', 'RELEASE store_tx', 'ROLLBACK TO store_tx; RELEASE store_tx']
+    : ['BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK'];
+  db.exec(begin);
+  try {
+    const result = fn();
+    if (result instanceof Promise) throw new TypeError('store.transaction() needs a synchronous function: a transaction cannot span an await.');
+    db.exec(commit);
+    return result;
+  } catch (error) {
+    if (db.isTransaction) db.exec(rollback);
+    throw error;
+  }
+}
+
+function asCorruptError<T>(path: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    const code = (error as { errcode?: unknown } | null)?.errcode;
+    if (typeof code === 'number' && [SQLITE_CORRUPT, SQLITE_NOTADB].includes(code & 0xff)) throw new DatabaseCorruptError(path, error);
+    throw error;
+  }
+}

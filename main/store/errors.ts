@@ -1,0 +1,75 @@
+// Typed errors of the local database. Each message says what happened and what the user can do.
+
+/** The file was written by a newer Asset Studio. It was opened read-only and left as it was. */
+export class DatabaseTooNewError extends Error {
+  readonly path: string;
+  readonly found: number;
+  readonly known: number;
+
+  constructor(path: string, found: number, known: number) {
+    super(
+      `The database at ${path} was written by a newer version of Asset Studio (schema ${found}, this version knows up to ${known}). ` +
+        'Update Asset Studio, or point --data-dir at another folder. The file was not changed.',
+    );
+    this.name = new.target.name;
+    this.path = path;
+    this.found = found;
+    this.known = known;
+  }
+}
+
+/** The file is not a SQLite database, or SQLite found it damaged. Nothing is deleted automatically. */
+export class DatabaseCorruptError extends Error {
+  readonly path: string;
+
+  constructor(path: string, cause: unknown) {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    super(
+      `The file at ${path} is not a readable Asset Studio database (SQLite says: ${detail}). ` +
+        `Move it aside (e.g. rename it to ${path}.broken) and start Asset Studio again to create a new one, ` +
+        'or point --data-dir at another folder. Nothing was deleted.',
+      { cause },
+    );
+    this.name = new.target.name;
+    this.path = path;
+  }
+}
+
+/** `journal.begin` was given an operation id that is already in the journal. */
+export class DuplicateOperationError extends Error {
+  readonly operationId: string;
+
+  constructor(operationId: string) {
+    super(`The operation ${operationId} is already in the submission journal; use a new operation id for a new request.`);
+    this.name = new.target.name;
+    this.operationId = operationId;
+  }
+}
+
+/** A journal entry cannot move to the asked state from the state it is in. */
+export class JournalStateError extends Error {
+  readonly operationId: string;
+  readonly from: string;
+  readonly to: string;
+
+  constructor(operationId: string, from: string, to: string) {
+    super(`The operation ${operationId} is ${from} in the submission journal and cannot become ${to}.`);
+    this.name = new.target.name;
+    this.operationId = operationId;
+    this.from = from;
+    this.to = to;
+  }
+}
+
+/** An update named a row that does not exist. */
+export class RecordNotFoundError extends Error {
+  readonly table: string;
+  readonly id: string;
+
+  constructor(table: string, id: string) {
+    super(`There is no ${table} row with id ${id} in the local database.`);
+    this.name = new.target.name;
+    this.table = table;
+    this.id = id;
+  }
+}

@@ -1,0 +1,70 @@
+// The schema's history. Entry i brings a database from version i to version i + 1 (`PRAGMA user_version`).
+// Entries are never edited once released: a change is a new entry appended at the end.
+
+/** A SQL script run inside the opening transaction. */
+export type Migration = string;
+
+const V1_INITIAL = `
+CREATE TABLE journal (
+  operation_id TEXT PRIMARY KEY,
+  endpoint     TEXT NOT NULL,
+  params       TEXT NOT NULL,
+  body         TEXT NOT NULL,
+  body_hash    TEXT NOT NULL,
+  file_path    TEXT,
+  file_hash    TEXT,
+  state        TEXT NOT NULL CHECK (state IN ('pending', 'answered', 'unknown', 'rejected', 'reconciled', 'abandoned')),
+  remote_id    TEXT,
+  job_id       TEXT REFERENCES jobs (id) ON DELETE SET NULL,
+  error        TEXT,
+  created_at   INTEGER NOT NULL,
+  updated_at   INTEGER NOT NULL,
+  sent_at      INTEGER,
+  answered_at  INTEGER
+);
+CREATE INDEX journal_state ON journal (state);
+CREATE INDEX journal_body_hash ON journal (body_hash);
+
+CREATE TABLE jobs (
+  id              TEXT PRIMARY KEY,
+  kind            TEXT NOT NULL,
+  remote_id       TEXT,
+  step            TEXT,
+  texts           TEXT,
+  parent_id       TEXT REFERENCES jobs (id) ON DELETE SET NULL,
+  operation_id    TEXT REFERENCES journal (operation_id) ON DELETE SET NULL,
+  label           TEXT NOT NULL,
+  state           TEXT NOT NULL CHECK (state IN ('queued', 'running', 'succeeded', 'failed', 'unknown', 'submission_unknown')),
+  raw_status      TEXT NOT NULL,
+  percent         REAL,
+  final           INTEGER NOT NULL CHECK (final IN (0, 1)),
+  error           TEXT,
+  result          TEXT,
+  created_at      INTEGER NOT NULL,
+  updated_at      INTEGER NOT NULL,
+  finished_at     INTEGER,
+  last_polled_at  INTEGER,
+  next_poll_at    INTEGER,
+  last_change_at  INTEGER NOT NULL,
+  unknown_since   INTEGER,
+  poll_count      INTEGER NOT NULL DEFAULT 0,
+  outputs_fetched INTEGER NOT NULL DEFAULT 0 CHECK (outputs_fetched IN (0, 1))
+);
+CREATE INDEX jobs_due ON jobs (final, next_poll_at);
+CREATE INDEX jobs_remote_id ON jobs (remote_id);
+
+CREATE TABLE webhook_deliveries (
+  webhook_id  TEXT PRIMARY KEY,
+  received_at INTEGER NOT NULL,
+  session_id  TEXT,
+  event_type  TEXT
+);
+CREATE INDEX webhook_deliveries_received_at ON webhook_deliveries (received_at);
+
+CREATE TABLE settings (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+`;
+
+export const MIGRATIONS: readonly Migration[] = [V1_INITIAL];
