@@ -17,7 +17,7 @@ const apiKey = 'bench-key-0123456789';
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-overhead-'));
 
 const engine = spawn(process.execPath, ['main/engine/run.ts'], {
-  env: { ...process.env, ASSET_STUDIO_ENGINE_DIR: dataDir, ASSET_STUDIO_ENGINE_KEY: apiKey, ASSET_STUDIO_ENGINE_SPEED: '1' },
+  env: { ...process.env, ASSET_STUDIO_ENGINE_DATA_DIR: dataDir, ASSET_STUDIO_API_KEY: apiKey, ASSET_STUDIO_ENGINE_SPEED: '1' },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 const first = await new Promise<string>((resolve) => createInterface({ input: engine.stdout! }).once('line', resolve));

@@ -20,6 +20,8 @@ export interface ServiceClientOptions extends Omit<TransportOptions, 'apiKey'> {
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;
+  /** Attempts for a read (1 = no automatic retry, e.g. when a scheduler handles 429 itself). */
+  maxAttempts?: number;
 }
 
 type Body<E extends EndpointId> = (typeof ENDPOINTS)[E] extends { body: infer S extends z.ZodType } ? z.input<S> : never;
@@ -32,6 +34,20 @@ export interface CallArgs {
   /** Local file sent as multipart form data (field `file`), for the endpoints that take one. */
   file?: string;
   signal?: AbortSignal | undefined;
+  /** Attempts for a read (1 = no automatic retry, e.g. when a scheduler handles 429 itself). */
+  maxAttempts?: number;
+}
+
+/** A validated call, ready to send: what the journal records before a create leaves the machine. */
+export interface PreparedCall<E extends EndpointId = EndpointId> {
+  id: E;
+  params: Record<string, string>;
+  /** The validated body with defaults filled in. */
+  body?: unknown;
+  query?: Record<string, string | undefined>;
+  file?: string;
+  signal?: AbortSignal;
+  maxAttempts?: number;
 }
 
 export class ServiceClient {
@@ -51,35 +67,57 @@ export class ServiceClient {
 
   /** Calls one endpoint of the contract table: validate, send, check the answer, unwrap the envelope. */
   async call<E extends EndpointId>(id: E, args: CallArgs = {}): Promise<EndpointData<E>> {
+    return this.send(this.prepare(id, args));
+  }
+
+  /**
+   * Validates a call without sending it: path parameters, body (with the spec's defaults filled in) and
+   * query. Throws RequestValidationError naming every wrong field. The journal records what this returns.
+   */
+  prepare<E extends EndpointId>(id: E, args: CallArgs = {}): PreparedCall<E> {
     const def: EndpointDef = ENDPOINTS[id];
     const route = routeLabel(id);
     const issues: FieldIssue[] = [];
-
     const params: Record<string, string> = {};
     for (const name of pathParams(def.path)) {
       const checked = sessionCode.safeParse(args.params?.[name]);
       if (checked.success) params[name] = checked.data;
       else issues.push(...describeIssues(checked.error).map((i) => ({ ...i, path: name })));
     }
-    const body = def.body && args.file === undefined ? validate(def.body, args.body ?? {}, '', issues) : undefined;
-    const query = def.query ? validate(def.query, args.query ?? {}, '', issues) : undefined;
+    const body = def.body && args.file === undefined ? validate(def.body, args.body ?? {}, issues) : undefined;
+    const query = def.query ? validate(def.query, args.query ?? {}, issues) : undefined;
     if (args.file !== undefined && !def.multipart) issues.push({ path: 'file', message: 'this endpoint does not take a file' });
-    const base = def.base === 'legacy' ? this.legacyBaseUrl : this.baseUrl;
-    if (base === undefined) {
+    if (def.base === 'legacy' && this.legacyBaseUrl === undefined) {
       issues.push({ path: 'legacy base URL', message: 'is not configured: set --legacy-base-url or ASSET_STUDIO_LEGACY_BASE_URL' });
     }
     if (issues.length > 0) throw new RequestValidationError({ endpoint: route, issues });
+    return {
+      id,
+      params,
+      ...(body !== undefined && { body }),
+      ...(query !== undefined && { query: stringify(query as Record<string, unknown>) }),
+      ...(args.file !== undefined && { file: args.file }),
+      ...(args.signal && { signal: args.signal }),
+      ...(args.maxAttempts !== undefined && { maxAttempts: args.maxAttempts }),
+    };
+  }
 
-    const multipart = args.file === undefined ? undefined : await fileForm(args.file);
+  /** Sends a prepared call. */
+  async send<E extends EndpointId>(call: PreparedCall<E>): Promise<EndpointData<E>> {
+    const def: EndpointDef = ENDPOINTS[call.id];
+    const route = routeLabel(call.id);
+    const base = def.base === 'legacy' ? this.legacyBaseUrl! : this.baseUrl;
+    const multipart = call.file === undefined ? undefined : await fileForm(call.file);
     const response = await this.transport.request({
       method: def.method,
-      url: base + fillPath(def.path, params),
-      route,
-      ...(body !== undefined && { json: body }),
+      url: base + fillPath(def.path, call.params),
+      route: route.slice(def.method.length + 1),
+      ...(call.body !== undefined && { json: call.body }),
       ...(multipart !== undefined && { multipart }),
-      ...(query !== undefined && { query: stringify(query as Record<string, unknown>) }),
+      ...(call.query !== undefined && { query: call.query }),
       idempotent: !def.mutating,
-      ...(args.signal && { signal: args.signal }),
+      ...(call.signal && { signal: call.signal }),
+      ...(call.maxAttempts !== undefined && { maxAttempts: call.maxAttempts }),
     });
     return unwrap(def, route, response.status, response.body) as EndpointData<E>;
   }
@@ -139,10 +177,10 @@ export class ServiceClient {
   }
 }
 
-function validate(schema: z.ZodType, value: unknown, prefix: string, issues: FieldIssue[]): unknown {
+function validate(schema: z.ZodType, value: unknown, issues: FieldIssue[]): unknown {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  issues.push(...describeIssues(result.error).map((i) => ({ ...i, path: prefix + i.path })));
+  issues.push(...describeIssues(result.error));
   return undefined;
 }
 

@@ -170,7 +170,7 @@ export class TimeoutError extends ApiError {
 }
 
 /** Codes of failures that happen before the request reaches the service. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+export const NOT_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 export class NetworkError extends ApiError {
   readonly kind = 'network';

@@ -52,6 +52,8 @@ export interface TransportRequest {
   signal?: AbortSignal;
   /** Success statuses; default any 2xx. */
   expectedStatus?: number[];
+  /** Overrides the transport's attempts for this request (1 = no automatic retry). */
+  maxAttempts?: number;
 }
 
 export type ResponseHeaders = Dispatcher.ResponseData['headers'];
@@ -126,16 +128,17 @@ export class HttpTransport {
     };
     const url = this.#buildUrl(req, call);
     const body = this.#encodeBody(req, call);
+    const maxAttempts = req.maxAttempts ?? this.#retry.maxAttempts;
     for (let attempt = 1; ; attempt++) {
       if (call.signal?.aborted) throw new CancelledError(call);
       try {
         return await this.#attempt(req, url, body, call);
       } catch (err) {
-        if (!(err instanceof ApiError) || !call.idempotent || !err.retryable || attempt >= this.#retry.maxAttempts) throw err;
+        if (!(err instanceof ApiError) || !call.idempotent || !err.retryable || attempt >= maxAttempts) throw err;
         const retryAfterMs = err instanceof ServiceResponseError ? (err.retryAfterMs ?? 0) : 0;
         const waitMs = Math.max(backoffDelay(attempt, this.#retry), retryAfterMs);
         this.#log?.warn(
-          `Retrying in ${formatDuration(waitMs)} (attempt ${attempt + 1} of ${this.#retry.maxAttempts}) after: ${err.message}`,
+          `Retrying in ${formatDuration(waitMs)} (attempt ${attempt + 1} of ${maxAttempts}) after: ${err.message}`,
           { endpoint: call.endpoint, attempt, waitMs, kind: err.kind, status: err.status },
         );
         try {

@@ -1,17 +1,27 @@
 // The composition root: builds the services of the app from its settings. The CLI, the web host and
-// the Electron shell all start here. With no service configured it starts the embedded local engine.
+// the Electron shell all start here. With no service configured it uses the embedded local engine:
+// started in this process, or, when another process of this data folder runs it, that one.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServiceClient } from '../api/client.ts';
 import type { Logger } from '../api/redact.ts';
 import type { ConnectionSettings } from '../config/settings.ts';
-import { startEngine, type RunningEngine } from '../engine/engine.ts';
+import { startEngine, type EngineOptions, type RunningEngine } from '../engine/engine.ts';
+import { EngineBusyError } from '../engine/lock.ts';
+import { RequestBudget } from '../jobs/budget.ts';
+import type { PollTiming } from '../jobs/schedule.ts';
+import { Submitter } from '../jobs/submit.ts';
+import { JobTracker } from '../jobs/tracker.ts';
+import { databasePath, openDatabase, type Store } from '../store/database.ts';
 
 export interface Services {
   mode: 'service' | 'embedded';
   client: ServiceClient;
-  /** Set in embedded mode. */
+  store: Store;
+  tracker: JobTracker;
+  submitter: Submitter;
+  /** Set when this process runs the embedded engine. */
   engine?: RunningEngine;
   close(): Promise<void>;
 }
@@ -21,29 +31,96 @@ export interface ServiceOptions {
   engineSpeed?: number;
   logger?: Logger;
   timeouts?: { connectTimeoutMs?: number; headersTimeoutMs?: number; bodyTimeoutMs?: number };
+  timing?: PollTiming;
+  budget?: { maxConcurrent?: number; maxPerSecond?: number };
 }
 
 export const DEFAULT_ENGINE_SPEED = 10;
+/** A journal entry still `pending` this long after it was written belongs to a process that is gone. */
+const CRASH_AGE_MS = 5 * 60_000;
+
+interface Connection {
+  baseUrl: string;
+  legacyBaseUrl: string | undefined;
+  apiKey: string;
+  engine?: RunningEngine;
+}
 
 export async function createServices(settings: ConnectionSettings, options: ServiceOptions = {}): Promise<Services> {
-  const common = { ...options.timeouts, ...(options.logger && { logger: options.logger }) };
-  if (settings.baseUrl !== undefined && settings.apiKey !== undefined) {
-    const client = new ServiceClient({ ...common, baseUrl: settings.baseUrl, legacyBaseUrl: settings.legacyBaseUrl, apiKey: settings.apiKey });
-    return { mode: 'service', client, close: () => client.close() };
-  }
-  const engineDir = join(settings.dataDir, 'engine');
-  const apiKey = localEngineKey(settings.dataDir);
-  const engine = await startEngine({ dataDir: engineDir, apiKey, speed: options.engineSpeed ?? DEFAULT_ENGINE_SPEED });
-  const client = new ServiceClient({ ...common, baseUrl: engine.url, legacyBaseUrl: engine.legacyUrl, apiKey });
+  const connection = await connect(settings, options);
+  const client = new ServiceClient({
+    ...options.timeouts,
+    ...(options.logger && { logger: options.logger }),
+    baseUrl: connection.baseUrl,
+    legacyBaseUrl: connection.legacyBaseUrl,
+    apiKey: connection.apiKey,
+  });
+  mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 });
+  const store = openDatabase(databasePath(settings.dataDir));
+  store.journal.recoverAfterCrash(Date.now() - CRASH_AGE_MS);
+  const tracker = new JobTracker({ store, client, budget: new RequestBudget(options.budget), ...(options.timing && { timing: options.timing }) });
+  const submitter = new Submitter({ store, client, tracker });
   return {
-    mode: 'embedded',
+    mode: connection.engine || settings.baseUrl === undefined ? 'embedded' : 'service',
     client,
-    engine,
+    store,
+    tracker,
+    submitter,
+    ...(connection.engine && { engine: connection.engine }),
     close: async () => {
+      await tracker.stop();
       await client.close();
+      store.close();
+      await connection.engine?.close();
+    },
+  };
+}
+
+async function connect(settings: ConnectionSettings, options: ServiceOptions): Promise<Connection> {
+  if (settings.baseUrl !== undefined && settings.apiKey !== undefined) {
+    return { baseUrl: settings.baseUrl, legacyBaseUrl: settings.legacyBaseUrl, apiKey: settings.apiKey };
+  }
+  const apiKey = localEngineKey(settings.dataDir);
+  try {
+    const engine = await startLocalEngine(settings.dataDir, { speed: options.engineSpeed ?? DEFAULT_ENGINE_SPEED });
+    return { baseUrl: engine.url, legacyBaseUrl: engine.legacyUrl, apiKey, engine };
+  } catch (error) {
+    if (!(error instanceof EngineBusyError)) throw error;
+    // Another process of this data folder runs the engine (the app, or `asset-studio engine`): use it.
+    const running = readEngineAddress(settings.dataDir);
+    if (!running) throw error;
+    return { baseUrl: running.url, legacyBaseUrl: running.legacyUrl, apiKey };
+  }
+}
+
+/**
+ * Starts the embedded engine of a data folder and publishes its address in the folder, so other
+ * processes of the same folder (the CLI next to the app) use it instead of starting their own.
+ */
+export async function startLocalEngine(dataDir: string, options: Omit<EngineOptions, 'dataDir' | 'apiKey'> = {}): Promise<RunningEngine> {
+  const engine = await startEngine({ ...options, dataDir: join(dataDir, 'engine'), apiKey: localEngineKey(dataDir) });
+  const address = engineAddressFile(dataDir);
+  writeFileSync(address, JSON.stringify({ pid: process.pid, url: engine.url, legacyUrl: engine.legacyUrl }));
+  return {
+    ...engine,
+    close: async () => {
+      rmSync(address, { force: true });
       await engine.close();
     },
   };
+}
+
+function engineAddressFile(dataDir: string): string {
+  return join(dataDir, 'engine', 'address.json');
+}
+
+function readEngineAddress(dataDir: string): { url: string; legacyUrl: string } | undefined {
+  try {
+    const value = JSON.parse(readFileSync(engineAddressFile(dataDir), 'utf8')) as { url?: unknown; legacyUrl?: unknown };
+    return typeof value.url === 'string' && typeof value.legacyUrl === 'string' ? { url: value.url, legacyUrl: value.legacyUrl } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The key of the embedded engine: made once per data folder, readable by its owner only. */

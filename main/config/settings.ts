@@ -29,15 +29,20 @@ export function defaultDataDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform
   return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'asset-studio');
 }
 
+function pick(src: SettingsSources, flag: string | undefined, name: string): string | undefined {
+  const value = flag ?? src.env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+export function resolveDataDir(src: SettingsSources): string {
+  return pick(src, src.flags.dataDir, 'ASSET_STUDIO_DATA_DIR') ?? defaultDataDir(src.env, src.platform, src.home);
+}
+
 export function resolveSettings(src: SettingsSources): ConnectionSettings {
-  const pick = (flag: string | undefined, name: string) => {
-    const value = flag ?? src.env[name];
-    return value === undefined || value.trim() === '' ? undefined : value.trim();
-  };
-  const dataDir = pick(src.flags.dataDir, 'ASSET_STUDIO_DATA_DIR') ?? defaultDataDir(src.env, src.platform, src.home);
-  const baseUrl = pick(src.flags.baseUrl, 'ASSET_STUDIO_BASE_URL');
-  const legacyBaseUrl = pick(src.flags.legacyBaseUrl, 'ASSET_STUDIO_LEGACY_BASE_URL');
-  const apiKey = pick(src.flags.apiKey, 'ASSET_STUDIO_API_KEY') ?? readKeyFile(dataDir);
+  const dataDir = resolveDataDir(src);
+  const baseUrl = pick(src, src.flags.baseUrl, 'ASSET_STUDIO_BASE_URL');
+  const legacyBaseUrl = pick(src, src.flags.legacyBaseUrl, 'ASSET_STUDIO_LEGACY_BASE_URL');
+  const apiKey = pick(src, src.flags.apiKey, 'ASSET_STUDIO_API_KEY') ?? readKeyFile(dataDir);
   for (const [name, url] of [['--base-url', baseUrl], ['--legacy-base-url', legacyBaseUrl]] as const) {
     if (url !== undefined && !/^https?:\/\/[^/]/i.test(url)) {
       throw new SettingsError(`${name} must be an http:// or https:// address, e.g. https://api.example.com (got "${url}").`);
@@ -78,6 +83,14 @@ export function writeKeyFile(dataDir: string, key: string): string {
   writeFileSync(path, `${key.trim()}\n`, { mode: 0o600 });
   chmodSync(path, 0o600);
   return path;
+}
+
+export function hasKeyFile(dataDir: string): boolean {
+  try {
+    return statSync(keyFilePath(dataDir)).isFile();
+  } catch {
+    return false;
+  }
 }
 
 export function removeKeyFile(dataDir: string): boolean {

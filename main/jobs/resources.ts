@@ -51,8 +51,8 @@ export function refOfCreate(endpoint: EndpointId, request: { params?: Record<str
 }
 
 /** Reads the resource once and normalises its status. */
-export async function observe(client: ServiceClient, ref: TrackedRef, signal?: AbortSignal): Promise<Observation> {
-  const o = { signal };
+export async function observe(client: ServiceClient, ref: TrackedRef, signal?: AbortSignal, maxAttempts?: number): Promise<Observation> {
+  const o = { signal, ...(maxAttempts !== undefined && { maxAttempts }) };
   switch (ref.kind) {
     case 'image_to_3d': {
       const s = await client.getImageTo3d(ref.id, o);

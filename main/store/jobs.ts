@@ -192,6 +192,11 @@ export class JobsRepository {
     return maybeRecord(this.#get.get(id));
   }
 
+  /** Like get, but a missing job is an error (RecordNotFoundError). */
+  require(id: string): JobRecord {
+    return found(id, this.#get.get(id));
+  }
+
   /** The newest job for a remote id (several rows share one for the older flow's steps). */
   findByRemoteId(remoteId: string, kind?: ResourceKind, step?: OlderStep): JobRecord | undefined {
     return maybeRecord(this.#findByRemoteId.get({ remote_id: remoteId, kind: kind ?? null, step: step ?? null }));

@@ -145,8 +145,8 @@ export class JournalRepository {
     return this.#move(id, 'sent', { now });
   }
 
-  markAnswered(id: string, remoteId: string, now: number): JournalEntry {
-    return this.#move(id, 'answered', { remote_id: remoteId, now });
+  markAnswered(id: string, remoteId: string | null, now: number): JournalEntry {
+    return this.#move(id, 'answered', { ...(remoteId !== null && { remote_id: remoteId }), now });
   }
 
   /** The answer was lost: the service may or may not have created something. */

@@ -1,0 +1,59 @@
+// engine and key: run the local engine in the foreground; manage the CLI's API key file.
+import { join } from 'node:path';
+import { startLocalEngine } from '../app/services.ts';
+import { hasKeyFile, keyFilePath, removeKeyFile, writeKeyFile } from '../config/settings.ts';
+import { str, type CommandContext } from './context.ts';
+import { parseNumber, UsageError } from './values.ts';
+
+export const ENGINE_OPTIONS = { port: { type: 'string' }, 'legacy-port': { type: 'string' } } as const;
+
+export async function engineCommand(ctx: CommandContext, speed: number | undefined): Promise<number> {
+  const port = str(ctx.values, 'port');
+  const legacyPort = str(ctx.values, 'legacy-port');
+  const keyFile = join(ctx.settings.dataDir, 'engine-key');
+  const engine = await startLocalEngine(ctx.settings.dataDir, {
+    ...(port !== undefined && { port: parseNumber('port', port) }),
+    ...(legacyPort !== undefined && { legacyPort: parseNumber('legacy-port', legacyPort) }),
+    ...(speed !== undefined && { speed }),
+  });
+  if (ctx.values.json) {
+    ctx.io.stdout(`${JSON.stringify({ url: engine.url, legacyUrl: engine.legacyUrl, keyFile })}\n`);
+  } else {
+    ctx.io.stdout(
+      [
+        `Local engine listening on ${engine.url} (legacy address ${engine.legacyUrl}).`,
+        'Commands with the same --data-dir use it. From another program or data folder:',
+        `  export ASSET_STUDIO_BASE_URL=${engine.url} ASSET_STUDIO_LEGACY_BASE_URL=${engine.legacyUrl}`,
+        `  export ASSET_STUDIO_API_KEY="$(cat '${keyFile}')"`,
+        'Press Ctrl-C to stop.',
+        '',
+      ].join('\n'),
+    );
+  }
+  await new Promise<void>((resolve) => ctx.io.interrupt.addEventListener('abort', () => resolve(), { once: true }));
+  await engine.close();
+  return 0;
+}
+
+export async function keyCommand(ctx: CommandContext): Promise<number> {
+  const { settings, io } = ctx;
+  const action = ctx.positionals[0];
+  if (action === 'set') {
+    const key = (await io.readStdin()).split(/\r?\n/)[0]?.trim() ?? '';
+    if (key === '') throw new UsageError('no key given: pipe it on standard input, e.g. asset-studio key set < key.txt');
+    io.stdout(`API key saved to ${writeKeyFile(settings.dataDir, key)} (readable by you only).\n`);
+    return 0;
+  }
+  if (action === 'remove') {
+    io.stdout(removeKeyFile(settings.dataDir) ? 'API key removed.\n' : `No API key file at ${keyFilePath(settings.dataDir)}.\n`);
+    return 0;
+  }
+  if (action === 'status') {
+    const fromEnv = io.env.ASSET_STUDIO_API_KEY ? 'ASSET_STUDIO_API_KEY is set' : undefined;
+    const fromFile = hasKeyFile(settings.dataDir) ? `the key file ${keyFilePath(settings.dataDir)} exists` : undefined;
+    const where = [fromEnv, fromFile].filter(Boolean).join('; ');
+    io.stdout(where ? `An API key is configured (not shown): ${where}.\n` : 'No API key is configured: commands use the embedded local engine.\n');
+    return 0;
+  }
+  throw new UsageError('usage: asset-studio key set|remove|status');
+}

@@ -1,0 +1,62 @@
+// Runs a command of an endpoint: reads go straight to the client; creates go through the journal
+// (and so become jobs), with --wait following them through the tracker.
+import { ENDPOINTS } from '../../shared/contract/index.ts';
+import type { EndpointCommand } from './commands.ts';
+import { printJson, str, timeoutOf, type CommandContext } from './context.ts';
+import { formatResult } from './format.ts';
+import { UsageError } from './values.ts';
+import { waitForJobs } from './wait-jobs.ts';
+
+export async function runEndpointCommand(command: EndpointCommand, ctx: CommandContext): Promise<number> {
+  const call = command.build(ctx.positionals, ctx.values);
+  const mutating = ENDPOINTS[command.endpoint].mutating;
+  const operationId = str(ctx.values, 'operation-id');
+  if (ctx.values.wait && !command.waits) throw new UsageError(`--wait does not apply to "${command.name}": it does not start a job that can be followed.`);
+  if (operationId !== undefined && !mutating) throw new UsageError(`--operation-id applies to commands that create something, not to "${command.name}".`);
+  const services = await ctx.services();
+  try {
+    if (!mutating) {
+      const data = await services.client.call(command.endpoint, call);
+      ctx.io.stdout(`${ctx.values.json ? JSON.stringify(data, null, 2) : formatResult(command.endpoint, data)}\n`);
+      return 0;
+    }
+    const outcome = await services.submitter.submit(command.endpoint, call, { label: labelOf(command, ctx.positionals), operationId });
+    const job = outcome.job;
+    if (outcome.status !== 'created') ctx.io.stderr(`Operation ${outcome.operationId} ${outcome.status}: nothing new was sent.\n`);
+    if (ctx.values.wait && job) {
+      const [done] = await waitForJobs(services, [job.id], ctx.io, { timeoutMs: timeoutOf(ctx.values), quiet: ctx.values.json === true });
+      if (ctx.values.json) printJson(ctx.io, { operationId: outcome.operationId, job: done });
+      else ctx.io.stdout(`${formatResult(readEndpointOf(command), done!.result)}\n`);
+      if (done!.state !== 'succeeded') {
+        ctx.io.stderr(`error: ${done!.remoteId} ended ${done!.rawStatus}: ${done!.error ?? 'the service could not finish the job.'}\n`);
+        return 3;
+      }
+      return 0;
+    }
+    const data = 'data' in outcome ? outcome.data : job?.result;
+    if (ctx.values.json) printJson(ctx.io, { operationId: outcome.operationId, ...(job && { jobId: job.id }), data });
+    else {
+      ctx.io.stdout(`${formatResult(command.endpoint, data)}\n`);
+      ctx.io.stderr(`operation ${outcome.operationId}${job ? `, job ${job.id}` : ''}\n`);
+    }
+    return 0;
+  } finally {
+    await services.close();
+  }
+}
+
+/** What the user sees for the job: the file name, prompt or session. */
+function labelOf(command: EndpointCommand, positionals: string[]): string {
+  const first = positionals.join(' ');
+  const label = first.startsWith('data:') ? 'image' : first.split(/[\\/]/).pop() ?? first;
+  return `${command.name} ${label}`.slice(0, 120);
+}
+
+/** After --wait the data shown is the resource as read back, not the create's answer. */
+function readEndpointOf(command: EndpointCommand) {
+  const map = {
+    createImageTo3d: 'getImageTo3d', createImageTo3dLegacy: 'getMesh', submitSpin: 'getMesh', preview: 'getMesh', refine: 'getMesh',
+    createTextToImage: 'getTextToImage', uploadAnimationMesh: 'getAnimation', submitTextAnimations: 'getAnimation', createRetopology: 'getV3Session',
+  } as const;
+  return (map as Partial<Record<string, keyof typeof ENDPOINTS>>)[command.endpoint] ?? command.endpoint;
+}

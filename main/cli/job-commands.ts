@@ -1,0 +1,132 @@
+// jobs, job, wait, watch, reconcile: the local record of every job, followed to its end.
+import type { Services } from '../app/services.ts';
+import { attachOperation, reconcileOperation } from '../jobs/reconcile.ts';
+import type { JobRecord } from '../store/jobs.ts';
+import { printJson, str, timeoutOf, type CommandContext } from './context.ts';
+import { jobLine } from './progress.ts';
+import { UsageError } from './values.ts';
+import { waitForJobs } from './wait-jobs.ts';
+
+export const JOB_COMMANDS = {
+  jobs: { summary: 'List the jobs of this app (--active, --limit N)', run: listJobs },
+  job: { summary: 'Show one job (local id or session code)', run: showJob },
+  wait: { summary: 'Wait until the given jobs end (progress bars on a terminal; --timeout)', run: waitJobs },
+  watch: { summary: 'Live view of all unfinished jobs until they end', run: watchJobs },
+  reconcile: { summary: 'Find lost submissions at the service (OP --session CODE | OP --abandon)', run: reconcile },
+} as const satisfies Record<string, { summary: string; run: (ctx: CommandContext) => Promise<number> }>;
+
+export const JOB_OPTIONS = {
+  active: { type: 'boolean' },
+  limit: { type: 'string' },
+  session: { type: 'string' },
+  abandon: { type: 'boolean' },
+} as const;
+
+async function withServices<T>(ctx: CommandContext, fn: (s: Services) => Promise<T>): Promise<T> {
+  const services = await ctx.services();
+  try {
+    return await fn(services);
+  } finally {
+    await services.close();
+  }
+}
+
+/** A local job id, or the session code / id of a tracked job. */
+function findJob(s: Services, ref: string): JobRecord {
+  const job = s.store.jobs.get(ref) ?? s.store.jobs.findByRemoteId(ref);
+  if (!job) throw new UsageError(`"${ref}" is not a job of this app. See "asset-studio jobs"; sessions created elsewhere can be read with "asset-studio get".`);
+  return job;
+}
+
+function listJobs(ctx: CommandContext): Promise<number> {
+  return withServices(ctx, async (s) => {
+    const limit = Number(str(ctx.values, 'limit') ?? 50);
+    const jobs = s.store.jobs.list({ ...(ctx.values.active && { final: false }), limit });
+    if (ctx.values.json) printJson(ctx.io, jobs);
+    else ctx.io.stdout(`${jobs.length ? jobs.map(jobLine).join('\n') : '(no jobs)'}\n`);
+    return 0;
+  });
+}
+
+function showJob(ctx: CommandContext): Promise<number> {
+  const ref = ctx.positionals[0];
+  if (!ref) throw new UsageError('missing argument: asset-studio job <id>');
+  return withServices(ctx, async (s) => {
+    const job = findJob(s, ref);
+    if (ctx.values.json) printJson(ctx.io, job);
+    else {
+      const fields = { id: job.id, remote: job.remoteId, kind: job.kind, step: job.step, label: job.label, state: job.state, status: job.rawStatus, percent: job.percent, error: job.error, operation: job.operationId, created: new Date(job.createdAt).toISOString(), finished: job.finishedAt && new Date(job.finishedAt).toISOString() };
+      ctx.io.stdout(`${Object.entries(fields).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => `${k}: ${String(v)}`).join('\n')}\n`);
+    }
+    return 0;
+  });
+}
+
+async function finishWait(ctx: CommandContext, s: Services, ids: string[]): Promise<number> {
+  const jobs = await waitForJobs(s, ids, ctx.io, { timeoutMs: timeoutOf(ctx.values), quiet: ctx.values.json === true });
+  if (ctx.values.json) printJson(ctx.io, jobs);
+  const failed = jobs.filter((j) => j.state !== 'succeeded');
+  for (const j of failed) ctx.io.stderr(`error: ${j.remoteId ?? j.id} ${j.state}: ${j.error ?? j.rawStatus}\n`);
+  return failed.length ? 3 : 0;
+}
+
+function waitJobs(ctx: CommandContext): Promise<number> {
+  if (ctx.positionals.length === 0) throw new UsageError('missing argument: asset-studio wait <id>...');
+  return withServices(ctx, (s) => finishWait(ctx, s, ctx.positionals.map((ref) => findJob(s, ref).id)));
+}
+
+function watchJobs(ctx: CommandContext): Promise<number> {
+  return withServices(ctx, async (s) => {
+    const ids = s.store.jobs.listActive().filter((j) => j.remoteId !== null).map((j) => j.id);
+    if (ids.length === 0) {
+      ctx.io.stderr('No unfinished jobs.\n');
+      return 0;
+    }
+    return finishWait(ctx, s, ids);
+  });
+}
+
+function reconcile(ctx: CommandContext): Promise<number> {
+  return withServices(ctx, async (s) => {
+    const deps = { store: s.store, client: s.client, tracker: s.tracker };
+    const [op] = ctx.positionals;
+    if (op !== undefined) {
+      const entry = s.store.journal.get(op);
+      if (!entry) throw new UsageError(`There is no journaled operation ${op}. See "asset-studio reconcile" for the open ones.`);
+      const session = str(ctx.values, 'session');
+      if (session) {
+        const job = attachOperation(deps, entry, session);
+        ctx.io.stdout(`Operation ${op} attached to ${session} (job ${job.id}).\n`);
+        return 0;
+      }
+      if (ctx.values.abandon) {
+        s.store.journal.markAbandoned(op, Date.now());
+        if (entry.jobId) s.store.jobs.updateStatus(entry.jobId, { state: 'failed', rawStatus: 'abandoned', final: true, error: 'The submission was abandoned: the service did not create it.', now: Date.now() });
+        ctx.io.stdout(`Operation ${op} abandoned: it is treated as never created. Create it again if you still need it.\n`);
+        return 0;
+      }
+    }
+    const open = s.store.journal.listUnresolved().filter((e) => op === undefined || e.operationId === op);
+    const report: { operationId: string; endpoint: string; outcome: string; candidates?: unknown }[] = [];
+    for (const entry of open) {
+      const outcome = await reconcileOperation(deps, entry);
+      const line = { operationId: entry.operationId, endpoint: entry.endpoint, outcome: outcome.status };
+      if (outcome.status === 'reconciled') report.push({ ...line, outcome: `reconciled with ${outcome.remoteId}` });
+      else if (outcome.status === 'ambiguous') report.push({ ...line, candidates: outcome.candidates });
+      else if (outcome.status === 'unsupported') report.push({ ...line, outcome: `needs you: ${outcome.reason}` });
+      else report.push({ ...line, outcome: 'not found at the service' });
+    }
+    if (ctx.values.json) printJson(ctx.io, report);
+    else if (report.length === 0) ctx.io.stdout('No lost submissions.\n');
+    else {
+      for (const r of report) {
+        ctx.io.stdout(`${r.operationId}  ${r.endpoint}  ${r.outcome}\n`);
+        if (r.candidates) ctx.io.stdout(`  several sessions match; pick one: asset-studio reconcile ${r.operationId} --session <code>\n`);
+      }
+      if (report.some((r) => !r.outcome.startsWith('reconciled'))) {
+        ctx.io.stdout('For each one not reconciled: "asset-studio reconcile OP --session CODE" if you find it at the service, or "asset-studio reconcile OP --abandon" if it was never created.\n');
+      }
+    }
+    return report.every((r) => r.outcome.startsWith('reconciled')) ? 0 : 3;
+  });
+}

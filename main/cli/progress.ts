@@ -1,0 +1,39 @@
+// Live progress of jobs on stderr: redrawn bars on a terminal, one line per change otherwise.
+import type { JobRecord } from '../store/jobs.ts';
+
+export interface ProgressView {
+  update(job: JobRecord): void;
+  done(): void;
+}
+
+export function jobLine(job: JobRecord): string {
+  const width = 20;
+  const percent = job.percent ?? (job.state === 'succeeded' ? 100 : undefined);
+  const bar = percent === undefined ? ' '.repeat(width + 7) : `[${'#'.repeat(Math.round((percent / 100) * width)).padEnd(width, '-')}] ${String(Math.round(percent)).padStart(3)}%`;
+  const id = job.remoteId ?? job.operationId ?? job.id;
+  return `${id.padEnd(32)} ${job.state.padEnd(18)} ${bar}  ${job.rawStatus}${job.label ? `  ${job.label.slice(0, 40)}` : ''}`;
+}
+
+export function progressView(write: (text: string) => void, tty: boolean): ProgressView {
+  const order: string[] = [];
+  const lines = new Map<string, string>();
+  let drawn = 0;
+  return {
+    update(job) {
+      const line = jobLine(job);
+      if (lines.get(job.id) === line) return;
+      if (!lines.has(job.id)) order.push(job.id);
+      lines.set(job.id, line);
+      if (!tty) {
+        write(`${line}\n`);
+        return;
+      }
+      // Move up over what was drawn, then draw every line again.
+      write(`${drawn > 0 ? `\x1b[${drawn}A` : ''}${order.map((id) => `\r\x1b[2K${lines.get(id)}\n`).join('')}`);
+      drawn = order.length;
+    },
+    done() {
+      drawn = 0;
+    },
+  };
+}

@@ -1,0 +1,38 @@
+// Waits for jobs through the tracker, with live progress on stderr; used by --wait, wait and watch.
+import type { Services } from '../app/services.ts';
+import type { JobRecord } from '../store/jobs.ts';
+import type { CliIO } from './context.ts';
+import { progressView } from './progress.ts';
+
+export class WaitTimeoutError extends Error {
+  readonly exitCode = 4;
+}
+
+export async function waitForJobs(services: Services, ids: string[], io: CliIO, options: { timeoutMs?: number | undefined; quiet?: boolean }): Promise<JobRecord[]> {
+  const { tracker, store } = services;
+  const view = progressView(io.stderr, io.stderrIsTTY);
+  const show = (job: JobRecord) => {
+    if (!options.quiet && ids.includes(job.id)) view.update(job);
+  };
+  for (const id of ids) show(store.jobs.require(id));
+  const events = ['progress', 'finished', 'failed', 'job-added'] as const;
+  for (const e of events) tracker.on(e, show);
+  const stop = AbortSignal.any([io.interrupt, ...(options.timeoutMs !== undefined ? [AbortSignal.timeout(options.timeoutMs)] : [])]);
+  tracker.start();
+  try {
+    return await tracker.waitFor(ids, stop);
+  } catch (error) {
+    if (io.interrupt.aborted) throw new Error('Stopped. The jobs keep running at the service; resume with "asset-studio wait" or "asset-studio watch".');
+    if (stop.aborted) {
+      const open = ids.map((id) => store.jobs.require(id)).filter((j) => !j.final);
+      throw new WaitTimeoutError(
+        `${open.length} job(s) still running after ${Math.round((options.timeoutMs ?? 0) / 1000)} s (${open.map((j) => j.remoteId ?? j.id).join(', ')}). ` +
+          'They keep running at the service: check them with "asset-studio jobs", or wait longer with --timeout.',
+      );
+    }
+    throw error;
+  } finally {
+    for (const e of events) tracker.off(e, show);
+    view.done();
+  }
+}

@@ -1,0 +1,14 @@
+// What the session modules share: the live state and its persistence, the files, the clock.
+import type { FileStore } from './file-store.ts';
+import type { Clock } from './progress.ts';
+import type { EngineState } from './state.ts';
+
+export interface Services {
+  state: EngineState;
+  /** Persists the state (atomically); call after every change before answering. */
+  save(): Promise<void>;
+  files: FileStore;
+  clock: Clock;
+  /** Credits of an account that has not spent any yet. */
+  initialCredits: number;
+}

@@ -1,0 +1,152 @@
+// The embedded local engine: an HTTP server implementing the service API of SERVICE_API.md, so the app
+// works offline and tests talk to a real server. Two listeners: the base address and the legacy one.
+import { mkdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { makeAuthenticator } from './auth.ts';
+import type { Services } from './context.ts';
+import { FileStore } from './file-store.ts';
+import { Faults, parseFaultRules, type FaultController, type FaultRule } from './faults.ts';
+import { userIdOf } from './ids.ts';
+import { lockDataDir } from './lock.ts';
+import { makeClock } from './progress.ts';
+import { createPipeline } from './pipeline.ts';
+import type { Base, Handlers } from './router.ts';
+import { animationHandlers } from './sessions/animation.ts';
+import { imageTo3dHandlers } from './sessions/image-to-3d-api.ts';
+import { retopologyHandlers } from './sessions/retopology.ts';
+import { textToImageHandlers } from './sessions/text-to-image.ts';
+import { loadSigner } from './signing.ts';
+import { openState } from './state.ts';
+
+export type { FaultController, FaultRule } from './faults.ts';
+
+export interface EngineOptions {
+  /** The engine's state and files live here and survive a restart. One engine per folder at a time. */
+  dataDir: string;
+  /** 0 = a free port (default). */
+  port?: number;
+  /** The legacy base address: the same host with a second port; 0 = a free port (default). */
+  legacyPort?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** The one accepted x-api-key value. */
+  apiKey: string;
+  /** Time factor: 1 = realistic durations, 100 = 100 times faster. Default 1. */
+  speed?: number;
+  /** Lifetime of signed output URLs; default 1 hour. */
+  urlTtlMs?: number;
+  /** Credits of each account at its first request; default 1000. */
+  initialCredits?: number;
+  /** Initial fault rules; the rules of ASSET_STUDIO_ENGINE_FAULTS (a JSON array) are added after them. */
+  faults?: FaultRule[];
+  /** Start-up lines and internal errors; with `logRequests`, one line per request too. */
+  log?: (line: string) => void;
+  logRequests?: boolean;
+}
+
+export interface RunningEngine {
+  url: string;
+  legacyUrl: string;
+  faults: FaultController;
+  close(): Promise<void>;
+}
+
+export const FAULTS_ENV = 'ASSET_STUDIO_ENGINE_FAULTS';
+
+export async function startEngine(options: EngineOptions): Promise<RunningEngine> {
+  const speed = options.speed ?? 1;
+  if (!(speed > 0) || !Number.isFinite(speed)) throw new RangeError(`speed must be a number above 0, got ${options.speed}`);
+  if (options.apiKey === '') throw new RangeError('apiKey must not be empty');
+  const faults = new Faults([...(options.faults ?? []), ...envFaultRules()]);
+
+  await mkdir(options.dataDir, { recursive: true });
+  const lock = await lockDataDir(options.dataDir);
+  const servers: Server[] = [];
+  try {
+    const store = await openState(options.dataDir);
+    const signer = await loadSigner(options.dataDir);
+    const files = new FileStore(join(options.dataDir, 'files'), signer, options.urlTtlMs ?? 3_600_000);
+    const services: Services = { state: store.state, save: store.save, files, clock: makeClock(speed), initialCredits: options.initialCredits ?? 1000 };
+    const handlers: Handlers = {
+      ...imageTo3dHandlers(services),
+      ...textToImageHandlers(services),
+      ...animationHandlers(services),
+      ...retopologyHandlers(services),
+    };
+    const log = options.log ?? (() => undefined);
+    const answer = createPipeline({
+      handlers,
+      faults,
+      files,
+      signer,
+      authenticate: makeAuthenticator(options.apiKey),
+      userId: userIdOf(options.apiKey),
+      log,
+      logRequests: options.logRequests ?? false,
+    });
+
+    const listen = async (base: Base, port: number) => {
+      const server = createServer((req, res) => {
+        answer(base, req, res).catch((error: unknown) => {
+          log(`internal error: ${String(error)}`);
+          res.destroy();
+        });
+      });
+      servers.push(server);
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, options.host ?? '127.0.0.1', () => resolve());
+      });
+      const { address, port: bound } = server.address() as AddressInfo;
+      return `http://${address.includes(':') ? `[${address}]` : address}:${bound}`;
+    };
+    const url = await listen('base', options.port ?? 0);
+    const legacyUrl = await listen('legacy', options.legacyPort ?? 0);
+    files.baseUrl = url;
+    log(`engine listening at ${url} (legacy ${legacyUrl}), data in ${options.dataDir}, speed ${speed}`);
+
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      legacyUrl,
+      faults,
+      close: () =>
+        (closing ??= (async () => {
+          await closeServers(servers);
+          await store.close();
+          await lock.release();
+        })()),
+    };
+  } catch (error) {
+    await closeServers(servers);
+    await lock.release();
+    throw error;
+  }
+}
+
+function envFaultRules(): FaultRule[] {
+  const text = process.env[FAULTS_ENV];
+  if (!text) return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${FAULTS_ENV} must hold a JSON array of fault rules: ${(error as Error).message}`);
+  }
+  return parseFaultRules(value, FAULTS_ENV);
+}
+
+async function closeServers(servers: Server[]): Promise<void> {
+  await Promise.all(
+    servers.map(
+      (server) =>
+        new Promise<void>((resolve) => {
+          if (!server.listening) return resolve();
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    ),
+  );
+}

@@ -1,0 +1,82 @@
+// Output files on disk: made from their recipes once (atomic writes, concurrent requests share one
+// build), addressed by key, and handed out as signed URLs that expire.
+import { mkdir, rename, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from './atomic.ts';
+import { makeArtifact, type Output } from './artifacts.ts';
+import { randomHex } from './ids.ts';
+import type { Signer } from './signing.ts';
+
+export const FILES_PREFIX = '/files/';
+
+export class FileStore {
+  readonly root: string;
+  /** The engine's base URL; set once the server listens. */
+  baseUrl = '';
+  private readonly signer: Signer;
+  private readonly ttlMs: number;
+  private readonly ready = new Set<string>();
+  private readonly building = new Map<string, Promise<void>>();
+
+  constructor(root: string, signer: Signer, ttlMs: number) {
+    this.root = root;
+    this.signer = signer;
+    this.ttlMs = ttlMs;
+  }
+
+  path(key: string): string {
+    return join(this.root, ...key.split('/'));
+  }
+
+  /** A signed URL valid for the configured lifetime; '' when there is no file (yet). */
+  url(file: Output | undefined, now = Date.now()): string {
+    if (file === undefined) return '';
+    const expires = Math.ceil((now + this.ttlMs) / 1000);
+    return `${this.baseUrl}${FILES_PREFIX}${file.key}?expires=${expires}&sig=${this.signer.sign(file.key, expires)}`;
+  }
+
+  /** Makes every missing file from its recipe; each file is built at most once. */
+  async ensure(files: Iterable<Output | undefined>): Promise<void> {
+    const waits: Promise<void>[] = [];
+    for (const file of files) {
+      if (file === undefined || this.ready.has(file.key)) continue;
+      let build = this.building.get(file.key);
+      if (build === undefined) {
+        build = this.build(file).finally(() => this.building.delete(file.key));
+        this.building.set(file.key, build);
+      }
+      waits.push(build);
+    }
+    await Promise.all(waits);
+  }
+
+  private async build(file: Output): Promise<void> {
+    const path = this.path(file.key);
+    const exists = await stat(path).then(
+      () => true,
+      () => false,
+    );
+    if (!exists) await writeFileAtomic(path, makeArtifact(file.recipe));
+    this.ready.add(file.key);
+  }
+
+  /** Stores bytes the client sent. */
+  async put(key: string, data: Uint8Array): Promise<void> {
+    await writeFileAtomic(this.path(key), data);
+    this.ready.add(key);
+  }
+
+  /** A fresh temp path for streaming an upload; `adopt` moves it into place. */
+  async tempPath(): Promise<string> {
+    const dir = join(this.root, '.tmp');
+    await mkdir(dir, { recursive: true });
+    return join(dir, `${randomHex(8)}.part`);
+  }
+
+  async adopt(key: string, tempPath: string): Promise<void> {
+    const path = this.path(key);
+    await mkdir(join(path, '..'), { recursive: true });
+    await rename(tempPath, path);
+    this.ready.add(key);
+  }
+}

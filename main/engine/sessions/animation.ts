@@ -1,0 +1,213 @@
+// Mesh animation: the upload of an FBX (or a zip of FBX files), the session's rig, render and animation
+// library, and text-prompted animations.
+import { rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { output, type Output } from '../artifacts.ts';
+import type { Services } from '../context.ts';
+import { charge } from '../credits.ts';
+import { jointPositions } from '../figure.ts';
+import { HttpError } from '../http.ts';
+import { iso, newSessionCode, randomHex } from '../ids.ts';
+import { receiveFile } from '../multipart.ts';
+import type { MeshOptions } from '../outputs/index.ts';
+import { phaseStatus, settle, type Phases, type Stepped, type StepName } from '../progress.ts';
+import type { Handlers } from '../router.ts';
+import { findOwned, inputUrl, refresh, wantsFailure, type InputRef } from './common.ts';
+
+interface PromptRecord extends Stepped {
+  _id: string;
+  session_code: string;
+  text: string;
+  status: string;
+  mesh?: Output;
+  usdz?: Output;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AnimationRecord extends Stepped {
+  _id: string;
+  session_code: string;
+  user_id: string;
+  source: InputRef;
+  status: string;
+  fails: boolean;
+  outputs: Partial<Record<'render_url' | 'mesh_url' | 'thumbnail' | 'animation_url', Output>>;
+  library: { label: string; _id: string; file?: Output }[];
+  prompts: PromptRecord[];
+  created_at: string;
+  updated_at: string;
+}
+
+const PHASES: Phases = [
+  [0.4, 'init_processing'],
+  [0.5, 'init_done'],
+  [1, 'predefined_processing'],
+];
+/** Statuses at which the rig exists, so text animations can be submitted. */
+const READY = new Set(['init_done', 'predefined_processing', 'predefined_done']);
+const LIBRARY = ['Idle', 'Walk', 'Run', 'Jump'];
+const MAX_TEXT_LENGTH = 300;
+const MAX_UPLOAD_BYTES = 4 * 2 ** 30;
+const RENDER_SIZE = 512;
+const THUMBNAIL_SIZE = 256;
+
+const character = (seed: string): MeshOptions => ({ seed, kind: 'character', targetFaces: 4000, pivot: [0, -0.5, 0] });
+
+type AnimationEndpoints = 'uploadAnimationMesh' | 'submitTextAnimations' | 'getAnimation';
+
+export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoints> {
+  const status = (rec: AnimationRecord, now: number) => (rec.step ? phaseStatus(PHASES, s.clock.fraction(rec.step, now)) : rec.status);
+
+  async function read(code: string, userId: string, now: number): Promise<AnimationRecord> {
+    const rec = findOwned(s.state.animations, code, userId);
+    await refresh(
+      s,
+      () => rec.prompts.reduce((changed, p) => settle(p, s.clock, now, finishPrompt) || changed, settle(rec, s.clock, now, finishSession)),
+      () => [...Object.values(rec.outputs), ...rec.library.map((a) => a.file), ...rec.prompts.flatMap((p) => [p.mesh, p.usdz])],
+    );
+    return rec;
+  }
+
+  return {
+    async uploadAnimationMesh({ userId, now, body, req }) {
+      const code = newSessionCode();
+      const source: InputRef = body === undefined ? await receiveUpload(s, req, code) : { url: body.mesh_url };
+      try {
+        charge(s, userId, 'uploadAnimationMesh');
+      } catch (error) {
+        if ('file' in source) await rm(s.files.path(source.file.key), { force: true });
+        throw error;
+      }
+      const rec: AnimationRecord = {
+        _id: randomHex(),
+        session_code: code,
+        user_id: userId,
+        source,
+        status: 'init_processing',
+        fails: body !== undefined && wantsFailure(body.mesh_url),
+        step: { name: 'animation', startedAt: now },
+        outputs: {},
+        library: LIBRARY.map((label) => ({ label, _id: randomHex() })),
+        prompts: [],
+        created_at: iso(now),
+        updated_at: iso(now),
+      };
+      s.state.animations[code] = rec;
+      await s.save();
+      return { session_code: code, mesh_url: inputUrl(s, source, now), status: status(rec, now) };
+    },
+
+    async submitTextAnimations({ userId, now, body }) {
+      const rec = await read(body.session_code, userId, now);
+      const current = status(rec, now);
+      if (!READY.has(current)) {
+        throw new HttpError(
+          400,
+          `Session ${rec.session_code} is not ready for text animations (status ${current}): wait until its mesh is initialised (status init_done or later).`,
+        );
+      }
+      const responses = body.texts.map((text) => {
+        if (text.length > MAX_TEXT_LENGTH) {
+          return { text, message: `The text is too long: ${text.length} characters, at most ${MAX_TEXT_LENGTH}.`, isError: true };
+        }
+        if (wantsFailure(text)) return { text, message: 'The animation model could not animate this text.', isError: true };
+        rec.prompts.push({ _id: randomHex(), session_code: rec.session_code, text, status: 'text_processing', step: { name: 'prompt', startedAt: now }, created_at: iso(now), updated_at: iso(now) });
+        return { text, message: 'Animation queued', isError: false };
+      });
+      await s.save();
+      return { responses };
+    },
+
+    async getAnimation({ userId, now, params }) {
+      const rec = await read(params.session_code!, userId, now);
+      const url = (file: Output | undefined) => s.files.url(file, now);
+      const done = rec.status === 'predefined_done' && rec.step === undefined;
+      return {
+        _id: rec._id,
+        session_code: rec.session_code,
+        image_to_3d_session_code: '',
+        render_url: url(rec.outputs.render_url),
+        mesh_url: url(rec.outputs.mesh_url),
+        thumbnail: url(rec.outputs.thumbnail),
+        animation_url: url(rec.outputs.animation_url),
+        status: status(rec, now),
+        prompts: rec.prompts.map((p) => ({
+          _id: p._id,
+          session_code: p.session_code,
+          text: p.text,
+          mesh_url: url(p.mesh),
+          usdz_url: url(p.usdz),
+          status: p.step ? 'text_processing' : p.status,
+          created_at: p.created_at,
+          updated_at: p.updated_at,
+        })),
+        animation_library: done ? rec.library.map((a) => ({ label: a.label, url: url(a.file), _id: a._id })) : [],
+        animation_joint_dict: done ? jointPositions(rec.session_code, RENDER_SIZE) : {},
+        created_at: rec.created_at,
+        updated_at: rec.updated_at,
+      };
+    },
+  };
+}
+
+/** Streams the multipart `file` to disk and accepts binary FBX, ASCII FBX or zip content only. */
+async function receiveUpload(s: Services, req: IncomingMessage, code: string): Promise<InputRef> {
+  const temp = await s.files.tempPath();
+  try {
+    const received = await receiveFile(req, 'file', temp, MAX_UPLOAD_BYTES);
+    if (received === undefined) {
+      throw new HttpError(400, 'file: is required: send the mesh in the multipart field "file", or a JSON body with mesh_url');
+    }
+    const format = meshFormat(received.head);
+    if (format === undefined) {
+      throw new HttpError(
+        400,
+        `file: must be a binary FBX (starting with "Kaydara FBX Binary"), an ASCII FBX (starting with "; FBX") or a zip of FBX files; ${received.filename || 'the upload'} is none of these`,
+      );
+    }
+    const file: Output = { key: `${code}/upload.${format}`, recipe: { type: 'input' } };
+    await s.files.adopt(file.key, temp);
+    return { file };
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
+const BINARY_FBX = Buffer.from('Kaydara FBX Binary  \0', 'latin1');
+const ZIP = Buffer.from('PK\x03\x04', 'latin1');
+
+function meshFormat(head: Buffer): 'fbx' | 'zip' | undefined {
+  if (head.subarray(0, BINARY_FBX.length).equals(BINARY_FBX)) return 'fbx';
+  if (head.subarray(0, ZIP.length).equals(ZIP)) return 'zip';
+  const text = head.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  return text.startsWith('; FBX') ? 'fbx' : undefined;
+}
+
+function finishSession(rec: AnimationRecord, _step: StepName, endedAt: number): void {
+  rec.updated_at = iso(endedAt);
+  if (rec.fails) {
+    rec.status = 'init_failed';
+    return;
+  }
+  const code = rec.session_code;
+  rec.status = 'predefined_done';
+  // The library files are static character meshes (the generators write no animation channels).
+  for (const entry of rec.library) {
+    entry.file = output(code, `animation-${entry.label.toLowerCase()}`, { type: 'glb', mesh: character(`${code}:${entry.label}`), texture: true });
+  }
+  rec.outputs = {
+    render_url: output(code, 'render', { type: 'figure', seed: code, size: RENDER_SIZE }),
+    thumbnail: output(code, 'thumbnail', { type: 'figure', seed: code, size: THUMBNAIL_SIZE }),
+    mesh_url: output(code, 'mesh', { type: 'glb', mesh: character(code), texture: true }),
+    animation_url: rec.library[0]!.file!,
+  };
+}
+
+function finishPrompt(prompt: PromptRecord, _step: StepName, endedAt: number): void {
+  prompt.updated_at = iso(endedAt);
+  prompt.status = 'text_done';
+  const mesh = character(`${prompt.session_code}:${prompt.text}`);
+  prompt.mesh = output(prompt.session_code, `prompt-${prompt._id}`, { type: 'glb', mesh, texture: true });
+  prompt.usdz = output(prompt.session_code, `prompt-${prompt._id}`, { type: 'usdz', mesh });
+}

@@ -1,0 +1,39 @@
+// Helpers shared by the session modules: ownership lookups, the test failure trigger, inputs.
+import { dataUriMime, isHttpUrl } from '../../../shared/contract/index.ts';
+import type { Output } from '../artifacts.ts';
+import type { Services } from '../context.ts';
+import { HttpError } from '../http.ts';
+
+/** A record of the caller's account, or 404. */
+export function findOwned<T extends { user_id: string }>(table: Record<string, T>, id: string, userId: string, what = 'Session'): T {
+  const record = Object.hasOwn(table, id) ? table[id] : undefined;
+  if (record === undefined || record.user_id !== userId) throw new HttpError(404, `${what} ${id} not found`);
+  return record;
+}
+
+/** Test hook: an input URL or text containing "fail" makes the job end failed. Data URIs never do. */
+export function wantsFailure(text: string): boolean {
+  return !text.startsWith('data:') && text.toLowerCase().includes('fail');
+}
+
+/** An input (image or mesh): the URL the client gave, or the bytes it sent, stored as a file. */
+export type InputRef = { url: string } | { file: Output };
+
+const IMAGE_EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' };
+
+/** Data URIs are stored as files (and answered as signed URLs) so the state stays small. */
+export async function storeImage(s: Services, owner: string, name: string, value: string): Promise<InputRef> {
+  if (isHttpUrl(value)) return { url: value };
+  const mime = dataUriMime(value) ?? 'application/octet-stream';
+  const file: Output = { key: `${owner}/${name}.${IMAGE_EXTENSIONS[mime] ?? 'bin'}`, recipe: { type: 'input' } };
+  await s.files.put(file.key, Buffer.from(value.slice(value.indexOf(',') + 1), 'base64'));
+  return { file };
+}
+
+export const inputUrl = (s: Services, ref: InputRef, now: number): string => ('url' in ref ? ref.url : s.files.url(ref.file, now));
+
+/** Settles a record's steps, persists when something changed, and makes its files. */
+export async function refresh(s: Services, settleRecord: () => boolean, files: () => Iterable<Output | undefined>): Promise<void> {
+  if (settleRecord()) await s.save();
+  await s.files.ensure(files());
+}

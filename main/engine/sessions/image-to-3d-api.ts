@@ -1,0 +1,175 @@
+// The image-to-3D endpoints: create (current and older variants), spin, preview, refine, get, list, get-mesh.
+import { isHttpUrl } from '../../../shared/contract/index.ts';
+import type { Services } from '../context.ts';
+import { creditsOf, imageTo3dCreditsOf } from '../credits.ts';
+import { HttpError } from '../http.ts';
+import { randomHex } from '../ids.ts';
+import type { Handlers } from '../router.ts';
+import { storeImage, wantsFailure } from './common.ts';
+import {
+  createImageTo3d,
+  currentForm,
+  liveStatus,
+  olderForm,
+  readImageTo3d,
+  startPreview,
+  startRefine,
+  startSpin,
+  type ImageTo3dRecord,
+} from './image-to-3d.ts';
+
+type ImageTo3dEndpoints = 'createImageTo3d' | 'createImageTo3dLegacy' | 'submitSpin' | 'preview' | 'refine' | 'getImageTo3d' | 'listImageTo3d' | 'getMesh';
+
+export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoints> {
+  return {
+    async createImageTo3d({ userId, now, body }) {
+      const rec = await createImageTo3d(s, userId, now, { ...body, form: 'current', model_version: '', auto_gen_3d: false });
+      return currentForm(s, rec, now);
+    },
+
+    async createImageTo3dLegacy({ userId, now, body }) {
+      const rec = await createImageTo3d(s, userId, now, {
+        ...body,
+        form: 'older',
+        geometry_model: 'base',
+        texture_model: 'baked',
+        topology: 'tris',
+        resolution: 'low_poly',
+        scaled_bbox: [-1, -1, -1],
+        preserve_aspect_ratio: false,
+      });
+      return olderForm(s, rec, now);
+    },
+
+    async submitSpin({ userId, now, body }) {
+      const rec = await olderFlowSession(s, body.session_code, userId, now);
+      requireIdle(s, rec, now);
+      const image = body.image_urls[0]!;
+      startSpin(rec, await storeImage(s, rec.session_code, `spin-input-${rec.runs + 1}`, image), wantsFailure(image), now);
+      await s.save();
+      return {};
+    },
+
+    async preview({ userId, now, params, body }) {
+      const rec = await olderFlowSession(s, params.session_code!, userId, now);
+      if (rec.inference.length === 0) {
+        throw new HttpError(
+          400,
+          `Session ${rec.session_code} has no spin views yet (status ${liveStatus(s, rec, now).status}): ` +
+            'wait for the spin views (status spin_generate_done) before asking for a preview.',
+        );
+      }
+      requireIdle(s, rec, now);
+      const index = body.selected_spin === undefined ? body.selected_spin_index : spinIndexOf(rec, body.selected_spin);
+      startPreview(rec, index, body, now);
+      await s.save();
+      return jobAck(rec, 'preview', { ...body, selected_spin_index: index }, now);
+    },
+
+    async refine({ userId, now, params, body }) {
+      const rec = await olderFlowSession(s, params.session_code!, userId, now);
+      const { status } = liveStatus(s, rec, now);
+      if (status !== 'preview_done') {
+        throw new HttpError(
+          400,
+          `Session ${rec.session_code} cannot be refined now: refining needs a finished preview (status preview_done), but its status is ${status}.`,
+        );
+      }
+      startRefine(rec, body, now);
+      await s.save();
+      return jobAck(rec, 'refine', body, now);
+    },
+
+    async getImageTo3d({ userId, now, params }) {
+      return currentForm(s, await readImageTo3d(s, params.session_code!, userId, now), now);
+    },
+
+    // `page` is a 1-based page number (the spec's wording, "the number of records to skip", is
+    // ambiguous); `skip` in the answer is (page - 1) * limit. Newest sessions come first.
+    async listImageTo3d({ userId, now, query }) {
+      const { limit, page } = query;
+      const mine = Object.values(s.state.imageTo3d)
+        .filter((rec) => rec.user_id === userId)
+        .reverse();
+      const skip = (page - 1) * limit;
+      const results = [];
+      for (const rec of mine.slice(skip, skip + limit)) {
+        results.push(olderForm(s, await readImageTo3d(s, rec.session_code, userId, now), now));
+      }
+      return {
+        results,
+        page,
+        skip,
+        limit,
+        totalPages: Math.ceil(mine.length / limit),
+        totalResults: mine.length,
+        credits: creditsOf(s, userId),
+        image_to_3d_credits: imageTo3dCreditsOf(s, userId),
+      };
+    },
+
+    async getMesh({ userId, now, params }) {
+      const rec = await readImageTo3d(s, params.session_code!, userId, now);
+      const u = olderForm(s, rec, now);
+      return [
+        {
+          mesh_url_usdz: u.mesh_url_usdz,
+          mesh_url_glb: u.mesh_url_glb,
+          mesh_url: u.mesh_url,
+          mesh_url_zip: u.mesh_url_zip,
+          preview_mesh_url_zip: u.preview_mesh_url_zip,
+          preview_mesh_url_glb: u.preview_mesh_url_glb,
+          preview_mesh_url_usdz: u.preview_mesh_url_usdz,
+          status: u.status,
+        },
+      ];
+    },
+  };
+}
+
+async function olderFlowSession(s: Services, code: string, userId: string, now: number): Promise<ImageTo3dRecord> {
+  const rec = await readImageTo3d(s, code, userId, now);
+  if (rec.form !== 'older') {
+    throw new HttpError(
+      400,
+      `Session ${code} was created with the current one-step variant, which has no spin, preview or refine steps; ` +
+        'create the session at the legacy address for the step-by-step flow.',
+    );
+  }
+  return rec;
+}
+
+function requireIdle(s: Services, rec: ImageTo3dRecord, now: number): void {
+  if (rec.step !== undefined) {
+    throw new HttpError(400, `Session ${rec.session_code} is busy (status ${liveStatus(s, rec, now).status}): wait until this step finishes.`);
+  }
+}
+
+/** The spin view a `selected_spin` URL points at; signed URLs are matched by their file path. */
+function spinIndexOf(rec: ImageTo3dRecord, url: string): number {
+  const path = isHttpUrl(url) ? new URL(url).pathname : '';
+  const index = rec.inference.findIndex((file) => path.endsWith(`/${file.key}`));
+  if (index < 0) throw new HttpError(400, `selected_spin: must be the URL of one of the four spin images of session ${rec.session_code}`);
+  return index;
+}
+
+function jobAck(rec: ImageTo3dRecord, call: 'preview' | 'refine', options: object, now: number) {
+  const key = randomHex(16);
+  return {
+    scenario: rec.session_code,
+    unique_trial_key: key,
+    status: 'unprocessed',
+    complete_job_data: {
+      scenario: rec.session_code,
+      job_priority: 'normal',
+      username: '',
+      call,
+      user_id: rec.user_id,
+      status: 'unprocessed',
+      start_time: (now / 1000).toFixed(6),
+      unique_trial_key: key,
+      task_data: JSON.stringify(options),
+      id: randomHex(),
+    },
+  };
+}

@@ -1,0 +1,318 @@
+// Image-to-3D sessions: the current one-shot form and the older step-by-step flow (upload, spin views,
+// preview, refine), in one record type with two presentations.
+import type { CreateImageTo3dRequest, GEOMETRY_MODELS, RESOLUTIONS, TEXTURE_MODELS, TOPOLOGIES, Vec3 } from '../../../shared/contract/index.ts';
+import { output, type Output } from '../artifacts.ts';
+import type { Services } from '../context.ts';
+import { charge } from '../credits.ts';
+import { iso, newSessionCode, randomHex } from '../ids.ts';
+import type { MeshOptions } from '../outputs/index.ts';
+import { phaseStatus, runningPercent, settle, type Phases, type Stepped, type StepName } from '../progress.ts';
+import { findOwned, inputUrl, refresh, storeImage, wantsFailure, type InputRef } from './common.ts';
+
+const URL_FIELDS = [
+  'mesh_url',
+  'mesh_url_glb',
+  'mesh_url_obj',
+  'mesh_url_zip',
+  'mesh_url_fbx',
+  'mesh_url_usdz',
+  'preview_mesh_url_glb',
+  'preview_mesh_url_zip',
+  'preview_mesh_url_usdz',
+  'polished_mesh_url',
+  'polished_mesh_url_glb',
+  'polished_mesh_url_usdz',
+] as const;
+type UrlField = (typeof URL_FIELDS)[number];
+
+export interface ImageTo3dRecord extends Stepped {
+  form: 'current' | 'older';
+  _id: string;
+  session_code: string;
+  user_id: string;
+  output_id: string;
+  price: number;
+  created_at: string;
+  updated_at: string;
+  image: InputRef;
+  /** The image given to the last regenerated spin. */
+  spin_image?: InputRef;
+  geometry_model: (typeof GEOMETRY_MODELS)[number];
+  texture_model: (typeof TEXTURE_MODELS)[number];
+  topology: (typeof TOPOLOGIES)[number];
+  resolution: (typeof RESOLUTIONS)[number];
+  scaled_bbox: Vec3;
+  preserve_aspect_ratio: boolean;
+  pivot_point: Vec3;
+  model_version: string;
+  auto_gen_3d: boolean;
+  /** Status after the last finished step; while a step runs, the status comes from its phases. */
+  status: string;
+  fails: boolean;
+  /** Counts started steps, so each run writes its files under new names. */
+  runs: number;
+  /** The mesh the running (or last) mesh step produces. */
+  mesh?: MeshOptions;
+  inference: Output[];
+  outputs: Partial<Record<UrlField, Output>>;
+}
+
+const PHASES: Record<'mesh' | 'upload' | 'spin' | 'preview' | 'refine', Phases> = {
+  mesh: [
+    [0.1, 'queued'],
+    [0.6, 'in_progress'],
+    [1, 'processing'],
+  ],
+  upload: [[1, 'uploaded']],
+  spin: [[1, 'spin_generate_processing']],
+  preview: [[1, 'preview_processing']],
+  refine: [[1, 'refine_processing']],
+};
+const FINAL_PERCENT: Record<string, number> = {
+  complete: 100,
+  spin_generate_done: 100,
+  preview_done: 100,
+  refine_done: 100,
+};
+const LOW_POLY_FACES = 2_000;
+const HIGH_POLY_FACES = 20_000;
+const SPIN_VIEWS = 4;
+const SPIN_SIZE = 256;
+
+// ---- progression -----------------------------------------------------------------------------------
+
+export function liveStatus(s: Services, rec: ImageTo3dRecord, now: number): { status: string; percent: number } {
+  if (rec.step === undefined) return { status: rec.status, percent: FINAL_PERCENT[rec.status] ?? 0 };
+  const fraction = s.clock.fraction(rec.step, now);
+  const status = phaseStatus(PHASES[rec.step.name as keyof typeof PHASES], fraction);
+  return { status, percent: status === 'queued' || status === 'uploaded' ? 0 : runningPercent(fraction) };
+}
+
+function startStep(rec: ImageTo3dRecord, name: StepName, at: number): void {
+  rec.runs += 1;
+  rec.step = { name, startedAt: at };
+  rec.updated_at = iso(at);
+}
+
+function finish(rec: ImageTo3dRecord, step: StepName, endedAt: number): void {
+  rec.updated_at = iso(endedAt);
+  if (step === 'upload') return startStep(rec, 'spin', endedAt);
+  if (rec.fails) {
+    rec.status = step === 'spin' ? 'spin_generate_failed' : 'failed'; // the input decides, so the first step fails
+    return;
+  }
+  if (step === 'spin') return finishSpin(rec, endedAt);
+  const { glb, obj, zip, fbx, usdz } = meshFiles(rec, `${step}-${rec.runs}`);
+  const full = { mesh_url: glb, mesh_url_glb: glb, mesh_url_obj: obj, mesh_url_zip: zip, mesh_url_fbx: fbx, mesh_url_usdz: usdz };
+  switch (step) {
+    case 'mesh':
+      rec.status = 'complete';
+      rec.outputs = full;
+      return;
+    case 'preview':
+      rec.status = 'preview_done';
+      rec.outputs = { preview_mesh_url_glb: glb, preview_mesh_url_zip: zip, preview_mesh_url_usdz: usdz, mesh_url: glb, mesh_url_glb: glb };
+      return;
+    case 'refine':
+      rec.status = 'refine_done';
+      rec.outputs = { ...rec.outputs, ...full, polished_mesh_url: glb, polished_mesh_url_glb: glb, polished_mesh_url_usdz: usdz };
+      return;
+    default:
+      throw new Error(`image-to-3D sessions have no step ${step}`);
+  }
+}
+
+function finishSpin(rec: ImageTo3dRecord, endedAt: number): void {
+  const code = rec.session_code;
+  rec.status = 'spin_generate_done';
+  rec.inference = Array.from({ length: SPIN_VIEWS }, (_, i) =>
+    output(code, `spin-${rec.runs}-${i}`, { type: 'image', seed: `${code}:${rec.runs}:${i}`, size: SPIN_SIZE }),
+  );
+  if (rec.auto_gen_3d && rec.mesh === undefined) startPreview(rec, 0, {}, endedAt); // after the first spin only
+}
+
+/** The files of the mesh the finished step made; a step references only the formats it offers. */
+function meshFiles(rec: ImageTo3dRecord, name: string) {
+  const mesh = rec.mesh!;
+  const code = rec.session_code;
+  return {
+    glb: output(code, name, { type: 'glb', mesh, texture: rec.texture_model !== 'none' }),
+    obj: output(code, name, { type: 'obj', mesh }),
+    zip: output(code, name, { type: 'obj-zip', mesh }),
+    fbx: output(code, name, { type: 'fbx', mesh }),
+    usdz: output(code, name, { type: 'usdz', mesh }),
+  };
+}
+
+/** Regenerates the spin views from `image`; earlier views and meshes are dropped. */
+export function startSpin(rec: ImageTo3dRecord, image: InputRef, fails: boolean, at: number): void {
+  rec.spin_image = image;
+  rec.fails = fails;
+  rec.inference = [];
+  rec.outputs = {};
+  startStep(rec, 'spin', at);
+}
+
+/** Starts a preview of spin view `index`; the mesh's seed is that spin image, so another view gives another mesh. */
+export function startPreview(rec: ImageTo3dRecord, index: number, shape: MeshShape, at: number): void {
+  rec.mesh = { seed: rec.inference[index]!.key, quads: false, targetFaces: LOW_POLY_FACES };
+  rec.outputs = {};
+  startMeshStep(rec, 'preview', shape, at);
+}
+
+/** Starts the refined (high-poly) version of the preview mesh. */
+export function startRefine(rec: ImageTo3dRecord, shape: MeshShape, at: number): void {
+  rec.mesh = { ...rec.mesh!, targetFaces: HIGH_POLY_FACES };
+  startMeshStep(rec, 'refine', shape, at);
+}
+
+/** Size and pivot of a preview or refine: given values replace the session's. */
+interface MeshShape {
+  scaled_bbox?: Vec3 | undefined;
+  pivot_point?: Vec3 | undefined;
+}
+
+function startMeshStep(rec: ImageTo3dRecord, name: 'preview' | 'refine', shape: MeshShape, at: number): void {
+  rec.scaled_bbox = shape.scaled_bbox ?? rec.scaled_bbox;
+  rec.pivot_point = shape.pivot_point ?? rec.pivot_point;
+  rec.mesh = { ...rec.mesh!, scale: rec.scaled_bbox, pivot: rec.pivot_point };
+  startStep(rec, name, at);
+}
+
+/** The caller's session with its finished steps recorded and its files made. */
+export async function readImageTo3d(s: Services, code: string, userId: string, now: number): Promise<ImageTo3dRecord> {
+  const rec = findOwned(s.state.imageTo3d, code, userId);
+  await refresh(
+    s,
+    () => settle(rec, s.clock, now, finish),
+    () => [...Object.values(rec.outputs), ...rec.inference],
+  );
+  return rec;
+}
+
+// ---- presentation ----------------------------------------------------------------------------------
+
+function urls(s: Services, rec: ImageTo3dRecord, now: number): Record<UrlField, string> {
+  return Object.fromEntries(URL_FIELDS.map((f) => [f, s.files.url(rec.outputs[f], now)])) as Record<UrlField, string>;
+}
+
+export function currentForm(s: Services, rec: ImageTo3dRecord, now: number) {
+  const { status, percent } = liveStatus(s, rec, now);
+  const u = urls(s, rec, now);
+  return {
+    session_code: rec.session_code,
+    image_url: inputUrl(s, rec.image, now),
+    manual_segmentation: false,
+    geometry_model: rec.geometry_model,
+    texture_model: rec.texture_model,
+    topology: rec.topology,
+    resolution: rec.resolution,
+    symmetry: 'auto',
+    scaled_bbox: rec.scaled_bbox,
+    preserve_aspect_ratio: rec.preserve_aspect_ratio,
+    pivot_point: rec.pivot_point,
+    mesh_url: u.mesh_url,
+    mesh_url_obj: u.mesh_url_obj,
+    mesh_url_zip: u.mesh_url_zip,
+    mesh_url_glb: u.mesh_url_glb,
+    mesh_url_fbx: u.mesh_url_fbx,
+    mesh_url_usdz: u.mesh_url_usdz,
+    mp4_url: '', // no video encoder in the local engine
+    created_at: rec.created_at,
+    updated_at: rec.updated_at,
+    session_status: status,
+    percent_done: percent,
+  };
+}
+
+export function olderForm(s: Services, rec: ImageTo3dRecord, now: number) {
+  const { status, percent } = liveStatus(s, rec, now);
+  const { mesh_url_fbx: _fbx, ...u } = urls(s, rec, now);
+  return {
+    _id: rec._id,
+    user_id: rec.user_id,
+    session_code: rec.session_code,
+    image_url: inputUrl(s, rec.image, now),
+    input_image: inputUrl(s, rec.spin_image ?? rec.image, now),
+    user_image: '',
+    chat_user_id: '',
+    user_name: '',
+    email: '',
+    ...u,
+    mp4_url: '',
+    session_gif: '',
+    percentage: percent,
+    experimental_model: false,
+    debug: false,
+    private: false,
+    demo: false,
+    random_poses: false,
+    is_deleted: false,
+    status,
+    source: 'api',
+    price: rec.price,
+    inference: rec.inference.map((file) => ({
+      image_name: file.key.slice(file.key.lastIndexOf('/') + 1),
+      image_url: s.files.url(file, now),
+      width: SPIN_SIZE,
+      height: SPIN_SIZE,
+    })),
+    output_id: rec.output_id,
+    model_version: rec.model_version,
+    created_at: rec.created_at,
+    updated_at: rec.updated_at,
+  };
+}
+
+// ---- creation --------------------------------------------------------------------------------------
+
+export interface CreateInput extends Omit<CreateImageTo3dRequest, 'image_url'> {
+  form: ImageTo3dRecord['form'];
+  image_url: string;
+  model_version: string;
+  auto_gen_3d: boolean;
+}
+
+export async function createImageTo3d(s: Services, userId: string, now: number, input: CreateInput): Promise<ImageTo3dRecord> {
+  const code = newSessionCode();
+  const price = charge(s, userId, input.form === 'current' ? 'createImageTo3d' : 'createImageTo3dLegacy');
+  const rec: ImageTo3dRecord = {
+    form: input.form,
+    _id: randomHex(),
+    session_code: code,
+    user_id: userId,
+    output_id: randomHex(),
+    price,
+    created_at: iso(now),
+    updated_at: iso(now),
+    image: await storeImage(s, code, 'input', input.image_url),
+    geometry_model: input.geometry_model,
+    texture_model: input.texture_model,
+    topology: input.topology,
+    resolution: input.resolution,
+    scaled_bbox: input.scaled_bbox,
+    preserve_aspect_ratio: input.preserve_aspect_ratio,
+    pivot_point: [0, 0, 0],
+    model_version: input.model_version,
+    auto_gen_3d: input.auto_gen_3d,
+    status: input.form === 'current' ? 'queued' : 'uploaded',
+    fails: wantsFailure(input.image_url),
+    runs: 0,
+    inference: [],
+    outputs: {},
+  };
+  if (input.form === 'current') {
+    rec.mesh = {
+      seed: code,
+      quads: input.topology === 'quads',
+      targetFaces: input.resolution === 'low_poly' ? LOW_POLY_FACES : HIGH_POLY_FACES,
+      scale: input.scaled_bbox,
+      preserveAspectRatio: input.preserve_aspect_ratio,
+      pivot: rec.pivot_point,
+    };
+  }
+  startStep(rec, input.form === 'current' ? 'mesh' : 'upload', now);
+  s.state.imageTo3d[code] = rec;
+  await s.save();
+  return rec;
+}

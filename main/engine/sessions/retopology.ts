@@ -1,0 +1,124 @@
+// Generic /v3 sessions of type retopology, and the assets they read and write. Answers are bare objects.
+import { ASSET_PREFIX } from '../../../shared/contract/index.ts';
+import { output, type Output } from '../artifacts.ts';
+import type { Services } from '../context.ts';
+import { charge } from '../credits.ts';
+import { HttpError } from '../http.ts';
+import { iso, newAssetId, newSessionCode } from '../ids.ts';
+import { settle, type Stepped, type StepName } from '../progress.ts';
+import type { Handlers } from '../router.ts';
+import { findOwned, refresh, wantsFailure } from './common.ts';
+
+/** An input mesh: created from a GLB URL, reusable by its id in later sessions. */
+export interface AssetRecord {
+  _id: string;
+  name: string;
+  user_id: string;
+  glb_url: string;
+}
+
+export interface RetopologyRecord extends Stepped {
+  _id: string;
+  user_id: string;
+  status: string;
+  model: 'swift' | 'precision';
+  quads: boolean;
+  input_asset: string;
+  output_asset: string;
+  fails: boolean;
+  obj?: Output;
+  image?: Output;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Face counts: swift gives light meshes (up to 8K faces), precision dense ones. */
+const TARGET_FACES = { swift: 8_000, precision: 30_000 } as const;
+const IMAGE_SIZE = 512;
+
+type RetopologyEndpoints = 'createRetopology' | 'getV3Session';
+
+export function retopologyHandlers(s: Services): Pick<Handlers, RetopologyEndpoints> {
+  function present(rec: RetopologyRecord, now: number) {
+    const input = s.state.assets[rec.input_asset]!;
+    const complete = rec.status === 'complete' && rec.step === undefined;
+    return {
+      _id: rec._id,
+      user_id: rec.user_id,
+      status: rec.step ? 'incomplete' : rec.status,
+      type: 'retopology',
+      input: {
+        mesh: { _id: input._id, name: input.name, status: 'complete', data: { glb_url: input.glb_url } },
+        model: rec.model,
+        quads: rec.quads,
+      },
+      output: {
+        meshes: [
+          {
+            _id: rec.output_asset,
+            name: `${input.name.replace(/\.[^.]*$/, '')}_retopology`,
+            status: complete ? 'complete' : 'incomplete',
+            data: { obj_url: s.files.url(rec.obj, now), image_url: s.files.url(rec.image, now) },
+          },
+        ],
+      },
+      created_at: rec.created_at,
+      updated_at: rec.updated_at,
+    };
+  }
+
+  return {
+    async createRetopology({ userId, now, body }) {
+      const asset = inputAsset(s, body.input.mesh, userId);
+      charge(s, userId, 'createRetopology');
+      s.state.assets[asset._id] = asset;
+      const rec: RetopologyRecord = {
+        _id: newSessionCode(),
+        user_id: userId,
+        status: 'incomplete',
+        model: body.input.model,
+        quads: body.input.quads,
+        input_asset: asset._id,
+        output_asset: newAssetId(),
+        fails: wantsFailure(asset.glb_url),
+        step: { name: body.input.model, startedAt: now },
+        created_at: iso(now),
+        updated_at: iso(now),
+      };
+      s.state.retopology[rec._id] = rec;
+      await s.save();
+      return present(rec, now);
+    },
+
+    async getV3Session({ userId, now, params }) {
+      const rec = findOwned(s.state.retopology, params.session_id!, userId);
+      await refresh(s, () => settle(rec, s.clock, now, finish), () => [rec.obj, rec.image]);
+      return present(rec, now);
+    },
+  };
+}
+
+/** The asset a request names: a known asset id of the account, or a new asset for a GLB URL. */
+function inputAsset(s: Services, mesh: string, userId: string): AssetRecord {
+  if (mesh.startsWith(ASSET_PREFIX)) {
+    const known = Object.hasOwn(s.state.assets, mesh) ? s.state.assets[mesh] : undefined;
+    if (known === undefined || known.user_id !== userId) {
+      throw new HttpError(400, `input.mesh: there is no asset ${mesh}; give a GLB URL or the id of an input asset of an earlier session`);
+    }
+    return known;
+  }
+  const name = new URL(mesh).pathname.split('/').pop() || 'mesh.glb';
+  return { _id: newAssetId(), name, user_id: userId, glb_url: mesh };
+}
+
+function finish(rec: RetopologyRecord, _step: StepName, endedAt: number): void {
+  rec.updated_at = iso(endedAt);
+  if (rec.fails) {
+    rec.status = 'failed';
+    return;
+  }
+  rec.status = 'complete';
+  const seed = rec.input_asset;
+  rec.obj = output(rec._id, 'retopology', { type: 'obj', mesh: { seed, quads: rec.quads, targetFaces: TARGET_FACES[rec.model] } });
+  rec.image = output(rec._id, 'retopology', { type: 'image', seed, size: IMAGE_SIZE });
+}

@@ -1,0 +1,174 @@
+// Creates at the service go through the submission journal: written before they are sent, updated
+// when the answer arrives. A create whose answer was lost becomes `submission_unknown` and is never
+// sent again on its own: it is reconciled against the service (see reconcile.ts) or left to the user.
+import type { EndpointId } from '../../shared/contract/index.ts';
+import type { CallArgs, ServiceClient } from '../api/client.ts';
+import { ApiError, NetworkError, NOT_SENT_CODES, ProtocolError, RequestValidationError, ServiceResponseError, TimeoutError } from '../api/errors.ts';
+import type { Store } from '../store/database.ts';
+import type { JobRecord } from '../store/jobs.ts';
+import { bodyHash, type JournalEntry } from '../store/journal.ts';
+import { reconcileOperation } from './reconcile.ts';
+import { refOfCreate } from './resources.ts';
+import type { JobTracker } from './tracker.ts';
+
+export type SubmitOutcome =
+  | { status: 'created'; operationId: string; data: unknown; job?: JobRecord }
+  /** The operation id was journaled before: its result is returned, nothing is sent. */
+  | { status: 'replayed'; operationId: string; data: unknown; job?: JobRecord }
+  /** The answer was lost but the session was found at the service. */
+  | { status: 'reconciled'; operationId: string; job: JobRecord };
+
+/** The answer to a create was lost: the service may or may not have created it. Exit code 3. */
+export class SubmissionUnknownError extends Error {
+  readonly exitCode = 3;
+  readonly operationId: string;
+  readonly jobId: string | undefined;
+
+  constructor(operationId: string, jobId: string | undefined, cause: string) {
+    super(
+      `The answer to operation ${operationId} was lost (${cause}), so the service may or may not have created it. ` +
+        'It was NOT sent again, to avoid paying twice. Run "asset-studio reconcile" to look for it at the service; ' +
+        `if it is not found, run "asset-studio reconcile ${operationId} --abandon" and create it again.`,
+    );
+    this.operationId = operationId;
+    this.jobId = jobId;
+  }
+}
+
+/** An operation id reused with a different request, or in a state that cannot be replayed. Exit code 2. */
+export class OperationConflictError extends Error {
+  readonly exitCode = 2;
+}
+
+export interface SubmitOptions {
+  label: string;
+  /** Replays the journaled operation with this id instead of creating a new one (or creates it under this id). */
+  operationId?: string | undefined;
+  parentId?: string | undefined;
+}
+
+export class Submitter {
+  readonly #store: Store;
+  readonly #client: ServiceClient;
+  readonly #tracker: JobTracker;
+  readonly #now: () => number;
+
+  constructor(deps: { store: Store; client: ServiceClient; tracker: JobTracker; now?: () => number }) {
+    this.#store = deps.store;
+    this.#client = deps.client;
+    this.#tracker = deps.tracker;
+    this.#now = deps.now ?? Date.now;
+  }
+
+  async submit(endpoint: EndpointId, args: CallArgs, options: SubmitOptions): Promise<SubmitOutcome> {
+    const prepared = this.#client.prepare(endpoint, args);
+    const journal = this.#store.journal;
+    const hash = bodyHash(endpoint, prepared.params, prepared.body ?? null);
+    if (options.operationId !== undefined) {
+      const previous = journal.get(options.operationId);
+      if (previous) return this.#replay(previous, hash);
+    }
+    const entry = journal.begin({
+      ...(options.operationId !== undefined && { operationId: options.operationId }),
+      endpoint,
+      params: prepared.params,
+      body: prepared.body ?? null,
+      filePath: prepared.file ?? null,
+      now: this.#now(),
+    });
+    const op = entry.operationId;
+    journal.markSent(op, this.#now());
+    let data: unknown;
+    try {
+      data = await this.#client.send(prepared);
+    } catch (error) {
+      if (!lostAnswer(error)) {
+        journal.markRejected(op, error instanceof Error ? error.message : String(error), this.#now());
+        throw error;
+      }
+      return this.#onLostAnswer(journal.get(op)!, options, (error as Error).message);
+    }
+    const ref = refOfCreate(endpoint, prepared, data);
+    journal.markAnswered(op, ref?.id ?? remoteIdOf(data), this.#now());
+    if (!ref) return { status: 'created', operationId: op, data };
+    const job = this.#tracker.track({ ...ref, label: options.label, operationId: op, parentId: options.parentId ?? null, initial: data });
+    journal.linkJob(op, job.id);
+    return { status: 'created', operationId: op, data, job };
+  }
+
+  async #replay(previous: JournalEntry, hash: string): Promise<SubmitOutcome> {
+    const op = previous.operationId;
+    if (previous.bodyHash !== hash) {
+      throw new OperationConflictError(`Operation ${op} was journaled with a different request. Use a new --operation-id for a new request.`);
+    }
+    const job = previous.jobId ? this.#store.jobs.get(previous.jobId) : undefined;
+    if (previous.state === 'answered' || previous.state === 'reconciled') {
+      return { status: 'replayed', operationId: op, data: job?.result ?? { id: previous.remoteId }, ...(job && { job }) };
+    }
+    if (previous.state === 'pending' || previous.state === 'unknown') {
+      const outcome = await reconcileOperation({ store: this.#store, client: this.#client, tracker: this.#tracker, now: this.#now }, previous);
+      if (outcome.status === 'reconciled') return { status: 'reconciled', operationId: op, job: outcome.job };
+      throw new SubmissionUnknownError(op, previous.jobId ?? undefined, previous.error ?? 'no answer was recorded');
+    }
+    throw new OperationConflictError(
+      `Operation ${op} is ${previous.state}${previous.error ? ` (${previous.error})` : ''}: nothing was created. Submit again with a new --operation-id or without one.`,
+    );
+  }
+
+  async #onLostAnswer(entry: JournalEntry, options: SubmitOptions, cause: string): Promise<SubmitOutcome> {
+    const now = this.#now();
+    const job = this.#store.jobs.insert({
+      kind: kindOfEndpoint(entry.endpoint),
+      label: options.label,
+      operationId: entry.operationId,
+      parentId: options.parentId ?? null,
+      state: 'submission_unknown',
+      rawStatus: 'submission_unknown',
+      now,
+    });
+    this.#store.journal.markUnknown(entry.operationId, cause, now);
+    this.#store.journal.linkJob(entry.operationId, job.id);
+    this.#tracker.emit('job-added', job);
+    const outcome = await reconcileOperation(
+      { store: this.#store, client: this.#client, tracker: this.#tracker, now: this.#now },
+      this.#store.journal.get(entry.operationId)!,
+    ).catch(() => undefined);
+    if (outcome?.status === 'reconciled') return { status: 'reconciled', operationId: entry.operationId, job: outcome.job };
+    throw new SubmissionUnknownError(entry.operationId, job.id, cause);
+  }
+}
+
+/**
+ * Did the request perhaps reach the service and create something, with its answer lost?
+ * No when the service answered with a refusal, or the request never left this machine.
+ */
+export function lostAnswer(error: unknown): boolean {
+  if (!(error instanceof ApiError) || error instanceof RequestValidationError) return false;
+  if (error instanceof ServiceResponseError) return [500, 502, 504].includes(error.status);
+  if (error instanceof TimeoutError) return error.phase !== 'connect';
+  if (error instanceof NetworkError) return !NOT_SENT_CODES.has(error.code);
+  if (error instanceof ProtocolError) return true; // something answered, maybe after creating
+  return true; // cancelled: it may have been sent
+}
+
+function remoteIdOf(data: unknown): string | null {
+  const d = (data ?? {}) as Record<string, unknown>;
+  const id = d.session_code ?? d.style_id ?? d._id;
+  return typeof id === 'string' ? id : null;
+}
+
+export function kindOfEndpoint(endpoint: EndpointId): JobRecord['kind'] {
+  const kinds: Partial<Record<EndpointId, JobRecord['kind']>> = {
+    createImageTo3d: 'image_to_3d',
+    createImageTo3dLegacy: 'image_to_3d_older',
+    submitSpin: 'image_to_3d_older',
+    preview: 'image_to_3d_older',
+    refine: 'image_to_3d_older',
+    createTextToImage: 'text_to_image',
+    createStyle: 'style',
+    uploadAnimationMesh: 'animation_session',
+    submitTextAnimations: 'animation_prompt',
+    createRetopology: 'v3_session',
+  };
+  return kinds[endpoint] ?? 'image_to_3d';
+}

@@ -1,0 +1,250 @@
+// The job tracker: one scheduler for every job of the app. It reads each unfinished job when its
+// next read is due (see schedule.ts), within the app's request budget, pauses everything when the
+// service answers 429, resumes unfinished jobs at start, and reports what happens as events.
+import { EventEmitter } from 'node:events';
+import type { ServiceClient } from '../api/client.ts';
+import { ApiError, ServiceResponseError } from '../api/errors.ts';
+import type { JobRecord } from '../store/jobs.ts';
+import type { Store } from '../store/database.ts';
+import { RequestBudget } from './budget.ts';
+import { observe, type Observation, type TrackedRef } from './resources.ts';
+import { DEFAULT_TIMING, nextPollDelay, type PollTiming } from './schedule.ts';
+
+export interface TrackerEvents {
+  'job-added': [JobRecord];
+  progress: [JobRecord];
+  finished: [JobRecord];
+  failed: [JobRecord];
+  /** A read failed; the job stays alive and is read again later. */
+  'read-error': [JobRecord, ApiError];
+}
+
+/** Called once when a job succeeds: downloads its outputs. `refresh` re-reads the job (signed URLs expire). */
+export type FinishedHook = (job: JobRecord, refresh: () => Promise<JobRecord>) => Promise<void>;
+
+export interface TrackerOptions {
+  store: Store;
+  client: ServiceClient;
+  budget?: RequestBudget;
+  timing?: PollTiming;
+  /** How long a status the app does not know keeps a job alive (default 24 h). */
+  unknownStatusLimitMs?: number;
+  /** Pause after a 429 without Retry-After. */
+  defaultPauseMs?: number;
+  /** True while a webhook receiver announces changes: polling becomes a slow safety net. */
+  webhooks?: () => boolean;
+  onFinished?: FinishedHook;
+  now?: () => number;
+  random?: () => number;
+}
+
+export interface TrackInput extends TrackedRef {
+  label: string;
+  operationId?: string | null;
+  parentId?: string | null;
+  /** The resource as the create call returned it. */
+  initial?: unknown;
+}
+
+export class JobTracker extends EventEmitter<TrackerEvents> {
+  readonly budget: RequestBudget;
+  readonly #store: Store;
+  readonly #client: ServiceClient;
+  readonly #timing: PollTiming;
+  readonly #unknownLimitMs: number;
+  readonly #defaultPauseMs: number;
+  readonly #webhooks: () => boolean;
+  readonly #onFinished: FinishedHook | undefined;
+  readonly #now: () => number;
+  readonly #random: () => number;
+  readonly #inFlight = new Map<string, Promise<void>>();
+  readonly #abort = new AbortController();
+  #timer: NodeJS.Timeout | undefined;
+  #running = false;
+
+  constructor(options: TrackerOptions) {
+    super();
+    this.#store = options.store;
+    this.#client = options.client;
+    this.budget = options.budget ?? new RequestBudget();
+    this.#timing = options.timing ?? DEFAULT_TIMING;
+    this.#unknownLimitMs = options.unknownStatusLimitMs ?? 24 * 3_600_000;
+    this.#defaultPauseMs = options.defaultPauseMs ?? 30_000;
+    this.#webhooks = options.webhooks ?? (() => false);
+    this.#onFinished = options.onFinished;
+    this.#now = options.now ?? Date.now;
+    this.#random = options.random ?? Math.random;
+  }
+
+  /** Starts scheduling; every unfinished job in the database is resumed. */
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    const now = this.#now();
+    for (const job of this.#store.jobs.listActive()) {
+      if (job.remoteId !== null && (job.nextPollAt === null || job.nextPollAt > now)) this.#store.jobs.schedule(job.id, now, now);
+    }
+    this.#arm();
+  }
+
+  /** Stops scheduling and waits for reads in flight. Jobs stay in the database and resume at the next start. */
+  async stop(): Promise<void> {
+    this.#running = false;
+    clearTimeout(this.#timer);
+    this.#abort.abort();
+    await Promise.allSettled(this.#inFlight.values());
+  }
+
+  /** Adds a job created at the service and schedules its first read. */
+  track(input: TrackInput): JobRecord {
+    const now = this.#now();
+    const job = this.#store.jobs.insert({
+      kind: input.kind,
+      label: input.label,
+      remoteId: input.id,
+      step: input.step ?? null,
+      texts: input.texts ?? null,
+      parentId: input.parentId ?? null,
+      operationId: input.operationId ?? null,
+      result: input.initial,
+      nextPollAt: now + this.#delay(now, now, undefined),
+      now,
+    });
+    this.emit('job-added', job);
+    this.#arm();
+    return job;
+  }
+
+  /** Reads every job of this remote id as soon as the budget allows (a webhook's wake-up call). */
+  wake(remoteId: string): number {
+    const now = this.#now();
+    const jobs = this.#store.jobs.listActive().filter((j) => j.remoteId === remoteId);
+    for (const job of jobs) this.#store.jobs.schedule(job.id, now, now);
+    this.#arm();
+    return jobs.length;
+  }
+
+  /** Resolves with the jobs once all are final; rejects if the signal aborts. */
+  waitFor(ids: readonly string[], signal?: AbortSignal): Promise<JobRecord[]> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const jobs = ids.map((id) => this.#store.jobs.require(id));
+        if (jobs.every((j) => j.final)) {
+          cleanup();
+          resolve(jobs);
+        }
+      };
+      const onAbort = () => {
+        cleanup();
+        reject(signal?.reason ?? new Error('aborted'));
+      };
+      const cleanup = () => {
+        this.off('finished', check);
+        this.off('failed', check);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      this.on('finished', check);
+      this.on('failed', check);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      check();
+    });
+  }
+
+  /** Reads a job now, outside its schedule (e.g. to get fresh signed URLs). */
+  async refresh(id: string): Promise<JobRecord> {
+    await this.#read(this.#store.jobs.require(id));
+    return this.#store.jobs.require(id);
+  }
+
+  // ---- scheduling ---------------------------------------------------------------------------
+
+  /** Sets the one timer to the earliest due read (or the end of a pause). */
+  #arm(): void {
+    if (!this.#running) return;
+    clearTimeout(this.#timer);
+    const next = this.#store.jobs
+      .listActive()
+      .filter((j) => j.nextPollAt !== null && !this.#inFlight.has(j.id))
+      .reduce((min, j) => Math.min(min, j.nextPollAt!), Number.POSITIVE_INFINITY);
+    if (next === Number.POSITIVE_INFINITY) return;
+    const at = Math.max(next, this.budget.pausedUntil);
+    this.#timer = setTimeout(() => this.#tick(), Math.max(0, at - this.#now()));
+  }
+
+  #tick(): void {
+    const now = this.#now();
+    const free = this.budget.maxConcurrent * 4;
+    for (const job of this.#store.jobs.due(now, free + this.#inFlight.size)) {
+      if (this.#inFlight.has(job.id) || job.remoteId === null) continue;
+      const read = this.#read(job).finally(() => {
+        this.#inFlight.delete(job.id);
+        this.#arm();
+      });
+      this.#inFlight.set(job.id, read);
+    }
+    this.#arm();
+  }
+
+  async #read(job: JobRecord): Promise<void> {
+    const ref: TrackedRef = { kind: job.kind, id: job.remoteId!, ...(job.step && { step: job.step }), ...(job.texts && { texts: job.texts }) };
+    let seen: Observation;
+    try {
+      seen = await this.budget.run(() => observe(this.#client, ref, this.#abort.signal, 1), this.#abort.signal);
+    } catch (error) {
+      if (this.#abort.signal.aborted) return;
+      this.#onReadError(job, error);
+      return;
+    }
+    this.#apply(job, seen);
+  }
+
+  #apply(job: JobRecord, seen: Observation): void {
+    const now = this.#now();
+    const s = seen.status;
+    let state: JobRecord['state'] = s.state;
+    let final = s.final;
+    let error: string | null = null;
+    if (s.state === 'unknown' && job.unknownSince !== null && now - job.unknownSince > this.#unknownLimitMs) {
+      state = 'failed';
+      final = true;
+      error = `The service reported the status "${s.raw}", which this version does not know, for longer than ${Math.round(this.#unknownLimitMs / 60_000)} min. Check the session at the service; update Asset Studio if it finished there.`;
+    }
+    if (s.state === 'failed') error = `The service reported "${s.raw}": it could not finish this job. Check the input and create the job again.`;
+    const before = job.lastChangeAt;
+    this.#store.jobs.updateStatus(job.id, { state, rawStatus: s.raw, percent: s.percent ?? null, final, result: seen.value, error, now });
+    const fresh = this.#store.jobs.schedule(job.id, final ? null : now + this.#delay(now, job.createdAt, s.percent), now);
+    if (!final) {
+      if (fresh.lastChangeAt !== before) this.emit('progress', fresh);
+      return;
+    }
+    if (state === 'succeeded') {
+      this.emit('finished', fresh);
+      if (this.#onFinished) void this.#onFinished(fresh, () => this.refresh(fresh.id)).catch(() => undefined);
+    } else {
+      this.emit('failed', fresh);
+    }
+  }
+
+  #onReadError(job: JobRecord, error: unknown): void {
+    const now = this.#now();
+    if (!(error instanceof ApiError)) throw error;
+    if (error instanceof ServiceResponseError && error.status === 429) {
+      this.budget.pause(now + (error.retryAfterMs ?? this.#defaultPauseMs));
+    }
+    if (error instanceof ServiceResponseError && error.status === 404) {
+      this.#store.jobs.updateStatus(job.id, {
+        state: 'failed', rawStatus: job.rawStatus, final: true, now,
+        error: `The service no longer knows ${job.remoteId} (HTTP 404). It may have been deleted or belong to another API key.`,
+      });
+      this.emit('failed', this.#store.jobs.schedule(job.id, null, now));
+      return;
+    }
+    // Back off this job: twice the usual delay, at least until a pause ends.
+    const delay = Math.min(this.#timing.maxIntervalMs, 2 * this.#delay(now, job.createdAt, job.percent ?? undefined));
+    this.emit('read-error', this.#store.jobs.schedule(job.id, Math.max(now + delay, this.budget.pausedUntil), now), error);
+  }
+
+  #delay(now: number, startedAt: number, percent: number | undefined): number {
+    return nextPollDelay({ now, startedAt, percent, webhooks: this.#webhooks() }, this.#timing, this.#random);
+  }
+}

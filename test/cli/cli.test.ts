@@ -1,0 +1,99 @@
+// The command line end to end: a real child process against the embedded engine (no key, no address).
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cleanEnv, runCli, tempDataDir } from './run-cli.ts';
+
+const CHAIR = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'real', 'images', 'chair.png');
+const SECRET = 'sk_live_CLI_SECRET_0123456789abcdef';
+
+function env(dataDir = tempDataDir()) {
+  return cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir });
+}
+
+describe('asset-studio CLI', () => {
+  it('prints its commands; no command is bad usage', async () => {
+    const help = await runCli(['help'], env());
+    expect(help.code).toBe(0);
+    for (const name of ['create-3d', 'preview', 'refine', 'list', 'retopology', 'animate-upload', 'engine', 'jobs', 'reconcile']) expect(help.stdout).toContain(name);
+    expect((await runCli([], env())).code).toBe(2);
+    const unknown = await runCli(['frobnicate'], env());
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command "frobnicate"/);
+  });
+
+  it('creates a real job on the embedded engine and waits for it, JSON only on stdout', async () => {
+    const result = await runCli(['create-3d', CHAIR, '--topology', 'quads', '--wait', '--json', '--engine-speed', '2000'], env());
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const out = JSON.parse(result.stdout) as { operationId: string; job: { state: string; remoteId: string; result: { mesh_url_glb: string; topology: string } } };
+    expect(out.job.state).toBe('succeeded');
+    expect(out.job.remoteId).toMatch(/^SESSION_/);
+    expect(out.job.result.topology).toBe('quads');
+    expect(out.job.result.mesh_url_glb).toMatch(/^http:\/\/127\.0\.0\.1/);
+  });
+
+  it('reads back what it created in a later run (state survives)', async () => {
+    const dataDir = tempDataDir();
+    const created = await runCli(['text-to-image', 'a', 'red', 'lamp', '--json'], env(dataDir));
+    expect(created.code).toBe(0);
+    const code = (JSON.parse(created.stdout) as { data: { session_code: string } }).data.session_code;
+    const read = await runCli(['get-image', code], env(dataDir));
+    expect(read.code).toBe(0);
+    expect(read.stdout).toContain(code);
+    expect(read.stdout).toContain('prompt: a red lamp');
+    const jobs = await runCli(['jobs', '--json'], env(dataDir));
+    expect((JSON.parse(jobs.stdout) as { remoteId: string }[]).map((j) => j.remoteId)).toContain(code);
+  });
+
+  it('rejects a bad request before sending it, naming the field (exit 2)', async () => {
+    const result = await runCli(['create-3d', CHAIR, '--scaled-bbox', '1,0,1'], env());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/scaled_bbox\[1\]: must be a size in metres above 0, or -1 for automatic \(got 0\)/);
+    const missing = await runCli(['create-3d', '/no/such/image.png'], env());
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/neither an http\(s\) URL, a data URI, nor a readable image file/);
+    const badOption = await runCli(['list', '--colour', 'red'], env());
+    expect(badOption.code).toBe(2);
+  });
+
+  it('a service error is exit 3 with the service message', async () => {
+    const result = await runCli(['get', 'SESSION_missing'], env());
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/404/);
+  });
+
+  it('an unreachable service is exit 5, and the key is never printed', async () => {
+    const result = await runCli(['list', '--base-url', 'http://127.0.0.1:9', '--api-key', SECRET], env());
+    expect(result.code).toBe(5);
+    expect(result.stderr).toMatch(/refused the connection/);
+    expect(result.stdout + result.stderr).not.toContain(SECRET);
+    const viaEnv = await runCli(['get', 'SESSION_x'], cleanEnv({ ASSET_STUDIO_DATA_DIR: tempDataDir(), ASSET_STUDIO_BASE_URL: 'http://127.0.0.1:9', ASSET_STUDIO_API_KEY: SECRET }));
+    expect(viaEnv.code).toBe(5);
+    expect(viaEnv.stdout + viaEnv.stderr).not.toContain(SECRET);
+  });
+
+  it('a wait that runs out of time is exit 4 and says how to check later', async () => {
+    const result = await runCli(['create-3d', CHAIR, '--wait', '--timeout', '0.5', '--engine-speed', '1'], env());
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/still running after/);
+  });
+
+  it('settings that contradict each other are bad usage', async () => {
+    const result = await runCli(['list', '--base-url', 'http://127.0.0.1:9'], env());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/no API key/);
+  });
+
+  it('key set / status / remove keeps the key in a 0600 file and never shows it', async () => {
+    const dataDir = tempDataDir();
+    const set = await runCli(['key', 'set'], env(dataDir), `${SECRET}\n`);
+    expect(set.code).toBe(0);
+    expect(statSync(join(dataDir, 'api-key')).mode & 0o777).toBe(0o600);
+    const status = await runCli(['key', 'status'], env(dataDir));
+    expect(status.stdout).toMatch(/configured \(not shown\)/);
+    expect(status.stdout + set.stdout).not.toContain(SECRET);
+    const remove = await runCli(['key', 'remove'], env(dataDir));
+    expect(remove.stdout).toMatch(/removed/);
+  });
+});

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JOINT_NAMES } from '../../shared/contract/index.ts';
+import { buildFbxBinary, buildZip } from '../../main/engine/outputs/index.ts';
+import { call, download, expectError, expectSuccess, KEY, PNG_SIGNATURE, pollUntil, send, startTestEngine, type TestEngine } from './helpers.ts';
+
+let engine: TestEngine;
+beforeAll(async () => {
+  engine = await startTestEngine();
+});
+afterAll(() => engine.dispose());
+
+function upload(target: TestEngine, bytes: Uint8Array, name = 'hero.fbx') {
+  const form = new FormData();
+  form.append('note', 'ignored');
+  form.append('file', new Blob([bytes]), name);
+  return send(`${target.url}/mesh-animation/upload`, { body: form });
+}
+const read = async (code: string) => expectSuccess('getAnimation', await call(engine, 'getAnimation', { params: { session_code: code } }));
+const finished = (code: string) => pollUntil(() => read(code), (s) => s.status === 'predefined_done' || s.status.endsWith('_failed'));
+
+describe('mesh animation', () => {
+  it('accepts binary FBX, ASCII FBX and zip uploads and stores the file', async () => {
+    const fbx = buildFbxBinary('hero');
+    const uploads: [Uint8Array, string][] = [
+      [fbx, 'hero.fbx'],
+      [Buffer.from('\uFEFF\n  ; FBX 7.4.0 project file\nFBXHeaderExtension: {\n}\n'), 'hero-ascii.fbx'],
+      [buildZip([{ name: 'hero.fbx', data: fbx }]), 'heroes.zip'],
+    ];
+    for (const [bytes, name] of uploads) {
+      const result = expectSuccess('uploadAnimationMesh', await upload(engine, bytes, name));
+      expect(result).toMatchObject({ status: 'init_processing' });
+      expect(result.session_code).toMatch(/^SESSION_/);
+      const stored = await download(result.mesh_url);
+      expect(stored.bytes.equals(Buffer.from(bytes)), name).toBe(true);
+    }
+  });
+
+  it('rejects uploads that are neither FBX nor zip, or have no file field', async () => {
+    expectError(await upload(engine, Buffer.from('solid cube\nendsolid\n'), 'cube.stl'), 400, 'file', 'FBX', 'zip');
+    const form = new FormData();
+    form.append('other', 'x');
+    expectError(await send(`${engine.url}/mesh-animation/upload`, { body: form }), 400, 'file');
+  });
+
+  it('progresses to predefined_done with render, rig, library and text animations', async () => {
+    const result = expectSuccess('uploadAnimationMesh', await call(engine, 'uploadAnimationMesh', { json: { mesh_url: 'https://example.com/hero.fbx' } }));
+    expect(result).toEqual({ session_code: expect.any(String), mesh_url: 'https://example.com/hero.fbx', status: 'init_processing' });
+    const done = await finished(result.session_code);
+    expect(done.status).toBe('predefined_done');
+    for (const field of ['render_url', 'mesh_url', 'thumbnail', 'animation_url']) expect(done[field], field).not.toBe('');
+    const render = await download(done.render_url);
+    expect(render.bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    expect(render.bytes.readUInt32BE(16)).toBe(512);
+    expect((await download(done.mesh_url)).bytes.subarray(0, 4).toString('latin1')).toBe('glTF');
+    expect(done.animation_library.map((a: { label: string }) => a.label)).toEqual(['Idle', 'Walk', 'Run', 'Jump']);
+
+    const joints = done.animation_joint_dict as Record<string, [number, number]>;
+    expect(Object.keys(joints).sort()).toEqual([...JOINT_NAMES].sort());
+    for (const [x, y] of Object.values(joints)) expect(x >= 0 && x < 512 && y >= 0 && y < 512).toBe(true);
+    // A standing body: head above neck above pelvis above knees above ankles; the figure's right on the image's left.
+    expect(joints.Head![1]).toBeLessThan(joints.Neck![1]);
+    expect(joints.Neck![1]).toBeLessThan(joints.Pelvis![1]);
+    expect(joints.Pelvis![1]).toBeLessThan(joints.L_Knee![1]);
+    expect(joints.L_Knee![1]).toBeLessThan(joints.L_Ankle![1]);
+    expect(joints.R_Shoulder![0]).toBeLessThan(joints.L_Shoulder![0]);
+
+    const texts = ['walk forward', 'x'.repeat(301), 'fail at jumping', 'wave with both hands'];
+    const submitted = expectSuccess('submitTextAnimations', await call(engine, 'submitTextAnimations', { json: { session_code: result.session_code, texts } }));
+    expect(submitted.responses.map((r: { text: string; isError: boolean }) => [r.text, r.isError])).toEqual([
+      ['walk forward', false],
+      ['x'.repeat(301), true],
+      ['fail at jumping', true],
+      ['wave with both hands', false],
+    ]);
+    expect(submitted.responses[1].message).toContain('too long');
+    const animated = await pollUntil(() => read(result.session_code), (s) => s.prompts.length === 2 && s.prompts.every((p: { status: string }) => p.status === 'text_done'));
+    for (const prompt of animated.prompts) {
+      expect(prompt.session_code).toBe(result.session_code);
+      expect((await download(prompt.mesh_url)).bytes.subarray(0, 4).toString('latin1')).toBe('glTF');
+      expect((await download(prompt.usdz_url)).headers.get('content-type')).toBe('model/vnd.usdz+zip');
+    }
+  });
+
+  it('text-multi waits for the rig and knows its sessions', async () => {
+    const slow = await startTestEngine({ speed: 1 });
+    try {
+      const result = expectSuccess('uploadAnimationMesh', await call(slow, 'uploadAnimationMesh', { json: { mesh_url: 'https://example.com/a.fbx' } }));
+      expectError(await call(slow, 'submitTextAnimations', { json: { session_code: result.session_code, texts: ['walk'] } }), 400, 'init_processing', 'wait');
+      expectError(await call(slow, 'submitTextAnimations', { json: { session_code: 'SESSION_unknown', texts: ['walk'] } }), 404);
+    } finally {
+      await slow.dispose();
+    }
+  });
+
+  it('ends init_failed for a mesh URL that says fail', async () => {
+    const result = expectSuccess('uploadAnimationMesh', await call(engine, 'uploadAnimationMesh', { json: { mesh_url: 'https://example.com/fail.fbx' } }));
+    const done = await finished(result.session_code);
+    expect(done).toMatchObject({ status: 'init_failed', mesh_url: '', animation_library: [] });
+  });
+
+  it('streams a large upload without trouble', async () => {
+    const big = Buffer.alloc(64 * 2 ** 20, 7);
+    Buffer.from('Kaydara FBX Binary  \0', 'latin1').copy(big);
+    const result = expectSuccess('uploadAnimationMesh', await upload(engine, big, 'big.fbx'));
+    const head = await download(result.mesh_url, { range: 'bytes=0-19', 'x-api-key': KEY });
+    expect(head.status).toBe(206);
+    expect(head.bytes.toString('latin1')).toBe('Kaydara FBX Binary  ');
+  });
+});

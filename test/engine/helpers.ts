@@ -1,0 +1,107 @@
+// Shared helpers of the engine tests: engines in temp folders, a small fetch wrapper, polling.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { ENDPOINTS, fillPath, type EndpointId } from '../../shared/contract/index.ts';
+import { startEngine, type EngineOptions, type RunningEngine } from '../../main/engine/engine.ts';
+
+export const KEY = 'sk_test_engine_0123456789';
+export const SPEED = 1000;
+
+export interface TestEngine extends RunningEngine {
+  dataDir: string;
+  /** Closes the engine and removes its folder. */
+  dispose(): Promise<void>;
+}
+
+export async function makeDataDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'asset-studio-engine-'));
+}
+
+export async function startTestEngine(options: Partial<EngineOptions> = {}): Promise<TestEngine> {
+  const dataDir = options.dataDir ?? (await makeDataDir());
+  const engine = await startEngine({ apiKey: KEY, speed: SPEED, ...options, dataDir });
+  return {
+    ...engine,
+    dataDir,
+    async dispose() {
+      await engine.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export async function send(url: string, init: { method?: string; json?: unknown; headers?: Record<string, string>; body?: RequestInit['body'] } = {}): Promise<Answer> {
+  const headers: Record<string, string> = { 'x-api-key': KEY, ...init.headers };
+  if (init.json !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(url, {
+    method: init.method ?? (init.json !== undefined || init.body !== undefined ? 'POST' : 'GET'),
+    headers,
+    body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, headers: res.headers, body };
+}
+
+/** Calls an endpoint of the table at the right address. */
+export function call(engine: RunningEngine, id: EndpointId, options: { params?: Record<string, string>; json?: unknown; query?: string } = {}): Promise<Answer> {
+  const def = ENDPOINTS[id];
+  const base = def.base === 'legacy' ? engine.legacyUrl : engine.url;
+  const url = `${base}${fillPath(def.path, options.params ?? {})}${options.query ? `?${options.query}` : ''}`;
+  return send(url, { method: def.method, ...(options.json !== undefined ? { json: options.json } : {}) });
+}
+
+/** Checks status, message and data schema of a success answer against the table; returns the data. */
+export function expectSuccess(id: EndpointId, answer: Answer): any {
+  const def = ENDPOINTS[id];
+  expect(answer.status, JSON.stringify(answer.body)).toBe(def.status);
+  if (!def.envelope) {
+    def.data.parse(answer.body);
+    return answer.body;
+  }
+  expect(answer.body).toMatchObject({ error: '', message: def.message, statusCode: def.status });
+  def.data.parse(answer.body.data);
+  return answer.body.data;
+}
+
+/** Checks an error envelope: status, error text, and that the message mentions each of `mentions`. */
+export function expectError(answer: Answer, status: number, ...mentions: string[]): void {
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+  expect(answer.body).toMatchObject({ statusCode: status });
+  expect(typeof answer.body.error).toBe('string');
+  expect(answer.body.error).not.toBe('');
+  for (const m of mentions) expect(answer.body.message).toContain(m);
+}
+
+/** Polls `read` until `done` holds (at most `limitMs`); returns the last value. */
+export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, limitMs = 10_000): Promise<T> {
+  const until = Date.now() + limitMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > until) throw new Error(`condition not reached in ${limitMs} ms; last value: ${JSON.stringify(value).slice(0, 500)}`);
+    await new Promise((resolve) => setTimeout(resolve, 15));
+  }
+}
+
+export async function download(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+  const res = await fetch(url, { headers });
+  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+export const PNG_DATA_URI =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, download, expectError, expectSuccess, PNG_SIGNATURE, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
+
+let engine: TestEngine;
+beforeAll(async () => {
+  engine = await startTestEngine();
+});
+afterAll(() => engine.dispose());
+
+const read = async (code: string) => expectSuccess('getTextToImage', await call(engine, 'getTextToImage', { params: { session_code: code } }));
+
+describe('text-to-image', () => {
+  it('creates in progress, completes with a 512 x 512 PNG', async () => {
+    const created = expectSuccess('createTextToImage', await call(engine, 'createTextToImage', { json: { prompt: 'a red lighthouse at dusk' } }));
+    expect(created).toMatchObject({ prompt: 'a red lighthouse at dusk', style_id: '', guidance: 7.5, type: 'manual', image_url: '', is_deleted: false });
+    expect(['in_progress', 'processing']).toContain(created.status);
+    const done = await pollUntil(() => read(created.session_code), (s) => s.status === 'completed');
+    const png = await download(done.image_url);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    expect(png.bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    expect([png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)]).toEqual([512, 512]);
+  });
+
+  it('fails when the prompt says fail', async () => {
+    const created = expectSuccess('createTextToImage', await call(engine, 'createTextToImage', { json: { prompt: 'please fail' } }));
+    const done = await pollUntil(() => read(created.session_code), (s) => s.status === 'failed' || s.status === 'completed');
+    expect(done).toMatchObject({ status: 'failed', image_url: '' });
+  });
+
+  it('trains a style that text-to-image can then use', async () => {
+    const style = expectSuccess('createStyle', await call(engine, 'createStyle', { json: { zip_url: 'https://example.com/ink.zip', description: 'ink wash' } }));
+    expect(style).toMatchObject({ status: 'training', is_public: false, description: 'ink wash', zip_url: 'https://example.com/ink.zip', image_url: '' });
+    const withStyle = await pollUntil(
+      () => call(engine, 'createTextToImage', { json: { prompt: 'a crane', style_id: style.style_id } }),
+      (answer) => answer.status === 201,
+    );
+    const created = expectSuccess('createTextToImage', withStyle);
+    expect(created.style_id).toBe(style.style_id);
+    const done = await pollUntil(() => read(created.session_code), (s) => s.status === 'completed');
+    expect(done.image_url).not.toBe('');
+  });
+
+  it('refuses a style that is still training', async () => {
+    const slow = await startTestEngine({ speed: 1 });
+    try {
+      const style = expectSuccess('createStyle', await call(slow, 'createStyle', { json: { zip_url: 'https://example.com/a.zip', description: 'a', is_public: true } }));
+      expect(style.is_public).toBe(true);
+      expectError(await call(slow, 'createTextToImage', { json: { prompt: 'x', style_id: style.style_id } }), 400, 'style_id', 'training');
+    } finally {
+      await slow.dispose();
+    }
+  });
+});

@@ -1,0 +1,83 @@
+// Each request rule of the contract is enforced with a 400 whose message names the field.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EndpointId } from '../../shared/contract/index.ts';
+import { call, expectError, startTestEngine, type TestEngine } from './helpers.ts';
+
+let engine: TestEngine;
+beforeAll(async () => {
+  engine = await startTestEngine();
+});
+afterAll(() => engine.dispose());
+
+const IMAGE = 'https://example.com/chair.png';
+const CASES: [string, EndpointId, unknown, string[]][] = [
+  ['missing image_url', 'createImageTo3d', {}, ['image_url: is required']],
+  ['image data URI with a non-image MIME', 'createImageTo3d', { image_url: 'data:text/plain;base64,aGVsbG8=' }, ['image_url', 'text/plain']],
+  ['image_url not a URL', 'createImageTo3d', { image_url: 'chair.png' }, ['image_url', 'data URI']],
+  ['scaled_bbox with 2 numbers', 'createImageTo3d', { image_url: IMAGE, scaled_bbox: [1, 2] }, ['scaled_bbox', 'exactly 3']],
+  ['scaled_bbox with 0', 'createImageTo3d', { image_url: IMAGE, scaled_bbox: [1, 0, 1] }, ['scaled_bbox[1]', '-1 for automatic']],
+  ['geometry_model enum', 'createImageTo3d', { image_url: IMAGE, geometry_model: 'fast' }, ['geometry_model', '"base", "turbo"']],
+  ['texture_model enum', 'createImageTo3d', { image_url: IMAGE, texture_model: 'shiny' }, ['texture_model', '"none", "baked", "pbr"']],
+  ['topology enum', 'createImageTo3d', { image_url: IMAGE, topology: 'ngons' }, ['topology', '"tris", "quads"']],
+  ['resolution enum', 'createImageTo3d', { image_url: IMAGE, resolution: 'mid' }, ['resolution', '"low_poly", "high_poly"']],
+  ['preserve_aspect_ratio type', 'createImageTo3d', { image_url: IMAGE, preserve_aspect_ratio: 'yes' }, ['preserve_aspect_ratio', 'true or false']],
+  ['legacy auto_gen_3d type', 'createImageTo3dLegacy', { image_url: IMAGE, auto_gen_3d: 1 }, ['auto_gen_3d']],
+  ['spin with two images', 'submitSpin', { session_code: 'SESSION_x', image_urls: [IMAGE, IMAGE] }, ['image_urls', 'exactly one']],
+  ['spin without a session code', 'submitSpin', { session_code: 'abc', image_urls: [IMAGE] }, ['session_code', 'SESSION_']],
+  ['text-to-image empty prompt', 'createTextToImage', { prompt: '  ' }, ['prompt', 'must not be empty']],
+  ['style without description', 'createStyle', { zip_url: 'https://x/s.zip' }, ['description: is required']],
+  ['style zip_url not http', 'createStyle', { zip_url: 'ftp://x/s.zip', description: 'ink' }, ['zip_url', 'http']],
+  ['upload mesh_url not a URL', 'uploadAnimationMesh', { mesh_url: 'mesh.fbx' }, ['mesh_url']],
+  ['text-multi empty texts', 'submitTextAnimations', { session_code: 'SESSION_x', texts: [] }, ['texts', 'at least one']],
+  ['text-multi blank text', 'submitTextAnimations', { session_code: 'SESSION_x', texts: ['walk', ' '] }, ['texts[1]', 'must not be empty']],
+];
+
+describe('request validation', () => {
+  it.each(CASES)('%s', async (_name, id, json, mentions) => {
+    expectError(await call(engine, id, { json }), 400, ...mentions);
+  });
+
+  it.each([
+    ['pivot_point out of range', { pivot_point: [0, 0.6, 0] }, ['pivot_point[1]', 'between -0.5 and 0.5']],
+    ['selected_spin_index above 3', { selected_spin_index: 4 }, ['selected_spin_index', '0, 1, 2 or 3']],
+    ['selected_spin_index not whole', { selected_spin_index: 1.5 }, ['selected_spin_index', 'whole number']],
+    ['model_version enum', { model_version: '2.0' }, ['model_version', '"1.0", "1.1", "1.2"']],
+  ])('preview: %s', async (_name, json, mentions) => {
+    expectError(await call(engine, 'preview', { params: { session_code: 'SESSION_x' }, json }), 400, ...mentions);
+  });
+
+  it('refine: pivot out of range', async () => {
+    expectError(await call(engine, 'refine', { params: { session_code: 'SESSION_x' }, json: { pivot_point: [-0.7, 0, 0] } }), 400, 'pivot_point[0]');
+  });
+
+  it('list: limit and page', async () => {
+    expectError(await call(engine, 'listImageTo3d', { query: 'limit=0' }), 400, 'limit', 'at least 1');
+    expectError(await call(engine, 'listImageTo3d', { query: 'page=abc' }), 400, 'page');
+  });
+
+  it.each([
+    ['type must be retopology', { type: 'image_to_3d', input: { mesh: 'https://x/m.glb', model: 'swift' } }, ['type', 'must be "retopology"']],
+    ['mesh must be a URL or ASSET_', { type: 'retopology', input: { mesh: 'm.glb', model: 'swift' } }, ['input.mesh', 'ASSET_']],
+    ['model enum', { type: 'retopology', input: { mesh: 'https://x/m.glb', model: 'fast' } }, ['input.model', '"swift", "precision"']],
+    ['input required', { type: 'retopology' }, ['input']],
+  ])('v3: %s (bare error object)', async (_name, json, mentions) => {
+    const answer = await call(engine, 'createRetopology', { json });
+    expectError(answer, 400, ...mentions);
+    expect(answer.body).not.toHaveProperty('data');
+  });
+
+  it('an unknown asset id is a 400', async () => {
+    const answer = await call(engine, 'createRetopology', { json: { type: 'retopology', input: { mesh: 'ASSET_nope', model: 'swift' } } });
+    expectError(answer, 400, 'input.mesh', 'ASSET_nope');
+  });
+
+  it('an unknown style is a 400', async () => {
+    expectError(await call(engine, 'createTextToImage', { json: { prompt: 'a cat', style_id: 'STYLE_nope' } }), 400, 'style_id', 'STYLE_nope');
+  });
+
+  it('rejected requests cost nothing and create nothing', async () => {
+    const list = await call(engine, 'listImageTo3d');
+    expect(list.body.data.totalResults).toBe(0);
+    expect(list.body.data.credits).toBe(1000);
+  });
+});
