@@ -184,9 +184,21 @@ function validate(schema: z.ZodType, value: unknown, issues: FieldIssue[]): unkn
   return undefined;
 }
 
+/** Response schemas per endpoint, built once: building a zod schema costs far more than using it. */
+const responseSchemas = new Map<EndpointDef, z.ZodType>();
+
+function responseSchema(def: EndpointDef): z.ZodType {
+  let schema = responseSchemas.get(def);
+  if (!schema) {
+    schema = def.envelope ? envelope(def.data) : def.data;
+    responseSchemas.set(def, schema);
+  }
+  return schema;
+}
+
 /** Checks the answer against the endpoint's schema and unwraps the envelope. */
 function unwrap(def: EndpointDef, route: string, status: number, body: unknown): unknown {
-  const schema = def.envelope ? envelope(def.data) : def.data;
+  const schema = responseSchema(def);
   const result = schema.safeParse(body);
   if (!result.success) {
     const first = describeIssues(result.error).slice(0, 3);

@@ -122,7 +122,7 @@ export class HttpTransport {
 
   async request(req: TransportRequest): Promise<TransportResponse> {
     const call: Call = {
-      endpoint: this.#redact(`${req.method} ${req.route}`),
+      endpoint: `${req.method} ${req.route}`, // a label of the caller's code, never data from outside
       idempotent: req.idempotent ?? req.method === 'GET',
       signal: req.signal,
     };
@@ -181,7 +181,7 @@ export class HttpTransport {
   }
 
   #interpret(status: number, headers: ResponseHeaders, text: string, expected: number[] | undefined, call: Call): TransportResponse {
-    const empty = text.trim() === '';
+    const empty = !/\S/.test(text); // stops at the first non-space; trim() would copy the body
     let parsed: { value: unknown } | undefined;
     try {
       if (!empty) parsed = { value: JSON.parse(text) };

@@ -113,7 +113,14 @@ export function fillPath(path: string, params: Readonly<Record<string, string>>)
   });
 }
 
-/** Names of the `:name` placeholders of a path. */
-export function pathParams(path: string): string[] {
-  return [...path.matchAll(/:([a-z_]+)/g)].map((m) => m[1]!);
+const paramNames = new Map<string, readonly string[]>();
+
+/** Names of the `:name` placeholders of a path (computed once per path). */
+export function pathParams(path: string): readonly string[] {
+  let names = paramNames.get(path);
+  if (!names) {
+    names = [...path.matchAll(/:([a-z_]+)/g)].map((m) => m[1]!);
+    paramNames.set(path, names);
+  }
+  return names;
 }
