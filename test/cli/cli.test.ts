@@ -2,9 +2,10 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { realFixture } from '../fixtures.ts';
 import { cleanEnv, runCli, tempDataDir } from './run-cli.ts';
 
-const CHAIR = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'real', 'images', 'chair.png');
+const CHAIR = realFixture('images', 'chair.png');
 const SECRET = 'sk_live_CLI_SECRET_0123456789abcdef';
 
 function env(dataDir = tempDataDir()) {
