@@ -11,6 +11,7 @@ import { Faults, parseFaultRules, type FaultController, type FaultRule } from '.
 import { userIdOf } from './ids.ts';
 import { lockDataDir } from './lock.ts';
 import { makeClock } from './progress.ts';
+import { startNotifier, type Notifier, type WebhookTarget } from './notifier.ts';
 import { createPipeline } from './pipeline.ts';
 import type { Base, Handlers } from './router.ts';
 import { animationHandlers } from './sessions/animation.ts';
@@ -43,6 +44,10 @@ export interface EngineOptions {
   faults?: FaultRule[];
   /** Start-up lines and internal errors; with `logRequests`, one line per request too. */
   log?: (line: string) => void;
+  /** Where to send webhooks on every status change (also settable at runtime: POST /__engine/webhook). */
+  webhook?: WebhookTarget;
+  /** How often unfinished sessions are checked for status changes while webhooks are on; default 50 ms. */
+  webhookIntervalMs?: number;
   logRequests?: boolean;
 }
 
@@ -50,6 +55,7 @@ export interface RunningEngine {
   url: string;
   legacyUrl: string;
   faults: FaultController;
+  webhooks: Pick<Notifier, 'configure' | 'target' | 'sent'>;
   close(): Promise<void>;
 }
 
@@ -64,6 +70,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   await mkdir(options.dataDir, { recursive: true });
   const lock = await lockDataDir(options.dataDir);
   const servers: Server[] = [];
+  let stopNotifier: (() => Promise<void>) | undefined;
   try {
     const store = await openState(options.dataDir);
     const signer = await loadSigner(options.dataDir);
@@ -76,7 +83,11 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       ...retopologyHandlers(services),
     };
     const log = options.log ?? (() => undefined);
+    const notifier = startNotifier({ state: store.state, handlers, intervalMs: options.webhookIntervalMs ?? 50, log });
+    notifier.configure(options.webhook);
+    stopNotifier = () => notifier.stop();
     const answer = createPipeline({
+      notifier,
       handlers,
       faults,
       files,
@@ -112,14 +123,17 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       url,
       legacyUrl,
       faults,
+      webhooks: notifier,
       close: () =>
         (closing ??= (async () => {
+          await notifier.stop();
           await closeServers(servers);
           await store.close();
           await lock.release();
         })()),
     };
   } catch (error) {
+    await stopNotifier?.();
     await closeServers(servers);
     await lock.release();
     throw error;

@@ -55,11 +55,24 @@ export interface FaultController {
   list(): FaultRule[];
   /** Requests seen for one endpoint (or `files`), or in total. */
   requestCount(endpoint?: FaultTarget): number;
+  /** The last requests seen (at most 10,000), oldest first, with the fault each one got. */
+  history(): readonly RequestRecord[];
 }
+
+export interface RequestRecord {
+  /** Epoch milliseconds when the request arrived. */
+  at: number;
+  target: FaultTarget | 'unrouted';
+  method: string;
+  fault?: FaultRule['kind'];
+}
+
+const HISTORY_LIMIT = 10_000;
 
 export class Faults implements FaultController {
   private rules: FaultRule[] = [];
   private readonly counts = new Map<string, number>();
+  private readonly seen: RequestRecord[] = [];
 
   constructor(rules: readonly FaultRule[] = []) {
     this.replace(rules, 'the initial fault rules');
@@ -89,15 +102,23 @@ export class Faults implements FaultController {
     return total;
   }
 
+  history(): readonly RequestRecord[] {
+    return this.seen;
+  }
+
   /** Counts a request and returns the first rule it triggers (using up one of its hits). */
   take(target: FaultTarget | undefined, method: string): FaultRule | undefined {
     const name = target ?? 'unrouted';
     this.counts.set(name, (this.counts.get(name) ?? 0) + 1);
+    const record: RequestRecord = { at: Date.now(), target: name, method };
+    this.seen.push(record);
+    if (this.seen.length > HISTORY_LIMIT) this.seen.shift();
     const at = this.rules.findIndex(
       (r) => (r.match?.endpoint === undefined || r.match.endpoint === target) && (r.match?.method === undefined || r.match.method === method),
     );
     if (at < 0) return undefined;
     const rule = this.rules[at]!;
+    record.fault = rule.kind;
     const times = rule.times ?? 1;
     if (times !== -1 && times !== Infinity) {
       if (times <= 1) this.rules.splice(at, 1);

@@ -6,6 +6,7 @@ import { deliver, faultReply } from './delivery.ts';
 import { FILES_PREFIX, type FileStore } from './file-store.ts';
 import { serveFile } from './files.ts';
 import type { Faults, FaultTarget } from './faults.ts';
+import type { Notifier } from './notifier.ts';
 import { errorReply, HttpError, jsonReply, readJsonBody, type Reply } from './http.ts';
 import { dispatch, matchRoute, type Base, type Handlers, type Route } from './router.ts';
 import type { Signer } from './signing.ts';
@@ -21,9 +22,11 @@ export interface PipelineDeps {
   userId: string;
   log(line: string): void;
   logRequests: boolean;
+  notifier: Notifier;
 }
 
 export const CONTROL_FAULTS_PATH = '/__engine/faults';
+export const CONTROL_WEBHOOK_PATH = '/__engine/webhook';
 
 export function createPipeline(deps: PipelineDeps): (base: Base, req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { faults, log } = deps;
@@ -50,12 +53,29 @@ export function createPipeline(deps: PipelineDeps): (base: Base, req: IncomingMe
     return jsonReply(200, { rules: faults.list(), requests: faults.requestCount() });
   }
 
+  /** POST `{url, secret?}` sets where the engine sends webhooks (`{}` stops them); GET shows it. Needs the API key. */
+  async function webhookControl(req: IncomingMessage, method: string): Promise<Reply> {
+    deps.authenticate(req);
+    if (method === 'POST') {
+      const body = (await readJsonBody(req, 2 ** 16)) as { url?: unknown; secret?: unknown } | null;
+      const url = body?.url;
+      const secret = body?.secret;
+      if (url !== undefined && (typeof url !== 'string' || !/^https?:\/\//.test(url))) throw new HttpError(400, 'url: must be an http(s) URL');
+      if (secret !== undefined && typeof secret !== 'string') throw new HttpError(400, 'secret: must be text');
+      deps.notifier.configure(url === undefined ? undefined : { url, secret });
+    } else if (method !== 'GET') {
+      throw new HttpError(405, `${method} is not allowed here; use GET or POST.`, { allow: 'GET, POST' });
+    }
+    return jsonReply(200, { url: deps.notifier.target?.url ?? null, signed: Boolean(deps.notifier.target?.secret), sent: deps.notifier.sent });
+  }
+
   return async (base, req, res) => {
     const now = Date.now();
     const url = new URL(req.url ?? '/', 'http://engine');
     const method = req.method ?? 'GET';
     const envelope = !url.pathname.startsWith('/v3/');
     if (url.pathname === CONTROL_FAULTS_PATH) return deliver(req, res, await control(req, method).catch((e: unknown) => failure(e, true)));
+    if (url.pathname === CONTROL_WEBHOOK_PATH) return deliver(req, res, await webhookControl(req, method).catch((e: unknown) => failure(e, true)));
 
     let route: Route | 'files' | undefined;
     try {

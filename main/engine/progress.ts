@@ -34,8 +34,19 @@ export interface Clock {
   fraction(step: Step, now: number): number;
 }
 
+/**
+ * Real jobs never take exactly their typical time: each step runs 0.6 to 1.6 times its base duration,
+ * derived from its start time and name so that it is the same after a restart.
+ */
+export function durationScale(step: Step): number {
+  let h = Math.floor(step.startedAt) % 2_147_483_647;
+  for (const c of step.name) h = Math.imul(h ^ c.charCodeAt(0), 2_654_435_761) >>> 0;
+  h = Math.imul(h ^ (h >>> 15), 2_246_822_519) >>> 0;
+  return 0.6 + (h % 1001) / 1000;
+}
+
 export function makeClock(speed: number): Clock {
-  const duration = (step: Step) => BASE_DURATION_MS[step.name] / speed;
+  const duration = (step: Step) => (BASE_DURATION_MS[step.name] * durationScale(step)) / speed;
   return {
     end: (step) => step.startedAt + duration(step),
     fraction: (step, now) => Math.min(1, Math.max(0, (now - step.startedAt) / duration(step))),

@@ -40,8 +40,10 @@ export function refOfCreate(endpoint: EndpointId, request: { params?: Record<str
     case 'uploadAnimationMesh':
       return { kind: 'animation_session', id: String(d.session_code) };
     case 'submitTextAnimations': {
-      const responses = ((d.responses ?? []) as { text: string; isError: boolean }[]).filter((r) => !r.isError);
-      return { kind: 'animation_prompt', id: String(body.session_code), texts: responses.map((r) => r.text) };
+      // The texts the service accepted; before an answer, all those asked for.
+      const responses = d.responses as { text: string; isError: boolean }[] | undefined;
+      const texts = responses ? responses.filter((r) => !r.isError).map((r) => r.text) : ((body.texts ?? []) as string[]);
+      return { kind: 'animation_prompt', id: String(body.session_code), texts };
     }
     case 'createRetopology':
       return { kind: 'v3_session', id: String(d._id) };

@@ -2,7 +2,7 @@
 // when the answer arrives. A create whose answer was lost becomes `submission_unknown` and is never
 // sent again on its own: it is reconciled against the service (see reconcile.ts) or left to the user.
 import type { EndpointId } from '../../shared/contract/index.ts';
-import type { CallArgs, ServiceClient } from '../api/client.ts';
+import type { CallArgs, PreparedCall, ServiceClient } from '../api/client.ts';
 import { ApiError, NetworkError, NOT_SENT_CODES, ProtocolError, RequestValidationError, ServiceResponseError, TimeoutError } from '../api/errors.ts';
 import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
@@ -86,7 +86,7 @@ export class Submitter {
         journal.markRejected(op, error instanceof Error ? error.message : String(error), this.#now());
         throw error;
       }
-      return this.#onLostAnswer(journal.get(op)!, options, (error as Error).message);
+      return this.#onLostAnswer(journal.get(op)!, prepared, options, (error as Error).message);
     }
     const ref = refOfCreate(endpoint, prepared, data);
     journal.markAnswered(op, ref?.id ?? remoteIdOf(data), this.#now());
@@ -115,10 +115,14 @@ export class Submitter {
     );
   }
 
-  async #onLostAnswer(entry: JournalEntry, options: SubmitOptions, cause: string): Promise<SubmitOutcome> {
+  async #onLostAnswer(entry: JournalEntry, prepared: PreparedCall, options: SubmitOptions, cause: string): Promise<SubmitOutcome> {
     const now = this.#now();
+    // What the job would have been, without the remote id that the lost answer carried.
+    const expected = refOfCreate(entry.endpoint, prepared, {});
     const job = this.#store.jobs.insert({
-      kind: kindOfEndpoint(entry.endpoint),
+      kind: expected?.kind ?? 'image_to_3d',
+      step: expected?.step ?? null,
+      texts: expected?.texts ?? null,
       label: options.label,
       operationId: entry.operationId,
       parentId: options.parentId ?? null,
@@ -155,20 +159,4 @@ function remoteIdOf(data: unknown): string | null {
   const d = (data ?? {}) as Record<string, unknown>;
   const id = d.session_code ?? d.style_id ?? d._id;
   return typeof id === 'string' ? id : null;
-}
-
-export function kindOfEndpoint(endpoint: EndpointId): JobRecord['kind'] {
-  const kinds: Partial<Record<EndpointId, JobRecord['kind']>> = {
-    createImageTo3d: 'image_to_3d',
-    createImageTo3dLegacy: 'image_to_3d_older',
-    submitSpin: 'image_to_3d_older',
-    preview: 'image_to_3d_older',
-    refine: 'image_to_3d_older',
-    createTextToImage: 'text_to_image',
-    createStyle: 'style',
-    uploadAnimationMesh: 'animation_session',
-    submitTextAnimations: 'animation_prompt',
-    createRetopology: 'v3_session',
-  };
-  return kinds[endpoint] ?? 'image_to_3d';
 }

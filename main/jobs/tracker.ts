@@ -6,6 +6,7 @@ import type { ServiceClient } from '../api/client.ts';
 import { ApiError, ServiceResponseError } from '../api/errors.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import type { Store } from '../store/database.ts';
+import { normaliseStatus } from '../../shared/contract/lifecycle.ts';
 import { RequestBudget } from './budget.ts';
 import { observe, type Observation, type TrackedRef } from './resources.ts';
 import { DEFAULT_TIMING, nextPollDelay, type PollTiming } from './schedule.ts';
@@ -61,6 +62,7 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
   readonly #abort = new AbortController();
   #timer: NodeJS.Timeout | undefined;
   #running = false;
+  readonly #createdAt: number;
 
   constructor(options: TrackerOptions) {
     super();
@@ -74,15 +76,21 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
     this.#onFinished = options.onFinished;
     this.#now = options.now ?? Date.now;
     this.#random = options.random ?? Math.random;
+    this.#createdAt = this.#now();
   }
 
-  /** Starts scheduling; every unfinished job in the database is resumed. */
+  /**
+   * Starts scheduling. Every unfinished job left by an earlier run is read at once: whatever happened
+   * while the app was closed (including webhooks it missed) is seen at the first read.
+   */
   start(): void {
     if (this.#running) return;
     this.#running = true;
     const now = this.#now();
     for (const job of this.#store.jobs.listActive()) {
-      if (job.remoteId !== null && (job.nextPollAt === null || job.nextPollAt > now)) this.#store.jobs.schedule(job.id, now, now);
+      if (job.remoteId !== null && job.updatedAt < this.#createdAt && (job.nextPollAt === null || job.nextPollAt > now)) {
+        this.#store.jobs.schedule(job.id, now, now);
+      }
     }
     this.#arm();
   }
@@ -115,13 +123,24 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
     return job;
   }
 
-  /** Reads every job of this remote id as soon as the budget allows (a webhook's wake-up call). */
-  wake(remoteId: string): number {
+  /**
+   * A webhook's wake-up call: reads the jobs of this remote id as soon as the budget allows. `claimed`,
+   * the status the notification names, is never stored (the read is the truth); it only saves reads:
+   * a notification of one more running phase of a job already seen running waits for the next one.
+   */
+  wake(remoteId: string, claimed?: string): number {
     const now = this.#now();
-    const jobs = this.#store.jobs.listActive().filter((j) => j.remoteId === remoteId);
-    for (const job of jobs) this.#store.jobs.schedule(job.id, now, now);
+    let woken = 0;
+    for (const job of this.#store.jobs.listActive()) {
+      if (job.remoteId !== remoteId) continue;
+      const said = claimed === undefined ? undefined : normaliseStatus(job.kind, claimed, { step: job.step ?? undefined });
+      const urgent = said === undefined || said.final || said.state === 'unknown' || job.state === 'queued' || job.state === 'submission_unknown';
+      if (!urgent) continue;
+      this.#store.jobs.schedule(job.id, now, now);
+      woken++;
+    }
     this.#arm();
-    return jobs.length;
+    return woken;
   }
 
   /** Resolves with the jobs once all are final; rejects if the signal aborts. */
@@ -189,7 +208,14 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
     const ref: TrackedRef = { kind: job.kind, id: job.remoteId!, ...(job.step && { step: job.step }), ...(job.texts && { texts: job.texts }) };
     let seen: Observation;
     try {
-      seen = await this.budget.run(() => observe(this.#client, ref, this.#abort.signal, 1), this.#abort.signal);
+      seen = await this.budget.run(async () => {
+        try {
+          return await observe(this.#client, ref, this.#abort.signal, 1);
+        } catch (error) {
+          this.#pauseOn429(error); // before the slot is released, so no queued read slips out
+          throw error;
+        }
+      }, this.#abort.signal);
     } catch (error) {
       if (this.#abort.signal.aborted) return;
       this.#onReadError(job, error);
@@ -228,9 +254,6 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
   #onReadError(job: JobRecord, error: unknown): void {
     const now = this.#now();
     if (!(error instanceof ApiError)) throw error;
-    if (error instanceof ServiceResponseError && error.status === 429) {
-      this.budget.pause(now + (error.retryAfterMs ?? this.#defaultPauseMs));
-    }
     if (error instanceof ServiceResponseError && error.status === 404) {
       this.#store.jobs.updateStatus(job.id, {
         state: 'failed', rawStatus: job.rawStatus, final: true, now,
@@ -242,6 +265,13 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
     // Back off this job: twice the usual delay, at least until a pause ends.
     const delay = Math.min(this.#timing.maxIntervalMs, 2 * this.#delay(now, job.createdAt, job.percent ?? undefined));
     this.emit('read-error', this.#store.jobs.schedule(job.id, Math.max(now + delay, this.budget.pausedUntil), now), error);
+  }
+
+  /** A 429 pauses every request of the app until its Retry-After has passed. */
+  #pauseOn429(error: unknown): void {
+    if (error instanceof ServiceResponseError && error.status === 429) {
+      this.budget.pause(this.#now() + (error.retryAfterMs ?? this.#defaultPauseMs));
+    }
   }
 
   #delay(now: number, startedAt: number, percent: number | undefined): number {

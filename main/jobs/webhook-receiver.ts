@@ -43,12 +43,15 @@ export function parseWebhookBody(text: string): WebhookEvent | undefined {
   const inner = p.payload ?? p.data ?? {};
   const sessionId = p.session_id ?? p.session_code ?? inner.session_id ?? inner.session_code ?? inner.scenario ?? p.scenario;
   if (!sessionId) return undefined;
-  return { sessionId, type: p.type ?? p.event ?? 'unknown', newStatus: p.new_status ?? inner.new_status ?? inner.status ?? p.status };
+  const type = p.type ?? p.event ?? 'unknown';
+  // The older form names the new status in its type (e.g. `preview_done`).
+  const newStatus = p.new_status ?? inner.new_status ?? inner.status ?? p.status ?? (type === 'session_status_changed' || type === 'unknown' ? undefined : type);
+  return { sessionId, type, newStatus };
 }
 
 export interface WebhookReceiverOptions {
   store: Store;
-  /** Called after a valid, new notification: wake the jobs of this session. */
+  /** Called after a valid, new notification: wake the jobs of this session (tracker.wake(id, newStatus)). */
   onEvent: (event: WebhookEvent) => void;
   /** Standard Webhooks secret (`whsec_...`); without it notifications are not verified. */
   secret?: string | undefined;

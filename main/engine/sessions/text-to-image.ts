@@ -16,6 +16,8 @@ export interface TextToImageRecord extends Stepped {
   style_id: string;
   status: string;
   fails: boolean;
+  /** Test hook: a prompt holding `[status:word]` reports `word` while it runs (a status no client knows). */
+  running_status?: string;
   image?: Output;
   created_at: string;
   updated_at: string;
@@ -57,7 +59,7 @@ export function textToImageHandlers(s: Services): Pick<Handlers, TextToImageEndp
     user_id: rec.user_id,
     image_url: s.files.url(rec.image, now),
     type: 'manual',
-    status: rec.step ? phaseStatus(TTI_PHASES, s.clock.fraction(rec.step, now)) : rec.status,
+    status: rec.step ? (rec.running_status ?? phaseStatus(TTI_PHASES, s.clock.fraction(rec.step, now))) : rec.status,
     is_deleted: false,
     created_at: rec.created_at,
     updated_at: rec.updated_at,
@@ -77,6 +79,7 @@ export function textToImageHandlers(s: Services): Pick<Handlers, TextToImageEndp
         style_id,
         status: 'in_progress',
         fails: wantsFailure(body.prompt),
+        ...runningStatusOf(body.prompt),
         step: { name: 'tti', startedAt: now },
         created_at: iso(now),
         updated_at: iso(now),
@@ -112,6 +115,11 @@ export function textToImageHandlers(s: Services): Pick<Handlers, TextToImageEndp
       return presentStyle(s, rec, now);
     },
   };
+}
+
+function runningStatusOf(prompt: string): { running_status?: string } {
+  const match = /\[status:([a-z0-9_]+)\]/i.exec(prompt);
+  return match ? { running_status: match[1]! } : {};
 }
 
 function finishTextToImage(rec: TextToImageRecord, _step: StepName, endedAt: number): void {
