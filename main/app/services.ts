@@ -4,13 +4,15 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { ServiceClient } from '../api/client.ts';
 import type { Logger } from '../api/redact.ts';
 import type { ConnectionSettings } from '../config/settings.ts';
 import { startEngine, type EngineOptions, type RunningEngine } from '../engine/engine.ts';
 import { EngineBusyError } from '../engine/lock.ts';
 import { RequestBudget } from '../jobs/budget.ts';
-import type { PollTiming } from '../jobs/schedule.ts';
+import { DEFAULT_TIMING, scaleTiming, type PollTiming } from '../jobs/schedule.ts';
+import { startWebhookReceiver, type RunningReceiver } from '../jobs/webhook-receiver.ts';
 import { Submitter } from '../jobs/submit.ts';
 import { JobTracker } from '../jobs/tracker.ts';
 import { databasePath, openDatabase, type Store } from '../store/database.ts';
@@ -23,8 +25,21 @@ export interface Services {
   submitter: Submitter;
   /** Set when this process runs the embedded engine. */
   engine?: RunningEngine;
+  /** Starts the webhook receiver when the settings enable it; returns its URL (undefined when off). */
+  startWebhooks(): Promise<string | undefined>;
   close(): Promise<void>;
 }
+
+/** The webhook receiver's settings (stored in the database under `webhooks`). */
+export const webhookSettings = z.object({
+  enabled: z.boolean().default(false),
+  host: z.string().default('127.0.0.1'),
+  port: z.number().int().min(0).max(65535).default(8787),
+  path: z.string().startsWith('/').default('/webhooks'),
+  /** Standard Webhooks secret (whsec_...); without it notifications are not verified. */
+  secret: z.string().min(1).optional(),
+});
+export type WebhookSettings = z.output<typeof webhookSettings>;
 
 export interface ServiceOptions {
   /** Time factor of the embedded engine (1 = realistic durations). */
@@ -48,6 +63,7 @@ interface Connection {
 
 export async function createServices(settings: ConnectionSettings, options: ServiceOptions = {}): Promise<Services> {
   const connection = await connect(settings, options);
+  const speed = options.engineSpeed ?? DEFAULT_ENGINE_SPEED;
   const client = new ServiceClient({
     ...options.timeouts,
     ...(options.logger && { logger: options.logger }),
@@ -58,7 +74,15 @@ export async function createServices(settings: ConnectionSettings, options: Serv
   mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 });
   const store = openDatabase(databasePath(settings.dataDir));
   store.journal.recoverAfterCrash(Date.now() - CRASH_AGE_MS);
-  const tracker = new JobTracker({ store, client, budget: new RequestBudget(options.budget), ...(options.timing && { timing: options.timing }) });
+  let receiver: RunningReceiver | undefined;
+  const tracker = new JobTracker({
+    store,
+    client,
+    budget: new RequestBudget(options.budget),
+    // Against the embedded engine, time runs `speed` times faster: so does polling.
+    timing: options.timing ?? (settings.baseUrl === undefined ? scaleTiming(DEFAULT_TIMING, speed) : DEFAULT_TIMING),
+    webhooks: () => receiver !== undefined,
+  });
   const submitter = new Submitter({ store, client, tracker });
   return {
     mode: connection.engine || settings.baseUrl === undefined ? 'embedded' : 'service',
@@ -67,8 +91,25 @@ export async function createServices(settings: ConnectionSettings, options: Serv
     tracker,
     submitter,
     ...(connection.engine && { engine: connection.engine }),
+    async startWebhooks() {
+      if (receiver) return receiver.url;
+      const config = store.settings.get('webhooks', webhookSettings);
+      if (!config?.enabled) return undefined;
+      receiver = await startWebhookReceiver({
+        store,
+        host: config.host,
+        port: config.port,
+        path: config.path,
+        secret: config.secret,
+        onEvent: (event) => tracker.wake(event.sessionId, event.newStatus),
+      });
+      // The engine of this process is told where to send them; a real service is set up in its dashboard.
+      connection.engine?.webhooks.configure({ url: receiver.url, secret: config.secret });
+      return receiver.url;
+    },
     close: async () => {
       await tracker.stop();
+      await receiver?.close();
       await client.close();
       store.close();
       await connection.engine?.close();

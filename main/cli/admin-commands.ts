@@ -1,11 +1,13 @@
 // engine and key: run the local engine in the foreground; manage the CLI's API key file.
 import { join } from 'node:path';
-import { startLocalEngine } from '../app/services.ts';
+import { startLocalEngine, webhookSettings } from '../app/services.ts';
+import { printJson } from './context.ts';
 import { hasKeyFile, keyFilePath, removeKeyFile, writeKeyFile } from '../config/settings.ts';
 import { str, type CommandContext } from './context.ts';
 import { parseNumber, UsageError } from './values.ts';
 
 export const ENGINE_OPTIONS = { port: { type: 'string' }, 'legacy-port': { type: 'string' } } as const;
+export const WEBHOOK_OPTIONS = { port: { type: 'string' }, host: { type: 'string' }, path: { type: 'string' }, secret: { type: 'string' } } as const;
 
 export async function engineCommand(ctx: CommandContext, speed: number | undefined): Promise<number> {
   const port = str(ctx.values, 'port');
@@ -56,4 +58,40 @@ export async function keyCommand(ctx: CommandContext): Promise<number> {
     return 0;
   }
   throw new UsageError('usage: asset-studio key set|remove|status');
+}
+
+/** webhooks enable|disable|status: the receiver used while jobs are followed (wait, watch, --wait). */
+export async function webhooksCommand(ctx: CommandContext): Promise<number> {
+  const action = ctx.positionals[0];
+  const services = await ctx.services();
+  try {
+    const settings = services.store.settings;
+    const current = settings.get('webhooks', webhookSettings) ?? webhookSettings.parse({});
+    if (action === 'enable' || action === 'disable') {
+      const port = str(ctx.values, 'port');
+      const next = webhookSettings.safeParse({
+        ...current,
+        enabled: action === 'enable',
+        ...(port !== undefined && { port: parseNumber('port', port) }),
+        ...(str(ctx.values, 'host') !== undefined && { host: str(ctx.values, 'host') }),
+        ...(str(ctx.values, 'path') !== undefined && { path: str(ctx.values, 'path') }),
+        ...(str(ctx.values, 'secret') !== undefined && { secret: str(ctx.values, 'secret') }),
+      });
+      if (!next.success) throw new UsageError(`invalid webhook settings: ${next.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      settings.set('webhooks', next.data);
+      ctx.io.stdout(action === 'enable'
+        ? `Webhooks on: while jobs are followed, notifications are received at http://${next.data.host}:${next.data.port}${next.data.path}${next.data.secret ? ' and verified with your secret' : ' (not verified: set --secret to verify signatures)'}. Register that address with the service.\n`
+        : 'Webhooks off: jobs are followed by polling.\n');
+      return 0;
+    }
+    if (action === 'status') {
+      const shown = { ...current, secret: current.secret ? '(set, not shown)' : undefined };
+      if (ctx.values.json) printJson(ctx.io, shown);
+      else ctx.io.stdout(`${Object.entries(shown).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}: ${String(v)}`).join('\n')}\n`);
+      return 0;
+    }
+    throw new UsageError('usage: asset-studio webhooks enable [--port N] [--host H] [--path /p] [--secret whsec_...] | disable | status');
+  } finally {
+    await services.close();
+  }
 }

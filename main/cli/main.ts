@@ -8,7 +8,7 @@ import { ENDPOINTS } from '../../shared/contract/index.ts';
 import { redactSecrets } from '../api/redact.ts';
 import { createServices, localEngineKey } from '../app/services.ts';
 import { resolveDataDir, resolveSettings, type ConnectionSettings } from '../config/settings.ts';
-import { ENGINE_OPTIONS, engineCommand, keyCommand } from './admin-commands.ts';
+import { ENGINE_OPTIONS, engineCommand, keyCommand, WEBHOOK_OPTIONS, webhooksCommand } from './admin-commands.ts';
 import { ENDPOINT_COMMANDS, type EndpointCommand, type Values } from './commands.ts';
 import { str, type CliIO, type CommandContext } from './context.ts';
 import { runEndpointCommand } from './endpoint-command.ts';
@@ -51,10 +51,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       return 0;
     }
     const command = ENDPOINT_COMMANDS.find((c) => c.name === name);
-    if (!command && !isJobCommand(name) && name !== 'engine' && name !== 'key') {
+    if (!command && !isJobCommand(name) && name !== 'engine' && name !== 'key' && name !== 'webhooks') {
       throw new UsageError(`unknown command "${name}". Run "asset-studio help" to see the commands.`);
     }
-    const extra: ParseArgsOptionsConfig = command?.options ?? (name === 'engine' ? ENGINE_OPTIONS : isJobCommand(name) ? JOB_OPTIONS : {});
+    const extra: ParseArgsOptionsConfig =
+      command?.options ?? (name === 'engine' ? ENGINE_OPTIONS : name === 'webhooks' ? WEBHOOK_OPTIONS : isJobCommand(name) ? JOB_OPTIONS : {});
     const parsed = parseArgs({ args: rest, options: { ...GLOBAL_OPTIONS, ...extra }, allowPositionals: true, strict: true });
     const values = parsed.values as Values;
     if (values.help) {
@@ -82,6 +83,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     };
     if (name === 'key') return await keyCommand(ctx);
     if (name === 'engine') return await engineCommand(ctx, engineSpeed);
+    if (name === 'webhooks') return await webhooksCommand(ctx);
     if (isJobCommand(name)) return await JOB_COMMANDS[name].run(ctx);
     return await runEndpointCommand(command!, ctx);
   } catch (error) {
@@ -139,6 +141,7 @@ export function usage(): string {
     'Other:',
     row('engine', 'Start the embedded local engine and print its address'),
     row('key', 'set | remove | status of the API key file (set reads the key from standard input)'),
+    row('webhooks', 'enable [--port N] [--path /p] [--secret S] | disable | status: receive status notifications'),
     '',
     'Global options:',
     '  --base-url URL          service address (ASSET_STUDIO_BASE_URL)',

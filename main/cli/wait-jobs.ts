@@ -18,6 +18,7 @@ export async function waitForJobs(services: Services, ids: string[], io: CliIO, 
   const events = ['progress', 'finished', 'failed', 'job-added'] as const;
   for (const e of events) tracker.on(e, show);
   const stop = AbortSignal.any([io.interrupt, ...(options.timeoutMs !== undefined ? [AbortSignal.timeout(options.timeoutMs)] : [])]);
+  await services.startWebhooks();
   tracker.start();
   try {
     return await tracker.waitFor(ids, stop);

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { makeAuthenticator } from './auth.ts';
 import type { Services } from './context.ts';
-import { FileStore } from './file-store.ts';
+import { FileStore, outputsIn } from './file-store.ts';
 import { Faults, parseFaultRules, type FaultController, type FaultRule } from './faults.ts';
 import { userIdOf } from './ids.ts';
 import { lockDataDir } from './lock.ts';
@@ -75,6 +75,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const store = await openState(options.dataDir);
     const signer = await loadSigner(options.dataDir);
     const files = new FileStore(join(options.dataDir, 'files'), signer, options.urlTtlMs ?? 3_600_000);
+    files.register(outputsIn(store.state)); // outputs of sessions finished before a restart
     const services: Services = { state: store.state, save: store.save, files, clock: makeClock(speed), initialCredits: options.initialCredits ?? 1000 };
     const handlers: Handlers = {
       ...imageTo3dHandlers(services),

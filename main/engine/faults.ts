@@ -57,6 +57,8 @@ export interface FaultController {
   requestCount(endpoint?: FaultTarget): number;
   /** The last requests seen (at most 10,000), oldest first, with the fault each one got. */
   history(): readonly RequestRecord[];
+  /** Requests seen per endpoint (or `files`, `unrouted`). */
+  counts(): Record<string, number>;
 }
 
 export interface RequestRecord {
@@ -71,7 +73,7 @@ const HISTORY_LIMIT = 10_000;
 
 export class Faults implements FaultController {
   private rules: FaultRule[] = [];
-  private readonly counts = new Map<string, number>();
+  private readonly perTarget = new Map<string, number>();
   private readonly seen: RequestRecord[] = [];
 
   constructor(rules: readonly FaultRule[] = []) {
@@ -96,9 +98,9 @@ export class Faults implements FaultController {
   }
 
   requestCount(endpoint?: FaultTarget): number {
-    if (endpoint !== undefined) return this.counts.get(endpoint) ?? 0;
+    if (endpoint !== undefined) return this.perTarget.get(endpoint) ?? 0;
     let total = 0;
-    for (const n of this.counts.values()) total += n;
+    for (const n of this.perTarget.values()) total += n;
     return total;
   }
 
@@ -106,10 +108,14 @@ export class Faults implements FaultController {
     return this.seen;
   }
 
+  counts(): Record<string, number> {
+    return Object.fromEntries(this.perTarget);
+  }
+
   /** Counts a request and returns the first rule it triggers (using up one of its hits). */
   take(target: FaultTarget | undefined, method: string): FaultRule | undefined {
     const name = target ?? 'unrouted';
-    this.counts.set(name, (this.counts.get(name) ?? 0) + 1);
+    this.perTarget.set(name, (this.perTarget.get(name) ?? 0) + 1);
     const record: RequestRecord = { at: Date.now(), target: name, method };
     this.seen.push(record);
     if (this.seen.length > HISTORY_LIMIT) this.seen.shift();

@@ -1,5 +1,6 @@
 // Output files on disk: made from their recipes once (atomic writes, concurrent requests share one
-// build), addressed by key, and handed out as signed URLs that expire.
+// build), addressed by key, and handed out as signed URLs that expire. A file is built when it is first
+// downloaded, not when its session is read: reading a finished session stays as fast as on the service.
 import { mkdir, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic.ts';
@@ -17,6 +18,7 @@ export class FileStore {
   private readonly ttlMs: number;
   private readonly ready = new Set<string>();
   private readonly building = new Map<string, Promise<void>>();
+  private readonly recipes = new Map<string, Output>();
 
   constructor(root: string, signer: Signer, ttlMs: number) {
     this.root = root;
@@ -33,6 +35,17 @@ export class FileStore {
     if (file === undefined) return '';
     const expires = Math.ceil((now + this.ttlMs) / 1000);
     return `${this.baseUrl}${FILES_PREFIX}${file.key}?expires=${expires}&sig=${this.signer.sign(file.key, expires)}`;
+  }
+
+  /** Makes these outputs downloadable: each is built from its recipe on its first download. */
+  register(files: Iterable<Output | undefined>): void {
+    for (const file of files) if (file !== undefined) this.recipes.set(file.key, file);
+  }
+
+  /** Builds the file of a registered key if it is not on disk yet (before it is served). */
+  async prepare(key: string): Promise<void> {
+    const file = this.recipes.get(key);
+    if (file !== undefined) await this.ensure([file]);
   }
 
   /** Makes every missing file from its recipe; each file is built at most once. */
@@ -78,5 +91,16 @@ export class FileStore {
     await mkdir(join(path, '..'), { recursive: true });
     await rename(tempPath, path);
     this.ready.add(key);
+  }
+}
+
+/** Every output recorded anywhere in the engine's state (objects with a string `key` and a `recipe`). */
+export function* outputsIn(value: unknown): Generator<Output> {
+  if (Array.isArray(value)) {
+    for (const item of value) yield* outputsIn(item);
+  } else if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    if (typeof record.key === 'string' && record.recipe !== null && typeof record.recipe === 'object') yield record as unknown as Output;
+    else for (const item of Object.values(record)) yield* outputsIn(item);
   }
 }

@@ -40,6 +40,7 @@ export async function serveFile(req: IncomingMessage, url: URL, files: FileStore
     return fileError(403, `This file URL expired at ${iso(expires * 1000)}: read the session again to get a fresh URL.`);
   }
 
+  await files.prepare(key);
   const path = files.path(key);
   const info = await stat(path).catch(() => undefined);
   if (!info?.isFile()) return fileError(404, 'File not found.');

@@ -50,7 +50,7 @@ export function createPipeline(deps: PipelineDeps): (base: Base, req: IncomingMe
     } else if (method !== 'GET') {
       throw new HttpError(405, `${method} is not allowed here; use GET or POST.`, { allow: 'GET, POST' });
     }
-    return jsonReply(200, { rules: faults.list(), requests: faults.requestCount() });
+    return jsonReply(200, { rules: faults.list(), requests: faults.requestCount(), byEndpoint: faults.counts() });
   }
 
   /** POST `{url, secret?}` sets where the engine sends webhooks (`{}` stops them); GET shows it. Needs the API key. */

@@ -12,7 +12,7 @@ export const BASE_DURATION_MS = {
   style: 120_000,
   animation: 60_000,
   prompt: 45_000,
-  swift: 6 * 60_000,
+  swift: 7.5 * 60_000,
   precision: 30 * 60_000,
 } as const;
 
@@ -35,14 +35,14 @@ export interface Clock {
 }
 
 /**
- * Real jobs never take exactly their typical time: each step runs 0.6 to 1.6 times its base duration,
+ * Real jobs never take exactly their typical time: each step runs 0.7 to 1.3 times its base duration,
  * derived from its start time and name so that it is the same after a restart.
  */
 export function durationScale(step: Step): number {
   let h = Math.floor(step.startedAt) % 2_147_483_647;
   for (const c of step.name) h = Math.imul(h ^ c.charCodeAt(0), 2_654_435_761) >>> 0;
   h = Math.imul(h ^ (h >>> 15), 2_246_822_519) >>> 0;
-  return 0.6 + (h % 1001) / 1000;
+  return 0.7 + (h % 601) / 1000;
 }
 
 export function makeClock(speed: number): Clock {

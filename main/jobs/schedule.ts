@@ -1,18 +1,22 @@
 // When to read a job next. Pure functions, so the policy can be tested and benchmarked on its own.
 //
-// - Young jobs are read often, old ones less: the interval grows with the job's age (geometric
-//   polling), between a floor and a ceiling, so the delay in noticing the end stays a fixed share
-//   of the job's duration.
-// - When the service reports percent_done, the end is predicted from the rate so far and the next
-//   read lands just after it: most jobs are seen finished on the first read after they end.
+// - Nothing is read before a job could plausibly end: the first read waits for most of the shortest
+//   time a job of its kind takes (a prior per kind and step, scaled like every other timing).
+// - When the service reports percent_done, the end is predicted from the rate so far and the next read
+//   lands just after it: most such jobs are seen finished on the first read after they end.
+// - Otherwise reads get sparser as the job ages (geometric polling): the interval stays a fixed share of
+//   the job's age, so the delay in noticing the end stays within max(2 s, 10% of its duration).
 // - While a webhook receiver is connected, reads are only a slow safety net; webhooks wake jobs up.
+import type { OlderStep, ResourceKind } from '../../shared/contract/lifecycle.ts';
 
 export interface PollTiming {
   /** Shortest interval between two reads of one job. */
   minIntervalMs: number;
+  /** Shortest interval once a job without percent is due (the 2 s of the delay goal, less jitter). */
+  steadyFloorMs: number;
   /** Longest interval between two reads of one job. */
   maxIntervalMs: number;
-  /** Interval as a share of the job's age when nothing better is known. */
+  /** Interval as a share of the job's age when nothing better is known (10% goal, less jitter). */
   ageFactor: number;
   /** Extra time after a predicted end, as a share of the job's age (progress is rarely exactly linear). */
   etaMarginFactor: number;
@@ -20,15 +24,35 @@ export interface PollTiming {
   webhookSafetyIntervalMs: number;
   /** ± share of random jitter, so many jobs do not read in lockstep. */
   jitter: number;
+  /** Shortest plausible duration per kind (`kind` or `kind:step`); no read is made before 90% of it. */
+  shortestMs: Readonly<Record<string, number>>;
 }
+
+/**
+ * Shortest plausible durations at the service. Retopology: "swift" runs about 5 to 10 minutes per the
+ * service's documentation; the others are well below what the service usually takes.
+ */
+const SHORTEST_MS: Record<string, number> = {
+  image_to_3d: 30_000,
+  'image_to_3d_older:spin': 10_000,
+  'image_to_3d_older:preview': 20_000,
+  'image_to_3d_older:refine': 45_000,
+  text_to_image: 8_000,
+  style: 60_000,
+  animation_session: 30_000,
+  animation_prompt: 25_000,
+  v3_session: 4 * 60_000,
+};
 
 export const DEFAULT_TIMING: PollTiming = {
   minIntervalMs: 1_000,
+  steadyFloorMs: 1_800,
   maxIntervalMs: 60_000,
-  ageFactor: 0.2,
+  ageFactor: 0.09,
   etaMarginFactor: 0.02,
   webhookSafetyIntervalMs: 10 * 60_000,
-  jitter: 0.1,
+  jitter: 0.05,
+  shortestMs: SHORTEST_MS,
 };
 
 /** Divides every duration by `factor` (the engine's speed factor in tests and benchmarks). */
@@ -36,8 +60,10 @@ export function scaleTiming(timing: PollTiming, factor: number): PollTiming {
   return {
     ...timing,
     minIntervalMs: timing.minIntervalMs / factor,
+    steadyFloorMs: timing.steadyFloorMs / factor,
     maxIntervalMs: timing.maxIntervalMs / factor,
     webhookSafetyIntervalMs: timing.webhookSafetyIntervalMs / factor,
+    shortestMs: Object.fromEntries(Object.entries(timing.shortestMs).map(([k, v]) => [k, v / factor])),
   };
 }
 
@@ -45,25 +71,25 @@ export interface PollState {
   now: number;
   /** When the job (or the step awaited) started. */
   startedAt: number;
+  kind: ResourceKind;
+  step?: OlderStep | undefined;
   percent?: number | undefined;
   webhooks: boolean;
 }
 
 export function nextPollDelay(state: PollState, timing: PollTiming, random: () => number = Math.random): number {
   const age = Math.max(0, state.now - state.startedAt);
-  let delay: number;
-  if (state.webhooks) {
-    delay = timing.webhookSafetyIntervalMs;
-  } else {
-    delay = clamp(age * timing.ageFactor, timing.minIntervalMs, timing.maxIntervalMs);
-    const p = state.percent;
-    if (p !== undefined && p > 0 && p < 100 && age > 0) {
-      const remaining = (age * (100 - p)) / p;
-      delay = clamp(remaining + age * timing.etaMarginFactor, timing.minIntervalMs, timing.maxIntervalMs);
-    }
-  }
   const spread = 1 + timing.jitter * (2 * random() - 1);
-  return Math.max(timing.minIntervalMs * 0.5, delay * spread);
+  if (state.webhooks) return timing.webhookSafetyIntervalMs * spread;
+  const p = state.percent;
+  if (p !== undefined && p > 0 && p < 100 && age > 0) {
+    const remaining = (age * (100 - p)) / p;
+    return clamp((remaining + age * timing.etaMarginFactor) * spread, timing.minIntervalMs, timing.maxIntervalMs);
+  }
+  const shortest = timing.shortestMs[state.step ? `${state.kind}:${state.step}` : state.kind] ?? 0;
+  const firstRead = 0.9 * shortest;
+  if (age < firstRead) return Math.max(timing.minIntervalMs, firstRead - age);
+  return clamp(age * timing.ageFactor * spread, timing.steadyFloorMs, timing.maxIntervalMs);
 }
 
 function clamp(value: number, low: number, high: number): number {

@@ -3,7 +3,7 @@
 // sent again on its own: it is reconciled against the service (see reconcile.ts) or left to the user.
 import type { EndpointId } from '../../shared/contract/index.ts';
 import type { CallArgs, PreparedCall, ServiceClient } from '../api/client.ts';
-import { ApiError, NetworkError, NOT_SENT_CODES, ProtocolError, RequestValidationError, ServiceResponseError, TimeoutError } from '../api/errors.ts';
+import { ApiError, CancelledError, NetworkError, NOT_SENT_CODES, ProtocolError, RequestValidationError, ServiceResponseError, TimeoutError } from '../api/errors.ts';
 import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import { bodyHash, type JournalEntry } from '../store/journal.ts';
@@ -45,6 +45,8 @@ export interface SubmitOptions {
   /** Replays the journaled operation with this id instead of creating a new one (or creates it under this id). */
   operationId?: string | undefined;
   parentId?: string | undefined;
+  /** sha256 of the uploaded file, recorded in the journal with its path. */
+  fileHash?: string | undefined;
 }
 
 export class Submitter {
@@ -74,6 +76,7 @@ export class Submitter {
       params: prepared.params,
       body: prepared.body ?? null,
       filePath: prepared.file ?? null,
+      fileHash: options.fileHash ?? null,
       now: this.#now(),
     });
     const op = entry.operationId;
@@ -152,7 +155,7 @@ export function lostAnswer(error: unknown): boolean {
   if (error instanceof TimeoutError) return error.phase !== 'connect';
   if (error instanceof NetworkError) return !NOT_SENT_CODES.has(error.code);
   if (error instanceof ProtocolError) return true; // something answered, maybe after creating
-  return true; // cancelled: it may have been sent
+  return !(error instanceof CancelledError && error.unsent); // cancelled: it may have been sent, unless cut off
 }
 
 function remoteIdOf(data: unknown): string | null {

@@ -115,7 +115,7 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
       parentId: input.parentId ?? null,
       operationId: input.operationId ?? null,
       result: input.initial,
-      nextPollAt: now + this.#delay(now, now, undefined),
+      nextPollAt: now + this.#delay({ kind: input.kind, step: input.step ?? null, createdAt: now, percent: null }, now),
       now,
     });
     this.emit('job-added', job);
@@ -238,7 +238,7 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
     if (s.state === 'failed') error = `The service reported "${s.raw}": it could not finish this job. Check the input and create the job again.`;
     const before = job.lastChangeAt;
     this.#store.jobs.updateStatus(job.id, { state, rawStatus: s.raw, percent: s.percent ?? null, final, result: seen.value, error, now });
-    const fresh = this.#store.jobs.schedule(job.id, final ? null : now + this.#delay(now, job.createdAt, s.percent), now);
+    const fresh = this.#store.jobs.schedule(job.id, final ? null : now + this.#delay({ ...job, percent: s.percent ?? null }, now), now);
     if (!final) {
       if (fresh.lastChangeAt !== before) this.emit('progress', fresh);
       return;
@@ -263,7 +263,7 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
       return;
     }
     // Back off this job: twice the usual delay, at least until a pause ends.
-    const delay = Math.min(this.#timing.maxIntervalMs, 2 * this.#delay(now, job.createdAt, job.percent ?? undefined));
+    const delay = Math.min(this.#timing.maxIntervalMs, 2 * Math.max(this.#timing.steadyFloorMs, this.#delay(job, now)));
     this.emit('read-error', this.#store.jobs.schedule(job.id, Math.max(now + delay, this.budget.pausedUntil), now), error);
   }
 
@@ -274,7 +274,8 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
     }
   }
 
-  #delay(now: number, startedAt: number, percent: number | undefined): number {
-    return nextPollDelay({ now, startedAt, percent, webhooks: this.#webhooks() }, this.#timing, this.#random);
+  #delay(job: Pick<JobRecord, 'kind' | 'step' | 'createdAt' | 'percent'>, now: number): number {
+    const state = { now, startedAt: job.createdAt, kind: job.kind, step: job.step ?? undefined, percent: job.percent ?? undefined, webhooks: this.#webhooks() };
+    return nextPollDelay(state, this.#timing, this.#random);
   }
 }

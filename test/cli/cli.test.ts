@@ -97,4 +97,19 @@ describe('asset-studio CLI', () => {
     const remove = await runCli(['key', 'remove'], env(dataDir));
     expect(remove.stdout).toMatch(/removed/);
   });
+
+  it('webhooks: enabled with a secret, --wait is woken by the embedded engine; the secret is never shown', async () => {
+    const dataDir = tempDataDir();
+    const secret = `whsec_${Buffer.from('cli webhook secret 0123456789abc').toString('base64')}`;
+    const on = await runCli(['webhooks', 'enable', '--port', '0', '--secret', secret], env(dataDir));
+    expect(on.code).toBe(0);
+    expect(on.stdout).toMatch(/verified with your secret/);
+    const status = await runCli(['webhooks', 'status', '--json'], env(dataDir));
+    expect(JSON.parse(status.stdout)).toMatchObject({ enabled: true, secret: '(set, not shown)' });
+    const result = await runCli(['text-to-image', 'a', 'lamp', '--wait', '--json', '--engine-speed', '200'], env(dataDir));
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as { job: { state: string } }).job.state).toBe('succeeded');
+    expect(on.stdout + status.stdout + result.stdout + result.stderr).not.toContain(secret);
+    expect((await runCli(['webhooks', 'disable'], env(dataDir))).stdout).toMatch(/off/);
+  });
 });

@@ -32,8 +32,8 @@ export async function storeImage(s: Services, owner: string, name: string, value
 
 export const inputUrl = (s: Services, ref: InputRef, now: number): string => ('url' in ref ? ref.url : s.files.url(ref.file, now));
 
-/** Settles a record's steps, persists when something changed, and makes its files. */
+/** Settles a record's steps, persists when something changed, and registers its files (built on first download). */
 export async function refresh(s: Services, settleRecord: () => boolean, files: () => Iterable<Output | undefined>): Promise<void> {
   if (settleRecord()) await s.save();
-  await s.files.ensure(files());
+  s.files.register(files());
 }
