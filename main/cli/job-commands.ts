@@ -1,6 +1,7 @@
 // jobs, job, wait, watch, reconcile: the local record of every job, followed to its end.
 import type { Services } from '../app/services.ts';
 import { attachOperation, reconcileOperation } from '../jobs/reconcile.ts';
+import { canObserve } from '../jobs/resources.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import { printJson, str, timeoutOf, type CommandContext } from './context.ts';
 import { jobLine } from './progress.ts';
@@ -72,12 +73,17 @@ async function finishWait(ctx: CommandContext, s: Services, ids: string[]): Prom
 
 function waitJobs(ctx: CommandContext): Promise<number> {
   if (ctx.positionals.length === 0) throw new UsageError('missing argument: asset-studio wait <id>...');
-  return withServices(ctx, (s) => finishWait(ctx, s, ctx.positionals.map((ref) => findJob(s, ref).id)));
+  return withServices(ctx, (s) => {
+    const jobs = ctx.positionals.map((ref) => findJob(s, ref));
+    const blind = jobs.find((j) => !j.final && !canObserve(j.kind));
+    if (blind) throw new UsageError(`${blind.remoteId ?? blind.id} is a ${blind.kind}: the service offers no way to read it back, so it cannot be waited for.`);
+    return finishWait(ctx, s, jobs.map((j) => j.id));
+  });
 }
 
 function watchJobs(ctx: CommandContext): Promise<number> {
   return withServices(ctx, async (s) => {
-    const ids = s.store.jobs.listActive().filter((j) => j.remoteId !== null).map((j) => j.id);
+    const ids = s.store.jobs.listActive().filter((j) => j.remoteId !== null && canObserve(j.kind)).map((j) => j.id);
     if (ids.length === 0) {
       ctx.io.stderr('No unfinished jobs.\n');
       return 0;

@@ -52,6 +52,11 @@ export function refOfCreate(endpoint: EndpointId, request: { params?: Record<str
   }
 }
 
+/** Styles have no read endpoint at the service: their jobs are recorded but cannot be followed. */
+export function canObserve(kind: ResourceKind): boolean {
+  return kind !== 'style' && kind !== 'get3d_job' && kind !== 'asset' && kind !== 'mesh_availability' && kind !== 'animation_upload';
+}
+
 /** Reads the resource once and normalises its status. */
 export async function observe(client: ServiceClient, ref: TrackedRef, signal?: AbortSignal, maxAttempts?: number): Promise<Observation> {
   const o = { signal, ...(maxAttempts !== undefined && { maxAttempts }) };

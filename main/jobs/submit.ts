@@ -1,7 +1,7 @@
 // Creates at the service go through the submission journal: written before they are sent, updated
 // when the answer arrives. A create whose answer was lost becomes `submission_unknown` and is never
 // sent again on its own: it is reconciled against the service (see reconcile.ts) or left to the user.
-import type { EndpointId } from '../../shared/contract/index.ts';
+import { normaliseStatus, type EndpointId } from '../../shared/contract/index.ts';
 import type { CallArgs, PreparedCall, ServiceClient } from '../api/client.ts';
 import { ApiError, CancelledError, NetworkError, NOT_SENT_CODES, ProtocolError, RequestValidationError, ServiceResponseError, TimeoutError } from '../api/errors.ts';
 import type { Store } from '../store/database.ts';
@@ -93,10 +93,24 @@ export class Submitter {
     }
     const ref = refOfCreate(endpoint, prepared, data);
     journal.markAnswered(op, ref?.id ?? remoteIdOf(data), this.#now());
-    if (!ref) return { status: 'created', operationId: op, data };
+    if (!ref) return { status: 'created', operationId: op, data, ...this.#recordUnfollowable(endpoint, op, options, data) };
     const job = this.#tracker.track({ ...ref, label: options.label, operationId: op, parentId: options.parentId ?? null, initial: data });
     journal.linkJob(op, job.id);
     return { status: 'created', operationId: op, data, job };
+  }
+
+  /** A style has no read endpoint: its job is recorded with the status the create answered, never polled. */
+  #recordUnfollowable(endpoint: EndpointId, operationId: string, options: SubmitOptions, data: unknown): { job?: JobRecord } {
+    if (endpoint !== 'createStyle') return {};
+    const style = data as { style_id: string; status: string };
+    const status = normaliseStatus('style', style.status);
+    const job = this.#store.jobs.insert({
+      kind: 'style', label: options.label, remoteId: style.style_id, operationId, state: status.state, rawStatus: status.raw,
+      final: status.final, result: data, nextPollAt: null, now: this.#now(),
+    });
+    this.#store.journal.linkJob(operationId, job.id);
+    this.#tracker.emit('job-added', job);
+    return { job };
   }
 
   async #replay(previous: JournalEntry, hash: string): Promise<SubmitOutcome> {

@@ -8,7 +8,7 @@ import type { JobRecord } from '../store/jobs.ts';
 import type { Store } from '../store/database.ts';
 import { normaliseStatus } from '../../shared/contract/lifecycle.ts';
 import { RequestBudget } from './budget.ts';
-import { observe, type Observation, type TrackedRef } from './resources.ts';
+import { canObserve, observe, type Observation, type TrackedRef } from './resources.ts';
 import { DEFAULT_TIMING, nextPollDelay, type PollTiming } from './schedule.ts';
 
 export interface TrackerEvents {
@@ -88,7 +88,7 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
     this.#running = true;
     const now = this.#now();
     for (const job of this.#store.jobs.listActive()) {
-      if (job.remoteId !== null && job.updatedAt < this.#createdAt && (job.nextPollAt === null || job.nextPollAt > now)) {
+      if (job.remoteId !== null && canObserve(job.kind) && job.updatedAt < this.#createdAt && (job.nextPollAt === null || job.nextPollAt > now)) {
         this.#store.jobs.schedule(job.id, now, now);
       }
     }

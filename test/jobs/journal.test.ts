@@ -115,4 +115,13 @@ describe('submission journal', () => {
     expect(outcome.status).toBe('reconciled');
     expect(outcome.job!).toMatchObject({ remoteId: older.job!.remoteId, step: 'preview' });
   });
+
+  it('a style is recorded as a job with its status, but never polled (the service has no read endpoint)', async () => {
+    h = await makeHarness();
+    const outcome = await h.submitter.submit('createStyle', { body: { zip_url: 'https://example.com/s.zip', description: 'ink' } }, { label: 'ink' });
+    expect(outcome.job).toMatchObject({ kind: 'style', state: 'running', rawStatus: 'training', nextPollAt: null });
+    h.tracker.start();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(h.engine.faults.history().filter((r) => r.method === 'GET')).toHaveLength(0);
+  });
 });
