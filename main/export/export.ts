@@ -1,0 +1,265 @@
+// One call puts a result into a game project: detect the engine, pick and name the files, transform the GLB,
+// write everything with a manifest into a staging folder, then move that folder into place in one rename.
+import { createHash } from 'node:crypto';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { basename, dirname, extname, join, relative, sep } from 'node:path';
+import type { Bounds } from './bounds.ts';
+import { detectProject, type Project } from './detect.ts';
+import { ExportError, ioError } from './errors.ts';
+import { buildManifest, exportSourceSchema, MANIFEST_SUFFIX, manifestFileName, readManifest, type ExportSource } from './manifest.ts';
+import { styleName, uniqueName } from './naming.ts';
+import { assertPlainName, ensureFolderInside, entryKind } from './paths.ts';
+import { fileName, PRESETS, selectFiles, type Engine, type FileKind, type Preset } from './presets.ts';
+import { rewriteReferences } from './references.ts';
+import { cleanStale, commitStaging, copyEntries, createStaging, writeDurable } from './staging.ts';
+import { hasTransforms, transformGlb, transformsSchema, type Transforms } from './transform.ts';
+import { issuesToText, parseWith } from '../../shared/contract/issues.ts';
+
+export interface SourceFile {
+  kind: FileKind;
+  /** The file to copy, e.g. in the download cache. */
+  path: string;
+  /** Its name as the service gave it (e.g. `model.png`): used to name textures and to match OBJ/MTL references. */
+  name?: string;
+}
+
+export interface ExportOptions {
+  /** The project folder, or any folder inside it. */
+  projectDir: string;
+  /** Detected from projectDir when omitted (`folder` when it is no game project). */
+  engine?: Engine;
+  name: string;
+  files: SourceFile[];
+  transforms?: Transforms;
+  /** Replace an existing asset folder of the same name; without it that is an error. */
+  overwrite?: boolean;
+  source: ExportSource;
+  /** Called after each file is written to the staging folder (awaited). */
+  onProgress?: (p: { file: string; done: number; total: number }) => void | Promise<void>;
+}
+
+export interface WrittenFile {
+  kind: FileKind;
+  /** Final absolute path. */
+  path: string;
+  size: number;
+  sha256: string;
+  /** The source file it was made from. */
+  from: string;
+  transformed: boolean;
+}
+
+export interface ExportResult {
+  engine: Engine;
+  projectRoot: string;
+  targetDir: string;
+  files: WrittenFile[];
+  /** Given files the preset does not write, with the reason. */
+  skipped: { kind: FileKind; path: string; why: string }[];
+  manifestPath: string;
+  /** The transformed GLB's box in metres; only when transforms were applied. */
+  bbox?: Bounds;
+  /** Whether an existing folder was replaced. */
+  replaced: boolean;
+  /** Entries of the replaced folder kept in the new one (engine sidecars such as Unity's .meta files). */
+  kept: string[];
+}
+
+interface Planned {
+  source: SourceFile;
+  name: string;
+}
+
+/**
+ * Exports an asset (see the module comment). Throws ExportError; on any failure, a crash included, the
+ * target is as it was before: never half written, and an existing one replaced only with `overwrite`.
+ */
+export async function exportAsset(options: ExportOptions): Promise<ExportResult> {
+  const { source, transforms } = checkOptions(options);
+  const project = await detectProject(options.projectDir, options.engine);
+  const preset = PRESETS[project.engine];
+  const assetName = styleName(options.name, preset.style);
+  const { chosen, skipped } = selectFiles(preset, options.files, hasTransforms(transforms));
+  await checkSources(chosen, preset, transforms);
+
+  const parent = await ensureFolderInside(project.root, assetParent(project, preset));
+  await cleanStale(parent); // first: it may put back a folder that an interrupted replacement had moved aside
+  const targetDir = join(parent, assetName);
+  const existing = await entryKind(targetDir);
+  await checkTarget(targetDir, existing, options.overwrite === true);
+
+  const plan = planNames(chosen, preset, assetName);
+  const staging = await createStaging(parent);
+  try {
+    const written: WrittenFile[] = [];
+    let bbox: Bounds | undefined;
+    for (const item of plan) {
+      const out = await produce(item, plan, transforms);
+      if (out.bbox && !bbox) bbox = out.bbox;
+      await writeDurable(join(staging, item.name), out.data);
+      written.push({
+        kind: item.source.kind,
+        path: join(targetDir, item.name),
+        size: out.data.byteLength,
+        sha256: createHash('sha256').update(out.data).digest('hex'),
+        from: sourceName(item.source),
+        transformed: out.transformed,
+      });
+      await options.onProgress?.({ file: item.name, done: written.length, total: plan.length });
+    }
+    const manifestName = manifestFileName(assetName);
+    const manifest = buildManifest({
+      name: assetName,
+      engine: project.engine,
+      source,
+      files: written.map((f) => ({ path: basename(f.path), kind: f.kind, size: f.size, sha256: f.sha256, from: f.from, transformed: f.transformed })),
+      ...(hasTransforms(transforms) && { transforms }),
+      ...(bbox && { bbox }),
+    });
+    await writeDurable(join(staging, manifestName), JSON.stringify(manifest, null, 2) + '\n');
+    const replaced = existing === 'dir';
+    const kept = replaced ? await keepForeignEntries(targetDir, staging, new Set([manifestName, ...plan.map((p) => p.name)])) : [];
+    await commitStaging(staging, targetDir, replaced);
+    return {
+      engine: project.engine,
+      projectRoot: project.root,
+      targetDir,
+      files: written,
+      skipped: skipped.map(({ file, why }) => ({ kind: file.kind, path: file.path, why })),
+      manifestPath: join(targetDir, manifestName),
+      ...(bbox && { bbox }),
+      replaced,
+      kept,
+    };
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
+function checkOptions(o: ExportOptions): { source: ExportSource; transforms?: Transforms } {
+  assertPlainName(o.name);
+  if (o.files.length === 0) {
+    throw new ExportError('nothing-to-export', { file: `asset "${o.name}"`, why: 'has no files', fix: 'Pass the downloaded files of the result' });
+  }
+  const source = parseWith(exportSourceSchema, o.source);
+  if (!source.ok) {
+    throw new ExportError('bad-input', { file: 'source', why: issuesToText(source.issues), fix: 'Pass the session id and resource kind of the result' });
+  }
+  if (o.transforms === undefined) return { source: source.value };
+  const transforms = parseWith(transformsSchema, o.transforms);
+  if (!transforms.ok) {
+    throw new ExportError('bad-input', { file: 'transforms', why: issuesToText(transforms.issues), fix: 'Fix these values and export again' });
+  }
+  return { source: source.value, transforms: transforms.value };
+}
+
+async function checkSources(chosen: SourceFile[], preset: Preset, transforms: Transforms | undefined): Promise<void> {
+  const takes = [...preset.meshes, ...preset.fallbackMeshes, ...preset.extras].join(', ');
+  const why = hasTransforms(transforms)
+    ? !chosen.some((f) => f.kind === 'glb') && 'has no GLB, and the transforms need one'
+    : !chosen.some((f) => f.kind !== 'mtl') && `has none of the formats it takes (${takes})`;
+  if (why) {
+    const fix = 'Download the GLB of the result first, or choose another engine';
+    throw new ExportError('nothing-to-export', { file: `${preset.label} export`, why, fix });
+  }
+  for (const f of chosen) {
+    const s = await stat(f.path).catch(() => undefined);
+    if (!s?.isFile()) throw new ExportError('source-missing', { file: f.path, why: 'is not there', fix: 'Download the result again' });
+  }
+}
+
+/** The folder the asset folder goes in: the one the user picked when it is inside the engine's content folder. */
+function assetParent(project: Project, preset: Preset): string {
+  const rel = relative(join(project.root, ...preset.contentDir), project.dir);
+  const picked = rel !== '' && !rel.split(sep).some((part) => part === '..' || part.startsWith('.'));
+  return picked ? project.dir : join(project.root, ...preset.baseDir);
+}
+
+async function checkTarget(target: string, kind: Awaited<ReturnType<typeof entryKind>>, overwrite: boolean): Promise<void> {
+  if (kind === 'none') return;
+  if (kind === 'link') {
+    throw new ExportError('outside-project', {
+      file: target,
+      why: 'is a link; the export replaces folders, never what a link points to',
+      fix: 'Export under another name, or replace the link by a folder',
+    });
+  }
+  if (kind === 'other') throw new ExportError('target-exists', { file: target, why: 'is a file', fix: 'Export under another name' });
+  if (overwrite) return;
+  const names = new Set((await readdir(dirname(target))).map((n) => n.toLowerCase()));
+  const free = uniqueName(basename(target), (s) => names.has(s.toLowerCase()));
+  const fix = `Export with overwrite to replace it, or under another name (e.g. ${free})`;
+  throw new ExportError('target-exists', { file: target, why: 'already exists', fix });
+}
+
+/**
+ * Meshes are named after the asset (`Chair.glb`), textures after the asset and their own name
+ * (`Chair_Albedo.png`), and OBJ/MTL references follow. An FBX names its textures inside, in a binary
+ * that is copied as it is, so beside an FBX textures keep their own (safe) names.
+ */
+function planNames(chosen: SourceFile[], preset: Preset, asset: string): Planned[] {
+  const taken = new Set<string>();
+  const withFbx = chosen.some((f) => f.kind === 'fbx');
+  return chosen.map((source) => {
+    const ext = extensionOf(source);
+    const stem = basename(sourceName(source), extname(sourceName(source)));
+    const name =
+      source.kind !== 'texture'
+        ? fileName(preset, asset, ext, taken)
+        : withFbx
+          ? fileName(preset, styleName(stem, 'keep'), ext, taken)
+          : fileName(preset, asset, ext, taken, stem);
+    taken.add(name.toLowerCase());
+    return { source, name };
+  });
+}
+
+const EXTENSIONS: Record<Exclude<FileKind, 'texture'>, string> = {
+  glb: '.glb', fbx: '.fbx', obj: '.obj', mtl: '.mtl', usdz: '.usdz', zip: '.zip', mp4: '.mp4',
+};
+
+function extensionOf(f: SourceFile): string {
+  if (f.kind !== 'texture') return EXTENSIONS[f.kind];
+  const ext = extname(sourceName(f)).toLowerCase();
+  return ext !== '' ? ext : '.png';
+}
+
+const sourceName = (f: SourceFile) => f.name ?? basename(f.path);
+
+async function produce(item: Planned, plan: Planned[], transforms?: Transforms): Promise<{ data: Uint8Array; transformed: boolean; bbox?: Bounds }> {
+  const { source } = item;
+  const bytes = await readFile(source.path).catch((error: unknown) => {
+    throw ioError(source.path, 'reading the source file', error);
+  });
+  if (source.kind === 'glb' && hasTransforms(transforms)) {
+    const out = await transformGlb(bytes, transforms, source.path);
+    return { data: out.glb, transformed: true, ...(out.bbox && { bbox: out.bbox }) };
+  }
+  if (source.kind === 'obj' || source.kind === 'mtl') {
+    const renames = new Map(plan.map((p) => [sourceName(p.source).toLowerCase(), p.name]));
+    return { data: Buffer.from(rewriteReferences(source.kind, bytes.toString('utf8'), renames)), transformed: false };
+  }
+  return { data: bytes, transformed: false };
+}
+
+/**
+ * Entries of the folder being replaced that this export does not write and that the previous export did
+ * not write either (per its manifest) are carried into the new folder: Unity's .meta files (asset GUIDs
+ * that scenes refer to), Godot's .import files, Unreal's .uasset files, anything the user added.
+ */
+async function keepForeignEntries(oldDir: string, staging: string, written: Set<string>): Promise<string[]> {
+  try {
+    const entries = await readdir(oldDir);
+    const manifests = entries.filter((n) => n.toLowerCase().endsWith(MANIFEST_SUFFIX));
+    const previous: string[] = [];
+    for (const m of manifests) {
+      // An unreadable manifest lists nothing: its files are then kept rather than lost.
+      const manifest = await readManifest(join(oldDir, m)).catch(() => undefined);
+      previous.push(...(manifest?.files.map((f) => f.path) ?? []));
+    }
+    const skip = new Set([...written, ...previous, ...manifests].map((n) => n.toLowerCase()));
+    return await copyEntries(oldDir, staging, (name) => !skip.has(name.toLowerCase()));
+  } catch (error) {
+    throw ioError(oldDir, 'copying the files to keep from the folder being replaced', error);
+  }
+}

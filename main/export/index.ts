@@ -1,0 +1,9 @@
+// Export into a game project folder (Unity, Unreal, Godot) or a plain folder, with a manifest.
+export type { Bounds, Vec3 } from './bounds.ts';
+export { detectProject, type Project } from './detect.ts';
+export { ExportError, type ExportErrorCode } from './errors.ts';
+export { exportAsset, type ExportOptions, type ExportResult, type SourceFile, type WrittenFile } from './export.ts';
+export { manifestFileName, readManifest, type ExportSource, type Manifest } from './manifest.ts';
+export { MAX_NAME_LENGTH, styleName, uniqueName, type NameStyle } from './naming.ts';
+export { ENGINES, FILE_KINDS, PRESETS, type Engine, type FileKind, type Preset } from './presets.ts';
+export { transformGlb, transformsSchema, type Transforms } from './transform.ts';

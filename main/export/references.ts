@@ -1,0 +1,24 @@
+// OBJ and MTL name their companions (`mtllib x.mtl`, `map_Kd x.png`): when the export renames those files,
+// the references are renamed with them, so the engine still finds the material and its textures.
+import { basename } from 'node:path';
+
+/** Statements whose last word is a texture file (options such as `-s 1 1 1` come before it). */
+const TEXTURE_STATEMENT = /^(map_\w+|bump|disp|decal|refl|norm)$/i;
+
+/**
+ * Rewrites the file references of an OBJ (`mtllib`) or MTL (texture maps). `renames` maps a source
+ * file name in lower case to its new name; references to other files are left as they are.
+ */
+export function rewriteReferences(kind: 'obj' | 'mtl', text: string, renames: ReadonlyMap<string, string>): string {
+  const rename = (ref: string) => renames.get(basename(ref.replaceAll('\\', '/')).toLowerCase()) ?? ref;
+  return text.replace(/^([ \t]*)(\S+)([ \t]+)(.*?)([ \t]*)$/gm, (line, indent: string, keyword: string, gap: string, rest: string, tail: string) => {
+    if (kind === 'obj' && keyword === 'mtllib') {
+      return indent + keyword + gap + rest.split(/([ \t]+)/).map((w, i) => (i % 2 ? w : rename(w))).join('') + tail;
+    }
+    if (kind === 'mtl' && TEXTURE_STATEMENT.test(keyword)) {
+      const at = rest.search(/\S+$/);
+      return indent + keyword + gap + rest.slice(0, at) + rename(rest.slice(at)) + tail;
+    }
+    return line;
+  });
+}

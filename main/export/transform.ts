@@ -1,0 +1,115 @@
+// Optional transforms of a GLB: up-axis conversion, uniform scale (a factor or a target size), pivot.
+// They are applied by wrapping each scene's root nodes in one new root node with the combined transform,
+// in memory with glTF Transform: mesh data, skins and animations are left exactly as they were.
+import { NodeIO, type Document, type Scene, type vec4 } from '@gltf-transform/core';
+import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { z } from 'zod';
+import { box, sceneBounds, type Bounds, type Vec3 } from './bounds.ts';
+import { ExportError, reason } from './errors.ts';
+
+const size = z.number().positive().finite();
+
+export const transformsSchema = z
+  .object({
+    /** glTF is Y up; `y-to-z` stands a Y-up model up in a Z-up world, `z-to-y` fixes a model made Z up. */
+    upAxis: z.enum(['y-to-z', 'z-to-y']).optional(),
+    /** A factor, or the size in metres of the largest dimension or of the height (along the output's up axis). */
+    scale: z
+      .union([z.object({ factor: size }).strict(), z.object({ largest: size }).strict(), z.object({ height: size }).strict()])
+      .optional(),
+    /** Moves the origin to the bottom centre (the model stands on the ground) or to the centre of its box. */
+    pivot: z.enum(['bottom-center', 'center']).optional(),
+  })
+  .strict();
+export type Transforms = z.infer<typeof transformsSchema>;
+
+export const ROOT_NODE_NAME = 'AssetStudioRoot';
+
+const HALF = Math.SQRT1_2;
+/** +90° about X maps (x, y, z) to (x, -z, y): Y up becomes Z up, glTF's +Z front becomes -Y. */
+const ROTATIONS: Record<NonNullable<Transforms['upAxis']>, { q: vec4; up: 1 | 2; apply: (p: Vec3) => Vec3 }> = {
+  'y-to-z': { q: [HALF, 0, 0, HALF], up: 2, apply: ([x, y, z]) => [x, -z, y] },
+  'z-to-y': { q: [-HALF, 0, 0, HALF], up: 1, apply: ([x, y, z]) => [x, z, -y] },
+};
+
+export function hasTransforms(t: Transforms | undefined): t is Transforms {
+  return t !== undefined && (t.upAxis !== undefined || t.scale !== undefined || t.pivot !== undefined);
+}
+
+/** Applies the transforms; `bbox` is the default scene's box after them, in metres. `file` names the GLB in errors. */
+export async function transformGlb(glb: Uint8Array, t: Transforms, file: string): Promise<{ glb: Uint8Array; bbox?: Bounds }> {
+  const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
+  let doc: Document;
+  try {
+    doc = await io.readBinary(glb);
+  } catch (error) {
+    throw new ExportError('unreadable-glb', {
+      file,
+      why: `cannot be read for the transforms (${reason(error)})`,
+      fix: 'Export it without transforms, or check it with a glTF validator',
+      cause: error,
+    });
+  }
+  const scenes = doc.getRoot().listScenes();
+  const main = doc.getRoot().getDefaultScene() ?? scenes[0];
+  const source = main && sceneBounds(main);
+  const needsBox = t.pivot !== undefined || (t.scale !== undefined && !('factor' in t.scale));
+  if (!source && needsBox) {
+    throw new ExportError('unsupported-glb', { file, why: 'has no mesh geometry to measure', fix: 'Export it without a target size or pivot' });
+  }
+  const rotation = t.upAxis ? ROTATIONS[t.upAxis] : { q: [0, 0, 0, 1] as vec4, up: 1 as const, apply: (p: Vec3) => p };
+  const rotated = source && rotateBox(source, rotation.apply);
+  const s = scaleFactor(t.scale, rotated, rotation.up, file);
+  const offset: Vec3 = [0, 0, 0];
+  if (rotated && t.pivot) {
+    for (let k = 0; k < 3; k++) {
+      const anchor = t.pivot === 'bottom-center' && k === rotation.up ? rotated.min[k]! : (rotated.min[k]! + rotated.max[k]!) / 2;
+      offset[k] = -s * anchor;
+    }
+  }
+  wrapRoots(doc, scenes, file, { translation: offset, rotation: rotation.q, scale: [s, s, s] });
+  const place = (p: Vec3) => p.map((v, k) => s * v + offset[k]!) as Vec3;
+  const bbox = rotated && box(place(rotated.min), place(rotated.max));
+  return { glb: await io.writeBinary(doc), ...(bbox && { bbox }) };
+}
+
+function scaleFactor(scale: Transforms['scale'], rotated: Bounds | undefined, up: 1 | 2, file: string): number {
+  if (!scale) return 1;
+  if ('factor' in scale) return scale.factor;
+  const [target, current] = 'largest' in scale ? [scale.largest, Math.max(...rotated!.size)] : [scale.height, rotated!.size[up]];
+  if (!(current > 0)) {
+    const why = 'is flat along the measured axis, so it cannot be fitted to a size';
+    throw new ExportError('unsupported-glb', { file, why, fix: 'Use a scale factor instead' });
+  }
+  return target / current;
+}
+
+/** The box of the rotated box: exact, since the rotations are quarter turns. */
+function rotateBox(b: Bounds, apply: (p: Vec3) => Vec3): Bounds {
+  const a = apply(b.min);
+  const c = apply(b.max);
+  return box([0, 1, 2].map((k) => Math.min(a[k]!, c[k]!)) as Vec3, [0, 1, 2].map((k) => Math.max(a[k]!, c[k]!)) as Vec3);
+}
+
+/**
+ * Puts the root nodes of each scene under a new root with the transform. A root that only holds a skinned
+ * mesh stays where it is: glTF ignores a skinned node's transform (the mesh follows its joints, which are
+ * wrapped), and validators warn about skinned meshes below other nodes.
+ */
+function wrapRoots(doc: Document, scenes: Scene[], file: string, trs: { translation: Vec3; rotation: vec4; scale: Vec3 }): void {
+  const shared = scenes.flatMap((scene) => scene.listChildren()).find((n) => n.listParents().filter((p) => p.propertyType === 'Scene').length > 1);
+  if (shared) {
+    throw new ExportError('unsupported-glb', {
+      file,
+      why: `its node "${shared.getName()}" is a root of several scenes, which the transforms cannot wrap`,
+      fix: 'Export it without transforms',
+    });
+  }
+  for (const scene of scenes) {
+    const wrapper = doc.createNode(ROOT_NODE_NAME).setTranslation(trs.translation).setRotation(trs.rotation).setScale(trs.scale);
+    for (const child of scene.listChildren()) {
+      if (!(child.getSkin() && child.listChildren().length === 0)) wrapper.addChild(child);
+    }
+    scene.addChild(wrapper);
+  }
+}

@@ -1,0 +1,64 @@
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { detectProject } from '../../main/export/detect.ts';
+import { ExportError } from '../../main/export/errors.ts';
+import type { GameEngine } from '../../main/export/presets.ts';
+import { makeProject, tempDir } from './helpers.ts';
+
+const SUBFOLDER: Record<GameEngine, string[]> = {
+  unity: ['Assets', 'Props', 'Chairs'],
+  unreal: ['Content', 'Props'],
+  godot: ['scenes', 'levels'],
+};
+
+describe('detectProject', () => {
+  it.each(['unity', 'unreal', 'godot'] as const)('finds a %s project from its root and from a subfolder', async (engine) => {
+    const root = realpathSync(makeProject(engine));
+    expect(await detectProject(root)).toEqual({ engine, root, dir: root });
+    const sub = join(root, ...SUBFOLDER[engine]);
+    mkdirSync(sub, { recursive: true });
+    expect(await detectProject(sub)).toEqual({ engine, root, dir: sub });
+  });
+
+  it('needs both Unity markers', async () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'Assets'));
+    expect((await detectProject(root)).engine).toBe('folder');
+    mkdirSync(join(root, 'ProjectSettings'));
+    writeFileSync(join(root, 'ProjectSettings', 'ProjectVersion.txt'), 'm_EditorVersion: 2022.3.1f1\n');
+    expect((await detectProject(root)).engine).toBe('unity');
+  });
+
+  it('reports a plain folder as no game project, so the folder preset applies', async () => {
+    const dir = realpathSync(tempDir());
+    const project = await detectProject(dir);
+    expect(project).toMatchObject({ engine: 'folder', root: dir, dir });
+    expect(project.reason).toMatch(/not a game project.*Unity.*Unreal.*Godot/);
+  });
+
+  it('takes the nearest project when projects are nested', async () => {
+    const outer = makeProject('unity');
+    const inner = realpathSync(makeProject('godot', join(outer, 'Tools', 'GodotPort')));
+    expect(await detectProject(join(inner))).toMatchObject({ engine: 'godot', root: inner });
+  });
+
+  it('with an engine given, finds that engine only, or says where it looked', async () => {
+    const root = realpathSync(makeProject('unreal'));
+    expect(await detectProject(join(root, 'Content'), 'unreal')).toMatchObject({ engine: 'unreal', root });
+    await expect(detectProject(root, 'godot')).rejects.toMatchObject({ code: 'not-a-project', message: expect.stringMatching(/project\.godot/) });
+    expect(await detectProject(join(root, 'Content'), 'folder')).toMatchObject({ engine: 'folder', root: join(root, 'Content') });
+  });
+
+  it('refuses a folder holding markers of two engines', async () => {
+    const root = makeProject('godot', makeProject('unity'));
+    await expect(detectProject(root)).rejects.toMatchObject({ code: 'ambiguous-project' });
+  });
+
+  it('refuses a missing folder and a file', async () => {
+    const dir = tempDir();
+    await expect(detectProject(join(dir, 'nope'))).rejects.toBeInstanceOf(ExportError);
+    writeFileSync(join(dir, 'file.txt'), '');
+    await expect(detectProject(join(dir, 'file.txt'))).rejects.toMatchObject({ code: 'not-a-project', why: 'is a file, not a folder' });
+  });
+});

@@ -1,0 +1,83 @@
+// Shared pieces of the export tests: temporary folders, minimal projects, source files, GLB checks.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NodeIO } from '@gltf-transform/core';
+import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { afterEach } from 'vitest';
+import { buildGlb, buildObj, renderTexture } from '../../main/engine/outputs/index.ts';
+import type { SourceFile } from '../../main/export/export.ts';
+import type { ExportSource } from '../../main/export/manifest.ts';
+import type { GameEngine } from '../../main/export/presets.ts';
+
+const made: string[] = [];
+
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'asset-studio-export-'));
+  made.push(dir);
+  return dir;
+}
+
+/** The smallest folder each engine's editor would open. */
+export function makeProject(engine: GameEngine, root = tempDir()): string {
+  mkdirSync(root, { recursive: true });
+  if (engine === 'unity') {
+    mkdirSync(join(root, 'Assets'));
+    mkdirSync(join(root, 'ProjectSettings'));
+    writeFileSync(join(root, 'ProjectSettings', 'ProjectVersion.txt'), 'm_EditorVersion: 6000.0.23f1\n');
+  } else if (engine === 'unreal') {
+    mkdirSync(join(root, 'Content'));
+    writeFileSync(join(root, 'MyGame.uproject'), JSON.stringify({ FileVersion: 3, EngineAssociation: '5.4' }));
+  } else {
+    writeFileSync(join(root, 'project.godot'), 'config_version=5\n[application]\nconfig/name="My Game"\n');
+  }
+  return root;
+}
+
+export const SOURCE: ExportSource = {
+  sessionId: 'SESSION_abc123',
+  jobId: 'job_1',
+  kind: 'image_to_3d',
+  request: { image_url: 'data:image/png;base64,AAAA', scaled_bbox: [-1, 2, -1], pivot_point: [0, -0.5, 0] },
+  result: { session_code: 'SESSION_abc123', mesh_url_glb: 'https://files.example/m.glb?sig=secret&exp=1', session_status: 'complete' },
+};
+
+/** A generated textured GLB plus an OBJ/MTL/PNG set, named as the service names them, in a cache-like folder. */
+export function generatedSources(): { dir: string; glb: SourceFile; obj: SourceFile[]; all: SourceFile[] } {
+  const dir = tempDir();
+  const write = (file: string, data: string | Uint8Array) => {
+    writeFileSync(join(dir, file), data);
+    return join(dir, file);
+  };
+  const { obj, mtl } = buildObj({ seed: 'chair', texture: true, name: 'model' });
+  const glb: SourceFile = { kind: 'glb', path: write('0f3a.glb', buildGlb({ seed: 'chair', texture: true })), name: 'model.glb' };
+  const objSet: SourceFile[] = [
+    { kind: 'obj', path: write('1b2c', obj), name: 'model.obj' },
+    { kind: 'mtl', path: write('2d3e', mtl), name: 'model.mtl' },
+    { kind: 'texture', path: write('3f4a', renderTexture('chair')), name: 'model.png' },
+  ];
+  return { dir, glb, obj: objSet, all: [glb, ...objSet] };
+}
+
+const validator = createRequire(import.meta.url)('gltf-validator') as {
+  validateBytes(data: Uint8Array, options?: { maxIssues?: number; writeTimestamp?: boolean }): Promise<{
+    issues: { numErrors: number; messages: { code: string; severity: number; message: string; pointer?: string }[] };
+  }>;
+};
+
+/** The Khronos validator's errors (severity 0) for a GLB. */
+export async function validatorErrors(glb: Uint8Array): Promise<string[]> {
+  const report = await validator.validateBytes(glb, { maxIssues: 100, writeTimestamp: false });
+  return report.issues.messages.filter((m) => m.severity === 0).map((m) => `${m.code} ${m.pointer ?? ''}: ${m.message}`);
+}
+
+export const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
+
+export async function readGlb(path: string) {
+  return io.readBinary(new Uint8Array(readFileSync(path)));
+}

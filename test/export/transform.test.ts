@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import { Document, getBounds } from '@gltf-transform/core';
+import { describe, expect, it } from 'vitest';
+import { buildGlb } from '../../main/engine/outputs/index.ts';
+import { sceneBounds, type Bounds } from '../../main/export/bounds.ts';
+import { ROOT_NODE_NAME, transformGlb, type Transforms } from '../../main/export/transform.ts';
+import { realFixture } from '../fixtures.ts';
+import { io, validatorErrors } from './helpers.ts';
+
+const fixture = (name: string) => new Uint8Array(readFileSync(realFixture('glb', name)));
+const generated = new Uint8Array(buildGlb({ seed: 'rock', kind: 'rock', scale: [0.6, 1.4, 0.4] }));
+
+/** The world box of the default scene as read back from the bytes: gltf-transform's own measure for static meshes. */
+async function staticBounds(glb: Uint8Array): Promise<Bounds> {
+  const doc = await io.readBinary(glb);
+  const { min, max } = getBounds(doc.getRoot().getDefaultScene()!);
+  return { min, max, size: [0, 1, 2].map((k) => max[k]! - min[k]!) } as Bounds;
+}
+
+/** Skinned meshes are measured as posed by their joints. */
+async function skinnedBounds(glb: Uint8Array): Promise<Bounds> {
+  return sceneBounds((await io.readBinary(glb)).getRoot().getDefaultScene()!)!;
+}
+
+function expectClose(actual: number[], expected: number[], digits = 5) {
+  expect(actual).toHaveLength(expected.length);
+  actual.forEach((v, k) => expect(v, `component ${k}`).toBeCloseTo(expected[k]!, digits));
+}
+
+describe('transformGlb', () => {
+  it('scales by a factor about the origin', async () => {
+    const before = await staticBounds(generated);
+    const out = await transformGlb(generated, { scale: { factor: 2.5 } }, 'rock.glb');
+    const after = await staticBounds(out.glb);
+    expectClose(after.min, before.min.map((v) => v * 2.5));
+    expectClose(after.max, before.max.map((v) => v * 2.5));
+    expectClose(out.bbox!.max, after.max);
+  });
+
+  it('fits the largest dimension or the height to a size in metres', async () => {
+    const largest = await staticBounds((await transformGlb(generated, { scale: { largest: 3 } }, 'rock.glb')).glb);
+    expect(Math.max(...largest.size)).toBeCloseTo(3, 5);
+    const engine = await staticBounds((await transformGlb(fixture('2CylinderEngine.glb'), { scale: { height: 0.5 } }, 'e.glb')).glb);
+    expect(engine.size[1]).toBeCloseTo(0.5, 5);
+  });
+
+  it('puts the pivot at the bottom centre: min y = 0, x and z centred (static meshes)', async () => {
+    const out = await transformGlb(fixture('2CylinderEngine.glb'), { pivot: 'bottom-center', scale: { largest: 2 } }, 'e.glb');
+    const b = await staticBounds(out.glb);
+    expect(b.min[1]).toBeCloseTo(0, 5);
+    expect(b.min[0] + b.max[0]).toBeCloseTo(0, 5);
+    expect(b.min[2] + b.max[2]).toBeCloseTo(0, 5);
+    expect(Math.max(...b.size)).toBeCloseTo(2, 5);
+    expectClose([...out.bbox!.min, ...out.bbox!.max], [...b.min, ...b.max]);
+  });
+
+  it('centres the box with pivot "center"', async () => {
+    const b = await staticBounds((await transformGlb(fixture('2CylinderEngine.glb'), { pivot: 'center' }, 'e.glb')).glb);
+    for (let k = 0; k < 3; k++) expect((b.min[k]! + b.max[k]!) / b.size[k]!).toBeCloseTo(0, 6);
+  });
+
+  it('stands a skinned, animated model (Fox) on the ground at a given height', async () => {
+    const out = await transformGlb(fixture('Fox.glb'), { scale: { height: 0.6 }, pivot: 'bottom-center' }, 'Fox.glb');
+    const b = await skinnedBounds(out.glb);
+    expect(b.size[1]).toBeCloseTo(0.6, 5);
+    expect(b.min[1]).toBeCloseTo(0, 6);
+    expect(b.min[0] + b.max[0]).toBeCloseTo(0, 6);
+    expect(b.min[2] + b.max[2]).toBeCloseTo(0, 6);
+    expectClose(out.bbox!.size, b.size);
+  });
+
+  it('converts Y up to Z up by rotating the root a quarter turn about X, and back', async () => {
+    const source = fixture('2CylinderEngine.glb');
+    const before = await staticBounds(source);
+    const zUp = await transformGlb(source, { upAxis: 'y-to-z' }, 'e.glb');
+    const after = await staticBounds(zUp.glb);
+    // (x, y, z) -> (x, -z, y): the old height is now along Z, the old front (+Z) points to -Y.
+    expectClose(after.min, [before.min[0], -before.max[2], before.min[1]], 3);
+    expectClose(after.max, [before.max[0], -before.min[2], before.max[1]], 3);
+    const back = await staticBounds((await transformGlb(zUp.glb, { upAxis: 'z-to-y' }, 'e.glb')).glb);
+    expectClose(back.min, before.min, 3);
+    expectClose(back.max, before.max, 3);
+  });
+
+  it('with Z up, measures the height and the bottom along Z', async () => {
+    const out = await transformGlb(fixture('Fox.glb'), { upAxis: 'y-to-z', scale: { height: 1 }, pivot: 'bottom-center' }, 'Fox.glb');
+    const b = await skinnedBounds(out.glb);
+    expect(b.size[2]).toBeCloseTo(1, 5);
+    expect(b.min[2]).toBeCloseTo(0, 6);
+    expect(b.min[1] + b.max[1]).toBeCloseTo(0, 6);
+  });
+
+  it('wraps the roots in one new node and leaves meshes, skins and animations as they were', async () => {
+    const source = await io.readBinary(fixture('Fox.glb'));
+    const out = await io.readBinary((await transformGlb(fixture('Fox.glb'), { upAxis: 'y-to-z', scale: { factor: 0.01 }, pivot: 'bottom-center' }, 'Fox.glb')).glb);
+    const roots = out.getRoot().getDefaultScene()!.listChildren();
+    // The skinned mesh node stays a root (glTF ignores its transform); the skeleton goes under the new root.
+    expect(roots.map((n) => n.getName()).sort()).toEqual([ROOT_NODE_NAME, 'fox']);
+    const wrapper = roots.find((n) => n.getName() === ROOT_NODE_NAME)!;
+    expect(wrapper.listChildren().map((n) => n.getName())).toEqual(['root']);
+    expect(wrapper.getScale()).toEqual([0.01, 0.01, 0.01]);
+
+    const positions = (d: Document) => Array.from(d.getRoot().listMeshes()[0]!.listPrimitives()[0]!.getAttribute('POSITION')!.getArray()!);
+    expect(positions(out)).toEqual(positions(source));
+    const describe = (d: Document) => ({
+      skins: d.getRoot().listSkins().map((s) => s.listJoints().map((j) => j.getName())),
+      animations: d.getRoot().listAnimations().map((a) => [a.getName(), a.listChannels().map((c) => `${c.getTargetNode()?.getName()}.${c.getTargetPath()}`)]),
+    });
+    expect(describe(out)).toEqual(describe(source));
+  });
+
+  it.each(['BoxTextured.glb', 'Fox.glb', '2CylinderEngine.glb', 'm2m-sample-rig.glb'])(
+    'keeps %s free of Khronos validator errors',
+    async (name) => {
+      const source = fixture(name);
+      expect(await validatorErrors(source)).toEqual([]);
+      const all: Transforms = { upAxis: 'y-to-z', scale: { height: 1.8 }, pivot: 'bottom-center' };
+      expect(await validatorErrors((await transformGlb(source, all, name)).glb)).toEqual([]);
+      expect(await validatorErrors((await transformGlb(source, { scale: { factor: 100 } }, name)).glb)).toEqual([]);
+    },
+  );
+
+  it('refuses what it cannot read or measure', async () => {
+    await expect(transformGlb(new Uint8Array(64), { scale: { factor: 2 } }, 'broken.glb')).rejects.toMatchObject({ code: 'unreadable-glb', file: 'broken.glb' });
+    const empty = new Document();
+    empty.createScene('s').addChild(empty.createNode('camera-only'));
+    const glb = await io.writeBinary(empty);
+    await expect(transformGlb(glb, { pivot: 'bottom-center' }, 'empty.glb')).rejects.toMatchObject({ code: 'unsupported-glb' });
+    expect((await transformGlb(glb, { scale: { factor: 2 } }, 'empty.glb')).bbox).toBeUndefined();
+  });
+});
