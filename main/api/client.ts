@@ -1,14 +1,12 @@
 // The API client of the service: one typed method per endpoint of the contract table.
 // Requests are validated before they leave the machine; responses are checked against the schemas.
-import { openAsBlob } from 'node:fs';
-import { basename } from 'node:path';
-import { FormData } from 'undici';
 import type { z } from 'zod';
 import { ENDPOINTS, type EndpointData, type EndpointDef, type EndpointId, envelope, fillPath, pathParams, routeLabel, sessionCode } from '../../shared/contract/index.ts';
 import { describeIssues, type FieldIssue } from '../../shared/contract/issues.ts';
+import { multipartFile, type UploadProgressListener } from '../files/upload.ts';
 import { ProtocolError, RequestValidationError, ServiceResponseError } from './errors.ts';
 import type { Logger } from './redact.ts';
-import { HttpTransport, type TransportOptions } from './transport.ts';
+import { HttpTransport, type StreamBody, type TransportOptions } from './transport.ts';
 
 export interface ServiceClientOptions extends Omit<TransportOptions, 'apiKey'> {
   baseUrl: string;
@@ -33,6 +31,8 @@ export interface CallArgs {
   query?: unknown;
   /** Local file sent as multipart form data (field `file`), for the endpoints that take one. */
   file?: string;
+  /** Called as the bytes of `file` are sent. */
+  onUploadProgress?: UploadProgressListener | undefined;
   signal?: AbortSignal | undefined;
   /** Attempts for a read (1 = no automatic retry, e.g. when a scheduler handles 429 itself). */
   maxAttempts?: number;
@@ -46,6 +46,7 @@ export interface PreparedCall<E extends EndpointId = EndpointId> {
   body?: unknown;
   query?: Record<string, string | undefined>;
   file?: string;
+  onUploadProgress?: UploadProgressListener;
   signal?: AbortSignal;
   maxAttempts?: number;
 }
@@ -97,6 +98,7 @@ export class ServiceClient {
       ...(body !== undefined && { body }),
       ...(query !== undefined && { query: stringify(query as Record<string, unknown>) }),
       ...(args.file !== undefined && { file: args.file }),
+      ...(args.onUploadProgress && { onUploadProgress: args.onUploadProgress }),
       ...(args.signal && { signal: args.signal }),
       ...(args.maxAttempts !== undefined && { maxAttempts: args.maxAttempts }),
     };
@@ -107,13 +109,13 @@ export class ServiceClient {
     const def: EndpointDef = ENDPOINTS[call.id];
     const route = routeLabel(call.id);
     const base = def.base === 'legacy' ? this.legacyBaseUrl! : this.baseUrl;
-    const multipart = call.file === undefined ? undefined : await fileForm(call.file);
+    const stream = call.file === undefined ? undefined : await fileBody(route, call.file, call.onUploadProgress);
     const response = await this.transport.request({
       method: def.method,
       url: base + fillPath(def.path, call.params),
       route: route.slice(def.method.length + 1),
       ...(call.body !== undefined && { json: call.body }),
-      ...(multipart !== undefined && { multipart }),
+      ...(stream !== undefined && { stream }),
       ...(call.query !== undefined && { query: call.query }),
       idempotent: !def.mutating,
       ...(call.signal && { signal: call.signal }),
@@ -164,7 +166,7 @@ export class ServiceClient {
     return this.call('createStyle', { body, ...o });
   }
   /** Upload a local FBX/zip (streamed from disk as multipart) or point the service at a URL. */
-  uploadAnimationMesh(source: { file: string } | { mesh_url: string }, o: CallOptions = {}) {
+  uploadAnimationMesh(source: { file: string } | { mesh_url: string }, o: CallOptions & { onUploadProgress?: UploadProgressListener } = {}) {
     return 'file' in source
       ? this.call('uploadAnimationMesh', { file: source.file, ...o })
       : this.call('uploadAnimationMesh', { body: source, ...o });
@@ -198,6 +200,12 @@ function responseSchema(def: EndpointDef): z.ZodType {
 
 /** Checks the answer against the endpoint's schema and unwraps the envelope. */
 function unwrap(def: EndpointDef, route: string, status: number, body: unknown): unknown {
+  // An envelope that reports an error is a refusal, whatever its data looks like.
+  const env = body as { error?: unknown; message?: unknown } | null;
+  if (def.envelope && typeof env?.error === 'string' && env.error !== '') {
+    const serviceMessage = typeof env.message === 'string' ? env.message : undefined;
+    throw new ServiceResponseError({ endpoint: route, status, idempotent: !def.mutating, serviceError: env.error, ...(serviceMessage !== undefined && { serviceMessage }) });
+  }
   const schema = responseSchema(def);
   const result = schema.safeParse(body);
   if (!result.success) {
@@ -205,18 +213,17 @@ function unwrap(def: EndpointDef, route: string, status: number, body: unknown):
     const detail = first.map((i) => `${i.path === '(body)' ? 'the body' : i.path} ${i.message}`).join('; ');
     throw new ProtocolError({ endpoint: route, problem: 'unexpected-shape', status, detail });
   }
-  if (!def.envelope) return result.data;
-  const env = result.data as { error: string; message: string; data: unknown };
-  if (env.error !== '') {
-    throw new ServiceResponseError({ endpoint: route, status, idempotent: !def.mutating, serviceError: env.error, serviceMessage: env.message });
-  }
-  return env.data;
+  return def.envelope ? (result.data as { data: unknown }).data : result.data;
 }
 
-async function fileForm(path: string): Promise<FormData> {
-  const form = new FormData();
-  form.append('file', await openAsBlob(path), basename(path));
-  return form;
+/** The multipart body of a local file; a file that cannot be read means the request is not sent. */
+async function fileBody(route: string, path: string, onProgress: UploadProgressListener | undefined): Promise<StreamBody> {
+  try {
+    return await multipartFile(path, onProgress);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new RequestValidationError({ endpoint: route, issues: [{ path: 'file', message: `cannot be read (${code}): ${path}` }] });
+  }
 }
 
 function stringify(query: Record<string, unknown>): Record<string, string | undefined> {

@@ -194,12 +194,15 @@ export class NetworkError extends ApiError {
 export class CancelledError extends ApiError {
   readonly kind = 'cancelled';
   readonly exitCode = 1;
+  /** The request body was cut off before its end, so the service cannot have acted on the request. */
+  readonly unsent: boolean;
 
-  constructor(f: { endpoint: string }) {
+  constructor(f: { endpoint: string; unsent?: boolean }) {
     super(`${f.endpoint}: the request was cancelled before it finished. Run the command again if you still need it.`, {
       endpoint: f.endpoint,
       retryable: false,
     });
+    this.unsent = f.unsent ?? false;
   }
 }
 

@@ -1,6 +1,7 @@
-// Generic HTTP transport of the service API client: one undici Agent, the API key header, JSON and
-// multipart bodies, typed errors, and retries of idempotent requests. The key never leaves in an
+// Generic HTTP transport of the service API client: one undici Agent, the API key header, JSON, multipart
+// and streamed bodies, typed errors, and retries of idempotent requests. The key never leaves in an
 // error or a log line: everything that comes from the server or from undici is redacted first.
+import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, request, type Dispatcher, type FormData } from 'undici';
 import { backoffDelay, parseRetryAfter } from './backoff.ts';
@@ -45,6 +46,8 @@ export interface TransportRequest {
   json?: unknown;
   /** Sent as multipart/form-data; file entries are streamed. */
   multipart?: FormData;
+  /** A body read from its source while it is sent, with its exact length (e.g. a file upload). */
+  stream?: StreamBody;
   /** Added to the URL; undefined values are left out. */
   query?: Record<string, string | undefined>;
   /** May the request be sent again automatically? Default: true for GET only. */
@@ -54,6 +57,40 @@ export interface TransportRequest {
   expectedStatus?: number[];
   /** Overrides the transport's attempts for this request (1 = no automatic retry). */
   maxAttempts?: number;
+}
+
+export interface StreamBody {
+  /**
+   * Starts reading the body from its source; called once per attempt. The source may reuse a chunk's
+   * memory once the chunk after next is asked for: undici writes each chunk to the socket (and waits
+   * for it to drain when full) before asking for the next one.
+   */
+  open(): AsyncIterable<Uint8Array>;
+  contentType: string;
+  /** Exact length in bytes, sent as content-length. */
+  length: number;
+}
+
+/** One attempt's reading of a stream body: did it get to the end, or did its source fail? */
+class StreamAttempt {
+  complete = false;
+  failure: unknown;
+  /** An async iterable: undici takes one (its types list only Readable) and writes each chunk before asking for the next. */
+  readonly body: Readable;
+
+  constructor(source: StreamBody) {
+    this.body = this.#read(source) as AsyncIterable<Uint8Array> as Readable;
+  }
+
+  async *#read(source: StreamBody): AsyncGenerator<Uint8Array> {
+    try {
+      yield* source.open();
+      this.complete = true;
+    } catch (error) {
+      this.failure = error;
+      throw error;
+    }
+  }
 }
 
 export type ResponseHeaders = Dispatcher.ResponseData['headers'];
@@ -157,19 +194,24 @@ export class HttpTransport {
       'user-agent': this.#userAgent,
     };
     if (typeof body === 'string') headers['content-type'] = 'application/json';
+    const stream = req.stream && new StreamAttempt(req.stream);
+    if (req.stream) {
+      headers['content-type'] = req.stream.contentType;
+      headers['content-length'] = String(req.stream.length);
+    }
     let res: Dispatcher.ResponseData;
     try {
       res = await request(url, {
         method: req.method,
         headers,
-        body: body ?? null,
+        body: stream?.body ?? body ?? null,
         signal: call.signal ?? null,
         dispatcher: this.#dispatcher,
         headersTimeout: this.#headersTimeoutMs,
         bodyTimeout: this.#bodyTimeoutMs,
       });
     } catch (err) {
-      throw this.#translate(err, 'send', call);
+      throw this.#translate(err, 'send', call, stream);
     }
     let text: string;
     try {
@@ -209,9 +251,16 @@ export class HttpTransport {
     return { status, headers, body: parsed.value };
   }
 
-  /** Turns whatever undici threw into an ApiError; `phase` tells whether the response had started. */
-  #translate(err: unknown, phase: 'send' | 'body', call: Call): ApiError {
-    if (call.signal?.aborted) return new CancelledError(call);
+  /**
+   * Turns whatever undici threw into an ApiError; `phase` tells whether the response had started.
+   * A stream body that was cut off (cancelled, or its source failed) cannot have been acted on.
+   */
+  #translate(err: unknown, phase: 'send' | 'body', call: Call, stream?: StreamAttempt): ApiError {
+    if (call.signal?.aborted) return new CancelledError({ ...call, unsent: stream !== undefined && !stream.complete });
+    if (stream?.failure !== undefined) {
+      const why = this.#redact(stream.failure instanceof Error ? stream.failure.message : String(stream.failure));
+      return new RequestValidationError({ ...call, issues: [{ path: '(body)', message: `could not be read while it was sent (${why})` }] });
+    }
     const code = errorCode(err);
     const timeoutPhase = TIMEOUT_PHASES.get(code);
     if (timeoutPhase) {
@@ -241,8 +290,8 @@ export class HttpTransport {
   }
 
   #encodeBody(req: TransportRequest, call: Call): string | FormData | undefined {
-    if (req.multipart && req.json !== undefined) {
-      throw new RequestValidationError({ ...call, issues: [{ path: '(body)', message: 'give either a JSON body or a multipart form, not both' }] });
+    if ([req.json !== undefined, req.multipart !== undefined, req.stream !== undefined].filter(Boolean).length > 1) {
+      throw new RequestValidationError({ ...call, issues: [{ path: '(body)', message: 'give only one of a JSON body, a multipart form or a stream body' }] });
     }
     if (req.json === undefined) return req.multipart;
     try {

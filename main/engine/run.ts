@@ -1,8 +1,8 @@
 // Starts an engine from arguments or environment variables and prints one JSON line {url, legacyUrl}
 // on stdout, for child-process tests. Stops cleanly on SIGINT / SIGTERM.
-//   node main/engine/run.ts --data-dir DIR --api-key KEY [--port N] [--legacy-port N] [--host H] [--speed X] [--verbose]
+//   node main/engine/run.ts --data-dir DIR --api-key KEY [--port N] [--legacy-port N] [--host H] [--speed X] [--credits N] [--verbose]
 // Environment fallbacks: ASSET_STUDIO_ENGINE_DATA_DIR, ASSET_STUDIO_API_KEY, ASSET_STUDIO_ENGINE_PORT,
-// ASSET_STUDIO_ENGINE_LEGACY_PORT, ASSET_STUDIO_ENGINE_HOST, ASSET_STUDIO_ENGINE_SPEED (and
+// ASSET_STUDIO_ENGINE_LEGACY_PORT, ASSET_STUDIO_ENGINE_HOST, ASSET_STUDIO_ENGINE_SPEED, ASSET_STUDIO_ENGINE_CREDITS (and
 // ASSET_STUDIO_ENGINE_FAULTS, read by startEngine). Logs go to stderr; --verbose adds a line per request.
 import { parseArgs } from 'node:util';
 import { startEngine } from './engine.ts';
@@ -15,6 +15,7 @@ const { values } = parseArgs({
     'legacy-port': { type: 'string' },
     host: { type: 'string' },
     speed: { type: 'string' },
+    credits: { type: 'string' },
     verbose: { type: 'boolean' },
   },
 });
@@ -40,6 +41,7 @@ const engine = await startEngine({
   legacyPort: number(values['legacy-port'] ?? env.ASSET_STUDIO_ENGINE_LEGACY_PORT, 'legacy port'),
   host: values.host ?? env.ASSET_STUDIO_ENGINE_HOST,
   speed: number(values.speed ?? env.ASSET_STUDIO_ENGINE_SPEED, 'speed'),
+  initialCredits: number(values.credits ?? env.ASSET_STUDIO_ENGINE_CREDITS, 'credits'),
   log: (line) => process.stderr.write(`${line}\n`),
   logRequests: values.verbose ?? false,
 });

@@ -1,0 +1,46 @@
+// Limits applied to local files before they are sent: sizes, zip contents (against zip bombs) and images.
+import { z } from 'zod';
+import { describeIssues, issuesToText } from '../../shared/contract/issues.ts';
+
+const GiB = 2 ** 30;
+const MiB = 2 ** 20;
+
+const count = (what: string) => z.number().int(`${what} must be a whole number`).positive(`${what} must be above 0`);
+
+export const fileLimitsSchema = z
+  .object({
+    /** Largest FBX file, in bytes. */
+    maxFbxBytes: count('maxFbxBytes').default(2 * GiB),
+    /** Largest zip file, in bytes. */
+    maxZipBytes: count('maxZipBytes').default(2 * GiB),
+    /** Most entries (files and folders) in a zip. */
+    maxZipEntries: count('maxZipEntries').default(10_000),
+    /** Largest sum of the declared uncompressed sizes of a zip's entries, in bytes. */
+    maxZipUncompressedBytes: count('maxZipUncompressedBytes').default(4 * GiB),
+    /** Largest declared uncompressed:compressed ratio of one zip entry. */
+    maxZipEntryRatio: z.number().positive('maxZipEntryRatio must be above 0').default(200),
+    /** Largest image file, in bytes. */
+    maxImageBytes: count('maxImageBytes').default(50 * MiB),
+    /** Most pixels (width × height) of an image. */
+    maxImagePixels: count('maxImagePixels').default(64 * MiB),
+  })
+  .strict();
+
+export type FileLimits = z.output<typeof fileLimitsSchema>;
+export type FileLimitsInput = z.input<typeof fileLimitsSchema>;
+
+/** The limits with the defaults filled in; throws a RangeError naming each wrong setting. */
+export function fileLimits(settings: FileLimitsInput = {}): FileLimits {
+  const result = fileLimitsSchema.safeParse(settings);
+  if (!result.success) throw new RangeError(`Invalid file limits: ${issuesToText(describeIssues(result.error))}.`);
+  return result.data;
+}
+
+export const DEFAULT_LIMITS: FileLimits = fileLimits();
+
+/** `2 GiB`, `50 MiB`, `12 KiB`, `300 bytes`. */
+export function formatBytes(bytes: number): string {
+  const units: [number, string][] = [[GiB, 'GiB'], [MiB, 'MiB'], [1024, 'KiB']];
+  for (const [size, unit] of units) if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`;
+  return `${bytes} bytes`;
+}

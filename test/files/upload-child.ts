@@ -1,0 +1,19 @@
+// Uploads one file for animation through the client in a process of its own, and prints one JSON line
+// (ChildReport in helpers.ts) with the process's peak memory, for the memory test and the transfer bench.
+//   node test/files/upload-child.ts <base-url> <api-key> <file>
+import { ServiceClient } from '../../main/api/client.ts';
+import type { ChildReport } from './helpers.ts';
+
+const [baseUrl, apiKey, file] = process.argv.slice(2);
+if (!baseUrl || !apiKey || !file) {
+  process.stderr.write('usage: node test/files/upload-child.ts <base-url> <api-key> <file>\n');
+  process.exit(2);
+}
+const client = new ServiceClient({ baseUrl, apiKey });
+let sent = 0;
+const start = performance.now();
+const result = await client.uploadAnimationMesh({ file }, { onUploadProgress: (p) => (sent = p.sent) });
+const seconds = (performance.now() - start) / 1000;
+await client.close();
+const report: ChildReport = { maxRssBytes: process.resourceUsage().maxRSS * 1024, seconds, sent, sessionCode: result.session_code };
+process.stdout.write(`${JSON.stringify(report)}\n`);
