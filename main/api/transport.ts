@@ -167,7 +167,7 @@ export class HttpTransport {
     const body = this.#encodeBody(req, call);
     const maxAttempts = req.maxAttempts ?? this.#retry.maxAttempts;
     for (let attempt = 1; ; attempt++) {
-      if (call.signal?.aborted) throw new CancelledError(call);
+      if (call.signal?.aborted) throw new CancelledError({ ...call, unsent: attempt === 1 }); // aborted before the first attempt: nothing was sent
       try {
         return await this.#attempt(req, url, body, call);
       } catch (err) {

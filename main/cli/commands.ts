@@ -2,6 +2,7 @@
 import type { ParseArgsOptionsConfig } from 'node:util';
 import type { EndpointId } from '../../shared/contract/index.ts';
 import type { CallArgs } from '../api/client.ts';
+import { inspectFile } from '../files/inspect.ts';
 import { imageArgument, parseNumber, parseNumberList, UsageError } from './values.ts';
 
 export type Values = Record<string, string | boolean | string[] | undefined>;
@@ -14,7 +15,7 @@ export interface EndpointCommand {
   options: ParseArgsOptionsConfig;
   /** Can `--wait` follow the job this command starts? */
   waits: boolean;
-  build(positionals: string[], values: Values): CallArgs;
+  build(positionals: string[], values: Values): CallArgs | Promise<CallArgs>;
 }
 
 const str = (v: Values, k: string) => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
@@ -38,6 +39,11 @@ function need(positionals: string[], count: number, usage: string): string[] {
   return positionals;
 }
 
+/** The create-3d options given on the command line (shared by create-3d and batch). */
+export function imageOptionsFrom(v: Values): Record<string, unknown> {
+  return fields(v, { 'geometry-model': keep, 'texture-model': keep, 'scaled-bbox': triple('scaled-bbox'), topology: keep, resolution: keep }, { 'preserve-aspect-ratio': 'preserve_aspect_ratio' });
+}
+
 const bboxOption = { 'scaled-bbox': { type: 'string' } } as const;
 const pivotOption = { 'pivot-point': { type: 'string' } } as const;
 
@@ -48,25 +54,20 @@ export const ENDPOINT_COMMANDS: EndpointCommand[] = [
       'geometry-model': { type: 'string' }, 'texture-model': { type: 'string' }, ...bboxOption,
       'preserve-aspect-ratio': { type: 'boolean' }, topology: { type: 'string' }, resolution: { type: 'string' },
     },
-    build: (p, v) => ({
-      body: {
-        image_url: imageArgument(need(p, 1, '<image-url|file>')[0]!),
-        ...fields(v, { 'geometry-model': keep, 'texture-model': keep, 'scaled-bbox': triple('scaled-bbox'), topology: keep, resolution: keep }, { 'preserve-aspect-ratio': 'preserve_aspect_ratio' }),
-      },
-    }),
+    build: async (p, v) => ({ body: { image_url: await imageArgument(need(p, 1, '<image-url|file>')[0]!), ...imageOptionsFrom(v) } }),
   },
   {
     name: 'create-3d-legacy', endpoint: 'createImageTo3dLegacy', args: ['<image-url|file>'], waits: true,
     options: { 'model-version': { type: 'string' }, 'auto-gen-3d': { type: 'boolean' } },
-    build: (p, v) => ({
-      body: { image_url: imageArgument(need(p, 1, '<image-url|file>')[0]!), ...fields(v, { 'model-version': keep }, { 'auto-gen-3d': 'auto_gen_3d' }) },
+    build: async (p, v) => ({
+      body: { image_url: await imageArgument(need(p, 1, '<image-url|file>')[0]!), ...fields(v, { 'model-version': keep }, { 'auto-gen-3d': 'auto_gen_3d' }) },
     }),
   },
   {
     name: 'spin', endpoint: 'submitSpin', args: ['<session>', '<image-url|file>'], waits: true, options: {},
-    build: (p) => {
+    build: async (p) => {
       const [session, image] = need(p, 2, '<session> <image-url|file>');
-      return { body: { session_code: session, image_urls: [imageArgument(image!)] } };
+      return { body: { session_code: session, image_urls: [await imageArgument(image!)] } };
     },
   },
   {
@@ -116,11 +117,14 @@ export const ENDPOINT_COMMANDS: EndpointCommand[] = [
     }),
   },
   {
-    name: 'animate-upload', endpoint: 'uploadAnimationMesh', args: ['<file.fbx|file.zip>'], waits: true, options: { url: { type: 'string' } },
-    build: (p, v) => {
+    name: 'upload', endpoint: 'uploadAnimationMesh', args: ['<file.fbx|file.zip>'], waits: true, options: { url: { type: 'string' } },
+    build: async (p, v) => {
       const url = str(v, 'url');
       if (url !== undefined) return { body: { mesh_url: url } };
-      return { file: need(p, 1, '<file.fbx|file.zip> (or --url URL)')[0]! };
+      const file = need(p, 1, '<file.fbx|file.zip> (or --url URL)')[0]!;
+      const inspected = await inspectFile(file);
+      if (inspected.kind === 'image') throw new UsageError(`${file} is an image: animation needs an FBX file or a zip of FBX files. For a 3D model from an image use "create-3d".`);
+      return { file };
     },
   },
   {

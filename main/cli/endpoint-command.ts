@@ -3,12 +3,16 @@
 import { ENDPOINTS } from '../../shared/contract/index.ts';
 import type { EndpointCommand } from './commands.ts';
 import { printJson, str, timeoutOf, type CommandContext } from './context.ts';
+import { formatBytes } from '../files/limits.ts';
 import { formatResult } from './format.ts';
 import { UsageError } from './values.ts';
 import { waitForJobs } from './wait-jobs.ts';
 
 export async function runEndpointCommand(command: EndpointCommand, ctx: CommandContext): Promise<number> {
-  const call = command.build(ctx.positionals, ctx.values);
+  const call = await command.build(ctx.positionals, ctx.values);
+  if (call.file !== undefined && ctx.io.stderrIsTTY && !ctx.values.json) {
+    call.onUploadProgress = ({ sent, total }) => ctx.io.stderr(`\r\x1b[2Kuploading ${formatBytes(sent)} of ${formatBytes(total)} (${total ? Math.floor((100 * sent) / total) : 100}%)${sent === total ? '\n' : ''}`);
+  }
   const mutating = ENDPOINTS[command.endpoint].mutating;
   const operationId = str(ctx.values, 'operation-id');
   if (ctx.values.wait && !command.waits) throw new UsageError(`--wait does not apply to "${command.name}": it does not start a job that can be followed.`);

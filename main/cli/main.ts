@@ -9,6 +9,7 @@ import { redactSecrets } from '../api/redact.ts';
 import { createServices, localEngineKey } from '../app/services.ts';
 import { resolveDataDir, resolveSettings, type ConnectionSettings } from '../config/settings.ts';
 import { ENGINE_OPTIONS, engineCommand, keyCommand, WEBHOOK_OPTIONS, webhooksCommand } from './admin-commands.ts';
+import { BATCH_OPTIONS, batchCommand } from './batch-command.ts';
 import { ENDPOINT_COMMANDS, type EndpointCommand, type Values } from './commands.ts';
 import { str, type CliIO, type CommandContext } from './context.ts';
 import { runEndpointCommand } from './endpoint-command.ts';
@@ -51,11 +52,12 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       return 0;
     }
     const command = ENDPOINT_COMMANDS.find((c) => c.name === name);
-    if (!command && !isJobCommand(name) && name !== 'engine' && name !== 'key' && name !== 'webhooks') {
+    const other = ['engine', 'key', 'webhooks', 'batch'];
+    if (!command && !isJobCommand(name) && !other.includes(name)) {
       throw new UsageError(`unknown command "${name}". Run "asset-studio help" to see the commands.`);
     }
     const extra: ParseArgsOptionsConfig =
-      command?.options ?? (name === 'engine' ? ENGINE_OPTIONS : name === 'webhooks' ? WEBHOOK_OPTIONS : isJobCommand(name) ? JOB_OPTIONS : {});
+      command?.options ?? { engine: ENGINE_OPTIONS, webhooks: WEBHOOK_OPTIONS, batch: BATCH_OPTIONS }[name] ?? (isJobCommand(name) ? JOB_OPTIONS : {});
     const parsed = parseArgs({ args: rest, options: { ...GLOBAL_OPTIONS, ...extra }, allowPositionals: true, strict: true });
     const values = parsed.values as Values;
     if (values.help) {
@@ -84,6 +86,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     if (name === 'key') return await keyCommand(ctx);
     if (name === 'engine') return await engineCommand(ctx, engineSpeed);
     if (name === 'webhooks') return await webhooksCommand(ctx);
+    if (name === 'batch') return await batchCommand(ctx);
     if (isJobCommand(name)) return await JOB_COMMANDS[name].run(ctx);
     return await runEndpointCommand(command!, ctx);
   } catch (error) {
@@ -134,6 +137,7 @@ export function usage(): string {
     '',
     'Service commands:',
     ...ENDPOINT_COMMANDS.map((c) => row(c.name, ENDPOINTS[c.endpoint].summary)),
+    row('batch', 'Submit files and folders: images become image-to-3D jobs, FBX/zip animation uploads'),
     '',
     'Jobs:',
     ...Object.entries(JOB_COMMANDS).map(([name, c]) => row(name, c.summary)),

@@ -25,6 +25,8 @@ export class InspectionError extends Error {
   readonly reason: string;
   /** What to do about it. */
   readonly action: string;
+  /** For the CLI: a bad input file is rejected before anything is sent. */
+  readonly exitCode = 2;
 
   constructor(f: { code: InspectionCode; file: string; reason: string; action: string }) {
     super(`${f.file} ${f.reason}. ${f.action}`);

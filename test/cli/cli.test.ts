@@ -1,5 +1,5 @@
 // The command line end to end: a real child process against the embedded engine (no key, no address).
-import { statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { realFixture } from '../fixtures.ts';
@@ -16,7 +16,7 @@ describe('asset-studio CLI', () => {
   it('prints its commands; no command is bad usage', async () => {
     const help = await runCli(['help'], env());
     expect(help.code).toBe(0);
-    for (const name of ['create-3d', 'preview', 'refine', 'list', 'retopology', 'animate-upload', 'engine', 'jobs', 'reconcile']) expect(help.stdout).toContain(name);
+    for (const name of ['create-3d', 'preview', 'refine', 'list', 'retopology', 'upload', 'batch', 'engine', 'jobs', 'reconcile']) expect(help.stdout).toContain(name);
     expect((await runCli([], env())).code).toBe(2);
     const unknown = await runCli(['frobnicate'], env());
     expect(unknown.code).toBe(2);
@@ -53,7 +53,7 @@ describe('asset-studio CLI', () => {
     expect(result.stderr).toMatch(/scaled_bbox\[1\]: must be a size in metres above 0, or -1 for automatic \(got 0\)/);
     const missing = await runCli(['create-3d', '/no/such/image.png'], env());
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/neither an http\(s\) URL, a data URI, nor a readable image file/);
+    expect(missing.stderr).toMatch(/\/no\/such\/image\.png/);
     const badOption = await runCli(['list', '--colour', 'red'], env());
     expect(badOption.code).toBe(2);
   });
@@ -111,5 +111,22 @@ describe('asset-studio CLI', () => {
     expect((JSON.parse(result.stdout) as { job: { state: string } }).job.state).toBe('succeeded');
     expect(on.stdout + status.stdout + result.stdout + result.stderr).not.toContain(secret);
     expect((await runCli(['webhooks', 'disable'], env(dataDir))).stdout).toMatch(/off/);
+  });
+
+  it('batch: a dropped folder becomes jobs; a bad file is reported and does not stop the others', async () => {
+    const dataDir = tempDataDir();
+    const drop = join(dataDir, 'drop');
+    mkdirSync(drop);
+    copyFileSync(realFixture('images', 'chair.png'), join(drop, 'chair.png'));
+    copyFileSync(realFixture('images', 'fox.jpg'), join(drop, 'fox.jpg'));
+    copyFileSync(realFixture('fbx', 'blender_282_suzanne_7400_binary.fbx'), join(drop, 'suzanne.fbx'));
+    writeFileSync(join(drop, 'broken.fbx'), 'this is not an fbx');
+    const result = await runCli(['batch', drop, '--topology', 'quads', '--json', '--engine-speed', '500'], env(dataDir));
+    expect(result.code).toBe(2);
+    const summary = JSON.parse(result.stdout) as { total: number; submitted: number; rejected: number; items: { name: string; state: string; error?: string }[] };
+    expect(summary).toMatchObject({ total: 4, submitted: 3, rejected: 1 });
+    expect(summary.items.find((i) => i.name === 'broken.fbx')!.error).toMatch(/not an FBX file/);
+    const jobs = JSON.parse((await runCli(['jobs', '--json'], env(dataDir))).stdout) as { kind: string }[];
+    expect(jobs.map((j) => j.kind).sort()).toEqual(['animation_session', 'image_to_3d', 'image_to_3d']);
   });
 });

@@ -1,0 +1,66 @@
+// batch <paths...>: what a drag-and-drop delivers (files and folders) becomes one queue: images become
+// image-to-3D jobs (with the create-3d options), FBX/zip animation uploads. One bad file never stops the
+// others. Exit 0 when every file was submitted, 2 when some were rejected (bad files), 3 when the
+// service refused some (or, with --wait, a job failed).
+import { runBatch, type BatchItem } from '../files/batch.ts';
+import { formatBytes } from '../files/limits.ts';
+import { printJson, str, timeoutOf, type CommandContext } from './context.ts';
+import { imageOptionsFrom } from './commands.ts';
+import { parseNumber, UsageError } from './values.ts';
+import { waitForJobs } from './wait-jobs.ts';
+
+export const BATCH_OPTIONS = {
+  concurrency: { type: 'string' },
+  'geometry-model': { type: 'string' },
+  'texture-model': { type: 'string' },
+  'scaled-bbox': { type: 'string' },
+  'preserve-aspect-ratio': { type: 'boolean' },
+  topology: { type: 'string' },
+  resolution: { type: 'string' },
+} as const;
+
+function itemLine(item: Readonly<BatchItem>): string {
+  const bytes = item.total ? ` ${formatBytes(item.sent ?? 0)}/${formatBytes(item.total)}` : '';
+  return `${String(item.index + 1).padStart(4)}  ${item.state.padEnd(10)} ${item.name}${bytes}${item.error ? `  — ${item.error}` : ''}`;
+}
+
+export async function batchCommand(ctx: CommandContext): Promise<number> {
+  if (ctx.positionals.length === 0) throw new UsageError('missing argument: asset-studio batch <file or folder>...');
+  const concurrency = str(ctx.values, 'concurrency');
+  const services = await ctx.services();
+  try {
+    let lastState = new Map<number, string>();
+    const summary = await runBatch(ctx.positionals, {
+      submitter: services.submitter,
+      imageOptions: imageOptionsFrom(ctx.values),
+      ...(concurrency !== undefined && { concurrency: parseNumber('concurrency', concurrency) }),
+      signal: ctx.io.interrupt,
+      onItem: (item) => {
+        // One line per change of state (bytes sent are shown when the state changes).
+        if (ctx.values.json || lastState.get(item.index) === item.state) return;
+        lastState.set(item.index, item.state);
+        if (item.state !== 'inspecting' && item.state !== 'queued') ctx.io.stderr(`${itemLine(item)}\n`);
+      },
+    });
+    lastState = new Map();
+    const jobIds = summary.items.flatMap((i) => (i.jobId ? [i.jobId] : []));
+    let waitFailed = false;
+    if (ctx.values.wait && jobIds.length > 0) {
+      const jobs = await waitForJobs(services, jobIds, ctx.io, { timeoutMs: timeoutOf(ctx.values), quiet: ctx.values.json === true });
+      waitFailed = jobs.some((j) => j.state !== 'succeeded');
+    }
+    if (ctx.values.json) printJson(ctx.io, summary);
+    else {
+      ctx.io.stdout(
+        `${summary.total} file(s): ${summary.submitted} submitted, ${summary.rejected} rejected, ${summary.failed} failed, ${summary.cancelled} cancelled` +
+          `${summary.skipped.length ? `; ${summary.skipped.length} path(s) skipped` : ''}\n`,
+      );
+      for (const item of summary.items.filter((i) => i.state !== 'submitted')) ctx.io.stdout(`${itemLine(item)}\n`);
+      for (const skip of summary.skipped) ctx.io.stdout(`  skipped ${skip.path}: ${skip.reason}\n`);
+    }
+    if (summary.failed > 0 || waitFailed) return 3;
+    return summary.rejected > 0 || summary.cancelled > 0 ? 2 : 0;
+  } finally {
+    await services.close();
+  }
+}
