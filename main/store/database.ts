@@ -2,6 +2,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { CacheRepository } from './cache.ts';
 import { DatabaseCorruptError, DatabaseTooNewError } from './errors.ts';
 import { JobsRepository } from './jobs.ts';
 import { JournalRepository } from './journal.ts';
@@ -25,6 +26,7 @@ export interface Store {
   readonly journal: JournalRepository;
   readonly webhooks: WebhooksRepository;
   readonly settings: SettingsRepository;
+  readonly cache: CacheRepository;
   /** Runs `fn` (synchronous) in one transaction: all of it is stored, or none. Nests as a savepoint. */
   transaction<T>(fn: () => T): T;
   close(): void;
@@ -66,6 +68,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Store {
     journal: new JournalRepository(db),
     webhooks: new WebhooksRepository(db),
     settings: new SettingsRepository(db, options.warn ?? ((message) => process.emitWarning(message, 'AssetStudioStore'))),
+    cache: new CacheRepository(db),
     transaction: (fn) => transaction(db, fn),
     close: () => {
       if (db.isOpen) db.close();

@@ -67,4 +67,27 @@ CREATE TABLE settings (
 );
 `;
 
-export const MIGRATIONS: readonly Migration[] = [V1_INITIAL];
+/** The download cache: one row per output of a session (see main/cache/). Blobs are content-addressed, so rows may share one. */
+const V2_CACHE = `
+CREATE TABLE cache_entries (
+  id             TEXT PRIMARY KEY,
+  session_id     TEXT NOT NULL,
+  job_id         TEXT REFERENCES jobs (id) ON DELETE SET NULL,
+  kind           TEXT NOT NULL,
+  url_key        TEXT NOT NULL,
+  etag           TEXT,
+  size           INTEGER,
+  sha256         TEXT,
+  blob_path      TEXT,
+  state          TEXT NOT NULL CHECK (state IN ('pending', 'partial', 'complete', 'failed')),
+  error          TEXT,
+  bytes_done     INTEGER NOT NULL DEFAULT 0,
+  created_at     INTEGER NOT NULL,
+  last_access_at INTEGER NOT NULL,
+  pinned         INTEGER NOT NULL DEFAULT 0 CHECK (pinned IN (0, 1)),
+  UNIQUE (session_id, kind)
+);
+CREATE INDEX cache_entries_sha256 ON cache_entries (sha256);
+`;
+
+export const MIGRATIONS: readonly Migration[] = [V1_INITIAL, V2_CACHE];

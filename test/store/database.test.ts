@@ -31,7 +31,7 @@ describe('openDatabase', () => {
     openDatabase(path).close();
     expect(pragma(path, 'user_version')).toBe(MIGRATIONS.length);
     expect(pragma(path, 'journal_mode')).toBe('wal');
-    expect(tables(path)).toEqual(['jobs', 'journal', 'settings', 'webhook_deliveries']);
+    expect(tables(path)).toEqual(['cache_entries', 'jobs', 'journal', 'settings', 'webhook_deliveries']);
   });
 
   it('migrates an empty (zero-byte) file', () => {
@@ -114,8 +114,8 @@ describe('openDatabase', () => {
 
   describe('an older database', () => {
     const V2 = `
-      CREATE TABLE cache_entries (key TEXT PRIMARY KEY, path TEXT NOT NULL);
-      ALTER TABLE jobs ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;`;
+      CREATE TABLE next_feature (key TEXT PRIMARY KEY, path TEXT NOT NULL);
+      ALTER TABLE jobs ADD COLUMN next_flag INTEGER NOT NULL DEFAULT 0;`;
 
     it('is migrated without losing rows', () => {
       const path = join(tempDir(), 'a.db');
@@ -123,22 +123,22 @@ describe('openDatabase', () => {
       const job = v1.jobs.insert({ kind: 'style', label: 'my style', remoteId: 'st_1', now: 5 });
       const op = v1.journal.begin({ endpoint: 'createStyle', params: {}, body: { name: 'my style' }, now: 4 });
       v1.close();
-      expect(pragma(path, 'user_version')).toBe(1);
+      expect(pragma(path, 'user_version')).toBe(MIGRATIONS.length);
 
       const v2 = openDatabase(path, { migrations: [...MIGRATIONS, V2] });
       expect(v2.jobs.get(job.id)).toEqual(job);
       expect(v2.journal.get(op.operationId)).toEqual(op);
       v2.close();
-      expect(pragma(path, 'user_version')).toBe(2);
-      expect(tables(path)).toContain('cache_entries');
+      expect(pragma(path, 'user_version')).toBe(MIGRATIONS.length + 1);
+      expect(tables(path)).toContain('next_feature');
     });
 
     it('is left at its version when a migration fails', () => {
       const path = join(tempDir(), 'a.db');
       openDatabase(path).close();
       expect(() => openDatabase(path, { migrations: [...MIGRATIONS, `${V2}; INSERT INTO no_such_table VALUES (1);`] })).toThrow(/no_such_table/);
-      expect(pragma(path, 'user_version')).toBe(1);
-      expect(tables(path)).not.toContain('cache_entries');
+      expect(pragma(path, 'user_version')).toBe(MIGRATIONS.length);
+      expect(tables(path)).not.toContain('next_feature');
     });
   });
 });

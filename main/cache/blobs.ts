@@ -1,0 +1,65 @@
+// The content-addressed blob store of the download cache: `<cacheDir>/blobs/<aa>/<sha256>`. A blob enters
+// only by an atomic rename of a synced file, so a blob that exists is complete; its name is its hash.
+import { createHash, type Hash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** The blob's path relative to the cache folder (as stored in `cache_entries.blob_path`). */
+export function blobRelativePath(sha256: string): string {
+  if (!SHA256_HEX.test(sha256)) throw new TypeError(`not a hex SHA-256: ${sha256}`);
+  return join('blobs', sha256.slice(0, 2), sha256);
+}
+
+/** Hex SHA-256 of a file, streamed. */
+export async function hashFile(path: string): Promise<string> {
+  return (await feedHash(createHash('sha256'), path)).digest('hex');
+}
+
+/** Feeds a file's first `length` bytes (all when omitted) into `hash`, streamed. */
+export async function feedHash(hash: Hash, path: string, length?: number): Promise<Hash> {
+  if (length === 0) return hash;
+  for await (const chunk of createReadStream(path, length === undefined ? {} : { end: length - 1 })) hash.update(chunk as Buffer);
+  return hash;
+}
+
+/**
+ * Moves a synced, verified file into the store under its hash and syncs the folders, so the blob
+ * survives a crash. When the blob is there already (the same bytes under another output), the file is dropped.
+ */
+export async function adoptBlob(cacheDir: string, file: string, sha256: string): Promise<string> {
+  const relative = blobRelativePath(sha256);
+  const target = join(cacheDir, relative);
+  if (await exists(target)) {
+    await rm(file, { force: true });
+    return relative;
+  }
+  const folder = dirname(target);
+  if (!(await exists(folder))) {
+    await mkdir(folder, { recursive: true });
+    await syncDir(dirname(folder));
+  }
+  await rename(file, target);
+  await syncDir(folder);
+  return relative;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** fsync of a folder, so a rename in it is durable. Windows cannot open folders for this; NTFS journals renames. */
+async function syncDir(path: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

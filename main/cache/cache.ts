@@ -1,0 +1,316 @@
+// The download cache: every output of a session as a verified, content-addressed blob on disk, found
+// again with no network (offline review), kept under a size cap by least-recently-used eviction that
+// spares pinned outputs and those in use.
+import { EventEmitter } from 'node:events';
+import { existsSync } from 'node:fs';
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Agent } from 'undici';
+import type { CacheEntry } from '../store/cache.ts';
+import type { Store } from '../store/database.ts';
+import { hashFile } from './blobs.ts';
+import { DownloadError, Downloader, urlKey, type DownloaderOptions } from './downloader.ts';
+
+export const DEFAULT_CACHE_MAX_BYTES = 10 * 2 ** 30;
+/** Leftover files (a crash between two steps) younger than this may belong to a download under way. */
+const ORPHAN_AGE_MS = 10 * 60_000;
+
+/** `<dataDir>/cache`. */
+export function defaultCacheDir(dataDir: string): string {
+  return join(dataDir, 'cache');
+}
+
+export interface CacheOptions {
+  store: Store;
+  /** The cache folder, e.g. `defaultCacheDir(dataDir)`. */
+  dir: string;
+  /** Size cap of the blobs; default 10 GiB. */
+  maxBytes?: number;
+  /** Session ids whose outputs must stay (jobs on screen, exports in progress); asked at each eviction. */
+  inUse?: () => Iterable<string>;
+  retry?: DownloaderOptions['retry'];
+  checkpointBytes?: number;
+  now?: () => number;
+}
+
+export interface FetchRequest {
+  /** The session code / v3 id at the service. */
+  sessionId: string;
+  /** The local job, when there is one. */
+  jobId?: string | undefined;
+  /** Which output: `glb`, `obj`, `image`, `preview_glb`, `prompt:<id>`, ... (see outputs.ts). */
+  kind: string;
+  url: string;
+  /** A fresh URL when the server refuses this one (expired signature): e.g. re-read the job. */
+  refreshUrl?: (() => Promise<string | undefined>) | undefined;
+  /** The job's label, for messages. */
+  label?: string | undefined;
+}
+
+export interface CacheProgress {
+  sessionId: string;
+  kind: string;
+  bytes: number;
+  total: number | undefined;
+}
+
+export interface CacheEvents {
+  progress: [CacheProgress];
+  downloaded: [CacheEntry];
+  failed: [CacheEntry, DownloadError];
+  evicted: [CacheEntry];
+}
+
+export interface CacheUsage {
+  /** Bytes of the distinct blobs (outputs with the same bytes share one). */
+  bytes: number;
+  blobs: number;
+  entries: number;
+  pinnedBytes: number;
+  /** Bytes of partial downloads kept for a resume. */
+  partialBytes: number;
+  maxBytes: number;
+}
+
+export interface VerifyReport {
+  /** Blobs re-hashed. */
+  checked: number;
+  /** Entries whose blob was missing or damaged: now `failed`, the blob deleted. */
+  bad: CacheEntry[];
+}
+
+export interface GcReport {
+  evicted: CacheEntry[];
+  freedBytes: number;
+  /** Files no entry refers to (left by a crash), deleted. */
+  orphans: number;
+}
+
+export class DownloadCache extends EventEmitter<CacheEvents> {
+  readonly dir: string;
+  readonly maxBytes: number;
+  readonly #store: Store;
+  readonly #inUse: () => Iterable<string>;
+  readonly #now: () => number;
+  readonly #agent = new Agent({ connect: { timeout: 10_000 }, headersTimeout: 30_000, bodyTimeout: 60_000 });
+  readonly #downloader: Downloader;
+  readonly #inFlight = new Map<string, Promise<string>>();
+  readonly #abort = new AbortController();
+
+  constructor(options: CacheOptions) {
+    super();
+    this.dir = options.dir;
+    this.maxBytes = options.maxBytes ?? DEFAULT_CACHE_MAX_BYTES;
+    this.#store = options.store;
+    this.#inUse = options.inUse ?? (() => []);
+    this.#now = options.now ?? Date.now;
+    this.#downloader = new Downloader({
+      dispatcher: this.#agent,
+      ...(options.retry && { retry: options.retry }),
+      ...(options.checkpointBytes !== undefined && { checkpointBytes: options.checkpointBytes }),
+    });
+  }
+
+  /**
+   * The path of the output's verified blob, downloaded first unless the cache has it (for this URL
+   * without its query string). Two calls for one output share one download. Throws a DownloadError
+   * saying which output failed, why and what to do; nothing unverified is ever returned.
+   */
+  fetchOutput(req: FetchRequest): Promise<string> {
+    const key = `${req.sessionId}\n${req.kind}`;
+    let download = this.#inFlight.get(key);
+    if (download === undefined) {
+      download = this.#fetch(req).finally(() => this.#inFlight.delete(key));
+      this.#inFlight.set(key, download);
+    }
+    return download;
+  }
+
+  /** The path of the output's blob when the cache has it; no network. Counts as a use (for eviction). */
+  open(sessionId: string, kind: string): string | undefined {
+    const entry = this.#store.cache.get({ sessionId, kind });
+    return entry === undefined ? undefined : this.#use(entry);
+  }
+
+  /** Every entry, the most recently used first. */
+  list(): CacheEntry[] {
+    return this.#store.cache.list();
+  }
+
+  /** Pins one output of a session, or every output it has now: pinned outputs are never evicted. */
+  pin(sessionId: string, kind?: string): number {
+    return this.#store.cache.setPinned(sessionId, kind, true);
+  }
+
+  unpin(sessionId: string, kind?: string): number {
+    return this.#store.cache.setPinned(sessionId, kind, false);
+  }
+
+  usage(): CacheUsage {
+    const entries = this.list();
+    const blobs = groupBlobs(entries);
+    const sum = (list: BlobGroup[]) => list.reduce((n, b) => n + b.bytes, 0);
+    return {
+      bytes: sum(blobs),
+      blobs: blobs.length,
+      entries: entries.length,
+      pinnedBytes: sum(blobs.filter((b) => b.entries.some((e) => e.pinned))),
+      partialBytes: entries.filter((e) => e.state !== 'complete').reduce((n, e) => n + e.bytesDone, 0),
+      maxBytes: this.maxBytes,
+    };
+  }
+
+  /** Re-hashes every blob; a missing or damaged one is deleted and its entries become `failed` (fetched again when next needed). */
+  async verify(): Promise<VerifyReport> {
+    const bad: CacheEntry[] = [];
+    const blobs = groupBlobs(this.list());
+    for (const blob of blobs) {
+      const sha256 = await hashFile(join(this.dir, blob.path)).catch(() => undefined);
+      if (sha256 === blob.sha256) continue;
+      const why = sha256 === undefined ? 'its file is missing' : `its bytes changed on disk (SHA-256 ${sha256} instead of ${blob.sha256})`;
+      for (const entry of blob.entries) {
+        bad.push(this.#store.cache.markFailed(entry.id, `The cached copy of ${describe(entry)} was deleted because ${why}; it is downloaded again when next needed.`, 0));
+      }
+      await rm(join(this.dir, blob.path), { force: true });
+    }
+    return { checked: blobs.length, bad };
+  }
+
+  /** Evicts least-recently-used blobs down to the size cap, and deletes files no entry refers to. */
+  async gc(): Promise<GcReport> {
+    const report = await this.#evict(new Set());
+    return { ...report, orphans: await this.#sweepOrphans() };
+  }
+
+  /** Stops the downloads under way (their partial files are kept for a resume) and closes the connections. */
+  async close(): Promise<void> {
+    this.#abort.abort();
+    await Promise.allSettled(this.#inFlight.values());
+    await this.#agent.close();
+  }
+
+  async #fetch(req: FetchRequest): Promise<string> {
+    const cache = this.#store.cache;
+    const entry = cache.upsert({ sessionId: req.sessionId, jobId: req.jobId ?? null, kind: req.kind, urlKey: urlKey(req.url), now: this.#now() });
+    const cached = this.#use(entry);
+    if (cached !== undefined) return cached;
+    const partPath = join(this.dir, 'tmp', `${entry.id}.part`);
+    try {
+      const blob = await this.#downloader.download({
+        label: describe(entry, req.label),
+        url: req.url,
+        refreshUrl: req.refreshUrl,
+        cacheDir: this.dir,
+        partPath,
+        known: { etag: entry.etag, size: entry.size, sha256: entry.sha256, bytesDone: entry.bytesDone },
+        onStarted: (file) => cache.markStarted(entry.id, file),
+        onCheckpoint: (bytesDone) => cache.markProgress(entry.id, bytesDone),
+        onProgress: (bytes, total) => this.emit('progress', { sessionId: entry.sessionId, kind: entry.kind, bytes, total }),
+        signal: this.#abort.signal,
+      });
+      const done = cache.markComplete(entry.id, { ...blob, now: this.#now() });
+      this.emit('downloaded', done);
+      await this.#evict(new Set([done.id]));
+      return join(this.dir, blob.blobPath);
+    } catch (error) {
+      if (!(error instanceof DownloadError)) throw error;
+      if (error.bytesKept === 0) await rm(partPath, { force: true });
+      if (error.reason === 'cancelled') cache.markProgress(entry.id, error.bytesKept); // stays partial
+      else this.emit('failed', cache.markFailed(entry.id, error.message, error.bytesKept), error);
+      throw error;
+    }
+  }
+
+  /** The blob's path if the entry is complete and its file is there; records the use. */
+  #use(entry: CacheEntry): string | undefined {
+    if (entry.state !== 'complete' || entry.blobPath === null) return undefined;
+    const path = join(this.dir, entry.blobPath);
+    if (!existsSync(path)) return undefined;
+    this.#store.cache.touch(entry.id, this.#now());
+    return path;
+  }
+
+  /** Least recently used blobs first, skipping pinned, in use, downloading and `keep` entries, until under the cap. */
+  async #evict(keep: ReadonlySet<string>): Promise<Omit<GcReport, 'orphans'>> {
+    const blobs = groupBlobs(this.list());
+    let total = blobs.reduce((n, b) => n + b.bytes, 0);
+    const evicted: CacheEntry[] = [];
+    let freedBytes = 0;
+    if (total <= this.maxBytes) return { evicted, freedBytes };
+    const inUse = new Set(this.#inUse());
+    const spared = (e: CacheEntry) => e.pinned || inUse.has(e.sessionId) || keep.has(e.id) || this.#inFlight.has(`${e.sessionId}\n${e.kind}`);
+    for (const blob of blobs.sort((a, b) => a.lastAccessAt - b.lastAccessAt)) {
+      if (total <= this.maxBytes) break;
+      if (blob.entries.some(spared)) continue;
+      // Rows first: a crash before the file is deleted leaves an orphan for the sweep, never a row without its file.
+      for (const entry of blob.entries) this.#store.cache.delete(entry.id);
+      await rm(join(this.dir, blob.path), { force: true });
+      total -= blob.bytes;
+      freedBytes += blob.bytes;
+      for (const entry of blob.entries) {
+        evicted.push(entry);
+        this.emit('evicted', entry);
+      }
+    }
+    return { evicted, freedBytes };
+  }
+
+  /** Blobs no complete entry names, and partial files no entry can resume, older than ORPHAN_AGE_MS. */
+  async #sweepOrphans(): Promise<number> {
+    const entries = this.list();
+    const wanted = new Set<string>();
+    for (const e of entries) {
+      if (e.state === 'complete' && e.blobPath !== null) wanted.add(join(this.dir, e.blobPath));
+      else wanted.add(join(this.dir, 'tmp', `${e.id}.part`));
+    }
+    const files = [...(await listFiles(join(this.dir, 'tmp'))), ...(await listFiles(join(this.dir, 'blobs'), 2))];
+    let removed = 0;
+    for (const file of files) {
+      if (wanted.has(file)) continue;
+      const info = await stat(file).catch(() => undefined);
+      if (info === undefined || this.#now() - info.mtimeMs < ORPHAN_AGE_MS) continue;
+      await rm(file, { force: true });
+      removed++;
+    }
+    return removed;
+  }
+}
+
+interface BlobGroup {
+  path: string;
+  sha256: string;
+  bytes: number;
+  lastAccessAt: number;
+  entries: CacheEntry[];
+}
+
+/** The complete entries by blob: several outputs with the same bytes share one. */
+function groupBlobs(entries: CacheEntry[]): BlobGroup[] {
+  const groups = new Map<string, BlobGroup>();
+  for (const e of entries) {
+    if (e.state !== 'complete' || e.blobPath === null || e.sha256 === null) continue;
+    const group = groups.get(e.blobPath);
+    if (group === undefined) groups.set(e.blobPath, { path: e.blobPath, sha256: e.sha256, bytes: e.size ?? 0, lastAccessAt: e.lastAccessAt, entries: [e] });
+    else {
+      group.lastAccessAt = Math.max(group.lastAccessAt, e.lastAccessAt);
+      group.entries.push(e);
+    }
+  }
+  return [...groups.values()];
+}
+
+/** Files `depth` levels below `dir` (1: its own files); none when it does not exist. */
+async function listFiles(dir: string, depth = 1): Promise<string[]> {
+  const items = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const out: string[] = [];
+  for (const item of items) {
+    const path = join(dir, item.name);
+    if (depth > 1 && item.isDirectory()) out.push(...(await listFiles(path, depth - 1)));
+    else if (depth === 1 && item.isFile()) out.push(path);
+  }
+  return out;
+}
+
+function describe(entry: CacheEntry, label?: string): string {
+  return `the ${entry.kind} output of ${label ? `"${label}" (session ${entry.sessionId})` : `session ${entry.sessionId}`}`;
+}

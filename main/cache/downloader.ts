@@ -1,0 +1,418 @@
+// Downloads one output file into the blob store: streamed to `<cacheDir>/tmp/<id>.part`, resumed with
+// Range + If-Range after a failure or a crash, checked (length, and SHA-256 when the expected hash is
+// known) and only then renamed into `blobs/`. Output URLs are signed: no API key is sent.
+import { createHash, type Hash } from 'node:crypto';
+import { mkdir, open, rm, stat, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { request, type Dispatcher } from 'undici';
+import { backoffDelay, parseRetryAfter } from '../api/backoff.ts';
+import { adoptBlob, feedHash } from './blobs.ts';
+
+export type DownloadFailure = 'refused' | 'http' | 'network' | 'integrity' | 'disk' | 'cancelled';
+
+/** A download that did not give a verified blob. Nothing entered the cache. */
+export class DownloadError extends Error {
+  readonly reason: DownloadFailure;
+  readonly status: number | undefined;
+  /** Bytes left in the partial file for a later resume (0: it was discarded). */
+  readonly bytesKept: number;
+
+  constructor(message: string, fields: { reason: DownloadFailure; status?: number; bytesKept: number; cause?: unknown }) {
+    super(message, fields.cause === undefined ? undefined : { cause: fields.cause });
+    this.name = new.target.name;
+    this.reason = fields.reason;
+    this.status = fields.status;
+    this.bytesKept = fields.bytesKept;
+  }
+}
+
+/** What is known of the file from earlier attempts (the cache entry). */
+export interface KnownFile {
+  /** Validator of the bytes in the partial file, or of the last verified copy. */
+  etag: string | null;
+  size: number | null;
+  /** Hash of the last verified copy: expected again while the server sends the same ETag. */
+  sha256: string | null;
+  /** Bytes of the partial file known to be synced to disk. */
+  bytesDone: number;
+}
+
+export interface DownloadRequest {
+  /** Names the output in messages, e.g. `the GLB (glb) of session SESSION_1`. */
+  label: string;
+  url: string;
+  /** A fresh URL when the server refuses this one (expired signature); asked at most once. */
+  refreshUrl?: (() => Promise<string | undefined>) | undefined;
+  cacheDir: string;
+  partPath: string;
+  known: KnownFile;
+  /** The server answered: from here on the partial file holds bytes of this validator and size. */
+  onStarted(file: { etag: string | null; size: number | null; bytesDone: number }): void;
+  /** `bytesDone` bytes of the partial file are synced: a crash resumes from there. */
+  onCheckpoint(bytesDone: number): void;
+  onProgress?: ((bytes: number, total: number | undefined) => void) | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export interface DownloadedBlob {
+  sha256: string;
+  size: number;
+  etag: string | null;
+  /** Relative to the cache folder. */
+  blobPath: string;
+}
+
+export interface DownloaderOptions {
+  dispatcher: Dispatcher;
+  /** Attempts after network errors and 5xx, including the first (default 5); backoff base and ceiling. */
+  retry?: { maxAttempts?: number; baseMs?: number; maxMs?: number };
+  /** How many bytes between syncs of the partial file (default 16 MiB). */
+  checkpointBytes?: number;
+}
+
+const WRITE_BATCH = 1 << 20;
+const RETRY_STATUS = new Set([408, 429, 500, 502, 503, 504]);
+const REFUSED_STATUS = new Set([401, 403, 404, 410]);
+
+/** One attempt went wrong in a way the next attempt can handle (`restart`: from byte 0). */
+class Retry extends Error {
+  readonly restart: boolean;
+  readonly waitMs: number | undefined;
+
+  constructor(message: string, restart: boolean, waitMs?: number) {
+    super(message);
+    this.restart = restart;
+    this.waitMs = waitMs;
+  }
+}
+
+export class Downloader {
+  readonly #dispatcher: Dispatcher;
+  readonly #retry: { maxAttempts: number; baseMs: number; maxMs: number };
+  readonly #checkpointBytes: number;
+
+  constructor(options: DownloaderOptions) {
+    this.#dispatcher = options.dispatcher;
+    this.#retry = { maxAttempts: options.retry?.maxAttempts ?? 5, baseMs: options.retry?.baseMs ?? 500, maxMs: options.retry?.maxMs ?? 15_000 };
+    this.#checkpointBytes = options.checkpointBytes ?? 16 << 20;
+  }
+
+  async download(req: DownloadRequest): Promise<DownloadedBlob> {
+    const state: AttemptState = { url: req.url, etag: req.known.etag, size: req.known.size, trusted: req.known.bytesDone, resumed: false };
+    let refreshed = false;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#attempt(req, state);
+      } catch (error) {
+        if (req.signal?.aborted) throw new DownloadError(`The download of ${req.label} was cancelled; it resumes from ${mib(state.trusted)} next time.`, { reason: 'cancelled', bytesKept: state.trusted });
+        if (error instanceof DownloadError) {
+          if (error.reason !== 'refused' || refreshed || req.refreshUrl === undefined) throw error;
+          refreshed = true;
+          attempt--; // a fresh link is not a retry
+          const fresh = await req.refreshUrl().catch((cause: unknown) => {
+            throw new DownloadError(`${error.message} Reading the job again for a fresh link failed too: ${messageOf(cause)}`, { reason: 'refused', bytesKept: state.trusted, cause });
+          });
+          if (!fresh) throw new DownloadError(`${error.message} The job, read again, no longer offers this output.`, { reason: 'refused', bytesKept: state.trusted });
+          state.url = fresh;
+          continue;
+        }
+        const retry = error instanceof Retry ? error : classify(req, state, error);
+        if (retry instanceof DownloadError) throw retry;
+        if (retry.restart) await discard(req.partPath, state);
+        if (attempt >= this.#retry.maxAttempts) {
+          throw new DownloadError(
+            `Could not download ${req.label} from ${urlKey(state.url)} after ${attempt} attempts: ${retry.message} ` +
+              `${state.trusted > 0 ? `${mib(state.trusted)} are kept and the next try resumes from there. ` : ''}Check the connection and try again.`,
+            { reason: 'network', bytesKept: state.trusted, cause: error },
+          );
+        }
+        await delay(Math.max(backoffDelay(attempt, this.#retry), retry.waitMs ?? 0), undefined, { signal: req.signal }).catch(() => undefined);
+      }
+    }
+  }
+
+  async #attempt(req: DownloadRequest, state: AttemptState): Promise<DownloadedBlob> {
+    const have = await preparePart(req.partPath, state);
+    const headers: Record<string, string> = { 'accept-encoding': 'identity' };
+    if (have > 0) Object.assign(headers, { range: `bytes=${have}-`, 'if-range': state.etag! });
+    const res = await request(state.url, { method: 'GET', headers, dispatcher: this.#dispatcher, signal: req.signal ?? null });
+    const answer = readAnswer(req, state, res, have);
+    if (answer === undefined) {
+      await res.body.dump().catch(() => undefined);
+      return this.#attempt(req, state); // 416 or a changed file: `state` now says start from zero
+    }
+    state.trusted = answer.start;
+    state.resumed = answer.start > 0;
+    state.etag = answer.etag;
+    state.size = answer.total ?? null;
+    req.onStarted({ etag: state.etag, size: state.size, bytesDone: answer.start });
+    const hash = createHash('sha256');
+    await feedHash(hash, req.partPath, answer.start);
+    const handle = await open(req.partPath, answer.start > 0 ? 'r+' : 'w');
+    let written: number;
+    try {
+      written = await this.#stream(req, state, res.body, handle, hash, answer.start, answer.total);
+    } finally {
+      await handle.close();
+    }
+    const sha256 = hash.digest('hex');
+    const expected = answer.digest ?? (req.known.sha256 !== null && req.known.etag !== null && req.known.etag === answer.etag ? req.known.sha256 : undefined);
+    if (expected !== undefined && expected !== sha256) {
+      await discard(req.partPath, state);
+      const why = answer.digest !== undefined ? 'the SHA-256 the server announced' : `the copy verified earlier under the same ETag ${answer.etag}`;
+      // Bytes of two versions may have been joined by a resume: one fresh try from byte 0.
+      if (state.resumed) throw new Retry(`the resumed file did not match ${why}`, true);
+      throw new DownloadError(
+        `The bytes received for ${req.label} do not match ${why} (got SHA-256 ${sha256}, expected ${expected}): the file at the service ` +
+          'changed or is damaged, so it was not cached. Read the job again later and retry; report it to the service if it persists.',
+        { reason: 'integrity', bytesKept: 0 },
+      );
+    }
+    const blobPath = await adoptBlob(req.cacheDir, req.partPath, sha256);
+    return { sha256, size: written, etag: answer.etag, blobPath };
+  }
+
+  /** Streams the body to the file at `start`, hashing as it goes; returns the file's final length, synced. */
+  async #stream(req: DownloadRequest, state: AttemptState, body: AsyncIterable<Buffer>, handle: FileHandle, hash: Hash, start: number, total: number | undefined): Promise<number> {
+    const writer = new PartWriter(handle, start, this.#checkpointBytes, (written) => {
+      state.trusted = written;
+      req.onProgress?.(written, total);
+    }, req.onCheckpoint);
+    let received = start;
+    try {
+      for await (const chunk of body) {
+        received += chunk.length;
+        if (total !== undefined && received > total) throw new Retry(`the server sent more than the ${total} bytes it announced`, true);
+        hash.update(chunk);
+        await writer.add(chunk);
+      }
+    } catch (error) {
+      await writer.finish(); // the bytes that did arrive are good: kept, synced, for the resume
+      throw error;
+    }
+    await writer.finish();
+    if (total !== undefined && received !== total) {
+      throw new Retry(`the connection ended after ${received} of ${total} bytes`, false);
+    }
+    return received;
+  }
+}
+
+/**
+ * Writes the partial file in batches of WRITE_BATCH bytes, one batch on its way to the disk while the
+ * next is received, and syncs it in the background every `checkpointBytes` (reported once synced).
+ */
+class PartWriter {
+  readonly #handle: FileHandle;
+  readonly #checkpointBytes: number;
+  readonly #onWritten: (position: number) => void;
+  readonly #onSynced: (position: number) => void;
+  #position: number;
+  #synced: number;
+  #batch: Buffer[] = [];
+  #batchBytes = 0;
+  #writing: Promise<void> = Promise.resolve();
+  #syncing: Promise<void> | undefined;
+  #error: unknown;
+
+  constructor(handle: FileHandle, start: number, checkpointBytes: number, onWritten: (position: number) => void, onSynced: (position: number) => void) {
+    this.#handle = handle;
+    this.#position = this.#synced = start;
+    this.#checkpointBytes = checkpointBytes;
+    this.#onWritten = onWritten;
+    this.#onSynced = onSynced;
+  }
+
+  async add(chunk: Buffer): Promise<void> {
+    this.#batch.push(chunk);
+    this.#batchBytes += chunk.length;
+    if (this.#batchBytes >= WRITE_BATCH) await this.#flush();
+  }
+
+  /** Writes what is left and syncs it all. */
+  async finish(): Promise<void> {
+    await this.#flush();
+    await this.#writing;
+    await this.#syncing;
+    this.#check();
+    await this.#handle.sync();
+    this.#synced = this.#position;
+  }
+
+  /** Waits for the batch before, then starts writing this one. */
+  async #flush(): Promise<void> {
+    await this.#writing;
+    this.#check();
+    if (this.#batchBytes === 0) return;
+    const batch = this.#batch;
+    this.#batch = [];
+    this.#batchBytes = 0;
+    this.#writing = this.#write(batch).catch((error: unknown) => {
+      this.#error ??= error;
+    });
+  }
+
+  async #write(buffers: Buffer[]): Promise<void> {
+    while (buffers.length > 0) {
+      const { bytesWritten } = await this.#handle.writev(buffers, this.#position);
+      this.#position += bytesWritten;
+      buffers = dropBytes(buffers, bytesWritten);
+    }
+    this.#onWritten(this.#position);
+    if (this.#syncing === undefined && this.#position - this.#synced >= this.#checkpointBytes) {
+      const at = this.#position;
+      this.#syncing = this.#handle.datasync().then(
+        () => {
+          this.#synced = at;
+          this.#syncing = undefined;
+          this.#onSynced(at);
+        },
+        (error: unknown) => {
+          this.#error ??= error;
+        },
+      );
+    }
+  }
+
+  #check(): void {
+    if (this.#error !== undefined) throw this.#error;
+  }
+}
+
+/** The buffers without their first `count` bytes. */
+function dropBytes(buffers: Buffer[], count: number): Buffer[] {
+  let i = 0;
+  while (i < buffers.length && count >= buffers[i]!.length) count -= buffers[i++]!.length;
+  if (i === buffers.length) return [];
+  return [buffers[i]!.subarray(count), ...buffers.slice(i + 1)];
+}
+
+interface AttemptState {
+  url: string;
+  etag: string | null;
+  size: number | null;
+  /** Bytes at the start of the partial file that are good to resume from. */
+  trusted: number;
+  /** The current attempt continued a partial file. */
+  resumed: boolean;
+}
+
+interface Answer {
+  /** Where the body starts in the file. */
+  start: number;
+  total: number | undefined;
+  etag: string | null;
+  /** Hex SHA-256 of the whole file, when the server announced it. */
+  digest: string | undefined;
+}
+
+/**
+ * Checks the answer's status and headers. Undefined: start again from byte 0 now (416, or a 206 that
+ * does not continue the partial file). Throws a DownloadError (refused, other status) or a Retry.
+ */
+function readAnswer(req: DownloadRequest, state: AttemptState, res: Dispatcher.ResponseData, have: number): Answer | undefined {
+  const status = res.statusCode;
+  const etag = header(res.headers, 'etag') ?? null;
+  const digest = announcedSha256(res.headers);
+  if (status === 200) {
+    const length = header(res.headers, 'content-length');
+    return { start: 0, total: length === undefined ? undefined : Number(length), etag, digest };
+  }
+  if (status === 206 && have > 0) {
+    const range = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(header(res.headers, 'content-range') ?? '');
+    const sameFile = etag === state.etag && (state.size === null || Number(range?.[3]) === state.size);
+    if (range && sameFile && Number(range[1]) === have && Number(range[2]) === Number(range[3]) - 1) {
+      return { start: have, total: Number(range[3]), etag, digest };
+    }
+    state.trusted = 0; // another validator or length under the same URL: the partial file is of another version
+    return undefined;
+  }
+  if (status === 416 && have > 0) {
+    state.trusted = 0; // the partial file is longer than the file now is
+    return undefined;
+  }
+  void res.body.dump().catch(() => undefined);
+  if (REFUSED_STATUS.has(status)) {
+    throw new DownloadError(
+      `The server refused the link to ${req.label} (HTTP ${status}${status === 403 ? ': the signed link expired or is invalid' : ': no such file'}). ` +
+        'Read the job again (e.g. "asset-studio job <id>") to get a fresh link, then retry.',
+      { reason: 'refused', status, bytesKept: state.trusted },
+    );
+  }
+  if (RETRY_STATUS.has(status)) throw new Retry(`the server answered HTTP ${status}`, false, parseRetryAfter(res.headers['retry-after']));
+  throw new DownloadError(`The server answered HTTP ${status} for ${req.label} (${urlKey(state.url)}); it was not cached. Retry later, or report it to the service.`, {
+    reason: 'http',
+    status,
+    bytesKept: state.trusted,
+  });
+}
+
+/** Makes the partial file hold exactly the bytes to resume from; returns their count (0: start over). */
+async function preparePart(partPath: string, state: AttemptState): Promise<number> {
+  await mkdir(dirname(partPath), { recursive: true });
+  const size = await stat(partPath).then(
+    (s) => s.size,
+    () => 0,
+  );
+  // Only a strong validator may be sent in If-Range; without one a resumed file could mix two versions.
+  const have = state.etag !== null && !state.etag.startsWith('W/') ? Math.min(size, state.trusted) : 0;
+  if (have < size) {
+    const handle = await open(partPath, 'r+');
+    await handle.truncate(have).finally(() => handle.close());
+  }
+  state.trusted = have;
+  return have;
+}
+
+async function discard(partPath: string, state: AttemptState): Promise<void> {
+  await rm(partPath, { force: true });
+  state.trusted = 0;
+}
+
+/** The whole file's SHA-256 from `Repr-Digest: sha-256=:<base64>:` (RFC 9530) or `Digest: SHA-256=<base64>` (RFC 3230). */
+function announcedSha256(headers: Dispatcher.ResponseData['headers']): string | undefined {
+  for (const [name, pattern] of [
+    ['repr-digest', /(?:^|,)\s*sha-256=:([A-Za-z0-9+/=]+):/i],
+    ['digest', /(?:^|,)\s*sha-256=([A-Za-z0-9+/=]+)/i],
+  ] as const) {
+    const match = pattern.exec(header(headers, name) ?? '');
+    const bytes = match ? Buffer.from(match[1]!, 'base64') : undefined;
+    if (bytes?.length === 32) return bytes.toString('hex');
+  }
+  return undefined;
+}
+
+function header(headers: Dispatcher.ResponseData['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Sockets and HTTP parsing fail with undici's codes or the system's network codes: worth another attempt. */
+const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN']);
+
+/** A network error is retried; a file system error ends the download; anything else is a bug and is thrown as it is. */
+function classify(req: DownloadRequest, state: AttemptState, error: unknown): Retry | DownloadError {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') throw error;
+  if (code.startsWith('UND_ERR') || NETWORK_CODES.has(code)) return new Retry(`network error (${code}: ${messageOf(error)})`, false);
+  return new DownloadError(
+    `Could not write ${req.label} into the cache folder ${req.cacheDir}: ${messageOf(error)}. Free some disk space or check the folder's permissions, then retry.`,
+    { reason: 'disk', bytesKept: state.trusted, cause: error },
+  );
+}
+
+/** The URL without its query string: the signature is a secret and changes at every read. */
+export function urlKey(url: string): string {
+  const at = url.search(/[?#]/);
+  return at < 0 ? url : url.slice(0, at);
+}
+
+function mib(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+

@@ -1,0 +1,68 @@
+// Which outputs of each resource type are downloaded, driven end to end: jobs of every type finish at
+// the engine and the tracker's hook caches their files.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDownloadHook, type OutputsReport } from '../../main/cache/auto-download.ts';
+import { DownloadCache } from '../../main/cache/cache.ts';
+import { outputsOf } from '../../main/cache/outputs.ts';
+import type { JobRecord } from '../../main/store/jobs.ts';
+import { makeHarness, PNG, type Harness } from '../jobs/harness.ts';
+import { join } from 'node:path';
+
+let h: Harness | undefined;
+let cache: DownloadCache | undefined;
+afterEach(async () => {
+  await cache?.close();
+  await h?.dispose();
+  h = cache = undefined;
+});
+
+describe('outputs of finished jobs', () => {
+  it('downloads the files of every resource type, GLB always and the other formats as enabled', async () => {
+    h = await makeHarness({ speed: 500 });
+    cache = new DownloadCache({ store: h.store, dir: join(h.dir, 'cache') });
+    const reports = new Map<string, OutputsReport>();
+    const tracker = h.restartTracker({ onFinished: createDownloadHook(cache, h.store, { formats: ['image', 'usdz'], onReport: (r) => reports.set(r.jobId, r) }) });
+    tracker.start();
+    const finish = async (...jobs: { job?: JobRecord }[]) => {
+      const ids = jobs.map((j) => j.job!.id);
+      await tracker.waitFor(ids, AbortSignal.timeout(20_000));
+      await expect.poll(() => ids.every((id) => reports.has(id)), { timeout: 10_000 }).toBe(true);
+      return ids.map((id) => {
+        const report = reports.get(id)!;
+        expect(report.failed).toEqual([]);
+        return report.fetched.map((f) => f.kind);
+      });
+    };
+    const s = h.submitter;
+    const [current, image, retopo, animation] = await finish(
+      await s.submit('createImageTo3d', { body: { image_url: PNG } }, { label: 'chair' }),
+      await s.submit('createTextToImage', { body: { prompt: 'a lamp' } }, { label: 'lamp' }),
+      await s.submit('createRetopology', { body: { type: 'retopology', input: { mesh: 'https://example.com/a.glb' } } }, { label: 'retopo' }),
+      await s.submit('uploadAnimationMesh', { body: { mesh_url: 'https://example.com/hero.fbx' } }, { label: 'hero' }),
+    );
+    expect(current).toEqual(['glb', 'usdz']); // obj, zip and fbx are not enabled
+    expect(image).toEqual(['image']);
+    expect(retopo).toEqual(['retopo_obj', 'retopo_image']);
+    // animation_url is also the first library entry: downloaded once, as `animation`.
+    expect(animation!.slice(0, 4)).toEqual(['mesh', 'animation', 'render', 'thumbnail']);
+    expect(animation!.length).toBeGreaterThan(4);
+    expect(animation!.slice(4).every((k) => k.startsWith('library:'))).toBe(true);
+
+    const session = h.store.jobs.list({ kinds: ['animation_session'] })[0]!.remoteId!;
+    const older = await s.submit('createImageTo3dLegacy', { body: { image_url: PNG } }, { label: 'older' });
+    const [prompts, spin] = await finish(await s.submit('submitTextAnimations', { body: { session_code: session, texts: ['walk'] } }, { label: 'walk' }), older);
+    expect(prompts!.length).toBe(2);
+    expect(prompts!.every((k) => /^prompt:\w+(:usdz)?$/.test(k))).toBe(true);
+    expect(spin).toEqual([]); // get-mesh names no spin images; the list endpoint does (see below)
+    const code = older.job!.remoteId!;
+    const [preview] = await finish(await s.submit('preview', { params: { session_code: code }, body: {} }, { label: 'preview' }));
+    expect(preview).toEqual(['preview_glb', 'preview_usdz']); // mesh_url_glb is the preview's GLB: not twice
+    const [refine] = await finish(await s.submit('refine', { params: { session_code: code } }, { label: 'refine' }));
+    expect(refine).toEqual(['glb', 'usdz']);
+
+    // The older form (list endpoint) names the spin images and the polished mesh.
+    const listed = (await h.client.listImageTo3d({})).results.find((r) => r.session_code === code)!;
+    expect(outputsOf({ kind: 'image_to_3d_older', step: 'spin', texts: null, result: listed }).map((o) => o.kind)).toEqual(['spin_0', 'spin_1', 'spin_2', 'spin_3']);
+    expect(outputsOf({ kind: 'image_to_3d_older', step: 'refine', texts: null, result: listed }, []).map((o) => o.kind)).toEqual(['glb']);
+  });
+});
