@@ -10,6 +10,8 @@ import type { Logger } from '../api/redact.ts';
 import type { ConnectionSettings } from '../config/settings.ts';
 import { startEngine, type EngineOptions, type RunningEngine } from '../engine/engine.ts';
 import { EngineBusyError } from '../engine/lock.ts';
+import { createDownloadHook } from '../cache/auto-download.ts';
+import { defaultCacheDir, DownloadCache } from '../cache/cache.ts';
 import { RequestBudget } from '../jobs/budget.ts';
 import { DEFAULT_TIMING, scaleTiming, type PollTiming } from '../jobs/schedule.ts';
 import { startWebhookReceiver, type RunningReceiver } from '../jobs/webhook-receiver.ts';
@@ -23,6 +25,8 @@ export interface Services {
   store: Store;
   tracker: JobTracker;
   submitter: Submitter;
+  /** Every output of a finished job lands here, verified, for offline review. */
+  cache: DownloadCache;
   /** Set when this process runs the embedded engine. */
   engine?: RunningEngine;
   /** Starts the webhook receiver when the settings enable it; returns its URL (undefined when off). */
@@ -75,7 +79,9 @@ export async function createServices(settings: ConnectionSettings, options: Serv
   const store = openDatabase(databasePath(settings.dataDir));
   store.journal.recoverAfterCrash(Date.now() - CRASH_AGE_MS);
   let receiver: RunningReceiver | undefined;
+  const cache = new DownloadCache({ store, dir: defaultCacheDir(settings.dataDir) });
   const tracker = new JobTracker({
+    onFinished: createDownloadHook(cache, store),
     store,
     client,
     budget: new RequestBudget(options.budget),
@@ -90,6 +96,7 @@ export async function createServices(settings: ConnectionSettings, options: Serv
     store,
     tracker,
     submitter,
+    cache,
     ...(connection.engine && { engine: connection.engine }),
     async startWebhooks() {
       if (receiver) return receiver.url;
@@ -109,6 +116,7 @@ export async function createServices(settings: ConnectionSettings, options: Serv
     },
     close: async () => {
       await tracker.stop();
+      await cache.close();
       await receiver?.close();
       await client.close();
       store.close();

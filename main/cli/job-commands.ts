@@ -23,7 +23,7 @@ export const JOB_OPTIONS = {
   abandon: { type: 'boolean' },
 } as const;
 
-async function withServices<T>(ctx: CommandContext, fn: (s: Services) => Promise<T>): Promise<T> {
+export async function withServices<T>(ctx: CommandContext, fn: (s: Services) => Promise<T>): Promise<T> {
   const services = await ctx.services();
   try {
     return await fn(services);
@@ -33,7 +33,7 @@ async function withServices<T>(ctx: CommandContext, fn: (s: Services) => Promise
 }
 
 /** A local job id, or the session code / id of a tracked job. */
-function findJob(s: Services, ref: string): JobRecord {
+export function findJob(s: Services, ref: string): JobRecord {
   const job = s.store.jobs.get(ref) ?? s.store.jobs.findByRemoteId(ref);
   if (!job) throw new UsageError(`"${ref}" is not a job of this app. See "asset-studio jobs"; sessions created elsewhere can be read with "asset-studio get".`);
   return job;

@@ -10,6 +10,7 @@ import { createServices, localEngineKey } from '../app/services.ts';
 import { resolveDataDir, resolveSettings, type ConnectionSettings } from '../config/settings.ts';
 import { ENGINE_OPTIONS, engineCommand, keyCommand, WEBHOOK_OPTIONS, webhooksCommand } from './admin-commands.ts';
 import { BATCH_OPTIONS, batchCommand } from './batch-command.ts';
+import { cacheCommand, exportCommand, FILES_OPTIONS, pullCommand } from './files-commands.ts';
 import { ENDPOINT_COMMANDS, type EndpointCommand, type Values } from './commands.ts';
 import { str, type CliIO, type CommandContext } from './context.ts';
 import { runEndpointCommand } from './endpoint-command.ts';
@@ -52,12 +53,14 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       return 0;
     }
     const command = ENDPOINT_COMMANDS.find((c) => c.name === name);
-    const other = ['engine', 'key', 'webhooks', 'batch'];
+    const other = ['engine', 'key', 'webhooks', 'batch', 'pull', 'cache', 'export'];
     if (!command && !isJobCommand(name) && !other.includes(name)) {
       throw new UsageError(`unknown command "${name}". Run "asset-studio help" to see the commands.`);
     }
     const extra: ParseArgsOptionsConfig =
-      command?.options ?? { engine: ENGINE_OPTIONS, webhooks: WEBHOOK_OPTIONS, batch: BATCH_OPTIONS }[name] ?? (isJobCommand(name) ? JOB_OPTIONS : {});
+      command?.options ??
+      { engine: ENGINE_OPTIONS, webhooks: WEBHOOK_OPTIONS, batch: BATCH_OPTIONS, export: FILES_OPTIONS }[name] ??
+      (isJobCommand(name) ? JOB_OPTIONS : {});
     const parsed = parseArgs({ args: rest, options: { ...GLOBAL_OPTIONS, ...extra }, allowPositionals: true, strict: true });
     const values = parsed.values as Values;
     if (values.help) {
@@ -87,6 +90,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     if (name === 'engine') return await engineCommand(ctx, engineSpeed);
     if (name === 'webhooks') return await webhooksCommand(ctx);
     if (name === 'batch') return await batchCommand(ctx);
+    if (name === 'pull') return await pullCommand(ctx);
+    if (name === 'cache') return await cacheCommand(ctx);
+    if (name === 'export') return await exportCommand(ctx);
     if (isJobCommand(name)) return await JOB_COMMANDS[name].run(ctx);
     return await runEndpointCommand(command!, ctx);
   } catch (error) {
@@ -141,6 +147,11 @@ export function usage(): string {
     '',
     'Jobs:',
     ...Object.entries(JOB_COMMANDS).map(([name, c]) => row(name, c.summary)),
+    '',
+    'Files:',
+    row('pull', 'Download every output of a finished job into the local cache'),
+    row('cache', 'ls | verify | gc: the local cache of outputs (works offline)'),
+    row('export', 'Put a job\'s outputs into a game project: --project DIR [--engine unity|unreal|godot|folder]'),
     '',
     'Other:',
     row('engine', 'Start the embedded local engine and print its address'),

@@ -1,5 +1,6 @@
 // Waits for jobs through the tracker, with live progress on stderr; used by --wait, wait and watch.
 import type { Services } from '../app/services.ts';
+import { fetchJobOutputs } from '../cache/auto-download.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import type { CliIO } from './context.ts';
 import { progressView } from './progress.ts';
@@ -21,7 +22,9 @@ export async function waitForJobs(services: Services, ids: string[], io: CliIO, 
   await services.startWebhooks();
   tracker.start();
   try {
-    return await tracker.waitFor(ids, stop);
+    const jobs = await tracker.waitFor(ids, stop);
+    await cacheOutputs(services, jobs, io, options.quiet === true);
+    return jobs;
   } catch (error) {
     if (io.interrupt.aborted) throw new Error('Stopped. The jobs keep running at the service; resume with "asset-studio wait" or "asset-studio watch".');
     if (stop.aborted) {
@@ -35,5 +38,17 @@ export async function waitForJobs(services: Services, ids: string[], io: CliIO, 
   } finally {
     for (const e of events) tracker.off(e, show);
     view.done();
+  }
+}
+
+/**
+ * The tracker starts downloading the outputs of each finished job; a command that exits afterwards
+ * waits for those downloads, so everything it reported done is in the cache.
+ */
+async function cacheOutputs(services: Services, jobs: JobRecord[], io: CliIO, quiet: boolean): Promise<void> {
+  for (const job of jobs.filter((j) => j.state === 'succeeded')) {
+    const report = await fetchJobOutputs(services.cache, services.store, job, () => services.tracker.refresh(job.id));
+    if (!quiet && io.stderrIsTTY && report.fetched.length) io.stderr(`${job.remoteId}: ${report.fetched.length} output(s) in the local cache\n`);
+    for (const failed of report.failed) io.stderr(`warning: ${job.remoteId}: ${failed.kind}: ${failed.error}\n`);
   }
 }

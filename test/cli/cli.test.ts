@@ -1,5 +1,5 @@
 // The command line end to end: a real child process against the embedded engine (no key, no address).
-import { copyFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { realFixture } from '../fixtures.ts';
@@ -128,5 +128,37 @@ describe('asset-studio CLI', () => {
     expect(summary.items.find((i) => i.name === 'broken.fbx')!.error).toMatch(/not an FBX file/);
     const jobs = JSON.parse((await runCli(['jobs', '--json'], env(dataDir))).stdout) as { kind: string }[];
     expect(jobs.map((j) => j.kind).sort()).toEqual(['animation_session', 'image_to_3d', 'image_to_3d']);
+  });
+
+  it('a waited job is in the cache; pull, cache verify and export into a Godot project work from it', async () => {
+    const dataDir = tempDataDir();
+    const created = await runCli(['create-3d', CHAIR, '--wait', '--json', '--engine-speed', '2000'], env(dataDir));
+    expect(created.code).toBe(0);
+    const jobId = (JSON.parse(created.stdout) as { job: { id: string } }).job.id;
+    const ls = JSON.parse((await runCli(['cache', 'ls', '--json'], env(dataDir))).stdout) as { entries: { kind: string; state: string }[] };
+    expect(ls.entries.filter((e) => e.state === 'complete').map((e) => e.kind)).toEqual(expect.arrayContaining(['glb', 'obj', 'fbx']));
+    const pulled = await runCli(['pull', jobId, '--json'], env(dataDir));
+    expect(JSON.parse(pulled.stdout).failed).toEqual([]);
+    const verify = await runCli(['cache', 'verify'], env(dataDir));
+    expect(verify.stdout).toMatch(/0 damaged/);
+
+    const project = join(dataDir, 'my-game');
+    mkdirSync(project);
+    writeFileSync(join(project, 'project.godot'), '[application]\nconfig/name="My Game"\n');
+    const exported = await runCli(['export', jobId, '--project', project, '--pivot', 'bottom-center', '--json'], env(dataDir));
+    expect(exported.stderr).toBe('');
+    expect(exported.code).toBe(0);
+    const result = JSON.parse(exported.stdout) as { engine: string; targetDir: string; manifestPath: string; files: { path: string }[] };
+    expect(result.engine).toBe('godot');
+    expect(result.targetDir.startsWith(join(project, 'assets'))).toBe(true);
+    expect(result.files.some((f) => f.path.endsWith('.glb'))).toBe(true);
+    const manifest = JSON.parse(readFileSync(result.manifestPath, 'utf8')) as { source: { jobId: string } };
+    expect(manifest.source.jobId).toBe(jobId);
+    const again = await runCli(['export', jobId, '--project', project], env(dataDir));
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toMatch(/--overwrite|overwrite/);
+    const replaced = await runCli(['export', jobId, '--project', project, '--overwrite'], env(dataDir));
+    expect(replaced.code).toBe(0);
+    expect(existsSync(result.targetDir)).toBe(true);
   });
 });

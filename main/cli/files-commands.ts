@@ -1,0 +1,129 @@
+// pull, cache, export: outputs of finished jobs into the verified local cache, and from there into a
+// game project. Everything but pull works with no network.
+import { fetchJobOutputs } from '../cache/auto-download.ts';
+import { exportAsset } from '../export/export.ts';
+import { exportSourcesOf } from '../export/from-job.ts';
+import { ENGINES, type Engine } from '../export/presets.ts';
+import { transformsSchema, type Transforms } from '../export/transform.ts';
+import { formatBytes } from '../files/limits.ts';
+import { printJson, str, type CommandContext } from './context.ts';
+import { findJob, withServices } from './job-commands.ts';
+import { parseNumber, UsageError } from './values.ts';
+
+export const FILES_OPTIONS = {
+  project: { type: 'string' },
+  engine: { type: 'string' },
+  name: { type: 'string' },
+  overwrite: { type: 'boolean' },
+  'scale-height': { type: 'string' },
+  'scale-largest': { type: 'string' },
+  'scale-factor': { type: 'string' },
+  pivot: { type: 'string' },
+  'up-axis': { type: 'string' },
+} as const;
+
+/** pull <job>: downloads every output of a finished job into the cache (fresh signed URLs when needed). */
+export function pullCommand(ctx: CommandContext): Promise<number> {
+  const ref = ctx.positionals[0];
+  if (!ref) throw new UsageError('missing argument: asset-studio pull <job>');
+  return withServices(ctx, async (s) => {
+    const job = findJob(s, ref);
+    if (job.state !== 'succeeded') throw new UsageError(`${job.remoteId ?? job.id} is ${job.state}: only finished jobs have outputs. Follow it with "asset-studio wait ${job.id}".`);
+    const report = await fetchJobOutputs(s.cache, s.store, job, () => s.tracker.refresh(job.id));
+    if (ctx.values.json) printJson(ctx.io, report);
+    else {
+      for (const f of report.fetched) ctx.io.stdout(`${f.kind.padEnd(16)} ${f.path}\n`);
+      for (const f of report.failed) ctx.io.stderr(`error: ${f.kind}: ${f.error}\n`);
+    }
+    return report.failed.length ? 3 : 0;
+  });
+}
+
+/** cache ls | verify | gc */
+export function cacheCommand(ctx: CommandContext): Promise<number> {
+  const action = ctx.positionals[0] ?? 'ls';
+  return withServices(ctx, async (s) => {
+    if (action === 'ls') {
+      const entries = s.cache.list();
+      if (ctx.values.json) printJson(ctx.io, { entries, usage: s.cache.usage() });
+      else {
+        for (const e of entries) ctx.io.stdout(`${e.sessionId}  ${e.kind.padEnd(16)} ${e.state.padEnd(8)} ${e.size === null ? '' : formatBytes(e.size)}${e.pinned ? '  pinned' : ''}\n`);
+        const u = s.cache.usage();
+        ctx.io.stdout(`${entries.length} output(s), ${formatBytes(u.bytes)} of ${formatBytes(u.maxBytes)}\n`);
+      }
+      return 0;
+    }
+    if (action === 'verify') {
+      const report = await s.cache.verify();
+      if (ctx.values.json) printJson(ctx.io, report);
+      else ctx.io.stdout(`${report.checked} blob(s) checked, ${report.bad.length} damaged and removed${report.bad.length ? ' (run "asset-studio pull <job>" to download them again)' : ''}\n`);
+      return report.bad.length ? 3 : 0;
+    }
+    if (action === 'gc') {
+      const report = await s.cache.gc();
+      if (ctx.values.json) printJson(ctx.io, report);
+      else ctx.io.stdout(`${report.evicted} output(s) evicted, ${formatBytes(report.freedBytes)} freed, ${report.orphans} stray file(s) removed\n`);
+      return 0;
+    }
+    throw new UsageError('usage: asset-studio cache ls|verify|gc');
+  });
+}
+
+/** export <job> --project DIR [--engine unity|unreal|godot|folder]: from the cache into a game project. */
+export function exportCommand(ctx: CommandContext): Promise<number> {
+  const ref = ctx.positionals[0];
+  const projectDir = str(ctx.values, 'project');
+  if (!ref || !projectDir) throw new UsageError('usage: asset-studio export <job> --project DIR [--engine unity|unreal|godot|folder] [--name N] [--overwrite]');
+  const engine = str(ctx.values, 'engine');
+  if (engine !== undefined && !(ENGINES as readonly string[]).includes(engine)) throw new UsageError(`--engine must be one of ${ENGINES.join(', ')} (got "${engine}").`);
+  const transforms = transformsFrom(ctx);
+  return withServices(ctx, async (s) => {
+    const job = findJob(s, ref);
+    let files = exportSourcesOf(job, s.cache);
+    if (files.length === 0 && job.state === 'succeeded') {
+      await fetchJobOutputs(s.cache, s.store, job, () => s.tracker.refresh(job.id)); // not cached yet: get them first
+      files = exportSourcesOf(job, s.cache);
+    }
+    if (files.length === 0) throw new UsageError(`${job.remoteId ?? job.id} has no cached outputs to export${job.state === 'succeeded' ? '' : ` (it is ${job.state})`}. Run "asset-studio pull ${job.id}" once it has finished.`);
+    const result = await exportAsset({
+      projectDir,
+      ...(engine !== undefined && { engine: engine as Engine }),
+      name: str(ctx.values, 'name') ?? job.label.replace(/^[a-z0-9-]+ /, '').replace(/\.[a-z0-9]+$/i, ''),
+      files,
+      ...(transforms && { transforms }),
+      overwrite: ctx.values.overwrite === true,
+      source: {
+        sessionId: job.remoteId!,
+        jobId: job.id,
+        kind: job.kind,
+        request: job.operationId ? s.store.journal.get(job.operationId)?.body : undefined,
+        result: job.result,
+      },
+    });
+    if (ctx.values.json) printJson(ctx.io, result);
+    else {
+      ctx.io.stdout(`Exported to ${result.targetDir} (${result.engine})\n`);
+      for (const f of result.files) ctx.io.stdout(`  ${f.path}  ${formatBytes(f.size)}\n`);
+      for (const f of result.skipped) ctx.io.stdout(`  skipped ${f.kind}: ${f.why}\n`);
+    }
+    return 0;
+  });
+}
+
+function transformsFrom(ctx: CommandContext): Transforms | undefined {
+  const v = ctx.values;
+  const height = str(v, 'scale-height');
+  const largest = str(v, 'scale-largest');
+  const factor = str(v, 'scale-factor');
+  const raw = {
+    ...(height !== undefined && { scale: { height: parseNumber('scale-height', height) } }),
+    ...(largest !== undefined && { scale: { largest: parseNumber('scale-largest', largest) } }),
+    ...(factor !== undefined && { scale: { factor: parseNumber('scale-factor', factor) } }),
+    ...(str(v, 'pivot') !== undefined && { pivot: str(v, 'pivot') }),
+    ...(str(v, 'up-axis') !== undefined && { upAxis: str(v, 'up-axis') }),
+  };
+  if (Object.keys(raw).length === 0) return undefined;
+  const parsed = transformsSchema.safeParse(raw);
+  if (!parsed.success) throw new UsageError(`invalid transform options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
