@@ -5,23 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NodeIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
-import { afterEach } from 'vitest';
+import { tempDir as sharedTempDir } from '../helpers.ts';
 import { buildGlb, buildObj, renderTexture } from '../../main/engine/outputs/index.ts';
 import type { SourceFile } from '../../main/export/export.ts';
 import type { ExportSource } from '../../main/export/manifest.ts';
 import type { GameEngine } from '../../main/export/presets.ts';
 
-const made: string[] = [];
-
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-export function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'asset-studio-export-'));
-  made.push(dir);
-  return dir;
-}
+export const tempDir = (): string => sharedTempDir('asset-studio-export-');
 
 /** The smallest folder each engine's editor would open. */
 export function makeProject(engine: GameEngine, root = tempDir()): string {

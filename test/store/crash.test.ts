@@ -1,29 +1,15 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { openDatabase } from '../../main/store/database.ts';
 import { CRASH_ERROR } from '../../main/store/journal.ts';
-import { tempDir } from './temp.ts';
+import { killAtMarker, tempDir } from '../helpers.ts';
 
 const WRITER = fileURLToPath(new URL('./fixtures/crash-writer.ts', import.meta.url));
 
 it('keeps committed rows when the process is killed mid-transaction, and recovers the pending entry', async () => {
   const path = join(tempDir(), 'a.db');
-  const child = spawn(process.execPath, [WRITER, path], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = once(child, 'exit');
-
-  let stdout = '';
-  for await (const chunk of child.stdout) {
-    stdout += String(chunk);
-    if (stdout.includes('ready')) break;
-  }
-  expect(stdout, stderr).toContain('ready');
-  child.kill('SIGKILL');
-  const [code, signal] = await exited;
+  const { code, signal } = await killAtMarker(WRITER, [path], 'ready');
   expect({ code, signal }).toEqual({ code: null, signal: 'SIGKILL' });
 
   const store = openDatabase(path);
