@@ -131,8 +131,7 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
   wake(remoteId: string, claimed?: string): number {
     const now = this.#now();
     let woken = 0;
-    for (const job of this.#store.jobs.listActive()) {
-      if (job.remoteId !== remoteId) continue;
+    for (const job of this.#store.jobs.activeByRemoteId(remoteId)) {
       const said = claimed === undefined ? undefined : normaliseStatus(job.kind, claimed, { step: job.step ?? undefined });
       const urgent = said === undefined || said.final || said.state === 'unknown' || job.state === 'queued' || job.state === 'submission_unknown';
       if (!urgent) continue;
@@ -181,11 +180,8 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
   #arm(): void {
     if (!this.#running) return;
     clearTimeout(this.#timer);
-    const next = this.#store.jobs
-      .listActive()
-      .filter((j) => j.nextPollAt !== null && !this.#inFlight.has(j.id))
-      .reduce((min, j) => Math.min(min, j.nextPollAt!), Number.POSITIVE_INFINITY);
-    if (next === Number.POSITIVE_INFINITY) return;
+    const next = this.#store.jobs.nextDueAt(); // jobs being read have no next time until their read ends
+    if (next === undefined) return;
     const at = Math.max(next, this.budget.pausedUntil);
     this.#timer = setTimeout(() => this.#tick(), Math.max(0, at - this.#now()));
   }
@@ -194,7 +190,9 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
     const now = this.#now();
     const free = this.budget.maxConcurrent * 4;
     for (const job of this.#store.jobs.due(now, free + this.#inFlight.size)) {
-      if (this.#inFlight.has(job.id) || job.remoteId === null) continue;
+      if (this.#inFlight.has(job.id)) continue;
+      this.#store.jobs.markPolling(job.id, now);
+      if (job.remoteId === null || !canObserve(job.kind)) continue; // nothing to read: no longer due
       const read = this.#read(job).finally(() => {
         this.#inFlight.delete(job.id);
         this.#arm();
@@ -253,7 +251,11 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
 
   #onReadError(job: JobRecord, error: unknown): void {
     const now = this.#now();
-    if (!(error instanceof ApiError)) throw error;
+    if (!(error instanceof ApiError)) {
+      // Not a failure of the service (a bug here): the job stays, read again much later.
+      this.#store.jobs.schedule(job.id, now + this.#timing.maxIntervalMs, now);
+      return;
+    }
     if (error instanceof ServiceResponseError && error.status === 404) {
       this.#store.jobs.updateStatus(job.id, {
         state: 'failed', rawStatus: job.rawStatus, final: true, now,

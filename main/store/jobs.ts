@@ -127,6 +127,9 @@ export class JobsRepository {
   readonly #updateStatus: StatementSync;
   readonly #schedule: StatementSync;
   readonly #attachRemote: StatementSync;
+  readonly #nextDueAt: StatementSync;
+  readonly #activeByRemote: StatementSync;
+  readonly #markPolling: StatementSync;
   readonly #markOutputsFetched: StatementSync;
 
   constructor(db: DatabaseSync) {
@@ -143,6 +146,9 @@ export class JobsRepository {
     this.#list = db.prepare(`SELECT * FROM jobs WHERE ${FILTER} ORDER BY created_at DESC, rowid DESC LIMIT :limit OFFSET :offset`);
     this.#count = db.prepare(`SELECT count(*) AS n FROM jobs WHERE ${FILTER}`);
     this.#listActive = db.prepare('SELECT * FROM jobs WHERE final = 0 ORDER BY created_at DESC, rowid DESC');
+    this.#nextDueAt = db.prepare('SELECT MIN(next_poll_at) AS at FROM jobs WHERE final = 0 AND next_poll_at IS NOT NULL');
+    this.#activeByRemote = db.prepare('SELECT * FROM jobs WHERE final = 0 AND remote_id = ? ORDER BY created_at, rowid');
+    this.#markPolling = db.prepare('UPDATE jobs SET next_poll_at = NULL, last_polled_at = :now WHERE id = :id');
     this.#due = db.prepare(`
       SELECT * FROM jobs WHERE final = 0 AND next_poll_at <= :now ORDER BY next_poll_at, created_at, rowid LIMIT :limit`);
     // In SET expressions SQLite reads the row as it was before the update.
@@ -214,6 +220,22 @@ export class JobsRepository {
   /** Jobs that are not final, newest first. */
   listActive(): JobRecord[] {
     return this.#listActive.all().map(toRecord);
+  }
+
+  /** The earliest next poll time of the active jobs, or undefined when none is scheduled. */
+  nextDueAt(): number | undefined {
+    const row = this.#nextDueAt.get() as { at: number | null } | undefined;
+    return row?.at ?? undefined;
+  }
+
+  /** The unfinished jobs of one remote id (the older flow has one per step). */
+  activeByRemoteId(remoteId: string): JobRecord[] {
+    return this.#activeByRemote.all(remoteId).map(toRecord);
+  }
+
+  /** A read of the job has started: it is not due again until `schedule` sets its next time. */
+  markPolling(id: string, now: number): void {
+    this.#markPolling.run({ id, now });
   }
 
   /** Active jobs whose next poll time has come, the longest-waiting first. */
