@@ -79,10 +79,3 @@ function formatList(list: ListLike): string {
   if (list.image_to_3d_credits !== undefined) footer.push(`image-to-3D credits: ${list.image_to_3d_credits}`);
   return [...(rows.length ? rows : ['(no sessions)']), footer.join('  ·  ')].join('\n');
 }
-
-/** One progress line for a TTY: `SESSION_x  running  42% [########------------]`. */
-export function progressLine(id: string, state: string, raw: string, percent: number | undefined): string {
-  const width = 20;
-  const bar = percent === undefined ? '' : ` [${'#'.repeat(Math.round((percent / 100) * width)).padEnd(width, '-')}] ${percent}%`;
-  return `${id}  ${state} (${raw})${bar}`;
-}
