@@ -1,0 +1,222 @@
+// Profiles of the app: a name, the service address (none: the embedded local engine) and the older
+// variants' address, stored in the settings table. Their API keys live in a KeyVault, never in the table:
+// the desktop app encrypts them with the OS keychain (Electron safeStorage, see main/electron/key-vault.ts),
+// or keeps them for this session only. The CLI keeps its own key (environment or 0600 file, settings.ts).
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import type { ConnectionSettings } from './settings.ts';
+import type { SettingsRepository } from '../store/settings.ts';
+
+/** The profile that always exists: the embedded local engine, no key needed. */
+export const LOCAL_PROFILE = 'local';
+const PROFILES_KEY = 'profiles';
+
+const url = z.string().regex(/^https?:\/\/[^/]/i, 'must be an http:// or https:// address');
+export const profileSchema = z.object({
+  name: z.string().min(1).max(60),
+  baseUrl: url.optional(),
+  legacyBaseUrl: url.optional(),
+});
+export type Profile = z.output<typeof profileSchema>;
+
+const profilesSetting = z.object({ active: z.string(), list: z.array(profileSchema) });
+
+export type KeyStorage = 'os-keychain' | 'session-only' | 'file' | 'environment' | 'none';
+
+/** Where API keys are kept. `set` throws a KeyStorageError when the place cannot keep them safely. */
+export interface KeyVault {
+  readonly storage: KeyStorage;
+  get(profile: string): string | undefined;
+  set(profile: string, key: string): void;
+  remove(profile: string): boolean;
+}
+
+/** A key cannot be stored, or a profile cannot be used without one. The message says what to do. */
+export class KeyStorageError extends Error {
+  override readonly name = 'KeyStorageError';
+}
+
+export class ProfileError extends Error {
+  override readonly name = 'ProfileError';
+}
+
+/** Keys kept in memory until the app quits. */
+export class SessionKeyVault implements KeyVault {
+  readonly storage = 'session-only';
+  readonly #keys = new Map<string, string>();
+  get(profile: string): string | undefined {
+    return this.#keys.get(profile);
+  }
+  set(profile: string, key: string): void {
+    this.#keys.set(profile, key);
+  }
+  remove(profile: string): boolean {
+    return this.#keys.delete(profile);
+  }
+}
+
+/** Encryption by the OS (Electron's safeStorage in the app; anything with the same shape in tests). */
+export interface Encryptor {
+  /** Why keys cannot be encrypted safely here (undefined: they can). */
+  unavailableReason(): string | undefined;
+  encrypt(text: string): Buffer;
+  decrypt(data: Buffer): string;
+}
+
+/** Keys encrypted by an Encryptor, in one file readable by its owner only (`<dataDir>/api-keys.json`). */
+export class EncryptedFileVault implements KeyVault {
+  readonly storage = 'os-keychain';
+  readonly #path: string;
+  readonly #encryptor: Encryptor;
+
+  constructor(dataDir: string, encryptor: Encryptor) {
+    this.#path = join(dataDir, 'api-keys.json');
+    this.#encryptor = encryptor;
+  }
+
+  get(profile: string): string | undefined {
+    const sealed = this.#read()[profile];
+    if (sealed === undefined) return undefined;
+    try {
+      return this.#encryptor.decrypt(Buffer.from(sealed, 'base64'));
+    } catch {
+      throw new KeyStorageError(`The stored API key of profile "${profile}" cannot be decrypted (the OS keychain changed or the file was copied from another account). Set the key again.`);
+    }
+  }
+
+  set(profile: string, key: string): void {
+    const reason = this.#encryptor.unavailableReason();
+    if (reason !== undefined) {
+      throw new KeyStorageError(`The API key cannot be stored safely on this system: ${reason}. Keep it for this session only instead (it is forgotten when the app quits), or start a keyring service and try again.`);
+    }
+    this.#write({ ...this.#read(), [profile]: this.#encryptor.encrypt(key).toString('base64') });
+  }
+
+  remove(profile: string): boolean {
+    const all = this.#read();
+    if (!(profile in all)) return false;
+    delete all[profile];
+    this.#write(all);
+    return true;
+  }
+
+  #read(): Record<string, string> {
+    try {
+      const parsed = z.record(z.string(), z.string()).safeParse(JSON.parse(readFileSync(this.#path, 'utf8')));
+      return parsed.success ? parsed.data : {};
+    } catch {
+      return {};
+    }
+  }
+
+  /** Temp file (0600) then rename: a crash leaves the old file or the new one. */
+  #write(all: Record<string, string>): void {
+    mkdirSync(dirname(this.#path), { recursive: true, mode: 0o700 });
+    const temp = `${this.#path}.${process.pid}.tmp`;
+    writeFileSync(temp, JSON.stringify(all), { mode: 0o600 });
+    chmodSync(temp, 0o600);
+    renameSync(temp, this.#path);
+  }
+}
+
+export interface KeyStatus {
+  configured: boolean;
+  storage: KeyStorage;
+}
+
+/**
+ * The profiles and which one is active, over the settings table, with their keys in a persistent vault
+ * (absent where none is safe, e.g. the web host) and a session vault. A session key wins over a stored one.
+ */
+export class ProfileStore {
+  readonly #settings: SettingsRepository;
+  readonly #persistent: KeyVault | undefined;
+  readonly #session: KeyVault;
+
+  constructor(settings: SettingsRepository, vaults: { persistent?: KeyVault | undefined; session: KeyVault }) {
+    this.#settings = settings;
+    this.#persistent = vaults.persistent;
+    this.#session = vaults.session;
+  }
+
+  /** The local profile first, then the others by name. */
+  list(): Profile[] {
+    return [{ name: LOCAL_PROFILE }, ...this.#stored().list.filter((p) => p.name !== LOCAL_PROFILE).sort((a, b) => a.name.localeCompare(b.name))];
+  }
+
+  get(name: string): Profile {
+    const profile = this.list().find((p) => p.name === name);
+    if (!profile) throw new ProfileError(`There is no profile "${name}". Create it first (name and service address), or choose one of: ${this.list().map((p) => p.name).join(', ')}.`);
+    return profile;
+  }
+
+  activeName(): string {
+    const { active } = this.#stored();
+    return this.list().some((p) => p.name === active) ? active : LOCAL_PROFILE;
+  }
+
+  /** Adds or changes a profile. The local profile cannot be changed. */
+  save(profile: Profile): Profile {
+    const checked = profileSchema.parse(profile);
+    if (checked.name === LOCAL_PROFILE) throw new ProfileError(`The profile "${LOCAL_PROFILE}" is the embedded engine and cannot be changed: give your profile another name.`);
+    const stored = this.#stored();
+    this.#settings.set(PROFILES_KEY, { ...stored, list: [...stored.list.filter((p) => p.name !== checked.name), checked] });
+    return checked;
+  }
+
+  /** Makes a profile the active one; a service profile needs its key first. */
+  activate(name: string): void {
+    const profile = this.get(name);
+    if (profile.baseUrl !== undefined && this.key(name) === undefined) {
+      throw new KeyStorageError(`The profile "${name}" has no API key yet: set its key first, then switch to it.`);
+    }
+    this.#settings.set(PROFILES_KEY, { ...this.#stored(), active: name });
+  }
+
+  /** The connection of the active profile (the embedded engine when it has no service address). */
+  connection(dataDir: string): ConnectionSettings {
+    const profile = this.get(this.activeName());
+    if (profile.baseUrl === undefined) return { dataDir };
+    const apiKey = this.key(profile.name);
+    if (apiKey === undefined) {
+      throw new KeyStorageError(`The profile "${profile.name}" has no API key on this machine (a session-only key is forgotten when the app quits). Set its key again, or switch to the "${LOCAL_PROFILE}" profile.`);
+    }
+    return { dataDir, baseUrl: profile.baseUrl, legacyBaseUrl: profile.legacyBaseUrl, apiKey };
+  }
+
+  key(name: string): string | undefined {
+    return this.#session.get(name) ?? this.#persistent?.get(name);
+  }
+
+  keyStatus(name: string): KeyStatus {
+    if (this.#session.get(name) !== undefined) return { configured: true, storage: this.#session.storage };
+    if (this.#persistent?.get(name) !== undefined) return { configured: true, storage: this.#persistent.storage };
+    return { configured: false, storage: 'none' };
+  }
+
+  /** Stores a key; `sessionOnly` keeps it in memory. A stored key replaces a session one and vice versa. */
+  setKey(name: string, key: string, sessionOnly: boolean): void {
+    if (this.get(name).baseUrl === undefined) throw new ProfileError(`The profile "${name}" uses the embedded engine, which needs no API key: set the key on a profile with a service address.`);
+    if (sessionOnly) {
+      this.#session.set(name, key);
+      return;
+    }
+    if (!this.#persistent) {
+      throw new KeyStorageError('Keys cannot be stored safely here (no OS keychain in the web host). Keep it for this session only, or store it with the desktop app.');
+    }
+    this.#persistent.set(name, key);
+    this.#session.remove(name);
+  }
+
+  removeKey(name: string): boolean {
+    this.get(name);
+    const session = this.#session.remove(name);
+    const stored = this.#persistent?.remove(name) ?? false;
+    return session || stored;
+  }
+
+  #stored(): z.output<typeof profilesSetting> {
+    return this.#settings.get(PROFILES_KEY, profilesSetting) ?? { active: LOCAL_PROFILE, list: [] };
+  }
+}

@@ -1,0 +1,88 @@
+// The renderer's files, for the web host and Electron's app:// protocol alike: safe path resolution
+// (nothing outside the folder), content types, the Content-Security-Policy, and the page shown when
+// the UI has not been built.
+import { existsSync, statSync } from 'node:fs';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+
+export const DEFAULT_RENDERER_DIR = resolve(import.meta.dirname, '..', '..', 'dist', 'renderer');
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.wasm': 'application/wasm',
+  '.woff2': 'font/woff2',
+  '.glb': 'model/gltf-binary',
+  '.gltf': 'model/gltf+json',
+  '.env': 'application/octet-stream',
+};
+
+export function contentType(path: string): string {
+  return TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/**
+ * The CSP of every page and response. `'wasm-unsafe-eval'` lets Babylon compile WASM decoders (not eval);
+ * `connect` adds the event socket's origins on the web host.
+ */
+export function contentSecurityPolicy(connect: readonly string[] = []): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    `connect-src ${["'self'", ...connect].join(' ')}`,
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+  ].join('; ');
+}
+
+/** Headers every response carries (the CSP included). */
+export function securityHeaders(csp: string): Record<string, string> {
+  return { 'content-security-policy': csp, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' };
+}
+
+/** The file under `root` a URL path names (`/` is index.html); undefined when missing or outside `root`. */
+export function resolveAsset(root: string, pathname: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+  if (decoded.includes('\0')) return undefined;
+  const relative = normalize(decoded === '/' ? '/index.html' : decoded).replace(/^[/\\]+/, '');
+  const base = resolve(root);
+  const path = resolve(base, relative);
+  if (path !== base && !path.startsWith(base + sep)) return undefined;
+  try {
+    return statSync(path).isFile() ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isBuilt(root: string): boolean {
+  return existsSync(join(root, 'index.html'));
+}
+
+/** Shown instead of the UI when dist/renderer has no index.html. */
+export const NOT_BUILT_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Asset Studio: the UI is not built</title></head>
+<body><h1>The user interface is not built</h1>
+<p>Asset Studio is running, but its user interface has not been built yet. In the project folder, run</p>
+<pre>npm run build</pre>
+<p>then reload this page.</p></body></html>
+`;

@@ -1,0 +1,234 @@
+// The local web host: the same renderer and bridge as the desktop app, served to a browser on this machine.
+//
+// Wire protocol (names in shared/bridge/web-protocol.ts, browser side in renderer/bridge/web-client.ts):
+// - Binds 127.0.0.1 on a free port. A random token (32 bytes, base64url) is made at each launch; the URL
+//   printed to open is `http://127.0.0.1:<port>/?token=<token>`.
+// - First visit: `GET /?token=T` with the right token answers `303 See Other` to `/` with
+//   `Set-Cookie: asset_studio_token=T; HttpOnly; SameSite=Strict; Path=/` (the token leaves the URL and
+//   history, and no script can read it). A wrong token is 401.
+// - Every other request needs that cookie, or `Authorization: Bearer T`, compared in constant time: 401
+//   without. The `Host` header must be `127.0.0.1:<port>` or `localhost:<port>` (DNS rebinding): 421 else.
+// - Every response carries the CSP (`connect-src 'self' ws://127.0.0.1:<port> ws://localhost:<port>`, no
+//   inline script, `'wasm-unsafe-eval'` for Babylon's decoders), `X-Content-Type-Options: nosniff`,
+//   `Referrer-Policy: no-referrer`, `X-Frame-Options: DENY`.
+// - `POST /api/call/<command>`, `Content-Type: application/json`, body = the command's input (JSON, at most
+//   1 MiB). 200 with the output as JSON; on failure a BridgeError `{code, message, issues?}` as JSON with
+//   400 (invalid-input), 404 (not-found), 409 (conflict, submission-unknown, cancelled), 413, 415, 422
+//   (file or export refused, key storage), 501 (unsupported here, e.g. native dialogs), 502/504 (the
+//   service or network), 500 (a bug). A request with an `Origin` header from elsewhere is 403.
+// - WebSocket `GET /api/events`: the upgrade needs `Origin` = the host's own origin (http://127.0.0.1:<port>
+//   or http://localhost:<port>, matching Host) and the token (403 else). Main sends one text frame per event,
+//   `{"event": <EventName>, "payload": <EventPayload>}`; the page sends nothing (a frame closes the socket).
+// - `POST /api/upload`: the raw file as the body (streamed to disk, at most 2 GiB), its name URI-encoded in
+//   `x-file-name`. 200 `{uploadId, name, size}`; the uploadId stands for the file in `create` (`file:
+//   {uploadId}`) and `batch.start` until the host stops. Local paths are refused on this transport.
+// - `GET /cache/<sessionId>/<kind>` (URI-encoded): a complete cached output, with `Range` (206/416) and
+//   `Content-Length`; 404 when it is not in the cache. `cache.outputs` gives these URLs.
+// - Anything else under GET is the renderer's files from dist/renderer (index.html at `/`), or a page
+//   saying to run `npm run build` when the UI is not built.
+import { createReadStream, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cachePath, WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
+import { createServices, type ServiceOptions } from '../app/services.ts';
+import { BridgeService, type FileRef } from './bridge-service.ts';
+import { BridgeFailure, httpStatusOf, invalidInput, toBridgeError } from './errors.ts';
+import { attachEventSocket } from './events-socket.ts';
+import { contentSecurityPolicy, contentType, DEFAULT_RENDERER_DIR, isBuilt, NOT_BUILT_PAGE, resolveAsset, securityHeaders } from './static.ts';
+import { isAuthorized, newToken, sameToken, tokenCookie } from './token.ts';
+import { UploadStore } from './uploads.ts';
+
+const MAX_JSON_BYTES = 2 ** 20;
+
+export interface WebHostOptions {
+  dataDir: string;
+  /** 0 (default): a free port. */
+  port?: number;
+  /** The built renderer; default dist/renderer of this checkout. */
+  rendererDir?: string;
+  serviceOptions?: ServiceOptions;
+  /** Largest upload in bytes (default: the largest file the inspections accept). */
+  maxUploadBytes?: number;
+}
+
+export interface RunningWebHost {
+  /** The URL to open: it holds the token, which moves to a cookie at the first visit. */
+  url: string;
+  origin: string;
+  port: number;
+  token: string;
+  bridge: BridgeService;
+  close(): Promise<void>;
+}
+
+export async function startWebHost(options: WebHostOptions): Promise<RunningWebHost> {
+  const token = newToken();
+  const uploads = new UploadStore(options.dataDir, options.maxUploadBytes);
+  const rendererDir = options.rendererDir ?? DEFAULT_RENDERER_DIR;
+  const bridge = await BridgeService.open({
+    dataDir: options.dataDir,
+    openServices: (connection) => createServices(connection, options.serviceOptions),
+    platform: {
+      transport: 'web',
+      resolveFile: (ref: FileRef) => {
+        if ('uploadId' in ref) return uploads.path(ref.uploadId);
+        throw invalidInput('The file', [{ path: 'file.path', message: 'local paths are not taken by the web host: upload the file (drop it on the page) and pass its uploadId' }]);
+      },
+      cacheUrl: cachePath,
+    },
+  });
+
+  let port = 0;
+  const hosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
+  const origins = () => hosts().map((h) => `http://${h}`);
+  let headers: Record<string, string> = {};
+  /** Why a request is refused before it is routed (status line), or undefined. */
+  const refusal = (req: IncomingMessage, origin: 'optional' | 'required'): string | undefined => {
+    const host = req.headers.host ?? '';
+    if (!hosts().includes(host)) return '421 Misdirected Request';
+    const from = req.headers.origin;
+    if ((from !== undefined || origin === 'required') && from !== `http://${host}`) return '403 Forbidden';
+    return isAuthorized(req, token) ? undefined : '401 Unauthorized';
+  };
+
+  const server = createServer((req, res) => {
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    handle(req, res).catch((error: unknown) => {
+      const failure = toBridgeError(error, []);
+      if (!res.headersSent) sendJson(res, httpStatusOf(failure), failure);
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const given = url.searchParams.get(WEB_PROTOCOL.tokenParam);
+    if (given !== null && req.method === 'GET' && hosts().includes(req.headers.host ?? '')) {
+      if (!sameToken(given, token)) return sendText(res, 401, 'This link is not valid (any more). Open the link Asset Studio printed when it started: it holds a new token at every launch.');
+      res.writeHead(303, { location: '/', 'set-cookie': tokenCookie(token), 'cache-control': 'no-store' });
+      return void res.end();
+    }
+    const refused = refusal(req, 'optional');
+    if (refused !== undefined) {
+      const [status] = refused.split(' ');
+      return sendText(res, Number(status), refused.startsWith('401')
+        ? 'Asset Studio needs its token: open the link it printed when it started (http://127.0.0.1:<port>/?token=...).'
+        : 'This request was refused: open Asset Studio at http://127.0.0.1 or http://localhost with the port it printed.');
+    }
+    const path = url.pathname;
+    if (path.startsWith(WEB_PROTOCOL.callPrefix)) {
+      if (req.method !== 'POST') return sendText(res, 405, 'Commands are sent with POST.');
+      if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return sendJson(res, 415, { code: 'invalid-input', message: 'Commands take a JSON body (Content-Type: application/json).' });
+      const command = decodeURIComponent(path.slice(WEB_PROTOCOL.callPrefix.length));
+      const input = await readJson(req);
+      try {
+        return sendJson(res, 200, (await bridge.call(command, input)) ?? null);
+      } catch (error) {
+        const failure = error instanceof BridgeFailure ? error.error : toBridgeError(error, []);
+        return sendJson(res, httpStatusOf(failure), failure);
+      }
+    }
+    if (path === WEB_PROTOCOL.upload) {
+      if (req.method !== 'POST') return sendText(res, 405, 'Files are uploaded with POST.');
+      try {
+        return sendJson(res, 200, await uploads.receive(req));
+      } catch (error) {
+        const failure = toBridgeError(error, []);
+        res.setHeader('connection', 'close'); // the rest of a refused body is not read
+        return sendJson(res, httpStatusOf(failure), failure);
+      }
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Only GET is served here.');
+    if (path.startsWith(WEB_PROTOCOL.cachePrefix)) return sendCached(req, res, path);
+    if (!isBuilt(rendererDir)) return sendText(res, 503, NOT_BUILT_PAGE, 'text/html; charset=utf-8');
+    const file = resolveAsset(rendererDir, path);
+    if (file === undefined) return sendText(res, 404, `Not found: ${path}`);
+    return sendFile(req, res, file, contentType(file), path === '/' || path.endsWith('.html') ? 'no-store' : 'no-cache');
+  }
+
+  function sendCached(req: IncomingMessage, res: ServerResponse, path: string): void {
+    const [sessionId, kind] = path.slice(WEB_PROTOCOL.cachePrefix.length).split('/').map((p) => decodeURIComponent(p));
+    const file = sessionId && kind ? bridge.services.cache.open(sessionId, kind) : undefined;
+    if (file === undefined) return sendText(res, 404, `The ${kind ?? ''} output of ${sessionId ?? ''} is not in the cache: download the job's outputs first.`);
+    sendFile(req, res, file, kind === 'glb' || kind!.endsWith('glb') ? 'model/gltf-binary' : 'application/octet-stream', 'private, max-age=3600');
+  }
+
+  const events = attachEventSocket(server, bridge, { path: WEB_PROTOCOL.events, allow: (req) => refusal(req, 'required') });
+  try {
+    await new Promise<void>((ok, fail) => {
+      server.once('error', fail);
+      server.listen(options.port ?? 0, '127.0.0.1', () => ok());
+    });
+  } catch (error) {
+    await bridge.close();
+    throw error;
+  }
+  port = (server.address() as AddressInfo).port;
+  headers = securityHeaders(contentSecurityPolicy(origins().map((o) => o.replace(/^http:/, 'ws:'))));
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    url: `${origin}/?${WEB_PROTOCOL.tokenParam}=${token}`,
+    origin,
+    port,
+    token,
+    bridge,
+    close: async () => {
+      await events.close();
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+      await bridge.close();
+      await uploads.clear();
+    },
+  };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.end(text);
+}
+
+function sendText(res: ServerResponse, status: number, text: string, type = 'text/plain; charset=utf-8'): void {
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.end(text);
+}
+
+/** A file with Content-Length, and a single `Range: bytes=a-b` answered with 206 (416 when unsatisfiable). */
+function sendFile(req: IncomingMessage, res: ServerResponse, path: string, type: string, cacheControl: string): void {
+  const size = statSync(path).size;
+  const common = { 'content-type': type, 'accept-ranges': 'bytes', 'cache-control': cacheControl };
+  const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
+  let start = 0;
+  let end = size - 1;
+  if (range && (range[1] !== '' || range[2] !== '')) {
+    start = range[1] === '' ? Math.max(0, size - Number(range[2])) : Number(range[1]);
+    end = range[1] === '' || range[2] === '' ? size - 1 : Math.min(size - 1, Number(range[2]));
+    if (start > end || start >= size) {
+      res.writeHead(416, { ...common, 'content-range': `bytes */${size}` });
+      return void res.end();
+    }
+    res.writeHead(206, { ...common, 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': end - start + 1 });
+  } else {
+    res.writeHead(200, { ...common, 'content-length': size });
+  }
+  if (req.method === 'HEAD' || size === 0) return void res.end();
+  createReadStream(path, { start, end }).on('error', () => res.destroy()).pipe(res);
+}
+
+/** The JSON body of a command (at most MAX_JSON_BYTES); an empty body is `{}`. */
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_JSON_BYTES) throw new BridgeFailure({ code: 'too-large', message: 'The command input is larger than 1 MiB. Send files through the upload, not inside a command.' });
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalidInput('The command input', [{ path: '(body)', message: 'is not valid JSON' }]);
+  }
+}

@@ -1,0 +1,55 @@
+// Builds the desktop app into dist/: the Electron main process (dist/electron/main.cjs), the sandboxed
+// preload (dist/electron/preload.cjs), both bundled to CommonJS by esbuild, and the renderer
+// (dist/renderer/, by renderer/build.ts). `node scripts/build.ts [--no-renderer]`.
+import { join, resolve } from 'node:path';
+import { build, type BuildOptions } from 'esbuild';
+
+const ROOT = resolve(import.meta.dirname, '..');
+export const ELECTRON_OUT = join(ROOT, 'dist', 'electron');
+
+const common: BuildOptions = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node22', // Electron 45's Node
+  sourcemap: 'linked',
+  logLevel: 'warning',
+  // Optional native speed-ups of ws, absent on purpose; electron is provided by the runtime.
+  external: ['electron', 'bufferutil', 'utf-8-validate'],
+  inject: [join(import.meta.dirname, 'cjs-shim.ts')],
+  define: { 'import.meta.url': 'importMetaUrl', 'import.meta.dirname': '__dirname' },
+};
+
+export async function buildElectron(): Promise<string[]> {
+  await Promise.all([
+    build({ ...common, entryPoints: [join(ROOT, 'main', 'electron', 'main.ts')], outfile: join(ELECTRON_OUT, 'main.cjs') }),
+    // The preload runs in the renderer's sandbox: only 'electron' may be required there, the rest is bundled.
+    build({ ...common, minify: true, entryPoints: [join(ROOT, 'main', 'electron', 'preload.ts')], outfile: join(ELECTRON_OUT, 'preload.cjs') }),
+  ]);
+  return [join(ELECTRON_OUT, 'main.cjs'), join(ELECTRON_OUT, 'preload.cjs')];
+}
+
+/** The renderer's build (renderer/build.ts, exporting buildRenderer()); a clear message when it is missing. */
+export async function buildRendererIfPresent(): Promise<boolean> {
+  let mod: { buildRenderer?: () => Promise<unknown> };
+  try {
+    mod = (await import(join(ROOT, 'renderer', 'build.ts'))) as typeof mod;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    console.warn('renderer/build.ts is not there yet: the UI was not built (the app shows a "not built" page).');
+    return false;
+  }
+  if (typeof mod.buildRenderer !== 'function') {
+    console.warn('renderer/build.ts exports no buildRenderer(): the UI was not built.');
+    return false;
+  }
+  await mod.buildRenderer();
+  return true;
+}
+
+if (import.meta.main) {
+  const started = performance.now();
+  const files = await buildElectron();
+  const renderer = process.argv.includes('--no-renderer') ? false : await buildRendererIfPresent();
+  console.log(`built ${files.map((f) => f.slice(ROOT.length + 1)).join(', ')}${renderer ? ', dist/renderer/' : ''} in ${Math.round(performance.now() - started)} ms`);
+}

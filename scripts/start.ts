@@ -1,0 +1,63 @@
+// `npm start`: builds, then starts the desktop app (on the embedded engine until a profile with a key is
+// chosen). Where the Electron binary is missing (ELECTRON_SKIP_BINARY_DOWNLOAD, a blocked download) it says
+// so and starts the local web host instead. `npm run web` (`--web`) starts the web host directly.
+// Options: --web, --port N (web host), --data-dir DIR, --no-build.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { resolveDataDir } from '../main/config/settings.ts';
+import { startWebHost } from '../main/host/web-host.ts';
+import { buildElectron, buildRendererIfPresent } from './build.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const { values } = parseArgs({ options: { web: { type: 'boolean' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, 'no-build': { type: 'boolean' } } });
+
+/**
+ * The Electron binary's path, or why there is none. Read from the electron package's path.txt rather
+ * than by require('electron'), which tries to download a missing binary (slow, and blocked here).
+ */
+function electronBinary(): { path: string } | { missing: string } {
+  let dir: string;
+  try {
+    dir = dirname(createRequire(import.meta.url).resolve('electron/package.json'));
+  } catch {
+    return { missing: 'the electron package is not installed: run npm install' };
+  }
+  let name: string;
+  try {
+    name = readFileSync(join(dir, 'path.txt'), 'utf8').trim();
+  } catch {
+    return { missing: 'its download was skipped or blocked (ELECTRON_SKIP_BINARY_DOWNLOAD); run "npx install-electron" where the network allows it' };
+  }
+  const path = process.env.ELECTRON_OVERRIDE_DIST_PATH ? join(process.env.ELECTRON_OVERRIDE_DIST_PATH, name) : join(dir, 'dist', name);
+  return existsSync(path) ? { path } : { missing: `${path} does not exist` };
+}
+
+async function web(reason?: string): Promise<void> {
+  if (reason) console.log(`The Electron binary is not available (${reason}).\nStarting the local web host instead: open the address below in your browser.`);
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number (0-65535), got "${values.port}"`);
+  const host = await startWebHost({ dataDir: resolveDataDir({ flags: { dataDir: values['data-dir'] }, env: process.env }), port });
+  console.log(`\nAsset Studio (web host): ${host.url}\n(the link holds this launch's token; stop with Ctrl+C)`);
+  const stop = () => void host.close().finally(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+if (!values['no-build']) {
+  await buildElectron();
+  await buildRendererIfPresent();
+}
+const electron = values.web ? undefined : electronBinary();
+if (electron === undefined) await web();
+else if ('missing' in electron) await web(electron.missing);
+else {
+  const env = { ...process.env, ...(values['data-dir'] && { ASSET_STUDIO_DATA_DIR: values['data-dir'] }) };
+  const child = spawn(electron.path, [ROOT], { stdio: 'inherit', env });
+  child.once('error', (error) => void web(`${electron.path} could not be started: ${error.message}`));
+  child.once('exit', (code) => {
+    process.exitCode = code ?? 1;
+  });
+}

@@ -1,0 +1,214 @@
+// The bridge between the UI (renderer) and the main process: one contract, two transports (Electron IPC
+// and the local web host). Every command has an input and an output schema, every event a payload schema;
+// main validates every input it receives. The API key crosses the bridge in one direction only (key.set):
+// no output or event ever carries it.
+import { z } from 'zod';
+import { ENDPOINTS, type EndpointId } from '../contract/endpoints.ts';
+import { LIFECYCLE_STATES, OLDER_STEPS, RESOURCE_KINDS } from '../contract/lifecycle.ts';
+
+// ---- views of main's records (what the UI may see) --------------------------------------------
+
+export const jobView = z.object({
+  id: z.string(),
+  kind: z.enum(RESOURCE_KINDS),
+  remoteId: z.string().nullable(),
+  step: z.enum(OLDER_STEPS).nullable(),
+  label: z.string(),
+  state: z.union([z.enum(LIFECYCLE_STATES), z.literal('submission_unknown'), z.literal('cancelled')]),
+  rawStatus: z.string(),
+  percent: z.number().nullable(),
+  final: z.boolean(),
+  error: z.string().nullable(),
+  operationId: z.string().nullable(),
+  parentId: z.string().nullable(),
+  /** The resource as last read from the service (its output URLs are signed and expire). */
+  result: z.unknown(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  finishedAt: z.number().nullable(),
+  outputsFetched: z.boolean(),
+});
+export type JobView = z.output<typeof jobView>;
+
+export const cachedOutput = z.object({
+  sessionId: z.string(),
+  kind: z.string(),
+  state: z.enum(['pending', 'partial', 'complete', 'failed']),
+  size: z.number().nullable(),
+  /** A URL the renderer can load (through the transport's own file route), when complete. */
+  url: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type CachedOutput = z.output<typeof cachedOutput>;
+
+export const batchItemView = z.object({
+  batchId: z.string(),
+  index: z.number().int(),
+  name: z.string(),
+  state: z.enum(['inspecting', 'rejected', 'queued', 'uploading', 'submitted', 'failed', 'cancelled']),
+  sent: z.number().optional(),
+  total: z.number().optional(),
+  jobId: z.string().optional(),
+  error: z.string().optional(),
+});
+export type BatchItemView = z.output<typeof batchItemView>;
+
+export const profileView = z.object({
+  name: z.string(),
+  /** Undefined: the embedded local engine. */
+  baseUrl: z.string().optional(),
+  legacyBaseUrl: z.string().optional(),
+  /** Whether a key is stored, and where; never the key. */
+  key: z.object({ configured: z.boolean(), storage: z.enum(['os-keychain', 'session-only', 'file', 'environment', 'none']) }),
+});
+
+export const settingsView = z.object({
+  profiles: z.array(profileView),
+  activeProfile: z.string(),
+  webhooks: z.object({ enabled: z.boolean(), host: z.string(), port: z.number(), path: z.string(), secretSet: z.boolean() }),
+  cache: z.object({ dir: z.string(), maxBytes: z.number(), usedBytes: z.number() }),
+  export: z.object({ engine: z.enum(['unity', 'unreal', 'godot', 'folder']).optional(), projectDir: z.string().optional() }),
+  outputFormats: z.array(z.string()),
+});
+export type SettingsView = z.output<typeof settingsView>;
+
+export const appInfo = z.object({
+  version: z.string(),
+  mode: z.enum(['embedded', 'service']),
+  transport: z.enum(['electron', 'web']),
+  dataDir: z.string(),
+  credits: z.number().optional(),
+});
+
+// ---- inputs ------------------------------------------------------------------------------------
+
+const id = z.string().min(1).max(200);
+const path = z.string().min(1).max(4096);
+
+/** A create of any endpoint that makes something, with the same body rules as the CLI and client. */
+const MUTATING = Object.entries(ENDPOINTS).filter(([, d]) => d.mutating).map(([k]) => k) as [EndpointId, ...EndpointId[]];
+export const createInput = z.object({
+  endpoint: z.enum(MUTATING),
+  params: z.record(z.string(), z.string()).optional(),
+  /** Validated against the endpoint's request schema in main (errors name the field). */
+  body: z.unknown().optional(),
+  /** A local FBX/zip for the animation upload: a path (Electron) or an upload id (web host). */
+  file: z.union([z.object({ path }), z.object({ uploadId: id })]).optional(),
+  label: z.string().max(200).optional(),
+  /** Chosen by the UI: makes the create idempotent (a repeat replays it) and lets jobs.cancel cut off its upload. */
+  operationId: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'letters, digits, _ and - only (at most 100)').optional(),
+});
+
+const transforms = z.object({
+  upAxis: z.enum(['y-to-z', 'z-to-y']).optional(),
+  scale: z.union([z.object({ factor: z.number().positive() }), z.object({ largest: z.number().positive() }), z.object({ height: z.number().positive() })]).optional(),
+  pivot: z.enum(['bottom-center', 'center']).optional(),
+});
+
+// ---- the commands -------------------------------------------------------------------------------
+
+export const COMMANDS = {
+  'app.info': { input: z.object({}), output: appInfo },
+  'jobs.list': {
+    input: z.object({
+      active: z.boolean().optional(),
+      search: z.string().max(200).optional(),
+      kinds: z.array(z.enum(RESOURCE_KINDS)).optional(),
+      limit: z.number().int().min(1).max(2000).default(200),
+      offset: z.number().int().min(0).default(0),
+    }),
+    output: z.object({ jobs: z.array(jobView), total: z.number().int() }),
+  },
+  'jobs.get': { input: z.object({ id }), output: jobView },
+  /**
+   * Stops following a job here (the service offers no cancel). `id` may also be the operationId of a create
+   * still sending its file: the upload is cut off (nothing is created) and the answer is null.
+   */
+  'jobs.cancel': { input: z.object({ id }), output: jobView.nullable() },
+  /** Sends a failed or abandoned job's request again, as a new operation. */
+  'jobs.retry': { input: z.object({ id }), output: jobView },
+  'jobs.reconcile': {
+    input: z.object({ operationId: id.optional(), sessionCode: z.string().startsWith('SESSION_').optional(), abandon: z.boolean().optional() }),
+    output: z.object({ results: z.array(z.object({ operationId: z.string(), outcome: z.string(), candidates: z.array(z.object({ sessionCode: z.string(), createdAt: z.string(), status: z.string() })).optional() })) }),
+  },
+  /** The service's own list (image-to-3D sessions, newest first) with paging and credits. */
+  'sessions.list': {
+    input: z.object({ page: z.number().int().min(1).default(1), limit: z.number().int().min(1).max(100).default(20) }),
+    output: z.object({ results: z.array(z.record(z.string(), z.unknown())), page: z.number(), totalPages: z.number(), totalResults: z.number(), credits: z.number().optional() }),
+  },
+  create: { input: createInput, output: z.object({ operationId: z.string(), job: jobView.optional(), status: z.enum(['created', 'replayed', 'reconciled']) }) },
+  'batch.start': {
+    input: z.object({
+      files: z.array(z.union([z.object({ path }), z.object({ uploadId: id })])).min(1).max(10_000),
+      imageOptions: z.record(z.string(), z.unknown()).optional(),
+    }),
+    output: z.object({ batchId: z.string() }),
+  },
+  'batch.cancel': { input: z.object({ batchId: id }), output: z.object({ cancelled: z.boolean() }) },
+  'cache.outputs': { input: z.object({ sessionId: id }), output: z.object({ outputs: z.array(cachedOutput) }) },
+  'cache.fetch': { input: z.object({ jobId: id }), output: z.object({ outputs: z.array(cachedOutput) }) },
+  'export.detect': { input: z.object({ projectDir: path }), output: z.object({ engine: z.enum(['unity', 'unreal', 'godot', 'folder']), root: z.string() }) },
+  'export.run': {
+    input: z.object({
+      jobId: id,
+      projectDir: path,
+      engine: z.enum(['unity', 'unreal', 'godot', 'folder']).optional(),
+      name: z.string().min(1).max(64).optional(),
+      transforms: transforms.optional(),
+      overwrite: z.boolean().optional(),
+    }),
+    output: z.object({ engine: z.string(), targetDir: z.string(), files: z.array(z.object({ path: z.string(), size: z.number() })), manifestPath: z.string() }),
+  },
+  'settings.get': { input: z.object({}), output: settingsView },
+  'settings.update': {
+    input: z.object({
+      profile: z.object({ name: z.string().min(1).max(60), baseUrl: z.string().url().optional(), legacyBaseUrl: z.string().url().optional() }).optional(),
+      activeProfile: z.string().optional(),
+      webhooks: z.object({ enabled: z.boolean(), host: z.string().optional(), port: z.number().int().min(0).max(65535).optional(), path: z.string().startsWith('/').optional(), secret: z.string().min(1).optional() }).optional(),
+      cache: z.object({ maxBytes: z.number().int().min(100 * 2 ** 20).optional(), dir: path.optional() }).optional(),
+      export: z.object({ engine: z.enum(['unity', 'unreal', 'godot', 'folder']).optional(), projectDir: path.optional() }).optional(),
+      outputFormats: z.array(z.string()).optional(),
+    }),
+    output: settingsView,
+  },
+  /** Stores the key of a profile (OS keychain; or for this session only). Write-only: never read back. */
+  'key.set': { input: z.object({ profile: z.string(), key: z.string().min(8).max(4096), sessionOnly: z.boolean().default(false) }), output: profileView },
+  'key.remove': { input: z.object({ profile: z.string() }), output: profileView },
+  /** Native dialogs (Electron only; the web host answers that the browser's own picker is to be used). */
+  'dialog.openFiles': { input: z.object({ filters: z.array(z.string()).optional(), multiple: z.boolean().default(true) }), output: z.object({ paths: z.array(z.string()) }) },
+  'dialog.chooseFolder': { input: z.object({ title: z.string().optional() }), output: z.object({ path: z.string().nullable() }) },
+} as const;
+
+export type CommandName = keyof typeof COMMANDS;
+export type CommandInput<C extends CommandName> = z.input<(typeof COMMANDS)[C]['input']>;
+export type CommandOutput<C extends CommandName> = z.output<(typeof COMMANDS)[C]['output']>;
+
+// ---- events (main → UI) ---------------------------------------------------------------------
+
+export const EVENTS = {
+  job: jobView,
+  'batch.item': batchItemView,
+  'batch.done': z.object({ batchId: z.string(), total: z.number(), submitted: z.number(), rejected: z.number(), failed: z.number(), cancelled: z.number() }),
+  'cache.progress': z.object({ sessionId: z.string(), kind: z.string(), bytes: z.number(), total: z.number().nullable() }),
+  'cache.output': cachedOutput,
+  settings: settingsView,
+  notice: z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+} as const;
+
+export type EventName = keyof typeof EVENTS;
+export type EventPayload<E extends EventName> = z.output<(typeof EVENTS)[E]>;
+
+/** An error crossing the bridge: the message is for people (what happened, what to do). */
+export const bridgeError = z.object({
+  code: z.string(),
+  message: z.string(),
+  /** Field issues of a rejected input or request. */
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type BridgeError = z.output<typeof bridgeError>;
+
+/** The one API the renderer sees, whatever the transport. */
+export interface BridgeApi {
+  call<C extends CommandName>(command: C, input: CommandInput<C>): Promise<CommandOutput<C>>;
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+}

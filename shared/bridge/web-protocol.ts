@@ -1,0 +1,35 @@
+// The wire protocol of the local web host (main/host/web-host.ts serves it, renderer/bridge/web-client.ts
+// speaks it). Both sides import these names; the full description is at the top of web-host.ts.
+import type { EventName, EventPayload } from './contract.ts';
+
+export const WEB_PROTOCOL = {
+  /** First visit: `/?token=T` moves the token into the cookie and redirects to `/`. */
+  tokenParam: 'token',
+  /** HttpOnly, SameSite=Strict, Path=/ cookie holding the per-launch token. */
+  cookieName: 'asset_studio_token',
+  /** `POST /api/call/<command>`: JSON input in, JSON output out (errors: a BridgeError with 4xx/5xx). */
+  callPrefix: '/api/call/',
+  /** WebSocket: one `EventMessage` per text frame, main → page only. */
+  events: '/api/events',
+  /** `POST /api/upload`: raw file body, its name URI-encoded in `x-file-name` → `UploadAnswer`. */
+  upload: '/api/upload',
+  fileNameHeader: 'x-file-name',
+  /** `GET /cache/<sessionId>/<kind>` (both URI-encoded): a cached output, with Range support. */
+  cachePrefix: '/cache/',
+} as const;
+
+export interface EventMessage<E extends EventName = EventName> {
+  event: E;
+  payload: EventPayload<E>;
+}
+
+export interface UploadAnswer {
+  uploadId: string;
+  name: string;
+  size: number;
+}
+
+/** The URL (path) of a cached output on the web host. */
+export function cachePath(sessionId: string, kind: string): string {
+  return `${WEB_PROTOCOL.cachePrefix}${encodeURIComponent(sessionId)}/${encodeURIComponent(kind)}`;
+}

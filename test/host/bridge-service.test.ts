@@ -1,0 +1,201 @@
+import { statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS, EVENTS, type CommandName } from '../../shared/bridge/contract.ts';
+import { cachePath } from '../../shared/bridge/web-protocol.ts';
+import { createServices, startLocalEngine, type ServiceOptions } from '../../main/app/services.ts';
+import { DEFAULT_TIMING, scaleTiming } from '../../main/jobs/schedule.ts';
+import { EncryptedFileVault, type Encryptor } from '../../main/config/profiles.ts';
+import type { RunningEngine } from '../../main/engine/engine.ts';
+import { BridgeService } from '../../main/host/bridge-service.ts';
+import { BridgeFailure } from '../../main/host/errors.ts';
+import { recordEvents, tempDir, until } from './helpers.ts';
+
+const KEY = 'sk_live_DISTINCTIVE_Zq93kLx7TT';
+// Fast engines, and fast polling even for the service profile (which polls at real-service pace otherwise).
+const FAST: ServiceOptions = { engineSpeed: 500, timing: scaleTiming(DEFAULT_TIMING, 500) };
+
+/** A reversible stand-in for safeStorage; `refuse` plays Linux's basic_text backend. */
+function fakeEncryptor(refuse?: string): Encryptor {
+  return {
+    unavailableReason: () => refuse,
+    encrypt: (text) => Buffer.from(Buffer.from(text, 'utf8').map((b) => b ^ 0x5a)),
+    decrypt: (data) => Buffer.from(data.map((b) => b ^ 0x5a)).toString('utf8'),
+  };
+}
+
+async function failure(promise: Promise<unknown>): Promise<BridgeFailure['error']> {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(BridgeFailure);
+  return (error as BridgeFailure).error;
+}
+
+const data = tempDir('bridge');
+let bridge: BridgeService;
+
+beforeAll(async () => {
+  bridge = await BridgeService.open({
+    dataDir: data.path,
+    openServices: (c) => createServices(c, FAST),
+    platform: {
+      transport: 'web',
+      keyVault: new EncryptedFileVault(data.path, fakeEncryptor()),
+      resolveFile: (ref) => ('path' in ref ? ref.path : ref.uploadId),
+      cacheUrl: cachePath,
+    },
+  });
+});
+
+afterAll(async () => {
+  await bridge.close();
+  data.remove();
+});
+
+describe('inputs', () => {
+  // One bad input per command, and the field the refusal must name.
+  const BAD: Record<CommandName, [unknown, string]> = {
+    'app.info': [42, '(body)'],
+    'jobs.list': [{ limit: 0 }, 'limit'],
+    'jobs.get': [{}, 'id'],
+    'jobs.cancel': [{ id: '' }, 'id'],
+    'jobs.retry': [{ id: 5 }, 'id'],
+    'jobs.reconcile': [{ sessionCode: 'nope' }, 'sessionCode'],
+    'sessions.list': [{ page: 0 }, 'page'],
+    create: [{ endpoint: 'getImageTo3d' }, 'endpoint'],
+    'batch.start': [{ files: [] }, 'files'],
+    'batch.cancel': [{}, 'batchId'],
+    'cache.outputs': [{}, 'sessionId'],
+    'cache.fetch': [{ jobId: '' }, 'jobId'],
+    'export.detect': [{}, 'projectDir'],
+    'export.run': [{ jobId: 'job_1', projectDir: '/tmp', name: '' }, 'name'],
+    'settings.get': ['all', '(body)'],
+    'settings.update': [{ webhooks: { enabled: 'yes' } }, 'webhooks.enabled'],
+    'key.set': [{ profile: 'cloud', key: 'short' }, 'key'],
+    'key.remove': [{}, 'profile'],
+    'dialog.openFiles': [{ multiple: 'yes' }, 'multiple'],
+    'dialog.chooseFolder': [{ title: 5 }, 'title'],
+  };
+
+  it('covers every command', () => {
+    expect(Object.keys(BAD).sort()).toEqual(Object.keys(COMMANDS).sort());
+  });
+
+  for (const [command, [input, field]] of Object.entries(BAD)) {
+    it(`${command} refuses a bad argument, naming ${field}`, async () => {
+      const error = await failure(bridge.call(command, input));
+      expect(error.code).toBe('invalid-input');
+      expect(error.issues?.map((i) => i.path)).toContain(field);
+      expect(error.message).toContain(field);
+    });
+  }
+
+  it('refuses an unknown command', async () => {
+    expect((await failure(bridge.call('jobs.delete', {}))).code).toBe('invalid-input');
+  });
+
+  it('refuses a create whose body breaks the endpoint rules, naming the field like the CLI', async () => {
+    const error = await failure(bridge.call('create', { endpoint: 'createImageTo3d', body: { image_url: 'https://example.com/chair.png', scaled_bbox: [1, 0, 1] } }));
+    expect(error.code).toBe('invalid-input');
+    expect(error.issues?.map((i) => i.path)).toContain('scaled_bbox[1]');
+    expect(error.message).toMatch(/scaled_bbox\[1\]: /);
+  });
+
+  it('answers that native dialogs are not available outside Electron', async () => {
+    expect((await failure(bridge.call('dialog.chooseFolder', {}))).code).toBe('unsupported');
+  });
+});
+
+describe('jobs', () => {
+  it('creates, cancels (the service may still finish) and retries as a new operation', async () => {
+    const created = (await bridge.call('create', { endpoint: 'createTextToImage', body: { prompt: 'a wooden crate' } })) as { operationId: string; job: { id: string; label: string } };
+    expect(created.job.label).toBe('a wooden crate');
+    const cancelled = COMMANDS['jobs.cancel'].output.parse(await bridge.call('jobs.cancel', { id: created.job.id }))!;
+    expect(cancelled).toMatchObject({ state: 'cancelled', final: true });
+    expect(cancelled.error).toMatch(/may still finish/);
+    expect((await failure(bridge.call('jobs.cancel', { id: created.job.id }))).code).toBe('conflict');
+    const retried = COMMANDS['jobs.retry'].output.parse(await bridge.call('jobs.retry', { id: created.job.id }));
+    expect(retried.id).not.toBe(created.job.id);
+    expect(retried.operationId).not.toBe(created.operationId);
+    expect(retried.label).toBe('a wooden crate');
+    const list = COMMANDS['jobs.list'].output.parse(await bridge.call('jobs.list', {}));
+    expect(list.total).toBe(2);
+  });
+
+  it('says which job is unknown', async () => {
+    const error = await failure(bridge.call('jobs.get', { id: 'job_missing' }));
+    expect(error).toMatchObject({ code: 'not-found' });
+    expect(error.message).toContain('job_missing');
+  });
+});
+
+describe('keys', () => {
+  it('refuses to store a key where the keychain is unsafe, and offers a session-only key', async () => {
+    const dir = tempDir('bridge-basic-text');
+    const unsafe = await BridgeService.open({
+      dataDir: dir.path,
+      openServices: (c) => createServices(c, FAST),
+      platform: { transport: 'electron', keyVault: new EncryptedFileVault(dir.path, fakeEncryptor('no keyring is running')), resolveFile: () => '', cacheUrl: cachePath },
+    });
+    try {
+      await unsafe.call('settings.update', { profile: { name: 'cloud', baseUrl: 'https://api.example.com' } });
+      const error = await failure(unsafe.call('key.set', { profile: 'cloud', key: KEY }));
+      expect(error.code).toBe('key-storage');
+      expect(error.message).toMatch(/no keyring is running.*session only/);
+      expect(error.message).not.toContain(KEY);
+      const view = COMMANDS['key.set'].output.parse(await unsafe.call('key.set', { profile: 'cloud', key: KEY, sessionOnly: true }));
+      expect(view.key).toEqual({ configured: true, storage: 'session-only' });
+    } finally {
+      await unsafe.close();
+      dir.remove();
+    }
+  });
+
+  describe('the key never crosses the bridge', () => {
+    const remote = tempDir('bridge-remote');
+    let engine: RunningEngine;
+    beforeAll(async () => {
+      // A second engine that only accepts KEY: the bridge's service profile talks to it with that key.
+      writeFileSync(join(remote.path, 'engine-key'), KEY, { mode: 0o600 });
+      engine = await startLocalEngine(remote.path, { speed: 500 });
+    });
+    afterAll(async () => {
+      await engine.close();
+      remote.remove();
+    });
+
+    it('in no output, event or error', async () => {
+      const seen = recordEvents(bridge);
+      const outputs: unknown[] = [];
+      const call = async (command: string, input: unknown) => {
+        try {
+          outputs.push(await bridge.call(command, input));
+        } catch (error) {
+          outputs.push((error as BridgeFailure).error);
+        }
+      };
+      await call('settings.update', { profile: { name: 'cloud', baseUrl: engine.url, legacyBaseUrl: engine.legacyUrl } });
+      await call('key.set', { profile: 'cloud', key: KEY });
+      expect(statSync(join(data.path, 'api-keys.json')).mode & 0o777).toBe(0o600);
+      await call('settings.update', { activeProfile: 'cloud' });
+      await call('app.info', {});
+      await call('create', { endpoint: 'createTextToImage', body: { prompt: `a crate ${KEY}` } });
+      const jobId = (outputs.at(-1) as { job: { id: string } }).job.id;
+      await until(() => seen.events.find((e) => e.event === 'job' && (e.payload as { id: string; final: boolean }).id === jobId && (e.payload as { final: boolean }).final), 20_000, 'the job to end');
+      await call('jobs.get', { id: jobId });
+      await call('jobs.list', {});
+      await call('sessions.list', {});
+      await call('settings.get', {});
+      await call('key.set', { profile: 'nope', key: KEY });
+      await call('create', { endpoint: 'createImageTo3d', body: { image_url: KEY } });
+      seen.stop();
+      const settings = COMMANDS['settings.get'].output.parse(outputs.at(-3));
+      expect(settings.activeProfile).toBe('cloud');
+      expect(settings.profiles.find((p) => p.name === 'cloud')?.key).toEqual({ configured: true, storage: 'os-keychain' });
+      for (const { event, payload } of seen.events) EVENTS[event].parse(payload);
+      const text = JSON.stringify({ outputs, events: seen.events });
+      expect(text).toContain('[redacted]'); // the prompt carried it: it was redacted, not dropped
+      expect(text).not.toContain(KEY);
+      expect(text).not.toContain(encodeURIComponent(KEY));
+    });
+  });
+});

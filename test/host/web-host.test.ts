@@ -1,0 +1,177 @@
+import { createReadStream, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { COMMANDS } from '../../shared/bridge/contract.ts';
+import { WEB_PROTOCOL, type EventMessage, type UploadAnswer } from '../../shared/bridge/web-protocol.ts';
+import { startWebHost, type RunningWebHost } from '../../main/host/web-host.ts';
+import { realFixture } from '../fixtures.ts';
+import { raw, tempDir, until } from './helpers.ts';
+
+const data = tempDir('web-host');
+const renderer = join(data.path, 'renderer');
+let host: RunningWebHost;
+let cookie: string;
+let hostHeader: string;
+
+beforeAll(async () => {
+  mkdirSync(renderer);
+  writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>test</title><p>hello</p>');
+  host = await startWebHost({ dataDir: join(data.path, 'data'), rendererDir: renderer, serviceOptions: { engineSpeed: 500 } });
+  hostHeader = `127.0.0.1:${host.port}`;
+  cookie = `${WEB_PROTOCOL.cookieName}=${host.token}`;
+});
+
+afterAll(async () => {
+  await host.close();
+  data.remove();
+});
+
+function call(command: string, input: unknown, headers: Record<string, string> = { cookie }) {
+  return raw(host.port, { method: 'POST', path: `/api/call/${command}`, headers: { host: hostHeader, 'content-type': 'application/json', ...headers }, body: JSON.stringify(input) });
+}
+
+function socket(headers: Record<string, string>): Promise<{ ws: WebSocket } | { refused: number }> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${host.port}${WEB_PROTOCOL.events}`, { headers });
+    ws.once('open', () => resolve({ ws }));
+    ws.once('unexpected-response', (_req, res) => resolve({ refused: res.statusCode ?? 0 }));
+    ws.once('error', () => resolve({ refused: -1 }));
+  });
+}
+
+describe('access', () => {
+  it('refuses requests without the token, or with a wrong one', async () => {
+    expect((await raw(host.port, { path: '/', headers: { host: hostHeader } })).status).toBe(401);
+    expect((await raw(host.port, { path: '/?token=wrong', headers: { host: hostHeader } })).status).toBe(401);
+    expect((await call('app.info', {}, { cookie: `${WEB_PROTOCOL.cookieName}=wrong` })).status).toBe(401);
+    expect((await call('app.info', {}, { authorization: 'Bearer wrong' })).status).toBe(401);
+    expect((await call('app.info', {}, { authorization: `Bearer ${host.token}` })).status).toBe(200);
+  });
+
+  it('refuses a foreign Host header (DNS rebinding), even with the token', async () => {
+    const res = await raw(host.port, { path: '/', headers: { host: `evil.example:${host.port}`, cookie } });
+    expect(res.status).toBe(421);
+    expect((await raw(host.port, { path: `/?token=${host.token}`, headers: { host: 'evil.example' } })).status).toBe(421);
+    expect((await call('app.info', {}, { host: `127.0.0.1:${host.port + 1}`, cookie })).status).toBe(421);
+  });
+
+  it('refuses a command posted from another origin', async () => {
+    expect((await call('app.info', {}, { cookie, origin: 'http://evil.example' })).status).toBe(403);
+  });
+
+  it('moves the token from the URL to an HttpOnly SameSite=Strict cookie', async () => {
+    const res = await raw(host.port, { path: `/?token=${host.token}`, headers: { host: hostHeader } });
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe('/');
+    const setCookie = String(res.headers['set-cookie']);
+    expect(setCookie).toContain(`${WEB_PROTOCOL.cookieName}=${host.token}`);
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/SameSite=Strict/);
+    const page = await raw(host.port, { path: '/', headers: { host: `localhost:${host.port}`, cookie } });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('hello');
+  });
+
+  it('sends the CSP and hardening headers on every response, refusals included', async () => {
+    for (const res of [await raw(host.port, { path: '/', headers: { host: hostHeader } }), await raw(host.port, { path: '/', headers: { host: hostHeader, cookie } }), await call('app.info', {})]) {
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'");
+      expect(csp).toContain(`connect-src 'self' ws://127.0.0.1:${host.port} ws://localhost:${host.port}`);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("object-src 'none'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+    }
+  });
+
+  it('does not serve files outside the renderer folder', async () => {
+    expect((await raw(host.port, { path: '/..%2f..%2fetc%2fpasswd', headers: { host: hostHeader, cookie } })).status).toBe(404);
+  });
+});
+
+describe('event socket', () => {
+  it('refuses another origin, and a missing token', async () => {
+    expect(await socket({ origin: 'http://evil.example', cookie })).toEqual({ refused: 403 });
+    expect(await socket({ origin: `http://${hostHeader}` })).toEqual({ refused: 401 });
+    expect(await socket({ cookie })).toEqual({ refused: 403 }); // no Origin at all
+  });
+});
+
+describe('round trips', () => {
+  it('answers app.info and jobs.list', async () => {
+    const info = await call('app.info', {});
+    expect(info.status).toBe(200);
+    expect(COMMANDS['app.info'].output.parse(JSON.parse(info.body))).toMatchObject({ mode: 'embedded', transport: 'web' });
+    const jobs = await call('jobs.list', {});
+    expect(COMMANDS['jobs.list'].output.parse(JSON.parse(jobs.body)).total).toBe(0);
+  });
+
+  it('answers a refused input with a BridgeError and 400', async () => {
+    const res = await call('jobs.get', {});
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toMatchObject({ code: 'invalid-input', issues: [{ path: 'id' }] });
+  });
+
+  it('pushes the job events of a create on the socket, and serves its cached output with Range', async () => {
+    const opened = await socket({ origin: `http://${hostHeader}`, cookie });
+    if (!('ws' in opened)) throw new Error(`socket refused: ${opened.refused}`);
+    const messages: EventMessage[] = [];
+    opened.ws.on('message', (frame) => messages.push(JSON.parse(String(frame)) as EventMessage));
+    try {
+      const res = await call('create', { endpoint: 'createTextToImage', body: { prompt: 'a red barrel' } });
+      expect(res.status).toBe(200);
+      const { job } = JSON.parse(res.body) as { job: { id: string; remoteId: string } };
+      await until(() => messages.find((m) => m.event === 'job' && (m.payload as { id: string }).id === job.id), 10_000, 'a job event');
+      const output = await until(
+        () => messages.find((m) => m.event === 'cache.output' && (m.payload as { sessionId: string }).sessionId === job.remoteId)?.payload as { url: string | null } | undefined,
+        20_000,
+        'the cached output',
+      );
+      expect(output.url).toMatch(/^\/cache\//);
+      const whole = await raw(host.port, { path: output.url!, headers: { host: hostHeader, cookie } });
+      expect(whole.status).toBe(200);
+      const part = await raw(host.port, { path: output.url!, headers: { host: hostHeader, cookie, range: 'bytes=0-7' } });
+      expect(part.status).toBe(206);
+      expect(part.headers['content-range']).toMatch(/^bytes 0-7\/\d+$/);
+      expect(part.body.length).toBeLessThanOrEqual(8);
+      expect((await raw(host.port, { path: output.url!, headers: { host: hostHeader } })).status).toBe(401);
+    } finally {
+      opened.ws.close();
+    }
+  });
+
+  it('takes a real FBX through /api/upload and creates the animation job from its upload id', async () => {
+    const fbx = realFixture('fbx', 'blender_282_suzanne_7400_binary.fbx');
+    const upload = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      // Streamed, like the browser's XHR: the body is never built in memory here either.
+      import('node:http').then(({ request }) => {
+        const req = request(
+          { host: '127.0.0.1', port: host.port, method: 'POST', path: WEB_PROTOCOL.upload, headers: { host: hostHeader, cookie, [WEB_PROTOCOL.fileNameHeader]: encodeURIComponent('Suzanne (test).fbx'), 'content-type': 'application/octet-stream', 'content-length': statSync(fbx).size } },
+          (res) => {
+            let body = '';
+            res.on('data', (c: Buffer) => (body += c.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        createReadStream(fbx).pipe(req);
+      }, reject);
+    });
+    expect(upload.status).toBe(200);
+    const answer = JSON.parse(upload.body) as UploadAnswer;
+    expect(answer).toMatchObject({ name: 'Suzanne (test).fbx', size: statSync(fbx).size });
+    const res = await call('create', { endpoint: 'uploadAnimationMesh', file: { uploadId: answer.uploadId } });
+    expect(res.status).toBe(200);
+    const created = COMMANDS.create.output.parse(JSON.parse(res.body));
+    expect(created.job).toMatchObject({ kind: 'animation_session', label: 'Suzanne (test).fbx' });
+  });
+
+  it('refuses local paths and unknown upload ids on the web host', async () => {
+    const byPath = await call('create', { endpoint: 'uploadAnimationMesh', file: { path: '/etc/passwd' } });
+    expect(byPath.status).toBe(400);
+    expect(JSON.parse(byPath.body)).toMatchObject({ code: 'invalid-input' });
+    expect((await call('create', { endpoint: 'uploadAnimationMesh', file: { uploadId: 'upload_nope' } })).status).toBe(404);
+  });
+});
