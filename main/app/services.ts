@@ -4,7 +4,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { ServiceClient } from '../api/client.ts';
 import type { Logger } from '../api/redact.ts';
 import type { ConnectionSettings } from '../config/settings.ts';
@@ -12,7 +11,9 @@ import { startEngine, type EngineOptions, type RunningEngine } from '../engine/e
 import { EngineBusyError } from '../engine/lock.ts';
 import { createDownloadHook } from '../cache/auto-download.ts';
 import { defaultCacheDir, DownloadCache } from '../cache/cache.ts';
+import type { OutputFormat } from '../cache/outputs.ts';
 import { RequestBudget } from '../jobs/budget.ts';
+import { cacheSettings, DEFAULT_FORMATS, outputFormatsSetting, webhookSettings } from './app-settings.ts';
 import { DEFAULT_TIMING, scaleTiming, type PollTiming } from '../jobs/schedule.ts';
 import { startWebhookReceiver, type RunningReceiver } from '../jobs/webhook-receiver.ts';
 import { Submitter } from '../jobs/submit.ts';
@@ -27,6 +28,8 @@ export interface Services {
   submitter: Submitter;
   /** Every output of a finished job lands here, verified, for offline review. */
   cache: DownloadCache;
+  /** The formats of a finished job that are downloaded (settings; GLB always). */
+  outputFormats: readonly OutputFormat[];
   /** Set when this process runs the embedded engine. */
   engine?: RunningEngine;
   /** Starts the webhook receiver when the settings enable it; returns its URL (undefined when off). */
@@ -34,16 +37,7 @@ export interface Services {
   close(): Promise<void>;
 }
 
-/** The webhook receiver's settings (stored in the database under `webhooks`). */
-export const webhookSettings = z.object({
-  enabled: z.boolean().default(false),
-  host: z.string().default('127.0.0.1'),
-  port: z.number().int().min(0).max(65535).default(8787),
-  path: z.string().startsWith('/').default('/webhooks'),
-  /** Standard Webhooks secret (whsec_...); without it notifications are not verified. */
-  secret: z.string().min(1).optional(),
-});
-export type WebhookSettings = z.output<typeof webhookSettings>;
+
 
 export interface ServiceOptions {
   /** Time factor of the embedded engine (1 = realistic durations). */
@@ -79,9 +73,11 @@ export async function createServices(settings: ConnectionSettings, options: Serv
   const store = openDatabase(databasePath(settings.dataDir));
   store.journal.recoverAfterCrash(Date.now() - CRASH_AGE_MS);
   let receiver: RunningReceiver | undefined;
-  const cache = new DownloadCache({ store, dir: defaultCacheDir(settings.dataDir) });
+  const cacheConfig = store.settings.get('cache', cacheSettings) ?? {};
+  const formats = store.settings.get('outputFormats', outputFormatsSetting) ?? DEFAULT_FORMATS;
+  const cache = new DownloadCache({ store, dir: cacheConfig.dir ?? defaultCacheDir(settings.dataDir), ...(cacheConfig.maxBytes && { maxBytes: cacheConfig.maxBytes }) });
   const tracker = new JobTracker({
-    onFinished: createDownloadHook(cache, store),
+    onFinished: createDownloadHook(cache, store, { formats }),
     store,
     client,
     budget: new RequestBudget(options.budget),
@@ -97,6 +93,7 @@ export async function createServices(settings: ConnectionSettings, options: Serv
     tracker,
     submitter,
     cache,
+    outputFormats: formats,
     ...(connection.engine && { engine: connection.engine }),
     async startWebhooks() {
       if (receiver) return receiver.url;

@@ -1,6 +1,7 @@
 // engine and key: run the local engine in the foreground; manage the CLI's API key file.
 import { join } from 'node:path';
-import { startLocalEngine, webhookSettings } from '../app/services.ts';
+import { webhookSettings } from '../app/app-settings.ts';
+import { startLocalEngine } from '../app/services.ts';
 import { printJson } from './context.ts';
 import { hasKeyFile, keyFilePath, removeKeyFile, writeKeyFile } from '../config/settings.ts';
 import { str, type CommandContext } from './context.ts';

@@ -1,8 +1,7 @@
 // pull, cache, export: outputs of finished jobs into the verified local cache, and from there into a
 // game project. Everything but pull works with no network.
 import { fetchJobOutputs } from '../cache/auto-download.ts';
-import { exportAsset } from '../export/export.ts';
-import { exportSourcesOf } from '../export/from-job.ts';
+import { exportJob } from '../export/from-job.ts';
 import { ENGINES, type Engine } from '../export/presets.ts';
 import { transformsSchema, type Transforms } from '../export/transform.ts';
 import { formatBytes } from '../files/limits.ts';
@@ -29,7 +28,7 @@ export function pullCommand(ctx: CommandContext): Promise<number> {
   return withServices(ctx, async (s) => {
     const job = findJob(s, ref);
     if (job.state !== 'succeeded') throw new UsageError(`${job.remoteId ?? job.id} is ${job.state}: only finished jobs have outputs. Follow it with "asset-studio wait ${job.id}".`);
-    const report = await fetchJobOutputs(s.cache, s.store, job, () => s.tracker.refresh(job.id));
+    const report = await fetchJobOutputs(s.cache, s.store, job, () => s.tracker.refresh(job.id), s.outputFormats);
     if (ctx.values.json) printJson(ctx.io, report);
     else {
       for (const f of report.fetched) ctx.io.stdout(`${f.kind.padEnd(16)} ${f.path}\n`);
@@ -79,26 +78,12 @@ export function exportCommand(ctx: CommandContext): Promise<number> {
   const transforms = transformsFrom(ctx);
   return withServices(ctx, async (s) => {
     const job = findJob(s, ref);
-    let files = exportSourcesOf(job, s.cache);
-    if (files.length === 0 && job.state === 'succeeded') {
-      await fetchJobOutputs(s.cache, s.store, job, () => s.tracker.refresh(job.id)); // not cached yet: get them first
-      files = exportSourcesOf(job, s.cache);
-    }
-    if (files.length === 0) throw new UsageError(`${job.remoteId ?? job.id} has no cached outputs to export${job.state === 'succeeded' ? '' : ` (it is ${job.state})`}. Run "asset-studio pull ${job.id}" once it has finished.`);
-    const result = await exportAsset({
+    const result = await exportJob({ cache: s.cache, store: s.store, refresh: (id) => s.tracker.refresh(id), formats: s.outputFormats }, job, {
       projectDir,
-      ...(engine !== undefined && { engine: engine as Engine }),
-      name: str(ctx.values, 'name') ?? job.label.replace(/^[a-z0-9-]+ /, '').replace(/\.[a-z0-9]+$/i, ''),
-      files,
-      ...(transforms && { transforms }),
+      engine: engine as Engine | undefined,
+      name: str(ctx.values, 'name'),
+      transforms,
       overwrite: ctx.values.overwrite === true,
-      source: {
-        sessionId: job.remoteId!,
-        jobId: job.id,
-        kind: job.kind,
-        request: job.operationId ? s.store.journal.get(job.operationId)?.body : undefined,
-        result: job.result,
-      },
     });
     if (ctx.values.json) printJson(ctx.io, result);
     else {

@@ -1,6 +1,6 @@
 // jobs, job, wait, watch, reconcile: the local record of every job, followed to its end.
 import type { Services } from '../app/services.ts';
-import { attachOperation, reconcileOperation } from '../jobs/reconcile.ts';
+import { reconcileJournal } from '../jobs/reconcile.ts';
 import { canObserve } from '../jobs/resources.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import { printJson, str, timeoutOf, type CommandContext } from './context.ts';
@@ -94,45 +94,21 @@ function watchJobs(ctx: CommandContext): Promise<number> {
 
 function reconcile(ctx: CommandContext): Promise<number> {
   return withServices(ctx, async (s) => {
-    const deps = { store: s.store, client: s.client, tracker: s.tracker };
-    const [op] = ctx.positionals;
-    if (op !== undefined) {
-      const entry = s.store.journal.get(op);
-      if (!entry) throw new UsageError(`There is no journaled operation ${op}. See "asset-studio reconcile" for the open ones.`);
-      const session = str(ctx.values, 'session');
-      if (session) {
-        const job = attachOperation(deps, entry, session);
-        ctx.io.stdout(`Operation ${op} attached to ${session} (job ${job.id}).\n`);
-        return 0;
-      }
-      if (ctx.values.abandon) {
-        s.store.journal.markAbandoned(op, Date.now());
-        if (entry.jobId) s.store.jobs.updateStatus(entry.jobId, { state: 'failed', rawStatus: 'abandoned', final: true, error: 'The submission was abandoned: the service did not create it.', now: Date.now() });
-        ctx.io.stdout(`Operation ${op} abandoned: it is treated as never created. Create it again if you still need it.\n`);
-        return 0;
-      }
-    }
-    const open = s.store.journal.listUnresolved().filter((e) => op === undefined || e.operationId === op);
-    const report: { operationId: string; endpoint: string; outcome: string; candidates?: unknown }[] = [];
-    for (const entry of open) {
-      const outcome = await reconcileOperation(deps, entry);
-      const line = { operationId: entry.operationId, endpoint: entry.endpoint, outcome: outcome.status };
-      if (outcome.status === 'reconciled') report.push({ ...line, outcome: `reconciled with ${outcome.remoteId}` });
-      else if (outcome.status === 'ambiguous') report.push({ ...line, candidates: outcome.candidates });
-      else if (outcome.status === 'unsupported') report.push({ ...line, outcome: `needs you: ${outcome.reason}` });
-      else report.push({ ...line, outcome: 'not found at the service' });
-    }
-    if (ctx.values.json) printJson(ctx.io, report);
-    else if (report.length === 0) ctx.io.stdout('No lost submissions.\n');
+    const results = await reconcileJournal(
+      { store: s.store, client: s.client, tracker: s.tracker },
+      { operationId: ctx.positionals[0], sessionCode: str(ctx.values, 'session'), abandon: ctx.values.abandon === true },
+    );
+    if (ctx.values.json) printJson(ctx.io, results.map(({ job, ...r }) => ({ ...r, jobId: job?.id })));
+    else if (results.length === 0) ctx.io.stdout('No lost submissions.\n');
     else {
-      for (const r of report) {
-        ctx.io.stdout(`${r.operationId}  ${r.endpoint}  ${r.outcome}\n`);
-        if (r.candidates) ctx.io.stdout(`  several sessions match; pick one: asset-studio reconcile ${r.operationId} --session <code>\n`);
+      for (const r of results) {
+        ctx.io.stdout(`${r.operationId}  ${r.outcome}\n`);
+        for (const c of r.candidates ?? []) ctx.io.stdout(`  candidate ${c.sessionCode}  created ${c.createdAt}  ${c.status}\n`);
       }
-      if (report.some((r) => !r.outcome.startsWith('reconciled'))) {
+      if (results.some((r) => !r.reconciled)) {
         ctx.io.stdout('For each one not reconciled: "asset-studio reconcile OP --session CODE" if you find it at the service, or "asset-studio reconcile OP --abandon" if it was never created.\n');
       }
     }
-    return report.every((r) => r.outcome.startsWith('reconciled')) ? 0 : 3;
+    return results.every((r) => r.reconciled) ? 0 : 3;
   });
 }

@@ -1,9 +1,14 @@
 // The files of a finished job that an export can use, taken from the download cache (no network):
 // each cached output kind (see cache/outputs.ts) mapped to the export's file kind.
+import { fetchJobOutputs } from '../cache/auto-download.ts';
 import type { DownloadCache } from '../cache/cache.ts';
+import type { OutputFormat } from '../cache/outputs.ts';
+import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
-import type { SourceFile } from './export.ts';
-import type { FileKind } from './presets.ts';
+import { ExportError } from './errors.ts';
+import { exportAsset, type ExportResult, type SourceFile } from './export.ts';
+import type { Engine, FileKind } from './presets.ts';
+import type { Transforms } from './transform.ts';
 
 /** Cached kinds in order of preference per export kind; the job's own step comes first. */
 function exportKindOf(cacheKind: string): FileKind | undefined {
@@ -31,4 +36,56 @@ export function exportSourcesOf(job: Pick<JobRecord, 'remoteId'>, cache: Downloa
     files.push({ kind, path, ...(kind === 'texture' && { name: 'texture.png' }) });
   }
   return files;
+}
+
+export interface JobExportDeps {
+  cache: DownloadCache;
+  store: Store;
+  /** Re-reads a job (fresh signed URLs), when its outputs must be downloaded first. */
+  refresh: (jobId: string) => Promise<JobRecord>;
+  formats?: readonly OutputFormat[];
+}
+
+export interface JobExportOptions {
+  projectDir: string;
+  engine?: Engine | undefined;
+  /** Default: the job's label without its command word and file extension. */
+  name?: string | undefined;
+  transforms?: Transforms | undefined;
+  overwrite?: boolean | undefined;
+}
+
+/** Exports a finished job's outputs from the cache (downloading them first if they are missing). */
+export async function exportJob(deps: JobExportDeps, job: JobRecord, options: JobExportOptions): Promise<ExportResult> {
+  if (job.state !== 'succeeded' || job.remoteId === null) {
+    throw new ExportError('nothing-to-export', { file: job.label, why: `it is ${job.rawStatus || job.state}, not finished`, fix: 'Wait until the job has succeeded, then export it' });
+  }
+  let files = exportSourcesOf(job, deps.cache);
+  if (files.length === 0) {
+    await fetchJobOutputs(deps.cache, deps.store, job, () => deps.refresh(job.id), deps.formats);
+    files = exportSourcesOf(job, deps.cache);
+  }
+  if (files.length === 0) {
+    throw new ExportError('nothing-to-export', { file: job.label, why: 'none of its outputs is in the local cache', fix: 'Download its outputs first (check your connection), then export again' });
+  }
+  return exportAsset({
+    projectDir: options.projectDir,
+    ...(options.engine && { engine: options.engine }),
+    name: options.name ?? defaultExportName(job.label),
+    files,
+    ...(options.transforms && { transforms: options.transforms }),
+    overwrite: options.overwrite ?? false,
+    source: {
+      sessionId: job.remoteId,
+      jobId: job.id,
+      kind: job.kind,
+      request: job.operationId ? deps.store.journal.get(job.operationId)?.body : undefined,
+      result: job.result,
+    },
+  });
+}
+
+/** `create-3d chair.png` → `chair`. */
+function defaultExportName(label: string): string {
+  return label.replace(/^[a-z0-9-]+ /, '').replace(/\.[a-z0-9]+$/i, '') || 'asset';
 }

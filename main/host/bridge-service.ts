@@ -8,21 +8,21 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { COMMANDS, type CommandName, type CommandOutput, type EventName, type EventPayload, type SettingsView } from '../../shared/bridge/contract.ts';
 import { describeIssues } from '../../shared/contract/issues.ts';
 import type { EndpointId } from '../../shared/contract/index.ts';
 import { redactSecrets } from '../api/redact.ts';
-import { webhookSettings, type Services } from '../app/services.ts';
+import { cacheSettings, DEFAULT_FORMATS, exportSettings, outputFormatsSetting, webhookSettings } from '../app/app-settings.ts';
+import type { Services } from '../app/services.ts';
 import { fetchJobOutputs } from '../cache/auto-download.ts';
-import { OUTPUT_FORMATS } from '../cache/outputs.ts';
 import { ProfileStore, SessionKeyVault, type KeyVault, type Profile } from '../config/profiles.ts';
 import type { ConnectionSettings } from '../config/settings.ts';
-import { detectProject, exportAsset, type Engine } from '../export/index.ts';
-import { exportSourcesOf } from '../export/from-job.ts';
+import { detectProject } from '../export/index.ts';
+import { exportJob } from '../export/from-job.ts';
 import { runBatch, type BatchItem } from '../files/batch.ts';
 import { inspectFile, sha256File } from '../files/inspect.ts';
-import { attachOperation, reconcileOperation } from '../jobs/reconcile.ts';
+import { reconcileJournal } from '../jobs/reconcile.ts';
 import { databasePath, openDatabase, type Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import { BridgeFailure, conflict, invalidInput, notFound, toBridgeError, unsupported } from './errors.ts';
@@ -63,11 +63,6 @@ const CANCEL_MESSAGE =
   'You stopped following this job in Asset Studio. The service offers no way to cancel it, so it may still finish there (and use credits): find it in the service list, or retry it here to start again.';
 const PROGRESS_INTERVAL_MS = 100;
 
-const hostSettings = {
-  cache: z.object({ maxBytes: z.number().int().optional(), dir: z.string().optional() }),
-  export: z.object({ engine: z.enum(['unity', 'unreal', 'godot', 'folder']).optional(), projectDir: z.string().optional() }),
-  outputFormats: z.array(z.enum(OUTPUT_FORMATS)),
-};
 
 export class BridgeService {
   readonly dataDir: string;
@@ -277,34 +272,12 @@ export class BridgeService {
 
   async #reconcile(i: Input<'jobs.reconcile'>): Promise<CommandOutput<'jobs.reconcile'>> {
     const { store, client, tracker } = this.#services;
-    const deps = { store, client, tracker };
-    if (i.operationId === undefined && (i.sessionCode !== undefined || i.abandon)) {
-      throw invalidInput('The reconcile', [{ path: 'operationId', message: 'is required with sessionCode or abandon' }]);
+    if (i.operationId !== undefined && !store.journal.get(i.operationId)) {
+      throw notFound(`There is no recorded operation ${i.operationId}. Refresh the list of lost submissions.`);
     }
-    const open = i.operationId === undefined ? store.journal.listUnresolved() : [store.journal.get(i.operationId)];
-    const results: CommandOutput<'jobs.reconcile'>['results'] = [];
-    for (const entry of open) {
-      if (!entry) throw notFound(`There is no recorded operation ${i.operationId}. Refresh the list of lost submissions.`);
-      const operationId = entry.operationId;
-      if (i.sessionCode !== undefined) {
-        this.#emit('job', toJobView(attachOperation(deps, entry, i.sessionCode)));
-        results.push({ operationId, outcome: `reconciled with ${i.sessionCode}` });
-      } else if (i.abandon) {
-        store.journal.markAbandoned(operationId, Date.now());
-        if (entry.jobId) {
-          const job = store.jobs.updateStatus(entry.jobId, { state: 'failed', rawStatus: 'abandoned', final: true, error: 'The submission was abandoned: the service did not create it.', now: Date.now() });
-          this.#emit('job', toJobView(job));
-        }
-        results.push({ operationId, outcome: 'abandoned' });
-      } else {
-        const outcome = await reconcileOperation(deps, entry);
-        if (outcome.status === 'reconciled') results.push({ operationId, outcome: `reconciled with ${outcome.remoteId}` });
-        else if (outcome.status === 'ambiguous') results.push({ operationId, outcome: 'ambiguous', candidates: outcome.candidates });
-        else if (outcome.status === 'unsupported') results.push({ operationId, outcome: `needs you: ${outcome.reason}` });
-        else results.push({ operationId, outcome: 'not found at the service' });
-      }
-    }
-    return { results };
+    const results = await reconcileJournal({ store, client, tracker }, i);
+    for (const r of results) if (r.job) this.#emit('job', toJobView(r.job));
+    return { results: results.map((r) => ({ operationId: r.operationId, outcome: r.outcome, ...(r.candidates && { candidates: r.candidates }) })) };
   }
 
   #startBatch(paths: string[], imageOptions: Record<string, unknown> | undefined): CommandOutput<'batch.start'> {
@@ -333,23 +306,13 @@ export class BridgeService {
   }
 
   async #export(i: Input<'export.run'>): Promise<CommandOutput<'export.run'>> {
-    const { cache, store, tracker } = this.#services;
-    const job = this.#job(i.jobId);
-    if (job.state !== 'succeeded' || job.remoteId === null) throw conflict(`"${job.label}" cannot be exported: it is ${job.rawStatus || job.state}. Wait until it has succeeded.`);
-    let files = exportSourcesOf(job, cache);
-    if (files.length === 0) {
-      await fetchJobOutputs(cache, store, job, () => tracker.refresh(job.id), this.#outputFormats());
-      files = exportSourcesOf(job, cache);
-    }
-    if (files.length === 0) throw conflict(`"${job.label}" has no downloaded outputs to export. Download its outputs first (check your connection).`);
-    const result = await exportAsset({
+    const { cache, store, tracker, outputFormats } = this.#services;
+    const result = await exportJob({ cache, store, refresh: (id) => tracker.refresh(id), formats: outputFormats }, this.#job(i.jobId), {
       projectDir: i.projectDir,
-      ...(i.engine && { engine: i.engine as Engine }),
-      name: i.name ?? job.label.replace(/\.[a-z0-9]+$/i, ''),
-      files,
-      ...(i.transforms && { transforms: i.transforms }),
-      overwrite: i.overwrite ?? false,
-      source: { sessionId: job.remoteId, jobId: job.id, kind: job.kind, request: job.operationId ? store.journal.get(job.operationId)?.body : undefined, result: job.result },
+      engine: i.engine,
+      name: i.name,
+      transforms: i.transforms,
+      overwrite: i.overwrite,
     });
     this.#settingsDb.settings.set('export', { engine: result.engine, projectDir: i.projectDir });
     return { engine: result.engine, targetDir: result.targetDir, files: result.files.map((f) => ({ path: f.path, size: f.size })), manifestPath: result.manifestPath };
@@ -366,13 +329,13 @@ export class BridgeService {
       activeProfile: this.#profiles.activeName(),
       webhooks: { enabled: hooks.enabled, host: hooks.host, port: hooks.port, path: hooks.path, secretSet: hooks.secret !== undefined },
       cache: { dir: cache.dir, maxBytes: cache.maxBytes, usedBytes: cache.usage().bytes },
-      export: settings.get('export', hostSettings.export) ?? {},
+      export: settings.get('export', exportSettings) ?? {},
       outputFormats: this.#outputFormats(),
     };
   }
 
   #outputFormats() {
-    return this.#settingsDb.settings.get('outputFormats', hostSettings.outputFormats) ?? ['glb', 'obj', 'fbx', 'usdz', 'zip', 'image'];
+    return this.#settingsDb.settings.get('outputFormats', outputFormatsSetting) ?? [...DEFAULT_FORMATS];
   }
 
   #profileView(name: string): CommandOutput<'key.set'> {
@@ -383,7 +346,7 @@ export class BridgeService {
   async #updateSettings(i: Input<'settings.update'>): Promise<SettingsView> {
     const settings = this.#settingsDb.settings;
     if (i.outputFormats) {
-      const formats = hostSettings.outputFormats.safeParse(i.outputFormats);
+      const formats = outputFormatsSetting.safeParse(i.outputFormats);
       if (!formats.success) throw invalidInput('The settings', describeIssues(formats.error).map((x) => ({ ...x, path: `outputFormats${x.path === '(body)' ? '' : x.path}` })));
       settings.set('outputFormats', formats.data);
     }
@@ -399,7 +362,7 @@ export class BridgeService {
       rebuild = true;
     }
     if (i.cache) {
-      settings.set('cache', { ...settings.get('cache', hostSettings.cache), ...i.cache });
+      settings.set('cache', { ...settings.get('cache', cacheSettings), ...i.cache });
       rebuild = true;
     }
     if (rebuild) await this.#rebuild();

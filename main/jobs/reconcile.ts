@@ -116,3 +116,58 @@ async function checkStep(deps: ReconcileDeps, entry: JournalEntry): Promise<Reco
   if (STEP_STARTED[entry.endpoint]!.test(status)) return { status: 'reconciled', remoteId: code, job: attachOperation(deps, entry, code) };
   return { status: 'not-found' };
 }
+
+export interface ReconcileRequest {
+  /** One operation; all unresolved ones when omitted. */
+  operationId?: string | undefined;
+  /** With operationId: the user found it at the service. */
+  sessionCode?: string | undefined;
+  /** With operationId: the user says it was never created. */
+  abandon?: boolean | undefined;
+}
+
+export interface ReconcileResult {
+  operationId: string;
+  /** `reconciled with SESSION_x`, `abandoned`, `ambiguous`, `needs you: …`, `not found at the service`. */
+  outcome: string;
+  reconciled: boolean;
+  candidates?: Candidate[];
+  /** The job whose state changed, if any. */
+  job?: JobRecord;
+}
+
+export class UnknownOperationError extends Error {
+  readonly exitCode = 2;
+}
+
+/** What `reconcile` does, for the CLI and the UI alike: search, attach to a session, or abandon. */
+export async function reconcileJournal(deps: ReconcileDeps, request: ReconcileRequest): Promise<ReconcileResult[]> {
+  const { store } = deps;
+  if (request.operationId === undefined && (request.sessionCode !== undefined || request.abandon)) {
+    throw new UnknownOperationError('Name the operation to attach or abandon (its id is shown by "reconcile").');
+  }
+  const entries = request.operationId === undefined ? store.journal.listUnresolved() : [store.journal.get(request.operationId)];
+  const results: ReconcileResult[] = [];
+  for (const entry of entries) {
+    if (!entry) throw new UnknownOperationError(`There is no journaled operation ${request.operationId}. Run "reconcile" without an id to see the open ones.`);
+    const operationId = entry.operationId;
+    if (request.sessionCode !== undefined) {
+      const job = attachOperation(deps, entry, request.sessionCode);
+      results.push({ operationId, outcome: `reconciled with ${request.sessionCode}`, reconciled: true, job });
+    } else if (request.abandon) {
+      const now = (deps.now ?? Date.now)();
+      store.journal.markAbandoned(operationId, now);
+      const job = entry.jobId
+        ? store.jobs.updateStatus(entry.jobId, { state: 'failed', rawStatus: 'abandoned', final: true, error: 'The submission was abandoned: the service did not create it. Create it again if you still need it.', now })
+        : undefined;
+      results.push({ operationId, outcome: 'abandoned', reconciled: true, ...(job && { job }) });
+    } else {
+      const outcome = await reconcileOperation(deps, entry);
+      if (outcome.status === 'reconciled') results.push({ operationId, outcome: `reconciled with ${outcome.remoteId}`, reconciled: true, job: outcome.job });
+      else if (outcome.status === 'ambiguous') results.push({ operationId, outcome: 'ambiguous', reconciled: false, candidates: outcome.candidates });
+      else if (outcome.status === 'unsupported') results.push({ operationId, outcome: `needs you: ${outcome.reason}`, reconciled: false });
+      else results.push({ operationId, outcome: 'not found at the service', reconciled: false });
+    }
+  }
+  return results;
+}

@@ -2,7 +2,7 @@
 // submission_unknown, is never resent on its own, and is reconciled with what the service did.
 import { afterEach, describe, expect, it } from 'vitest';
 import { OperationConflictError, SubmissionUnknownError } from '../../main/jobs/submit.ts';
-import { attachOperation, reconcileOperation } from '../../main/jobs/reconcile.ts';
+import { attachOperation, reconcileJournal, reconcileOperation } from '../../main/jobs/reconcile.ts';
 import { makeHarness, PNG, type Harness } from './harness.ts';
 
 let h: Harness | undefined;
@@ -123,5 +123,19 @@ describe('submission journal', () => {
     h.tracker.start();
     await new Promise((r) => setTimeout(r, 50));
     expect(h.engine.faults.history().filter((r) => r.method === 'GET')).toHaveLength(0);
+  });
+
+  it('reconcileJournal lists the open operations, and abandons one on request', async () => {
+    h = await makeHarness({ speed: 50 });
+    await h.client.createImageTo3d({ image_url: PNG });
+    h.engine.faults.add({ kind: 'drop-response', match: { endpoint: 'createImageTo3d' } });
+    const error = (await catchError(h.submitter.submit('createImageTo3d', { body: { image_url: PNG } }, { label: 'chair' }))) as SubmissionUnknownError;
+    const deps = { store: h.store, client: h.client, tracker: h.tracker };
+    const [open] = await reconcileJournal(deps, {});
+    expect(open).toMatchObject({ operationId: error.operationId, outcome: 'ambiguous', reconciled: false });
+    const [abandoned] = await reconcileJournal(deps, { operationId: error.operationId, abandon: true });
+    expect(abandoned!.job).toMatchObject({ state: 'failed', rawStatus: 'abandoned', final: true });
+    expect(await reconcileJournal(deps, {})).toEqual([]);
+    await expect(reconcileJournal(deps, { abandon: true })).rejects.toThrow(/Name the operation/);
   });
 });
