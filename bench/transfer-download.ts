@@ -9,7 +9,7 @@
 // Run: node bench/transfer-download.ts [--size-mib 1024] [--rounds 3] [--dir /dev/shm] [--record]
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs, promisify } from 'node:util';
@@ -52,31 +52,64 @@ const small = await host('bench/small.glb', 2 ** 20);
 
 interface Sample {
   ms: number;
+  /** CPU time of the downloading process (ours: during the fetch; curl: whole run, via /usr/bin/time). */
+  cpuMs?: number;
+  /** CPU time the engine spent serving this download (Linux: from /proc). */
+  engineCpuMs?: number;
   maxRssKiB?: number;
 }
+
+/** The engine's CPU time so far, in ms (undefined where /proc is not there). */
+function engineCpuMs(): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${engine.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in ticks of 1/100 s
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs `step`, adding the engine's CPU time for it. */
+async function withEngineCpu(step: () => Promise<Sample>): Promise<Sample> {
+  const before = engineCpuMs();
+  const sample = await step();
+  const after = engineCpuMs();
+  return before === undefined || after === undefined ? sample : { ...sample, engineCpuMs: after - before };
+}
+
+const timeBinary = ['/usr/bin/time'].find((path) => {
+  try {
+    readFileSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+});
 
 /** Our side, in a child process (test/cache/fixtures/fetch-output.ts) with a fresh cache folder. */
 async function viaCache(name: string, file: { url: string; sha256: string }): Promise<Sample> {
   const dir = join(work, name);
   const args = ['test/cache/fixtures/fetch-output.ts', '--db', join(dir, 'asset-studio.db'), '--cache-dir', join(dir, 'cache'), '--session', 'SESSION_bench', '--kind', 'glb', '--url', file.url];
   const { stdout } = await run(process.execPath, args, { maxBuffer: 1 << 20 });
-  const result = JSON.parse(stdout) as { path: string; ms: number; maxRssKiB: number };
+  const result = JSON.parse(stdout) as { path: string; ms: number; cpuMs: number; maxRssKiB: number };
   if (!result.path.endsWith(file.sha256)) throw new Error(`our download gave ${result.path}, expected the blob ${file.sha256}`);
   rmSync(dir, { recursive: true, force: true });
-  return { ms: result.ms, maxRssKiB: result.maxRssKiB };
+  return { ms: result.ms, cpuMs: result.cpuMs, maxRssKiB: result.maxRssKiB };
 }
 
 /** curl's own transfer time; with `sync`, plus the time `sync FILE` takes to make it durable. */
 async function viaCurl(name: string, sync: boolean): Promise<Sample> {
   const out = join(work, `${name}.bin`);
-  const { stdout } = await run('curl', ['-s', '-o', out, '-w', '%{time_total} %{size_download}', big.url]);
+  const curlArgs = ['-s', '-o', out, '-w', '%{time_total} %{size_download}', big.url];
+  const { stdout, stderr } = timeBinary ? await run(timeBinary, ['-f', 'cpu %U %S', 'curl', ...curlArgs]) : await run('curl', curlArgs);
   const [seconds, bytes] = stdout.trim().split(' ').map(Number) as [number, number];
+  const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(stderr);
   if (bytes !== size) throw new Error(`curl got ${bytes} bytes, expected ${size}`);
   const started = performance.now();
   if (sync) await run('sync', [out]);
   const syncMs = performance.now() - started;
   rmSync(out, { force: true });
-  return { ms: seconds * 1000 + (sync ? syncMs : 0) };
+  return { ms: seconds * 1000 + (sync ? syncMs : 0), ...(cpu && { cpuMs: (Number(cpu[1]) + Number(cpu[2])) * 1000 }) };
 }
 
 const ours: Sample[] = [];
@@ -89,8 +122,8 @@ try {
   for (let round = 0; round < rounds; round++) {
     // Rotate which goes first, so drift of the machine hits all alike.
     const steps = [
-      async () => ours.push(await viaCache(`ours-${round}`, big)),
-      async () => curl.push(await viaCurl(`curl-${round}`, false)),
+      async () => ours.push(await withEngineCpu(() => viaCache(`ours-${round}`, big))),
+      async () => curl.push(await withEngineCpu(() => viaCurl(`curl-${round}`, false))),
       async () => curlSync.push(await viaCurl(`curl-sync-${round}`, true)),
     ];
     for (let i = 0; i < steps.length; i++) await steps[(i + round) % steps.length]!();
@@ -101,9 +134,13 @@ try {
   rmSync(engineDir, { recursive: true, force: true });
 }
 
-const median = (xs: Sample[]) => [...xs.map((s) => s.ms)].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: Sample[], field: 'ms' | 'cpuMs' | 'engineCpuMs' = 'ms') => {
+  const values = xs.map((s) => s[field]).filter((v) => v !== undefined);
+  return values.length === 0 ? undefined : values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+};
+const seconds = (ms: number | undefined) => (ms === undefined ? 'n/a' : `${(ms / 1000).toFixed(2)} s`);
 const mibps = (ms: number) => size / 2 ** 20 / (ms / 1000);
-const [oursMs, curlMs, curlSyncMs] = [median(ours), median(curl), median(curlSync)];
+const [oursMs, curlMs, curlSyncMs] = [median(ours)!, median(curl)!, median(curlSync)!];
 const mb = (kib: number) => (kib / 1024).toFixed(0);
 const peak = Math.max(...ours.map((s) => s.maxRssKiB!));
 const report = [
@@ -113,6 +150,8 @@ const report = [
   `download cache           : ${mibps(oursMs).toFixed(0)} MiB/s (${oursMs.toFixed(0)} ms; streamed, SHA-256, fsync, rename)`,
   `ratio cache/curl         : ${(curlMs / oursMs).toFixed(2)} (goal >= 0.9); cache/(curl+sync): ${(curlSyncMs / oursMs).toFixed(2)}`,
   `peak RSS (cache child)   : ${mb(peak)} MB (goal <= 150 MB); the same child fetching 1 MiB: ${mb(baseline!.maxRssKiB!)} MB`,
+  `CPU per download         : cache child ${seconds(median(ours, 'cpuMs'))}, curl ${seconds(median(curl, 'cpuMs'))}; ` +
+    `engine serving it ${seconds(median(ours, 'engineCpuMs'))} / ${seconds(median(curl, 'engineCpuMs'))}; load average at the end ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs`,
 ].join('\n');
 console.log(report);
 

@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Agent } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { CacheEntry } from '../store/cache.ts';
 import type { Store } from '../store/database.ts';
 import { hashFile } from './blobs.ts';
@@ -92,7 +92,8 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
   readonly #store: Store;
   readonly #inUse: () => Iterable<string>;
   readonly #now: () => number;
-  readonly #agent = new Agent({ connect: { timeout: 10_000 }, headersTimeout: 30_000, bodyTimeout: 60_000 });
+  /** undici's pool, for answers the downloader's fast path leaves to it; made (and undici loaded) on first use. */
+  #agent: Promise<Dispatcher> | undefined;
   readonly #downloader: Downloader;
   readonly #inFlight = new Map<string, Promise<string>>();
   readonly #abort = new AbortController();
@@ -105,7 +106,7 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
     this.#inUse = options.inUse ?? (() => []);
     this.#now = options.now ?? Date.now;
     this.#downloader = new Downloader({
-      dispatcher: this.#agent,
+      dispatcher: () => (this.#agent ??= import('undici').then(({ Agent }) => new Agent({ connect: { timeout: 10_000 }, headersTimeout: 30_000, bodyTimeout: 60_000 }))),
       ...(options.retry && { retry: options.retry }),
       ...(options.checkpointBytes !== undefined && { checkpointBytes: options.checkpointBytes }),
     });
@@ -186,7 +187,7 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
   async close(): Promise<void> {
     this.#abort.abort();
     await Promise.allSettled(this.#inFlight.values());
-    await this.#agent.close();
+    if (this.#agent !== undefined) await (await this.#agent).close();
   }
 
   async #fetch(req: FetchRequest): Promise<string> {
