@@ -1,0 +1,104 @@
+// Bundles the renderer with esbuild: index.html, app.js, app.css (no inline scripts or styles: the
+// pages are served with a strict CSP). Run as a script (`node renderer/build.ts [--watch] [--dev]`)
+// or call buildRenderer() (the tests do, into a temporary folder).
+import { copyFile, mkdir, rename } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { build, context, type BuildOptions } from 'esbuild';
+
+const HERE = import.meta.dirname;
+
+export interface RendererBuildOptions {
+  /** Output folder (created); default `dist/renderer` of the checkout. */
+  outDir?: string;
+  minify?: boolean;
+  sourcemap?: boolean;
+}
+
+export interface RendererBuild {
+  outDir: string;
+  files: string[];
+}
+
+function options(outDir: string, minify: boolean, sourcemap: boolean): BuildOptions {
+  return {
+    entryPoints: { app: join(HERE, 'src', 'main.tsx'), 'app-style': join(HERE, 'styles', 'app.css') },
+    outdir: outDir,
+    entryNames: '[name]',
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['chrome120'],
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    minify,
+    sourcemap: sourcemap ? 'linked' : false,
+    legalComments: 'linked',
+    logLevel: 'silent',
+    define: { 'process.env.NODE_ENV': JSON.stringify(minify ? 'production' : 'development') },
+    // The renderer must never pull Node modules in: fail the build if one is reached.
+    plugins: [
+      {
+        // zod's namespace re-exports all its ~40 message locales (260 KB); the app speaks English.
+        name: 'zod-english-only',
+        setup(b) {
+          b.onResolve({ filter: /locales\/index\.js$/ }, (args) =>
+            /[\\/]zod[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'zod-locales', pluginData: join(args.resolveDir, '..', 'locales', 'en.js') } : undefined,
+          );
+          b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+            contents: `export { default as en } from ${JSON.stringify(args.pluginData as string)};`,
+            loader: 'js',
+            resolveDir: HERE,
+          }));
+        },
+      },
+      {
+        name: 'no-node-builtins',
+        setup(b) {
+          b.onResolve({ filter: /^node:|^(fs|path|os|child_process|crypto|net|http|https|url|util|stream)$/ }, (args) => ({
+            errors: [{ text: `The renderer imports the Node module "${args.path}" (from ${args.importer}); the UI must only use the bridge.` }],
+          }));
+        },
+      },
+    ],
+  };
+}
+
+export async function buildRenderer(opts: RendererBuildOptions = {}): Promise<RendererBuild> {
+  const outDir = resolve(opts.outDir ?? join(HERE, '..', 'dist', 'renderer'));
+  await mkdir(outDir, { recursive: true });
+  await build(options(outDir, opts.minify ?? true, opts.sourcemap ?? false));
+  await finish(outDir);
+  return { outDir, files: ['index.html', 'app.js', 'app.css'] };
+}
+
+/** esbuild names the CSS entry after it; the page wants app.css. */
+async function finish(outDir: string) {
+  await rename(join(outDir, 'app-style.css'), join(outDir, 'app.css'));
+  await copyFile(join(HERE, 'index.html'), join(outDir, 'index.html'));
+}
+
+async function main(argv: string[]) {
+  const dev = argv.includes('--dev');
+  const outIndex = argv.indexOf('--out');
+  const outDir = resolve(outIndex >= 0 && argv[outIndex + 1] ? argv[outIndex + 1]! : join(HERE, '..', 'dist', 'renderer'));
+  if (argv.includes('--watch')) {
+    await mkdir(outDir, { recursive: true });
+    const ctx = await context({
+      ...options(outDir, !dev, dev),
+      plugins: [...(options(outDir, !dev, dev).plugins ?? []), { name: 'finish', setup: (b) => b.onEnd(async (r) => { if (r.errors.length === 0) { await finish(outDir); console.log(`renderer rebuilt in ${outDir}`); } }) }],
+    });
+    await ctx.watch();
+    console.log(`watching renderer/ → ${outDir}`);
+    return;
+  }
+  const started = performance.now();
+  const result = await buildRenderer({ outDir, minify: !dev, sourcemap: dev });
+  console.log(`renderer built in ${Math.round(performance.now() - started)} ms → ${result.outDir}`);
+}
+
+if (import.meta.main) {
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,154 @@
+// Mesh animation: upload an FBX (or a zip of FBX files) by file or URL, then animate it from text prompts.
+import { useEffect, useState } from 'preact/hooks';
+import type { JobView } from '../../../../shared/bridge/contract.ts';
+import { textMultiRequest, uploadMeshUrlRequest } from '../../../../shared/contract/animation.ts';
+import { getBridge, getTransport } from '../../../bridge/index.ts';
+import { FieldMessages, Progress } from '../../components/ui.tsx';
+import { formatBytes, record, toShownError } from '../../util.ts';
+import { CreatedJob, FormFooter, useCreateForm, useJob, type CreateOutput } from './form.tsx';
+import { TextField } from './inputs.tsx';
+
+const MESH_FILE = /\.(fbx|zip)$/i;
+
+export function AnimationForms() {
+  const [sessionCode, setSessionCode] = useState('');
+  return (
+    <>
+      <UploadForm onSession={setSessionCode} />
+      <TextPromptsForm sessionCode={sessionCode} setSessionCode={setSessionCode} />
+    </>
+  );
+}
+
+function UploadForm({ onSession }: { onSession: (code: string) => void }) {
+  const [mode, setMode] = useState<'file' | 'url'>('file');
+  const [file, setFile] = useState<File | undefined>();
+  const [url, setUrl] = useState('');
+  const [progress, setProgress] = useState<{ sent: number; total: number } | undefined>();
+  const [fileError, setFileError] = useState<string | undefined>();
+  const form = useCreateForm(mode === 'url' ? uploadMeshUrlRequest : undefined, () => (mode === 'url' ? { mesh_url: url } : {}));
+  const job = useJob(form.result?.job?.id, form.result?.job);
+  useEffect(() => {
+    if (job?.remoteId) onSession(job.remoteId);
+  }, [job?.remoteId]);
+  return (
+    <form
+      class="create-form"
+      aria-labelledby="anim-title"
+      noValidate
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setFileError(undefined);
+        if (mode === 'url') {
+          await form.submit({ endpoint: 'uploadAnimationMesh', body: { mesh_url: url }, label: url.split('/').pop()?.slice(0, 80) || 'Animation' });
+          return;
+        }
+        if (!file) return setFileError('Choose an FBX file or a zip of FBX files.');
+        if (!MESH_FILE.test(file.name)) return setFileError(`${file.name} is not an FBX or zip file: animation needs an FBX file or a zip of FBX files.`);
+        try {
+          setProgress({ sent: 0, total: file.size });
+          const ref = await getTransport().fileRef(file, setProgress);
+          await form.submit({ endpoint: 'uploadAnimationMesh', file: ref, label: file.name });
+        } catch (err) {
+          setFileError(toShownError(err).message);
+        } finally {
+          setProgress(undefined);
+        }
+      }}
+    >
+      <h2 id="anim-title">Animate a mesh: upload</h2>
+      <p class="hint">The mesh must face the same way as the service's reference mesh. Upload one FBX file, or a zip of FBX files.</p>
+      <fieldset class="segmented">
+        <legend>Mesh from</legend>
+        <label>
+          <input type="radio" name="anim-mode" checked={mode === 'file'} onChange={() => setMode('file')} /> A file on this computer
+        </label>
+        <label>
+          <input type="radio" name="anim-mode" checked={mode === 'url'} onChange={() => setMode('url')} /> A URL
+        </label>
+      </fieldset>
+      {mode === 'file' ? (
+        <div class={`field${fileError ? ' invalid' : ''}`}>
+          <label for="anim-file">FBX or zip file</label>
+          <input id="anim-file" type="file" accept=".fbx,.zip,application/zip" aria-describedby={fileError ? 'anim-file-errors' : undefined} onChange={(e) => (setFile(e.currentTarget.files?.[0]), setFileError(undefined))} />
+          {file && <p class="hint">{`${file.name} (${formatBytes(file.size)})`}</p>}
+          <FieldMessages id="anim-file-errors" messages={fileError ? [fileError] : undefined} />
+        </div>
+      ) : (
+        <TextField id="anim-url" label="URL of an FBX or zip file" type="url" value={url} onChange={setUrl} onTouch={() => form.touch('mesh_url')} errors={form.errors('mesh_url')} placeholder="https://…/character.fbx" />
+      )}
+      {progress && (
+        <div class="upload-progress">
+          <span>Uploading…</span>
+          <Progress percent={progress.total ? (100 * progress.sent) / progress.total : null} label="Upload progress" />
+        </div>
+      )}
+      <FormFooter form={form} label="Upload mesh" busyLabel="Uploading…" />
+      {form.result && <CreatedJob result={form.result} what="Animation upload" />}
+    </form>
+  );
+}
+
+function TextPromptsForm({ sessionCode, setSessionCode }: { sessionCode: string; setSessionCode: (v: string) => void }) {
+  const [text, setText] = useState('');
+  const [sessions, setSessions] = useState<JobView[]>([]);
+  const texts = text.split('\n').map((t) => t.trim()).filter((t) => t !== '');
+  const body = () => ({ session_code: sessionCode, texts });
+  const form = useCreateForm(textMultiRequest, body);
+  useEffect(() => {
+    getBridge()
+      .call('jobs.list', { kinds: ['animation_session'], limit: 50 })
+      .then((r) => setSessions(r.jobs.filter((j) => j.remoteId)))
+      .catch(() => {});
+  }, [sessionCode]);
+  return (
+    <form
+      class="create-form"
+      aria-labelledby="prompts-title"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void form.submit({ endpoint: 'submitTextAnimations', body: body(), label: `${texts.length} animation${texts.length === 1 ? '' : 's'}: ${texts[0]?.slice(0, 50) ?? ''}` });
+      }}
+    >
+      <h2 id="prompts-title">Animate a mesh: text prompts</h2>
+      <TextField id="prompts-session" label="Animation session" value={sessionCode} onChange={setSessionCode} onTouch={() => form.touch('session_code')} errors={form.errors('session_code')} placeholder="SESSION_…" hint="Filled in when an upload above is done; or pick an earlier one below." />
+      {sessions.length > 0 && (
+        <div class="field">
+          <label for="prompts-pick">Earlier uploads</label>
+          <select id="prompts-pick" value={sessions.some((s) => s.remoteId === sessionCode) ? sessionCode : ''} onChange={(e) => e.currentTarget.value && setSessionCode(e.currentTarget.value)}>
+            <option value="">Choose…</option>
+            {sessions.map((s) => (
+              <option key={s.id} value={s.remoteId!}>
+                {s.label || s.remoteId}{s.rawStatus ? ` (${s.rawStatus})` : ''}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      <TextField id="prompts-texts" label="Animations, one per line" multiline rows={4} value={text} onChange={setText} onTouch={() => form.touch('texts')} errors={form.errors('texts')} placeholder={'walk forward\nwave with the right hand'} />
+      <FormFooter form={form} label={`Animate (${texts.length} prompt${texts.length === 1 ? '' : 's'})`} />
+      {form.result && <PromptResults result={form.result} />}
+    </form>
+  );
+}
+
+/** The per-text answers of text-multi: a text the service refused is shown with its message. */
+function PromptResults({ result }: { result: CreateOutput }) {
+  const responses = record(result.job?.result).responses;
+  const items = Array.isArray(responses) ? responses.map(record) : [];
+  return (
+    <>
+      {items.length > 0 && (
+        <ul class="prompt-results" aria-label="Answers per prompt">
+          {items.map((item, i) => (
+            <li key={i} class={item.isError ? 'prompt-error' : 'prompt-ok'}>
+              <strong>{String(item.text ?? '')}</strong>: {item.isError ? `refused — ${String(item.message || 'the service gave no reason')}` : String(item.message || 'accepted')}
+            </li>
+          ))}
+        </ul>
+      )}
+      <CreatedJob result={result} what="Text animations" />
+    </>
+  );
+}

@@ -1,0 +1,152 @@
+// Inputs of the create forms: an image given as a file or a URL, three numbers, choices.
+import { useState } from 'preact/hooks';
+import { Field, FieldMessages } from '../../components/ui.tsx';
+import { formatBytes, readAsDataUri } from '../../util.ts';
+
+export interface ImageValue {
+  mode: 'file' | 'url';
+  url: string;
+  /** The picked file as a data URI (the service accepts one in image_url). */
+  dataUri: string;
+  fileName: string;
+}
+
+export const emptyImage: ImageValue = { mode: 'file', url: '', dataUri: '', fileName: '' };
+
+export function imageOf(value: ImageValue): string {
+  return value.mode === 'url' ? value.url : value.dataUri;
+}
+
+export function ImageSourceInput(props: { id: string; value: ImageValue; onChange: (v: ImageValue) => void; errors?: string[] | undefined; onTouch: () => void; legend?: string }) {
+  const { id, value } = props;
+  const [reading, setReading] = useState<string | undefined>();
+  const errorId = `${id}-errors`;
+  return (
+    <fieldset class={`field image-source${props.errors?.length ? ' invalid' : ''}`} aria-describedby={props.errors?.length ? errorId : undefined}>
+      <legend>{props.legend ?? 'Image'}</legend>
+      <div class="segmented">
+        <label>
+          <input type="radio" name={`${id}-mode`} checked={value.mode === 'file'} onChange={() => props.onChange({ ...value, mode: 'file' })} /> A file on this computer
+        </label>
+        <label>
+          <input type="radio" name={`${id}-mode`} checked={value.mode === 'url'} onChange={() => props.onChange({ ...value, mode: 'url' })} /> An image URL
+        </label>
+      </div>
+      {value.mode === 'file' ? (
+        <div class="field">
+          <label for={`${id}-file`}>Image file (PNG, JPEG or WebP)</label>
+          <input
+            id={`${id}-file`}
+            type="file"
+            accept="image/png,image/jpeg,image/webp"
+            onChange={async (e) => {
+              const file = e.currentTarget.files?.[0];
+              props.onTouch();
+              if (!file) return props.onChange({ ...value, dataUri: '', fileName: '' });
+              setReading(file.name);
+              try {
+                props.onChange({ ...value, mode: 'file', dataUri: await readAsDataUri(file), fileName: file.name });
+              } finally {
+                setReading(undefined);
+              }
+            }}
+          />
+          <p class="hint">
+            {reading ? `Reading ${reading}…` : value.fileName ? `${value.fileName} (${formatBytes(Math.floor((value.dataUri.length * 3) / 4))})` : 'It is sent to the service inside the request.'}
+          </p>
+        </div>
+      ) : (
+        <div class="field">
+          <label for={`${id}-url`}>Image URL</label>
+          <input id={`${id}-url`} type="url" inputMode="url" placeholder="https://…" value={value.url} onInput={(e) => (props.onChange({ ...value, url: e.currentTarget.value }), props.onTouch())} />
+        </div>
+      )}
+      <FieldMessages id={errorId} messages={props.errors} />
+    </fieldset>
+  );
+}
+
+export type Vec3Text = [string, string, string];
+
+export function Vec3Input(props: { id: string; legend: string; names: [string, string, string]; value: Vec3Text; onChange: (v: Vec3Text) => void; errors?: string[] | undefined; hint?: string; step?: string; onTouch: () => void }) {
+  const errorId = `${props.id}-errors`;
+  const hintId = `${props.id}-hint`;
+  return (
+    <fieldset class={`field vec3${props.errors?.length ? ' invalid' : ''}`} aria-describedby={[props.hint ? hintId : '', props.errors?.length ? errorId : ''].join(' ').trim() || undefined}>
+      <legend>{props.legend}</legend>
+      <div class="vec3-inputs">
+        {props.names.map((name, i) => (
+          <label key={name}>
+            <span>{name}</span>
+            <input
+              type="number"
+              step={props.step ?? 'any'}
+              value={props.value[i]}
+              aria-invalid={props.errors?.some((m) => m.startsWith(`value ${i + 1}:`)) || undefined}
+              onInput={(e) => {
+                const next = [...props.value] as Vec3Text;
+                next[i] = e.currentTarget.value;
+                props.onChange(next);
+                props.onTouch(); // messages appear while typing, not on blur (a blur must not move the button being clicked)
+              }}
+            />
+          </label>
+        ))}
+      </div>
+      {props.hint && (
+        <p class="hint" id={hintId}>
+          {props.hint}
+        </p>
+      )}
+      <FieldMessages id={errorId} messages={props.errors} />
+    </fieldset>
+  );
+}
+
+export function SelectField<T extends string>(props: { id: string; label: string; value: T; options: readonly T[]; labels?: Partial<Record<T, string>>; onChange: (v: T) => void; hint?: string; errors?: string[] | undefined; defaultValue?: T }) {
+  return (
+    <Field id={props.id} label={props.label} hint={props.hint} errors={props.errors}>
+      {(describedBy) => (
+        <select id={props.id} value={props.value} aria-describedby={describedBy || undefined} onChange={(e) => props.onChange(e.currentTarget.value as T)}>
+          {props.options.map((o) => (
+            <option key={o} value={o}>
+              {props.labels?.[o] ?? o}
+              {o === props.defaultValue ? ' (default)' : ''}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+export function CheckboxField(props: { id: string; label: string; checked: boolean; onChange: (v: boolean) => void; hint?: string; errors?: string[] | undefined }) {
+  const hintId = `${props.id}-hint`;
+  return (
+    <div class={`field checkbox${props.errors?.length ? ' invalid' : ''}`}>
+      <label>
+        <input id={props.id} type="checkbox" checked={props.checked} aria-describedby={props.hint ? hintId : undefined} onChange={(e) => props.onChange(e.currentTarget.checked)} /> {props.label}
+      </label>
+      {props.hint && (
+        <p class="hint" id={hintId}>
+          {props.hint}
+        </p>
+      )}
+      <FieldMessages id={`${props.id}-errors`} messages={props.errors} />
+    </div>
+  );
+}
+
+export function TextField(props: { id: string; label: string; value: string; onChange: (v: string) => void; onTouch?: () => void; hint?: string; errors?: string[] | undefined; placeholder?: string; type?: 'text' | 'url' | 'number' | 'password' | 'search'; multiline?: boolean; rows?: number }) {
+  return (
+    <Field id={props.id} label={props.label} hint={props.hint} errors={props.errors}>
+      {(describedBy) =>
+        props.multiline ? (
+          <textarea id={props.id} rows={props.rows ?? 4} value={props.value} placeholder={props.placeholder} aria-describedby={describedBy || undefined} aria-invalid={props.errors?.length ? true : undefined} onInput={(e) => (props.onChange(e.currentTarget.value), props.onTouch?.())} />
+        ) : (
+          <input id={props.id} type={(props.type ?? 'text') as 'text'} value={props.value} placeholder={props.placeholder} aria-describedby={describedBy || undefined} aria-invalid={props.errors?.length ? true : undefined} onInput={(e) => (props.onChange(e.currentTarget.value), props.onTouch?.())} />
+        )
+      }
+    </Field>
+  );
+}

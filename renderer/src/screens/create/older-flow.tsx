@@ -1,0 +1,232 @@
+// The older step-by-step image-to-3D flow: create at the legacy address, pick one of the four spin
+// images (or regenerate the spin), ask for a preview mesh, then refine it.
+import { useEffect, useState } from 'preact/hooks';
+import type { JobView } from '../../../../shared/bridge/contract.ts';
+import { PREVIEW_MODEL_VERSIONS, createImageTo3dLegacyRequest, previewRequest, refineRequest, submitSpinRequest } from '../../../../shared/contract/image-to-3d.ts';
+import { getBridge, getTransport } from '../../../bridge/index.ts';
+import { ErrorBox, Progress, StateBadge } from '../../components/ui.tsx';
+import { loadOutputs } from '../../outputs.ts';
+import { record, toShownError, type ShownError } from '../../util.ts';
+import { CreatedJob, FormFooter, num, useCreateForm, useJob, type CreateOutput } from './form.tsx';
+import { CheckboxField, ImageSourceInput, SelectField, TextField, Vec3Input, emptyImage, imageOf, type ImageValue, type Vec3Text } from './inputs.tsx';
+
+interface Spin {
+  index: number;
+  /** What the page shows: the cached copy when there is one. */
+  shown: string;
+  /** The service's URL (sent as selected_spin). */
+  remote: string;
+}
+
+/** The four spin images of a session: from the job's last read, the cache, or the service's list. */
+async function findSpins(sessionCode: string, job: JobView | undefined): Promise<Spin[]> {
+  const bridge = getBridge();
+  let remote: string[] = [];
+  const fromResult = (value: unknown) => {
+    const r = record(Array.isArray(value) ? value[0] : value);
+    return Array.isArray(r.inference) ? r.inference.map((i) => String(record(i).image_url ?? '')).filter(Boolean) : [];
+  };
+  remote = fromResult(job?.result);
+  if (remote.length === 0) {
+    for (let page = 1; page <= 5 && remote.length === 0; page++) {
+      const list = await bridge.call('sessions.list', { page, limit: 100 }).catch(() => undefined);
+      if (!list) break;
+      const found = list.results.find((s) => s.session_code === sessionCode);
+      if (found) remote = fromResult(found);
+      if (page >= list.totalPages) break;
+    }
+  }
+  await loadOutputs(sessionCode, true);
+  const cached = await bridge.call('cache.outputs', { sessionId: sessionCode }).then((r) => r.outputs).catch(() => []);
+  const count = Math.max(remote.length, ...cached.map((o) => (/^spin_(\d+)$/.exec(o.kind) ? Number(o.kind.slice(5)) + 1 : 0)));
+  const spins: Spin[] = [];
+  for (let index = 0; index < count; index++) {
+    const local = cached.find((o) => o.kind === `spin_${index}` && o.state === 'complete' && o.url)?.url ?? undefined;
+    const url = remote[index] ?? '';
+    if (local || url) spins.push({ index, shown: local ?? url, remote: url });
+  }
+  return spins;
+}
+
+export function OlderFlowForm() {
+  const [image, setImage] = useState<ImageValue>(emptyImage);
+  const [modelVersion, setModelVersion] = useState('');
+  const [autoGen, setAutoGen] = useState(false);
+  const [session, setSession] = useState<{ code: string; image: string } | undefined>();
+  const [resume, setResume] = useState('');
+  const [spinResult, setSpinResult] = useState<CreateOutput | undefined>();
+  const body = () => ({ image_url: imageOf(image), model_version: modelVersion, auto_gen_3d: autoGen });
+  const form = useCreateForm(createImageTo3dLegacyRequest, body);
+  return (
+    <div class="older-flow">
+      <form
+        class="create-form"
+        aria-labelledby="form-title"
+        noValidate
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const sent = imageOf(image);
+          const out = await form.submit({ endpoint: 'createImageTo3dLegacy', body: body(), ...(image.fileName && { label: `${image.fileName} (step by step)` }) });
+          if (out?.job?.remoteId) {
+            setSession({ code: out.job.remoteId, image: sent });
+            setSpinResult(out);
+          }
+        }}
+      >
+        <h2 id="form-title">Image to 3D, step by step</h2>
+        <p class="hint">The older flow, sent to the legacy address: four spin views first, then a preview mesh from the one you choose, then a refined mesh.</p>
+        <ImageSourceInput id="old-image" value={image} onChange={setImage} errors={form.errors('image_url')} onTouch={() => form.touch('image_url')} />
+        <div class="grid-2">
+          <TextField id="old-model" label="Model version" value={modelVersion} onChange={setModelVersion} errors={form.errors('model_version')} hint="Empty (default) selects the latest beta model." />
+          <CheckboxField id="old-auto" label="Generate the 3D model automatically" checked={autoGen} onChange={setAutoGen} errors={form.errors('auto_gen_3d')} hint="Default off: you choose the spin view and ask for the preview yourself." />
+        </div>
+        <FormFooter form={form} label="Create session" />
+      </form>
+      {!session && (
+        <form
+          class="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (resume.trim().startsWith('SESSION_')) setSession({ code: resume.trim(), image: '' });
+          }}
+        >
+          <TextField id="old-resume" label="Or continue a session" placeholder="SESSION_…" value={resume} onChange={setResume} hint="A session code of the step-by-step flow." />
+          <button type="submit">Continue</button>
+        </form>
+      )}
+      {session && <Steps key={session.code} code={session.code} image={session.image} first={spinResult} />}
+    </div>
+  );
+}
+
+function Steps({ code, image, first }: { code: string; image: string; first: CreateOutput | undefined }) {
+  const bridge = getBridge();
+  const [spinOut, setSpinOut] = useState<CreateOutput | undefined>(first);
+  const spinJob = useJob(spinOut?.job?.id, spinOut?.job);
+  const [spins, setSpins] = useState<Spin[] | undefined>();
+  const [spinError, setSpinError] = useState<ShownError | undefined>();
+  const [chosen, setChosen] = useState(0);
+  const [previewVersion, setPreviewVersion] = useState<(typeof PREVIEW_MODEL_VERSIONS)[number]>('1.1');
+  const [pivot, setPivot] = useState<Vec3Text>(['0', '0', '0']);
+  const [previewOut, setPreviewOut] = useState<CreateOutput | undefined>();
+  const previewJob = useJob(previewOut?.job?.id, previewOut?.job);
+  const [refinePivot, setRefinePivot] = useState<Vec3Text>(['0', '0', '0']);
+  const [refineOut, setRefineOut] = useState<CreateOutput | undefined>();
+  const spinReady = !spinOut || spinJob?.state === 'succeeded';
+
+  useEffect(() => {
+    if (!spinReady) return;
+    let live = true;
+    setSpinError(undefined);
+    findSpins(code, spinJob)
+      .then((s) => live && setSpins(s))
+      .catch((e: unknown) => live && setSpinError(toShownError(e)));
+    return () => {
+      live = false;
+    };
+  }, [spinReady, spinJob?.updatedAt]);
+
+  const previewBody = () => {
+    const spin = spins?.find((s) => s.index === chosen);
+    return { model_version: previewVersion, selected_spin_index: chosen, ...(spin?.remote && { selected_spin: spin.remote }), pivot_point: pivot.map(num) };
+  };
+  const previewForm = useCreateForm(previewRequest, previewBody);
+  const spinForm = useCreateForm(submitSpinRequest, () => ({ session_code: code, image_urls: [image] }));
+  const refineBody = () => ({ pivot_point: refinePivot.map(num) });
+  const refineForm = useCreateForm(refineRequest, refineBody);
+
+  return (
+    <section class="steps" aria-label={`Steps of ${code}`}>
+      <h3>
+        Session <code>{code}</code>
+      </h3>
+      <ol class="step-list">
+        <li class="step">
+          <h4>1. Choose a spin view</h4>
+          {spinJob && !spinReady && (
+            <div class="created-status" role="status">
+              <span>Making the spin views…</span>
+              <StateBadge job={spinJob} />
+              <Progress percent={spinJob.percent} label="Progress of the spin views" />
+            </div>
+          )}
+          {spinJob?.state === 'failed' && <p class="job-error">{spinJob.error ?? 'The spin views could not be made.'}</p>}
+          <ErrorBox error={spinError} />
+          {spinReady && spins && spins.length === 0 && <p class="muted">No spin images yet. The service lists them once the spin is done; try Regenerate spin if this stays empty.</p>}
+          {spinReady && spins && spins.length > 0 && (
+            <fieldset class="spins">
+              <legend>Spin images ({spins.length})</legend>
+              {spins.map((s) => (
+                <label key={s.index} class={`spin${chosen === s.index ? ' chosen' : ''}`}>
+                  <input type="radio" name="spin" value={s.index} checked={chosen === s.index} onChange={() => setChosen(s.index)} />
+                  {s.shown.startsWith('/') || getTransport().kind === 'electron' ? (
+                    <img src={s.shown} alt={`Spin view ${s.index + 1}`} width={128} height={128} />
+                  ) : (
+                    <span class="spin-placeholder">Not cached yet</span>
+                  )}
+                  <span>Spin {s.index + 1}</span>
+                </label>
+              ))}
+            </fieldset>
+          )}
+          {image !== '' && (
+            <form
+              class="inline-form"
+              onSubmit={async (e) => {
+                e.preventDefault();
+                const out = await spinForm.submit({ endpoint: 'submitSpin', body: { session_code: code, image_urls: [image] }, label: `${code} spin` });
+                if (out) {
+                  setSpins(undefined);
+                  setSpinOut(out);
+                }
+              }}
+            >
+              <button type="submit" disabled={spinForm.busy || !spinReady}>
+                Regenerate spin
+              </button>
+              <ErrorBox error={spinForm.error} />
+            </form>
+          )}
+        </li>
+        <li class="step">
+          <h4>2. Preview mesh</h4>
+          <form
+            noValidate
+            onSubmit={async (e) => {
+              e.preventDefault();
+              const out = await previewForm.submit({ endpoint: 'preview', params: { session_code: code }, body: previewBody(), label: `${code} preview` });
+              if (out) setPreviewOut(out);
+            }}
+          >
+            <div class="grid-2">
+              <SelectField id="prev-version" label="Preview model version" value={previewVersion} options={PREVIEW_MODEL_VERSIONS} defaultValue="1.1" onChange={setPreviewVersion} errors={previewForm.errors('model_version')} />
+              <p class="hint">Spin view used: {spins?.length ? `spin ${chosen + 1}` : 'the first (index 0, default)'}</p>
+            </div>
+            <Vec3Input id="prev-pivot" legend="Pivot point" names={['X', 'Y', 'Z']} step="0.05" value={pivot} onChange={setPivot} onTouch={() => previewForm.touch('pivot_point')} errors={previewForm.errors('pivot_point')} hint="Each from -0.5 to 0.5 of the bounding box; 0, 0, 0 is the centre (default), 0, -0.5, 0 the centre of the bottom." />
+            {previewForm.errors('selected_spin_index') && <p class="job-error">{previewForm.errors('selected_spin_index')!.join(' ')}</p>}
+            <FormFooter form={previewForm} label="Make preview" />
+          </form>
+          {previewForm.result && <CreatedJob result={previewForm.result} what="Preview" />}
+        </li>
+        <li class="step">
+          <h4>3. Refine</h4>
+          {!previewOut && <p class="muted">Available once a preview was asked for.</p>}
+          {previewOut && (
+            <form
+              noValidate
+              onSubmit={async (e) => {
+                e.preventDefault();
+                const out = await refineForm.submit({ endpoint: 'refine', params: { session_code: code }, body: refineBody(), label: `${code} refine` });
+                if (out) setRefineOut(out);
+              }}
+            >
+              <Vec3Input id="ref-pivot" legend="Pivot point of the refined mesh" names={['X', 'Y', 'Z']} step="0.05" value={refinePivot} onChange={setRefinePivot} onTouch={() => refineForm.touch('pivot_point')} errors={refineForm.errors('pivot_point')} hint="Each from -0.5 to 0.5; 0, 0, 0 is the centre." />
+              {previewJob?.state === 'succeeded' ? <FormFooter form={refineForm} label="Refine mesh" /> : <p class="muted">The refine button appears when the preview is done.</p>}
+            </form>
+          )}
+          {refineOut && <CreatedJob result={refineOut} what="Refine" />}
+        </li>
+      </ol>
+    </section>
+  );
+}

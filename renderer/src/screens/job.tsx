@@ -1,0 +1,108 @@
+// One job: status, progress, its cached files, and the resource as the service last reported it.
+import { useState } from 'preact/hooks';
+import { getBridge } from '../../bridge/index.ts';
+import { ErrorBox, Progress, Section, StateBadge } from '../components/ui.tsx';
+import { loadOutputs, useOutputs } from '../outputs.ts';
+import { KIND_LABELS, formatBytes, formatTime, jobTitle, stepLabel, toShownError, type ShownError } from '../util.ts';
+import { useJob } from './create/form.tsx';
+import { JobActions } from './job-actions.tsx';
+
+export function JobPage({ id }: { id: string }) {
+  const job = useJob(id);
+  const outputs = useOutputs(job?.remoteId, !!job?.remoteId, job?.outputsFetched);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ShownError | undefined>();
+  if (!job) return <p class="muted">Loading job…</p>;
+  return (
+    <>
+      <p>
+        <a href="#/library">← Library</a>
+      </p>
+      <h1>{jobTitle(job)}</h1>
+      <Section title="Status" id="job-status">
+        <div class="created-status">
+          <StateBadge job={job} />
+          <Progress percent={job.percent ?? (job.state === 'succeeded' ? 100 : null)} label={`Progress of ${jobTitle(job)}`} />
+        </div>
+        {job.error && <p class="job-error">{job.error}</p>}
+        <dl class="facts">
+          <dt>Kind</dt>
+          <dd>
+            {KIND_LABELS[job.kind] ?? job.kind}
+            {stepLabel(job)}
+          </dd>
+          <dt>Session</dt>
+          <dd>{job.remoteId ? <code>{job.remoteId}</code> : '–'}</dd>
+          <dt>Created</dt>
+          <dd>{formatTime(job.createdAt)}</dd>
+          <dt>Finished</dt>
+          <dd>{formatTime(job.finishedAt)}</dd>
+          <dt>Local id</dt>
+          <dd>
+            <code>{job.id}</code>
+          </dd>
+        </dl>
+        <JobActions job={job} />
+      </Section>
+      <Section
+        title="Files"
+        id="job-files"
+        actions={
+          job.remoteId && job.state === 'succeeded' ? (
+            <button
+              type="button"
+              disabled={busy}
+              onClick={async () => {
+                setBusy(true);
+                setError(undefined);
+                try {
+                  await getBridge().call('cache.fetch', { jobId: job.id });
+                  await loadOutputs(job.remoteId!, true);
+                } catch (e) {
+                  setError(toShownError(e));
+                } finally {
+                  setBusy(false);
+                }
+              }}
+            >
+              {busy ? 'Downloading…' : 'Download files now'}
+            </button>
+          ) : undefined
+        }
+      >
+        <ErrorBox error={error} />
+        {!outputs || outputs.length === 0 ? (
+          <p class="muted">{job.state === 'succeeded' ? 'No files cached yet.' : 'Files are downloaded when the job is done.'}</p>
+        ) : (
+          <table class="outputs">
+            <thead>
+              <tr>
+                <th scope="col">File</th>
+                <th scope="col">State</th>
+                <th scope="col">Size</th>
+              </tr>
+            </thead>
+            <tbody>
+              {outputs.map((o) => (
+                <tr key={o.kind} data-output={o.kind}>
+                  <td>{o.url && o.state === 'complete' ? <a href={o.url} download>{o.kind}</a> : o.kind}</td>
+                  <td>
+                    {o.state}
+                    {o.error && <span class="item-error"> {o.error}</span>}
+                  </td>
+                  <td>{formatBytes(o.size)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Section>
+      <Section title="As last reported by the service" id="job-result">
+        <details>
+          <summary>Show the raw record</summary>
+          <pre class="raw-json">{JSON.stringify(job.result, null, 2)}</pre>
+        </details>
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,199 @@
+// The queue: dropped-file batches with per-file progress, then the jobs in progress and those that need
+// attention (failed, cancelled, submission unknown) with cancel, retry and reconcile.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { JobView } from '../../../shared/bridge/contract.ts';
+import { getBridge } from '../../bridge/index.ts';
+import { batches, cancelBatch, clearFinished, startBatch, type ItemPhase, type QueueBatch } from '../batch.ts';
+import { ErrorBox, Progress, Section } from '../components/ui.tsx';
+import { useStore } from '../store.ts';
+import { formatBytes, formatTime, toShownError, type ShownError } from '../util.ts';
+import { JobRow } from './library.tsx';
+
+const PHASE_LABELS: Record<ItemPhase, string> = {
+  waiting: 'Waiting',
+  sending: 'Sending to the app',
+  send_failed: 'Not sent',
+  inspecting: 'Checking the file',
+  rejected: 'Rejected',
+  queued: 'Queued',
+  uploading: 'Uploading',
+  submitted: 'Submitted',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+export function Queue() {
+  return (
+    <>
+      <h1>Queue</h1>
+      <Batches />
+      <ActiveJobs />
+    </>
+  );
+}
+
+function Batches() {
+  const list = useStore(batches);
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <Section
+      title="Dropped files"
+      id="batches"
+      actions={
+        <div class="actions">
+          <button type="button" onClick={() => input.current?.click()}>
+            Add files…
+          </button>
+          {list.some((b) => b.done || b.error) && (
+            <button type="button" onClick={clearFinished}>
+              Clear finished
+            </button>
+          )}
+        </div>
+      }
+    >
+      <input
+        ref={input}
+        id="batch-files"
+        class="visually-hidden"
+        type="file"
+        multiple
+        accept="image/png,image/jpeg,image/webp,.fbx,.zip"
+        aria-label="Files for a batch"
+        tabIndex={-1}
+        onChange={(e) => {
+          const files = [...(e.currentTarget.files ?? [])];
+          e.currentTarget.value = '';
+          void startBatch(files);
+        }}
+      />
+      <p class="hint">Drop images (for image to 3D), FBX files or zips of FBX (for animation) anywhere in the window, or use Add files. Each file is checked first; a bad file is reported and the others go on.</p>
+      {list.length === 0 && <p class="muted">No batch yet.</p>}
+      {list.map((b) => (
+        <BatchView key={b.key} batch={b} />
+      ))}
+    </Section>
+  );
+}
+
+function BatchView({ batch }: { batch: QueueBatch }) {
+  const submitted = batch.items.filter((i) => i.phase === 'submitted').length;
+  const problems = batch.items.filter((i) => ['send_failed', 'rejected', 'failed'].includes(i.phase)).length;
+  const running = !batch.done && !batch.error;
+  return (
+    <div class="batch" role="group" aria-label={`Batch of ${batch.items.length} files`} data-batch-id={batch.batchId ?? ''}>
+      <div class="batch-head">
+        <strong>
+          {batch.items.length} file{batch.items.length === 1 ? '' : 's'}
+        </strong>
+        <span class="muted">{formatTime(batch.createdAt)}</span>
+        <span aria-live="polite">
+          {submitted} submitted{problems ? `, ${problems} with a problem` : ''}
+          {batch.done ? ' · finished' : ''}
+        </span>
+        {running && batch.batchId && (
+          <button type="button" onClick={() => cancelBatch(batch)}>
+            Cancel batch
+          </button>
+        )}
+      </div>
+      {batch.error && <p class="job-error">{batch.error}</p>}
+      <table class="batch-items">
+        <thead>
+          <tr>
+            <th scope="col">File</th>
+            <th scope="col">State</th>
+            <th scope="col">Progress</th>
+            <th scope="col">Details</th>
+          </tr>
+        </thead>
+        <tbody>
+          {batch.items.map((item) => (
+            <tr key={item.key} class={`phase-${item.phase}`} data-file={item.name}>
+              <td>
+                {item.name} <span class="muted">({formatBytes(item.size)})</span>
+              </td>
+              <td>
+                <span class={`badge badge-phase-${item.phase}`}>{PHASE_LABELS[item.phase]}</span>
+              </td>
+              <td>
+                {item.phase === 'sending' || item.phase === 'uploading' ? (
+                  <Progress percent={item.total ? (100 * (item.sent ?? 0)) / item.total : null} label={`Progress of ${item.name}`} />
+                ) : item.phase === 'submitted' ? (
+                  <Progress percent={100} label={`Progress of ${item.name}`} />
+                ) : null}
+              </td>
+              <td>
+                {item.error && <span class="item-error">{item.error}</span>}
+                {item.jobId && (
+                  <a href={`#/job/${encodeURIComponent(item.jobId)}`} aria-label={`Job of ${item.name}`}>
+                    Open job
+                  </a>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function ActiveJobs() {
+  const bridge = getBridge();
+  const [jobs, setJobs] = useState<JobView[] | undefined>();
+  const [error, setError] = useState<ShownError | undefined>();
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const load = () =>
+    bridge
+      .call('jobs.list', { limit: 200 })
+      .then((r) => (setJobs(r.jobs), setError(undefined)))
+      .catch((e: unknown) => setError(toShownError(e)));
+  useEffect(() => {
+    void load();
+    const off = bridge.on('job', (job) => {
+      setJobs((list) => {
+        if (!list) return list;
+        const i = list.findIndex((j) => j.id === job.id);
+        if (i < 0) {
+          if (timer.current === undefined) timer.current = setTimeout(() => ((timer.current = undefined), void load()), 500);
+          return list;
+        }
+        const next = list.slice();
+        next[i] = job;
+        return next;
+      });
+    });
+    return () => {
+      off();
+      clearTimeout(timer.current);
+      timer.current = undefined;
+    };
+  }, []);
+  const active = jobs?.filter((j) => !j.final && j.state !== 'submission_unknown' && j.state !== 'cancelled') ?? [];
+  const attention = jobs?.filter((j) => j.state === 'failed' || j.state === 'cancelled' || j.state === 'submission_unknown') ?? [];
+  return (
+    <>
+      <Section title="In progress" id="in-progress">
+        <ErrorBox error={error} />
+        {jobs && active.length === 0 && <p class="muted">Nothing is running.</p>}
+        <ul class="job-list" aria-label="Jobs in progress">
+          {active.map((j) => (
+            <JobRow key={j.id} job={j} />
+          ))}
+        </ul>
+      </Section>
+      <Section title="Needs attention" id="attention">
+        <p class="hint">
+          Failed and cancelled jobs can be sent again (a new job). A <em>submission unknown</em> job was sent but its answer was lost: it is never sent again on its own, so no credits are spent twice. Reconcile it against the service's list.
+        </p>
+        {jobs && attention.length === 0 && <p class="muted">Nothing needs attention.</p>}
+        <ul class="job-list" aria-label="Jobs that need attention">
+          {attention.map((j) => (
+            <JobRow key={j.id} job={j} />
+          ))}
+        </ul>
+      </Section>
+    </>
+  );
+}

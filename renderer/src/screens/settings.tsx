@@ -1,0 +1,406 @@
+// Settings: service profiles and their keys (write-only), webhook receiver, cache, export defaults.
+import { useEffect, useState } from 'preact/hooks';
+import type { CommandInput, SettingsView } from '../../../shared/bridge/contract.ts';
+import { getBridge, getTransport } from '../../bridge/index.ts';
+import { appState, patchApp, refreshInfo } from '../app-state.ts';
+import { ErrorBox, Field, Section } from '../components/ui.tsx';
+import { useStore } from '../store.ts';
+import { formatBytes, issuesByField, toShownError, type ShownError } from '../util.ts';
+import { TextField } from './create/inputs.tsx';
+
+const STORAGE_LABELS: Record<SettingsView['profiles'][number]['key']['storage'], string> = {
+  'os-keychain': 'stored in the system keychain',
+  'session-only': 'kept until the app closes',
+  file: 'stored in a private file',
+  environment: 'from the environment',
+  none: 'not stored',
+};
+
+const OUTPUT_FORMATS = ['glb', 'obj', 'fbx', 'usdz', 'zip', 'image', 'mp4'] as const;
+
+/** Runs a settings change, showing its error (with field issues) and updating the shared settings. */
+function useSave() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ShownError | undefined>();
+  const [saved, setSaved] = useState(false);
+  const save = async (input: CommandInput<'settings.update'>) => {
+    setBusy(true);
+    setError(undefined);
+    setSaved(false);
+    try {
+      const settings = await getBridge().call('settings.update', input);
+      patchApp({ settings });
+      refreshInfo();
+      setSaved(true);
+      return true;
+    } catch (e) {
+      setError(toShownError(e));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, saved, save, clear: () => error && setError(undefined), fieldErrors: issuesByField(error?.issues) };
+}
+
+export function Settings() {
+  const { settings, info, credits } = useStore(appState);
+  const [loadError, setLoadError] = useState<ShownError | undefined>();
+  useEffect(() => {
+    getBridge()
+      .call('settings.get', {})
+      .then((s) => patchApp({ settings: s }))
+      .catch((e: unknown) => setLoadError(toShownError(e)));
+  }, []);
+  return (
+    <>
+      <h1>Settings</h1>
+      <ErrorBox error={loadError} title="The settings could not be read." />
+      {info && (
+        <Section title="Account and app" id="account">
+          <dl class="facts">
+            <dt>Connected to</dt>
+            <dd>{info.mode === 'embedded' ? 'The embedded local engine (no account needed)' : 'The service'}</dd>
+            <dt>Credits</dt>
+            <dd data-testid="credits">{credits ?? info.credits ?? 'not reported by the service'}</dd>
+            <dt>Version</dt>
+            <dd>{info.version}</dd>
+            <dt>Data folder</dt>
+            <dd>
+              <code>{info.dataDir}</code>
+            </dd>
+          </dl>
+        </Section>
+      )}
+      {settings && (
+        <>
+          <Profiles settings={settings} />
+          <Webhooks settings={settings} />
+          <Cache settings={settings} />
+          <ExportDefaults settings={settings} />
+        </>
+      )}
+    </>
+  );
+}
+
+function Profiles({ settings }: { settings: SettingsView }) {
+  const { busy, error, save, clear, fieldErrors } = useSave();
+  const [editing, setEditing] = useState(settings.activeProfile);
+  const profile = settings.profiles.find((p) => p.name === editing);
+  const [name, setName] = useState(profile?.name ?? '');
+  const [baseUrl, setBaseUrl] = useState(profile?.baseUrl ?? '');
+  const [legacyUrl, setLegacyUrl] = useState(profile?.legacyBaseUrl ?? '');
+  useEffect(() => {
+    const p = settings.profiles.find((x) => x.name === editing);
+    setName(p?.name ?? '');
+    setBaseUrl(p?.baseUrl ?? '');
+    setLegacyUrl(p?.legacyBaseUrl ?? '');
+  }, [editing]);
+  return (
+    <Section title="Service profiles" id="profiles">
+      <table class="profiles">
+        <thead>
+          <tr>
+            <th scope="col">Active</th>
+            <th scope="col">Profile</th>
+            <th scope="col">Addresses</th>
+            <th scope="col">API key</th>
+            <th scope="col">
+              <span class="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {settings.profiles.map((p) => (
+            <tr key={p.name} data-profile={p.name}>
+              <td>
+                <input type="radio" name="active-profile" aria-label={`Use ${p.name}`} checked={settings.activeProfile === p.name} disabled={busy} onChange={() => void save({ activeProfile: p.name })} />
+              </td>
+              <td>{p.name}</td>
+              <td>
+                {p.baseUrl ? (
+                  <>
+                    <code>{p.baseUrl}</code>
+                    {p.legacyBaseUrl && (
+                      <>
+                        <br />
+                        legacy <code>{p.legacyBaseUrl}</code>
+                      </>
+                    )}
+                  </>
+                ) : (
+                  'Embedded local engine'
+                )}
+              </td>
+              <td class="key-status">{p.key.configured ? `Configured (${STORAGE_LABELS[p.key.storage]})` : 'Not set'}</td>
+              <td>
+                <button type="button" onClick={() => setEditing(p.name)} aria-pressed={editing === p.name}>
+                  Edit
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <button type="button" onClick={() => setEditing('')}>
+        New profile
+      </button>
+      <form
+        class="settings-form"
+        aria-label={editing ? `Profile ${editing}` : 'New profile'}
+        noValidate
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const ok = await save({ profile: { name: name.trim(), ...(baseUrl.trim() && { baseUrl: baseUrl.trim() }), ...(legacyUrl.trim() && { legacyBaseUrl: legacyUrl.trim() }) } });
+          if (ok) setEditing(name.trim());
+        }}
+      >
+        <h3>{editing ? `Profile “${editing}”` : 'New profile'}</h3>
+        <div class="grid-3">
+          <TextField id="profile-name" label="Name" value={name} onChange={setName} onTouch={clear} errors={fieldErrors['profile.name']} />
+          <TextField id="profile-base" label="Service address" type="url" value={baseUrl} onChange={setBaseUrl} onTouch={clear} errors={fieldErrors['profile.baseUrl']} placeholder="https://api.example.com" hint="Empty: the embedded local engine." />
+          <TextField id="profile-legacy" label="Legacy address" type="url" value={legacyUrl} onChange={setLegacyUrl} onTouch={clear} errors={fieldErrors['profile.legacyBaseUrl']} placeholder="https://api.example.com:8443" hint="For the older step-by-step endpoints." />
+        </div>
+        <div class="form-footer">
+          <button type="submit" class="primary" disabled={busy || name.trim() === ''}>
+            Save profile
+          </button>
+          <ErrorBox error={error} />
+        </div>
+      </form>
+      {profile && <KeyForm profileName={profile.name} configured={profile.key.configured} storage={STORAGE_LABELS[profile.key.storage]} />}
+    </Section>
+  );
+}
+
+/** The key goes one way: typed, sent, and the field cleared; only "configured" ever comes back. */
+function KeyForm({ profileName, configured, storage }: { profileName: string; configured: boolean; storage: string }) {
+  const [key, setKey] = useState('');
+  // The web host has no keychain: there a key lives until the app closes.
+  const [sessionOnly, setSessionOnly] = useState(getTransport().kind === 'web');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ShownError | undefined>();
+  const [status, setStatus] = useState('');
+  const refresh = () =>
+    getBridge()
+      .call('settings.get', {})
+      .then((s) => patchApp({ settings: s }))
+      .catch(() => {});
+  return (
+    <form
+      class="settings-form key-form"
+      aria-label={`API key of ${profileName}`}
+      autoComplete="off"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const value = key;
+        setKey(''); // never kept in the page longer than the send
+        (e.currentTarget.elements.namedItem('api-key') as HTMLInputElement | null)?.setAttribute('value', '');
+        setBusy(true);
+        setError(undefined);
+        setStatus('');
+        try {
+          await getBridge().call('key.set', { profile: profileName, key: value, sessionOnly });
+          setStatus('Key saved.');
+          await refresh();
+          refreshInfo();
+        } catch (err) {
+          const shown = toShownError(err);
+          setError({ message: shown.message });
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      <h3>API key</h3>
+      <p class="key-status" role="status">
+        {configured ? `A key is configured (${storage}). It is never shown again; type a new one to replace it.` : 'No key is set for this profile.'} {status}
+      </p>
+      <Field id="api-key" label={configured ? 'Replace the key' : 'API key'} hint="Only sent to the app's main process; never displayed, logged or sent back.">
+        {(describedBy) => (
+          <input id="api-key" name="api-key" type="password" autoComplete="new-password" spellcheck={false} value={key} aria-describedby={describedBy || undefined} onInput={(e) => setKey(e.currentTarget.value)} />
+        )}
+      </Field>
+      <div class="field checkbox">
+        <label>
+          <input type="checkbox" checked={sessionOnly} onChange={(e) => setSessionOnly(e.currentTarget.checked)} /> Only until the app closes (do not store it)
+        </label>
+      </div>
+      <div class="form-footer">
+        <button type="submit" class="primary" disabled={busy || key.length === 0}>
+          {configured ? 'Replace key' : 'Save key'}
+        </button>
+        {configured && (
+          <button
+            type="button"
+            class="danger"
+            disabled={busy}
+            onClick={async () => {
+              setBusy(true);
+              setError(undefined);
+              try {
+                await getBridge().call('key.remove', { profile: profileName });
+                setStatus('Key removed.');
+                await refresh();
+              } catch (err) {
+                setError(toShownError(err));
+              } finally {
+                setBusy(false);
+              }
+            }}
+          >
+            Remove key
+          </button>
+        )}
+        <ErrorBox error={error} />
+      </div>
+    </form>
+  );
+}
+
+function Webhooks({ settings }: { settings: SettingsView }) {
+  const w = settings.webhooks;
+  const { busy, error, saved, save, fieldErrors } = useSave();
+  const [enabled, setEnabled] = useState(w.enabled);
+  const [host, setHost] = useState(w.host);
+  const [port, setPort] = useState(String(w.port));
+  const [path, setPath] = useState(w.path);
+  const [secret, setSecret] = useState('');
+  return (
+    <Section title="Webhook receiver" id="webhooks">
+      <form
+        class="settings-form"
+        noValidate
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const value = secret;
+          setSecret('');
+          await save({ webhooks: { enabled, host: host.trim(), port: Number(port), path: path.trim(), ...(value && { secret: value }) } });
+        }}
+      >
+        <p class="hint">The service can notify the app when a session changes; the app then reads the session at once instead of waiting for its next poll. Polling stays on as a safety net.</p>
+        <div class="field checkbox">
+          <label>
+            <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} /> Receive webhooks
+          </label>
+        </div>
+        <div class="grid-3">
+          <TextField id="wh-host" label="Listen on host" value={host} onChange={setHost} errors={fieldErrors['webhooks.host']} />
+          <TextField id="wh-port" label="Port" type="number" value={port} onChange={setPort} errors={fieldErrors['webhooks.port']} />
+          <TextField id="wh-path" label="Path" value={path} onChange={setPath} errors={fieldErrors['webhooks.path']} hint="Starts with /" />
+        </div>
+        <Field id="wh-secret" label={w.secretSet ? 'Signing secret (set; type to replace)' : 'Signing secret (optional)'} hint="Standard Webhooks secret (whsec_…). Without one, notifications are not verified." errors={fieldErrors['webhooks.secret']}>
+          {(d) => <input id="wh-secret" type="password" autoComplete="new-password" value={secret} aria-describedby={d || undefined} onInput={(e) => setSecret(e.currentTarget.value)} />}
+        </Field>
+        <div class="form-footer">
+          <button type="submit" class="primary" disabled={busy}>
+            Save webhooks
+          </button>
+          {saved && <span role="status">Saved.</span>}
+          <ErrorBox error={error} />
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+function Cache({ settings }: { settings: SettingsView }) {
+  const c = settings.cache;
+  const { busy, error, saved, save, fieldErrors } = useSave();
+  const [maxMb, setMaxMb] = useState(String(Math.round(c.maxBytes / 2 ** 20)));
+  const [dir, setDir] = useState(c.dir);
+  const [formats, setFormats] = useState<string[]>(settings.outputFormats);
+  const electron = getTransport().kind === 'electron';
+  return (
+    <Section title="Download cache" id="cache">
+      <p>
+        Using <strong>{formatBytes(c.usedBytes)}</strong> of {formatBytes(c.maxBytes)}.
+      </p>
+      <meter min={0} max={c.maxBytes} value={c.usedBytes} aria-label="Cache use" />
+      <form
+        class="settings-form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save({ cache: { maxBytes: Math.round(Number(maxMb) * 2 ** 20), ...(dir.trim() !== c.dir && { dir: dir.trim() }) }, outputFormats: formats });
+        }}
+      >
+        <div class="grid-2">
+          <TextField id="cache-max" label="Largest size (MB)" type="number" value={maxMb} onChange={setMaxMb} errors={fieldErrors['cache.maxBytes']} hint="At least 100 MB. The least recently used files go first." />
+          <div>
+            <TextField id="cache-dir" label="Location" value={dir} onChange={setDir} errors={fieldErrors['cache.dir']} />
+            {electron && (
+              <button type="button" onClick={async () => { const r = await getBridge().call('dialog.chooseFolder', { title: 'Cache folder' }).catch(() => undefined); if (r?.path) setDir(r.path); }}>
+                Browse…
+              </button>
+            )}
+          </div>
+        </div>
+        <fieldset class="formats">
+          <legend>Files downloaded for each finished job</legend>
+          {OUTPUT_FORMATS.map((f) => (
+            <label key={f}>
+              <input
+                type="checkbox"
+                checked={f === 'glb' || formats.includes(f)}
+                disabled={f === 'glb'}
+                onChange={(e) => setFormats((list) => (e.currentTarget.checked ? [...list, f] : list.filter((x) => x !== f)))}
+              />{' '}
+              {f}
+              {f === 'glb' ? ' (always)' : ''}
+            </label>
+          ))}
+        </fieldset>
+        <div class="form-footer">
+          <button type="submit" class="primary" disabled={busy}>
+            Save cache settings
+          </button>
+          {saved && <span role="status">Saved.</span>}
+          <ErrorBox error={error} />
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+function ExportDefaults({ settings }: { settings: SettingsView }) {
+  const { busy, error, saved, save, fieldErrors } = useSave();
+  const [engine, setEngine] = useState(settings.export.engine ?? '');
+  const [projectDir, setProjectDir] = useState(settings.export.projectDir ?? '');
+  return (
+    <Section title="Default export preset" id="export">
+      <form
+        class="settings-form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save({ export: { ...(engine && { engine: engine as 'unity' }), ...(projectDir.trim() && { projectDir: projectDir.trim() }) } });
+        }}
+      >
+        <div class="grid-2">
+          <Field id="export-engine" label="Game engine" errors={fieldErrors['export.engine']}>
+            {(d) => (
+              <select id="export-engine" value={engine} aria-describedby={d || undefined} onChange={(e) => setEngine(e.currentTarget.value)}>
+                <option value="">Detect from the project folder</option>
+                <option value="unity">Unity</option>
+                <option value="unreal">Unreal</option>
+                <option value="godot">Godot</option>
+                <option value="folder">Plain folder</option>
+              </select>
+            )}
+          </Field>
+          <TextField id="export-dir" label="Project folder" value={projectDir} onChange={setProjectDir} errors={fieldErrors['export.projectDir']} />
+        </div>
+        <div class="form-footer">
+          <button type="submit" class="primary" disabled={busy}>
+            Save export preset
+          </button>
+          {saved && <span role="status">Saved.</span>}
+          <ErrorBox error={error} />
+        </div>
+      </form>
+    </Section>
+  );
+}
+

@@ -1,0 +1,104 @@
+// Formatting and error helpers shared by the screens.
+import type { JobView } from '../../shared/bridge/contract.ts';
+import type { FieldIssue } from '../../shared/contract/issues.ts';
+
+export interface ShownError {
+  message: string;
+  code?: string;
+  issues?: FieldIssue[];
+}
+
+/** Any thrown value as words for people (a BridgeError's message is already written for them). */
+export function toShownError(error: unknown): ShownError {
+  if (error && typeof error === 'object') {
+    const e = error as { message?: unknown; code?: unknown; issues?: unknown };
+    const out: ShownError = { message: typeof e.message === 'string' && e.message !== '' ? e.message : 'Something went wrong. Try again.' };
+    if (typeof e.code === 'string') out.code = e.code;
+    if (Array.isArray(e.issues)) out.issues = e.issues as FieldIssue[];
+    return out;
+  }
+  return { message: String(error) };
+}
+
+/** Field issues keyed by their top-level field (`scaled_bbox[1]` → `scaled_bbox`, `body.input.mesh` → `input.mesh`). */
+export function issuesByField(issues: readonly FieldIssue[] | undefined): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  const seen = new Set<string>();
+  for (const issue of issues ?? []) {
+    // One message per exact path: the first rule broken is the one to fix first.
+    if (seen.has(issue.path)) continue;
+    seen.add(issue.path);
+    let path = issue.path.replace(/^body\.?/, '');
+    if (path === '') path = '(body)';
+    const index = /\[(\d+)\]$/.exec(path);
+    const field = path.replace(/\[\d+\]$/, '');
+    const text = index ? `value ${Number(index[1]) + 1}: ${issue.message}` : issue.message;
+    (out[field] ??= []).push(text);
+  }
+  return out;
+}
+
+export function formatBytes(bytes: number | null | undefined): string {
+  if (bytes === null || bytes === undefined || !Number.isFinite(bytes)) return '–';
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value >= 10 || unit === 0 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
+}
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+export function formatTime(ms: number | string | null | undefined): string {
+  if (ms === null || ms === undefined || ms === '') return '–';
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? String(ms) : timeFormat.format(date);
+}
+
+export const KIND_LABELS: Record<string, string> = {
+  image_to_3d: 'Image to 3D',
+  image_to_3d_older: 'Image to 3D (step by step)',
+  get3d_job: '3D job',
+  mesh_availability: 'Mesh availability',
+  text_to_image: 'Text to image',
+  style: 'Style',
+  animation_upload: 'Animation upload',
+  animation_session: 'Animation',
+  animation_prompt: 'Text animation',
+  v3_session: 'Retopology',
+  asset: 'Asset',
+};
+
+export const STATE_LABELS: Record<JobView['state'], string> = {
+  queued: 'Queued',
+  running: 'Running',
+  succeeded: 'Done',
+  failed: 'Failed',
+  unknown: 'Unknown status',
+  submission_unknown: 'Submission unknown',
+  cancelled: 'Cancelled',
+};
+
+export function jobTitle(job: JobView): string {
+  return job.label || job.remoteId || job.id;
+}
+
+export function stepLabel(job: JobView): string {
+  return job.step ? ` · ${job.step}` : '';
+}
+
+/** Reads a file as a data URI (images for the create forms). */
+export function readAsDataUri(file: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(new Error('The file could not be read. Check it is still there and readable.'));
+    reader.readAsDataURL(file);
+  });
+}
+
+export function record(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}

@@ -1,0 +1,88 @@
+// e2e: a batch of 10 dropped files (one bad) and an animation upload of a real FBX with text prompts.
+// The drop is a real `drop` event on the page carrying a DataTransfer of File objects built in the page
+// from the fixtures' bytes (the same path a drag from the desktop takes, minus the OS drag itself).
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { realFixture } from '../fixtures.ts';
+import { openApp, poll, startHarness, textOf, type Harness } from './harness.ts';
+
+// Browser globals used inside page.evaluate (this project type-checks tests without the DOM library).
+declare const document: { querySelector(s: string): { dispatchEvent(e: unknown): boolean } | null };
+declare const location: { hash: string };
+declare const DataTransfer: new () => { items: { add(f: unknown): void } };
+declare const DragEvent: new (type: string, init: object) => unknown;
+declare const File: new (parts: unknown[], name: string, init: object) => unknown;
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+  await openApp(h);
+}, 60_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('drop and animation', () => {
+  it('turns 10 dropped files into a batch and reports the one bad file', async () => {
+    const { page } = h;
+    const images = ['chair.png', 'fox.jpg', 'robot.png'].map((name) => ({ name, data: readFileSync(realFixture('images', name)).toString('base64') }));
+    const files = Array.from({ length: 9 }, (_, i) => {
+      const image = images[i % 3]!;
+      return { name: `${i + 1}-${image.name}`, data: image.data, type: image.name.endsWith('.jpg') ? 'image/jpeg' : 'image/png' };
+    });
+    files.splice(4, 0, { name: 'broken.png', data: Buffer.from('this is not an image at all').toString('base64'), type: 'image/png' });
+    expect(files).toHaveLength(10);
+    await page.evaluate((list) => {
+      const transfer = new DataTransfer();
+      for (const f of list) {
+        const bytes = Uint8Array.from(atob(f.data), (c) => c.charCodeAt(0));
+        transfer.items.add(new File([bytes], f.name, { type: f.type }));
+      }
+      const target = document.querySelector('main')!;
+      for (const type of ['dragenter', 'dragover', 'drop']) {
+        target.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      }
+    }, files);
+    // The drop opens the queue, where the batch is listed file by file.
+    await poll(textOf(page.locator('h1'))).toBe('Queue');
+    const batch = page.locator('.batch').first();
+    await poll(() => batch.locator('tbody tr').count()).toBe(10);
+    await poll(textOf(batch.locator('.batch-head')), 60_000).toContain('finished');
+    await h.screenshot('08-queue-batch');
+    const bad = batch.locator('tr[data-file="broken.png"]');
+    await poll(textOf(bad.locator('.badge'))).toBe('Rejected');
+    expect((await textOf(bad.locator('.item-error'))()).length).toBeGreaterThan(10);
+    const states = await batch.locator('tbody tr .badge').allTextContents();
+    expect(states.filter((s) => s === 'Submitted')).toHaveLength(9);
+    expect(await batch.locator('a:has-text("Open job")').count()).toBe(9);
+    // The submitted images are jobs in the library.
+    await page.click('nav[aria-label="Main"] >> text=Library');
+    await poll(textOf(page.locator('.count').first()), 20_000).toContain('9 jobs');
+  }, 90_000);
+
+  it('uploads a real FBX for animation and animates it from text prompts', async () => {
+    const { page } = h;
+    await page.evaluate(() => (location.hash = '#/create/animation'));
+    await page.setInputFiles('#anim-file', realFixture('fbx', 'Male_Casual.fbx'));
+    await poll(textOf(page.locator('.create-form').first().locator('.hint'))).toContain('Male_Casual.fbx');
+    await page.click('button:has-text("Upload mesh")');
+    const upload = page.locator('.create-form').first().locator('.created');
+    await poll(textOf(upload.locator('.badge')), 60_000).toBe('Done');
+    const session = await page.locator('#prompts-session').inputValue();
+    expect(session).toMatch(/^SESSION_/);
+    // One prompt the service refuses (too long): its own error is shown, the others go on.
+    await page.fill('#prompts-texts', `walk forward\n\n  wave with the right hand  \n${'dance '.repeat(60)}`);
+    await poll(textOf(page.locator('button:has-text("Animate")'))).toContain('3 prompts');
+    await page.click('button:has-text("Animate")');
+    const results = page.locator('.prompt-results li');
+    await poll(() => results.count(), 15_000).toBe(3);
+    await poll(textOf(page.locator('.prompt-results .prompt-error'))).toContain('too long');
+    expect(await page.locator('.prompt-results .prompt-ok').count()).toBe(2);
+    const prompts = page.locator('.create-form').nth(1).locator('.created');
+    await poll(textOf(prompts.locator('.badge')), 60_000).toBe('Done');
+    await h.screenshot('09-animation');
+    expect(h.pageErrors).toEqual([]);
+  }, 90_000);
+});

@@ -1,0 +1,130 @@
+// e2e: image to 3D through the UI (one step, and the older step-by-step flow with a spin choice).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { realFixture } from '../fixtures.ts';
+import { openApp, poll, startHarness, textOf, type Harness } from './harness.ts';
+
+// Browser globals used inside page.evaluate (this project type-checks tests without the DOM library).
+declare const location: { hash: string };
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+  await openApp(h);
+}, 60_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+/** Calls a bridge command from the page, as the UI does (same origin, cookie auth). */
+async function call(command: string, input: unknown): Promise<any> {
+  return h.page.evaluate(
+    async ([c, i]) => {
+      const r = await fetch(`/api/call/${c}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(i) });
+      return r.json();
+    },
+    [command, input] as const,
+  );
+}
+
+describe('image to 3D', () => {
+  it('shows the library when started', async () => {
+    const { page } = h;
+    await poll(textOf(page.locator('h1'))).toBe('Library');
+    await poll(() => page.locator('.skip-link').getAttribute('href')).toBe('#main');
+    await h.screenshot('01-library-empty');
+  });
+
+  it('validates inline, creates from a picked image, and the job ends done with its files cached', async () => {
+    const { page } = h;
+    await page.click('nav[aria-label="Main"] >> text=Create');
+    await page.waitForSelector('#i3d-image-file');
+    // A wrong value is named next to its field before anything is sent.
+    await page.fill('.vec3 input >> nth=0', '0');
+    await page.click('button:has-text("Create 3D model")');
+    await h.screenshot('02-create-image-to-3d-invalid');
+    await poll(textOf(page.locator('#i3d-image-errors'))).toContain('is required');
+    await poll(textOf(page.locator('#i3d-bbox-errors'))).toContain('value 1: must be a size in metres above 0');
+    await h.screenshot('02-create-image-to-3d-invalid');
+    await page.fill('.vec3 input >> nth=0', '-1');
+    await page.setInputFiles('#i3d-image-file', realFixture('images', 'chair.png'));
+    await poll(textOf(page.locator('.image-source .hint'))).toContain('chair.png');
+    await page.selectOption('#i3d-texture', 'pbr');
+    await page.click('button:has-text("Create 3D model")');
+    await page.locator('.created').first().waitFor({ state: 'visible', timeout: 15_000 });
+    await poll(() => page.locator('#i3d-bbox-errors').count()).toBe(0);
+    await poll(textOf(page.locator('.created .badge')), 60_000).toBe('Done');
+    await h.screenshot('03-create-image-to-3d-done');
+
+    await page.click('nav[aria-label="Main"] >> text=Library');
+    const row = page.locator('.job-row', { hasText: 'chair.png' });
+    await poll(textOf(row.locator('.badge'))).toBe('Done');
+    await poll(textOf(row.locator('.percent'))).toBe('100%');
+    await row.locator('.cached').first().waitFor({ state: 'visible', timeout: 60_000 });
+    const session = (await row.locator('.job-meta code').textContent())!;
+    expect(session).toMatch(/^SESSION_/);
+    const { outputs } = await call('cache.outputs', { sessionId: session });
+    expect(outputs.some((o: { kind: string; state: string }) => o.kind.includes('glb') && o.state === 'complete')).toBe(true);
+    await h.screenshot('04-library-done');
+
+    await row.locator('a.job-title').click();
+    await page.locator('table.outputs').first().waitFor({ state: 'visible' });
+    await poll(textOf(page.locator('table.outputs tbody tr').first())).toContain('complete');
+    await h.screenshot('05-job-page');
+  }, 120_000);
+
+  it('runs the older step-by-step flow with a chosen spin, a preview and a refine', async () => {
+    const { page } = h;
+    await page.evaluate(() => (location.hash = '#/create/step-by-step'));
+    await page.setInputFiles('#old-image-file', realFixture('images', 'robot.png'));
+    await poll(textOf(page.locator('.image-source .hint'))).toContain('robot.png');
+    await page.click('button:has-text("Create session")');
+    const spins = page.locator('fieldset.spins label.spin');
+    await poll(() => spins.count(), 60_000).toBe(4);
+    await spins.nth(2).click();
+    await poll(async () => (await spins.nth(2).getAttribute('class')) ?? '').toMatch(/chosen/);
+    await page.selectOption('#prev-version', '1.2');
+    // The pivot is checked inline against [-0.5, 0.5].
+    await page.fill('.step:nth-child(2) .vec3 input >> nth=1', '-0.8');
+    await page.click('button:has-text("Make preview")');
+    await poll(textOf(page.locator('#prev-pivot-errors'))).toContain('value 2: must be between -0.5 and 0.5');
+    await page.fill('.step:nth-child(2) .vec3 input >> nth=1', '-0.5');
+    await poll(() => page.locator('#prev-pivot-errors').count()).toBe(0);
+    await page.click('button:has-text("Make preview")');
+    const preview = page.locator('.step:nth-child(2) .created');
+    await poll(textOf(preview.locator('.badge')), 60_000).toBe('Done');
+    await h.screenshot('06-older-flow-spins');
+    await page.click('button:has-text("Refine mesh")');
+    const refine = page.locator('.step:nth-child(3) .created');
+    await poll(textOf(refine.locator('.badge')), 60_000).toBe('Done');
+    await h.screenshot('07-older-flow-refined');
+    const code = (await page.locator('.steps h3 code').textContent())!;
+    const { jobs } = await call('jobs.list', { search: code, limit: 10 });
+    const steps = jobs.map((j: { step: string }) => j.step).sort();
+    expect(steps).toEqual(expect.arrayContaining(['preview', 'refine', 'spin']));
+    expect(h.pageErrors.filter((e) => !e.includes('favicon'))).toEqual([]);
+  }, 120_000);
+
+  it('renders every create form with its defaults, keyboard first', async () => {
+    const { page } = h;
+    for (const [tab, heading] of [['text-to-image', 'Text to image'], ['animation', 'Animate a mesh: upload'], ['retopology', 'Retopology']] as const) {
+      await page.evaluate((t) => (location.hash = `#/create/${t}`), tab);
+      await poll(textOf(page.locator('.create-form h2').first())).toBe(heading);
+      await h.screenshot(`13-create-${tab}`);
+    }
+    // Retopology: defaults shown, a bad mesh reference named next to its field.
+    expect(await page.locator('#retopo-model').inputValue()).toBe('swift');
+    expect(await page.locator('#retopo-quads').isChecked()).toBe(true);
+    await page.fill('#retopo-mesh', 'model.glb');
+    await poll(textOf(page.locator('#retopo-mesh-errors'))).toContain('ASSET_');
+    // The skip link is the first stop of the keyboard and moves focus to the content.
+    await page.evaluate(() => (location.hash = '#/library'));
+    await page.reload();
+    await page.waitForSelector('#app-root[data-ready="true"]');
+    await page.keyboard.press('Tab');
+    await poll(() => page.evaluate(() => (globalThis as unknown as { document: { activeElement: { className: string } } }).document.activeElement.className)).toBe('skip-link');
+    await page.keyboard.press('Enter');
+    await poll(() => page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id)).toBe('main');
+  }, 30_000);
+});

@@ -1,0 +1,98 @@
+// e2e: settings round trip. A key is set through the page: it is shown as "configured" and never again:
+// not in the DOM, not in any answer or event the page receives, not in the page's accessible text.
+// Then the profile with the key (an address where nothing listens) is made active: the library shows
+// the offline banner and the cached jobs, without errors.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApp, poll, startHarness, textOf, type Harness } from './harness.ts';
+
+// Browser globals used inside page.evaluate (this project type-checks tests without the DOM library).
+declare const document: { documentElement: { outerHTML: string } };
+
+let h: Harness;
+const KEY = 'msy_e2e_SECRET_9f8a7b6c5d4e3f2a1b0c';
+
+beforeAll(async () => {
+  h = await startHarness();
+}, 60_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('settings', () => {
+  it('stores a key without ever showing it back', async () => {
+    const { page } = h;
+    const requestsWithKey: string[] = [];
+    const responses: Promise<string>[] = [];
+    const frames: string[] = [];
+    page.on('request', (r) => {
+      if ((r.postData() ?? '').includes(KEY) || r.url().includes(KEY)) requestsWithKey.push(new URL(r.url()).pathname);
+    });
+    page.on('response', (r) => {
+      responses.push(r.text().then((t) => `${r.url()} ${JSON.stringify(r.headers())} ${t}`, () => ''));
+    });
+    page.on('websocket', (ws) => {
+      ws.on('framereceived', (f) => frames.push(String(f.payload)));
+      ws.on('framesent', (f) => frames.push(String(f.payload)));
+    });
+    await openApp(h, '#/settings');
+    await page.waitForSelector('#profile-name');
+    await h.screenshot('10-settings');
+
+    // A new profile pointing at an address where nothing listens.
+    await page.click('button:has-text("New profile")');
+    await page.fill('#profile-name', 'studio');
+    await page.fill('#profile-base', 'http://127.0.0.1:9');
+    await page.click('button:has-text("Save profile")');
+    const row = page.locator('tr[data-profile="studio"]');
+    await poll(textOf(row.locator('.key-status'))).toBe('Not set');
+
+    // A bad address is refused next to its field.
+    await page.fill('#profile-base', 'not a url');
+    await page.click('button:has-text("Save profile")');
+    await poll(textOf(page.locator('#profile-base-errors'))).not.toBe('');
+    await page.fill('#profile-base', 'http://127.0.0.1:9');
+
+    await page.fill('#api-key', KEY);
+    await page.click('button:has-text("Save key")');
+    await poll(textOf(row.locator('.key-status'))).toContain('Configured');
+    await poll(textOf(page.locator('.key-form .key-status'))).toContain('A key is configured');
+    expect(await page.locator('#api-key').inputValue()).toBe('');
+    await h.screenshot('11-settings-key-configured');
+
+    // Nowhere to be seen.
+    expect(await page.evaluate(() => document.documentElement.outerHTML)).not.toContain(KEY);
+    expect(await page.locator('body').ariaSnapshot()).not.toContain(KEY);
+    expect(await page.locator('body').innerText()).not.toContain(KEY);
+    // The page sent it once (key.set), and nothing it received carries it.
+    expect(requestsWithKey).toEqual(['/api/call/key.set']);
+    for (const text of await Promise.all(responses)) expect(text).not.toContain(KEY);
+    for (const frame of frames) expect(frame).not.toContain(KEY);
+
+    // Replace, then remove.
+    await page.fill('#api-key', `${KEY}_2`);
+    await page.click('button:has-text("Replace key")');
+    await poll(textOf(page.locator('.key-form .key-status'))).toContain('Key saved');
+    await page.click('button:has-text("Remove key")');
+    await poll(textOf(row.locator('.key-status'))).toBe('Not set');
+    expect(await page.evaluate(() => document.documentElement.outerHTML)).not.toContain(KEY);
+  }, 60_000);
+
+  it('works offline from the cache when the active service cannot be reached', async () => {
+    const { page } = h;
+    // A job made on the local engine first, so there is something cached to show.
+    await page.evaluate(async () => {
+      await fetch('/api/call/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ endpoint: 'createTextToImage', body: { prompt: 'a red barrel' }, label: 'red barrel' }) });
+    });
+    await page.fill('#api-key', KEY);
+    await page.click('button:has-text("Save key")');
+    await page.locator('tr[data-profile="studio"] input[type="radio"]').click();
+    await poll(async () => (await page.locator('tr[data-profile="studio"] input[type="radio"]').isChecked())).toBe(true);
+    await page.click('nav[aria-label="Main"] >> text=Library');
+    await page.locator('.banner-offline').waitFor({ timeout: 30_000 });
+    await poll(textOf(page.locator('.job-list'))).toContain('red barrel');
+    expect(await page.locator('.error-box').count()).toBe(0);
+    await h.screenshot('12-library-offline');
+    expect(await page.evaluate(() => document.documentElement.outerHTML)).not.toContain(KEY);
+  }, 60_000);
+});
