@@ -289,7 +289,7 @@ export class BridgeService {
       this.#emit('batch.item', {
         batchId, index: item.index, name: item.name, state: item.state,
         ...(item.sent !== undefined && { sent: item.sent }), ...(item.total !== undefined && { total: item.total }),
-        ...(item.jobId !== undefined && { jobId: item.jobId }), ...(item.error !== undefined && { error: item.error }),
+        ...(item.jobId !== undefined && { jobId: item.jobId }), ...(item.error !== undefined && { error: item.error.replaceAll(item.path, item.name) }), // not the temp path of an upload
       });
     };
     runBatch(paths, { submitter: this.#services.submitter, signal: abort.signal, onItem, ...(imageOptions && { imageOptions }) })

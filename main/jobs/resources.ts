@@ -69,7 +69,10 @@ export async function observe(client: ServiceClient, ref: TrackedRef, signal?: A
       // The older flow's statuses (spin_generate_*, preview_*, refine_*) are reported by get-mesh.
       const records = await client.getMesh(ref.id, o);
       const raw = records[0]?.status ?? 'unknown';
-      return { value: records, status: normaliseStatus('image_to_3d_older', raw, { step: ref.step }) };
+      const status = normaliseStatus('image_to_3d_older', raw, { step: ref.step });
+      // The four spin images are only in the older form, which only the list endpoint returns.
+      const older = status.final && ref.step === 'spin' ? await findInList(client, ref.id, o) : undefined;
+      return { value: older ?? records, status };
     }
     case 'text_to_image': {
       const s = await client.getTextToImage(ref.id, o);
@@ -103,4 +106,14 @@ function promptsStatus(prompts: { text: string; status: string }[], texts: strin
   if (mine.length >= texts.length && done === mine.length) return { state: 'succeeded', raw, percent, final: true };
   const unknown = states.some((s) => s.state === 'unknown');
   return { state: unknown ? 'unknown' : 'running', raw, percent, final: false };
+}
+
+/** The older form of a session from the list endpoint (newest first: recent sessions are on the first pages). */
+async function findInList(client: ServiceClient, code: string, o: { signal?: AbortSignal | undefined; maxAttempts?: number }): Promise<unknown> {
+  for (let page = 1; page <= 5; page++) {
+    const list = await client.listImageTo3d({ limit: 100, page }, o);
+    const found = list.results.find((s) => s.session_code === code);
+    if (found || page >= list.totalPages) return found;
+  }
+  return undefined;
 }

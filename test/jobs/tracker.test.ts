@@ -44,6 +44,7 @@ describe('job tracker', () => {
     const [p, spin] = await finish(h, [prompts.job!.id, older.job!.id]);
     expect(p!.state).toBe('succeeded');
     expect(spin!.rawStatus).toBe('spin_generate_done');
+    expect((spin!.result as { inference: unknown[] }).inference).toHaveLength(4); // read from the list: the spin images
     const preview = await submitter.submit('preview', { params: { session_code: older.job!.remoteId! }, body: { selected_spin_index: 1 } }, { label: 'preview' });
     const [previewed] = await finish(h, [preview.job!.id]);
     expect(previewed).toMatchObject({ state: 'succeeded', step: 'preview', rawStatus: 'preview_done' });
