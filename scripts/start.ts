@@ -29,7 +29,7 @@ function electronBinary(): { path: string } | { missing: string } {
   try {
     name = readFileSync(join(dir, 'path.txt'), 'utf8').trim();
   } catch {
-    return { missing: 'its download was skipped or blocked (ELECTRON_SKIP_BINARY_DOWNLOAD); run "npx install-electron" where the network allows it' };
+    return { missing: 'its download was skipped or blocked (ELECTRON_SKIP_BINARY_DOWNLOAD); run "node node_modules/electron/install.js" where the network allows it' };
   }
   const path = process.env.ELECTRON_OVERRIDE_DIST_PATH ? join(process.env.ELECTRON_OVERRIDE_DIST_PATH, name) : join(dir, 'dist', name);
   return existsSync(path) ? { path } : { missing: `${path} does not exist` };
