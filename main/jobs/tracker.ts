@@ -223,6 +223,8 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
   }
 
   #apply(job: JobRecord, seen: Observation): void {
+    // Stopped here (cancelled) while the read was on its way: the user's decision stands.
+    if (this.#store.jobs.get(job.id)?.final !== false) return;
     const now = this.#now();
     const s = seen.status;
     let state: JobRecord['state'] = s.state;
