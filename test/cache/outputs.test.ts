@@ -53,7 +53,7 @@ describe('outputs of finished jobs', () => {
     const [prompts, spin] = await finish(await s.submit('submitTextAnimations', { body: { session_code: session, texts: ['walk'] } }, { label: 'walk' }), older);
     expect(prompts!.length).toBe(2);
     expect(prompts!.every((k) => /^prompt:\w+(:usdz)?$/.test(k))).toBe(true);
-    expect(spin).toEqual([]); // get-mesh names no spin images; the list endpoint does (see below)
+    expect(spin).toEqual(['spin_0', 'spin_1', 'spin_2', 'spin_3']); // the tracker reads them from the list endpoint
     const code = older.job!.remoteId!;
     const [preview] = await finish(await s.submit('preview', { params: { session_code: code }, body: {} }, { label: 'preview' }));
     expect(preview).toEqual(['preview_glb', 'preview_usdz']); // mesh_url_glb is the preview's GLB: not twice
