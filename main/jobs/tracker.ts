@@ -223,9 +223,14 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
   }
 
   #apply(job: JobRecord, seen: Observation): void {
-    // Stopped here (cancelled) while the read was on its way: the user's decision stands.
-    if (this.#store.jobs.get(job.id)?.final !== false) return;
     const now = this.#now();
+    const current = this.#store.jobs.require(job.id);
+    if (current.final) {
+      // A finished job read again (refresh: fresh signed URLs) keeps its state and takes the new result;
+      // one cancelled here while the read was on its way stays cancelled.
+      if (job.final) this.#store.jobs.updateStatus(job.id, { state: current.state, rawStatus: current.rawStatus, percent: current.percent, final: true, result: seen.value, now });
+      return;
+    }
     const s = seen.status;
     let state: JobRecord['state'] = s.state;
     let final = s.final;
