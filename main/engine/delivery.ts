@@ -17,6 +17,8 @@ export function faultReply(rule: Extract<FaultRule, { kind: 'status' }>, envelop
   return { status: rule.status, headers: { ...headers, 'content-type': 'text/html', 'content-length': body.length }, body };
 }
 
+const FILE_CHUNK_BYTES = 2 ** 20;
+
 /** Sends `reply`; a `truncate` fault sends half the body then cuts the connection, `drop-response` sends nothing. */
 export async function deliver(req: IncomingMessage, res: ServerResponse, reply: Reply, fault?: FaultRule): Promise<void> {
   if (fault?.kind === 'drop-response') {
@@ -30,7 +32,9 @@ export async function deliver(req: IncomingMessage, res: ServerResponse, reply: 
   if (reply.file && !headOnly) {
     const { path, start, end } = reply.file;
     const last = truncate ? start + Math.floor((end - start + 1) / 2) - 1 : end;
-    if (last >= start) await pipeline(createReadStream(path, { start, end: last }), res, { end: !truncate }).catch(() => req.socket.destroy());
+    // 1 MiB reads: a sixteenth of the default's system calls and writes, for large outputs.
+    const stream = createReadStream(path, { start, end: last, highWaterMark: FILE_CHUNK_BYTES });
+    if (last >= start) await pipeline(stream, res, { end: !truncate }).catch(() => req.socket.destroy());
   } else if (reply.body && !headOnly) {
     const body = truncate ? reply.body.subarray(0, Math.floor(reply.body.length / 2)) : reply.body;
     await new Promise<void>((resolve) => res.write(body, () => resolve()));
