@@ -10,7 +10,7 @@ import { exportAsset, type ExportResult, type SourceFile } from './export.ts';
 import type { Engine, FileKind } from './presets.ts';
 import type { Transforms } from './transform.ts';
 
-/** Cached kinds in order of preference per export kind; the job's own step comes first. */
+/** The export kind of a cached output kind, or undefined when an export does not write it. */
 function exportKindOf(cacheKind: string): FileKind | undefined {
   if (/^(glb|preview_glb|polished_glb|mesh|animation)$/.test(cacheKind) || /^prompt:[^:]+$/.test(cacheKind)) return 'glb';
   if (cacheKind === 'fbx') return 'fbx';
@@ -21,13 +21,25 @@ function exportKindOf(cacheKind: string): FileKind | undefined {
   return undefined;
 }
 
+/** Cached kinds tried first: the final mesh, except that the older flow's preview job exports its preview. */
+function preferred(step: JobRecord['step']): readonly string[] {
+  if (step === 'preview') return ['preview_glb', 'preview_usdz', 'preview_zip'];
+  if (step === 'refine') return ['polished_glb', 'glb', 'polished_usdz', 'usdz'];
+  return ['glb', 'usdz'];
+}
+
 /** Every cached output of the job's session that an export can write; at most one file per export kind. */
-export function exportSourcesOf(job: Pick<JobRecord, 'remoteId'>, cache: DownloadCache): SourceFile[] {
+export function exportSourcesOf(job: Pick<JobRecord, 'remoteId' | 'step'>, cache: DownloadCache): SourceFile[] {
   if (job.remoteId === null) return [];
+  const first = preferred(job.step);
+  const rank = (kind: string) => (first.includes(kind) ? first.indexOf(kind) : first.length);
+  const entries = cache
+    .list()
+    .filter((e) => e.sessionId === job.remoteId && e.state === 'complete')
+    .sort((a, b) => rank(a.kind) - rank(b.kind)); // stable: otherwise in the cache's order
   const seen = new Set<FileKind>();
   const files: SourceFile[] = [];
-  for (const entry of cache.list()) {
-    if (entry.sessionId !== job.remoteId || entry.state !== 'complete') continue;
+  for (const entry of entries) {
     const kind = exportKindOf(entry.kind);
     if (kind === undefined || seen.has(kind)) continue;
     const path = cache.open(entry.sessionId, entry.kind);
