@@ -18,7 +18,10 @@ import { DEFAULT_TIMING, scaleTiming, type PollTiming } from '../jobs/schedule.t
 import { startWebhookReceiver, type RunningReceiver } from '../jobs/webhook-receiver.ts';
 import { Submitter } from '../jobs/submit.ts';
 import { JobTracker } from '../jobs/tracker.ts';
+import { ENDPOINTS } from '../../shared/contract/index.ts';
 import { databasePath, openDatabase, type Store } from '../store/database.ts';
+import type { JournalEntry } from '../store/journal.ts';
+import { refOfCreate } from '../jobs/resources.ts';
 
 export interface Services {
   mode: 'service' | 'embedded';
@@ -71,7 +74,7 @@ export async function createServices(settings: ConnectionSettings, options: Serv
   });
   mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 });
   const store = openDatabase(databasePath(settings.dataDir));
-  store.journal.recoverAfterCrash(Date.now() - CRASH_AGE_MS);
+  showLostSubmissions(store, store.journal.recoverAfterCrash(Date.now() - CRASH_AGE_MS));
   let receiver: RunningReceiver | undefined;
   const cacheConfig = store.settings.get('cache', cacheSettings) ?? {};
   const formats = store.settings.get('outputFormats', outputFormatsSetting) ?? DEFAULT_FORMATS;
@@ -136,6 +139,29 @@ async function connect(settings: ConnectionSettings, options: ServiceOptions): P
     const running = readEngineAddress(settings.dataDir);
     if (!running) throw error;
     return { baseUrl: running.url, legacyBaseUrl: running.legacyUrl, apiKey };
+  }
+}
+
+/**
+ * Creates that were being sent when the app stopped (found pending after a crash) become jobs in the
+ * `submission_unknown` state, so the library and `jobs` show them until they are reconciled.
+ */
+function showLostSubmissions(store: Store, recovered: readonly JournalEntry[]): void {
+  const now = Date.now();
+  for (const entry of recovered) {
+    if (entry.jobId !== null) continue;
+    const expected = refOfCreate(entry.endpoint, { params: entry.params, body: entry.body }, {});
+    const job = store.jobs.insert({
+      kind: expected?.kind ?? 'image_to_3d',
+      step: expected?.step ?? null,
+      texts: expected?.texts ?? null,
+      label: `${ENDPOINTS[entry.endpoint].summary} (answer lost)`,
+      operationId: entry.operationId,
+      state: 'submission_unknown',
+      rawStatus: 'submission_unknown',
+      now,
+    });
+    store.journal.linkJob(entry.operationId, job.id);
   }
 }
 

@@ -1,0 +1,30 @@
+// The composition root on a data folder left by a crash: creates that were being sent show up as jobs
+// whose submission is unknown, so the user sees them and can reconcile them.
+import { describe, expect, it } from 'vitest';
+import { createServices } from '../../main/app/services.ts';
+import { databasePath, openDatabase } from '../../main/store/database.ts';
+import { tempDir } from '../helpers.ts';
+
+describe('services after a crash', () => {
+  it('turns creates left pending long ago into submission_unknown jobs', async () => {
+    const dataDir = tempDir();
+    const store = openDatabase(databasePath(dataDir));
+    const tenMinutesAgo = Date.now() - 10 * 60_000;
+    store.journal.begin({ operationId: 'op_lost', endpoint: 'createTextToImage', params: {}, body: { prompt: 'a lamp' }, now: tenMinutesAgo });
+    store.journal.markSent('op_lost', tenMinutesAgo);
+    store.journal.begin({ operationId: 'op_recent', endpoint: 'createTextToImage', params: {}, body: { prompt: 'a chair' }, now: Date.now() });
+    store.close();
+
+    const services = await createServices({ dataDir }, { engineSpeed: 100 });
+    try {
+      const lost = services.store.jobs.list({}).find((j) => j.operationId === 'op_lost');
+      expect(lost).toMatchObject({ kind: 'text_to_image', state: 'submission_unknown', remoteId: null });
+      expect(lost!.label).toMatch(/answer lost/);
+      expect(services.store.journal.get('op_lost')).toMatchObject({ state: 'unknown', jobId: lost!.id });
+      // A recent pending entry may belong to another process still sending it: left alone.
+      expect(services.store.journal.get('op_recent')!.state).toBe('pending');
+    } finally {
+      await services.close();
+    }
+  });
+});
