@@ -1,11 +1,31 @@
 // Bundles the renderer with esbuild: index.html, app.js, app.css (no inline scripts or styles: the
-// pages are served with a strict CSP). Run as a script (`node renderer/build.ts [--watch] [--dev]`)
-// or call buildRenderer() (the tests do, into a temporary folder).
-import { copyFile, mkdir, rename } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+// pages are served with a strict CSP), chunks/ (code loaded on demand: Babylon.js and its loaders), and
+// babylon/ (the decoders Babylon would otherwise fetch from its CDN). Run as a script
+// (`node renderer/build.ts [--watch] [--dev]`) or call buildRenderer() (the tests do, into a temporary folder).
+import { cp, copyFile, mkdir, rename, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { build, context, type BuildOptions } from 'esbuild';
 
 const HERE = import.meta.dirname;
+
+/**
+ * Babylon's decoders, from @babylonjs/core/assets, copied to `babylon/` where Tools.ScriptBaseUrl points
+ * (renderer/viewer/scene.ts), under the names Babylon asks its CDN for: Draco (glTF KHR_draco_mesh_compression;
+ * the WASM wrapper, its binary, and the asm.js fallback), meshopt (EXT_meshopt_compression) and Basis (.basis
+ * textures). The KTX2 decoder (KHR_texture_basisu) is not shipped in node_modules: such a texture fails to load
+ * from this host rather than reaching the CDN.
+ */
+const BABYLON_ASSETS: readonly [from: string, to: string][] = [
+  ['Draco/draco_wasm_wrapper_gltf.js', 'draco_wasm_wrapper_gltf.js'],
+  ['Draco/draco_decoder_gltf.wasm', 'draco_decoder_gltf.wasm'],
+  ['Draco/draco_decoder_gltf.js', 'draco_decoder_gltf.js'],
+  ['Draco/draco.license', 'draco.license'],
+  ['meshopt/meshopt_decoder.js', 'meshopt_decoder.js'],
+  ['meshopt/meshopt.license', 'meshopt.license'],
+  ['Basis/basis_transcoder.js', 'basisTranscoder/1/basis_transcoder.js'],
+  ['Basis/basis_transcoder.wasm', 'basisTranscoder/1/basis_transcoder.wasm'],
+];
 
 export interface RendererBuildOptions {
   /** Output folder (created); default `dist/renderer` of the checkout. */
@@ -24,6 +44,8 @@ function options(outDir: string, minify: boolean, sourcemap: boolean): BuildOpti
     entryPoints: { app: join(HERE, 'src', 'main.tsx'), 'app-style': join(HERE, 'styles', 'app.css') },
     outdir: outDir,
     entryNames: '[name]',
+    chunkNames: 'chunks/[name]-[hash]',
+    splitting: true,
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -66,15 +88,21 @@ function options(outDir: string, minify: boolean, sourcemap: boolean): BuildOpti
 export async function buildRenderer(opts: RendererBuildOptions = {}): Promise<RendererBuild> {
   const outDir = resolve(opts.outDir ?? join(HERE, '..', 'dist', 'renderer'));
   await mkdir(outDir, { recursive: true });
+  await rm(join(outDir, 'chunks'), { recursive: true, force: true }); // chunk names carry hashes: no stale ones
   await build(options(outDir, opts.minify ?? true, opts.sourcemap ?? false));
   await finish(outDir);
-  return { outDir, files: ['index.html', 'app.js', 'app.css'] };
+  return { outDir, files: ['index.html', 'app.js', 'app.css', 'chunks/', 'babylon/'] };
 }
 
-/** esbuild names the CSS entry after it; the page wants app.css. */
+/** esbuild names the CSS entry after it; the page wants app.css. Then the page and Babylon's decoders. */
 async function finish(outDir: string) {
   await rename(join(outDir, 'app-style.css'), join(outDir, 'app.css'));
   await copyFile(join(HERE, 'index.html'), join(outDir, 'index.html'));
+  const assets = join(dirname(createRequire(import.meta.url).resolve('@babylonjs/core/package.json')), 'assets');
+  for (const [from, to] of BABYLON_ASSETS) {
+    await mkdir(dirname(join(outDir, 'babylon', to)), { recursive: true });
+    await cp(join(assets, from), join(outDir, 'babylon', to));
+  }
 }
 
 async function main(argv: string[]) {

@@ -8,11 +8,12 @@ import { JobPage } from './screens/job.tsx';
 import { Library } from './screens/library.tsx';
 import { Queue } from './screens/queue.tsx';
 import { Settings } from './screens/settings.tsx';
+import { ViewerScreen } from '../viewer/screen.tsx';
 import { useStore } from './store.ts';
 import { toShownError } from './util.ts';
 
 interface Route {
-  screen: 'library' | 'create' | 'queue' | 'settings' | 'job';
+  screen: 'library' | 'create' | 'queue' | 'settings' | 'job' | 'viewer';
   arg?: string;
 }
 
@@ -25,6 +26,8 @@ function parseRoute(hash: string): Route {
       return { screen: 'queue' };
     case 'settings':
       return { screen: 'settings' };
+    case 'viewer':
+      return { screen: 'viewer' };
     case 'job':
       return arg ? { screen: 'job', arg: decodeURIComponent(arg) } : { screen: 'library' };
     default:
@@ -36,6 +39,7 @@ const NAV = [
   { screen: 'library', href: '#/library', label: 'Library' },
   { screen: 'create', href: '#/create', label: 'Create' },
   { screen: 'queue', href: '#/queue', label: 'Queue' },
+  { screen: 'viewer', href: '#/viewer', label: 'Viewer' },
   { screen: 'settings', href: '#/settings', label: 'Settings' },
 ] as const;
 
@@ -87,12 +91,12 @@ function useStartup() {
   }, []);
 }
 
-/** Files dropped anywhere in the window become a batch. */
+/** Files dropped anywhere in the window become a batch (except on the viewer, which opens them itself). */
 function useDrop(): boolean {
   const [over, setOver] = useState(false);
   useEffect(() => {
     let depth = 0;
-    const hasFiles = (e: DragEvent) => !!e.dataTransfer && [...e.dataTransfer.types].includes('Files');
+    const hasFiles = (e: DragEvent) => !!e.dataTransfer && [...e.dataTransfer.types].includes('Files') && parseRoute(location.hash).screen !== 'viewer';
     const enter = (e: DragEvent) => {
       if (!hasFiles(e)) return;
       depth++;
@@ -109,7 +113,7 @@ function useDrop(): boolean {
       if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
     };
     const drop = (e: DragEvent) => {
-      if (!e.dataTransfer || e.dataTransfer.files.length === 0) return;
+      if (!e.dataTransfer || e.dataTransfer.files.length === 0 || parseRoute(location.hash).screen === 'viewer') return;
       // A drop onto a file input is that input's business.
       if (e.target instanceof HTMLInputElement && e.target.type === 'file') return;
       e.preventDefault();
@@ -195,6 +199,7 @@ export function App() {
         {route.screen === 'create' && <Create form={route.arg} />}
         {route.screen === 'queue' && <Queue />}
         {route.screen === 'settings' && <Settings />}
+        {route.screen === 'viewer' && <ViewerScreen />}
         {route.screen === 'job' && route.arg && <JobPage key={route.arg} id={route.arg} />}
       </main>
       {dragging && (

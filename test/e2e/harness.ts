@@ -26,7 +26,8 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { engineSpeed?: number } = {}): Promise<Harness> {
+/** `webgl`: Chromium renders WebGL with SwiftShader (for the viewer) instead of running without a GPU. */
+export async function startHarness(options: { engineSpeed?: number; webgl?: boolean } = {}): Promise<Harness> {
   const root = mkdtempSync(join(tmpdir(), 'asset-studio-e2e-'));
   const dataDir = join(root, 'data');
   const { outDir } = await buildRenderer({ outDir: join(root, 'renderer'), minify: true });
@@ -34,7 +35,15 @@ export async function startHarness(options: { engineSpeed?: number } = {}): Prom
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      ...(options.webgl ? ['--use-angle=swiftshader', '--enable-unsafe-swiftshader'] : ['--disable-gpu']),
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();

@@ -1,11 +1,38 @@
 // One job: status, progress, its cached files, and the resource as the service last reported it.
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
+import type { CachedOutput } from '../../../shared/bridge/contract.ts';
 import { getBridge } from '../../bridge/index.ts';
+import { formatOfKind, type UrlSource } from '../../viewer/types.ts';
+import { ModelViewer } from '../../viewer/viewer.tsx';
 import { ErrorBox, Progress, Section, StateBadge } from '../components/ui.tsx';
 import { loadOutputs, useOutputs } from '../outputs.ts';
 import { KIND_LABELS, formatBytes, formatTime, jobTitle, stepLabel, toShownError, type ShownError } from '../util.ts';
 import { useJob } from './create/form.tsx';
 import { JobActions } from './job-actions.tsx';
+
+const PREFERRED = ['glb', 'polished_glb', 'preview_glb'];
+
+/** The model to preview among a job's cached files: its GLB (the final one first), else an OBJ. */
+export function previewOf(outputs: CachedOutput[] | undefined): UrlSource | undefined {
+  const ready = (outputs ?? []).filter((o) => o.state === 'complete' && o.url);
+  const pick =
+    PREFERRED.map((k) => ready.find((o) => o.kind === k)).find((o) => o) ??
+    ready.find((o) => formatOfKind(o.kind) === 'glb') ??
+    ready.find((o) => formatOfKind(o.kind) === 'obj');
+  return pick ? { url: pick.url!, format: formatOfKind(pick.kind)!, name: pick.kind } : undefined;
+}
+
+function PreviewPanel({ outputs, title }: { outputs: CachedOutput[] | undefined; title: string }) {
+  const picked = previewOf(outputs);
+  // A new object only when the file changes, so the viewer does not reload on every outputs event.
+  const source = useMemo(() => picked, [picked?.url, picked?.format]);
+  if (!source) return null;
+  return (
+    <Section title="Preview" id="job-preview">
+      <ModelViewer source={source} label={`${title} (${source.name})`} />
+    </Section>
+  );
+}
 
 export function JobPage({ id }: { id: string }) {
   const job = useJob(id);
@@ -44,6 +71,7 @@ export function JobPage({ id }: { id: string }) {
         </dl>
         <JobActions job={job} />
       </Section>
+      <PreviewPanel outputs={outputs} title={jobTitle(job)} />
       <Section
         title="Files"
         id="job-files"

@@ -1,0 +1,321 @@
+// The Babylon.js side of the viewer, in its own lazily loaded chunk (renderer/viewer/viewer.tsx imports it
+// with import()). Opens GLB/glTF, OBJ (+MTL, textures) and FBX from a URL or from local files, frames the
+// camera on the model, and renders on demand: the render loop runs only while the camera moves, a pointer
+// is down, or the scene is still getting ready; then it stops (the canvas carries data-rendering and
+// data-frames so this can be checked).
+//
+// Nothing is fetched beyond the page's own origin: Tools.ScriptBaseUrl points Babylon's CDN URLs (Draco,
+// meshopt, Basis, the KTX2 decoder) at `babylon/` beside app.js, where renderer/build.ts copies the
+// decoders shipped in @babylonjs/core/assets.
+import { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera.js';
+import { Engine } from '@babylonjs/core/Engines/engine.js';
+import { DirectionalLight } from '@babylonjs/core/Lights/directionalLight.js';
+import { HemisphericLight } from '@babylonjs/core/Lights/hemisphericLight.js';
+import type { AssetContainer } from '@babylonjs/core/assetContainer.js';
+import { LoadAssetContainerAsync, RegisterSceneLoaderPlugin } from '@babylonjs/core/Loading/sceneLoader.js';
+import { Color3, Color4 } from '@babylonjs/core/Maths/math.color.js';
+import { Vector3 } from '@babylonjs/core/Maths/math.vector.js';
+import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh.js';
+import { CreateLineSystem } from '@babylonjs/core/Meshes/Builders/linesBuilder.js';
+import { FilesInputStore } from '@babylonjs/core/Misc/filesInputStore.js';
+import { Tools } from '@babylonjs/core/Misc/tools.js';
+import { Scene } from '@babylonjs/core/scene.js';
+import { FBXFileLoaderMetadata } from '@babylonjs/loaders/FBX/fbxFileLoader.metadata.js';
+import { registerBuiltInGLTFExtensions } from '@babylonjs/loaders/glTF/2.0/Extensions/dynamic.js';
+import { GLTFFileLoaderMetadata } from '@babylonjs/loaders/glTF/glTFFileLoader.metadata.js';
+import { OBJFileLoaderMetadata } from '@babylonjs/loaders/OBJ/objFileLoader.metadata.js';
+import type { ModelFormat, ModelSource, ModelStats, ViewMode } from './types.ts';
+
+let configured = false;
+
+/** Local decoders and the three loaders this app opens (each its own chunk, fetched on first use). */
+function configure() {
+  if (configured) return;
+  configured = true;
+  Tools.ScriptBaseUrl = new URL('babylon/', document.baseURI).href;
+  RegisterSceneLoaderPlugin({
+    ...GLTFFileLoaderMetadata,
+    createPlugin: async (options) => {
+      const [{ GLTFFileLoader, RegisterGLTF2Loader }, { RegisterInstancedMesh }] = await Promise.all([
+        import('@babylonjs/loaders/glTF/2.0/glTFLoader.pure.js'),
+        import('@babylonjs/core/Meshes/instancedMesh.pure.js'),
+      ]);
+      RegisterInstancedMesh();
+      RegisterGLTF2Loader();
+      // Animations are not started on load (playback comes with the animation panel).
+      return new GLTFFileLoader({ ...options[GLTFFileLoaderMetadata.name], animationStartMode: 0 });
+    },
+  });
+  registerBuiltInGLTFExtensions();
+  RegisterSceneLoaderPlugin({
+    ...OBJFileLoaderMetadata,
+    createPlugin: async (options) => {
+      const { OBJFileLoader } = await import('@babylonjs/loaders/OBJ/objFileLoader.pure.js');
+      return new OBJFileLoader(options[OBJFileLoaderMetadata.name]);
+    },
+  });
+  RegisterSceneLoaderPlugin({
+    ...FBXFileLoaderMetadata,
+    createPlugin: async (options) => {
+      const { FBXFileLoader } = await import('@babylonjs/loaders/FBX/fbxFileLoader.pure.js');
+      return new FBXFileLoader(options[FBXFileLoaderMetadata.name]);
+    },
+  });
+}
+
+const FORMATS: readonly ModelFormat[] = ['glb', 'gltf', 'obj', 'fbx'];
+
+export function formatOf(name: string): ModelFormat | undefined {
+  const ext = name.toLowerCase().split('.').pop() ?? '';
+  return (FORMATS as readonly string[]).includes(ext) ? (ext as ModelFormat) : undefined;
+}
+
+export interface Viewer {
+  load(source: ModelSource): Promise<ModelStats>;
+  setMode(mode: ViewMode): void;
+  showBounds(show: boolean): void;
+  /** Frames the camera on the model again. */
+  frame(): void;
+  dispose(): void;
+}
+
+export function createViewer(canvas: HTMLCanvasElement): Viewer {
+  configure();
+  const engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: true, antialias: true }, true);
+  if (!engine._gl) throw new Error('WebGL is not available in this window.');
+  const scene = new Scene(engine);
+  scene.clearColor = new Color4(0.16, 0.18, 0.21, 1);
+  scene.ambientColor = new Color3(0.3, 0.3, 0.3);
+
+  const camera = new ArcRotateCamera('camera', -Math.PI / 3, Math.PI / 2.6, 4, Vector3.Zero(), scene);
+  camera.wheelDeltaPercentage = 0.02;
+  camera.panningInertia = 0.8;
+  camera.attachControl(true);
+  const hemi = new HemisphericLight('sky', new Vector3(0.2, 1, 0.3), scene);
+  hemi.intensity = 0.75;
+  hemi.groundColor = new Color3(0.25, 0.25, 0.28);
+  const sun = new DirectionalLight('sun', new Vector3(-0.5, -1, -0.7), scene);
+  sun.intensity = 1.6;
+
+  let container: AssetContainer | undefined;
+  let grid: LinesMesh | undefined;
+  let box: LinesMesh | undefined;
+  let bounds = { min: Vector3.Zero(), max: Vector3.One() };
+  let boundsShown = false;
+  let generation = 0;
+
+  // ---- render on demand ----
+  let running = false;
+  let idleFrames = 0;
+  let frames = 0;
+  let pointerDown = false;
+  canvas.dataset.rendering = 'idle';
+  const moving = () =>
+    pointerDown ||
+    camera.inertialAlphaOffset !== 0 ||
+    camera.inertialBetaOffset !== 0 ||
+    camera.inertialRadiusOffset !== 0 ||
+    camera.inertialPanningX !== 0 ||
+    camera.inertialPanningY !== 0 ||
+    scene.animatables.length > 0 ||
+    !scene.isReady();
+  const frame = () => {
+    scene.render();
+    canvas.dataset.frames = String(++frames);
+    if (moving()) idleFrames = 0;
+    else if (++idleFrames > 2) {
+      engine.stopRenderLoop(frame);
+      running = false;
+      canvas.dataset.rendering = 'idle';
+    }
+  };
+  const wake = () => {
+    idleFrames = 0;
+    if (running) return;
+    running = true;
+    canvas.dataset.rendering = 'on';
+    engine.runRenderLoop(frame);
+  };
+  const onDown = () => ((pointerDown = true), wake());
+  const onUp = () => ((pointerDown = false), wake());
+  canvas.addEventListener('pointerdown', onDown);
+  addEventListener('pointerup', onUp);
+  canvas.addEventListener('wheel', wake, { passive: true });
+  canvas.addEventListener('keydown', wake);
+  const resize = new ResizeObserver(() => {
+    engine.resize();
+    wake();
+  });
+  resize.observe(canvas);
+
+  function clear() {
+    container?.removeAllFromScene();
+    container?.dispose();
+    container = undefined;
+    grid?.dispose();
+    box?.dispose();
+    grid = box = undefined;
+  }
+
+  function computeBounds(c: AssetContainer) {
+    const min = new Vector3(Infinity, Infinity, Infinity);
+    const max = new Vector3(-Infinity, -Infinity, -Infinity);
+    for (const mesh of c.meshes) {
+      if (mesh.getTotalVertices() === 0) continue;
+      mesh.computeWorldMatrix(true);
+      mesh.refreshBoundingInfo({});
+      const b = mesh.getBoundingInfo().boundingBox;
+      min.minimizeInPlace(b.minimumWorld);
+      max.maximizeInPlace(b.maximumWorld);
+    }
+    if (!Number.isFinite(min.x)) return { min: new Vector3(-0.5, 0, -0.5), max: new Vector3(0.5, 1, 0.5) };
+    return { min, max };
+  }
+
+  function frameCamera() {
+    const size = bounds.max.subtract(bounds.min);
+    const center = bounds.min.add(size.scale(0.5));
+    const radius = Math.max(size.length() / 2, 1e-3);
+    const distance = radius / Math.sin(Math.min(camera.fov, camera.fov * (engine.getAspectRatio(camera) || 1)) / 2);
+    camera.setTarget(center);
+    camera.alpha = -Math.PI / 3;
+    camera.beta = Math.PI / 2.6;
+    camera.radius = distance * 1.05;
+    camera.minZ = distance / 500;
+    camera.maxZ = distance * 50;
+    camera.lowerRadiusLimit = radius / 50;
+    camera.upperRadiusLimit = distance * 10;
+    camera.panningSensibility = 1000 / radius;
+    camera.inertialAlphaOffset = camera.inertialBetaOffset = camera.inertialRadiusOffset = 0;
+    camera.inertialPanningX = camera.inertialPanningY = 0;
+    wake();
+  }
+
+  /** A square grid on the model's floor, with lines at a round spacing. */
+  function makeGrid() {
+    const size = bounds.max.subtract(bounds.min);
+    const extent = Math.max(size.x, size.z, size.y * 0.5) * 1.5;
+    const step = 10 ** Math.floor(Math.log10(extent / 5));
+    const n = Math.ceil(extent / step);
+    const cx = Math.round((bounds.min.x + bounds.max.x) / 2 / step) * step;
+    const cz = Math.round((bounds.min.z + bounds.max.z) / 2 / step) * step;
+    const y = bounds.min.y;
+    const lines: Vector3[][] = [];
+    for (let i = -n; i <= n; i++) {
+      lines.push([new Vector3(cx + i * step, y, cz - n * step), new Vector3(cx + i * step, y, cz + n * step)]);
+      lines.push([new Vector3(cx - n * step, y, cz + i * step), new Vector3(cx + n * step, y, cz + i * step)]);
+    }
+    grid = CreateLineSystem('grid', { lines }, scene);
+    grid.color = new Color3(0.42, 0.45, 0.5);
+    grid.alpha = 0.6;
+    grid.isPickable = false;
+  }
+
+  function makeBox() {
+    const { min: a, max: b } = bounds;
+    const c = (x: number, y: number, z: number) => new Vector3(x ? b.x : a.x, y ? b.y : a.y, z ? b.z : a.z);
+    box = CreateLineSystem(
+      'bounds',
+      {
+        lines: [
+          [c(0, 0, 0), c(1, 0, 0), c(1, 0, 1), c(0, 0, 1), c(0, 0, 0)],
+          [c(0, 1, 0), c(1, 1, 0), c(1, 1, 1), c(0, 1, 1), c(0, 1, 0)],
+          [c(0, 0, 0), c(0, 1, 0)],
+          [c(1, 0, 0), c(1, 1, 0)],
+          [c(1, 0, 1), c(1, 1, 1)],
+          [c(0, 0, 1), c(0, 1, 1)],
+        ],
+      },
+      scene,
+    );
+    box.color = new Color3(1, 0.62, 0);
+    box.isPickable = false;
+    box.setEnabled(boundsShown);
+  }
+
+  function statsOf(c: AssetContainer): ModelStats {
+    let triangles = 0;
+    let vertices = 0;
+    let meshes = 0;
+    for (const mesh of c.meshes) {
+      const v = mesh.getTotalVertices();
+      if (v === 0) continue;
+      meshes++;
+      vertices += v;
+      const i = mesh.getTotalIndices();
+      triangles += Math.floor((i > 0 ? i : v) / 3);
+    }
+    const size = bounds.max.subtract(bounds.min);
+    return {
+      triangles,
+      vertices,
+      meshes,
+      materials: c.materials.length,
+      textures: c.textures.length,
+      animations: c.animationGroups.length,
+      size: [size.x, size.y, size.z],
+      min: [bounds.min.x, bounds.min.y, bounds.min.z],
+      max: [bounds.max.x, bounds.max.y, bounds.max.z],
+    };
+  }
+
+  return {
+    async load(source) {
+      const mine = ++generation;
+      let input: string | File;
+      let format: ModelFormat;
+      let rootUrl: string;
+      if ('files' in source) {
+        const main = source.files.find((f) => formatOf(f.name));
+        if (!main) throw new Error('None of these files is a model: choose a .glb, .gltf, .obj or .fbx file (with its .mtl, .bin and textures beside it).');
+        // Beside files (MTL, textures, .bin) are found by name through Babylon's file store.
+        for (const key of Object.keys(FilesInputStore.FilesToLoad)) delete FilesInputStore.FilesToLoad[key];
+        for (const f of source.files) FilesInputStore.FilesToLoad[f.name.toLowerCase()] = f;
+        input = main;
+        format = formatOf(main.name)!;
+        rootUrl = 'file:';
+      } else {
+        input = new URL(source.url, document.baseURI).href;
+        format = source.format;
+        rootUrl = '';
+      }
+      clear();
+      wake(); // the old model leaves the view even if the new one fails
+      const loaded = await LoadAssetContainerAsync(input, scene, { pluginExtension: `.${format}`, ...(rootUrl && { rootUrl }) });
+      if (mine !== generation) {
+        loaded.dispose();
+        throw new Error('superseded');
+      }
+      container = loaded;
+      for (const group of loaded.animationGroups) group.stop();
+      loaded.addAllToScene();
+      bounds = computeBounds(loaded);
+      makeGrid();
+      makeBox();
+      frameCamera();
+      return statsOf(loaded);
+    },
+    setMode(mode) {
+      scene.forceWireframe = mode === 'wireframe';
+      wake();
+    },
+    showBounds(show) {
+      boundsShown = show;
+      box?.setEnabled(show);
+      wake();
+    },
+    frame: frameCamera,
+    dispose() {
+      generation++;
+      resize.disconnect();
+      canvas.removeEventListener('pointerdown', onDown);
+      removeEventListener('pointerup', onUp);
+      canvas.removeEventListener('wheel', wake);
+      canvas.removeEventListener('keydown', wake);
+      engine.stopRenderLoop(frame);
+      clear();
+      scene.dispose();
+      engine.dispose();
+    },
+  };
+}

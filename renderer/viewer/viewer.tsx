@@ -1,0 +1,131 @@
+// The model viewer component: a canvas with view controls and a stats panel. Babylon.js is loaded on first
+// use (import() of ./scene.ts, its own chunk), so the rest of the app never pays for it. A file that cannot
+// be opened shows its reason here; the viewer and the app stay usable and the next file loads normally.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Viewer } from './scene.ts';
+import type { ModelSource, ModelStats, ViewMode } from './types.ts';
+
+type Status = { state: 'empty' } | { state: 'loading'; name: string } | { state: 'ready'; name: string; stats: ModelStats } | { state: 'error'; name: string; message: string };
+
+function sourceName(source: ModelSource): string {
+  return 'files' in source ? (source.files.find((f) => /\.(glb|gltf|obj|fbx)$/i.test(f.name))?.name ?? source.files[0]?.name ?? 'file') : source.name;
+}
+
+function reasonOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  // Babylon prefixes its loader errors with the URL; keep the reason readable.
+  return text.replace(/^Unable to load from [^:]+:[^:]*: ?/, '').replace(/^(blob|file|https?):\S*\s*/, '').trim() || 'the file could not be read';
+}
+
+const metres = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(2) : n.toFixed(3));
+const count = (n: number) => n.toLocaleString('en');
+
+export function ModelViewer({ source, label }: { source: ModelSource | undefined; label: string }) {
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const viewerRef = useRef<Promise<Viewer> | undefined>(undefined);
+  const [status, setStatus] = useState<Status>({ state: 'empty' });
+  const [mode, setMode] = useState<ViewMode>('textured');
+  const [bounds, setBounds] = useState(false);
+
+  const viewer = (): Promise<Viewer> => {
+    viewerRef.current ??= import('./scene.ts').then((m) => m.createViewer(canvasRef.current!));
+    return viewerRef.current;
+  };
+
+  useEffect(
+    () => () => {
+      void viewerRef.current?.then((v) => v.dispose(), () => {});
+    },
+    [],
+  );
+
+  useEffect(() => {
+    if (!source) return;
+    const name = sourceName(source);
+    let current = true;
+    setStatus({ state: 'loading', name });
+    viewer()
+      .then((v) => v.load(source))
+      .then(
+        (stats) => current && setStatus({ state: 'ready', name, stats }),
+        (e: unknown) => current && setStatus({ state: 'error', name, message: reasonOf(e) }),
+      );
+    return () => {
+      current = false;
+    };
+  }, [source]);
+
+  useEffect(() => {
+    void viewerRef.current?.then((v) => v.setMode(mode), () => {});
+  }, [mode]);
+  useEffect(() => {
+    void viewerRef.current?.then((v) => v.showBounds(bounds), () => {});
+  }, [bounds]);
+
+  const stats = status.state === 'ready' ? status.stats : undefined;
+  return (
+    <div class="viewer" data-state={status.state} data-name={status.state === 'empty' ? undefined : status.name}>
+      <div class="viewer-stage">
+        <canvas ref={canvasRef} class="viewer-canvas" tabIndex={0} aria-label={`3D view of ${label}. Drag to orbit, right-drag or shift-drag to pan, wheel to zoom.`} />
+        {status.state === 'empty' && <p class="viewer-overlay muted">No model open.</p>}
+        {status.state === 'loading' && (
+          <p class="viewer-overlay" role="status">
+            Opening {status.name}…
+          </p>
+        )}
+        {status.state === 'error' && (
+          <div class="viewer-overlay viewer-error" role="alert">
+            <strong>Could not open {status.name}.</strong> {status.message}
+          </div>
+        )}
+        {stats && bounds && (
+          <p class="viewer-dims" aria-live="polite">
+            {metres(stats.size[0])} × {metres(stats.size[1])} × {metres(stats.size[2])} m
+          </p>
+        )}
+      </div>
+      <div class="viewer-side">
+        <div class="viewer-controls" role="group" aria-label="View">
+          <button type="button" aria-pressed={mode === 'textured'} onClick={() => setMode('textured')}>
+            Textured
+          </button>
+          <button type="button" aria-pressed={mode === 'wireframe'} onClick={() => setMode('wireframe')}>
+            Wireframe
+          </button>
+          <button type="button" aria-pressed={bounds} onClick={() => setBounds(!bounds)}>
+            Bounding box
+          </button>
+          <button type="button" disabled={!stats} onClick={() => void viewerRef.current?.then((v) => v.frame())}>
+            Frame
+          </button>
+        </div>
+        {stats && (
+          <dl class="facts viewer-stats" aria-label="Model statistics">
+            <dt>File</dt>
+            <dd>{status.state === 'ready' && status.name}</dd>
+            <dt>Triangles</dt>
+            <dd data-stat="triangles">{count(stats.triangles)}</dd>
+            <dt>Vertices</dt>
+            <dd data-stat="vertices">{count(stats.vertices)}</dd>
+            <dt>Meshes</dt>
+            <dd data-stat="meshes">{count(stats.meshes)}</dd>
+            <dt>Materials</dt>
+            <dd data-stat="materials">{count(stats.materials)}</dd>
+            <dt>Textures</dt>
+            <dd data-stat="textures">{count(stats.textures)}</dd>
+            <dt>Animations</dt>
+            <dd data-stat="animations">{count(stats.animations)}</dd>
+            <dt>Size (m)</dt>
+            <dd data-stat="size">
+              {metres(stats.size[0])} × {metres(stats.size[1])} × {metres(stats.size[2])}
+            </dd>
+            <dt>Min</dt>
+            <dd>{stats.min.map(metres).join(', ')}</dd>
+            <dt>Max</dt>
+            <dd>{stats.max.map(metres).join(', ')}</dd>
+          </dl>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,146 @@
+// e2e: the Babylon.js viewer (#/viewer) in Chromium with WebGL (SwiftShader). Every real fixture (GLB,
+// OBJ with MTL and textures, binary and ASCII FBX) opens from local files and renders visible pixels; the
+// render loop stops once the view is still; a corrupt file shows its error and the next file still opens;
+// and no request leaves this machine (Babylon's decoders and loaders come from the host). Screenshots go
+// to test-results/viewer/.
+import { mkdirSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { realFixture } from '../fixtures.ts';
+import { openApp, poll, startHarness, textOf, type Harness } from './harness.ts';
+
+// Browser globals used inside page.evaluate (this project type-checks tests without the DOM library).
+declare const document: {
+  querySelector(s: string): { width: number; height: number; dataset: Record<string, string> } | null;
+  createElement(tag: 'canvas'): {
+    width: number;
+    height: number;
+    getContext(kind: '2d'): { drawImage(c: unknown, x: number, y: number, w: number, h: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+  };
+};
+
+const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'viewer');
+let h: Harness;
+const offHost: string[] = [];
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  h = await startHarness({ webgl: true });
+  h.page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.protocol === 'data:' || url.protocol === 'blob:') return;
+    if (url.hostname !== '127.0.0.1' && url.hostname !== 'localhost') offHost.push(r.url());
+  });
+  await openApp(h, '#/viewer');
+  await h.page.waitForSelector('#viewer-file');
+}, 60_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+/** Share of the canvas that differs from its corner (background) colour, and how many colours it has. */
+async function canvasPixels(): Promise<{ covered: number; colours: number }> {
+  return h.page.evaluate(() => {
+    const src = document.querySelector('.viewer-canvas')!;
+    const w = 160;
+    const ht = Math.max(1, Math.round((src.height / src.width) * w));
+    const c = document.createElement('canvas');
+    c.width = w;
+    c.height = ht;
+    const ctx = c.getContext('2d');
+    ctx.drawImage(src, 0, 0, w, ht);
+    const d = ctx.getImageData(0, 0, w, ht).data;
+    const bg = [d[0]!, d[1]!, d[2]!];
+    let covered = 0;
+    const colours = new Set<number>();
+    for (let i = 0; i < d.length; i += 4) {
+      const [r, g, b] = [d[i]!, d[i + 1]!, d[i + 2]!];
+      colours.add((r >> 3) * 1024 + (g >> 3) * 32 + (b >> 3));
+      if (Math.abs(r - bg[0]!) + Math.abs(g - bg[1]!) + Math.abs(b - bg[2]!) > 24) covered++;
+    }
+    return { covered: covered / (d.length / 4), colours: colours.size };
+  });
+}
+
+async function openFiles(paths: string[]) {
+  await h.page.setInputFiles('#viewer-file', paths);
+}
+
+/** Waits until the model is shown and the render loop has stopped; checks the pixels; takes a screenshot. */
+async function expectRendered(name: string, shot: string) {
+  const viewer = h.page.locator('.viewer');
+  await poll(async () => `${await viewer.getAttribute('data-state')} ${await viewer.getAttribute('data-name')}`, 20_000).toBe(`ready ${name}`);
+  await poll(async () => (await h.page.locator('.viewer-canvas').getAttribute('data-rendering')) ?? '', 20_000).toBe('idle');
+  const pixels = await canvasPixels();
+  await h.page.locator('.viewer').screenshot({ path: join(SHOTS, `${shot}.png`) });
+  expect(pixels.colours, `${name}: colours on the canvas`).toBeGreaterThan(20);
+  expect(pixels.covered, `${name}: share of the canvas covered by the model`).toBeGreaterThan(0.02);
+  expect(Number(await viewer.locator('[data-stat="triangles"]').innerText().then((t) => t.replace(/,/g, '')))).toBeGreaterThan(0);
+}
+
+describe('viewer', () => {
+  const glbs = readdirSync(realFixture('glb')).filter((f) => f.endsWith('.glb'));
+
+  it.each(glbs)('opens %s', async (file) => {
+    await openFiles([realFixture('glb', file)]);
+    await expectRendered(file, `glb-${file.replace(/\.glb$/, '')}`);
+  });
+
+  it('opens the spider OBJ with its MTL and textures', async () => {
+    const dir = realFixture('obj', 'spider');
+    await openFiles(readdirSync(dir).map((f) => join(dir, f)));
+    await expectRendered('spider.obj', 'obj-spider');
+    expect(Number(await h.page.locator('[data-stat="textures"]').innerText())).toBeGreaterThan(0);
+  });
+
+  it('opens the suzanne OBJ', async () => {
+    await openFiles([realFixture('obj', 'suzanne', 'blender_282_suzanne.obj')]);
+    await expectRendered('blender_282_suzanne.obj', 'obj-suzanne');
+  });
+
+  it.each(['Male_Casual.fbx', 'max_transformed_skin_7500_ascii.fbx'])('opens the FBX %s', async (file) => {
+    await openFiles([realFixture('fbx', file)]);
+    await expectRendered(file, `fbx-${file.replace(/\.fbx$/, '')}`);
+  });
+
+  it('offers views: wireframe and the bounding box in metres; idle means no rendering', async () => {
+    await openFiles([realFixture('glb', 'BoxTextured.glb')]);
+    await expectRendered('BoxTextured.glb', 'view-textured');
+    const canvas = h.page.locator('.viewer-canvas');
+    const frames = await canvas.getAttribute('data-frames');
+    await h.page.waitForTimeout(400);
+    expect(await canvas.getAttribute('data-frames')).toBe(frames);
+
+    await h.page.click('button:has-text("Wireframe")');
+    await h.page.click('button:has-text("Bounding box")');
+    await poll(textOf(h.page.locator('.viewer-dims'))).toBe('1.00 × 1.00 × 1.00 m');
+    await poll(async () => (await canvas.getAttribute('data-rendering')) ?? '').toBe('idle');
+    expect(await canvas.getAttribute('data-frames')).not.toBe(frames);
+    await h.page.locator('.viewer').screenshot({ path: join(SHOTS, 'view-wireframe-bounds.png') });
+    // Orbit with the mouse: the loop runs while dragging, then stops again.
+    const box = (await canvas.boundingBox())!;
+    await h.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await h.page.mouse.down();
+    await h.page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2 + 30, { steps: 5 });
+    await h.page.mouse.up();
+    await poll(async () => (await canvas.getAttribute('data-rendering')) ?? '', 10_000).toBe('idle');
+    await h.page.click('button:has-text("Textured")');
+    await h.page.click('button:has-text("Bounding box")');
+  });
+
+  it('shows why a corrupt file fails, and the next file still opens', async () => {
+    await h.page.setInputFiles('#viewer-file', { name: 'broken.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from('this is not a binary glTF file at all') });
+    await h.page.waitForSelector('.viewer-error');
+    expect(await textOf(h.page.locator('.viewer-error'))()).toContain('Could not open broken.glb');
+    await h.page.locator('.viewer').screenshot({ path: join(SHOTS, 'corrupt.png') });
+    await openFiles([realFixture('glb', 'Fox.glb')]);
+    await expectRendered('Fox.glb', 'after-corrupt-fox');
+    expect(await h.page.locator('.viewer-error').count()).toBe(0);
+  });
+
+  it('made no request beyond this machine', () => {
+    expect(offHost).toEqual([]);
+    expect(h.pageErrors.filter((e) => !e.includes('broken.glb'))).toEqual([]);
+  });
+});
