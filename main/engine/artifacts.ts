@@ -1,11 +1,13 @@
 // Output files as recipes: a session records what each of its files is made from (JSON, stored in the
 // state), and the file store makes the bytes from the recipe the first time the file is needed.
-import { buildFbxBinary, buildGlb, buildObj, buildZip, renderPreviewImage, renderTexture, type MeshOptions } from './outputs/index.ts';
-import { renderFigure } from './figure.ts';
+import { buildAnimatedGlb, buildFbxBinary, buildGlb, buildObj, buildZip, renderPreviewImage, renderTexture, type MeshOptions } from './outputs/index.ts';
+import { jointPositions, renderFigure } from './figure.ts';
 import { buildUsdz } from './usdz.ts';
 
 export type Recipe =
   | { type: 'glb'; mesh: MeshOptions; texture: boolean }
+  /** A skinned humanoid rigged on the figure of `seed` (its render is `size` pixels), one clip per name. */
+  | { type: 'animated-glb'; seed: string; size: number; clips: string[] }
   | { type: 'obj'; mesh: MeshOptions }
   /** OBJ + MTL + PNG texture. */
   | { type: 'obj-zip'; mesh: MeshOptions }
@@ -24,6 +26,7 @@ export interface Output {
 
 const EXTENSION: Record<Exclude<Recipe['type'], 'input'>, string> = {
   glb: 'glb',
+  'animated-glb': 'glb',
   obj: 'obj',
   'obj-zip': 'zip',
   fbx: 'fbx',
@@ -40,6 +43,8 @@ export function makeArtifact(recipe: Recipe): Buffer {
   switch (recipe.type) {
     case 'glb':
       return buildGlb({ ...recipe.mesh, texture: recipe.texture });
+    case 'animated-glb':
+      return buildAnimatedGlb({ seed: recipe.seed, joints: jointPositions(recipe.seed, recipe.size), size: recipe.size, clips: recipe.clips });
     case 'obj':
       return Buffer.from(buildObj(recipe.mesh).obj);
     case 'obj-zip': {

@@ -67,7 +67,7 @@ export function buildGlb(opts: GlbOptions): Buffer {
 }
 
 /** The BIN chunk under construction: each bufferView starts on a 4-byte boundary. */
-class BinaryBody {
+export class BinaryBody {
   readonly views: { buffer: 0; byteOffset: number; byteLength: number; target?: number }[] = [];
   private readonly parts: Buffer[] = [];
   length = 0;
@@ -85,7 +85,7 @@ class BinaryBody {
   }
 }
 
-function glbContainer(json: Buffer, bin: Buffer): Buffer {
+export function glbContainer(json: Buffer, bin: Buffer): Buffer {
   const jsonChunk = Buffer.concat([json, Buffer.alloc(pad4(json.length), 0x20)]); // JSON pads with spaces
   const total = 12 + 8 + jsonChunk.length + 8 + bin.length;
   const head = Buffer.alloc(20);

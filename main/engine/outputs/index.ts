@@ -1,5 +1,6 @@
 // Output-file generators of the local engine: images, meshes (GLB, OBJ, FBX) and ZIP bundles.
 export { buildFbxBinary } from './fbx.ts';
+export { buildAnimatedGlb, type AnimatedGlbOptions } from './animated.ts';
 export { buildGlb, readGlbJson, type GlbOptions } from './glb.ts';
 export { buildMesh, GENERATOR, type Mesh, type MeshKind, type MeshOptions, type Vec3 } from './mesh.ts';
 export { buildObj, type ObjOptions } from './obj.ts';

@@ -192,22 +192,22 @@ function finishSession(rec: AnimationRecord, _step: StepName, endedAt: number): 
   }
   const code = rec.session_code;
   rec.status = 'predefined_done';
-  // The library files are static character meshes (the generators write no animation channels).
+  // Each library file is the session's rigged figure with that one clip; animation_url holds them all.
   for (const entry of rec.library) {
-    entry.file = output(code, `animation-${entry.label.toLowerCase()}`, { type: 'glb', mesh: character(`${code}:${entry.label}`), texture: true });
+    entry.file = output(code, `animation-${entry.label.toLowerCase()}`, { type: 'animated-glb', seed: code, size: RENDER_SIZE, clips: [entry.label] });
   }
   rec.outputs = {
     render_url: output(code, 'render', { type: 'figure', seed: code, size: RENDER_SIZE }),
     thumbnail: output(code, 'thumbnail', { type: 'figure', seed: code, size: THUMBNAIL_SIZE }),
     mesh_url: output(code, 'mesh', { type: 'glb', mesh: character(code), texture: true }),
-    animation_url: rec.library[0]!.file!,
+    animation_url: output(code, 'animation', { type: 'animated-glb', seed: code, size: RENDER_SIZE, clips: rec.library.map((a) => a.label) }),
   };
 }
 
 function finishPrompt(prompt: PromptRecord, _step: StepName, endedAt: number): void {
   prompt.updated_at = iso(endedAt);
   prompt.status = 'text_done';
-  const mesh = character(`${prompt.session_code}:${prompt.text}`);
-  prompt.mesh = output(prompt.session_code, `prompt-${prompt._id}`, { type: 'glb', mesh, texture: true });
-  prompt.usdz = output(prompt.session_code, `prompt-${prompt._id}`, { type: 'usdz', mesh });
+  // The animated figure (a clip named by the text, its motion seeded by it); USDZ stays a static mesh.
+  prompt.mesh = output(prompt.session_code, `prompt-${prompt._id}`, { type: 'animated-glb', seed: prompt.session_code, size: RENDER_SIZE, clips: [prompt.text] });
+  prompt.usdz = output(prompt.session_code, `prompt-${prompt._id}`, { type: 'usdz', mesh: character(`${prompt.session_code}:${prompt.text}`) });
 }

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { BODY_PAIRS, bonesByJoint, JOINT_NAMES, jointOfBone, jointPoints } from '../../shared/joints.ts';
+
+describe('joints', () => {
+  it('has the 17 joints, every one in the body skeleton, as a connected tree', () => {
+    expect(JOINT_NAMES).toHaveLength(17);
+    const used = new Set(BODY_PAIRS.flat());
+    expect([...used].sort()).toEqual([...JOINT_NAMES].sort());
+    expect(BODY_PAIRS).toHaveLength(16); // a tree over 17 joints
+    for (const pair of [
+      ['Pelvis', 'L_Hip'],
+      ['L_Hip', 'L_Knee'],
+      ['L_Knee', 'L_Ankle'],
+      ['Pelvis', 'Torso'],
+      ['Torso', 'Neck'],
+      ['Neck', 'Head'],
+      ['Neck', 'Nose'],
+      ['Neck', 'R_Shoulder'],
+      ['R_Shoulder', 'R_Elbow'],
+      ['R_Elbow', 'R_Wrist'],
+    ]) {
+      expect(BODY_PAIRS).toContainEqual(pair);
+    }
+  });
+
+  it.each([
+    ['mixamorig:Hips', 'Pelvis'],
+    ['mixamorig:LeftUpLeg', 'L_Hip'],
+    ['mixamorig:RightUpLeg', 'R_Hip'],
+    ['mixamorig:LeftLeg', 'L_Knee'],
+    ['LeftLeg', 'L_Knee'],
+    ['LeftFoot', 'L_Ankle'],
+    ['mixamorig:RightFoot', 'R_Ankle'],
+    ['Spine', 'Torso'],
+    ['mixamorig:Spine1', 'Torso'],
+    ['Neck', 'Neck'],
+    ['mixamorig:Head', 'Head'],
+    ['LeftArm', 'L_Shoulder'],
+    ['mixamorig:RightArm', 'R_Shoulder'],
+    ['LeftForeArm', 'L_Elbow'],
+    ['LeftHand', 'L_Wrist'],
+    ['mixamorig_RightHand', 'R_Wrist'],
+    ['pelvis', 'Pelvis'],
+    ['thigh_l', 'L_Hip'],
+    ['thigh_r', 'R_Hip'],
+    ['calf_l', 'L_Knee'],
+    ['foot_r', 'R_Ankle'],
+    ['upperarm_l', 'L_Shoulder'],
+    ['lowerarm_r', 'R_Elbow'],
+    ['hand_l', 'L_Wrist'],
+    ['spine_01', 'Torso'],
+    ['neck_01', 'Neck'],
+    ['head', 'Head'],
+    ['UpperArm.L', 'L_Shoulder'],
+    ['Forearm-R', 'R_Elbow'],
+    ['HAND_L', 'L_Wrist'],
+    ['Left Up Leg', 'L_Hip'],
+    ['Armature|LowerLeg_Right', 'R_Knee'],
+    ['L_Shoulder', 'L_Shoulder'],
+    ['R_Ankle', 'R_Ankle'],
+  ])('maps the bone %s to %s', (bone, joint) => {
+    expect(jointOfBone(bone)).toBe(joint);
+  });
+
+  it.each(['mixamorig:LeftHandIndex1', 'root', 'Armature', 'spine_03_end', 'LeftToeBase', 'camera', ''])('maps no joint to %s', (bone) => {
+    expect(jointOfBone(bone)).toBeUndefined();
+  });
+
+  it('groups the bones of a rig by joint', () => {
+    expect(bonesByJoint(['mixamorig:Hips', 'mixamorig:Spine', 'mixamorig:Spine1', 'mixamorig:LeftHandThumb1', 'mixamorig:LeftHand'])).toEqual({
+      Pelvis: ['mixamorig:Hips'],
+      Torso: ['mixamorig:Spine', 'mixamorig:Spine1'],
+      L_Wrist: ['mixamorig:LeftHand'],
+    });
+  });
+
+  it('reads the points of a joint dict, skipping malformed ones', () => {
+    expect(jointPoints({ Neck: [1, 2], Pelvis: [3, 4], Head: [1], Nose: ['a', 2], Tail: [0, 0] })).toEqual([
+      { name: 'Pelvis', x: 3, y: 4 },
+      { name: 'Neck', x: 1, y: 2 },
+    ]);
+    expect(jointPoints(undefined)).toEqual([]);
+  });
+});
