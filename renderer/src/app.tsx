@@ -8,17 +8,19 @@ import { JobPage } from './screens/job.tsx';
 import { Library } from './screens/library.tsx';
 import { Queue } from './screens/queue.tsx';
 import { Settings } from './screens/settings.tsx';
+import { CompareScreen } from '../viewer/compare.tsx';
 import { ViewerScreen } from '../viewer/screen.tsx';
 import { useStore } from './store.ts';
 import { toShownError } from './util.ts';
 
 interface Route {
-  screen: 'library' | 'create' | 'queue' | 'settings' | 'job' | 'viewer';
+  screen: 'library' | 'create' | 'queue' | 'settings' | 'job' | 'viewer' | 'compare';
   arg?: string;
+  arg2?: string;
 }
 
 function parseRoute(hash: string): Route {
-  const [, screen, arg] = hash.replace(/^#/, '').split('/');
+  const [, screen, arg, arg2] = hash.replace(/^#/, '').split('/');
   switch (screen) {
     case 'create':
       return { screen: 'create', ...(arg && { arg }) };
@@ -28,6 +30,8 @@ function parseRoute(hash: string): Route {
       return { screen: 'settings' };
     case 'viewer':
       return { screen: 'viewer' };
+    case 'compare':
+      return { screen: 'compare', ...(arg && { arg: decodeURIComponent(arg) }), ...(arg2 && { arg2: decodeURIComponent(arg2) }) };
     case 'job':
       return arg ? { screen: 'job', arg: decodeURIComponent(arg) } : { screen: 'library' };
     default:
@@ -40,6 +44,7 @@ const NAV = [
   { screen: 'create', href: '#/create', label: 'Create' },
   { screen: 'queue', href: '#/queue', label: 'Queue' },
   { screen: 'viewer', href: '#/viewer', label: 'Viewer' },
+  { screen: 'compare', href: '#/compare', label: 'Compare' },
   { screen: 'settings', href: '#/settings', label: 'Settings' },
 ] as const;
 
@@ -200,6 +205,7 @@ export function App() {
         {route.screen === 'queue' && <Queue />}
         {route.screen === 'settings' && <Settings />}
         {route.screen === 'viewer' && <ViewerScreen />}
+        {route.screen === 'compare' && <CompareScreen key={`${route.arg}/${route.arg2}`} a={route.arg} b={route.arg2} />}
         {route.screen === 'job' && route.arg && <JobPage key={route.arg} id={route.arg} />}
       </main>
       {dragging && (

@@ -4,15 +4,23 @@
 // is down, or the scene is still getting ready; then it stops (the canvas carries data-rendering and
 // data-frames so this can be checked).
 //
+// Animations: the loaded file's animation groups are its clips; one is selected (paused on its first
+// frame) after loading, and the render loop runs while it plays. The skeleton can be shown as lines between
+// bone positions (drawn over the model), and the bones standing for one of the 17 joints highlighted.
+//
 // Nothing is fetched beyond the page's own origin: Tools.ScriptBaseUrl points Babylon's CDN URLs (Draco,
 // meshopt, Basis, the KTX2 decoder) at `babylon/` beside app.js, where renderer/build.ts copies the
 // decoders shipped in @babylonjs/core/assets.
+import '@babylonjs/core/Animations/animatable.js';
+import type { AnimationGroup } from '@babylonjs/core/Animations/animationGroup.js';
+import type { Skeleton } from '@babylonjs/core/Bones/skeleton.js';
 import { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera.js';
 import { Engine } from '@babylonjs/core/Engines/engine.js';
 import { DirectionalLight } from '@babylonjs/core/Lights/directionalLight.js';
 import { HemisphericLight } from '@babylonjs/core/Lights/hemisphericLight.js';
 import type { AssetContainer } from '@babylonjs/core/assetContainer.js';
 import { LoadAssetContainerAsync, RegisterSceneLoaderPlugin } from '@babylonjs/core/Loading/sceneLoader.js';
+import type { Observer } from '@babylonjs/core/Misc/observable.js';
 import { Color3, Color4 } from '@babylonjs/core/Maths/math.color.js';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector.js';
 import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh.js';
@@ -24,6 +32,7 @@ import { FBXFileLoaderMetadata } from '@babylonjs/loaders/FBX/fbxFileLoader.meta
 import { registerBuiltInGLTFExtensions } from '@babylonjs/loaders/glTF/2.0/Extensions/dynamic.js';
 import { GLTFFileLoaderMetadata } from '@babylonjs/loaders/glTF/glTFFileLoader.metadata.js';
 import { OBJFileLoaderMetadata } from '@babylonjs/loaders/OBJ/objFileLoader.metadata.js';
+import { bonesByJoint, type JointName } from '../../shared/joints.ts';
 import type { ModelFormat, ModelSource, ModelStats, ViewMode } from './types.ts';
 
 let configured = false;
@@ -70,8 +79,36 @@ export function formatOf(name: string): ModelFormat | undefined {
   return (FORMATS as readonly string[]).includes(ext) ? (ext as ModelFormat) : undefined;
 }
 
+/** The selected clip and where it is: frames in the clip's own frame numbers (from…to). */
+export interface Playback {
+  clip: number;
+  name: string;
+  playing: boolean;
+  frame: number;
+  from: number;
+  to: number;
+  speed: number;
+  loop: boolean;
+}
+
 export interface Viewer {
-  load(source: ModelSource): Promise<ModelStats>;
+  /** `keepCamera`: leave the camera where it is (switching between files of the same character). */
+  load(source: ModelSource, options?: { keepCamera?: boolean }): Promise<ModelStats>;
+  /** The loaded file's clips (its animation groups), by name. */
+  clips(): string[];
+  /** Selects a clip (stopping the others), on its first frame; plays it if `play`. */
+  selectClip(index: number, play?: boolean): void;
+  play(): void;
+  pause(): void;
+  seek(frame: number): void;
+  setSpeed(speed: number): void;
+  setLoop(loop: boolean): void;
+  playback(): Playback | undefined;
+  /** Called on every rendered frame while playing and on every change of the playback; returns the unsubscribe. */
+  onPlayback(listener: (playback: Playback | undefined) => void): () => void;
+  showSkeleton(show: boolean): void;
+  /** Highlights the bones standing for a joint (see shared/joints.ts), or none. */
+  highlightJoint(joint: JointName | undefined): void;
   setMode(mode: ViewMode): void;
   showBounds(show: boolean): void;
   /** Frames the camera on the model again. */
@@ -104,6 +141,21 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
   let boundsShown = false;
   let generation = 0;
 
+  // ---- animation ----
+  let groups: AnimationGroup[] = [];
+  let active: AnimationGroup | undefined;
+  let playing = false;
+  let speed = 1;
+  let loop = true;
+  let endObserver: Observer<AnimationGroup> | null = null;
+  let ended = false; // a clip that does not loop ran to its end (and stopped there)
+  const listeners = new Set<(p: Playback | undefined) => void>();
+  // ---- skeleton lines ----
+  let skeleton: Skeleton | undefined;
+  let skeletonShown = false;
+  let skeletonLines: LinesMesh | undefined;
+  let highlighted: JointName | undefined;
+
   // ---- render on demand ----
   let running = false;
   let idleFrames = 0;
@@ -117,11 +169,14 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
     camera.inertialRadiusOffset !== 0 ||
     camera.inertialPanningX !== 0 ||
     camera.inertialPanningY !== 0 ||
-    scene.animatables.length > 0 ||
+    playing ||
     !scene.isReady();
   const frame = () => {
     scene.render();
     canvas.dataset.frames = String(++frames);
+    canvas.dataset.camera = `${camera.alpha.toFixed(4)} ${camera.beta.toFixed(4)} ${camera.radius.toFixed(4)}`;
+    if (skeletonLines) updateSkeletonLines();
+    if (playing) notify();
     if (moving()) idleFrames = 0;
     else if (++idleFrames > 2) {
       engine.stopRenderLoop(frame);
@@ -148,7 +203,96 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
   });
   resize.observe(canvas);
 
+  function playbackOf(): Playback | undefined {
+    if (!active) return undefined;
+    return { clip: groups.indexOf(active), name: active.name, playing, frame: active.isStarted ? active.getCurrentFrame() : ended ? active.to : active.from, from: active.from, to: active.to, speed, loop };
+  }
+  function notify() {
+    const p = playbackOf();
+    for (const l of listeners) l(p);
+  }
+
+  function selectClip(index: number, play = false) {
+    const group = groups[index];
+    if (!group) return;
+    endObserver?.remove();
+    for (const g of groups) g.stop();
+    active = group;
+    // A clip that does not loop stops on its last frame (play starts it again, a seek restarts it paused).
+    ended = false;
+    endObserver = group.onAnimationGroupEndObservable.add(() => {
+      ended = true;
+      playing = false;
+      notify();
+      wake();
+    });
+    group.start(loop, speed, group.from, group.to);
+    playing = play;
+    if (!play) {
+      group.pause();
+      group.goToFrame(group.from);
+    }
+    notify();
+    wake();
+  }
+
+  /** The active clip started (paused unless playing), so that goToFrame has animatables to move. */
+  function started(group: AnimationGroup): AnimationGroup {
+    if (!group.isStarted) {
+      ended = false;
+      group.start(loop, speed, group.from, group.to);
+      if (!playing) group.pause();
+    }
+    return group;
+  }
+
+  /** Lines from each bone to its parent (world positions of the bones' nodes), redrawn every frame. */
+  function bonePairs(s: Skeleton): { lines: Vector3[][]; joints: (JointName | undefined)[] } {
+    const byJoint = bonesByJoint(s.bones.map((b) => b.name));
+    const jointOf = new Map<string, JointName>();
+    for (const [joint, names] of Object.entries(byJoint)) for (const n of names) jointOf.set(n, joint as JointName);
+    const mesh = container?.meshes.find((m) => m.skeleton === s);
+    const at = (b: (typeof s.bones)[number]) => b.getTransformNode()?.getAbsolutePosition().clone() ?? (mesh ? b.getAbsolutePosition(mesh) : b.getAbsolutePosition());
+    const lines: Vector3[][] = [];
+    const joints: (JointName | undefined)[] = [];
+    for (const bone of s.bones) {
+      const parent = bone.getParent();
+      if (!parent) continue;
+      lines.push([at(parent), at(bone)]);
+      joints.push(jointOf.get(bone.name) ?? jointOf.get(parent.name));
+    }
+    return { lines, joints };
+  }
+
+  function makeSkeletonLines() {
+    skeletonLines?.dispose();
+    skeletonLines = undefined;
+    if (!skeleton || !skeletonShown) return;
+    const { lines, joints } = bonePairs(skeleton);
+    if (lines.length === 0) return;
+    const normal = new Color4(0.2, 0.9, 1, 1);
+    const hot = new Color4(1, 0.85, 0.1, 1);
+    const colors = joints.map((j) => (j && j === highlighted ? [hot, hot] : [normal, normal]));
+    skeletonLines = CreateLineSystem('skeleton', { lines, colors, updatable: true }, scene);
+    skeletonLines.isPickable = false;
+    skeletonLines.renderingGroupId = 1; // over the model
+  }
+
+  function updateSkeletonLines() {
+    if (!skeleton || !skeletonLines) return;
+    CreateLineSystem('skeleton', { lines: bonePairs(skeleton).lines, instance: skeletonLines }, scene);
+  }
+
   function clear() {
+    endObserver?.remove();
+    endObserver = null;
+    for (const g of groups) g.stop();
+    groups = [];
+    active = undefined;
+    playing = false;
+    skeleton = undefined;
+    skeletonLines?.dispose();
+    skeletonLines = undefined;
     container?.removeAllFromScene();
     container?.dispose();
     container = undefined;
@@ -260,7 +404,7 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
   }
 
   return {
-    async load(source) {
+    async load(source, options) {
       const mine = ++generation;
       let input: string | File;
       let format: ModelFormat;
@@ -292,7 +436,13 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
       bounds = computeBounds(loaded);
       makeGrid();
       makeBox();
-      frameCamera();
+      if (options?.keepCamera) wake();
+      else frameCamera();
+      groups = loaded.animationGroups;
+      skeleton = loaded.skeletons[0];
+      if (groups.length > 0) selectClip(0);
+      else notify();
+      makeSkeletonLines();
       return statsOf(loaded);
     },
     setMode(mode) {
@@ -305,8 +455,61 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
       wake();
     },
     frame: frameCamera,
+    clips: () => groups.map((g) => g.name),
+    selectClip,
+    play() {
+      if (!active || playing) return;
+      playing = true;
+      if (active.isStarted) active.play(loop);
+      else {
+        ended = false;
+        active.start(loop, speed, active.from, active.to);
+      }
+      notify();
+      wake();
+    },
+    pause() {
+      if (!active) return;
+      active.pause();
+      playing = false;
+      notify();
+      wake();
+    },
+    seek(frame) {
+      if (!active) return;
+      started(active).goToFrame(Math.min(active.to, Math.max(active.from, frame)));
+      notify();
+      wake();
+    },
+    setSpeed(ratio) {
+      speed = Math.min(2, Math.max(0.25, ratio));
+      for (const g of groups) g.speedRatio = speed;
+      notify();
+    },
+    setLoop(on) {
+      loop = on;
+      if (active) active.loopAnimation = on;
+      notify();
+    },
+    playback: playbackOf,
+    onPlayback(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    showSkeleton(show) {
+      skeletonShown = show;
+      makeSkeletonLines();
+      wake();
+    },
+    highlightJoint(joint) {
+      if (joint === highlighted) return;
+      highlighted = joint;
+      makeSkeletonLines();
+      wake();
+    },
     dispose() {
       generation++;
+      listeners.clear();
       resize.disconnect();
       canvas.removeEventListener('pointerdown', onDown);
       removeEventListener('pointerup', onUp);

@@ -1,7 +1,10 @@
 // The model viewer component: a canvas with view controls and a stats panel. Babylon.js is loaded on first
 // use (import() of ./scene.ts, its own chunk), so the rest of the app never pays for it. A file that cannot
 // be opened shows its reason here; the viewer and the app stay usable and the next file loads normally.
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { JointName } from '../../shared/joints.ts';
+import { AnimationControls } from './animation.tsx';
 import type { Viewer } from './scene.ts';
 import type { ModelSource, ModelStats, ViewMode } from './types.ts';
 
@@ -20,12 +23,30 @@ function reasonOf(error: unknown): string {
 const metres = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(2) : n.toFixed(3));
 const count = (n: number) => n.toLocaleString('en');
 
-export function ModelViewer({ source, label }: { source: ModelSource | undefined; label: string }) {
+/**
+ * `keepCamera`: a new source keeps the camera (files of the same character); `highlightJoint`: the bones of
+ * that joint are highlighted in the skeleton; `children`: shown above the animation controls (a file picker).
+ */
+export function ModelViewer({
+  source,
+  label,
+  keepCamera,
+  highlightJoint,
+  children,
+}: {
+  source: ModelSource | undefined;
+  label: string;
+  keepCamera?: boolean;
+  highlightJoint?: JointName | undefined;
+  children?: ComponentChildren;
+}) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const viewerRef = useRef<Promise<Viewer> | undefined>(undefined);
   const [status, setStatus] = useState<Status>({ state: 'empty' });
   const [mode, setMode] = useState<ViewMode>('textured');
   const [bounds, setBounds] = useState(false);
+  const [live, setLive] = useState<Viewer | undefined>();
+  const loadedOnce = useRef(false);
 
   const viewer = (): Promise<Viewer> => {
     viewerRef.current ??= import('./scene.ts').then((m) => m.createViewer(canvasRef.current!));
@@ -44,10 +65,17 @@ export function ModelViewer({ source, label }: { source: ModelSource | undefined
     const name = sourceName(source);
     let current = true;
     setStatus({ state: 'loading', name });
+    const keep = !!keepCamera && loadedOnce.current;
     viewer()
-      .then((v) => v.load(source))
+      .then((v) => {
+        setLive(v);
+        return v.load(source, { keepCamera: keep });
+      })
       .then(
-        (stats) => current && setStatus({ state: 'ready', name, stats }),
+        (stats) => {
+          loadedOnce.current = true;
+          if (current) setStatus({ state: 'ready', name, stats });
+        },
         (e: unknown) => current && setStatus({ state: 'error', name, message: reasonOf(e) }),
       );
     return () => {
@@ -61,6 +89,7 @@ export function ModelViewer({ source, label }: { source: ModelSource | undefined
   useEffect(() => {
     void viewerRef.current?.then((v) => v.showBounds(bounds), () => {});
   }, [bounds]);
+  useEffect(() => live?.highlightJoint(highlightJoint), [live, highlightJoint]);
 
   const stats = status.state === 'ready' ? status.stats : undefined;
   return (
@@ -99,6 +128,8 @@ export function ModelViewer({ source, label }: { source: ModelSource | undefined
             Frame
           </button>
         </div>
+        {children}
+        {stats && live && stats.animations > 0 && <AnimationControls viewer={live} />}
         {stats && (
           <dl class="facts viewer-stats" aria-label="Model statistics">
             <dt>File</dt>

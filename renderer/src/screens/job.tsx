@@ -1,8 +1,10 @@
 // One job: status, progress, its cached files, and the resource as the service last reported it.
-import { useMemo, useState } from 'preact/hooks';
-import type { CachedOutput } from '../../../shared/bridge/contract.ts';
+import { useMemo, useRef, useState } from 'preact/hooks';
+import type { CachedOutput, JobView } from '../../../shared/bridge/contract.ts';
 import { getBridge } from '../../bridge/index.ts';
+import { AnimationPanel } from '../../viewer/animation-job.tsx';
 import { formatOfKind, type UrlSource } from '../../viewer/types.ts';
+import { ExportPanel } from '../../viewer/export.tsx';
 import { ModelViewer } from '../../viewer/viewer.tsx';
 import { ErrorBox, Progress, Section, StateBadge } from '../components/ui.tsx';
 import { loadOutputs, useOutputs } from '../outputs.ts';
@@ -22,14 +24,22 @@ export function previewOf(outputs: CachedOutput[] | undefined): UrlSource | unde
   return pick ? { url: pick.url!, format: formatOfKind(pick.kind)!, name: pick.kind } : undefined;
 }
 
-function PreviewPanel({ outputs, title }: { outputs: CachedOutput[] | undefined; title: string }) {
+function PreviewPanel({ outputs, job }: { outputs: CachedOutput[] | undefined; job: JobView }) {
   const picked = previewOf(outputs);
   // A new object only when the file changes, so the viewer does not reload on every outputs event.
   const source = useMemo(() => picked, [picked?.url, picked?.format]);
+  const stage = useRef<HTMLDivElement>(null);
   if (!source) return null;
+  // An older-flow session with both meshes compares its preview with the refined one.
+  const withPreview = source.name !== 'preview_glb' && outputs?.some((o) => o.kind === 'preview_glb' && o.state === 'complete');
+  const compare = withPreview ? `#/compare/${encodeURIComponent(job.id)}~preview_glb/${encodeURIComponent(job.id)}` : `#/compare/${encodeURIComponent(job.id)}`;
   return (
-    <Section title="Preview" id="job-preview">
-      <ModelViewer source={source} label={`${title} (${source.name})`} />
+    <Section title="Preview" id="job-preview" actions={<a href={compare}>{withPreview ? 'Compare with the preview mesh' : 'Compare with…'}</a>}>
+      <div ref={stage}>
+        <ModelViewer source={source} label={`${jobTitle(job)} (${source.name})`} />
+      </div>
+      <h3>Export to a project</h3>
+      <ExportPanel job={job} stage={() => stage.current} />
     </Section>
   );
 }
@@ -71,7 +81,7 @@ export function JobPage({ id }: { id: string }) {
         </dl>
         <JobActions job={job} />
       </Section>
-      <PreviewPanel outputs={outputs} title={jobTitle(job)} />
+      {job.kind === 'animation_session' || job.kind === 'animation_prompt' ? <AnimationPanel outputs={outputs} job={job} /> : <PreviewPanel outputs={outputs} job={job} />}
       <Section
         title="Files"
         id="job-files"

@@ -5,6 +5,7 @@ import { textMultiRequest, uploadMeshUrlRequest } from '../../../../shared/contr
 import { getBridge, getTransport } from '../../../bridge/index.ts';
 import { FieldMessages, Progress } from '../../components/ui.tsx';
 import { formatBytes, record, toShownError } from '../../util.ts';
+import { FbxCheckPanel } from '../../../viewer/fbx-check-panel.tsx';
 import { CreatedJob, FormFooter, useCreateForm, useJob, type CreateOutput } from './form.tsx';
 import { TextField } from './inputs.tsx';
 
@@ -73,6 +74,7 @@ function UploadForm({ onSession }: { onSession: (code: string) => void }) {
           <input id="anim-file" type="file" accept=".fbx,.zip,application/zip" aria-describedby={fileError ? 'anim-file-errors' : undefined} onChange={(e) => (setFile(e.currentTarget.files?.[0]), setFileError(undefined))} />
           {file && <p class="hint">{`${file.name} (${formatBytes(file.size)})`}</p>}
           <FieldMessages id="anim-file-errors" messages={fileError ? [fileError] : undefined} />
+          {file && /\.fbx$/i.test(file.name) && <FbxCheckPanel file={file} />}
         </div>
       ) : (
         <TextField id="anim-url" label="URL of an FBX or zip file" type="url" value={url} onChange={setUrl} onTouch={() => form.touch('mesh_url')} errors={form.errors('mesh_url')} placeholder="https://…/character.fbx" />

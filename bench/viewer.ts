@@ -1,0 +1,227 @@
+// Viewer: time from opening a model to its first rendered frame, in headless Chromium with WebGL by
+// SwiftShader (as the e2e tests), for every real GLB fixture and a generated 1M-triangle GLB:
+//  - app: the viewer route (#/viewer) of the real web host (renderer built into a temporary folder), the
+//    file given to its file input; done when the viewer says ready and its canvas has drawn a frame since;
+//  - bare: a page that only has Babylon.js (Engine, Scene, camera, light, the glTF loader; bundled here with
+//    esbuild), loading the same file from the same kind of file input and rendering once.
+// "first" is the first open in a fresh browser context (cold HTTP cache: the app also fetches its lazy
+// Babylon chunk then), "second" the same file opened in a new page of that context (warm HTTP cache). Then the frame time of the
+// animated Fox.glb while its first clip plays (app: the viewer's play button; bare: the animation group).
+// Usage: node bench/viewer.ts [--rounds N]
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { buildGlb } from '../main/engine/outputs/index.ts';
+import { startWebHost } from '../main/host/web-host.ts';
+import { buildRenderer } from '../renderer/build.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const FIXTURES = resolve(ROOT, '..', 'shared', 'fixtures', 'real', 'glb');
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' } } });
+const rounds = Number(values.rounds);
+
+const BARE_ENTRY = `
+import { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera.js';
+import { Engine } from '@babylonjs/core/Engines/engine.js';
+import { HemisphericLight } from '@babylonjs/core/Lights/hemisphericLight.js';
+import { LoadAssetContainerAsync } from '@babylonjs/core/Loading/sceneLoader.js';
+import { Vector3 } from '@babylonjs/core/Maths/math.vector.js';
+import { Scene } from '@babylonjs/core/scene.js';
+import '@babylonjs/core/Animations/index.js';
+import '@babylonjs/core/Bones/index.js';
+import '@babylonjs/core/Meshes/instancedMesh.js';
+import '@babylonjs/loaders/glTF/2.0/index.js';
+const canvas = document.getElementById('c');
+let engine, scene, camera, container;
+document.getElementById('f').addEventListener('change', async (e) => {
+  const file = e.target.files[0];
+  // The engine is made on the first open, as the app's viewer does (a WebGL context costs time).
+  if (!engine) {
+    engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: true, antialias: true }, true);
+    scene = new Scene(engine);
+    camera = new ArcRotateCamera('camera', -Math.PI / 3, Math.PI / 2.6, 4, Vector3.Zero(), scene);
+    new HemisphericLight('sky', new Vector3(0.2, 1, 0.3), scene);
+  }
+  container = await LoadAssetContainerAsync(file, scene, { pluginExtension: '.glb', rootUrl: 'file:' }).catch((error) => {
+    document.body.dataset.rendered = 'error: ' + error.message;
+    throw error;
+  });
+  for (const g of container.animationGroups) g.stop();
+  container.addAllToScene();
+  camera.radius = 4;
+  scene.render();
+  document.body.dataset.rendered = file.name + ' ' + (Number(document.body.dataset.count ?? 0) + 1);
+  document.body.dataset.count = String(Number(document.body.dataset.count ?? 0) + 1);
+});
+globalThis.playFirst = () => {
+  container.animationGroups[0].start(true);
+  let frames = 0;
+  engine.runRenderLoop(() => { scene.render(); frames++; });
+  globalThis.frames = () => frames;
+};
+`;
+
+async function buildBare(dir: string): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  await build({ stdin: { contents: BARE_ENTRY, resolveDir: ROOT, loader: 'js' }, bundle: true, minify: true, format: 'esm', outfile: join(dir, 'bare.js'), logLevel: 'error' });
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><body style="margin:0"><input type="file" id="f"><canvas id="c" style="width:1000px;height:625px"></canvas><script type="module" src="bare.js"></script></body>');
+}
+
+function serve(dir: string): Promise<{ url: string; close(): void }> {
+  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript' };
+  const server = createServer((req, res) => {
+    try {
+      const body = readFileSync(join(dir, new URL(req.url!, 'http://x').pathname.replace(/^\/$/, '/index.html')));
+      res.writeHead(200, { 'content-type': types[extname(req.url!)] ?? 'text/html', 'cache-control': 'max-age=3600' }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((done) => server.listen(0, '127.0.0.1', () => done({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() })));
+}
+
+/** ms from giving the file to the input until `rendered` (polled every animation frame) holds. */
+async function timeOpen<A>(page: Page, input: string, file: string, rendered: (arg: A) => boolean, arg: A): Promise<number> {
+  const started = performance.now();
+  await page.setInputFiles(input, file);
+  await page.waitForFunction(rendered as (arg: unknown) => boolean, arg as unknown, { polling: 'raf', timeout: 120_000 });
+  return performance.now() - started;
+}
+
+// The app is done when the viewer, having gone through "loading" (seen by a MutationObserver), says ready
+// and the canvas drew a frame after that.
+// Page functions (this project type-checks without the DOM library, so the page's globals are `any`).
+const APP_RENDERED = () => {
+  const g = globalThis as any;
+  const v = g.document.querySelector('.viewer');
+  const c = g.document.querySelector('.viewer-canvas');
+  if (!v || !g.__seenLoading || v.dataset.state !== 'ready') return false;
+  g.__readyFrames ??= Number(c.dataset.frames ?? 0);
+  return Number(c.dataset.frames ?? 0) > g.__readyFrames;
+};
+
+const ARM = () => {
+  const g = globalThis as any;
+  g.__seenLoading = false;
+  g.__readyFrames = undefined;
+  g.__observer?.disconnect();
+  const v = g.document.querySelector('.viewer');
+  g.__observer = new g.MutationObserver(() => {
+    if (v.dataset.state === 'loading') g.__seenLoading = true;
+  });
+  g.__observer.observe(v, { attributes: true, attributeFilter: ['data-state'] });
+};
+
+const BARE_RENDERED = (want: string) => {
+  const rendered = (globalThis as any).document.body.dataset.rendered;
+  if (rendered?.startsWith('error: ')) throw new Error(rendered);
+  return rendered === want;
+};
+
+async function appRound(browser: Browser, url: string, file: string): Promise<{ first: number; second: number }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const open = async () => {
+    const page = await context.newPage();
+    await page.goto(`${url}#/viewer`);
+    await page.waitForSelector('#viewer-file');
+    await page.evaluate(ARM);
+    const ms = await timeOpen(page, '#viewer-file', file, APP_RENDERED, undefined);
+    await page.close();
+    return ms;
+  };
+  const first = await open();
+  const second = await open(); // a new page in the same context: the HTTP cache holds the app's chunks
+  await context.close();
+  return { first, second };
+}
+
+async function bareRound(browser: Browser, url: string, file: string): Promise<{ first: number; second: number }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const name = file.split('/').pop()!;
+  const open = async () => {
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.waitForSelector('#f');
+    const ms = await timeOpen(page, '#f', file, BARE_RENDERED, `${name} 1`);
+    await page.close();
+    return ms;
+  };
+  const first = await open();
+  const second = await open();
+  await context.close();
+  return { first, second };
+}
+
+/** ms per frame over 3 s of the Fox's first clip playing. */
+async function foxFrames(browser: Browser, appUrl: string, bareUrl: string, fox: string): Promise<{ app: number; bare: number }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const app = await context.newPage();
+  await app.goto(`${appUrl}#/viewer`);
+  await app.waitForSelector('#viewer-file');
+  await app.setInputFiles('#viewer-file', fox);
+  await app.waitForSelector('.anim-play', { timeout: 60_000 });
+  await app.click('.anim-play');
+  const appFrames = () => app.locator('.viewer-canvas').getAttribute('data-frames').then(Number);
+  await app.waitForTimeout(500);
+  const a0 = await appFrames();
+  await app.waitForTimeout(3000);
+  const appMs = 3000 / ((await appFrames()) - a0);
+  await app.close();
+  const bare = await context.newPage();
+  await bare.goto(bareUrl);
+  await bare.setInputFiles('#f', fox);
+  await bare.waitForFunction(BARE_RENDERED, 'Fox.glb 1');
+  await bare.evaluate(() => (globalThis as any).playFirst());
+  await bare.waitForTimeout(500);
+  const bareFrames = () => bare.evaluate(() => Number((globalThis as any).frames()));
+  const b0 = await bareFrames();
+  await bare.waitForTimeout(3000);
+  const bareMs = 3000 / ((await bareFrames()) - b0);
+  await context.close();
+  return { app: appMs, bare: bareMs };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (ms: number) => `${Math.round(ms)} ms`.padStart(9);
+
+const work = mkdtempSync(join(tmpdir(), 'bench-viewer-'));
+const { outDir } = await buildRenderer({ outDir: join(work, 'renderer'), minify: true });
+await buildBare(join(work, 'bare'));
+const big = join(work, 'generated-1M.glb');
+writeFileSync(big, buildGlb({ seed: 'bench-1m', targetFaces: 1_000_000 }));
+const host = await startWebHost({ dataDir: join(work, 'data'), rendererDir: outDir });
+const bare = await serve(join(work, 'bare'));
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+try {
+  const files = ['2CylinderEngine.glb', 'BoxTextured.glb', 'Fox.glb', 'm2m-sample-rig.glb'].map((f) => join(FIXTURES, f)).concat(big);
+  await appRound(browser, host.url, files[1]!); // warm-up
+  await bareRound(browser, bare.url, files[1]!);
+  console.log(`viewer: open → first rendered frame, median of ${rounds} rounds (headless Chromium, SwiftShader WebGL, node ${process.version})`);
+  console.log('file                       size     app first  bare first   ratio   app second  bare second');
+  for (const file of files) {
+    const app: { first: number; second: number }[] = [];
+    const raw: { first: number; second: number }[] = [];
+    for (let i = 0; i < rounds; i++) {
+      app.push(await appRound(browser, host.url, file));
+      raw.push(await bareRound(browser, bare.url, file));
+    }
+    const [af, bf, as, bs] = [median(app.map((r) => r.first)), median(raw.map((r) => r.first)), median(app.map((r) => r.second)), median(raw.map((r) => r.second))];
+    const size = `${(readFileSync(file).length / 2 ** 20).toFixed(1)} MB`;
+    console.log(`${file.split('/').pop()!.padEnd(22)} ${size.padStart(8)}  ${fmt(af)}  ${fmt(bf)}   ${(af / bf).toFixed(2).padStart(5)}×  ${fmt(as)}  ${fmt(bs)}   (${(as / bs).toFixed(2)}×)`);
+  }
+  const fox = await foxFrames(browser, host.url, bare.url, join(FIXTURES, 'Fox.glb'));
+  console.log(`Fox.glb playing its first clip: app ${fox.app.toFixed(1)} ms/frame, bare ${fox.bare.toFixed(1)} ms/frame`);
+} finally {
+  await browser.close();
+  bare.close();
+  await host.close();
+  rmSync(work, { recursive: true, force: true });
+}

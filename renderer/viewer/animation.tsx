@@ -1,0 +1,64 @@
+// Animation playback for the model viewer: the clips of the open file, play/pause, a scrub bar bound to the
+// current frame, speed (0.25–2×), loop, and the skeleton as lines. (A mesh-animation job's files are picked
+// in ./animation-job.tsx.)
+import { useEffect, useState } from 'preact/hooks';
+import type { Playback, Viewer } from './scene.ts';
+
+const SPEEDS = [0.25, 0.5, 1, 1.5, 2];
+
+export function AnimationControls({ viewer }: { viewer: Viewer }) {
+  const [playback, setPlayback] = useState<Playback | undefined>(viewer.playback());
+  const [skeleton, setSkeleton] = useState(false);
+  useEffect(() => viewer.onPlayback(setPlayback), [viewer]);
+  useEffect(() => viewer.showSkeleton(skeleton), [viewer, skeleton]);
+  const clips = viewer.clips();
+  if (!playback || clips.length === 0) return null;
+  return (
+    <fieldset class="animation-controls" data-playing={String(playback.playing)}>
+      <legend>Animation</legend>
+      <label for="anim-clip">Clip</label>
+      <select id="anim-clip" value={String(playback.clip)} onChange={(e) => viewer.selectClip(Number(e.currentTarget.value), playback.playing)}>
+        {clips.map((name, i) => (
+          <option key={`${i}:${name}`} value={String(i)}>
+            {name || `Clip ${i + 1}`}
+          </option>
+        ))}
+      </select>
+      <div class="viewer-controls">
+        <button type="button" class="anim-play" onClick={() => (playback.playing ? viewer.pause() : viewer.play())}>
+          {playback.playing ? 'Pause' : 'Play'}
+        </button>
+        <label>
+          <input type="checkbox" class="anim-loop" checked={playback.loop} onChange={(e) => viewer.setLoop(e.currentTarget.checked)} /> Loop
+        </label>
+        <label>
+          <input type="checkbox" class="anim-skeleton" checked={skeleton} onChange={(e) => setSkeleton(e.currentTarget.checked)} /> Skeleton
+        </label>
+      </div>
+      <label for="anim-frame">
+        Frame <output class="anim-frame-value">{Math.round(playback.frame)}</output> of {Math.round(playback.to)}
+      </label>
+      <input
+        id="anim-frame"
+        class="anim-frame"
+        type="range"
+        min={playback.from}
+        max={playback.to}
+        step="any"
+        value={playback.frame}
+        onInput={(e) => {
+          if (playback.playing) viewer.pause();
+          viewer.seek(Number(e.currentTarget.value));
+        }}
+      />
+      <label for="anim-speed">Speed</label>
+      <select id="anim-speed" value={String(playback.speed)} onChange={(e) => viewer.setSpeed(Number(e.currentTarget.value))}>
+        {SPEEDS.map((s) => (
+          <option key={s} value={String(s)}>
+            {s}×
+          </option>
+        ))}
+      </select>
+    </fieldset>
+  );
+}

@@ -1,0 +1,159 @@
+// Compare (#/compare/<jobA>/<jobB>): two viewers side by side whose cameras move together (sync.ts), each
+// with its stats, and for an OBJ its faces by vertex count (quads and triangles, read from the OBJ text:
+// Babylon triangulates). Each side shows a library job's model (as on its job page, or one output kind:
+// `#/compare/<job>~preview_glb/<job>` is an older-flow session's preview against its refined mesh) or
+// local files.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { JobView } from '../../shared/bridge/contract.ts';
+import { getBridge } from '../bridge/index.ts';
+import { useOutputs } from '../src/outputs.ts';
+import { previewOf } from '../src/screens/job.tsx';
+import { jobTitle, stepLabel } from '../src/util.ts';
+import type { ModelSource } from './types.ts';
+import { ModelViewer } from './viewer.tsx';
+
+export interface FaceMix {
+  triangles: number;
+  quads: number;
+  ngons: number;
+}
+
+/** Faces of an OBJ by their vertex count (`f` lines with 3, 4, or more vertices). */
+export function objFaceMix(text: string): FaceMix {
+  const mix = { triangles: 0, quads: 0, ngons: 0 };
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('f ') && !line.startsWith('f\t')) continue;
+    const n = line.trim().split(/\s+/).length - 1;
+    if (n === 3) mix.triangles++;
+    else if (n === 4) mix.quads++;
+    else if (n > 4) mix.ngons++;
+  }
+  return mix;
+}
+
+function useFaceMix(source: ModelSource | undefined): FaceMix | undefined {
+  const [mix, setMix] = useState<FaceMix | undefined>();
+  useEffect(() => {
+    setMix(undefined);
+    if (!source) return;
+    const obj = 'files' in source ? source.files.find((f) => /\.obj$/i.test(f.name)) : source.format === 'obj' ? source.url : undefined;
+    if (!obj) return;
+    let current = true;
+    (typeof obj === 'string' ? fetch(obj).then((r) => r.text()) : obj.text()).then(
+      (text) => current && setMix(objFaceMix(text)),
+      () => {},
+    );
+    return () => {
+      current = false;
+    };
+  }, [source]);
+  return mix;
+}
+
+/** A job's model: the given output kind (e.g. `preview_glb` of an older-flow session), else as on its job page. */
+function JobModel({ job, kind, onSource }: { job: JobView; kind: string | undefined; onSource: (s: ModelSource | undefined) => void }) {
+  const outputs = useOutputs(job.remoteId, !!job.remoteId, job.outputsFetched);
+  const picked = previewOf(kind ? outputs?.filter((o) => o.kind === kind) : outputs);
+  useEffect(() => onSource(picked), [picked?.url]);
+  return outputs && !picked ? <p class="muted">This job has no cached model.</p> : null;
+}
+
+function Side({ which, jobs, initial, stage }: { which: 'a' | 'b'; jobs: JobView[]; initial: string | undefined; stage: (el: HTMLDivElement | null) => void }) {
+  // `<job id>` or `<job id>~<output kind>`.
+  const [jobId, setJobId] = useState(initial?.split('~')[0] ?? '');
+  const [kind, setKind] = useState(initial?.split('~')[1]);
+  const [source, setSource] = useState<ModelSource | undefined>();
+  const job = jobs.find((j) => j.id === jobId);
+  const mix = useFaceMix(source);
+  const label = which === 'a' ? 'Left' : 'Right';
+  return (
+    <div class="compare-side" data-side={which}>
+      <div class="compare-pick">
+        <label for={`compare-job-${which}`}>{label}: a library item</label>
+        <select id={`compare-job-${which}`} value={jobId} onChange={(e) => (setJobId(e.currentTarget.value), setKind(undefined))}>
+          <option value="">–</option>
+          {jobs.map((j) => (
+            <option key={j.id} value={j.id}>
+              {jobTitle(j)}
+              {stepLabel(j)}
+            </option>
+          ))}
+        </select>
+        <label for={`compare-file-${which}`}>or files on this computer</label>
+        <input
+          id={`compare-file-${which}`}
+          type="file"
+          multiple
+          accept=".glb,.gltf,.obj,.mtl,.fbx,.bin,.png,.jpg,.jpeg,.webp"
+          onChange={(e) => {
+            const files = e.currentTarget.files;
+            if (files && files.length > 0) {
+              setJobId('');
+              setSource({ files: [...files] });
+            }
+          }}
+        />
+      </div>
+      {job && <JobModel key={job.id} job={job} kind={kind} onSource={setSource} />}
+      <div ref={stage}>
+        <ModelViewer source={source} label={`the ${label.toLowerCase()} model`} />
+      </div>
+      {mix && (
+        <dl class="facts compare-faces" aria-label={`Faces of the ${label.toLowerCase()} OBJ`}>
+          <dt>Quads</dt>
+          <dd data-stat="quads">{mix.quads.toLocaleString('en')}</dd>
+          <dt>Triangles</dt>
+          <dd data-stat="tris">{mix.triangles.toLocaleString('en')}</dd>
+          {mix.ngons > 0 && (
+            <>
+              <dt>N-gons</dt>
+              <dd>{mix.ngons.toLocaleString('en')}</dd>
+            </>
+          )}
+        </dl>
+      )}
+    </div>
+  );
+}
+
+export function CompareScreen({ a, b }: { a?: string | undefined; b?: string | undefined }) {
+  // Undefined until the library's jobs are read (a side's initial job is then among the options).
+  const [jobs, setJobs] = useState<JobView[] | undefined>();
+  const stages = useRef<{ a: HTMLDivElement | null; b: HTMLDivElement | null }>({ a: null, b: null });
+  useEffect(() => {
+    getBridge()
+      .call('jobs.list', { limit: 200 })
+      .then(
+        (r) => setJobs(r.jobs.filter((j) => j.state === 'succeeded' && j.remoteId)),
+        () => setJobs([]),
+      );
+  }, []);
+  useEffect(() => {
+    const ca = stages.current.a?.querySelector<HTMLCanvasElement>('.viewer-canvas');
+    const cb = stages.current.b?.querySelector<HTMLCanvasElement>('.viewer-canvas');
+    if (!ca || !cb) return;
+    let unlink = () => {};
+    let current = true;
+    void import('./sync.ts').then((m) => {
+      if (current) unlink = m.linkCameras(ca, cb);
+    });
+    return () => {
+      current = false;
+      unlink();
+    };
+  }, [!!jobs]);
+  return (
+    <>
+      <h1>Compare</h1>
+      <p class="hint">Pick two library items or two files. Moving one view moves the other.</p>
+      <div class="compare">
+        {jobs && (
+          <>
+            <Side which="a" jobs={jobs} initial={a} stage={(el) => (stages.current.a = el)} />
+            <Side which="b" jobs={jobs} initial={b} stage={(el) => (stages.current.b = el)} />
+          </>
+        )}
+      </div>
+    </>
+  );
+}

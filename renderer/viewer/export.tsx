@@ -1,0 +1,203 @@
+// Export from the viewer: project folder (Electron's folder dialog, or a typed path in the browser), engine
+// preset (detected with export.detect), name and transforms (scale, pivot, up axis). The viewer shows what
+// the export will write (sync.ts applies the same transforms to the shown model), then export.run writes it;
+// the result (target folder, files) or the error is shown in words.
+import { useEffect, useState } from 'preact/hooks';
+import type { CommandInput, CommandOutput, JobView } from '../../shared/bridge/contract.ts';
+import { getBridge } from '../bridge/index.ts';
+import { appState } from '../src/app-state.ts';
+import { ErrorBox } from '../src/components/ui.tsx';
+import { useStore } from '../src/store.ts';
+import { formatBytes, toShownError, type ShownError } from '../src/util.ts';
+
+export type PreviewTransforms = NonNullable<CommandInput<'export.run'>['transforms']>;
+type Engine = 'unity' | 'unreal' | 'godot' | 'folder';
+
+const ENGINES: Record<Engine, string> = { godot: 'Godot', unity: 'Unity', unreal: 'Unreal', folder: 'Plain folder' };
+const metres = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(2));
+
+/** The transforms chosen in the form (undefined fields are left out: the export only takes what is set). */
+function transformsOf(scaleMode: string, scaleValue: string, pivot: string, upAxis: string): PreviewTransforms | undefined {
+  const t: PreviewTransforms = {};
+  const v = Number(scaleValue);
+  if (scaleMode === 'factor' && v > 0) t.scale = { factor: v };
+  if (scaleMode === 'height' && v > 0) t.scale = { height: v };
+  if (pivot === 'bottom-center' || pivot === 'center') t.pivot = pivot;
+  if (upAxis === 'y-to-z' || upAxis === 'z-to-y') t.upAxis = upAxis;
+  return Object.keys(t).length > 0 ? t : undefined;
+}
+
+/** `stage`: the element holding the viewer whose model the export previews. */
+export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLElement | null }) {
+  const { info, settings } = useStore(appState);
+  const [projectDir, setProjectDir] = useState(settings?.export.projectDir ?? '');
+  const [detected, setDetected] = useState<{ engine: Engine; root: string } | { error: string } | undefined>();
+  const [engine, setEngine] = useState<Engine | 'auto'>('auto');
+  const [name, setName] = useState('');
+  const [scaleMode, setScaleMode] = useState('none');
+  const [scaleValue, setScaleValue] = useState('1');
+  const [pivot, setPivot] = useState('none');
+  const [upAxis, setUpAxis] = useState('none');
+  const [preview, setPreview] = useState<{ min: number[]; max: number[] } | undefined>();
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<CommandOutput<'export.run'> | undefined>();
+  const [error, setError] = useState<ShownError | undefined>();
+  const transforms = transformsOf(scaleMode, scaleValue, pivot, upAxis);
+  const key = JSON.stringify(transforms ?? {});
+
+  // Detect the project's engine when the folder changes (after typing stops).
+  useEffect(() => {
+    const dir = projectDir.trim();
+    setDetected(undefined);
+    if (!dir) return;
+    let current = true;
+    const timer = setTimeout(() => {
+      getBridge()
+        .call('export.detect', { projectDir: dir })
+        .then(
+          (d) => current && setDetected(d),
+          (e: unknown) => current && setDetected({ error: toShownError(e).message }),
+        );
+    }, 300);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [projectDir]);
+
+  // Preview the transforms on the shown model.
+  useEffect(() => {
+    const canvas = stage()?.querySelector<HTMLCanvasElement>('.viewer-canvas');
+    if (!canvas) return;
+    let current = true;
+    void import('./sync.ts').then((m) => current && setPreview(m.previewTransforms(canvas, transforms ?? {})));
+    return () => {
+      current = false;
+    };
+  }, [key]);
+
+  const chooseFolder = async () => {
+    try {
+      const { path } = await getBridge().call('dialog.chooseFolder', { title: 'Project folder to export into' });
+      if (path) setProjectDir(path);
+    } catch (e) {
+      setError(toShownError(e));
+    }
+  };
+
+  const run = async () => {
+    setBusy(true);
+    setError(undefined);
+    setResult(undefined);
+    try {
+      const input: CommandInput<'export.run'> = { jobId: job.id, projectDir: projectDir.trim() };
+      if (engine !== 'auto') input.engine = engine;
+      if (name.trim()) input.name = name.trim();
+      if (transforms) input.transforms = transforms;
+      setResult(await getBridge().call('export.run', input));
+    } catch (e) {
+      setError(toShownError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const detectedEngine = detected && 'engine' in detected ? detected.engine : undefined;
+  return (
+    <form
+      class="export-form"
+      aria-label="Export to a project"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void run();
+      }}
+    >
+      <div class="field">
+        <label for="export-dir">Project folder</label>
+        <div class="export-dir">
+          <input id="export-dir" type="text" value={projectDir} placeholder="/path/to/your/game/project" aria-describedby="export-dir-hint" onInput={(e) => setProjectDir(e.currentTarget.value)} />
+          {info?.transport === 'electron' && (
+            <button type="button" onClick={() => void chooseFolder()}>
+              Choose…
+            </button>
+          )}
+        </div>
+        <p class="hint" id="export-dir-hint" data-detected={detectedEngine}>
+          {!detected
+            ? 'The folder of a Godot, Unity or Unreal project, or any folder.'
+            : 'engine' in detected
+              ? `${ENGINES[detected.engine]} project found at ${detected.root}.`
+              : detected.error}
+        </p>
+      </div>
+      <div class="field">
+        <label for="export-engine">Engine preset</label>
+        <select id="export-engine" value={engine} onChange={(e) => setEngine(e.currentTarget.value as Engine | 'auto')}>
+          <option value="auto">Detected{detectedEngine ? ` (${ENGINES[detectedEngine]})` : ''}</option>
+          {(Object.keys(ENGINES) as Engine[]).map((k) => (
+            <option key={k} value={k}>
+              {ENGINES[k]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="field">
+        <label for="export-name">Name</label>
+        <input id="export-name" type="text" maxLength={64} value={name} placeholder="from the job" onInput={(e) => setName(e.currentTarget.value)} />
+      </div>
+      <fieldset class="export-transforms">
+        <legend>Transforms (previewed in the view above)</legend>
+        <div class="field">
+          <label for="export-scale">Scale</label>
+          <select id="export-scale" value={scaleMode} onChange={(e) => setScaleMode(e.currentTarget.value)}>
+            <option value="none">As is</option>
+            <option value="factor">By a factor</option>
+            <option value="height">To a height (m)</option>
+          </select>
+          {scaleMode !== 'none' && (
+            <input id="export-scale-value" type="number" min="0" step="any" aria-label={scaleMode === 'factor' ? 'Scale factor' : 'Height in metres'} value={scaleValue} onInput={(e) => setScaleValue(e.currentTarget.value)} />
+          )}
+        </div>
+        <div class="field">
+          <label for="export-pivot">Pivot</label>
+          <select id="export-pivot" value={pivot} onChange={(e) => setPivot(e.currentTarget.value)}>
+            <option value="none">As is</option>
+            <option value="bottom-center">Bottom centre (stands on the ground)</option>
+            <option value="center">Centre of the box</option>
+          </select>
+        </div>
+        <div class="field">
+          <label for="export-up">Up axis</label>
+          <select id="export-up" value={upAxis} onChange={(e) => setUpAxis(e.currentTarget.value)}>
+            <option value="none">Y up (as glTF)</option>
+            <option value="y-to-z">Z up (stand it up in a Z-up world)</option>
+            <option value="z-to-y">Fix a model made Z up</option>
+          </select>
+        </div>
+        {preview && (
+          <p class="hint" data-preview-min={preview.min.map((v) => v.toFixed(3)).join(' ')} aria-live="polite">
+            Will be written {metres(preview.max[0]! - preview.min[0]!)} × {metres(preview.max[1]! - preview.min[1]!)} × {metres(preview.max[2]! - preview.min[2]!)} m, lowest point at y = {metres(preview.min[1]!)}.
+          </p>
+        )}
+      </fieldset>
+      <button type="submit" disabled={busy || !projectDir.trim()}>
+        {busy ? 'Exporting…' : 'Export'}
+      </button>
+      <ErrorBox error={error} title="The export did not happen" />
+      {result && (
+        <div class="export-result" role="status">
+          <p>
+            Exported for {ENGINES[result.engine as Engine] ?? result.engine} into <code>{result.targetDir}</code>:
+          </p>
+          <ul>
+            {result.files.map((f) => (
+              <li key={f.path}>
+                <code>{f.path}</code> ({formatBytes(f.size)})
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </form>
+  );
+}

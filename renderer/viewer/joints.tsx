@@ -1,0 +1,66 @@
+// The joint overlay of a mesh-animation session: `animation_joint_dict` drawn over its render image as 17
+// labelled points joined as a body skeleton, so a user sees at a glance whether the rig fits. The SVG uses
+// the image's natural size as its viewBox, so the points stay on the image at any displayed size. Hovering
+// or focusing a joint reports it (the job page highlights the matching bones in the 3D view).
+import { useState } from 'preact/hooks';
+import { BODY_PAIRS, jointPoints, type JointName } from '../../shared/joints.ts';
+
+export function JointOverlay({
+  src,
+  dict,
+  highlighted,
+  onHover,
+}: {
+  src: string;
+  dict: Record<string, unknown> | undefined;
+  highlighted?: JointName | undefined;
+  onHover?: (joint: JointName | undefined) => void;
+}) {
+  const [size, setSize] = useState<{ w: number; h: number } | undefined>();
+  const points = jointPoints(dict);
+  const at = new Map(points.map((p) => [p.name, p]));
+  const r = size ? Math.max(2, Math.min(size.w, size.h) / 110) : 4;
+  return (
+    <figure class="joint-overlay" data-joints={points.length}>
+      <div class="joint-stage">
+        <img
+          src={src}
+          alt="The session's render of the rigged character"
+          onLoad={(e) => setSize({ w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })}
+        />
+        {size && (
+          <svg viewBox={`0 0 ${size.w} ${size.h}`} role="group" aria-label="Joints found on the render">
+            {BODY_PAIRS.map(([a, b]) => {
+              const p = at.get(a);
+              const q = at.get(b);
+              return p && q ? <line key={`${a}-${b}`} class={highlighted === a || highlighted === b ? 'hot' : undefined} x1={p.x} y1={p.y} x2={q.x} y2={q.y} stroke-width={r / 2} /> : null;
+            })}
+            {points.map((p) => (
+              <g
+                key={p.name}
+                class={`joint${highlighted === p.name ? ' hot' : ''}`}
+                data-joint={p.name}
+                tabIndex={0}
+                onMouseEnter={() => onHover?.(p.name)}
+                onMouseLeave={() => onHover?.(undefined)}
+                onFocus={() => onHover?.(p.name)}
+                onBlur={() => onHover?.(undefined)}
+              >
+                <title>
+                  {p.name} ({p.x}, {p.y})
+                </title>
+                <circle cx={p.x} cy={p.y} r={highlighted === p.name ? r * 1.6 : r} />
+                <text x={p.x + r * 1.5} y={p.y - r * 0.8} font-size={r * 2.6}>
+                  {p.name}
+                </text>
+              </g>
+            ))}
+          </svg>
+        )}
+      </div>
+      <figcaption class="muted">
+        {points.length} of 17 joints. Hover a joint to highlight its bones in the 3D view (turn on Skeleton there).
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,219 @@
+// e2e: animation in the viewer, in Chromium with WebGL (SwiftShader). Fox.glb's three clips play (the
+// canvas changes while playing and holds still when paused, and the render loop stops), switching clips
+// keeps the camera; a mesh-animation job shows its animated GLB with playback and the joint overlay, whose
+// 17 points sit where the session's joint dict puts them on the displayed render; no request leaves this
+// machine. Screenshots go to test-results/viewer/.
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jointPositions } from '../../main/engine/figure.ts';
+import { JOINT_NAMES } from '../../shared/joints.ts';
+import { realFixture } from '../fixtures.ts';
+import { openApp, poll, startHarness, textOf, type Harness } from './harness.ts';
+
+// Browser globals used inside page.evaluate (this project type-checks tests without the DOM library).
+declare const location: { hash: string };
+declare const document: {
+  querySelector(s: string): { width: number; height: number } | null;
+  createElement(tag: 'canvas'): {
+    width: number;
+    height: number;
+    getContext(kind: '2d'): { drawImage(c: unknown, x: number, y: number, w: number, h: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+  };
+};
+
+const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'viewer');
+let h: Harness;
+const offHost: string[] = [];
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  h = await startHarness({ webgl: true });
+  h.page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.protocol === 'data:' || url.protocol === 'blob:') return;
+    if (url.hostname !== '127.0.0.1' && url.hostname !== 'localhost') offHost.push(r.url());
+  });
+  await openApp(h, '#/viewer');
+  await h.page.waitForSelector('#viewer-file');
+}, 60_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+/** The canvas scaled down to 96 pixels wide, as a list of grey levels. */
+async function canvasGrey(selector = '.viewer-canvas'): Promise<number[]> {
+  return h.page.evaluate((sel) => {
+    const src = document.querySelector(sel)!;
+    const w = 96;
+    const ht = Math.max(1, Math.round((src.height / src.width) * w));
+    const c = document.createElement('canvas');
+    c.width = w;
+    c.height = ht;
+    const ctx = c.getContext('2d');
+    ctx.drawImage(src, 0, 0, w, ht);
+    const d = ctx.getImageData(0, 0, w, ht).data;
+    const out: number[] = [];
+    for (let i = 0; i < d.length; i += 4) out.push(Math.round((d[i]! + d[i + 1]! + d[i + 2]!) / 3));
+    return out;
+  }, selector);
+}
+const differing = (a: number[], b: number[]) => a.filter((v, i) => Math.abs(v - b[i]!) > 8).length;
+
+/** Calls a bridge command from the page, as the UI does (same origin, cookie auth). */
+async function call(command: string, input: unknown): Promise<any> {
+  return h.page.evaluate(
+    async ([c, i]) => {
+      const r = await fetch(`/api/call/${c}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(i) });
+      return r.json();
+    },
+    [command, input] as const,
+  );
+}
+
+describe('viewer animation', () => {
+  it('plays the clips of Fox.glb, holds still when paused, and keeps the camera when switching clips', async () => {
+    const { page } = h;
+    await page.setInputFiles('#viewer-file', realFixture('glb', 'Fox.glb'));
+    const canvas = page.locator('.viewer-canvas');
+    await poll(async () => `${await page.locator('.viewer').getAttribute('data-state')}`, 20_000).toBe('ready');
+    await poll(async () => (await canvas.getAttribute('data-rendering')) ?? '', 20_000).toBe('idle');
+    const controls = page.locator('.animation-controls');
+    expect(await page.locator('#anim-clip option').allTextContents()).toEqual(['Survey', 'Walk', 'Run']);
+    const camera = await canvas.getAttribute('data-camera');
+    expect(camera).toMatch(/^-?[\d.]+ [\d.]+ [\d.]+$/);
+
+    // Play: the loop runs, the frame moves on, and the pixels change between two moments.
+    await page.selectOption('#anim-clip', '1');
+    await page.click('.anim-play');
+    await poll(async () => (await controls.getAttribute('data-playing')) ?? '').toBe('true');
+    expect(await canvas.getAttribute('data-rendering')).toBe('on');
+    await page.waitForTimeout(300);
+    const a = await canvasGrey();
+    const frameA = Number(await page.locator('#anim-frame').inputValue());
+    await page.waitForTimeout(400);
+    const b = await canvasGrey();
+    const frameB = Number(await page.locator('#anim-frame').inputValue());
+    expect(differing(a, b), 'pixels that changed while playing').toBeGreaterThan(20);
+    expect(frameB).not.toBe(frameA);
+    await page.locator('.viewer').screenshot({ path: join(SHOTS, 'anim-fox-walk-playing.png') });
+
+    // Pause: the loop stops and the picture holds.
+    await page.click('.anim-play');
+    await poll(async () => (await canvas.getAttribute('data-rendering')) ?? '', 10_000).toBe('idle');
+    const frames = await canvas.getAttribute('data-frames');
+    const c = await canvasGrey();
+    const pausedAt = await page.locator('#anim-frame').inputValue();
+    await page.waitForTimeout(400);
+    expect(differing(c, await canvasGrey()), 'pixels that changed while paused').toBe(0);
+    expect(await canvas.getAttribute('data-frames')).toBe(frames);
+    expect(await page.locator('#anim-frame').inputValue()).toBe(pausedAt);
+
+    // Scrub: the frame follows the range input and the pose changes.
+    // (A quarter of the clip away from where it paused, so the pose is surely another one.)
+    const from = Number(await page.locator('#anim-frame').getAttribute('min'));
+    const to = Number(await page.locator('#anim-frame').getAttribute('max'));
+    const target = Math.round(from + ((Number(pausedAt) - from + (to - from) / 4) % (to - from)));
+    await page.locator('#anim-frame').fill(String(target));
+    await poll(textOf(page.locator('.anim-frame-value'))).toBe(String(target));
+    await poll(async () => (await canvas.getAttribute('data-rendering')) ?? '', 10_000).toBe('idle');
+    expect(differing(c, await canvasGrey()), 'pixels changed by scrubbing').toBeGreaterThan(20);
+
+    // Switching clips, at another speed, keeps the camera.
+    await page.selectOption('#anim-speed', '2');
+    await page.selectOption('#anim-clip', '2');
+    await page.click('.anim-play');
+    await page.waitForTimeout(300);
+    await page.click('.anim-play');
+    await poll(async () => (await canvas.getAttribute('data-rendering')) ?? '', 10_000).toBe('idle');
+    expect(await canvas.getAttribute('data-camera')).toBe(camera);
+    expect(await page.locator('#anim-speed').inputValue()).toBe('2');
+
+    // The skeleton as lines over the model.
+    await page.check('.anim-skeleton');
+    await poll(async () => (await canvas.getAttribute('data-rendering')) ?? '', 10_000).toBe('idle');
+    await page.locator('.viewer').screenshot({ path: join(SHOTS, 'anim-fox-run-skeleton.png') });
+    await page.uncheck('.anim-skeleton');
+  }, 60_000);
+
+  it('shows a mesh-animation job: its animated GLB plays, and the joint overlay sits on the render', async () => {
+    const { page } = h;
+    await page.evaluate(() => (location.hash = '#/create/animation'));
+    await page.setInputFiles('#anim-file', realFixture('fbx', 'Male_Casual.fbx'));
+    await page.click('button:has-text("Upload mesh")');
+    await poll(textOf(page.locator('.create-form').first().locator('.created .badge')), 60_000).toBe('Done');
+    const code = await page.locator('#prompts-session').inputValue();
+    const { jobs } = await call('jobs.list', { search: code, limit: 10 });
+    const job = (jobs as { id: string; kind: string }[]).find((j) => j.kind === 'animation_session')!;
+    expect(job).toBeDefined();
+    await page.evaluate((id) => (location.hash = `#/job/${id}`), job.id);
+
+    // The overlay: 17 points, each where the dict puts it on the displayed image.
+    const overlay = page.locator('.joint-overlay');
+    await poll(async () => (await overlay.locator('circle').count()) === 17 && (await overlay.getAttribute('data-joints')), 60_000).toBe('17');
+    const dict = jointPositions(code, 512);
+    const placed = await overlay.evaluate((el: any) => {
+      const img = el.querySelector('img');
+      const box = img.getBoundingClientRect();
+      const scale = box.width / img.naturalWidth;
+      return {
+        scale,
+        natural: [img.naturalWidth, img.naturalHeight],
+        points: [...el.querySelectorAll('g[data-joint]')].map((g: any) => {
+          const c = g.querySelector('circle');
+          const r = c.getBoundingClientRect();
+          return { name: g.dataset.joint, cx: Number(c.getAttribute('cx')), cy: Number(c.getAttribute('cy')), x: r.x + r.width / 2 - box.x, y: r.y + r.height / 2 - box.y };
+        }),
+      };
+    });
+    expect(placed.natural).toEqual([512, 512]);
+    expect(placed.scale).toBeGreaterThan(0.3);
+    expect(placed.points.map((p: { name: string }) => p.name)).toEqual([...JOINT_NAMES]);
+    for (const p of placed.points as { name: (typeof JOINT_NAMES)[number]; cx: number; cy: number; x: number; y: number }[]) {
+      const [x, y] = dict[p.name];
+      expect([p.cx, p.cy], p.name).toEqual([x, y]);
+      expect(Math.abs(p.x - x * placed.scale), `${p.name} x on screen`).toBeLessThan(1);
+      expect(Math.abs(p.y - y * placed.scale), `${p.name} y on screen`).toBeLessThan(1);
+    }
+
+    // The animated GLB: the library's clips, playing; another file keeps the camera.
+    const canvas = page.locator('.animation-preview .viewer-canvas');
+    await poll(async () => `${await page.locator('#anim-file').inputValue()} ${await page.locator('.animation-preview .viewer').getAttribute('data-state')}`, 30_000).toBe('animation ready');
+    expect(await page.locator('#anim-clip option').allTextContents()).toEqual(['Idle', 'Walk', 'Run', 'Jump']);
+    expect(await page.locator('#anim-file option').count()).toBe(5);
+    await poll(async () => (await canvas.getAttribute('data-rendering')) ?? '', 20_000).toBe('idle');
+    const camera = await canvas.getAttribute('data-camera');
+    await page.selectOption('#anim-clip', '1');
+    await page.click('.anim-play');
+    await page.waitForTimeout(300);
+    const a = await canvasGrey('.animation-preview .viewer-canvas');
+    await page.waitForTimeout(300);
+    expect(differing(a, await canvasGrey('.animation-preview .viewer-canvas')), 'pixels that changed while the walk plays').toBeGreaterThan(5);
+    await page.click('.anim-play');
+    const walk = (await page.locator('#anim-file option').allTextContents()).findIndex((t) => t === 'Library: Jump');
+    await page.selectOption('#anim-file', { index: walk });
+    await poll(async () => await page.locator('.animation-preview .viewer').getAttribute('data-name'), 20_000).toMatch(/^library:/);
+    await poll(async () => await page.locator('.animation-preview .viewer').getAttribute('data-state'), 20_000).toBe('ready');
+    expect(await page.locator('#anim-clip option').allTextContents()).toEqual(['Jump']);
+    await poll(async () => (await canvas.getAttribute('data-rendering')) ?? '', 20_000).toBe('idle');
+    expect(await canvas.getAttribute('data-camera')).toBe(camera);
+
+    // Hovering a joint highlights it (and its bones in the skeleton).
+    await page.check('.anim-skeleton');
+    await overlay.locator('g[data-joint="L_Knee"] circle').hover();
+    await poll(async () => overlay.locator('g.joint.hot').getAttribute('data-joint')).toBe('L_Knee');
+    // (Focus too, as from the keyboard: the screenshot scrolls the page, which would end the hover.)
+    await page.mouse.move(0, 0);
+    await poll(async () => overlay.locator('g.joint.hot').count()).toBe(0);
+    await overlay.locator('g[data-joint="L_Knee"]').focus();
+    await poll(async () => overlay.locator('g.joint.hot').getAttribute('data-joint')).toBe('L_Knee');
+    await poll(async () => (await canvas.getAttribute('data-rendering')) ?? '', 10_000).toBe('idle');
+    await page.locator('.animation-preview').screenshot({ path: join(SHOTS, 'anim-job-overlay.png') });
+  }, 120_000);
+
+  it('made no request beyond this machine', () => {
+    expect(offHost).toEqual([]);
+    expect(h.pageErrors).toEqual([]);
+  });
+});
