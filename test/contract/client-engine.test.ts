@@ -101,12 +101,22 @@ describe('every endpoint, success', () => {
   });
 
   it('text-to-image with a trained style', async () => {
+    // At real speed a style trains for minutes: using it meanwhile is refused, saying why.
+    const slow = await startTestEngine({ speed: 1 });
+    const slowClient = new ServiceClient({ baseUrl: slow.url, apiKey: KEY });
+    try {
+      const training = await slowClient.createStyle({ zip_url: 'https://example.com/style.zip', description: 'ink drawing' });
+      expect(training.status).toBe('training');
+      expect(training.is_public).toBe(false);
+      const early = await rejection(slowClient.createTextToImage({ prompt: 'a wooden chair', style_id: training.style_id }));
+      expect(early.status).toBe(400);
+      expect(early.serviceMessage).toMatch(/training/);
+    } finally {
+      await slowClient.close();
+      await slow.dispose();
+    }
+    // Once trained, it is usable.
     const style = await client.createStyle({ zip_url: 'https://example.com/style.zip', description: 'ink drawing' });
-    expect(style.status).toBe('training');
-    expect(style.is_public).toBe(false);
-    const early = await rejection(client.createTextToImage({ prompt: 'a wooden chair', style_id: style.style_id }));
-    expect(early.status).toBe(400);
-    expect(early.serviceMessage).toMatch(/training/);
     const created = (await until(
       () => client.createTextToImage({ prompt: 'a wooden chair', style_id: style.style_id }).catch(() => undefined),
       (s) => s !== undefined,

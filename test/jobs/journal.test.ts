@@ -23,11 +23,15 @@ async function catchError(p: Promise<unknown>): Promise<Error> {
 describe('submission journal', () => {
   it('journals a create before sending it and links the answer to a job', async () => {
     h = await makeHarness();
+    // The engine holds the answer back: while it does, the journal must already hold the request.
+    h.engine.faults.add({ kind: 'slow', delayMs: 3000, match: { endpoint: 'createTextToImage' } });
+    let answered = false;
+    const pending = h.submitter.submit('createTextToImage', { body: { prompt: 'a lamp' } }, { label: 'lamp' }).finally(() => (answered = true));
     let journaledWhileInFlight = false;
-    h.engine.faults.add({ kind: 'slow', delayMs: 100, match: { endpoint: 'createTextToImage' } });
-    const pending = h.submitter.submit('createTextToImage', { body: { prompt: 'a lamp' } }, { label: 'lamp' });
-    await new Promise((r) => setTimeout(r, 50));
-    journaledWhileInFlight = h.store.journal.list(10).some((e) => e.endpoint === 'createTextToImage' && e.state === 'pending' && e.sentAt !== null);
+    while (!answered && !journaledWhileInFlight) {
+      journaledWhileInFlight = h.store.journal.list(10).some((e) => e.endpoint === 'createTextToImage' && e.state === 'pending' && e.sentAt !== null);
+      await new Promise((r) => setTimeout(r, 10));
+    }
     const outcome = await pending;
     expect(journaledWhileInFlight).toBe(true);
     const entry = h.store.journal.get(outcome.operationId)!;

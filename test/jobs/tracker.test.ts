@@ -66,7 +66,7 @@ describe('job tracker', () => {
   });
 
   it('keeps a job with an unknown status alive, shown raw, until the chosen limit', async () => {
-    h = await makeHarness({ speed: 20 });
+    h = await makeHarness({ speed: 5 }); // slow enough that a loaded machine still reads it while it runs
     const a = await h.submitter.submit('createTextToImage', { body: { prompt: 'odd [status:reticulating_splines]' } }, { label: 'odd' });
     h.tracker.start();
     const seen = await new Promise<JobRecord>((resolve) => h!.tracker.on('progress', (j) => j.rawStatus === 'reticulating_splines' && resolve(j)));
