@@ -6,7 +6,7 @@ import { getBridge, getTransport } from '../../../bridge/index.ts';
 import { FieldMessages, Progress } from '../../components/ui.tsx';
 import { formatBytes, record, toShownError } from '../../util.ts';
 import { FbxCheckPanel } from '../../../viewer/fbx-check-panel.tsx';
-import { CreatedJob, FormFooter, useCreateForm, useJob, type CreateOutput } from './form.tsx';
+import { CreatedJob, FormFooter, useCreateForm, useJob, type CreateOutput, FormShell } from './form.tsx';
 import { TextField } from './inputs.tsx';
 
 const MESH_FILE = /\.(fbx|zip)$/i;
@@ -33,12 +33,9 @@ function UploadForm({ onSession }: { onSession: (code: string) => void }) {
     if (job?.remoteId) onSession(job.remoteId);
   }, [job?.remoteId]);
   return (
-    <form
-      class="create-form"
-      aria-labelledby="anim-title"
-      noValidate
-      onSubmit={async (e) => {
-        e.preventDefault();
+    <FormShell
+      titleId="anim-title"
+      onSubmit={async () => {
         setFileError(undefined);
         if (mode === 'url') {
           await form.submit({ endpoint: 'uploadAnimationMesh', body: { mesh_url: url }, label: url.split('/').pop()?.slice(0, 80) || 'Animation' });
@@ -87,7 +84,7 @@ function UploadForm({ onSession }: { onSession: (code: string) => void }) {
       )}
       <FormFooter form={form} label="Upload mesh" busyLabel="Uploading…" />
       {form.result && <CreatedJob result={form.result} what="Animation upload" />}
-    </form>
+    </FormShell>
   );
 }
 
@@ -104,12 +101,9 @@ function TextPromptsForm({ sessionCode, setSessionCode }: { sessionCode: string;
       .catch(() => {});
   }, [sessionCode]);
   return (
-    <form
-      class="create-form"
-      aria-labelledby="prompts-title"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
+    <FormShell
+      titleId="prompts-title"
+      onSubmit={() => {
         void form.submit({ endpoint: 'submitTextAnimations', body: body(), label: `${texts.length} animation${texts.length === 1 ? '' : 's'}: ${texts[0]?.slice(0, 50) ?? ''}` });
       }}
     >
@@ -131,7 +125,7 @@ function TextPromptsForm({ sessionCode, setSessionCode }: { sessionCode: string;
       <TextField id="prompts-texts" label="Animations, one per line" multiline rows={4} value={text} onChange={setText} onTouch={() => form.touch('texts')} errors={form.errors('texts')} placeholder={'walk forward\nwave with the right hand'} />
       <FormFooter form={form} label={`Animate (${texts.length} prompt${texts.length === 1 ? '' : 's'})`} />
       {form.result && <PromptResults result={form.result} />}
-    </form>
+    </FormShell>
   );
 }
 

@@ -1,5 +1,6 @@
 // What every create form shares: validation with the contract's request schemas (messages next to the
 // fields), the create call, and the live view of the job it started.
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { z } from 'zod';
 import type { CommandInput, CommandOutput, JobView } from '../../../../shared/bridge/contract.ts';
@@ -146,4 +147,21 @@ export function FormFooter({ form, label, busyLabel }: { form: CreateForm; label
 /** Text of a number input as a number (NaN when not one, so the schema names the field). */
 export function num(text: string): number {
   return text.trim() === '' ? Number.NaN : Number(text);
+}
+
+/** The <form> of a create: labelled by its title, the browser's own validation off (ours is shown per field). */
+export function FormShell(props: { titleId: string; onSubmit: () => unknown; children: ComponentChildren }) {
+  return (
+    <form
+      class="create-form"
+      aria-labelledby={props.titleId}
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void props.onSubmit();
+      }}
+    >
+      {props.children}
+    </form>
+  );
 }

@@ -1,7 +1,7 @@
 // Image to 3D in one step (POST /image-to-3d-sessions) with every option and its default.
 import { useState } from 'preact/hooks';
 import { GEOMETRY_MODELS, RESOLUTIONS, TEXTURE_MODELS, TOPOLOGIES, createImageTo3dRequest } from '../../../../shared/contract/image-to-3d.ts';
-import { CreatedJob, FormFooter, num, useCreateForm } from './form.tsx';
+import { CreatedJob, FormFooter, num, useCreateForm, FormShell } from './form.tsx';
 import { CheckboxField, ImageSourceInput, SelectField, Vec3Input, emptyImage, imageOf, type ImageValue, type Vec3Text } from './inputs.tsx';
 
 export function ImageTo3dForm() {
@@ -25,12 +25,9 @@ export function ImageTo3dForm() {
   const form = useCreateForm(createImageTo3dRequest, body);
   const name = label.trim() || image.fileName || undefined;
   return (
-    <form
-      class="create-form"
-      aria-labelledby="form-title"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
+    <FormShell
+      titleId="form-title"
+      onSubmit={() => {
         void form.submit({ endpoint: 'createImageTo3d', body: body(), ...(name && { label: name }) });
       }}
     >
@@ -69,6 +66,6 @@ export function ImageTo3dForm() {
       </div>
       <FormFooter form={form} label="Create 3D model" />
       {form.result && <CreatedJob result={form.result} what="Image to 3D" />}
-    </form>
+    </FormShell>
   );
 }

@@ -7,7 +7,7 @@ import { getBridge, getTransport } from '../../../bridge/index.ts';
 import { ErrorBox, Progress, StateBadge } from '../../components/ui.tsx';
 import { loadOutputs } from '../../outputs.ts';
 import { record, toShownError, type ShownError } from '../../util.ts';
-import { CreatedJob, FormFooter, num, useCreateForm, useJob, type CreateOutput } from './form.tsx';
+import { CreatedJob, FormFooter, num, useCreateForm, useJob, type CreateOutput, FormShell } from './form.tsx';
 import { CheckboxField, ImageSourceInput, SelectField, TextField, Vec3Input, emptyImage, imageOf, type ImageValue, type Vec3Text } from './inputs.tsx';
 
 interface Spin {
@@ -59,12 +59,9 @@ export function OlderFlowForm() {
   const form = useCreateForm(createImageTo3dLegacyRequest, body);
   return (
     <div class="older-flow">
-      <form
-        class="create-form"
-        aria-labelledby="form-title"
-        noValidate
-        onSubmit={async (e) => {
-          e.preventDefault();
+      <FormShell
+        titleId="form-title"
+        onSubmit={async () => {
           const sent = imageOf(image);
           const out = await form.submit({ endpoint: 'createImageTo3dLegacy', body: body(), ...(image.fileName && { label: `${image.fileName} (step by step)` }) });
           if (out?.job?.remoteId) {
@@ -81,7 +78,7 @@ export function OlderFlowForm() {
           <CheckboxField id="old-auto" label="Generate the 3D model automatically" checked={autoGen} onChange={setAutoGen} errors={form.errors('auto_gen_3d')} hint="Default off: you choose the spin view and ask for the preview yourself." />
         </div>
         <FormFooter form={form} label="Create session" />
-      </form>
+      </FormShell>
       {!session && (
         <form
           class="inline-form"

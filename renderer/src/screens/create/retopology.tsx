@@ -1,7 +1,7 @@
 // Retopology (POST /v3/sessions with type retopology).
 import { useState } from 'preact/hooks';
 import { RETOPOLOGY_MODELS, createRetopologyRequest } from '../../../../shared/contract/v3.ts';
-import { CreatedJob, FormFooter, useCreateForm } from './form.tsx';
+import { CreatedJob, FormFooter, useCreateForm, FormShell } from './form.tsx';
 import { CheckboxField, SelectField, TextField } from './inputs.tsx';
 
 export function RetopologyForm() {
@@ -11,12 +11,9 @@ export function RetopologyForm() {
   const body = () => ({ type: 'retopology', input: { mesh, model, quads } });
   const form = useCreateForm(createRetopologyRequest, body);
   return (
-    <form
-      class="create-form"
-      aria-labelledby="form-title"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
+    <FormShell
+      titleId="form-title"
+      onSubmit={() => {
         void form.submit({ endpoint: 'createRetopology', body: body(), label: `Retopology ${mesh.trim().split('/').pop()?.slice(0, 60) ?? ''}` });
       }}
     >
@@ -35,6 +32,6 @@ export function RetopologyForm() {
       <CheckboxField id="retopo-quads" label="Convert triangles to quads where possible" checked={quads} onChange={setQuads} hint="Default on; the result may mix quads and triangles." errors={form.errors('input.quads')} />
       <FormFooter form={form} label="Start retopology" />
       {form.result && <CreatedJob result={form.result} what="Retopology" />}
-    </form>
+    </FormShell>
   );
 }

@@ -1,7 +1,7 @@
 // Text to image (with an optional trained style) and style creation.
 import { useState } from 'preact/hooks';
 import { createStyleRequest, createTextToImageRequest } from '../../../../shared/contract/text-to-image.ts';
-import { CreatedJob, FormFooter, useCreateForm } from './form.tsx';
+import { CreatedJob, FormFooter, useCreateForm, FormShell } from './form.tsx';
 import { CheckboxField, TextField } from './inputs.tsx';
 
 export function TextToImageForm() {
@@ -10,12 +10,9 @@ export function TextToImageForm() {
   const body = () => ({ prompt, ...(styleId.trim() !== '' && { style_id: styleId }) });
   const form = useCreateForm(createTextToImageRequest, body);
   return (
-    <form
-      class="create-form"
-      aria-labelledby="form-title"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
+    <FormShell
+      titleId="form-title"
+      onSubmit={() => {
         void form.submit({ endpoint: 'createTextToImage', body: body(), label: prompt.trim().slice(0, 80) });
       }}
     >
@@ -24,7 +21,7 @@ export function TextToImageForm() {
       <TextField id="tti-style" label="Style id (optional)" value={styleId} onChange={setStyleId} onTouch={() => form.touch('style_id')} errors={form.errors('style_id')} hint="A style made with Create style below or in the service's web application. Empty: no style." />
       <FormFooter form={form} label="Create image" />
       {form.result && <CreatedJob result={form.result} what="Text to image" />}
-    </form>
+    </FormShell>
   );
 }
 
@@ -35,12 +32,9 @@ export function StyleForm() {
   const body = () => ({ zip_url: zipUrl, description, is_public: isPublic });
   const form = useCreateForm(createStyleRequest, body);
   return (
-    <form
-      class="create-form"
-      aria-labelledby="style-title"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
+    <FormShell
+      titleId="style-title"
+      onSubmit={() => {
         void form.submit({ endpoint: 'createStyle', body: body(), label: `Style: ${description.trim().slice(0, 60)}` });
       }}
     >
@@ -51,6 +45,6 @@ export function StyleForm() {
       <CheckboxField id="style-public" label="Public style" checked={isPublic} onChange={setPublic} hint="Default off: only your account can use it." errors={form.errors('is_public')} />
       <FormFooter form={form} label="Create style" />
       {form.result && <CreatedJob result={form.result} what="Style" />}
-    </form>
+    </FormShell>
   );
 }
