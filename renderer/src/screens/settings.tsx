@@ -293,13 +293,7 @@ function Webhooks({ settings }: { settings: SettingsView }) {
         <Field id="wh-secret" label={w.secretSet ? 'Signing secret (set; type to replace)' : 'Signing secret (optional)'} hint="Standard Webhooks secret (whsec_…). Without one, notifications are not verified." errors={fieldErrors['webhooks.secret']}>
           {(d) => <input id="wh-secret" type="password" autoComplete="new-password" value={secret} aria-describedby={d || undefined} onInput={(e) => setSecret(e.currentTarget.value)} />}
         </Field>
-        <div class="form-footer">
-          <button type="submit" class="primary" disabled={busy}>
-            Save webhooks
-          </button>
-          {saved && <span role="status">Saved.</span>}
-          <ErrorBox error={error} />
-        </div>
+        <SaveFooter label="Save webhooks" busy={busy} saved={saved} error={error} />
       </form>
     </Section>
   );
@@ -352,13 +346,7 @@ function Cache({ settings }: { settings: SettingsView }) {
             </label>
           ))}
         </fieldset>
-        <div class="form-footer">
-          <button type="submit" class="primary" disabled={busy}>
-            Save cache settings
-          </button>
-          {saved && <span role="status">Saved.</span>}
-          <ErrorBox error={error} />
-        </div>
+        <SaveFooter label="Save cache settings" busy={busy} saved={saved} error={error} />
       </form>
     </Section>
   );
@@ -392,15 +380,21 @@ function ExportDefaults({ settings }: { settings: SettingsView }) {
           </Field>
           <TextField id="export-dir" label="Project folder" value={projectDir} onChange={setProjectDir} errors={fieldErrors['export.projectDir']} />
         </div>
-        <div class="form-footer">
-          <button type="submit" class="primary" disabled={busy}>
-            Save export preset
-          </button>
-          {saved && <span role="status">Saved.</span>}
-          <ErrorBox error={error} />
-        </div>
+        <SaveFooter label="Save export preset" busy={busy} saved={saved} error={error} />
       </form>
     </Section>
   );
 }
 
+/** The end of a settings form: its save button, "Saved." once done, and the error in plain words. */
+function SaveFooter(props: { label: string; busy: boolean; saved: boolean; error: ShownError | undefined }) {
+  return (
+    <div class="form-footer">
+      <button type="submit" class="primary" disabled={props.busy}>
+        {props.label}
+      </button>
+      {props.saved && <span role="status">Saved.</span>}
+      <ErrorBox error={props.error} />
+    </div>
+  );
+}
