@@ -20,6 +20,13 @@ import { DirectionalLight } from '@babylonjs/core/Lights/directionalLight.js';
 import { HemisphericLight } from '@babylonjs/core/Lights/hemisphericLight.js';
 import type { AssetContainer } from '@babylonjs/core/assetContainer.js';
 import { LoadAssetContainerAsync, RegisterSceneLoaderPlugin } from '@babylonjs/core/Loading/sceneLoader.js';
+import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh.js';
+import { VertexBuffer } from '@babylonjs/core/Buffers/buffer.js';
+import type { Material } from '@babylonjs/core/Materials/material.js';
+import { PBRBaseMaterial } from '@babylonjs/core/Materials/PBR/pbrBaseMaterial.js';
+import { PBRMaterial } from '@babylonjs/core/Materials/PBR/pbrMaterial.js';
+import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial.js';
+import { DynamicTexture } from '@babylonjs/core/Materials/Textures/dynamicTexture.js';
 import type { Observer } from '@babylonjs/core/Misc/observable.js';
 import { Color3, Color4 } from '@babylonjs/core/Maths/math.color.js';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector.js';
@@ -110,6 +117,8 @@ export interface Viewer {
   /** Highlights the bones standing for a joint (see shared/joints.ts), or none. */
   highlightJoint(joint: JointName | undefined): void;
   setMode(mode: ViewMode): void;
+  /** The current view as a PNG, rendered once just before (the drawing buffer is preserved). */
+  screenshot(): Promise<Blob>;
   showBounds(show: boolean): void;
   /** Frames the camera on the model again. */
   frame(): void;
@@ -155,6 +164,76 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
   let skeletonShown = false;
   let skeletonLines: LinesMesh | undefined;
   let highlighted: JointName | undefined;
+
+  // ---- view modes ----
+  // Normals and the UV checker swap each mesh's material for a shared one (originals kept and put back);
+  // the PBR channels set debugMode on the model's PBR materials (0 again for Textured).
+  let mode: ViewMode = 'textured';
+  const swapped = new Map<AbstractMesh, Material | null>();
+  let normalsMaterial: PBRMaterial | undefined;
+  let checkerMaterial: StandardMaterial | undefined;
+  const DEBUG: Partial<Record<ViewMode, number>> = { albedo: 60, metallic: 62, roughness: 63, normalmap: 5 };
+
+  function normals(): PBRMaterial {
+    if (normalsMaterial) return normalsMaterial;
+    normalsMaterial = new PBRMaterial('view-normals', scene);
+    normalsMaterial.debugMode = 2; // world normals, mapped to 0…1
+    normalsMaterial.backFaceCulling = false;
+    return normalsMaterial;
+  }
+
+  function checker(): StandardMaterial {
+    if (checkerMaterial) return checkerMaterial;
+    const size = 512;
+    const cells = 8;
+    const texture = new DynamicTexture('view-uv-checker', { width: size, height: size }, scene, true);
+    const ctx = texture.getContext();
+    const cell = size / cells;
+    for (let y = 0; y < cells; y++)
+      for (let x = 0; x < cells; x++) {
+        // Hue across U, lightness across V, alternating cells: orientation and stretching both show.
+        const hue = Math.round((x / cells) * 300);
+        ctx.fillStyle = (x + y) % 2 ? `hsl(${hue}, 70%, ${30 + y * 4}%)` : `hsl(${hue}, 15%, ${85 - y * 3}%)`;
+        ctx.fillRect(x * cell, y * cell, cell, cell);
+      }
+    ctx.fillStyle = '#000';
+    ctx.fillRect(0, 0, cell / 4, cell / 4); // marks UV (0, 0)'s corner of the texture
+    texture.update(true);
+    checkerMaterial = new StandardMaterial('view-uv', scene);
+    checkerMaterial.diffuseTexture = texture;
+    checkerMaterial.specularColor = new Color3(0.1, 0.1, 0.1);
+    checkerMaterial.backFaceCulling = false;
+    return checkerMaterial;
+  }
+
+  function pbrMaterials(): PBRBaseMaterial[] {
+    return (container?.materials ?? []).filter((m): m is PBRBaseMaterial => m instanceof PBRBaseMaterial);
+  }
+
+  /** Puts back the file's own look: its materials, no debug channel, no forced wireframe. */
+  function restoreLook() {
+    for (const [mesh, material] of swapped) mesh.material = material;
+    swapped.clear();
+    for (const m of pbrMaterials()) if (m.debugMode !== 0) m.debugMode = 0;
+    scene.forceWireframe = false;
+  }
+
+  function applyMode() {
+    restoreLook();
+    if (mode === 'wireframe') scene.forceWireframe = true;
+    else if (mode === 'normals' || mode === 'uv') {
+      for (const mesh of container?.meshes ?? []) {
+        if (mesh.getTotalVertices() === 0) continue;
+        if (mode === 'uv' && !mesh.isVerticesDataPresent(VertexBuffer.UVKind)) continue;
+        swapped.set(mesh, mesh.material);
+        mesh.material = mode === 'uv' ? checker() : normals();
+      }
+    } else {
+      const debug = DEBUG[mode];
+      if (debug !== undefined) for (const m of pbrMaterials()) m.debugMode = debug;
+    }
+    wake();
+  }
 
   // ---- render on demand ----
   let running = false;
@@ -284,6 +363,7 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
   }
 
   function clear() {
+    restoreLook();
     endObserver?.remove();
     endObserver = null;
     for (const g of groups) g.stop();
@@ -397,6 +477,7 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
       materials: c.materials.length,
       textures: c.textures.length,
       animations: c.animationGroups.length,
+      pbr: c.materials.some((m) => m instanceof PBRBaseMaterial),
       size: [size.x, size.y, size.z],
       min: [bounds.min.x, bounds.min.y, bounds.min.z],
       max: [bounds.max.x, bounds.max.y, bounds.max.z],
@@ -443,11 +524,18 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
       if (groups.length > 0) selectClip(0);
       else notify();
       makeSkeletonLines();
+      if (mode !== 'textured') applyMode();
       return statsOf(loaded);
     },
-    setMode(mode) {
-      scene.forceWireframe = mode === 'wireframe';
-      wake();
+    setMode(next) {
+      mode = next;
+      applyMode();
+    },
+    async screenshot() {
+      // Ready first (a mode just switched may still compile its shaders), then one frame into the buffer.
+      await scene.whenReadyAsync();
+      scene.render();
+      return new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('The view could not be saved as PNG.'))), 'image/png'));
     },
     showBounds(show) {
       boundsShown = show;

@@ -6,7 +6,11 @@ export type ModelFormat = 'glb' | 'gltf' | 'obj' | 'fbx';
 export type ModelSource = UrlSource | { files: File[] };
 export type UrlSource = { url: string; format: ModelFormat; name: string };
 
-export type ViewMode = 'textured' | 'wireframe';
+/** Textured (the file's own look), wireframe, surface normals as colours, a UV checker, and the PBR channels. */
+export type ViewMode = 'textured' | 'wireframe' | 'normals' | 'uv' | 'albedo' | 'metallic' | 'roughness' | 'normalmap';
+
+/** The view modes that show a channel of PBR materials (only offered when the model has one). */
+export const PBR_MODES: readonly ViewMode[] = ['albedo', 'metallic', 'roughness', 'normalmap'];
 
 export interface ModelStats {
   triangles: number;
@@ -15,6 +19,8 @@ export interface ModelStats {
   materials: number;
   textures: number;
   animations: number;
+  /** Whether any material is PBR (the channel views need one). */
+  pbr: boolean;
   /** Bounding box size, min and max (x, y, z) in scene units: metres for glTF. */
   size: [number, number, number];
   min: [number, number, number];

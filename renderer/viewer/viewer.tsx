@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { JointName } from '../../shared/joints.ts';
 import { AnimationControls } from './animation.tsx';
 import type { Viewer } from './scene.ts';
-import type { ModelSource, ModelStats, ViewMode } from './types.ts';
+import { PBR_MODES, type ModelSource, type ModelStats, type ViewMode } from './types.ts';
 
 type Status = { state: 'empty' } | { state: 'loading'; name: string } | { state: 'ready'; name: string; stats: ModelStats } | { state: 'error'; name: string; message: string };
 
@@ -19,6 +19,20 @@ function reasonOf(error: unknown): string {
   // Babylon prefixes its loader errors with the URL; keep the reason readable.
   return text.replace(/^Unable to load from [^:]+:[^:]*: ?/, '').replace(/^(blob|file|https?):\S*\s*/, '').trim() || 'the file could not be read';
 }
+
+const MODES: readonly { mode: ViewMode; label: string; title: string }[] = [
+  { mode: 'textured', label: 'Textured', title: "The model's own materials and textures" },
+  { mode: 'wireframe', label: 'Wireframe', title: 'The triangles as lines' },
+  { mode: 'normals', label: 'Normals', title: 'Surface normals as colours (x, y, z in red, green, blue)' },
+  { mode: 'uv', label: 'UV checker', title: 'A checker texture on every mesh with UVs: stretching and seams show' },
+  { mode: 'albedo', label: 'Albedo', title: 'The PBR base colour channel' },
+  { mode: 'metallic', label: 'Metallic', title: 'The PBR metallic channel (white is metal)' },
+  { mode: 'roughness', label: 'Roughness', title: 'The PBR roughness channel (white is rough)' },
+  { mode: 'normalmap', label: 'Normal map', title: 'The PBR shading normals, with the normal map applied' },
+];
+
+/** The downloaded screenshot's name: the model's file name without its extension, then .png. */
+const shotName = (name: string) => `${name.replace(/\.[^./\\]+$/, '') || 'view'}.png`;
 
 const metres = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(2) : n.toFixed(3));
 const count = (n: number) => n.toLocaleString('en');
@@ -86,6 +100,22 @@ export function ModelViewer({
   useEffect(() => {
     void viewerRef.current?.then((v) => v.setMode(mode), () => {});
   }, [mode]);
+  // A model without PBR materials has no channels to show: back to Textured.
+  const pbr = status.state === 'ready' && status.stats.pbr;
+  useEffect(() => {
+    if (status.state === 'ready' && !status.stats.pbr && PBR_MODES.includes(mode)) setMode('textured');
+  }, [status]);
+
+  const screenshot = async () => {
+    if (status.state !== 'ready' || !viewerRef.current) return;
+    const blob = await (await viewerRef.current).screenshot();
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = shotName(status.name);
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  };
   useEffect(() => {
     void viewerRef.current?.then((v) => v.showBounds(bounds), () => {});
   }, [bounds]);
@@ -115,17 +145,31 @@ export function ModelViewer({
       </div>
       <div class="viewer-side">
         <div class="viewer-controls" role="group" aria-label="View">
-          <button type="button" aria-pressed={mode === 'textured'} onClick={() => setMode('textured')}>
-            Textured
-          </button>
-          <button type="button" aria-pressed={mode === 'wireframe'} onClick={() => setMode('wireframe')}>
-            Wireframe
-          </button>
+          {MODES.map((m) => {
+            const channel = PBR_MODES.includes(m.mode);
+            const off = channel && status.state === 'ready' && !pbr;
+            return (
+              <button
+                key={m.mode}
+                type="button"
+                data-mode={m.mode}
+                aria-pressed={mode === m.mode}
+                disabled={off}
+                title={off ? `${m.label}: this model has no PBR materials, so there is no ${m.label.toLowerCase()} channel to show` : m.title}
+                onClick={() => setMode(m.mode)}
+              >
+                {m.label}
+              </button>
+            );
+          })}
           <button type="button" aria-pressed={bounds} onClick={() => setBounds(!bounds)}>
             Bounding box
           </button>
           <button type="button" disabled={!stats} onClick={() => void viewerRef.current?.then((v) => v.frame())}>
             Frame
+          </button>
+          <button type="button" disabled={!stats} title="Save the current view as a PNG" onClick={() => void screenshot()}>
+            Screenshot
           </button>
         </div>
         {children}

@@ -3,7 +3,7 @@
 // render loop stops once the view is still; a corrupt file shows its error and the next file still opens;
 // and no request leaves this machine (Babylon's decoders and loaders come from the host). Screenshots go
 // to test-results/viewer/.
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realFixture } from '../fixtures.ts';
@@ -61,6 +61,40 @@ async function canvasPixels(): Promise<{ covered: number; colours: number }> {
     }
     return { covered: covered / (d.length / 4), colours: colours.size };
   });
+}
+
+/** The canvas scaled to 160 pixels wide, as RGB values (to compare two views). */
+async function canvasRgb(): Promise<number[]> {
+  return h.page.evaluate(() => {
+    const src = document.querySelector('.viewer-canvas')!;
+    const w = 160;
+    const ht = Math.max(1, Math.round((src.height / src.width) * w));
+    const c = document.createElement('canvas');
+    c.width = w;
+    c.height = ht;
+    const ctx = c.getContext('2d');
+    ctx.drawImage(src, 0, 0, w, ht);
+    const d = ctx.getImageData(0, 0, w, ht).data;
+    const rgb: number[] = [];
+    for (let i = 0; i < d.length; i += 4) rgb.push(d[i]!, d[i + 1]!, d[i + 2]!);
+    return rgb;
+  });
+}
+
+/** Mean absolute difference per channel (0…255) between two canvasRgb() results. */
+function difference(a: number[], b: number[]): number {
+  expect(a.length).toBe(b.length);
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
+  return sum / a.length;
+}
+
+/** Clicks a view button, then waits for at least one new frame and the render loop to stop again. */
+async function switchMode(selector: string) {
+  const canvas = h.page.locator('.viewer-canvas');
+  const frames = await canvas.getAttribute('data-frames');
+  await h.page.click(selector);
+  await poll(async () => (await canvas.getAttribute('data-frames')) !== frames && (await canvas.getAttribute('data-rendering')) === 'idle', 20_000).toBe(true);
 }
 
 async function openFiles(paths: string[]) {
@@ -127,6 +161,60 @@ describe('viewer', () => {
     await poll(async () => (await canvas.getAttribute('data-rendering')) ?? '', 10_000).toBe('idle');
     await h.page.click('button:has-text("Textured")');
     await h.page.click('button:has-text("Bounding box")');
+  });
+
+  it('shows normals, a UV checker and the PBR channels; Textured gives back the same pixels', async () => {
+    await openFiles([realFixture('glb', 'BoxTextured.glb')]);
+    await expectRendered('BoxTextured.glb', 'view-textured-again');
+    const textured = await canvasRgb();
+    for (const mode of ['normals', 'uv', 'albedo', 'metallic', 'roughness', 'normalmap']) {
+      const button = h.page.locator(`[data-mode="${mode}"]`);
+      expect(await button.isEnabled(), `${mode} enabled for BoxTextured`).toBe(true);
+      await switchMode(`[data-mode="${mode}"]`);
+      expect(await button.getAttribute('aria-pressed')).toBe('true');
+      if (mode === 'normals' || mode === 'uv') await h.page.locator('.viewer').screenshot({ path: join(SHOTS, `view-${mode}.png`) });
+      expect(difference(await canvasRgb(), textured), `${mode}: pixels differ from Textured`).toBeGreaterThan(2);
+      await switchMode('[data-mode="textured"]');
+      expect(difference(await canvasRgb(), textured), `back to Textured from ${mode}`).toBeLessThan(0.5);
+    }
+  });
+
+  it('offers the PBR channels only for models with PBR materials', async () => {
+    const channels = ['albedo', 'metallic', 'roughness', 'normalmap'];
+    await openFiles([realFixture('obj', 'suzanne', 'blender_282_suzanne.obj')]);
+    await expectRendered('blender_282_suzanne.obj', 'obj-suzanne-channels');
+    for (const mode of channels) {
+      const button = h.page.locator(`[data-mode="${mode}"]`);
+      expect(await button.isDisabled(), `${mode} disabled for an OBJ`).toBe(true);
+      expect(await button.getAttribute('title')).toContain('no PBR materials');
+    }
+    // The views that do not need PBR still work on it.
+    const textured = await canvasRgb();
+    await switchMode('[data-mode="normals"]');
+    await h.page.locator('.viewer').screenshot({ path: join(SHOTS, 'obj-suzanne-normals.png') });
+    expect(difference(await canvasRgb(), textured)).toBeGreaterThan(2);
+    await switchMode('[data-mode="textured"]');
+    expect(difference(await canvasRgb(), textured)).toBeLessThan(0.5);
+
+    await openFiles([realFixture('glb', 'Fox.glb')]);
+    await expectRendered('Fox.glb', 'glb-Fox-channels');
+    for (const mode of channels) expect(await h.page.locator(`[data-mode="${mode}"]`).isEnabled(), `${mode} enabled for Fox`).toBe(true);
+  });
+
+  it('saves the view as a PNG the size of the canvas', async () => {
+    await openFiles([realFixture('glb', 'BoxTextured.glb')]);
+    await expectRendered('BoxTextured.glb', 'view-before-screenshot');
+    const [download] = await Promise.all([h.page.waitForEvent('download'), h.page.click('button:has-text("Screenshot")')]);
+    expect(download.suggestedFilename()).toBe('BoxTextured.png');
+    const png = readFileSync(await download.path());
+    expect(png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe(true);
+    expect(png.subarray(12, 16).toString('latin1')).toBe('IHDR');
+    const size = await h.page.evaluate(() => {
+      const c = document.querySelector('.viewer-canvas')!;
+      return [c.width, c.height];
+    });
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual(size);
+    expect(png.length).toBeGreaterThan(1000);
   });
 
   it('shows why a corrupt file fails, and the next file still opens', async () => {
