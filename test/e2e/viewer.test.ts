@@ -227,6 +227,37 @@ describe('viewer', () => {
     expect(await h.page.locator('.viewer-error').count()).toBe(0);
   });
 
+  it('validates the open glTF with the Khronos validator: counts and the first messages', async () => {
+    await openFiles([realFixture('glb', 'BoxTextured.glb')]);
+    await expectRendered('BoxTextured.glb', 'validate-box');
+    const panel = h.page.locator('.viewer-validation');
+    await panel.locator('button:has-text("Validate")').click();
+    await poll(async () => (await panel.getAttribute('data-state')) ?? '', 30_000).toBe('done');
+    expect(await textOf(panel.locator('[data-count="errors"]'))()).toBe('0');
+    for (const kind of ['warnings', 'infos', 'hints']) expect(await textOf(panel.locator(`[data-count="${kind}"]`))()).toMatch(/^\d+$/);
+    expect(await textOf(panel.locator('.validation-counts'))()).toMatch(/^0 errors, \d+ warnings?, \d+ infos?, \d+ hints?$/);
+
+    // The same file with an accessor's count changed from 36 to 99 (same length: still a valid GLB and
+    // JSON, but the accessor no longer fits its buffer view).
+    const bytes = readFileSync(realFixture('glb', 'BoxTextured.glb'));
+    const jsonLength = bytes.readUInt32LE(12);
+    const json = bytes.subarray(20, 20 + jsonLength).toString('utf8');
+    expect(json).toContain('"count":36');
+    const broken = Buffer.from(bytes);
+    broken.write(json.replace('"count":36', '"count":99'), 20, 'utf8');
+    await h.page.setInputFiles('#viewer-file', { name: 'BadAccessor.glb', mimeType: 'model/gltf-binary', buffer: broken });
+    await poll(async () => `${await h.page.locator('.viewer').getAttribute('data-name')} ${await h.page.locator('.viewer').getAttribute('data-state')}`, 20_000).toMatch(/^BadAccessor\.glb (ready|error)$/);
+    // Whether or not Babylon opens it, the panel offers the validator (a file that fails to open is one to check).
+    expect(await panel.getAttribute('data-state'), 'a new file resets the report').toBe('idle');
+    await panel.locator('button:has-text("Validate")').click();
+    await poll(async () => (await panel.getAttribute('data-state')) ?? '', 30_000).toBe('done');
+    expect(Number(await textOf(panel.locator('[data-count="errors"]'))())).toBeGreaterThan(0);
+    expect(await panel.locator('.validation-messages li[data-severity="error"]').count()).toBeGreaterThan(0);
+    expect(await panel.locator('.validation-messages li[data-severity]').count()).toBeLessThanOrEqual(20);
+    expect(await textOf(panel.locator('.validation-messages'))()).toMatch(/ACCESSOR_\w+.*\/accessors\/0/);
+    await h.page.locator('.viewer').screenshot({ path: join(SHOTS, 'validate-bad-accessor.png') });
+  });
+
   it('made no request beyond this machine', () => {
     expect(offHost).toEqual([]);
     expect(h.pageErrors.filter((e) => !e.includes('broken.glb'))).toEqual([]);
