@@ -1,0 +1,422 @@
+// Turns a parsed USDA layer (usda-parse.ts) into triangle meshes ready for a renderer: world-space
+// positions in metres with Y up (xformOps composed down the prim tree, metersPerUnit applied, a Z-up stage
+// turned Y-up), n-gons triangulated as fans, normals/st/displayColor expanded per their interpolation
+// (constant, uniform, vertex, varying, faceVarying; indexed primvars too), the texture coordinates
+// turned to the glTF convention the other loaders hand Babylon (v grows downwards: USD's v grows upwards),
+// and each mesh's look: its bound UsdPreviewSurface's constant inputs, else its displayColor.
+// The result is right-handed with counter-clockwise front faces, as glTF (usd-to-babylon.ts places it
+// the way Babylon's glTF loader does). Plain TypeScript with no DOM or Babylon imports (unit-tested in Node).
+import { UsdError, type UsdAttribute, type UsdLayer, type UsdPrim, type UsdValue } from './usda-parse.ts';
+
+export interface UsdLook {
+  /** Linear RGB (USD colours are linear, as glTF's). */
+  color: [number, number, number];
+  opacity: number;
+  metallic: number;
+  roughness: number;
+  emissive: [number, number, number];
+}
+
+export interface UsdMesh {
+  name: string;
+  path: string;
+  positions: Float32Array;
+  indices: Uint32Array;
+  /** Authored, else area-weighted from the triangles (smooth over shared points). */
+  normals: Float32Array;
+  uvs?: Float32Array;
+  /** RGBA per vertex, when displayColor varies over the mesh. */
+  colors?: Float32Array;
+  look: UsdLook;
+  doubleSided: boolean;
+}
+
+export interface UsdScene {
+  meshes: UsdMesh[];
+  upAxis: string;
+  metersPerUnit: number;
+}
+
+/** Row-major 4×4, row vectors (p' = p·M, translation in 12…14), as USD's GfMatrix4d and Babylon's Matrix. */
+type Mat = Float64Array;
+
+const identity = (): Mat => new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+
+function mul(a: Mat, b: Mat): Mat {
+  const o = new Float64Array(16);
+  for (let r = 0; r < 4; r++)
+    for (let c = 0; c < 4; c++) {
+      let s = 0;
+      for (let k = 0; k < 4; k++) s += a[r * 4 + k]! * b[k * 4 + c]!;
+      o[r * 4 + c] = s;
+    }
+  return o;
+}
+
+function invert(m: Mat): Mat {
+  // Gauss-Jordan on [m | I].
+  const a = Array.from(m);
+  const inv = Array.from(identity());
+  for (let c = 0; c < 4; c++) {
+    let pivot = c;
+    for (let r = c + 1; r < 4; r++) if (Math.abs(a[r * 4 + c]!) > Math.abs(a[pivot * 4 + c]!)) pivot = r;
+    const p = a[pivot * 4 + c]!;
+    if (Math.abs(p) < 1e-300) return identity();
+    for (let k = 0; k < 4; k++) {
+      [a[c * 4 + k], a[pivot * 4 + k]] = [a[pivot * 4 + k]!, a[c * 4 + k]!];
+      [inv[c * 4 + k], inv[pivot * 4 + k]] = [inv[pivot * 4 + k]!, inv[c * 4 + k]!];
+    }
+    for (let k = 0; k < 4; k++) {
+      a[c * 4 + k]! /= p;
+      inv[c * 4 + k]! /= p;
+    }
+    for (let r = 0; r < 4; r++) {
+      if (r === c) continue;
+      const f = a[r * 4 + c]!;
+      if (f === 0) continue;
+      for (let k = 0; k < 4; k++) {
+        a[r * 4 + k]! -= f * a[c * 4 + k]!;
+        inv[r * 4 + k]! -= f * inv[c * 4 + k]!;
+      }
+    }
+  }
+  return new Float64Array(inv);
+}
+
+function det3(m: Mat): number {
+  return m[0]! * (m[5]! * m[10]! - m[6]! * m[9]!) - m[1]! * (m[4]! * m[10]! - m[6]! * m[8]!) + m[2]! * (m[4]! * m[9]! - m[5]! * m[8]!);
+}
+
+const translation = (t: number[]): Mat => {
+  const m = identity();
+  m[12] = t[0] ?? 0;
+  m[13] = t[1] ?? 0;
+  m[14] = t[2] ?? 0;
+  return m;
+};
+const scaling = (s: number[]): Mat => {
+  const m = identity();
+  m[0] = s[0] ?? 1;
+  m[5] = s[1] ?? s[0] ?? 1;
+  m[10] = s[2] ?? s[0] ?? 1;
+  return m;
+};
+
+function rotation(axis: 'X' | 'Y' | 'Z', degrees: number): Mat {
+  const r = (degrees * Math.PI) / 180;
+  const c = Math.cos(r);
+  const s = Math.sin(r);
+  const m = identity();
+  // Row-vector forms (the transposes of the usual column-vector matrices).
+  if (axis === 'X') [m[5], m[6], m[9], m[10]] = [c, s, -s, c];
+  else if (axis === 'Y') [m[0], m[2], m[8], m[10]] = [c, -s, s, c];
+  else [m[0], m[1], m[4], m[5]] = [c, s, -s, c];
+  return m;
+}
+
+/** A USD quaternion (real, i, j, k) as a row-vector rotation matrix. */
+function quaternion(q: number[]): Mat {
+  let [w = 1, x = 0, y = 0, z = 0] = q;
+  const n = Math.hypot(w, x, y, z) || 1;
+  [w, x, y, z] = [w / n, x / n, y / n, z / n];
+  const m = identity();
+  m[0] = 1 - 2 * (y * y + z * z);
+  m[1] = 2 * (x * y + w * z);
+  m[2] = 2 * (x * z - w * y);
+  m[4] = 2 * (x * y - w * z);
+  m[5] = 1 - 2 * (x * x + z * z);
+  m[6] = 2 * (y * z + w * x);
+  m[8] = 2 * (x * z + w * y);
+  m[9] = 2 * (y * z - w * x);
+  m[10] = 1 - 2 * (x * x + y * y);
+  return m;
+}
+
+/** Numbers of a value, flattened ((1, 2, 3), (4, 5, 6) → 1…6); non-numbers are left out. */
+export function flat(v: UsdValue | undefined, out: number[] = []): number[] {
+  if (typeof v === 'number') out.push(v);
+  else if (Array.isArray(v)) for (const x of v) flat(x, out);
+  return out;
+}
+
+/** One xformOp's matrix, from its name (xformOp:<type>[:<suffix>]) and value. */
+function opMatrix(name: string, value: UsdValue | undefined): Mat {
+  const type = name.split(':')[1] ?? '';
+  const n = flat(value);
+  if (type === 'translate') return translation(n);
+  if (type === 'scale') return scaling(n);
+  if (type === 'orient') return quaternion(n);
+  if (type === 'transform') return n.length === 16 ? new Float64Array(n) : identity();
+  const rot = /^rotate([XYZ]{1,3})$/.exec(type);
+  if (rot) {
+    const axes = rot[1]!.split('') as ('X' | 'Y' | 'Z')[];
+    // A single-axis op has one angle; a three-axis op's value is always (x, y, z), applied in the name's order.
+    const angle = (a: 'X' | 'Y' | 'Z') => (axes.length === 1 ? (n[0] ?? 0) : (n['XYZ'.indexOf(a)] ?? 0));
+    return axes.map((a) => rotation(a, angle(a))).reduce(mul);
+  }
+  return identity();
+}
+
+/** The prim's local transform and whether it resets its parents' (!resetXformStack!). */
+function localTransform(prim: UsdPrim): { matrix: Mat; reset: boolean } {
+  const order = prim.attributes.get('xformOpOrder')?.value;
+  let matrix = identity();
+  let reset = false;
+  if (!Array.isArray(order)) return { matrix, reset };
+  // Row vectors: the first op in the order is applied last (p · op[n-1] · … · op[0]).
+  for (const entry of order) {
+    if (typeof entry !== 'string') continue;
+    if (entry === '!resetXformStack!') {
+      reset = true;
+      matrix = identity();
+      continue;
+    }
+    const inverse = entry.startsWith('!invert!');
+    const name = inverse ? entry.slice('!invert!'.length) : entry;
+    const attr = prim.attributes.get(name);
+    if (!attr) throw new UsdError(`The prim ${prim.path} lists the transform ${name}, which it does not have.`);
+    const m = opMatrix(name, attr.value);
+    matrix = mul(inverse ? invert(m) : m, matrix);
+  }
+  return { matrix, reset };
+}
+
+// Z up → Y up, a rotation of -90° about X: (x, y, z) → (x, z, -y).
+const Z_TO_Y = new Float64Array([1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1]);
+
+interface Primvar {
+  values: number[];
+  width: number;
+  interpolation: string;
+  indices?: number[];
+}
+
+function primvarOf(prim: UsdPrim, attr: UsdAttribute | undefined, name: string, width: number, counts: { points: number; faces: number; corners: number }, fallback: string): Primvar | undefined {
+  if (!attr || attr.value === undefined || attr.value === null) return undefined;
+  const values = flat(attr.value);
+  if (values.length === 0) return undefined;
+  const indices = prim.attributes.get(`${name}:indices`)?.value;
+  const idx = indices === undefined || indices === null ? undefined : flat(indices);
+  const n = idx ? idx.length : values.length / width;
+  let interpolation = attr.interpolation ?? fallback;
+  // Nothing authored: go by the element count.
+  if (!attr.interpolation && n !== expected(interpolation, counts))
+    interpolation = n === counts.corners ? 'faceVarying' : n === counts.points ? 'vertex' : n === counts.faces ? 'uniform' : n === 1 ? 'constant' : interpolation;
+  if (n < expected(interpolation, counts)) return undefined; // too few values: ignored rather than read out of range
+  return { values, width, interpolation, ...(idx && { indices: idx }) };
+}
+
+function expected(interpolation: string, counts: { points: number; faces: number; corners: number }): number {
+  return interpolation === 'constant' ? 1 : interpolation === 'uniform' ? counts.faces : interpolation === 'faceVarying' ? counts.corners : counts.points;
+}
+
+const perCorner = (p: Primvar | undefined) => !!p && (p.interpolation === 'faceVarying' || p.interpolation === 'uniform');
+
+/** The element of a primvar for one corner (k), of face f, on point p. */
+function element(pv: Primvar, k: number, f: number, p: number): number {
+  const i = pv.interpolation === 'constant' ? 0 : pv.interpolation === 'uniform' ? f : pv.interpolation === 'faceVarying' ? k : p;
+  return pv.indices ? (pv.indices[i] ?? 0) : i;
+}
+
+/** The layer's visible Mesh prims as triangle meshes (see the top of this file). */
+export function meshesOf(layer: UsdLayer): UsdScene {
+  const upAxis = typeof layer.metadata.upAxis === 'string' ? layer.metadata.upAxis : 'Y';
+  // USD's fallback unit is the centimetre.
+  const metersPerUnit = typeof layer.metadata.metersPerUnit === 'number' && layer.metadata.metersPerUnit > 0 ? layer.metadata.metersPerUnit : 0.01;
+  let stage = scaling([metersPerUnit, metersPerUnit, metersPerUnit]);
+  if (upAxis === 'Z') stage = mul(Z_TO_Y, stage);
+  const byPath = new Map<string, UsdPrim>();
+  const index = (p: UsdPrim) => {
+    if (p.specifier === 'def' || !byPath.has(p.path)) byPath.set(p.path, p);
+    p.children.forEach(index);
+  };
+  layer.prims.forEach(index);
+
+  const meshes: UsdMesh[] = [];
+  const visit = (prim: UsdPrim, parent: Mat, binding: string | undefined) => {
+    if (prim.specifier !== 'def' || prim.metadata.active === false) return;
+    const visibility = prim.attributes.get('visibility')?.value;
+    const purpose = prim.attributes.get('purpose')?.value;
+    if (visibility === 'invisible' || purpose === 'guide' || prim.type === 'Material' || prim.type === 'Shader') return;
+    const { matrix, reset } = localTransform(prim);
+    const world = mul(matrix, reset ? identity() : parent);
+    const bound = prim.relationships.get('material:binding')?.[0] ?? binding;
+    if (prim.type === 'Mesh') {
+      const mesh = meshOf(prim, mul(world, stage), lookOf(prim, bound ? byPath.get(bound) : undefined, byPath));
+      if (mesh) meshes.push(mesh);
+    }
+    for (const child of prim.children) visit(child, world, bound);
+  };
+  for (const prim of layer.prims) visit(prim, identity(), undefined);
+  return { meshes, upAxis, metersPerUnit };
+}
+
+function color3(v: UsdValue | undefined): [number, number, number] | undefined {
+  const n = flat(v);
+  return n.length >= 3 ? [n[0]!, n[1]!, n[2]!] : undefined;
+}
+
+/**
+ * The mesh's bound UsdPreviewSurface's constant inputs (connected ones, i.e. textures, are not read), else
+ * displayColor as a matte dielectric (roughness 0.8, as the engine's GLB of the same mesh).
+ */
+function lookOf(prim: UsdPrim, material: UsdPrim | undefined, byPath: Map<string, UsdPrim>): UsdLook {
+  const display = prim.attributes.get('primvars:displayColor');
+  const displayColor = display?.value !== undefined && flat(display.value).length === 3 ? color3(display.value) : undefined;
+  const opacityValue = flat(prim.attributes.get('primvars:displayOpacity')?.value);
+  const look: UsdLook = { color: displayColor ?? [0.8, 0.8, 0.8], opacity: opacityValue.length === 1 ? opacityValue[0]! : 1, metallic: 0, roughness: 0.8, emissive: [0, 0, 0] };
+  if (!material) return look;
+  const surface = material.attributes.get('outputs:surface')?.connect;
+  const shaderPath = surface?.split('.')[0];
+  const shader = (shaderPath && byPath.get(shaderPath)) || material.children.find((c) => c.type === 'Shader' && c.attributes.get('info:id')?.value === 'UsdPreviewSurface');
+  if (!shader) return look;
+  const input = (name: string) => {
+    const a = shader.attributes.get(`inputs:${name}`);
+    return a && !a.connect ? a.value : undefined;
+  };
+  const diffuse = color3(input('diffuseColor'));
+  if (diffuse) look.color = diffuse;
+  else if (!displayColor && !shader.attributes.get('inputs:diffuseColor')?.connect) look.color = [0.18, 0.18, 0.18]; // the shader's fallback
+  const num = (name: string) => {
+    const v = input(name);
+    return typeof v === 'number' ? v : undefined;
+  };
+  look.metallic = num('metallic') ?? 0;
+  look.roughness = num('roughness') ?? 0.5;
+  look.opacity = num('opacity') ?? look.opacity;
+  look.emissive = color3(input('emissiveColor')) ?? [0, 0, 0];
+  return look;
+}
+
+function meshOf(prim: UsdPrim, toWorld: Mat, look: UsdLook): UsdMesh | undefined {
+  const points = flat(prim.attributes.get('points')?.value);
+  const counts = flat(prim.attributes.get('faceVertexCounts')?.value);
+  const fvi = flat(prim.attributes.get('faceVertexIndices')?.value);
+  if (points.length < 9 || counts.length === 0 || fvi.length === 0) return undefined; // nothing to draw
+  const pointCount = Math.floor(points.length / 3);
+  let corners = 0;
+  for (const c of counts) corners += c;
+  if (corners !== fvi.length) throw new UsdError(`The mesh ${prim.path} is inconsistent: its faceVertexCounts add up to ${corners} corners but it has ${fvi.length} faceVertexIndices.`);
+  for (const i of fvi) if (!(i >= 0 && i < pointCount)) throw new UsdError(`The mesh ${prim.path} is inconsistent: a face uses point ${i} of ${pointCount}.`);
+  const n = { points: pointCount, faces: counts.length, corners };
+  const normalsAttr = prim.attributes.get('primvars:normals') ?? prim.attributes.get('normals');
+  const normalsName = prim.attributes.has('primvars:normals') ? 'primvars:normals' : 'normals';
+  const normals = primvarOf(prim, normalsAttr, normalsName, 3, n, 'vertex');
+  const stName = ['primvars:st', 'primvars:st0', 'primvars:UVMap', 'primvars:uv'].find((k) => prim.attributes.has(k)) ?? [...prim.attributes.keys()].find((k) => k.startsWith('primvars:') && !k.endsWith(':indices') && prim.attributes.get(k)!.typeName.startsWith('texCoord2'));
+  const st = stName ? primvarOf(prim, prim.attributes.get(stName), stName, 2, n, 'vertex') : undefined;
+  const displayAttr = prim.attributes.get('primvars:displayColor');
+  let colors = primvarOf(prim, displayAttr, 'primvars:displayColor', 3, n, 'constant');
+  if (colors?.interpolation === 'constant') colors = undefined; // the material's colour (lookOf)
+
+  // Per-point output unless an attribute varies per corner or per face.
+  const expanded = perCorner(normals) || perCorner(st) || perCorner(colors);
+  const flip = (prim.attributes.get('orientation')?.value === 'leftHanded') !== det3(toWorld) < 0;
+  // Normals go through the inverse transpose of the linear part (row vectors: n · (M⁻¹)ᵀ).
+  const inv = invert(toWorld);
+  const nm = [inv[0]!, inv[4]!, inv[8]!, inv[1]!, inv[5]!, inv[9]!, inv[2]!, inv[6]!, inv[10]!];
+
+  const vertexCount = expanded ? corners : pointCount;
+  const positions = new Float32Array(vertexCount * 3);
+  const outNormals = normals ? new Float32Array(vertexCount * 3) : undefined;
+  const uvs = st ? new Float32Array(vertexCount * 2) : undefined;
+  const rgba = colors ? new Float32Array(vertexCount * 4) : undefined;
+  const write = (v: number, k: number, f: number, p: number) => {
+    const x = points[p * 3]!;
+    const y = points[p * 3 + 1]!;
+    const z = points[p * 3 + 2]!;
+    const m = toWorld;
+    positions[v * 3] = x * m[0]! + y * m[4]! + z * m[8]! + m[12]!;
+    positions[v * 3 + 1] = x * m[1]! + y * m[5]! + z * m[9]! + m[13]!;
+    positions[v * 3 + 2] = x * m[2]! + y * m[6]! + z * m[10]! + m[14]!;
+    if (normals && outNormals) {
+      const e = element(normals, k, f, p) * 3;
+      const a = normals.values[e] ?? 0;
+      const b = normals.values[e + 1] ?? 0;
+      const c = normals.values[e + 2] ?? 0;
+      const nx = a * nm[0]! + b * nm[3]! + c * nm[6]!;
+      const ny = a * nm[1]! + b * nm[4]! + c * nm[7]!;
+      const nz = a * nm[2]! + b * nm[5]! + c * nm[8]!;
+      const len = Math.hypot(nx, ny, nz) || 1;
+      outNormals[v * 3] = nx / len;
+      outNormals[v * 3 + 1] = ny / len;
+      outNormals[v * 3 + 2] = nz / len;
+    }
+    if (st && uvs) {
+      const e = element(st, k, f, p) * 2;
+      uvs[v * 2] = st.values[e] ?? 0;
+      uvs[v * 2 + 1] = 1 - (st.values[e + 1] ?? 0); // USD's v grows upwards, glTF's (and the viewer's) downwards
+    }
+    if (colors && rgba) {
+      const e = element(colors, k, f, p) * 3;
+      rgba[v * 4] = colors.values[e] ?? 1;
+      rgba[v * 4 + 1] = colors.values[e + 1] ?? 1;
+      rgba[v * 4 + 2] = colors.values[e + 2] ?? 1;
+      rgba[v * 4 + 3] = look.opacity;
+    }
+  };
+  if (expanded) {
+    let k = 0;
+    counts.forEach((c, f) => {
+      for (let j = 0; j < c; j++, k++) write(k, k, f, fvi[k]!);
+    });
+  } else for (let p = 0; p < pointCount; p++) write(p, -1, -1, p);
+
+  let triangles = 0;
+  for (const c of counts) if (c >= 3) triangles += c - 2;
+  const indices = new Uint32Array(triangles * 3);
+  let t = 0;
+  let start = 0;
+  for (const c of counts) {
+    const id = (j: number) => (expanded ? start + j : fvi[start + j]!);
+    // A fan from the face's first corner.
+    for (let j = 1; j + 1 < c; j++) {
+      indices[t++] = id(0);
+      indices[t++] = id(flip ? j + 1 : j);
+      indices[t++] = id(flip ? j : j + 1);
+    }
+    start += c;
+  }
+  const doubleSided = prim.attributes.get('doubleSided')?.value === true;
+  return {
+    name: prim.name,
+    path: prim.path,
+    positions,
+    indices,
+    normals: outNormals ?? computeNormals(positions, indices),
+    ...(uvs && { uvs }),
+    ...(rgba && { colors: rgba }),
+    look: colors ? { ...look, color: [1, 1, 1] } : look,
+    doubleSided,
+  };
+}
+
+/** Area-weighted vertex normals of counter-clockwise triangles. */
+export function computeNormals(positions: Float32Array, indices: Uint32Array): Float32Array {
+  const out = new Float32Array(positions.length);
+  for (let t = 0; t < indices.length; t += 3) {
+    const a = indices[t]! * 3;
+    const b = indices[t + 1]! * 3;
+    const c = indices[t + 2]! * 3;
+    const ux = positions[b]! - positions[a]!;
+    const uy = positions[b + 1]! - positions[a + 1]!;
+    const uz = positions[b + 2]! - positions[a + 2]!;
+    const vx = positions[c]! - positions[a]!;
+    const vy = positions[c + 1]! - positions[a + 1]!;
+    const vz = positions[c + 2]! - positions[a + 2]!;
+    const nx = uy * vz - uz * vy;
+    const ny = uz * vx - ux * vz;
+    const nz = ux * vy - uy * vx;
+    for (const v of [a, b, c]) {
+      out[v]! += nx;
+      out[v + 1]! += ny;
+      out[v + 2]! += nz;
+    }
+  }
+  for (let i = 0; i < out.length; i += 3) {
+    const len = Math.hypot(out[i]!, out[i + 1]!, out[i + 2]!) || 1;
+    out[i]! /= len;
+    out[i + 1]! /= len;
+    out[i + 2]! /= len;
+  }
+  return out;
+}
