@@ -5,11 +5,13 @@
 // everything else a page could do to leave the app (new windows, navigation, webviews) refused.
 // Bundled to dist/electron/main.cjs by scripts/build.ts.
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, safeStorage, screen, session, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
-import { cachePath, WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
+import { cachePath, parseCachePath, WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
 import type { CommandName } from '../../shared/bridge/contract.ts';
 import { createServices } from '../app/services.ts';
+import { entryPathOf, openCachedZipEntry, ZipEntryError } from '../cache/zip-entries.ts';
 import { EncryptedFileVault, type Encryptor } from '../config/profiles.ts';
 import { resolveDataDir } from '../config/settings.ts';
 import { BridgeService, type Dialogs } from '../host/bridge-service.ts';
@@ -115,8 +117,10 @@ function serveApp(bridge: BridgeService): void {
     if (url.host !== APP_HOST) return new Response('Not found', { status: 404, headers: HEADERS });
     let file: string | undefined;
     if (url.pathname.startsWith(WEB_PROTOCOL.cachePrefix)) {
-      const [sessionId, kind] = url.pathname.slice(WEB_PROTOCOL.cachePrefix.length).split('/').map((p) => decodeURIComponent(p));
-      file = sessionId && kind ? bridge.services.cache.open(sessionId, kind) : undefined;
+      const parsed = parseCachePath(url.pathname.slice(WEB_PROTOCOL.cachePrefix.length));
+      const entry = parsed && entryPathOf(parsed.entry);
+      if (parsed && entry !== undefined) return zipEntryResponse(bridge, parsed.sessionId, parsed.kind, entry);
+      file = parsed ? bridge.services.cache.open(parsed.sessionId, parsed.kind) : undefined;
     } else if (!isBuilt(DEFAULT_RENDERER_DIR)) {
       return new Response(NOT_BUILT_PAGE, { status: 503, headers: { ...HEADERS, 'content-type': 'text/html; charset=utf-8' } });
     } else {
@@ -126,6 +130,18 @@ function serveApp(bridge: BridgeService): void {
     const response = await net.fetch(pathToFileURL(file).toString(), { bypassCustomProtocolHandlers: true });
     return new Response(response.body, { status: response.status, headers: { ...HEADERS, 'content-type': contentType(file) } });
   });
+}
+
+/** A file inside a cached zip (`app://studio/cache/<session>/<kind>/<entry path>`), as the web host serves it. */
+async function zipEntryResponse(bridge: BridgeService, sessionId: string, kind: string, name: string): Promise<Response> {
+  try {
+    const opened = await openCachedZipEntry(bridge.services.cache, sessionId, kind, name);
+    const body = Readable.toWeb(opened.stream) as unknown as ReadableStream<Uint8Array>;
+    return new Response(body, { status: 200, headers: { ...HEADERS, 'content-type': opened.contentType, 'content-length': String(opened.size) } });
+  } catch (error) {
+    if (!(error instanceof ZipEntryError)) throw error;
+    return new Response(error.message, { status: error.status, headers: { ...HEADERS, 'content-type': 'text/plain; charset=utf-8' } });
+  }
 }
 
 /** No new windows, no navigation away, no webviews, no permissions; https links of known hosts go to the browser. */

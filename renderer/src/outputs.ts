@@ -1,7 +1,8 @@
 // Cached outputs of sessions (cache.outputs), shared by the library, the job page and the older flow,
-// kept fresh by `cache.output` events.
-import { useEffect, useState } from 'preact/hooks';
-import type { CachedOutput } from '../../shared/bridge/contract.ts';
+// kept fresh by `cache.output` events; the files inside a cached zip (cache.entries) for the viewer.
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { CachedOutput, CommandOutput } from '../../shared/bridge/contract.ts';
+import type { UrlSource } from '../viewer/types.ts';
 import { getBridge } from '../bridge/index.ts';
 
 const known = new Map<string, CachedOutput[]>();
@@ -62,4 +63,54 @@ const IMAGE_KINDS = /^(image|thumbnail|render|spin_\d+|retopo_image(_\d+)?)$/;
 /** The first complete image output (for a thumbnail). */
 export function thumbnailOf(outputs: CachedOutput[] | undefined): CachedOutput | undefined {
   return outputs?.find((o) => o.state === 'complete' && o.url && IMAGE_KINDS.test(o.kind));
+}
+
+type ZipEntries = CommandOutput<'cache.entries'>['entries'];
+/** The files of cached zips, by the zip's URL (a cached blob never changes under its URL). */
+const zipEntries = new Map<string, Promise<ZipEntries>>();
+
+function entriesOf(zip: CachedOutput): Promise<ZipEntries> {
+  let p = zipEntries.get(zip.url!);
+  if (!p) {
+    p = getBridge().call('cache.entries', { sessionId: zip.sessionId, kind: zip.kind }).then((r) => r.entries);
+    p.catch(() => zipEntries.delete(zip.url!)); // asked again next time
+    zipEntries.set(zip.url!, p);
+  }
+  return p;
+}
+
+/** The complete zip of the same prefix as an OBJ output (`obj` → `zip`, `preview_obj` → `preview_zip`). */
+export function zipBeside(outputs: CachedOutput[] | undefined, objKind: string): CachedOutput | undefined {
+  const m = /^(.*)obj$/.exec(objKind);
+  if (!m) return undefined;
+  return outputs?.find((o) => o.kind === `${m[1]}zip` && o.state === 'complete' && o.url);
+}
+
+/** The OBJ inside a zip's files (not macOS's `__MACOSX/._…` companions). */
+export function objEntryOf(entries: ZipEntries): ZipEntries[number] | undefined {
+  return entries.find((e) => /\.obj$/i.test(e.name) && !e.name.startsWith('__MACOSX/') && !/(^|\/)\._/.test(e.name));
+}
+
+/**
+ * What the viewer opens for a picked output: an OBJ is opened from inside the session's zip of the same
+ * prefix when it is cached (`<zip url>/model.obj`), so that Babylon finds its MTL and textures beside it;
+ * anything else (or an OBJ without a zip, or a zip without an OBJ) as it is. Undefined while the zip's
+ * files are being listed, so the viewer does not load the bare OBJ first.
+ */
+export function useViewerSource(outputs: CachedOutput[] | undefined, picked: UrlSource | undefined): UrlSource | undefined {
+  const zip = picked?.format === 'obj' ? zipBeside(outputs, picked.name) : undefined;
+  const [found, setFound] = useState<{ zip: string; entry: string | undefined } | undefined>();
+  useEffect(() => {
+    if (!zip) return;
+    let current = true;
+    entriesOf(zip).then(
+      (entries) => current && setFound({ zip: zip.url!, entry: objEntryOf(entries)?.url }),
+      () => current && setFound({ zip: zip.url!, entry: undefined }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [zip?.url]);
+  const url = !picked ? undefined : !zip ? picked.url : found?.zip !== zip.url ? undefined : (found.entry ?? picked.url);
+  return useMemo(() => (picked && url ? { url, format: picked.format, name: picked.name } : undefined), [url, picked?.format, picked?.name]);
 }

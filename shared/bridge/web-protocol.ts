@@ -14,7 +14,10 @@ export const WEB_PROTOCOL = {
   /** `POST /api/upload`: raw file body, its name URI-encoded in `x-file-name` → `UploadAnswer`. */
   upload: '/api/upload',
   fileNameHeader: 'x-file-name',
-  /** `GET /cache/<sessionId>/<kind>` (both URI-encoded): a cached output, with Range support. */
+  /**
+   * `GET /cache/<sessionId>/<kind>` (both URI-encoded): a cached output, with Range support;
+   * `GET /cache/<sessionId>/<kind>/<entry path>` (each segment URI-encoded): a file inside a cached zip.
+   */
   cachePrefix: '/cache/',
 } as const;
 
@@ -32,4 +35,21 @@ export interface UploadAnswer {
 /** The URL (path) of a cached output on the web host. */
 export function cachePath(sessionId: string, kind: string): string {
   return `${WEB_PROTOCOL.cachePrefix}${encodeURIComponent(sessionId)}/${encodeURIComponent(kind)}`;
+}
+
+/** The URL (path) of a file inside a cached zip output: `<cachePath>/<entry path, URI-encoded per segment>`. */
+export function cacheEntryPath(sessionId: string, kind: string, entry: string): string {
+  return `${cachePath(sessionId, kind)}/${entry.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/** The parts of a cache path (after the prefix): session, kind, and the entry's still-encoded segments. */
+export function parseCachePath(rest: string): { sessionId: string; kind: string; entry: string[] } | undefined {
+  const [session, kind, ...entry] = rest.split('/');
+  try {
+    const sessionId = decodeURIComponent(session ?? '');
+    const k = decodeURIComponent(kind ?? '');
+    return sessionId && k ? { sessionId, kind: k, entry } : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -14,7 +14,7 @@ export function RetopologyForm() {
     <FormShell
       titleId="form-title"
       onSubmit={() => {
-        void form.submit({ endpoint: 'createRetopology', body: body(), label: `Retopology ${mesh.trim().split('/').pop()?.slice(0, 60) ?? ''}` });
+        void form.submit({ endpoint: 'createRetopology', body: body(), label: `Retopology ${mesh.trim().split(/[?#]/)[0]!.split('/').pop()?.slice(0, 60) ?? ''}` });
       }}
     >
       <h2 id="form-title">Retopology</h2>
