@@ -7,8 +7,12 @@
 // "first" is the first open in a fresh browser context (cold HTTP cache: the app also fetches its lazy
 // Babylon chunk then), "second" the same file opened in a new page of that context (warm HTTP cache). Then the frame time of the
 // animated Fox.glb while its first clip plays (app: the viewer's play button; bare: the animation group).
+// Before each open both pages have finished loading their code (network idle): the app loads its Babylon
+// bundle and makes its viewer when the viewer shows, the bare page has Babylon in its page script.
+// Then a job's GLB opened from the download cache (the app's list of downloaded models) against the bare
+// page loading the same bytes by URL.
 // Usage: node bench/viewer.ts [--rounds N]
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -58,6 +62,19 @@ document.getElementById('f').addEventListener('change', async (e) => {
   document.body.dataset.rendered = file.name + ' ' + (Number(document.body.dataset.count ?? 0) + 1);
   document.body.dataset.count = String(Number(document.body.dataset.count ?? 0) + 1);
 });
+// Opening by URL (the same bytes as a cached output of the app): what a bare page does with a model URL.
+globalThis.openUrl = async (url, name) => {
+  if (!engine) {
+    engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: true, antialias: true }, true);
+    scene = new Scene(engine);
+    camera = new ArcRotateCamera('camera', -Math.PI / 3, Math.PI / 2.6, 4, Vector3.Zero(), scene);
+    new HemisphericLight('sky', new Vector3(0.2, 1, 0.3), scene);
+  }
+  container = await LoadAssetContainerAsync(url, scene, { pluginExtension: '.glb' });
+  container.addAllToScene();
+  scene.render();
+  document.body.dataset.rendered = name;
+};
 globalThis.playFirst = () => {
   container.animationGroups[0].start(true);
   let frames = 0;
@@ -129,6 +146,7 @@ async function appRound(browser: Browser, url: string, file: string): Promise<{ 
     const page = await context.newPage();
     await page.goto(`${url}#/viewer`);
     await page.waitForSelector('#viewer-file');
+    await page.waitForLoadState('networkidle'); // the viewer's code has arrived, as the bare page's has at "load"
     await page.evaluate(ARM);
     const ms = await timeOpen(page, '#viewer-file', file, APP_RENDERED, undefined);
     await page.close();
@@ -147,6 +165,7 @@ async function bareRound(browser: Browser, url: string, file: string): Promise<{
     const page = await context.newPage();
     await page.goto(url);
     await page.waitForSelector('#f');
+    await page.waitForLoadState('networkidle');
     const ms = await timeOpen(page, '#f', file, BARE_RENDERED, `${name} 1`);
     await page.close();
     return ms;
@@ -155,6 +174,41 @@ async function bareRound(browser: Browser, url: string, file: string): Promise<{
   const second = await open();
   await context.close();
   return { first, second };
+}
+
+/**
+ * Open from the download cache: a finished job's GLB, picked in the app's "Or open a downloaded model" list
+ * (served from the host's /cache/ route), against the bare page loading the same bytes by URL from its own
+ * server. First in a fresh context, then again in a new page of it (the HTTP cache holds the file).
+ */
+async function cacheRound(browser: Browser, appUrl: string, option: string, bareUrl: string, glbUrl: string): Promise<{ app: number[]; bare: number[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const app: number[] = [];
+  const bare: number[] = [];
+  for (let i = 0; i < 2; i++) {
+    const page = await context.newPage();
+    await page.goto(`${appUrl}#/viewer`);
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('#viewer-cached option').length > 1);
+    await page.waitForLoadState('networkidle');
+    await page.evaluate(ARM);
+    const started = performance.now();
+    await page.selectOption('#viewer-cached', option);
+    await page.waitForFunction(APP_RENDERED, undefined, { polling: 'raf', timeout: 120_000 });
+    app.push(performance.now() - started);
+    await page.close();
+  }
+  for (let i = 0; i < 2; i++) {
+    const page = await context.newPage();
+    await page.goto(bareUrl);
+    await page.waitForLoadState('networkidle');
+    const started = performance.now();
+    await page.evaluate(([u, n]) => (globalThis as any).openUrl(u, n), [glbUrl, `cached ${i}`] as const);
+    await page.waitForFunction(BARE_RENDERED, `cached ${i}`, { polling: 'raf', timeout: 120_000 });
+    bare.push(performance.now() - started);
+    await page.close();
+  }
+  await context.close();
+  return { app, bare };
 }
 
 /** ms per frame over 3 s of the Fox's first clip playing. */
@@ -217,6 +271,22 @@ try {
     const size = `${(readFileSync(file).length / 2 ** 20).toFixed(1)} MB`;
     console.log(`${file.split('/').pop()!.padEnd(22)} ${size.padStart(8)}  ${fmt(af)}  ${fmt(bf)}   ${(af / bf).toFixed(2).padStart(5)}×  ${fmt(as)}  ${fmt(bs)}   (${(as / bs).toFixed(2)}×)`);
   }
+  // A finished image-to-3D job of the embedded engine, its GLB in the download cache.
+  const image = `data:image/png;base64,${readFileSync(resolve(FIXTURES, '..', 'images', 'chair.png')).toString('base64')}`;
+  const created = (await host.bridge.call('create', { endpoint: 'createImageTo3d', body: { image_url: image } })) as { job: { remoteId: string } };
+  let cached: { sessionId: string; kind: string } | undefined;
+  for (let tries = 0; !cached; tries++) {
+    if (tries > 1200) throw new Error('the job GLB never reached the cache');
+    await new Promise((r) => setTimeout(r, 50));
+    const { models } = (await host.bridge.call('cache.models', {})) as { models: { sessionId: string; kind: string }[] };
+    cached = models.find((m) => m.sessionId === created.job.remoteId && m.kind === 'glb');
+  }
+  copyFileSync(host.bridge.services.cache.open(cached.sessionId, cached.kind)!, join(work, 'bare', 'cached.glb'));
+  const cacheRounds: { app: number[]; bare: number[] }[] = [];
+  for (let i = 0; i < rounds; i++) cacheRounds.push(await cacheRound(browser, host.url, `${cached.sessionId}\n${cached.kind}`, bare.url, `${bare.url}cached.glb`));
+  const [cf, cs, bcf, bcs] = [0, 1].flatMap((k) => [median(cacheRounds.map((r) => r.app[k]!)), median(cacheRounds.map((r) => r.bare[k]!))]) as [number, number, number, number];
+  const cachedSize = `${(statSync(join(work, 'bare', 'cached.glb')).size / 2 ** 20).toFixed(1)} MB`;
+  console.log(`${'job GLB from the cache'.padEnd(22)} ${cachedSize.padStart(8)}  ${fmt(cf)}  ${fmt(bcf)}   ${(cf / bcf).toFixed(2).padStart(5)}×  ${fmt(cs)}  ${fmt(bcs)}   (${(cs / bcs).toFixed(2)}×)`);
   const fox = await foxFrames(browser, host.url, bare.url, join(FIXTURES, 'Fox.glb'));
   console.log(`Fox.glb playing its first clip: app ${fox.app.toFixed(1)} ms/frame, bare ${fox.bare.toFixed(1)} ms/frame`);
 } finally {

@@ -2,10 +2,11 @@
 // pages are served with a strict CSP), chunks/ (code loaded on demand: Babylon.js and its loaders), and
 // babylon/ (the decoders Babylon would otherwise fetch from its CDN). Run as a script
 // (`node renderer/build.ts [--watch] [--dev]`) or call buildRenderer() (the tests do, into a temporary folder).
-import { cp, copyFile, mkdir, rename, rm } from 'node:fs/promises';
+import { access, cp, copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { build, context, type BuildOptions } from 'esbuild';
+import { build, context, type BuildOptions, type PluginBuild } from 'esbuild';
+import { writeStudioHdr } from './environment/studio-hdr.ts';
 
 const HERE = import.meta.dirname;
 
@@ -26,6 +27,16 @@ const BABYLON_ASSETS: readonly [from: string, to: string][] = [
   ['Basis/basis_transcoder.js', 'basisTranscoder/1/basis_transcoder.js'],
   ['Basis/basis_transcoder.wasm', 'basisTranscoder/1/basis_transcoder.wasm'],
 ];
+
+/**
+ * Babylon's OpenUSD importer runtime (for its USD loader: USDC layers, composition, materials) is not in
+ * node_modules and is never fetched from its CDN. When `assets/vendor/babylon-usd-importer/` holds its four
+ * files (taken from the CDN folder `babylonUsdImporter/<protocol>/` matching @babylonjs/loaders), they are
+ * copied to `babylon/babylonUsdImporter/`. `babylon/usd-runtime.json` always says whether they are there: the
+ * viewer (renderer/viewer/usd/usd-loader.ts) reads it and otherwise opens USDZ with its built-in reader.
+ */
+const USD_RUNTIME_DIR = join(HERE, '..', 'assets', 'vendor', 'babylon-usd-importer');
+const USD_RUNTIME_FILES = ['babylon-usd-importer.js', 'babylon-usd-importer.wasm', 'babylon-usd-importer.data', 'babylon-usd-importer.worker.js'];
 
 export interface RendererBuildOptions {
   /** Output folder (created); default `dist/renderer` of the checkout. */
@@ -85,13 +96,40 @@ function options(outDir: string, minify: boolean, sourcemap: boolean): BuildOpti
   };
 }
 
+/**
+ * The viewer's Babylon.js side (renderer/viewer/babylon.ts) as one file, `viewer/babylon.js`, without code
+ * splitting: its loaders and materials are inlined rather than spread over ~100 small chunks that the page
+ * would discover one import level after another when a model is opened. The UI loads it by URL
+ * (renderer/viewer/load-babylon.ts), so no Babylon code is in app.js or chunks/.
+ */
+function babylonOptions(outDir: string, minify: boolean, sourcemap: boolean): BuildOptions {
+  const base = options(outDir, minify, sourcemap);
+  const webglOnly = {
+    // The viewer's engine is WebGL (scene.ts): the WebGPU shaders (WGSL, ~550 KB) are never imported.
+    name: 'webgl-only',
+    setup(b: PluginBuild) {
+      b.onResolve({ filter: /[\\/]ShadersWGSL[\\/]/ }, () => ({ path: 'wgsl', namespace: 'webgl-only' }));
+      b.onLoad({ filter: /.*/, namespace: 'webgl-only' }, () => ({ contents: 'export {};', loader: 'js' }));
+    },
+  };
+  return {
+    ...base,
+    entryPoints: { babylon: join(HERE, 'viewer', 'babylon.ts') },
+    entryNames: 'viewer/[name]',
+    splitting: false,
+    plugins: [...(base.plugins ?? []), webglOnly],
+  };
+}
+
 export async function buildRenderer(opts: RendererBuildOptions = {}): Promise<RendererBuild> {
   const outDir = resolve(opts.outDir ?? join(HERE, '..', 'dist', 'renderer'));
   await mkdir(outDir, { recursive: true });
   await rm(join(outDir, 'chunks'), { recursive: true, force: true }); // chunk names carry hashes: no stale ones
-  await build(options(outDir, opts.minify ?? true, opts.sourcemap ?? false));
+  const minify = opts.minify ?? true;
+  const sourcemap = opts.sourcemap ?? false;
+  await Promise.all([build(options(outDir, minify, sourcemap)), build(babylonOptions(outDir, minify, sourcemap))]);
   await finish(outDir);
-  return { outDir, files: ['index.html', 'app.js', 'app.css', 'chunks/', 'babylon/'] };
+  return { outDir, files: ['index.html', 'app.js', 'app.css', 'chunks/', 'viewer/babylon.js', 'babylon/', 'environment/studio.hdr'] };
 }
 
 /** esbuild names the CSS entry after it; the page wants app.css. Then the page and Babylon's decoders. */
@@ -103,6 +141,14 @@ async function finish(outDir: string) {
     await mkdir(dirname(join(outDir, 'babylon', to)), { recursive: true });
     await cp(join(assets, from), join(outDir, 'babylon', to));
   }
+  const usdRuntime = join(outDir, 'babylon', 'babylonUsdImporter');
+  await rm(usdRuntime, { recursive: true, force: true });
+  const present = await Promise.all(USD_RUNTIME_FILES.map((f) => access(join(USD_RUNTIME_DIR, f)).then(() => true, () => false)));
+  const available = present.every(Boolean);
+  if (available) await cp(USD_RUNTIME_DIR, usdRuntime, { recursive: true });
+  else if (present.some(Boolean)) console.warn(`${USD_RUNTIME_DIR} lacks ${USD_RUNTIME_FILES.filter((_, i) => !present[i]).join(', ')}: the OpenUSD importer runtime is left out.`);
+  await writeFile(join(outDir, 'babylon', 'usd-runtime.json'), JSON.stringify(available ? { available, folder: 'babylonUsdImporter/', files: USD_RUNTIME_FILES } : { available }) + '\n');
+  await writeStudioHdr(join(outDir, 'environment', 'studio.hdr')); // the viewer's default lighting (renderer/environment/)
 }
 
 async function main(argv: string[]) {
@@ -115,7 +161,8 @@ async function main(argv: string[]) {
       ...options(outDir, !dev, dev),
       plugins: [...(options(outDir, !dev, dev).plugins ?? []), { name: 'finish', setup: (b) => b.onEnd(async (r) => { if (r.errors.length === 0) { await finish(outDir); console.log(`renderer rebuilt in ${outDir}`); } }) }],
     });
-    await ctx.watch();
+    const viewerCtx = await context(babylonOptions(outDir, !dev, dev));
+    await Promise.all([ctx.watch(), viewerCtx.watch()]);
     console.log(`watching renderer/ → ${outDir}`);
     return;
   }

@@ -16,6 +16,8 @@ import { redactSecrets } from '../api/redact.ts';
 import { cacheSettings, DEFAULT_FORMATS, exportSettings, outputFormatsSetting, webhookSettings } from '../app/app-settings.ts';
 import type { Services } from '../app/services.ts';
 import { fetchJobOutputs } from '../cache/auto-download.ts';
+import { findOriginal } from '../cache/original.ts';
+import { cachedZipEntries, ZipEntryError } from '../cache/zip-entries.ts';
 import { ProfileStore, SessionKeyVault, type KeyVault, type Profile } from '../config/profiles.ts';
 import type { ConnectionSettings } from '../config/settings.ts';
 import { detectProject } from '../export/index.ts';
@@ -26,6 +28,7 @@ import { reconcileJournal } from '../jobs/reconcile.ts';
 import { databasePath, openDatabase, type Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import { BridgeFailure, conflict, invalidInput, notFound, toBridgeError, unsupported } from './errors.ts';
+import { modelFormatOfKind } from '../../shared/model-formats.ts';
 import { CANCELLED_STATUS, toCachedOutput, toJobView } from './views.ts';
 
 export type FileRef = { path: string } | { uploadId: string };
@@ -173,6 +176,7 @@ export class BridgeService {
         return { cancelled: batch !== undefined };
       },
       'cache.outputs': async (i) => ({ outputs: this.#outputsOf(i.sessionId) }),
+      'cache.models': async () => ({ models: this.#cachedModels() }),
       'cache.fetch': async (i) => {
         const job = this.#job(i.jobId);
         if (job.state !== 'succeeded' || job.remoteId === null) throw conflict(`"${job.label}" has no outputs to download: it is ${job.rawStatus || job.state}. Wait until it has succeeded.`);
@@ -180,6 +184,17 @@ export class BridgeService {
         await fetchJobOutputs(cache, store, job, () => tracker.refresh(job.id), this.#outputFormats());
         return { outputs: this.#outputsOf(job.remoteId) };
       },
+      'cache.entries': async (i) => {
+        try {
+          const entries = await cachedZipEntries(this.#services.cache, i.sessionId, i.kind);
+          const base = this.#platform.cacheUrl(i.sessionId, i.kind);
+          return { entries: entries.map((e) => ({ ...e, url: `${base}/${e.name.split('/').map(encodeURIComponent).join('/')}` })) };
+        } catch (error) {
+          if (!(error instanceof ZipEntryError)) throw error;
+          throw error.status === 404 ? notFound(error.message) : conflict(error.message);
+        }
+      },
+      'jobs.original': async (i) => findOriginal(this.#services.store, this.#job(i.id)),
       'export.detect': async (i) => {
         const project = await detectProject(i.projectDir);
         return { engine: project.engine, root: project.root };
@@ -299,6 +314,19 @@ export class BridgeService {
       )
       .finally(() => this.#batches.delete(batchId));
     return { batchId };
+  }
+
+  #cachedModels(): CommandOutput<'cache.models'>['models'] {
+    const { cache, store } = this.#services;
+    const models: CommandOutput<'cache.models'>['models'] = [];
+    for (const entry of cache.list().sort((a, b) => b.lastAccessAt - a.lastAccessAt)) {
+      const format = modelFormatOfKind(entry.kind);
+      const view = toCachedOutput(entry, this.#platform.cacheUrl);
+      if (format === undefined || view.state !== 'complete' || view.url === null) continue;
+      const job = store.jobs.findByRemoteId(entry.sessionId);
+      models.push({ sessionId: entry.sessionId, kind: entry.kind, format, url: view.url, size: view.size, jobId: job?.id ?? null, label: `${job?.label ?? entry.sessionId} · ${entry.kind}` });
+    }
+    return models;
   }
 
   #outputsOf(sessionId: string): CommandOutput<'cache.outputs'>['outputs'] {

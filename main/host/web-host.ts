@@ -24,12 +24,16 @@
 //   {uploadId}`) and `batch.start` until the host stops. Local paths are refused on this transport.
 // - `GET /cache/<sessionId>/<kind>` (URI-encoded): a complete cached output, with `Range` (206/416) and
 //   `Content-Length`; 404 when it is not in the cache. `cache.outputs` gives these URLs.
+// - `GET /cache/<sessionId>/<kind>/<entry path>` (each segment URI-encoded): one file inside a cached zip
+//   (main/cache/zip-entries.ts), its type by extension; 404 with the reason for a missing or unsafe name
+//   (`..`, absolute). `cache.entries` lists them. The OBJ of a zip opened there finds its MTL and textures.
 // - Anything else under GET is the renderer's files from dist/renderer (index.html at `/`), or a page
 //   saying to run `npm run build` when the UI is not built.
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cachePath, WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
+import { cachePath, parseCachePath, WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
+import { entryPathOf, openCachedZipEntry, ZipEntryError } from '../cache/zip-entries.ts';
 import { createServices, type ServiceOptions } from '../app/services.ts';
 import { BridgeService, type FileRef } from './bridge-service.ts';
 import { BridgeFailure, httpStatusOf, invalidInput, toBridgeError } from './errors.ts';
@@ -143,14 +147,37 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     if (!isBuilt(rendererDir)) return sendText(res, 503, NOT_BUILT_PAGE, 'text/html; charset=utf-8');
     const file = resolveAsset(rendererDir, path);
     if (file === undefined) return sendText(res, 404, `Not found: ${path}`);
-    return sendFile(req, res, file, contentType(file), path === '/' || path.endsWith('.html') ? 'no-store' : 'no-cache');
+    // Pages are never cached; chunks carry a content hash in their names; anything else is revalidated (ETag).
+    const caching = path === '/' || path.endsWith('.html') ? 'no-store' : path.startsWith('/chunks/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+    return sendFile(req, res, file, contentType(file), caching);
   }
 
-  function sendCached(req: IncomingMessage, res: ServerResponse, path: string): void {
-    const [sessionId, kind] = path.slice(WEB_PROTOCOL.cachePrefix.length).split('/').map((p) => decodeURIComponent(p));
-    const file = sessionId && kind ? bridge.services.cache.open(sessionId, kind) : undefined;
-    if (file === undefined) return sendText(res, 404, `The ${kind ?? ''} output of ${sessionId ?? ''} is not in the cache: download the job's outputs first.`);
-    sendFile(req, res, file, kind === 'glb' || kind!.endsWith('glb') ? 'model/gltf-binary' : 'application/octet-stream', 'private, max-age=3600');
+  async function sendCached(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const parsed = parseCachePath(path.slice(WEB_PROTOCOL.cachePrefix.length));
+    if (parsed === undefined) return sendText(res, 404, `Not a cached output: ${path} (expected /cache/<session>/<kind>).`);
+    const { sessionId, kind } = parsed;
+    const entry = entryPathOf(parsed.entry);
+    if (entry !== undefined) return sendZipEntry(req, res, sessionId, kind, entry);
+    const file = bridge.services.cache.open(sessionId, kind);
+    if (file === undefined) return sendText(res, 404, `The ${kind} output of ${sessionId} is not in the cache: download the job's outputs first.`);
+    sendFile(req, res, file, kind === 'glb' || kind.endsWith('glb') ? 'model/gltf-binary' : 'application/octet-stream', 'private, max-age=3600');
+  }
+
+  /** A file inside a cached zip (the OBJ of `mesh_url_zip` with its MTL and texture beside it). */
+  async function sendZipEntry(req: IncomingMessage, res: ServerResponse, sessionId: string, kind: string, name: string): Promise<void> {
+    let opened;
+    try {
+      opened = await openCachedZipEntry(bridge.services.cache, sessionId, kind, name);
+    } catch (error) {
+      if (error instanceof ZipEntryError) return sendText(res, error.status, error.message);
+      throw error;
+    }
+    res.writeHead(200, { 'content-type': opened.contentType, 'content-length': opened.size, 'cache-control': 'private, max-age=3600' });
+    if (req.method === 'HEAD') {
+      opened.stream.destroy();
+      return void res.end();
+    }
+    opened.stream.on('error', () => res.destroy()).pipe(res);
   }
 
   const events = attachEventSocket(server, bridge, { path: WEB_PROTOCOL.events, allow: (req) => refusal(req, 'required') });
@@ -195,8 +222,13 @@ function sendText(res: ServerResponse, status: number, text: string, type = 'tex
 
 /** A file with Content-Length, and a single `Range: bytes=a-b` answered with 206 (416 when unsatisfiable). */
 function sendFile(req: IncomingMessage, res: ServerResponse, path: string, type: string, cacheControl: string): void {
-  const size = statSync(path).size;
-  const common = { 'content-type': type, 'accept-ranges': 'bytes', 'cache-control': cacheControl };
+  const { size, mtimeMs } = statSync(path);
+  const etag = `"${size.toString(36)}-${Math.round(mtimeMs).toString(36)}"`;
+  const common = { 'content-type': type, 'accept-ranges': 'bytes', 'cache-control': cacheControl, etag };
+  if (req.headers['if-none-match'] === etag) {
+    res.writeHead(304, common);
+    return void res.end();
+  }
   const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
   let start = 0;
   let end = size - 1;

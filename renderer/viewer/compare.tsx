@@ -6,9 +6,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { JobView } from '../../shared/bridge/contract.ts';
 import { getBridge } from '../bridge/index.ts';
-import { useOutputs } from '../src/outputs.ts';
+import { useOutputs, useViewerSource } from '../src/outputs.ts';
 import { previewOf } from '../src/screens/job.tsx';
 import { jobTitle, stepLabel } from '../src/util.ts';
+import { loadBabylon } from './load-babylon.ts';
 import type { ModelSource } from './types.ts';
 import { ModelViewer } from './viewer.tsx';
 
@@ -54,7 +55,9 @@ function useFaceMix(source: ModelSource | undefined): FaceMix | undefined {
 function JobModel({ job, kind, onSource }: { job: JobView; kind: string | undefined; onSource: (s: ModelSource | undefined) => void }) {
   const outputs = useOutputs(job.remoteId, !!job.remoteId, job.outputsFetched);
   const picked = previewOf(kind ? outputs?.filter((o) => o.kind === kind) : outputs);
-  useEffect(() => onSource(picked), [picked?.url]);
+  // An OBJ from inside the session's zip when there is one, so its MTL and textures load.
+  const source = useViewerSource(outputs, picked);
+  useEffect(() => onSource(source), [source?.url]);
   return outputs && !picked ? <p class="muted">This job has no cached model.</p> : null;
 }
 
@@ -84,7 +87,7 @@ function Side({ which, jobs, initial, stage }: { which: 'a' | 'b'; jobs: JobView
           id={`compare-file-${which}`}
           type="file"
           multiple
-          accept=".glb,.gltf,.obj,.mtl,.fbx,.bin,.png,.jpg,.jpeg,.webp"
+          accept=".glb,.gltf,.obj,.mtl,.fbx,.usdz,.usda,.bin,.png,.jpg,.jpeg,.webp"
           onChange={(e) => {
             const files = e.currentTarget.files;
             if (files && files.length > 0) {
@@ -134,7 +137,7 @@ export function CompareScreen({ a, b }: { a?: string | undefined; b?: string | u
     if (!ca || !cb) return;
     let unlink = () => {};
     let current = true;
-    void import('./sync.ts').then((m) => {
+    void loadBabylon().then((m) => {
       if (current) unlink = m.linkCameras(ca, cb);
     });
     return () => {

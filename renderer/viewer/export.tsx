@@ -9,6 +9,7 @@ import { appState } from '../src/app-state.ts';
 import { ErrorBox } from '../src/components/ui.tsx';
 import { useStore } from '../src/store.ts';
 import { formatBytes, toShownError, type ShownError } from '../src/util.ts';
+import { loadBabylon } from './load-babylon.ts';
 
 export type PreviewTransforms = NonNullable<CommandInput<'export.run'>['transforms']>;
 type Engine = 'unity' | 'unreal' | 'godot' | 'folder';
@@ -70,7 +71,7 @@ export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLEle
     const canvas = stage()?.querySelector<HTMLCanvasElement>('.viewer-canvas');
     if (!canvas) return;
     let current = true;
-    void import('./sync.ts').then((m) => current && setPreview(m.previewTransforms(canvas, transforms ?? {})));
+    void loadBabylon().then((m) => current && setPreview(m.previewTransforms(canvas, transforms ?? {})));
     return () => {
       current = false;
     };

@@ -1,6 +1,7 @@
 // The FBX check before an animation upload: the picked file is opened in a small viewer from the File
 // itself (nothing is uploaded) and its box is compared with the service's reference pose: a character
 // standing up (Y up), facing forward (+Z), so taller than it is deep, and wider (arms) than deep.
+import { loadBabylon } from './load-babylon.ts';
 import type { ModelStats } from './types.ts';
 
 export interface FbxCheck {
@@ -33,8 +34,7 @@ export interface FbxChecker {
 
 /** A small viewer on the canvas that opens picked files (Babylon is loaded on first use). */
 export async function createFbxChecker(canvas: HTMLCanvasElement): Promise<FbxChecker> {
-  // StandardMaterial: the default material of an FBX without materials (scene.ts does not import it).
-  const [{ createViewer }, { boneCount }] = await Promise.all([import('./scene.ts'), import('./sync.ts'), import('@babylonjs/core/Materials/standardMaterial.js')]);
+  const { createViewer, boneCount } = await loadBabylon();
   const viewer = createViewer(canvas);
   return {
     async check(file) {

@@ -27,6 +27,12 @@ import { PBRBaseMaterial } from '@babylonjs/core/Materials/PBR/pbrBaseMaterial.j
 import { PBRMaterial } from '@babylonjs/core/Materials/PBR/pbrMaterial.js';
 import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial.js';
 import { DynamicTexture } from '@babylonjs/core/Materials/Textures/dynamicTexture.js';
+import type { BaseTexture } from '@babylonjs/core/Materials/Textures/baseTexture.js';
+import { CubeTexture } from '@babylonjs/core/Materials/Textures/cubeTexture.js';
+import { HDRCubeTexture } from '@babylonjs/core/Materials/Textures/hdrCubeTexture.js';
+import { Texture } from '@babylonjs/core/Materials/Textures/texture.js';
+import type { Mesh } from '@babylonjs/core/Meshes/mesh.js';
+import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder.js';
 import type { Observer } from '@babylonjs/core/Misc/observable.js';
 import { Color3, Color4 } from '@babylonjs/core/Maths/math.color.js';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector.js';
@@ -41,10 +47,11 @@ import { GLTFFileLoaderMetadata } from '@babylonjs/loaders/glTF/glTFFileLoader.m
 import { OBJFileLoaderMetadata } from '@babylonjs/loaders/OBJ/objFileLoader.metadata.js';
 import { bonesByJoint, type JointName } from '../../shared/joints.ts';
 import type { ModelFormat, ModelSource, ModelStats, ViewMode } from './types.ts';
+import { USD_EXTENSIONS, USD_LOADER_NAME } from './usd/usd-metadata.ts';
 
 let configured = false;
 
-/** Local decoders and the three loaders this app opens (each its own chunk, fetched on first use). */
+/** Local decoders and the loaders this app opens (each its own chunk, fetched on first use). */
 function configure() {
   if (configured) return;
   configured = true;
@@ -77,9 +84,15 @@ function configure() {
       return new FBXFileLoader(options[FBXFileLoaderMetadata.name]);
     },
   });
+  // USDZ/USDA: Babylon's OpenUSD loader when its runtime is installed locally, else the built-in reader (usd/).
+  RegisterSceneLoaderPlugin({
+    name: USD_LOADER_NAME,
+    extensions: USD_EXTENSIONS,
+    createPlugin: async () => new (await import('./usd/usd-loader.ts')).UsdLoader(),
+  });
 }
 
-const FORMATS: readonly ModelFormat[] = ['glb', 'gltf', 'obj', 'fbx'];
+const FORMATS: readonly ModelFormat[] = ['glb', 'gltf', 'obj', 'fbx', 'usdz', 'usda'];
 
 export function formatOf(name: string): ModelFormat | undefined {
   const ext = name.toLowerCase().split('.').pop() ?? '';
@@ -98,7 +111,21 @@ export interface Playback {
   loop: boolean;
 }
 
+/**
+ * The environment that lights the model (image-based lighting for PBR materials): the generated neutral
+ * studio (environment/studio.hdr beside app.js, see renderer/environment/), none (the lights only), or a
+ * local .hdr (equirectangular Radiance) or .env (Babylon's prefiltered cube) file.
+ */
+export type EnvironmentChoice = { kind: 'studio' } | { kind: 'none' } | { kind: 'file'; file: File };
+
 export interface Viewer {
+  /**
+   * Lights the scene with an environment. Resolves once it is in use; rejects with the reason when it
+   * cannot be read, and the previous environment stays.
+   */
+  setEnvironment(choice: EnvironmentChoice): Promise<void>;
+  /** The environment, blurred, as the background (instead of the plain colour); off by default. */
+  showEnvironmentBackground(show: boolean): void;
   /** `keepCamera`: leave the camera where it is (switching between files of the same character). */
   load(source: ModelSource, options?: { keepCamera?: boolean }): Promise<ModelStats>;
   /** The loaded file's clips (its animation groups), by name. */
@@ -130,6 +157,10 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
   const engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: true, antialias: true }, true);
   if (!engine._gl) throw new Error('WebGL is not available in this window.');
   const scene = new Scene(engine);
+  // Prefiltering an environment (so that rough materials blur it) is a few milliseconds on a GPU but several
+  // seconds on a software renderer (SwiftShader, llvmpipe: a machine without a usable GPU). There the studio
+  // is used as it is, its mipmaps standing in for the blur; a file the user picks is still prefiltered.
+  const softwareRenderer = /swiftshader|llvmpipe|softpipe|software/i.test(engine.getGlInfo().renderer);
   scene.clearColor = new Color4(0.16, 0.18, 0.21, 1);
   scene.ambientColor = new Color3(0.3, 0.3, 0.3);
 
@@ -138,10 +169,99 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
   camera.panningInertia = 0.8;
   camera.attachControl(true);
   const hemi = new HemisphericLight('sky', new Vector3(0.2, 1, 0.3), scene);
-  hemi.intensity = 0.75;
   hemi.groundColor = new Color3(0.25, 0.25, 0.28);
   const sun = new DirectionalLight('sun', new Vector3(-0.5, -1, -0.7), scene);
+
+  // ---- environment (image-based lighting) ----
+  // PBR materials (glTF, FBX) take their ambient light and reflections from scene.environmentTexture, and
+  // the sun gives them shape; the hemispheric light would light them twice, so while an environment is in
+  // use it leaves them out. OBJ's standard materials ignore the environment: both lights stay for them.
+  // The studio environment is built with the app (renderer/build.ts) and comes from the page's origin.
+  // A texture being read keeps the scene not ready (Babylon's pending data, and the prefiltering), so
+  // the render loop runs until it is in use and the first still frame is lit by it.
+  const STUDIO_URL = new URL('environment/studio.hdr', document.baseURI).href;
+  let environment: BaseTexture | null = null;
+  let environmentTry = 0;
+  let backgroundShown = false;
+  let skybox: Mesh | undefined;
+  let envFileCount = 0;
+
+  hemi.intensity = 0.75;
   sun.intensity = 1.6;
+  const litByEnvironment = (mesh: AbstractMesh) => !!environment && mesh !== skybox && mesh.material instanceof PBRBaseMaterial;
+  function balanceLights() {
+    hemi.excludedMeshes = scene.meshes.filter(litByEnvironment);
+  }
+  scene.onNewMeshAddedObservable.add((mesh) => {
+    if (litByEnvironment(mesh)) hemi.excludedMeshes.push(mesh);
+  });
+
+  /** Reads an environment; resolves once it is prefiltered and ready (not yet used by the scene). */
+  function readEnvironment(url: string, kind: 'hdr' | 'env', name: string, prefilter = true): Promise<BaseTexture> {
+    return new Promise((resolve, reject) => {
+      let texture: BaseTexture | undefined = undefined;
+      const failed = (message?: string, exception?: unknown) => {
+        texture?.dispose();
+        const why = exception instanceof Error ? exception.message : typeof exception === 'string' && exception ? exception : message || 'the file could not be read';
+        reject(new Error(`${name} is not a usable ${kind === 'hdr' ? 'Radiance .hdr' : 'Babylon .env'} environment (${why}).`));
+      };
+      if (kind === 'hdr') {
+        // 128 pixels a cube face is plenty for lighting; prefiltered so that rough materials blur it.
+        texture = new HDRCubeTexture(url, scene, 128, false, true, false, prefilter, () => resolve(texture!), failed);
+      } else {
+        texture = new CubeTexture(url, scene, null, false, null, () => resolve(texture!), failed, undefined, true, '.env', true);
+      }
+    });
+  }
+
+  function useEnvironment(next: BaseTexture | null) {
+    const previous = environment;
+    environment = next;
+    scene.environmentTexture = next;
+    if (previous && previous !== next) previous.dispose();
+    balanceLights();
+    updateSkybox();
+  }
+
+  /** The environment as a background: a box around the camera, blurred (PBR skybox, as Babylon's default). */
+  function updateSkybox() {
+    const material = skybox?.material;
+    skybox?.dispose();
+    material?.dispose(true, true);
+    skybox = undefined;
+    if (!backgroundShown || !environment) return;
+    const box = CreateBox('environment-background', { size: 1 }, scene);
+    const skyMaterial = new PBRMaterial('environment-background', scene);
+    const reflection = environment.clone();
+    if (reflection) reflection.coordinatesMode = Texture.SKYBOX_MODE;
+    skyMaterial.reflectionTexture = reflection;
+    skyMaterial.microSurface = 0.7; // blurred: the model stays the subject
+    skyMaterial.disableLighting = true;
+    skyMaterial.backFaceCulling = false;
+    box.material = skyMaterial;
+    box.isPickable = false;
+    box.infiniteDistance = true;
+    box.ignoreCameraMaxZ = true;
+    box.renderingGroupId = 0;
+    skybox = box;
+  }
+  // The box follows the camera (infiniteDistance); sized to stay well beyond the model at any scale.
+  scene.onBeforeRenderObservable.add(() => {
+    if (!skybox) return;
+    skybox.scaling.setAll(Math.max(camera.maxZ, camera.radius * 10));
+    skybox.isVisible = !scene.forceWireframe;
+  });
+
+  // The studio is in use from the start (PBR meshes wait for it rather than flash unlit); if it cannot be
+  // read, the lights alone remain.
+  {
+    const studio = new HDRCubeTexture(STUDIO_URL, scene, 128, false, true, false, !softwareRenderer, undefined, (message) => {
+      if (environment !== studio) return;
+      console.warn(`The studio environment could not be read (${message ?? 'unknown error'}); lighting with lights only.`);
+      useEnvironment(null);
+    });
+    useEnvironment(studio);
+  }
 
   let container: AssetContainer | undefined;
   let grid: LinesMesh | undefined;
@@ -485,6 +605,39 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
   }
 
   return {
+    async setEnvironment(choice) {
+      const mine = ++environmentTry;
+      wake();
+      if (choice.kind === 'none') return useEnvironment(null);
+      let next: BaseTexture;
+      if (choice.kind === 'studio') {
+        next = await readEnvironment(STUDIO_URL, 'hdr', 'The studio environment', !softwareRenderer);
+      } else {
+        const name = choice.file.name;
+        const ext = name.toLowerCase().split('.').pop();
+        if (ext !== 'hdr' && ext !== 'env') throw new Error(`${name} is not an environment file: choose a .hdr (Radiance) or .env (Babylon) file.`);
+        // Read through Babylon's file store (the page's CSP allows no fetch of blob: URLs), under a name
+        // of its own so that the model's files and earlier environments never collide with it.
+        const key = `environment-${++envFileCount}.${ext}`;
+        FilesInputStore.FilesToLoad[key] = choice.file;
+        try {
+          next = await readEnvironment(`file:${key}`, ext, name);
+        } finally {
+          delete FilesInputStore.FilesToLoad[key];
+        }
+      }
+      if (mine !== environmentTry) {
+        next.dispose();
+        return;
+      }
+      useEnvironment(next);
+      wake();
+    },
+    showEnvironmentBackground(show) {
+      backgroundShown = show;
+      updateSkybox();
+      wake();
+    },
     async load(source, options) {
       const mine = ++generation;
       let input: string | File;
@@ -492,7 +645,7 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
       let rootUrl: string;
       if ('files' in source) {
         const main = source.files.find((f) => formatOf(f.name));
-        if (!main) throw new Error('None of these files is a model: choose a .glb, .gltf, .obj or .fbx file (with its .mtl, .bin and textures beside it).');
+        if (!main) throw new Error('None of these files is a model: choose a .glb, .gltf, .obj, .fbx or .usdz file (with its .mtl, .bin and textures beside it).');
         // Beside files (MTL, textures, .bin) are found by name through Babylon's file store.
         for (const key of Object.keys(FilesInputStore.FilesToLoad)) delete FilesInputStore.FilesToLoad[key];
         for (const f of source.files) FilesInputStore.FilesToLoad[f.name.toLowerCase()] = f;

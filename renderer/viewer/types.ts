@@ -1,6 +1,7 @@
 // Shared by the viewer's UI (main chunk) and its Babylon scene (lazy chunk): no Babylon imports here.
+import { modelFormatOfKind } from '../../shared/model-formats.ts';
 
-export type ModelFormat = 'glb' | 'gltf' | 'obj' | 'fbx';
+export type ModelFormat = 'glb' | 'gltf' | 'obj' | 'fbx' | 'usdz' | 'usda';
 
 /** A model to show: a URL the host serves (e.g. a cache.outputs URL), or local files (a model and the files beside it). */
 export type ModelSource = UrlSource | { files: File[] };
@@ -27,8 +28,7 @@ export interface ModelStats {
   max: [number, number, number];
 }
 
-/** The format of a cached output kind (`glb`, `preview_glb`, `retopo_obj_1`, `fbx`…), if it is a model. */
+/** The format of a cached output kind (`glb`, `preview_glb`, `retopo_obj_1`, `fbx`, `usdz`…), if it is a model. */
 export function formatOfKind(kind: string): ModelFormat | undefined {
-  const m = /(?:^|_)(glb|gltf|obj|fbx)(?:_\d+)?$/.exec(kind);
-  return m ? (m[1] as ModelFormat) : undefined;
+  return modelFormatOfKind(kind);
 }

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ENDPOINTS, type EndpointId } from '../contract/endpoints.ts';
 import { LIFECYCLE_STATES, OLDER_STEPS, RESOURCE_KINDS } from '../contract/lifecycle.ts';
+import { MODEL_FORMATS } from '../model-formats.ts';
 
 // ---- views of main's records (what the UI may see) --------------------------------------------
 
@@ -40,6 +41,19 @@ export const cachedOutput = z.object({
   error: z.string().nullable(),
 });
 export type CachedOutput = z.output<typeof cachedOutput>;
+
+/** A model file of the cache: its output, format, and the library job it belongs to (if any). */
+export const cachedModel = z.object({
+  sessionId: z.string(),
+  kind: z.string(),
+  format: z.enum(MODEL_FORMATS),
+  url: z.string(),
+  size: z.number().nullable(),
+  jobId: z.string().nullable(),
+  /** The job's label (or the session id) and the output kind, for a list. */
+  label: z.string(),
+});
+export type CachedModel = z.output<typeof cachedModel>;
 
 export const batchItemView = z.object({
   batchId: z.string(),
@@ -147,6 +161,28 @@ export const COMMANDS = {
   'batch.cancel': { input: z.object({ batchId: id }), output: z.object({ cancelled: z.boolean() }) },
   'cache.outputs': { input: z.object({ sessionId: id }), output: z.object({ outputs: z.array(cachedOutput) }) },
   'cache.fetch': { input: z.object({ jobId: id }), output: z.object({ outputs: z.array(cachedOutput) }) },
+  /** The files inside a complete cached zip output (e.g. `zip`: the OBJ, its MTL and texture), each with a URL that serves it. */
+  'cache.entries': {
+    input: z.object({ sessionId: id, kind: id }),
+    output: z.object({ entries: z.array(z.object({ name: z.string(), size: z.number(), url: z.string() })) }),
+  },
+  /**
+   * The original of a retopology job: the library job whose cached output is its input mesh (matched by URL
+   * without the signature query), to compare with. `original` null: `reason` says why in words.
+   */
+  'jobs.original': {
+    input: z.object({ id }),
+    output: z.object({
+      /** The input mesh as the job names it: a URL without its query string, or an `ASSET_` id; null when unknown. */
+      mesh: z.string().nullable(),
+      original: z.object({ jobId: z.string(), sessionId: z.string(), kind: z.string(), label: z.string() }).nullable(),
+      /** The retopologized output of this job to compare (`retopo_obj`), null when it is not cached yet. */
+      kind: z.string().nullable(),
+      reason: z.string().nullable(),
+    }),
+  },
+  /** Every complete model file in the download cache (newest use first), for offline review in the viewer. */
+  'cache.models': { input: z.object({}), output: z.object({ models: z.array(cachedModel) }) },
   'export.detect': { input: z.object({ projectDir: path }), output: z.object({ engine: z.enum(['unity', 'unreal', 'godot', 'folder']), root: z.string() }) },
   'export.run': {
     input: z.object({

@@ -200,8 +200,8 @@ describe('compare and export', () => {
 
   it('made no request beyond this machine', () => {
     expect(offHost).toEqual([]);
-    // Expected: the refused export (422), and the MTL an OBJ names, which the cache does not hold apart
-    // (it is inside the session's zip): Babylon asks for it beside the OBJ and shows the OBJ without it.
+    // Expected: the refused export (422), and the MTL an OBJ names when it is opened bare (no zip of the
+    // session cached: with one, the OBJ opens from inside it and its MTL is found there).
     const mtl = h.pageErrors.filter((e) => /^HTTP 404 \/cache\/SESSION_\w+\/model\.mtl$/.test(e)).length;
     let console404 = 0;
     const expected = (e: string) => /^HTTP 422 \/api\/call\/export\.run$|status of 422|^HTTP 404 \/cache\/SESSION_\w+\/model\.mtl$/.test(e) || (/status of 404/.test(e) && ++console404 <= mtl);

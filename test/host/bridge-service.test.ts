@@ -1,4 +1,4 @@
-import { statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, EVENTS, type CommandName } from '../../shared/bridge/contract.ts';
@@ -9,6 +9,7 @@ import { EncryptedFileVault, type Encryptor } from '../../main/config/profiles.t
 import type { RunningEngine } from '../../main/engine/engine.ts';
 import { BridgeService } from '../../main/host/bridge-service.ts';
 import { BridgeFailure } from '../../main/host/errors.ts';
+import { realFixture } from '../fixtures.ts';
 import { recordEvents, tempDir, until } from './helpers.ts';
 
 const KEY = 'sk_live_DISTINCTIVE_Zq93kLx7TT';
@@ -66,6 +67,9 @@ describe('inputs', () => {
     'batch.cancel': [{}, 'batchId'],
     'cache.outputs': [{}, 'sessionId'],
     'cache.fetch': [{ jobId: '' }, 'jobId'],
+    'cache.entries': [{ sessionId: 'SESSION_1' }, 'kind'],
+    'jobs.original': [{ id: '' }, 'id'],
+    'cache.models': [42, '(body)'],
     'export.detect': [{}, 'projectDir'],
     'export.run': [{ jobId: 'job_1', projectDir: '/tmp', name: '' }, 'name'],
     'settings.get': ['all', '(body)'],
@@ -120,6 +124,24 @@ describe('jobs', () => {
     const list = COMMANDS['jobs.list'].output.parse(await bridge.call('jobs.list', {}));
     expect(list.total).toBe(2);
   });
+
+  it('lists the model files of the cache for the viewer, with their job', async () => {
+    const image = `data:image/png;base64,${readFileSync(realFixture('images', 'chair.png')).toString('base64')}`;
+    const created = (await bridge.call('create', { endpoint: 'createImageTo3d', body: { image_url: image } })) as { job: { id: string; remoteId: string; label: string } };
+    const listed = () => bridge.call('cache.models', {}).then((r) => COMMANDS['cache.models'].output.parse(r).models);
+    let models = await listed();
+    for (let tries = 0; !models.some((m) => m.sessionId === created.job.remoteId && m.kind === 'glb'); tries++) {
+      if (tries > 600) throw new Error('the GLB never reached the cache');
+      await new Promise((r) => setTimeout(r, 50));
+      models = await listed();
+    }
+    const glb = models.find((m) => m.sessionId === created.job.remoteId && m.kind === 'glb')!;
+    expect(glb).toMatchObject({ format: 'glb', jobId: created.job.id, url: cachePath(created.job.remoteId, 'glb') });
+    expect(glb.label).toContain(created.job.label);
+    expect(glb.size).toBeGreaterThan(0);
+    // Images and other non-model outputs are not listed; every listed kind is a model format.
+    expect(models.every((m) => ['glb', 'gltf', 'obj', 'fbx', 'usdz'].includes(m.format))).toBe(true);
+  }, 60_000);
 
   it('says which job is unknown', async () => {
     const error = await failure(bridge.call('jobs.get', { id: 'job_missing' }));

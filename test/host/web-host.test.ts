@@ -17,6 +17,9 @@ let hostHeader: string;
 beforeAll(async () => {
   mkdirSync(renderer);
   writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>test</title><p>hello</p>');
+  mkdirSync(join(renderer, 'chunks'));
+  writeFileSync(join(renderer, 'chunks', 'module-ABC123.js'), 'export const a = 1;');
+  writeFileSync(join(renderer, 'app.js'), 'console.log(1);');
   host = await startWebHost({ dataDir: join(data.path, 'data'), rendererDir: renderer, serviceOptions: { engineSpeed: 500 } });
   hostHeader = `127.0.0.1:${host.port}`;
   cookie = `${WEB_PROTOCOL.cookieName}=${host.token}`;
@@ -84,6 +87,21 @@ describe('access', () => {
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['referrer-policy']).toBe('no-referrer');
     }
+  });
+
+  it('caches hashed chunks for good, revalidates other files by ETag, and never caches the page', async () => {
+    const get = (path: string, headers: Record<string, string> = {}) => raw(host.port, { path, headers: { host: hostHeader, cookie, ...headers } });
+    const chunk = await get('/chunks/module-ABC123.js');
+    expect(chunk.status).toBe(200);
+    expect(chunk.headers['cache-control']).toContain('immutable');
+    const app = await get('/app.js');
+    expect(app.headers['cache-control']).toBe('no-cache');
+    expect(app.headers.etag).toMatch(/^".+"$/);
+    const again = await get('/app.js', { 'if-none-match': String(app.headers.etag) });
+    expect(again.status).toBe(304);
+    expect(again.body).toBe('');
+    expect((await get('/app.js', { 'if-none-match': '"stale"' })).body).toBe('console.log(1);');
+    expect((await get('/')).headers['cache-control']).toBe('no-store');
   });
 
   it('does not serve files outside the renderer folder', async () => {

@@ -1,13 +1,15 @@
-// One job: status, progress, its cached files, and the resource as the service last reported it.
-import { useMemo, useRef, useState } from 'preact/hooks';
-import type { CachedOutput, JobView } from '../../../shared/bridge/contract.ts';
+// One job: status, progress, its cached files, and the resource as the service last reported it. The
+// preview opens an OBJ from inside the session's zip (MTL and textures beside it); a retopology job links to
+// the compare view against its original mesh when the cache holds it (jobs.original), or says why not.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { CachedOutput, CommandOutput, JobView } from '../../../shared/bridge/contract.ts';
 import { getBridge } from '../../bridge/index.ts';
 import { AnimationPanel } from '../../viewer/animation-job.tsx';
 import { formatOfKind, type UrlSource } from '../../viewer/types.ts';
 import { ExportPanel } from '../../viewer/export.tsx';
 import { ModelViewer } from '../../viewer/viewer.tsx';
 import { ErrorBox, Progress, Section, StateBadge } from '../components/ui.tsx';
-import { loadOutputs, useOutputs } from '../outputs.ts';
+import { loadOutputs, useOutputs, useViewerSource } from '../outputs.ts';
 import { KIND_LABELS, formatBytes, formatTime, jobTitle, stepLabel, toShownError, type ShownError } from '../util.ts';
 import { useJob } from './create/form.tsx';
 import { JobActions } from './job-actions.tsx';
@@ -20,21 +22,68 @@ export function previewOf(outputs: CachedOutput[] | undefined): UrlSource | unde
   const pick =
     PREFERRED.map((k) => ready.find((o) => o.kind === k)).find((o) => o) ??
     ready.find((o) => formatOfKind(o.kind) === 'glb') ??
-    ready.find((o) => formatOfKind(o.kind) === 'obj');
+    ready.find((o) => formatOfKind(o.kind) === 'obj') ??
+    ready.find((o) => formatOfKind(o.kind) === 'usdz');
   return pick ? { url: pick.url!, format: formatOfKind(pick.kind)!, name: pick.kind } : undefined;
+}
+
+type Original = CommandOutput<'jobs.original'>;
+
+/** A retopology job's original (jobs.original), read again when its outputs are fetched; undefined for other jobs. */
+function useOriginal(job: JobView): Original | undefined {
+  const [original, setOriginal] = useState<Original | undefined>();
+  const wanted = job.kind === 'v3_session' && job.state === 'succeeded';
+  useEffect(() => {
+    setOriginal(undefined);
+    if (!wanted) return;
+    let current = true;
+    getBridge()
+      .call('jobs.original', { id: job.id })
+      .then(
+        (r) => current && setOriginal(r),
+        (e: unknown) => current && setOriginal({ mesh: null, original: null, kind: null, reason: toShownError(e).message }),
+      );
+    return () => {
+      current = false;
+    };
+  }, [job.id, wanted, job.outputsFetched]);
+  return original;
+}
+
+/** `#/compare/<job>~<kind>/<job>~<kind>` (compare.tsx reads `~` as "this output of the job"). */
+export function compareHref(a: { jobId: string; kind?: string | null | undefined }, b?: { jobId: string; kind?: string | null | undefined }): string {
+  const side = (s: { jobId: string; kind?: string | null | undefined }) => `${encodeURIComponent(s.jobId)}${s.kind ? `~${encodeURIComponent(s.kind)}` : ''}`;
+  return `#/compare/${side(a)}${b ? `/${side(b)}` : ''}`;
 }
 
 function PreviewPanel({ outputs, job }: { outputs: CachedOutput[] | undefined; job: JobView }) {
   const picked = previewOf(outputs);
-  // A new object only when the file changes, so the viewer does not reload on every outputs event.
-  const source = useMemo(() => picked, [picked?.url, picked?.format]);
+  // An OBJ opens from inside the session's zip when there is one (its MTL and textures load); a new object
+  // only when the file changes, so the viewer does not reload on every outputs event.
+  const source = useViewerSource(outputs, picked);
+  const original = useOriginal(job);
   const stage = useRef<HTMLDivElement>(null);
   if (!source) return null;
   // An older-flow session with both meshes compares its preview with the refined one.
   const withPreview = source.name !== 'preview_glb' && outputs?.some((o) => o.kind === 'preview_glb' && o.state === 'complete');
-  const compare = withPreview ? `#/compare/${encodeURIComponent(job.id)}~preview_glb/${encodeURIComponent(job.id)}` : `#/compare/${encodeURIComponent(job.id)}`;
+  const compare = withPreview ? compareHref({ jobId: job.id, kind: 'preview_glb' }, { jobId: job.id }) : compareHref({ jobId: job.id });
+  const links = (
+    <span class="actions">
+      {original?.original && (
+        <a href={compareHref({ jobId: original.original.jobId, kind: original.original.kind }, { jobId: job.id, kind: original.kind ?? source.name })} data-compare-original>
+          Compare with the original
+        </a>
+      )}
+      <a href={compare}>{withPreview ? 'Compare with the preview mesh' : 'Compare with…'}</a>
+    </span>
+  );
   return (
-    <Section title="Preview" id="job-preview" actions={<a href={compare}>{withPreview ? 'Compare with the preview mesh' : 'Compare with…'}</a>}>
+    <Section title="Preview" id="job-preview" actions={links}>
+      {original && !original.original && original.reason && (
+        <p class="hint" data-original-missing>
+          {original.reason}
+        </p>
+      )}
       <div ref={stage}>
         <ModelViewer source={source} label={`${jobTitle(job)} (${source.name})`} />
       </div>
