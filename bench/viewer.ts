@@ -1,9 +1,9 @@
 // Viewer: time from opening a model to its first rendered frame, in headless Chromium with WebGL by
 // SwiftShader (as the e2e tests), for every real GLB fixture and a generated 1M-triangle GLB:
 //  - app: the viewer route (#/viewer) of the real web host (renderer built into a temporary folder), the
-//    file given to its file input; done when the viewer says ready and its canvas has drawn a frame since;
+//    file given to its file input; done when the viewer says ready and has drawn the model (its loop stopped);
 //  - bare: a page that only has Babylon.js (Engine, Scene, camera, light, the glTF loader; bundled here with
-//    esbuild), loading the same file from the same kind of file input and rendering once.
+//    esbuild), loading the same file from the same kind of file input and rendering once it is ready.
 // "first" is the first open in a fresh browser context (cold HTTP cache: the app also fetches its lazy
 // Babylon chunk then), "second" the same file opened in a new page of that context (warm HTTP cache). Then the frame time of the
 // animated Fox.glb while its first clip plays (app: the viewer's play button; bare: the animation group).
@@ -42,6 +42,15 @@ import '@babylonjs/core/Meshes/instancedMesh.js';
 import '@babylonjs/loaders/glTF/2.0/index.js';
 const canvas = document.getElementById('c');
 let engine, scene, camera, container;
+const drawWhenReady = () => new Promise((done) => {
+  const draw = () => {
+    const ready = scene.isReady();
+    scene.render();
+    if (ready) done();
+    else requestAnimationFrame(draw);
+  };
+  draw();
+});
 document.getElementById('f').addEventListener('change', async (e) => {
   const file = e.target.files[0];
   // The engine is made on the first open, as the app's viewer does (a WebGL context costs time).
@@ -58,7 +67,9 @@ document.getElementById('f').addEventListener('change', async (e) => {
   for (const g of container.animationGroups) g.stop();
   container.addAllToScene();
   camera.radius = 4;
-  scene.render();
+  // The first frame that shows the model: frames until one is drawn from a ready scene (shaders compiled,
+  // textures uploaded), as the app's loop does (not whenReadyAsync, which checks only every 100 ms).
+  await drawWhenReady();
   document.body.dataset.rendered = file.name + ' ' + (Number(document.body.dataset.count ?? 0) + 1);
   document.body.dataset.count = String(Number(document.body.dataset.count ?? 0) + 1);
 });
@@ -72,7 +83,7 @@ globalThis.openUrl = async (url, name) => {
   }
   container = await LoadAssetContainerAsync(url, scene, { pluginExtension: '.glb' });
   container.addAllToScene();
-  scene.render();
+  await drawWhenReady();
   document.body.dataset.rendered = name;
 };
 globalThis.playFirst = () => {
@@ -111,25 +122,28 @@ async function timeOpen<A>(page: Page, input: string, file: string, rendered: (a
 }
 
 // The app is done when the viewer, having gone through "loading" (seen by a MutationObserver), says ready
-// and the canvas drew a frame after that.
+// and its render loop has stopped: it stops after a frame drawn from a ready, still scene (renderer/viewer/
+// scene.ts), i.e. the first frame that shows the model, as the bare page's render after whenReadyAsync.
 // Page functions (this project type-checks without the DOM library, so the page's globals are `any`).
 const APP_RENDERED = () => {
   const g = globalThis as any;
   const v = g.document.querySelector('.viewer');
   const c = g.document.querySelector('.viewer-canvas');
   if (!v || !g.__seenLoading || v.dataset.state !== 'ready') return false;
-  g.__readyFrames ??= Number(c.dataset.frames ?? 0);
-  return Number(c.dataset.frames ?? 0) > g.__readyFrames;
+  return c.dataset.rendering === 'idle' && Number(c.dataset.frames ?? 0) > g.__loadingFrames;
 };
 
 const ARM = () => {
   const g = globalThis as any;
   g.__seenLoading = false;
-  g.__readyFrames = undefined;
+  g.__loadingFrames = Infinity;
   g.__observer?.disconnect();
   const v = g.document.querySelector('.viewer');
   g.__observer = new g.MutationObserver(() => {
-    if (v.dataset.state === 'loading') g.__seenLoading = true;
+    if (v.dataset.state === 'loading' && !g.__seenLoading) {
+      g.__seenLoading = true;
+      g.__loadingFrames = Number(g.document.querySelector('.viewer-canvas').dataset.frames ?? 0);
+    }
   });
   g.__observer.observe(v, { attributes: true, attributeFilter: ['data-state'] });
 };
@@ -140,13 +154,18 @@ const BARE_RENDERED = (want: string) => {
   return rendered === want;
 };
 
-async function appRound(browser: Browser, url: string, file: string): Promise<{ first: number; second: number }> {
+async function appRound(browser: Browser, url: string, file: string): Promise<{ first: number; second: number; plain: number }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const open = async () => {
+  const open = async (plain = false) => {
     const page = await context.newPage();
     await page.goto(`${url}#/viewer`);
     await page.waitForSelector('#viewer-file');
     await page.waitForLoadState('networkidle'); // the viewer's code has arrived, as the bare page's has at "load"
+    if (plain) {
+      // Lights only, as the bare page: no image-based lighting, whose shader variant costs SwiftShader more to compile.
+      await page.click('button[data-environment="none"]');
+      await page.waitForSelector('button[data-environment="none"][aria-pressed="true"]');
+    }
     await page.evaluate(ARM);
     const ms = await timeOpen(page, '#viewer-file', file, APP_RENDERED, undefined);
     await page.close();
@@ -154,8 +173,9 @@ async function appRound(browser: Browser, url: string, file: string): Promise<{ 
   };
   const first = await open();
   const second = await open(); // a new page in the same context: the HTTP cache holds the app's chunks
+  const plain = await open(true);
   await context.close();
-  return { first, second };
+  return { first, second, plain };
 }
 
 async function bareRound(browser: Browser, url: string, file: string): Promise<{ first: number; second: number }> {
@@ -259,17 +279,17 @@ try {
   await appRound(browser, host.url, files[1]!); // warm-up
   await bareRound(browser, bare.url, files[1]!);
   console.log(`viewer: open → first rendered frame, median of ${rounds} rounds (headless Chromium, SwiftShader WebGL, node ${process.version})`);
-  console.log('file                       size     app first  bare first   ratio   app second  bare second');
+  console.log('file                       size     app first  bare first   ratio   app second  bare second  ratio    app second, no environment');
   for (const file of files) {
-    const app: { first: number; second: number }[] = [];
+    const app: { first: number; second: number; plain: number }[] = [];
     const raw: { first: number; second: number }[] = [];
     for (let i = 0; i < rounds; i++) {
       app.push(await appRound(browser, host.url, file));
       raw.push(await bareRound(browser, bare.url, file));
     }
-    const [af, bf, as, bs] = [median(app.map((r) => r.first)), median(raw.map((r) => r.first)), median(app.map((r) => r.second)), median(raw.map((r) => r.second))];
+    const [af, bf, as, bs, ap] = [median(app.map((r) => r.first)), median(raw.map((r) => r.first)), median(app.map((r) => r.second)), median(raw.map((r) => r.second)), median(app.map((r) => r.plain))];
     const size = `${(readFileSync(file).length / 2 ** 20).toFixed(1)} MB`;
-    console.log(`${file.split('/').pop()!.padEnd(22)} ${size.padStart(8)}  ${fmt(af)}  ${fmt(bf)}   ${(af / bf).toFixed(2).padStart(5)}×  ${fmt(as)}  ${fmt(bs)}   (${(as / bs).toFixed(2)}×)`);
+    console.log(`${file.split('/').pop()!.padEnd(22)} ${size.padStart(8)}  ${fmt(af)}  ${fmt(bf)}   ${(af / bf).toFixed(2).padStart(5)}×  ${fmt(as)}  ${fmt(bs)}   ${(as / bs).toFixed(2).padStart(5)}×  ${fmt(ap)} (${(ap / bs).toFixed(2)}×)`);
   }
   // A finished image-to-3D job of the embedded engine, its GLB in the download cache.
   const image = `data:image/png;base64,${readFileSync(resolve(FIXTURES, '..', 'images', 'chair.png')).toString('base64')}`;
@@ -286,7 +306,7 @@ try {
   for (let i = 0; i < rounds; i++) cacheRounds.push(await cacheRound(browser, host.url, `${cached.sessionId}\n${cached.kind}`, bare.url, `${bare.url}cached.glb`));
   const [cf, cs, bcf, bcs] = [0, 1].flatMap((k) => [median(cacheRounds.map((r) => r.app[k]!)), median(cacheRounds.map((r) => r.bare[k]!))]) as [number, number, number, number];
   const cachedSize = `${(statSync(join(work, 'bare', 'cached.glb')).size / 2 ** 20).toFixed(1)} MB`;
-  console.log(`${'job GLB from the cache'.padEnd(22)} ${cachedSize.padStart(8)}  ${fmt(cf)}  ${fmt(bcf)}   ${(cf / bcf).toFixed(2).padStart(5)}×  ${fmt(cs)}  ${fmt(bcs)}   (${(cs / bcs).toFixed(2)}×)`);
+  console.log(`${'job GLB from the cache'.padEnd(22)} ${cachedSize.padStart(8)}  ${fmt(cf)}  ${fmt(bcf)}   ${(cf / bcf).toFixed(2).padStart(5)}×  ${fmt(cs)}  ${fmt(bcs)}   ${(cs / bcs).toFixed(2).padStart(5)}×`);
   const fox = await foxFrames(browser, host.url, bare.url, join(FIXTURES, 'Fox.glb'));
   console.log(`Fox.glb playing its first clip: app ${fox.app.toFixed(1)} ms/frame, bare ${fox.bare.toFixed(1)} ms/frame`);
 } finally {

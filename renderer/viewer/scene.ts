@@ -371,13 +371,16 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
     playing ||
     !scene.isReady();
   const frame = () => {
+    const stillBefore = !moving();
     scene.render();
     canvas.dataset.frames = String(++frames);
     canvas.dataset.camera = `${camera.alpha.toFixed(4)} ${camera.beta.toFixed(4)} ${camera.radius.toFixed(4)}`;
     if (skeletonLines) updateSkeletonLines();
     if (playing) notify();
-    if (moving()) idleFrames = 0;
-    else if (++idleFrames > 2) {
+    // One frame drawn from a still, ready scene is the picture (the drawing buffer is preserved): then stop.
+    // More frames would only compete with whatever comes next (a large model costs SwiftShader ~0.1 s a frame).
+    if (!stillBefore || moving()) idleFrames = 0;
+    else if (++idleFrames >= 1) {
       engine.stopRenderLoop(frame);
       running = false;
       canvas.dataset.rendering = 'idle';
