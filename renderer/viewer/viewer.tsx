@@ -3,7 +3,7 @@
 // pays for it and it is usually ready by the time a file is opened. A file that cannot
 // be opened shows its reason here; the viewer and the app stay usable and the next file loads normally.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { JointName } from '../../shared/joints.ts';
 import { AnimationControls } from './animation.tsx';
 import { loadBabylon } from './load-babylon.ts';
@@ -79,7 +79,9 @@ export function ModelViewer({
     };
   }, []);
 
-  useEffect(() => {
+  // A layout effect: the load starts right after this render, not after the next paint (a useEffect would
+  // wait for an animation frame first).
+  useLayoutEffect(() => {
     if (!source) return;
     const name = sourceName(source);
     let current = true;
