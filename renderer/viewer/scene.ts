@@ -81,7 +81,8 @@ function configure() {
     ...FBXFileLoaderMetadata,
     createPlugin: async (options) => {
       const { FBXFileLoader } = await import('@babylonjs/loaders/FBX/fbxFileLoader.pure.js');
-      return new FBXFileLoader(options[FBXFileLoaderMetadata.name]);
+      // In metres like glTF (an FBX unit is UnitScaleFactor centimetres), so the box reads in metres too.
+      return new FBXFileLoader({ unitScale: 'meters', ...options[FBXFileLoaderMetadata.name] });
     },
   });
   // USDZ/USDA: Babylon's OpenUSD loader when its runtime is installed locally, else the built-in reader (usd/).

@@ -133,9 +133,13 @@ describe('viewer', () => {
     await expectRendered('blender_282_suzanne.obj', 'obj-suzanne');
   });
 
-  it.each(['Male_Casual.fbx', 'max_transformed_skin_7500_ascii.fbx'])('opens the FBX %s', async (file) => {
+  it.each(readdirSync(realFixture('fbx')).filter((f) => f.endsWith('.fbx')).sort())('opens the FBX %s', async (file) => {
     await openFiles([realFixture('fbx', file)]);
     await expectRendered(file, `fbx-${file.replace(/\.fbx$/, '')}`);
+    // In metres (the file's UnitScaleFactor applied): objects of a few metres at most, not hundreds of centimetres.
+    const size = (await h.page.locator('[data-stat="size"]').innerText()).split('×').map((t) => Number(t.trim().replace(/,/g, '')));
+    expect(Math.max(...size)).toBeLessThan(10);
+    expect(Math.max(...size)).toBeGreaterThan(0.05);
   });
 
   it('offers views: wireframe and the bounding box in metres; idle means no rendering', async () => {
