@@ -608,6 +608,11 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
     };
   }
 
+  // The empty viewer shows a floor grid: something to look at, and its line shader is compiled before the
+  // first file comes (the grid and box of each model reuse it).
+  makeGrid();
+  wake();
+
   return {
     async setEnvironment(choice) {
       const mine = ++environmentTry;
