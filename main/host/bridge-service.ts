@@ -242,7 +242,18 @@ export class BridgeService {
       const { submitter } = this.#services;
       const outcome = await submitter.submit(
         i.endpoint,
-        { ...(i.params && { params: i.params }), ...(i.body !== undefined && { body: i.body }), ...(file !== undefined && { file }), signal: abort.signal },
+        {
+          ...(i.params && { params: i.params }),
+          ...(i.body !== undefined && { body: i.body }),
+          ...(file !== undefined && {
+            file,
+            // Progress of sending the file to the service (a large FBX takes a while), a few times a second.
+            onUploadProgress: (p: { sent: number; total: number }) => {
+              if (this.#due(`create:${operationId}`, p.sent === p.total)) this.#emit('create.upload', { operationId, sent: p.sent, total: p.total });
+            },
+          }),
+          signal: abort.signal,
+        },
         { label: i.label ?? labelOf(i.endpoint, i.body, file), operationId, fileHash },
       );
       return { operationId: outcome.operationId, status: outcome.status, ...(outcome.job && { job: toJobView(outcome.job) }) };

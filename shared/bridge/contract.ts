@@ -227,6 +227,8 @@ export const EVENTS = {
   'batch.done': z.object({ batchId: z.string(), total: z.number(), submitted: z.number(), rejected: z.number(), failed: z.number(), cancelled: z.number() }),
   'cache.progress': z.object({ sessionId: z.string(), kind: z.string(), bytes: z.number(), total: z.number().nullable() }),
   'cache.output': cachedOutput,
+  /** A create's file being sent to the service (after the web host got it from the browser): bytes so far. */
+  'create.upload': z.object({ operationId: z.string(), sent: z.number(), total: z.number() }),
   settings: settingsView,
   notice: z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string() }),
 } as const;

@@ -67,9 +67,18 @@ describe('drop and animation', () => {
     await page.evaluate(() => (location.hash = '#/create/animation'));
     await page.setInputFiles('#anim-file', realFixture('fbx', 'Male_Casual.fbx'));
     await poll(textOf(page.locator('.create-form').first().locator('.hint'))).toContain('Male_Casual.fbx');
+    // Both legs show progress: browser → app, then app → service (seen by an observer: they can be brief).
+    await page.evaluate(() => {
+      const g = globalThis as any;
+      g.__legs = new Set<string>();
+      new g.MutationObserver(() => {
+        for (const el of g.document.querySelectorAll('.upload-progress')) g.__legs.add(el.dataset.leg ?? 'browser');
+      }).observe(g.document.body, { childList: true, subtree: true });
+    });
     await page.click('button:has-text("Upload mesh")');
     const upload = page.locator('.create-form').first().locator('.created');
     await poll(textOf(upload.locator('.badge')), 60_000).toBe('Done');
+    expect(await page.evaluate(() => [...(globalThis as any).__legs].sort())).toEqual(['browser', 'service']);
     const session = await page.locator('#prompts-session').inputValue();
     expect(session).toMatch(/^SESSION_/);
     // One prompt the service refuses (too long): its own error is shown, the others go on.

@@ -2,7 +2,7 @@ import { createReadStream, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { COMMANDS } from '../../shared/bridge/contract.ts';
+import { COMMANDS, EVENTS } from '../../shared/bridge/contract.ts';
 import { WEB_PROTOCOL, type EventMessage, type UploadAnswer } from '../../shared/bridge/web-protocol.ts';
 import { startWebHost, type RunningWebHost } from '../../main/host/web-host.ts';
 import { realFixture } from '../fixtures.ts';
@@ -180,10 +180,25 @@ describe('round trips', () => {
     expect(upload.status).toBe(200);
     const answer = JSON.parse(upload.body) as UploadAnswer;
     expect(answer).toMatchObject({ name: 'Suzanne (test).fbx', size: statSync(fbx).size });
-    const res = await call('create', { endpoint: 'uploadAnimationMesh', file: { uploadId: answer.uploadId } });
-    expect(res.status).toBe(200);
-    const created = COMMANDS.create.output.parse(JSON.parse(res.body));
-    expect(created.job).toMatchObject({ kind: 'animation_session', label: 'Suzanne (test).fbx' });
+    // The page follows the second leg too (host → service) by the create's operation id.
+    const opened = await socket({ origin: `http://${hostHeader}`, cookie });
+    if (!('ws' in opened)) throw new Error(`socket refused: ${opened.refused}`);
+    const progress: { operationId: string; sent: number; total: number }[] = [];
+    opened.ws.on('message', (frame) => {
+      const m = JSON.parse(String(frame)) as EventMessage;
+      if (m.event === 'create.upload') progress.push(EVENTS['create.upload'].parse(m.payload));
+    });
+    try {
+      const res = await call('create', { endpoint: 'uploadAnimationMesh', file: { uploadId: answer.uploadId }, operationId: 'op_fbx_progress' });
+      expect(res.status).toBe(200);
+      const created = COMMANDS.create.output.parse(JSON.parse(res.body));
+      expect(created.job).toMatchObject({ kind: 'animation_session', label: 'Suzanne (test).fbx' });
+      const last = await until(() => progress.find((p) => p.sent === p.total), 10_000, 'the last upload progress event');
+      expect(last).toMatchObject({ operationId: 'op_fbx_progress', total: statSync(fbx).size });
+      expect(progress.every((p) => p.operationId === 'op_fbx_progress' && p.sent <= p.total)).toBe(true);
+    } finally {
+      opened.ws.close();
+    }
   });
 
   it('refuses local paths and unknown upload ids on the web host', async () => {

@@ -26,6 +26,8 @@ function UploadForm({ onSession }: { onSession: (code: string) => void }) {
   const [file, setFile] = useState<File | undefined>();
   const [url, setUrl] = useState('');
   const [progress, setProgress] = useState<{ sent: number; total: number } | undefined>();
+  // The second leg: the main process sending the file on to the service (create.upload events).
+  const [sending, setSending] = useState<{ sent: number; total: number } | undefined>();
   const [fileError, setFileError] = useState<string | undefined>();
   const form = useCreateForm(mode === 'url' ? uploadMeshUrlRequest : undefined, () => (mode === 'url' ? { mesh_url: url } : {}));
   const job = useJob(form.result?.job?.id, form.result?.job);
@@ -43,14 +45,20 @@ function UploadForm({ onSession }: { onSession: (code: string) => void }) {
         }
         if (!file) return setFileError('Choose an FBX file or a zip of FBX files.');
         if (!MESH_FILE.test(file.name)) return setFileError(`${file.name} is not an FBX or zip file: animation needs an FBX file or a zip of FBX files.`);
+        const operationId = `op_${crypto.randomUUID()}`;
+        const off = getBridge().on('create.upload', (p) => p.operationId === operationId && setSending({ sent: p.sent, total: p.total }));
         try {
           setProgress({ sent: 0, total: file.size });
           const ref = await getTransport().fileRef(file, setProgress);
-          await form.submit({ endpoint: 'uploadAnimationMesh', file: ref, label: file.name });
+          setProgress(undefined);
+          setSending({ sent: 0, total: file.size });
+          await form.submit({ endpoint: 'uploadAnimationMesh', file: ref, label: file.name, operationId });
         } catch (err) {
           setFileError(toShownError(err).message);
         } finally {
+          off();
           setProgress(undefined);
+          setSending(undefined);
         }
       }}
     >
@@ -80,6 +88,12 @@ function UploadForm({ onSession }: { onSession: (code: string) => void }) {
         <div class="upload-progress">
           <span>Uploading…</span>
           <Progress percent={progress.total ? (100 * progress.sent) / progress.total : null} label="Upload progress" />
+        </div>
+      )}
+      {sending && (
+        <div class="upload-progress" data-leg="service">
+          <span>Sending to the service…</span>
+          <Progress percent={sending.total ? (100 * sending.sent) / sending.total : null} label="Progress of sending the file to the service" />
         </div>
       )}
       <FormFooter form={form} label="Upload mesh" busyLabel="Uploading…" />
