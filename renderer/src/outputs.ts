@@ -112,5 +112,5 @@ export function useViewerSource(outputs: CachedOutput[] | undefined, picked: Url
     };
   }, [zip?.url]);
   const url = !picked ? undefined : !zip ? picked.url : found?.zip !== zip.url ? undefined : (found.entry ?? picked.url);
-  return useMemo(() => (picked && url ? { url, format: picked.format, name: picked.name } : undefined), [url, picked?.format, picked?.name]);
+  return useMemo(() => (picked && url ? { url, format: picked.format, name: picked.name, ...(url === picked.url && { size: picked.size ?? null }) } : undefined), [url, picked?.format, picked?.name]);
 }

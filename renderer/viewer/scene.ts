@@ -27,7 +27,7 @@ import { PBRBaseMaterial } from '@babylonjs/core/Materials/PBR/pbrBaseMaterial.j
 import { PBRMaterial } from '@babylonjs/core/Materials/PBR/pbrMaterial.js';
 import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial.js';
 import { DynamicTexture } from '@babylonjs/core/Materials/Textures/dynamicTexture.js';
-import type { BaseTexture } from '@babylonjs/core/Materials/Textures/baseTexture.js';
+import { BaseTexture } from '@babylonjs/core/Materials/Textures/baseTexture.js';
 import { CubeTexture } from '@babylonjs/core/Materials/Textures/cubeTexture.js';
 import { HDRCubeTexture } from '@babylonjs/core/Materials/Textures/hdrCubeTexture.js';
 import { Texture } from '@babylonjs/core/Materials/Textures/texture.js';
@@ -46,7 +46,7 @@ import { registerBuiltInGLTFExtensions } from '@babylonjs/loaders/glTF/2.0/Exten
 import { GLTFFileLoaderMetadata } from '@babylonjs/loaders/glTF/glTFFileLoader.metadata.js';
 import { OBJFileLoaderMetadata } from '@babylonjs/loaders/OBJ/objFileLoader.metadata.js';
 import { bonesByJoint, type JointName } from '../../shared/joints.ts';
-import type { ModelFormat, ModelSource, ModelStats, ViewMode } from './types.ts';
+import type { ModelFormat, ModelSource, ModelStats, TextureInfo, ViewMode } from './types.ts';
 import { USD_EXTENSIONS, USD_LOADER_NAME } from './usd/usd-metadata.ts';
 
 let configured = false;
@@ -150,6 +150,8 @@ export interface Viewer {
   showBounds(show: boolean): void;
   /** Frames the camera on the model again. */
   frame(): void;
+  /** The loaded model's textures, once they have all loaded (their sizes are known then). */
+  textures(): Promise<TextureInfo[]>;
   dispose(): void;
 }
 
@@ -705,6 +707,20 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
       wake();
     },
     frame: frameCamera,
+    textures() {
+      const list = container?.textures ?? [];
+      return new Promise<TextureInfo[]>((resolve) =>
+        BaseTexture.WhenAllReady(list, () =>
+          resolve(
+            list.map((t, i) => {
+              const { width, height } = t.getSize();
+              const mips = t.noMipmap ? 1 : 4 / 3;
+              return { name: t.name || `texture ${i + 1}`, width, height, gpuBytes: Math.round(width * height * 4 * mips * (t.isCube ? 6 : 1)) };
+            }),
+          ),
+        ),
+      );
+    },
     clips: () => groups.map((g) => g.name),
     selectClip,
     play() {

@@ -90,7 +90,7 @@ export function ViewerScreen() {
         />
         <span class="muted">or drop the files here. Nothing leaves this computer.</span>
       </div>
-      <CacheOpener onOpen={(m) => setSource({ url: m.url, format: m.format as ModelFormat, name: m.label })} />
+      <CacheOpener onOpen={(m) => setSource({ url: m.url, format: m.format as ModelFormat, name: m.label, size: m.size })} />
       <ModelViewer source={source} label="the opened file" />
     </>
   );

@@ -6,15 +6,16 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { JointName } from '../../shared/joints.ts';
 import { AnimationControls } from './animation.tsx';
+import { formatBytes } from '../src/util.ts';
 import { loadBabylon } from './load-babylon.ts';
 import type { EnvironmentChoice, Viewer } from './scene.ts';
-import { PBR_MODES, type ModelSource, type ModelStats, type ViewMode } from './types.ts';
+import { PBR_MODES, type ModelSource, type ModelStats, type TextureInfo, type ViewMode } from './types.ts';
 import type { ValidationSummary } from './validate.ts';
 
 type Status = { state: 'empty' } | { state: 'loading'; name: string } | { state: 'ready'; name: string; stats: ModelStats } | { state: 'error'; name: string; message: string };
 
 function sourceName(source: ModelSource): string {
-  return 'files' in source ? (source.files.find((f) => /\.(glb|gltf|obj|fbx)$/i.test(f.name))?.name ?? source.files[0]?.name ?? 'file') : source.name;
+  return 'files' in source ? (source.files.find((f) => /\.(glb|gltf|obj|fbx|usdz|usda)$/i.test(f.name))?.name ?? source.files[0]?.name ?? 'file') : source.name;
 }
 
 function reasonOf(error: unknown): string {
@@ -36,6 +37,21 @@ const MODES: readonly { mode: ViewMode; label: string; title: string }[] = [
 
 /** The downloaded screenshot's name: the model's file name without its extension, then .png. */
 const shotName = (name: string) => `${name.replace(/\.[^./\\]+$/, '') || 'view'}.png`;
+
+/** The model file's size, and how many files (and bytes) came beside it; undefined when not known. */
+function fileBytes(source: ModelSource): { model: number; others: number; othersBytes: number } | undefined {
+  if (!('files' in source)) return source.size ? { model: source.size, others: 0, othersBytes: 0 } : undefined;
+  const main = source.files.find((f) => f.name === sourceName(source)) ?? source.files[0];
+  if (!main) return undefined;
+  const others = source.files.filter((f) => f !== main);
+  return { model: main.size, others: others.length, othersBytes: others.reduce((n, f) => n + f.size, 0) };
+}
+
+/** A texture's name as a file name: Babylon's `file:` prefix, folders and queries left out; data URIs "embedded". */
+function textureName(name: string): string {
+  if (name.startsWith('data:') || name.startsWith('blob:')) return 'embedded';
+  return name.replace(/^file:/, '').split(/[?#]/)[0]!.split('/').pop() || name;
+}
 
 const metres = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(2) : n.toFixed(3));
 const count = (n: number) => n.toLocaleString('en');
@@ -63,6 +79,7 @@ export function ModelViewer({
   const [mode, setMode] = useState<ViewMode>('textured');
   const [bounds, setBounds] = useState(false);
   const [live, setLive] = useState<Viewer | undefined>();
+  const [textures, setTextures] = useState<TextureInfo[] | undefined>();
   const loadedOnce = useRef(false);
 
   const viewer = (): Promise<Viewer> => {
@@ -86,6 +103,7 @@ export function ModelViewer({
     const name = sourceName(source);
     let current = true;
     setStatus({ state: 'loading', name });
+    setTextures(undefined);
     const keep = !!keepCamera && loadedOnce.current;
     viewer()
       .then((v) => {
@@ -95,7 +113,10 @@ export function ModelViewer({
       .then(
         (stats) => {
           loadedOnce.current = true;
-          if (current) setStatus({ state: 'ready', name, stats });
+          if (!current) return;
+          setStatus({ state: 'ready', name, stats });
+          // Resolutions are known once the textures have loaded (after the first frame, often).
+          void viewerRef.current?.then((v) => v.textures()).then((list) => current && setTextures(list), () => {});
         },
         (e: unknown) => current && setStatus({ state: 'error', name, message: reasonOf(e) }),
       );
@@ -129,6 +150,7 @@ export function ModelViewer({
   useEffect(() => live?.highlightJoint(highlightJoint), [live, highlightJoint]);
 
   const stats = status.state === 'ready' ? status.stats : undefined;
+  const bytes = source ? fileBytes(source) : undefined;
   const gltf = !!source && ('files' in source ? /\.(glb|gltf)$/i.test(sourceName(source)) : source.format === 'glb' || source.format === 'gltf');
   return (
     <div class="viewer" data-state={status.state} data-name={status.state === 'empty' ? undefined : status.name}>
@@ -196,8 +218,25 @@ export function ModelViewer({
             <dd data-stat="meshes">{count(stats.meshes)}</dd>
             <dt>Materials</dt>
             <dd data-stat="materials">{count(stats.materials)}</dd>
+            <dt>File size</dt>
+            <dd data-stat="file-size">{bytes ? formatBytes(bytes.model) + (bytes.others ? ` (+ ${bytes.others} beside it: ${formatBytes(bytes.othersBytes)})` : '') : 'unknown'}</dd>
             <dt>Textures</dt>
             <dd data-stat="textures">{count(stats.textures)}</dd>
+            {textures && textures.length > 0 && (
+              <>
+                <dt>Texture memory</dt>
+                <dd data-stat="texture-memory">
+                  {formatBytes(textures.reduce((n, t) => n + t.gpuBytes, 0))} on the GPU
+                  <ul class="texture-list" aria-label="Textures">
+                    {textures.map((t, i) => (
+                      <li key={i} data-width={t.width} data-height={t.height}>
+                        <span class="texture-name">{textureName(t.name)}</span> {t.width} × {t.height}, {formatBytes(t.gpuBytes)}
+                      </li>
+                    ))}
+                  </ul>
+                </dd>
+              </>
+            )}
             <dt>Animations</dt>
             <dd data-stat="animations">{count(stats.animations)}</dd>
             <dt>Size (m)</dt>

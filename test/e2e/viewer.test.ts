@@ -3,7 +3,7 @@
 // render loop stops once the view is still; a corrupt file shows its error and the next file still opens;
 // and no request leaves this machine (Babylon's decoders and loaders come from the host). Screenshots go
 // to test-results/viewer/.
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realFixture } from '../fixtures.ts';
@@ -125,7 +125,15 @@ describe('viewer', () => {
     const dir = realFixture('obj', 'spider');
     await openFiles(readdirSync(dir).map((f) => join(dir, f)));
     await expectRendered('spider.obj', 'obj-spider');
-    expect(Number(await h.page.locator('[data-stat="textures"]').innerText())).toBeGreaterThan(0);
+    const textures = Number(await h.page.locator('[data-stat="textures"]').innerText());
+    expect(textures).toBeGreaterThan(0);
+    // Each texture with its resolution (known once loaded) and GPU memory; the file sizes of what was opened.
+    const items = h.page.locator('.texture-list li');
+    await poll(() => items.count()).toBe(textures);
+    for (const li of await items.all()) expect(Number(await li.getAttribute('data-width'))).toBeGreaterThan(0);
+    expect(await textOf(items.first())()).toMatch(/\.jpg \d+ × \d+, [\d.]+ [KM]B$/);
+    const objSize = statSync(join(dir, 'spider.obj')).size;
+    expect(await textOf(h.page.locator('[data-stat="file-size"]'))()).toMatch(new RegExp(`^${(objSize / 1024).toFixed(0)}(\\.\\d)? KB \\(\\+ 6 beside it: `));
   });
 
   it('opens the suzanne OBJ', async () => {

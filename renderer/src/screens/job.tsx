@@ -24,7 +24,7 @@ export function previewOf(outputs: CachedOutput[] | undefined): UrlSource | unde
     ready.find((o) => formatOfKind(o.kind) === 'glb') ??
     ready.find((o) => formatOfKind(o.kind) === 'obj') ??
     ready.find((o) => formatOfKind(o.kind) === 'usdz');
-  return pick ? { url: pick.url!, format: formatOfKind(pick.kind)!, name: pick.kind } : undefined;
+  return pick ? { url: pick.url!, format: formatOfKind(pick.kind)!, name: pick.kind, size: pick.size } : undefined;
 }
 
 type Original = CommandOutput<'jobs.original'>;
