@@ -1,5 +1,6 @@
 // Bundles the renderer with esbuild: index.html, app.js, app.css (no inline scripts or styles: the
-// pages are served with a strict CSP), chunks/ (code loaded on demand: Babylon.js and its loaders), and
+// pages are served with a strict CSP), chunks/ (UI code loaded on demand), viewer/babylon.js (the viewer's
+// Babylon.js side, one file), environment/studio.hdr (the viewer's default lighting, generated), and
 // babylon/ (the decoders Babylon would otherwise fetch from its CDN). Run as a script
 // (`node renderer/build.ts [--watch] [--dev]`) or call buildRenderer() (the tests do, into a temporary folder).
 import { access, cp, copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
