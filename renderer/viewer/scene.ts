@@ -128,7 +128,8 @@ export interface Viewer {
   /** The environment, blurred, as the background (instead of the plain colour); off by default. */
   showEnvironmentBackground(show: boolean): void;
   /** `keepCamera`: leave the camera where it is (switching between files of the same character). */
-  load(source: ModelSource, options?: { keepCamera?: boolean }): Promise<ModelStats>;
+  /** `onProgress`: the share of the file read so far (0…1), when its length is known. */
+  load(source: ModelSource, options?: { keepCamera?: boolean; onProgress?: (share: number) => void }): Promise<ModelStats>;
   /** The loaded file's clips (its animation groups), by name. */
   clips(): string[];
   /** Selects a clip (stopping the others), on its first frame; plays it if `play`. */
@@ -670,7 +671,12 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
       }
       clear();
       wake(); // the old model leaves the view even if the new one fails
-      const loaded = await LoadAssetContainerAsync(input, scene, { pluginExtension: `.${format}`, ...(rootUrl && { rootUrl }) });
+      const onProgress = options?.onProgress;
+      const loaded = await LoadAssetContainerAsync(input, scene, {
+        pluginExtension: `.${format}`,
+        ...(rootUrl && { rootUrl }),
+        ...(onProgress && { onProgress: (e: { lengthComputable: boolean; loaded: number; total: number }) => e.lengthComputable && e.total > 0 && onProgress(Math.min(1, e.loaded / e.total)) }),
+      });
       if (mine !== generation) {
         loaded.dispose();
         throw new Error('superseded');

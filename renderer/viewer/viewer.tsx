@@ -6,13 +6,14 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { JointName } from '../../shared/joints.ts';
 import { AnimationControls } from './animation.tsx';
+import { Progress } from '../src/components/ui.tsx';
 import { formatBytes } from '../src/util.ts';
 import { loadBabylon } from './load-babylon.ts';
 import type { EnvironmentChoice, Viewer } from './scene.ts';
 import { PBR_MODES, type ModelSource, type ModelStats, type TextureInfo, type ViewMode } from './types.ts';
 import type { ValidationSummary } from './validate.ts';
 
-type Status = { state: 'empty' } | { state: 'loading'; name: string } | { state: 'ready'; name: string; stats: ModelStats } | { state: 'error'; name: string; message: string };
+type Status = { state: 'empty' } | { state: 'loading'; name: string; share?: number } | { state: 'ready'; name: string; stats: ModelStats } | { state: 'error'; name: string; message: string };
 
 function sourceName(source: ModelSource): string {
   return 'files' in source ? (source.files.find((f) => /\.(glb|gltf|obj|fbx|usdz|usda)$/i.test(f.name))?.name ?? source.files[0]?.name ?? 'file') : source.name;
@@ -108,7 +109,13 @@ export function ModelViewer({
     viewer()
       .then((v) => {
         setLive(v);
-        return v.load(source, { keepCamera: keep });
+        // The share read so far, for a large file from the cache (a few updates per second are plenty).
+        let shown = -1;
+        const onProgress = (share: number) => {
+          const percent = Math.floor(share * 100);
+          if (current && percent >= shown + 5) setStatus({ state: 'loading', name, share: (shown = percent) / 100 });
+        };
+        return v.load(source, { keepCamera: keep, onProgress });
       })
       .then(
         (stats) => {
@@ -158,9 +165,10 @@ export function ModelViewer({
         <canvas ref={canvasRef} class="viewer-canvas" tabIndex={0} aria-label={`3D view of ${label}. Drag to orbit, right-drag or shift-drag to pan, wheel to zoom.`} />
         {status.state === 'empty' && <p class="viewer-overlay muted">No model open.</p>}
         {status.state === 'loading' && (
-          <p class="viewer-overlay" role="status">
-            Opening {status.name}…
-          </p>
+          <div class="viewer-overlay" role="status">
+            <p>Opening {status.name}…</p>
+            {status.share !== undefined && <Progress percent={status.share * 100} label={`Reading ${status.name}`} />}
+          </div>
         )}
         {status.state === 'error' && (
           <div class="viewer-overlay viewer-error" role="alert">

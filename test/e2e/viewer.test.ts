@@ -3,9 +3,11 @@
 // render loop stops once the view is still; a corrupt file shows its error and the next file still opens;
 // and no request leaves this machine (Babylon's decoders and loaders come from the host). Screenshots go
 // to test-results/viewer/.
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildGlb } from '../../main/engine/outputs/index.ts';
 import { realFixture } from '../fixtures.ts';
 import { openApp, poll, startHarness, textOf, type Harness } from './harness.ts';
 
@@ -227,6 +229,29 @@ describe('viewer', () => {
     });
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual(size);
     expect(png.length).toBeGreaterThan(1000);
+  });
+
+  it('shows how much of a large file has been read while it opens', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'viewer-large-'));
+    try {
+      const file = join(dir, 'large.glb');
+      writeFileSync(file, buildGlb({ seed: 'viewer-large', targetFaces: 400_000 }));
+      await h.page.evaluate(() => {
+        const g = globalThis as any;
+        g.__shares = [] as string[];
+        new g.MutationObserver(() => {
+          const bar = g.document.querySelector('.viewer-overlay progress');
+          if (bar) g.__shares.push(bar.getAttribute('value'));
+        }).observe(g.document.querySelector('.viewer'), { childList: true, subtree: true, attributes: true });
+      });
+      await openFiles([file]);
+      await expectRendered('large.glb', 'glb-large');
+      const shares: string[] = await h.page.evaluate(() => (globalThis as any).__shares);
+      expect(shares.length).toBeGreaterThan(0);
+      expect(shares.every((s) => Number(s) >= 0 && Number(s) <= 100)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('shows why a corrupt file fails, and the next file still opens', async () => {
