@@ -26,7 +26,7 @@ export function animationFiles(outputs: CachedOutput[] | undefined, result: unkn
     if (o.kind === 'animation') label = 'Session animation (all clips)';
     else if (o.kind.startsWith('library:')) label = `Library: ${library.get(o.kind.slice(8)) || o.kind.slice(8)}`;
     else if (/^prompt:[^:]+$/.test(o.kind)) label = `Prompt: ${prompts.get(o.kind.slice(7)) || o.kind.slice(7)}`;
-    if (label) out.push({ url: o.url, format: 'glb', name: o.kind, label });
+    if (label) out.push({ url: o.url, format: 'glb', name: o.kind, label, size: o.size });
   }
   const rank = (f: AnimationFile) => (f.name === 'animation' ? 0 : f.name.startsWith('library:') ? 1 : 2);
   return out.sort((a, b) => rank(a) - rank(b));
@@ -48,7 +48,7 @@ function AnimationPreview({ outputs, result, title }: { outputs: CachedOutput[] 
   const [joint, setJoint] = useState<JointName | undefined>();
   const file = files.find((f) => f.name === picked) ?? files[0];
   // A new object only when the file changes, so the viewer does not reload on every outputs event.
-  const source = useMemo(() => file && { url: file.url, format: file.format, name: file.name }, [file?.url]);
+  const source = useMemo(() => file && { url: file.url, format: file.format, name: file.name, size: file.size }, [file?.url]);
   const render = outputs?.find((o) => o.kind === 'render' && o.state === 'complete' && o.url);
   const dict = (result as { animation_joint_dict?: Record<string, unknown> } | undefined)?.animation_joint_dict;
   return (

@@ -226,8 +226,12 @@ export function ModelViewer({
             <dd data-stat="meshes">{count(stats.meshes)}</dd>
             <dt>Materials</dt>
             <dd data-stat="materials">{count(stats.materials)}</dd>
-            <dt>File size</dt>
-            <dd data-stat="file-size">{bytes ? formatBytes(bytes.model) + (bytes.others ? ` (+ ${bytes.others} beside it: ${formatBytes(bytes.othersBytes)})` : '') : 'unknown'}</dd>
+            {bytes && (
+              <>
+                <dt>File size</dt>
+                <dd data-stat="file-size">{formatBytes(bytes.model) + (bytes.others ? ` (+ ${bytes.others} beside it: ${formatBytes(bytes.othersBytes)})` : '')}</dd>
+              </>
+            )}
             <dt>Textures</dt>
             <dd data-stat="textures">{count(stats.textures)}</dd>
             {textures && textures.length > 0 && (

@@ -59,6 +59,11 @@ describe('viewer: open from the cache', () => {
     await poll(async () => `${await viewer.getAttribute('data-state')}`, 30_000).toBe('ready');
     await poll(async () => (await page.locator('.viewer-canvas').getAttribute('data-rendering')) ?? '', 20_000).toBe('idle');
     expect(Number((await viewer.locator('[data-stat="triangles"]').innerText()).replace(/,/g, ''))).toBeGreaterThan(0);
+    // The cached file's size, as the cache knows it.
+    const { models } = await call('cache.models', {});
+    const size = models.find((m: { sessionId: string; kind: string }) => m.sessionId === job.remoteId && m.kind === 'glb').size as number;
+    const [, shown, unit] = /^([\d.]+) (KB|MB)$/.exec(await viewer.locator('[data-stat="file-size"]').innerText()) ?? [];
+    expect(Math.abs(Number(shown) * 1024 ** (unit === 'MB' ? 2 : 1) - size) / size, 'shown size against the cached size').toBeLessThan(0.06);
     expect(requests).toContain(`/cache/${encodeURIComponent(job.remoteId)}/glb`);
     await viewer.screenshot({ path: join(SHOTS, 'open-from-cache.png') });
     expect(offHost).toEqual([]);
