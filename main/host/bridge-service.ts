@@ -28,7 +28,7 @@ import { reconcileJournal } from '../jobs/reconcile.ts';
 import { databasePath, openDatabase, type Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import { BridgeFailure, conflict, invalidInput, notFound, toBridgeError, unsupported } from './errors.ts';
-import { modelFormatOfKind } from '../../shared/model-formats.ts';
+import { ANIMATION_KIND, modelFormatOfKind } from '../../shared/model-formats.ts';
 import { CANCELLED_STATUS, toCachedOutput, toJobView } from './views.ts';
 
 export type FileRef = { path: string } | { uploadId: string };
@@ -331,7 +331,7 @@ export class BridgeService {
     const { cache, store } = this.#services;
     const models: CommandOutput<'cache.models'>['models'] = [];
     for (const entry of cache.list().sort((a, b) => b.lastAccessAt - a.lastAccessAt)) {
-      const format = modelFormatOfKind(entry.kind);
+      const format = modelFormatOfKind(entry.kind) ?? (ANIMATION_KIND.test(entry.kind) ? 'glb' : undefined);
       const view = toCachedOutput(entry, this.#platform.cacheUrl);
       if (format === undefined || view.state !== 'complete' || view.url === null) continue;
       const job = store.jobs.findByRemoteId(entry.sessionId);

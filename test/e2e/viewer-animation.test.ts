@@ -179,6 +179,11 @@ describe('viewer animation', () => {
     await poll(async () => `${await page.locator('#anim-file').inputValue()} ${await page.locator('.animation-preview .viewer').getAttribute('data-state')}`, 30_000).toBe('animation ready');
     expect(await page.locator('#anim-clip option').allTextContents()).toEqual(['Idle', 'Walk', 'Run', 'Jump']);
     expect(await page.locator('#anim-file option').count()).toBe(5);
+    // The same animated GLBs are offered for offline review in #/viewer's list of downloaded models.
+    const { models } = await call('cache.models', {});
+    const mine = (models as { sessionId: string; kind: string; format: string; jobId: string | null }[]).filter((m) => m.sessionId === code);
+    expect(mine.map((m) => m.kind).sort()).toEqual(['animation', ...(await page.locator('#anim-file option').evaluateAll((os: any[]) => os.map((o) => o.value)))].filter((k, i, all) => all.indexOf(k) === i).sort());
+    expect(mine.every((m) => m.format === 'glb' && m.jobId === job.id)).toBe(true);
     await poll(async () => (await canvas.getAttribute('data-rendering')) ?? '', 20_000).toBe('idle');
     const camera = await canvas.getAttribute('data-camera');
     await page.selectOption('#anim-clip', '1');

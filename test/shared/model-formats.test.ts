@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { modelFormatOfKind } from '../../shared/model-formats.ts';
+import { ANIMATION_KIND, modelFormatOfKind } from '../../shared/model-formats.ts';
 
 describe('modelFormatOfKind', () => {
   it.each([
@@ -17,5 +17,10 @@ describe('modelFormatOfKind', () => {
 
   it.each(['zip', 'image', 'retopo_image_1', 'mp4', 'thumbnail', 'glbx', 'notglb'])('finds no model in %s', (kind) => {
     expect(modelFormatOfKind(kind)).toBeUndefined();
+  });
+
+  it('tells the animated GLBs of a mesh-animation session apart from its other files', () => {
+    for (const kind of ['animation', 'library:5f3c', 'prompt:abc123']) expect(ANIMATION_KIND.test(kind), kind).toBe(true);
+    for (const kind of ['prompt:abc123:usdz', 'render', 'rig', 'animations', 'library:']) expect(ANIMATION_KIND.test(kind), kind).toBe(false);
   });
 });
