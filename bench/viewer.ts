@@ -4,13 +4,15 @@
 //    file given to its file input; done when the viewer says ready and has drawn the model (its loop stopped);
 //  - bare: a page that only has Babylon.js (Engine, Scene, camera, light, the glTF loader; bundled here with
 //    esbuild), loading the same file from the same kind of file input and rendering once it is ready.
-// "first" is the first open in a fresh browser context (cold HTTP cache: the app also fetches its lazy
-// Babylon chunk then), "second" the same file opened in a new page of that context (warm HTTP cache). Then the frame time of the
-// animated Fox.glb while its first clip plays (app: the viewer's play button; bare: the animation group).
-// Before each open both pages have finished loading their code (network idle): the app loads its Babylon
-// bundle and makes its viewer when the viewer shows, the bare page has Babylon in its page script.
-// Then a job's GLB opened from the download cache (the app's list of downloaded models) against the bare
-// page loading the same bytes by URL.
+// Both pages draw the same thing: the bare canvas has the app's canvas size, its camera frames the model as
+// the app does, and it lights PBR materials with the app's own studio environment file (as the app does by
+// default); a third pair of columns has both with lights only (the app with Environment None). Both make
+// their engine (and read the environment) when the page loads, before the open.
+// "first" is the first open in a fresh browser context, "second" the same file opened in a new page of that
+// context (warm HTTP cache). Before each open both pages have finished loading (network idle). Then a job's
+// GLB opened from the download cache (the app's list of downloaded models) against the bare page loading
+// the same bytes by URL, and the frame time of the animated Fox.glb while its first clip plays (app: the
+// viewer's play button; bare: the animation group).
 // Usage: node bench/viewer.ts [--rounds N]
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -34,6 +36,7 @@ import { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera.js';
 import { Engine } from '@babylonjs/core/Engines/engine.js';
 import { HemisphericLight } from '@babylonjs/core/Lights/hemisphericLight.js';
 import { LoadAssetContainerAsync } from '@babylonjs/core/Loading/sceneLoader.js';
+import { HDRCubeTexture } from '@babylonjs/core/Materials/Textures/hdrCubeTexture.js';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector.js';
 import { Scene } from '@babylonjs/core/scene.js';
 import '@babylonjs/core/Animations/index.js';
@@ -41,7 +44,37 @@ import '@babylonjs/core/Bones/index.js';
 import '@babylonjs/core/Meshes/instancedMesh.js';
 import '@babylonjs/loaders/glTF/2.0/index.js';
 const canvas = document.getElementById('c');
-let engine, scene, camera, container;
+// Made when the page loads, as the app makes its viewer when the viewer shows (before a file is chosen).
+const engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: true, antialias: true }, true);
+const scene = new Scene(engine);
+const camera = new ArcRotateCamera('camera', -Math.PI / 3, Math.PI / 2.6, 4, Vector3.Zero(), scene);
+new HemisphericLight('sky', new Vector3(0.2, 1, 0.3), scene);
+let container;
+// ?environment: the app's studio environment file, read as the app reads it (128 px faces, not prefiltered
+// on a software renderer), so that both pages light PBR materials the same way (image-based lighting).
+if (new URLSearchParams(location.search).has('environment')) {
+  const software = /swiftshader|llvmpipe|softpipe|software/i.test(engine.getGlInfo().renderer);
+  const studio = new HDRCubeTexture('studio.hdr', scene, 128, false, true, false, !software, () => {
+    scene.environmentTexture = studio;
+    document.body.dataset.ready = 'yes';
+  });
+} else document.body.dataset.ready = 'yes';
+// The camera frames the model as the app's viewer does (same angles, the bounding sphere filling the view),
+// so that both pages shade the same pixels: a fixed camera shows a corner of a large model, or nothing.
+const frame = () => {
+  const { min, max } = scene.getWorldExtends((m) => m.getTotalVertices() > 0);
+  const size = max.subtract(min);
+  const radius = Math.max(size.length() / 2, 1e-3);
+  const distance = radius / Math.sin(Math.min(camera.fov, camera.fov * (engine.getAspectRatio(camera) || 1)) / 2);
+  camera.setTarget(min.add(size.scale(0.5)));
+  camera.alpha = -Math.PI / 3;
+  camera.beta = Math.PI / 2.6;
+  camera.radius = distance * 1.05;
+  camera.minZ = distance / 500;
+  camera.maxZ = distance * 50;
+};
+// The first frame that shows the model: frames until one is drawn from a ready scene (shaders compiled,
+// textures uploaded), as the app's loop does (not whenReadyAsync, which checks only every 100 ms).
 const drawWhenReady = () => new Promise((done) => {
   const draw = () => {
     const ready = scene.isReady();
@@ -51,41 +84,25 @@ const drawWhenReady = () => new Promise((done) => {
   };
   draw();
 });
-document.getElementById('f').addEventListener('change', async (e) => {
-  const file = e.target.files[0];
-  // The engine is made on the first open, as the app's viewer does (a WebGL context costs time).
-  if (!engine) {
-    engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: true, antialias: true }, true);
-    scene = new Scene(engine);
-    camera = new ArcRotateCamera('camera', -Math.PI / 3, Math.PI / 2.6, 4, Vector3.Zero(), scene);
-    new HemisphericLight('sky', new Vector3(0.2, 1, 0.3), scene);
-  }
-  container = await LoadAssetContainerAsync(file, scene, { pluginExtension: '.glb', rootUrl: 'file:' }).catch((error) => {
+const show = async (source, options, name) => {
+  container = await LoadAssetContainerAsync(source, scene, options).catch((error) => {
     document.body.dataset.rendered = 'error: ' + error.message;
     throw error;
   });
   for (const g of container.animationGroups) g.stop();
   container.addAllToScene();
-  camera.radius = 4;
-  // The first frame that shows the model: frames until one is drawn from a ready scene (shaders compiled,
-  // textures uploaded), as the app's loop does (not whenReadyAsync, which checks only every 100 ms).
-  await drawWhenReady();
-  document.body.dataset.rendered = file.name + ' ' + (Number(document.body.dataset.count ?? 0) + 1);
-  document.body.dataset.count = String(Number(document.body.dataset.count ?? 0) + 1);
-});
-// Opening by URL (the same bytes as a cached output of the app): what a bare page does with a model URL.
-globalThis.openUrl = async (url, name) => {
-  if (!engine) {
-    engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: true, antialias: true }, true);
-    scene = new Scene(engine);
-    camera = new ArcRotateCamera('camera', -Math.PI / 3, Math.PI / 2.6, 4, Vector3.Zero(), scene);
-    new HemisphericLight('sky', new Vector3(0.2, 1, 0.3), scene);
-  }
-  container = await LoadAssetContainerAsync(url, scene, { pluginExtension: '.glb' });
-  container.addAllToScene();
+  frame();
   await drawWhenReady();
   document.body.dataset.rendered = name;
 };
+document.getElementById('f').addEventListener('change', async (e) => {
+  const file = e.target.files[0];
+  const count = Number(document.body.dataset.count ?? 0) + 1;
+  document.body.dataset.count = String(count);
+  await show(file, { pluginExtension: '.glb', rootUrl: 'file:' }, file.name + ' ' + count);
+});
+// Opening by URL (the same bytes as a cached output of the app): what a bare page does with a model URL.
+globalThis.openUrl = (url, name) => show(url, { pluginExtension: '.glb' }, name);
 globalThis.playFirst = () => {
   container.animationGroups[0].start(true);
   let frames = 0;
@@ -94,10 +111,10 @@ globalThis.playFirst = () => {
 };
 `;
 
-async function buildBare(dir: string): Promise<void> {
+async function buildBare(dir: string, canvas: { width: number; height: number }): Promise<void> {
   mkdirSync(dir, { recursive: true });
   await build({ stdin: { contents: BARE_ENTRY, resolveDir: ROOT, loader: 'js' }, bundle: true, minify: true, format: 'esm', outfile: join(dir, 'bare.js'), logLevel: 'error' });
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><body style="margin:0"><input type="file" id="f"><canvas id="c" style="width:1000px;height:625px"></canvas><script type="module" src="bare.js"></script></body>');
+  writeFileSync(join(dir, 'index.html'), `<!doctype html><body style="margin:0"><input type="file" id="f"><canvas id="c" style="width:${canvas.width}px;height:${canvas.height}px"></canvas><script type="module" src="bare.js"></script></body>`);
 }
 
 function serve(dir: string): Promise<{ url: string; close(): void }> {
@@ -178,13 +195,13 @@ async function appRound(browser: Browser, url: string, file: string): Promise<{ 
   return { first, second, plain };
 }
 
-async function bareRound(browser: Browser, url: string, file: string): Promise<{ first: number; second: number }> {
+async function bareRound(browser: Browser, url: string, file: string): Promise<{ first: number; second: number; plain: number }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const name = file.split('/').pop()!;
-  const open = async () => {
+  const open = async (plain = false) => {
     const page = await context.newPage();
-    await page.goto(url);
-    await page.waitForSelector('#f');
+    await page.goto(plain ? url : `${url}?environment`);
+    await page.waitForSelector('body[data-ready]');
     await page.waitForLoadState('networkidle');
     const ms = await timeOpen(page, '#f', file, BARE_RENDERED, `${name} 1`);
     await page.close();
@@ -192,8 +209,9 @@ async function bareRound(browser: Browser, url: string, file: string): Promise<{
   };
   const first = await open();
   const second = await open();
+  const plain = await open(true); // lights only, as the app with Environment None
   await context.close();
-  return { first, second };
+  return { first, second, plain };
 }
 
 /**
@@ -219,7 +237,8 @@ async function cacheRound(browser: Browser, appUrl: string, option: string, bare
   }
   for (let i = 0; i < 2; i++) {
     const page = await context.newPage();
-    await page.goto(bareUrl);
+    await page.goto(`${bareUrl}?environment`);
+    await page.waitForSelector('body[data-ready]');
     await page.waitForLoadState('networkidle');
     const started = performance.now();
     await page.evaluate(([u, n]) => (globalThis as any).openUrl(u, n), [glbUrl, `cached ${i}`] as const);
@@ -247,7 +266,8 @@ async function foxFrames(browser: Browser, appUrl: string, bareUrl: string, fox:
   const appMs = 3000 / ((await appFrames()) - a0);
   await app.close();
   const bare = await context.newPage();
-  await bare.goto(bareUrl);
+  await bare.goto(`${bareUrl}?environment`);
+  await bare.waitForSelector('body[data-ready]');
   await bare.setInputFiles('#f', fox);
   await bare.waitForFunction(BARE_RENDERED, 'Fox.glb 1');
   await bare.evaluate(() => (globalThis as any).playFirst());
@@ -260,12 +280,22 @@ async function foxFrames(browser: Browser, appUrl: string, bareUrl: string, fox:
   return { app: appMs, bare: bareMs };
 }
 
+/** The CSS size of the app's viewer canvas at the bench's window size. */
+async function appCanvasSize(browser: Browser, url: string): Promise<{ width: number; height: number }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(`${url}#/viewer`);
+  const box = await (await page.waitForSelector('.viewer-canvas')).boundingBox();
+  await context.close();
+  if (!box) throw new Error('the viewer canvas is not shown');
+  return { width: Math.round(box.width), height: Math.round(box.height) };
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (ms: number) => `${Math.round(ms)} ms`.padStart(9);
 
 const work = mkdtempSync(join(tmpdir(), 'bench-viewer-'));
 const { outDir } = await buildRenderer({ outDir: join(work, 'renderer'), minify: true });
-await buildBare(join(work, 'bare'));
 const big = join(work, 'generated-1M.glb');
 writeFileSync(big, buildGlb({ seed: 'bench-1m', targetFaces: 1_000_000 }));
 const host = await startWebHost({ dataDir: join(work, 'data'), rendererDir: outDir });
@@ -275,21 +305,25 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
 });
 try {
+  // The bare page's canvas is given the size of the app's viewer canvas: the same number of pixels to shade.
+  await buildBare(join(work, 'bare'), await appCanvasSize(browser, host.url));
+  copyFileSync(join(outDir, 'environment', 'studio.hdr'), join(work, 'bare', 'studio.hdr')); // the app's own file
   const files = ['2CylinderEngine.glb', 'BoxTextured.glb', 'Fox.glb', 'm2m-sample-rig.glb'].map((f) => join(FIXTURES, f)).concat(big);
   await appRound(browser, host.url, files[1]!); // warm-up
   await bareRound(browser, bare.url, files[1]!);
   console.log(`viewer: open → first rendered frame, median of ${rounds} rounds (headless Chromium, SwiftShader WebGL, node ${process.version})`);
-  console.log('file                       size     app first  bare first   ratio   app second  bare second  ratio    app second, no environment');
+  console.log('                                  studio environment (both pages)                          lights only (both pages)');
+  console.log('file                       size     app first  bare first   ratio   app second  bare second  ratio    app second  bare second  ratio');
   for (const file of files) {
     const app: { first: number; second: number; plain: number }[] = [];
-    const raw: { first: number; second: number }[] = [];
+    const raw: { first: number; second: number; plain: number }[] = [];
     for (let i = 0; i < rounds; i++) {
       app.push(await appRound(browser, host.url, file));
       raw.push(await bareRound(browser, bare.url, file));
     }
-    const [af, bf, as, bs, ap] = [median(app.map((r) => r.first)), median(raw.map((r) => r.first)), median(app.map((r) => r.second)), median(raw.map((r) => r.second)), median(app.map((r) => r.plain))];
+    const [af, bf, as, bs, ap, bp] = (['first', 'second', 'plain'] as const).flatMap((k) => [median(app.map((r) => r[k])), median(raw.map((r) => r[k]))]) as [number, number, number, number, number, number];
     const size = `${(readFileSync(file).length / 2 ** 20).toFixed(1)} MB`;
-    console.log(`${file.split('/').pop()!.padEnd(22)} ${size.padStart(8)}  ${fmt(af)}  ${fmt(bf)}   ${(af / bf).toFixed(2).padStart(5)}×  ${fmt(as)}  ${fmt(bs)}   ${(as / bs).toFixed(2).padStart(5)}×  ${fmt(ap)} (${(ap / bs).toFixed(2)}×)`);
+    console.log(`${file.split('/').pop()!.padEnd(22)} ${size.padStart(8)}  ${fmt(af)}  ${fmt(bf)}   ${(af / bf).toFixed(2).padStart(5)}×  ${fmt(as)}  ${fmt(bs)}   ${(as / bs).toFixed(2).padStart(5)}×  ${fmt(ap)}  ${fmt(bp)}   ${(ap / bp).toFixed(2).padStart(5)}×`);
   }
   // A finished image-to-3D job of the embedded engine, its GLB in the download cache.
   const image = `data:image/png;base64,${readFileSync(resolve(FIXTURES, '..', 'images', 'chair.png')).toString('base64')}`;

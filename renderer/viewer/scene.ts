@@ -151,6 +151,11 @@ export interface Viewer {
   showBounds(show: boolean): void;
   /** Frames the camera on the model again. */
   frame(): void;
+  /**
+   * Resolves once a frame drawn from a ready scene (the model with its shaders and textures) is on the
+   * canvas, or after `timeoutMs` whatever the scene's state (a texture that never arrives).
+   */
+  shown(timeoutMs?: number): Promise<void>;
   /** The loaded model's textures, once they have all loaded (their sizes are known then). */
   textures(): Promise<TextureInfo[]>;
   dispose(): void;
@@ -361,26 +366,37 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
 
   // ---- render on demand ----
   let running = false;
+  // A model file is being read: what the loader has pending (its textures, its buffers) is not in the view
+  // yet, so the view is still once the cleared scene is drawn; frames drawn meanwhile would only compete
+  // with the loading for the CPU. The loop wakes again when the model is added.
+  let reading = false;
   let idleFrames = 0;
   let frames = 0;
   let pointerDown = false;
   canvas.dataset.rendering = 'idle';
-  const moving = () =>
+  const interacting = () =>
     pointerDown ||
     camera.inertialAlphaOffset !== 0 ||
     camera.inertialBetaOffset !== 0 ||
     camera.inertialRadiusOffset !== 0 ||
     camera.inertialPanningX !== 0 ||
     camera.inertialPanningY !== 0 ||
-    playing ||
-    !scene.isReady();
+    playing;
+  const moving = () => interacting() || (!reading && !scene.isReady());
+  let shownWaiters: (() => void)[] = [];
   const frame = () => {
-    const stillBefore = !moving();
+    const readyBefore = !reading && scene.isReady();
+    const stillBefore = (reading || readyBefore) && !interacting();
     scene.render();
     canvas.dataset.frames = String(++frames);
     canvas.dataset.camera = `${camera.alpha.toFixed(4)} ${camera.beta.toFixed(4)} ${camera.radius.toFixed(4)}`;
     if (skeletonLines) updateSkeletonLines();
     if (playing) notify();
+    if (readyBefore && shownWaiters.length > 0) {
+      const waiters = shownWaiters;
+      shownWaiters = [];
+      for (const resolve of waiters) resolve();
+    }
     // One frame drawn from a still, ready scene is the picture (the drawing buffer is preserved): then stop.
     // More frames would only compete with whatever comes next (a large model costs SwiftShader ~0.1 s a frame).
     if (!stillBefore || moving()) idleFrames = 0;
@@ -646,6 +662,7 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
       wake();
     },
     showEnvironmentBackground(show) {
+      if (show === backgroundShown) return; // (the environment panel says so when it gets the viewer)
       backgroundShown = show;
       updateSkybox();
       wake();
@@ -670,13 +687,19 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
         rootUrl = '';
       }
       clear();
+      reading = true;
       wake(); // the old model leaves the view even if the new one fails
       const onProgress = options?.onProgress;
-      const loaded = await LoadAssetContainerAsync(input, scene, {
-        pluginExtension: `.${format}`,
-        ...(rootUrl && { rootUrl }),
-        ...(onProgress && { onProgress: (e: { lengthComputable: boolean; loaded: number; total: number }) => e.lengthComputable && e.total > 0 && onProgress(Math.min(1, e.loaded / e.total)) }),
-      });
+      let loaded: AssetContainer;
+      try {
+        loaded = await LoadAssetContainerAsync(input, scene, {
+          pluginExtension: `.${format}`,
+          ...(rootUrl && { rootUrl }),
+          ...(onProgress && { onProgress: (e: { lengthComputable: boolean; loaded: number; total: number }) => e.lengthComputable && e.total > 0 && onProgress(Math.min(1, e.loaded / e.total)) }),
+        });
+      } finally {
+        if (mine === generation) reading = false;
+      }
       if (mine !== generation) {
         loaded.dispose();
         throw new Error('superseded');
@@ -684,6 +707,9 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
       container = loaded;
       for (const group of loaded.animationGroups) group.stop();
       loaded.addAllToScene();
+      // Now, not when Babylon tells of the new meshes (after the next frame): a PBR material's shader is
+      // compiled for the lights it has, so a late exclusion would compile it a second time.
+      balanceLights();
       bounds = computeBounds(loaded);
       makeGrid();
       makeBox();
@@ -713,6 +739,18 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
       wake();
     },
     frame: frameCamera,
+    shown(timeoutMs = 10_000) {
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(done, timeoutMs);
+        function done() {
+          clearTimeout(timer);
+          shownWaiters = shownWaiters.filter((w) => w !== done);
+          resolve();
+        }
+        shownWaiters.push(done);
+        wake();
+      });
+    },
     textures() {
       const list = container?.textures ?? [];
       return new Promise<TextureInfo[]>((resolve) =>
@@ -769,6 +807,7 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
       return () => listeners.delete(listener);
     },
     showSkeleton(show) {
+      if (show === skeletonShown) return; // (the animation panel says so when it mounts: no frame for nothing)
       skeletonShown = show;
       makeSkeletonLines();
       wake();

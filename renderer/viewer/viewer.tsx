@@ -115,7 +115,8 @@ export function ModelViewer({
           const percent = Math.floor(share * 100);
           if (current && percent >= shown + 5) setStatus({ state: 'loading', name, share: (shown = percent) / 100 });
         };
-        return v.load(source, { keepCamera: keep, onProgress });
+        // The model is drawn before the panels change: their layout and painting would delay its first frame.
+        return v.load(source, { keepCamera: keep, onProgress }).then(async (stats) => (await v.shown(), stats));
       })
       .then(
         (stats) => {

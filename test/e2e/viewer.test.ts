@@ -295,6 +295,64 @@ describe('viewer', () => {
     await h.page.locator('.viewer').screenshot({ path: join(SHOTS, 'validate-bad-accessor.png') });
   });
 
+  it("draws the model before it says ready, its PBR shader compiled once, for the lights it has", async () => {
+    // A fresh page: a new engine, so that nothing is compiled yet. The page's WebGL calls are watched for
+    // the programs linked, and the canvas is read the moment the viewer says "ready".
+    await openApp(h, '#/viewer');
+    await h.page.waitForSelector('#viewer-file');
+    await h.page.evaluate(() => {
+      const g = globalThis as any;
+      const proto = g.WebGL2RenderingContext.prototype;
+      const sources = new WeakMap<object, string>();
+      const attached = new WeakMap<object, object[]>();
+      g.__linked = [] as string[];
+      const shaderSource = proto.shaderSource;
+      proto.shaderSource = function (this: unknown, shader: object, text: string) {
+        sources.set(shader, text);
+        return shaderSource.call(this, shader, text);
+      };
+      const attachShader = proto.attachShader;
+      proto.attachShader = function (this: unknown, program: object, shader: object) {
+        attached.set(program, [...(attached.get(program) ?? []), shader]);
+        return attachShader.call(this, program, shader);
+      };
+      const linkProgram = proto.linkProgram;
+      proto.linkProgram = function (this: unknown, program: object) {
+        g.__linked.push((attached.get(program) ?? []).map((s) => sources.get(s) ?? '').join('\n'));
+        return linkProgram.call(this, program);
+      };
+      const viewer = g.document.querySelector('.viewer');
+      new g.MutationObserver(() => {
+        if (viewer.dataset.state !== 'ready' || g.__atReady) return;
+        const src = g.document.querySelector('.viewer-canvas');
+        const c = g.document.createElement('canvas');
+        c.width = 160;
+        c.height = Math.round((src.height / src.width) * 160);
+        const ctx = c.getContext('2d');
+        ctx.drawImage(src, 0, 0, c.width, c.height);
+        const d = ctx.getImageData(0, 0, c.width, c.height).data;
+        let covered = 0;
+        for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - d[0]) + Math.abs(d[i + 1] - d[1]) + Math.abs(d[i + 2] - d[2]) > 24) covered++;
+        g.__atReady = covered / (d.length / 4);
+        g.__framesAtReady = Number(src.dataset.frames);
+      }).observe(viewer, { attributes: true, attributeFilter: ['data-state'] });
+    });
+    await openFiles([realFixture('glb', 'Fox.glb')]);
+    await expectRendered('Fox.glb', 'glb-Fox-fresh-page');
+    const { atReady, framesAtReady, linked } = await h.page.evaluate(() => {
+      const g = globalThis as any;
+      return { atReady: g.__atReady as number, framesAtReady: g.__framesAtReady as number, linked: g.__linked as string[] };
+    });
+    expect(atReady, 'share of the canvas showing the model when the viewer said ready').toBeGreaterThan(0.02);
+    // The panels that appear with "ready" (animation, environment) change nothing in the view: no frame more.
+    expect(Number(await h.page.locator('.viewer-canvas').getAttribute('data-frames'))).toBe(framesAtReady);
+    const pbr = linked.filter((text) => text.includes('#define PBR_FRAGMENT_SHADER'));
+    // With the studio environment the fox is lit by it and the sun; the sky light is for non-PBR materials.
+    expect(pbr.length, 'PBR programs linked for the fox').toBe(1);
+    expect(pbr[0]).toContain('#define DIRLIGHT0');
+    expect(pbr[0]).not.toContain('HEMILIGHT');
+  });
+
   it('made no request beyond this machine', () => {
     expect(offHost).toEqual([]);
     expect(h.pageErrors.filter((e) => !e.includes('broken.glb'))).toEqual([]);
