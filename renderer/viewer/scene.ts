@@ -48,6 +48,7 @@ import { OBJFileLoaderMetadata } from '@babylonjs/loaders/OBJ/objFileLoader.meta
 import { bonesByJoint, type JointName } from '../../shared/joints.ts';
 import type { ModelFormat, ModelSource, ModelStats, TextureInfo, ViewMode } from './types.ts';
 import { USD_EXTENSIONS, USD_LOADER_NAME } from './usd/usd-metadata.ts';
+import { warmUpGltf } from './warm-up.ts';
 
 let configured = false;
 
@@ -505,7 +506,9 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
     CreateLineSystem('skeleton', { lines: bonePairs(skeleton).lines, instance: skeletonLines }, scene);
   }
 
-  function clear() {
+  /** Takes the model out of the scene; false when there was none (the empty viewer's grid then stays). */
+  function clear(): boolean {
+    const hadModel = !!container;
     restoreLook();
     endObserver?.remove();
     endObserver = null;
@@ -519,9 +522,13 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
     container?.removeAllFromScene();
     container?.dispose();
     container = undefined;
-    grid?.dispose();
+    if (hadModel) {
+      grid?.dispose();
+      grid = undefined;
+    }
     box?.dispose();
-    grid = box = undefined;
+    box = undefined;
+    return hadModel;
   }
 
   function computeBounds(c: AssetContainer) {
@@ -572,6 +579,7 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
       lines.push([new Vector3(cx + i * step, y, cz - n * step), new Vector3(cx + i * step, y, cz + n * step)]);
       lines.push([new Vector3(cx - n * step, y, cz + i * step), new Vector3(cx + n * step, y, cz + i * step)]);
     }
+    grid?.dispose();
     grid = CreateLineSystem('grid', { lines }, scene);
     grid.color = new Color3(0.42, 0.45, 0.5);
     grid.alpha = 0.6;
@@ -631,6 +639,8 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
   // first file comes (the grid and box of each model reuse it).
   makeGrid();
   wake();
+  // The glTF loader made ready while the user picks a file (warm-up.ts); `data-loader` says when, for tests.
+  void warmUpGltf(scene).then(() => (canvas.dataset.loader = 'ready'));
 
   return {
     async setEnvironment(choice) {
@@ -686,9 +696,10 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
         format = source.format;
         rootUrl = '';
       }
-      clear();
       reading = true;
-      wake(); // the old model leaves the view even if the new one fails
+      // The old model leaves the view even if the new one fails. With none (the empty viewer) there is
+      // nothing to draw until the new one comes: a frame now would only take the CPU from the loading.
+      if (clear()) wake();
       const onProgress = options?.onProgress;
       let loaded: AssetContainer;
       try {

@@ -296,10 +296,11 @@ describe('viewer', () => {
   });
 
   it("draws the model before it says ready, its PBR shader compiled once, for the lights it has", async () => {
-    // A fresh page: a new engine, so that nothing is compiled yet. The page's WebGL calls are watched for
-    // the programs linked, and the canvas is read the moment the viewer says "ready".
+    // A fresh page: a new engine, so that no model shader is compiled yet. Once the viewer has prepared its
+    // glTF loader (warm-up.ts), the page's WebGL calls are watched for the programs linked, and the canvas
+    // is read the moment the viewer says "ready".
     await openApp(h, '#/viewer');
-    await h.page.waitForSelector('#viewer-file');
+    await h.page.waitForSelector('.viewer-canvas[data-loader="ready"]');
     await h.page.evaluate(() => {
       const g = globalThis as any;
       const proto = g.WebGL2RenderingContext.prototype;
@@ -351,6 +352,9 @@ describe('viewer', () => {
     expect(pbr.length, 'PBR programs linked for the fox').toBe(1);
     expect(pbr[0]).toContain('#define DIRLIGHT0');
     expect(pbr[0]).not.toContain('HEMILIGHT');
+    // The environment BRDF lookup texture was decoded by the warm-up, before the file came.
+    const rgbdDecode = /vec4\(fromRGBD\(texture(2D)?\(textureSampler, ?vUV\)\), ?1\.0\)/;
+    expect(linked.filter((text) => rgbdDecode.test(text)).length, 'BRDF decode programs linked for the fox').toBe(0);
   });
 
   it('made no request beyond this machine', () => {
