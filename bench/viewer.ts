@@ -1,13 +1,18 @@
 // Viewer: time from opening a model to its first rendered frame, in headless Chromium with WebGL by
 // SwiftShader (as the e2e tests), for every real GLB fixture and a generated 1M-triangle GLB:
 //  - app: the viewer route (#/viewer) of the real web host (renderer built into a temporary folder), the
-//    file given to its file input; done when the viewer says ready and has drawn the model (its loop stopped);
+//    file given to its file input; it has drawn the model when its viewer says ready (it does so right after
+//    the first frame drawn from a ready scene, in the same task);
 //  - bare: a page that only has Babylon.js (Engine, Scene, camera, light, the glTF loader; bundled here with
-//    esbuild), loading the same file from the same kind of file input and rendering once it is ready.
+//    esbuild), loading the same file from the same kind of file input and drawing frames until one is drawn
+//    from a ready scene.
 // Both pages draw the same thing: the bare canvas has the app's canvas size, its camera frames the model as
 // the app does, and it lights PBR materials with the app's own studio environment file (as the app does by
 // default); a third pair of columns has both with lights only (the app with Environment None). Both make
-// their engine (and read the environment) when the page loads, before the open.
+// their engine (and read the environment) when the page loads, before the open; the app also prepares its
+// glTF loader then (renderer/viewer/warm-up.ts), which the bare page, loading the file cold, does not.
+// Times are taken in the page (see `Open`): from the open to the end of the task that drew that frame, and
+// to the page's next animation frame (the frame taken by the browser, the app's panels laid out).
 // "first" is the first open in a fresh browser context, "second" the same file opened in a new page of that
 // context (warm HTTP cache). Before each open both pages have finished loading (network idle). Then a job's
 // GLB opened from the download cache (the app's list of downloaded models) against the bare page loading
@@ -79,8 +84,11 @@ const drawWhenReady = () => new Promise((done) => {
   const draw = () => {
     const ready = scene.isReady();
     scene.render();
-    if (ready) done();
-    else requestAnimationFrame(draw);
+    if (ready) {
+      globalThis.__drawn = performance.now();
+      requestAnimationFrame(() => (globalThis.__next = performance.now()));
+      done();
+    } else requestAnimationFrame(draw);
   };
   draw();
 });
@@ -102,7 +110,10 @@ document.getElementById('f').addEventListener('change', async (e) => {
   await show(file, { pluginExtension: '.glb', rootUrl: 'file:' }, file.name + ' ' + count);
 });
 // Opening by URL (the same bytes as a cached output of the app): what a bare page does with a model URL.
-globalThis.openUrl = (url, name) => show(url, { pluginExtension: '.glb' }, name);
+globalThis.openUrl = (url, name) => {
+  globalThis.__t0 = performance.now();
+  return show(url, { pluginExtension: '.glb' }, name);
+};
 globalThis.playFirst = () => {
   container.animationGroups[0].start(true);
   let frames = 0;
@@ -130,17 +141,39 @@ function serve(dir: string): Promise<{ url: string; close(): void }> {
   return new Promise((done) => server.listen(0, '127.0.0.1', () => done({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() })));
 }
 
-/** ms from giving the file to the input until `rendered` (polled every animation frame) holds. */
-async function timeOpen<A>(page: Page, input: string, file: string, rendered: (arg: A) => boolean, arg: A): Promise<number> {
-  const started = performance.now();
+/**
+ * The times are taken in the page, on its clock, from the open (the input's change event; a call for a URL)
+ * to `drawn`, the end of the task that drew the model's first frame from a ready scene, and to `next`, the
+ * page's next animation frame (by then the browser has taken that frame; the app has laid out its panels).
+ * Both pages note both moments the same way: the bare page right after that frame, the app when its viewer
+ * says ready, which it does in the same task, right after that frame (a MutationObserver's callback).
+ */
+interface Open {
+  drawn: number;
+  next: number;
+}
+const CLOCK = () => {
+  const g = globalThis as any;
+  g.document.addEventListener('change', () => (g.__t0 = g.performance.now()), true);
+};
+const TIMES = () => {
+  const g = globalThis as any;
+  return g.__next === undefined ? undefined : { drawn: g.__drawn - g.__t0, next: g.__next - g.__t0 };
+};
+async function waitTimes(page: Page): Promise<Open> {
+  return (await (await page.waitForFunction(TIMES, undefined, { polling: 'raf', timeout: 120_000 })).jsonValue())!;
+}
+
+/** Gives the file to the input, waits until `rendered` holds; the page's times. */
+async function timeOpen<A>(page: Page, input: string, file: string, rendered: (arg: A) => boolean, arg: A): Promise<Open> {
   await page.setInputFiles(input, file);
   await page.waitForFunction(rendered as (arg: unknown) => boolean, arg as unknown, { polling: 'raf', timeout: 120_000 });
-  return performance.now() - started;
+  return waitTimes(page);
 }
 
 // The app is done when the viewer, having gone through "loading" (seen by a MutationObserver), says ready
 // and its render loop has stopped: it stops after a frame drawn from a ready, still scene (renderer/viewer/
-// scene.ts), i.e. the first frame that shows the model, as the bare page's render after whenReadyAsync.
+// scene.ts). The observer notes the times (ARM).
 // Page functions (this project type-checks without the DOM library, so the page's globals are `any`).
 const APP_RENDERED = () => {
   const g = globalThis as any;
@@ -156,10 +189,15 @@ const ARM = () => {
   g.__loadingFrames = Infinity;
   g.__observer?.disconnect();
   const v = g.document.querySelector('.viewer');
+  g.__drawn = g.__next = undefined;
   g.__observer = new g.MutationObserver(() => {
     if (v.dataset.state === 'loading' && !g.__seenLoading) {
       g.__seenLoading = true;
       g.__loadingFrames = Number(g.document.querySelector('.viewer-canvas').dataset.frames ?? 0);
+    }
+    if (v.dataset.state === 'ready' && g.__seenLoading && g.__drawn === undefined) {
+      g.__drawn = g.performance.now();
+      g.requestAnimationFrame(() => (g.__next = g.performance.now()));
     }
   });
   g.__observer.observe(v, { attributes: true, attributeFilter: ['data-state'] });
@@ -171,8 +209,11 @@ const BARE_RENDERED = (want: string) => {
   return rendered === want;
 };
 
-async function appRound(browser: Browser, url: string, file: string): Promise<{ first: number; second: number; plain: number }> {
+type Round = { first: Open; second: Open; plain: Open };
+
+async function appRound(browser: Browser, url: string, file: string): Promise<Round> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(CLOCK);
   const open = async (plain = false) => {
     const page = await context.newPage();
     await page.goto(`${url}#/viewer`);
@@ -195,8 +236,9 @@ async function appRound(browser: Browser, url: string, file: string): Promise<{ 
   return { first, second, plain };
 }
 
-async function bareRound(browser: Browser, url: string, file: string): Promise<{ first: number; second: number; plain: number }> {
+async function bareRound(browser: Browser, url: string, file: string): Promise<Round> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(CLOCK);
   const name = file.split('/').pop()!;
   const open = async (plain = false) => {
     const page = await context.newPage();
@@ -219,20 +261,20 @@ async function bareRound(browser: Browser, url: string, file: string): Promise<{
  * (served from the host's /cache/ route), against the bare page loading the same bytes by URL from its own
  * server. First in a fresh context, then again in a new page of it (the HTTP cache holds the file).
  */
-async function cacheRound(browser: Browser, appUrl: string, option: string, bareUrl: string, glbUrl: string): Promise<{ app: number[]; bare: number[] }> {
+async function cacheRound(browser: Browser, appUrl: string, option: string, bareUrl: string, glbUrl: string): Promise<{ app: Open[]; bare: Open[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const app: number[] = [];
-  const bare: number[] = [];
+  await context.addInitScript(CLOCK);
+  const app: Open[] = [];
+  const bare: Open[] = [];
   for (let i = 0; i < 2; i++) {
     const page = await context.newPage();
     await page.goto(`${appUrl}#/viewer`);
     await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('#viewer-cached option').length > 1);
     await page.waitForLoadState('networkidle');
     await page.evaluate(ARM);
-    const started = performance.now();
     await page.selectOption('#viewer-cached', option);
     await page.waitForFunction(APP_RENDERED, undefined, { polling: 'raf', timeout: 120_000 });
-    app.push(performance.now() - started);
+    app.push(await waitTimes(page));
     await page.close();
   }
   for (let i = 0; i < 2; i++) {
@@ -240,10 +282,9 @@ async function cacheRound(browser: Browser, appUrl: string, option: string, bare
     await page.goto(`${bareUrl}?environment`);
     await page.waitForSelector('body[data-ready]');
     await page.waitForLoadState('networkidle');
-    const started = performance.now();
     await page.evaluate(([u, n]) => (globalThis as any).openUrl(u, n), [glbUrl, `cached ${i}`] as const);
     await page.waitForFunction(BARE_RENDERED, `cached ${i}`, { polling: 'raf', timeout: 120_000 });
-    bare.push(performance.now() - started);
+    bare.push(await waitTimes(page));
     await page.close();
   }
   await context.close();
@@ -311,19 +352,28 @@ try {
   const files = ['2CylinderEngine.glb', 'BoxTextured.glb', 'Fox.glb', 'm2m-sample-rig.glb'].map((f) => join(FIXTURES, f)).concat(big);
   await appRound(browser, host.url, files[1]!); // warm-up
   await bareRound(browser, bare.url, files[1]!);
-  console.log(`viewer: open → first rendered frame, median of ${rounds} rounds (headless Chromium, SwiftShader WebGL, node ${process.version})`);
-  console.log('                                  studio environment (both pages)                          lights only (both pages)');
-  console.log('file                       size     app first  bare first   ratio   app second  bare second  ratio    app second  bare second  ratio');
+  // One row: the file, its size, then app, bare and their ratio for each pair of medians.
+  const row = (name: string, bytes: number, pairs: [number, number][]) =>
+    `${name.padEnd(22)} ${`${(bytes / 2 ** 20).toFixed(1)} MB`.padStart(8)}` + pairs.map(([a, b]) => `  ${fmt(a)}  ${fmt(b)}   ${(a / b).toFixed(2).padStart(5)}×`).join('');
+  const kinds = ['first', 'second', 'plain'] as const;
+  const pairsOf = (app: Round[], raw: Round[], at: keyof Open) => kinds.map((k) => [median(app.map((r) => r[k][at])), median(raw.map((r) => r[k][at]))] as [number, number]);
+  const header = [
+    '                                  studio environment (both pages)                          lights only (both pages)',
+    'file                       size     app first  bare first   ratio   app second  bare second  ratio    app second  bare second  ratio',
+  ];
+  const drawnRows: string[] = [];
+  const nextRows: string[] = [];
   for (const file of files) {
-    const app: { first: number; second: number; plain: number }[] = [];
-    const raw: { first: number; second: number; plain: number }[] = [];
+    const app: Round[] = [];
+    const raw: Round[] = [];
     for (let i = 0; i < rounds; i++) {
       app.push(await appRound(browser, host.url, file));
       raw.push(await bareRound(browser, bare.url, file));
     }
-    const [af, bf, as, bs, ap, bp] = (['first', 'second', 'plain'] as const).flatMap((k) => [median(app.map((r) => r[k])), median(raw.map((r) => r[k]))]) as [number, number, number, number, number, number];
-    const size = `${(readFileSync(file).length / 2 ** 20).toFixed(1)} MB`;
-    console.log(`${file.split('/').pop()!.padEnd(22)} ${size.padStart(8)}  ${fmt(af)}  ${fmt(bf)}   ${(af / bf).toFixed(2).padStart(5)}×  ${fmt(as)}  ${fmt(bs)}   ${(as / bs).toFixed(2).padStart(5)}×  ${fmt(ap)}  ${fmt(bp)}   ${(ap / bp).toFixed(2).padStart(5)}×`);
+    const name = file.split('/').pop()!;
+    drawnRows.push(row(name, statSync(file).size, pairsOf(app, raw, 'drawn')));
+    nextRows.push(row(name, statSync(file).size, pairsOf(app, raw, 'next')));
+    console.error(`  ${drawnRows.at(-1)}`); // progress
   }
   // A finished image-to-3D job of the embedded engine, its GLB in the download cache.
   const image = `data:image/png;base64,${readFileSync(resolve(FIXTURES, '..', 'images', 'chair.png')).toString('base64')}`;
@@ -336,11 +386,16 @@ try {
     cached = models.find((m) => m.sessionId === created.job.remoteId && m.kind === 'glb');
   }
   copyFileSync(host.bridge.services.cache.open(cached.sessionId, cached.kind)!, join(work, 'bare', 'cached.glb'));
-  const cacheRounds: { app: number[]; bare: number[] }[] = [];
+  const cacheRounds: { app: Open[]; bare: Open[] }[] = [];
   for (let i = 0; i < rounds; i++) cacheRounds.push(await cacheRound(browser, host.url, `${cached.sessionId}\n${cached.kind}`, bare.url, `${bare.url}cached.glb`));
-  const [cf, cs, bcf, bcs] = [0, 1].flatMap((k) => [median(cacheRounds.map((r) => r.app[k]!)), median(cacheRounds.map((r) => r.bare[k]!))]) as [number, number, number, number];
-  const cachedSize = `${(statSync(join(work, 'bare', 'cached.glb')).size / 2 ** 20).toFixed(1)} MB`;
-  console.log(`${'job GLB from the cache'.padEnd(22)} ${cachedSize.padStart(8)}  ${fmt(cf)}  ${fmt(bcf)}   ${(cf / bcf).toFixed(2).padStart(5)}×  ${fmt(cs)}  ${fmt(bcs)}   ${(cs / bcs).toFixed(2).padStart(5)}×`);
+  const cachedBytes = statSync(join(work, 'bare', 'cached.glb')).size;
+  for (const [rows, at] of [[drawnRows, 'drawn'], [nextRows, 'next']] as const) {
+    rows.push(row('job GLB from the cache', cachedBytes, [0, 1].map((k) => [median(cacheRounds.map((r) => r.app[k]![at])), median(cacheRounds.map((r) => r.bare[k]![at]))] as [number, number])));
+  }
+  console.log(`viewer: open → first frame drawn with the model, median of ${rounds} rounds (headless Chromium, SwiftShader WebGL, node ${process.version})`);
+  console.log([...header, ...drawnRows].join('\n'));
+  console.log(`\nthe same opens, until the page's next animation frame (the drawn frame taken by the browser; the app's panels laid out)`);
+  console.log([...header, ...nextRows].join('\n'));
   const fox = await foxFrames(browser, host.url, bare.url, join(FIXTURES, 'Fox.glb'));
   console.log(`Fox.glb playing its first clip: app ${fox.app.toFixed(1)} ms/frame, bare ${fox.bare.toFixed(1)} ms/frame`);
 } finally {

@@ -23,6 +23,7 @@ import { LoadAssetContainerAsync, RegisterSceneLoaderPlugin } from '@babylonjs/c
 import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh.js';
 import { VertexBuffer } from '@babylonjs/core/Buffers/buffer.js';
 import type { Material } from '@babylonjs/core/Materials/material.js';
+import { Effect } from '@babylonjs/core/Materials/effect.js';
 import { PBRBaseMaterial } from '@babylonjs/core/Materials/PBR/pbrBaseMaterial.js';
 import { PBRMaterial } from '@babylonjs/core/Materials/PBR/pbrMaterial.js';
 import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial.js';
@@ -56,6 +57,10 @@ let configured = false;
 function configure() {
   if (configured) return;
   configured = true;
+  // Compiled shader programs are kept until the engine goes (the viewer closes), not released with the last
+  // material using them: the next model of the same kind, or the grid made again for it, reuses them. A
+  // software renderer (SwiftShader) spends tens of milliseconds compiling a PBR program.
+  Effect.PersistentMode = true;
   Tools.ScriptBaseUrl = new URL('babylon/', document.baseURI).href;
   RegisterSceneLoaderPlugin({
     ...GLTFFileLoaderMetadata,

@@ -295,7 +295,7 @@ describe('viewer', () => {
     await h.page.locator('.viewer').screenshot({ path: join(SHOTS, 'validate-bad-accessor.png') });
   });
 
-  it("draws the model before it says ready, its PBR shader compiled once, for the lights it has", async () => {
+  it("draws the model before it says ready, its PBR shader compiled once (for the lights it has) and kept for the next open", async () => {
     // A fresh page: a new engine, so that no model shader is compiled yet. Once the viewer has prepared its
     // glTF loader (warm-up.ts), the page's WebGL calls are watched for the programs linked, and the canvas
     // is read the moment the viewer says "ready".
@@ -355,6 +355,15 @@ describe('viewer', () => {
     // The environment BRDF lookup texture was decoded by the warm-up, before the file came.
     const rgbdDecode = /vec4\(fromRGBD\(texture(2D)?\(textureSampler, ?vUV\)\), ?1\.0\)/;
     expect(linked.filter((text) => rgbdDecode.test(text)).length, 'BRDF decode programs linked for the fox').toBe(0);
+
+    // Another model, then the fox again: its materials were disposed with it, but its program was kept
+    // (nothing at all is compiled for the second fox: the grid's line shader was kept too).
+    await openFiles([realFixture('glb', 'BoxTextured.glb')]);
+    await expectRendered('BoxTextured.glb', 'glb-BoxTextured-after-fox');
+    await h.page.evaluate(() => ((globalThis as any).__linked.length = 0));
+    await openFiles([realFixture('glb', 'Fox.glb')]);
+    await expectRendered('Fox.glb', 'glb-Fox-again');
+    expect(await h.page.evaluate(() => (globalThis as any).__linked.length), 'programs linked for the fox opened again').toBe(0);
   });
 
   it('made no request beyond this machine', () => {
