@@ -18,12 +18,12 @@
 // GLB opened from the download cache (the app's list of downloaded models) against the bare page loading
 // the same bytes by URL, and the frame time of the animated Fox.glb while its first clip plays (app: the
 // viewer's play button; bare: the animation group).
-// Usage: node bench/viewer.ts [--rounds N]
+// Usage: node bench/viewer.ts [--rounds N] [--only NAME] (--only: the files whose name contains NAME)
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { extname, join, resolve } from 'node:path';
+import { basename, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -33,7 +33,7 @@ import { buildRenderer } from '../renderer/build.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const FIXTURES = resolve(ROOT, '..', 'shared', 'fixtures', 'real', 'glb');
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' } } });
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, only: { type: 'string' } } });
 const rounds = Number(values.rounds);
 
 const BARE_ENTRY = `
@@ -349,9 +349,13 @@ try {
   // The bare page's canvas is given the size of the app's viewer canvas: the same number of pixels to shade.
   await buildBare(join(work, 'bare'), await appCanvasSize(browser, host.url));
   copyFileSync(join(outDir, 'environment', 'studio.hdr'), join(work, 'bare', 'studio.hdr')); // the app's own file
-  const files = ['2CylinderEngine.glb', 'BoxTextured.glb', 'Fox.glb', 'm2m-sample-rig.glb'].map((f) => join(FIXTURES, f)).concat(big);
-  await appRound(browser, host.url, files[1]!); // warm-up
-  await bareRound(browser, bare.url, files[1]!);
+  const files = ['2CylinderEngine.glb', 'BoxTextured.glb', 'Fox.glb', 'm2m-sample-rig.glb']
+    .map((f) => join(FIXTURES, f))
+    .concat(big)
+    .filter((f) => values.only === undefined || basename(f).includes(values.only));
+  const warmUp = join(FIXTURES, 'BoxTextured.glb');
+  await appRound(browser, host.url, warmUp);
+  await bareRound(browser, bare.url, warmUp);
   // One row: the file, its size, then app, bare and their ratio for each pair of medians.
   const row = (name: string, bytes: number, pairs: [number, number][]) =>
     `${name.padEnd(22)} ${`${(bytes / 2 ** 20).toFixed(1)} MB`.padStart(8)}` + pairs.map(([a, b]) => `  ${fmt(a)}  ${fmt(b)}   ${(a / b).toFixed(2).padStart(5)}×`).join('');
