@@ -3,8 +3,10 @@ import { ASSET_PREFIX } from '../../../shared/contract/index.ts';
 import { output, type Output } from '../artifacts.ts';
 import type { Services } from '../context.ts';
 import { charge } from '../credits.ts';
+import { FILES_PREFIX, outputsIn } from '../file-store.ts';
 import { HttpError } from '../http.ts';
 import { iso, newAssetId, newSessionCode } from '../ids.ts';
+import type { MeshOptions } from '../outputs/index.ts';
 import { settle, type Stepped, type StepName } from '../progress.ts';
 import type { Handlers } from '../router.ts';
 import { findOwned, refresh, wantsFailure } from './common.ts';
@@ -92,7 +94,7 @@ export function retopologyHandlers(s: Services): Pick<Handlers, RetopologyEndpoi
 
     async getV3Session({ userId, now, params }) {
       const rec = findOwned(s.state.retopology, params.session_id!, userId);
-      await refresh(s, () => settle(rec, s.clock, now, finish), () => [rec.obj, rec.image]);
+      await refresh(s, () => settle(rec, s.clock, now, (r, step, at) => finish(s, r, step, at)), () => [rec.obj, rec.image]);
       return present(rec, now);
     },
   };
@@ -111,7 +113,28 @@ function inputAsset(s: Services, mesh: string, userId: string): AssetRecord {
   return { _id: newAssetId(), name, user_id: userId, glb_url: mesh };
 }
 
-function finish(rec: RetopologyRecord, _step: StepName, endedAt: number): void {
+/**
+ * The shape of an input that is one of this engine's own files (the GLB, OBJ, FBX or USDZ of an earlier
+ * session, by its signed URL, whatever port the engine had then): the retopology keeps its shape, size and
+ * origin and only remeshes it, as the service does. Undefined for any other input (the engine cannot read
+ * a foreign mesh offline): its output is then a shape of its own, seeded by the asset.
+ */
+function inputShape(s: Services, glbUrl: string): MeshOptions | undefined {
+  let url: URL;
+  let engine: URL;
+  try {
+    url = new URL(glbUrl);
+    engine = new URL(s.files.baseUrl);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== engine.protocol || url.hostname !== engine.hostname || !url.pathname.startsWith(FILES_PREFIX)) return undefined;
+  const key = decodeURIComponent(url.pathname.slice(FILES_PREFIX.length));
+  for (const file of outputsIn(s.state)) if (file.key === key && 'mesh' in file.recipe) return file.recipe.mesh;
+  return undefined;
+}
+
+function finish(s: Services, rec: RetopologyRecord, _step: StepName, endedAt: number): void {
   rec.updated_at = iso(endedAt);
   if (rec.fails) {
     rec.status = 'failed';
@@ -119,6 +142,7 @@ function finish(rec: RetopologyRecord, _step: StepName, endedAt: number): void {
   }
   rec.status = 'complete';
   const seed = rec.input_asset;
-  rec.obj = output(rec._id, 'retopology', { type: 'obj', mesh: { seed, quads: rec.quads, targetFaces: TARGET_FACES[rec.model] } });
+  const shape = inputShape(s, s.state.assets[rec.input_asset]!.glb_url) ?? { seed };
+  rec.obj = output(rec._id, 'retopology', { type: 'obj', mesh: { ...shape, quads: rec.quads, targetFaces: TARGET_FACES[rec.model] } });
   rec.image = output(rec._id, 'retopology', { type: 'image', seed, size: IMAGE_SIZE });
 }
