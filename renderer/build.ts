@@ -122,13 +122,27 @@ function babylonOptions(outDir: string, minify: boolean, sourcemap: boolean): Bu
   };
 }
 
+/** The KTX2 decoder worker (renderer/viewer/ktx2/ktx2-worker.ts): a classic worker script beside the decoders. */
+function ktx2WorkerOptions(outDir: string, minify: boolean, sourcemap: boolean): BuildOptions {
+  return {
+    entryPoints: { 'ktx2-worker': join(HERE, 'viewer', 'ktx2', 'ktx2-worker.ts') },
+    outdir: join(outDir, 'babylon'),
+    bundle: true,
+    format: 'iife',
+    target: ['chrome120'],
+    minify,
+    sourcemap,
+    logLevel: 'warning',
+  };
+}
+
 export async function buildRenderer(opts: RendererBuildOptions = {}): Promise<RendererBuild> {
   const outDir = resolve(opts.outDir ?? join(HERE, '..', 'dist', 'renderer'));
   await mkdir(outDir, { recursive: true });
   await rm(join(outDir, 'chunks'), { recursive: true, force: true }); // chunk names carry hashes: no stale ones
   const minify = opts.minify ?? true;
   const sourcemap = opts.sourcemap ?? false;
-  await Promise.all([build(options(outDir, minify, sourcemap)), build(babylonOptions(outDir, minify, sourcemap))]);
+  await Promise.all([build(options(outDir, minify, sourcemap)), build(babylonOptions(outDir, minify, sourcemap)), build(ktx2WorkerOptions(outDir, minify, sourcemap))]);
   await finish(outDir);
   return { outDir, files: ['index.html', 'app.js', 'app.css', 'chunks/', 'viewer/babylon.js', 'babylon/', 'environment/studio.hdr'] };
 }
@@ -163,7 +177,8 @@ async function main(argv: string[]) {
       plugins: [...(options(outDir, !dev, dev).plugins ?? []), { name: 'finish', setup: (b) => b.onEnd(async (r) => { if (r.errors.length === 0) { await finish(outDir); console.log(`renderer rebuilt in ${outDir}`); } }) }],
     });
     const viewerCtx = await context(babylonOptions(outDir, !dev, dev));
-    await Promise.all([ctx.watch(), viewerCtx.watch()]);
+    const workerCtx = await context(ktx2WorkerOptions(outDir, !dev, dev));
+    await Promise.all([ctx.watch(), viewerCtx.watch(), workerCtx.watch()]);
     console.log(`watching renderer/ → ${outDir}`);
     return;
   }

@@ -16,7 +16,7 @@ import { EncryptedFileVault, type Encryptor } from '../config/profiles.ts';
 import { resolveDataDir } from '../config/settings.ts';
 import { BridgeService, type Dialogs } from '../host/bridge-service.ts';
 import { BridgeFailure, toBridgeError } from '../host/errors.ts';
-import { contentSecurityPolicy, contentType, DEFAULT_RENDERER_DIR, isBuilt, NOT_BUILT_PAGE, resolveAsset, securityHeaders } from '../host/static.ts';
+import { assetContentSecurityPolicy, contentSecurityPolicy, contentType, DEFAULT_RENDERER_DIR, isBuilt, NOT_BUILT_PAGE, resolveAsset, securityHeaders } from '../host/static.ts';
 import { COMMAND_NAMES, commandChannel, EVENT_CHANNEL, type IpcAnswer } from './ipc.ts';
 import { APP_HOST, APP_ORIGIN, APP_SCHEME, EXTERNAL_HOSTS, isAllowedExternal, isAppUrl } from './policy.ts';
 import { windowOptions, windowState, WINDOW_STATE_KEY } from './window-factory.ts';
@@ -128,7 +128,9 @@ function serveApp(bridge: BridgeService): void {
     }
     if (file === undefined) return new Response('Not found', { status: 404, headers: HEADERS });
     const response = await net.fetch(pathToFileURL(file).toString(), { bypassCustomProtocolHandlers: true });
-    return new Response(response.body, { status: response.status, headers: { ...HEADERS, 'content-type': contentType(file) } });
+    const ownPolicy = assetContentSecurityPolicy(url.pathname);
+    const headers = { ...HEADERS, 'content-type': contentType(file), ...(ownPolicy !== undefined && { 'content-security-policy': ownPolicy }) };
+    return new Response(response.body, { status: response.status, headers });
   });
 }
 

@@ -49,6 +49,24 @@ export function contentSecurityPolicy(connect: readonly string[] = []): string {
   ].join('; ');
 }
 
+/**
+ * Renderer scripts that run as dedicated workers under a policy of their own (a worker loaded by URL takes
+ * the CSP of its own response, not the page's): the KTX2 decoder (renderer/viewer/ktx2/), whose Basis
+ * Universal transcoder (emscripten embind) builds its bindings with `new Function`. The worker has no DOM
+ * and no access to the page or the bridge; it only receives texture bytes and answers pixels. So `eval` is
+ * allowed there, and the page itself keeps a policy without it.
+ */
+const EVAL_WORKERS = new Set(['/babylon/ktx2-worker.js']);
+
+export function workerContentSecurityPolicy(): string {
+  return ["default-src 'self'", "script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'", "connect-src 'self'", "object-src 'none'", "base-uri 'none'"].join('; ');
+}
+
+/** The CSP a renderer file is served with, if not the page's (`pathname` as in the URL). */
+export function assetContentSecurityPolicy(pathname: string): string | undefined {
+  return EVAL_WORKERS.has(pathname) ? workerContentSecurityPolicy() : undefined;
+}
+
 /** Headers every response carries (the CSP included). */
 export function securityHeaders(csp: string): Record<string, string> {
   return { 'content-security-policy': csp, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' };

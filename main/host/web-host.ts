@@ -38,7 +38,7 @@ import { createServices, type ServiceOptions } from '../app/services.ts';
 import { BridgeService, type FileRef } from './bridge-service.ts';
 import { BridgeFailure, httpStatusOf, invalidInput, toBridgeError } from './errors.ts';
 import { attachEventSocket } from './events-socket.ts';
-import { contentSecurityPolicy, contentType, DEFAULT_RENDERER_DIR, isBuilt, NOT_BUILT_PAGE, resolveAsset, securityHeaders } from './static.ts';
+import { assetContentSecurityPolicy, contentSecurityPolicy, contentType, DEFAULT_RENDERER_DIR, isBuilt, NOT_BUILT_PAGE, resolveAsset, securityHeaders } from './static.ts';
 import { isAuthorized, newToken, sameToken, tokenCookie } from './token.ts';
 import { UploadStore } from './uploads.ts';
 
@@ -147,6 +147,8 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     if (!isBuilt(rendererDir)) return sendText(res, 503, NOT_BUILT_PAGE, 'text/html; charset=utf-8');
     const file = resolveAsset(rendererDir, path);
     if (file === undefined) return sendText(res, 404, `Not found: ${path}`);
+    const ownPolicy = assetContentSecurityPolicy(path);
+    if (ownPolicy !== undefined) res.setHeader('content-security-policy', ownPolicy);
     // Pages are never cached; chunks carry a content hash in their names; anything else is revalidated (ETag).
     const caching = path === '/' || path.endsWith('.html') ? 'no-store' : path.startsWith('/chunks/') ? 'public, max-age=31536000, immutable' : 'no-cache';
     return sendFile(req, res, file, contentType(file), caching);

@@ -9,8 +9,8 @@
 // bone positions (drawn over the model), and the bones standing for one of the 17 joints highlighted.
 //
 // Nothing is fetched beyond the page's own origin: Tools.ScriptBaseUrl points Babylon's CDN URLs (Draco,
-// meshopt, Basis, the KTX2 decoder) at `babylon/` beside app.js, where renderer/build.ts copies the
-// decoders shipped in @babylonjs/core/assets.
+// meshopt, Basis) at `babylon/` beside app.js, where renderer/build.ts copies the decoders shipped in
+// @babylonjs/core/assets; KTX2 textures are decoded by the app's own worker there (ktx2/).
 import '@babylonjs/core/Animations/animatable.js';
 import type { AnimationGroup } from '@babylonjs/core/Animations/animationGroup.js';
 import type { Skeleton } from '@babylonjs/core/Bones/skeleton.js';
@@ -49,6 +49,7 @@ import { OBJFileLoaderMetadata } from '@babylonjs/loaders/OBJ/objFileLoader.meta
 import { bonesByJoint, type JointName } from '../../shared/joints.ts';
 import type { ModelFormat, ModelSource, ModelStats, TextureInfo, ViewMode } from './types.ts';
 import { USD_EXTENSIONS, USD_LOADER_NAME } from './usd/usd-metadata.ts';
+import { useLocalKtx2Decoder } from './ktx2/local-decoder.ts';
 import { warmUpGltf } from './warm-up.ts';
 
 let configured = false;
@@ -62,6 +63,7 @@ function configure() {
   // software renderer (SwiftShader) spends tens of milliseconds compiling a PBR program.
   Effect.PersistentMode = true;
   Tools.ScriptBaseUrl = new URL('babylon/', document.baseURI).href;
+  useLocalKtx2Decoder(Tools.ScriptBaseUrl); // KTX2 (KHR_texture_basisu): the app's worker, not Babylon's CDN decoder
   RegisterSceneLoaderPlugin({
     ...GLTFFileLoaderMetadata,
     createPlugin: async (options) => {

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGlb } from '../../main/engine/outputs/index.ts';
 import { realFixture } from '../fixtures.ts';
+import { basisuGlb, encodeKtx2, halves, pixels } from '../renderer/ktx2-fixtures.ts';
 import { openApp, poll, startHarness, textOf, type Harness } from './harness.ts';
 
 // Browser globals used inside page.evaluate (this project type-checks tests without the DOM library).
@@ -24,12 +25,14 @@ declare const document: {
 const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'viewer');
 let h: Harness;
 const offHost: string[] = [];
+const requested: string[] = [];
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   h = await startHarness({ webgl: true });
   h.page.on('request', (r) => {
     const url = new URL(r.url());
+    requested.push(url.pathname);
     if (url.protocol === 'data:' || url.protocol === 'blob:') return;
     if (url.hostname !== '127.0.0.1' && url.hostname !== 'localhost') offHost.push(r.url());
   });
@@ -364,6 +367,43 @@ describe('viewer', () => {
     await openFiles([realFixture('glb', 'Fox.glb')]);
     await expectRendered('Fox.glb', 'glb-Fox-again');
     expect(await h.page.evaluate(() => (globalThis as any).__linked.length), 'programs linked for the fox opened again').toBe(0);
+  });
+
+  it.each(['etc1s', 'uastc'] as const)('opens a GLB with a KTX2 texture (KHR_texture_basisu, %s), decoded by the app from its own files', async (codec) => {
+    // A 2 x 1 m quad whose texture is red on the left and blue on the right, as KTX2 (Basis Universal).
+    const dir = mkdtempSync(join(tmpdir(), 'viewer-ktx2-'));
+    try {
+      const file = join(dir, `quad-${codec}.glb`);
+      writeFileSync(file, await basisuGlb(await encodeKtx2(64, 32, pixels(64, 32, halves(64)), codec)));
+      await openFiles([file]);
+      await expectRendered(`quad-${codec}.glb`, `glb-ktx2-${codec}`);
+      await poll(() => h.page.locator('.texture-list li').count()).toBe(1);
+      expect(await h.page.locator('.texture-list li').getAttribute('data-width')).toBe('64');
+      // Both halves of the texture are on the canvas (a texture that failed would leave the quad one colour).
+      const { red, blue } = await h.page.evaluate(() => {
+        const src = document.querySelector('.viewer-canvas')!;
+        const c = document.createElement('canvas');
+        c.width = 160;
+        c.height = Math.round((src.height / src.width) * 160);
+        const ctx = c.getContext('2d');
+        ctx.drawImage(src, 0, 0, c.width, c.height);
+        const d = ctx.getImageData(0, 0, c.width, c.height).data;
+        let red = 0;
+        let blue = 0;
+        for (let i = 0; i < d.length; i += 4) {
+          if (d[i]! > d[i + 2]! + 80 && d[i]! > d[i + 1]! + 80) red++;
+          if (d[i + 2]! > d[i]! + 80) blue++;
+        }
+        return { red: red / (d.length / 4), blue: blue / (d.length / 4) };
+      });
+      expect(red, 'share of red pixels').toBeGreaterThan(0.01);
+      expect(blue, 'share of blue pixels').toBeGreaterThan(0.01);
+      // Decoded by the app's worker with the transcoder it ships, both from this host.
+      expect(requested).toContain('/babylon/ktx2-worker.js');
+      expect(requested).toContain('/babylon/basisTranscoder/1/basis_transcoder.wasm');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('made no request beyond this machine', () => {

@@ -20,6 +20,8 @@ beforeAll(async () => {
   mkdirSync(join(renderer, 'chunks'));
   writeFileSync(join(renderer, 'chunks', 'module-ABC123.js'), 'export const a = 1;');
   writeFileSync(join(renderer, 'app.js'), 'console.log(1);');
+  mkdirSync(join(renderer, 'babylon'));
+  writeFileSync(join(renderer, 'babylon', 'ktx2-worker.js'), 'onmessage = () => {};');
   host = await startWebHost({ dataDir: join(data.path, 'data'), rendererDir: renderer, serviceOptions: { engineSpeed: 500 } });
   hostHeader = `127.0.0.1:${host.port}`;
   cookie = `${WEB_PROTOCOL.cookieName}=${host.token}`;
@@ -86,6 +88,15 @@ describe('access', () => {
       expect(csp).toContain("object-src 'none'");
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['referrer-policy']).toBe('no-referrer');
+    }
+  });
+
+  it("serves the KTX2 worker with a policy of its own that allows eval (its transcoder needs it), the page's without", async () => {
+    const get = (path: string) => raw(host.port, { path, headers: { host: hostHeader, cookie } });
+    const worker = String((await get('/babylon/ktx2-worker.js')).headers['content-security-policy']);
+    expect(worker).toBe("default-src 'self'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; connect-src 'self'; object-src 'none'; base-uri 'none'");
+    for (const path of ['/', '/app.js', '/chunks/module-ABC123.js', '/babylon/ktx2-worker.js.map', '/babylon/other.js']) {
+      expect(String((await get(path)).headers['content-security-policy']), path).not.toContain("'unsafe-eval'");
     }
   });
 
