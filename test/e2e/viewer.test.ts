@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGlb } from '../../main/engine/outputs/index.ts';
 import { realFixture } from '../fixtures.ts';
+import { compressedGlb } from '../renderer/compressed-fixtures.ts';
 import { basisuGlb, encodeKtx2, halves, pixels } from '../renderer/ktx2-fixtures.ts';
 import { openApp, poll, startHarness, textOf, type Harness } from './harness.ts';
 
@@ -401,6 +402,34 @@ describe('viewer', () => {
       // Decoded by the app's worker with the transcoder it ships, both from this host.
       expect(requested).toContain('/babylon/ktx2-worker.js');
       expect(requested).toContain('/babylon/basisTranscoder/1/basis_transcoder.wasm');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    ['draco', '/babylon/draco_wasm_wrapper_gltf.js'],
+    ['meshopt', '/babylon/meshopt_decoder.js'],
+  ] as const)('opens a GLB with %s-compressed geometry, decoded by Babylon from the app\'s own files', async (codec, decoder) => {
+    const original = realFixture('glb', '2CylinderEngine.glb');
+    await openFiles([original]);
+    await expectRendered('2CylinderEngine.glb', `glb-2CylinderEngine-before-${codec}`);
+    const stat = (name: string) => textOf(h.page.locator(`[data-stat="${name}"]`))();
+    const [triangles, size] = [await stat('triangles'), await stat('size')];
+    const dir = mkdtempSync(join(tmpdir(), `viewer-${codec}-`));
+    try {
+      const file = join(dir, `engine-${codec}.glb`);
+      const compressed = await compressedGlb(original, codec);
+      writeFileSync(file, compressed.glb);
+      await openFiles([file]);
+      await expectRendered(`engine-${codec}.glb`, `glb-${codec}`);
+      // The geometry the file holds (the reference decoder's count: the encoder may drop degenerate
+      // triangles), at the original's size (to the quantisation's precision).
+      expect(Number((await stat('triangles')).replace(/,/g, ''))).toBe(compressed.triangles);
+      expect(compressed.triangles).toBeGreaterThan(0.9 * Number(triangles.replace(/,/g, '')));
+      const metres = (text: string) => text.split('×').map((t) => Number(t.trim().replace(/,/g, '')));
+      metres(await stat('size')).forEach((v, i) => expect(v).toBeCloseTo(metres(size)[i]!, 1));
+      expect(requested).toContain(decoder);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
