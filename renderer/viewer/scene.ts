@@ -49,6 +49,7 @@ import { OBJFileLoaderMetadata } from '@babylonjs/loaders/OBJ/objFileLoader.meta
 import { bonesByJoint, type JointName } from '../../shared/joints.ts';
 import type { ModelFormat, ModelSource, ModelStats, TextureInfo, ViewMode } from './types.ts';
 import { USD_EXTENSIONS, USD_LOADER_NAME } from './usd/usd-metadata.ts';
+import { missingFiles, referencedFiles } from './gltf-files.ts';
 import { useLocalKtx2Decoder } from './ktx2/local-decoder.ts';
 import { warmUpGltf } from './warm-up.ts';
 
@@ -99,6 +100,30 @@ function configure() {
     extensions: USD_EXTENSIONS,
     createPlugin: async () => new (await import('./usd/usd-loader.ts')).UsdLoader(),
   });
+}
+
+/**
+ * A .gltf's buffers and images must be among the files picked with it: a missing one is named (Babylon would
+ * ask a file: URL for it and fail without saying which). Files it names with a folder (`textures/a.png`) are
+ * found by their name among the picked files.
+ */
+async function checkGltfFiles(main: File, files: readonly File[]): Promise<void> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await main.text());
+  } catch (error) {
+    throw new Error(`${main.name} is not valid glTF JSON (${error instanceof Error ? error.message : String(error)}). If it is a binary glTF, rename it to .glb.`);
+  }
+  const missing = missingFiles(json, files.map((f) => f.name));
+  if (missing.length > 0) {
+    const list = missing.join(', ');
+    throw new Error(`${main.name} needs ${list}, which ${missing.length > 1 ? 'were' : 'was'} not picked with it. Pick the .gltf together with all its files (its .bin and textures), or open the model's .glb.`);
+  }
+  for (const uri of referencedFiles(json)) {
+    const name = uri.split('/').pop()!.toLowerCase();
+    const file = files.find((f) => f.name.toLowerCase() === name);
+    if (file) FilesInputStore.FilesToLoad[uri.toLowerCase()] = file;
+  }
 }
 
 const FORMATS: readonly ModelFormat[] = ['glb', 'gltf', 'obj', 'fbx', 'usdz', 'usda'];
@@ -698,6 +723,7 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
         input = main;
         format = formatOf(main.name)!;
         rootUrl = 'file:';
+        if (format === 'gltf') await checkGltfFiles(main, source.files);
       } else {
         input = new URL(source.url, document.baseURI).href;
         format = source.format;

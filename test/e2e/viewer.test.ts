@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGlb } from '../../main/engine/outputs/index.ts';
 import { realFixture } from '../fixtures.ts';
+import { NodeIO } from '@gltf-transform/core';
 import { compressedGlb } from '../renderer/compressed-fixtures.ts';
 import { basisuGlb, encodeKtx2, halves, pixels } from '../renderer/ktx2-fixtures.ts';
 import { openApp, poll, startHarness, textOf, type Harness } from './harness.ts';
@@ -430,6 +431,31 @@ describe('viewer', () => {
       const metres = (text: string) => text.split('×').map((t) => Number(t.trim().replace(/,/g, '')));
       metres(await stat('size')).forEach((v, i) => expect(v).toBeCloseTo(metres(size)[i]!, 1));
       expect(requested).toContain(decoder);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('opens a .gltf with its .bin and texture beside it, and says which file is missing when one is', async () => {
+    // BoxTextured as glTF JSON + .bin + PNG (written by glTF Transform), picked together as a user does.
+    const dir = mkdtempSync(join(tmpdir(), 'viewer-gltf-'));
+    try {
+      const io = new NodeIO();
+      await io.write(join(dir, 'box.gltf'), await io.read(realFixture('glb', 'BoxTextured.glb')));
+      const files = readdirSync(dir).sort();
+      expect(files.filter((f) => !f.endsWith('.gltf')).length, `files beside the glTF: ${files}`).toBeGreaterThanOrEqual(2);
+      await openFiles(files.map((f) => join(dir, f)));
+      await expectRendered('box.gltf', 'gltf-separate-files');
+      expect(await textOf(h.page.locator('[data-stat="textures"]'))()).toBe('1');
+      await poll(() => h.page.locator('.texture-list li').count()).toBe(1);
+
+      // Without its .bin: an error naming the problem, and the viewer still opens the next file.
+      await openFiles(files.filter((f) => !f.endsWith('.bin')).map((f) => join(dir, f)));
+      const viewer = h.page.locator('.viewer');
+      await poll(async () => `${await viewer.getAttribute('data-state')} ${await viewer.getAttribute('data-name')}`, 20_000).toBe('error box.gltf');
+      expect(await viewer.innerText()).toContain('box.gltf needs box.bin, which was not picked with it.');
+      await openFiles([realFixture('glb', 'BoxTextured.glb')]);
+      await expectRendered('BoxTextured.glb', 'gltf-after-missing-bin');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
