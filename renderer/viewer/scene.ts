@@ -126,6 +126,33 @@ async function checkGltfFiles(main: File, files: readonly File[]): Promise<void>
   }
 }
 
+const baseName = (path: string) => path.split(/[\\/]/).pop()!;
+
+/**
+ * The material library an OBJ names (its first `mtllib`), read from its first megabyte (where OBJ writers
+ * put it), from a picked file or by URL (a Range request; the whole file where ranges are not served).
+ */
+async function objMaterialLibrary(source: File | string): Promise<string | undefined> {
+  const head = 1 << 20;
+  let text: string;
+  try {
+    text = typeof source === 'string' ? await (await fetch(source, { headers: { range: `bytes=0-${head - 1}` } })).text() : await source.slice(0, head).text();
+  } catch {
+    return undefined; // the loader reports what is wrong with the file itself
+  }
+  const match = /^[ \t]*mtllib[ \t]+(.+?)[ \t]*$/m.exec(text.slice(0, head));
+  return match?.[1];
+}
+
+/** Whether a URL of this host answers (HEAD). */
+async function exists(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url, { method: 'HEAD' })).ok;
+  } catch {
+    return false;
+  }
+}
+
 const FORMATS: readonly ModelFormat[] = ['glb', 'gltf', 'obj', 'fbx', 'usdz', 'usda'];
 
 export function formatOf(name: string): ModelFormat | undefined {
@@ -640,7 +667,7 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
     box.setEnabled(boundsShown);
   }
 
-  function statsOf(c: AssetContainer): ModelStats {
+  function statsOf(c: AssetContainer): Omit<ModelStats, 'warnings'> {
     let triangles = 0;
     let vertices = 0;
     let meshes = 0;
@@ -711,6 +738,8 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
     },
     async load(source, options) {
       const mine = ++generation;
+      const warnings: string[] = [];
+      let skipMaterials = false;
       let input: string | File;
       let format: ModelFormat;
       let rootUrl: string;
@@ -724,10 +753,24 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
         format = formatOf(main.name)!;
         rootUrl = 'file:';
         if (format === 'gltf') await checkGltfFiles(main, source.files);
+        if (format === 'obj') {
+          const library = await objMaterialLibrary(main);
+          if (library !== undefined && !source.files.some((f) => f.name.toLowerCase() === baseName(library).toLowerCase())) {
+            skipMaterials = true;
+            warnings.push(`${main.name} names the material library ${library}, which was not picked with it: shown without its materials. Pick the .obj together with its .mtl and textures.`);
+          }
+        }
       } else {
         input = new URL(source.url, document.baseURI).href;
         format = source.format;
         rootUrl = '';
+        if (format === 'obj') {
+          const library = await objMaterialLibrary(input);
+          if (library !== undefined && !(await exists(new URL(library, input).href))) {
+            skipMaterials = true;
+            warnings.push(`This OBJ names the material library ${library}, which is not beside it: shown without its materials.`);
+          }
+        }
       }
       reading = true;
       // The old model leaves the view even if the new one fails. With none (the empty viewer) there is
@@ -739,6 +782,7 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
         loaded = await LoadAssetContainerAsync(input, scene, {
           pluginExtension: `.${format}`,
           ...(rootUrl && { rootUrl }),
+          ...(skipMaterials && { pluginOptions: { [OBJFileLoaderMetadata.name]: { skipMaterials: true } } }),
           ...(onProgress && { onProgress: (e: { lengthComputable: boolean; loaded: number; total: number }) => e.lengthComputable && e.total > 0 && onProgress(Math.min(1, e.loaded / e.total)) }),
         });
       } finally {
@@ -765,7 +809,7 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
       else notify();
       makeSkeletonLines();
       if (mode !== 'textured') applyMode();
-      return statsOf(loaded);
+      return { ...statsOf(loaded), warnings };
     },
     setMode(next) {
       mode = next;

@@ -35,6 +35,8 @@ export interface ModelStats {
   size: [number, number, number];
   min: [number, number, number];
   max: [number, number, number];
+  /** What is shown differs from the file and why (e.g. an OBJ's material library is missing). */
+  warnings: string[];
 }
 
 /** The format of a cached output kind (`glb`, `preview_glb`, `retopo_obj_1`, `fbx`, `usdz`…), if it is a model. */

@@ -214,6 +214,13 @@ export function ModelViewer({
         <EnvironmentControls viewer={live} />
         {children}
         {stats && live && stats.animations > 0 && <AnimationControls viewer={live} />}
+        {stats && stats.warnings.length > 0 && (
+          <ul class="viewer-warnings" role="status" aria-label="How the view differs from the file">
+            {stats.warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        )}
         {(stats || status.state === 'error') && source && gltf && <ValidationPanel source={source} />}
         {stats && (
           <dl class="facts viewer-stats" aria-label="Model statistics">

@@ -143,6 +143,20 @@ describe('viewer', () => {
     expect(await textOf(h.page.locator('[data-stat="file-size"]'))()).toMatch(new RegExp(`^${(objSize / 1024).toFixed(0)}(\\.\\d)? KB \\(\\+ 6 beside it: `));
   });
 
+  it('opens an OBJ picked without its MTL, untextured, and says why', async () => {
+    await openFiles([realFixture('obj', 'spider', 'spider.obj')]);
+    await expectRendered('spider.obj', 'obj-spider-without-mtl');
+    expect(await textOf(h.page.locator('.viewer-warnings'))()).toBe(
+      'spider.obj names the material library spider.mtl, which was not picked with it: shown without its materials. Pick the .obj together with its .mtl and textures.',
+    );
+    expect(await textOf(h.page.locator('[data-stat="textures"]'))()).toBe('0');
+    // With its files the warning goes.
+    const dir = realFixture('obj', 'spider');
+    await openFiles(readdirSync(dir).map((f) => join(dir, f)));
+    await expectRendered('spider.obj', 'obj-spider-again');
+    expect(await h.page.locator('.viewer-warnings').count()).toBe(0);
+  });
+
   it('opens the suzanne OBJ', async () => {
     await openFiles([realFixture('obj', 'suzanne', 'blender_282_suzanne.obj')]);
     await expectRendered('blender_282_suzanne.obj', 'obj-suzanne');
