@@ -396,22 +396,16 @@ describe('viewer', () => {
       await poll(() => h.page.locator('.texture-list li').count()).toBe(1);
       expect(await h.page.locator('.texture-list li').getAttribute('data-width')).toBe('64');
       // Both halves of the texture are on the canvas (a texture that failed would leave the quad one colour).
-      const { red, blue } = await h.page.evaluate(() => {
-        const src = document.querySelector('.viewer-canvas')!;
-        const c = document.createElement('canvas');
-        c.width = 160;
-        c.height = Math.round((src.height / src.width) * 160);
-        const ctx = c.getContext('2d');
-        ctx.drawImage(src, 0, 0, c.width, c.height);
-        const d = ctx.getImageData(0, 0, c.width, c.height).data;
-        let red = 0;
-        let blue = 0;
-        for (let i = 0; i < d.length; i += 4) {
-          if (d[i]! > d[i + 2]! + 80 && d[i]! > d[i + 1]! + 80) red++;
-          if (d[i + 2]! > d[i]! + 80) blue++;
-        }
-        return { red: red / (d.length / 4), blue: blue / (d.length / 4) };
-      });
+      const rgb = await canvasRgb();
+      let red = 0;
+      let blue = 0;
+      for (let i = 0; i < rgb.length; i += 3) {
+        const [r, g, b] = [rgb[i]!, rgb[i + 1]!, rgb[i + 2]!];
+        if (r > b + 80 && r > g + 80) red++;
+        if (b > r + 80) blue++;
+      }
+      red /= rgb.length / 3;
+      blue /= rgb.length / 3;
       expect(red, 'share of red pixels').toBeGreaterThan(0.01);
       expect(blue, 'share of blue pixels').toBeGreaterThan(0.01);
       // Decoded by the app's worker with the transcoder it ships, both from this host.
