@@ -444,14 +444,17 @@ describe('viewer', () => {
     }
   });
 
-  it('opens a .gltf with its .bin and texture beside it, and says which file is missing when one is', async () => {
-    // BoxTextured as glTF JSON + .bin + PNG (written by glTF Transform), picked together as a user does.
+  it('opens a .gltf with its .bin and a texture in a folder, and says which file is missing when one is', async () => {
+    // BoxTextured as glTF JSON + .bin + PNG in a textures/ folder (written by glTF Transform), all picked
+    // together as a user does (the picked files carry no folder: the texture is found by its name).
     const dir = mkdtempSync(join(tmpdir(), 'viewer-gltf-'));
     try {
       const io = new NodeIO();
-      await io.write(join(dir, 'box.gltf'), await io.read(realFixture('glb', 'BoxTextured.glb')));
-      const files = readdirSync(dir).sort();
-      expect(files.filter((f) => !f.endsWith('.gltf')).length, `files beside the glTF: ${files}`).toBeGreaterThanOrEqual(2);
+      const doc = await io.read(realFixture('glb', 'BoxTextured.glb'));
+      doc.getRoot().listTextures().forEach((t, i) => t.setURI(`textures/box-${i}.png`));
+      await io.write(join(dir, 'box.gltf'), doc);
+      const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(dir, f)).isFile()).sort();
+      expect(files).toEqual(['box.bin', 'box.gltf', join('textures', 'box-0.png')]);
       await openFiles(files.map((f) => join(dir, f)));
       await expectRendered('box.gltf', 'gltf-separate-files');
       expect(await textOf(h.page.locator('[data-stat="textures"]'))()).toBe('1');
