@@ -50,7 +50,7 @@ import { bonesByJoint, type JointName } from '../../shared/joints.ts';
 import type { ModelFormat, ModelSource, ModelStats, TextureInfo, ViewMode } from './types.ts';
 import { USD_EXTENSIONS, USD_LOADER_NAME } from './usd/usd-metadata.ts';
 import { missingFiles, referencedFiles } from './gltf-files.ts';
-import { useLocalKtx2Decoder } from './ktx2/local-decoder.ts';
+import { takeKtx2Failures, useLocalKtx2Decoder } from './ktx2/local-decoder.ts';
 import { warmUpGltf } from './warm-up.ts';
 
 let configured = false;
@@ -778,6 +778,7 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
       if (clear()) wake();
       const onProgress = options?.onProgress;
       let loaded: AssetContainer;
+      takeKtx2Failures(); // (those of an earlier model)
       try {
         loaded = await LoadAssetContainerAsync(input, scene, {
           pluginExtension: `.${format}`,
@@ -785,6 +786,11 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
           ...(skipMaterials && { pluginOptions: { [OBJFileLoaderMetadata.name]: { skipMaterials: true } } }),
           ...(onProgress && { onProgress: (e: { lengthComputable: boolean; loaded: number; total: number }) => e.lengthComputable && e.total > 0 && onProgress(Math.min(1, e.loaded / e.total)) }),
         });
+      } catch (error) {
+        // Babylon says only that a texture failed to load; the KTX2 decoder said why.
+        const ktx2 = takeKtx2Failures();
+        if (ktx2.length > 0) throw new Error(`${error instanceof Error ? error.message : String(error)} (KTX2 texture: ${ktx2[0]})`);
+        throw error;
       } finally {
         if (mine === generation) reading = false;
       }

@@ -416,6 +416,17 @@ describe('viewer', () => {
     }
   });
 
+  it('says why a damaged KTX2 texture fails, and opens the next file', async () => {
+    const ktx2 = await encodeKtx2(64, 32, pixels(64, 32, halves(64)), 'etc1s');
+    const glb = await basisuGlb(ktx2.slice(0, Math.floor(ktx2.length * 0.6))); // the texture's level data cut off
+    await h.page.setInputFiles('#viewer-file', { name: 'damaged-ktx2.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from(glb) });
+    const viewer = h.page.locator('.viewer');
+    await poll(async () => `${await viewer.getAttribute('data-state')} ${await viewer.getAttribute('data-name')}`, 20_000).toBe('error damaged-ktx2.glb');
+    expect(await textOf(h.page.locator('.viewer-error'))()).toMatch(/KTX2 texture: The KTX2 texture (is damaged|could not be prepared|.*could not be decoded)/);
+    await openFiles([realFixture('glb', 'BoxTextured.glb')]);
+    await expectRendered('BoxTextured.glb', 'after-damaged-ktx2');
+  });
+
   it.each([
     ['draco', '/babylon/draco_wasm_wrapper_gltf.js'],
     ['meshopt', '/babylon/meshopt_decoder.js'],

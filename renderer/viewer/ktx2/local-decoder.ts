@@ -9,8 +9,18 @@ import { AutoReleaseWorkerPool } from '@babylonjs/core/Misc/workerPool.js';
 
 type Decoded = { mipmaps: { width: number; height: number }[] };
 type CreateTexture = (this: KhronosTextureContainer2, data: Decoded, texture: InternalTexture, options?: unknown) => void;
+type DecodeAsync = (this: KhronosTextureContainer2, ...args: unknown[]) => Promise<Decoded>;
 
 let installed = false;
+/** Why KTX2 textures failed since the last `takeKtx2Failures()`: Babylon reports only "failed to load data". */
+let failures: string[] = [];
+
+/** The reasons KTX2 textures failed to decode since the last call (for the model's error message). */
+export function takeKtx2Failures(): string[] {
+  const taken = failures;
+  failures = [];
+  return taken;
+}
 
 export function useLocalKtx2Decoder(baseUrl: string): void {
   const script = new URL('ktx2-worker.js', baseUrl).href;
@@ -19,7 +29,17 @@ export function useLocalKtx2Decoder(baseUrl: string): void {
   installed = true;
   // Babylon uploads uncompressed (RGBA8) levels one by one, setting the texture's size to each level's, so
   // the texture is left saying 1 × 1 (its last level): the size is set back to the first level's.
-  const prototype = KhronosTextureContainer2.prototype as unknown as { _createTexture: CreateTexture };
+  const prototype = KhronosTextureContainer2.prototype as unknown as { _createTexture: CreateTexture; _decodeAsync: DecodeAsync };
+  const decode = prototype._decodeAsync;
+  prototype._decodeAsync = async function (...args) {
+    try {
+      return await decode.apply(this, args);
+    } catch (error) {
+      const message = (error as { message?: unknown } | null)?.message;
+      failures.push(typeof message === 'string' && message ? message : String(error));
+      throw error;
+    }
+  };
   const create = prototype._createTexture;
   prototype._createTexture = function (data, texture, options) {
     create.call(this, data, texture, options);
