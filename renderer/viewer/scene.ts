@@ -49,7 +49,7 @@ import { OBJFileLoaderMetadata } from '@babylonjs/loaders/OBJ/objFileLoader.meta
 import { bonesByJoint, type JointName } from '../../shared/joints.ts';
 import type { ModelFormat, ModelSource, ModelStats, TextureInfo, ViewMode } from './types.ts';
 import { USD_EXTENSIONS, USD_LOADER_NAME } from './usd/usd-metadata.ts';
-import { missingFiles, referencedFiles } from './gltf-files.ts';
+import { checkGltfFiles, objMaterialLibrary, urlExists } from './companion-files.ts';
 import { takeKtx2Failures, useLocalKtx2Decoder } from './ktx2/local-decoder.ts';
 import { warmUpGltf } from './warm-up.ts';
 
@@ -100,57 +100,6 @@ function configure() {
     extensions: USD_EXTENSIONS,
     createPlugin: async () => new (await import('./usd/usd-loader.ts')).UsdLoader(),
   });
-}
-
-/**
- * A .gltf's buffers and images must be among the files picked with it: a missing one is named (Babylon would
- * ask a file: URL for it and fail without saying which). Files it names with a folder (`textures/a.png`) are
- * found by their name among the picked files.
- */
-async function checkGltfFiles(main: File, files: readonly File[]): Promise<void> {
-  let json: unknown;
-  try {
-    json = JSON.parse(await main.text());
-  } catch (error) {
-    throw new Error(`${main.name} is not valid glTF JSON (${error instanceof Error ? error.message : String(error)}). If it is a binary glTF, rename it to .glb.`);
-  }
-  const missing = missingFiles(json, files.map((f) => f.name));
-  if (missing.length > 0) {
-    const list = missing.join(', ');
-    throw new Error(`${main.name} needs ${list}, which ${missing.length > 1 ? 'were' : 'was'} not picked with it. Pick the .gltf together with all its files (its .bin and textures), or open the model's .glb.`);
-  }
-  for (const uri of referencedFiles(json)) {
-    const name = uri.split('/').pop()!.toLowerCase();
-    const file = files.find((f) => f.name.toLowerCase() === name);
-    if (file) FilesInputStore.FilesToLoad[uri.toLowerCase()] = file;
-  }
-}
-
-const baseName = (path: string) => path.split(/[\\/]/).pop()!;
-
-/**
- * The material library an OBJ names (its first `mtllib`), read from its first megabyte (where OBJ writers
- * put it), from a picked file or by URL (a Range request; the whole file where ranges are not served).
- */
-async function objMaterialLibrary(source: File | string): Promise<string | undefined> {
-  const head = 1 << 20;
-  let text: string;
-  try {
-    text = typeof source === 'string' ? await (await fetch(source, { headers: { range: `bytes=0-${head - 1}` } })).text() : await source.slice(0, head).text();
-  } catch {
-    return undefined; // the loader reports what is wrong with the file itself
-  }
-  const match = /^[ \t]*mtllib[ \t]+(.+?)[ \t]*$/m.exec(text.slice(0, head));
-  return match?.[1];
-}
-
-/** Whether a URL of this host answers (HEAD). */
-async function exists(url: string): Promise<boolean> {
-  try {
-    return (await fetch(url, { method: 'HEAD' })).ok;
-  } catch {
-    return false;
-  }
 }
 
 const FORMATS: readonly ModelFormat[] = ['glb', 'gltf', 'obj', 'fbx', 'usdz', 'usda'];
@@ -755,7 +704,7 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
         if (format === 'gltf') await checkGltfFiles(main, source.files);
         if (format === 'obj') {
           const library = await objMaterialLibrary(main);
-          if (library !== undefined && !source.files.some((f) => f.name.toLowerCase() === baseName(library).toLowerCase())) {
+          if (library !== undefined && !source.files.some((f) => f.name.toLowerCase() === library.split(/[\\/]/).pop()!.toLowerCase())) {
             skipMaterials = true;
             warnings.push(`${main.name} names the material library ${library}, which was not picked with it: shown without its materials. Pick the .obj together with its .mtl and textures.`);
           }
@@ -766,7 +715,7 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
         rootUrl = '';
         if (format === 'obj') {
           const library = await objMaterialLibrary(input);
-          if (library !== undefined && !(await exists(new URL(library, input).href))) {
+          if (library !== undefined && !(await urlExists(new URL(library, input).href))) {
             skipMaterials = true;
             warnings.push(`This OBJ names the material library ${library}, which is not beside it: shown without its materials.`);
           }

@@ -27,9 +27,8 @@ export function useLocalKtx2Decoder(baseUrl: string): void {
   KhronosTextureContainer2.WorkerPool = new AutoReleaseWorkerPool(1, () => initializeWebWorker(new Worker(script), undefined, undefined));
   if (installed) return;
   installed = true;
-  // Babylon uploads uncompressed (RGBA8) levels one by one, setting the texture's size to each level's, so
-  // the texture is left saying 1 × 1 (its last level): the size is set back to the first level's.
   const prototype = KhronosTextureContainer2.prototype as unknown as { _createTexture: CreateTexture; _decodeAsync: DecodeAsync };
+  // The decoder's reason for a failure is kept: Babylon's texture loader logs it and reports only that it failed.
   const decode = prototype._decodeAsync;
   prototype._decodeAsync = async function (...args) {
     try {
@@ -40,6 +39,8 @@ export function useLocalKtx2Decoder(baseUrl: string): void {
       throw error;
     }
   };
+  // Babylon uploads uncompressed (RGBA8) levels one by one, setting the texture's size to each level's, so
+  // the texture is left saying 1 × 1 (its last level): the size is set back to the first level's.
   const create = prototype._createTexture;
   prototype._createTexture = function (data, texture, options) {
     create.call(this, data, texture, options);

@@ -7,8 +7,6 @@
 /** The parts of the Basis Universal transcoder's module (emscripten, embind) used here. */
 export interface BasisModule {
   initializeBasis(): void;
-  transcoderSupportsKTX2?(): boolean;
-  transcoderSupportsKTX2Zstd?(): boolean;
   KTX2File: new (data: Uint8Array) => BasisKtx2File;
   transcoder_texture_format: { cTFRGBA32: { value: number } };
 }
