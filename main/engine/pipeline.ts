@@ -2,6 +2,7 @@
 // the file server, and delivery. The fault-rule control endpoint lives here too.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
+import { bodyKindOf } from './body-type.ts';
 import { deliver, faultReply } from './delivery.ts';
 import { FILES_PREFIX, type FileStore } from './file-store.ts';
 import { serveFile } from './files.ts';
@@ -41,7 +42,7 @@ export function createPipeline(deps: PipelineDeps): (base: Base, req: IncomingMe
   async function control(req: IncomingMessage, method: string): Promise<Reply> {
     deps.authenticate(req);
     if (method === 'POST') {
-      const rules = await readJsonBody(req, 2 ** 20);
+      const rules = bodyKindOf(req, { multipart: false }) === 'json' ? await readJsonBody(req, 2 ** 20) : {};
       try {
         faults.replace(rules, `POST ${CONTROL_FAULTS_PATH}`);
       } catch (error) {
@@ -57,7 +58,7 @@ export function createPipeline(deps: PipelineDeps): (base: Base, req: IncomingMe
   async function webhookControl(req: IncomingMessage, method: string): Promise<Reply> {
     deps.authenticate(req);
     if (method === 'POST') {
-      const body = (await readJsonBody(req, 2 ** 16)) as { url?: unknown; secret?: unknown } | null;
+      const body = (bodyKindOf(req, { multipart: false }) === 'json' ? await readJsonBody(req, 2 ** 16) : {}) as { url?: unknown; secret?: unknown } | null;
       const url = body?.url;
       const secret = body?.secret;
       if (url !== undefined && (typeof url !== 'string' || !/^https?:\/\//.test(url))) throw new HttpError(400, 'url: must be an http(s) URL');

@@ -3,6 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import { ENDPOINTS, issuesToText, parseWith, type EndpointDef, type EndpointId } from '../../shared/contract/index.ts';
+import { bodyKindOf } from './body-type.ts';
 import { HttpError, jsonReply, readJsonBody, type Reply } from './http.ts';
 
 type Def<E extends EndpointId> = (typeof ENDPOINTS)[E];
@@ -89,8 +90,8 @@ function decodePathPart(text: string): string {
 /** Validates the request against the endpoint's schemas, runs the handler and wraps its result. */
 export async function dispatch(route: Route, req: IncomingMessage, url: URL, handlers: Handlers, userId: string, now: number): Promise<Reply> {
   const def: EndpointDef = ENDPOINTS[route.id];
-  const multipart = def.multipart === true && /^multipart\/form-data/i.test(req.headers['content-type'] ?? '');
-  const body = def.body && !multipart ? validate(def.body, await readJsonBody(req, MAX_JSON_BYTES)) : undefined;
+  const kind = def.body ? bodyKindOf(req, { multipart: def.multipart === true }) : 'empty';
+  const body = def.body && kind !== 'multipart' ? validate(def.body, kind === 'json' ? await readJsonBody(req, MAX_JSON_BYTES) : {}) : undefined;
   const query = def.query ? validate(def.query, Object.fromEntries(url.searchParams)) : undefined;
   const handler = handlers[route.id] as Handler<EndpointId>;
   const data = await handler({ userId, now, params: route.params, body, query, req } as Call<EndpointId>);

@@ -1,7 +1,7 @@
 // Each request rule of the contract is enforced with a 400 whose message names the field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EndpointId } from '../../shared/contract/index.ts';
-import { call, expectError, startTestEngine, type TestEngine } from './helpers.ts';
+import { call, expectError, send, startTestEngine, type TestEngine } from './helpers.ts';
 
 let engine: TestEngine;
 beforeAll(async () => {
@@ -79,5 +79,53 @@ describe('request validation', () => {
     const list = await call(engine, 'listImageTo3d');
     expect(list.body.data.totalResults).toBe(0);
     expect(list.body.data.credits).toBe(1000);
+  });
+});
+
+describe('body types (415)', () => {
+  const lamp = JSON.stringify({ prompt: 'a lamp' });
+
+  it.each([
+    ['text/plain', { 'content-type': 'text/plain;charset=UTF-8' }],
+    ['form-encoded', { 'content-type': 'application/x-www-form-urlencoded' }],
+    ['JSON in another charset', { 'content-type': 'application/json; charset=iso-8859-1' }],
+  ])('a JSON endpoint refuses a %s body with 415 in the envelope, naming application/json', async (_name, headers) => {
+    const answer = await send(`${engine.url}/tti-sessions`, { body: lamp, headers });
+    expectError(answer, 415, 'application/json');
+    expect(answer.body).toMatchObject({ error: 'Unsupported Media Type', statusCode: 415, data: null });
+    expect(answer.headers.get('accept-post')).toBe('application/json');
+  });
+
+  it('a body without a Content-Type is a 415 too; nothing is created', async () => {
+    const answer = await send(`${engine.url}/image-to-3d-sessions`, { body: new TextEncoder().encode(JSON.stringify({ image_url: IMAGE })) });
+    expectError(answer, 415, 'no Content-Type', 'application/json');
+    const list = await call(engine, 'listImageTo3d');
+    expect(list.body.data.totalResults).toBe(0);
+  });
+
+  it('/v3 answers 415 with the bare error object', async () => {
+    const answer = await send(`${engine.url}/v3/sessions`, {
+      body: JSON.stringify({ type: 'retopology', input: { mesh: 'https://x/m.glb', model: 'swift' } }),
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(answer.status).toBe(415);
+    expect(answer.body).toEqual({ error: 'Unsupported Media Type', message: expect.stringContaining('application/json'), statusCode: 415 });
+  });
+
+  it('the animation upload names both JSON and multipart/form-data', async () => {
+    const answer = await send(`${engine.url}/mesh-animation/upload`, { body: 'mesh_url=https%3A%2F%2Fx%2Fa.fbx', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expectError(answer, 415, 'application/json', 'multipart/form-data');
+    expect(answer.headers.get('accept-post')).toBe('application/json, multipart/form-data');
+  });
+
+  it('the engine control endpoints take JSON only', async () => {
+    expectError(await send(`${engine.url}/__engine/faults`, { body: '[]', headers: { 'content-type': 'text/plain' } }), 415, 'application/json');
+  });
+
+  it('accepts application/json with a charset parameter in any case, and a POST without a body', async () => {
+    const created = await send(`${engine.url}/tti-sessions`, { body: lamp, headers: { 'content-type': 'Application/JSON; Charset="UTF-8"' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const unknown = await send(`${engine.url}/image-to-3d-sessions/get-3d/refine/SESSION_000000000000000000000000`, { method: 'POST' });
+    expectError(unknown, 404, 'not found');
   });
 });
