@@ -32,6 +32,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pipeline } from 'node:stream';
 import { cachePath, parseCachePath, WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
 import { entryPathOf, openCachedZipEntry, ZipEntryError } from '../cache/zip-entries.ts';
 import { createServices, type ServiceOptions } from '../app/services.ts';
@@ -99,13 +100,17 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     handle(req, res).catch((error: unknown) => {
       const failure = toBridgeError(error, []);
-      if (!res.headersSent) sendJson(res, httpStatusOf(failure), failure);
-      else res.destroy();
+      if (res.headersSent) return void res.destroy();
+      if (!req.complete) res.setHeader('connection', 'close'); // the rest of a refused body is not read
+      sendJson(res, httpStatusOf(failure), failure);
     });
   });
+  // After the listen: an error of the listening socket (e.g. too many open files on accept) must not end
+  // the process; the connections it could not take fail, the others are served.
+  const serverError = (error: Error) => console.error(`Asset Studio web host: ${error.message}`);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const url = requestUrl(req);
     const given = url.searchParams.get(WEB_PROTOCOL.tokenParam);
     if (given !== null && req.method === 'GET' && hosts().includes(req.headers.host ?? '')) {
       if (!sameToken(given, token)) return sendText(res, 401, 'This link is not valid (any more). Open the link Asset Studio printed when it started: it holds a new token at every launch.');
@@ -123,7 +128,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     if (path.startsWith(WEB_PROTOCOL.callPrefix)) {
       if (req.method !== 'POST') return sendText(res, 405, 'Commands are sent with POST.');
       if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return sendJson(res, 415, { code: 'invalid-input', message: 'Commands take a JSON body (Content-Type: application/json).' });
-      const command = decodeURIComponent(path.slice(WEB_PROTOCOL.callPrefix.length));
+      const command = commandOf(path);
       const input = await readJson(req);
       try {
         return sendJson(res, 200, (await bridge.call(command, input)) ?? null);
@@ -179,19 +184,23 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
       opened.stream.destroy();
       return void res.end();
     }
-    opened.stream.on('error', () => res.destroy()).pipe(res);
+    pipeline(opened.stream, res, () => undefined); // a client that goes away closes the entry's stream too
   }
 
   const events = attachEventSocket(server, bridge, { path: WEB_PROTOCOL.events, allow: (req) => refusal(req, 'required') });
   try {
     await new Promise<void>((ok, fail) => {
       server.once('error', fail);
-      server.listen(options.port ?? 0, '127.0.0.1', () => ok());
+      server.listen(options.port ?? 0, '127.0.0.1', () => {
+        server.off('error', fail);
+        ok();
+      });
     });
   } catch (error) {
     await bridge.close();
     throw error;
   }
+  server.on('error', serverError);
   port = (server.address() as AddressInfo).port;
   headers = securityHeaders(contentSecurityPolicy(origins().map((o) => o.replace(/^http:/, 'ws:'))));
   const origin = `http://127.0.0.1:${port}`;
@@ -222,9 +231,34 @@ function sendText(res: ServerResponse, status: number, text: string, type = 'tex
   res.end(text);
 }
 
+/** The request's URL; a request target that is not one is refused (400). */
+function requestUrl(req: IncomingMessage): URL {
+  try {
+    return new URL(req.url ?? '/', 'http://127.0.0.1');
+  } catch {
+    throw invalidInput('The request', [{ path: '(url)', message: `${JSON.stringify(String(req.url).slice(0, 200))} is not a valid URL path` }]);
+  }
+}
+
+/** The command a `/api/call/<command>` path names (URI-decoded); a malformed escape is refused (400). */
+function commandOf(path: string): string {
+  const encoded = path.slice(WEB_PROTOCOL.callPrefix.length);
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    throw invalidInput('The command', [{ path: 'command', message: `"${encoded.slice(0, 200)}" has a malformed percent-escape; send the command name URI-encoded (e.g. ${WEB_PROTOCOL.callPrefix}app.info)` }]);
+  }
+}
+
 /** A file with Content-Length, and a single `Range: bytes=a-b` answered with 206 (416 when unsatisfiable). */
 function sendFile(req: IncomingMessage, res: ServerResponse, path: string, type: string, cacheControl: string): void {
-  const { size, mtimeMs } = statSync(path);
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch {
+    return sendText(res, 404, 'This file is no longer there (removed from the cache or the folder): reload the page.');
+  }
+  const { size, mtimeMs } = stats;
   const etag = `"${size.toString(36)}-${Math.round(mtimeMs).toString(36)}"`;
   const common = { 'content-type': type, 'accept-ranges': 'bytes', 'cache-control': cacheControl, etag };
   if (req.headers['if-none-match'] === etag) {
@@ -246,17 +280,22 @@ function sendFile(req: IncomingMessage, res: ServerResponse, path: string, type:
     res.writeHead(200, { ...common, 'content-length': size });
   }
   if (req.method === 'HEAD' || size === 0) return void res.end();
-  createReadStream(path, { start, end }).on('error', () => res.destroy()).pipe(res);
+  pipeline(createReadStream(path, { start, end }), res, () => undefined); // a client that goes away closes the file
 }
 
 /** The JSON body of a command (at most MAX_JSON_BYTES); an empty body is `{}`. */
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_JSON_BYTES) throw new BridgeFailure({ code: 'too-large', message: 'The command input is larger than 1 MiB. Send files through the upload, not inside a command.' });
-    chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_JSON_BYTES) throw new BridgeFailure({ code: 'too-large', message: 'The command input is larger than 1 MiB. Send files through the upload, not inside a command.' });
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if (error instanceof BridgeFailure) throw error;
+    throw new BridgeFailure({ code: 'cancelled', message: 'The command input was cut off before its end (the connection closed). Send the command again.' });
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return {};

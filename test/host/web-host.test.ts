@@ -143,6 +143,15 @@ describe('round trips', () => {
     expect(JSON.parse(res.body)).toMatchObject({ code: 'invalid-input', issues: [{ path: 'id' }] });
   });
 
+  it('answers a command name with a malformed percent-escape with 400 and what to send', async () => {
+    const res = await call('%E0%A4%A', {});
+    expect(res.status).toBe(400);
+    const error = JSON.parse(res.body) as { code: string; message: string; issues: { path: string }[] };
+    expect(error).toMatchObject({ code: 'invalid-input', issues: [{ path: 'command' }] });
+    expect(error.message).toMatch(/%E0%A4%A.*malformed percent-escape/);
+    expect((await call('%E0%A4%A8', {})).status).toBe(400); // well-formed, but no such command
+  });
+
   it('pushes the job events of a create on the socket, and serves its cached output with Range', async () => {
     const opened = await socket({ origin: `http://${hostHeader}`, cookie });
     if (!('ws' in opened)) throw new Error(`socket refused: ${opened.refused}`);

@@ -1,0 +1,11 @@
+// A web host in a process of its own, for the tests that check a peer cannot end it: prints
+// `{"port": …, "token": …}` on one line once it listens, and runs until it is killed.
+// Usage: node test/host/web-host-process.ts <data dir>
+import { join } from 'node:path';
+import { startWebHost } from '../../main/host/web-host.ts';
+
+const dataDir = process.argv[2];
+if (dataDir === undefined) throw new Error('Usage: node test/host/web-host-process.ts <data dir>');
+const host = await startWebHost({ dataDir, rendererDir: join(dataDir, 'no-renderer'), serviceOptions: { engineSpeed: 500 } });
+process.stdout.write(`${JSON.stringify({ port: host.port, token: host.token })}\n`);
+process.on('SIGTERM', () => void host.close().then(() => process.exit(0)));
