@@ -8,8 +8,8 @@ import { JobPage } from './screens/job.tsx';
 import { Library } from './screens/library.tsx';
 import { Queue } from './screens/queue.tsx';
 import { Settings } from './screens/settings.tsx';
-import { CompareScreen } from '../viewer/compare.tsx';
-import { ViewerScreen } from '../viewer/screen.tsx';
+import { CompareScreen } from './screens/viewer/compare.tsx';
+import { ViewerScreen } from './screens/viewer/viewer-screen.tsx';
 import { useStore } from './store.ts';
 import { toShownError } from './util.ts';
 

@@ -2,7 +2,7 @@
 // kept fresh by `cache.output` events; the files inside a cached zip (cache.entries) for the viewer.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { CachedOutput, CommandOutput } from '../../shared/bridge/contract.ts';
-import type { UrlSource } from '../viewer/types.ts';
+import type { UrlSource } from '../viewer/index.ts';
 import { getBridge } from '../bridge/index.ts';
 
 const known = new Map<string, CachedOutput[]>();

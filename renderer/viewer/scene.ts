@@ -47,7 +47,7 @@ import { registerBuiltInGLTFExtensions } from '@babylonjs/loaders/glTF/2.0/Exten
 import { GLTFFileLoaderMetadata } from '@babylonjs/loaders/glTF/glTFFileLoader.metadata.js';
 import { OBJFileLoaderMetadata } from '@babylonjs/loaders/OBJ/objFileLoader.metadata.js';
 import { bonesByJoint, type JointName } from '../../shared/joints.ts';
-import type { ModelFormat, ModelSource, ModelStats, TextureInfo, ViewMode } from './types.ts';
+import type { ModelFormat, ModelStats, Playback, TextureInfo, Viewer, ViewMode } from './types.ts';
 import { USD_EXTENSIONS, USD_LOADER_NAME } from './usd/usd-metadata.ts';
 import { checkGltfFiles, objMaterialLibrary, urlExists } from './companion-files.ts';
 import { takeKtx2Failures, useLocalKtx2Decoder } from './ktx2/local-decoder.ts';
@@ -107,67 +107,6 @@ const FORMATS: readonly ModelFormat[] = ['glb', 'gltf', 'obj', 'fbx', 'usdz', 'u
 export function formatOf(name: string): ModelFormat | undefined {
   const ext = name.toLowerCase().split('.').pop() ?? '';
   return (FORMATS as readonly string[]).includes(ext) ? (ext as ModelFormat) : undefined;
-}
-
-/** The selected clip and where it is: frames in the clip's own frame numbers (from…to). */
-export interface Playback {
-  clip: number;
-  name: string;
-  playing: boolean;
-  frame: number;
-  from: number;
-  to: number;
-  speed: number;
-  loop: boolean;
-}
-
-/**
- * The environment that lights the model (image-based lighting for PBR materials): the generated neutral
- * studio (environment/studio.hdr beside app.js, see renderer/environment/), none (the lights only), or a
- * local .hdr (equirectangular Radiance) or .env (Babylon's prefiltered cube) file.
- */
-export type EnvironmentChoice = { kind: 'studio' } | { kind: 'none' } | { kind: 'file'; file: File };
-
-export interface Viewer {
-  /**
-   * Lights the scene with an environment. Resolves once it is in use; rejects with the reason when it
-   * cannot be read, and the previous environment stays.
-   */
-  setEnvironment(choice: EnvironmentChoice): Promise<void>;
-  /** The environment, blurred, as the background (instead of the plain colour); off by default. */
-  showEnvironmentBackground(show: boolean): void;
-  /** `keepCamera`: leave the camera where it is (switching between files of the same character). */
-  /** `onProgress`: the share of the file read so far (0…1), when its length is known. */
-  load(source: ModelSource, options?: { keepCamera?: boolean; onProgress?: (share: number) => void }): Promise<ModelStats>;
-  /** The loaded file's clips (its animation groups), by name. */
-  clips(): string[];
-  /** Selects a clip (stopping the others), on its first frame; plays it if `play`. */
-  selectClip(index: number, play?: boolean): void;
-  play(): void;
-  pause(): void;
-  seek(frame: number): void;
-  setSpeed(speed: number): void;
-  setLoop(loop: boolean): void;
-  playback(): Playback | undefined;
-  /** Called on every rendered frame while playing and on every change of the playback; returns the unsubscribe. */
-  onPlayback(listener: (playback: Playback | undefined) => void): () => void;
-  showSkeleton(show: boolean): void;
-  /** Highlights the bones standing for a joint (see shared/joints.ts), or none. */
-  highlightJoint(joint: JointName | undefined): void;
-  setMode(mode: ViewMode): void;
-  /** The current view as a PNG, rendered once just before (the drawing buffer is preserved). */
-  screenshot(): Promise<Blob>;
-  showBounds(show: boolean): void;
-  /** Frames the camera on the model again. */
-  frame(): void;
-  /**
-   * Resolves once a frame drawn from a ready scene (the model with its shaders and textures) is on the
-   * canvas, or after `timeoutMs` whatever the scene's state (a texture that never arrives).
-   */
-  shown(timeoutMs?: number): Promise<void>;
-  /** The loaded model's textures, once they have all loaded (their sizes are known then). */
-  textures(): Promise<TextureInfo[]>;
-  dispose(): void;
 }
 
 export function createViewer(canvas: HTMLCanvasElement): Viewer {

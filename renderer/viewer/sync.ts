@@ -9,7 +9,7 @@ import { EngineStore } from '@babylonjs/core/Engines/engineStore.js';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector.js';
 import { TransformNode } from '@babylonjs/core/Meshes/transformNode.js';
 import type { Scene } from '@babylonjs/core/scene.js';
-import type { PreviewTransforms } from './export.tsx';
+import type { PreviewTransforms } from './types.ts';
 
 /** The scene a viewer renders into this canvas, once the viewer exists. */
 export function sceneOf(canvas: HTMLCanvasElement): Scene | undefined {

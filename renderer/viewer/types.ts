@@ -1,4 +1,8 @@
-// Shared by the viewer's UI (main chunk) and its Babylon scene (lazy chunk): no Babylon imports here.
+// The viewer's public surface, shared by the UI (renderer/src/screens/viewer/, in app.js) and the Babylon
+// side (viewer/babylon.js, loaded on demand): the Viewer a screen drives and the data it gets back. No
+// Babylon imports here (the UI would pull Babylon into app.js).
+import type { CommandInput } from '../../shared/bridge/contract.ts';
+import type { JointName } from '../../shared/joints.ts';
 import { modelFormatOfKind } from '../../shared/model-formats.ts';
 
 export type ModelFormat = 'glb' | 'gltf' | 'obj' | 'fbx' | 'usdz' | 'usda';
@@ -42,4 +46,69 @@ export interface ModelStats {
 /** The format of a cached output kind (`glb`, `preview_glb`, `retopo_obj_1`, `fbx`, `usdz`…), if it is a model. */
 export function formatOfKind(kind: string): ModelFormat | undefined {
   return modelFormatOfKind(kind);
+}
+
+/** The selected clip and where it is: frames in the clip's own frame numbers (from…to). */
+export interface Playback {
+  clip: number;
+  name: string;
+  playing: boolean;
+  frame: number;
+  from: number;
+  to: number;
+  speed: number;
+  loop: boolean;
+}
+
+/**
+ * The environment that lights the model (image-based lighting for PBR materials): the generated neutral
+ * studio (environment/studio.hdr beside app.js, see renderer/environment/), none (the lights only), or a
+ * local .hdr (equirectangular Radiance) or .env (Babylon's prefiltered cube) file.
+ */
+export type EnvironmentChoice = { kind: 'studio' } | { kind: 'none' } | { kind: 'file'; file: File };
+
+/** The export's transforms (scale, pivot, up axis), previewed on the shown model (sync.ts previewTransforms). */
+export type PreviewTransforms = NonNullable<CommandInput<'export.run'>['transforms']>;
+
+/** A viewer on one canvas (createViewer in babylon.ts): what the screens can ask of it. */
+export interface Viewer {
+  /**
+   * Lights the scene with an environment. Resolves once it is in use; rejects with the reason when it
+   * cannot be read, and the previous environment stays.
+   */
+  setEnvironment(choice: EnvironmentChoice): Promise<void>;
+  /** The environment, blurred, as the background (instead of the plain colour); off by default. */
+  showEnvironmentBackground(show: boolean): void;
+  /** `keepCamera`: leave the camera where it is (switching between files of the same character). */
+  /** `onProgress`: the share of the file read so far (0…1), when its length is known. */
+  load(source: ModelSource, options?: { keepCamera?: boolean; onProgress?: (share: number) => void }): Promise<ModelStats>;
+  /** The loaded file's clips (its animation groups), by name. */
+  clips(): string[];
+  /** Selects a clip (stopping the others), on its first frame; plays it if `play`. */
+  selectClip(index: number, play?: boolean): void;
+  play(): void;
+  pause(): void;
+  seek(frame: number): void;
+  setSpeed(speed: number): void;
+  setLoop(loop: boolean): void;
+  playback(): Playback | undefined;
+  /** Called on every rendered frame while playing and on every change of the playback; returns the unsubscribe. */
+  onPlayback(listener: (playback: Playback | undefined) => void): () => void;
+  showSkeleton(show: boolean): void;
+  /** Highlights the bones standing for a joint (see shared/joints.ts), or none. */
+  highlightJoint(joint: JointName | undefined): void;
+  setMode(mode: ViewMode): void;
+  /** The current view as a PNG, rendered once just before (the drawing buffer is preserved). */
+  screenshot(): Promise<Blob>;
+  showBounds(show: boolean): void;
+  /** Frames the camera on the model again. */
+  frame(): void;
+  /**
+   * Resolves once a frame drawn from a ready scene (the model with its shaders and textures) is on the
+   * canvas, or after `timeoutMs` whatever the scene's state (a texture that never arrives).
+   */
+  shown(timeoutMs?: number): Promise<void>;
+  /** The loaded model's textures, once they have all loaded (their sizes are known then). */
+  textures(): Promise<TextureInfo[]>;
+  dispose(): void;
 }

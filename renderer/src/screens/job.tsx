@@ -4,10 +4,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CachedOutput, CommandOutput, JobView } from '../../../shared/bridge/contract.ts';
 import { getBridge } from '../../bridge/index.ts';
-import { AnimationPanel } from '../../viewer/animation-job.tsx';
-import { formatOfKind, type UrlSource } from '../../viewer/types.ts';
-import { ExportPanel } from '../../viewer/export.tsx';
-import { ModelViewer } from '../../viewer/viewer.tsx';
+import { formatOfKind, type UrlSource } from '../../viewer/index.ts';
+import { AnimationPanel } from './viewer/animation-job.tsx';
+import { ExportPanel } from './viewer/export-panel.tsx';
+import { ModelViewer } from './viewer/model-viewer.tsx';
 import { ErrorBox, Progress, Section, StateBadge } from '../components/ui.tsx';
 import { loadOutputs, useOutputs, useViewerSource } from '../outputs.ts';
 import { KIND_LABELS, formatBytes, formatTime, jobTitle, stepLabel, toShownError, type ShownError } from '../util.ts';

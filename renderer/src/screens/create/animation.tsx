@@ -5,7 +5,7 @@ import { textMultiRequest, uploadMeshUrlRequest } from '../../../../shared/contr
 import { getBridge, getTransport } from '../../../bridge/index.ts';
 import { FieldMessages, Progress } from '../../components/ui.tsx';
 import { formatBytes, record, toShownError } from '../../util.ts';
-import { FbxCheckPanel } from '../../../viewer/fbx-check-panel.tsx';
+import { FbxCheckPanel } from '../viewer/fbx-check-panel.tsx';
 import { CreatedJob, FormFooter, useCreateForm, useJob, type CreateOutput, FormShell } from './form.tsx';
 import { TextField } from './inputs.tsx';
 

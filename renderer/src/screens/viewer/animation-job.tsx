@@ -2,13 +2,13 @@
 // each text prompt's result, from the cache) in the viewer with playback, a new file keeping the camera;
 // and for the session, the joint overlay on its render, whose hovered joint lights up the matching bones.
 import { useMemo, useState } from 'preact/hooks';
-import type { CachedOutput, JobView } from '../../shared/bridge/contract.ts';
-import type { JointName } from '../../shared/joints.ts';
-import { Section } from '../src/components/ui.tsx';
-import { jobTitle } from '../src/util.ts';
+import type { CachedOutput, JobView } from '../../../../shared/bridge/contract.ts';
+import type { JointName } from '../../../../shared/joints.ts';
+import type { UrlSource } from '../../../viewer/index.ts';
+import { Section } from '../../components/ui.tsx';
+import { jobTitle } from '../../util.ts';
 import { JointOverlay } from './joints.tsx';
-import type { UrlSource } from './types.ts';
-import { ModelViewer } from './viewer.tsx';
+import { ModelViewer } from './model-viewer.tsx';
 
 type AnimationFile = UrlSource & { label: string };
 

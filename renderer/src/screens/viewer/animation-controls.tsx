@@ -2,7 +2,7 @@
 // current frame, speed (0.25–2×), loop, and the skeleton as lines. (A mesh-animation job's files are picked
 // in ./animation-job.tsx.)
 import { useEffect, useState } from 'preact/hooks';
-import type { Playback, Viewer } from './scene.ts';
+import type { Playback, Viewer } from '../../../viewer/index.ts';
 
 const SPEEDS = [0.25, 0.5, 1, 1.5, 2];
 

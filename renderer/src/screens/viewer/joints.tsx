@@ -3,7 +3,7 @@
 // the image's natural size as its viewBox, so the points stay on the image at any displayed size. Hovering
 // or focusing a joint reports it (the job page highlights the matching bones in the 3D view).
 import { useState } from 'preact/hooks';
-import { BODY_PAIRS, jointPoints, type JointName } from '../../shared/joints.ts';
+import { BODY_PAIRS, jointPoints, type JointName } from '../../../../shared/joints.ts';
 
 export function JointOverlay({
   src,

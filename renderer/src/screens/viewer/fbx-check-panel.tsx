@@ -1,7 +1,7 @@
 // The FBX check in the animation upload form: the picked FBX in a small view, its mesh and bone counts,
-// and a warning when it does not stand like the reference pose (see fbx-check.ts).
+// and a warning when it does not stand like the reference pose (see renderer/viewer/fbx-check.ts).
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { createFbxChecker, type FbxCheck, type FbxChecker } from './fbx-check.ts';
+import { createFbxChecker, type FbxCheck, type FbxChecker } from '../../../viewer/index.ts';
 
 type State = { state: 'loading' } | { state: 'done'; check: FbxCheck } | { state: 'error'; message: string };
 

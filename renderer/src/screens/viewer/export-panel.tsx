@@ -1,17 +1,16 @@
 // Export from the viewer: project folder (Electron's folder dialog, or a typed path in the browser), engine
 // preset (detected with export.detect), name and transforms (scale, pivot, up axis). The viewer shows what
-// the export will write (sync.ts applies the same transforms to the shown model), then export.run writes it;
+// the export will write (renderer/viewer/sync.ts applies the same transforms to the shown model), then export.run writes it;
 // the result (target folder, files) or the error is shown in words.
 import { useEffect, useState } from 'preact/hooks';
-import type { CommandInput, CommandOutput, JobView } from '../../shared/bridge/contract.ts';
-import { getBridge } from '../bridge/index.ts';
-import { appState } from '../src/app-state.ts';
-import { ErrorBox } from '../src/components/ui.tsx';
-import { useStore } from '../src/store.ts';
-import { formatBytes, toShownError, type ShownError } from '../src/util.ts';
-import { loadBabylon } from './load-babylon.ts';
+import type { CommandInput, CommandOutput, JobView } from '../../../../shared/bridge/contract.ts';
+import { getBridge } from '../../../bridge/index.ts';
+import { loadBabylon, type PreviewTransforms } from '../../../viewer/index.ts';
+import { appState } from '../../app-state.ts';
+import { ErrorBox } from '../../components/ui.tsx';
+import { useStore } from '../../store.ts';
+import { formatBytes, toShownError, type ShownError } from '../../util.ts';
 
-export type PreviewTransforms = NonNullable<CommandInput<'export.run'>['transforms']>;
 type Engine = 'unity' | 'unreal' | 'godot' | 'folder';
 
 const ENGINES: Record<Engine, string> = { godot: 'Godot', unity: 'Unity', unreal: 'Unreal', folder: 'Plain folder' };

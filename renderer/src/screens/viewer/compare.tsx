@@ -1,17 +1,16 @@
-// Compare (#/compare/<jobA>/<jobB>): two viewers side by side whose cameras move together (sync.ts), each
+// Compare (#/compare/<jobA>/<jobB>): two viewers side by side whose cameras move together (renderer/viewer/sync.ts), each
 // with its stats, and for an OBJ its faces by vertex count (quads and triangles, read from the OBJ text:
 // Babylon triangulates). Each side shows a library job's model (as on its job page, or one output kind:
 // `#/compare/<job>~preview_glb/<job>` is an older-flow session's preview against its refined mesh) or
 // local files.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { JobView } from '../../shared/bridge/contract.ts';
-import { getBridge } from '../bridge/index.ts';
-import { useOutputs, useViewerSource } from '../src/outputs.ts';
-import { previewOf } from '../src/screens/job.tsx';
-import { jobTitle, stepLabel } from '../src/util.ts';
-import { loadBabylon } from './load-babylon.ts';
-import type { ModelSource } from './types.ts';
-import { ModelViewer } from './viewer.tsx';
+import type { JobView } from '../../../../shared/bridge/contract.ts';
+import { getBridge } from '../../../bridge/index.ts';
+import { loadBabylon, type ModelSource } from '../../../viewer/index.ts';
+import { useOutputs, useViewerSource } from '../../outputs.ts';
+import { jobTitle, stepLabel } from '../../util.ts';
+import { previewOf } from '../job.tsx';
+import { ModelViewer } from './model-viewer.tsx';
 
 export interface FaceMix {
   triangles: number;

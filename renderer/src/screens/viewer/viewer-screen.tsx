@@ -3,10 +3,10 @@
 // choose or drop them together. Or open a model of the download cache (every job's downloaded meshes),
 // which works offline too.
 import { useEffect, useState } from 'preact/hooks';
-import type { CachedModel } from '../../shared/bridge/contract.ts';
-import { getBridge } from '../bridge/index.ts';
-import type { ModelFormat, ModelSource } from './types.ts';
-import { ModelViewer } from './viewer.tsx';
+import type { CachedModel } from '../../../../shared/bridge/contract.ts';
+import { getBridge } from '../../../bridge/index.ts';
+import type { ModelFormat, ModelSource } from '../../../viewer/index.ts';
+import { ModelViewer } from './model-viewer.tsx';
 
 /** The cache's model files, kept fresh as outputs arrive. */
 function useCachedModels(): CachedModel[] {
