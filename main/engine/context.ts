@@ -11,4 +11,6 @@ export interface Services {
   clock: Clock;
   /** Credits of an account that has not spent any yet. */
   initialCredits: number;
+  /** What happens to an image uploaded as a data URI before it is hosted (see EngineOptions). */
+  uploadedImages: 'as-sent' | 'recompressed';
 }

@@ -40,6 +40,12 @@ export interface EngineOptions {
   urlTtlMs?: number;
   /** Credits of each account at its first request; default 1000. */
   initialCredits?: number;
+  /**
+   * An image uploaded as a data URI is always stored and answered as a hosted (signed) URL, like the service
+   * does. `recompressed` also re-encodes it first (metadata dropped, data compressed again): the same
+   * picture in other bytes, as some services store uploads. Default `as-sent`.
+   */
+  uploadedImages?: 'as-sent' | 'recompressed';
   /** Initial fault rules; the rules of ASSET_STUDIO_ENGINE_FAULTS (a JSON array) are added after them. */
   faults?: FaultRule[];
   /** Start-up lines and internal errors; with `logRequests`, one line per request too. */
@@ -76,7 +82,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const signer = await loadSigner(options.dataDir);
     const files = new FileStore(join(options.dataDir, 'files'), signer, options.urlTtlMs ?? 3_600_000);
     files.register(outputsIn(store.state)); // outputs of sessions finished before a restart
-    const services: Services = { state: store.state, save: store.save, files, clock: makeClock(speed), initialCredits: options.initialCredits ?? 1000 };
+    const services: Services = { state: store.state, save: store.save, files, clock: makeClock(speed), initialCredits: options.initialCredits ?? 1000, uploadedImages: options.uploadedImages ?? 'as-sent' };
     const handlers: Handlers = {
       ...imageTo3dHandlers(services),
       ...textToImageHandlers(services),

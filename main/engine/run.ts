@@ -1,8 +1,10 @@
 // Starts an engine from arguments or environment variables and prints one JSON line {url, legacyUrl}
 // on stdout, for child-process tests. Stops cleanly on SIGINT / SIGTERM.
-//   node main/engine/run.ts --data-dir DIR --api-key KEY [--port N] [--legacy-port N] [--host H] [--speed X] [--credits N] [--verbose]
+//   node main/engine/run.ts --data-dir DIR --api-key KEY [--port N] [--legacy-port N] [--host H] [--speed X] [--credits N]
+//     [--uploaded-images as-sent|recompressed] [--verbose]
 // Environment fallbacks: ASSET_STUDIO_ENGINE_DATA_DIR, ASSET_STUDIO_API_KEY, ASSET_STUDIO_ENGINE_PORT,
-// ASSET_STUDIO_ENGINE_LEGACY_PORT, ASSET_STUDIO_ENGINE_HOST, ASSET_STUDIO_ENGINE_SPEED, ASSET_STUDIO_ENGINE_CREDITS (and
+// ASSET_STUDIO_ENGINE_LEGACY_PORT, ASSET_STUDIO_ENGINE_HOST, ASSET_STUDIO_ENGINE_SPEED, ASSET_STUDIO_ENGINE_CREDITS,
+// ASSET_STUDIO_ENGINE_UPLOADED_IMAGES (and
 // ASSET_STUDIO_ENGINE_FAULTS, read by startEngine). Logs go to stderr; --verbose adds a line per request.
 import { parseArgs } from 'node:util';
 import { startEngine } from './engine.ts';
@@ -16,6 +18,7 @@ const { values } = parseArgs({
     host: { type: 'string' },
     speed: { type: 'string' },
     credits: { type: 'string' },
+    'uploaded-images': { type: 'string' },
     verbose: { type: 'boolean' },
   },
 });
@@ -34,6 +37,12 @@ if (!dataDir || !apiKey) {
   process.exit(2);
 }
 
+const uploadedImages = values['uploaded-images'] ?? env.ASSET_STUDIO_ENGINE_UPLOADED_IMAGES;
+if (uploadedImages !== undefined && uploadedImages !== '' && uploadedImages !== 'as-sent' && uploadedImages !== 'recompressed') {
+  process.stderr.write(`--uploaded-images must be "as-sent" or "recompressed", got ${JSON.stringify(uploadedImages)}\n`);
+  process.exit(2);
+}
+
 const engine = await startEngine({
   dataDir,
   apiKey,
@@ -42,6 +51,7 @@ const engine = await startEngine({
   host: values.host ?? env.ASSET_STUDIO_ENGINE_HOST,
   speed: number(values.speed ?? env.ASSET_STUDIO_ENGINE_SPEED, 'speed'),
   initialCredits: number(values.credits ?? env.ASSET_STUDIO_ENGINE_CREDITS, 'credits'),
+  ...(uploadedImages ? { uploadedImages } : {}),
   log: (line) => process.stderr.write(`${line}\n`),
   logRequests: values.verbose ?? false,
 });

@@ -1,16 +1,21 @@
 // Reconciles a create whose answer was lost with what the service actually did.
 // - image-to-3D creates: the list endpoint is searched for a session created around the time the
-//   request was sent, with the same input image, that no local job knows yet;
+//   request was sent, not known locally, with the same options and the same input image (compared
+//   by content: the service may host an uploaded image under its own URL; see lost-create-search.ts);
 // - preview / refine / spin: the session itself shows whether the step was accepted;
 // - anything else (no list endpoint exists): the user decides.
-// Exactly one match attaches the job to it; several or none are left to the user.
-import type { EndpointId, ImageTo3dSessionOlder } from '../../shared/contract/index.ts';
+// Exactly one sure match attaches the job to it; several, or only unsure ones, are left to the user,
+// with the candidates written on the job and shown by `reconcile`.
+import type { EndpointId } from '../../shared/contract/index.ts';
 import type { ServiceClient } from '../api/client.ts';
 import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import type { JournalEntry } from '../store/journal.ts';
+import { searchLostCreate, type Candidate } from './lost-create-search.ts';
 import { refOfCreate } from './resources.ts';
 import type { JobTracker } from './tracker.ts';
+
+export { MATCH_WINDOW_MS, type Candidate } from './lost-create-search.ts';
 
 export interface ReconcileDeps {
   store: Store;
@@ -19,28 +24,22 @@ export interface ReconcileDeps {
   now?: () => number;
 }
 
-export interface Candidate {
-  sessionCode: string;
-  createdAt: string;
-  status: string;
-}
-
 export type ReconcileOutcome =
   | { status: 'reconciled'; job: JobRecord; remoteId: string }
+  /** Several sessions may be it, or some could not be compared: the user picks (or abandons). */
   | { status: 'ambiguous'; candidates: Candidate[] }
-  | { status: 'not-found' }
+  /** `ruledOut`: sessions created around then that are not it (another image or other options). */
+  | { status: 'not-found'; ruledOut?: number }
   | { status: 'unsupported'; reason: string };
-
-/** How far the service's clock and the time of sending may differ when matching by creation time. */
-export const MATCH_WINDOW_MS = 5 * 60_000;
-const LIST_PAGES = 5;
-const PAGE_SIZE = 100;
 
 export async function reconcileOperation(deps: ReconcileDeps, entry: JournalEntry): Promise<ReconcileOutcome> {
   switch (entry.endpoint) {
     case 'createImageTo3d':
-    case 'createImageTo3dLegacy':
-      return searchList(deps, entry, (deps.now ?? Date.now)());
+    case 'createImageTo3dLegacy': {
+      const outcome = await searchList(deps, entry, (deps.now ?? Date.now)());
+      noteOnJob(deps, entry, outcome);
+      return outcome;
+    }
     case 'preview':
     case 'refine':
     case 'submitSpin':
@@ -57,7 +56,9 @@ export function attachOperation(deps: ReconcileDeps, entry: JournalEntry, remote
   store.journal.markReconciled(entry.operationId, remoteId, now);
   let job = entry.jobId ? store.jobs.get(entry.jobId) : undefined;
   if (job) {
+    const note = job.error;
     job = store.jobs.attachRemote(job.id, remoteId, now);
+    if (note !== null) job = store.jobs.updateStatus(job.id, { state: job.state, rawStatus: job.rawStatus, percent: job.percent, final: job.final, error: null, now });
   } else {
     const ref = refOfCreate(entry.endpoint, { params: entry.params, body: entry.body }, { session_code: remoteId, _id: remoteId });
     if (!ref) throw new Error(`${entry.endpoint} creates nothing that can be tracked`);
@@ -69,36 +70,51 @@ export function attachOperation(deps: ReconcileDeps, entry: JournalEntry, remote
 }
 
 async function searchList(deps: ReconcileDeps, entry: JournalEntry, now: number): Promise<ReconcileOutcome> {
-  const sentAt = entry.sentAt ?? entry.createdAt;
-  const from = sentAt - MATCH_WINDOW_MS;
-  const to = (entry.answeredAt ?? now) + MATCH_WINDOW_MS;
-  const image = (entry.body as { image_url?: string } | null)?.image_url;
-  const matches: ImageTo3dSessionOlder[] = [];
-  for (let page = 1; page <= LIST_PAGES; page++) {
-    const list = await deps.client.listImageTo3d({ limit: PAGE_SIZE, page });
-    for (const s of list.results) {
-      const created = Date.parse(s.created_at);
-      if (!(created >= from && created <= to)) continue;
-      if (deps.store.jobs.findByRemoteId(s.session_code)) continue; // already ours
-      if (image !== undefined && !sameImage(image, s)) continue;
-      matches.push(s);
-    }
-    const oldest = list.results.at(-1);
-    if (page >= list.totalPages || (oldest && Date.parse(oldest.created_at) < from)) break; // newest first
-  }
-  if (matches.length === 1) {
-    const remoteId = matches[0]!.session_code;
+  const { sure, unsure, ruledOut } = await searchLostCreate(deps, entry, now);
+  if (sure.length === 1 && unsure.length === 0) {
+    const remoteId = sure[0]!.sessionCode;
     return { status: 'reconciled', remoteId, job: attachOperation(deps, entry, remoteId) };
   }
-  if (matches.length === 0) return { status: 'not-found' };
-  return { status: 'ambiguous', candidates: matches.map((s) => ({ sessionCode: s.session_code, createdAt: s.created_at, status: s.status })) };
+  if (sure.length === 0 && unsure.length === 0) return { status: 'not-found', ruledOut: ruledOut.length };
+  return { status: 'ambiguous', candidates: [...sure, ...unsure] };
 }
 
-/** The service may keep a data URI as given or store the image and answer with its own URL. */
-function sameImage(image: string, s: ImageTo3dSessionOlder): boolean {
-  const seen = [s.image_url, s.input_image, s.user_image].filter((u) => u !== '');
-  if (image.startsWith('data:')) return seen.length === 0 || seen.some((u) => u === image || !u.startsWith('data:'));
-  return seen.includes(image);
+const CREATES: ReadonlySet<EndpointId> = new Set(['createImageTo3d', 'createImageTo3dLegacy']);
+
+/** What to do about a lost create that was not reconciled, naming the candidates: shown on its job and by `reconcile`. */
+export function adviceFor(entry: JournalEntry, outcome: ReconcileOutcome): string | undefined {
+  const op = entry.operationId;
+  const abandon = `"asset-studio reconcile ${op} --abandon"`;
+  if (outcome.status === 'ambiguous') {
+    const list = outcome.candidates.map((c) => `${c.sessionCode} (created ${c.createdAt}; ${c.note})`).join(', ');
+    const which = outcome.candidates.length === 1 ? 'One session at the service may be it, but it could not be confirmed' : `${outcome.candidates.length} sessions at the service may be it`;
+    return (
+      `The answer to this create was lost. ${which}: ${list}. ` +
+      `Attach the right one with "asset-studio reconcile ${op} --session <session_code>", or run ${abandon} if none is (then create it again).`
+    );
+  }
+  if (outcome.status === 'not-found' && !CREATES.has(entry.endpoint)) {
+    return `The answer to this ${entry.endpoint} request was lost and the session shows no sign that it started. Run "asset-studio reconcile" again later, or ${abandon} and send it again.`;
+  }
+  if (outcome.status === 'not-found') {
+    const others = outcome.ruledOut ? ` (${outcome.ruledOut} created around then have another input image or other options)` : '';
+    return (
+      `The answer to this create was lost and no session at the service matches it${others}. ` +
+      `Run "asset-studio reconcile" again later; if it is still not found, run ${abandon} and create it again.`
+    );
+  }
+  if (outcome.status === 'unsupported') return `The answer to this request was lost and ${outcome.reason}: find it yourself, then run "asset-studio reconcile ${op} --session <code>", or ${abandon}.`;
+  return undefined;
+}
+
+/** Writes the advice (with the candidates) on the job of a lost create that is still unknown. */
+function noteOnJob(deps: ReconcileDeps, entry: JournalEntry, outcome: ReconcileOutcome): void {
+  const advice = adviceFor(entry, outcome);
+  const job = entry.jobId ? deps.store.jobs.get(entry.jobId) : undefined;
+  if (advice === undefined || job?.state !== 'submission_unknown') return;
+  const now = (deps.now ?? Date.now)();
+  const noted = deps.store.jobs.updateStatus(job.id, { state: job.state, rawStatus: job.rawStatus, percent: job.percent, final: job.final, error: advice, now });
+  deps.tracker.emit('progress', noted); // so the library shows the candidates
 }
 
 const STEP_STARTED: Partial<Record<EndpointId, RegExp>> = {
@@ -132,6 +148,8 @@ export interface ReconcileResult {
   outcome: string;
   reconciled: boolean;
   candidates?: Candidate[];
+  /** When not reconciled: what to do, naming the candidates. */
+  advice?: string;
   /** The job whose state changed, if any. */
   job?: JobRecord;
 }
@@ -163,10 +181,12 @@ export async function reconcileJournal(deps: ReconcileDeps, request: ReconcileRe
       results.push({ operationId, outcome: 'abandoned', reconciled: true, ...(job && { job }) });
     } else {
       const outcome = await reconcileOperation(deps, entry);
+      const advice = adviceFor(entry, outcome);
+      const open = { reconciled: false, ...(advice !== undefined && { advice }) };
       if (outcome.status === 'reconciled') results.push({ operationId, outcome: `reconciled with ${outcome.remoteId}`, reconciled: true, job: outcome.job });
-      else if (outcome.status === 'ambiguous') results.push({ operationId, outcome: 'ambiguous', reconciled: false, candidates: outcome.candidates });
-      else if (outcome.status === 'unsupported') results.push({ operationId, outcome: `needs you: ${outcome.reason}`, reconciled: false });
-      else results.push({ operationId, outcome: 'not found at the service', reconciled: false });
+      else if (outcome.status === 'ambiguous') results.push({ operationId, outcome: 'ambiguous', ...open, candidates: outcome.candidates });
+      else if (outcome.status === 'unsupported') results.push({ operationId, outcome: `needs you: ${outcome.reason}`, ...open });
+      else results.push({ operationId, outcome: 'not found at the service', ...open });
     }
   }
   return results;

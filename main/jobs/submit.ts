@@ -7,7 +7,7 @@ import { ApiError, CancelledError, NetworkError, NOT_SENT_CODES, ProtocolError, 
 import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import { bodyHash, type JournalEntry } from '../store/journal.ts';
-import { reconcileOperation } from './reconcile.ts';
+import { reconcileOperation, type Candidate } from './reconcile.ts';
 import { refOfCreate } from './resources.ts';
 import type { JobTracker } from './tracker.ts';
 
@@ -24,14 +24,21 @@ export class SubmissionUnknownError extends Error {
   readonly operationId: string;
   readonly jobId: string | undefined;
 
-  constructor(operationId: string, jobId: string | undefined, cause: string) {
-    super(
-      `The answer to operation ${operationId} was lost (${cause}), so the service may or may not have created it. ` +
-        'It was NOT sent again, to avoid paying twice. Run "asset-studio reconcile" to look for it at the service; ' +
-        `if it is not found, run "asset-studio reconcile ${operationId} --abandon" and create it again.`,
-    );
+  /** Sessions at the service that may be the one it created (the search could not pick one for sure). */
+  readonly candidates: readonly Candidate[];
+
+  constructor(operationId: string, jobId: string | undefined, cause: string, candidates: readonly Candidate[] = []) {
+    const found =
+      candidates.length === 0
+        ? 'Run "asset-studio reconcile" to look for it at the service; ' +
+          `if it is not found, run "asset-studio reconcile ${operationId} --abandon" and create it again.`
+        : `Sessions at the service that may be it: ${candidates.map((c) => `${c.sessionCode} (created ${c.createdAt}; ${c.note})`).join(', ')}. ` +
+          `Attach the right one with "asset-studio reconcile ${operationId} --session <session_code>", ` +
+          `or run "asset-studio reconcile ${operationId} --abandon" if none is.`;
+    super(`The answer to operation ${operationId} was lost (${cause}), so the service may or may not have created it. It was NOT sent again, to avoid paying twice. ${found}`);
     this.operationId = operationId;
     this.jobId = jobId;
+    this.candidates = candidates;
   }
 }
 
@@ -125,7 +132,7 @@ export class Submitter {
     if (previous.state === 'pending' || previous.state === 'unknown') {
       const outcome = await reconcileOperation({ store: this.#store, client: this.#client, tracker: this.#tracker, now: this.#now }, previous);
       if (outcome.status === 'reconciled') return { status: 'reconciled', operationId: op, job: outcome.job };
-      throw new SubmissionUnknownError(op, previous.jobId ?? undefined, previous.error ?? 'no answer was recorded');
+      throw new SubmissionUnknownError(op, previous.jobId ?? undefined, previous.error ?? 'no answer was recorded', outcome.status === 'ambiguous' ? outcome.candidates : []);
     }
     throw new OperationConflictError(
       `Operation ${op} is ${previous.state}${previous.error ? ` (${previous.error})` : ''}: nothing was created. Submit again with a new --operation-id or without one.`,
@@ -155,7 +162,7 @@ export class Submitter {
       this.#store.journal.get(entry.operationId)!,
     ).catch(() => undefined);
     if (outcome?.status === 'reconciled') return { status: 'reconciled', operationId: entry.operationId, job: outcome.job };
-    throw new SubmissionUnknownError(entry.operationId, job.id, cause);
+    throw new SubmissionUnknownError(entry.operationId, job.id, cause, outcome?.status === 'ambiguous' ? outcome.candidates : []);
   }
 }
 

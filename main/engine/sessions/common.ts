@@ -3,6 +3,7 @@ import { dataUriMime, isHttpUrl } from '../../../shared/contract/index.ts';
 import type { Output } from '../artifacts.ts';
 import type { Services } from '../context.ts';
 import { HttpError } from '../http.ts';
+import { recompressUpload } from '../recompress-upload.ts';
 
 /** A record of the caller's account, or 404. */
 export function findOwned<T extends { user_id: string }>(table: Record<string, T>, id: string, userId: string, what = 'Session'): T {
@@ -21,12 +22,13 @@ export type InputRef = { url: string } | { file: Output };
 
 const IMAGE_EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' };
 
-/** Data URIs are stored as files (and answered as signed URLs) so the state stays small. */
+/** Data URIs are stored as files (and answered as signed URLs, as the service does) so the state stays small. */
 export async function storeImage(s: Services, owner: string, name: string, value: string): Promise<InputRef> {
   if (isHttpUrl(value)) return { url: value };
   const mime = dataUriMime(value) ?? 'application/octet-stream';
   const file: Output = { key: `${owner}/${name}.${IMAGE_EXTENSIONS[mime] ?? 'bin'}`, recipe: { type: 'input' } };
-  await s.files.put(file.key, Buffer.from(value.slice(value.indexOf(',') + 1), 'base64'));
+  const bytes = Buffer.from(value.slice(value.indexOf(',') + 1), 'base64');
+  await s.files.put(file.key, s.uploadedImages === 'recompressed' ? recompressUpload(bytes) : bytes);
   return { file };
 }
 

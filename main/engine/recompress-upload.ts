@@ -1,0 +1,73 @@
+// What some services do to an uploaded image before hosting it: metadata dropped, the data compressed
+// again, their own stamp added. The picture stays the same but the bytes do not, so a client cannot
+// recognise its upload by a hash of the file. Engine option `uploadedImages: 'recompressed'`.
+import { crc32, deflateSync, inflateSync } from 'node:zlib';
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const STAMP = 'asset-studio local engine';
+/** PNG chunks that carry the picture; every other one is metadata and is dropped. */
+const PICTURE_CHUNKS = new Set(['IHDR', 'PLTE', 'tRNS']);
+/** JPEG APP2 (ICC profile) and APP14 (Adobe colour transform) change how the picture looks: kept. */
+const COLOUR_SEGMENTS = new Set([0xe2, 0xee]);
+
+/** The recompressed image; PNG and JPEG only, anything else (or anything malformed) is kept as sent. */
+export function recompressUpload(bytes: Buffer): Buffer {
+  try {
+    if (bytes.length > 8 && bytes.subarray(0, 8).equals(PNG_SIGNATURE)) return recompressPng(bytes);
+    if (bytes[0] === 0xff && bytes[1] === 0xd8) return restampJpeg(bytes);
+  } catch {
+    // malformed: stored as sent, like the bytes of any other format
+  }
+  return bytes;
+}
+
+function recompressPng(bytes: Buffer): Buffer {
+  const kept: Buffer[] = [];
+  const data: Buffer[] = [];
+  for (let at = 8; ; ) {
+    if (at + 12 > bytes.length) throw new Error('truncated PNG');
+    const length = bytes.readUInt32BE(at);
+    const type = bytes.toString('latin1', at + 4, at + 8);
+    const body = bytes.subarray(at + 8, at + 8 + length);
+    if (body.length !== length) throw new Error('truncated PNG chunk');
+    at += 12 + length;
+    if (type === 'IEND') break;
+    if (type === 'IDAT') data.push(body);
+    else if (PICTURE_CHUNKS.has(type)) kept.push(chunk(type, body));
+  }
+  const pixels = deflateSync(inflateSync(Buffer.concat(data)), { level: 9 });
+  const stamp = chunk('tEXt', Buffer.from(`Software\0${STAMP}`, 'latin1'));
+  return Buffer.concat([PNG_SIGNATURE, ...kept, stamp, chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const out = Buffer.alloc(12 + data.length);
+  out.writeUInt32BE(data.length, 0);
+  out.write(type, 4, 'latin1');
+  data.copy(out, 8);
+  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
+  return out;
+}
+
+/** Drops the metadata segments (APPn and comments) before the first scan, keeping the colour ones (ICC profile,
+ * Adobe transform), and adds the engine's comment. */
+function restampJpeg(bytes: Buffer): Buffer {
+  const parts: Buffer[] = [bytes.subarray(0, 2)];
+  const comment = Buffer.from(STAMP, 'latin1');
+  const com = Buffer.alloc(4);
+  com.writeUInt16BE(0xfffe, 0);
+  com.writeUInt16BE(comment.length + 2, 2);
+  parts.push(com, comment);
+  for (let at = 2; ; ) {
+    if (at + 4 > bytes.length || bytes[at] !== 0xff) throw new Error('malformed JPEG');
+    const marker = bytes[at + 1]!;
+    if (marker === 0xda) {
+      parts.push(bytes.subarray(at)); // the scans and everything after, as they were
+      return Buffer.concat(parts);
+    }
+    const end = at + 2 + bytes.readUInt16BE(at + 2);
+    const metadata = (marker >= 0xe0 && marker <= 0xef && !COLOUR_SEGMENTS.has(marker)) || marker === 0xfe;
+    if (!metadata) parts.push(bytes.subarray(at, end));
+    at = end;
+  }
+}
