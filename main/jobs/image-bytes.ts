@@ -2,7 +2,8 @@
 // no API key (the URLs are signed object-storage links, possibly on other hosts) and stop at a size cap.
 import { dataUriMime, isHttpUrl } from '../../shared/contract/index.ts';
 
-export const MAX_IMAGE_BYTES = 40 * 2 ** 20;
+/** Above the largest image the app uploads (50 MiB), so a hosted copy of any upload can be read. */
+export const MAX_IMAGE_BYTES = 64 * 2 ** 20;
 const TIMEOUT_MS = 60_000;
 
 export class ImageUnavailableError extends Error {}
