@@ -1,13 +1,15 @@
 // `npm start`: builds, then starts the desktop app (on the embedded engine until a profile with a key is
 // chosen). Where the Electron binary is missing (ELECTRON_SKIP_BINARY_DOWNLOAD, a blocked download) it says
 // so and starts the local web host instead. `npm run web` (`--web`) starts the web host directly.
-// Options: --web, --port N (web host), --data-dir DIR, --no-build.
+// Options: --web, --port N (web host), --data-dir DIR, --no-build. The connection is resolved as everywhere
+// (main/app/connection.ts): ASSET_STUDIO_BASE_URL / ASSET_STUDIO_API_KEY, then the saved profile, then the engine.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveDataDir } from '../main/config/settings.ts';
+import { connectionSentence } from '../shared/bridge/connection-text.ts';
 import { startWebHost } from '../main/host/web-host.ts';
 import { buildElectron, buildRendererIfPresent } from './build.ts';
 
@@ -39,8 +41,10 @@ async function web(reason?: string): Promise<void> {
   if (reason) console.log(`The Electron binary is not available (${reason}).\nStarting the local web host instead: open the address below in your browser.`);
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number (0-65535), got "${values.port}"`);
-  const host = await startWebHost({ dataDir: resolveDataDir({ flags: { dataDir: values['data-dir'] }, env: process.env }), port });
+  const host = await startWebHost({ dataDir: resolveDataDir({ flags: { dataDir: values['data-dir'] }, env: process.env }), port, connectionSources: { env: process.env } });
+  const { connection } = host.bridge;
   console.log(`\nAsset Studio (web host): ${host.url}\n(the link holds this launch's token; stop with Ctrl+C)`);
+  console.log(`Connected to: ${connectionSentence(connection)}${connection.note ? `\nNote: ${connection.note}` : ''}`);
   const stop = () => void host.close().finally(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

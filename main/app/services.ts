@@ -22,6 +22,7 @@ import { ENDPOINTS } from '../../shared/contract/index.ts';
 import { databasePath, openDatabase, type Store } from '../store/database.ts';
 import type { JournalEntry } from '../store/journal.ts';
 import { refOfCreate } from '../jobs/resources.ts';
+import { ServiceHealthMonitor } from './service-health.ts';
 
 export interface Services {
   mode: 'service' | 'embedded';
@@ -35,6 +36,8 @@ export interface Services {
   outputFormats: readonly OutputFormat[];
   /** Set when this process runs the embedded engine. */
   engine?: RunningEngine;
+  /** Whether the service (or engine) answers; checking starts with `health.start()` (the app does, the CLI not). */
+  health: ServiceHealthMonitor;
   /** Starts the webhook receiver when the settings enable it; returns its URL (undefined when off). */
   startWebhooks(): Promise<string | undefined>;
   close(): Promise<void>;
@@ -49,6 +52,8 @@ export interface ServiceOptions {
   timeouts?: { connectTimeoutMs?: number; headersTimeoutMs?: number; bodyTimeoutMs?: number };
   timing?: PollTiming;
   budget?: { maxConcurrent?: number; maxPerSecond?: number };
+  /** Time between reachability checks once `health.start()` is called (default 30 s). */
+  healthIntervalMs?: number;
 }
 
 export const DEFAULT_ENGINE_SPEED = 10;
@@ -89,6 +94,10 @@ export async function createServices(settings: ConnectionSettings, options: Serv
     webhooks: () => receiver !== undefined,
   });
   const submitter = new Submitter({ store, client, tracker });
+  const health = new ServiceHealthMonitor({
+    probe: (signal) => client.listImageTo3d({ page: 1, limit: 1 }, { signal, maxAttempts: 1 }),
+    ...(options.healthIntervalMs !== undefined && { intervalMs: options.healthIntervalMs }),
+  });
   return {
     mode: connection.engine || settings.baseUrl === undefined ? 'embedded' : 'service',
     client,
@@ -98,6 +107,7 @@ export async function createServices(settings: ConnectionSettings, options: Serv
     cache,
     outputFormats: formats,
     ...(connection.engine && { engine: connection.engine }),
+    health,
     async startWebhooks() {
       if (receiver) return receiver.url;
       const config = store.settings.get('webhooks', webhookSettings);
@@ -115,6 +125,7 @@ export async function createServices(settings: ConnectionSettings, options: Serv
       return receiver.url;
     },
     close: async () => {
+      health.stop();
       await tracker.stop();
       await cache.close();
       await receiver?.close();

@@ -5,10 +5,11 @@ import { startLocalEngine } from '../app/services.ts';
 import { printJson } from './context.ts';
 import { hasKeyFile, keyFilePath, removeKeyFile, writeKeyFile } from '../config/settings.ts';
 import { str, type CommandContext } from './context.ts';
+import { readSecretOption } from './secret-options.ts';
 import { parseNumber, UsageError } from './values.ts';
 
 export const ENGINE_OPTIONS = { port: { type: 'string' }, 'legacy-port': { type: 'string' } } as const;
-export const WEBHOOK_OPTIONS = { port: { type: 'string' }, host: { type: 'string' }, path: { type: 'string' }, secret: { type: 'string' } } as const;
+export const WEBHOOK_OPTIONS = { port: { type: 'string' }, host: { type: 'string' }, path: { type: 'string' }, secret: { type: 'string' }, 'secret-file': { type: 'string' } } as const;
 
 export async function engineCommand(ctx: CommandContext, speed: number | undefined): Promise<number> {
   const port = str(ctx.values, 'port');
@@ -64,6 +65,8 @@ export async function keyCommand(ctx: CommandContext): Promise<number> {
 /** webhooks enable|disable|status: the receiver used while jobs are followed (wait, watch, --wait). */
 export async function webhooksCommand(ctx: CommandContext): Promise<number> {
   const action = ctx.positionals[0];
+  const secret = action === 'enable' ? await readSecretOption(ctx.values, ctx.io, { value: 'secret' }) : undefined;
+  if (secret) ctx.secrets.push(secret.value);
   const services = await ctx.services();
   try {
     const settings = services.store.settings;
@@ -76,12 +79,12 @@ export async function webhooksCommand(ctx: CommandContext): Promise<number> {
         ...(port !== undefined && { port: parseNumber('port', port) }),
         ...(str(ctx.values, 'host') !== undefined && { host: str(ctx.values, 'host') }),
         ...(str(ctx.values, 'path') !== undefined && { path: str(ctx.values, 'path') }),
-        ...(str(ctx.values, 'secret') !== undefined && { secret: str(ctx.values, 'secret') }),
+        ...(secret && { secret: secret.value }),
       });
       if (!next.success) throw new UsageError(`invalid webhook settings: ${next.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
       settings.set('webhooks', next.data);
       ctx.io.stdout(action === 'enable'
-        ? `Webhooks on: while jobs are followed, notifications are received at http://${next.data.host}:${next.data.port}${next.data.path}${next.data.secret ? ' and verified with your secret' : ' (not verified: set --secret to verify signatures)'}. Register that address with the service.\n`
+        ? `Webhooks on: while jobs are followed, notifications are received at http://${next.data.host}:${next.data.port}${next.data.path}${next.data.secret ? ' and verified with your secret' : ' (not verified: set --secret-file to verify signatures)'}. Register that address with the service.\n`
         : 'Webhooks off: jobs are followed by polling.\n');
       return 0;
     }
@@ -91,7 +94,7 @@ export async function webhooksCommand(ctx: CommandContext): Promise<number> {
       else ctx.io.stdout(`${Object.entries(shown).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}: ${String(v)}`).join('\n')}\n`);
       return 0;
     }
-    throw new UsageError('usage: asset-studio webhooks enable [--port N] [--host H] [--path /p] [--secret whsec_...] | disable | status');
+    throw new UsageError('usage: asset-studio webhooks enable [--port N] [--host H] [--path /p] [--secret-file FILE|-] | disable | status');
   } finally {
     await services.close();
   }

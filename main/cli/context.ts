@@ -1,7 +1,12 @@
 // What every command gets: its I/O, parsed values, settings and a way to build the services.
+import { existsSync } from 'node:fs';
+import { resolveConnection, savedProfile, type ResolvedConnection, type SavedProfile } from '../app/connection.ts';
 import type { Services, ServiceOptions } from '../app/services.ts';
-import type { ConnectionSettings } from '../config/settings.ts';
+import { ProfileStore, SessionKeyVault } from '../config/profiles.ts';
+import { readKeyFile, resolveDataDir, type ConnectionSettings } from '../config/settings.ts';
+import { databasePath, openDatabase } from '../store/database.ts';
 import type { Values } from './commands.ts';
+import { readSecretOption } from './secret-options.ts';
 import { parseNumber } from './values.ts';
 
 export interface CliIO {
@@ -37,4 +42,41 @@ export function timeoutOf(values: Values): number | undefined {
 
 export function printJson(io: CliIO, value: unknown): void {
   io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/**
+ * The connection of a command (main/app/connection.ts): --base-url / --api-key-file (or --api-key, with a
+ * warning), then ASSET_STUDIO_BASE_URL / ASSET_STUDIO_API_KEY, then the app's active profile, then the
+ * embedded engine. Every key it meets is added to `secrets`, so nothing printed shows it.
+ */
+export async function resolveCliConnection(values: Values, io: CliIO, secrets: string[]): Promise<ResolvedConnection> {
+  const envKey = io.env.ASSET_STUDIO_API_KEY?.trim();
+  if (envKey) secrets.push(envKey);
+  const key = await readSecretOption(values, io, { value: 'api-key', alternatives: 'ASSET_STUDIO_API_KEY, or "asset-studio key set"' });
+  if (key) secrets.push(key.value);
+  const dataDir = resolveDataDir({ flags: { dataDir: str(values, 'data-dir') }, env: io.env });
+  // The saved key file is read only when no key is given (a file others can read is refused with the fix).
+  const keyFile = key || envKey ? undefined : readKeyFile(dataDir);
+  const connection = resolveConnection({
+    dataDir,
+    flags: { baseUrl: str(values, 'base-url'), legacyBaseUrl: str(values, 'legacy-base-url'), ...(key && { apiKey: key.value, apiKeyFrom: key.from }) },
+    env: io.env,
+    saved: readSavedProfile(dataDir),
+    keyFile,
+  });
+  if (connection.apiKey) secrets.push(connection.apiKey);
+  if (connection.note?.level === 'warning') io.stderr(`warning: ${connection.note.text}\n`);
+  return connection;
+}
+
+/** The app's active profile in this data folder (its keychain is the desktop app's: no key from there). */
+function readSavedProfile(dataDir: string): SavedProfile | undefined {
+  const path = databasePath(dataDir);
+  if (!existsSync(path)) return undefined;
+  const store = openDatabase(path);
+  try {
+    return savedProfile(new ProfileStore(store.settings, { session: new SessionKeyVault() }));
+  } finally {
+    store.close();
+  }
 }

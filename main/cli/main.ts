@@ -7,12 +7,12 @@ import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { ENDPOINTS } from '../../shared/contract/index.ts';
 import { redactSecrets } from '../api/redact.ts';
 import { createServices, localEngineKey } from '../app/services.ts';
-import { resolveDataDir, resolveSettings, type ConnectionSettings } from '../config/settings.ts';
+import { resolveDataDir, type ConnectionSettings } from '../config/settings.ts';
 import { ENGINE_OPTIONS, engineCommand, keyCommand, WEBHOOK_OPTIONS, webhooksCommand } from './admin-commands.ts';
 import { BATCH_OPTIONS, batchCommand } from './batch-command.ts';
 import { cacheCommand, exportCommand, FILES_OPTIONS, pullCommand } from './files-commands.ts';
 import { ENDPOINT_COMMANDS, type EndpointCommand, type Values } from './commands.ts';
-import { str, type CliIO, type CommandContext } from './context.ts';
+import { resolveCliConnection, str, type CliIO, type CommandContext } from './context.ts';
 import { runEndpointCommand } from './endpoint-command.ts';
 import { JOB_COMMANDS, JOB_OPTIONS } from './job-commands.ts';
 import { parseNumber, UsageError } from './values.ts';
@@ -23,6 +23,7 @@ const GLOBAL_OPTIONS = {
   'base-url': { type: 'string' },
   'legacy-base-url': { type: 'string' },
   'api-key': { type: 'string' },
+  'api-key-file': { type: 'string' },
   'data-dir': { type: 'string' },
   json: { type: 'boolean' },
   wait: { type: 'boolean' },
@@ -67,11 +68,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       io.stdout(`${command ? commandUsage(command) : usage()}\n`);
       return 0;
     }
-    const flags = { baseUrl: str(values, 'base-url'), legacyBaseUrl: str(values, 'legacy-base-url'), apiKey: str(values, 'api-key'), dataDir: str(values, 'data-dir') };
-    if (flags.apiKey) secrets.push(flags.apiKey);
-    if (io.env.ASSET_STUDIO_API_KEY) secrets.push(io.env.ASSET_STUDIO_API_KEY);
-    const settings: ConnectionSettings = name === 'key' ? { dataDir: resolveDataDir({ flags, env: io.env }) } : resolveSettings({ flags, env: io.env });
-    if (settings.apiKey) secrets.push(settings.apiKey);
+    const settings: ConnectionSettings =
+      name === 'key' ? { dataDir: resolveDataDir({ flags: { dataDir: str(values, 'data-dir') }, env: io.env }) } : await resolveCliConnection(values, redacted, secrets);
     const speedText = str(values, 'engine-speed');
     const engineSpeed = speedText === undefined ? undefined : parseNumber('engine-speed', speedText);
     const ctx: CommandContext = {
@@ -156,12 +154,14 @@ export function usage(): string {
     'Other:',
     row('engine', 'Start the embedded local engine and print its address'),
     row('key', 'set | remove | status of the API key file (set reads the key from standard input)'),
-    row('webhooks', 'enable [--port N] [--path /p] [--secret S] | disable | status: receive status notifications'),
+    row('webhooks', 'enable [--port N] [--path /p] [--secret-file FILE|-] | disable | status: receive status notifications'),
     '',
     'Global options:',
     '  --base-url URL          service address (ASSET_STUDIO_BASE_URL)',
     '  --legacy-base-url URL   address of the older endpoint variants (ASSET_STUDIO_LEGACY_BASE_URL)',
-    '  --api-key KEY           API key (ASSET_STUDIO_API_KEY, or the file written by "key set")',
+    '  --api-key-file FILE     read the API key from FILE, or from standard input with "-"',
+    '                          (also ASSET_STUDIO_API_KEY, or the file written by "key set")',
+    '  --api-key KEY           API key as an argument: visible to other users (ps), prefer the above',
     '  --data-dir DIR          data folder (ASSET_STUDIO_DATA_DIR)',
     '  --json                  machine-readable result on stdout, nothing else there',
     '  --wait                  after a create, wait until the job ends (progress on stderr)',
@@ -169,7 +169,8 @@ export function usage(): string {
     '  --operation-id ID       with a create: replay the journaled operation ID instead of creating again',
     '  --engine-speed N        time factor of the embedded engine (default 10)',
     '',
-    'With no address and no key configured, commands run against the embedded local engine.',
+    'The connection: flags, then the environment, then the app\'s active profile; with none of them,',
+    'commands run against the embedded local engine.',
     'Run "asset-studio <command> --help" for the options of a command.',
   ].join('\n');
 }

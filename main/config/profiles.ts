@@ -2,10 +2,10 @@
 // variants' address, stored in the settings table. Their API keys live in a KeyVault, never in the table:
 // the desktop app encrypts them with the OS keychain (Electron safeStorage, see main/electron/key-vault.ts),
 // or keeps them for this session only. The CLI keeps its own key (environment or 0600 file, settings.ts).
+// Which connection is used (flags, environment, this active profile, the engine) is main/app/connection.ts.
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import type { ConnectionSettings } from './settings.ts';
 import type { SettingsRepository } from '../store/settings.ts';
 
 /** The profile that always exists: the embedded local engine, no key needed. */
@@ -172,17 +172,6 @@ export class ProfileStore {
       throw new KeyStorageError(`The profile "${name}" has no API key yet: set its key first, then switch to it.`);
     }
     this.#settings.set(PROFILES_KEY, { ...this.#stored(), active: name });
-  }
-
-  /** The connection of the active profile (the embedded engine when it has no service address). */
-  connection(dataDir: string): ConnectionSettings {
-    const profile = this.get(this.activeName());
-    if (profile.baseUrl === undefined) return { dataDir };
-    const apiKey = this.key(profile.name);
-    if (apiKey === undefined) {
-      throw new KeyStorageError(`The profile "${profile.name}" has no API key on this machine (a session-only key is forgotten when the app quits). Set its key again, or switch to the "${LOCAL_PROFILE}" profile.`);
-    }
-    return { dataDir, baseUrl: profile.baseUrl, legacyBaseUrl: profile.legacyBaseUrl, apiKey };
   }
 
   key(name: string): string | undefined {

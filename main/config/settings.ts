@@ -1,4 +1,5 @@
-// Where the app's settings come from: command-line flags, then environment variables, then defaults.
+// The data folder (flag, environment, then the platform's default) and the key file of `asset-studio key set`.
+// The connection itself is resolved by main/app/connection.ts.
 import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -38,31 +39,12 @@ export function resolveDataDir(src: SettingsSources): string {
   return pick(src, src.flags.dataDir, 'ASSET_STUDIO_DATA_DIR') ?? defaultDataDir(src.env, src.platform, src.home);
 }
 
-export function resolveSettings(src: SettingsSources): ConnectionSettings {
-  const dataDir = resolveDataDir(src);
-  const baseUrl = pick(src, src.flags.baseUrl, 'ASSET_STUDIO_BASE_URL');
-  const legacyBaseUrl = pick(src, src.flags.legacyBaseUrl, 'ASSET_STUDIO_LEGACY_BASE_URL');
-  const apiKey = pick(src, src.flags.apiKey, 'ASSET_STUDIO_API_KEY') ?? readKeyFile(dataDir);
-  for (const [name, url] of [['--base-url', baseUrl], ['--legacy-base-url', legacyBaseUrl]] as const) {
-    if (url !== undefined && !/^https?:\/\/[^/]/i.test(url)) {
-      throw new SettingsError(`${name} must be an http:// or https:// address, e.g. https://api.example.com (got "${url}").`);
-    }
-  }
-  if (baseUrl !== undefined && apiKey === undefined) {
-    throw new SettingsError('A service address is set but no API key: pass --api-key, set ASSET_STUDIO_API_KEY, or run "asset-studio key set".');
-  }
-  if (baseUrl === undefined && apiKey !== undefined) {
-    throw new SettingsError('An API key is set but no service address: pass --base-url or set ASSET_STUDIO_BASE_URL (unset the key to use the embedded local engine).');
-  }
-  return { baseUrl, legacyBaseUrl, apiKey, dataDir };
-}
-
 export function keyFilePath(dataDir: string): string {
   return join(dataDir, 'api-key');
 }
 
-/** The key file of the CLI: readable by its owner only, or refused. */
-function readKeyFile(dataDir: string): string | undefined {
+/** The key saved by `asset-studio key set`: readable by its owner only, or refused. */
+export function readKeyFile(dataDir: string): string | undefined {
   const path = keyFilePath(dataDir);
   let mode: number;
   try {

@@ -43,6 +43,8 @@ async function start(): Promise<void> {
   const bridge = await BridgeService.open({
     dataDir,
     openServices: (connection) => createServices(connection),
+    // ASSET_STUDIO_BASE_URL / ASSET_STUDIO_API_KEY win over the saved profile, as in the CLI and the web host.
+    connectionSources: { env: process.env },
     platform: {
       transport: 'electron',
       keyVault: new EncryptedFileVault(dataDir, safeStorageEncryptor()),

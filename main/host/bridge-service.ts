@@ -9,17 +9,18 @@ import { EventEmitter } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { z } from 'zod';
-import { COMMANDS, type CommandName, type CommandOutput, type EventName, type EventPayload, type SettingsView } from '../../shared/bridge/contract.ts';
+import { COMMANDS, type CommandName, type CommandOutput, type ConnectionView, type EventName, type EventPayload, type SettingsView } from '../../shared/bridge/contract.ts';
 import { describeIssues } from '../../shared/contract/issues.ts';
 import type { EndpointId } from '../../shared/contract/index.ts';
 import { redactSecrets } from '../api/redact.ts';
 import { cacheSettings, DEFAULT_FORMATS, exportSettings, outputFormatsSetting, webhookSettings } from '../app/app-settings.ts';
 import type { Services } from '../app/services.ts';
+import { ConnectionError, connectionView, resolveConnection, savedProfile, type ConnectionSources, type ResolvedConnection } from '../app/connection.ts';
 import { fetchJobOutputs } from '../cache/auto-download.ts';
 import { findOriginal } from '../cache/original.ts';
 import { cachedZipEntries, ZipEntryError } from '../cache/zip-entries.ts';
 import { ProfileStore, SessionKeyVault, type KeyVault, type Profile } from '../config/profiles.ts';
-import type { ConnectionSettings } from '../config/settings.ts';
+import { readKeyFile, type ConnectionSettings } from '../config/settings.ts';
 import { detectProject } from '../export/index.ts';
 import { exportJob } from '../export/from-job.ts';
 import { runBatch, type BatchItem } from '../files/batch.ts';
@@ -56,6 +57,11 @@ export interface BridgeServiceOptions {
   platform: HostPlatform;
   /** Builds the services of a connection: `(c) => createServices(c, serviceOptions)`. */
   openServices(connection: ConnectionSettings): Promise<Services>;
+  /**
+   * The host's own flags and environment (ASSET_STUDIO_BASE_URL, ASSET_STUDIO_API_KEY...): they win over
+   * the saved profile (main/app/connection.ts). None given: the saved profile, else the embedded engine.
+   */
+  connectionSources?: Pick<ConnectionSources, 'flags' | 'env'>;
 }
 
 type Input<C extends CommandName> = z.output<(typeof COMMANDS)[C]['input']>;
@@ -81,6 +87,8 @@ export class BridgeService {
   readonly #creates = new Map<string, AbortController>();
   readonly #lastProgress = new Map<string, number>();
   #services!: Services;
+  #connection!: ResolvedConnection;
+  readonly #sources: Pick<ConnectionSources, 'flags' | 'env'>;
   #detach: () => void = () => undefined;
   #lastNotice = '';
   readonly #handlers: Handlers;
@@ -89,6 +97,7 @@ export class BridgeService {
     this.dataDir = options.dataDir;
     this.#platform = options.platform;
     this.#open = options.openServices;
+    this.#sources = options.connectionSources ?? {};
     this.#settingsDb = openDatabase(databasePath(options.dataDir));
     this.#profiles = new ProfileStore(this.#settingsDb.settings, { persistent: options.platform.keyVault, session: new SessionKeyVault() });
     this.#handlers = this.#makeHandlers();
@@ -108,6 +117,11 @@ export class BridgeService {
 
   get services(): Services {
     return this.#services;
+  }
+
+  /** Where the active connection comes from (never the key). */
+  get connection(): ConnectionView {
+    return connectionView(this.#connection);
   }
 
   /** The profiles (no keys): the Electron shell allows links to their service hosts. */
@@ -153,7 +167,14 @@ export class BridgeService {
 
   #makeHandlers(): Handlers {
     return {
-      'app.info': async () => ({ version: APP_VERSION, mode: this.#services.mode, transport: this.#platform.transport, dataDir: this.dataDir }),
+      'app.info': async () => ({
+        version: APP_VERSION,
+        mode: this.#services.mode,
+        transport: this.#platform.transport,
+        dataDir: this.dataDir,
+        connection: this.connection,
+        service: this.#services.health.status,
+      }),
       'jobs.list': async (i) => {
         const filter = { ...(i.active && { final: false }), ...(i.kinds && { kinds: i.kinds }), ...(i.search && { search: i.search }) };
         const jobs = this.#services.store.jobs;
@@ -164,7 +185,12 @@ export class BridgeService {
       'jobs.retry': async (i) => this.#retry(i.id),
       'jobs.reconcile': async (i) => this.#reconcile(i),
       'sessions.list': async (i) => {
-        const data = await this.#services.client.listImageTo3d({ page: i.page, limit: i.limit });
+        const { client, health } = this.#services;
+        const data = await client.listImageTo3d({ page: i.page, limit: i.limit }).catch((error: unknown) => {
+          health.record({ error });
+          throw error;
+        });
+        health.record({ ok: true });
         const credits = data.credits ?? data.image_to_3d_credits;
         return { results: data.results as Record<string, unknown>[], page: data.page, totalPages: data.totalPages, totalResults: data.totalResults, ...(credits !== undefined && { credits }) };
       },
@@ -415,9 +441,10 @@ export class BridgeService {
 
   /** (Re)opens the services of the active profile; the old ones are closed after the new ones opened. */
   async #rebuild(): Promise<void> {
-    const connection = this.#profiles.connection(this.dataDir);
+    const connection = this.#resolveConnection();
     if (connection.apiKey !== undefined) this.#secrets.add(connection.apiKey);
     const next = await this.#open(connection);
+    this.#connection = connection;
     const previous = this.#services as Services | undefined;
     if (previous) {
       this.#abortAll();
@@ -428,22 +455,45 @@ export class BridgeService {
     this.#detach = this.#attach(next);
     await next.startWebhooks().catch((error: unknown) => this.#notice('warning', `Webhooks are not received: ${toBridgeError(error, this.#secretList()).message}`));
     next.tracker.start();
+    next.health.start();
+  }
+
+  /**
+   * The connection: the host's flags and environment, then the active profile, then the embedded engine.
+   * A profile whose key is not here (a session-only key after a restart) falls back to the engine, and
+   * the connection's note says why, rather than keeping the app from starting.
+   */
+  #resolveConnection(): ResolvedConnection {
+    const sources = { ...this.#sources, dataDir: this.dataDir, keyFile: readKeyFile(this.dataDir) };
+    const saved = savedProfile(this.#profiles);
+    try {
+      return resolveConnection({ ...sources, saved });
+    } catch (error) {
+      if (!(error instanceof ConnectionError) || error.problem !== 'profile-key-missing') throw error;
+      return { ...resolveConnection({ ...sources, saved: { profile: saved.profile } }), note: { level: 'warning', text: `${error.message} Until then the embedded local engine is used.` } };
+    }
   }
 
   /** Forwards the events of a set of services; returns the function that stops it. */
   #attach(s: Services): () => void {
     const job = (record: JobRecord) => this.#emit('job', toJobView(record));
-    const readError = (_record: JobRecord, error: Error) => this.#notice('warning', error.message);
     const progress = (p: { sessionId: string; kind: string; bytes: number; total: number | undefined }) => {
       if (this.#due(`${p.sessionId}\n${p.kind}`, p.bytes === p.total)) this.#emit('cache.progress', { ...p, total: p.total ?? null });
     };
     const output = (entry: Parameters<typeof toCachedOutput>[0]) => this.#emit('cache.output', toCachedOutput(entry, this.#platform.cacheUrl));
+    const readError = (_record: JobRecord, error: Error) => {
+      s.health.record({ error });
+      this.#notice('warning', error.message);
+    };
+    const health = (status: EventPayload<'service'>) => this.#emit('service', status);
+    s.health.on('change', health);
     const tracker = [['job-added', job], ['progress', job], ['finished', job], ['failed', job], ['read-error', readError]] as const;
     for (const [event, listener] of tracker) s.tracker.on(event, listener as never);
     s.cache.on('progress', progress);
     s.cache.on('downloaded', output);
     s.cache.on('failed', output);
     return () => {
+      s.health.off('change', health);
       for (const [event, listener] of tracker) s.tracker.off(event, listener as never);
       s.cache.off('progress', progress);
       s.cache.off('downloaded', output);

@@ -36,6 +36,7 @@ import { pipeline } from 'node:stream';
 import { cachePath, parseCachePath, WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
 import { entryPathOf, openCachedZipEntry, ZipEntryError } from '../cache/zip-entries.ts';
 import { createServices, type ServiceOptions } from '../app/services.ts';
+import type { ConnectionSources } from '../app/connection.ts';
 import { BridgeService, type FileRef } from './bridge-service.ts';
 import { BridgeFailure, httpStatusOf, invalidInput, toBridgeError } from './errors.ts';
 import { attachEventSocket } from './events-socket.ts';
@@ -52,6 +53,11 @@ export interface WebHostOptions {
   /** The built renderer; default dist/renderer of this checkout. */
   rendererDir?: string;
   serviceOptions?: ServiceOptions;
+  /**
+   * The launch's flags and environment (scripts/start.ts passes process.env): ASSET_STUDIO_BASE_URL and
+   * ASSET_STUDIO_API_KEY win over the saved profile. None given: the saved profile, else the embedded engine.
+   */
+  connectionSources?: Pick<ConnectionSources, 'flags' | 'env'>;
   /** Largest upload in bytes (default: the largest file the inspections accept). */
   maxUploadBytes?: number;
 }
@@ -73,6 +79,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   const bridge = await BridgeService.open({
     dataDir: options.dataDir,
     openServices: (connection) => createServices(connection, options.serviceOptions),
+    ...(options.connectionSources && { connectionSources: options.connectionSources }),
     platform: {
       transport: 'web',
       resolveFile: (ref: FileRef) => {

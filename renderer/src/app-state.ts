@@ -1,5 +1,5 @@
 // State shared by every screen: app info, settings, the service's reachability, notices.
-import type { CommandOutput, EventPayload, SettingsView } from '../../shared/bridge/contract.ts';
+import type { CommandOutput, EventPayload, ServiceHealth, SettingsView } from '../../shared/bridge/contract.ts';
 import { getBridge, type ConnectionState } from '../bridge/index.ts';
 import { Store } from './store.ts';
 import type { ShownError } from './util.ts';
@@ -10,6 +10,8 @@ export interface AppState {
   settings?: SettingsView;
   /** Set when the service could not be reached (the app then works from its cache). */
   serviceDown?: string;
+  /** The last reachability check of main (the header's Live dot). */
+  service?: ServiceHealth;
   credits?: number;
   connection: ConnectionState;
   /** The library has shown its first page of jobs (with app.info: the app is ready). */
@@ -48,10 +50,22 @@ export function isServiceUnreachable(error: { code?: string } | undefined): bool
   return !!error?.code && /network|unreachable|timeout|offline|connect/i.test(error.code);
 }
 
+/** A reachability check from main: an unreachable service shows the offline banner, an answer clears it. */
+export function applyServiceHealth(service: ServiceHealth): void {
+  appState.update((s) => ({
+    ...s,
+    service,
+    serviceDown: service.state === 'unreachable' ? (service.reason ?? 'no answer') : service.state === 'reachable' ? undefined : s.serviceDown,
+  }));
+}
+
 /** Reads app.info again (after a profile or key change: the mode and credits may differ). */
 export function refreshInfo(): void {
   getBridge()
     .call('app.info', {})
-    .then((info) => patchApp({ info, infoError: undefined, credits: info.credits, serviceDown: undefined }))
+    .then((info) => {
+      patchApp({ info, infoError: undefined, credits: info.credits, serviceDown: undefined });
+      applyServiceHealth(info.service);
+    })
     .catch((e: unknown) => patchApp({ infoError: { message: e instanceof Error ? e.message : String(e) } }));
 }

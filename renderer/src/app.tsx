@@ -1,7 +1,8 @@
 // The app shell: skip link, navigation, banners, notices, drop target, and the screens by route.
 import { useEffect, useState } from 'preact/hooks';
 import { getTransport } from '../bridge/index.ts';
-import { appState, dismissNotice, notices, patchApp, pushNotice, refreshInfo } from './app-state.ts';
+import { connectionLabel, connectionSentence } from '../../shared/bridge/connection-text.ts';
+import { applyServiceHealth, appState, dismissNotice, notices, patchApp, pushNotice, refreshInfo } from './app-state.ts';
 import { startBatch } from './batch.ts';
 import { Create } from './screens/create/index.tsx';
 import { JobPage } from './screens/job.tsx';
@@ -10,6 +11,7 @@ import { Queue } from './screens/queue.tsx';
 import { Settings } from './screens/settings.tsx';
 import { CompareScreen } from './screens/viewer/compare.tsx';
 import { ViewerScreen } from './screens/viewer/viewer-screen.tsx';
+import { liveStatus } from './live-status.ts';
 import { useStore } from './store.ts';
 import { toShownError } from './util.ts';
 
@@ -68,7 +70,10 @@ function useStartup() {
     const { api } = transport;
     api
       .call('app.info', {})
-      .then((info) => patchApp({ info, ...(info.credits !== undefined && { credits: info.credits }) }))
+      .then((info) => {
+        patchApp({ info, ...(info.credits !== undefined && { credits: info.credits }) });
+        applyServiceHealth(info.service);
+      })
       .catch((e: unknown) => patchApp({ infoError: toShownError(e) }));
     api
       .call('settings.get', {})
@@ -76,6 +81,7 @@ function useStartup() {
       .catch(() => {});
     const offs = [
       api.on('notice', (n) => pushNotice(n.level, n.message)),
+      api.on('service', applyServiceHealth),
       api.on('settings', (settings) => {
         patchApp({ settings });
         refreshInfo();
@@ -149,6 +155,7 @@ export function App() {
   const list = useStore(notices);
   const dragging = useDrop();
   const ready = !!state.info && (state.jobsShown || route.screen !== 'library');
+  const live = liveStatus(state);
   return (
     <div id="app-root" class={`app${dragging ? ' dragging' : ''}`} data-ready={ready ? 'true' : undefined}>
       <a class="skip-link" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
@@ -170,10 +177,14 @@ export function App() {
           </ul>
         </nav>
         <div class="status-line">
-          {state.info && <span class="mode">{state.info.mode === 'embedded' ? 'Local engine' : 'Service'}</span>}
+          {state.info && (
+            <a class="origin" href="#/settings" data-testid="connection-origin" data-origin={state.info.connection.origin} title={[connectionSentence(state.info.connection), state.info.connection.note].filter(Boolean).join(' ')}>
+              {connectionLabel(state.info.connection)}
+            </a>
+          )}
           {state.credits !== undefined && <span class="credits">{state.credits} credits</span>}
-          <span class={`conn conn-${state.connection}`} title="Live updates from the app">
-            {state.connection === 'open' ? 'Live' : state.connection === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
+          <span class={`conn conn-${live.kind}`} data-testid="live" title={live.title} aria-label={`${live.text}: ${live.title}`}>
+            {live.text}
           </span>
         </div>
       </header>

@@ -86,12 +86,42 @@ export const settingsView = z.object({
 });
 export type SettingsView = z.output<typeof settingsView>;
 
+/** Where the active connection comes from, in the order they win: flags > environment > saved profile > engine. */
+export const CONNECTION_ORIGINS = ['flag', 'environment', 'profile', 'engine'] as const;
+/** Where the API key comes from (never the key itself). */
+export const KEY_SOURCES = ['argument', 'file', 'stdin', 'environment', 'profile', 'key-file', 'engine'] as const;
+
+export const connectionView = z.object({
+  origin: z.enum(CONNECTION_ORIGINS),
+  mode: z.enum(['service', 'local-engine']),
+  /** The service address (no user info, no query); undefined for the embedded engine. */
+  address: z.string().optional(),
+  /** The saved profile it comes from (origin `profile`), or the active profile it overrides. */
+  profile: z.string().optional(),
+  keySource: z.enum(KEY_SOURCES),
+  /** What the user should know about it (e.g. a profile without a key here, so the engine is used). */
+  note: z.string().optional(),
+});
+export type ConnectionView = z.output<typeof connectionView>;
+
+/** Did the service (or the embedded engine) answer recently? Checked by main, pushed as the `service` event. */
+export const serviceHealth = z.object({
+  state: z.enum(['unknown', 'reachable', 'unreachable', 'failing']),
+  /** Why it is unreachable or failing, in words. */
+  reason: z.string().optional(),
+  /** When it was last checked (ms since the epoch). */
+  checkedAt: z.number().optional(),
+});
+export type ServiceHealth = z.output<typeof serviceHealth>;
+
 export const appInfo = z.object({
   version: z.string(),
   mode: z.enum(['embedded', 'service']),
   transport: z.enum(['electron', 'web']),
   dataDir: z.string(),
   credits: z.number().optional(),
+  connection: connectionView,
+  service: serviceHealth,
 });
 
 // ---- inputs ------------------------------------------------------------------------------------
@@ -231,6 +261,8 @@ export const EVENTS = {
   'create.upload': z.object({ operationId: z.string(), sent: z.number(), total: z.number() }),
   settings: settingsView,
   notice: z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+  /** The service's (or embedded engine's) reachability changed. */
+  service: serviceHealth,
 } as const;
 
 export type EventName = keyof typeof EVENTS;

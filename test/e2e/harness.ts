@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { startWebHost, type RunningWebHost } from '../../main/host/web-host.ts';
+import { startWebHost, type RunningWebHost, type WebHostOptions } from '../../main/host/web-host.ts';
 import { buildRenderer } from '../../renderer/build.ts';
 
 // Browser globals used inside page.evaluate (this project type-checks tests without the DOM library).
@@ -26,12 +26,22 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** `webgl`: Chromium renders WebGL with SwiftShader (for the viewer) instead of running without a GPU. */
-export async function startHarness(options: { engineSpeed?: number; webgl?: boolean } = {}): Promise<Harness> {
+/**
+ * `webgl`: Chromium renders WebGL with SwiftShader (for the viewer) instead of running without a GPU.
+ * `connectionSources`: the host's environment (e.g. ASSET_STUDIO_BASE_URL); `healthIntervalMs`: its reachability checks.
+ */
+export async function startHarness(
+  options: { engineSpeed?: number; webgl?: boolean; connectionSources?: WebHostOptions['connectionSources']; healthIntervalMs?: number } = {},
+): Promise<Harness> {
   const root = mkdtempSync(join(tmpdir(), 'asset-studio-e2e-'));
   const dataDir = join(root, 'data');
   const { outDir } = await buildRenderer({ outDir: join(root, 'renderer'), minify: true });
-  const host = await startWebHost({ dataDir, rendererDir: outDir, serviceOptions: { engineSpeed: options.engineSpeed ?? 500 } });
+  const host = await startWebHost({
+    dataDir,
+    rendererDir: outDir,
+    serviceOptions: { engineSpeed: options.engineSpeed ?? 500, ...(options.healthIntervalMs !== undefined && { healthIntervalMs: options.healthIntervalMs }) },
+    ...(options.connectionSources && { connectionSources: options.connectionSources }),
+  });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,

@@ -1,6 +1,7 @@
 // Settings: service profiles and their keys (write-only), webhook receiver, cache, export defaults.
 import { useEffect, useState } from 'preact/hooks';
-import type { CommandInput, SettingsView } from '../../../shared/bridge/contract.ts';
+import { connectionSentence } from '../../../shared/bridge/connection-text.ts';
+import type { CommandInput, ConnectionView, SettingsView } from '../../../shared/bridge/contract.ts';
 import { getBridge, getTransport } from '../../bridge/index.ts';
 import { appState, patchApp, refreshInfo } from '../app-state.ts';
 import { ErrorBox, Field, Section } from '../components/ui.tsx';
@@ -60,7 +61,10 @@ export function Settings() {
         <Section title="Account and app" id="account">
           <dl class="facts">
             <dt>Connected to</dt>
-            <dd>{info.mode === 'embedded' ? 'The embedded local engine (no account needed)' : 'The service'}</dd>
+            <dd data-testid="connection-sentence">
+              {connectionSentence(info.connection)}
+              {info.connection.note && <p class="hint">{info.connection.note}</p>}
+            </dd>
             <dt>Credits</dt>
             <dd data-testid="credits">{credits ?? info.credits ?? 'not reported by the service'}</dd>
             <dt>Version</dt>
@@ -74,7 +78,7 @@ export function Settings() {
       )}
       {settings && (
         <>
-          <Profiles settings={settings} />
+          <Profiles settings={settings} connection={info?.connection} />
           <Webhooks settings={settings} />
           <Cache settings={settings} />
           <ExportDefaults settings={settings} />
@@ -84,7 +88,7 @@ export function Settings() {
   );
 }
 
-function Profiles({ settings }: { settings: SettingsView }) {
+function Profiles({ settings, connection }: { settings: SettingsView; connection: ConnectionView | undefined }) {
   const { busy, error, save, clear, fieldErrors } = useSave();
   const [editing, setEditing] = useState(settings.activeProfile);
   const profile = settings.profiles.find((p) => p.name === editing);
@@ -99,6 +103,11 @@ function Profiles({ settings }: { settings: SettingsView }) {
   }, [editing]);
   return (
     <Section title="Service profiles" id="profiles">
+      {(connection?.origin === 'flag' || connection?.origin === 'environment') && (
+        <p class="hint" role="note" data-testid="profiles-overridden">
+          Asset Studio was started with {connection.origin === 'flag' ? '--base-url' : 'ASSET_STUDIO_BASE_URL'}, which comes before the profiles: the active profile is used once it is unset.
+        </p>
+      )}
       <table class="profiles">
         <thead>
           <tr>

@@ -1,0 +1,188 @@
+// The one resolver of the connection and its API key, for the CLI, the web host and the desktop app.
+// Each part is taken from the first source that has it: command-line flags, then the environment
+// (ASSET_STUDIO_BASE_URL, ASSET_STUDIO_LEGACY_BASE_URL, ASSET_STUDIO_API_KEY), then the app's saved
+// active profile, then the embedded local engine. A pure function: the callers read the sources (files,
+// the profile store, standard input) and pass them in; the answer says where the connection comes from,
+// so the UI and the CLI can show it. The key is in the answer for the client only: views never carry it.
+import { z } from 'zod';
+import { CONNECTION_ORIGINS, KEY_SOURCES, type ConnectionView } from '../../shared/bridge/contract.ts';
+import { describeIssues, issuesToText } from '../../shared/contract/issues.ts';
+import { KeyStorageError, type ProfileStore } from '../config/profiles.ts';
+import { SettingsError, type ConnectionSettings } from '../config/settings.ts';
+
+export type ConnectionOrigin = (typeof CONNECTION_ORIGINS)[number];
+export type KeySource = (typeof KEY_SOURCES)[number];
+
+/** The app's active profile as saved, with its key when this process can read it. */
+export const savedProfileSchema = z.object({
+  profile: z.string().min(1),
+  baseUrl: z.string().optional(),
+  legacyBaseUrl: z.string().optional(),
+  apiKey: z.string().optional(),
+  /** Why its key cannot be read here (e.g. the keychain changed), when that is the case. */
+  keyProblem: z.string().optional(),
+});
+export type SavedProfile = z.output<typeof savedProfileSchema>;
+
+export const connectionSourcesSchema = z.object({
+  dataDir: z.string().min(1),
+  flags: z
+    .object({
+      baseUrl: z.string().optional(),
+      legacyBaseUrl: z.string().optional(),
+      apiKey: z.string().optional(),
+      /** How the flag's key was given: --api-key (argument), --api-key-file FILE (file) or --api-key-file - (stdin). */
+      apiKeyFrom: z.enum(['argument', 'file', 'stdin']).default('argument'),
+    })
+    .default({ apiKeyFrom: 'argument' }),
+  env: z.record(z.string(), z.string().optional()).default({}),
+  /** The active profile of the app (undefined: no database yet, or the caller has none). */
+  saved: savedProfileSchema.optional(),
+  /** The key saved by `asset-studio key set` (the 0600 key file of the data folder). */
+  keyFile: z.string().optional(),
+});
+export type ConnectionSources = z.input<typeof connectionSourcesSchema>;
+
+export interface ResolvedConnection extends ConnectionSettings {
+  mode: 'service' | 'local-engine';
+  origin: ConnectionOrigin;
+  keySource: KeySource;
+  /** The profile the connection comes from (origin `profile`), or the active one it overrides. */
+  profile?: string | undefined;
+  /** Something to tell the user: `warning` when it is likely a mistake (a saved key that is not used). */
+  note?: { text: string; level: 'info' | 'warning' } | undefined;
+}
+
+export type ConnectionProblem = 'invalid' | 'key-missing' | 'profile-key-missing' | 'address-missing';
+
+/** The sources contradict each other or a value is wrong; the message names the option and what to do. */
+export class ConnectionError extends SettingsError {
+  override readonly name = 'ConnectionError';
+  readonly problem: ConnectionProblem;
+  constructor(problem: ConnectionProblem, message: string) {
+    super(message);
+    this.problem = problem;
+  }
+}
+
+const URL_PATTERN = /^https?:\/\/[^/]/i;
+const ENV = { baseUrl: 'ASSET_STUDIO_BASE_URL', legacyBaseUrl: 'ASSET_STUDIO_LEGACY_BASE_URL', apiKey: 'ASSET_STUDIO_API_KEY' } as const;
+const KEY_NAMES: Record<'argument' | 'file' | 'stdin', string> = { argument: '--api-key', file: '--api-key-file', stdin: '--api-key-file -' };
+const HOW_TO_GIVE_A_KEY = 'pass --api-key-file FILE (or --api-key-file - to read it from standard input), set ASSET_STUDIO_API_KEY, or run "asset-studio key set"';
+
+function clean(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}
+
+function checkUrl(value: string | undefined, name: string): string | undefined {
+  if (value !== undefined && !URL_PATTERN.test(value)) {
+    throw new ConnectionError('invalid', `${name} must be an http:// or https:// address, e.g. https://api.example.com (got "${value}").`);
+  }
+  return value;
+}
+
+/** Resolves the connection: flags > environment > saved profile > embedded engine. Throws ConnectionError. */
+export function resolveConnection(sources: ConnectionSources): ResolvedConnection {
+  // process.env is not a plain object: copied, so the schema sees its entries.
+  const parsed = connectionSourcesSchema.safeParse({ ...sources, ...(sources.env && { env: { ...sources.env } }) });
+  if (!parsed.success) throw new ConnectionError('invalid', `The connection settings are invalid: ${issuesToText(describeIssues(parsed.error))}.`);
+  const { dataDir, flags, env, saved, keyFile } = parsed.data;
+
+  const flagUrl = checkUrl(clean(flags.baseUrl), '--base-url');
+  const envUrl = checkUrl(clean(env[ENV.baseUrl]), ENV.baseUrl);
+  const legacy = checkUrl(clean(flags.legacyBaseUrl), '--legacy-base-url') ?? checkUrl(clean(env[ENV.legacyBaseUrl]), ENV.legacyBaseUrl);
+  const flagKey = clean(flags.apiKey);
+  const envKey = clean(env[ENV.apiKey]);
+  const explicitKey = flagKey !== undefined
+    ? { key: flagKey, source: flags.apiKeyFrom, name: KEY_NAMES[flags.apiKeyFrom] }
+    : envKey !== undefined ? { key: envKey, source: 'environment' as const, name: ENV.apiKey } : undefined;
+  const savedKey = clean(keyFile);
+  const profileUrl = saved?.baseUrl === undefined ? undefined : checkUrl(clean(saved.baseUrl), `The saved address of profile "${saved.profile}"`);
+
+  const address = flagUrl !== undefined
+    ? { origin: 'flag' as const, baseUrl: flagUrl, name: '--base-url' }
+    : envUrl !== undefined ? { origin: 'environment' as const, baseUrl: envUrl, name: ENV.baseUrl }
+    : profileUrl !== undefined && saved ? { origin: 'profile' as const, baseUrl: profileUrl, name: `the profile "${saved.profile}"` }
+    : undefined;
+
+  if (address === undefined) {
+    if (explicitKey) {
+      throw new ConnectionError('address-missing', `An API key is set (${explicitKey.name}) but no service address: pass --base-url or set ${ENV.baseUrl} (or unset the key to use the embedded local engine).`);
+    }
+    return {
+      dataDir,
+      mode: 'local-engine',
+      origin: 'engine',
+      keySource: 'engine',
+      ...(savedKey !== undefined && {
+        note: { level: 'warning', text: `The API key saved by "asset-studio key set" is not used: no service address is set (pass --base-url or set ${ENV.baseUrl}), so the embedded local engine is used.` },
+      }),
+    };
+  }
+
+  const fromProfile = address.origin === 'profile' && saved ? saved : undefined;
+  const key = explicitKey
+    ? { key: explicitKey.key, source: explicitKey.source }
+    // A profile's own key is sent to that profile's address only, never to one from a flag or the environment.
+    : fromProfile?.apiKey !== undefined ? { key: fromProfile.apiKey, source: 'profile' as const }
+    : savedKey !== undefined ? { key: savedKey, source: 'key-file' as const }
+    : undefined;
+  if (key === undefined) {
+    if (fromProfile) {
+      const why = fromProfile.keyProblem?.replace(/\.$/, '') ?? 'no key is stored for it that this program can read (a session-only key is forgotten when the app quits; the command line cannot read the desktop app\'s keychain)';
+      throw new ConnectionError('profile-key-missing', `The active profile "${fromProfile.profile}" (${address.baseUrl}) has no API key here: ${why}. Set its key in Settings, or ${HOW_TO_GIVE_A_KEY}; or switch to the "local" profile.`);
+    }
+    throw new ConnectionError('key-missing', `A service address is set (${address.name}) but no API key: ${HOW_TO_GIVE_A_KEY}.`);
+  }
+
+  const legacyBaseUrl = legacy ?? fromProfile?.legacyBaseUrl;
+  const overridden = saved?.baseUrl !== undefined && !fromProfile ? saved.profile : undefined;
+  return {
+    dataDir,
+    baseUrl: address.baseUrl,
+    legacyBaseUrl,
+    apiKey: key.key,
+    mode: 'service',
+    origin: address.origin,
+    keySource: key.source,
+    ...((fromProfile ?? overridden) !== undefined && { profile: fromProfile?.profile ?? overridden }),
+    ...(overridden !== undefined && { note: { level: 'info', text: `The saved profile "${overridden}" is not used while ${address.name} is set.` } }),
+  };
+}
+
+/** What the UI may see of a connection: never the key. */
+export function connectionView(connection: ResolvedConnection): ConnectionView {
+  return {
+    origin: connection.origin,
+    mode: connection.mode,
+    ...(connection.baseUrl !== undefined && { address: displayAddress(connection.baseUrl) }),
+    ...(connection.profile !== undefined && { profile: connection.profile }),
+    keySource: connection.keySource,
+    ...(connection.note !== undefined && { note: connection.note.text }),
+  };
+}
+
+/** An address to show: scheme, host and path; user info and query (which may hold credentials) left out. */
+export function displayAddress(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    return `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '')}`;
+  } catch {
+    return '(an address that cannot be read)';
+  }
+}
+
+/** The active profile of a profile store, read once (a key that cannot be decrypted is kept as the reason). */
+export function savedProfile(profiles: ProfileStore): SavedProfile {
+  const name = profiles.activeName();
+  const profile = profiles.get(name);
+  if (profile.baseUrl === undefined) return { profile: name };
+  try {
+    const apiKey = profiles.key(name);
+    return { profile: name, baseUrl: profile.baseUrl, ...(profile.legacyBaseUrl !== undefined && { legacyBaseUrl: profile.legacyBaseUrl }), ...(apiKey !== undefined && { apiKey }) };
+  } catch (error) {
+    if (!(error instanceof KeyStorageError)) throw error;
+    return { profile: name, baseUrl: profile.baseUrl, ...(profile.legacyBaseUrl !== undefined && { legacyBaseUrl: profile.legacyBaseUrl }), keyProblem: error.message };
+  }
+}
