@@ -1,6 +1,8 @@
 // Which engine a folder belongs to: the nearest folder at or above it with a project's marker files.
+// A folder that does not exist yet is an ordinary answer: it is looked for from the nearest folder above it
+// that exists, and the export creates it (`newFolder`).
 import { readdir, realpath, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { ExportError, ioError } from './errors.ts';
 import { PRESETS, type Engine, type GameEngine } from './presets.ts';
 
@@ -12,6 +14,8 @@ export interface Project {
   dir: string;
   /** Set when no game project was found and the plain-folder preset applies. */
   reason?: string;
+  /** Set when `dir` does not exist yet: the export creates it (and any missing folder above it). */
+  newFolder?: true;
 }
 
 const MARKERS: Record<GameEngine, { text: string; test: (dir: string) => Promise<boolean> }> = {
@@ -35,10 +39,12 @@ const GAME_ENGINES = Object.keys(MARKERS) as GameEngine[];
  * project gives the `folder` preset with a `reason`. With an engine, that engine's project must be found.
  */
 export async function detectProject(dir: string, engine?: Engine): Promise<Project> {
-  const start = await realFolder(dir);
-  if (engine === 'folder') return { engine, root: start, dir: start };
+  const { existing, missing } = await realFolder(dir);
+  const start = join(existing, ...missing);
+  const fresh = missing.length > 0 ? { newFolder: true as const } : {};
+  if (engine === 'folder') return { engine, root: start, dir: start, ...fresh };
   const wanted = engine ? [engine] : GAME_ENGINES;
-  for (let at = start; ; at = dirname(at)) {
+  for (let at = existing; ; at = dirname(at)) {
     const found: GameEngine[] = [];
     for (const e of wanted) if (await MARKERS[e].test(at)) found.push(e);
     if (found.length > 1) {
@@ -48,7 +54,7 @@ export async function detectProject(dir: string, engine?: Engine): Promise<Proje
         fix: 'Choose the engine explicitly',
       });
     }
-    if (found[0]) return { engine: found[0], root: at, dir: start };
+    if (found[0]) return { engine: found[0], root: at, dir: start, ...fresh };
     if (dirname(at) === at) break;
   }
   const markers = wanted.map((e) => `${PRESETS[e].label}: ${MARKERS[e].text}`).join('; ');
@@ -59,23 +65,34 @@ export async function detectProject(dir: string, engine?: Engine): Promise<Proje
       fix: 'Choose the project folder or a folder inside it, or export to a plain folder',
     });
   }
-  return { engine: 'folder', root: start, dir: start, reason: `not a game project: found none of ${markers} here or above` };
+  const where = missing.length > 0 ? `a new folder (it will be created), in no game project: found none of ${markers} above it` : `not a game project: found none of ${markers} here or above`;
+  return { engine: 'folder', root: start, dir: start, reason: where, ...fresh };
 }
 
-async function realFolder(dir: string): Promise<string> {
-  let real: string;
-  try {
-    real = await realpath(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new ExportError('not-a-project', { file: dir, why: 'does not exist', fix: 'Choose an existing project folder' });
+/**
+ * The real path of the nearest folder at or above `dir` that exists, and the names below it that do not
+ * exist yet (empty when `dir` exists). Refused when that nearest entry is a file.
+ */
+async function realFolder(dir: string): Promise<{ existing: string; missing: string[] }> {
+  const missing: string[] = [];
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    let real: string;
+    try {
+      real = await realpath(at);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if ((code === 'ENOENT' || code === 'ENOTDIR') && dirname(at) !== at) {
+        missing.unshift(basename(at));
+        continue;
+      }
+      throw ioError(at, 'opening the project folder', error);
     }
-    throw ioError(dir, 'opening the project folder', error);
+    if (!(await isKind(real, 'dir'))) {
+      const why = missing.length === 0 ? 'is a file, not a folder' : `is a file, so ${join(at, ...missing)} cannot be created in it`;
+      throw new ExportError('not-a-project', { file: at, why, fix: 'Choose the project folder' });
+    }
+    return { existing: real, missing };
   }
-  if (!(await isKind(real, 'dir'))) {
-    throw new ExportError('not-a-project', { file: dir, why: 'is a file, not a folder', fix: 'Choose the project folder' });
-  }
-  return real;
 }
 
 async function isKind(path: string, kind: 'file' | 'dir'): Promise<boolean> {

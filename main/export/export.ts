@@ -82,6 +82,8 @@ export async function exportAsset(options: ExportOptions): Promise<ExportResult>
   const { chosen, skipped } = selectFiles(preset, options.files, hasTransforms(transforms));
   await checkSources(chosen, preset, transforms);
 
+  // A plain folder that does not exist yet (a game project's root always exists: its markers were found).
+  if (project.newFolder && project.engine === 'folder') await createNewFolder(project.root);
   const parent = await ensureFolderInside(project.root, assetParent(project, preset));
   await cleanStale(parent); // first: it may put back a folder that an interrupted replacement had moved aside
   const targetDir = join(parent, assetName);
@@ -169,6 +171,16 @@ async function checkSources(chosen: SourceFile[], preset: Preset, transforms: Tr
 }
 
 /** The folder the asset folder goes in: the one the user picked when it is inside the engine's content folder. */
+/**
+ * Creates a folder that does not exist yet, folder by folder below the nearest one that exists. Not with a
+ * recursive mkdir: under /proc that fails with ENOENT, retries the parent, and never ends.
+ */
+async function createNewFolder(dir: string): Promise<void> {
+  let base = dirname(dir);
+  while ((await entryKind(base)) === 'none' && dirname(base) !== base) base = dirname(base);
+  await ensureFolderInside(base, dir);
+}
+
 function assetParent(project: Project, preset: Preset): string {
   const rel = relative(join(project.root, ...preset.contentDir), project.dir);
   const picked = rel !== '' && !rel.split(sep).some((part) => part === '..' || part.startsWith('.'));

@@ -223,7 +223,7 @@ export class BridgeService {
       'jobs.original': async (i) => findOriginal(this.#services.store, this.#job(i.id)),
       'export.detect': async (i) => {
         const project = await detectProject(i.projectDir);
-        return { engine: project.engine, root: project.root };
+        return { engine: project.engine, root: project.root, ...(project.newFolder && { newFolder: true }) };
       },
       'export.run': async (i) => this.#export(i),
       'settings.get': async () => this.#settingsView(),

@@ -213,7 +213,11 @@ export const COMMANDS = {
   },
   /** Every complete model file in the download cache (newest use first), for offline review in the viewer. */
   'cache.models': { input: z.object({}), output: z.object({ models: z.array(cachedModel) }) },
-  'export.detect': { input: z.object({ projectDir: path }), output: z.object({ engine: z.enum(['unity', 'unreal', 'godot', 'folder']), root: z.string() }) },
+  'export.detect': {
+    input: z.object({ projectDir: path }),
+    /** `newFolder`: the folder does not exist yet; the export creates it (an ordinary answer, not an error). */
+    output: z.object({ engine: z.enum(['unity', 'unreal', 'godot', 'folder']), root: z.string(), newFolder: z.boolean().optional() }),
+  },
   'export.run': {
     input: z.object({
       jobId: id,

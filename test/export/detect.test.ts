@@ -1,8 +1,7 @@
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectProject } from '../../main/export/detect.ts';
-import { ExportError } from '../../main/export/errors.ts';
 import type { GameEngine } from '../../main/export/presets.ts';
 import { makeProject, tempDir } from './helpers.ts';
 
@@ -55,10 +54,26 @@ describe('detectProject', () => {
     await expect(detectProject(root)).rejects.toMatchObject({ code: 'ambiguous-project' });
   });
 
-  it('refuses a missing folder and a file', async () => {
+  it('answers a folder that does not exist yet as a new plain folder, without creating it', async () => {
+    const dir = realpathSync(tempDir());
+    const fresh = join(dir, 'new', 'deeper');
+    expect(await detectProject(fresh)).toEqual({ engine: 'folder', root: fresh, dir: fresh, newFolder: true, reason: expect.stringMatching(/new folder \(it will be created\)/) });
+    expect(await detectProject(fresh, 'folder')).toEqual({ engine: 'folder', root: fresh, dir: fresh, newFolder: true });
+    expect(existsSync(join(dir, 'new'))).toBe(false);
+  });
+
+  it('finds the project a new folder would be in', async () => {
+    const root = realpathSync(makeProject('unity'));
+    const fresh = join(root, 'Assets', 'Props', 'Lamps');
+    expect(await detectProject(fresh)).toEqual({ engine: 'unity', root, dir: fresh, newFolder: true });
+    expect(await detectProject(fresh, 'unity')).toEqual({ engine: 'unity', root, dir: fresh, newFolder: true });
+    await expect(detectProject(fresh, 'godot')).rejects.toMatchObject({ code: 'not-a-project' });
+  });
+
+  it('refuses a file, and a new folder under a file', async () => {
     const dir = tempDir();
-    await expect(detectProject(join(dir, 'nope'))).rejects.toBeInstanceOf(ExportError);
     writeFileSync(join(dir, 'file.txt'), '');
     await expect(detectProject(join(dir, 'file.txt'))).rejects.toMatchObject({ code: 'not-a-project', why: 'is a file, not a folder' });
+    await expect(detectProject(join(dir, 'file.txt', 'sub'))).rejects.toMatchObject({ code: 'not-a-project', file: join(dir, 'file.txt'), why: expect.stringMatching(/is a file, so .*sub cannot be created/) });
   });
 });

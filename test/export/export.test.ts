@@ -100,6 +100,17 @@ describe('exportAsset: layouts and manifest', () => {
     expect((await exportAsset(options(join(root, 'ProjectSettings')))).targetDir).toBe(join(root, 'Assets', 'AssetStudio', 'OakChair'));
   });
 
+  it('creates a folder that does not exist yet: a new plain folder, or a new folder inside a project', async () => {
+    const dir = realpathSync(tempDir());
+    const fresh = join(dir, 'exports', 'chairs');
+    const result = await exportAsset(options(fresh));
+    expect(result).toMatchObject({ engine: 'folder', projectRoot: fresh, targetDir: join(fresh, 'oak_chair') });
+    expect(readdirSync(fresh)).toEqual(['oak_chair']);
+    const root = realpathSync(makeProject('unity'));
+    const inside = join(root, 'Assets', 'Props', 'Chairs');
+    expect(await exportAsset(options(inside))).toMatchObject({ engine: 'unity', targetDir: join(inside, 'OakChair') });
+  });
+
   it('exports real fixtures: Fox.glb transformed for Unreal, BoxTextured.glb as it is for Godot', async () => {
     const unreal = makeProject('unreal');
     const fox = await exportAsset({
@@ -198,6 +209,17 @@ describe('exportAsset: refusals', () => {
     });
     await expect(exportAsset(options(root, { source: { ...SOURCE, sessionId: '' } }))).rejects.toMatchObject({ code: 'bad-input', file: 'source' });
     expect(existsSync(join(root, 'assets', 'asset_studio', 'oak_chair'))).toBe(false);
+  });
+});
+
+describe('exportAsset: a new folder that cannot be created', () => {
+  // A recursive mkdir under /proc fails with ENOENT, retries the parent (which exists), and never ends.
+  it.skipIf(!existsSync('/proc/self'))('fails with the folder named (under /proc), instead of hanging', async () => {
+    await expect(exportAsset(options('/proc/asset-studio-cannot-write-here/deeper'))).rejects.toMatchObject({
+      code: 'io',
+      file: '/proc/asset-studio-cannot-write-here',
+      why: expect.stringMatching(/^creating the folder failed/),
+    });
   });
 });
 

@@ -1,4 +1,4 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, EVENTS, type CommandName } from '../../shared/bridge/contract.ts';
@@ -106,6 +106,13 @@ describe('inputs', () => {
 
   it('answers that native dialogs are not available outside Electron', async () => {
     expect((await failure(bridge.call('dialog.chooseFolder', {}))).code).toBe('unsupported');
+  });
+
+  it('detects a folder that does not exist yet as a new plain folder, not as an error', async () => {
+    const fresh = join(realpathSync(data.path), 'exports', 'not-yet');
+    const answer = await bridge.call('export.detect', { projectDir: fresh });
+    expect(COMMANDS['export.detect'].output.parse(answer)).toEqual({ engine: 'folder', root: fresh, newFolder: true });
+    expect(await bridge.call('export.detect', { projectDir: data.path })).toEqual({ engine: 'folder', root: realpathSync(data.path) });
   });
 });
 

@@ -27,11 +27,17 @@ function transformsOf(scaleMode: string, scaleValue: string, pivot: string, upAx
   return Object.keys(t).length > 0 ? t : undefined;
 }
 
+/** What export.detect found, in words: the project, or the plain folder (a new one is created by the export). */
+function detectedText(d: CommandOutput<'export.detect'>): string {
+  if (d.engine !== 'folder') return `${ENGINES[d.engine]} project found at ${d.root}.${d.newFolder ? ' The folder you typed does not exist yet: the export creates it.' : ''}`;
+  return d.newFolder ? `New folder: the export creates ${d.root}.` : `No game project here: the export writes into ${d.root}.`;
+}
+
 /** `stage`: the element holding the viewer whose model the export previews. */
 export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLElement | null }) {
   const { info, settings } = useStore(appState);
   const [projectDir, setProjectDir] = useState(settings?.export.projectDir ?? '');
-  const [detected, setDetected] = useState<{ engine: Engine; root: string } | { error: string } | undefined>();
+  const [detected, setDetected] = useState<CommandOutput<'export.detect'> | { error: string } | undefined>();
   const [engine, setEngine] = useState<Engine | 'auto'>('auto');
   const [name, setName] = useState('');
   const [scaleMode, setScaleMode] = useState('none');
@@ -126,7 +132,7 @@ export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLEle
           {!detected
             ? 'The folder of a Godot, Unity or Unreal project, or any folder.'
             : 'engine' in detected
-              ? `${ENGINES[detected.engine]} project found at ${detected.root}.`
+              ? detectedText(detected)
               : detected.error}
         </p>
       </div>
