@@ -5,7 +5,7 @@
 // the profile store, standard input) and pass them in; the answer says where the connection comes from,
 // so the UI and the CLI can show it. The key is in the answer for the client only: views never carry it.
 import { z } from 'zod';
-import { CONNECTION_ORIGINS, KEY_SOURCES, type ConnectionView } from '../../shared/bridge/contract.ts';
+import type { CONNECTION_ORIGINS, ConnectionView, KEY_SOURCES } from '../../shared/bridge/contract.ts';
 import { describeIssues, issuesToText } from '../../shared/contract/issues.ts';
 import { KeyStorageError, type ProfileStore } from '../config/profiles.ts';
 import { SettingsError, type ConnectionSettings } from '../config/settings.ts';

@@ -183,8 +183,9 @@ export function App() {
             </a>
           )}
           {state.credits !== undefined && <span class="credits">{state.credits} credits</span>}
-          <span class={`conn conn-${live.kind}`} data-testid="live" title={live.title} aria-label={`${live.text}: ${live.title}`}>
+          <span class={`conn conn-${live.kind}`} data-testid="live" title={live.title}>
             {live.text}
+            <span class="visually-hidden">: {live.title}</span>
           </span>
         </div>
       </header>
