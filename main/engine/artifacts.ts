@@ -8,9 +8,18 @@ export type Recipe =
   | { type: 'glb'; mesh: MeshOptions; texture: boolean }
   /** A skinned humanoid rigged on the figure of `seed` (its render is `size` pixels), one clip per name. */
   | { type: 'animated-glb'; seed: string; size: number; clips: string[] }
-  | { type: 'obj'; mesh: MeshOptions }
-  /** OBJ + MTL + PNG texture. */
-  | { type: 'obj-zip'; mesh: MeshOptions }
+  /**
+   * An OBJ. With `companions` it is `mesh.obj` in a folder of its own, naming `mesh.mtl` (and with a texture
+   * `mesh.png`) beside it: those are served from the same folder (see companionsOf), so a client that resolves
+   * `mtllib` relative to the OBJ's URL finds them. Without, it names a `model.mtl` that is not served (older records).
+   */
+  | { type: 'obj'; mesh: MeshOptions; companions?: { texture: boolean } }
+  /** The material library of an OBJ in a folder (its base colour, and `map_Kd <name>.png` with a texture). */
+  | { type: 'mtl'; mesh: MeshOptions; name: string; texture: boolean }
+  /** The base-colour texture of a mesh (the one its GLB embeds). */
+  | { type: 'texture'; seed: string }
+  /** OBJ + MTL + PNG texture: `<folder>/mesh.obj`, `<folder>/mesh.mtl`, `<folder>/mesh.png` (flat `model.*` without a folder). */
+  | { type: 'obj-zip'; mesh: MeshOptions; folder?: string }
   | { type: 'fbx'; mesh: MeshOptions }
   | { type: 'usdz'; mesh: MeshOptions }
   | { type: 'image'; seed: string; size: number }
@@ -28,6 +37,8 @@ const EXTENSION: Record<Exclude<Recipe['type'], 'input'>, string> = {
   glb: 'glb',
   'animated-glb': 'glb',
   obj: 'obj',
+  mtl: 'mtl',
+  texture: 'png',
   'obj-zip': 'zip',
   fbx: 'fbx',
   usdz: 'usdz',
@@ -39,6 +50,24 @@ export function output(owner: string, name: string, recipe: Exclude<Recipe, { ty
   return { key: `${owner}/${name}.${EXTENSION[recipe.type]}`, recipe };
 }
 
+/** Base name of the files of an OBJ in a folder of its own. */
+const OBJ_FOLDER_NAME = 'mesh';
+
+/** An OBJ in the folder `<owner>/<name>/`, with its MTL (and texture) served beside it. */
+export function objInFolder(owner: string, name: string, mesh: MeshOptions, texture: boolean): Output {
+  return output(owner, `${name}/${OBJ_FOLDER_NAME}`, { type: 'obj', mesh, companions: { texture } });
+}
+
+/** The files an output names and that are served beside it: the MTL and texture of an OBJ in a folder. */
+export function companionsOf(file: Output): Output[] {
+  const { recipe } = file;
+  if (recipe.type !== 'obj' || recipe.companions === undefined) return [];
+  const folder = file.key.slice(0, file.key.lastIndexOf('/'));
+  const { texture } = recipe.companions;
+  const mtl: Output = { key: `${folder}/${OBJ_FOLDER_NAME}.mtl`, recipe: { type: 'mtl', mesh: recipe.mesh, name: OBJ_FOLDER_NAME, texture } };
+  return texture ? [mtl, { key: `${folder}/${OBJ_FOLDER_NAME}.png`, recipe: { type: 'texture', seed: recipe.mesh.seed } }] : [mtl];
+}
+
 export function makeArtifact(recipe: Recipe): Buffer {
   switch (recipe.type) {
     case 'glb':
@@ -46,13 +75,20 @@ export function makeArtifact(recipe: Recipe): Buffer {
     case 'animated-glb':
       return buildAnimatedGlb({ seed: recipe.seed, joints: jointPositions(recipe.seed, recipe.size), size: recipe.size, clips: recipe.clips });
     case 'obj':
-      return Buffer.from(buildObj(recipe.mesh).obj);
+      return Buffer.from(buildObj(recipe.companions ? { ...recipe.mesh, name: OBJ_FOLDER_NAME } : recipe.mesh).obj);
+    case 'mtl':
+      return Buffer.from(buildObj({ ...recipe.mesh, name: recipe.name, texture: recipe.texture }).mtl);
+    case 'texture':
+      return renderTexture(recipe.seed);
     case 'obj-zip': {
-      const { obj, mtl } = buildObj({ ...recipe.mesh, texture: true, name: 'model' });
+      // Older scripts open `<session code>/mesh.obj` from the zip, as the service packs it.
+      const name = recipe.folder === undefined ? 'model' : OBJ_FOLDER_NAME;
+      const path = (file: string) => (recipe.folder === undefined ? file : `${recipe.folder}/${file}`);
+      const { obj, mtl } = buildObj({ ...recipe.mesh, texture: true, name });
       return buildZip([
-        { name: 'model.obj', data: Buffer.from(obj) },
-        { name: 'model.mtl', data: Buffer.from(mtl) },
-        { name: 'model.png', data: renderTexture(recipe.mesh.seed) },
+        { name: path(`${name}.obj`), data: Buffer.from(obj) },
+        { name: path(`${name}.mtl`), data: Buffer.from(mtl) },
+        { name: path(`${name}.png`), data: renderTexture(recipe.mesh.seed) },
       ]);
     }
     case 'fbx':

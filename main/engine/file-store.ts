@@ -4,7 +4,7 @@
 import { mkdir, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic.ts';
-import { makeArtifact, type Output } from './artifacts.ts';
+import { companionsOf, makeArtifact, type Output } from './artifacts.ts';
 import { randomHex } from './ids.ts';
 import type { Signer } from './signing.ts';
 
@@ -30,16 +30,31 @@ export class FileStore {
     return join(this.root, ...key.split('/'));
   }
 
-  /** A signed URL valid for the configured lifetime; '' when there is no file (yet). */
+  /**
+   * A signed URL valid for the configured lifetime; '' when there is no file (yet). A file directly in its
+   * owner's folder (`<owner>/<name>`) is signed alone, in the query. A file in a folder of its own
+   * (`<owner>/<folder>/<name>`: an OBJ with its MTL and texture) is signed for that folder, in a path segment
+   * before its name (`<owner>/<folder>/~<expires>.<sig>/<name>`), so that the files it names resolve
+   * relative to its URL to URLs that carry the same signature.
+   */
   url(file: Output | undefined, now = Date.now()): string {
     if (file === undefined) return '';
     const expires = Math.ceil((now + this.ttlMs) / 1000);
+    const slash = file.key.lastIndexOf('/');
+    const folder = file.key.slice(0, slash);
+    if (folder.includes('/')) {
+      return `${this.baseUrl}${FILES_PREFIX}${folder}/~${expires}.${this.signer.sign(`${folder}/`, expires)}${file.key.slice(slash)}`;
+    }
     return `${this.baseUrl}${FILES_PREFIX}${file.key}?expires=${expires}&sig=${this.signer.sign(file.key, expires)}`;
   }
 
-  /** Makes these outputs downloadable: each is built from its recipe on its first download. */
+  /** Makes these outputs downloadable (with the files they name): each is built from its recipe on its first download. */
   register(files: Iterable<Output | undefined>): void {
-    for (const file of files) if (file !== undefined) this.recipes.set(file.key, file);
+    for (const file of files) {
+      if (file === undefined) continue;
+      this.recipes.set(file.key, file);
+      for (const companion of companionsOf(file)) this.recipes.set(companion.key, companion);
+    }
   }
 
   /** Builds the file of a registered key if it is not on disk yet (before it is served). */

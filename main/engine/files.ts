@@ -16,6 +16,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.webp': 'image/webp',
   '.gif': 'image/gif',
   '.obj': 'model/obj',
+  '.mtl': 'model/mtl',
   '.zip': 'application/zip',
   '.fbx': 'application/octet-stream',
   '.usdz': 'model/vnd.usdz+zip',
@@ -25,14 +26,44 @@ const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 const fileError = (status: number, message: string, headers: Record<string, string> = {}) =>
   errorReply(status, message, false, headers);
 
-export async function serveFile(req: IncomingMessage, url: URL, files: FileStore, signer: Signer, now: number): Promise<Reply> {
-  const key = url.pathname.slice(FILES_PREFIX.length);
-  const segments = key.split('/');
-  if (segments.length < 2 || !segments.every((s) => SEGMENT.test(s))) return fileError(404, 'File not found.');
+/** What a file URL names: the file's key, and the signature it carries over `signed` (the key, or its folder). */
+export interface FileUrl {
+  key: string;
+  signed: string;
+  expires: number;
+  sig: string;
+}
 
-  const expires = Number(url.searchParams.get('expires'));
-  const sig = url.searchParams.get('sig') ?? '';
-  if (!Number.isInteger(expires) || sig === '' || !signer.verify(key, expires, sig)) {
+const FOLDER_SIGNATURE = /^~(\d+)\.([A-Za-z0-9_-]+)$/;
+
+/**
+ * Reads the path (and query) of a file URL (FileStore.url): `/files/<key>?expires=E&sig=S`, or
+ * `/files/<folder>/~E.S/<name>` for a file signed by its folder. Undefined when it is not a file path.
+ */
+export function parseFileUrl(url: URL): FileUrl | undefined {
+  if (!url.pathname.startsWith(FILES_PREFIX)) return undefined;
+  const segments = url.pathname.slice(FILES_PREFIX.length).split('/');
+  const at = segments.findIndex((s) => s.startsWith('~'));
+  if (at >= 0) {
+    const match = FOLDER_SIGNATURE.exec(segments[at]!);
+    const folder = segments.slice(0, at);
+    const path = segments.slice(at + 1);
+    if (!match || folder.length < 2 || path.length === 0) return undefined;
+    const key = [...folder, ...path].join('/');
+    return validKey(key) ? { key, signed: `${folder.join('/')}/`, expires: Number(match[1]), sig: match[2]! } : undefined;
+  }
+  const key = segments.join('/');
+  if (segments.length < 2 || !validKey(key)) return undefined;
+  return { key, signed: key, expires: Number(url.searchParams.get('expires')), sig: url.searchParams.get('sig') ?? '' };
+}
+
+const validKey = (key: string) => key.split('/').every((s) => SEGMENT.test(s));
+
+export async function serveFile(req: IncomingMessage, url: URL, files: FileStore, signer: Signer, now: number): Promise<Reply> {
+  const named = parseFileUrl(url);
+  if (named === undefined) return fileError(404, 'File not found.');
+  const { key, expires, sig } = named;
+  if (!Number.isInteger(expires) || sig === '' || !signer.verify(named.signed, expires, sig)) {
     return fileError(403, 'This file URL has no valid signature: use the URL exactly as the session returned it.');
   }
   const secondsLeft = expires - Math.floor(now / 1000);

@@ -12,7 +12,11 @@ import { cacheEntryPath, parseCachePath, WEB_PROTOCOL } from '../../shared/bridg
 
 const dir = mkdtempSync(join(tmpdir(), 'zip-entries-'));
 const objZip = join(dir, 'obj.zip');
-writeFileSync(objZip, makeArtifact({ type: 'obj-zip', mesh: { seed: 'zip-entries' } }));
+// The engine's layout: a folder named by the session code with the OBJ, its MTL and its texture.
+writeFileSync(objZip, makeArtifact({ type: 'obj-zip', mesh: { seed: 'zip-entries' }, folder: 'SESSION_A' }));
+const OBJ = 'SESSION_A/mesh.obj';
+const MTL = 'SESSION_A/mesh.mtl';
+const PNG = 'SESSION_A/mesh.png';
 const odd = join(dir, 'odd.zip');
 writeFileSync(
   odd,
@@ -39,19 +43,19 @@ async function refusal(promise: Promise<unknown>): Promise<ZipEntryError> {
 describe('zip entries', () => {
   it('lists the OBJ, its MTL and its texture from the engine\'s mesh_url_zip', async () => {
     const entries = await listZipEntries(objZip);
-    expect(entries.map((e) => e.name)).toEqual(['model.obj', 'model.mtl', 'model.png']);
+    expect(entries.map((e) => e.name)).toEqual([OBJ, MTL, PNG]);
     for (const e of entries) expect(e.size).toBeGreaterThan(0);
   });
 
   it('reads one entry, inflated, with its content type by extension', async () => {
-    const obj = await readZipEntry(objZip, 'model.obj');
+    const obj = await readZipEntry(objZip, OBJ);
     expect(obj.contentType).toBe('text/plain; charset=utf-8');
     const body = await text(obj.stream);
     expect(body.length).toBe(obj.size);
-    expect(body).toMatch(/^# .*\nmtllib model\.mtl\n/);
-    const mtl = await text((await readZipEntry(objZip, 'model.mtl')).stream);
-    expect(mtl).toContain('map_Kd model.png');
-    const png = await readZipEntry(objZip, 'model.png');
+    expect(body).toMatch(/^# .*\nmtllib mesh\.mtl\n/);
+    const mtl = await text((await readZipEntry(objZip, MTL)).stream);
+    expect(mtl).toContain('map_Kd mesh.png');
+    const png = await readZipEntry(objZip, PNG);
     expect(png.contentType).toBe('image/png');
     const bytes = Buffer.concat(await png.stream.toArray());
     expect(bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
@@ -73,16 +77,16 @@ describe('zip entries', () => {
   });
 
   it('says which files a zip has when the name asked for is missing', async () => {
-    const error = await refusal(readZipEntry(objZip, 'model.jpg'));
+    const error = await refusal(readZipEntry(objZip, 'SESSION_A/mesh.jpg'));
     expect(error.status).toBe(404);
-    expect(error.message).toBe('The zip has no file "model.jpg" (it holds model.obj, model.mtl, model.png).');
+    expect(error.message).toBe(`The zip has no file "SESSION_A/mesh.jpg" (it holds ${OBJ}, ${MTL}, ${PNG}).`);
   });
 
   it('refuses a file that is not a zip, and an output the cache does not hold', async () => {
     expect((await refusal(listZipEntries(notZip))).status).toBe(400);
     const cache = { open: (sessionId: string, kind: string) => (sessionId === 'SESSION_A' && kind === 'zip' ? objZip : undefined) };
     expect((await cachedZipEntries(cache, 'SESSION_A', 'zip')).length).toBe(3);
-    expect(await text((await openCachedZipEntry(cache, 'SESSION_A', 'zip', 'model.mtl')).stream)).toContain('newmtl');
+    expect(await text((await openCachedZipEntry(cache, 'SESSION_A', 'zip', MTL)).stream)).toContain('newmtl');
     const missing = await refusal(openCachedZipEntry(cache, 'SESSION_B', 'zip', 'model.obj'));
     expect(missing.status).toBe(404);
     expect(missing.message).toContain('The zip output of SESSION_B is not in the cache');

@@ -1,7 +1,8 @@
 // e2e: an image-to-3D job's OBJ opened from inside its cached zip (so its MTL and texture load), and a
 // retopology job compared with its original, in Chromium with WebGL (SwiftShader).
-//  - OBJ: `#/compare/<job>~obj` opens `/cache/<session>/zip/model.obj`; Babylon fetches model.mtl and
-//    model.png beside it; the stats count a texture; no request answers 404.
+//  - OBJ: `#/compare/<job>~obj` opens `/cache/<session>/zip/<session>/mesh.obj` (the zip holds a folder named
+//    by the session); Babylon fetches mesh.mtl and mesh.png beside it; the stats count a texture; no request
+//    answers 404.
 //  - Retopology: made with the form from the image-to-3D job's signed GLB URL; its job page links to
 //    `#/compare/<original>~glb/<retopo>~retopo_obj`, which shows both models with their stats (and the
 //    quad/tri mix of the OBJ). A retopology of a mesh the cache does not hold says so in words.
@@ -119,11 +120,11 @@ describe('an OBJ from its zip, and a retopology against its original', () => {
     await go(`#/compare/${imageJob.id}~obj`);
     const left = '.compare-side[data-side="a"]';
     await shown(left);
-    const zip = `/cache/${imageJob.remoteId}/zip/`;
+    const zip = `/cache/${imageJob.remoteId}/zip/${imageJob.remoteId}/`;
     const asked = requests.slice(before).map((u) => new URL(u).pathname);
-    expect(asked).toContain(`${zip}model.obj`);
-    expect(asked).toContain(`${zip}model.mtl`);
-    expect(asked).toContain(`${zip}model.png`);
+    expect(asked).toContain(`${zip}mesh.obj`);
+    expect(asked).toContain(`${zip}mesh.mtl`);
+    expect(asked).toContain(`${zip}mesh.png`);
     expect(asked).not.toContain(`/cache/${imageJob.remoteId}/obj`); // not the bare OBJ
     expect(await page.locator(`${left} .viewer`).getAttribute('data-name')).toBe('obj');
     expect(await number(page.locator(`${left} [data-stat="textures"]`))).toBeGreaterThan(0);
@@ -174,9 +175,10 @@ describe('an OBJ from its zip, and a retopology against its original', () => {
   }, 120_000);
 
   it('asked nothing that was not there, but the MTL a retopologized OBJ names', () => {
-    // A retopology session gives a bare OBJ (obj_url, no zip) whose `mtllib model.mtl` is nowhere: Babylon
-    // asks for it beside the OBJ and shows the OBJ without it. Every other file was found.
-    const missingMtl = new RegExp(`^HTTP 404 /cache/(${retopoSessions.join('|')})/model\\.mtl$`);
+    // A retopology session gives a bare OBJ (obj_url, no zip): the engine serves its `mtllib mesh.mtl` beside
+    // obj_url, but the cache holds the OBJ alone, so Babylon asks for the MTL beside the cached OBJ and shows
+    // the OBJ without it. Every other file was found.
+    const missingMtl = new RegExp(`^HTTP 404 /cache/(${retopoSessions.join('|')})/mesh\\.mtl$`);
     const mtl = h.pageErrors.filter((e) => missingMtl.test(e)).length;
     let console404 = 0;
     const expected = (e: string) => missingMtl.test(e) || (/status of 404/.test(e) && ++console404 <= mtl);

@@ -63,8 +63,10 @@ describe('files inside a cached zip', () => {
 
   it('lists the zip\'s files with a URL each (cache.entries)', async () => {
     const { entries } = await call('cache.entries', { sessionId: imageJob.remoteId, kind: 'zip' });
-    expect(entries.map((e: { name: string }) => e.name)).toEqual(['model.obj', 'model.mtl', 'model.png']);
-    expect(entries[0].url).toBe(cacheEntryPath(imageJob.remoteId, 'zip', 'model.obj'));
+    // The engine's zip holds a folder named by the session code, as the service's does.
+    const folder = imageJob.remoteId;
+    expect(entries.map((e: { name: string }) => e.name)).toEqual([`${folder}/mesh.obj`, `${folder}/mesh.mtl`, `${folder}/mesh.png`]);
+    expect(entries[0].url).toBe(cacheEntryPath(imageJob.remoteId, 'zip', `${folder}/mesh.obj`));
     const notZip = await call('cache.entries', { sessionId: imageJob.remoteId, kind: 'glb' }).catch((e: { status: number; body: unknown }) => e);
     expect(notZip).toMatchObject({ status: 409, body: { code: 'conflict' } });
     const missing = await call('cache.entries', { sessionId: 'SESSION_nope', kind: 'zip' }).catch((e: { status: number; body: { message: string } }) => e);
@@ -72,20 +74,20 @@ describe('files inside a cached zip', () => {
   });
 
   it('serves the OBJ, its MTL and its texture from inside the zip, typed by extension', async () => {
-    const get = (entry: string) => raw(host.port, { path: cacheEntryPath(imageJob.remoteId, 'zip', entry), headers });
-    const obj = await get('model.obj');
+    const get = (entry: string) => raw(host.port, { path: cacheEntryPath(imageJob.remoteId, 'zip', `${imageJob.remoteId}/${entry}`), headers });
+    const obj = await get('mesh.obj');
     expect(obj.status).toBe(200);
     expect(obj.headers['content-type']).toBe('text/plain; charset=utf-8');
-    expect(obj.body).toMatch(/^# .*\nmtllib model\.mtl\n/);
+    expect(obj.body).toMatch(/^# .*\nmtllib mesh\.mtl\n/);
     expect(Number(obj.headers['content-length'])).toBe(Buffer.byteLength(obj.body));
-    const mtl = await get('model.mtl');
-    expect(mtl.body).toContain('map_Kd model.png');
-    const png = await get('model.png');
+    const mtl = await get('mesh.mtl');
+    expect(mtl.body).toContain('map_Kd mesh.png');
+    const png = await get('mesh.png');
     expect(png.status).toBe(200);
     expect(png.headers['content-type']).toBe('image/png');
     expect(png.headers['x-content-type-options']).toBe('nosniff');
     // Without the token: refused like every other route.
-    expect((await raw(host.port, { path: cacheEntryPath(imageJob.remoteId, 'zip', 'model.obj'), headers: { host: headers.host! } })).status).toBe(401);
+    expect((await raw(host.port, { path: cacheEntryPath(imageJob.remoteId, 'zip', `${imageJob.remoteId}/mesh.obj`), headers: { host: headers.host! } })).status).toBe(401);
   });
 
   it('answers 404 with the reason for traversal, absolute, missing entries and uncached zips', async () => {
@@ -93,7 +95,7 @@ describe('files inside a cached zip', () => {
     const cases: [string, RegExp][] = [
       [`${base}/..%2F..%2Fasset-studio.db`, /goes up a folder/],
       [`${base}/%2Fetc%2Fpasswd`, /absolute path/],
-      [`${base}/model.jpg`, /has no file "model\.jpg" \(it holds model\.obj, model\.mtl, model\.png\)/],
+      [`${base}/model.jpg`, /has no file "model\.jpg" \(it holds SESSION_\w+\/mesh\.obj, SESSION_\w+\/mesh\.mtl, SESSION_\w+\/mesh\.png\)/],
       [`/cache/SESSION_nope/zip/model.obj`, /not in the cache/],
     ];
     for (const [path, message] of cases) {

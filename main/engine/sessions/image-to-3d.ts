@@ -1,7 +1,7 @@
 // Image-to-3D sessions: the current one-shot form and the older step-by-step flow (upload, spin views,
 // preview, refine), in one record type with two presentations.
 import type { CreateImageTo3dRequest, GEOMETRY_MODELS, RESOLUTIONS, TEXTURE_MODELS, TOPOLOGIES, Vec3 } from '../../../shared/contract/index.ts';
-import { output, type Output } from '../artifacts.ts';
+import { objInFolder, output, type Output } from '../artifacts.ts';
 import type { Services } from '../context.ts';
 import { charge } from '../credits.ts';
 import { iso, newSessionCode, randomHex } from '../ids.ts';
@@ -137,8 +137,8 @@ function meshFiles(rec: ImageTo3dRecord, name: string) {
   const code = rec.session_code;
   return {
     glb: output(code, name, { type: 'glb', mesh, texture: rec.texture_model !== 'none' }),
-    obj: output(code, name, { type: 'obj', mesh }),
-    zip: output(code, name, { type: 'obj-zip', mesh }),
+    obj: objInFolder(code, name, mesh, true),
+    zip: output(code, name, { type: 'obj-zip', mesh, folder: code }),
     fbx: output(code, name, { type: 'fbx', mesh }),
     usdz: output(code, name, { type: 'usdz', mesh }),
   };

@@ -1,9 +1,10 @@
 // Generic /v3 sessions of type retopology, and the assets they read and write. Answers are bare objects.
 import { ASSET_PREFIX } from '../../../shared/contract/index.ts';
-import { output, type Output } from '../artifacts.ts';
+import { objInFolder, output, type Output } from '../artifacts.ts';
 import type { Services } from '../context.ts';
 import { charge } from '../credits.ts';
-import { FILES_PREFIX, outputsIn } from '../file-store.ts';
+import { outputsIn } from '../file-store.ts';
+import { parseFileUrl } from '../files.ts';
 import { HttpError } from '../http.ts';
 import { iso, newAssetId, newSessionCode } from '../ids.ts';
 import type { MeshOptions } from '../outputs/index.ts';
@@ -128,9 +129,9 @@ function inputShape(s: Services, glbUrl: string): MeshOptions | undefined {
   } catch {
     return undefined;
   }
-  if (url.protocol !== engine.protocol || url.hostname !== engine.hostname || !url.pathname.startsWith(FILES_PREFIX)) return undefined;
-  const key = decodeURIComponent(url.pathname.slice(FILES_PREFIX.length));
-  for (const file of outputsIn(s.state)) if (file.key === key && 'mesh' in file.recipe) return file.recipe.mesh;
+  const named = url.protocol === engine.protocol && url.hostname === engine.hostname ? parseFileUrl(url) : undefined;
+  if (named === undefined) return undefined;
+  for (const file of outputsIn(s.state)) if (file.key === named.key && 'mesh' in file.recipe) return file.recipe.mesh;
   return undefined;
 }
 
@@ -143,6 +144,6 @@ function finish(s: Services, rec: RetopologyRecord, _step: StepName, endedAt: nu
   rec.status = 'complete';
   const seed = rec.input_asset;
   const shape = inputShape(s, s.state.assets[rec.input_asset]!.glb_url) ?? { seed };
-  rec.obj = output(rec._id, 'retopology', { type: 'obj', mesh: { ...shape, quads: rec.quads, targetFaces: TARGET_FACES[rec.model] } });
+  rec.obj = objInFolder(rec._id, 'retopology', { ...shape, quads: rec.quads, targetFaces: TARGET_FACES[rec.model] }, false);
   rec.image = output(rec._id, 'retopology', { type: 'image', seed, size: IMAGE_SIZE });
 }
