@@ -72,6 +72,13 @@ export const listImageTo3dQuery = z.object({
 
 // ---- responses --------------------------------------------------------------------------------
 
+export const spinImage = z.looseObject({
+  image_name: z.string().default(''),
+  image_url: z.string(),
+  height: z.number().int().optional(),
+  width: z.number().int().optional(),
+});
+
 /** Current form: returned by create and get. */
 export const imageTo3dSession = z.looseObject({
   session_code: z.string(),
@@ -96,13 +103,13 @@ export const imageTo3dSession = z.looseObject({
   updated_at: timestamp,
   session_status: z.string(),
   percent_done: z.number().default(0),
-});
-
-export const spinImage = z.looseObject({
-  image_name: z.string().default(''),
-  image_url: z.string(),
-  height: z.number().int().optional(),
-  width: z.number().int().optional(),
+  // Sessions made with the older create also carry, when read here, what older clients read: the older
+  // status, the spin views and the preview meshes (absent from other sessions).
+  status: z.string().optional(),
+  spins: z.array(spinImage).optional(),
+  preview_mesh_url_glb: z.string().optional(),
+  preview_mesh_url_zip: z.string().optional(),
+  preview_mesh_url_usdz: z.string().optional(),
 });
 
 /** Older form: returned by the older create variant and by the list endpoint. */

@@ -222,6 +222,33 @@ export function currentForm(s: Services, rec: ImageTo3dRecord, now: number) {
     updated_at: rec.updated_at,
     session_status: status,
     percent_done: percent,
+    ...(rec.form === 'older' && olderFields(s, rec, now)),
+  };
+}
+
+/** The four spin images, once they exist. */
+function spinViews(s: Services, rec: ImageTo3dRecord, now: number) {
+  return rec.inference.map((file) => ({
+    image_name: file.key.slice(file.key.lastIndexOf('/') + 1),
+    image_url: s.files.url(file, now),
+    width: SPIN_SIZE,
+    height: SPIN_SIZE,
+  }));
+}
+
+/**
+ * What older clients read when they GET a session made with the older create: its older status
+ * (`spin_generate_done`, `preview_processing`…), its spin views (empty until they exist) and its preview
+ * meshes (empty until the preview exists). Added to the current form for those sessions only.
+ */
+function olderFields(s: Services, rec: ImageTo3dRecord, now: number) {
+  const u = urls(s, rec, now);
+  return {
+    status: liveStatus(s, rec, now).status,
+    spins: spinViews(s, rec, now),
+    preview_mesh_url_glb: u.preview_mesh_url_glb,
+    preview_mesh_url_zip: u.preview_mesh_url_zip,
+    preview_mesh_url_usdz: u.preview_mesh_url_usdz,
   };
 }
 
@@ -251,12 +278,7 @@ export function olderForm(s: Services, rec: ImageTo3dRecord, now: number) {
     status,
     source: 'api',
     price: rec.price,
-    inference: rec.inference.map((file) => ({
-      image_name: file.key.slice(file.key.lastIndexOf('/') + 1),
-      image_url: s.files.url(file, now),
-      width: SPIN_SIZE,
-      height: SPIN_SIZE,
-    })),
+    inference: spinViews(s, rec, now),
     output_id: rec.output_id,
     model_version: rec.model_version,
     created_at: rec.created_at,
