@@ -49,7 +49,7 @@ describe('drop and animation', () => {
     await poll(textOf(page.locator('h1'))).toBe('Queue');
     const batch = page.locator('.batch').first();
     await poll(() => batch.locator('tbody tr').count()).toBe(10);
-    await poll(textOf(batch.locator('.batch-head')), 60_000).toContain('finished');
+    await poll(textOf(batch.locator('.batch-head')), 120_000).toContain('finished');
     await h.screenshot('08-queue-batch');
     const bad = batch.locator('tr[data-file="broken.png"]');
     await poll(textOf(bad.locator('.badge'))).toBe('Rejected');
@@ -60,7 +60,7 @@ describe('drop and animation', () => {
     // The submitted images are jobs in the library.
     await page.click('nav[aria-label="Main"] >> text=Library');
     await poll(textOf(page.locator('.count').first()), 20_000).toContain('9 jobs');
-  }, 90_000);
+  }, 180_000); // 73 s seen at load average 20 on 2 cores
 
   it('uploads a real FBX for animation and animates it from text prompts', async () => {
     const { page } = h;
@@ -79,8 +79,7 @@ describe('drop and animation', () => {
     const upload = page.locator('.create-form').first().locator('.created');
     await poll(textOf(upload.locator('.badge')), 60_000).toBe('Done');
     expect(await page.evaluate(() => [...(globalThis as any).__legs].sort())).toEqual(['browser', 'service']);
-    const session = await page.locator('#prompts-session').inputValue();
-    expect(session).toMatch(/^SESSION_/);
+    await poll(() => page.locator('#prompts-session').inputValue()).toMatch(/^SESSION_/);
     // One prompt the service refuses (too long): its own error is shown, the others go on.
     await page.fill('#prompts-texts', `walk forward\n\n  wave with the right hand  \n${'dance '.repeat(60)}`);
     await poll(textOf(page.locator('button:has-text("Animate")'))).toContain('3 prompts');

@@ -90,7 +90,8 @@ export async function startHarness(
 /** Opens the app and waits until its first data is shown. */
 export async function openApp(h: Harness, hash = ''): Promise<void> {
   await h.page.goto(h.host.url);
-  await h.page.waitForSelector('#app-root[data-ready="true"]', { timeout: 15_000 });
+  // A budget, not a speed check: a loaded machine (2 cores, load 20) takes a while to build the first screen.
+  await h.page.waitForSelector('#app-root[data-ready="true"]', { timeout: 30_000 });
   if (hash) {
     await h.page.evaluate((to) => (location.hash = to), hash);
   }

@@ -121,7 +121,7 @@ describe('viewer animation', () => {
     await page.selectOption('#anim-speed', '2');
     await page.selectOption('#anim-clip', '2');
     await page.click('.anim-play');
-    await page.waitForTimeout(300);
+    await poll(async () => (await controls.getAttribute('data-playing')) ?? '').toBe('true');
     await page.click('.anim-play');
     await poll(async () => (await canvas.getAttribute('data-rendering')) ?? '', 10_000).toBe('idle');
     expect(await canvas.getAttribute('data-camera')).toBe(camera);
@@ -140,6 +140,7 @@ describe('viewer animation', () => {
     await page.setInputFiles('#anim-file', realFixture('fbx', 'Male_Casual.fbx'));
     await page.click('button:has-text("Upload mesh")');
     await poll(textOf(page.locator('.create-form').first().locator('.created .badge')), 60_000).toBe('Done');
+    await poll(() => page.locator('#prompts-session').inputValue()).toMatch(/^SESSION_/);
     const code = await page.locator('#prompts-session').inputValue();
     const { jobs } = await call('jobs.list', { search: code, limit: 10 });
     const job = (jobs as { id: string; kind: string }[]).find((j) => j.kind === 'animation_session')!;
@@ -178,7 +179,8 @@ describe('viewer animation', () => {
     const canvas = page.locator('.animation-preview .viewer-canvas');
     await poll(async () => `${await page.locator('#anim-file').inputValue()} ${await page.locator('.animation-preview .viewer').getAttribute('data-state')}`, 30_000).toBe('animation ready');
     expect(await page.locator('#anim-clip option').allTextContents()).toEqual(['Idle', 'Walk', 'Run', 'Jump']);
-    expect(await page.locator('#anim-file option').count()).toBe(5);
+    // The animated GLB and the four library clips, each listed once its download is complete.
+    await poll(() => page.locator('#anim-file option').count(), 30_000).toBe(5);
     // The same animated GLBs are offered for offline review in #/viewer's list of downloaded models.
     const { models } = await call('cache.models', {});
     const mine = (models as { sessionId: string; kind: string; format: string; jobId: string | null }[]).filter((m) => m.sessionId === code);

@@ -79,7 +79,8 @@ async function shown(scope: string): Promise<void> {
 /** Creates a retopology job with the form; returns the job once it has succeeded. */
 async function retopology(mesh: string): Promise<{ id: string; remoteId: string }> {
   const { page } = h;
-  await go('#/library');
+  await go('#/library'); // so that the create form is a new one, not showing the job made before
+  await poll(textOf(page.locator('h1'))).toBe('Library');
   await go('#/create/retopology');
   await page.fill('#retopo-mesh', mesh);
   await page.click('button:has-text("Start retopology")');
