@@ -1,7 +1,6 @@
 // The header's "Live" dot: green only while the page is connected to Asset Studio and the service (or the
 // embedded engine) answered its last check; otherwise why not, in words (the same reason as the offline banner).
 import type { ServiceHealth } from '../../shared/bridge/contract.ts';
-import type { ConnectionState } from '../bridge/index.ts';
 
 export type LiveKind = 'open' | 'checking' | 'offline' | 'connecting' | 'closed';
 
@@ -12,7 +11,10 @@ export interface LiveStatus {
   title: string;
 }
 
-export function liveStatus(s: { connection: ConnectionState; service?: ServiceHealth | undefined; serviceDown?: string | undefined }): LiveStatus {
+/** The page's own event connection to Asset Studio (the transport's ConnectionState). */
+type PageConnection = 'connecting' | 'open' | 'closed';
+
+export function liveStatus(s: { connection: PageConnection; service?: ServiceHealth | undefined; serviceDown?: string | undefined }): LiveStatus {
   if (s.connection === 'connecting') return { kind: 'connecting', text: 'Connecting…', title: 'Connecting to Asset Studio' };
   if (s.connection !== 'open') return { kind: 'closed', text: 'Reconnecting…', title: 'The page lost its connection to Asset Studio: reconnecting' };
   if (s.serviceDown !== undefined) return { kind: 'offline', text: 'Offline', title: `The service cannot be reached: ${s.serviceDown}` };
