@@ -1,4 +1,5 @@
-// engine and key: run the local engine in the foreground; manage the CLI's API key file.
+// engine, key and webhooks: run the local engine in the foreground; manage the CLI's API key file; the
+// webhook receiver. Their options are in command-table.ts.
 import { join } from 'node:path';
 import { webhookSettings } from '../app/app-settings.ts';
 import { startLocalEngine } from '../app/services.ts';
@@ -7,9 +8,6 @@ import { hasKeyFile, keyFilePath, removeKeyFile, writeKeyFile } from '../config/
 import { str, type CommandContext } from './context.ts';
 import { readSecretOption } from './secret-options.ts';
 import { parseNumber, UsageError } from './values.ts';
-
-export const ENGINE_OPTIONS = { port: { type: 'string' }, 'legacy-port': { type: 'string' } } as const;
-export const WEBHOOK_OPTIONS = { port: { type: 'string' }, host: { type: 'string' }, path: { type: 'string' }, secret: { type: 'string' }, 'secret-file': { type: 'string' } } as const;
 
 export async function engineCommand(ctx: CommandContext, speed: number | undefined): Promise<number> {
   const port = str(ctx.values, 'port');
@@ -39,24 +37,32 @@ export async function engineCommand(ctx: CommandContext, speed: number | undefin
   return 0;
 }
 
+/** key set | remove | status; with --json each answers an object (the key itself is never in it). */
 export async function keyCommand(ctx: CommandContext): Promise<number> {
   const { settings, io } = ctx;
   const action = ctx.positionals[0];
+  const answer = (value: Record<string, unknown>, text: string) => (ctx.values.json ? printJson(io, value) : io.stdout(`${text}\n`));
   if (action === 'set') {
     const key = (await io.readStdin()).split(/\r?\n/)[0]?.trim() ?? '';
     if (key === '') throw new UsageError('no key given: pipe it on standard input, e.g. asset-studio key set < key.txt');
-    io.stdout(`API key saved to ${writeKeyFile(settings.dataDir, key)} (readable by you only).\n`);
+    const path = writeKeyFile(settings.dataDir, key);
+    answer({ saved: true, keyFile: path }, `API key saved to ${path} (readable by you only).`);
     return 0;
   }
   if (action === 'remove') {
-    io.stdout(removeKeyFile(settings.dataDir) ? 'API key removed.\n' : `No API key file at ${keyFilePath(settings.dataDir)}.\n`);
+    const path = keyFilePath(settings.dataDir);
+    const removed = removeKeyFile(settings.dataDir);
+    answer({ removed, keyFile: path }, removed ? 'API key removed.' : `No API key file at ${path}.`);
     return 0;
   }
   if (action === 'status') {
-    const fromEnv = io.env.ASSET_STUDIO_API_KEY ? 'ASSET_STUDIO_API_KEY is set' : undefined;
-    const fromFile = hasKeyFile(settings.dataDir) ? `the key file ${keyFilePath(settings.dataDir)} exists` : undefined;
-    const where = [fromEnv, fromFile].filter(Boolean).join('; ');
-    io.stdout(where ? `An API key is configured (not shown): ${where}.\n` : 'No API key is configured: commands use the embedded local engine.\n');
+    const env = Boolean(io.env.ASSET_STUDIO_API_KEY);
+    const file = hasKeyFile(settings.dataDir) ? keyFilePath(settings.dataDir) : null;
+    const where = [env && 'ASSET_STUDIO_API_KEY is set', file && `the key file ${file} exists`].filter(Boolean).join('; ');
+    answer(
+      { configured: env || file !== null, environment: env, keyFile: file },
+      where ? `An API key is configured (not shown): ${where}.` : 'No API key is configured: commands use the embedded local engine.',
+    );
     return 0;
   }
   throw new UsageError('usage: asset-studio key set|remove|status');
@@ -83,7 +89,8 @@ export async function webhooksCommand(ctx: CommandContext): Promise<number> {
       });
       if (!next.success) throw new UsageError(`invalid webhook settings: ${next.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
       settings.set('webhooks', next.data);
-      ctx.io.stdout(action === 'enable'
+      if (ctx.values.json) printJson(ctx.io, { ...next.data, secret: next.data.secret ? '(set, not shown)' : undefined });
+      else ctx.io.stdout(action === 'enable'
         ? `Webhooks on: while jobs are followed, notifications are received at http://${next.data.host}:${next.data.port}${next.data.path}${next.data.secret ? ' and verified with your secret' : ' (not verified: set --secret-file to verify signatures)'}. Register that address with the service.\n`
         : 'Webhooks off: jobs are followed by polling.\n');
       return 0;

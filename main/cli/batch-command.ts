@@ -9,16 +9,6 @@ import { imageOptionsFrom } from './commands.ts';
 import { parseNumber, UsageError } from './values.ts';
 import { waitForJobs } from './wait-jobs.ts';
 
-export const BATCH_OPTIONS = {
-  concurrency: { type: 'string' },
-  'geometry-model': { type: 'string' },
-  'texture-model': { type: 'string' },
-  'scaled-bbox': { type: 'string' },
-  'preserve-aspect-ratio': { type: 'boolean' },
-  topology: { type: 'string' },
-  resolution: { type: 'string' },
-} as const;
-
 function itemLine(item: Readonly<BatchItem>): string {
   const bytes = item.total ? ` ${formatBytes(item.sent ?? 0)}/${formatBytes(item.total)}` : '';
   return `${String(item.index + 1).padStart(4)}  ${item.state.padEnd(10)} ${item.name}${bytes}${item.error ? `  — ${item.error}` : ''}`;

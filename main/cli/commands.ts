@@ -1,21 +1,21 @@
-// The commands of `asset-studio`: one per endpoint of the contract, plus `engine` and `key`.
-import type { ParseArgsOptionsConfig } from 'node:util';
+// The commands of `asset-studio` that call one endpoint of the contract: how each builds its request from
+// the command line. Their arguments, options and help are in the command table (command-table.ts).
 import type { EndpointId } from '../../shared/contract/index.ts';
 import type { CallArgs } from '../api/client.ts';
 import { inspectFile } from '../files/inspect.ts';
+import { findCommand } from './command-table.ts';
 import { imageArgument, parseNumber, parseNumberList, UsageError } from './values.ts';
 
 export type Values = Record<string, string | boolean | string[] | undefined>;
 
+type Build = (positionals: string[], values: Values) => CallArgs | Promise<CallArgs>;
+
 export interface EndpointCommand {
   name: string;
   endpoint: EndpointId;
-  /** Positional argument names for the usage line, `...` for a list. */
-  args: string[];
-  options: ParseArgsOptionsConfig;
   /** Can `--wait` follow the job this command starts? */
   waits: boolean;
-  build(positionals: string[], values: Values): CallArgs | Promise<CallArgs>;
+  build: Build;
 }
 
 const str = (v: Values, k: string) => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
@@ -44,111 +44,59 @@ export function imageOptionsFrom(v: Values): Record<string, unknown> {
   return fields(v, { 'geometry-model': keep, 'texture-model': keep, 'scaled-bbox': triple('scaled-bbox'), topology: keep, resolution: keep }, { 'preserve-aspect-ratio': 'preserve_aspect_ratio' });
 }
 
-const bboxOption = { 'scaled-bbox': { type: 'string' } } as const;
-const pivotOption = { 'pivot-point': { type: 'string' } } as const;
+const session = (p: string[]) => ({ params: { session_code: need(p, 1, '<session>')[0]! } });
+const number = (option: string) => (t: string) => parseNumber(option, t);
 
-export const ENDPOINT_COMMANDS: EndpointCommand[] = [
-  {
-    name: 'create-3d', endpoint: 'createImageTo3d', args: ['<image-url|file>'], waits: true,
-    options: {
-      'geometry-model': { type: 'string' }, 'texture-model': { type: 'string' }, ...bboxOption,
-      'preserve-aspect-ratio': { type: 'boolean' }, topology: { type: 'string' }, resolution: { type: 'string' },
-    },
-    build: async (p, v) => ({ body: { image_url: await imageArgument(need(p, 1, '<image-url|file>')[0]!), ...imageOptionsFrom(v) } }),
+/** How each endpoint command builds its request from its arguments and options. */
+const BUILDERS: Record<string, Build> = {
+  'create-3d': async (p, v) => ({ body: { image_url: await imageArgument(need(p, 1, '<image-url|file>')[0]!), ...imageOptionsFrom(v) } }),
+  'create-3d-legacy': async (p, v) => ({
+    body: { image_url: await imageArgument(need(p, 1, '<image-url|file>')[0]!), ...fields(v, { 'model-version': keep }, { 'auto-gen-3d': 'auto_gen_3d' }) },
+  }),
+  spin: async (p) => {
+    const [code, image] = need(p, 2, '<session> <image-url|file>');
+    return { body: { session_code: code, image_urls: [await imageArgument(image!)] } };
   },
-  {
-    name: 'create-3d-legacy', endpoint: 'createImageTo3dLegacy', args: ['<image-url|file>'], waits: true,
-    options: { 'model-version': { type: 'string' }, 'auto-gen-3d': { type: 'boolean' } },
-    build: async (p, v) => ({
-      body: { image_url: await imageArgument(need(p, 1, '<image-url|file>')[0]!), ...fields(v, { 'model-version': keep }, { 'auto-gen-3d': 'auto_gen_3d' }) },
-    }),
+  preview: (p, v) => {
+    const body = fields(v, { 'model-version': keep, 'scaled-bbox': triple('scaled-bbox'), 'pivot-point': triple('pivot-point') });
+    const index = str(v, 'spin-index');
+    if (index !== undefined) body.selected_spin_index = parseNumber('spin-index', index);
+    const spin = str(v, 'spin-url');
+    if (spin !== undefined) body.selected_spin = spin;
+    return { ...session(p), body };
   },
-  {
-    name: 'spin', endpoint: 'submitSpin', args: ['<session>', '<image-url|file>'], waits: true, options: {},
-    build: async (p) => {
-      const [session, image] = need(p, 2, '<session> <image-url|file>');
-      return { body: { session_code: session, image_urls: [await imageArgument(image!)] } };
-    },
+  refine: (p, v) => ({ ...session(p), body: fields(v, { 'scaled-bbox': triple('scaled-bbox'), 'pivot-point': triple('pivot-point') }) }),
+  get: session,
+  list: (_p, v) => ({ query: fields(v, { limit: number('limit'), page: number('page') }) }),
+  'get-mesh': session,
+  'text-to-image': (p, v) => ({ body: { prompt: need(p, 1, '<prompt>').join(' '), ...fields(v, { 'style-id': keep }) } }),
+  'get-image': session,
+  style: (p, v) => ({ body: { zip_url: need(p, 1, '<zip-url>')[0], ...fields(v, { description: keep }, { public: 'is_public' }) } }),
+  upload: async (p, v) => {
+    const url = str(v, 'url');
+    if (url !== undefined) return { body: { mesh_url: url } };
+    const file = need(p, 1, '<file.fbx|file.zip> (or --url URL)')[0]!;
+    const inspected = await inspectFile(file);
+    if (inspected.kind === 'image') throw new UsageError(`${file} is an image: animation needs an FBX file or a zip of FBX files. For a 3D model from an image use "create-3d".`);
+    return { file };
   },
-  {
-    name: 'preview', endpoint: 'preview', args: ['<session>'], waits: true,
-    options: { 'model-version': { type: 'string' }, 'spin-index': { type: 'string' }, 'spin-url': { type: 'string' }, ...bboxOption, ...pivotOption },
-    build: (p, v) => {
-      const body = fields(v, { 'model-version': keep, 'scaled-bbox': triple('scaled-bbox'), 'pivot-point': triple('pivot-point') });
-      const index = str(v, 'spin-index');
-      if (index !== undefined) body.selected_spin_index = parseNumber('spin-index', index);
-      const spin = str(v, 'spin-url');
-      if (spin !== undefined) body.selected_spin = spin;
-      return { params: { session_code: need(p, 1, '<session>')[0]! }, body };
-    },
+  'animate-text': (p) => {
+    const [code, ...texts] = need(p, 2, '<session> <text>...');
+    return { body: { session_code: code, texts } };
   },
-  {
-    name: 'refine', endpoint: 'refine', args: ['<session>'], waits: true, options: { ...bboxOption, ...pivotOption },
-    build: (p, v) => ({
-      params: { session_code: need(p, 1, '<session>')[0]! },
-      body: fields(v, { 'scaled-bbox': triple('scaled-bbox'), 'pivot-point': triple('pivot-point') }),
-    }),
+  'get-animation': session,
+  retopology: (p, v) => {
+    const input: Record<string, unknown> = { mesh: need(p, 1, '<glb-url|ASSET_id>')[0], ...fields(v, { model: keep }) };
+    if (v['no-quads'] === true) input.quads = false;
+    return { body: { type: 'retopology', input } };
   },
-  {
-    name: 'get', endpoint: 'getImageTo3d', args: ['<session>'], waits: false, options: {},
-    build: (p) => ({ params: { session_code: need(p, 1, '<session>')[0]! } }),
-  },
-  {
-    name: 'list', endpoint: 'listImageTo3d', args: [], waits: false, options: { limit: { type: 'string' }, page: { type: 'string' } },
-    build: (_p, v) => ({ query: fields(v, { limit: keep, page: keep }) }),
-  },
-  {
-    name: 'get-mesh', endpoint: 'getMesh', args: ['<session>'], waits: false, options: {},
-    build: (p) => ({ params: { session_code: need(p, 1, '<session>')[0]! } }),
-  },
-  {
-    name: 'text-to-image', endpoint: 'createTextToImage', args: ['<prompt>'], waits: true, options: { 'style-id': { type: 'string' } },
-    build: (p, v) => ({ body: { prompt: need(p, 1, '<prompt>').join(' '), ...fields(v, { 'style-id': keep }) } }),
-  },
-  {
-    name: 'get-image', endpoint: 'getTextToImage', args: ['<session>'], waits: false, options: {},
-    build: (p) => ({ params: { session_code: need(p, 1, '<session>')[0]! } }),
-  },
-  {
-    name: 'style', endpoint: 'createStyle', args: ['<zip-url>'], waits: false,
-    options: { description: { type: 'string' }, public: { type: 'boolean' } },
-    build: (p, v) => ({
-      body: { zip_url: need(p, 1, '<zip-url>')[0], ...fields(v, { description: keep }, { public: 'is_public' }) },
-    }),
-  },
-  {
-    name: 'upload', endpoint: 'uploadAnimationMesh', args: ['<file.fbx|file.zip>'], waits: true, options: { url: { type: 'string' } },
-    build: async (p, v) => {
-      const url = str(v, 'url');
-      if (url !== undefined) return { body: { mesh_url: url } };
-      const file = need(p, 1, '<file.fbx|file.zip> (or --url URL)')[0]!;
-      const inspected = await inspectFile(file);
-      if (inspected.kind === 'image') throw new UsageError(`${file} is an image: animation needs an FBX file or a zip of FBX files. For a 3D model from an image use "create-3d".`);
-      return { file };
-    },
-  },
-  {
-    name: 'animate-text', endpoint: 'submitTextAnimations', args: ['<session>', '<text>...'], waits: true, options: {},
-    build: (p) => {
-      const [session, ...texts] = need(p, 2, '<session> <text>...');
-      return { body: { session_code: session, texts } };
-    },
-  },
-  {
-    name: 'get-animation', endpoint: 'getAnimation', args: ['<session>'], waits: false, options: {},
-    build: (p) => ({ params: { session_code: need(p, 1, '<session>')[0]! } }),
-  },
-  {
-    name: 'retopology', endpoint: 'createRetopology', args: ['<glb-url|ASSET_id>'], waits: true,
-    options: { model: { type: 'string' }, 'no-quads': { type: 'boolean' } },
-    build: (p, v) => {
-      const input: Record<string, unknown> = { mesh: need(p, 1, '<glb-url|ASSET_id>')[0], ...fields(v, { model: keep }) };
-      if (v['no-quads'] === true) input.quads = false;
-      return { body: { type: 'retopology', input } };
-    },
-  },
-  {
-    name: 'get-v3', endpoint: 'getV3Session', args: ['<session>'], waits: false, options: {},
-    build: (p) => ({ params: { session_id: need(p, 1, '<session>')[0]! } }),
-  },
-];
+  'get-v3': (p) => ({ params: { session_id: need(p, 1, '<session>')[0]! } }),
+};
+
+/** The endpoint command of this name (its endpoint from the command table), or undefined. */
+export function endpointCommand(name: string): EndpointCommand | undefined {
+  const spec = findCommand(name);
+  const build = BUILDERS[name];
+  if (!spec?.endpoint || !build) return undefined;
+  return { name, endpoint: spec.endpoint, waits: spec.waits === true, build };
+}

@@ -9,18 +9,6 @@ import { printJson, str, type CommandContext } from './context.ts';
 import { findJob, withServices } from './job-commands.ts';
 import { parseNumber, UsageError } from './values.ts';
 
-export const FILES_OPTIONS = {
-  project: { type: 'string' },
-  engine: { type: 'string' },
-  name: { type: 'string' },
-  overwrite: { type: 'boolean' },
-  'scale-height': { type: 'string' },
-  'scale-largest': { type: 'string' },
-  'scale-factor': { type: 'string' },
-  pivot: { type: 'string' },
-  'up-axis': { type: 'string' },
-} as const;
-
 /** pull <job>: downloads every output of a finished job into the cache (fresh signed URLs when needed). */
 export function pullCommand(ctx: CommandContext): Promise<number> {
   const ref = ctx.positionals[0];

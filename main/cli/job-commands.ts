@@ -5,23 +5,17 @@ import { canObserve } from '../jobs/resources.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import { printJson, str, timeoutOf, type CommandContext } from './context.ts';
 import { jobLine } from './progress.ts';
-import { UsageError } from './values.ts';
+import { parseNumber, UsageError } from './values.ts';
 import { waitForJobs } from './wait-jobs.ts';
 
+/** The job commands (their arguments, options and help are in command-table.ts). */
 export const JOB_COMMANDS = {
-  jobs: { summary: 'List the jobs of this app (--active, --limit N)', run: listJobs },
-  job: { summary: 'Show one job (local id or session code)', run: showJob },
-  wait: { summary: 'Wait until the given jobs end (progress bars on a terminal; --timeout)', run: waitJobs },
-  watch: { summary: 'Live view of all unfinished jobs until they end', run: watchJobs },
-  reconcile: { summary: 'Find lost submissions at the service (OP --session CODE | OP --abandon)', run: reconcile },
-} as const satisfies Record<string, { summary: string; run: (ctx: CommandContext) => Promise<number> }>;
-
-export const JOB_OPTIONS = {
-  active: { type: 'boolean' },
-  limit: { type: 'string' },
-  session: { type: 'string' },
-  abandon: { type: 'boolean' },
-} as const;
+  jobs: listJobs,
+  job: showJob,
+  wait: waitJobs,
+  watch: watchJobs,
+  reconcile,
+} as const satisfies Record<string, (ctx: CommandContext) => Promise<number>>;
 
 export async function withServices<T>(ctx: CommandContext, fn: (s: Services) => Promise<T>): Promise<T> {
   const services = await ctx.services();
@@ -41,7 +35,8 @@ export function findJob(s: Services, ref: string): JobRecord {
 
 function listJobs(ctx: CommandContext): Promise<number> {
   return withServices(ctx, async (s) => {
-    const limit = Number(str(ctx.values, 'limit') ?? 50);
+    const limitText = str(ctx.values, 'limit');
+    const limit = limitText === undefined ? 50 : parseNumber('limit', limitText);
     const jobs = s.store.jobs.list({ ...(ctx.values.active && { final: false }), limit });
     if (ctx.values.json) printJson(ctx.io, jobs);
     else ctx.io.stdout(`${jobs.length ? jobs.map(jobLine).join('\n') : '(no jobs)'}\n`);
@@ -85,6 +80,7 @@ function watchJobs(ctx: CommandContext): Promise<number> {
   return withServices(ctx, async (s) => {
     const ids = s.store.jobs.listActive().filter((j) => j.remoteId !== null && canObserve(j.kind)).map((j) => j.id);
     if (ids.length === 0) {
+      if (ctx.values.json) printJson(ctx.io, []);
       ctx.io.stderr('No unfinished jobs.\n');
       return 0;
     }

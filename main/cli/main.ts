@@ -1,115 +1,128 @@
 // `asset-studio`: the command line of Asset Studio. Every endpoint of the service, the local record of
 // jobs, the local engine, and the API key file. Exit codes: 0 done, 1 other failure or stopped, 2 bad
 // usage or a request rejected before sending, 3 the service answered with an error (or a job failed or
-// was lost), 4 timeout, 5 network.
+// was lost), 4 timeout, 5 network. With --json, an error is also printed on stdout as JSON.
 import { readFileSync } from 'node:fs';
-import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import { ENDPOINTS } from '../../shared/contract/index.ts';
+import { parseArgs } from 'node:util';
 import { redactSecrets } from '../api/redact.ts';
 import { createServices, localEngineKey } from '../app/services.ts';
 import { resolveDataDir, type ConnectionSettings } from '../config/settings.ts';
-import { ENGINE_OPTIONS, engineCommand, keyCommand, WEBHOOK_OPTIONS, webhooksCommand } from './admin-commands.ts';
-import { BATCH_OPTIONS, batchCommand } from './batch-command.ts';
-import { cacheCommand, exportCommand, FILES_OPTIONS, pullCommand } from './files-commands.ts';
-import { ENDPOINT_COMMANDS, type EndpointCommand, type Values } from './commands.ts';
+import { engineCommand, keyCommand, webhooksCommand } from './admin-commands.ts';
+import { batchCommand } from './batch-command.ts';
+import { findCommand, GLOBAL_OPTIONS, parseArgsOptions, type CommandSpec } from './command-table.ts';
+import { endpointCommand, type Values } from './commands.ts';
 import { resolveCliConnection, str, type CliIO, type CommandContext } from './context.ts';
 import { runEndpointCommand } from './endpoint-command.ts';
-import { JOB_COMMANDS, JOB_OPTIONS } from './job-commands.ts';
+import { describeFailure, failureJson } from './error-report.ts';
+import { PathAliases } from './file-names.ts';
+import { cacheCommand, exportCommand, pullCommand } from './files-commands.ts';
+import { exitWhenFlushed } from './flush.ts';
+import { commandHelp, generalHelp } from './help.ts';
+import { JOB_COMMANDS } from './job-commands.ts';
+import { checkNumbers, joinNegativeNumbers, resolvePaths } from './option-values.ts';
 import { parseNumber, UsageError } from './values.ts';
 
 export type { CliIO } from './context.ts';
 
-const GLOBAL_OPTIONS = {
-  'base-url': { type: 'string' },
-  'legacy-base-url': { type: 'string' },
-  'api-key': { type: 'string' },
-  'api-key-file': { type: 'string' },
-  'data-dir': { type: 'string' },
-  json: { type: 'boolean' },
-  wait: { type: 'boolean' },
-  timeout: { type: 'string' },
-  'operation-id': { type: 'string' },
-  'engine-speed': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const satisfies ParseArgsOptionsConfig;
+type Run = (ctx: CommandContext, engineSpeed: number | undefined) => Promise<number>;
 
-type JobCommandName = keyof typeof JOB_COMMANDS;
-const isJobCommand = (name: string): name is JobCommandName => Object.hasOwn(JOB_COMMANDS, name);
+/** What runs each command that does not call one endpoint. */
+const RUNS: Record<string, Run> = {
+  key: keyCommand,
+  engine: engineCommand,
+  webhooks: webhooksCommand,
+  batch: batchCommand,
+  pull: pullCommand,
+  cache: cacheCommand,
+  export: exportCommand,
+  ...JOB_COMMANDS,
+};
+
+/** Is `--json` among the options (before a `--` that ends them)? Known even when the rest cannot be read. */
+function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+}
 
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const secrets: string[] = [];
+  const aliases = new PathAliases();
+  const json = wantsJson(argv);
+  let printed = false;
   const redacted: CliIO = {
     ...io,
-    stdout: (t) => io.stdout(redactSecrets(t, secrets)),
-    stderr: (t) => io.stderr(redactSecrets(t, secrets)),
+    stdout: (t) => {
+      printed = true;
+      io.stdout(aliases.rewrite(redactSecrets(t, secrets), json));
+    },
+    stderr: (t) => io.stderr(aliases.rewrite(redactSecrets(t, secrets), false)),
   };
   try {
-    const { name, rest } = splitCommand(argv);
-    if (name === undefined || name === 'help') {
-      io.stdout(`${usage()}\n`);
-      return name === undefined && !argv.includes('--help') && !argv.includes('-h') ? 2 : 0;
-    }
-    if (name === 'version') {
-      io.stdout(`${readVersion()}\n`);
-      return 0;
-    }
-    const command = ENDPOINT_COMMANDS.find((c) => c.name === name);
-    const other = ['engine', 'key', 'webhooks', 'batch', 'pull', 'cache', 'export'];
-    if (!command && !isJobCommand(name) && !other.includes(name)) {
-      throw new UsageError(`unknown command "${name}". Run "asset-studio help" to see the commands.`);
-    }
-    const extra: ParseArgsOptionsConfig =
-      command?.options ??
-      { engine: ENGINE_OPTIONS, webhooks: WEBHOOK_OPTIONS, batch: BATCH_OPTIONS, export: FILES_OPTIONS }[name] ??
-      (isJobCommand(name) ? JOB_OPTIONS : {});
-    const parsed = parseArgs({ args: rest, options: { ...GLOBAL_OPTIONS, ...extra }, allowPositionals: true, strict: true });
-    const values = parsed.values as Values;
-    if (values.help) {
-      io.stdout(`${command ? commandUsage(command) : usage()}\n`);
-      return 0;
-    }
-    const settings: ConnectionSettings =
-      name === 'key' ? { dataDir: resolveDataDir({ flags: { dataDir: str(values, 'data-dir') }, env: io.env }) } : await resolveCliConnection(values, redacted, secrets);
-    const speedText = str(values, 'engine-speed');
-    const engineSpeed = speedText === undefined ? undefined : parseNumber('engine-speed', speedText);
-    const ctx: CommandContext = {
-      io: redacted,
-      values,
-      positionals: parsed.positionals,
-      settings,
-      secrets,
-      services: async (options) => {
-        const services = await createServices(settings, { ...(engineSpeed !== undefined && { engineSpeed }), ...options });
-        if (services.mode === 'embedded') secrets.push(localEngineKey(settings.dataDir));
-        return services;
-      },
-    };
-    if (name === 'key') return await keyCommand(ctx);
-    if (name === 'engine') return await engineCommand(ctx, engineSpeed);
-    if (name === 'webhooks') return await webhooksCommand(ctx);
-    if (name === 'batch') return await batchCommand(ctx);
-    if (name === 'pull') return await pullCommand(ctx);
-    if (name === 'cache') return await cacheCommand(ctx);
-    if (name === 'export') return await exportCommand(ctx);
-    if (isJobCommand(name)) return await JOB_COMMANDS[name].run(ctx);
-    return await runEndpointCommand(command!, ctx);
+    return await runCommand(argv, io, redacted, { secrets, aliases, json });
   } catch (error) {
-    return report(error, (text) => redacted.stderr(`${text}\n`));
+    const failure = describeFailure(error, { stopped: io.interrupt.aborted });
+    redacted.stderr(`error: ${failure.message}\n`);
+    // One JSON document on stdout: an error that comes after the result was printed is told on stderr only.
+    if (json && !printed) redacted.stdout(failureJson(failure));
+    return failure.exitCode;
+  } finally {
+    aliases.close();
   }
 }
 
-function report(error: unknown, say: (text: string) => void): number {
-  const exitCode = (error as { exitCode?: unknown }).exitCode;
-  if (typeof exitCode === 'number') {
-    say(`error: ${(error as Error).message}`);
-    return exitCode;
+async function runCommand(argv: string[], io: CliIO, redacted: CliIO, run: { secrets: string[]; aliases: PathAliases; json: boolean }): Promise<number> {
+  const { secrets } = run;
+  const { name, rest } = splitCommand(argv);
+  if (name === 'version') {
+    redacted.stdout(run.json ? `${JSON.stringify({ version: readVersion() })}\n` : `${readVersion()}\n`);
+    return 0;
   }
-  if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-    say(`error: ${(error as Error).message}. Run "asset-studio help" to see the options.`);
-    return 2;
+  if (name === undefined || name === 'help') {
+    const about = name === 'help' ? rest.find((a) => !a.startsWith('-')) : undefined;
+    if (about !== undefined) {
+      redacted.stdout(`${commandHelp(known(about))}\n`);
+      return 0;
+    }
+    const asked = name === 'help' || argv.includes('--help') || argv.includes('-h');
+    if (!asked && run.json) throw new UsageError('no command given. Run "asset-studio help" to see the commands.');
+    redacted.stdout(`${generalHelp()}\n`);
+    return asked ? 0 : 2;
   }
-  say(`error: ${error instanceof Error ? error.message : String(error)}`);
-  return 1;
+  const spec = known(name);
+  const parsed = parseArgs({ args: joinNegativeNumbers(rest, spec), options: parseArgsOptions(spec), allowPositionals: true, strict: true });
+  const values = parsed.values as Values;
+  if (values.help) {
+    redacted.stdout(`${commandHelp(spec)}\n`);
+    return 0;
+  }
+  checkNumbers(values, spec);
+  const positionals = resolvePaths(spec, values, parsed.positionals, run.aliases);
+  const settings: ConnectionSettings =
+    name === 'key' ? { dataDir: resolveDataDir({ flags: { dataDir: str(values, 'data-dir') }, env: io.env }) } : await resolveCliConnection(values, redacted, secrets);
+  const speedText = str(values, 'engine-speed');
+  const engineSpeed = speedText === undefined ? undefined : parseNumber('engine-speed', speedText);
+  const ctx: CommandContext = {
+    io: redacted,
+    values,
+    positionals,
+    settings,
+    secrets,
+    services: async (options) => {
+      const services = await createServices(settings, { ...(engineSpeed !== undefined && { engineSpeed }), ...options });
+      if (services.mode === 'embedded') secrets.push(localEngineKey(settings.dataDir));
+      return services;
+    },
+  };
+  const endpoint = endpointCommand(name);
+  if (endpoint) return await runEndpointCommand(endpoint, ctx);
+  return await RUNS[name]!(ctx, engineSpeed);
+}
+
+/** The command of this name, or a UsageError. */
+function known(name: string): CommandSpec {
+  const spec = findCommand(name);
+  if (!spec) throw new UsageError(`unknown command "${name}". Run "asset-studio help" to see the commands.`);
+  return spec;
 }
 
 const STRING_GLOBALS = new Set(Object.entries(GLOBAL_OPTIONS).filter(([, o]) => o.type === 'string').map(([k]) => `--${k}`));
@@ -128,53 +141,6 @@ function splitCommand(argv: string[]): { name: string | undefined; rest: string[
   return { name: undefined, rest: argv };
 }
 
-function commandUsage(c: EndpointCommand): string {
-  const options = Object.entries(c.options).map(([k, o]) => `[--${k}${o.type === 'string' ? ' VALUE' : ''}]`);
-  const extras = ENDPOINTS[c.endpoint].mutating ? ` [--operation-id ID]${c.waits ? ' [--wait [--timeout SECONDS]]' : ''}` : '';
-  return `asset-studio ${c.name} ${[...c.args, ...options].join(' ')}${extras}\n  ${ENDPOINTS[c.endpoint].summary}.`;
-}
-
-export function usage(): string {
-  const row = (name: string, text: string) => `  ${name.padEnd(18)}${text}`;
-  return [
-    'Usage: asset-studio <command> [arguments] [options]',
-    '',
-    'Service commands:',
-    ...ENDPOINT_COMMANDS.map((c) => row(c.name, ENDPOINTS[c.endpoint].summary)),
-    row('batch', 'Submit files and folders: images become image-to-3D jobs, FBX/zip animation uploads'),
-    '',
-    'Jobs:',
-    ...Object.entries(JOB_COMMANDS).map(([name, c]) => row(name, c.summary)),
-    '',
-    'Files:',
-    row('pull', 'Download every output of a finished job into the local cache'),
-    row('cache', 'ls | verify | gc: the local cache of outputs (works offline)'),
-    row('export', 'Put a job\'s outputs into a game project: --project DIR [--engine unity|unreal|godot|folder]'),
-    '',
-    'Other:',
-    row('engine', 'Start the embedded local engine and print its address'),
-    row('key', 'set | remove | status of the API key file (set reads the key from standard input)'),
-    row('webhooks', 'enable [--port N] [--path /p] [--secret-file FILE|-] | disable | status: receive status notifications'),
-    '',
-    'Global options:',
-    '  --base-url URL          service address (ASSET_STUDIO_BASE_URL)',
-    '  --legacy-base-url URL   address of the older endpoint variants (ASSET_STUDIO_LEGACY_BASE_URL)',
-    '  --api-key-file FILE     read the API key from FILE, or from standard input with "-"',
-    '                          (also ASSET_STUDIO_API_KEY, or the file written by "key set")',
-    '  --api-key KEY           API key as an argument: visible to other users (ps), prefer the above',
-    '  --data-dir DIR          data folder (ASSET_STUDIO_DATA_DIR)',
-    '  --json                  machine-readable result on stdout, nothing else there',
-    '  --wait                  after a create, wait until the job ends (progress on stderr)',
-    '  --timeout SECONDS       with --wait and wait: give up waiting after this long (exit 4)',
-    '  --operation-id ID       with a create: replay the journaled operation ID instead of creating again',
-    '  --engine-speed N        time factor of the embedded engine (default 10)',
-    '',
-    'The connection: flags, then the environment, then the app\'s active profile; with none of them,',
-    'commands run against the embedded local engine.',
-    'Run "asset-studio <command> --help" for the options of a command.',
-  ].join('\n');
-}
-
 function readVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
@@ -189,7 +155,7 @@ export async function main(): Promise<void> {
       interrupt.abort();
     });
   }
-  process.exitCode = await runCli(process.argv.slice(2), {
+  const code = await runCli(process.argv.slice(2), {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
     env: process.env,
@@ -201,7 +167,8 @@ export async function main(): Promise<void> {
     },
     interrupt: interrupt.signal,
   });
-  process.exit();
+  // Output into a pipe is written asynchronously: exiting before it is flushed would cut it (at 64 KiB).
+  await exitWhenFlushed(code);
 }
 
 if (import.meta.main) await main();

@@ -1,0 +1,47 @@
+// What a failed command reports: a line on stderr, and with --json the same error as JSON on stdout
+// (`{"error": {"code", "message", "exitCode"}}`), so a pipeline reads one format whatever happens.
+import { UsageError } from './values.ts';
+
+export interface CliFailure {
+  /**
+   * The kind of failure, a lowercase word: `usage` for bad usage; the kind of a service call's error
+   * (`request-validation`, `service-response`, `protocol`, `timeout`, `network`, `cancelled`); the
+   * error's own code (`wrong-format`, `too-large`, `target-exists`…); else its type (`connection`,
+   * `data-folder`, `wait-timeout`, `submission-unknown`…); `stopped` after Ctrl-C; `internal` otherwise.
+   */
+  code: string;
+  message: string;
+  exitCode: number;
+}
+
+const WORD = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+/** Errors of the language and of Node itself: a failure nobody planned for. */
+const BUILT_IN = new Set(['Error', 'TypeError', 'RangeError', 'SyntaxError', 'ReferenceError', 'EvalError', 'URIError', 'AggregateError', 'SystemError', 'DOMException']);
+
+export function describeFailure(error: unknown, options: { stopped?: boolean } = {}): CliFailure {
+  const message = error instanceof Error ? error.message : String(error);
+  const fields = (typeof error === 'object' && error !== null ? error : {}) as { exitCode?: unknown; code?: unknown; kind?: unknown };
+  if (typeof fields.code === 'string' && fields.code.startsWith('ERR_PARSE_ARGS')) {
+    return { code: 'usage', message: `${message}. Run "asset-studio help" to see the options.`, exitCode: 2 };
+  }
+  const exitCode = typeof fields.exitCode === 'number' ? fields.exitCode : 1;
+  return { code: codeOf(error, fields, options.stopped === true), message, exitCode };
+}
+
+function codeOf(error: unknown, fields: { code?: unknown; kind?: unknown }, stopped: boolean): string {
+  if (error instanceof UsageError) return 'usage';
+  if (typeof fields.kind === 'string' && WORD.test(fields.kind)) return fields.kind;
+  if (typeof fields.code === 'string' && WORD.test(fields.code)) return fields.code;
+  if (stopped) return 'stopped';
+  const type = error instanceof Error ? error.constructor.name : '';
+  if (BUILT_IN.has(type) || !type.endsWith('Error')) return 'internal';
+  return type
+    .slice(0, -'Error'.length)
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase();
+}
+
+/** The JSON document of a failure, as printed on stdout with --json. */
+export function failureJson(failure: CliFailure): string {
+  return `${JSON.stringify({ error: failure }, null, 2)}\n`;
+}
