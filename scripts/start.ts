@@ -37,11 +37,19 @@ function electronBinary(): { path: string } | { missing: string } {
   return existsSync(path) ? { path } : { missing: `${path} does not exist` };
 }
 
+/** A start refused with an exit code (an unusable data folder, bad settings) is said in one line, not a stack. */
+function refused(error: unknown): never {
+  const exitCode = (error as { exitCode?: unknown } | null)?.exitCode;
+  if (typeof exitCode !== 'number') throw error;
+  console.error(`error: ${(error as Error).message}`);
+  process.exit(exitCode);
+}
+
 async function web(reason?: string): Promise<void> {
   if (reason) console.log(`The Electron binary is not available (${reason}).\nStarting the local web host instead: open the address below in your browser.`);
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number (0-65535), got "${values.port}"`);
-  const host = await startWebHost({ dataDir: resolveDataDir({ flags: { dataDir: values['data-dir'] }, env: process.env }), port, connectionSources: { env: process.env } });
+  const host = await startWebHost({ dataDir: resolveDataDir({ flags: { dataDir: values['data-dir'] }, env: process.env }), port, connectionSources: { env: process.env } }).catch(refused);
   const { connection } = host.bridge;
   console.log(`\nAsset Studio (web host): ${host.url}\n(the link holds this launch's token; stop with Ctrl+C)`);
   console.log(`Connected to: ${connectionSentence(connection)}${connection.note ? `\nNote: ${connection.note}` : ''}`);

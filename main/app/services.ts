@@ -20,6 +20,8 @@ import { Submitter } from '../jobs/submit.ts';
 import { JobTracker } from '../jobs/tracker.ts';
 import { ENDPOINTS } from '../../shared/contract/index.ts';
 import { databasePath, openDatabase, type Store } from '../store/database.ts';
+import { openDataFolder, stderrNotice, type Notice } from '../store/data-folder.ts';
+import { CacheFolderError } from '../cache/folder.ts';
 import type { JournalEntry } from '../store/journal.ts';
 import { refOfCreate } from '../jobs/resources.ts';
 import { ServiceHealthMonitor } from './service-health.ts';
@@ -52,6 +54,8 @@ export interface ServiceOptions {
   timeouts?: { connectTimeoutMs?: number; headersTimeoutMs?: number; bodyTimeoutMs?: number };
   timing?: PollTiming;
   budget?: { maxConcurrent?: number; maxPerSecond?: number };
+  /** Where one-line notices go (a folder made private, a cache folder not usable). Default: standard error. */
+  notice?: Notice;
   /** Time between reachability checks once `health.start()` is called (default 30 s). */
   healthIntervalMs?: number;
 }
@@ -68,6 +72,8 @@ interface Connection {
 }
 
 export async function createServices(settings: ConnectionSettings, options: ServiceOptions = {}): Promise<Services> {
+  // Every entry point opens the data folder first (main/store/data-folder.ts); so does this, for any other caller.
+  openDataFolder(settings.dataDir, { notice: options.notice });
   const connection = await connect(settings, options);
   const speed = options.engineSpeed ?? DEFAULT_ENGINE_SPEED;
   const client = new ServiceClient({
@@ -77,13 +83,12 @@ export async function createServices(settings: ConnectionSettings, options: Serv
     legacyBaseUrl: connection.legacyBaseUrl,
     apiKey: connection.apiKey,
   });
-  mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 });
   const store = openDatabase(databasePath(settings.dataDir));
   showLostSubmissions(store, store.journal.recoverAfterCrash(Date.now() - CRASH_AGE_MS));
   let receiver: RunningReceiver | undefined;
   const cacheConfig = store.settings.get('cache', cacheSettings) ?? {};
   const formats = store.settings.get('outputFormats', outputFormatsSetting) ?? DEFAULT_FORMATS;
-  const cache = new DownloadCache({ store, dir: cacheConfig.dir ?? defaultCacheDir(settings.dataDir), ...(cacheConfig.maxBytes && { maxBytes: cacheConfig.maxBytes }) });
+  const cache = openCache(store, settings.dataDir, cacheConfig, options.notice ?? stderrNotice);
   const tracker = new JobTracker({
     onFinished: createDownloadHook(cache, store, { formats }),
     store,
@@ -136,6 +141,22 @@ export async function createServices(settings: ConnectionSettings, options: Serv
   };
 }
 
+/**
+ * The download cache in the folder of the settings, or the default one (with a notice) when that folder
+ * cannot be used now (e.g. a drive that is not mounted): the setting is kept for the next start.
+ */
+function openCache(store: Store, dataDir: string, config: { dir?: string | undefined; maxBytes?: number | undefined }, notice: Notice): DownloadCache {
+  const open = (dir: string) => new DownloadCache({ store, dir, notice, ...(config.maxBytes && { maxBytes: config.maxBytes }) });
+  if (config.dir === undefined) return open(defaultCacheDir(dataDir));
+  try {
+    return open(config.dir);
+  } catch (error) {
+    if (!(error instanceof CacheFolderError)) throw error;
+    notice(`warning: ${error.message} Until then the default cache folder ${defaultCacheDir(dataDir)} is used.`);
+    return open(defaultCacheDir(dataDir));
+  }
+}
+
 async function connect(settings: ConnectionSettings, options: ServiceOptions): Promise<Connection> {
   if (settings.baseUrl !== undefined && settings.apiKey !== undefined) {
     return { baseUrl: settings.baseUrl, legacyBaseUrl: settings.legacyBaseUrl, apiKey: settings.apiKey };
@@ -183,7 +204,7 @@ function showLostSubmissions(store: Store, recovered: readonly JournalEntry[]): 
 export async function startLocalEngine(dataDir: string, options: Omit<EngineOptions, 'dataDir' | 'apiKey'> = {}): Promise<RunningEngine> {
   const engine = await startEngine({ ...options, dataDir: join(dataDir, 'engine'), apiKey: localEngineKey(dataDir) });
   const address = engineAddressFile(dataDir);
-  writeFileSync(address, JSON.stringify({ pid: process.pid, url: engine.url, legacyUrl: engine.legacyUrl }));
+  writeFileSync(address, JSON.stringify({ pid: process.pid, url: engine.url, legacyUrl: engine.legacyUrl }), { mode: 0o600 });
   return {
     ...engine,
     close: async () => {

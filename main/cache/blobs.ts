@@ -38,7 +38,7 @@ export async function adoptBlob(cacheDir: string, file: string, sha256: string):
   }
   const folder = dirname(target);
   if (!(await exists(folder))) {
-    await mkdir(folder, { recursive: true });
+    await mkdir(folder, { recursive: true, mode: 0o700 });
     await syncDir(dirname(folder));
   }
   await rename(file, target);

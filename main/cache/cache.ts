@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { CacheEntry } from '../store/cache.ts';
 import type { Store } from '../store/database.ts';
+import type { Notice } from '../store/data-folder.ts';
 import { hashFile } from './blobs.ts';
 import { DownloadError, Downloader, urlKey, type DownloaderOptions } from './downloader.ts';
+import { cacheOwnerId, claimCacheFolder, isBlobName, isPartName, ownsCacheFolder } from './folder.ts';
 
 export const DEFAULT_CACHE_MAX_BYTES = 10 * 2 ** 30;
 /** Leftover files (a crash between two steps) younger than this may belong to a download under way. */
@@ -22,8 +24,13 @@ export function defaultCacheDir(dataDir: string): string {
 
 export interface CacheOptions {
   store: Store;
-  /** The cache folder, e.g. `defaultCacheDir(dataDir)`. */
+  /**
+   * Where the cache is kept, e.g. `defaultCacheDir(dataDir)`: that folder when the cache made it, owns it
+   * or finds it empty, else a subfolder of it (see folder.ts); `dir` of the cache says which.
+   */
   dir: string;
+  /** Where the line saying the folder was made private goes (default: standard error). */
+  notice?: Notice;
   /** Size cap of the blobs; default 10 GiB. */
   maxBytes?: number;
   /** Session ids whose outputs must stay (jobs on screen, exports in progress); asked at each eviction. */
@@ -82,14 +89,17 @@ export interface VerifyReport {
 export interface GcReport {
   evicted: CacheEntry[];
   freedBytes: number;
-  /** Files no entry refers to (left by a crash), deleted. */
+  /** Files of the cache that no entry refers to any more (left by a crash, or replaced), deleted. */
   orphans: number;
 }
 
 export class DownloadCache extends EventEmitter<CacheEvents> {
+  /** The folder in use: the one asked for, or its subfolder when that folder holds other files. */
   readonly dir: string;
   readonly maxBytes: number;
   readonly #store: Store;
+  /** Written in the folder's marker: the sweep runs only in the folder this cache owns. */
+  readonly #owner: string;
   readonly #inUse: () => Iterable<string>;
   readonly #now: () => number;
   /** undici's pool, for answers the downloader's fast path leaves to it; made (and undici loaded) on first use. */
@@ -98,9 +108,11 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
   readonly #inFlight = new Map<string, Promise<string>>();
   readonly #abort = new AbortController();
 
+  /** Throws CacheFolderError when the folder cannot be used (a file, read-only, no folder of its own there). */
   constructor(options: CacheOptions) {
     super();
-    this.dir = options.dir;
+    this.#owner = cacheOwnerId(options.store);
+    this.dir = claimCacheFolder(options.dir, this.#owner, { notice: options.notice });
     this.maxBytes = options.maxBytes ?? DEFAULT_CACHE_MAX_BYTES;
     this.#store = options.store;
     this.#inUse = options.inUse ?? (() => []);
@@ -177,7 +189,10 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
     return { checked: blobs.length, bad };
   }
 
-  /** Evicts least-recently-used blobs down to the size cap, and deletes files no entry refers to. */
+  /**
+   * Evicts least-recently-used blobs down to the size cap, and deletes the cache's own files no entry
+   * refers to. Nothing else is ever deleted: only names the cache makes, in the folder its marker says it owns.
+   */
   async gc(): Promise<GcReport> {
     const report = await this.#evict(new Set());
     return { ...report, orphans: await this.#sweepOrphans() };
@@ -256,17 +271,21 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
     return { evicted, freedBytes };
   }
 
-  /** Blobs no complete entry names, and partial files no entry can resume, older than ORPHAN_AGE_MS. */
+  /**
+   * Blobs no complete entry names, and partial files no entry can resume, older than ORPHAN_AGE_MS; only
+   * files named as the cache names them (`blobs/<aa>/<sha256>`, `tmp/<entry id>.part`), and only in a
+   * folder that holds this cache's marker.
+   */
   async #sweepOrphans(): Promise<number> {
+    if (!ownsCacheFolder(this.dir, this.#owner)) return 0;
     const entries = this.list();
     const wanted = new Set<string>();
     for (const e of entries) {
       if (e.state === 'complete' && e.blobPath !== null) wanted.add(join(this.dir, e.blobPath));
       else wanted.add(join(this.dir, 'tmp', `${e.id}.part`));
     }
-    const files = [...(await listFiles(join(this.dir, 'tmp'))), ...(await listFiles(join(this.dir, 'blobs'), 2))];
     let removed = 0;
-    for (const file of files) {
+    for (const file of await ownFiles(this.dir)) {
       if (wanted.has(file)) continue;
       const info = await stat(file).catch(() => undefined);
       if (info === undefined || this.#now() - info.mtimeMs < ORPHAN_AGE_MS) continue;
@@ -300,14 +319,18 @@ function groupBlobs(entries: CacheEntry[]): BlobGroup[] {
   return [...groups.values()];
 }
 
-/** Files `depth` levels below `dir` (1: its own files); none when it does not exist. */
-async function listFiles(dir: string, depth = 1): Promise<string[]> {
-  const items = await readdir(dir, { withFileTypes: true }).catch(() => []);
+/** The files the cache makes: `tmp/<entry id>.part` and `blobs/<aa>/<sha256>` (no links, nothing else). */
+async function ownFiles(dir: string): Promise<string[]> {
+  const items = (path: string) => readdir(path, { withFileTypes: true }).catch(() => []);
   const out: string[] = [];
-  for (const item of items) {
-    const path = join(dir, item.name);
-    if (depth > 1 && item.isDirectory()) out.push(...(await listFiles(path, depth - 1)));
-    else if (depth === 1 && item.isFile()) out.push(path);
+  const tmp = join(dir, 'tmp');
+  for (const item of await items(tmp)) if (item.isFile() && isPartName(item.name)) out.push(join(tmp, item.name));
+  const blobs = join(dir, 'blobs');
+  for (const folder of await items(blobs)) {
+    if (!folder.isDirectory()) continue;
+    for (const item of await items(join(blobs, folder.name))) {
+      if (item.isFile() && isBlobName(folder.name, item.name)) out.push(join(blobs, folder.name, item.name));
+    }
   }
   return out;
 }

@@ -169,7 +169,7 @@ export class Downloader {
     req.onStarted({ etag: state.etag, size: state.size, bytesDone: answer.start });
     const hash = createHash('sha256');
     await feedHash(hash, req.partPath, answer.start);
-    const handle = await open(req.partPath, answer.start > 0 ? 'r+' : 'w');
+    const handle = await open(req.partPath, answer.start > 0 ? 'r+' : 'w', 0o600); // private, as the cache folder
     let written: number;
     try {
       const writer = new PartWriter({
@@ -344,7 +344,7 @@ function readAnswer(req: DownloadRequest, state: AttemptState, res: HttpAnswer, 
 
 /** Makes the partial file hold exactly the bytes to resume from; returns their count (0: start over). */
 async function preparePart(partPath: string, state: AttemptState): Promise<number> {
-  await mkdir(dirname(partPath), { recursive: true });
+  await mkdir(dirname(partPath), { recursive: true, mode: 0o700 });
   const size = await stat(partPath).then(
     (s) => s.size,
     () => 0,

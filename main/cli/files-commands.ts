@@ -49,7 +49,7 @@ export function cacheCommand(ctx: CommandContext): Promise<number> {
     if (action === 'gc') {
       const report = await s.cache.gc();
       if (ctx.values.json) printJson(ctx.io, report);
-      else ctx.io.stdout(`${report.evicted} output(s) evicted, ${formatBytes(report.freedBytes)} freed, ${report.orphans} stray file(s) removed\n`);
+      else ctx.io.stdout(`${report.evicted.length} output(s) evicted, ${formatBytes(report.freedBytes)} freed, ${report.orphans} stray file(s) removed\n`);
       return 0;
     }
     throw new UsageError('usage: asset-studio cache ls|verify|gc');

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { redactSecrets } from '../api/redact.ts';
 import { createServices, localEngineKey } from '../app/services.ts';
 import { resolveDataDir, type ConnectionSettings } from '../config/settings.ts';
+import { openDataFolder } from '../store/data-folder.ts';
 import { engineCommand, keyCommand, webhooksCommand } from './admin-commands.ts';
 import { batchCommand } from './batch-command.ts';
 import { findCommand, GLOBAL_OPTIONS, parseArgsOptions, type CommandSpec } from './command-table.ts';
@@ -97,6 +98,8 @@ async function runCommand(argv: string[], io: CliIO, redacted: CliIO, run: { sec
   }
   checkNumbers(values, spec);
   const positionals = resolvePaths(spec, values, parsed.positionals, run.aliases);
+  // Before anything reads or writes there: created 0700 or made private (one line), DataFolderError (exit 2) when unusable.
+  openDataFolder(resolveDataDir({ flags: { dataDir: str(values, 'data-dir') }, env: io.env }), { notice: (line) => redacted.stderr(`${line}\n`) });
   const settings: ConnectionSettings =
     name === 'key' ? { dataDir: resolveDataDir({ flags: { dataDir: str(values, 'data-dir') }, env: io.env }) } : await resolveCliConnection(values, redacted, secrets);
   const speedText = str(values, 'engine-speed');

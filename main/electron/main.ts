@@ -14,6 +14,7 @@ import { createServices } from '../app/services.ts';
 import { entryPathOf, openCachedZipEntry, ZipEntryError } from '../cache/zip-entries.ts';
 import { EncryptedFileVault, type Encryptor } from '../config/profiles.ts';
 import { resolveDataDir } from '../config/settings.ts';
+import { openDataFolder } from '../store/data-folder.ts';
 import { BridgeService, type Dialogs } from '../host/bridge-service.ts';
 import { BridgeFailure, toBridgeError } from '../host/errors.ts';
 import { assetContentSecurityPolicy, contentSecurityPolicy, contentType, DEFAULT_RENDERER_DIR, isBuilt, NOT_BUILT_PAGE, resolveAsset, securityHeaders } from '../host/static.ts';
@@ -32,14 +33,16 @@ if (!app.requestSingleInstanceLock()) {
 } else {
   void app.whenReady().then(start).catch((error: unknown) => {
     dialog.showErrorBox('Asset Studio could not start', toBridgeError(error, []).message);
-    app.exit(1);
+    const exitCode = (error as { exitCode?: unknown } | null)?.exitCode; // 2: an unusable data folder
+    app.exit(typeof exitCode === 'number' ? exitCode : 1);
   });
 }
 
 let window: BrowserWindow | undefined;
 
 async function start(): Promise<void> {
-  const dataDir = resolveDataDir({ flags: {}, env: process.env });
+  // Created 0700, or made private (said on standard error), before anything is written there.
+  const dataDir = openDataFolder(resolveDataDir({ flags: {}, env: process.env }));
   const bridge = await BridgeService.open({
     dataDir,
     openServices: (connection) => createServices(connection),

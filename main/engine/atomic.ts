@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { randomHex } from './ids.ts';
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const temp = `${path}.${randomHex(6)}.tmp`;
   try {
     const handle = await open(temp, 'w', 0o600);

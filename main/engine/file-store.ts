@@ -97,13 +97,13 @@ export class FileStore {
   /** A fresh temp path for streaming an upload; `adopt` moves it into place. */
   async tempPath(): Promise<string> {
     const dir = join(this.root, '.tmp');
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     return join(dir, `${randomHex(8)}.part`);
   }
 
   async adopt(key: string, tempPath: string): Promise<void> {
     const path = this.path(key);
-    await mkdir(join(path, '..'), { recursive: true });
+    await mkdir(join(path, '..'), { recursive: true, mode: 0o700 });
     await rename(tempPath, path);
     this.ready.add(key);
   }

@@ -26,7 +26,7 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   const path = join(dataDir, 'engine.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const handle = await open(path, 'wx');
+      const handle = await open(path, 'wx', 0o600);
       await handle.writeFile(String(process.pid));
       await handle.close();
       return { release: () => rm(path, { force: true }) };

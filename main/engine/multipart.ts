@@ -36,7 +36,7 @@ export function receiveFile(req: IncomingMessage, field: string, dest: string, m
       }
       let tooLarge = false;
       stream.on('limit', () => (tooLarge = true));
-      const done = pipeline(stream, createWriteStream(dest)).then(async () => {
+      const done = pipeline(stream, createWriteStream(dest, { mode: 0o600 })).then(async () => {
         if (tooLarge) throw new HttpError(413, `${field}: the file is larger than ${Math.round(maxBytes / 2 ** 30)} GiB.`);
         return { filename: info.filename ?? '', ...(await readHead(dest)) };
       });

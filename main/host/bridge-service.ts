@@ -19,6 +19,7 @@ import { ConnectionError, connectionView, resolveConnection, savedProfile, type 
 import { fetchJobOutputs } from '../cache/auto-download.ts';
 import { findOriginal } from '../cache/original.ts';
 import { cachedZipEntries, ZipEntryError } from '../cache/zip-entries.ts';
+import { CacheFolderError, cacheOwnerId, claimCacheFolder } from '../cache/folder.ts';
 import { ProfileStore, SessionKeyVault, type KeyVault, type Profile } from '../config/profiles.ts';
 import { readKeyFile, type ConnectionSettings } from '../config/settings.ts';
 import { detectProject } from '../export/index.ts';
@@ -410,6 +411,8 @@ export class BridgeService {
 
   async #updateSettings(i: Input<'settings.update'>): Promise<SettingsView> {
     const settings = this.#settingsDb.settings;
+    // First, so a refused folder changes nothing: the folder the cache will use, its own (see cache/folder.ts).
+    const cacheDir = i.cache?.dir === undefined ? undefined : this.#claimCacheFolder(i.cache.dir);
     if (i.outputFormats) {
       const formats = outputFormatsSetting.safeParse(i.outputFormats);
       if (!formats.success) throw invalidInput('The settings', describeIssues(formats.error).map((x) => ({ ...x, path: `outputFormats${x.path === '(body)' ? '' : x.path}` })));
@@ -427,12 +430,22 @@ export class BridgeService {
       rebuild = true;
     }
     if (i.cache) {
-      settings.set('cache', { ...settings.get('cache', cacheSettings), ...i.cache });
+      settings.set('cache', { ...settings.get('cache', cacheSettings), ...i.cache, ...(cacheDir !== undefined && { dir: cacheDir }) });
       rebuild = true;
     }
     if (rebuild) await this.#rebuild();
     this.#emitSettings();
     return this.#settingsView();
+  }
+
+  /** The chosen folder, or its subfolder when it holds other files; refused when neither can be the cache's. */
+  #claimCacheFolder(chosen: string): string {
+    try {
+      return claimCacheFolder(chosen, cacheOwnerId(this.#settingsDb), { notice: (line) => this.#notice('info', line) });
+    } catch (error) {
+      if (error instanceof CacheFolderError) throw invalidInput('The cache folder', [{ path: 'cache.dir', message: error.message }]);
+      throw error;
+    }
   }
 
   #emitSettings(): void {

@@ -11,7 +11,7 @@ import { SettingsError } from '../config/settings.ts';
 import { ExportError } from '../export/index.ts';
 import { InspectionError } from '../files/errors.ts';
 import { OperationConflictError, SubmissionUnknownError } from '../jobs/submit.ts';
-import { RecordNotFoundError } from '../store/errors.ts';
+import { DataFolderError, RecordNotFoundError } from '../store/errors.ts';
 
 /** A failure that already is a BridgeError (refused input, unknown id, unsupported on this transport). */
 export class BridgeFailure extends Error {
@@ -49,7 +49,7 @@ function codeOf(error: unknown): string {
   if (error instanceof ExportError) return `export-${error.code}`;
   if (error instanceof DownloadError) return 'download-failed';
   if (error instanceof KeyStorageError) return 'key-storage';
-  if (error instanceof ProfileError || error instanceof SettingsError) return 'invalid-settings';
+  if (error instanceof ProfileError || error instanceof SettingsError || error instanceof DataFolderError) return 'invalid-settings';
   if (error instanceof RecordNotFoundError) return 'not-found';
   return 'internal';
 }

@@ -36,6 +36,7 @@ import { pipeline } from 'node:stream';
 import { cachePath, parseCachePath, WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
 import { entryPathOf, openCachedZipEntry, ZipEntryError } from '../cache/zip-entries.ts';
 import { createServices, type ServiceOptions } from '../app/services.ts';
+import { openDataFolder, type Notice } from '../store/data-folder.ts';
 import type { ConnectionSources } from '../app/connection.ts';
 import { BridgeService, type FileRef } from './bridge-service.ts';
 import { BridgeFailure, httpStatusOf, invalidInput, toBridgeError } from './errors.ts';
@@ -60,6 +61,8 @@ export interface WebHostOptions {
   connectionSources?: Pick<ConnectionSources, 'flags' | 'env'>;
   /** Largest upload in bytes (default: the largest file the inspections accept). */
   maxUploadBytes?: number;
+  /** Where the line saying the data folder was made private goes (default: standard error). */
+  notice?: Notice;
 }
 
 export interface RunningWebHost {
@@ -73,12 +76,14 @@ export interface RunningWebHost {
 }
 
 export async function startWebHost(options: WebHostOptions): Promise<RunningWebHost> {
+  // Created 0700, or made private, before anything is written there; DataFolderError when it cannot be used.
+  openDataFolder(options.dataDir, { notice: options.notice });
   const token = newToken();
   const uploads = new UploadStore(options.dataDir, options.maxUploadBytes);
   const rendererDir = options.rendererDir ?? DEFAULT_RENDERER_DIR;
   const bridge = await BridgeService.open({
     dataDir: options.dataDir,
-    openServices: (connection) => createServices(connection, options.serviceOptions),
+    openServices: (connection) => createServices(connection, { ...(options.notice && { notice: options.notice }), ...options.serviceOptions }),
     ...(options.connectionSources && { connectionSources: options.connectionSources }),
     platform: {
       transport: 'web',

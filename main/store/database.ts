@@ -51,7 +51,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Store {
   const migrations = options.migrations ?? MIGRATIONS;
   const db = asCorruptError(path, () => {
     checkHeader(path, migrations.length);
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') createPrivately(path);
     const db = new DatabaseSync(path);
     try {
       db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;`);
@@ -74,6 +74,16 @@ export function openDatabase(path: string, options: OpenOptions = {}): Store {
       if (db.isOpen) db.close();
     },
   };
+}
+
+/**
+ * A new database file is made 0600 (its folder 0700) before SQLite opens it: SQLite would make it 0644,
+ * and gives its -wal and -shm files the mode of the database file. It holds the webhook secret.
+ */
+function createPrivately(path: string): void {
+  if (existsSync(path)) return;
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
 }
 
 /**

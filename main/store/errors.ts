@@ -73,3 +73,18 @@ export class RecordNotFoundError extends Error {
     this.id = id;
   }
 }
+
+/**
+ * The data folder (or the cache folder) cannot be used: it is a file, it cannot be created or written, or
+ * it belongs to another user. The message names the folder and says what to do; exit code 2 (bad input).
+ */
+export class DataFolderError extends Error {
+  readonly exitCode = 2;
+  readonly path: string;
+
+  constructor(path: string, message: string, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = new.target.name;
+    this.path = path;
+  }
+}

@@ -237,7 +237,7 @@ describe('download cache', () => {
     expect(cache.usage()).toMatchObject({ bytes: MiB, blobs: 1, entries: 2 });
 
     const orphan = join(cache.dir, 'blobs', 'ff', 'f'.repeat(64));
-    const leftover = join(cache.dir, 'tmp', 'cache_gone.part');
+    const leftover = join(cache.dir, 'tmp', `cache_${'0'.repeat(20)}.part`); // an entry id no row has
     for (const path of [orphan, leftover]) {
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, 'left by a crash');

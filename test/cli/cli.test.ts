@@ -1,9 +1,10 @@
 // The command line end to end: a real child process against the embedded engine (no key, no address).
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { realFixture } from '../fixtures.ts';
-import { cleanEnv, runCli, tempDataDir } from './run-cli.ts';
+import { cleanEnv, LAUNCHER, runCli, tempDataDir, type CliResult } from './run-cli.ts';
 
 const CHAIR = realFixture('images', 'chair.png');
 const SECRET = 'sk_live_CLI_SECRET_0123456789abcdef';
@@ -160,5 +161,81 @@ describe('asset-studio CLI', () => {
     const replaced = await runCli(['export', jobId, '--project', project, '--overwrite'], env(dataDir));
     expect(replaced.code).toBe(0);
     expect(existsSync(result.targetDir)).toBe(true);
+  });
+});
+
+describe('the data folder (CLI)', () => {
+  const posix = process.platform !== 'win32';
+  const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
+
+  /** The CLI as a user who may not write `dir`: `nobody` when the tests run as root (root may write anywhere). */
+  function runReadOnly(args: string[], dataDir: string): Promise<CliResult> {
+    const asRoot = process.getuid?.() === 0;
+    const user = asRoot ? { uid: 65534, gid: 65534 } : {};
+    const child = spawn(process.execPath, [LAUNCHER, ...args], { env: cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir, HOME: dirname(dataDir) }), stdio: ['ignore', 'pipe', 'pipe'], ...user });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += String(d)));
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  }
+
+  it('an unusable data folder is exit 2, naming the folder and what to do, with no raw system or SQLite text', async () => {
+    const parent = tempDataDir();
+    const file = join(parent, 'data');
+    writeFileSync(file, 'a file where the data folder should be');
+    const isFile = await runCli(['jobs'], env(file));
+    expect(isFile.code).toBe(2);
+    expect(isFile.stderr).toBe(`error: The data folder ${file} is a file, not a folder. Move that file away, or point --data-dir (or ASSET_STUDIO_DATA_DIR) at another folder.\n`);
+    const below = await runCli(['jobs'], env(join(file, 'asset-studio')));
+    expect(below.code).toBe(2);
+    expect(below.stderr).toMatch(new RegExp(`The data folder ${join(file, 'asset-studio')} cannot be used: ${file} is a file, not a folder`));
+    const keySet = await runCli(['key', 'set', '--data-dir', file], cleanEnv(), 'sk_test_0123456789abcdef\n');
+    expect(keySet.code).toBe(2);
+    expect(keySet.stderr).toMatch(/is a file, not a folder/);
+    for (const r of [isFile, below, keySet]) expect(r.stderr).not.toMatch(/EEXIST|ENOTDIR|EACCES|SQLite|sqlite/);
+  }, 90_000); // several runs of the CLI
+
+  it.skipIf(!posix)('a read-only data folder is exit 2, saying so, and nothing is written', async () => {
+    const parent = tempDataDir();
+    chmodSync(parent, 0o755); // reachable by the unprivileged user
+    const readOnly = join(parent, 'data');
+    mkdirSync(readOnly, { mode: 0o555 });
+    chmodSync(readOnly, 0o555);
+    const result = await runReadOnly(['jobs'], readOnly);
+    expect(result.stderr).toMatch(new RegExp(`^error: The data folder ${readOnly} is read-only for you; Asset Studio needs to read and write in it\\. .*--data-dir`));
+    expect(result.code).toBe(2);
+    expect(result.stderr).not.toMatch(/EACCES|EPERM|SQLite|readonly database/);
+    const inside = join(readOnly, 'asset-studio');
+    const create = await runReadOnly(['jobs'], inside);
+    expect(create.code).toBe(2);
+    expect(create.stderr).toMatch(new RegExp(`^error: The data folder ${inside} cannot be created: you may not write in ${readOnly} \\(permission denied\\)`));
+    expect(readdirSync(readOnly)).toEqual([]);
+  }, 90_000); // several runs of the CLI
+
+  it.skipIf(!posix)('is made 0700 with its files 0600; an existing folder readable by others is tightened, with one line saying so', async () => {
+    const dataDir = join(tempDataDir(), 'data');
+    const created = await runCli(['text-to-image', 'a', 'lamp', '--wait', '--json', '--engine-speed', '500'], env(dataDir));
+    expect(created.code).toBe(0);
+    expect(created.stderr).toBe('');
+    const all = readdirSync(dataDir, { recursive: true }).map((p) => join(dataDir, String(p)));
+    expect(all).toContain(join(dataDir, 'asset-studio.db'));
+    expect(all.some((p) => p.includes(join('cache', 'blobs')))).toBe(true);
+    for (const path of [dataDir, ...all]) expect({ path, mode: mode(path) }).toEqual({ path, mode: statSync(path).isDirectory() ? '700' : '600' });
+
+    // As a version before this one left it: the folder 0755, the database 0644.
+    chmodSync(dataDir, 0o755);
+    chmodSync(join(dataDir, 'asset-studio.db'), 0o644);
+    const tightened = await runCli(['jobs', '--json'], env(dataDir));
+    expect(tightened.code).toBe(0);
+    expect(tightened.stderr).toBe(`The data folder ${dataDir} could be read by other users (2 items): made it private to you (folders 0700, files 0600).\n`);
+    expect([mode(dataDir), mode(join(dataDir, 'asset-studio.db'))]).toEqual(['700', '600']);
+    expect((await runCli(['jobs', '--json'], env(dataDir))).stderr).toBe('');
+  }, 90_000); // several runs of the CLI
+
+  it('cache gc says how many outputs it evicted', async () => {
+    const result = await runCli(['cache', 'gc'], env());
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('0 output(s) evicted, 0 bytes freed, 0 stray file(s) removed\n');
   });
 });

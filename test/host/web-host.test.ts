@@ -1,4 +1,4 @@
-import { createReadStream, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, createReadStream, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -226,5 +226,70 @@ describe('round trips', () => {
     expect(byPath.status).toBe(400);
     expect(JSON.parse(byPath.body)).toMatchObject({ code: 'invalid-input' });
     expect((await call('create', { endpoint: 'uploadAnimationMesh', file: { uploadId: 'upload_nope' } })).status).toBe(404);
+  });
+});
+
+describe('the data folder (web host)', () => {
+  const posix = process.platform !== 'win32';
+  const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
+  const start = (dataDir: string, notice?: (line: string) => void) =>
+    startWebHost({ dataDir, rendererDir: renderer, serviceOptions: { engineSpeed: 500 }, ...(notice && { notice }) });
+
+  it.skipIf(!posix)('is created 0700 with the database and its -wal/-shm 0600; an existing one is tightened on start, with one line', async () => {
+    const dataDir = join(data.path, 'private');
+    const first = await start(dataDir);
+    try {
+      const db = join(dataDir, 'asset-studio.db');
+      expect(mode(dataDir)).toBe('700');
+      for (const file of [db, `${db}-wal`, `${db}-shm`, join(dataDir, 'engine-key')]) expect({ file, mode: mode(file) }).toEqual({ file, mode: '600' });
+    } finally {
+      await first.close();
+    }
+
+    // As an earlier version left it: every file and folder readable by all.
+    chmodSync(dataDir, 0o755);
+    for (const file of readdirSync(dataDir, { recursive: true }).map((p) => join(dataDir, String(p)))) chmodSync(file, statSync(file).isDirectory() ? 0o755 : 0o644);
+    const lines: string[] = [];
+    const second = await start(dataDir, (line) => lines.push(line));
+    try {
+      expect(lines).toEqual([expect.stringMatching(new RegExp(`^The data folder ${dataDir} could be read by other users \\(\\d+ items\\): made it private to you`)), expect.stringMatching(/^The cache folder .* made it private/)]);
+      for (const path of [dataDir, ...readdirSync(dataDir, { recursive: true }).map((p) => join(dataDir, String(p)))]) {
+        expect({ path, mode: mode(path) }).toEqual({ path, mode: statSync(path).isDirectory() ? '700' : '600' });
+      }
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('a file as the data folder is refused with what to do, before anything starts', async () => {
+    const file = join(data.path, 'a-file');
+    writeFileSync(file, '');
+    await expect(start(file)).rejects.toMatchObject({ exitCode: 2, message: `The data folder ${file} is a file, not a folder. Move that file away, or point --data-dir (or ASSET_STUDIO_DATA_DIR) at another folder.` });
+  });
+
+  it('the cache folder setting never takes a folder with other files: it uses a subfolder, and refuses a file', async () => {
+    const host = await start(join(data.path, 'cache-setting'));
+    const post = (input: unknown) =>
+      raw(host.port, { method: 'POST', path: '/api/call/settings.update', headers: { host: `127.0.0.1:${host.port}`, cookie: `${WEB_PROTOCOL.cookieName}=${host.token}`, 'content-type': 'application/json' }, body: JSON.stringify(input) });
+    try {
+      const projects = join(data.path, 'Projects');
+      mkdirSync(join(projects, 'tmp'), { recursive: true });
+      writeFileSync(join(projects, 'tmp', 'render.part'), 'mine');
+      const answer = await post({ cache: { dir: projects } });
+      expect(answer.status).toBe(200);
+      const used = join(projects, 'Asset Studio Cache');
+      expect(COMMANDS['settings.update'].output.parse(JSON.parse(answer.body)).cache.dir).toBe(used);
+      expect(host.bridge.services.cache.dir).toBe(used);
+      expect(readdirSync(projects).sort()).toEqual(['Asset Studio Cache', 'tmp']);
+
+      const file = join(data.path, 'not-a-folder');
+      writeFileSync(file, '');
+      const refused = await post({ cache: { dir: file } });
+      expect(refused.status).toBe(400);
+      expect(JSON.parse(refused.body)).toMatchObject({ code: 'invalid-input', issues: [{ path: 'cache.dir', message: expect.stringMatching(/is a file, not a folder/) }] });
+      expect(host.bridge.services.cache.dir).toBe(used);
+    } finally {
+      await host.close();
+    }
   });
 });

@@ -34,6 +34,19 @@ describe('openDatabase', () => {
     expect(tables(path)).toEqual(['cache_entries', 'jobs', 'journal', 'settings', 'webhook_deliveries']);
   });
 
+  it.skipIf(process.platform === 'win32')('makes a new database and its -wal and -shm files readable by their owner only (0600), its folder 0700', () => {
+    const dir = join(tempDir(), 'new-data');
+    const path = databasePath(dir);
+    const store = openDatabase(path);
+    try {
+      store.settings.set('webhooks', { enabled: true, secret: 'whsec_not_for_other_users' }); // the WAL is written
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+      for (const file of [path, `${path}-wal`, `${path}-shm`]) expect({ file, mode: (statSync(file).mode & 0o777).toString(8) }).toEqual({ file, mode: '600' });
+    } finally {
+      store.close();
+    }
+  });
+
   it('migrates an empty (zero-byte) file', () => {
     const path = join(tempDir(), 'empty.db');
     writeFileSync(path, '');
