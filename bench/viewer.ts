@@ -173,7 +173,7 @@ async function timeOpen<A>(page: Page, input: string, file: string, rendered: (a
 
 // The app is done when the viewer, having gone through "loading" (seen by a MutationObserver), says ready
 // and its render loop has stopped: it stops after a frame drawn from a ready, still scene (renderer/viewer/
-// scene.ts). The observer notes the times (ARM).
+// scene/render-loop.ts). The observer notes the times (ARM).
 // Page functions (this project type-checks without the DOM library, so the page's globals are `any`).
 const APP_RENDERED = () => {
   const g = globalThis as any;

@@ -13,7 +13,7 @@ const HERE = import.meta.dirname;
 
 /**
  * Babylon's decoders, from @babylonjs/core/assets, copied to `babylon/` where Tools.ScriptBaseUrl points
- * (renderer/viewer/scene.ts), under the names Babylon asks its CDN for: Draco (glTF KHR_draco_mesh_compression;
+ * (renderer/viewer/scene/configure.ts), under the names Babylon asks its CDN for: Draco (glTF KHR_draco_mesh_compression;
  * the WASM wrapper, its binary, and the asm.js fallback), meshopt (EXT_meshopt_compression) and Basis (.basis
  * textures). The KTX2 decoder (KHR_texture_basisu) is not shipped in node_modules: such a texture fails to load
  * from this host rather than reaching the CDN.
@@ -106,7 +106,7 @@ function options(outDir: string, minify: boolean, sourcemap: boolean): BuildOpti
 function babylonOptions(outDir: string, minify: boolean, sourcemap: boolean): BuildOptions {
   const base = options(outDir, minify, sourcemap);
   const webglOnly = {
-    // The viewer's engine is WebGL (scene.ts): the WebGPU shaders (WGSL, ~550 KB) are never imported.
+    // The viewer's engine is WebGL (viewer/scene/stage.ts): the WebGPU shaders (WGSL, ~550 KB) are never imported.
     name: 'webgl-only',
     setup(b: PluginBuild) {
       b.onResolve({ filter: /[\\/]ShadersWGSL[\\/]/ }, () => ({ path: 'wgsl', namespace: 'webgl-only' }));

@@ -1,6 +1,6 @@
 // A neutral "studio" environment for the viewer's image-based lighting, generated here (deterministically,
 // no randomness) rather than downloaded: renderer/build.ts writes it beside app.js as environment/studio.hdr
-// and renderer/viewer/scene.ts loads it from the page's own origin (nothing is fetched from a CDN).
+// and renderer/viewer/scene/environment.ts loads it from the page's own origin (nothing is fetched from a CDN).
 //
 // The image is an equirectangular panorama in Radiance RGBE (.hdr, new-style run-length encoded scanlines):
 // a soft grey sky over a darker grey floor with a blurred horizon, and three soft boxes (a key, a fill and a

@@ -1,6 +1,6 @@
 // Babylon-side helpers for the compare view, the export preview and the FBX check, in the viewer's lazy
 // chunk (imported with import()). They work on a viewer by its canvas: the scene is found through Babylon's
-// engine store, so scene.ts's Viewer API stays as it is.
+// engine store, so the Viewer API (types.ts) stays as it is.
 //  - linkCameras: two viewers' cameras move together (alpha, beta, radius, target);
 //  - previewTransforms: the export's transforms applied to the shown model's root nodes;
 //  - boneCount: the bones of the shown model's skeletons.

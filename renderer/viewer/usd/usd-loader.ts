@@ -1,5 +1,5 @@
-// The Babylon SceneLoader plugin for .usdz and .usda, in its own lazily loaded chunk (scene.ts registers
-// it in configure()). Nothing is fetched beyond the page's origin:
+// The Babylon SceneLoader plugin for .usdz and .usda, in its own lazily loaded chunk (../scene/configure.ts
+// registers it). Nothing is fetched beyond the page's origin:
 //  - When the OpenUSD importer runtime is installed (renderer/build.ts copies assets/vendor/babylon-usd-importer/
 //    to babylon/babylonUsdImporter/ and says so in babylon/usd-runtime.json), Babylon's own USD loader opens
 //    the file with that local runtime (never its CDN default). Should it fail, the built-in reader is tried.

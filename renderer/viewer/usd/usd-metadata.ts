@@ -1,4 +1,4 @@
-// The USD loader's name and extensions, imported by scene.ts's configure() (everything else of the USD
+// The USD loader's name and extensions, imported by ../scene/configure.ts (everything else of the USD
 // support is in lazily loaded chunks: usd-loader.ts, and Babylon's own OpenUSD loader when its runtime is
 // installed).
 export const USD_LOADER_NAME = 'usd';
