@@ -45,7 +45,7 @@ export function imageOptionsFrom(v: Values): Record<string, unknown> {
 }
 
 const session = (p: string[]) => ({ params: { session_code: need(p, 1, '<session>')[0]! } });
-const number = (option: string) => (t: string) => parseNumber(option, t);
+const decimal = (option: string) => (t: string) => parseNumber(option, t);
 
 /** How each endpoint command builds its request from its arguments and options. */
 const BUILDERS: Record<string, Build> = {
@@ -67,7 +67,7 @@ const BUILDERS: Record<string, Build> = {
   },
   refine: (p, v) => ({ ...session(p), body: fields(v, { 'scaled-bbox': triple('scaled-bbox'), 'pivot-point': triple('pivot-point') }) }),
   get: session,
-  list: (_p, v) => ({ query: fields(v, { limit: number('limit'), page: number('page') }) }),
+  list: (_p, v) => ({ query: fields(v, { limit: decimal('limit'), page: decimal('page') }) }),
   'get-mesh': session,
   'text-to-image': (p, v) => ({ body: { prompt: need(p, 1, '<prompt>').join(' '), ...fields(v, { 'style-id': keep }) } }),
   'get-image': session,

@@ -1,5 +1,6 @@
-// Parses command-line values into request fields. Range rules are left to the contract's schemas,
-// so the CLI and the app report the same words for the same mistake.
+// Parses command-line values into request fields. The range rules of request fields are left to the
+// contract's schemas, so the CLI and the app report the same words for the same mistake; the CLI's own
+// options (ports, timeouts, limits) have theirs in the command table.
 import { dataUriMime, isHttpUrl } from '../../shared/contract/common.ts';
 import { toDataUri } from '../files/inspect-image.ts';
 import { parseDecimal, parseDecimalList } from './numbers.ts';
