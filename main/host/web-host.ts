@@ -29,7 +29,7 @@
 //   (`..`, absolute). `cache.entries` lists them. The OBJ of a zip opened there finds its MTL and textures.
 // - Anything else under GET is the renderer's files from dist/renderer (index.html at `/`), or a page
 //   saying to run `npm run build` when the UI is not built.
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, type Stats, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream';
@@ -184,7 +184,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
 
   /** A file inside a cached zip (the OBJ of `mesh_url_zip` with its MTL and texture beside it). */
   async function sendZipEntry(req: IncomingMessage, res: ServerResponse, sessionId: string, kind: string, name: string): Promise<void> {
-    let opened;
+    let opened: Awaited<ReturnType<typeof openCachedZipEntry>>;
     try {
       opened = await openCachedZipEntry(bridge.services.cache, sessionId, kind, name);
     } catch (error) {
@@ -264,11 +264,12 @@ function commandOf(path: string): string {
 
 /** A file with Content-Length, and a single `Range: bytes=a-b` answered with 206 (416 when unsatisfiable). */
 function sendFile(req: IncomingMessage, res: ServerResponse, path: string, type: string, cacheControl: string): void {
-  let stats;
+  let stats: Stats;
   try {
     stats = statSync(path);
   } catch {
-    return sendText(res, 404, 'This file is no longer there (removed from the cache or the folder): reload the page.');
+    sendText(res, 404, 'This file is no longer there (removed from the cache or the folder): reload the page.');
+    return;
   }
   const { size, mtimeMs } = stats;
   const etag = `"${size.toString(36)}-${Math.round(mtimeMs).toString(36)}"`;
