@@ -16,7 +16,7 @@ import { createPipeline } from './pipeline.ts';
 import type { Base, Handlers } from './router.ts';
 import { animationHandlers } from './sessions/animation.ts';
 import { imageTo3dHandlers } from './sessions/image-to-3d-api.ts';
-import { retopologyHandlers } from './sessions/retopology.ts';
+import { v3Handlers } from './sessions/v3.ts';
 import { textToImageHandlers } from './sessions/text-to-image.ts';
 import { loadSigner } from './signing.ts';
 import { openState } from './state.ts';
@@ -87,7 +87,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       ...imageTo3dHandlers(services),
       ...textToImageHandlers(services),
       ...animationHandlers(services),
-      ...retopologyHandlers(services),
+      ...v3Handlers(services),
     };
     const log = options.log ?? (() => undefined);
     const notifier = startNotifier({ state: store.state, handlers, intervalMs: options.webhookIntervalMs ?? 50, log });

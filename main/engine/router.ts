@@ -8,7 +8,9 @@ import { HttpError, jsonReply, readJsonBody, type Reply } from './http.ts';
 
 type Def<E extends EndpointId> = (typeof ENDPOINTS)[E];
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
-type BodyOf<E extends EndpointId> = Def<E> extends { body: infer S }
+type BodyOf<E extends EndpointId> = Def<E> extends { acceptedBody: infer S }
+  ? Parsed<S>
+  : Def<E> extends { body: infer S }
   ? Def<E> extends { multipart: true }
     ? Parsed<S> | undefined // undefined when the request is multipart form data: read it from `req`
     : Parsed<S>
@@ -91,7 +93,8 @@ function decodePathPart(text: string): string {
 export async function dispatch(route: Route, req: IncomingMessage, url: URL, handlers: Handlers, userId: string, now: number): Promise<Reply> {
   const def: EndpointDef = ENDPOINTS[route.id];
   const kind = def.body ? bodyKindOf(req, { multipart: def.multipart === true }) : 'empty';
-  const body = def.body && kind !== 'multipart' ? validate(def.body, kind === 'json' ? await readJsonBody(req, MAX_JSON_BYTES) : {}) : undefined;
+  const schema = def.acceptedBody ?? def.body;
+  const body = schema && kind !== 'multipart' ? validate(schema, kind === 'json' ? await readJsonBody(req, MAX_JSON_BYTES) : {}) : undefined;
   const query = def.query ? validate(def.query, Object.fromEntries(url.searchParams)) : undefined;
   const handler = handlers[route.id] as Handler<EndpointId>;
   const data = await handler({ userId, now, params: route.params, body, query, req } as Call<EndpointId>);

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { writeFileAtomic } from './atomic.ts';
 import type { AnimationRecord } from './sessions/animation.ts';
 import type { ImageTo3dRecord } from './sessions/image-to-3d.ts';
-import type { AssetRecord, RetopologyRecord } from './sessions/retopology.ts';
+import type { AssetRecord } from './sessions/assets.ts';
+import type { GenerationRecord } from './sessions/generation.ts';
+import type { RetopologyRecord } from './sessions/retopology.ts';
 import type { StyleRecord, TextToImageRecord } from './sessions/text-to-image.ts';
 
 const VERSION = 1;
@@ -19,6 +21,8 @@ export interface EngineState {
   styles: Record<string, StyleRecord>;
   animations: Record<string, AnimationRecord>;
   retopology: Record<string, RetopologyRecord>;
+  /** /v3 sessions of type image_to_3d and image_to_kit. */
+  generations: Record<string, GenerationRecord>;
   assets: Record<string, AssetRecord>;
 }
 
@@ -30,6 +34,7 @@ const empty = (): EngineState => ({
   styles: {},
   animations: {},
   retopology: {},
+  generations: {},
   assets: {},
 });
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { emptyData, createImageTo3dLegacyRequest, createImageTo3dRequest, get3dJobAck, imageTo3dList, imageTo3dSession, imageTo3dSessionOlder, listImageTo3dQuery, meshAvailability, previewRequest, refineRequest, submitSpinRequest } from './image-to-3d.ts';
 import { animationSession, textMultiRequest, textMultiResult, uploadMeshUrlRequest, uploadResult } from './animation.ts';
 import { createStyleRequest, createTextToImageRequest, textToImageSession, textToImageStyle } from './text-to-image.ts';
-import { createRetopologyRequest, v3Session } from './v3.ts';
+import { createRetopologyRequest, createV3SessionRequest, v3Session } from './v3.ts';
 
 export interface EndpointDef {
   method: 'GET' | 'POST';
@@ -21,6 +21,11 @@ export interface EndpointDef {
   /** Does the request create or change something at the service (and so must never be retried blindly)? */
   mutating: boolean;
   body?: z.ZodType;
+  /**
+   * What the embedded engine accepts at this address when it is more than `body`, which is what the app
+   * sends (for POST /v3/sessions: the other session types third-party scripts create).
+   */
+  acceptedBody?: z.ZodType;
   query?: z.ZodType;
   /** The file upload goes as multipart form data (field `file`); the body schema then covers the URL form. */
   multipart?: boolean;
@@ -63,7 +68,7 @@ export const ENDPOINTS = {
   },
   createRetopology: {
     method: 'POST', path: '/v3/sessions', base: 'base', envelope: false, status: 201, message: '', mutating: true,
-    body: createRetopologyRequest, data: v3Session, summary: 'Create a retopology session',
+    body: createRetopologyRequest, acceptedBody: createV3SessionRequest, data: v3Session, summary: 'Create a retopology session',
   },
   getV3Session: {
     method: 'GET', path: '/v3/sessions/:session_id', base: 'base', envelope: false, status: 200, message: '', mutating: false,

@@ -56,7 +56,8 @@ describe('request validation', () => {
   });
 
   it.each([
-    ['type must be retopology', { type: 'image_to_3d', input: { mesh: 'https://x/m.glb', model: 'swift' } }, ['type', 'must be "retopology"']],
+    ['type must be one the engine creates', { type: 'multiview_to_3d', input: { mesh: 'https://x/m.glb', model: 'swift' } }, ['type', '"retopology", "image_to_3d", "image_to_kit"']],
+    ['image_to_3d needs an image', { type: 'image_to_3d', input: { mesh: 'https://x/m.glb', model: 'swift' } }, ['input.image', 'is required']],
     ['mesh must be a URL or ASSET_', { type: 'retopology', input: { mesh: 'm.glb', model: 'swift' } }, ['input.mesh', 'ASSET_']],
     ['model enum', { type: 'retopology', input: { mesh: 'https://x/m.glb', model: 'fast' } }, ['input.model', '"swift", "precision"']],
     ['input required', { type: 'retopology' }, ['input']],

@@ -1,5 +1,5 @@
 // Generic /v3 sessions of type retopology, and the assets they read and write. Answers are bare objects.
-import { ASSET_PREFIX } from '../../../shared/contract/index.ts';
+import { ASSET_PREFIX, type CreateRetopologyRequest } from '../../../shared/contract/index.ts';
 import { objInFolder, output, type Output } from '../artifacts.ts';
 import type { Services } from '../context.ts';
 import { charge } from '../credits.ts';
@@ -9,16 +9,9 @@ import { HttpError } from '../http.ts';
 import { iso, newAssetId, newSessionCode } from '../ids.ts';
 import type { MeshOptions } from '../outputs/index.ts';
 import { settle, type Stepped, type StepName } from '../progress.ts';
-import type { Handlers } from '../router.ts';
+import type { Call, Handler } from '../router.ts';
+import { assetStatus, meshAssetGlbUrl, ownAsset, presentAsset, type AssetRecord } from './assets.ts';
 import { findOwned, refresh, wantsFailure } from './common.ts';
-
-/** An input mesh: created from a GLB URL, reusable by its id in later sessions. */
-export interface AssetRecord {
-  _id: string;
-  name: string;
-  user_id: string;
-  glb_url: string;
-}
 
 export interface RetopologyRecord extends Stepped {
   _id: string;
@@ -39,9 +32,10 @@ export interface RetopologyRecord extends Stepped {
 const TARGET_FACES = { swift: 8_000, precision: 30_000 } as const;
 const IMAGE_SIZE = 512;
 
-type RetopologyEndpoints = 'createRetopology' | 'getV3Session';
+/** A create request whose type is retopology (POST /v3/sessions takes other types too: see v3.ts). */
+export type RetopologyCall = Omit<Call<'createRetopology'>, 'body'> & { body: CreateRetopologyRequest };
 
-export function retopologyHandlers(s: Services): Pick<Handlers, RetopologyEndpoints> {
+export function retopologyHandlers(s: Services): { createRetopology(call: RetopologyCall): ReturnType<Handler<'createRetopology'>>; getV3Session: Handler<'getV3Session'> } {
   function present(rec: RetopologyRecord, now: number) {
     const input = s.state.assets[rec.input_asset]!;
     const complete = rec.status === 'complete' && rec.step === undefined;
@@ -51,7 +45,7 @@ export function retopologyHandlers(s: Services): Pick<Handlers, RetopologyEndpoi
       status: rec.step ? 'incomplete' : rec.status,
       type: 'retopology',
       input: {
-        mesh: { _id: input._id, name: input.name, status: 'complete', data: { glb_url: input.glb_url } },
+        mesh: { ...presentAsset(s, input, now), data: { glb_url: meshAssetGlbUrl(s, input, now) } },
         model: rec.model,
         quads: rec.quads,
       },
@@ -101,12 +95,17 @@ export function retopologyHandlers(s: Services): Pick<Handlers, RetopologyEndpoi
   };
 }
 
-/** The asset a request names: a known asset id of the account, or a new asset for a GLB URL. */
+/**
+ * The asset a request names: a mesh asset of the account (the input of an earlier retopology, or a mesh an
+ * image_to_3d or image_to_kit session made, once complete), or a new asset for a GLB URL.
+ */
 function inputAsset(s: Services, mesh: string, userId: string): AssetRecord {
   if (mesh.startsWith(ASSET_PREFIX)) {
-    const known = Object.hasOwn(s.state.assets, mesh) ? s.state.assets[mesh] : undefined;
-    if (known === undefined || known.user_id !== userId) {
-      throw new HttpError(400, `input.mesh: there is no asset ${mesh}; give a GLB URL or the id of an input asset of an earlier session`);
+    const known = ownAsset(s, mesh, userId, 'input.mesh');
+    if (known.kind === 'image') throw new HttpError(400, `input.mesh: ${mesh} is an image asset, not a mesh; give a GLB URL or the id of a mesh asset`);
+    const status = assetStatus(known);
+    if (status !== 'complete') {
+      throw new HttpError(400, `input.mesh: the mesh asset ${mesh} is ${status}: wait until the session that makes it is complete (or give a GLB URL)`);
     }
     return known;
   }
@@ -120,7 +119,10 @@ function inputAsset(s: Services, mesh: string, userId: string): AssetRecord {
  * origin and only remeshes it, as the service does. Undefined for any other input (the engine cannot read
  * a foreign mesh offline): its output is then a shape of its own, seeded by the asset.
  */
-function inputShape(s: Services, glbUrl: string): MeshOptions | undefined {
+function inputShape(s: Services, asset: AssetRecord): MeshOptions | undefined {
+  const made = asset.files?.glb.recipe;
+  if (made !== undefined && 'mesh' in made) return made.mesh;
+  const glbUrl = asset.glb_url;
   let url: URL;
   let engine: URL;
   try {
@@ -143,7 +145,7 @@ function finish(s: Services, rec: RetopologyRecord, _step: StepName, endedAt: nu
   }
   rec.status = 'complete';
   const seed = rec.input_asset;
-  const shape = inputShape(s, s.state.assets[rec.input_asset]!.glb_url) ?? { seed };
+  const shape = inputShape(s, s.state.assets[rec.input_asset]!) ?? { seed };
   rec.obj = objInFolder(rec._id, 'retopology', { ...shape, quads: rec.quads, targetFaces: TARGET_FACES[rec.model] }, false);
   rec.image = output(rec._id, 'retopology', { type: 'image', seed, size: IMAGE_SIZE });
 }

@@ -1,0 +1,159 @@
+// /v3 sessions of type image_to_3d and image_to_kit, with the input the vendor's public scripts send:
+// `{image, model, settings: {geometry_model, texture_model, resolution}}` (and `decomposition_model` for a kit).
+// The image becomes an image asset (its id may be given again as the image of a later session); the meshes
+// made are mesh assets (GLB, OBJ, FBX, USDZ and a preview image) that retopology accepts by their ASSET_ id.
+import { ASSET_PREFIX, type CreateImageTo3dV3Request, type CreateImageToKitV3Request } from '../../../shared/contract/index.ts';
+import { objInFolder, output } from '../artifacts.ts';
+import type { Services } from '../context.ts';
+import { charge } from '../credits.ts';
+import { HttpError } from '../http.ts';
+import { iso, newAssetId, newSessionCode } from '../ids.ts';
+import type { MeshKind, MeshOptions } from '../outputs/index.ts';
+import { settle, type Stepped, type StepName } from '../progress.ts';
+import type { Call, Handler } from '../router.ts';
+import { assetFiles, ownAsset, presentAsset, type AssetRecord } from './assets.ts';
+import { findOwned, refresh, storeImage } from './common.ts';
+
+export type GenerationRequest = CreateImageTo3dV3Request | CreateImageToKitV3Request;
+
+export interface GenerationRecord extends Stepped {
+  _id: string;
+  user_id: string;
+  type: GenerationRequest['type'];
+  status: 'incomplete' | 'complete' | 'failed';
+  image_asset: string;
+  model: string;
+  decomposition_model?: string;
+  /** The settings as given (defaults filled in), echoed in the session. */
+  settings: GenerationRequest['input']['settings'];
+  /** image_to_3d: the one mesh; image_to_kit: the whole kit. */
+  mesh_assets: string[];
+  /** image_to_kit: its parts. */
+  part_assets: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+const FACES = { low_poly: 2_000, high_poly: 20_000 } as const;
+/** Faces when `settings.resolution` is not given. */
+const DEFAULT_FACES = FACES.high_poly;
+const PREVIEW_SIZE = 512;
+
+export type GenerationCall = Omit<Call<'createRetopology'>, 'body'> & { body: GenerationRequest };
+
+export function generationHandlers(s: Services): { create(call: GenerationCall): ReturnType<Handler<'createRetopology'>>; get: Handler<'getV3Session'>; has(id: string): boolean } {
+  const asset = (id: string) => s.state.assets[id]!;
+
+  function present(rec: GenerationRecord, now: number) {
+    const mesh = (id: string) => presentAsset(s, asset(id), now);
+    return {
+      _id: rec._id,
+      user_id: rec.user_id,
+      status: rec.step ? 'incomplete' : rec.status,
+      type: rec.type,
+      input: {
+        image: presentAsset(s, asset(rec.image_asset), now),
+        model: rec.model,
+        ...(rec.decomposition_model !== undefined && { decomposition_model: rec.decomposition_model }),
+        settings: rec.settings,
+      },
+      output: rec.type === 'image_to_3d' ? { mesh: mesh(rec.mesh_assets[0]!) } : { meshes: rec.mesh_assets.map(mesh), part_meshes: rec.part_assets.map(mesh) },
+      created_at: rec.created_at,
+      updated_at: rec.updated_at,
+    };
+  }
+
+  return {
+    has: (id) => Object.hasOwn(s.state.generations, id),
+
+    async create({ userId, now, body }) {
+      const image = body.input.image.startsWith(ASSET_PREFIX) ? imageAsset(s, body.input.image, userId) : undefined;
+      charge(s, userId, 'createRetopology'); // every /v3 session costs the same
+      const id = newSessionCode();
+      const imageRecord = image ?? (await newImageAsset(s, userId, body.input.image));
+      s.state.assets[imageRecord._id] = imageRecord;
+      const made = (name: string): AssetRecord => {
+        const rec: AssetRecord = { _id: newAssetId(), name, user_id: userId, glb_url: '', kind: 'made-mesh', status: 'incomplete' };
+        s.state.assets[rec._id] = rec;
+        return rec;
+      };
+      const kit = body.type === 'image_to_kit';
+      const rec: GenerationRecord = {
+        _id: id,
+        user_id: userId,
+        type: body.type,
+        status: 'incomplete',
+        image_asset: imageRecord._id,
+        model: body.input.model,
+        ...(body.type === 'image_to_kit' && { decomposition_model: body.input.decomposition_model }),
+        settings: body.input.settings,
+        mesh_assets: [made(kit ? 'kit' : 'mesh')._id],
+        part_assets: kit ? Array.from({ length: partCount(id) }, (_, i) => made(`part_${i + 1}`)._id) : [],
+        step: { name: 'mesh', startedAt: now },
+        created_at: iso(now),
+        updated_at: iso(now),
+      };
+      s.state.generations[id] = rec;
+      await s.save();
+      return present(rec, now);
+    },
+
+    async get({ userId, now, params }) {
+      const rec = findOwned(s.state.generations, params.session_id!, userId);
+      const assets = () => [...rec.mesh_assets, ...rec.part_assets].flatMap((id) => assetFiles(asset(id)));
+      await refresh(s, () => settle(rec, s.clock, now, (r, step, at) => finish(s, r, step, at)), assets);
+      return present(rec, now);
+    },
+  };
+}
+
+/** An image asset of the account given again as the image of a session. */
+function imageAsset(s: Services, id: string, userId: string): AssetRecord {
+  const known = ownAsset(s, id, userId, 'input.image');
+  if (known.kind !== 'image') throw new HttpError(400, `input.image: ${id} is a mesh asset, not an image; give an image URL, a data URI or the id of an image asset`);
+  return known;
+}
+
+async function newImageAsset(s: Services, userId: string, value: string): Promise<AssetRecord> {
+  const id = newAssetId();
+  const ref = await storeImage(s, id, 'image', value);
+  const name = 'url' in ref ? (new URL(ref.url).pathname.split('/').pop() || 'image') : ref.file.key.slice(ref.file.key.lastIndexOf('/') + 1);
+  return { _id: id, name, user_id: userId, glb_url: '', kind: 'image', image: ref };
+}
+
+/** A kit has 3 to 5 parts, decided by its id. */
+function partCount(id: string): number {
+  let h = 0;
+  for (const c of id) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return 3 + (h % 3);
+}
+
+function faces(settings: GenerationRequest['input']['settings']): number {
+  const r = settings.resolution;
+  return typeof r === 'number' ? r : r === undefined ? DEFAULT_FACES : FACES[r];
+}
+
+function finish(s: Services, rec: GenerationRecord, _step: StepName, endedAt: number): void {
+  rec.updated_at = iso(endedAt);
+  rec.status = 'complete';
+  const texture = rec.settings.texture_model !== 'none';
+  const total = faces(rec.settings);
+  const make = (assetId: string, mesh: MeshOptions) => {
+    const asset = s.state.assets[assetId]!;
+    const name = asset.name;
+    asset.files = {
+      glb: output(rec._id, name, { type: 'glb', mesh, texture }),
+      obj: objInFolder(rec._id, name, mesh, texture),
+      fbx: output(rec._id, name, { type: 'fbx', mesh }),
+      usdz: output(rec._id, name, { type: 'usdz', mesh }),
+      image: output(rec._id, `${name}-preview`, { type: 'image', seed: `${rec._id}:${name}`, size: PREVIEW_SIZE }),
+    };
+    asset.status = 'complete';
+  };
+  const seed = `${rec.image_asset}:${rec._id}`;
+  for (const id of rec.mesh_assets) make(id, { seed, targetFaces: total });
+  const kinds: MeshKind[] = ['box', 'rock'];
+  rec.part_assets.forEach((id, i) =>
+    make(id, { seed: `${seed}:part:${i}`, kind: kinds[i % kinds.length]!, targetFaces: Math.max(100, Math.round(total / rec.part_assets.length)) }),
+  );
+}
