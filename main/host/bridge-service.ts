@@ -477,7 +477,9 @@ export class BridgeService {
    * the connection's note says why, rather than keeping the app from starting.
    */
   #resolveConnection(): ResolvedConnection {
-    const sources = { ...this.#sources, dataDir: this.dataDir, keyFile: readKeyFile(this.dataDir) };
+    // The key file of `asset-studio key set` is read only when no key is given (one others can read is refused).
+    const given = this.#sources.flags?.apiKey ?? this.#sources.env?.ASSET_STUDIO_API_KEY;
+    const sources = { ...this.#sources, dataDir: this.dataDir, keyFile: given?.trim() ? undefined : readKeyFile(this.dataDir) };
     const saved = savedProfile(this.#profiles);
     try {
       return resolveConnection({ ...sources, saved });
