@@ -10,7 +10,7 @@ import type { ConnectionSettings } from '../config/settings.ts';
 import { startEngine, type EngineOptions, type RunningEngine } from '../engine/engine.ts';
 import { EngineBusyError } from '../engine/lock.ts';
 import { createDownloadHook } from '../cache/auto-download.ts';
-import { defaultCacheDir, DownloadCache } from '../cache/cache.ts';
+import { defaultCacheDir, DownloadCache } from '../cache/download-cache.ts';
 import type { OutputFormat } from '../cache/outputs.ts';
 import { RequestBudget } from '../jobs/budget.ts';
 import { cacheSettings, DEFAULT_FORMATS, outputFormatsSetting, webhookSettings } from './app-settings.ts';

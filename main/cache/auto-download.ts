@@ -4,7 +4,7 @@
 import type { FinishedHook } from '../jobs/tracker.ts';
 import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
-import type { DownloadCache } from './cache.ts';
+import type { DownloadCache } from './download-cache.ts';
 import { DEFAULT_FORMATS, outputsOf, type OutputFormat } from './outputs.ts';
 
 export interface DownloadHookOptions {

@@ -7,7 +7,7 @@
 // path always means the same bytes.
 import type { Readable } from 'node:stream';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import type { DownloadCache } from './cache.ts';
+import type { DownloadCache } from './download-cache.ts';
 
 export interface ZipEntryInfo {
   /** The entry's path inside the zip (`model.obj`, `textures/albedo.png`). */

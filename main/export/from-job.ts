@@ -1,7 +1,7 @@
 // The files of a finished job that an export can use, taken from the download cache (no network):
 // each cached output kind (see cache/outputs.ts) mapped to the export's file kind.
 import { fetchJobOutputs } from '../cache/auto-download.ts';
-import type { DownloadCache } from '../cache/cache.ts';
+import type { DownloadCache } from '../cache/download-cache.ts';
 import type { OutputFormat } from '../cache/outputs.ts';
 import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';

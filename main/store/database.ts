@@ -2,7 +2,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { CacheRepository } from './cache.ts';
+import { CacheRepository } from './cache-entries.ts';
 import { DatabaseCorruptError, DatabaseTooNewError } from './errors.ts';
 import { JobsRepository } from './jobs.ts';
 import { JournalRepository } from './journal.ts';

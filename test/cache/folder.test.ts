@@ -3,7 +3,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DownloadCache } from '../../main/cache/cache.ts';
+import { DownloadCache } from '../../main/cache/download-cache.ts';
 import { CACHE_MARKER, CACHE_SUBFOLDER, CacheFolderError, claimCacheFolder, cacheOwnerId } from '../../main/cache/folder.ts';
 import { openDatabase, type Store } from '../../main/store/database.ts';
 import { tempDir } from '../helpers.ts';

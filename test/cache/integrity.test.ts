@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { DownloadCache } from '../../main/cache/cache.ts';
+import { DownloadCache } from '../../main/cache/download-cache.ts';
 import { openDatabase, type Store } from '../../main/store/database.ts';
 
 interface Served {

@@ -2,7 +2,7 @@
 // the engine and the tracker's hook caches their files.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDownloadHook, type OutputsReport } from '../../main/cache/auto-download.ts';
-import { DownloadCache } from '../../main/cache/cache.ts';
+import { DownloadCache } from '../../main/cache/download-cache.ts';
 import { outputsOf } from '../../main/cache/outputs.ts';
 import type { JobRecord } from '../../main/store/jobs.ts';
 import { makeHarness, PNG, type Harness } from '../jobs/harness.ts';

@@ -1,6 +1,6 @@
 // Which cached outputs an export of a job takes: one file per export kind, the job's own step first.
 import { describe, expect, it } from 'vitest';
-import type { DownloadCache } from '../../main/cache/cache.ts';
+import type { DownloadCache } from '../../main/cache/download-cache.ts';
 import { exportSourcesOf } from '../../main/export/from-job.ts';
 
 /** The two calls exportSourcesOf makes, over a fixed list of complete entries of one session. */

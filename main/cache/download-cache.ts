@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
-import type { CacheEntry } from '../store/cache.ts';
+import type { CacheEntry } from '../store/cache-entries.ts';
 import type { Store } from '../store/database.ts';
 import type { Notice } from '../store/data-folder.ts';
 import { hashFile } from './blobs.ts';

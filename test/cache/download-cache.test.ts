@@ -7,7 +7,7 @@ import { basename, dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDownloadHook, downloadMissing, fetchJobOutputs, type OutputsReport } from '../../main/cache/auto-download.ts';
-import { DownloadCache, type CacheOptions } from '../../main/cache/cache.ts';
+import { DownloadCache, type CacheOptions } from '../../main/cache/download-cache.ts';
 import { DownloadError } from '../../main/cache/downloader.ts';
 import { openDatabase, type Store } from '../../main/store/database.ts';
 import { startTestEngine, type TestEngine } from '../engine/helpers.ts';
