@@ -13,7 +13,7 @@ import { createDownloadHook } from '../cache/auto-download.ts';
 import { defaultCacheDir, DownloadCache } from '../cache/download-cache.ts';
 import type { OutputFormat } from '../cache/outputs.ts';
 import { RequestBudget } from '../jobs/budget.ts';
-import { cacheSettings, DEFAULT_FORMATS, outputFormatsSetting, webhookSettings } from './app-settings.ts';
+import { cacheSettings, DEFAULT_FORMATS, outputFormatsSetting, webhookSettings } from './setting-schemas.ts';
 import { DEFAULT_TIMING, scaleTiming, type PollTiming } from '../jobs/schedule.ts';
 import { startWebhookReceiver, type RunningReceiver } from '../jobs/webhook-receiver.ts';
 import { Submitter } from '../jobs/submit.ts';

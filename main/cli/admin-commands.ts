@@ -1,7 +1,7 @@
 // engine, key and webhooks: run the local engine in the foreground; manage the CLI's API key file; the
 // webhook receiver. Their options are in command-table.ts.
 import { join } from 'node:path';
-import { webhookSettings } from '../app/app-settings.ts';
+import { webhookSettings } from '../app/setting-schemas.ts';
 import { startLocalEngine } from '../app/services.ts';
 import { printJson } from './context.ts';
 import { hasKeyFile, keyFilePath, removeKeyFile, writeKeyFile } from '../config/settings.ts';

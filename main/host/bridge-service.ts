@@ -13,7 +13,7 @@ import { COMMANDS, type CommandName, type CommandOutput, type ConnectionView, ty
 import { describeIssues } from '../../shared/contract/issues.ts';
 import type { EndpointId } from '../../shared/contract/index.ts';
 import { redactSecrets } from '../api/redact.ts';
-import { cacheSettings, DEFAULT_FORMATS, exportSettings, outputFormatsSetting, webhookSettings } from '../app/app-settings.ts';
+import { cacheSettings, DEFAULT_FORMATS, exportSettings, outputFormatsSetting, webhookSettings } from '../app/setting-schemas.ts';
 import type { Services } from '../app/services.ts';
 import { ConnectionError, connectionView, resolveConnection, savedProfile, type ConnectionSources, type ResolvedConnection } from '../app/connection.ts';
 import { fetchJobOutputs } from '../cache/auto-download.ts';
