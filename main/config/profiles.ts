@@ -6,7 +6,7 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import type { SettingsRepository } from '../store/settings.ts';
+import type { SettingsRepository } from '../store/settings-table.ts';
 
 /** The profile that always exists: the embedded local engine, no key needed. */
 export const LOCAL_PROFILE = 'local';

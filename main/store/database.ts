@@ -7,7 +7,7 @@ import { DatabaseCorruptError, DatabaseTooNewError } from './errors.ts';
 import { JobsRepository } from './jobs.ts';
 import { JournalRepository } from './journal.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
-import { SettingsRepository, type Warn } from './settings.ts';
+import { SettingsRepository, type Warn } from './settings-table.ts';
 import { WebhooksRepository } from './webhooks.ts';
 
 export const DATABASE_FILE = 'asset-studio.db';
