@@ -2,7 +2,7 @@
 // The composition root reads them; the bridge (UI) and the CLI change them.
 import { z } from 'zod';
 import { OUTPUT_FORMATS, DEFAULT_FORMATS } from '../cache/outputs.ts';
-import { ENGINES } from '../export/presets.ts';
+import { EXPORT_TARGETS } from '../export/presets.ts';
 
 /** `webhooks`: the receiver used while jobs are followed. */
 export const webhookSettings = z.object({
@@ -26,7 +26,7 @@ export const outputFormatsSetting = z.array(z.enum(OUTPUT_FORMATS));
 
 /** `export`: the default export target. */
 export const exportSettings = z.object({
-  engine: z.enum(ENGINES).optional(),
+  engine: z.enum(EXPORT_TARGETS).optional(),
   projectDir: z.string().optional(),
 });
 

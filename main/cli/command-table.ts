@@ -5,7 +5,7 @@ import type { ParseArgsOptionsConfig } from 'node:util';
 import { ENDPOINTS, type EndpointId } from '../../shared/contract/index.ts';
 import { GEOMETRY_MODELS, PREVIEW_MODEL_VERSIONS, RESOLUTIONS, TEXTURE_MODELS, TOPOLOGIES } from '../../shared/contract/image-to-3d.ts';
 import { RETOPOLOGY_MODELS } from '../../shared/contract/v3.ts';
-import { ENGINES } from '../export/presets.ts';
+import { EXPORT_TARGETS } from '../export/presets.ts';
 import type { NumberRule } from './numbers.ts';
 
 export interface OptionSpec {
@@ -219,7 +219,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: [JOB],
     options: {
       project: { type: 'string', value: 'DIR', path: true, text: 'the game project (required)' },
-      engine: { type: 'string', value: oneOf(ENGINES), text: 'the project\'s engine (found from the project when not given)' },
+      engine: { type: 'string', value: oneOf(EXPORT_TARGETS), text: 'the project\'s engine (found from the project when not given)' },
       name: { type: 'string', value: 'N', text: 'name of the asset folder' },
       overwrite: { type: 'boolean', text: 'replace an earlier export of the same name' },
       'scale-height': { type: 'string', value: 'M', text: 'scale to this height in metres', number: { min: 0, minExclusive: true, unit: 'metres' } },

@@ -2,7 +2,7 @@
 // game project. Everything but pull works with no network.
 import { fetchJobOutputs } from '../cache/auto-download.ts';
 import { exportJob } from '../export/from-job.ts';
-import { ENGINES, type Engine } from '../export/presets.ts';
+import { EXPORT_TARGETS, type ExportTarget } from '../export/presets.ts';
 import { transformsSchema, type Transforms } from '../export/transform.ts';
 import { formatBytes } from '../files/limits.ts';
 import { printJson, str, type CommandContext } from './context.ts';
@@ -62,13 +62,13 @@ export function exportCommand(ctx: CommandContext): Promise<number> {
   const projectDir = str(ctx.values, 'project');
   if (!ref || !projectDir) throw new UsageError('usage: asset-studio export <job> --project DIR [--engine unity|unreal|godot|folder] [--name N] [--overwrite]');
   const engine = str(ctx.values, 'engine');
-  if (engine !== undefined && !(ENGINES as readonly string[]).includes(engine)) throw new UsageError(`--engine must be one of ${ENGINES.join(', ')} (got "${engine}").`);
+  if (engine !== undefined && !(EXPORT_TARGETS as readonly string[]).includes(engine)) throw new UsageError(`--engine must be one of ${EXPORT_TARGETS.join(', ')} (got "${engine}").`);
   const transforms = transformsFrom(ctx);
   return withServices(ctx, async (s) => {
     const job = findJob(s, ref);
     const result = await exportJob({ cache: s.cache, store: s.store, refresh: (id) => s.tracker.refresh(id), formats: s.outputFormats }, job, {
       projectDir,
-      engine: engine as Engine | undefined,
+      engine: engine as ExportTarget | undefined,
       name: str(ctx.values, 'name'),
       transforms,
       overwrite: ctx.values.overwrite === true,

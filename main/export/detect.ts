@@ -4,10 +4,10 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ExportError, ioError } from './errors.ts';
-import { PRESETS, type Engine, type GameEngine } from './presets.ts';
+import { PRESETS, type ExportTarget, type GameEngine } from './presets.ts';
 
 export interface Project {
-  engine: Engine;
+  engine: ExportTarget;
   /** The project root (real path): the folder with the markers, or for `folder` the folder given. */
   root: string;
   /** The folder the user pointed at (real path), at or below root. */
@@ -38,7 +38,7 @@ const GAME_ENGINES = Object.keys(MARKERS) as GameEngine[];
  * Finds the project that `dir` is in. Without `engine` every engine is tried, and a folder in no game
  * project gives the `folder` preset with a `reason`. With an engine, that engine's project must be found.
  */
-export async function detectProject(dir: string, engine?: Engine): Promise<Project> {
+export async function detectProject(dir: string, engine?: ExportTarget): Promise<Project> {
   const { existing, missing } = await realFolder(dir);
   const start = join(existing, ...missing);
   const fresh = missing.length > 0 ? { newFolder: true as const } : {};

@@ -9,7 +9,7 @@ import { ExportError, ioError } from './errors.ts';
 import { buildManifest, exportSourceSchema, MANIFEST_SUFFIX, manifestFileName, readManifest, type ExportSource } from './manifest.ts';
 import { styleName, uniqueName } from './naming.ts';
 import { assertPlainName, ensureFolderInside, entryKind } from './paths.ts';
-import { fileName, PRESETS, selectFiles, type Engine, type FileKind, type Preset } from './presets.ts';
+import { fileName, PRESETS, selectFiles, type ExportTarget, type FileKind, type Preset } from './presets.ts';
 import { rewriteReferences } from './references.ts';
 import { cleanStale, commitStaging, copyEntries, createStaging, writeDurable } from './staging.ts';
 import { hasTransforms, transformGlb, transformsSchema, type Transforms } from './transform.ts';
@@ -27,7 +27,7 @@ export interface ExportOptions {
   /** The project folder, or any folder inside it. */
   projectDir: string;
   /** Detected from projectDir when omitted (`folder` when it is no game project). */
-  engine?: Engine;
+  engine?: ExportTarget;
   name: string;
   files: SourceFile[];
   transforms?: Transforms;
@@ -50,7 +50,7 @@ export interface WrittenFile {
 }
 
 export interface ExportResult {
-  engine: Engine;
+  engine: ExportTarget;
   projectRoot: string;
   targetDir: string;
   files: WrittenFile[];

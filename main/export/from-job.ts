@@ -7,7 +7,7 @@ import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import { ExportError } from './errors.ts';
 import { exportAsset, type ExportResult, type SourceFile } from './export.ts';
-import type { Engine, FileKind } from './presets.ts';
+import type { ExportTarget, FileKind } from './presets.ts';
 import type { Transforms } from './transform.ts';
 
 /** The export kind of a cached output kind, or undefined when an export does not write it. */
@@ -60,7 +60,7 @@ export interface JobExportDeps {
 
 export interface JobExportOptions {
   projectDir: string;
-  engine?: Engine | undefined;
+  engine?: ExportTarget | undefined;
   /** Default: the job's label without its command word and file extension. */
   name?: string | undefined;
   transforms?: Transforms | undefined;

@@ -5,5 +5,5 @@ export { ExportError, type ExportErrorCode } from './errors.ts';
 export { exportAsset, type ExportOptions, type ExportResult, type SourceFile, type WrittenFile } from './export.ts';
 export { manifestFileName, readManifest, type ExportSource, type Manifest } from './manifest.ts';
 export { MAX_NAME_LENGTH, styleName, uniqueName, type NameStyle } from './naming.ts';
-export { ENGINES, FILE_KINDS, PRESETS, type Engine, type FileKind, type Preset } from './presets.ts';
+export { EXPORT_TARGETS, FILE_KINDS, PRESETS, type ExportTarget, type FileKind, type Preset } from './presets.ts';
 export { transformGlb, transformsSchema, type Transforms } from './transform.ts';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { RESOURCE_KINDS } from '../../shared/contract/lifecycle.ts';
 import { issuesToText, parseWith } from '../../shared/contract/issues.ts';
 import { ExportError, ioError, reason } from './errors.ts';
-import { ENGINES, FILE_KINDS } from './presets.ts';
+import { EXPORT_TARGETS, FILE_KINDS } from './presets.ts';
 import { transformsSchema } from './transform.ts';
 
 export const MANIFEST_SUFFIX = '.assetstudio.json';
@@ -32,7 +32,7 @@ export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
   name: z.string().min(1),
   /** The preset used, i.e. the engine. */
-  engine: z.enum(ENGINES),
+  engine: z.enum(EXPORT_TARGETS),
   source: exportSourceSchema,
   files: z.array(
     z.object({

@@ -8,9 +8,13 @@
 // the importers convert twice, so nothing is scaled or rotated unless the user asks for transforms.
 import { styleName, uniqueName, type NameStyle } from './naming.ts';
 
-export const ENGINES = ['unity', 'unreal', 'godot', 'folder'] as const;
-export type Engine = (typeof ENGINES)[number];
-export type GameEngine = Exclude<Engine, 'folder'>;
+/**
+ * Where an export goes: a game engine's project, or `folder` (a plain folder). The data keeps the user's
+ * word `engine` for it (the manifest, the saved settings, the bridge, the CLI's --engine and its JSON).
+ */
+export const EXPORT_TARGETS = ['unity', 'unreal', 'godot', 'folder'] as const;
+export type ExportTarget = (typeof EXPORT_TARGETS)[number];
+export type GameEngine = Exclude<ExportTarget, 'folder'>;
 
 /** What a source file is. `texture` is any image (a mesh's texture or a generated picture). */
 export const FILE_KINDS = ['glb', 'fbx', 'obj', 'mtl', 'usdz', 'texture', 'zip', 'mp4'] as const;
@@ -18,7 +22,7 @@ export type FileKind = (typeof FILE_KINDS)[number];
 type MeshKind = Extract<FileKind, 'glb' | 'fbx' | 'obj' | 'usdz'>;
 
 export interface Preset {
-  engine: Engine;
+  engine: ExportTarget;
   label: string;
   /** The folder the engine imports from, relative to the project root ([] is the root itself). */
   contentDir: readonly string[];
@@ -33,7 +37,7 @@ export interface Preset {
   extras: readonly FileKind[];
 }
 
-export const PRESETS: Readonly<Record<Engine, Preset>> = {
+export const PRESETS: Readonly<Record<ExportTarget, Preset>> = {
   // Unity imports FBX natively and GLB with the glTFast or UnityGLTF package, so both are written.
   unity: {
     engine: 'unity',
