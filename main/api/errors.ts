@@ -1,14 +1,12 @@
 // Typed errors of the service API client. Every message names the endpoint, says what happened
 // and what to do. Text that came from the network must be redacted before it reaches a constructor.
+// Each is an AppError whose code is its kind; its exit code and bridge code come from shared/errors.ts
+// (cancelled is exit 1: a plain failure code, since the process itself was not interrupted by a signal).
 import type { FieldIssue } from '../../shared/contract/issues.ts';
 import { issuesToText } from '../../shared/contract/issues.ts';
+import { AppError } from '../../shared/errors.ts';
 
-/**
- * CLI exit codes: 1 cancelled (by the user or a caller's AbortSignal; a plain failure code, since
- * the process itself was not interrupted by a signal), 2 rejected before sending, 3 the service
- * answered with an error or an unreadable response, 4 timeout, 5 network failure.
- */
-export type ExitCode = 1 | 2 | 3 | 4 | 5;
+export type { ExitCode } from '../../shared/errors.ts';
 
 export type ApiErrorKind = 'request-validation' | 'service-response' | 'protocol' | 'timeout' | 'network' | 'cancelled';
 
@@ -21,9 +19,7 @@ interface BaseFields {
   serviceMessage?: string;
 }
 
-export abstract class ApiError extends Error {
-  abstract readonly kind: ApiErrorKind;
-  abstract readonly exitCode: ExitCode;
+export abstract class ApiError extends AppError<ApiErrorKind> {
   readonly endpoint: string;
   /** Is it safe to send this request again? (Automatic retries also require an idempotent request.) */
   readonly retryable: boolean;
@@ -31,9 +27,8 @@ export abstract class ApiError extends Error {
   readonly serviceError?: string;
   readonly serviceMessage?: string;
 
-  constructor(message: string, fields: BaseFields) {
-    super(message);
-    this.name = new.target.name;
+  constructor(kind: ApiErrorKind, message: string, fields: BaseFields & { issues?: FieldIssue[] }) {
+    super(kind, message, fields.issues === undefined ? {} : { issues: fields.issues });
     this.endpoint = fields.endpoint;
     this.retryable = fields.retryable;
     if (fields.status !== undefined) this.status = fields.status;
@@ -41,23 +36,26 @@ export abstract class ApiError extends Error {
     if (fields.serviceMessage !== undefined) this.serviceMessage = fields.serviceMessage;
   }
 
+  /** The kind of failure: the error's code. */
+  get kind(): ApiErrorKind {
+    return this.code;
+  }
+
   toJSON(): Record<string, unknown> {
-    return { name: this.name, message: this.message, ...Object.fromEntries(Object.entries(this)) };
+    return { name: this.name, message: this.message, kind: this.kind, exitCode: this.exitCode, ...Object.fromEntries(Object.entries(this)) };
   }
 }
 
 /** The request was not sent: its arguments are invalid. */
 export class RequestValidationError extends ApiError {
-  readonly kind = 'request-validation';
-  readonly exitCode = 2;
-  readonly issues: FieldIssue[];
+  declare readonly issues: FieldIssue[];
 
   constructor(f: { endpoint: string; issues: FieldIssue[] }) {
-    super(`${f.endpoint}: the request was not sent because it is invalid: ${issuesToText(f.issues)}. Fix these values and try again.`, {
+    super('request-validation', `${f.endpoint}: the request was not sent because it is invalid: ${issuesToText(f.issues)}. Fix these values and try again.`, {
       endpoint: f.endpoint,
       retryable: false,
+      issues: f.issues,
     });
-    this.issues = f.issues;
   }
 }
 
@@ -65,8 +63,6 @@ const RETRYABLE_5XX = new Set([500, 502, 503, 504]);
 
 /** The service answered with an HTTP error status (or a status the endpoint never returns on success). */
 export class ServiceResponseError extends ApiError {
-  readonly kind = 'service-response';
-  readonly exitCode = 3;
   declare readonly status: number;
   /** From the `Retry-After` header, when present. */
   readonly retryAfterMs?: number;
@@ -92,7 +88,7 @@ export class ServiceResponseError extends ApiError {
     if (f.status < 400 && f.expectedStatus) what += ` instead of ${f.expectedStatus.join(' or ')}`;
     if (envelope) what += ` (${envelope})`;
     else if (f.nonJsonBody !== undefined) what += ` with a body that is not JSON, probably from a proxy or gateway: "${f.nonJsonBody}"`;
-    super(`${f.endpoint}: the service ${what}. ${statusAdvice(f.status, f.retryAfterMs)}`, {
+    super('service-response', `${f.endpoint}: the service ${what}. ${statusAdvice(f.status, f.retryAfterMs)}`, {
       endpoint: f.endpoint,
       retryable: f.status === 429 || (f.idempotent && RETRYABLE_5XX.has(f.status)),
       status: f.status,
@@ -118,8 +114,6 @@ export type ProtocolProblem = 'not-json' | 'empty' | 'truncated' | 'unexpected-s
 
 /** The service answered, but the response could not be read. */
 export class ProtocolError extends ApiError {
-  readonly kind = 'protocol';
-  readonly exitCode = 3;
   readonly problem: ProtocolProblem;
 
   /** Only a truncated response to an idempotent request is safe to retry. */
@@ -138,7 +132,7 @@ export class ProtocolError extends ApiError {
       truncated: `the response was cut off before it was complete (${f.detail ?? 'connection closed'}). Check your connection and try again.`,
       'unexpected-shape': `the service answered with data in an unexpected format (${f.detail ?? 'unknown difference'}). Update Asset Studio or report the problem.`,
     };
-    super(`${f.endpoint}: ${text[f.problem]}`, {
+    super('protocol', `${f.endpoint}: ${text[f.problem]}`, {
       endpoint: f.endpoint,
       retryable: f.problem === 'truncated' && f.idempotent === true,
       ...(f.status !== undefined && { status: f.status }),
@@ -150,8 +144,6 @@ export class ProtocolError extends ApiError {
 export type TimeoutPhase = 'connect' | 'headers' | 'body';
 
 export class TimeoutError extends ApiError {
-  readonly kind = 'timeout';
-  readonly exitCode = 4;
   readonly phase: TimeoutPhase;
   readonly timeoutMs: number;
 
@@ -163,7 +155,7 @@ export class TimeoutError extends ApiError {
       headers: `the service did not answer within ${limit} (headers timeout). Check your connection or try again; raise --timeout for slow networks.`,
       body: `the service stopped sending its response for ${limit} (body timeout). Check your connection or try again; raise --timeout for slow networks.`,
     };
-    super(`${f.endpoint}: ${what[f.phase]}`, { endpoint: f.endpoint, retryable: f.phase === 'connect' || f.idempotent });
+    super('timeout', `${f.endpoint}: ${what[f.phase]}`, { endpoint: f.endpoint, retryable: f.phase === 'connect' || f.idempotent });
     this.phase = f.phase;
     this.timeoutMs = f.timeoutMs;
   }
@@ -173,10 +165,8 @@ export class TimeoutError extends ApiError {
 export const NOT_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 export class NetworkError extends ApiError {
-  readonly kind = 'network';
-  readonly exitCode = 5;
   /** Low-level code such as ECONNRESET, ECONNREFUSED, ENOTFOUND, UND_ERR_SOCKET. */
-  readonly code: string;
+  readonly networkCode: string;
 
   /** Safe to retry when the request never reached the service, otherwise only when idempotent. */
   constructor(f: { endpoint: string; code: string; detail: string; idempotent: boolean }) {
@@ -185,20 +175,18 @@ export class NetworkError extends ApiError {
     else if (f.code === 'ENOTFOUND' || f.code === 'EAI_AGAIN') what = `could not find the service host (${f.code}). Check the service address and your internet connection.`;
     else if (f.code === 'ECONNRESET' || f.code === 'EPIPE' || f.code === 'UND_ERR_SOCKET') what = `the connection was closed unexpectedly (${f.code}). Check your connection, proxy or VPN and try again.`;
     else what = `a network error occurred (${f.code}: ${f.detail}). Check your connection and try again.`;
-    super(`${f.endpoint}: ${what}`, { endpoint: f.endpoint, retryable: NOT_SENT_CODES.has(f.code) || f.idempotent });
-    this.code = f.code;
+    super('network', `${f.endpoint}: ${what}`, { endpoint: f.endpoint, retryable: NOT_SENT_CODES.has(f.code) || f.idempotent });
+    this.networkCode = f.code;
   }
 }
 
-/** Cancelled through an AbortSignal. Exit code 1 (see ExitCode). */
+/** Cancelled through an AbortSignal. */
 export class CancelledError extends ApiError {
-  readonly kind = 'cancelled';
-  readonly exitCode = 1;
   /** The request body was cut off before its end, so the service cannot have acted on the request. */
   readonly unsent: boolean;
 
   constructor(f: { endpoint: string; unsent?: boolean }) {
-    super(`${f.endpoint}: the request was cancelled before it finished. Run the command again if you still need it.`, {
+    super('cancelled', `${f.endpoint}: the request was cancelled before it finished. Run the command again if you still need it.`, {
       endpoint: f.endpoint,
       retryable: false,
     });

@@ -60,7 +60,7 @@ export class ConnectionError extends SettingsError {
   override readonly name = 'ConnectionError';
   readonly problem: ConnectionProblem;
   constructor(problem: ConnectionProblem, message: string) {
-    super(message);
+    super(message, 'connection');
     this.problem = problem;
   }
 }

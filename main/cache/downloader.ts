@@ -8,6 +8,7 @@ import { mkdir, open, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
+import { AppError } from '../../shared/errors.ts';
 import { backoffDelay, parseRetryAfter } from '../api/backoff.ts';
 import { adoptBlob, feedHash } from './blobs.ts';
 import { FastGetError, fastGet, type FastHeaders, type FastResponse } from './fast-get.ts';
@@ -16,15 +17,14 @@ import { PartWriter } from './part-writer.ts';
 export type DownloadFailure = 'refused' | 'http' | 'network' | 'integrity' | 'disk' | 'cancelled';
 
 /** A download that did not give a verified blob. Nothing entered the cache. */
-export class DownloadError extends Error {
+export class DownloadError extends AppError<'download'> {
   readonly reason: DownloadFailure;
   readonly status: number | undefined;
   /** Bytes left in the partial file for a later resume (0: it was discarded). */
   readonly bytesKept: number;
 
   constructor(message: string, fields: { reason: DownloadFailure; status?: number; bytesKept: number; cause?: unknown }) {
-    super(message, fields.cause === undefined ? undefined : { cause: fields.cause });
-    this.name = new.target.name;
+    super('download', message, { cause: fields.cause });
     this.reason = fields.reason;
     this.status = fields.status;
     this.bytesKept = fields.bytesKept;

@@ -25,8 +25,12 @@ const PART = /^cache_[0-9a-f]{20}\.part$/;
 /** Files the OS drops into any folder it shows: they do not make a folder "not empty". */
 const OS_LITTER = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini', '.directory']);
 
-/** The chosen cache folder cannot be used. Exit code 2; the message says which folder and what to do. */
-export class CacheFolderError extends DataFolderError {}
+/** The chosen cache folder cannot be used. The message says which folder and what to do. */
+export class CacheFolderError extends DataFolderError {
+  constructor(path: string, message: string, cause?: unknown) {
+    super(path, message, cause, 'cache-folder');
+  }
+}
 
 const CACHE_FOLDER: FolderRole = {
   name: 'The cache folder',

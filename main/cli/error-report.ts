@@ -1,13 +1,15 @@
 // What a failed command reports: a line on stderr, and with --json the same error as JSON on stdout
 // (`{"error": {"code", "message", "exitCode"}}`), so a pipeline reads one format whatever happens.
-import { UsageError } from './values.ts';
+// An AppError's code and exit code come from the one table of shared/errors.ts; anything else is unplanned.
+import { AppError, ERROR_TABLE, mappingOf } from '../../shared/errors.ts';
 
 export interface CliFailure {
   /**
-   * The kind of failure, a lowercase word: `usage` for bad usage; the kind of a service call's error
-   * (`request-validation`, `service-response`, `protocol`, `timeout`, `network`, `cancelled`); the
-   * error's own code (`wrong-format`, `too-large`, `target-exists`…); else its type (`connection`,
-   * `data-folder`, `wait-timeout`, `submission-unknown`…); `stopped` after Ctrl-C; `internal` otherwise.
+   * The kind of failure, a lowercase word: the code of an AppError (shared/errors.ts: `usage`, a service
+   * call's `request-validation`, `service-response`, `protocol`, `timeout`, `network`, `cancelled`, a file's
+   * `wrong-format`, `too-large`, an export's `target-exists`, `connection`, `data-folder`, `wait-timeout`,
+   * `submission-unknown`…); for anything else its own code or type when it is a word, `stopped` after
+   * Ctrl-C, `internal` otherwise.
    */
   code: string;
   message: string;
@@ -20,16 +22,16 @@ const BUILT_IN = new Set(['Error', 'TypeError', 'RangeError', 'SyntaxError', 'Re
 
 export function describeFailure(error: unknown, options: { stopped?: boolean } = {}): CliFailure {
   const message = error instanceof Error ? error.message : String(error);
-  const fields = (typeof error === 'object' && error !== null ? error : {}) as { exitCode?: unknown; code?: unknown; kind?: unknown };
+  if (error instanceof AppError) return { code: error.code, message, exitCode: mappingOf(error.code).exitCode };
+  const fields = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; kind?: unknown };
   if (typeof fields.code === 'string' && fields.code.startsWith('ERR_PARSE_ARGS')) {
-    return { code: 'usage', message: `${message}. Run "asset-studio help" to see the options.`, exitCode: 2 };
+    return { code: 'usage', message: `${message}. Run "asset-studio help" to see the options.`, exitCode: ERROR_TABLE.usage.exitCode };
   }
-  const exitCode = typeof fields.exitCode === 'number' ? fields.exitCode : 1;
-  return { code: codeOf(error, fields, options.stopped === true), message, exitCode };
+  return { code: codeOf(error, fields, options.stopped === true), message, exitCode: ERROR_TABLE.internal.exitCode };
 }
 
+/** The code of an error nobody planned for: its own kind or code when it is a word, else its type. */
 function codeOf(error: unknown, fields: { code?: unknown; kind?: unknown }, stopped: boolean): string {
-  if (error instanceof UsageError) return 'usage';
   if (typeof fields.kind === 'string' && WORD.test(fields.kind)) return fields.kind;
   if (typeof fields.code === 'string' && WORD.test(fields.code)) return fields.code;
   if (stopped) return 'stopped';

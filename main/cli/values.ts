@@ -2,11 +2,14 @@
 // contract's schemas, so the CLI and the app report the same words for the same mistake; the CLI's own
 // options (ports, timeouts, limits) have theirs in the command table.
 import { dataUriMime, isHttpUrl } from '../../shared/contract/common.ts';
+import { AppError } from '../../shared/errors.ts';
 import { toDataUri } from '../files/inspect-image.ts';
 import { parseDecimal, parseDecimalList } from './numbers.ts';
 
-export class UsageError extends Error {
-  readonly exitCode = 2;
+export class UsageError extends AppError<'usage'> {
+  constructor(message: string) {
+    super('usage', message);
+  }
 }
 
 /**

@@ -1,12 +1,15 @@
 // Waits for jobs through the tracker, with live progress on stderr; used by --wait, wait and watch.
+import { AppError } from '../../shared/errors.ts';
 import type { Services } from '../app/services.ts';
 import { fetchJobOutputs } from '../cache/auto-download.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import type { CliIO } from './context.ts';
 import { progressView } from './progress.ts';
 
-export class WaitTimeoutError extends Error {
-  readonly exitCode = 4;
+export class WaitTimeoutError extends AppError<'wait-timeout'> {
+  constructor(message: string) {
+    super('wait-timeout', message);
+  }
 }
 
 export async function waitForJobs(services: Services, ids: string[], io: CliIO, options: { timeoutMs?: number | undefined; quiet?: boolean }): Promise<JobRecord[]> {

@@ -6,6 +6,7 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { AppError } from '../../shared/errors.ts';
 import type { SettingsRepository } from '../store/settings-table.ts';
 
 /** The profile that always exists: the embedded local engine, no key needed. */
@@ -33,12 +34,16 @@ export interface KeyVault {
 }
 
 /** A key cannot be stored, or a profile cannot be used without one. The message says what to do. */
-export class KeyStorageError extends Error {
-  override readonly name = 'KeyStorageError';
+export class KeyStorageError extends AppError<'key-storage'> {
+  constructor(message: string) {
+    super('key-storage', message);
+  }
 }
 
-export class ProfileError extends Error {
-  override readonly name = 'ProfileError';
+export class ProfileError extends AppError<'profile'> {
+  constructor(message: string) {
+    super('profile', message);
+  }
 }
 
 /** Keys kept in memory until the app quits. */

@@ -3,6 +3,7 @@
 import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { AppError } from '../../shared/errors.ts';
 
 export interface ConnectionSettings {
   /** Undefined: no service configured, the embedded local engine is used. */
@@ -19,8 +20,11 @@ export interface SettingsSources {
   home?: string;
 }
 
-export class SettingsError extends Error {
-  readonly exitCode = 2;
+/** A setting or the key file cannot be used; the message says which and what to do. */
+export class SettingsError extends AppError<'settings' | 'connection'> {
+  constructor(message: string, code: 'settings' | 'connection' = 'settings') {
+    super(code, message);
+  }
 }
 
 /** The per-user data folder: database, download cache, the embedded engine's state. */

@@ -1,30 +1,17 @@
 // The one error type of the export: which file or folder, what is wrong with it, and what to do.
+// Its codes are listed in shared/errors.ts.
+import { AppError, type ExportErrorCode } from '../../shared/errors.ts';
 
-export type ExportErrorCode =
-  | 'bad-name'
-  | 'bad-input'
-  | 'source-missing'
-  | 'not-a-project'
-  | 'ambiguous-project'
-  | 'outside-project'
-  | 'target-exists'
-  | 'nothing-to-export'
-  | 'unreadable-glb'
-  | 'unsupported-glb'
-  | 'bad-manifest'
-  | 'io';
+export type { ExportErrorCode } from '../../shared/errors.ts';
 
-export class ExportError extends Error {
-  readonly code: ExportErrorCode;
+export class ExportError extends AppError<ExportErrorCode> {
   /** The file or folder concerned. */
   readonly file: string;
   readonly why: string;
   readonly fix: string;
 
   constructor(code: ExportErrorCode, f: { file: string; why: string; fix: string; cause?: unknown }) {
-    super(`${f.file}: ${f.why}. ${f.fix}`, f.cause === undefined ? undefined : { cause: f.cause });
-    this.name = new.target.name;
-    this.code = code;
+    super(code, `${f.file}: ${f.why}. ${f.fix}`, { cause: f.cause });
     this.file = f.file;
     this.why = f.why;
     this.fix = f.fix;

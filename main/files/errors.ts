@@ -1,37 +1,19 @@
 // The one error a file inspection throws: which file, why it cannot be sent, and what to do.
+// Its codes are listed in shared/errors.ts (a bad input file is rejected before anything is sent).
+import { AppError, type InspectionCode } from '../../shared/errors.ts';
 
-export type InspectionCode =
-  | 'unreadable'
-  | 'not-a-file'
-  | 'empty'
-  | 'too-large'
-  | 'wrong-format'
-  | 'truncated'
-  | 'zip-damaged'
-  | 'zip-unsupported'
-  | 'zip-no-fbx'
-  | 'zip-unsafe-path'
-  | 'zip-symlink'
-  | 'zip-encrypted'
-  | 'zip-too-many-entries'
-  | 'zip-bomb'
-  | 'image-too-large';
+export type { InspectionCode } from '../../shared/errors.ts';
 
-export class InspectionError extends Error {
-  readonly code: InspectionCode;
+export class InspectionError extends AppError<InspectionCode> {
   /** The path as given. */
   readonly file: string;
   /** Why it cannot be sent, e.g. `is not an FBX file (it starts like a PNG image)`. */
   readonly reason: string;
   /** What to do about it. */
   readonly action: string;
-  /** For the CLI: a bad input file is rejected before anything is sent. */
-  readonly exitCode = 2;
 
   constructor(f: { code: InspectionCode; file: string; reason: string; action: string }) {
-    super(`${f.file} ${f.reason}. ${f.action}`);
-    this.name = 'InspectionError';
-    this.code = f.code;
+    super(f.code, `${f.file} ${f.reason}. ${f.action}`);
     this.file = f.file;
     this.reason = f.reason;
     this.action = f.action;

@@ -10,8 +10,8 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { UploadAnswer } from '../../shared/bridge/web-protocol.ts';
 import { WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
+import { AppError, invalidInput, notFound } from '../../shared/errors.ts';
 import { DEFAULT_LIMITS, formatBytes } from '../files/limits.ts';
-import { BridgeFailure, invalidInput, notFound } from './errors.ts';
 
 /** The largest file any inspection accepts (FBX and zip: 2 GiB by default). */
 export const MAX_UPLOAD_BYTES = Math.max(DEFAULT_LIMITS.maxFbxBytes, DEFAULT_LIMITS.maxZipBytes, DEFAULT_LIMITS.maxImageBytes);
@@ -26,7 +26,7 @@ export class UploadStore {
     this.#maxBytes = maxBytes;
   }
 
-  /** Streams the request body to a new upload. Throws a BridgeFailure when it is refused. */
+  /** Streams the request body to a new upload. Throws an AppError when it is refused. */
   async receive(req: IncomingMessage): Promise<UploadAnswer> {
     const name = safeName(req.headers[WEB_PROTOCOL.fileNameHeader]);
     const declared = Number(req.headers['content-length'] ?? Number.NaN);
@@ -47,8 +47,8 @@ export class UploadStore {
       await pipeline(req, counter, createWriteStream(path, { mode: 0o600 }));
     } catch (error) {
       await rm(folder, { recursive: true, force: true });
-      if (error instanceof BridgeFailure) throw error;
-      throw new BridgeFailure({ code: 'cancelled', message: `The upload of ${name} was cut off before its end. Drop the file again.` });
+      if (error instanceof AppError) throw error;
+      throw new AppError('cancelled', `The upload of ${name} was cut off before its end. Drop the file again.`);
     }
     if (size === 0) {
       await rm(folder, { recursive: true, force: true });
@@ -83,6 +83,6 @@ function safeName(header: string | string[] | undefined): string {
   return name === '' ? 'file' : name;
 }
 
-function tooLarge(name: string, size: number, max: number): BridgeFailure {
-  return new BridgeFailure({ code: 'too-large', message: `${name} is too large (${formatBytes(size)}; at most ${formatBytes(max)} can be uploaded). Use a smaller file.` });
+function tooLarge(name: string, size: number, max: number): AppError {
+  return new AppError('upload-too-large', `${name} is too large (${formatBytes(size)}; at most ${formatBytes(max)} can be uploaded). Use a smaller file.`);
 }

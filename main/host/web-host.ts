@@ -34,6 +34,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream';
 import { cachePath, parseCachePath, WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
+import { AppError } from '../../shared/errors.ts';
 import { entryPathOf, openCachedZipEntry, ZipEntryError } from '../cache/zip-entries.ts';
 import { createServices, type ServiceOptions } from '../app/services.ts';
 import { openDataFolder, type Notice } from '../store/data-folder.ts';
@@ -303,12 +304,12 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   try {
     for await (const chunk of req) {
       size += (chunk as Buffer).length;
-      if (size > MAX_JSON_BYTES) throw new BridgeFailure({ code: 'too-large', message: 'The command input is larger than 1 MiB. Send files through the upload, not inside a command.' });
+      if (size > MAX_JSON_BYTES) throw new AppError('input-too-large', 'The command input is larger than 1 MiB. Send files through the upload, not inside a command.');
       chunks.push(chunk as Buffer);
     }
   } catch (error) {
-    if (error instanceof BridgeFailure) throw error;
-    throw new BridgeFailure({ code: 'cancelled', message: 'The command input was cut off before its end (the connection closed). Send the command again.' });
+    if (error instanceof AppError) throw error;
+    throw new AppError('cancelled', 'The command input was cut off before its end (the connection closed). Send the command again.');
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return {};

@@ -7,6 +7,7 @@
 // Exactly one sure match attaches the job to it; several, or only unsure ones, are left to the user,
 // with the candidates written on the job and shown by `reconcile`.
 import type { EndpointId } from '../../shared/contract/index.ts';
+import { AppError } from '../../shared/errors.ts';
 import type { ServiceClient } from '../api/client.ts';
 import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
@@ -154,8 +155,10 @@ export interface ReconcileResult {
   job?: JobRecord;
 }
 
-export class UnknownOperationError extends Error {
-  readonly exitCode = 2;
+export class UnknownOperationError extends AppError<'unknown-operation'> {
+  constructor(message: string) {
+    super('unknown-operation', message);
+  }
 }
 
 /** What `reconcile` does, for the CLI and the UI alike: search, attach to a session, or abandon. */

@@ -4,6 +4,7 @@
 import { normaliseStatus, type EndpointId } from '../../shared/contract/index.ts';
 import type { CallArgs, PreparedCall, ServiceClient } from '../api/client.ts';
 import { ApiError, CancelledError, NetworkError, NOT_SENT_CODES, ProtocolError, RequestValidationError, ServiceResponseError, TimeoutError } from '../api/errors.ts';
+import { AppError } from '../../shared/errors.ts';
 import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import { bodyHash, type JournalEntry } from '../store/journal.ts';
@@ -18,9 +19,8 @@ export type SubmitOutcome =
   /** The answer was lost but the session was found at the service. */
   | { status: 'reconciled'; operationId: string; job: JobRecord };
 
-/** The answer to a create was lost: the service may or may not have created it. Exit code 3. */
-export class SubmissionUnknownError extends Error {
-  readonly exitCode = 3;
+/** The answer to a create was lost: the service may or may not have created it. */
+export class SubmissionUnknownError extends AppError<'submission-unknown'> {
   readonly operationId: string;
   readonly jobId: string | undefined;
 
@@ -35,16 +35,18 @@ export class SubmissionUnknownError extends Error {
         : `Sessions at the service that may be it: ${candidates.map((c) => `${c.sessionCode} (created ${c.createdAt}; ${c.note})`).join(', ')}. ` +
           `Attach the right one with "asset-studio reconcile ${operationId} --session <session_code>", ` +
           `or run "asset-studio reconcile ${operationId} --abandon" if none is.`;
-    super(`The answer to operation ${operationId} was lost (${cause}), so the service may or may not have created it. It was NOT sent again, to avoid paying twice. ${found}`);
+    super('submission-unknown', `The answer to operation ${operationId} was lost (${cause}), so the service may or may not have created it. It was NOT sent again, to avoid paying twice. ${found}`);
     this.operationId = operationId;
     this.jobId = jobId;
     this.candidates = candidates;
   }
 }
 
-/** An operation id reused with a different request, or in a state that cannot be replayed. Exit code 2. */
-export class OperationConflictError extends Error {
-  readonly exitCode = 2;
+/** An operation id reused with a different request, or in a state that cannot be replayed. */
+export class OperationConflictError extends AppError<'operation-conflict'> {
+  constructor(message: string) {
+    super('operation-conflict', message);
+  }
 }
 
 export interface SubmitOptions {
@@ -174,7 +176,7 @@ export function lostAnswer(error: unknown): boolean {
   if (!(error instanceof ApiError) || error instanceof RequestValidationError) return false;
   if (error instanceof ServiceResponseError) return [500, 502, 504].includes(error.status);
   if (error instanceof TimeoutError) return error.phase !== 'connect';
-  if (error instanceof NetworkError) return !NOT_SENT_CODES.has(error.code);
+  if (error instanceof NetworkError) return !NOT_SENT_CODES.has(error.networkCode);
   if (error instanceof ProtocolError) return true; // something answered, maybe after creating
   return !(error instanceof CancelledError && error.unsent); // cancelled: it may have been sent, unless cut off
 }

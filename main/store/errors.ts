@@ -1,17 +1,18 @@
 // Typed errors of the local database. Each message says what happened and what the user can do.
+import { AppError } from '../../shared/errors.ts';
 
 /** The file was written by a newer Asset Studio. It was opened read-only and left as it was. */
-export class DatabaseTooNewError extends Error {
+export class DatabaseTooNewError extends AppError<'database-too-new'> {
   readonly path: string;
   readonly found: number;
   readonly known: number;
 
   constructor(path: string, found: number, known: number) {
     super(
+      'database-too-new',
       `The database at ${path} was written by a newer version of Asset Studio (schema ${found}, this version knows up to ${known}). ` +
         'Update Asset Studio, or point --data-dir at another folder. The file was not changed.',
     );
-    this.name = new.target.name;
     this.path = path;
     this.found = found;
     this.known = known;
@@ -19,42 +20,40 @@ export class DatabaseTooNewError extends Error {
 }
 
 /** The file is not a SQLite database, or SQLite found it damaged. Nothing is deleted automatically. */
-export class DatabaseCorruptError extends Error {
+export class DatabaseCorruptError extends AppError<'database-corrupt'> {
   readonly path: string;
 
   constructor(path: string, cause: unknown) {
     const detail = cause instanceof Error ? cause.message : String(cause);
     super(
+      'database-corrupt',
       `The file at ${path} is not a readable Asset Studio database (SQLite says: ${detail}). ` +
         `Move it aside (e.g. rename it to ${path}.broken) and start Asset Studio again to create a new one, ` +
         'or point --data-dir at another folder. Nothing was deleted.',
       { cause },
     );
-    this.name = new.target.name;
     this.path = path;
   }
 }
 
 /** `journal.begin` was given an operation id that is already in the journal. */
-export class DuplicateOperationError extends Error {
+export class DuplicateOperationError extends AppError<'duplicate-operation'> {
   readonly operationId: string;
 
   constructor(operationId: string) {
-    super(`The operation ${operationId} is already in the submission journal; use a new operation id for a new request.`);
-    this.name = new.target.name;
+    super('duplicate-operation', `The operation ${operationId} is already in the submission journal; use a new operation id for a new request.`);
     this.operationId = operationId;
   }
 }
 
 /** A journal entry cannot move to the asked state from the state it is in. */
-export class JournalStateError extends Error {
+export class JournalStateError extends AppError<'journal-state'> {
   readonly operationId: string;
   readonly from: string;
   readonly to: string;
 
   constructor(operationId: string, from: string, to: string) {
-    super(`The operation ${operationId} is ${from} in the submission journal and cannot become ${to}.`);
-    this.name = new.target.name;
+    super('journal-state', `The operation ${operationId} is ${from} in the submission journal and cannot become ${to}.`);
     this.operationId = operationId;
     this.from = from;
     this.to = to;
@@ -62,13 +61,12 @@ export class JournalStateError extends Error {
 }
 
 /** An update named a row that does not exist. */
-export class RecordNotFoundError extends Error {
+export class RecordNotFoundError extends AppError<'record-not-found'> {
   readonly table: string;
   readonly id: string;
 
   constructor(table: string, id: string) {
-    super(`There is no ${table} row with id ${id} in the local database.`);
-    this.name = new.target.name;
+    super('record-not-found', `There is no ${table} row with id ${id} in the local database.`);
     this.table = table;
     this.id = id;
   }
@@ -76,15 +74,14 @@ export class RecordNotFoundError extends Error {
 
 /**
  * The data folder (or the cache folder) cannot be used: it is a file, it cannot be created or written, or
- * it belongs to another user. The message names the folder and says what to do; exit code 2 (bad input).
+ * it belongs to another user. The message names the folder and says what to do (code `data-folder`, or
+ * `cache-folder` for the cache's: bad input, see shared/errors.ts).
  */
-export class DataFolderError extends Error {
-  readonly exitCode = 2;
+export class DataFolderError extends AppError<'data-folder' | 'cache-folder'> {
   readonly path: string;
 
-  constructor(path: string, message: string, cause?: unknown) {
-    super(message, cause === undefined ? undefined : { cause });
-    this.name = new.target.name;
+  constructor(path: string, message: string, cause?: unknown, code: 'data-folder' | 'cache-folder' = 'data-folder') {
+    super(code, message, { cause });
     this.path = path;
   }
 }

@@ -222,7 +222,7 @@ describe('HttpTransport', () => {
     const err = await failure(get(makeTransport()));
     expect(err).toBeInstanceOf(NetworkError);
     expect(err).toMatchObject({ exitCode: 5 });
-    expect((err as NetworkError).code).toMatch(/^(UND_ERR_SOCKET|ECONNRESET)$/);
+    expect((err as NetworkError).networkCode).toMatch(/^(UND_ERR_SOCKET|ECONNRESET)$/);
     expect(received).toHaveLength(4);
   });
 
@@ -269,7 +269,7 @@ describe('HttpTransport', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const err = await failure(makeTransport().request({ method: 'GET', url: `http://127.0.0.1:${port}/x`, route: '/x' }));
     expect(err).toBeInstanceOf(NetworkError);
-    expect(err).toMatchObject({ code: 'ECONNREFUSED', exitCode: 5, retryable: true });
+    expect(err).toMatchObject({ code: 'network', networkCode: 'ECONNREFUSED', exitCode: 5, retryable: true });
     expect(err.message).toMatch(/refused the connection/);
     expect(sleeps).toHaveLength(3);
   });

@@ -1,0 +1,144 @@
+// The one base of Asset Studio's errors and the one table that says what each error code means to each
+// front end: the code the bridge sends the UI, the exit code of the CLI and the HTTP status of the web host.
+// A domain error carries a code (and a message for people: what is wrong, with what, and what to do);
+// never an exit code or a status of its own. Errors that are not AppErrors are bugs: `internal`.
+import type { FieldIssue } from './contract/issues.ts';
+
+/**
+ * Exit codes of the CLI: 0 done, 1 other failure or stopped (also cancelled through a signal), 2 bad usage
+ * or a request rejected before sending, 3 the service answered with an error (or a job failed or was
+ * lost), 4 timeout, 5 network.
+ */
+export type ExitCode = 0 | 1 | 2 | 3 | 4 | 5;
+
+export interface ErrorMapping {
+  /** The `code` of the BridgeError the UI receives (shared/bridge/contract.ts). */
+  bridgeCode: string;
+  exitCode: ExitCode;
+  /** The status the web host answers a command with. */
+  httpStatus: number;
+}
+
+/** Why a local file cannot be sent (main/files). */
+export const INSPECTION_CODES = [
+  'unreadable', 'not-a-file', 'empty', 'too-large', 'wrong-format', 'truncated', 'zip-damaged', 'zip-unsupported', 'zip-no-fbx',
+  'zip-unsafe-path', 'zip-symlink', 'zip-encrypted', 'zip-too-many-entries', 'zip-bomb', 'image-too-large',
+] as const;
+export type InspectionCode = (typeof INSPECTION_CODES)[number];
+
+/** Why an export into a game project failed (main/export). */
+export const EXPORT_ERROR_CODES = [
+  'bad-name', 'bad-input', 'source-missing', 'not-a-project', 'ambiguous-project', 'outside-project', 'target-exists',
+  'nothing-to-export', 'unreadable-glb', 'unsupported-glb', 'bad-manifest', 'io',
+] as const;
+export type ExportErrorCode = (typeof EXPORT_ERROR_CODES)[number];
+
+const map = (bridgeCode: string, exitCode: ExitCode, httpStatus: number): ErrorMapping => ({ bridgeCode, exitCode, httpStatus });
+const INVALID = map('invalid-input', 2, 400);
+const SETTINGS = map('invalid-settings', 2, 400);
+const INTERNAL = map('internal', 1, 500);
+
+const GENERAL = {
+  // Refused before anything was sent.
+  usage: INVALID,
+  'invalid-input': INVALID,
+  'request-validation': INVALID,
+  'not-found': map('not-found', 2, 404),
+  'unknown-operation': map('not-found', 2, 404),
+  conflict: map('conflict', 2, 409),
+  'operation-conflict': map('conflict', 2, 409),
+  unsupported: map('unsupported', 2, 501),
+  'upload-too-large': map('too-large', 2, 413),
+  'input-too-large': map('too-large', 2, 413),
+  // Settings, folders and keys.
+  settings: SETTINGS,
+  connection: SETTINGS,
+  'data-folder': SETTINGS,
+  'cache-folder': SETTINGS,
+  profile: map('invalid-settings', 1, 400),
+  'key-storage': map('key-storage', 1, 422),
+  // The service, and following what it does.
+  'service-response': map('service-error', 3, 502),
+  protocol: map('protocol', 3, 502),
+  'submission-unknown': map('submission-unknown', 3, 409),
+  timeout: map('timeout', 4, 504),
+  'wait-timeout': map('timeout', 4, 504),
+  network: map('network', 5, 502),
+  cancelled: map('cancelled', 1, 409),
+  download: map('download-failed', 1, 502),
+  // The local database: damaged, too new, or a bug.
+  'database-too-new': INTERNAL,
+  'database-corrupt': INTERNAL,
+  'duplicate-operation': INTERNAL,
+  'journal-state': INTERNAL,
+  'record-not-found': map('not-found', 1, 404),
+  internal: INTERNAL,
+} as const satisfies Record<string, ErrorMapping>;
+
+export type ErrorCode = keyof typeof GENERAL | InspectionCode | ExportErrorCode;
+
+/** Every code: what it is to the bridge, the CLI and the web host. */
+export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorMapping>> = {
+  ...GENERAL,
+  ...(Object.fromEntries(INSPECTION_CODES.map((c) => [c, map('file-rejected', 2, 422)])) as Record<InspectionCode, ErrorMapping>),
+  ...(Object.fromEntries(EXPORT_ERROR_CODES.map((c) => [c, map(`export-${c}`, 1, 422)])) as Record<ExportErrorCode, ErrorMapping>),
+};
+
+/** What an error code means to the bridge, the CLI and the web host. */
+export function mappingOf(code: ErrorCode): ErrorMapping {
+  return ERROR_TABLE[code];
+}
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERROR_TABLE, code);
+}
+
+/** The HTTP status of a bridge code (each bridge code has one); 422 for one the table does not know. */
+export function httpStatusOfBridgeCode(bridgeCode: string): number {
+  return HTTP_BY_BRIDGE_CODE.get(bridgeCode) ?? 422;
+}
+
+const HTTP_BY_BRIDGE_CODE = new Map(Object.values(ERROR_TABLE).map((m) => [m.bridgeCode, m.httpStatus]));
+
+export interface AppErrorOptions {
+  cause?: unknown;
+  /** Field issues of a refused input or request. */
+  issues?: FieldIssue[];
+}
+
+/** An error Asset Studio expects: its code says what it is to every front end (ERROR_TABLE). */
+export class AppError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly code: C;
+  /** Set only when there are field issues (no own property otherwise). */
+  declare readonly issues?: FieldIssue[];
+
+  constructor(code: C, message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    if (options.issues !== undefined) Object.defineProperty(this, 'issues', { value: options.issues, enumerable: true });
+  }
+
+  /** The CLI's exit code, from the table. */
+  get exitCode(): ExitCode {
+    return mappingOf(this.code).exitCode;
+  }
+}
+
+/** An input refused, naming each field: `<what> was refused: <field>: <rule>. Fix these values and try again.` */
+export function invalidInput(what: string, issues: FieldIssue[]): AppError<'invalid-input'> {
+  const list = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+  return new AppError('invalid-input', `${what} was refused: ${list}. Fix these values and try again.`, { issues });
+}
+
+export function notFound(message: string): AppError<'not-found'> {
+  return new AppError('not-found', message);
+}
+
+export function conflict(message: string): AppError<'conflict'> {
+  return new AppError('conflict', message);
+}
+
+export function unsupported(message: string): AppError<'unsupported'> {
+  return new AppError('unsupported', message);
+}
