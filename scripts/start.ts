@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { resolveDataDir } from '../main/config/settings.ts';
+import { resolveDataDir } from '../main/config/data-dir.ts';
 import { connectionSentence } from '../shared/bridge/connection-text.ts';
 import { startWebHost } from '../main/host/web-host.ts';
 import { buildElectron, buildRendererIfPresent } from './build.ts';

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { CONNECTION_ORIGINS, ConnectionView, KEY_SOURCES } from '../../shared/bridge/contract.ts';
 import { describeIssues, issuesToText } from '../../shared/contract/issues.ts';
 import { KeyStorageError, type ProfileStore } from '../config/profiles.ts';
-import { SettingsError, type ConnectionSettings } from '../config/settings.ts';
+import { SettingsError, type ConnectionSettings } from '../config/data-dir.ts';
 
 export type ConnectionOrigin = (typeof CONNECTION_ORIGINS)[number];
 export type KeySource = (typeof KEY_SOURCES)[number];

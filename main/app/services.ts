@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { ServiceClient } from '../api/client.ts';
 import type { Logger } from '../api/redact.ts';
-import type { ConnectionSettings } from '../config/settings.ts';
+import type { ConnectionSettings } from '../config/data-dir.ts';
 import { startEngine, type EngineOptions, type RunningEngine } from '../engine/engine.ts';
 import { EngineBusyError } from '../engine/lock.ts';
 import { createDownloadHook } from '../cache/auto-download.ts';

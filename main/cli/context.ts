@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolveConnection, savedProfile, type ResolvedConnection, type SavedProfile } from '../app/connection.ts';
 import type { Services, ServiceOptions } from '../app/services.ts';
 import { ProfileStore, SessionKeyVault } from '../config/profiles.ts';
-import { readKeyFile, resolveDataDir, type ConnectionSettings } from '../config/settings.ts';
+import { readKeyFile, resolveDataDir, type ConnectionSettings } from '../config/data-dir.ts';
 import { databasePath, openDatabase } from '../store/database.ts';
 import type { Values } from './commands.ts';
 import { readSecretOption } from './secret-options.ts';

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { redactSecrets } from '../api/redact.ts';
 import { createServices, localEngineKey } from '../app/services.ts';
-import { resolveDataDir, type ConnectionSettings } from '../config/settings.ts';
+import { resolveDataDir, type ConnectionSettings } from '../config/data-dir.ts';
 import { openDataFolder } from '../store/data-folder.ts';
 import { engineCommand, keyCommand, webhooksCommand } from './admin-commands.ts';
 import { batchCommand } from './batch-command.ts';

@@ -13,7 +13,7 @@ import type { CommandName } from '../../shared/bridge/contract.ts';
 import { createServices } from '../app/services.ts';
 import { entryPathOf, openCachedZipEntry, ZipEntryError } from '../cache/zip-entries.ts';
 import { EncryptedFileVault, type Encryptor } from '../config/profiles.ts';
-import { resolveDataDir } from '../config/settings.ts';
+import { resolveDataDir } from '../config/data-dir.ts';
 import { openDataFolder } from '../store/data-folder.ts';
 import { BridgeService, type Dialogs } from '../host/bridge-service.ts';
 import { BridgeFailure, toBridgeError } from '../host/errors.ts';

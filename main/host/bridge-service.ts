@@ -21,7 +21,7 @@ import { findOriginal } from '../cache/original.ts';
 import { cachedZipEntries, ZipEntryError } from '../cache/zip-entries.ts';
 import { CacheFolderError, cacheOwnerId, claimCacheFolder } from '../cache/folder.ts';
 import { ProfileStore, SessionKeyVault, type KeyVault, type Profile } from '../config/profiles.ts';
-import { readKeyFile, type ConnectionSettings } from '../config/settings.ts';
+import { readKeyFile, type ConnectionSettings } from '../config/data-dir.ts';
 import { detectProject } from '../export/index.ts';
 import { exportJob } from '../export/from-job.ts';
 import { runBatch, type BatchItem } from '../files/batch.ts';

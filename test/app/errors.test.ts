@@ -11,7 +11,7 @@ import { describeFailure } from '../../main/cli/error-report.ts';
 import { UsageError } from '../../main/cli/values.ts';
 import { WaitTimeoutError } from '../../main/cli/wait-jobs.ts';
 import { KeyStorageError, ProfileError } from '../../main/config/profiles.ts';
-import { SettingsError } from '../../main/config/settings.ts';
+import { SettingsError } from '../../main/config/data-dir.ts';
 import { ExportError } from '../../main/export/errors.ts';
 import { InspectionError } from '../../main/files/errors.ts';
 import { httpStatusOf, toBridgeError } from '../../main/host/errors.ts';

@@ -1,7 +1,7 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultDataDir, readKeyFile, writeKeyFile } from '../../main/config/settings.ts';
+import { defaultDataDir, readKeyFile, writeKeyFile } from '../../main/config/data-dir.ts';
 import { tempDir } from '../helpers.ts';
 
 describe('settings', () => {
