@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { webhookSettings } from '../app/setting-schemas.ts';
 import { startLocalEngine } from '../app/services.ts';
 import { printJson } from './context.ts';
-import { hasKeyFile, keyFilePath, removeKeyFile, writeKeyFile } from '../config/data-dir.ts';
+import { hasKeyFile, keyFilePath, removeKeyFile, writeKeyFile } from '../config/key-file.ts';
 import { str, type CommandContext } from './context.ts';
 import { readSecretOption } from './secret-options.ts';
 import { parseNumber, UsageError } from './values.ts';

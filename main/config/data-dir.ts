@@ -1,6 +1,5 @@
-// The data folder (flag, environment, then the platform's default) and the key file of `asset-studio key set`.
-// The connection itself is resolved by main/app/connection.ts.
-import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// The data folder (flag, environment, then the platform's default). The key file of `asset-studio key set`
+// is key-file.ts; the connection itself is resolved by main/app/connection.ts.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AppError } from '../../shared/errors.ts';
@@ -41,51 +40,4 @@ function pick(src: SettingsSources, flag: string | undefined, name: string): str
 
 export function resolveDataDir(src: SettingsSources): string {
   return pick(src, src.flags.dataDir, 'ASSET_STUDIO_DATA_DIR') ?? defaultDataDir(src.env, src.platform, src.home);
-}
-
-export function keyFilePath(dataDir: string): string {
-  return join(dataDir, 'api-key');
-}
-
-/** The key saved by `asset-studio key set`: readable by its owner only, or refused. */
-export function readKeyFile(dataDir: string): string | undefined {
-  const path = keyFilePath(dataDir);
-  let mode: number;
-  try {
-    mode = statSync(path).mode;
-  } catch {
-    return undefined;
-  }
-  if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
-    throw new SettingsError(`The API key file ${path} can be read by other users. Run: chmod 600 "${path}"`);
-  }
-  const key = readFileSync(path, 'utf8').trim();
-  return key === '' ? undefined : key;
-}
-
-export function writeKeyFile(dataDir: string, key: string): string {
-  const path = keyFilePath(dataDir);
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  writeFileSync(path, `${key.trim()}\n`, { mode: 0o600 });
-  chmodSync(path, 0o600);
-  return path;
-}
-
-export function hasKeyFile(dataDir: string): boolean {
-  try {
-    return statSync(keyFilePath(dataDir)).isFile();
-  } catch {
-    return false;
-  }
-}
-
-export function removeKeyFile(dataDir: string): boolean {
-  const path = keyFilePath(dataDir);
-  try {
-    statSync(path);
-  } catch {
-    return false;
-  }
-  rmSync(path);
-  return true;
 }

@@ -1,7 +1,7 @@
 // Profiles of the app: a name, the service address (none: the embedded local engine) and the older
 // variants' address, stored in the settings table. Their API keys live in a KeyVault, never in the table:
 // the desktop app encrypts them with the OS keychain (Electron safeStorage, see main/electron/key-vault.ts),
-// or keeps them for this session only. The CLI keeps its own key (environment or 0600 file, config/data-dir.ts).
+// or keeps them for this session only. The CLI keeps its own key (environment or 0600 file, config/key-file.ts).
 // Which connection is used (flags, environment, this active profile, the engine) is main/app/connection.ts.
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

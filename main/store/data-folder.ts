@@ -25,7 +25,7 @@ export const DATA_FOLDER_ENTRIES: readonly (string | RegExp)[] = [
   `${DATABASE_FILE}-wal`,
   `${DATABASE_FILE}-shm`,
   `${DATABASE_FILE}-journal`,
-  'api-key', // the CLI's key file (config/data-dir.ts)
+  'api-key', // the CLI's key file (config/key-file.ts)
   'api-keys.json', // the desktop app's encrypted keys (config/profiles.ts)
   /^api-keys\.json\.\d+\.tmp$/, // ... and its temp file
   'engine-key', // the embedded engine's key (app/services.ts)

@@ -4,7 +4,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProfileStore, SessionKeyVault } from '../../main/config/profiles.ts';
-import { writeKeyFile } from '../../main/config/data-dir.ts';
+import { writeKeyFile } from '../../main/config/key-file.ts';
 import { databasePath, openDatabase } from '../../main/store/database.ts';
 import { KEY, startTestEngine, type TestEngine } from '../engine/helpers.ts';
 import { cleanEnv, runCli, tempDataDir } from './run-cli.ts';

@@ -1,0 +1,17 @@
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readKeyFile, writeKeyFile } from '../../main/config/key-file.ts';
+import { tempDir } from '../helpers.ts';
+
+describe('key file', () => {
+  it('refuses a key file other users can read, with the command that fixes it', () => {
+    const dataDir = tempDir();
+    const keyFile = join(dataDir, 'api-key');
+    writeFileSync(keyFile, 'k');
+    chmodSync(keyFile, 0o644);
+    expect(() => readKeyFile(dataDir)).toThrow(/chmod 600/);
+    writeKeyFile(dataDir, 'from-file-key');
+    expect(readKeyFile(dataDir)).toBe('from-file-key');
+  });
+});
