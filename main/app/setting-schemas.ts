@@ -1,24 +1,25 @@
 // Settings of the app kept in the database (settings table), each under its key with its schema.
-// The composition root reads them; the bridge (UI) and the CLI change them.
+// The composition root reads them; the bridge (UI) and the CLI change them. The fields and their limits
+// are shared with the bridge contract and the settings screen (shared/setting-fields.ts).
 import { z } from 'zod';
+import { cacheMaxBytes, exportEngine, WEBHOOK_DEFAULTS, webhookPath, webhookPort, webhookSecret } from '../../shared/setting-fields.ts';
 import { OUTPUT_FORMATS, DEFAULT_FORMATS } from '../cache/outputs.ts';
-import { EXPORT_TARGETS } from '../export/presets.ts';
 
 /** `webhooks`: the receiver used while jobs are followed. */
 export const webhookSettings = z.object({
-  enabled: z.boolean().default(false),
-  host: z.string().default('127.0.0.1'),
-  port: z.number().int().min(0).max(65535).default(8787),
-  path: z.string().startsWith('/').default('/webhooks'),
-  /** Standard Webhooks secret (whsec_...); without it notifications are not verified. */
-  secret: z.string().min(1).optional(),
+  enabled: z.boolean().default(WEBHOOK_DEFAULTS.enabled),
+  host: z.string().default(WEBHOOK_DEFAULTS.host),
+  port: webhookPort.default(WEBHOOK_DEFAULTS.port),
+  path: webhookPath.default(WEBHOOK_DEFAULTS.path),
+  /** Without a secret, notifications are not verified. */
+  secret: webhookSecret.optional(),
 });
 export type WebhookSettings = z.output<typeof webhookSettings>;
 
 /** `cache`: where outputs are kept and how much room they may take. */
 export const cacheSettings = z.object({
   dir: z.string().min(1).optional(),
-  maxBytes: z.number().int().min(100 * 2 ** 20).optional(),
+  maxBytes: cacheMaxBytes.optional(),
 });
 
 /** `outputFormats`: which formats of a finished job are downloaded (GLB always). */
@@ -26,7 +27,7 @@ export const outputFormatsSetting = z.array(z.enum(OUTPUT_FORMATS));
 
 /** `export`: the default export target. */
 export const exportSettings = z.object({
-  engine: z.enum(EXPORT_TARGETS).optional(),
+  engine: exportEngine.optional(),
   projectDir: z.string().optional(),
 });
 

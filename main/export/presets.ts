@@ -6,14 +6,11 @@
 // Unity (glTFast/UnityGLTF, native FBX) and Godot (native glTF/FBX) are Y-up metres like glTF; Unreal's
 // glTF/FBX import turns metres into its centimetres and Y-up into Z-up. Converting ourselves would make
 // the importers convert twice, so nothing is scaled or rotated unless the user asks for transforms.
+import { EXPORT_TARGETS, type ExportTarget } from '../../shared/export-options.ts';
 import { styleName, uniqueName, type NameStyle } from './naming.ts';
 
-/**
- * Where an export goes: a game engine's project, or `folder` (a plain folder). The data keeps the user's
- * word `engine` for it (the manifest, the saved settings, the bridge, the CLI's --engine and its JSON).
- */
-export const EXPORT_TARGETS = ['unity', 'unreal', 'godot', 'folder'] as const;
-export type ExportTarget = (typeof EXPORT_TARGETS)[number];
+/** Where an export goes (shared/export-options.ts): a game engine's project, or a plain folder. */
+export { EXPORT_TARGETS, type ExportTarget };
 export type GameEngine = Exclude<ExportTarget, 'folder'>;
 
 /** What a source file is. `texture` is any image (a mesh's texture or a generated picture). */

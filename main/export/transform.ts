@@ -3,25 +3,12 @@
 // in memory with glTF Transform: mesh data, skins and animations are left exactly as they were.
 import { NodeIO, type Document, type Scene, type vec4 } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
-import { z } from 'zod';
+import { transformsSchema, type Transforms } from '../../shared/export-options.ts';
 import { box, sceneBounds, type Bounds, type Vec3 } from './bounds.ts';
 import { ExportError, reason } from './errors.ts';
 
-const size = z.number().positive().finite();
-
-export const transformsSchema = z
-  .object({
-    /** glTF is Y up; `y-to-z` stands a Y-up model up in a Z-up world, `z-to-y` fixes a model made Z up. */
-    upAxis: z.enum(['y-to-z', 'z-to-y']).optional(),
-    /** A factor, or the size in metres of the largest dimension or of the height (along the output's up axis). */
-    scale: z
-      .union([z.object({ factor: size }).strict(), z.object({ largest: size }).strict(), z.object({ height: size }).strict()])
-      .optional(),
-    /** Moves the origin to the bottom centre (the model stands on the ground) or to the centre of its box. */
-    pivot: z.enum(['bottom-center', 'center']).optional(),
-  })
-  .strict();
-export type Transforms = z.infer<typeof transformsSchema>;
+/** What can be asked for (shared/export-options.ts): up axis, scale (a factor or a size in metres), pivot. */
+export { transformsSchema, type Transforms };
 
 export const ROOT_NODE_NAME = 'AssetStudioRoot';
 

@@ -5,7 +5,9 @@
 import { z } from 'zod';
 import { ENDPOINTS, type EndpointId } from '../contract/endpoints.ts';
 import { LIFECYCLE_STATES, OLDER_STEPS, RESOURCE_KINDS } from '../contract/lifecycle.ts';
+import { EXPORT_TARGETS, transformsSchema } from '../export-options.ts';
 import { MODEL_FORMATS } from '../model-formats.ts';
+import { cacheMaxBytes, exportEngine, webhookPath, webhookPort, webhookSecret } from '../setting-fields.ts';
 
 // ---- views of main's records (what the UI may see) --------------------------------------------
 
@@ -81,7 +83,7 @@ export const settingsView = z.object({
   activeProfile: z.string(),
   webhooks: z.object({ enabled: z.boolean(), host: z.string(), port: z.number(), path: z.string(), secretSet: z.boolean() }),
   cache: z.object({ dir: z.string(), maxBytes: z.number(), usedBytes: z.number() }),
-  export: z.object({ engine: z.enum(['unity', 'unreal', 'godot', 'folder']).optional(), projectDir: z.string().optional() }),
+  export: z.object({ engine: exportEngine.optional(), projectDir: z.string().optional() }),
   outputFormats: z.array(z.string()),
 });
 export type SettingsView = z.output<typeof settingsView>;
@@ -141,12 +143,6 @@ export const createInput = z.object({
   label: z.string().max(200).optional(),
   /** Chosen by the UI: makes the create idempotent (a repeat replays it) and lets jobs.cancel cut off its upload. */
   operationId: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'letters, digits, _ and - only (at most 100)').optional(),
-});
-
-const transforms = z.object({
-  upAxis: z.enum(['y-to-z', 'z-to-y']).optional(),
-  scale: z.union([z.object({ factor: z.number().positive() }), z.object({ largest: z.number().positive() }), z.object({ height: z.number().positive() })]).optional(),
-  pivot: z.enum(['bottom-center', 'center']).optional(),
 });
 
 // ---- the commands -------------------------------------------------------------------------------
@@ -216,15 +212,15 @@ export const COMMANDS = {
   'export.detect': {
     input: z.object({ projectDir: path }),
     /** `newFolder`: the folder does not exist yet; the export creates it (an ordinary answer, not an error). */
-    output: z.object({ engine: z.enum(['unity', 'unreal', 'godot', 'folder']), root: z.string(), newFolder: z.boolean().optional() }),
+    output: z.object({ engine: z.enum(EXPORT_TARGETS), root: z.string(), newFolder: z.boolean().optional() }),
   },
   'export.run': {
     input: z.object({
       jobId: id,
       projectDir: path,
-      engine: z.enum(['unity', 'unreal', 'godot', 'folder']).optional(),
+      engine: z.enum(EXPORT_TARGETS).optional(),
       name: z.string().min(1).max(64).optional(),
-      transforms: transforms.optional(),
+      transforms: transformsSchema.optional(),
       overwrite: z.boolean().optional(),
     }),
     output: z.object({ engine: z.string(), targetDir: z.string(), files: z.array(z.object({ path: z.string(), size: z.number() })), manifestPath: z.string() }),
@@ -234,9 +230,9 @@ export const COMMANDS = {
     input: z.object({
       profile: z.object({ name: z.string().min(1).max(60), baseUrl: z.string().url().optional(), legacyBaseUrl: z.string().url().optional() }).optional(),
       activeProfile: z.string().optional(),
-      webhooks: z.object({ enabled: z.boolean(), host: z.string().optional(), port: z.number().int().min(0).max(65535).optional(), path: z.string().startsWith('/').optional(), secret: z.string().min(1).optional() }).optional(),
-      cache: z.object({ maxBytes: z.number().int().min(100 * 2 ** 20).optional(), dir: path.optional() }).optional(),
-      export: z.object({ engine: z.enum(['unity', 'unreal', 'godot', 'folder']).optional(), projectDir: path.optional() }).optional(),
+      webhooks: z.object({ enabled: z.boolean(), host: z.string().optional(), port: webhookPort.optional(), path: webhookPath.optional(), secret: webhookSecret.optional() }).optional(),
+      cache: z.object({ maxBytes: cacheMaxBytes.optional(), dir: path.optional() }).optional(),
+      export: z.object({ engine: exportEngine.optional(), projectDir: path.optional() }).optional(),
       outputFormats: z.array(z.string()).optional(),
     }),
     output: settingsView,

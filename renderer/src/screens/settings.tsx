@@ -2,6 +2,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { connectionSentence } from '../../../shared/bridge/connection-text.ts';
 import type { CommandInput, ConnectionView, SettingsView } from '../../../shared/bridge/contract.ts';
+import { EXPORT_TARGET_LABELS, EXPORT_TARGETS, type ExportTarget } from '../../../shared/export-options.ts';
+import { MIN_CACHE_BYTES } from '../../../shared/setting-fields.ts';
 import { getBridge, getTransport } from '../../bridge/index.ts';
 import { appState, patchApp, refreshInfo } from '../app-state.ts';
 import { ErrorBox, Field, Section } from '../components/ui.tsx';
@@ -330,7 +332,7 @@ function Cache({ settings }: { settings: SettingsView }) {
         }}
       >
         <div class="grid-2">
-          <TextField id="cache-max" label="Largest size (MB)" type="number" value={maxMb} onChange={setMaxMb} errors={fieldErrors['cache.maxBytes']} hint="At least 100 MB. The least recently used files go first." />
+          <TextField id="cache-max" label="Largest size (MB)" type="number" value={maxMb} onChange={setMaxMb} errors={fieldErrors['cache.maxBytes']} hint={`At least ${MIN_CACHE_BYTES / 2 ** 20} MB. The least recently used files go first.`} />
           <div>
             <TextField id="cache-dir" label="Location" value={dir} onChange={setDir} errors={fieldErrors['cache.dir']} />
             {electron && (
@@ -372,7 +374,7 @@ function ExportDefaults({ settings }: { settings: SettingsView }) {
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          void save({ export: { ...(engine && { engine: engine as 'unity' }), ...(projectDir.trim() && { projectDir: projectDir.trim() }) } });
+          void save({ export: { ...(engine && { engine: engine as ExportTarget }), ...(projectDir.trim() && { projectDir: projectDir.trim() }) } });
         }}
       >
         <div class="grid-2">
@@ -380,10 +382,11 @@ function ExportDefaults({ settings }: { settings: SettingsView }) {
             {(d) => (
               <select id="export-engine" value={engine} aria-describedby={d || undefined} onChange={(e) => setEngine(e.currentTarget.value)}>
                 <option value="">Detect from the project folder</option>
-                <option value="unity">Unity</option>
-                <option value="unreal">Unreal</option>
-                <option value="godot">Godot</option>
-                <option value="folder">Plain folder</option>
+                {EXPORT_TARGETS.map((t) => (
+                  <option key={t} value={t}>
+                    {EXPORT_TARGET_LABELS[t]}
+                  </option>
+                ))}
               </select>
             )}
           </Field>

@@ -4,6 +4,7 @@
 // the result (target folder, files) or the error is shown in words.
 import { useEffect, useState } from 'preact/hooks';
 import type { CommandInput, CommandOutput, JobView } from '../../../../shared/bridge/contract.ts';
+import { EXPORT_TARGET_LABELS, EXPORT_TARGETS, PIVOTS, UP_AXES, type ExportTarget, type Pivot, type UpAxis } from '../../../../shared/export-options.ts';
 import { getBridge } from '../../../bridge/index.ts';
 import { loadBabylon, type PreviewTransforms } from '../../../viewer/index.ts';
 import { appState } from '../../app-state.ts';
@@ -11,9 +12,9 @@ import { ErrorBox } from '../../components/ui.tsx';
 import { useStore } from '../../store.ts';
 import { formatBytes, toShownError, type ShownError } from '../../util.ts';
 
-type Engine = 'unity' | 'unreal' | 'godot' | 'folder';
-
-const ENGINES: Record<Engine, string> = { godot: 'Godot', unity: 'Unity', unreal: 'Unreal', folder: 'Plain folder' };
+const PIVOT_LABELS: Record<Pivot, string> = { 'bottom-center': 'Bottom centre (stands on the ground)', center: 'Centre of the box' };
+const UP_AXIS_LABELS: Record<UpAxis, string> = { 'y-to-z': 'Z up (stand it up in a Z-up world)', 'z-to-y': 'Fix a model made Z up' };
+const isOneOf = <T extends string>(list: readonly T[], value: string): value is T => (list as readonly string[]).includes(value);
 const metres = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(2));
 
 /** The transforms chosen in the form (undefined fields are left out: the export only takes what is set). */
@@ -22,14 +23,14 @@ function transformsOf(scaleMode: string, scaleValue: string, pivot: string, upAx
   const v = Number(scaleValue);
   if (scaleMode === 'factor' && v > 0) t.scale = { factor: v };
   if (scaleMode === 'height' && v > 0) t.scale = { height: v };
-  if (pivot === 'bottom-center' || pivot === 'center') t.pivot = pivot;
-  if (upAxis === 'y-to-z' || upAxis === 'z-to-y') t.upAxis = upAxis;
+  if (isOneOf(PIVOTS, pivot)) t.pivot = pivot;
+  if (isOneOf(UP_AXES, upAxis)) t.upAxis = upAxis;
   return Object.keys(t).length > 0 ? t : undefined;
 }
 
 /** What export.detect found, in words: the project, or the plain folder (a new one is created by the export). */
 function detectedText(d: CommandOutput<'export.detect'>): string {
-  if (d.engine !== 'folder') return `${ENGINES[d.engine]} project found at ${d.root}.${d.newFolder ? ' The folder you typed does not exist yet: the export creates it.' : ''}`;
+  if (d.engine !== 'folder') return `${EXPORT_TARGET_LABELS[d.engine]} project found at ${d.root}.${d.newFolder ? ' The folder you typed does not exist yet: the export creates it.' : ''}`;
   return d.newFolder ? `New folder: the export creates ${d.root}.` : `No game project here: the export writes into ${d.root}.`;
 }
 
@@ -38,7 +39,7 @@ export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLEle
   const { info, settings } = useStore(appState);
   const [projectDir, setProjectDir] = useState(settings?.export.projectDir ?? '');
   const [detected, setDetected] = useState<CommandOutput<'export.detect'> | { error: string } | undefined>();
-  const [engine, setEngine] = useState<Engine | 'auto'>('auto');
+  const [engine, setEngine] = useState<ExportTarget | 'auto'>('auto');
   const [name, setName] = useState('');
   const [scaleMode, setScaleMode] = useState('none');
   const [scaleValue, setScaleValue] = useState('1');
@@ -138,11 +139,11 @@ export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLEle
       </div>
       <div class="field">
         <label for="export-engine">Engine preset</label>
-        <select id="export-engine" value={engine} onChange={(e) => setEngine(e.currentTarget.value as Engine | 'auto')}>
-          <option value="auto">Detected{detectedEngine ? ` (${ENGINES[detectedEngine]})` : ''}</option>
-          {(Object.keys(ENGINES) as Engine[]).map((k) => (
+        <select id="export-engine" value={engine} onChange={(e) => setEngine(e.currentTarget.value as ExportTarget | 'auto')}>
+          <option value="auto">Detected{detectedEngine ? ` (${EXPORT_TARGET_LABELS[detectedEngine]})` : ''}</option>
+          {EXPORT_TARGETS.map((k) => (
             <option key={k} value={k}>
-              {ENGINES[k]}
+              {EXPORT_TARGET_LABELS[k]}
             </option>
           ))}
         </select>
@@ -168,16 +169,22 @@ export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLEle
           <label for="export-pivot">Pivot</label>
           <select id="export-pivot" value={pivot} onChange={(e) => setPivot(e.currentTarget.value)}>
             <option value="none">As is</option>
-            <option value="bottom-center">Bottom centre (stands on the ground)</option>
-            <option value="center">Centre of the box</option>
+            {PIVOTS.map((p) => (
+              <option key={p} value={p}>
+                {PIVOT_LABELS[p]}
+              </option>
+            ))}
           </select>
         </div>
         <div class="field">
           <label for="export-up">Up axis</label>
           <select id="export-up" value={upAxis} onChange={(e) => setUpAxis(e.currentTarget.value)}>
             <option value="none">Y up (as glTF)</option>
-            <option value="y-to-z">Z up (stand it up in a Z-up world)</option>
-            <option value="z-to-y">Fix a model made Z up</option>
+            {UP_AXES.map((a) => (
+              <option key={a} value={a}>
+                {UP_AXIS_LABELS[a]}
+              </option>
+            ))}
           </select>
         </div>
         {preview && (
@@ -193,7 +200,7 @@ export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLEle
       {result && (
         <div class="export-result" role="status">
           <p>
-            Exported for {ENGINES[result.engine as Engine] ?? result.engine} into <code>{result.targetDir}</code>:
+            Exported for {isOneOf(EXPORT_TARGETS, result.engine) ? EXPORT_TARGET_LABELS[result.engine] : result.engine} into <code>{result.targetDir}</code>:
           </p>
           <ul>
             {result.files.map((f) => (
