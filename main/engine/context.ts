@@ -1,4 +1,5 @@
 // What the session modules share: the live state and its persistence, the files, the clock.
+import type { FaultController } from './faults.ts';
 import type { FileStore } from './file-store.ts';
 import type { Clock } from './progress.ts';
 import type { EngineState } from './state.ts';
@@ -13,4 +14,6 @@ export interface Services {
   initialCredits: number;
   /** What happens to an image uploaded as a data URI before it is hosted (see EngineOptions). */
   uploadedImages: 'as-sent' | 'recompressed';
+  /** The explicit fault rules; the session ones decide which session steps fail (see sessions/faults.ts). */
+  faults: FaultController;
 }

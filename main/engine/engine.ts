@@ -82,7 +82,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const signer = await loadSigner(options.dataDir);
     const files = new FileStore(join(options.dataDir, 'files'), signer, options.urlTtlMs ?? 3_600_000);
     files.register(outputsIn(store.state)); // outputs of sessions finished before a restart
-    const services: Services = { state: store.state, save: store.save, files, clock: makeClock(speed), initialCredits: options.initialCredits ?? 1000, uploadedImages: options.uploadedImages ?? 'as-sent' };
+    const services: Services = { state: store.state, save: store.save, files, clock: makeClock(speed), initialCredits: options.initialCredits ?? 1000, uploadedImages: options.uploadedImages ?? 'as-sent', faults };
     const handlers: Handlers = {
       ...imageTo3dHandlers(services),
       ...textToImageHandlers(services),

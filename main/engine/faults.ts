@@ -1,6 +1,7 @@
-// Fault injection: rules that make the engine answer like a failing service or network, switchable at
-// start (options or ASSET_STUDIO_ENGINE_FAULTS), at runtime (FaultController or POST /__engine/faults),
-// plus request counts per endpoint for tests and benchmarks.
+// Fault injection: rules that make the engine answer like a failing service or network, or make a session
+// fail or report a status no client knows, switchable at start (options or ASSET_STUDIO_ENGINE_FAULTS), at
+// runtime (FaultController or POST /__engine/faults), plus request counts per endpoint for tests and
+// benchmarks. Faults are explicit only: nothing a client sends (prompt, URL, text) ever triggers one.
 import { z } from 'zod';
 import { ENDPOINTS, issuesToText, parseWith, type EndpointId } from '../../shared/contract/index.ts';
 
@@ -21,6 +22,16 @@ const common = {
     .optional(),
 };
 
+/** Which session step a session rule hits: one started by a request to `endpoint`, or the next step of `session` to end. */
+const sessionMatch = z
+  .object({
+    endpoint: z.enum(ENDPOINT_IDS, { error: `must be an endpoint id (${ENDPOINT_IDS.join(', ')})` }).optional(),
+    session: z.string({ error: 'must be a session code or id' }).min(1, { error: 'must be a session code or id' }).optional(),
+  })
+  .optional();
+
+export const SESSION_FAULT_KINDS = ['session-failure', 'session-status'] as const;
+
 export const faultRuleSchema = z.discriminatedUnion(
   'kind',
   [
@@ -36,11 +47,26 @@ export const faultRuleSchema = z.discriminatedUnion(
     z.object({ kind: z.literal('truncate'), ...common }),
     z.object({ kind: z.literal('slow'), delayMs: z.number().int().min(0), ...common }),
     z.object({ kind: z.literal('drop-response'), ...common }),
+    /** The session step hit ends failed (a text of text-multi answers isError). */
+    z.object({ kind: z.literal('session-failure'), match: sessionMatch, times: common.times }),
+    /** The session step hit reports `status` while it runs (a status no client knows, or another allowed one). */
+    z.object({
+      kind: z.literal('session-status'),
+      status: z.string({ error: 'must be a status word' }).regex(/^[a-z][a-z0-9_]*$/, { error: 'must be a status word: lower-case letters, digits and _' }),
+      match: sessionMatch,
+      times: common.times,
+    }),
   ],
-  { error: 'must have kind "status", "reset", "truncate", "slow" or "drop-response"' },
+  { error: 'must have kind "status", "reset", "truncate", "slow", "drop-response", "session-failure" or "session-status"' },
 );
 
 export type FaultRule = z.input<typeof faultRuleSchema>;
+export type SessionFaultRule = Extract<FaultRule, { kind: (typeof SESSION_FAULT_KINDS)[number] }>;
+export type HttpFaultRule = Exclude<FaultRule, SessionFaultRule>;
+const isSessionRule = (rule: FaultRule): rule is SessionFaultRule => (SESSION_FAULT_KINDS as readonly string[]).includes(rule.kind);
+
+/** Where a session step is decided: at its start (by the request that starts it) or at its end. */
+export type SessionFaultPoint = { at: 'start'; endpoint: EndpointId; session?: string } | { at: 'end'; session: string };
 
 export function parseFaultRules(value: unknown, source: string): FaultRule[] {
   const parsed = parseWith(z.array(faultRuleSchema, { error: 'must be a JSON array of fault rules' }), value);
@@ -59,6 +85,8 @@ export interface FaultController {
   history(): readonly RequestRecord[];
   /** Requests seen per endpoint (or `files`, `unrouted`). */
   counts(): Record<string, number>;
+  /** The session rule a session step gets, using up one of its hits (undefined: none). */
+  takeSessionFault(point: SessionFaultPoint): SessionFaultRule | undefined;
 }
 
 export interface RequestRecord {
@@ -66,7 +94,7 @@ export interface RequestRecord {
   at: number;
   target: FaultTarget | 'unrouted';
   method: string;
-  fault?: FaultRule['kind'];
+  fault?: HttpFaultRule['kind'];
 }
 
 const HISTORY_LIMIT = 10_000;
@@ -112,19 +140,40 @@ export class Faults implements FaultController {
     return Object.fromEntries(this.perTarget);
   }
 
-  /** Counts a request and returns the first rule it triggers (using up one of its hits). */
-  take(target: FaultTarget | undefined, method: string): FaultRule | undefined {
+  /** Counts a request and returns the first request rule it triggers (using up one of its hits). */
+  take(target: FaultTarget | undefined, method: string): HttpFaultRule | undefined {
     const name = target ?? 'unrouted';
     this.perTarget.set(name, (this.perTarget.get(name) ?? 0) + 1);
     const record: RequestRecord = { at: Date.now(), target: name, method };
     this.seen.push(record);
     if (this.seen.length > HISTORY_LIMIT) this.seen.shift();
-    const at = this.rules.findIndex(
-      (r) => (r.match?.endpoint === undefined || r.match.endpoint === target) && (r.match?.method === undefined || r.match.method === method),
+    const rule = this.use(
+      (r): r is HttpFaultRule =>
+        !isSessionRule(r) && (r.match?.endpoint === undefined || r.match.endpoint === target) && (r.match?.method === undefined || r.match.method === method),
     );
+    if (rule) record.fault = rule.kind;
+    return rule;
+  }
+
+  /**
+   * A step started by a request matches a rule whose endpoint (if given) is that request's and whose session
+   * (if given) is the step's session; a step ending matches a session-failure rule naming its session and no
+   * endpoint.
+   */
+  takeSessionFault(point: SessionFaultPoint): SessionFaultRule | undefined {
+    return this.use((r): r is SessionFaultRule => {
+      if (!isSessionRule(r)) return false;
+      const { endpoint, session } = r.match ?? {};
+      if (point.at === 'end') return r.kind === 'session-failure' && endpoint === undefined && session === point.session;
+      return (endpoint === undefined || endpoint === point.endpoint) && (session === undefined || session === point.session);
+    });
+  }
+
+  /** The first rule `matches` accepts, with one of its hits used up. */
+  private use<R extends FaultRule>(matches: (rule: FaultRule) => rule is R): R | undefined {
+    const at = this.rules.findIndex(matches);
     if (at < 0) return undefined;
-    const rule = this.rules[at]!;
-    record.fault = rule.kind;
+    const rule = this.rules[at] as R;
     const times = rule.times ?? 1;
     if (times !== -1 && times !== Infinity) {
       if (times <= 1) this.rules.splice(at, 1);

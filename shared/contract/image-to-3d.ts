@@ -24,7 +24,12 @@ export const createImageTo3dRequest = z.object({
 export const createImageTo3dLegacyRequest = z.object({
   image_url: imageSource,
   model_version: z.string(rule('must be text')).default(''),
-  auto_gen_3d: z.boolean(rule('must be true or false')).default(false),
+  /** Older scripts send the strings "true" and "false"; both forms are accepted. */
+  auto_gen_3d: z
+    .union([z.boolean(), z.enum(['true', 'false']).transform((text) => text === 'true')], {
+      error: 'must be true or false (a boolean, or the text "true" or "false")',
+    })
+    .default(false),
 });
 
 export const submitSpinRequest = z.object({

@@ -7,7 +7,8 @@ export const createTextToImageRequest = z.object({
     .string(rule('must be text describing the image'))
     .trim()
     .min(1, rule('must not be empty: describe objects, colours, places or characters')),
-  style_id: z.string(rule('must be a style identifier')).trim().min(1, rule('must not be empty')).optional(),
+  /** An empty string means no style, as the service's own examples send it. */
+  style_id: z.string(rule('must be a style identifier, or "" for no style')).trim().optional(),
 });
 
 export const createStyleRequest = z.object({

@@ -64,12 +64,12 @@ describe('mesh animation', () => {
     expect(joints.L_Knee![1]).toBeLessThan(joints.L_Ankle![1]);
     expect(joints.R_Shoulder![0]).toBeLessThan(joints.L_Shoulder![0]);
 
-    const texts = ['walk forward', 'x'.repeat(301), 'fail at jumping', 'wave with both hands'];
+    const texts = ['walk forward', 'x'.repeat(301), 'qzxv blorp', 'wave with both hands'];
     const submitted = expectSuccess('submitTextAnimations', await call(engine, 'submitTextAnimations', { json: { session_code: result.session_code, texts } }));
     expect(submitted.responses.map((r: { text: string; isError: boolean }) => [r.text, r.isError])).toEqual([
       ['walk forward', false],
       ['x'.repeat(301), true],
-      ['fail at jumping', true],
+      ['qzxv blorp', true],
       ['wave with both hands', false],
     ]);
     expect(submitted.responses[1].message).toContain('too long');
@@ -81,19 +81,38 @@ describe('mesh animation', () => {
     }
   });
 
-  it('text-multi waits for the rig and knows its sessions', async () => {
-    const slow = await startTestEngine({ speed: 1 });
+  it('text-multi queues texts until the rig is ready, and knows its sessions', async () => {
+    const slow = await startTestEngine({ speed: 1 }); // its mesh is ready after 17 s at the earliest
     try {
       const result = expectSuccess('uploadAnimationMesh', await call(slow, 'uploadAnimationMesh', { json: { mesh_url: 'https://example.com/a.fbx' } }));
-      expectError(await call(slow, 'submitTextAnimations', { json: { session_code: result.session_code, texts: ['walk'] } }), 400, 'init_processing', 'wait');
+      const submitted = expectSuccess('submitTextAnimations', await call(slow, 'submitTextAnimations', { json: { session_code: result.session_code, texts: ['walk', 'qzxv blorp'] } }));
+      expect(submitted.responses.map((r: { isError: boolean }) => r.isError)).toEqual([false, true]);
+      expect(submitted.responses[0].message).toContain('when the mesh is ready');
+      expect(submitted.responses[1].message).toMatch(/no motion the engine knows.*walk/);
+      const session = expectSuccess('getAnimation', await call(slow, 'getAnimation', { params: { session_code: result.session_code } }));
+      expect(session.status).toBe('init_processing');
+      expect(session.prompts.map((p: { text: string; status: string }) => [p.text, p.status])).toEqual([['walk', 'text_processing']]);
       expectError(await call(slow, 'submitTextAnimations', { json: { session_code: 'SESSION_unknown', texts: ['walk'] } }), 404);
     } finally {
       await slow.dispose();
     }
   });
 
-  it('ends init_failed for a mesh URL that says fail', async () => {
-    const result = expectSuccess('uploadAnimationMesh', await call(engine, 'uploadAnimationMesh', { json: { mesh_url: 'https://example.com/fail.fbx' } }));
+  it('fails the queued texts of a session whose mesh cannot be prepared, and answers later texts isError', async () => {
+    engine.faults.add({ kind: 'session-failure', match: { endpoint: 'uploadAnimationMesh' } });
+    const result = expectSuccess('uploadAnimationMesh', await call(engine, 'uploadAnimationMesh', { json: { mesh_url: 'https://example.com/b.fbx' } }));
+    const submitted = expectSuccess('submitTextAnimations', await call(engine, 'submitTextAnimations', { json: { session_code: result.session_code, texts: ['run'] } }));
+    // Sent while it runs, the text waits; when the session ends failed, so does the text.
+    const failed = await finished(result.session_code);
+    expect(failed.status).toBe('init_failed');
+    if (!submitted.responses[0].isError) expect(failed.prompts.map((p: { status: string }) => p.status)).toEqual(['text_failed']);
+    const later = expectSuccess('submitTextAnimations', await call(engine, 'submitTextAnimations', { json: { session_code: result.session_code, texts: ['jump'] } }));
+    expect(later.responses[0]).toMatchObject({ isError: true, message: expect.stringContaining('upload the mesh again') });
+  });
+
+  it('ends init_failed when a session-failure fault rule says so', async () => {
+    engine.faults.add({ kind: 'session-failure', match: { endpoint: 'uploadAnimationMesh' } });
+    const result = expectSuccess('uploadAnimationMesh', await call(engine, 'uploadAnimationMesh', { json: { mesh_url: 'https://example.com/hero.fbx' } }));
     const done = await finished(result.session_code);
     expect(done).toMatchObject({ status: 'init_failed', mesh_url: '', animation_library: [] });
   });

@@ -97,8 +97,9 @@ describe('image-to-3D (current form)', () => {
     expect(obj).toMatch(/\nf \S+ \S+ \S+ \S+\n/); // quads
   });
 
-  it('ends failed when the image URL says fail', async () => {
-    const failed = await createAndFinish({ image_url: 'https://x/fail.png' });
+  it('ends failed when a session-failure fault rule says so', async () => {
+    engine.faults.add({ kind: 'session-failure', match: { endpoint: 'createImageTo3d' } });
+    const failed = await createAndFinish({ image_url: PNG_DATA_URI });
     expect(failed.session_status).toBe('failed');
     expect(failed.mesh_url_glb).toBe('');
   });

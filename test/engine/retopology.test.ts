@@ -83,8 +83,9 @@ describe('v3 retopology', () => {
     expect(other.max[0]! - other.min[0]!).toBeLessThan(1.5);
   });
 
-  it('fails for a mesh URL that says fail', async () => {
-    const created = await create({ mesh: 'https://example.com/fail.glb', model: 'swift' });
+  it('fails when a session-failure fault rule says so', async () => {
+    engine.faults.add({ kind: 'session-failure', match: { endpoint: 'createRetopology' } });
+    const created = await create({ mesh: 'https://example.com/in.glb', model: 'swift' });
     const done = await pollUntil(() => read(created._id), (s) => s.status !== 'incomplete');
     expect(done.status).toBe('failed');
     expect(done.output.meshes[0].data.obj_url).toBe('');

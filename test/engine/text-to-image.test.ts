@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, download, expectError, expectSuccess, PNG_SIGNATURE, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
+import { call, download, expectSuccess, PNG_SIGNATURE, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
 
 let engine: TestEngine;
 beforeAll(async () => {
@@ -21,10 +21,18 @@ describe('text-to-image', () => {
     expect([png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)]).toEqual([512, 512]);
   });
 
-  it('fails when the prompt says fail', async () => {
-    const created = expectSuccess('createTextToImage', await call(engine, 'createTextToImage', { json: { prompt: 'please fail' } }));
-    const done = await pollUntil(() => read(created.session_code), (s) => s.status === 'failed' || s.status === 'completed');
-    expect(done).toMatchObject({ status: 'failed', image_url: '' });
+  it('fails when a session-failure fault rule says so, never because of its prompt', async () => {
+    const finished = (code: string) => pollUntil(() => read(code), (s) => s.status === 'failed' || s.status === 'completed');
+    const failsafe = expectSuccess('createTextToImage', await call(engine, 'createTextToImage', { json: { prompt: 'a red fire extinguisher with a failsafe pin' } }));
+    expect(await finished(failsafe.session_code)).toMatchObject({ status: 'completed' });
+    engine.faults.add({ kind: 'session-failure', match: { endpoint: 'createTextToImage' } });
+    const created = expectSuccess('createTextToImage', await call(engine, 'createTextToImage', { json: { prompt: 'a lamp' } }));
+    expect(await finished(created.session_code)).toMatchObject({ status: 'failed', image_url: '' });
+    // A rule naming a session fails the step of it that ends next.
+    const named = expectSuccess('createTextToImage', await call(engine, 'createTextToImage', { json: { prompt: 'a chair' } }));
+    engine.faults.add({ kind: 'session-failure', match: { session: named.session_code } });
+    expect(await finished(named.session_code)).toMatchObject({ status: 'failed', image_url: '' });
+    expect(engine.faults.list()).toEqual([]);
   });
 
   it('trains a style that text-to-image can then use', async () => {
@@ -40,12 +48,14 @@ describe('text-to-image', () => {
     expect(done.image_url).not.toBe('');
   });
 
-  it('refuses a style that is still training', async () => {
+  it('accepts a style that is still training: the session waits for it', async () => {
     const slow = await startTestEngine({ speed: 1 });
     try {
       const style = expectSuccess('createStyle', await call(slow, 'createStyle', { json: { zip_url: 'https://example.com/a.zip', description: 'a', is_public: true } }));
       expect(style.is_public).toBe(true);
-      expectError(await call(slow, 'createTextToImage', { json: { prompt: 'x', style_id: style.style_id } }), 400, 'style_id', 'training');
+      const created = expectSuccess('createTextToImage', await call(slow, 'createTextToImage', { json: { prompt: 'x', style_id: style.style_id } }));
+      expect(created).toMatchObject({ style_id: style.style_id, status: 'processing', image_url: '' });
+      expect(expectSuccess('getTextToImage', await call(slow, 'getTextToImage', { params: { session_code: created.session_code } })).status).toBe('processing');
     } finally {
       await slow.dispose();
     }

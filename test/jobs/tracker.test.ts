@@ -27,8 +27,9 @@ describe('job tracker', () => {
       await submitter.submit('createTextToImage', { body: { prompt: 'a lamp' } }, { label: 'lamp' }),
       await submitter.submit('createRetopology', { body: { type: 'retopology', input: { mesh: 'https://example.com/a.glb' } } }, { label: 'retopo' }),
       await submitter.submit('uploadAnimationMesh', { body: { mesh_url: 'https://example.com/hero.fbx' } }, { label: 'hero' }),
-      await submitter.submit('createTextToImage', { body: { prompt: 'this one should fail' } }, { label: 'bad' }),
     ];
+    h.engine.faults.add({ kind: 'session-failure', match: { endpoint: 'createTextToImage' } }); // the next one fails
+    jobs.push(await submitter.submit('createTextToImage', { body: { prompt: 'a lamp that will not be drawn' } }, { label: 'bad' }));
     const done = await finish(h, jobs.map((j) => j.job!.id));
     expect(done.map((j) => j.state)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded', 'failed']);
     expect(done[0]!.percent).toBe(100);
@@ -67,7 +68,8 @@ describe('job tracker', () => {
 
   it('keeps a job with an unknown status alive, shown raw, until the chosen limit', async () => {
     h = await makeHarness({ speed: 5 }); // slow enough that a loaded machine still reads it while it runs
-    const a = await h.submitter.submit('createTextToImage', { body: { prompt: 'odd [status:reticulating_splines]' } }, { label: 'odd' });
+    h.engine.faults.add({ kind: 'session-status', status: 'reticulating_splines', match: { endpoint: 'createTextToImage' }, times: 2 });
+    const a = await h.submitter.submit('createTextToImage', { body: { prompt: 'odd' } }, { label: 'odd' });
     h.tracker.start();
     const seen = await new Promise<JobRecord>((resolve) => h!.tracker.on('progress', (j) => j.rawStatus === 'reticulating_splines' && resolve(j)));
     expect(seen).toMatchObject({ state: 'unknown', final: false, rawStatus: 'reticulating_splines' });
@@ -76,7 +78,7 @@ describe('job tracker', () => {
     await h.tracker.stop();
 
     const limited = h.restartTracker({ unknownStatusLimitMs: 0 });
-    const b = await h.submitter.submit('createTextToImage', { body: { prompt: 'odd again [status:reticulating_splines]' } }, { label: 'odd' });
+    const b = await h.submitter.submit('createTextToImage', { body: { prompt: 'odd again' } }, { label: 'odd' });
     limited.start();
     const [failed] = await limited.waitFor([b.job!.id], AbortSignal.timeout(20_000));
     expect(failed).toMatchObject({ state: 'failed', rawStatus: 'reticulating_splines' });

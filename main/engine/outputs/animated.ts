@@ -1,11 +1,13 @@
 // An animated, skinned humanoid as glTF 2.0 binary (GLB): bones named like Mixamo's (`mixamorig:Hips`…)
 // whose rest pose is the 17-joint figure of the session's render (so `animation_joint_dict` and the rig
-// agree), a body of boxes each bound to one bone, and one looping clip per name: Idle, Walk, Run, Jump, or
-// for any other name (a text prompt) a motion whose amplitudes and tempo come from the text.
+// agree), a body of boxes each bound to one bone, and one looping clip per name: Idle, Walk, Run, Jump, a
+// text prompt naming one of those kinds of motion (motion-words.ts), or for any other text a motion whose
+// amplitudes and tempo come from the text.
 import type { JointName } from '../../../shared/contract/animation.ts';
 import { BinaryBody, glbContainer } from './glb.ts';
 import { GENERATOR } from './mesh.ts';
 import { hslToRgb, seededRandom } from './seeded.ts';
+import { motionKindOf } from '../motion-words.ts';
 
 export interface AnimatedGlbOptions {
   seed: string;
@@ -198,7 +200,10 @@ function motionOf(clip: string, seed: string): Motion {
     },
     hips: (p) => [0, bob * Math.abs(Math.sin(p)), 0],
   });
-  switch (clip.toLowerCase()) {
+  const library = ['idle', 'walk', 'run', 'jump'];
+  const named = clip.toLowerCase();
+  const kind = library.includes(named) ? named : motionKindOf(clip);
+  switch (kind) {
     case 'idle':
       return {
         period: 3,

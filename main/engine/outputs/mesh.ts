@@ -14,6 +14,8 @@ export interface MeshOptions {
   quads?: boolean;
   /** Wanted number of faces (triangles, or quads when `quads`); default 2000. */
   targetFaces?: number;
+  /** A limit the face count never exceeds (a quad or a triangle counts as one face), e.g. a model's stated maximum. */
+  maxFaces?: number;
   /** [width, height, depth] in metres; -1 in a slot keeps the natural size (about 1 m) on that axis. */
   scale?: Vec3;
   /** Scale every axis by one factor: the largest that fits the given sizes. */
@@ -59,7 +61,10 @@ export function buildMesh(opts: MeshOptions): Mesh {
   const color = hslToRgb(random(), 0.45 + 0.3 * random(), 0.35 + 0.25 * random());
   const target = opts.targetFaces ?? DEFAULT_FACES;
   if (!(target > 0)) throw new RangeError(`targetFaces must be above 0, got ${target}`);
-  const n = Math.min(MAX_GRID, Math.max(1, Math.round(Math.sqrt(target / (opts.quads ? 6 : 12)))));
+  const perCell = opts.quads ? 6 : 12; // faces per grid cell over the cube's six sides
+  const limit = opts.maxFaces === undefined ? MAX_GRID : Math.floor(Math.sqrt(opts.maxFaces / perCell));
+  if (!(limit >= 1)) throw new RangeError(`maxFaces must be at least ${perCell}, got ${opts.maxFaces}`);
+  const n = Math.min(MAX_GRID, limit, Math.max(1, Math.round(Math.sqrt(target / perCell))));
 
   const side = n + 1;
   const vertexCount = 6 * side * side;

@@ -12,13 +12,18 @@ import { receiveFile } from '../multipart.ts';
 import type { MeshOptions } from '../outputs/index.ts';
 import { phaseStatus, settle, type Phases, type Stepped, type StepName } from '../progress.ts';
 import type { Handlers } from '../router.ts';
-import { findOwned, inputUrl, refresh, wantsFailure, type InputRef } from './common.ts';
+import { describeMotionKinds, motionKindOf } from '../motion-words.ts';
+import { findOwned, inputUrl, refresh, type InputRef } from './common.ts';
+import { faultOfStart, withEndFaults } from './faults.ts';
 
 interface PromptRecord extends Stepped {
   _id: string;
   session_code: string;
   text: string;
+  /** `text_queued` (no step yet) while the session's mesh is not ready; then its step runs. */
   status: string;
+  /** Reported while it runs, when a session-status fault rule says so. */
+  running_status?: string;
   mesh?: Output;
   usdz?: Output;
   created_at: string;
@@ -32,6 +37,8 @@ export interface AnimationRecord extends Stepped {
   source: InputRef;
   status: string;
   fails: boolean;
+  /** Reported while it runs, when a session-status fault rule says so. */
+  running_status?: string;
   outputs: Partial<Record<'render_url' | 'mesh_url' | 'thumbnail' | 'animation_url', Output>>;
   library: { label: string; _id: string; file?: Output }[];
   prompts: PromptRecord[];
@@ -44,8 +51,8 @@ const PHASES: Phases = [
   [0.5, 'init_done'],
   [1, 'predefined_processing'],
 ];
-/** Statuses at which the rig exists, so text animations can be submitted. */
-const READY = new Set(['init_done', 'predefined_processing', 'predefined_done']);
+/** The share of the session's step after which its mesh is initialised (status init_done): texts can be animated. */
+const READY_AT = 0.4;
 const LIBRARY = ['Idle', 'Walk', 'Run', 'Jump'];
 const MAX_TEXT_LENGTH = 300;
 const MAX_UPLOAD_BYTES = 4 * 2 ** 30;
@@ -57,13 +64,53 @@ const character = (seed: string): MeshOptions => ({ seed, kind: 'character', tar
 type AnimationEndpoints = 'uploadAnimationMesh' | 'submitTextAnimations' | 'getAnimation';
 
 export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoints> {
-  const status = (rec: AnimationRecord, now: number) => (rec.step ? phaseStatus(PHASES, s.clock.fraction(rec.step, now)) : rec.status);
+  /** A session bound to fail never gets its mesh ready: it shows init_processing until it ends init_failed. */
+  const phase = (rec: AnimationRecord, now: number) =>
+    rec.step ? (rec.fails ? 'init_processing' : phaseStatus(PHASES, s.clock.fraction(rec.step, now))) : rec.status;
+  const status = (rec: AnimationRecord, now: number) => (rec.step && rec.running_status !== undefined ? rec.running_status : phase(rec, now));
+
+  /** When the session's mesh was (or will be) ready for text animations; undefined if it never will be. */
+  function readyAt(rec: AnimationRecord): number | undefined {
+    if (rec.step) return rec.fails ? undefined : rec.step.startedAt + READY_AT * (s.clock.end(rec.step) - rec.step.startedAt);
+    return rec.status === 'predefined_done' ? Date.parse(rec.created_at) : undefined;
+  }
+
+  /** Queued texts start once the mesh is ready, at the time it became ready (or when they came, if later). */
+  function startQueued(rec: AnimationRecord, now: number): boolean {
+    const ready = readyAt(rec);
+    if (ready === undefined || ready > now) return false;
+    let changed = false;
+    for (const p of rec.prompts) {
+      if (p.status !== 'text_queued') continue;
+      p.status = 'text_processing';
+      p.step = { name: 'prompt', startedAt: Math.max(ready, Date.parse(p.created_at)) };
+      changed = true;
+    }
+    return changed;
+  }
+
+  /** A failed session fails its texts that were queued or still running when it ended. */
+  function finishSession(rec: AnimationRecord, step: StepName, endedAt: number): void {
+    finishSessionOutputs(rec, step, endedAt);
+    if (rec.status !== 'init_failed') return;
+    for (const p of rec.prompts) {
+      if (p.status === 'text_queued' || (p.step && s.clock.end(p.step) > endedAt)) {
+        delete p.step;
+        p.status = 'text_failed';
+        p.updated_at = iso(endedAt);
+      }
+    }
+  }
 
   async function read(code: string, userId: string, now: number): Promise<AnimationRecord> {
     const rec = findOwned(s.state.animations, code, userId);
     await refresh(
       s,
-      () => rec.prompts.reduce((changed, p) => settle(p, s.clock, now, finishPrompt) || changed, settle(rec, s.clock, now, finishSession)),
+      () => {
+        let changed = startQueued(rec, now);
+        changed = settle(rec, s.clock, now, withEndFaults(s, (r) => r.session_code, finishSession)) || changed;
+        return rec.prompts.reduce((any, p) => settle(p, s.clock, now, finishPrompt) || any, changed);
+      },
       () => [...Object.values(rec.outputs), ...rec.library.map((a) => a.file), ...rec.prompts.flatMap((p) => [p.mesh, p.usdz])],
     );
     return rec;
@@ -85,7 +132,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
         user_id: userId,
         source,
         status: 'init_processing',
-        fails: body !== undefined && wantsFailure(body.mesh_url),
+        ...faultOfStart(s, 'uploadAnimationMesh'),
         step: { name: 'animation', startedAt: now },
         outputs: {},
         library: LIBRARY.map((label) => ({ label, _id: randomHex() })),
@@ -98,22 +145,40 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
       return { session_code: code, mesh_url: inputUrl(s, source, now), status: status(rec, now) };
     },
 
+    // Texts sent before the mesh is ready wait for it (each answer says so); a failure is reported per text.
     async submitTextAnimations({ userId, now, body }) {
       const rec = await read(body.session_code, userId, now);
-      const current = status(rec, now);
-      if (!READY.has(current)) {
-        throw new HttpError(
-          400,
-          `Session ${rec.session_code} is not ready for text animations (status ${current}): wait until its mesh is initialised (status init_done or later).`,
-        );
-      }
+      const ready = readyAt(rec);
       const responses = body.texts.map((text) => {
         if (text.length > MAX_TEXT_LENGTH) {
           return { text, message: `The text is too long: ${text.length} characters, at most ${MAX_TEXT_LENGTH}.`, isError: true };
         }
-        if (wantsFailure(text)) return { text, message: 'The animation model could not animate this text.', isError: true };
-        rec.prompts.push({ _id: randomHex(), session_code: rec.session_code, text, status: 'text_processing', step: { name: 'prompt', startedAt: now }, created_at: iso(now), updated_at: iso(now) });
-        return { text, message: 'Animation queued', isError: false };
+        if (ready === undefined && rec.step === undefined) {
+          return { text, message: `Session ${rec.session_code} could not prepare its mesh (status ${rec.status}): upload the mesh again to animate it.`, isError: true };
+        }
+        if (motionKindOf(text) === undefined) {
+          return {
+            text,
+            message: `Cannot animate "${text}": it names no motion the engine knows. Describe a motion, e.g. "walk forward" or "wave with both hands"; kinds of motion understood: ${describeMotionKinds()}.`,
+            isError: true,
+          };
+        }
+        const fault = faultOfStart(s, 'submitTextAnimations', rec.session_code);
+        if (fault.fails) {
+          return { text, message: 'The animation model could not animate this text (a session-failure fault rule of the engine).', isError: true };
+        }
+        const waits = ready === undefined || ready > now;
+        rec.prompts.push({
+          _id: randomHex(),
+          session_code: rec.session_code,
+          text,
+          status: waits ? 'text_queued' : 'text_processing',
+          ...(waits ? {} : { step: { name: 'prompt', startedAt: now } }),
+          ...(fault.running_status === undefined ? {} : { running_status: fault.running_status }),
+          created_at: iso(now),
+          updated_at: iso(now),
+        });
+        return { text, message: waits ? 'Animation queued: it starts when the mesh is ready (status init_done).' : 'Animation queued', isError: false };
       });
       await s.save();
       return { responses };
@@ -138,7 +203,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
           text: p.text,
           mesh_url: url(p.mesh),
           usdz_url: url(p.usdz),
-          status: p.step ? 'text_processing' : p.status,
+          status: p.step ? (p.running_status ?? 'text_processing') : p.status === 'text_queued' ? (p.running_status ?? 'text_processing') : p.status,
           created_at: p.created_at,
           updated_at: p.updated_at,
         })),
@@ -184,7 +249,7 @@ function meshFormat(head: Buffer): 'fbx' | 'zip' | undefined {
   return text.startsWith('; FBX') ? 'fbx' : undefined;
 }
 
-function finishSession(rec: AnimationRecord, _step: StepName, endedAt: number): void {
+function finishSessionOutputs(rec: AnimationRecord, _step: StepName, endedAt: number): void {
   rec.updated_at = iso(endedAt);
   if (rec.fails) {
     rec.status = 'init_failed';

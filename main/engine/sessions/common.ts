@@ -1,4 +1,4 @@
-// Helpers shared by the session modules: ownership lookups, the test failure trigger, inputs.
+// Helpers shared by the session modules: ownership lookups, inputs, refreshing a record.
 import { dataUriMime, isHttpUrl } from '../../../shared/contract/index.ts';
 import type { Output } from '../artifacts.ts';
 import type { Services } from '../context.ts';
@@ -10,11 +10,6 @@ export function findOwned<T extends { user_id: string }>(table: Record<string, T
   const record = Object.hasOwn(table, id) ? table[id] : undefined;
   if (record === undefined || record.user_id !== userId) throw new HttpError(404, `${what} ${id} not found`);
   return record;
-}
-
-/** Test hook: an input URL or text containing "fail" makes the job end failed. Data URIs never do. */
-export function wantsFailure(text: string): boolean {
-  return !text.startsWith('data:') && text.toLowerCase().includes('fail');
 }
 
 /** An input (image or mesh): the URL the client gave, or the bytes it sent, stored as a file. */

@@ -5,7 +5,8 @@ import { creditsOf, imageTo3dCreditsOf } from '../credits.ts';
 import { HttpError } from '../http.ts';
 import { randomHex } from '../ids.ts';
 import type { Handlers } from '../router.ts';
-import { storeImage, wantsFailure } from './common.ts';
+import { storeImage } from './common.ts';
+import { faultOfStart } from './faults.ts';
 import {
   createImageTo3d,
   currentForm,
@@ -45,7 +46,7 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
       const rec = await olderFlowSession(s, body.session_code, userId, now);
       requireIdle(s, rec, now);
       const image = body.image_urls[0]!;
-      startSpin(rec, await storeImage(s, rec.session_code, `spin-input-${rec.runs + 1}`, image), wantsFailure(image), now);
+      startSpin(rec, await storeImage(s, rec.session_code, `spin-input-${rec.runs + 1}`, image), faultOfStart(s, 'submitSpin', rec.session_code), now);
       await s.save();
       return {};
     },
@@ -61,7 +62,7 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
       }
       requireIdle(s, rec, now);
       const index = body.selected_spin === undefined ? body.selected_spin_index : spinIndexOf(rec, body.selected_spin);
-      startPreview(rec, index, body, now);
+      startPreview(rec, index, body, faultOfStart(s, 'preview', rec.session_code), now);
       await s.save();
       return jobAck(rec, 'preview', { ...body, selected_spin_index: index }, now);
     },
@@ -75,7 +76,7 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
           `Session ${rec.session_code} cannot be refined now: refining needs a finished preview (status preview_done), but its status is ${status}.`,
         );
       }
-      startRefine(rec, body, now);
+      startRefine(rec, body, faultOfStart(s, 'refine', rec.session_code), now);
       await s.save();
       return jobAck(rec, 'refine', body, now);
     },

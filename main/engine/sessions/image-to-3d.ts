@@ -7,7 +7,8 @@ import { charge } from '../credits.ts';
 import { iso, newSessionCode, randomHex } from '../ids.ts';
 import type { MeshOptions } from '../outputs/index.ts';
 import { phaseStatus, runningPercent, settle, type Phases, type Stepped, type StepName } from '../progress.ts';
-import { findOwned, inputUrl, refresh, storeImage, wantsFailure, type InputRef } from './common.ts';
+import { findOwned, inputUrl, refresh, storeImage, type InputRef } from './common.ts';
+import { faultOfStart, withEndFaults, type StepFault } from './faults.ts';
 
 const URL_FIELDS = [
   'mesh_url',
@@ -48,7 +49,10 @@ export interface ImageTo3dRecord extends Stepped {
   auto_gen_3d: boolean;
   /** Status after the last finished step; while a step runs, the status comes from its phases. */
   status: string;
+  /** The running (or last) step ends failed (a session-failure fault rule). */
   fails: boolean;
+  /** Reported while the step runs, when a session-status fault rule says so. */
+  running_status?: string | undefined;
   /** Counts started steps, so each run writes its files under new names. */
   runs: number;
   /** The mesh the running (or last) mesh step produces. */
@@ -74,6 +78,8 @@ const FINAL_PERCENT: Record<string, number> = {
   preview_done: 100,
   refine_done: 100,
 };
+/** The status of a failed step; the current form's one step fails as `failed`. */
+const FAILED = { spin: 'spin_generate_failed', preview: 'preview_failed', refine: 'refine_failed' } as const;
 const LOW_POLY_FACES = 2_000;
 const HIGH_POLY_FACES = 20_000;
 const SPIN_VIEWS = 4;
@@ -84,7 +90,7 @@ const SPIN_SIZE = 256;
 export function liveStatus(s: Services, rec: ImageTo3dRecord, now: number): { status: string; percent: number } {
   if (rec.step === undefined) return { status: rec.status, percent: FINAL_PERCENT[rec.status] ?? 0 };
   const fraction = s.clock.fraction(rec.step, now);
-  const status = phaseStatus(PHASES[rec.step.name as keyof typeof PHASES], fraction);
+  const status = rec.running_status ?? phaseStatus(PHASES[rec.step.name as keyof typeof PHASES], fraction);
   return { status, percent: status === 'queued' || status === 'uploaded' ? 0 : runningPercent(fraction) };
 }
 
@@ -98,7 +104,7 @@ function finish(rec: ImageTo3dRecord, step: StepName, endedAt: number): void {
   rec.updated_at = iso(endedAt);
   if (step === 'upload') return startStep(rec, 'spin', endedAt);
   if (rec.fails) {
-    rec.status = step === 'spin' ? 'spin_generate_failed' : 'failed'; // the input decides, so the first step fails
+    rec.status = FAILED[step as keyof typeof FAILED] ?? 'failed';
     return;
   }
   if (step === 'spin') return finishSpin(rec, endedAt);
@@ -128,7 +134,7 @@ function finishSpin(rec: ImageTo3dRecord, endedAt: number): void {
   rec.inference = Array.from({ length: SPIN_VIEWS }, (_, i) =>
     output(code, `spin-${rec.runs}-${i}`, { type: 'image', seed: `${code}:${rec.runs}:${i}`, size: SPIN_SIZE }),
   );
-  if (rec.auto_gen_3d && rec.mesh === undefined) startPreview(rec, 0, {}, endedAt); // after the first spin only
+  if (rec.auto_gen_3d && rec.mesh === undefined) startPreview(rec, 0, {}, { fails: false }, endedAt); // after the first spin only
 }
 
 /** The files of the mesh the finished step made; a step references only the formats it offers. */
@@ -145,25 +151,26 @@ function meshFiles(rec: ImageTo3dRecord, name: string) {
 }
 
 /** Regenerates the spin views from `image`; earlier views and meshes are dropped. */
-export function startSpin(rec: ImageTo3dRecord, image: InputRef, fails: boolean, at: number): void {
+export function startSpin(rec: ImageTo3dRecord, image: InputRef, fault: StepFault, at: number): void {
   rec.spin_image = image;
-  rec.fails = fails;
+  rec.fails = fault.fails;
+  rec.running_status = fault.running_status;
   rec.inference = [];
   rec.outputs = {};
   startStep(rec, 'spin', at);
 }
 
 /** Starts a preview of spin view `index`; the mesh's seed is that spin image, so another view gives another mesh. */
-export function startPreview(rec: ImageTo3dRecord, index: number, shape: MeshShape, at: number): void {
+export function startPreview(rec: ImageTo3dRecord, index: number, shape: MeshShape, fault: StepFault, at: number): void {
   rec.mesh = { seed: rec.inference[index]!.key, quads: false, targetFaces: LOW_POLY_FACES };
   rec.outputs = {};
-  startMeshStep(rec, 'preview', shape, at);
+  startMeshStep(rec, 'preview', shape, fault, at);
 }
 
 /** Starts the refined (high-poly) version of the preview mesh. */
-export function startRefine(rec: ImageTo3dRecord, shape: MeshShape, at: number): void {
+export function startRefine(rec: ImageTo3dRecord, shape: MeshShape, fault: StepFault, at: number): void {
   rec.mesh = { ...rec.mesh!, targetFaces: HIGH_POLY_FACES };
-  startMeshStep(rec, 'refine', shape, at);
+  startMeshStep(rec, 'refine', shape, fault, at);
 }
 
 /** Size and pivot of a preview or refine: given values replace the session's. */
@@ -172,7 +179,9 @@ interface MeshShape {
   pivot_point?: Vec3 | undefined;
 }
 
-function startMeshStep(rec: ImageTo3dRecord, name: 'preview' | 'refine', shape: MeshShape, at: number): void {
+function startMeshStep(rec: ImageTo3dRecord, name: 'preview' | 'refine', shape: MeshShape, fault: StepFault, at: number): void {
+  rec.fails = fault.fails;
+  rec.running_status = fault.running_status;
   rec.scaled_bbox = shape.scaled_bbox ?? rec.scaled_bbox;
   rec.pivot_point = shape.pivot_point ?? rec.pivot_point;
   rec.mesh = { ...rec.mesh!, scale: rec.scaled_bbox, pivot: rec.pivot_point };
@@ -184,7 +193,7 @@ export async function readImageTo3d(s: Services, code: string, userId: string, n
   const rec = findOwned(s.state.imageTo3d, code, userId);
   await refresh(
     s,
-    () => settle(rec, s.clock, now, finish),
+    () => settle(rec, s.clock, now, withEndFaults(s, (r) => r.session_code, finish)),
     () => [...Object.values(rec.outputs), ...rec.inference],
   );
   return rec;
@@ -318,7 +327,7 @@ export async function createImageTo3d(s: Services, userId: string, now: number, 
     model_version: input.model_version,
     auto_gen_3d: input.auto_gen_3d,
     status: input.form === 'current' ? 'queued' : 'uploaded',
-    fails: wantsFailure(input.image_url),
+    ...faultOfStart(s, input.form === 'current' ? 'createImageTo3d' : 'createImageTo3dLegacy'),
     runs: 0,
     inference: [],
     outputs: {},

@@ -11,7 +11,8 @@ import type { MeshOptions } from '../outputs/index.ts';
 import { settle, type Stepped, type StepName } from '../progress.ts';
 import type { Call, Handler } from '../router.ts';
 import { assetStatus, meshAssetGlbUrl, ownAsset, presentAsset, type AssetRecord } from './assets.ts';
-import { findOwned, refresh, wantsFailure } from './common.ts';
+import { findOwned, refresh } from './common.ts';
+import { faultOfStart, withEndFaults } from './faults.ts';
 
 export interface RetopologyRecord extends Stepped {
   _id: string;
@@ -22,14 +23,17 @@ export interface RetopologyRecord extends Stepped {
   input_asset: string;
   output_asset: string;
   fails: boolean;
+  /** Reported while it runs, when a session-status fault rule says so. */
+  running_status?: string;
   obj?: Output;
   image?: Output;
   created_at: string;
   updated_at: string;
 }
 
-/** Face counts: swift gives light meshes (up to 8K faces), precision dense ones. */
+/** Face counts: swift gives light meshes (up to 8K faces, as the service states: never more), precision dense ones. */
 const TARGET_FACES = { swift: 8_000, precision: 30_000 } as const;
+const MAX_FACES = { swift: 8_000, precision: undefined } as const;
 const IMAGE_SIZE = 512;
 
 /** A create request whose type is retopology (POST /v3/sessions takes other types too: see v3.ts). */
@@ -42,7 +46,7 @@ export function retopologyHandlers(s: Services): { createRetopology(call: Retopo
     return {
       _id: rec._id,
       user_id: rec.user_id,
-      status: rec.step ? 'incomplete' : rec.status,
+      status: rec.step ? (rec.running_status ?? 'incomplete') : rec.status,
       type: 'retopology',
       input: {
         mesh: { ...presentAsset(s, input, now), data: { glb_url: meshAssetGlbUrl(s, input, now) } },
@@ -77,7 +81,7 @@ export function retopologyHandlers(s: Services): { createRetopology(call: Retopo
         quads: body.input.quads,
         input_asset: asset._id,
         output_asset: newAssetId(),
-        fails: wantsFailure(asset.glb_url),
+        ...faultOfStart(s, 'createRetopology'),
         step: { name: body.input.model, startedAt: now },
         created_at: iso(now),
         updated_at: iso(now),
@@ -89,7 +93,8 @@ export function retopologyHandlers(s: Services): { createRetopology(call: Retopo
 
     async getV3Session({ userId, now, params }) {
       const rec = findOwned(s.state.retopology, params.session_id!, userId);
-      await refresh(s, () => settle(rec, s.clock, now, (r, step, at) => finish(s, r, step, at)), () => [rec.obj, rec.image]);
+      const finishing = withEndFaults(s, (r: RetopologyRecord) => r._id, (r: RetopologyRecord, step: StepName, at: number) => finish(s, r, step, at));
+      await refresh(s, () => settle(rec, s.clock, now, finishing), () => [rec.obj, rec.image]);
       return present(rec, now);
     },
   };
@@ -146,6 +151,8 @@ function finish(s: Services, rec: RetopologyRecord, _step: StepName, endedAt: nu
   rec.status = 'complete';
   const seed = rec.input_asset;
   const shape = inputShape(s, s.state.assets[rec.input_asset]!) ?? { seed };
-  rec.obj = objInFolder(rec._id, 'retopology', { ...shape, quads: rec.quads, targetFaces: TARGET_FACES[rec.model] }, false);
+  const limit = MAX_FACES[rec.model];
+  const mesh = { ...shape, quads: rec.quads, targetFaces: TARGET_FACES[rec.model], ...(limit === undefined ? {} : { maxFaces: limit }) };
+  rec.obj = objInFolder(rec._id, 'retopology', mesh, false);
   rec.image = output(rec._id, 'retopology', { type: 'image', seed, size: IMAGE_SIZE });
 }

@@ -6,7 +6,8 @@ import { HttpError } from '../http.ts';
 import { iso, newSessionCode, randomHex } from '../ids.ts';
 import { phaseStatus, settle, type Phases, type Stepped, type StepName } from '../progress.ts';
 import type { Handlers } from '../router.ts';
-import { findOwned, refresh, wantsFailure } from './common.ts';
+import { findOwned, refresh } from './common.ts';
+import { faultOfStart, withEndFaults } from './faults.ts';
 
 export interface TextToImageRecord extends Stepped {
   _id: string;
@@ -16,8 +17,10 @@ export interface TextToImageRecord extends Stepped {
   style_id: string;
   status: string;
   fails: boolean;
-  /** Test hook: a prompt holding `[status:word]` reports `word` while it runs (a status no client knows). */
+  /** Reported while it runs, when a session-status fault rule says so (a status no client knows). */
   running_status?: string;
+  /** Created with a style still training: the session waits (no step, status processing) until it is trained. */
+  awaits_style?: boolean;
   image?: Output;
   created_at: string;
   updated_at: string;
@@ -32,15 +35,15 @@ export interface StyleRecord extends Stepped {
   is_public: boolean;
   status: string;
   fails: boolean;
+  /** Reported while it trains, when a session-status fault rule says so. */
+  running_status?: string;
   thumbnail?: Output;
   created_at: string;
   updated_at: string;
 }
 
-const TTI_PHASES: Phases = [
-  [0.5, 'in_progress'],
-  [1, 'processing'],
-];
+/** `processing` from creation to the end, as the service answers (the seed also allows `in_progress`; the official SDK knows only `processing`). */
+const TTI_PHASES: Phases = [[1, 'processing']];
 const STYLE_PHASES: Phases = [[1, 'training']];
 /** The service returns a fixed guidance scale; it is not an input. */
 const GUIDANCE = 7.5;
@@ -59,16 +62,18 @@ export function textToImageHandlers(s: Services): Pick<Handlers, TextToImageEndp
     user_id: rec.user_id,
     image_url: s.files.url(rec.image, now),
     type: 'manual',
-    status: rec.step ? (rec.running_status ?? phaseStatus(TTI_PHASES, s.clock.fraction(rec.step, now))) : rec.status,
+    status: rec.step || rec.awaits_style ? (rec.running_status ?? phaseStatus(TTI_PHASES, rec.step ? s.clock.fraction(rec.step, now) : 0)) : rec.status,
     is_deleted: false,
     created_at: rec.created_at,
     updated_at: rec.updated_at,
   });
 
   return {
+    // An empty style_id means no style. A style still training is accepted: the session waits for it.
     async createTextToImage({ userId, now, body }) {
       const style_id = body.style_id ?? '';
-      if (style_id !== '') await requireUsableStyle(s, style_id, userId, now);
+      const style = style_id === '' ? undefined : await usableStyle(s, style_id, userId, now);
+      const awaits = style !== undefined && style.step !== undefined;
       charge(s, userId, 'createTextToImage');
       const code = newSessionCode();
       const rec: TextToImageRecord = {
@@ -77,10 +82,9 @@ export function textToImageHandlers(s: Services): Pick<Handlers, TextToImageEndp
         user_id: userId,
         prompt: body.prompt,
         style_id,
-        status: 'in_progress',
-        fails: wantsFailure(body.prompt),
-        ...runningStatusOf(body.prompt),
-        step: { name: 'tti', startedAt: now },
+        status: 'processing',
+        ...faultOfStart(s, 'createTextToImage'),
+        ...(awaits ? { awaits_style: true } : { step: { name: 'tti' as const, startedAt: now } }),
         created_at: iso(now),
         updated_at: iso(now),
       };
@@ -91,7 +95,14 @@ export function textToImageHandlers(s: Services): Pick<Handlers, TextToImageEndp
 
     async getTextToImage({ userId, now, params }) {
       const rec = findOwned(s.state.textToImage, params.session_code!, userId);
-      await refresh(s, () => settle(rec, s.clock, now, finishTextToImage), () => [rec.image]);
+      await refresh(
+        s,
+        () => {
+          const started = rec.awaits_style === true && startAfterStyle(s, rec, now);
+          return settle(rec, s.clock, now, withEndFaults(s, (r) => r.session_code, finishTextToImage)) || started;
+        },
+        () => [rec.image],
+      );
       return present(rec, now);
     },
 
@@ -105,7 +116,7 @@ export function textToImageHandlers(s: Services): Pick<Handlers, TextToImageEndp
         zip_url: body.zip_url,
         is_public: body.is_public ?? false,
         status: 'training',
-        fails: wantsFailure(body.zip_url),
+        ...faultOfStart(s, 'createStyle'),
         step: { name: 'style', startedAt: now },
         created_at: iso(now),
         updated_at: iso(now),
@@ -115,11 +126,6 @@ export function textToImageHandlers(s: Services): Pick<Handlers, TextToImageEndp
       return presentStyle(s, rec, now);
     },
   };
-}
-
-function runningStatusOf(prompt: string): { running_status?: string } {
-  const match = /\[status:([a-z0-9_]+)\]/i.exec(prompt);
-  return match ? { running_status: match[1]! } : {};
 }
 
 function finishTextToImage(rec: TextToImageRecord, _step: StepName, endedAt: number): void {
@@ -144,22 +150,44 @@ function presentStyle(s: Services, rec: StyleRecord, now: number) {
     image_url: s.files.url(rec.thumbnail, now),
     zip_url: rec.zip_url,
     is_public: rec.is_public,
-    status: rec.step ? phaseStatus(STYLE_PHASES, s.clock.fraction(rec.step, now)) : rec.status,
+    status: rec.step ? (rec.running_status ?? phaseStatus(STYLE_PHASES, s.clock.fraction(rec.step, now))) : rec.status,
     is_deleted: false,
     created_at: rec.created_at,
     updated_at: rec.updated_at,
   };
 }
 
-/** A style is usable by its owner (or anyone when public) once its training completed. */
-async function requireUsableStyle(s: Services, styleId: string, userId: string, now: number): Promise<void> {
+/** The style of a create, trained up to `now`: its owner's (or a public one), trained, training, or 400. */
+async function usableStyle(s: Services, styleId: string, userId: string, now: number): Promise<StyleRecord> {
   const style = Object.hasOwn(s.state.styles, styleId) ? s.state.styles[styleId] : undefined;
   if (style === undefined || (style.user_id !== userId && !style.is_public)) {
-    throw new HttpError(400, `style_id: there is no style ${styleId}; create one with POST /tti-styles`);
+    throw new HttpError(400, `style_id: there is no style ${styleId}; create one with POST /tti-styles, or send "" for no style`);
   }
-  await refresh(s, () => settle(style, s.clock, now, finishStyle), () => [style.thumbnail]);
-  const status = presentStyle(s, style, now).status;
-  if (status !== 'completed') {
-    throw new HttpError(400, `style_id: style ${styleId} cannot be used while its status is ${status}; wait until its training completed`);
+  await settleStyle(s, style, now);
+  if (style.step === undefined && style.status !== 'completed') {
+    throw new HttpError(400, `style_id: style ${styleId} cannot be used: its training ended ${style.status}; create the style again with POST /tti-styles`);
   }
+  return style;
+}
+
+const settleStyle = (s: Services, style: StyleRecord, now: number) =>
+  refresh(s, () => settle(style, s.clock, now, withEndFaults(s, (r) => r.style_id, finishStyle)), () => [style.thumbnail]);
+
+/**
+ * A session waiting for its style starts once the style is trained, at the time its training ended (so the
+ * image comes as late as the training made it); a style whose training failed fails the session.
+ */
+function startAfterStyle(s: Services, rec: TextToImageRecord, now: number): boolean {
+  const style = s.state.styles[rec.style_id]!;
+  settle(style, s.clock, now, withEndFaults(s, (r) => r.style_id, finishStyle));
+  s.files.register([style.thumbnail]);
+  if (style.step !== undefined) return false;
+  delete rec.awaits_style;
+  if (style.status === 'completed') {
+    rec.step = { name: 'tti', startedAt: Math.max(Date.parse(rec.created_at), Date.parse(style.updated_at)) };
+  } else {
+    rec.status = 'failed';
+    rec.updated_at = style.updated_at;
+  }
+  return true;
 }
