@@ -5,7 +5,8 @@ import { webhookSettings } from '../app/setting-schemas.ts';
 import { startLocalEngine } from '../app/services.ts';
 import { printJson } from './context.ts';
 import { hasKeyFile, keyFilePath, removeKeyFile, writeKeyFile } from '../config/key-file.ts';
-import { str, type CommandContext } from './context.ts';
+import { resolveCliConnection, str, type CommandContext } from './context.ts';
+import { displayAddress } from '../app/connection.ts';
 import { readSecretOption } from './secret-options.ts';
 import { parseNumber, UsageError } from './values.ts';
 
@@ -59,13 +60,26 @@ export async function keyCommand(ctx: CommandContext): Promise<number> {
     const env = Boolean(io.env.ASSET_STUDIO_API_KEY);
     const file = hasKeyFile(settings.dataDir) ? keyFilePath(settings.dataDir) : null;
     const where = [env && 'ASSET_STUDIO_API_KEY is set', file && `the key file ${file} exists`].filter(Boolean).join('; ');
+    const connection = await connectionInUse(ctx);
     answer(
-      { configured: env || file !== null, environment: env, keyFile: file },
-      where ? `An API key is configured (not shown): ${where}.` : 'No API key is configured: commands use the embedded local engine.',
+      { configured: env || file !== null, environment: env, keyFile: file, connection },
+      `${where ? `An API key is configured (not shown): ${where}.` : 'No API key is configured.'} ${connection.text}`,
     );
     return 0;
   }
   throw new UsageError('usage: asset-studio key set|remove|status');
+}
+
+/** What the other commands would connect to, and why (the one resolver; its error said, not thrown). */
+async function connectionInUse(ctx: CommandContext): Promise<{ mode: string; origin: string; text: string } | { mode: 'unresolved'; text: string }> {
+  try {
+    const c = await resolveCliConnection(ctx.values, ctx.io, ctx.secrets);
+    if (c.mode === 'local-engine') return { mode: c.mode, origin: c.origin, text: 'Commands use the embedded local engine (no service address is set).' };
+    const from = c.origin === 'flag' ? 'the --base-url flag' : c.origin === 'environment' ? 'ASSET_STUDIO_BASE_URL' : `the app's profile "${c.profile ?? ''}"`;
+    return { mode: c.mode, origin: c.origin, text: `Commands use the service at ${displayAddress(c.baseUrl ?? '')} (from ${from}).` };
+  } catch (error) {
+    return { mode: 'unresolved', text: `Commands cannot connect as configured: ${(error as Error).message}` };
+  }
 }
 
 /** webhooks enable|disable|status: the receiver used while jobs are followed (wait, watch, --wait). */

@@ -36,11 +36,21 @@ describe('--json errors', () => {
     expect(unreachable.stdout + unreachable.stderr).not.toContain(SECRET);
   });
 
+  it('key status says which connection the other commands use and where it comes from', async () => {
+    const env = cleanEnv({ ASSET_STUDIO_DATA_DIR: tempDataDir(), ASSET_STUDIO_BASE_URL: 'http://127.0.0.1:9/', ASSET_STUDIO_API_KEY: SECRET });
+    const status = await runCli(['key', 'status', '--json'], env);
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ configured: true, environment: true, connection: { mode: 'service', origin: 'environment' } });
+    const prose = await runCli(['key', 'status'], env);
+    expect(prose.stdout).toMatch(/service at .*127\.0\.0\.1:9.*ASSET_STUDIO_BASE_URL/);
+    expect(status.stdout + prose.stdout + prose.stderr).not.toContain(SECRET);
+  });
+
   it('key set / status / remove answer JSON, never with the key', { timeout: 120_000 }, async () => {
     const env = cleanEnv({ ASSET_STUDIO_DATA_DIR: tempDataDir() });
     const none = await runCli(['key', 'status', '--json'], env);
     expect(none.code).toBe(0);
-    expect(JSON.parse(none.stdout)).toEqual({ configured: false, environment: false, keyFile: null });
+    expect(JSON.parse(none.stdout)).toEqual({ configured: false, environment: false, keyFile: null, connection: { mode: 'local-engine', origin: 'engine', text: expect.stringMatching(/embedded local engine/) } });
     const set = await runCli(['key', 'set', '--json'], env, `${SECRET}\n`);
     expect(JSON.parse(set.stdout)).toMatchObject({ saved: true, keyFile: expect.stringMatching(/api-key$/) });
     const status = await runCli(['key', 'status', '--json'], env);
