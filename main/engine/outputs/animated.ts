@@ -99,7 +99,9 @@ export function buildAnimatedGlb(opts: AnimatedGlbOptions): Buffer {
   const INDICES = accessor({ bufferView: bin.add(new Uint16Array(indices), ELEMENT_ARRAY_BUFFER), componentType: UNSIGNED_SHORT, count: indices.length, type: 'SCALAR' });
   // Inverse bind matrices: the bones have no rest rotation, so each is a translation by minus the bone's position.
   const ibm = new Float32Array(SKELETON.length * 16);
-  world.forEach((p, i) => ibm.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -p[0], -p[1], -p[2], 1], i * 16));
+  world.forEach((p, i) => {
+    ibm.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -p[0], -p[1], -p[2], 1], i * 16);
+  });
   const IBM = accessor({ bufferView: bin.add(ibm), componentType: FLOAT, count: SKELETON.length, type: 'MAT4' });
 
   // ---- nodes: 0 the skinned mesh, 1… the bones ----
