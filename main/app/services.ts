@@ -2,11 +2,12 @@
 // the Electron shell all start here. With no service configured it uses the embedded local engine:
 // started in this process, or, when another process of this data folder runs it, that one.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServiceClient } from '../api/client.ts';
 import type { Logger } from '../api/redact.ts';
 import type { ConnectionSettings } from '../config/data-dir.ts';
+import { writeFileDurableSync } from '../durable/write-file.ts';
 import { startEngine, type EngineOptions, type RunningEngine } from '../engine/engine.ts';
 import { EngineBusyError } from '../engine/lock.ts';
 import { createDownloadHook } from '../cache/auto-download.ts';
@@ -204,7 +205,7 @@ function showLostSubmissions(store: Store, recovered: readonly JournalEntry[]): 
 export async function startLocalEngine(dataDir: string, options: Omit<EngineOptions, 'dataDir' | 'apiKey'> = {}): Promise<RunningEngine> {
   const engine = await startEngine({ ...options, dataDir: join(dataDir, 'engine'), apiKey: localEngineKey(dataDir) });
   const address = engineAddressFile(dataDir);
-  writeFileSync(address, JSON.stringify({ pid: process.pid, url: engine.url, legacyUrl: engine.legacyUrl }), { mode: 0o600 });
+  writeFileDurableSync(address, JSON.stringify({ pid: process.pid, url: engine.url, legacyUrl: engine.legacyUrl })); // never read half written
   return {
     ...engine,
     close: async () => {
@@ -233,10 +234,8 @@ export function localEngineKey(dataDir: string): string {
   try {
     return readFileSync(path, 'utf8').trim();
   } catch {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const key = `local_${randomBytes(24).toString('hex')}`;
-    writeFileSync(path, key, { mode: 0o600, flag: 'wx' });
-    chmodSync(path, 0o600);
+    writeFileDurableSync(path, key, { exclusive: true }); // 0600, complete or absent; never replaces another process's key
     return key;
   }
 }

@@ -2,8 +2,9 @@
 // only by an atomic rename of a synced file, so a blob that exists is complete; its name is its hash.
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { moveFileDurable } from '../durable/write-file.ts';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
@@ -36,13 +37,7 @@ export async function adoptBlob(cacheDir: string, file: string, sha256: string):
     await rm(file, { force: true });
     return relative;
   }
-  const folder = dirname(target);
-  if (!(await exists(folder))) {
-    await mkdir(folder, { recursive: true, mode: 0o700 });
-    await syncDir(dirname(folder));
-  }
-  await rename(file, target);
-  await syncDir(folder);
+  await moveFileDurable(file, target); // the blob's folder made 0700 and synced, as the cache folder
   return relative;
 }
 
@@ -51,15 +46,4 @@ async function exists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-/** fsync of a folder, so a rename in it is durable. Windows cannot open folders for this; NTFS journals renames. */
-async function syncDir(path: string): Promise<void> {
-  if (process.platform === 'win32') return;
-  const handle = await open(path, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }

@@ -1,7 +1,8 @@
 // The key file of `asset-studio key set` (`<data folder>/api-key`): the CLI's own key, readable by its owner
 // only. The desktop app keeps its keys in the OS keychain instead (profiles.ts).
-import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileDurableSync } from '../durable/write-file.ts';
 import { SettingsError } from './data-dir.ts';
 
 export function keyFilePath(dataDir: string): string {
@@ -24,11 +25,10 @@ export function readKeyFile(dataDir: string): string | undefined {
   return key === '' ? undefined : key;
 }
 
+/** Saves the key, 0600 and durably: a crash leaves the old key or the new one, never an empty file. */
 export function writeKeyFile(dataDir: string, key: string): string {
   const path = keyFilePath(dataDir);
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  writeFileSync(path, `${key.trim()}\n`, { mode: 0o600 });
-  chmodSync(path, 0o600);
+  writeFileDurableSync(path, `${key.trim()}\n`);
   return path;
 }
 

@@ -3,10 +3,11 @@
 // the desktop app encrypts them with the OS keychain (Electron safeStorage, see main/electron/key-vault.ts),
 // or keeps them for this session only. The CLI keeps its own key (environment or 0600 file, config/key-file.ts).
 // Which connection is used (flags, environment, this active profile, the engine) is main/app/connection.ts.
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors.ts';
+import { writeFileDurableSync } from '../durable/write-file.ts';
 import type { SettingsRepository } from '../store/settings-table.ts';
 
 /** The profile that always exists: the embedded local engine, no key needed. */
@@ -115,13 +116,9 @@ export class EncryptedFileVault implements KeyVault {
     }
   }
 
-  /** Temp file (0600) then rename: a crash leaves the old file or the new one. */
+  /** 0600, durably (temp file, fsync, rename, fsync of the folder): a crash leaves the old file or the new one. */
   #write(all: Record<string, string>): void {
-    mkdirSync(dirname(this.#path), { recursive: true, mode: 0o700 });
-    const temp = `${this.#path}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(all), { mode: 0o600 });
-    chmodSync(temp, 0o600);
-    renameSync(temp, this.#path);
+    writeFileDurableSync(this.#path, JSON.stringify(all));
   }
 }
 

@@ -1,9 +1,9 @@
 // Output files on disk: made from their recipes once (atomic writes, concurrent requests share one
 // build), addressed by key, and handed out as signed URLs that expire. A file is built when it is first
 // downloaded, not when its session is read: reading a finished session stays as fast as on the service.
-import { mkdir, rename, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic.ts';
+import { moveFileDurable, writeFileDurable } from '../durable/write-file.ts';
 import { companionsOf, makeArtifact, type Output } from './artifacts.ts';
 import { randomHex } from './ids.ts';
 import type { Signer } from './signing.ts';
@@ -84,13 +84,13 @@ export class FileStore {
       () => true,
       () => false,
     );
-    if (!exists) await writeFileAtomic(path, makeArtifact(file.recipe));
+    if (!exists) await writeFileDurable(path, makeArtifact(file.recipe));
     this.ready.add(file.key);
   }
 
   /** Stores bytes the client sent. */
   async put(key: string, data: Uint8Array): Promise<void> {
-    await writeFileAtomic(this.path(key), data);
+    await writeFileDurable(this.path(key), data);
     this.ready.add(key);
   }
 
@@ -103,8 +103,7 @@ export class FileStore {
 
   async adopt(key: string, tempPath: string): Promise<void> {
     const path = this.path(key);
-    await mkdir(join(path, '..'), { recursive: true, mode: 0o700 });
-    await rename(tempPath, path);
+    await moveFileDurable(tempPath, path);
     this.ready.add(key);
   }
 }

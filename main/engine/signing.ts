@@ -3,7 +3,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic.ts';
+import { writeFileDurable } from '../durable/write-file.ts';
 
 export interface Signer {
   /** `expires` (epoch seconds) and `sig` query values for a file key. */
@@ -16,7 +16,7 @@ export async function loadSigner(dataDir: string): Promise<Signer> {
   let secret = await readFile(path).catch(() => undefined);
   if (secret === undefined || secret.length < 32) {
     secret = randomBytes(32);
-    await writeFileAtomic(path, secret);
+    await writeFileDurable(path, secret);
   }
   const key = secret;
   const sign = (file: string, expires: number) => createHmac('sha256', key).update(`${file}\n${expires}`).digest('base64url');

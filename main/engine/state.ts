@@ -1,7 +1,7 @@
-// The engine's records, kept in <dataDir>/state.json: loaded at start, written atomically after every change.
+// The engine's records, kept in <dataDir>/state.json: loaded at start, written durably (main/durable) after every change.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic.ts';
+import { writeFileDurable } from '../durable/write-file.ts';
 import type { AnimationRecord } from './sessions/animation.ts';
 import type { ImageTo3dRecord } from './sessions/image-to-3d.ts';
 import type { AssetRecord } from './sessions/assets.ts';
@@ -58,7 +58,7 @@ export async function openState(dataDir: string): Promise<StateStore> {
       if (closed) return Promise.resolve();
       queued ??= idle.then(() => {
         queued = undefined;
-        return writeFileAtomic(path, JSON.stringify(state));
+        return writeFileDurable(path, JSON.stringify(state));
       });
       idle = queued.catch(() => undefined);
       return queued;

@@ -5,8 +5,9 @@
 // `.assetstudio-old-<pid>-<hex>-<target name>`. A later export in the same folder removes those left by
 // dead processes, and puts an old target back if a crash came between the two renames of a replacement.
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, open, readdir, readFile, readlink, rename, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, readlink, rename, rm, symlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { fsyncDir, writeNewFileDurable } from '../durable/write-file.ts';
 import { ExportError, ioError } from './errors.ts';
 
 const STAGING = '.assetstudio-staging-';
@@ -22,31 +23,19 @@ export async function createStaging(parent: string): Promise<string> {
   }
 }
 
-/** Writes a new file and fsyncs it. */
+/** Writes a new file and fsyncs it, with the user's usual modes (the project is theirs, not the data folder). */
 export async function writeDurable(path: string, data: Uint8Array | string): Promise<void> {
   try {
-    const handle = await open(path, 'wx');
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writeNewFileDurable(path, data, { private: false });
   } catch (error) {
     throw ioError(path, 'writing the file', error);
   }
 }
 
-/** Makes the entries of a folder durable. Windows cannot open a folder, and NTFS journals renames. */
-export async function fsyncDir(dir: string): Promise<void> {
-  if (process.platform === 'win32') return;
+/** Makes the entries of a folder durable; an error names the folder. */
+async function syncFolder(dir: string): Promise<void> {
   try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await fsyncDir(dir);
   } catch (error) {
     throw ioError(dir, 'syncing the folder to disk', error);
   }
@@ -63,7 +52,7 @@ export async function copyEntries(from: string, to: string, keep: (name: string)
     else if (entry.isDirectory()) {
       await mkdir(dst);
       await copyEntries(src, dst, () => true);
-      await fsyncDir(dst);
+      await syncFolder(dst);
     } else if (entry.isFile()) await writeDurable(dst, await readFile(src));
     else continue;
     copied.push(entry.name);
@@ -74,10 +63,10 @@ export async function copyEntries(from: string, to: string, keep: (name: string)
 /** Turns the staging folder into `target`; with `replace`, the existing target is moved aside first and deleted last. */
 export async function commitStaging(staging: string, target: string, replace: boolean): Promise<void> {
   const parent = dirname(target);
-  await fsyncDir(staging);
+  await syncFolder(staging);
   if (!replace) {
     await renameOrExplain(staging, target);
-    await fsyncDir(parent);
+    await syncFolder(parent);
     return;
   }
   const aside = join(parent, `${OLD}${process.pid}-${randomBytes(4).toString('hex')}-${basename(target)}`);
@@ -90,7 +79,7 @@ export async function commitStaging(staging: string, target: string, replace: bo
     });
     throw error;
   }
-  await fsyncDir(parent); // the new target is durable before the old one goes
+  await syncFolder(parent); // the new target is durable before the old one goes
   await rm(aside, { recursive: true, force: true });
 }
 

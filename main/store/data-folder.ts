@@ -5,11 +5,11 @@
 // be used (a file, read-only, another user's) is a DataFolderError naming it and saying what to do.
 import { accessSync, chmodSync, constants, lstatSync, mkdirSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../durable/write-file.ts';
 import { DATABASE_FILE } from './database.ts';
 import { DataFolderError } from './errors.ts';
 
-export const PRIVATE_DIR_MODE = 0o700;
-export const PRIVATE_FILE_MODE = 0o600;
+export { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE };
 
 /** Where a one-line notice goes (a folder was made private). Default: standard error. */
 export type Notice = (line: string) => void;
@@ -27,7 +27,7 @@ export const DATA_FOLDER_ENTRIES: readonly (string | RegExp)[] = [
   `${DATABASE_FILE}-journal`,
   'api-key', // the CLI's key file (config/key-file.ts)
   'api-keys.json', // the desktop app's encrypted keys (config/profiles.ts)
-  /^api-keys\.json\.\d+\.tmp$/, // ... and its temp file
+  /^api-keys\.json\.[0-9a-f]+\.tmp$/, // ... and its temp file left by a crash (main/durable names it <file>.<hex>.tmp)
   'engine-key', // the embedded engine's key (app/services.ts)
   'engine', // the embedded engine's state, files, address and lock
   'uploads', // files dropped on the web host
