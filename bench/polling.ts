@@ -56,7 +56,7 @@ interface Outcome {
 }
 
 /** When the engine finished the job: the `updated_at` of its final state. */
-function finishedAt(kind: ResourceKind, value: unknown): number {
+function finishedAt(value: unknown): number {
   const v = value as { updated_at?: string; created_at?: string };
   return Date.parse(v.updated_at ?? '');
 }
@@ -118,7 +118,7 @@ async function baseline(): Promise<{ reads: number; outcomes: Outcome[] }> {
           await sleep(interval);
           const seen = await observe(client, ref);
           if (seen.status.final) {
-            const end = finishedAt(c.kind, seen.value);
+            const end = finishedAt(seen.value);
             return { kind: c.kind, durationMs: (end - createdAt(seen.value)) * SPEED, delayMs: (Date.now() - end) * SPEED };
           }
         }
@@ -150,7 +150,7 @@ async function tracked(webhooks: boolean): Promise<{ reads: number; outcomes: Ou
     for (const c of mix(JOBS)) ids.push((await submitter.submit(c.endpoint, { body: c.body }, { label: c.endpoint })).job!.id);
     const jobs = await tracker.waitFor(ids, AbortSignal.timeout(600_000));
     const outcomes = jobs.map((j) => {
-      const end = finishedAt(j.kind, j.result);
+      const end = finishedAt(j.result);
       return { kind: j.kind, durationMs: (end - createdAt(j.result)) * SPEED, delayMs: (known.get(j.id)! - end) * SPEED };
     });
     await tracker.stop();

@@ -358,7 +358,7 @@ try {
   await bareRound(browser, bare.url, warmUp);
   // One row: the file, its size, then app, bare and their ratio for each pair of medians.
   const row = (name: string, bytes: number, pairs: [number, number][]) =>
-    `${name.padEnd(22)} ${`${(bytes / 2 ** 20).toFixed(1)} MB`.padStart(8)}` + pairs.map(([a, b]) => `  ${fmt(a)}  ${fmt(b)}   ${(a / b).toFixed(2).padStart(5)}×`).join('');
+    `${name.padEnd(22)} ${`${(bytes / 2 ** 20).toFixed(1)} MB`.padStart(8)}${pairs.map(([a, b]) => `  ${fmt(a)}  ${fmt(b)}   ${(a / b).toFixed(2).padStart(5)}×`).join('')}`;
   const kinds = ['first', 'second', 'plain'] as const;
   const pairsOf = (app: Round[], raw: Round[], at: keyof Open) => kinds.map((k) => [median(app.map((r) => r[k][at])), median(raw.map((r) => r[k][at]))] as [number, number]);
   const header = [

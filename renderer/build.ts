@@ -162,7 +162,7 @@ async function finish(outDir: string) {
   const available = present.every(Boolean);
   if (available) await cp(USD_RUNTIME_DIR, usdRuntime, { recursive: true });
   else if (present.some(Boolean)) console.warn(`${USD_RUNTIME_DIR} lacks ${USD_RUNTIME_FILES.filter((_, i) => !present[i]).join(', ')}: the OpenUSD importer runtime is left out.`);
-  await writeFile(join(outDir, 'babylon', 'usd-runtime.json'), JSON.stringify(available ? { available, folder: 'babylonUsdImporter/', files: USD_RUNTIME_FILES } : { available }) + '\n');
+  await writeFile(join(outDir, 'babylon', 'usd-runtime.json'), `${JSON.stringify(available ? { available, folder: 'babylonUsdImporter/', files: USD_RUNTIME_FILES } : { available })}\n`);
   await writeStudioHdr(join(outDir, 'environment', 'studio.hdr')); // the viewer's default lighting (renderer/environment/)
 }
 

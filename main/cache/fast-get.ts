@@ -97,7 +97,7 @@ export class FastResponse {
 }
 
 type Phase = 'head' | 'waiting' | 'body' | 'done';
-type Settle = { resolve: (value: void | FastResponse | undefined) => void; reject: (error: Error) => void };
+type Settle = { resolve: (value?: FastResponse) => void; reject: (error: Error) => void };
 
 /** The connection's state machine: head, then (once a sink is given) body. */
 class Reader {
@@ -317,11 +317,17 @@ class Reader {
 
   #answer(status: number, headers: FastHeaders): void {
     const settle = this.#settle!;
-    if (status < 200 || (status >= 300 && status < 400)) return this.#giveUp(settle);
+    if (status < 200 || (status >= 300 && status < 400)) {
+      this.#giveUp(settle);
+      return;
+    }
     let contentLength: number | undefined;
     if (status === 200 || status === 206) {
       const length = headers['content-length'];
-      if (headers['transfer-encoding'] !== undefined || typeof length !== 'string' || !/^\d{1,15}$/.test(length)) return this.#giveUp(settle);
+      if (headers['transfer-encoding'] !== undefined || typeof length !== 'string' || !/^\d{1,15}$/.test(length)) {
+        this.#giveUp(settle);
+        return;
+      }
       contentLength = Number(length);
     }
     this.#remaining = contentLength ?? 0;

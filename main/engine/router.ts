@@ -74,7 +74,9 @@ export function matchRoute(base: Base, method: string, pathname: string): Route 
       continue;
     }
     const params: Record<string, string> = {};
-    c.names.forEach((name, i) => (params[name] = decodePathPart(m[i + 1]!)));
+    c.names.forEach((name, i) => {
+      params[name] = decodePathPart(m[i + 1]!);
+    });
     return { id: c.id, params };
   }
   if (allowed.size > 0) throw new HttpError(405, `${method} is not allowed here; use ${[...allowed].join(' or ')}.`, { allow: [...allowed].join(', ') });

@@ -118,7 +118,7 @@ export async function exportAsset(options: ExportOptions): Promise<ExportResult>
       ...(hasTransforms(transforms) && { transforms }),
       ...(bbox && { bbox }),
     });
-    await writeDurable(join(staging, manifestName), JSON.stringify(manifest, null, 2) + '\n');
+    await writeDurable(join(staging, manifestName), `${JSON.stringify(manifest, null, 2)}\n`);
     const replaced = existing === 'dir';
     const kept = replaced ? await keepForeignEntries(targetDir, staging, new Set([manifestName, ...plan.map((p) => p.name)])) : [];
     await commitStaging(staging, targetDir, replaced);

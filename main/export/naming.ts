@@ -11,6 +11,7 @@ export type NameStyle = 'pascal' | 'snake' | 'keep';
 /** Leaves room for suffixes (`_2`, `_BaseColor.png`, `.assetstudio.json`) within Windows' 260-character paths. */
 export const MAX_NAME_LENGTH = 64;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this matches: Windows refuses them in a file name
 const FORBIDDEN = /[<>:"/\\|?*\u0000-\u001f\u007f]/g;
 /** Windows refuses these as a name, with any extension: `CON.glb` too. */
 const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;

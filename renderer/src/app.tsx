@@ -98,7 +98,9 @@ function useStartup() {
         }
       }),
     );
-    return () => offs.forEach((off) => off());
+    return () => {
+      for (const off of offs) off();
+    };
   }, []);
 }
 
@@ -158,6 +160,7 @@ export function App() {
   const live = liveStatus(state);
   return (
     <div id="app-root" class={`app${dragging ? ' dragging' : ''}`} data-ready={ready ? 'true' : undefined}>
+      {/* biome-ignore lint/a11y/useValidAnchor: a skip link is a link to #main; the click only keeps the hash router from reading #main as a route */}
       <a class="skip-link" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
         Skip to content
       </a>
@@ -201,7 +204,7 @@ export function App() {
           </div>
         )}
       </div>
-      <div class="notices" aria-live="polite" aria-label="Notices">
+      <section class="notices" aria-live="polite" aria-label="Notices">
         {list.map((n) => (
           <div key={n.id} class={`notice notice-${n.level}`} role={n.level === 'error' ? 'alert' : 'status'}>
             <span>{n.message}</span>
@@ -210,7 +213,7 @@ export function App() {
             </button>
           </div>
         ))}
-      </div>
+      </section>
       <main id="main" tabIndex={-1}>
         {route.screen === 'library' && <Library />}
         {route.screen === 'create' && <Create form={route.arg} />}

@@ -24,7 +24,7 @@ async function skinnedBounds(glb: Uint8Array): Promise<Bounds> {
 
 function expectClose(actual: number[], expected: number[], digits = 5) {
   expect(actual).toHaveLength(expected.length);
-  actual.forEach((v, k) => expect(v, `component ${k}`).toBeCloseTo(expected[k]!, digits));
+  for (const [k, v] of actual.entries()) expect(v, `component ${k}`).toBeCloseTo(expected[k]!, digits);
 }
 
 describe('transformGlb', () => {

@@ -33,7 +33,7 @@ export function buildObj(opts: ObjOptions): { obj: string; mtl: string } {
     'illum 1',
     ...(opts.texture ? [`map_Kd ${name}.png`] : []),
   ];
-  return { obj: lines.join('\n') + '\n', mtl: mtl.join('\n') + '\n' };
+  return { obj: `${lines.join('\n')}\n`, mtl: `${mtl.join('\n')}\n` };
 }
 
 const round = (x: number) => String(Math.round(x * 1e6) / 1e6);

@@ -153,7 +153,7 @@ function finish(s: Services, rec: GenerationRecord, _step: StepName, endedAt: nu
   const seed = `${rec.image_asset}:${rec._id}`;
   for (const id of rec.mesh_assets) make(id, { seed, targetFaces: total });
   const kinds: MeshKind[] = ['box', 'rock'];
-  rec.part_assets.forEach((id, i) =>
-    make(id, { seed: `${seed}:part:${i}`, kind: kinds[i % kinds.length]!, targetFaces: Math.max(100, Math.round(total / rec.part_assets.length)) }),
-  );
+  rec.part_assets.forEach((id, i) => {
+    make(id, { seed: `${seed}:part:${i}`, kind: kinds[i % kinds.length]!, targetFaces: Math.max(100, Math.round(total / rec.part_assets.length)) });
+  });
 }

@@ -52,7 +52,7 @@ export function JobActions({ job }: { job: JobView }) {
         </button>
       )}
       {reconcile && unknown && (
-        <div class="reconcile" role="group" aria-label={`Reconcile ${title}`}>
+        <fieldset class="reconcile" aria-label={`Reconcile ${title}`}>
           <p>
             {reconcile.candidates && reconcile.candidates.length > 0
               ? 'The service may have created it. Pick the session it made, or abandon it if none is:'
@@ -73,7 +73,7 @@ export function JobActions({ job }: { job: JobView }) {
           <button type="button" class="danger" disabled={busy} onClick={() => run(() => bridge.call('jobs.reconcile', { operationId: job.operationId!, abandon: true }).then(() => setReconcile(undefined)))}>
             Abandon
           </button>
-        </div>
+        </fieldset>
       )}
       <ErrorBox error={error} />
     </div>

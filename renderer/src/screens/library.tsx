@@ -104,32 +104,34 @@ function JobsList() {
   const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
   return (
     <Section title="Jobs" id="jobs">
-      <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>
-        <fieldset class="segmented">
-          <legend>Show</legend>
-          {(['all', 'active'] as const).map((v) => (
-            <label key={v}>
-              <input type="radio" name="active" value={v} checked={active === v} onChange={() => (setActive(v), setPage(0))} />
-              {v === 'all' ? 'All jobs' : 'Active only'}
-            </label>
-          ))}
-        </fieldset>
-        <div class="field inline">
-          <label for="filter-kind">Kind</label>
-          <select id="filter-kind" value={kind} onChange={(e) => (setKind(e.currentTarget.value), setPage(0))}>
-            <option value="">Any kind</option>
-            {RESOURCE_KINDS.filter((k) => KIND_LABELS[k] && !['get3d_job', 'mesh_availability', 'asset', 'animation_upload'].includes(k)).map((k) => (
-              <option key={k} value={k}>
-                {KIND_LABELS[k]}
-              </option>
+      <search>
+        <form class="filters" onSubmit={(e) => e.preventDefault()}>
+          <fieldset class="segmented">
+            <legend>Show</legend>
+            {(['all', 'active'] as const).map((v) => (
+              <label key={v}>
+                <input type="radio" name="active" value={v} checked={active === v} onChange={() => (setActive(v), setPage(0))} />
+                {v === 'all' ? 'All jobs' : 'Active only'}
+              </label>
             ))}
-          </select>
-        </div>
-        <div class="field inline grow">
-          <label for="filter-search">Search</label>
-          <input id="filter-search" type="search" placeholder="Name or session code" value={searchText} onInput={(e) => setSearchText(e.currentTarget.value)} />
-        </div>
-      </form>
+          </fieldset>
+          <div class="field inline">
+            <label for="filter-kind">Kind</label>
+            <select id="filter-kind" value={kind} onChange={(e) => (setKind(e.currentTarget.value), setPage(0))}>
+              <option value="">Any kind</option>
+              {RESOURCE_KINDS.filter((k) => KIND_LABELS[k] && !['get3d_job', 'mesh_availability', 'asset', 'animation_upload'].includes(k)).map((k) => (
+                <option key={k} value={k}>
+                  {KIND_LABELS[k]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div class="field inline grow">
+            <label for="filter-search">Search</label>
+            <input id="filter-search" type="search" placeholder="Name or session code" value={searchText} onInput={(e) => setSearchText(e.currentTarget.value)} />
+          </div>
+        </form>
+      </search>
       <ErrorBox error={error} title="The job list could not be read." />
       {data && (
         <>

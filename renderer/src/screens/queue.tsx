@@ -81,7 +81,7 @@ function BatchView({ batch }: { batch: QueueBatch }) {
   const problems = batch.items.filter((i) => ['send_failed', 'rejected', 'failed'].includes(i.phase)).length;
   const running = !batch.done && !batch.error;
   return (
-    <div class="batch" role="group" aria-label={`Batch of ${batch.items.length} files`} data-batch-id={batch.batchId ?? ''}>
+    <section class="batch" aria-label={`Batch of ${batch.items.length} files`} data-batch-id={batch.batchId ?? ''}>
       <div class="batch-head">
         <strong>
           {batch.items.length} file{batch.items.length === 1 ? '' : 's'}
@@ -135,7 +135,7 @@ function BatchView({ batch }: { batch: QueueBatch }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 

@@ -97,7 +97,6 @@ export function OlderFlowForm() {
 }
 
 function Steps({ code, image, first }: { code: string; image: string; first: CreateOutput | undefined }) {
-  const bridge = getBridge();
   const [spinOut, setSpinOut] = useState<CreateOutput | undefined>(first);
   const spinJob = useJob(spinOut?.job?.id, spinOut?.job);
   const [spins, setSpins] = useState<Spin[] | undefined>();

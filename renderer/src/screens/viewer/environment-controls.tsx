@@ -46,7 +46,7 @@ export function EnvironmentControls({ viewer }: { viewer: Viewer | undefined }) 
   return (
     <fieldset class="viewer-environment" data-environment={active.kind} data-reading={reading ? 'true' : undefined} aria-describedby={`${id}-status`}>
       <legend>Environment</legend>
-      <div class="viewer-controls" role="group" aria-label="Environment lighting">
+      <fieldset class="viewer-controls" aria-label="Environment lighting">
         {ENVIRONMENTS.map((e) => (
           <button key={e.kind} type="button" data-environment={e.kind} aria-pressed={active.kind === e.kind} title={e.title} onClick={() => apply({ kind: e.kind }, e.label)}>
             {e.label}
@@ -56,7 +56,7 @@ export function EnvironmentControls({ viewer }: { viewer: Viewer | undefined }) 
           Open .hdr/.env file…
         </button>
         <input ref={fileRef} id={`${id}-file`} class="visually-hidden viewer-environment-file" type="file" accept=".hdr,.env" tabIndex={-1} aria-label="Environment file (.hdr or .env)" onChange={(e) => pick(e.currentTarget.files)} />
-      </div>
+      </fieldset>
       <label class="viewer-environment-background">
         <input type="checkbox" checked={background} disabled={active.kind === 'none'} onChange={(e) => setBackground(e.currentTarget.checked)} /> Show as background (blurred)
       </label>

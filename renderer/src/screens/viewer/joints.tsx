@@ -29,6 +29,7 @@ export function JointOverlay({
           onLoad={(e) => setSize({ w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })}
         />
         {size && (
+          // biome-ignore lint/a11y/useSemanticElements: an SVG cannot hold a fieldset; role="group" names the joints drawn in it
           <svg viewBox={`0 0 ${size.w} ${size.h}`} role="group" aria-label="Joints found on the render">
             {BODY_PAIRS.map(([a, b]) => {
               const p = at.get(a);
@@ -36,6 +37,7 @@ export function JointOverlay({
               return p && q ? <line key={`${a}-${b}`} class={highlighted === a || highlighted === b ? 'hot' : undefined} x1={p.x} y1={p.y} x2={q.x} y2={q.y} stroke-width={r / 2} /> : null;
             })}
             {points.map((p) => (
+              // biome-ignore lint/a11y/noStaticElementInteractions: a joint only lights up (with its bones in the 3D view) while pointed at or focused, it has no action to name by a role; tabIndex lets the keyboard step through the joints and its <title> names it
               <g
                 key={p.name}
                 class={`joint${highlighted === p.name ? ' hot' : ''}`}

@@ -173,7 +173,7 @@ export function ModelViewer({
         )}
       </div>
       <div class="viewer-side">
-        <div class="viewer-controls" role="group" aria-label="View">
+        <fieldset class="viewer-controls" aria-label="View">
           {MODES.map((m) => {
             const channel = PBR_MODES.includes(m.mode);
             const off = channel && status.state === 'ready' && !pbr;
@@ -200,7 +200,7 @@ export function ModelViewer({
           <button type="button" disabled={!stats} title="Save the current view as a PNG" onClick={() => void screenshot()}>
             Screenshot
           </button>
-        </div>
+        </fieldset>
         <EnvironmentControls viewer={live} />
         {children}
         {stats && live && stats.animations > 0 && <AnimationControls viewer={live} />}

@@ -67,8 +67,9 @@ export function ViewerScreen() {
   return (
     <>
       <h1>Viewer</h1>
-      <div
+      <section
         class={`viewer-drop${over ? ' over' : ''}`}
+        aria-label="Open a model"
         onDragOver={(e) => {
           e.preventDefault();
           setOver(true);
@@ -89,7 +90,7 @@ export function ViewerScreen() {
           onChange={(e) => open(e.currentTarget.files)}
         />
         <span class="muted">or drop the files here. Nothing leaves this computer.</span>
-      </div>
+      </section>
       <CacheOpener onOpen={(m) => setSource({ url: m.url, format: m.format as ModelFormat, name: m.label, size: m.size })} />
       <ModelViewer source={source} label="the opened file" />
     </>
