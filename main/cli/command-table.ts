@@ -5,7 +5,7 @@ import type { ParseArgsOptionsConfig } from 'node:util';
 import { ENDPOINTS, type EndpointId } from '../../shared/contract/index.ts';
 import { GEOMETRY_MODELS, PREVIEW_MODEL_VERSIONS, RESOLUTIONS, TEXTURE_MODELS, TOPOLOGIES } from '../../shared/contract/image-to-3d.ts';
 import { RETOPOLOGY_MODELS } from '../../shared/contract/v3.ts';
-import { EXPORT_TARGETS } from '../export/presets.ts';
+import { EXPORT_TARGETS, PIVOTS, UP_AXES } from '../../shared/export-options.ts';
 import type { NumberRule } from './numbers.ts';
 
 export interface OptionSpec {
@@ -197,6 +197,14 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   { name: 'watch', group: 'Jobs', summary: 'Live view of all unfinished jobs until they end', args: [], options: {}, globals: ['timeout'], examples: ['asset-studio watch'] },
   {
+    name: 'cancel', group: 'Jobs', summary: 'Stop following a job here (the service offers no cancel: it may still finish there)',
+    args: [JOB], options: {}, examples: ['asset-studio cancel job_a1c7…'],
+  },
+  {
+    name: 'retry', group: 'Jobs', summary: 'Send a failed, cancelled or abandoned job\'s request again, as a new job',
+    args: [JOB], options: {}, globals: ['wait', 'timeout'], examples: ['asset-studio retry job_a1c7… --wait'],
+  },
+  {
     name: 'reconcile', group: 'Jobs', summary: 'Find creates whose answer was lost, at the service, or give them up',
     args: [{ name: '[OP]', text: 'one operation id (op_…); without it, every lost submission' }],
     options: {
@@ -225,8 +233,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       'scale-height': { type: 'string', value: 'M', text: 'scale to this height in metres', number: { min: 0, minExclusive: true, unit: 'metres' } },
       'scale-largest': { type: 'string', value: 'M', text: 'scale so the largest side is this many metres', number: { min: 0, minExclusive: true, unit: 'metres' } },
       'scale-factor': { type: 'string', value: 'F', text: 'scale by this factor', number: { min: 0, minExclusive: true } },
-      pivot: { type: 'string', value: 'bottom-center|center', text: 'move the origin' },
-      'up-axis': { type: 'string', value: 'y-to-z|z-to-y', text: 'turn the model for a Z-up or a Y-up engine' },
+      pivot: { type: 'string', value: oneOf(PIVOTS), text: 'move the origin' },
+      'up-axis': { type: 'string', value: oneOf(UP_AXES), text: 'turn the model for a Z-up or a Y-up engine' },
     },
     examples: ['asset-studio export job_a1c7… --project ~/games/my-game --pivot bottom-center'],
   },

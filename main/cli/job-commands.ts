@@ -1,4 +1,5 @@
-// jobs, job, wait, watch, reconcile: the local record of every job, followed to its end.
+// jobs, job, wait, watch, cancel, retry, reconcile: the local record of every job, followed to its end.
+import { cancelJob, retryJob } from '../app/job-actions.ts';
 import type { Services } from '../app/services.ts';
 import { reconcileJournal } from '../jobs/reconcile.ts';
 import { canObserve } from '../jobs/resources.ts';
@@ -14,6 +15,8 @@ export const JOB_COMMANDS = {
   job: showJob,
   wait: waitJobs,
   watch: watchJobs,
+  cancel,
+  retry,
   reconcile,
 } as const satisfies Record<string, (ctx: CommandContext) => Promise<number>>;
 
@@ -85,6 +88,43 @@ function watchJobs(ctx: CommandContext): Promise<number> {
       return 0;
     }
     return finishWait(ctx, s, ids);
+  });
+}
+
+/** Stops following a job here (the service offers no cancel: it may still finish there). */
+function cancel(ctx: CommandContext): Promise<number> {
+  const ref = ctx.positionals[0];
+  if (!ref) throw new UsageError('missing argument: asset-studio cancel <job>');
+  return withServices(ctx, async (s) => {
+    const job = cancelJob(s.store, findJob(s, ref));
+    if (ctx.values.json) printJson(ctx.io, job);
+    else {
+      ctx.io.stdout(`${jobLine(job)}\n`);
+      ctx.io.stderr(`${job.error}\n`);
+    }
+    return 0;
+  });
+}
+
+/** Sends a failed, cancelled or abandoned job's request again (main/app/job-actions.ts: never twice). */
+function retry(ctx: CommandContext): Promise<number> {
+  const ref = ctx.positionals[0];
+  if (!ref) throw new UsageError('missing argument: asset-studio retry <job>');
+  return withServices(ctx, async (s) => {
+    const outcome = await retryJob(s, findJob(s, ref));
+    if (outcome.status !== 'created') ctx.io.stderr(`Operation ${outcome.operationId} ${outcome.status}: nothing new was sent.\n`);
+    let job = outcome.job;
+    if (ctx.values.wait) [job] = (await waitForJobs(s, [job.id], ctx.io, { timeoutMs: timeoutOf(ctx.values), quiet: ctx.values.json === true })) as [JobRecord];
+    if (ctx.values.json) printJson(ctx.io, { operationId: outcome.operationId, job });
+    else {
+      ctx.io.stdout(`${jobLine(job)}\n`);
+      ctx.io.stderr(`operation ${outcome.operationId}, job ${job.id}\n`);
+    }
+    if (ctx.values.wait && job.state !== 'succeeded') {
+      ctx.io.stderr(`error: ${job.remoteId ?? job.id} ended ${job.rawStatus}: ${job.error ?? 'the service could not finish the job.'}\n`);
+      return 3;
+    }
+    return 0;
   });
 }
 

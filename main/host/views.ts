@@ -1,10 +1,9 @@
 // What the UI may see of main's records: JobRecord → JobView, CacheEntry → CachedOutput.
 import type { CachedOutput, JobView } from '../../shared/bridge/contract.ts';
+import { CANCELLED_STATUS } from '../app/job-actions.ts';
 import type { CacheEntry } from '../store/cache-entries.ts';
 import type { JobRecord } from '../store/jobs.ts';
 
-/** The raw status of a job the user stopped following here (the lifecycle has no `cancelled`). */
-export const CANCELLED_STATUS = 'cancelled_here';
 
 export function toJobView(job: JobRecord): JobView {
   return {

@@ -77,6 +77,7 @@ export const profileView = z.object({
   /** Whether a key is stored, and where; never the key. */
   key: z.object({ configured: z.boolean(), storage: z.enum(['os-keychain', 'session-only', 'file', 'environment', 'none']) }),
 });
+export type ProfileView = z.output<typeof profileView>;
 
 export const settingsView = z.object({
   profiles: z.array(profileView),

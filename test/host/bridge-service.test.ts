@@ -150,6 +150,22 @@ describe('jobs', () => {
     expect(models.every((m) => ['glb', 'gltf', 'obj', 'fbx', 'usdz'].includes(m.format))).toBe(true);
   }, 60_000);
 
+  it('does not send again a job whose answer was lost and that was cancelled: it is reconciled first (no double spend)', async () => {
+    const store = bridge.services.store;
+    const now = Date.now();
+    store.journal.begin({ operationId: 'op_lost_bridge', endpoint: 'createTextToImage', params: {}, body: { prompt: 'a lost lamp' }, now });
+    store.journal.markSent('op_lost_bridge', now);
+    store.journal.markUnknown('op_lost_bridge', 'the connection was reset', now);
+    const job = store.jobs.insert({ kind: 'text_to_image', label: 'a lost lamp', operationId: 'op_lost_bridge', state: 'submission_unknown', rawStatus: 'submission_unknown', now });
+    store.journal.linkJob('op_lost_bridge', job.id);
+    expect(COMMANDS['jobs.cancel'].output.parse(await bridge.call('jobs.cancel', { id: job.id }))).toMatchObject({ state: 'cancelled' });
+    const sent = store.journal.list(1000).length;
+    const error = await failure(bridge.call('jobs.retry', { id: job.id }));
+    expect(error.code).toBe('conflict');
+    expect(error.message).toMatch(/may already exist at the service.*reconcile op_lost_bridge/);
+    expect(store.journal.list(1000)).toHaveLength(sent);
+  });
+
   it('says which job is unknown', async () => {
     const error = await failure(bridge.call('jobs.get', { id: 'job_missing' }));
     expect(error).toMatchObject({ code: 'not-found' });
