@@ -5,19 +5,18 @@
 // everything else a page could do to leave the app (new windows, navigation, webviews) refused.
 // Bundled to dist/electron/main.cjs by scripts/build.ts.
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { pathToFileURL } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, safeStorage, screen, session, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
-import { cachePath, parseCachePath, WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, safeStorage, screen, session, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
+import { cachePath } from '../../shared/bridge/web-protocol.ts';
 import type { CommandName } from '../../shared/bridge/contract.ts';
 import { createServices } from '../app/services.ts';
-import { entryPathOf, openCachedZipEntry, ZipEntryError } from '../cache/zip-entries.ts';
 import { EncryptedFileVault, type Encryptor } from '../config/profiles.ts';
 import { resolveDataDir } from '../config/data-dir.ts';
 import { openDataFolder } from '../store/data-folder.ts';
 import { BridgeService, type Dialogs } from '../host/bridge-service.ts';
 import { BridgeFailure, toBridgeError } from '../host/errors.ts';
-import { assetContentSecurityPolicy, contentSecurityPolicy, contentType, DEFAULT_RENDERER_DIR, isBuilt, NOT_BUILT_PAGE, resolveAsset, securityHeaders } from '../host/static.ts';
+import { startWebHost, type RunningWebHost } from '../host/web-host.ts';
+import { appProtocolHandler } from '../host/app-protocol.ts';
+import { contentSecurityPolicy, DEFAULT_RENDERER_DIR, securityHeaders } from '../host/static.ts';
 import { COMMAND_NAMES, commandChannel, EVENT_CHANNEL, type IpcAnswer } from './ipc.ts';
 import { APP_HOST, APP_ORIGIN, APP_SCHEME, EXTERNAL_HOSTS, isAllowedExternal, isAppUrl } from './policy.ts';
 import { windowOptions, windowState, WINDOW_STATE_KEY } from './window-factory.ts';
@@ -43,6 +42,9 @@ let window: BrowserWindow | undefined;
 async function start(): Promise<void> {
   // Created 0700, or made private (said on standard error), before anything is written there.
   const dataDir = openDataFolder(resolveDataDir({ flags: {}, env: process.env }));
+  // The local link (link.json) for the user's own tools, such as the Blender add-on: the web host's HTTP
+  // transport of this same bridge on 127.0.0.1, with its token, Host and Origin checks.
+  let link: RunningWebHost | undefined;
   const bridge = await BridgeService.open({
     dataDir,
     openServices: (connection) => createServices(connection),
@@ -54,12 +56,14 @@ async function start(): Promise<void> {
       dialogs: nativeDialogs(),
       resolveFile: (ref) => {
         if ('path' in ref) return ref.path;
+        if (link !== undefined) return link.resolveUpload(ref.uploadId); // a file a tool sent over the link
         throw new BridgeFailure({ code: 'invalid-input', message: 'The desktop app takes files by path: drop them on the window or use Open.', issues: [{ path: 'file.uploadId', message: 'is for the web host' }] });
       },
       cacheUrl: (sessionId, kind) => `${APP_ORIGIN}${cachePath(sessionId, kind)}`,
     },
   });
 
+  link = await startWebHost({ dataDir, bridge });
   lockDownSessions(() => externalHosts(bridge));
   serveApp(bridge);
   for (const command of COMMAND_NAMES) {
@@ -79,7 +83,8 @@ async function start(): Promise<void> {
     if (closing) return;
     closing = true;
     event.preventDefault();
-    void bridge.close().finally(() => app.quit());
+    const linkClosed = link?.close().catch(() => undefined) ?? Promise.resolve(); // link.json removed first
+    void linkClosed.then(() => bridge.close()).finally(() => app.quit());
   });
   app.on('activate', () => window ?? openWindow(bridge)); // macOS: the dock icon reopens the window
   openWindow(bridge);
@@ -115,40 +120,12 @@ async function invoke(bridge: BridgeService, event: IpcMainInvokeEvent, command:
   }
 }
 
-/** app://studio/: the renderer's files and the cached outputs, every response with the CSP. */
+/**
+ * app://studio/: the renderer's files and the cached outputs, every response with the CSP; the same answers
+ * as the web host's (host/app-protocol.ts: ranges, ETags, HEAD, the content type of a cached output).
+ */
 function serveApp(bridge: BridgeService): void {
-  protocol.handle(APP_SCHEME, async (request) => {
-    const url = new URL(request.url);
-    if (url.host !== APP_HOST) return new Response('Not found', { status: 404, headers: HEADERS });
-    let file: string | undefined;
-    if (url.pathname.startsWith(WEB_PROTOCOL.cachePrefix)) {
-      const parsed = parseCachePath(url.pathname.slice(WEB_PROTOCOL.cachePrefix.length));
-      const entry = parsed && entryPathOf(parsed.entry);
-      if (parsed && entry !== undefined) return zipEntryResponse(bridge, parsed.sessionId, parsed.kind, entry);
-      file = parsed ? bridge.services.cache.open(parsed.sessionId, parsed.kind) : undefined;
-    } else if (!isBuilt(DEFAULT_RENDERER_DIR)) {
-      return new Response(NOT_BUILT_PAGE, { status: 503, headers: { ...HEADERS, 'content-type': 'text/html; charset=utf-8' } });
-    } else {
-      file = resolveAsset(DEFAULT_RENDERER_DIR, url.pathname);
-    }
-    if (file === undefined) return new Response('Not found', { status: 404, headers: HEADERS });
-    const response = await net.fetch(pathToFileURL(file).toString(), { bypassCustomProtocolHandlers: true });
-    const ownPolicy = assetContentSecurityPolicy(url.pathname);
-    const headers = { ...HEADERS, 'content-type': contentType(file), ...(ownPolicy !== undefined && { 'content-security-policy': ownPolicy }) };
-    return new Response(response.body, { status: response.status, headers });
-  });
-}
-
-/** A file inside a cached zip (`app://studio/cache/<session>/<kind>/<entry path>`), as the web host serves it. */
-async function zipEntryResponse(bridge: BridgeService, sessionId: string, kind: string, name: string): Promise<Response> {
-  try {
-    const opened = await openCachedZipEntry(bridge.services.cache, sessionId, kind, name);
-    const body = Readable.toWeb(opened.stream) as unknown as ReadableStream<Uint8Array>;
-    return new Response(body, { status: 200, headers: { ...HEADERS, 'content-type': opened.contentType, 'content-length': String(opened.size) } });
-  } catch (error) {
-    if (!(error instanceof ZipEntryError)) throw error;
-    return new Response(error.message, { status: error.status, headers: { ...HEADERS, 'content-type': 'text/plain; charset=utf-8' } });
-  }
+  protocol.handle(APP_SCHEME, appProtocolHandler({ host: APP_HOST, rendererDir: DEFAULT_RENDERER_DIR, cache: () => bridge.services.cache, headers: HEADERS }));
 }
 
 /** No new windows, no navigation away, no webviews, no permissions; https links of known hosts go to the browser. */

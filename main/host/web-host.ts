@@ -22,27 +22,30 @@
 // - `POST /api/upload`: the raw file as the body (streamed to disk, at most 2 GiB), its name URI-encoded in
 //   `x-file-name`. 200 `{uploadId, name, size}`; the uploadId stands for the file in `create` (`file:
 //   {uploadId}`) and `batch.start` until the host stops. Local paths are refused on this transport.
-// - `GET /cache/<sessionId>/<kind>` (URI-encoded): a complete cached output, with `Range` (206/416) and
-//   `Content-Length`; 404 when it is not in the cache. `cache.outputs` gives these URLs.
+// - `GET /cache/<sessionId>/<kind>` (URI-encoded): a complete cached output, its type from its kind, with
+//   `Content-Length`, `Range` (206/416), `ETag` and `If-None-Match` (304), HEAD; 404 when it is not in the
+//   cache (host/cache-routes.ts, the same answers as Electron's app://). `cache.outputs` gives these URLs.
 // - `GET /cache/<sessionId>/<kind>/<entry path>` (each segment URI-encoded): one file inside a cached zip
 //   (main/cache/zip-entries.ts), its type by extension; 404 with the reason for a missing or unsafe name
 //   (`..`, absolute). `cache.entries` lists them. The OBJ of a zip opened there finds its MTL and textures.
 // - Anything else under GET is the renderer's files from dist/renderer (index.html at `/`), or a page
 //   saying to run `npm run build` when the UI is not built.
-import { createReadStream, type Stats, statSync } from 'node:fs';
+// - While it runs, `<data dir>/link.json` ({url, token, pid, version}, 0600, link-file.ts) lets the user's
+//   own tools (the Blender add-on) find it; they send the token as `Authorization: Bearer`. Removed on close.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pipeline } from 'node:stream';
-import { cachePath, parseCachePath, WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
+import { cachePath, WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
 import { AppError } from '../../shared/errors.ts';
-import { entryPathOf, openCachedZipEntry, ZipEntryError } from '../cache/zip-entries.ts';
 import { createServices, type ServiceOptions } from '../app/services.ts';
 import { openDataFolder, type Notice } from '../store/data-folder.ts';
 import type { ConnectionSources } from '../app/connection.ts';
+import { nodeFileRequest, sendAnswer } from '../serve/node.ts';
 import { BridgeService, type FileRef } from './bridge-service.ts';
+import { answerCached } from './cache-routes.ts';
 import { BridgeFailure, httpStatusOf, invalidInput, toBridgeError } from './errors.ts';
 import { attachEventSocket } from './events-socket.ts';
-import { assetContentSecurityPolicy, contentSecurityPolicy, contentType, DEFAULT_RENDERER_DIR, isBuilt, NOT_BUILT_PAGE, resolveAsset, securityHeaders } from './static.ts';
+import { answerAsset, contentSecurityPolicy, DEFAULT_RENDERER_DIR, securityHeaders } from './static.ts';
+import { removeLinkFile, writeLinkFile } from './link-file.ts';
 import { isAuthorized, newToken, sameToken, tokenCookie } from './token.ts';
 import { UploadStore } from './uploads.ts';
 
@@ -64,6 +67,11 @@ export interface WebHostOptions {
   maxUploadBytes?: number;
   /** Where the line saying the data folder was made private goes (default: standard error). */
   notice?: Notice;
+  /**
+   * A bridge already open (the desktop app's): the host serves it and leaves it open when it closes; its
+   * platform resolves the host's upload ids with `resolveUpload`. None: the host opens its own.
+   */
+  bridge?: BridgeService;
 }
 
 export interface RunningWebHost {
@@ -73,16 +81,19 @@ export interface RunningWebHost {
   port: number;
   token: string;
   bridge: BridgeService;
+  /** The local path of a file uploaded to this host (for a bridge passed in `options.bridge`). */
+  resolveUpload(uploadId: string): string;
   close(): Promise<void>;
 }
 
 export async function startWebHost(options: WebHostOptions): Promise<RunningWebHost> {
   // Created 0700, or made private, before anything is written there; DataFolderError when it cannot be used.
-  openDataFolder(options.dataDir, { notice: options.notice });
+  if (options.bridge === undefined) openDataFolder(options.dataDir, { notice: options.notice });
   const token = newToken();
   const uploads = new UploadStore(options.dataDir, options.maxUploadBytes);
   const rendererDir = options.rendererDir ?? DEFAULT_RENDERER_DIR;
-  const bridge = await BridgeService.open({
+  const ownBridge = options.bridge === undefined;
+  const bridge = options.bridge ?? await BridgeService.open({
     dataDir: options.dataDir,
     openServices: (connection) => createServices(connection, { ...(options.notice && { notice: options.notice }), ...options.serviceOptions }),
     ...(options.connectionSources && { connectionSources: options.connectionSources }),
@@ -161,43 +172,10 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
       }
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Only GET is served here.');
-    if (path.startsWith(WEB_PROTOCOL.cachePrefix)) return sendCached(req, res, path);
-    if (!isBuilt(rendererDir)) return sendText(res, 503, NOT_BUILT_PAGE, 'text/html; charset=utf-8');
-    const file = resolveAsset(rendererDir, path);
-    if (file === undefined) return sendText(res, 404, `Not found: ${path}`);
-    const ownPolicy = assetContentSecurityPolicy(path);
-    if (ownPolicy !== undefined) res.setHeader('content-security-policy', ownPolicy);
-    // Pages are never cached; chunks carry a content hash in their names; anything else is revalidated (ETag).
-    const caching = path === '/' || path.endsWith('.html') ? 'no-store' : path.startsWith('/chunks/') ? 'public, max-age=31536000, immutable' : 'no-cache';
-    return sendFile(req, res, file, contentType(file), caching);
-  }
-
-  async function sendCached(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-    const parsed = parseCachePath(path.slice(WEB_PROTOCOL.cachePrefix.length));
-    if (parsed === undefined) return sendText(res, 404, `Not a cached output: ${path} (expected /cache/<session>/<kind>).`);
-    const { sessionId, kind } = parsed;
-    const entry = entryPathOf(parsed.entry);
-    if (entry !== undefined) return sendZipEntry(req, res, sessionId, kind, entry);
-    const file = bridge.services.cache.open(sessionId, kind);
-    if (file === undefined) return sendText(res, 404, `The ${kind} output of ${sessionId} is not in the cache: download the job's outputs first.`);
-    sendFile(req, res, file, kind === 'glb' || kind.endsWith('glb') ? 'model/gltf-binary' : 'application/octet-stream', 'private, max-age=3600');
-  }
-
-  /** A file inside a cached zip (the OBJ of `mesh_url_zip` with its MTL and texture beside it). */
-  async function sendZipEntry(req: IncomingMessage, res: ServerResponse, sessionId: string, kind: string, name: string): Promise<void> {
-    let opened: Awaited<ReturnType<typeof openCachedZipEntry>>;
-    try {
-      opened = await openCachedZipEntry(bridge.services.cache, sessionId, kind, name);
-    } catch (error) {
-      if (error instanceof ZipEntryError) return sendText(res, error.status, error.message);
-      throw error;
-    }
-    res.writeHead(200, { 'content-type': opened.contentType, 'content-length': opened.size, 'cache-control': 'private, max-age=3600' });
-    if (req.method === 'HEAD') {
-      opened.stream.destroy();
-      return void res.end();
-    }
-    pipeline(opened.stream, res, () => undefined); // a client that goes away closes the entry's stream too
+    // The cached outputs and the renderer's files, answered as Electron's app:// answers them (main/serve).
+    const fileRequest = nodeFileRequest(req);
+    if (path.startsWith(WEB_PROTOCOL.cachePrefix)) return sendAnswer(req, res, await answerCached(bridge.services.cache, path, fileRequest));
+    return sendAnswer(req, res, await answerAsset(rendererDir, path, fileRequest));
   }
 
   const events = attachEventSocket(server, bridge, { path: WEB_PROTOCOL.events, allow: (req) => refusal(req, 'required') });
@@ -210,24 +188,28 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
       });
     });
   } catch (error) {
-    await bridge.close();
+    if (ownBridge) await bridge.close();
     throw error;
   }
   server.on('error', serverError);
   port = (server.address() as AddressInfo).port;
   headers = securityHeaders(contentSecurityPolicy(origins().map((o) => o.replace(/^http:/, 'ws:'))));
   const origin = `http://127.0.0.1:${port}`;
+  // The local link: tools of this user (the Blender add-on) find the host and its token here (link-file.ts).
+  await writeLinkFile(options.dataDir, { origin, token });
   return {
     url: `${origin}/?${WEB_PROTOCOL.tokenParam}=${token}`,
     origin,
     port,
     token,
     bridge,
+    resolveUpload: (uploadId) => uploads.path(uploadId),
     close: async () => {
+      await removeLinkFile(options.dataDir, token);
       await events.close();
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
-      await bridge.close();
+      if (ownBridge) await bridge.close();
       await uploads.clear();
     },
   };
@@ -261,40 +243,6 @@ function commandOf(path: string): string {
   } catch {
     throw invalidInput('The command', [{ path: 'command', message: `"${encoded.slice(0, 200)}" has a malformed percent-escape; send the command name URI-encoded (e.g. ${WEB_PROTOCOL.callPrefix}app.info)` }]);
   }
-}
-
-/** A file with Content-Length, and a single `Range: bytes=a-b` answered with 206 (416 when unsatisfiable). */
-function sendFile(req: IncomingMessage, res: ServerResponse, path: string, type: string, cacheControl: string): void {
-  let stats: Stats;
-  try {
-    stats = statSync(path);
-  } catch {
-    sendText(res, 404, 'This file is no longer there (removed from the cache or the folder): reload the page.');
-    return;
-  }
-  const { size, mtimeMs } = stats;
-  const etag = `"${size.toString(36)}-${Math.round(mtimeMs).toString(36)}"`;
-  const common = { 'content-type': type, 'accept-ranges': 'bytes', 'cache-control': cacheControl, etag };
-  if (req.headers['if-none-match'] === etag) {
-    res.writeHead(304, common);
-    return void res.end();
-  }
-  const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
-  let start = 0;
-  let end = size - 1;
-  if (range && (range[1] !== '' || range[2] !== '')) {
-    start = range[1] === '' ? Math.max(0, size - Number(range[2])) : Number(range[1]);
-    end = range[1] === '' || range[2] === '' ? size - 1 : Math.min(size - 1, Number(range[2]));
-    if (start > end || start >= size) {
-      res.writeHead(416, { ...common, 'content-range': `bytes */${size}` });
-      return void res.end();
-    }
-    res.writeHead(206, { ...common, 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': end - start + 1 });
-  } else {
-    res.writeHead(200, { ...common, 'content-length': size });
-  }
-  if (req.method === 'HEAD' || size === 0) return void res.end();
-  pipeline(createReadStream(path, { start, end }), res, () => undefined); // a client that goes away closes the file
 }
 
 /** The JSON body of a command (at most MAX_JSON_BYTES); an empty body is `{}`. */
