@@ -1,8 +1,10 @@
 // Builds the desktop app into dist/: the Electron main process (dist/electron/main.cjs), the sandboxed
 // preload (dist/electron/preload.cjs), both bundled to CommonJS by esbuild, and the renderer
-// (dist/renderer/, by renderer/build.ts). `node scripts/build.ts [--no-renderer]`.
+// (dist/renderer/, by renderer/build.ts), and the Blender add-on's zip (dist/blender/, by
+// build-blender-addon.ts). `node scripts/build.ts [--no-renderer]`.
 import { join, resolve } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
+import { buildBlenderAddon } from './build-blender-addon.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 export const ELECTRON_OUT = join(ROOT, 'dist', 'electron');
@@ -51,5 +53,6 @@ if (import.meta.main) {
   const started = performance.now();
   const files = await buildElectron();
   const renderer = process.argv.includes('--no-renderer') ? false : await buildRendererIfPresent();
+  files.push(buildBlenderAddon());
   console.log(`built ${files.map((f) => f.slice(ROOT.length + 1)).join(', ')}${renderer ? ', dist/renderer/' : ''} in ${Math.round(performance.now() - started)} ms`);
 }

@@ -1,0 +1,133 @@
+"""The library as the panel shows it: the job list (window-manager properties), the thumbnails
+(bpy.utils.previews), the job followed after a send-back, and where downloaded files go."""
+
+import os
+import tempfile
+
+import bpy
+import bpy.utils.previews
+from bpy.props import BoolProperty, CollectionProperty, FloatProperty, IntProperty, StringProperty
+
+from . import link
+
+ADDON = __package__
+_previews = None
+
+
+class AssetStudioJob(bpy.types.PropertyGroup):
+    job_id: StringProperty(name="Local id")
+    session: StringProperty(name="Session")
+    label: StringProperty(name="Label")
+    kind: StringProperty(name="Kind")
+    state: StringProperty(name="State")
+    raw_status: StringProperty(name="Status")
+    percent: FloatProperty(name="Percent", default=-1.0)
+    final: BoolProperty(name="Finished")
+    error: StringProperty(name="Error")
+    preview: StringProperty(name="Preview image", subtype="FILE_PATH")
+
+
+def preferences(context=None):
+    context = context or bpy.context
+    addon = context.preferences.addons.get(ADDON)
+    return addon.preferences if addon is not None else None
+
+
+def client(context=None):
+    """A client of the running app (link.AppNotRunning and co. when it cannot be reached)."""
+    prefs = preferences(context)
+    return link.Client.connect(prefs.data_folder if prefs is not None else "")
+
+
+def work_folder(context=None, *parts):
+    """Where downloaded models and thumbnails go: the preference's folder, else a temp folder."""
+    prefs = preferences(context)
+    base = bpy.path.abspath(prefs.download_folder) if prefs is not None and prefs.download_folder else os.path.join(tempfile.gettempdir(), "asset-studio-blender")
+    folder = os.path.join(base, *parts)
+    os.makedirs(folder, exist_ok=True)
+    return folder
+
+
+def previews():
+    global _previews
+    if _previews is None:
+        _previews = bpy.utils.previews.new()
+    return _previews
+
+
+def icon_of(item):
+    """The thumbnail's icon id of a job item (0 when it has none)."""
+    if not item.preview or not os.path.exists(item.preview):
+        return 0
+    collection = previews()
+    key = item.preview
+    if key not in collection:
+        try:
+            collection.load(key, item.preview, "IMAGE")
+        except (RuntimeError, KeyError):
+            return 0
+    return collection[key].icon_id
+
+
+def kind_icon(kind):
+    return {
+        "image_to_3d": "MESH_MONKEY",
+        "image_to_3d_older": "MESH_MONKEY",
+        "text_to_image": "IMAGE_DATA",
+        "style": "BRUSH_DATA",
+        "animation_upload": "ARMATURE_DATA",
+        "animation_session": "ARMATURE_DATA",
+        "animation_prompt": "ACTION",
+        "v3_session": "MOD_REMESH",
+    }.get(kind, "QUESTION")
+
+
+def fill(items, job, preview=""):
+    """Copies a job view (jobs.get / jobs.list) into a list item."""
+    items.job_id = job["id"]
+    items.session = job.get("remoteId") or ""
+    items.label = job.get("label") or job["id"]
+    items.kind = job.get("kind") or ""
+    items.state = job.get("state") or ""
+    items.raw_status = job.get("rawStatus") or ""
+    percent = job.get("percent")
+    items.percent = float(percent) if isinstance(percent, (int, float)) else -1.0
+    items.final = bool(job.get("final"))
+    items.error = job.get("error") or ""
+    if preview:
+        items.preview = preview
+
+
+def state_text(item):
+    if item.state == "running" and item.percent >= 0:
+        return "running %d%%" % item.percent
+    return item.state.replace("_", " ")
+
+
+def redraw():
+    for window in getattr(bpy.context.window_manager, "windows", []):
+        for area in window.screen.areas:
+            if area.type == "VIEW_3D":
+                area.tag_redraw()
+
+
+def register():
+    bpy.utils.register_class(AssetStudioJob)
+    wm = bpy.types.WindowManager
+    wm.asset_studio_jobs = CollectionProperty(type=AssetStudioJob)
+    wm.asset_studio_job_index = IntProperty(name="Job", default=0)
+    wm.asset_studio_search = StringProperty(name="Search", description="Show the jobs whose label or session holds this text (press Refresh)")
+    wm.asset_studio_status = StringProperty(name="Connection")
+    wm.asset_studio_followed = CollectionProperty(type=AssetStudioJob)
+
+
+def unregister():
+    global _previews
+    wm = bpy.types.WindowManager
+    for name in ("asset_studio_followed", "asset_studio_status", "asset_studio_search", "asset_studio_job_index", "asset_studio_jobs"):
+        if hasattr(wm, name):
+            delattr(wm, name)
+    bpy.utils.unregister_class(AssetStudioJob)
+    if _previews is not None:
+        bpy.utils.previews.remove(_previews)
+        _previews = None

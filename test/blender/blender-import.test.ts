@@ -1,0 +1,175 @@
+// The add-on in real (headless) Blender against a real web host: the host runs on a temporary data folder
+// with the embedded engine; an image-to-3D job (baked texture) and a mesh-animation job are created and
+// followed to their end through the bridge; then Blender installs and enables the add-on from the built
+// zip, imports both jobs with bpy.ops.asset_studio.import_job (the add-on finds the app through
+// ASSET_STUDIO_DATA_DIR and its link.json), and sends the animated import back. The facts Blender reports
+// (objects, triangles, textures, clips, bounds) are checked against the GLBs the app cached.
+// Skipped, saying so, only where `blender` is not on PATH (.ci/run installs it).
+import { spawn, spawnSync } from 'node:child_process';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { NodeIO, getBounds, type Document } from '@gltf-transform/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBlenderAddon } from '../../scripts/build-blender-addon.ts';
+import { startWebHost, type RunningWebHost } from '../../main/host/web-host.ts';
+import { realFixture } from '../fixtures.ts';
+import { tempDir } from '../host/helpers.ts';
+
+const HAS_BLENDER = spawnSync('sh', ['-c', 'command -v blender'], { encoding: 'utf8' }).status === 0;
+if (!HAS_BLENDER) console.warn('test/blender/blender-import.test.ts is skipped: `blender` is not on PATH (apt-get install blender python3-numpy; .ci/run does).');
+
+/** A cap for a hung Blender, not a speed bar: Blender starts slowly on a loaded 2-core machine. */
+const BLENDER_CAP_MS = 15 * 60_000;
+
+const data = tempDir('blender-import');
+const dataDir = join(data.path, 'data');
+let host: RunningWebHost;
+
+async function call(command: string, input: unknown): Promise<any> {
+  const res = await fetch(`${host.origin}/api/call/${command}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}` }, body: JSON.stringify(input) });
+  const body = await res.json();
+  if (res.status !== 200) throw new Error(`${command}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+async function succeeded(id: string): Promise<any> {
+  for (let tries = 0; ; tries++) {
+    const job = await call('jobs.get', { id });
+    if (job.state === 'failed') throw new Error(`job failed: ${job.error}`);
+    if (job.state === 'succeeded') return job;
+    if (tries > 1200) throw new Error(`job ${id} never ended`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The web host's upload route, as the add-on (and a file dropped on the page) uses it. */
+function upload(path: string): Promise<{ uploadId: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: host.port, method: 'POST', path: '/api/upload', headers: { authorization: `Bearer ${host.token}`, 'x-file-name': 'suzanne.fbx', 'content-length': statSync(path).size } }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(body))));
+    });
+    req.on('error', reject);
+    createReadStream(path).pipe(req);
+  });
+}
+
+/** The cached GLB of an output, read with glTF-Transform. */
+async function cachedGlb(sessionId: string, kind: string): Promise<Document> {
+  const res = await fetch(`${host.origin}/cache/${encodeURIComponent(sessionId)}/${encodeURIComponent(kind)}`, { headers: { authorization: `Bearer ${host.token}` } });
+  expect(res.status).toBe(200);
+  return new NodeIO().readBinary(new Uint8Array(await res.arrayBuffer()));
+}
+
+function triangles(doc: Document): number {
+  let count = 0;
+  for (const mesh of doc.getRoot().listMeshes()) for (const prim of mesh.listPrimitives()) count += (prim.getIndices()?.getCount() ?? prim.getAttribute('POSITION')!.getCount()) / 3;
+  return count;
+}
+
+function runBlender(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('blender', ['-b', '--factory-startup', '--python', join(import.meta.dirname, 'blender_import.py'), '--', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), BLENDER_CAP_MS);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
+  let modelJob: any;
+  let animationJob: any;
+  let facts: any;
+  let blenderOutput = '';
+
+  beforeAll(async () => {
+    host = await startWebHost({ dataDir, rendererDir: join(data.path, 'none'), serviceOptions: { engineSpeed: 500 }, notice: () => undefined });
+    const image = `data:image/png;base64,${readFileSync(realFixture('images', 'chair.png')).toString('base64')}`;
+    const model = await call('create', { endpoint: 'createImageTo3d', body: { image_url: image, texture_model: 'baked' }, label: 'chair for blender' });
+    const uploaded = await upload(realFixture('fbx', 'blender_282_suzanne_7400_binary.fbx'));
+    const animation = await call('create', { endpoint: 'uploadAnimationMesh', file: { uploadId: uploaded.uploadId }, label: 'suzanne to animate' });
+    modelJob = await succeeded(model.job.id);
+    animationJob = await succeeded(animation.job.id);
+
+    const zip = buildBlenderAddon(join(data.path, 'dist'));
+    const factsPath = join(data.path, 'facts.json');
+    const env = { ...process.env, ASSET_STUDIO_DATA_DIR: dataDir, BLENDER_USER_SCRIPTS: join(data.path, 'blender-scripts'), BLENDER_USER_CONFIG: join(data.path, 'blender-config'), TMPDIR: join(data.path) };
+    // The model job by its local id, the animation job by its session code: both are accepted.
+    const run = await runBlender([factsPath, zip, modelJob.id, animationJob.remoteId], env);
+    blenderOutput = run.output;
+    try {
+      facts = JSON.parse(readFileSync(factsPath, 'utf8'));
+    } catch {
+      throw new Error(`Blender wrote no facts (exit ${run.code}):\n${run.output.slice(-4000)}`);
+    }
+    if (facts.error) throw new Error(`in Blender: ${facts.error}\n${run.output.slice(-4000)}`);
+  }, BLENDER_CAP_MS + 300_000);
+
+  afterAll(async () => {
+    await host?.close();
+    data.remove();
+  });
+
+  it('installs and enables the add-on from the built zip', () => {
+    expect(facts.addon).toMatchObject({ name: 'Asset Studio', blender: [3, 4, 0] });
+    expect(facts.addon.file).toContain(join(data.path, 'blender-scripts', 'addons', 'asset_studio'));
+  });
+
+  it('imports the image-to-3D job: its meshes, every triangle, its texture, at the cursor, Z up', async () => {
+    const glb = await cachedGlb(modelJob.remoteId, 'glb');
+    const imported = facts.model;
+    expect(imported.result).toEqual(['FINISHED']);
+    expect(imported.objects.filter((o: any) => o.type === 'MESH')).toHaveLength(glb.getRoot().listMeshes().length);
+    for (const o of imported.objects) expect(o).toMatchObject({ job: modelJob.id, session: modelJob.remoteId });
+    expect(imported.triangles).toBe(triangles(glb));
+    const textures = glb.getRoot().listTextures();
+    expect(textures.length).toBeGreaterThan(0);
+    expect(imported.images.map((i: any) => i.size)).toEqual(textures.map((t) => t.getSize()).sort());
+    expect(imported.images.every((i: any) => i.packed)).toBe(true);
+    // glTF is Y up in metres; Blender is Z up in metres: the height becomes Z, and the roots sit at the cursor (x = 2).
+    const bounds = getBounds(glb.getRoot().listScenes()[0]!);
+    const closeTo = (a: number, b: number) => expect(a).toBeCloseTo(b, 3);
+    closeTo(imported.bounds.min[2], bounds.min[1]!);
+    closeTo(imported.bounds.max[2], bounds.max[1]!);
+    closeTo(imported.bounds.min[0], bounds.min[0]! + 2);
+    closeTo(imported.bounds.max[1], -bounds.min[2]!);
+    for (const root of imported.roots) expect(root.location[0]).toBeCloseTo(2, 5);
+  });
+
+  it('imports the animation job with every clip as an action, kept when the file is saved', async () => {
+    const glb = await cachedGlb(animationJob.remoteId, 'animation');
+    const clips = glb.getRoot().listAnimations().map((a) => a.getName());
+    expect(clips.length).toBeGreaterThan(1);
+    const imported = facts.animation;
+    expect(imported.objects.map((o: any) => o.type)).toContain('ARMATURE');
+    expect(imported.triangles).toBe(triangles(glb));
+    for (const clip of clips) expect(imported.actions.some((a: string) => a.startsWith(clip))).toBe(true);
+    expect(imported.actions_kept).toBe(true);
+  });
+
+  it('is disabled cleanly: nothing of it is left registered', () => {
+    expect(facts.disabled).toEqual({ errors: [], properties_left: [] });
+  });
+
+  it('reports a job that does not exist in words', () => {
+    expect(facts.missing).toMatch(/Asset Studio has no job "SESSION_not_a_job_here"/);
+  });
+
+  it('sends the selected object back as an animation upload, followed in the panel', async () => {
+    expect(facts.sent).toEqual(['FINISHED']);
+    expect(facts.followed).toMatchObject({ kind: 'animation_session' });
+    const job = await call('jobs.get', { id: facts.followed.job });
+    expect(job.label).toMatch(/from Blender/);
+    const done = await succeeded(job.id);
+    expect(done.kind).toBe('animation_session');
+    expect(blenderOutput).not.toContain(host.token);
+  });
+});

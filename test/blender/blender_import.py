@@ -1,0 +1,99 @@
+"""Run inside headless Blender by test/blender/blender-import.test.ts:
+
+    blender -b --factory-startup --python test/blender/blender_import.py -- <facts.json> <add-on zip> <model job> <animation job>
+
+Installs and enables the add-on from its zip (as a user does from Preferences > Add-ons > Install), imports
+both jobs with ``bpy.ops.asset_studio.import_job`` at a 3D cursor away from the origin, asks for a job that
+does not exist, sends the animated import back as an animation upload, and writes what it finds as JSON.
+The running app is found by the add-on through ASSET_STUDIO_DATA_DIR, set by the test.
+"""
+
+import json
+import sys
+import traceback
+
+import bpy
+from mathutils import Vector
+
+args = sys.argv[sys.argv.index("--") + 1:]
+facts_path, zip_path, model_job, animation_job = args[:4]
+facts = {"steps": []}
+
+
+def world_bounds(objects):
+    corners = [obj.matrix_world @ Vector(corner) for obj in objects if obj.type == "MESH" for corner in obj.bound_box]
+    if not corners:
+        return None
+    return {"min": [min(c[i] for c in corners) for i in range(3)], "max": [max(c[i] for c in corners) for i in range(3)]}
+
+
+def describe_import(job):
+    objects_before = set(bpy.data.objects)
+    actions_before = set(bpy.data.actions)
+    result = bpy.ops.asset_studio.import_job(job=job)
+    objects = [o for o in bpy.data.objects if o not in objects_before]
+    actions = [a for a in bpy.data.actions if a not in actions_before]
+    meshes = [o for o in objects if o.type == "MESH"]
+    images = set()
+    for obj in meshes:
+        for slot in obj.material_slots:
+            if slot.material is not None and slot.material.node_tree is not None:
+                for node in slot.material.node_tree.nodes:
+                    if node.type == "TEX_IMAGE" and node.image is not None:
+                        images.add(node.image)
+    members = set(objects)
+    return {
+        "result": sorted(result),
+        "objects": [{"name": o.name, "type": o.type, "job": o.get("asset_studio_job"), "session": o.get("asset_studio_session")} for o in objects],
+        "roots": [{"name": o.name, "location": list(o.location)} for o in objects if o.parent not in members],
+        "triangles": sum(len(p.vertices) - 2 for o in meshes for p in o.data.polygons),
+        "images": sorted([{"name": i.name, "size": list(i.size), "packed": i.packed_file is not None} for i in images], key=lambda i: i["name"]),
+        "actions": sorted(a.name for a in actions),
+        "actions_kept": all(a.use_fake_user for a in actions),
+        "bounds": world_bounds(objects),
+    }
+
+
+try:
+    bpy.ops.preferences.addon_install(filepath=zip_path, overwrite=True)
+    bpy.ops.preferences.addon_enable(module="asset_studio")
+    import asset_studio
+
+    facts["addon"] = {"name": asset_studio.bl_info["name"], "blender": list(asset_studio.bl_info["blender"]), "file": asset_studio.__file__}
+    facts["steps"].append("enabled")
+
+    for obj in list(bpy.data.objects):  # the factory scene's cube, camera and light
+        bpy.data.objects.remove(obj, do_unlink=True)
+    bpy.context.scene.cursor.location = (2.0, 0.0, 0.0)
+
+    facts["model"] = describe_import(model_job)
+    facts["steps"].append("model imported")
+    bpy.context.scene.cursor.location = (-2.0, 0.0, 0.0)
+    facts["animation"] = describe_import(animation_job)
+    facts["steps"].append("animation imported")
+
+    try:
+        bpy.ops.asset_studio.import_job(job="SESSION_not_a_job_here")
+        facts["missing"] = "no error"
+    except RuntimeError as error:
+        facts["missing"] = str(error)
+
+    animated = [bpy.data.objects[o["name"]] for o in facts["animation"]["objects"] if o["type"] == "MESH"]
+    for obj in bpy.context.view_layer.objects:
+        obj.select_set(obj in animated)
+    bpy.context.view_layer.objects.active = animated[0]
+    facts["sent"] = sorted(bpy.ops.asset_studio.send_selected(target="ANIMATION"))
+    followed = bpy.context.window_manager.asset_studio_followed
+    facts["followed"] = {"job": followed[0].job_id, "label": followed[0].label, "kind": followed[0].kind} if len(followed) else None
+    facts["steps"].append("sent")
+
+    import addon_utils
+
+    problems = []
+    addon_utils.disable("asset_studio", default_set=True, handle_error=lambda error: problems.append(repr(error)))
+    facts["disabled"] = {"errors": problems, "properties_left": [n for n in dir(bpy.types.WindowManager) if n.startswith("asset_studio")]}
+except Exception:  # noqa: BLE001  (the test prints it)
+    facts["error"] = traceback.format_exc()
+
+with open(facts_path, "w", encoding="utf-8") as file:
+    json.dump(facts, file, indent=1)
