@@ -7,6 +7,7 @@
 // path always means the same bytes.
 import type { Readable } from 'node:stream';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import { contentTypeOf } from '../serve/content-types.ts';
 import type { DownloadCache } from './download-cache.ts';
 
 export interface ZipEntryInfo {
@@ -24,25 +25,6 @@ export class ZipEntryError extends Error {
     this.name = 'ZipEntryError';
     this.status = status;
   }
-}
-
-/** Content types by extension; anything else is served as bytes. */
-const CONTENT_TYPES: Record<string, string> = {
-  obj: 'text/plain; charset=utf-8',
-  mtl: 'text/plain; charset=utf-8',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  tga: 'application/octet-stream',
-  glb: 'model/gltf-binary',
-  gltf: 'model/gltf+json',
-  bin: 'application/octet-stream',
-};
-
-export function entryContentType(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return (dot < 0 ? undefined : CONTENT_TYPES[name.slice(dot + 1).toLowerCase()]) ?? 'application/octet-stream';
 }
 
 /** Why a path (of an entry, or asked for) could point outside the archive's folder, if it could. */
@@ -127,6 +109,7 @@ export async function listZipEntries(path: string): Promise<ZipEntryInfo[]> {
 export interface OpenedEntry {
   name: string;
   size: number;
+  /** By its extension, from the one table (main/serve/content-types.ts). */
   contentType: string;
   stream: Readable;
 }
@@ -145,7 +128,7 @@ export async function readZipEntry(path: string, name: string): Promise<OpenedEn
   const stream = await zip.openReadStreamPromise(entry).catch((error: unknown) => {
     throw new ZipEntryError(500, `"${name}" cannot be read from the cached zip (${(error as Error).message}).`);
   });
-  return { name, size: entry.uncompressedSize, contentType: entryContentType(name), stream };
+  return { name, size: entry.uncompressedSize, contentType: contentTypeOf(name), stream };
 }
 
 /**

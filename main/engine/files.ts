@@ -1,26 +1,14 @@
-// Serving output files: signed expiring URLs (no API key, like object storage), strong ETags,
-// conditional requests and single byte ranges, streamed from disk.
-import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
+// Serving output files: signed expiring URLs (no API key, like object storage); strong ETags,
+// conditional requests, single byte ranges and HEAD as every server in main answers them (main/serve).
 import type { IncomingMessage } from 'node:http';
-import { extname } from 'node:path';
+import { answerFile } from '../serve/answer.ts';
+import { contentTypeOf } from '../serve/content-types.ts';
+import { nodeFileRequest } from '../serve/node.ts';
 import { FILES_PREFIX, type FileStore } from './file-store.ts';
 import { errorReply, type Reply } from './http.ts';
 import { iso } from './ids.ts';
 import type { Signer } from './signing.ts';
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.glb': 'model/gltf-binary',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.gif': 'image/gif',
-  '.obj': 'model/obj',
-  '.mtl': 'model/mtl',
-  '.zip': 'application/zip',
-  '.fbx': 'application/octet-stream',
-  '.usdz': 'model/vnd.usdz+zip',
-};
 const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 
 const fileError = (status: number, message: string, headers: Record<string, string> = {}) =>
@@ -72,59 +60,17 @@ export async function serveFile(req: IncomingMessage, url: URL, files: FileStore
   }
 
   await files.prepare(key);
-  const path = files.path(key);
-  const info = await stat(path).catch(() => undefined);
-  if (!info?.isFile()) return fileError(404, 'File not found.');
-  // Files never change once written (atomic rename), so identity + size + mtime make a strong validator.
-  const etag = `"${createHash('sha256').update(`${key}:${info.size}:${info.mtimeMs}:${info.ino}`).digest('hex').slice(0, 32)}"`;
-  const headers: Record<string, string | number> = {
-    'content-type': CONTENT_TYPES[extname(key)] ?? 'application/octet-stream',
-    'accept-ranges': 'bytes',
-    etag,
-    'cache-control': `private, max-age=${secondsLeft}`,
-  };
-
-  if (matchesAny(req.headers['if-none-match'], etag)) return { status: 304, headers };
-
-  const ifRange = req.headers['if-range'];
-  const rangeHeader = ifRange === undefined || ifRange === etag ? req.headers.range : undefined;
-  const range = rangeHeader === undefined ? undefined : parseRange(rangeHeader, info.size);
-  if (range === 'unsatisfiable') {
-    return fileError(416, `The requested range is outside the file (${info.size} bytes).`, { 'content-range': `bytes */${info.size}` });
-  }
-  if (range === undefined) {
-    return { status: 200, headers: { ...headers, 'content-length': info.size }, file: { path, start: 0, end: info.size - 1 } };
-  }
-  return {
-    status: 206,
-    headers: { ...headers, 'content-length': range.end - range.start + 1, 'content-range': `bytes ${range.start}-${range.end}/${info.size}` },
-    file: { path, ...range },
-  };
-}
-
-/** If-None-Match uses the weak comparison: `W/` prefixes are ignored, `*` matches anything. */
-function matchesAny(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  return header.split(',').some((tag) => {
-    const t = tag.trim().replace(/^W\//, '');
-    return t === '*' || t === etag;
+  const answer = await answerFile(nodeFileRequest(req), {
+    path: files.path(key),
+    identity: key,
+    contentType: contentTypeOf(key),
+    cacheControl: `private, max-age=${secondsLeft}`,
   });
-}
-
-/**
- * One range of `bytes=a-b`, `bytes=a-` or `bytes=-n`. Anything else (several ranges, other units,
- * malformed text) is ignored and the whole file is sent, as RFC 9110 allows.
- */
-export function parseRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!match || (match[1] === '' && match[2] === '')) return undefined;
-  const [first, last] = [match[1]!, match[2]!];
-  if (first === '') {
-    const suffix = Number(last);
-    return suffix === 0 || size === 0 ? 'unsatisfiable' : { start: Math.max(0, size - suffix), end: size - 1 };
+  if (answer === undefined) return fileError(404, 'File not found.');
+  if (answer.status === 416) {
+    const range = answer.headers['content-range']!;
+    return fileError(416, `The requested range is outside the file (${range.slice('bytes */'.length)} bytes).`, { 'content-range': range });
   }
-  const start = Number(first);
-  if (last !== '' && Number(last) < start) return undefined;
-  if (start >= size) return 'unsatisfiable';
-  return { start, end: last === '' ? size - 1 : Math.min(Number(last), size - 1) };
+  const body = answer.body !== undefined && 'file' in answer.body ? answer.body : undefined;
+  return { status: answer.status, headers: answer.headers, ...(body && { file: { path: body.file, start: body.start, end: body.end } }) };
 }

@@ -1,34 +1,12 @@
 // The renderer's files, for the web host and Electron's app:// protocol alike: safe path resolution
-// (nothing outside the folder), content types, the Content-Security-Policy, and the page shown when
-// the UI has not been built.
+// (nothing outside the folder), caching, the Content-Security-Policy, and the page shown when the UI has
+// not been built. answerAsset is the whole answer; each transport sends it with its adapter (main/serve).
 import { existsSync, statSync } from 'node:fs';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { join, normalize, resolve, sep } from 'node:path';
+import { answerFile, textAnswer, type Answer, type FileRequest } from '../serve/answer.ts';
+import { contentTypeOf } from '../serve/content-types.ts';
 
 export const DEFAULT_RENDERER_DIR = resolve(import.meta.dirname, '..', '..', 'dist', 'renderer');
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.wasm': 'application/wasm',
-  '.woff2': 'font/woff2',
-  '.glb': 'model/gltf-binary',
-  '.gltf': 'model/gltf+json',
-  '.env': 'application/octet-stream',
-};
-
-export function contentType(path: string): string {
-  return TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
-}
 
 /**
  * The CSP of every page and response. `'wasm-unsafe-eval'` lets Babylon compile WASM decoders (not eval);
@@ -104,3 +82,22 @@ export const NOT_BUILT_PAGE = `<!doctype html>
 <pre>npm run build</pre>
 <p>then reload this page.</p></body></html>
 `;
+
+/**
+ * The renderer's file at a URL path: pages are never cached, chunks carry a content hash in their names
+ * (a year, immutable), anything else is revalidated by its ETag. The KTX2 worker carries its own CSP.
+ */
+export async function answerAsset(rendererDir: string, pathname: string, req: FileRequest): Promise<Answer> {
+  if (!isBuilt(rendererDir)) return textAnswer(503, NOT_BUILT_PAGE, 'text/html; charset=utf-8');
+  const file = resolveAsset(rendererDir, pathname);
+  const answer = file === undefined ? undefined : await answerFile(req, { path: file, contentType: contentTypeOf(file), cacheControl: assetCaching(pathname) });
+  if (answer === undefined) return textAnswer(404, `Not found: ${pathname}`);
+  const ownPolicy = assetContentSecurityPolicy(pathname);
+  if (ownPolicy !== undefined) answer.headers['content-security-policy'] = ownPolicy;
+  return answer;
+}
+
+function assetCaching(pathname: string): string {
+  if (pathname === '/' || pathname.endsWith('.html')) return 'no-store';
+  return pathname.startsWith('/chunks/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+}

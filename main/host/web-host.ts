@@ -22,7 +22,7 @@
 // - `POST /api/upload`: the raw file as the body (streamed to disk, at most 2 GiB), its name URI-encoded in
 //   `x-file-name`. 200 `{uploadId, name, size}`; the uploadId stands for the file in `create` (`file:
 //   {uploadId}`) and `batch.start` until the host stops. Local paths are refused on this transport.
-// - `GET /cache/<sessionId>/<kind>` (URI-encoded): a complete cached output, its type from its kind, with
+// - `GET /cache/<sessionId>/<kind>` (URI-encoded): a complete cached output, its type from its bytes, with
 //   `Content-Length`, `Range` (206/416), `ETag` and `If-None-Match` (304), HEAD; 404 when it is not in the
 //   cache (host/cache-routes.ts, the same answers as Electron's app://). `cache.outputs` gives these URLs.
 // - `GET /cache/<sessionId>/<kind>/<entry path>` (each segment URI-encoded): one file inside a cached zip

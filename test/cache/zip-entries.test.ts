@@ -7,8 +7,9 @@ import { text } from 'node:stream/consumers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeArtifact } from '../../main/engine/artifacts.ts';
 import { buildZip } from '../../main/engine/outputs/index.ts';
-import { cachedZipEntries, closeZipEntries, entryContentType, entryPathOf, listZipEntries, openCachedZipEntry, readZipEntry, ZipEntryError } from '../../main/cache/zip-entries.ts';
+import { cachedZipEntries, closeZipEntries, entryPathOf, listZipEntries, openCachedZipEntry, readZipEntry, ZipEntryError } from '../../main/cache/zip-entries.ts';
 import { cacheEntryPath, parseCachePath, WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
+import { contentTypeOf } from '../../main/serve/content-types.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'zip-entries-'));
 const objZip = join(dir, 'obj.zip');
@@ -49,7 +50,7 @@ describe('zip entries', () => {
 
   it('reads one entry, inflated, with its content type by extension', async () => {
     const obj = await readZipEntry(objZip, OBJ);
-    expect(obj.contentType).toBe('text/plain; charset=utf-8');
+    expect(obj.contentType).toBe('model/obj'); // the one table's type, as the engine serves an OBJ (main/serve)
     const body = await text(obj.stream);
     expect(body.length).toBe(obj.size);
     expect(body).toMatch(/^# .*\nmtllib mesh\.mtl\n/);
@@ -59,8 +60,8 @@ describe('zip entries', () => {
     expect(png.contentType).toBe('image/png');
     const bytes = Buffer.concat(await png.stream.toArray());
     expect(bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-    expect(entryContentType('a/b.JPG')).toBe('image/jpeg');
-    expect(entryContentType('notes')).toBe('application/octet-stream');
+    expect(contentTypeOf('a/b.JPG')).toBe('image/jpeg');
+    expect(contentTypeOf('notes')).toBe('application/octet-stream');
   });
 
   it('refuses traversal and absolute names, asked or stored, with a 404 that says why', async () => {
