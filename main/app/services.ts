@@ -8,8 +8,8 @@ import { ServiceClient } from '../api/client.ts';
 import type { Logger } from '../api/redact.ts';
 import type { ConnectionSettings } from '../config/data-dir.ts';
 import { writeFileDurableSync } from '../durable/write-file.ts';
-import { startEngine, type EngineOptions, type RunningEngine } from '../engine/engine.ts';
-import { EngineBusyError } from '../engine/lock.ts';
+import { startLocalEngine, type LocalEngineOptions, type RunningLocalEngine } from '../engine/engine.ts';
+import { LocalEngineBusyError } from '../engine/lock.ts';
 import { createDownloadHook } from '../cache/auto-download.ts';
 import { defaultCacheDir, DownloadCache } from '../cache/download-cache.ts';
 import type { OutputFormat } from '../cache/outputs.ts';
@@ -37,8 +37,8 @@ export interface Services {
   cache: DownloadCache;
   /** The formats of a finished job that are downloaded (settings; GLB always). */
   outputFormats: readonly OutputFormat[];
-  /** Set when this process runs the embedded engine. */
-  engine?: RunningEngine;
+  /** Set when this process runs the embedded local engine. */
+  localEngine?: RunningLocalEngine;
   /** Whether the service (or engine) answers; checking starts with `health.start()` (the app does, the CLI not). */
   health: ServiceHealthMonitor;
   /** Starts the webhook receiver when the settings enable it; returns its URL (undefined when off). */
@@ -61,7 +61,7 @@ export interface ServiceOptions {
   healthIntervalMs?: number;
 }
 
-export const DEFAULT_ENGINE_SPEED = 10;
+export const DEFAULT_LOCAL_ENGINE_SPEED = 10;
 /** A journal entry still `pending` this long after it was written belongs to a process that is gone. */
 const CRASH_AGE_MS = 5 * 60_000;
 
@@ -69,14 +69,14 @@ interface Connection {
   baseUrl: string;
   legacyBaseUrl: string | undefined;
   apiKey: string;
-  engine?: RunningEngine;
+  localEngine?: RunningLocalEngine;
 }
 
 export async function createServices(settings: ConnectionSettings, options: ServiceOptions = {}): Promise<Services> {
   // Every entry point opens the data folder first (main/store/data-folder.ts); so does this, for any other caller.
   openDataFolder(settings.dataDir, { notice: options.notice });
   const connection = await connect(settings, options);
-  const speed = options.engineSpeed ?? DEFAULT_ENGINE_SPEED;
+  const speed = options.engineSpeed ?? DEFAULT_LOCAL_ENGINE_SPEED;
   const client = new ServiceClient({
     ...options.timeouts,
     ...(options.logger && { logger: options.logger }),
@@ -105,14 +105,14 @@ export async function createServices(settings: ConnectionSettings, options: Serv
     ...(options.healthIntervalMs !== undefined && { intervalMs: options.healthIntervalMs }),
   });
   return {
-    mode: connection.engine || settings.baseUrl === undefined ? 'embedded' : 'service',
+    mode: connection.localEngine || settings.baseUrl === undefined ? 'embedded' : 'service',
     client,
     store,
     tracker,
     submitter,
     cache,
     outputFormats: formats,
-    ...(connection.engine && { engine: connection.engine }),
+    ...(connection.localEngine && { localEngine: connection.localEngine }),
     health,
     async startWebhooks() {
       if (receiver) return receiver.url;
@@ -127,7 +127,7 @@ export async function createServices(settings: ConnectionSettings, options: Serv
         onEvent: (event) => tracker.wake(event.sessionId, event.newStatus),
       });
       // The engine of this process is told where to send them; a real service is set up in its dashboard.
-      connection.engine?.webhooks.configure({ url: receiver.url, secret: config.secret });
+      connection.localEngine?.webhooks.configure({ url: receiver.url, secret: config.secret });
       return receiver.url;
     },
     close: async () => {
@@ -137,7 +137,7 @@ export async function createServices(settings: ConnectionSettings, options: Serv
       await receiver?.close();
       await client.close();
       store.close();
-      await connection.engine?.close();
+      await connection.localEngine?.close();
     },
   };
 }
@@ -164,10 +164,10 @@ async function connect(settings: ConnectionSettings, options: ServiceOptions): P
   }
   const apiKey = localEngineKey(settings.dataDir);
   try {
-    const engine = await startLocalEngine(settings.dataDir, { speed: options.engineSpeed ?? DEFAULT_ENGINE_SPEED });
-    return { baseUrl: engine.url, legacyBaseUrl: engine.legacyUrl, apiKey, engine };
+    const engine = await startDataFolderEngine(settings.dataDir, { speed: options.engineSpeed ?? DEFAULT_LOCAL_ENGINE_SPEED });
+    return { baseUrl: engine.url, legacyBaseUrl: engine.legacyUrl, apiKey, localEngine: engine };
   } catch (error) {
-    if (!(error instanceof EngineBusyError)) throw error;
+    if (!(error instanceof LocalEngineBusyError)) throw error;
     // Another process of this data folder runs the engine (the app, or `asset-studio engine`): use it.
     const running = readEngineAddress(settings.dataDir);
     if (!running) throw error;
@@ -202,8 +202,8 @@ function showLostSubmissions(store: Store, recovered: readonly JournalEntry[]): 
  * Starts the embedded engine of a data folder and publishes its address in the folder, so other
  * processes of the same folder (the CLI next to the app) use it instead of starting their own.
  */
-export async function startLocalEngine(dataDir: string, options: Omit<EngineOptions, 'dataDir' | 'apiKey'> = {}): Promise<RunningEngine> {
-  const engine = await startEngine({ ...options, dataDir: join(dataDir, 'engine'), apiKey: localEngineKey(dataDir) });
+export async function startDataFolderEngine(dataDir: string, options: Omit<LocalEngineOptions, 'dataDir' | 'apiKey'> = {}): Promise<RunningLocalEngine> {
+  const engine = await startLocalEngine({ ...options, dataDir: join(dataDir, 'engine'), apiKey: localEngineKey(dataDir) });
   const address = engineAddressFile(dataDir);
   writeFileDurableSync(address, JSON.stringify({ pid: process.pid, url: engine.url, legacyUrl: engine.legacyUrl })); // never read half written
   return {

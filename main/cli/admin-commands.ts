@@ -2,7 +2,7 @@
 // webhook receiver. Their options are in command-table.ts.
 import { join } from 'node:path';
 import { webhookSettings } from '../app/setting-schemas.ts';
-import { startLocalEngine } from '../app/services.ts';
+import { startDataFolderEngine } from '../app/services.ts';
 import { printJson } from './context.ts';
 import { hasKeyFile, keyFilePath, removeKeyFile, writeKeyFile } from '../config/key-file.ts';
 import { resolveCliConnection, str, type CommandContext } from './context.ts';
@@ -14,7 +14,7 @@ export async function engineCommand(ctx: CommandContext, speed: number | undefin
   const port = str(ctx.values, 'port');
   const legacyPort = str(ctx.values, 'legacy-port');
   const keyFile = join(ctx.settings.dataDir, 'engine-key');
-  const engine = await startLocalEngine(ctx.settings.dataDir, {
+  const engine = await startDataFolderEngine(ctx.settings.dataDir, {
     ...(port !== undefined && { port: parseNumber('port', port) }),
     ...(legacyPort !== undefined && { legacyPort: parseNumber('legacy-port', legacyPort) }),
     ...(speed !== undefined && { speed }),

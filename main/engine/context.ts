@@ -12,7 +12,7 @@ export interface Services {
   clock: Clock;
   /** Credits of an account that has not spent any yet. */
   initialCredits: number;
-  /** What happens to an image uploaded as a data URI before it is hosted (see EngineOptions). */
+  /** What happens to an image uploaded as a data URI before it is hosted (see LocalEngineOptions). */
   uploadedImages: 'as-sent' | 'recompressed';
   /** The explicit fault rules; the session ones decide which session steps fail (see sessions/faults.ts). */
   faults: FaultController;

@@ -23,7 +23,7 @@ import { openState } from './state.ts';
 
 export type { FaultController, FaultRule } from './faults.ts';
 
-export interface EngineOptions {
+export interface LocalEngineOptions {
   /** The engine's state and files live here and survive a restart. One engine per folder at a time. */
   dataDir: string;
   /** 0 = a free port (default). */
@@ -57,7 +57,7 @@ export interface EngineOptions {
   logRequests?: boolean;
 }
 
-export interface RunningEngine {
+export interface RunningLocalEngine {
   url: string;
   legacyUrl: string;
   faults: FaultController;
@@ -67,7 +67,7 @@ export interface RunningEngine {
 
 export const FAULTS_ENV = 'ASSET_STUDIO_ENGINE_FAULTS';
 
-export async function startEngine(options: EngineOptions): Promise<RunningEngine> {
+export async function startLocalEngine(options: LocalEngineOptions): Promise<RunningLocalEngine> {
   const speed = options.speed ?? 1;
   if (!(speed > 0) || !Number.isFinite(speed)) throw new RangeError(`speed must be a number above 0, got ${options.speed}`);
   if (options.apiKey === '') throw new RangeError('apiKey must not be empty');

@@ -3,7 +3,7 @@ import { open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Another live engine (maybe in this very process) holds the data folder. */
-export class EngineBusyError extends Error {
+export class LocalEngineBusyError extends Error {
   readonly dataDir: string;
   readonly pid: number;
 
@@ -12,7 +12,7 @@ export class EngineBusyError extends Error {
       `The data folder ${dataDir} is in use by another engine (process ${pid}${pid === process.pid ? ', this process' : ''}). ` +
         'Stop that engine or give this one another data folder.',
     );
-    this.name = 'EngineBusyError';
+    this.name = 'LocalEngineBusyError';
     this.dataDir = dataDir;
     this.pid = pid;
   }
@@ -33,7 +33,7 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const owner = Number.parseInt(await readFile(path, 'utf8').catch(() => ''), 10);
-      if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) throw new EngineBusyError(dataDir, owner);
+      if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) throw new LocalEngineBusyError(dataDir, owner);
       await rm(path, { force: true }); // left behind by an engine that is gone: take it over
     }
   }

@@ -5,9 +5,9 @@
 // Environment fallbacks: ASSET_STUDIO_ENGINE_DATA_DIR, ASSET_STUDIO_API_KEY, ASSET_STUDIO_ENGINE_PORT,
 // ASSET_STUDIO_ENGINE_LEGACY_PORT, ASSET_STUDIO_ENGINE_HOST, ASSET_STUDIO_ENGINE_SPEED, ASSET_STUDIO_ENGINE_CREDITS,
 // ASSET_STUDIO_ENGINE_UPLOADED_IMAGES (and
-// ASSET_STUDIO_ENGINE_FAULTS, read by startEngine). Logs go to stderr; --verbose adds a line per request.
+// ASSET_STUDIO_ENGINE_FAULTS, read by startLocalEngine). Logs go to stderr; --verbose adds a line per request.
 import { parseArgs } from 'node:util';
-import { startEngine } from './engine.ts';
+import { startLocalEngine } from './engine.ts';
 
 const { values } = parseArgs({
   options: {
@@ -43,7 +43,7 @@ if (uploadedImages !== undefined && uploadedImages !== '' && uploadedImages !== 
   process.exit(2);
 }
 
-const engine = await startEngine({
+const engine = await startLocalEngine({
   dataDir,
   apiKey,
   port: number(values.port ?? env.ASSET_STUDIO_ENGINE_PORT, 'port'),

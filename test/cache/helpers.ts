@@ -7,7 +7,7 @@ import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { FileStore } from '../../main/engine/file-store.ts';
 import { loadSigner } from '../../main/engine/signing.ts';
-import type { RunningEngine } from '../../main/engine/engine.ts';
+import type { RunningLocalEngine } from '../../main/engine/engine.ts';
 
 export interface HostedFile {
   /** A freshly signed URL. */
@@ -18,7 +18,7 @@ export interface HostedFile {
 }
 
 /** Puts `size` bytes of varied content at `key` in the engine's files and returns how to reach them. */
-export async function hostFile(engine: RunningEngine & { dataDir: string }, key: string, size: number, ttlMs = 3_600_000): Promise<HostedFile> {
+export async function hostFile(engine: RunningLocalEngine & { dataDir: string }, key: string, size: number, ttlMs = 3_600_000): Promise<HostedFile> {
   const files = new FileStore(join(engine.dataDir, 'files'), await loadSigner(engine.dataDir), ttlMs);
   files.baseUrl = engine.url;
   const temp = await files.tempPath();

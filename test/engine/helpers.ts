@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { ENDPOINTS, fillPath, type EndpointId } from '../../shared/contract/index.ts';
-import { startEngine, type EngineOptions, type RunningEngine } from '../../main/engine/engine.ts';
+import { startLocalEngine, type LocalEngineOptions, type RunningLocalEngine } from '../../main/engine/engine.ts';
 
 export const KEY = 'sk_test_engine_0123456789';
 export const SPEED = 1000;
 
-export interface TestEngine extends RunningEngine {
+export interface TestEngine extends RunningLocalEngine {
   dataDir: string;
   /** Closes the engine and removes its folder. */
   dispose(): Promise<void>;
@@ -19,9 +19,9 @@ export async function makeDataDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'asset-studio-engine-'));
 }
 
-export async function startTestEngine(options: Partial<EngineOptions> = {}): Promise<TestEngine> {
+export async function startTestEngine(options: Partial<LocalEngineOptions> = {}): Promise<TestEngine> {
   const dataDir = options.dataDir ?? (await makeDataDir());
-  const engine = await startEngine({ apiKey: KEY, speed: SPEED, ...options, dataDir });
+  const engine = await startLocalEngine({ apiKey: KEY, speed: SPEED, ...options, dataDir });
   return {
     ...engine,
     dataDir,
@@ -57,7 +57,7 @@ export async function send(url: string, init: { method?: string; json?: unknown;
 }
 
 /** Calls an endpoint of the table at the right address. */
-export function call(engine: RunningEngine, id: EndpointId, options: { params?: Record<string, string>; json?: unknown; query?: string } = {}): Promise<Answer> {
+export function call(engine: RunningLocalEngine, id: EndpointId, options: { params?: Record<string, string>; json?: unknown; query?: string } = {}): Promise<Answer> {
   const def = ENDPOINTS[id];
   const base = def.base === 'legacy' ? engine.legacyUrl : engine.url;
   const url = `${base}${fillPath(def.path, options.params ?? {})}${options.query ? `?${options.query}` : ''}`;

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, EVENTS, type CommandName } from '../../shared/bridge/contract.ts';
 import { cachePath } from '../../shared/bridge/web-protocol.ts';
-import { createServices, startLocalEngine, type ServiceOptions } from '../../main/app/services.ts';
+import { createServices, startDataFolderEngine, type ServiceOptions } from '../../main/app/services.ts';
 import { DEFAULT_TIMING, scaleTiming } from '../../main/jobs/schedule.ts';
 import { EncryptedFileVault, type Encryptor } from '../../main/config/profiles.ts';
-import type { RunningEngine } from '../../main/engine/engine.ts';
+import type { RunningLocalEngine } from '../../main/engine/engine.ts';
 import { BridgeService } from '../../main/host/bridge-service.ts';
 import { BridgeFailure } from '../../main/host/errors.ts';
 import { realFixture } from '../fixtures.ts';
@@ -197,11 +197,11 @@ describe('keys', () => {
 
   describe('the key never crosses the bridge', () => {
     const remote = tempDir('bridge-remote');
-    let engine: RunningEngine;
+    let engine: RunningLocalEngine;
     beforeAll(async () => {
       // A second engine that only accepts KEY: the bridge's service profile talks to it with that key.
       writeFileSync(join(remote.path, 'engine-key'), KEY, { mode: 0o600 });
-      engine = await startLocalEngine(remote.path, { speed: 500 });
+      engine = await startDataFolderEngine(remote.path, { speed: 500 });
     });
     afterAll(async () => {
       await engine.close();

@@ -10,7 +10,7 @@ import { Submitter } from '../../main/jobs/submit.ts';
 import { JobTracker, type TrackerOptions } from '../../main/jobs/tracker.ts';
 import { openDatabase, type Store } from '../../main/store/database.ts';
 import { KEY, startTestEngine, type TestEngine } from '../engine/helpers.ts';
-import type { EngineOptions } from '../../main/engine/engine.ts';
+import type { LocalEngineOptions } from '../../main/engine/engine.ts';
 
 export interface Harness {
   engine: TestEngine;
@@ -25,7 +25,7 @@ export interface Harness {
 }
 
 export async function makeHarness(
-  options: { speed?: number; engine?: Partial<EngineOptions>; tracker?: Partial<TrackerOptions> } = {},
+  options: { speed?: number; engine?: Partial<LocalEngineOptions>; tracker?: Partial<TrackerOptions> } = {},
 ): Promise<Harness> {
   const speed = options.speed ?? 200;
   const engine = await startTestEngine({ speed, ...options.engine });
