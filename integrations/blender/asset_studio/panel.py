@@ -30,7 +30,7 @@ class VIEW3D_PT_asset_studio(bpy.types.Panel):
         wm = context.window_manager
         if wm.asset_studio_status:
             box = layout.box()
-            for line in _wrap(wm.asset_studio_status, 48):
+            for line in _wrap(wm.asset_studio_status, _chars_across(context)):
                 box.label(text=line)
         row = layout.row(align=True)
         row.prop(wm, "asset_studio_search", text="", icon="VIEWZOOM")
@@ -54,7 +54,7 @@ class VIEW3D_PT_asset_studio(bpy.types.Panel):
         layout.separator()
         layout.label(text="Send the selected object")
         row = layout.row(align=True)
-        row.operator("asset_studio.send_selected", text="Animate (FBX)", icon="ARMATURE_DATA").target = "ANIMATION"
+        row.operator("asset_studio.send_selected", text="Animation", icon="ARMATURE_DATA").target = "ANIMATION"
         row.operator("asset_studio.send_selected", text="Retopology", icon="MOD_REMESH").target = "RETOPOLOGY"
         if len(wm.asset_studio_followed) > 0:
             item = wm.asset_studio_followed[0]
@@ -63,6 +63,12 @@ class VIEW3D_PT_asset_studio(bpy.types.Panel):
             box.label(text="%s · %s" % (link.KIND_LABELS.get(item.kind, item.kind), library.state_text(item)))
             if item.error:
                 box.label(text=item.error, icon="ERROR")
+
+
+def _chars_across(context):
+    """About how many characters of label text fit across the sidebar."""
+    scale = context.preferences.view.ui_scale * context.preferences.system.pixel_size
+    return max(16, int(context.region.width / (7.0 * scale)) - 3)
 
 
 def _wrap(text, width):
