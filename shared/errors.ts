@@ -89,10 +89,6 @@ export function mappingOf(code: ErrorCode): ErrorMapping {
   return ERROR_TABLE[code];
 }
 
-export function isErrorCode(code: string): code is ErrorCode {
-  return Object.hasOwn(ERROR_TABLE, code);
-}
-
 /** The HTTP status of a bridge code (each bridge code has one); 422 for one the table does not know. */
 export function httpStatusOfBridgeCode(bridgeCode: string): number {
   return HTTP_BY_BRIDGE_CODE.get(bridgeCode) ?? 422;
