@@ -20,11 +20,11 @@ import { startWebhookReceiver, type RunningReceiver } from '../jobs/webhook-rece
 import { Submitter } from '../jobs/submit.ts';
 import { JobTracker } from '../jobs/tracker.ts';
 import { ENDPOINTS } from '../../shared/contract/index.ts';
+import { refOfCreate } from '../../shared/kinds/index.ts';
 import { databasePath, openDatabase, type Store } from '../store/database.ts';
 import { openDataFolder, stderrNotice, type Notice } from '../store/data-folder.ts';
 import { CacheFolderError } from '../cache/folder.ts';
 import type { JournalEntry } from '../store/journal.ts';
-import { refOfCreate } from '../jobs/resources.ts';
 import { ServiceHealthMonitor } from './service-health.ts';
 
 export interface Services {

@@ -2,6 +2,8 @@
 // A retopology session names its input as a GLB URL (usually an image-to-3D session's signed `mesh_url_glb`)
 // or as an `ASSET_` id of an earlier session's input. The cache index keys outputs by their URL without the
 // query string (urlKey), so the signature the URL carried does not matter.
+import { JOB_KINDS, jobDef } from '../../shared/kinds/index.ts';
+import { parseOutputKind } from '../../shared/output-kind.ts';
 import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import { urlKey } from './downloader.ts';
@@ -18,7 +20,8 @@ export interface OriginalLookup {
 }
 
 const ASSET_PREFIX = 'ASSET_';
-const RETOPO_KIND = /^retopo_obj(_\d+)?$/;
+/** The kinds of job made from another mesh (a retopology). */
+const WITH_ORIGINAL = JOB_KINDS.filter((k) => jobDef(k)?.hasOriginal);
 export const NOT_CACHED =
   'The original mesh is not in the local cache: compare needs it downloaded. Download the files of the job that made it, or pick it yourself with Compare with…';
 
@@ -40,15 +43,20 @@ export function inputMeshOf(job: Pick<JobRecord, 'result' | 'operationId'>, stor
   return { ...((assetId ?? asked) && { assetId: assetId ?? asked }) };
 }
 
+function isRetopologizedMesh(key: string): boolean {
+  const kind = parseOutputKind(key);
+  return kind?.type === 'retopology' && kind.file === 'obj';
+}
+
 export function findOriginal(store: Pick<Store, 'jobs' | 'journal' | 'cache'>, job: JobRecord): OriginalLookup {
   const entries = store.cache.list();
-  const own = job.remoteId === null ? undefined : entries.find((e) => e.sessionId === job.remoteId && e.state === 'complete' && RETOPO_KIND.test(e.kind));
+  const own = job.remoteId === null ? undefined : entries.find((e) => e.sessionId === job.remoteId && e.state === 'complete' && isRetopologizedMesh(e.kind));
   const kind = own?.kind ?? null;
-  if (job.kind !== 'v3_session') return { mesh: null, original: null, kind, reason: 'Only a retopology job has an original mesh to compare with.' };
+  if (!jobDef(job.kind)?.hasOriginal) return { mesh: null, original: null, kind, reason: 'Only a retopology job has an original mesh to compare with.' };
   let { url, assetId } = inputMeshOf(job, store);
   if (url === undefined && assetId !== undefined) {
     // An asset of an earlier session: its GLB URL is in that session's input.
-    for (const other of store.jobs.list({ kinds: ['v3_session'], limit: 2000 })) {
+    for (const other of store.jobs.list({ kinds: WITH_ORIGINAL, limit: 2000 })) {
       if (other.id === job.id) continue;
       const found = inputMeshOf(other, store);
       if (found.assetId === assetId && found.url !== undefined) {

@@ -3,6 +3,7 @@
 // command line, the general help and each command's `--help` are all derived from it.
 import type { ParseArgsOptionsConfig } from 'node:util';
 import { ENDPOINTS, type EndpointId } from '../../shared/contract/index.ts';
+import { canFollow, kindOfCreate } from '../../shared/kinds/index.ts';
 import { GEOMETRY_MODELS, PREVIEW_MODEL_VERSIONS, RESOLUTIONS, TEXTURE_MODELS, TOPOLOGIES } from '../../shared/contract/image-to-3d.ts';
 import { RETOPOLOGY_MODELS } from '../../shared/contract/v3.ts';
 import { EXPORT_TARGETS, PIVOTS, UP_AXES } from '../../shared/export-options.ts';
@@ -41,8 +42,6 @@ export interface CommandSpec {
   /** Endpoint commands take their summary from the contract. */
   summary?: string;
   endpoint?: EndpointId;
-  /** Can `--wait` follow the job this command starts? */
-  waits?: boolean;
   args: ArgSpec[];
   options: Record<string, OptionSpec>;
   /** Global options that mean something for this command (besides --json and the connection ones). */
@@ -96,12 +95,12 @@ export const IMAGE_OPTIONS: Record<string, OptionSpec> = {
 
 export const COMMANDS: readonly CommandSpec[] = [
   {
-    name: 'create-3d', group: 'Service commands', endpoint: 'createImageTo3d', waits: true,
+    name: 'create-3d', group: 'Service commands', endpoint: 'createImageTo3d',
     args: [IMAGE], options: IMAGE_OPTIONS,
     examples: ['asset-studio create-3d chair.png --topology quads --wait'],
   },
   {
-    name: 'create-3d-legacy', group: 'Service commands', endpoint: 'createImageTo3dLegacy', waits: true,
+    name: 'create-3d-legacy', group: 'Service commands', endpoint: 'createImageTo3dLegacy',
     args: [IMAGE],
     options: {
       'model-version': { type: 'string', value: 'V', text: 'model version of the older variant' },
@@ -110,12 +109,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ['asset-studio create-3d-legacy https://example.com/chair.png --auto-gen-3d'],
   },
   {
-    name: 'spin', group: 'Service commands', endpoint: 'submitSpin', waits: true,
+    name: 'spin', group: 'Service commands', endpoint: 'submitSpin',
     args: [SESSION, { ...IMAGE, text: 'the image used for the spin: URL, data: URI or local file' }], options: {},
     examples: ['asset-studio spin SESSION_65b2… chair.png --wait'],
   },
   {
-    name: 'preview', group: 'Service commands', endpoint: 'preview', waits: true,
+    name: 'preview', group: 'Service commands', endpoint: 'preview',
     args: [SESSION],
     options: {
       'model-version': { type: 'string', value: oneOf(PREVIEW_MODEL_VERSIONS), text: 'model version (default 1.1)' },
@@ -127,7 +126,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ['asset-studio preview SESSION_65b2… --spin-index 2 --wait'],
   },
   {
-    name: 'refine', group: 'Service commands', endpoint: 'refine', waits: true,
+    name: 'refine', group: 'Service commands', endpoint: 'refine',
     args: [SESSION], options: { ...BBOX, ...PIVOT },
     examples: ['asset-studio refine SESSION_65b2… --scaled-bbox 1,-1,-1 --wait'],
   },
@@ -142,7 +141,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   { name: 'get-mesh', group: 'Service commands', endpoint: 'getMesh', args: [SESSION], options: {}, examples: ['asset-studio get-mesh SESSION_65b2…'] },
   {
-    name: 'text-to-image', group: 'Service commands', endpoint: 'createTextToImage', waits: true,
+    name: 'text-to-image', group: 'Service commands', endpoint: 'createTextToImage',
     args: [{ name: '<prompt>', text: 'what to draw; several words are joined with spaces' }],
     options: { 'style-id': { type: 'string', value: 'ID', text: 'a trained style' } },
     examples: ['asset-studio text-to-image a red lamp --wait'],
@@ -155,19 +154,19 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ['asset-studio style https://example.com/style.zip --description "ink sketches"'],
   },
   {
-    name: 'upload', group: 'Service commands', endpoint: 'uploadAnimationMesh', waits: true,
+    name: 'upload', group: 'Service commands', endpoint: 'uploadAnimationMesh',
     args: [{ name: '<file.fbx|file.zip>', text: 'an FBX file or a zip of FBX files (checked first; progress on a terminal)', path: true }],
     options: { url: { type: 'string', value: 'URL', text: 'the mesh at this URL instead of a local file' } },
     examples: ['asset-studio upload character.fbx --wait'],
   },
   {
-    name: 'animate-text', group: 'Service commands', endpoint: 'submitTextAnimations', waits: true,
+    name: 'animate-text', group: 'Service commands', endpoint: 'submitTextAnimations',
     args: [{ name: '<session>', text: 'animation session code' }, { name: '<text>...', text: 'one animation per prompt' }], options: {},
     examples: ['asset-studio animate-text SESSION_65b2… "walk forward" "wave hello" --wait'],
   },
   { name: 'get-animation', group: 'Service commands', endpoint: 'getAnimation', args: [SESSION], options: {}, examples: ['asset-studio get-animation SESSION_65b2…'] },
   {
-    name: 'retopology', group: 'Service commands', endpoint: 'createRetopology', waits: true,
+    name: 'retopology', group: 'Service commands', endpoint: 'createRetopology',
     args: [{ name: '<glb-url|ASSET_id>', text: 'a GLB by URL, or an asset id of the service' }],
     options: { model: { type: 'string', value: oneOf(RETOPOLOGY_MODELS), text: 'remeshing model' }, 'no-quads': { type: 'boolean', text: 'triangles instead of quads' } },
     examples: ['asset-studio retopology https://example.com/chair.glb --model precision --wait'],
@@ -273,10 +272,16 @@ export function summaryOf(command: CommandSpec): string {
   return command.summary ?? (command.endpoint ? ENDPOINTS[command.endpoint].summary : '');
 }
 
+/** Can `--wait` follow what `command` starts? When it starts a job whose kind can be read back (shared/kinds/). */
+export function waitsFor(command: CommandSpec): boolean {
+  const kind = command.endpoint === undefined ? undefined : kindOfCreate(command.endpoint);
+  return kind !== undefined && canFollow(kind);
+}
+
 /** The global options that mean something for `command`, after its own options in its help. */
 export function globalsOf(command: CommandSpec): GlobalOption[] {
   const mutating = command.endpoint !== undefined && ENDPOINTS[command.endpoint].mutating;
-  const fromKind: GlobalOption[] = [...(command.waits ? (['wait', 'timeout'] as const) : []), ...(mutating ? (['operation-id'] as const) : [])];
+  const fromKind: GlobalOption[] = [...(waitsFor(command) ? (['wait', 'timeout'] as const) : []), ...(mutating ? (['operation-id'] as const) : [])];
   return [...new Set([...fromKind, ...(command.globals ?? []), 'json' as const])];
 }
 

@@ -3,7 +3,7 @@
 import type { EndpointId } from '../../shared/contract/index.ts';
 import type { CallArgs } from '../api/client.ts';
 import { inspectFile } from '../files/inspect.ts';
-import { findCommand } from './command-table.ts';
+import { findCommand, waitsFor } from './command-table.ts';
 import { imageArgument, parseNumber, parseNumberList, UsageError } from './values.ts';
 
 export type Values = Record<string, string | boolean | string[] | undefined>;
@@ -98,5 +98,5 @@ export function endpointCommand(name: string): EndpointCommand | undefined {
   const spec = findCommand(name);
   const build = BUILDERS[name];
   if (!spec?.endpoint || !build) return undefined;
-  return { name, endpoint: spec.endpoint, waits: spec.waits === true, build };
+  return { name, endpoint: spec.endpoint, waits: waitsFor(spec), build };
 }

@@ -1,6 +1,7 @@
 // Runs a command of an endpoint: reads go straight to the client; creates go through the journal
 // (and so become jobs), with --wait following them through the tracker.
-import { ENDPOINTS } from '../../shared/contract/index.ts';
+import { ENDPOINTS, type EndpointId } from '../../shared/contract/index.ts';
+import { readEndpointOfCreate } from '../../shared/kinds/index.ts';
 import type { EndpointCommand } from './commands.ts';
 import { printJson, str, timeoutOf, type CommandContext } from './context.ts';
 import { formatBytes } from '../files/limits.ts';
@@ -56,11 +57,7 @@ function labelOf(command: EndpointCommand, positionals: string[]): string {
   return `${command.name} ${label}`.slice(0, 120);
 }
 
-/** After --wait the data shown is the resource as read back, not the create's answer. */
-function readEndpointOf(command: EndpointCommand) {
-  const map = {
-    createImageTo3d: 'getImageTo3d', createImageTo3dLegacy: 'getMesh', submitSpin: 'getMesh', preview: 'getMesh', refine: 'getMesh',
-    createTextToImage: 'getTextToImage', uploadAnimationMesh: 'getAnimation', submitTextAnimations: 'getAnimation', createRetopology: 'getV3Session',
-  } as const;
-  return (map as Partial<Record<string, keyof typeof ENDPOINTS>>)[command.endpoint] ?? command.endpoint;
+/** After --wait the data shown is the resource as read back (by its kind's read endpoint), not the create's answer. */
+function readEndpointOf(command: EndpointCommand): EndpointId {
+  return readEndpointOfCreate(command.endpoint) ?? command.endpoint;
 }

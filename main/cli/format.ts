@@ -1,31 +1,19 @@
 // Human-readable output of results. With --json, results go to stdout as JSON and nothing else does.
-import { normaliseStatus, type EndpointId, type ResourceKind } from '../../shared/contract/index.ts';
+import type { EndpointId } from '../../shared/contract/index.ts';
+import { kindOfData, normaliseStatus, type ResourceKind } from '../../shared/kinds/index.ts';
 
 const STATUS_FIELDS = ['session_status', 'status'] as const;
 
-const KIND_OF_ENDPOINT: Partial<Record<EndpointId, ResourceKind>> = {
-  createImageTo3d: 'image_to_3d',
-  getImageTo3d: 'image_to_3d',
-  createImageTo3dLegacy: 'image_to_3d_older',
-  preview: 'get3d_job',
-  refine: 'get3d_job',
-  createTextToImage: 'text_to_image',
-  getTextToImage: 'text_to_image',
-  createStyle: 'style',
-  uploadAnimationMesh: 'animation_upload',
-  getAnimation: 'animation_session',
-  createRetopology: 'v3_session',
-  getV3Session: 'v3_session',
-};
-
+/** An endpoint's data as lines: a list as rows, a record as `key: value` lines under its state (by the kind of its data, shared/kinds/). */
 export function formatResult(endpoint: EndpointId, data: unknown): string {
-  if (endpoint === 'listImageTo3d') return formatList(data as ListLike);
-  if (endpoint === 'getMesh') return (data as Record<string, unknown>[]).map((r) => formatRecord(r, 'image_to_3d_older')).join('\n\n');
+  const kind = kindOfData(endpoint);
+  if (endpoint === 'listImageTo3d') return formatList(data as ListLike, kind);
   if (endpoint === 'submitTextAnimations') {
     const items = (data as { responses: { text: string; message: string; isError: boolean }[] }).responses;
     return items.map((r) => `${r.isError ? 'FAILED' : 'ok    '}  ${r.text}${r.message ? `  (${r.message})` : ''}`).join('\n');
   }
-  return formatRecord(data as Record<string, unknown>, KIND_OF_ENDPOINT[endpoint]);
+  if (Array.isArray(data)) return (data as Record<string, unknown>[]).map((r) => formatRecord(r, kind)).join('\n\n');
+  return formatRecord(data as Record<string, unknown>, kind);
 }
 
 /** `key: value` lines for the filled scalar fields, a status line first, lists summarised. */
@@ -69,9 +57,9 @@ interface ListLike {
   image_to_3d_credits?: number;
 }
 
-function formatList(list: ListLike): string {
+function formatList(list: ListLike, kind: ResourceKind | undefined): string {
   const rows = list.results.map((r) => {
-    const s = normaliseStatus('image_to_3d_older', r.status);
+    const s = kind ? normaliseStatus(kind, r.status) : { state: 'unknown' };
     return `${r.session_code}  ${s.state.padEnd(9)}  ${r.status.padEnd(24)}  ${r.created_at}`;
   });
   const footer = [`page ${list.page} of ${list.totalPages} (${list.totalResults} sessions)`];

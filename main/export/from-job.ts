@@ -1,5 +1,6 @@
 // The files of a finished job that an export can use, taken from the download cache (no network):
-// each cached output kind (see cache/outputs.ts) mapped to the export's file kind.
+// each cached output (shared/output-kind.ts) mapped to the export's file kind.
+import { formatOutputKind, parseOutputKind, type MeshFileFormat, type MeshStage } from '../../shared/output-kind.ts';
 import { fetchJobOutputs } from '../cache/auto-download.ts';
 import type { DownloadCache } from '../cache/download-cache.ts';
 import type { OutputFormat } from '../cache/outputs.ts';
@@ -10,22 +11,41 @@ import { exportAsset, type ExportResult, type SourceFile } from './export.ts';
 import type { ExportTarget, FileKind } from './presets.ts';
 import type { Transforms } from './transform.ts';
 
-/** The export kind of a cached output kind, or undefined when an export does not write it. */
-function exportKindOf(cacheKind: string): FileKind | undefined {
-  if (/^(glb|preview_glb|polished_glb|mesh|animation)$/.test(cacheKind) || /^prompt:[^:]+$/.test(cacheKind)) return 'glb';
-  if (cacheKind === 'fbx') return 'fbx';
-  if (cacheKind === 'obj' || /^retopo_obj(_\d+)?$/.test(cacheKind)) return 'obj';
-  if (cacheKind === 'usdz' || /usdz$/.test(cacheKind)) return 'usdz';
-  if (cacheKind === 'zip' || cacheKind === 'preview_zip') return 'zip';
-  if (cacheKind === 'image' || /^retopo_image(_\d+)?$/.test(cacheKind) || cacheKind === 'render') return 'texture';
-  return undefined;
+/** The export kind of a cached output, or undefined when an export does not write it. */
+function exportKindOf(key: string): FileKind | undefined {
+  const kind = parseOutputKind(key);
+  switch (kind?.type) {
+    case 'mesh':
+      if (kind.format === 'usdz') return 'usdz';
+      if (kind.format === 'glb') return 'glb';
+      if (kind.stage !== 'final') return kind.stage === 'preview' && kind.format === 'zip' ? 'zip' : undefined;
+      return kind.format;
+    case 'input-mesh':
+    case 'animation':
+      return 'glb';
+    case 'clip':
+      // A prompt's result (GLB and USDZ); the library's clips are the service's own, not the asset.
+      return kind.format === 'usdz' ? 'usdz' : kind.source === 'prompt' ? 'glb' : undefined;
+    case 'retopology':
+      return kind.file === 'obj' ? 'obj' : 'texture';
+    case 'image':
+    case 'render':
+      return 'texture';
+    default:
+      return undefined; // the video, spin views, thumbnail, and keys this version does not know
+  }
 }
 
-/** Cached kinds tried first: the final mesh, except that the older flow's preview job exports its preview. */
+const mesh = (stage: MeshStage, format: MeshFileFormat) => formatOutputKind({ type: 'mesh', stage, format });
+const PREFERRED: Readonly<Record<'preview' | 'refine' | 'other', readonly string[]>> = {
+  preview: [mesh('preview', 'glb'), mesh('preview', 'usdz'), mesh('preview', 'zip')],
+  refine: [mesh('polished', 'glb'), mesh('final', 'glb'), mesh('polished', 'usdz'), mesh('final', 'usdz')],
+  other: [mesh('final', 'glb'), mesh('final', 'usdz')],
+};
+
+/** Cached outputs tried first: the final mesh, except that the older flow's preview job exports its preview. */
 function preferred(step: JobRecord['step']): readonly string[] {
-  if (step === 'preview') return ['preview_glb', 'preview_usdz', 'preview_zip'];
-  if (step === 'refine') return ['polished_glb', 'glb', 'polished_usdz', 'usdz'];
-  return ['glb', 'usdz'];
+  return PREFERRED[step === 'preview' || step === 'refine' ? step : 'other'];
 }
 
 /** Every cached output of the job's session that an export can write; at most one file per export kind. */

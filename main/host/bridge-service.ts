@@ -28,7 +28,8 @@ import type { JobRecord } from '../store/jobs.ts';
 import { BridgeBatches } from './bridge-batches.ts';
 import { BridgeEvents, forwardServiceEvents, redacted } from './bridge-events.ts';
 import { BridgeFailure, conflict, invalidInput, notFound, toBridgeError, unsupported } from './errors.ts';
-import { ANIMATION_KIND, modelFormatOfKind } from '../../shared/model-formats.ts';
+import { outputLabelOf } from '../../shared/kinds/index.ts';
+import { modelFormat, parseOutputKind } from '../../shared/output-kind.ts';
 import { toCachedOutput, toJobView } from './views.ts';
 
 export type FileRef = { path: string } | { uploadId: string };
@@ -263,11 +264,11 @@ export class BridgeService {
     const { cache, store } = this.services;
     const models: CommandOutput<'cache.models'>['models'] = [];
     for (const entry of cache.list().sort((a, b) => b.lastAccessAt - a.lastAccessAt)) {
-      const format = modelFormatOfKind(entry.kind) ?? (ANIMATION_KIND.test(entry.kind) ? 'glb' : undefined);
+      const format = modelFormat(parseOutputKind(entry.kind));
       const view = toCachedOutput(entry, this.#platform.cacheUrl);
       if (format === undefined || view.state !== 'complete' || view.url === null) continue;
       const job = store.jobs.findByRemoteId(entry.sessionId);
-      models.push({ sessionId: entry.sessionId, kind: entry.kind, format, url: view.url, size: view.size, jobId: job?.id ?? null, label: `${job?.label ?? entry.sessionId} · ${entry.kind}` });
+      models.push({ sessionId: entry.sessionId, kind: entry.kind, format, url: view.url, size: view.size, jobId: job?.id ?? null, label: `${job?.label ?? entry.sessionId} · ${outputLabelOf(entry.kind, job, { format: false })}` }); // the list shows the format beside it
     }
     return models;
   }

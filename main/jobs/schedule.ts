@@ -8,6 +8,7 @@
 //   the job's age, so the delay in noticing the end stays within max(2 s, 10% of its duration).
 // - While a webhook receiver is connected, reads are only a slow safety net; webhooks wake jobs up.
 import type { OlderStep, ResourceKind } from '../../shared/contract/lifecycle.ts';
+import { shortestDurations } from '../../shared/kinds/index.ts';
 
 export interface PollTiming {
   /** Shortest interval between two reads of one job. */
@@ -29,20 +30,10 @@ export interface PollTiming {
 }
 
 /**
- * Shortest plausible durations at the service. Retopology: "swift" runs about 5 to 10 minutes per the
- * service's documentation; the others are well below what the service usually takes.
+ * Shortest plausible durations at the service, declared by each kind (shared/kinds/): well below what the
+ * service usually takes.
  */
-const SHORTEST_MS: Record<string, number> = {
-  image_to_3d: 30_000,
-  'image_to_3d_older:spin': 10_000,
-  'image_to_3d_older:preview': 20_000,
-  'image_to_3d_older:refine': 45_000,
-  text_to_image: 8_000,
-  style: 60_000,
-  animation_session: 30_000,
-  animation_prompt: 25_000,
-  v3_session: 4 * 60_000,
-};
+const SHORTEST_MS: Record<string, number> = shortestDurations();
 
 export const DEFAULT_TIMING: PollTiming = {
   minIntervalMs: 1_000,

@@ -1,7 +1,8 @@
 // Creates at the service go through the submission journal: written before they are sent, updated
 // when the answer arrives. A create whose answer was lost becomes `submission_unknown` and is never
 // sent again on its own: it is reconciled against the service (see reconcile.ts) or left to the user.
-import { normaliseStatus, type EndpointId } from '../../shared/contract/index.ts';
+import type { EndpointId } from '../../shared/contract/index.ts';
+import { canFollow, jobStatus, refOfCreate as jobOfCreate, type KindRef } from '../../shared/kinds/index.ts';
 import type { CallArgs, PreparedCall, ServiceClient } from '../api/client.ts';
 import { ApiError, CancelledError, NetworkError, NOT_SENT_CODES, ProtocolError, RequestValidationError, ServiceResponseError, TimeoutError } from '../api/errors.ts';
 import { AppError } from '../../shared/errors.ts';
@@ -9,7 +10,6 @@ import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import { bodyHash, type JournalEntry } from '../store/journal.ts';
 import { reconcileOperation, type Candidate } from './reconcile.ts';
-import { refOfCreate } from './resources.ts';
 import type { JobTracker } from './tracker.ts';
 
 export type SubmitOutcome =
@@ -100,21 +100,19 @@ export class Submitter {
       }
       return this.#onLostAnswer(journal.get(op)!, prepared, options, (error as Error).message);
     }
-    const ref = refOfCreate(endpoint, prepared, data);
+    const ref = jobOfCreate(endpoint, prepared, data);
     journal.markAnswered(op, ref?.id ?? remoteIdOf(data), this.#now());
-    if (!ref) return { status: 'created', operationId: op, data, ...this.#recordUnfollowable(endpoint, op, options, data) };
+    if (!ref || !canFollow(ref.kind)) return { status: 'created', operationId: op, data, ...(ref && this.#recordUnfollowable(ref, op, options, data)) };
     const job = this.#tracker.track({ ...ref, label: options.label, operationId: op, parentId: options.parentId ?? null, initial: data });
     journal.linkJob(op, job.id);
     return { status: 'created', operationId: op, data, job };
   }
 
-  /** A style has no read endpoint: its job is recorded with the status the create answered, never polled. */
-  #recordUnfollowable(endpoint: EndpointId, operationId: string, options: SubmitOptions, data: unknown): { job?: JobRecord } {
-    if (endpoint !== 'createStyle') return {};
-    const style = data as { style_id: string; status: string };
-    const status = normaliseStatus('style', style.status);
+  /** A job that cannot be read back (a style): recorded with the status the create answered, never polled. */
+  #recordUnfollowable(ref: KindRef, operationId: string, options: SubmitOptions, data: unknown): { job: JobRecord } {
+    const status = jobStatus(ref, data);
     const job = this.#store.jobs.insert({
-      kind: 'style', label: options.label, remoteId: style.style_id, operationId, state: status.state, rawStatus: status.raw,
+      kind: ref.kind, label: options.label, remoteId: ref.id, operationId, state: status.state, rawStatus: status.raw,
       final: status.final, result: data, nextPollAt: null, now: this.#now(),
     });
     this.#store.journal.linkJob(operationId, job.id);
@@ -144,7 +142,7 @@ export class Submitter {
   async #onLostAnswer(entry: JournalEntry, prepared: PreparedCall, options: SubmitOptions, cause: string): Promise<SubmitOutcome> {
     const now = this.#now();
     // What the job would have been, without the remote id that the lost answer carried.
-    const expected = refOfCreate(entry.endpoint, prepared, {});
+    const expected = jobOfCreate(entry.endpoint, prepared, {});
     const job = this.#store.jobs.insert({
       kind: expected?.kind ?? 'image_to_3d',
       step: expected?.step ?? null,

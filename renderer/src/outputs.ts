@@ -2,6 +2,7 @@
 // kept fresh by `cache.output` events; the files inside a cached zip (cache.entries) for the viewer.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { CachedOutput, CommandOutput } from '../../shared/bridge/contract.ts';
+import { formatOutputKind, isPicture, parseOutputKind } from '../../shared/output-kind.ts';
 import type { UrlSource } from '../viewer/index.ts';
 import { getBridge } from '../bridge/index.ts';
 
@@ -58,11 +59,9 @@ export function useOutputs(sessionId: string | null | undefined, enabled = true,
   return sessionId ? known.get(sessionId) : undefined;
 }
 
-const IMAGE_KINDS = /^(image|thumbnail|render|spin_\d+|retopo_image(_\d+)?)$/;
-
 /** The first complete image output (for a thumbnail). */
 export function thumbnailOf(outputs: CachedOutput[] | undefined): CachedOutput | undefined {
-  return outputs?.find((o) => o.state === 'complete' && o.url && IMAGE_KINDS.test(o.kind));
+  return outputs?.find((o) => o.state === 'complete' && o.url && isPicture(parseOutputKind(o.kind)));
 }
 
 type ZipEntries = CommandOutput<'cache.entries'>['entries'];
@@ -79,11 +78,12 @@ function entriesOf(zip: CachedOutput): Promise<ZipEntries> {
   return p;
 }
 
-/** The complete zip of the same prefix as an OBJ output (`obj` → `zip`, `preview_obj` → `preview_zip`). */
+/** The complete zip of the same mesh as an OBJ output (`obj` → `zip`, `preview_obj` → `preview_zip`). */
 export function zipBeside(outputs: CachedOutput[] | undefined, objKind: string): CachedOutput | undefined {
-  const m = /^(.*)obj$/.exec(objKind);
-  if (!m) return undefined;
-  return outputs?.find((o) => o.kind === `${m[1]}zip` && o.state === 'complete' && o.url);
+  const obj = parseOutputKind(objKind);
+  if (obj?.type !== 'mesh' || obj.format !== 'obj') return undefined;
+  const zip = formatOutputKind({ ...obj, format: 'zip' });
+  return outputs?.find((o) => o.kind === zip && o.state === 'complete' && o.url);
 }
 
 /** The OBJ inside a zip's files (not macOS's `__MACOSX/._…` companions). */

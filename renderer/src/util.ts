@@ -57,20 +57,6 @@ export function formatTime(ms: number | string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? String(ms) : timeFormat.format(date);
 }
 
-export const KIND_LABELS: Record<string, string> = {
-  image_to_3d: 'Image to 3D',
-  image_to_3d_older: 'Image to 3D (step by step)',
-  get3d_job: '3D job',
-  mesh_availability: 'Mesh availability',
-  text_to_image: 'Text to image',
-  style: 'Style',
-  animation_upload: 'Animation upload',
-  animation_session: 'Animation',
-  animation_prompt: 'Text animation',
-  v3_session: 'Retopology',
-  asset: 'Asset',
-};
-
 export const STATE_LABELS: Record<JobView['state'], string> = {
   queued: 'Queued',
   running: 'Running',

@@ -5,7 +5,7 @@
 export type { Babylon } from './load-babylon.ts';
 export { loadBabylon } from './load-babylon.ts';
 export type { EnvironmentChoice, ModelFormat, ModelSource, ModelStats, Playback, PreviewTransforms, TextureInfo, UrlSource, Viewer, ViewMode } from './types.ts';
-export { formatOfKind, PBR_MODES } from './types.ts';
+export { PBR_MODES } from './types.ts';
 export type { FbxCheck, FbxChecker } from './fbx-check.ts';
 export { createFbxChecker } from './fbx-check.ts';
 export type { ValidationSummary } from './validate.ts';

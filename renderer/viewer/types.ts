@@ -3,7 +3,6 @@
 // Babylon imports here (the UI would pull Babylon into app.js).
 import type { CommandInput } from '../../shared/bridge/contract.ts';
 import type { JointName } from '../../shared/joints.ts';
-import { modelFormatOfKind } from '../../shared/model-formats.ts';
 
 export type ModelFormat = 'glb' | 'gltf' | 'obj' | 'fbx' | 'usdz' | 'usda';
 
@@ -41,11 +40,6 @@ export interface ModelStats {
   max: [number, number, number];
   /** What is shown differs from the file and why (e.g. an OBJ's material library is missing). */
   warnings: string[];
-}
-
-/** The format of a cached output kind (`glb`, `preview_glb`, `retopo_obj_1`, `fbx`, `usdz`…), if it is a model. */
-export function formatOfKind(kind: string): ModelFormat | undefined {
-  return modelFormatOfKind(kind);
 }
 
 /** The selected clip and where it is: frames in the clip's own frame numbers (from…to). */

@@ -129,6 +129,14 @@ describe('submission journal', () => {
     expect(h.engine.faults.history().filter((r) => r.method === 'GET')).toHaveLength(0);
   });
 
+  it('a style whose answer was lost is shown as a style job, not as an image-to-3D one', async () => {
+    h = await makeHarness();
+    h.engine.faults.add({ kind: 'drop-response', match: { endpoint: 'createStyle' } });
+    const error = (await catchError(h.submitter.submit('createStyle', { body: { zip_url: 'https://example.com/s.zip', description: 'ink' } }, { label: 'ink' }))) as SubmissionUnknownError;
+    expect(error).toBeInstanceOf(SubmissionUnknownError);
+    expect(h.store.jobs.get(error.jobId!)).toMatchObject({ kind: 'style', state: 'submission_unknown', label: 'ink' });
+  });
+
   it('reconcileJournal lists the open operations, and abandons one on request', async () => {
     h = await makeHarness({ speed: 50 });
     await h.client.createImageTo3d({ image_url: PNG });

@@ -4,27 +4,39 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CachedOutput, CommandOutput, JobView } from '../../../shared/bridge/contract.ts';
 import { getBridge } from '../../bridge/index.ts';
-import { formatOfKind, type UrlSource } from '../../viewer/index.ts';
+import { jobDef, kindLabel, outputLabelOf } from '../../../shared/kinds/index.ts';
+import { formatOutputKind, isAnimatedModel, modelFormat, parseOutputKind } from '../../../shared/output-kind.ts';
+import type { UrlSource } from '../../viewer/index.ts';
 import { AnimationPanel } from './viewer/animation-job.tsx';
 import { ExportPanel } from './viewer/export-panel.tsx';
 import { ModelViewer } from './viewer/model-viewer.tsx';
 import { ErrorBox, Progress, Section, StateBadge } from '../components/ui.tsx';
 import { loadOutputs, useOutputs, useViewerSource } from '../outputs.ts';
-import { KIND_LABELS, formatBytes, formatTime, jobTitle, stepLabel, toShownError, type ShownError } from '../util.ts';
+import { formatBytes, formatTime, jobTitle, stepLabel, toShownError, type ShownError } from '../util.ts';
 import { useJob } from './create/form.tsx';
 import { JobActions } from './job-actions.tsx';
 
-const PREFERRED = ['glb', 'polished_glb', 'preview_glb'];
+const finalGlb = formatOutputKind({ type: 'mesh', stage: 'final', format: 'glb' });
+const polishedGlb = formatOutputKind({ type: 'mesh', stage: 'polished', format: 'glb' });
+const previewGlb = formatOutputKind({ type: 'mesh', stage: 'preview', format: 'glb' });
+const PREFERRED = [finalGlb, polishedGlb, previewGlb];
 
-/** The model to preview among a job's cached files: its GLB (the final one first), else an OBJ. */
+/**
+ * The model to preview among a job's cached files: its GLB (the final one first), else an OBJ, else a USDZ.
+ * A session's animated GLBs are shown by its animation panel, not here.
+ */
 export function previewOf(outputs: CachedOutput[] | undefined): UrlSource | undefined {
-  const ready = (outputs ?? []).filter((o) => o.state === 'complete' && o.url);
+  const ready = (outputs ?? [])
+    .filter((o) => o.state === 'complete' && o.url)
+    .map((o) => ({ o, kind: parseOutputKind(o.kind) }))
+    .filter(({ kind }) => !isAnimatedModel(kind))
+    .map(({ o, kind }) => ({ o, format: modelFormat(kind) }));
   const pick =
-    PREFERRED.map((k) => ready.find((o) => o.kind === k)).find((o) => o) ??
-    ready.find((o) => formatOfKind(o.kind) === 'glb') ??
-    ready.find((o) => formatOfKind(o.kind) === 'obj') ??
-    ready.find((o) => formatOfKind(o.kind) === 'usdz');
-  return pick ? { url: pick.url!, format: formatOfKind(pick.kind)!, name: pick.kind, size: pick.size } : undefined;
+    PREFERRED.map((k) => ready.find(({ o }) => o.kind === k)).find((r) => r) ??
+    ready.find((r) => r.format === 'glb') ??
+    ready.find((r) => r.format === 'obj') ??
+    ready.find((r) => r.format === 'usdz');
+  return pick?.format ? { url: pick.o.url!, format: pick.format, name: pick.o.kind, size: pick.o.size } : undefined;
 }
 
 type Original = CommandOutput<'jobs.original'>;
@@ -32,7 +44,7 @@ type Original = CommandOutput<'jobs.original'>;
 /** A retopology job's original (jobs.original), read again when its outputs are fetched; undefined for other jobs. */
 function useOriginal(job: JobView): Original | undefined {
   const [original, setOriginal] = useState<Original | undefined>();
-  const wanted = job.kind === 'v3_session' && job.state === 'succeeded';
+  const wanted = jobDef(job.kind)?.hasOriginal === true && job.state === 'succeeded';
   useEffect(() => {
     setOriginal(undefined);
     if (!wanted) return;
@@ -65,8 +77,8 @@ function PreviewPanel({ outputs, job }: { outputs: CachedOutput[] | undefined; j
   const stage = useRef<HTMLDivElement>(null);
   if (!source) return null;
   // An older-flow session with both meshes compares its preview with the refined one.
-  const withPreview = source.name !== 'preview_glb' && outputs?.some((o) => o.kind === 'preview_glb' && o.state === 'complete');
-  const compare = withPreview ? compareHref({ jobId: job.id, kind: 'preview_glb' }, { jobId: job.id }) : compareHref({ jobId: job.id });
+  const withPreview = source.name !== previewGlb && outputs?.some((o) => o.kind === previewGlb && o.state === 'complete');
+  const compare = withPreview ? compareHref({ jobId: job.id, kind: previewGlb }, { jobId: job.id }) : compareHref({ jobId: job.id });
   const links = (
     <span class="actions">
       {original?.original && (
@@ -114,7 +126,7 @@ export function JobPage({ id }: { id: string }) {
         <dl class="facts">
           <dt>Kind</dt>
           <dd>
-            {KIND_LABELS[job.kind] ?? job.kind}
+            {kindLabel(job.kind)}
             {stepLabel(job)}
           </dd>
           <dt>Session</dt>
@@ -130,7 +142,7 @@ export function JobPage({ id }: { id: string }) {
         </dl>
         <JobActions job={job} />
       </Section>
-      {job.kind === 'animation_session' || job.kind === 'animation_prompt' ? <AnimationPanel outputs={outputs} job={job} /> : <PreviewPanel outputs={outputs} job={job} />}
+      {jobDef(job.kind)?.preview === 'animation' ? <AnimationPanel outputs={outputs} job={job} /> : <PreviewPanel outputs={outputs} job={job} />}
       <Section
         title="Files"
         id="job-files"
@@ -172,7 +184,7 @@ export function JobPage({ id }: { id: string }) {
             <tbody>
               {outputs.map((o) => (
                 <tr key={o.kind} data-output={o.kind}>
-                  <td>{o.url && o.state === 'complete' ? <a href={o.url} download>{o.kind}</a> : o.kind}</td>
+                  <td title={o.kind}>{o.url && o.state === 'complete' ? <a href={o.url} download>{outputLabelOf(o.kind, job)}</a> : outputLabelOf(o.kind, job)}</td>
                   <td>
                     {o.state}
                     {o.error && <span class="item-error"> {o.error}</span>}

@@ -3,13 +3,13 @@
 import { Fragment } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { CommandOutput, JobView } from '../../../shared/bridge/contract.ts';
-import { RESOURCE_KINDS, normaliseStatus } from '../../../shared/contract/lifecycle.ts';
+import { JOB_KINDS, kindLabel, normaliseStatus, type ResourceKind } from '../../../shared/kinds/index.ts';
 import { getBridge } from '../../bridge/index.ts';
 import { appState, isServiceUnreachable, patchApp } from '../app-state.ts';
 import { useStore } from '../store.ts';
 import { ErrorBox, Progress, Section, StateBadge } from '../components/ui.tsx';
 import { thumbnailOf, useOutputs } from '../outputs.ts';
-import { KIND_LABELS, formatTime, jobTitle, stepLabel, toShownError, type ShownError } from '../util.ts';
+import { formatTime, jobTitle, stepLabel, toShownError, type ShownError } from '../util.ts';
 import { JobActions } from './job-actions.tsx';
 
 const PAGE_SIZE = 50;
@@ -37,7 +37,7 @@ function JobsList() {
     () => ({
       ...(active === 'active' && { active: true }),
       ...(search.trim() !== '' && { search: search.trim() }),
-      ...(kind !== '' && { kinds: [kind as (typeof RESOURCE_KINDS)[number]] }),
+      ...(kind !== '' && { kinds: [kind as ResourceKind] }),
       limit: PAGE_SIZE,
       offset: page * PAGE_SIZE,
     }),
@@ -119,9 +119,9 @@ function JobsList() {
             <label for="filter-kind">Kind</label>
             <select id="filter-kind" value={kind} onChange={(e) => (setKind(e.currentTarget.value), setPage(0))}>
               <option value="">Any kind</option>
-              {RESOURCE_KINDS.filter((k) => KIND_LABELS[k] && !['get3d_job', 'mesh_availability', 'asset', 'animation_upload'].includes(k)).map((k) => (
+              {JOB_KINDS.map((k) => (
                 <option key={k} value={k}>
-                  {KIND_LABELS[k]}
+                  {kindLabel(k)}
                 </option>
               ))}
             </select>
@@ -157,14 +157,14 @@ export function JobRow({ job }: { job: JobView }) {
   return (
     <li class={`job-row state-${job.state}`} data-job-id={job.id}>
       <div class="thumb" aria-hidden="true">
-        {thumb?.url ? <img src={thumb.url} alt="" loading="lazy" width={64} height={64} /> : <span class="thumb-kind">{(KIND_LABELS[job.kind] ?? job.kind).slice(0, 2)}</span>}
+        {thumb?.url ? <img src={thumb.url} alt="" loading="lazy" width={64} height={64} /> : <span class="thumb-kind">{kindLabel(job.kind).slice(0, 2)}</span>}
       </div>
       <div class="job-main">
         <a class="job-title" href={`#/job/${encodeURIComponent(job.id)}`}>
           {jobTitle(job)}
         </a>
         <div class="job-meta">
-          <span>{KIND_LABELS[job.kind] ?? job.kind}{stepLabel(job)}</span>
+          <span>{kindLabel(job.kind)}{stepLabel(job)}</span>
           {job.remoteId && <code>{job.remoteId}</code>}
           <span>{formatTime(job.createdAt)}</span>
           {job.outputsFetched && <span class="cached">files cached</span>}

@@ -2,6 +2,7 @@
 // images (or regenerate the spin), ask for a preview mesh, then refine it.
 import { useEffect, useState } from 'preact/hooks';
 import type { JobView } from '../../../../shared/bridge/contract.ts';
+import { parseOutputKind } from '../../../../shared/output-kind.ts';
 import { PREVIEW_MODEL_VERSIONS, createImageTo3dLegacyRequest, previewRequest, refineRequest, submitSpinRequest } from '../../../../shared/contract/image-to-3d.ts';
 import { getBridge, getTransport } from '../../../bridge/index.ts';
 import { ErrorBox, Progress, StateBadge } from '../../components/ui.tsx';
@@ -38,10 +39,14 @@ async function findSpins(sessionCode: string, job: JobView | undefined): Promise
   }
   await loadOutputs(sessionCode, true);
   const cached = await bridge.call('cache.outputs', { sessionId: sessionCode }).then((r) => r.outputs).catch(() => []);
-  const count = Math.max(remote.length, ...cached.map((o) => (/^spin_(\d+)$/.exec(o.kind) ? Number(o.kind.slice(5)) + 1 : 0)));
+  const spinIndex = (key: string) => {
+    const kind = parseOutputKind(key);
+    return kind?.type === 'spin' ? kind.index : undefined;
+  };
+  const count = Math.max(remote.length, ...cached.map((o) => (spinIndex(o.kind) ?? -1) + 1));
   const spins: Spin[] = [];
   for (let index = 0; index < count; index++) {
-    const local = cached.find((o) => o.kind === `spin_${index}` && o.state === 'complete' && o.url)?.url ?? undefined;
+    const local = cached.find((o) => spinIndex(o.kind) === index && o.state === 'complete' && o.url)?.url ?? undefined;
     const url = remote[index] ?? '';
     if (local || url) spins.push({ index, shown: local ?? url, remote: url });
   }

@@ -4,6 +4,8 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { CachedOutput, JobView } from '../../../../shared/bridge/contract.ts';
 import type { JointName } from '../../../../shared/joints.ts';
+import { outputLabelOf } from '../../../../shared/kinds/index.ts';
+import { isAnimatedModel, parseOutputKind, type OutputKind } from '../../../../shared/output-kind.ts';
 import type { UrlSource } from '../../../viewer/index.ts';
 import { Section } from '../../components/ui.tsx';
 import { jobTitle } from '../../util.ts';
@@ -12,44 +14,37 @@ import { ModelViewer } from './model-viewer.tsx';
 
 type AnimationFile = UrlSource & { label: string };
 
-/** A job's animated files among its cached outputs, in this order: kinds `animation`, `library:<id>`, `prompt:<id>`. */
-export function animationFiles(outputs: CachedOutput[] | undefined, result: unknown): AnimationFile[] {
-  const r = (result && typeof result === 'object' ? result : {}) as { animation_library?: unknown; prompts?: unknown };
-  const named = (list: unknown, key: 'label' | 'text') =>
-    new Map((Array.isArray(list) ? (list as Record<string, unknown>[]) : []).map((x) => [String(x?._id ?? ''), String(x?.[key] ?? '')] as const));
-  const library = named(r.animation_library, 'label');
-  const prompts = named(r.prompts, 'text');
-  const out: AnimationFile[] = [];
+/** A job's animated files among its cached outputs, in this order: the session's animation, its library clips, its prompts' clips. */
+export function animationFiles(outputs: CachedOutput[] | undefined, job: Pick<JobView, 'kind' | 'result'>): AnimationFile[] {
+  const rank = (kind: OutputKind) => (kind.type === 'animation' ? 0 : kind.type === 'clip' && kind.source === 'library' ? 1 : 2);
+  const out: (AnimationFile & { rank: number })[] = [];
   for (const o of outputs ?? []) {
-    if (o.state !== 'complete' || !o.url) continue;
-    let label: string | undefined;
-    if (o.kind === 'animation') label = 'Session animation (all clips)';
-    else if (o.kind.startsWith('library:')) label = `Library: ${library.get(o.kind.slice(8)) || o.kind.slice(8)}`;
-    else if (/^prompt:[^:]+$/.test(o.kind)) label = `Prompt: ${prompts.get(o.kind.slice(7)) || o.kind.slice(7)}`;
-    if (label) out.push({ url: o.url, format: 'glb', name: o.kind, label, size: o.size });
+    const kind = parseOutputKind(o.kind);
+    if (o.state !== 'complete' || !o.url || !kind || !isAnimatedModel(kind)) continue;
+    out.push({ url: o.url, format: 'glb', name: o.kind, label: outputLabelOf(o.kind, job), size: o.size, rank: rank(kind) });
   }
-  const rank = (f: AnimationFile) => (f.name === 'animation' ? 0 : f.name.startsWith('library:') ? 1 : 2);
-  return out.sort((a, b) => rank(a) - rank(b));
+  return out.sort((a, b) => a.rank - b.rank).map(({ rank: _, ...file }) => file);
 }
 
 /** The Preview section of a mesh-animation job (session or text prompts); nothing until a file is cached. */
 export function AnimationPanel({ outputs, job }: { outputs: CachedOutput[] | undefined; job: JobView }) {
-  if (animationFiles(outputs, job.result).length === 0) return null;
+  if (animationFiles(outputs, job).length === 0) return null;
   return (
     <Section title="Preview" id="job-preview">
-      <AnimationPreview outputs={outputs} result={job.result} title={jobTitle(job)} />
+      <AnimationPreview outputs={outputs} job={job} title={jobTitle(job)} />
     </Section>
   );
 }
 
-function AnimationPreview({ outputs, result, title }: { outputs: CachedOutput[] | undefined; result: unknown; title: string }) {
-  const files = animationFiles(outputs, result);
+function AnimationPreview({ outputs, job, title }: { outputs: CachedOutput[] | undefined; job: JobView; title: string }) {
+  const result = job.result;
+  const files = animationFiles(outputs, job);
   const [picked, setPicked] = useState<string | undefined>();
   const [joint, setJoint] = useState<JointName | undefined>();
   const file = files.find((f) => f.name === picked) ?? files[0];
   // A new object only when the file changes, so the viewer does not reload on every outputs event.
   const source = useMemo(() => file && { url: file.url, format: file.format, name: file.name, size: file.size }, [file?.url]);
-  const render = outputs?.find((o) => o.kind === 'render' && o.state === 'complete' && o.url);
+  const render = outputs?.find((o) => parseOutputKind(o.kind)?.type === 'render' && o.state === 'complete' && o.url);
   const dict = (result as { animation_joint_dict?: Record<string, unknown> } | undefined)?.animation_joint_dict;
   return (
     <div class="animation-preview">

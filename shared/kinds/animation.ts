@@ -1,0 +1,110 @@
+// Mesh animation: an FBX (or zip) upload makes a session read back with GET /mesh-animation/<code>; text
+// prompts (POST /mesh-animation/text-multi) add clips to it, each a job of its own. Outputs: the session's
+// animated GLB, its library clips, each prompt's GLB and USDZ, the render and thumbnail.
+import type { AnimationSession } from '../contract/animation.ts';
+import { normaliseWith, type NormalisedStatus, type StatusTable } from '../contract/status.ts';
+import type { ClipNames } from '../output-kind.ts';
+import { list, record, str } from './fields.ts';
+import { defineResource, type OutputCandidate } from './types.ts';
+
+const statuses: StatusTable = {
+  init_processing: 'running',
+  init_done: 'running',
+  predefined_processing: 'running',
+  predefined_done: 'succeeded',
+  text_processing: 'running',
+  text_done: 'succeeded',
+  init_failed: 'failed',
+  predefined_failed: 'failed',
+  text_failed: 'failed',
+};
+
+const promptStatuses: StatusTable = { queued: 'queued', text_processing: 'running', processing: 'running', in_progress: 'running', text_done: 'succeeded', completed: 'succeeded', text_failed: 'failed' };
+
+/** A library clip's id in its output kind: its `_id`, else its label. */
+const libraryId = (entry: Readonly<Record<string, unknown>>) => str(entry._id) || str(entry.label);
+
+/** The library's labels and the prompts' texts, by the ids their output kinds carry. */
+function clipNames(result: unknown): ClipNames {
+  const r = record(result);
+  return {
+    library: new Map(list(r.animation_library).map((a) => [libraryId(a), str(a.label)] as const)),
+    prompt: new Map(list(r.prompts).map((p) => [str(p._id), str(p.text)] as const)),
+  };
+}
+
+export const animationSession = defineResource({
+  kind: 'animation_session',
+  label: 'Animation',
+  statuses,
+  answers: ['getAnimation'],
+  job: {
+    creates: { uploadAnimationMesh: (_, d) => ({ id: String(d.session_code) }) },
+    read: 'getAnimation',
+    status: (value) => normaliseWith({ statuses }, (value as AnimationSession).status),
+    shortestMs: 30_000,
+    outputs: (job) => {
+      const r = record(job.result);
+      return [
+        { kind: { type: 'input-mesh' }, url: str(r.mesh_url) },
+        { kind: { type: 'animation' }, url: str(r.animation_url) },
+        { kind: { type: 'render' }, url: str(r.render_url) },
+        { kind: { type: 'thumbnail' }, url: str(r.thumbnail) },
+        ...list(r.animation_library).map((a): OutputCandidate => ({ kind: { type: 'clip', source: 'library', id: libraryId(a), format: 'glb' }, url: str(a.url) })),
+      ];
+    },
+    clipNames,
+    preview: 'animation',
+  },
+});
+
+export const animationPrompt = defineResource({
+  kind: 'animation_prompt',
+  label: 'Text animation',
+  statuses: promptStatuses,
+  answers: [],
+  job: {
+    creates: {
+      submitTextAnimations: (call, d) => {
+        const body = record(call.body);
+        // The texts the service accepted; before an answer, all those asked for.
+        const responses = d.responses as { text: string; isError: boolean }[] | undefined;
+        const texts = responses ? responses.filter((r) => !r.isError).map((r) => r.text) : ((body.texts ?? []) as string[]);
+        return { id: String(body.session_code), texts };
+      },
+    },
+    read: 'getAnimation',
+    status: (value, ref) => promptsStatus((value as AnimationSession).prompts, ref.texts ?? []),
+    shortestMs: 25_000,
+    outputs: (job) =>
+      list(record(job.result).prompts)
+        .filter((p) => job.texts === null || job.texts.includes(str(p.text)))
+        .flatMap((p): OutputCandidate[] => [
+          { kind: { type: 'clip', source: 'prompt', id: str(p._id), format: 'glb' }, url: str(p.mesh_url) },
+          { kind: { type: 'clip', source: 'prompt', id: str(p._id), format: 'usdz' }, url: str(p.usdz_url) },
+        ]),
+    clipNames,
+    preview: 'animation',
+  },
+});
+
+/** The answer of an upload: the new session, still initialising. */
+export const animationUpload = defineResource({
+  kind: 'animation_upload',
+  label: 'Animation upload',
+  statuses,
+  answers: ['uploadAnimationMesh'],
+});
+
+/** The combined status of the prompts for the given texts: failed if any failed, done when all are. */
+function promptsStatus(prompts: readonly { text: string; status: string }[], texts: readonly string[]): NormalisedStatus {
+  const mine = prompts.filter((p) => texts.includes(p.text));
+  const states = mine.map((p) => normaliseWith({ statuses: promptStatuses }, p.status));
+  const raw = states.map((s) => s.raw).join(',') || 'pending';
+  if (states.some((s) => s.state === 'failed')) return { state: 'failed', raw, final: true };
+  const done = states.filter((s) => s.state === 'succeeded').length;
+  const percent = texts.length === 0 ? 100 : Math.round((100 * done) / texts.length);
+  if (mine.length >= texts.length && done === mine.length) return { state: 'succeeded', raw, percent, final: true };
+  const unknown = states.some((s) => s.state === 'unknown');
+  return { state: unknown ? 'unknown' : 'running', raw, percent, final: false };
+}

@@ -1,0 +1,40 @@
+// Image to 3D (current form): POST /image-to-3d-sessions makes a session that is read back with
+// GET /image-to-3d-sessions/<code>; its outputs are the mesh in every format and a turntable video.
+import type { ImageTo3dSession } from '../contract/image-to-3d.ts';
+import { normaliseWith, type StatusTable } from '../contract/status.ts';
+import { record, str } from './fields.ts';
+import { meshFiles } from './mesh-files.ts';
+import { OLDER_FLOW } from './older-flow-status.ts';
+import { defineResource } from './types.ts';
+
+const statuses: StatusTable = {
+  queued: 'queued',
+  uploaded: 'queued',
+  in_progress: 'running',
+  processing: 'running',
+  running: 'running',
+  complete: 'succeeded',
+  completed: 'succeeded',
+  ...OLDER_FLOW,
+};
+
+export const imageTo3d = defineResource({
+  kind: 'image_to_3d',
+  label: 'Image to 3D',
+  statuses,
+  answers: ['createImageTo3d', 'getImageTo3d'],
+  job: {
+    creates: { createImageTo3d: (_, d) => ({ id: String(d.session_code) }) },
+    read: 'getImageTo3d',
+    status: (value) => {
+      const s = value as ImageTo3dSession;
+      return normaliseWith({ statuses }, s.session_status, { percent: s.percent_done });
+    },
+    shortestMs: 30_000,
+    outputs: (job) => {
+      const r = record(job.result);
+      return [...meshFiles(r, 'final'), { kind: { type: 'video' }, url: str(r.mp4_url) }];
+    },
+    preview: 'model',
+  },
+});
