@@ -28,7 +28,7 @@ describe('the link client (Python unit tests)', () => {
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(run.stderr).toMatch(/^Ran \d+ tests/m);
     expect(run.stderr).toMatch(/^OK$/m);
-  });
+  }, 16 * 60_000);
 });
 
 function zipEntries(path: string): Promise<Map<string, Buffer>> {

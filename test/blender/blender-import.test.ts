@@ -1,8 +1,8 @@
 // The add-on in real (headless) Blender against a real web host: the host runs on a temporary data folder
-// with the embedded engine; an image-to-3D job (baked texture) and a mesh-animation job are created and
-// followed to their end through the bridge; then Blender installs and enables the add-on from the built
-// zip, imports both jobs with bpy.ops.asset_studio.import_job (the add-on finds the app through
-// ASSET_STUDIO_DATA_DIR and its link.json), and sends the animated import back. The facts Blender reports
+// with the embedded engine; an image-to-3D job (baked texture), a mesh-animation job and a retopology of the
+// image-to-3D mesh are created and followed to their end through the bridge; then Blender installs and enables the add-on from the built
+// zip, imports the jobs with bpy.ops.asset_studio.import_job (the add-on finds the app through
+// ASSET_STUDIO_DATA_DIR and its link.json), and sends the animated import back, and the model for retopology. The facts Blender reports
 // (objects, triangles, textures, clips, bounds) are checked against the GLBs the app cached.
 // Skipped, saying so, only where `blender` is not on PATH (.ci/run installs it).
 import { spawn, spawnSync } from 'node:child_process';
@@ -87,6 +87,7 @@ function runBlender(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: num
 describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
   let modelJob: any;
   let animationJob: any;
+  let retopologyJob: any;
   let facts: any;
   let blenderOutput = '';
 
@@ -98,12 +99,14 @@ describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
     const animation = await call('create', { endpoint: 'uploadAnimationMesh', file: { uploadId: uploaded.uploadId }, label: 'suzanne to animate' });
     modelJob = await succeeded(model.job.id);
     animationJob = await succeeded(animation.job.id);
+    const retopology = await call('create', { endpoint: 'createRetopology', body: { type: 'retopology', input: { mesh: modelJob.result.mesh_url_glb, model: 'swift', quads: true } } });
+    retopologyJob = await succeeded(retopology.job.id);
 
     const zip = buildBlenderAddon(join(data.path, 'dist'));
     const factsPath = join(data.path, 'facts.json');
     const env = { ...process.env, ASSET_STUDIO_DATA_DIR: dataDir, BLENDER_USER_SCRIPTS: join(data.path, 'blender-scripts'), BLENDER_USER_CONFIG: join(data.path, 'blender-config'), TMPDIR: join(data.path) };
     // The model job by its local id, the animation job by its session code: both are accepted.
-    const run = await runBlender([factsPath, zip, modelJob.id, animationJob.remoteId], env);
+    const run = await runBlender([factsPath, zip, modelJob.id, animationJob.remoteId, retopologyJob.id], env);
     blenderOutput = run.output;
     try {
       facts = JSON.parse(readFileSync(factsPath, 'utf8'));
@@ -144,6 +147,27 @@ describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
     for (const root of imported.roots) expect(root.location[0]).toBeCloseTo(2, 5);
   });
 
+  it('keeps the size in metres in a scene whose unit is the centimetre', async () => {
+    const bounds = getBounds((await cachedGlb(modelJob.remoteId, 'glb')).getRoot().listScenes()[0]!);
+    const imported = facts.centimetres;
+    expect(imported.triangles).toBe(facts.model.triangles);
+    expect(imported.bounds.max[2] - imported.bounds.min[2]).toBeCloseTo((bounds.max[1]! - bounds.min[1]!) * 100, 2);
+    expect((imported.bounds.max[1] + imported.bounds.min[1]) / 2).toBeCloseTo(300 - ((bounds.max[2]! + bounds.min[2]!) / 2) * 100, 2);
+  });
+
+  it('imports a retopology job\'s OBJ, also in metres in a scene measured in centimetres', async () => {
+    const bounds = getBounds((await cachedGlb(modelJob.remoteId, 'glb')).getRoot().listScenes()[0]!);
+    const imported = facts.retopology;
+    expect(imported.result).toEqual(['FINISHED']);
+    expect(imported.objects.map((o: any) => o.type)).toEqual(['MESH']);
+    expect(imported.objects[0]).toMatchObject({ job: retopologyJob.id, session: retopologyJob.remoteId });
+    expect(imported.triangles).toBeGreaterThan(0);
+    // The engine remeshes the model's own shape at its size: about as tall, in metres (here 100 units a metre).
+    const height = (imported.bounds.max[2] - imported.bounds.min[2]) / 100;
+    expect(Math.abs(height - (bounds.max[1]! - bounds.min[1]!))).toBeLessThan(0.1 * (bounds.max[1]! - bounds.min[1]!));
+    expect((imported.bounds.max[1] + imported.bounds.min[1]) / 2).toBeCloseTo(-300 - ((bounds.max[2]! + bounds.min[2]!) / 2) * 100, -1);
+  });
+
   it('imports the animation job with every clip as an action, kept when the file is saved', async () => {
     const glb = await cachedGlb(animationJob.remoteId, 'animation');
     const clips = glb.getRoot().listAnimations().map((a) => a.getName());
@@ -171,5 +195,12 @@ describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
     const done = await succeeded(job.id);
     expect(done.kind).toBe('animation_session');
     expect(blenderOutput).not.toContain(host.token);
+  });
+
+  it('sends an imported model for retopology: the new job\'s original is the job it came from', async () => {
+    expect(facts.retopology_sent).toEqual(['FINISHED']);
+    expect(facts.retopology_followed).toMatchObject({ kind: 'v3_session' });
+    const found = await call('jobs.original', { id: facts.retopology_followed.job });
+    expect(found.original).toMatchObject({ jobId: modelJob.id, kind: 'glb' });
   });
 });

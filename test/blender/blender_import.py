@@ -1,10 +1,11 @@
 """Run inside headless Blender by test/blender/blender-import.test.ts:
 
-    blender -b --factory-startup --python test/blender/blender_import.py -- <facts.json> <add-on zip> <model job> <animation job>
+    blender -b --factory-startup --python test/blender/blender_import.py -- <facts.json> <add-on zip> <model job> <animation job> <retopology job>
 
 Installs and enables the add-on from its zip (as a user does from Preferences > Add-ons > Install), imports
-both jobs with ``bpy.ops.asset_studio.import_job`` at a 3D cursor away from the origin, asks for a job that
-does not exist, sends the animated import back as an animation upload, and writes what it finds as JSON.
+the jobs with ``bpy.ops.asset_studio.import_job`` at a 3D cursor away from the origin (the model again, and
+the retopology's OBJ, in a scene measured in centimetres), asks for a job that does not exist, sends the
+animated import back as an animation upload and the model for retopology, and writes what it finds as JSON.
 The running app is found by the add-on through ASSET_STUDIO_DATA_DIR, set by the test.
 """
 
@@ -16,7 +17,7 @@ import bpy
 from mathutils import Vector
 
 args = sys.argv[sys.argv.index("--") + 1:]
-facts_path, zip_path, model_job, animation_job = args[:4]
+facts_path, zip_path, model_job, animation_job, retopology_job = args[:5]
 facts = {"steps": []}
 
 
@@ -71,6 +72,13 @@ try:
     bpy.context.scene.cursor.location = (-2.0, 0.0, 0.0)
     facts["animation"] = describe_import(animation_job)
     facts["steps"].append("animation imported")
+    # A scene in centimetres (1 unit = 1 cm): the model keeps its size in metres.
+    bpy.context.scene.unit_settings.scale_length = 0.01
+    bpy.context.scene.cursor.location = (0.0, 300.0, 0.0)
+    facts["centimetres"] = describe_import(model_job)
+    bpy.context.scene.cursor.location = (0.0, -300.0, 0.0)
+    facts["retopology"] = describe_import(retopology_job)
+    bpy.context.scene.unit_settings.scale_length = 1.0
 
     try:
         bpy.ops.asset_studio.import_job(job="SESSION_not_a_job_here")
@@ -85,6 +93,12 @@ try:
     facts["sent"] = sorted(bpy.ops.asset_studio.send_selected(target="ANIMATION"))
     followed = bpy.context.window_manager.asset_studio_followed
     facts["followed"] = {"job": followed[0].job_id, "label": followed[0].label, "kind": followed[0].kind} if len(followed) else None
+    model = bpy.data.objects[facts["model"]["roots"][0]["name"]]
+    for obj in bpy.context.view_layer.objects:
+        obj.select_set(obj == model)
+    bpy.context.view_layer.objects.active = model
+    facts["retopology_sent"] = sorted(bpy.ops.asset_studio.send_selected(target="RETOPOLOGY"))
+    facts["retopology_followed"] = {"job": followed[0].job_id, "kind": followed[0].kind} if len(followed) else None
     facts["steps"].append("sent")
 
     import addon_utils

@@ -94,10 +94,13 @@ def import_model(context, path, fmt):
     return objects, actions
 
 
-def place(context, objects):
-    """Puts the imported roots at the 3D cursor, in metres whatever the scene's unit scale."""
+def place(context, objects, fmt):
+    """Puts the imported roots at the 3D cursor, in metres whatever the scene's unit scale.
+
+    Blender's glTF importer already converts metres to scene units; its OBJ importer does not.
+    """
     scale_length = context.scene.unit_settings.scale_length
-    factor = 1.0 / scale_length if scale_length > 0 else 1.0
+    factor = 1.0 / scale_length if fmt == "obj" and scale_length > 0 else 1.0
     members = set(objects)
     for obj in objects:
         if obj.parent in members:
@@ -126,7 +129,7 @@ class ASSET_STUDIO_OT_import_job(bpy.types.Operator):
             objects, actions = import_model(context, path, fmt)
         except (link.LinkError, OSError) as error:
             return _fail(self, error)
-        place(context, objects)
+        place(context, objects, fmt)
         for obj in objects:
             obj["asset_studio_job"] = job["id"]
             obj["asset_studio_session"] = job.get("remoteId") or ""
