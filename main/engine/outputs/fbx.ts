@@ -1,6 +1,8 @@
-// Binary FBX 7.4 writer for the seeded mesh: one Geometry (with normals and UVs) under one Model, Y up, metres.
+// Binary FBX 7.4 writer: one Geometry (with normals and UVs) under one Model, Y up, metres; for a polygon mesh
+// with a texture, also a Material whose diffuse colour is that texture (embedded in a Video, so the FBX is whole).
 import { deflateSync } from 'node:zlib';
-import { buildMesh, GENERATOR, type MeshOptions } from './mesh.ts';
+import { buildMesh, GENERATOR, type MeshOptions, type Vec3 } from './mesh.ts';
+import type { MeshMaterial, PolygonMesh } from './polygon-mesh.ts';
 
 interface FbxNode {
   name: string;
@@ -18,6 +20,19 @@ const FOOTER_ID = Buffer.from('fabcab09d0c8d466b176fb831cf7267e', 'hex');
 const FOOTER_MAGIC = Buffer.from('f85a8c6adef5d97eece90ce3758f290b', 'hex');
 const GEOMETRY_ID = 1_000_001n;
 const MODEL_ID = 1_000_002n;
+const MATERIAL_ID = 1_000_003n;
+const TEXTURE_ID = 1_000_004n;
+const VIDEO_ID = 1_000_005n;
+
+/** What the document holds: per-vertex data, polygons (the last index of each stored as -(index + 1)), and a material. */
+interface FbxContent {
+  positions: Float32Array;
+  normals: Float32Array;
+  /** glTF convention (v down); FBX's v grows upwards. */
+  uvs: Float32Array;
+  polygonVertexIndex: Int32Array;
+  material?: { color: Vec3; texture?: { png: Buffer; fileName: string } };
+}
 
 /** The seeded mesh as a binary FBX; polygons are quads when `mesh.quads`, triangles otherwise. */
 export function buildFbxBinary(seed: string, mesh: Omit<MeshOptions, 'seed'> = {}): Buffer {
@@ -26,7 +41,32 @@ export function buildFbxBinary(seed: string, mesh: Omit<MeshOptions, 'seed'> = {
   const size = mesh.quads ? 4 : 3;
   // The last index of each polygon is stored as -(index + 1).
   const polygonVertexIndex = Int32Array.from(faces, (v, k) => (k % size === size - 1 ? ~v : v));
+  return fbxDocument({ positions: m.positions, normals: m.normals, uvs: m.uvs, polygonVertexIndex });
+}
 
+/** A polygon mesh (triangles and quads as they are) with its material; the base-colour texture is embedded as `textureName`. */
+export function buildPolygonFbx(mesh: PolygonMesh, material: MeshMaterial, textureName = 'texture.png'): Buffer {
+  const polygonVertexIndex = new Int32Array(mesh.polygons.length);
+  let offset = 0;
+  for (const size of mesh.sizes) {
+    for (let k = 0; k < size; k++) {
+      const v = mesh.polygons[offset + k]!;
+      polygonVertexIndex[offset + k] = k === size - 1 ? ~v : v;
+    }
+    offset += size;
+  }
+  return fbxDocument({
+    positions: mesh.positions,
+    normals: mesh.normals,
+    uvs: mesh.uvs,
+    polygonVertexIndex,
+    material: { color: material.color, ...(material.baseColor && { texture: { png: material.baseColor, fileName: textureName } }) },
+  });
+}
+
+function fbxDocument(content: FbxContent): Buffer {
+  const { material } = content;
+  const texture = material?.texture;
   const root: FbxNode[] = [
     node('FBXHeaderExtension', [], [
       node('FBXHeaderVersion', [int32(1003)]),
@@ -51,15 +91,17 @@ export function buildFbxBinary(seed: string, mesh: Omit<MeshOptions, 'seed'> = {
     ]),
     node('Objects', [], [
       node('Geometry', [int64(GEOMETRY_ID), string('model\x00\x01Geometry'), string('Mesh')], [
-        node('Vertices', [float64Array(m.positions)]),
-        node('PolygonVertexIndex', [int32Array(polygonVertexIndex)]),
+        node('Vertices', [float64Array(content.positions)]),
+        node('PolygonVertexIndex', [int32Array(content.polygonVertexIndex)]),
         node('GeometryVersion', [int32(124)]),
-        layerElement('LayerElementNormal', 'Normals', float64Array(m.normals)),
-        layerElement('LayerElementUV', 'UV', float64Array(m.uvs.map((x, k) => (k % 2 ? 1 - x : x)))), // v up
+        layerElement('LayerElementNormal', 'Normals', float64Array(content.normals)),
+        layerElement('LayerElementUV', 'UV', float64Array(content.uvs.map((x, k) => (k % 2 ? 1 - x : x)))), // v up
+        ...(material ? [materialLayer()] : []),
         node('Layer', [int32(0)], [
           node('Version', [int32(100)]),
           node('LayerElement', [], [node('Type', [string('LayerElementNormal')]), node('TypedIndex', [int32(0)])]),
           node('LayerElement', [], [node('Type', [string('LayerElementUV')]), node('TypedIndex', [int32(0)])]),
+          ...(material ? [node('LayerElement', [], [node('Type', [string('LayerElementMaterial')]), node('TypedIndex', [int32(0)])])] : []),
         ]),
       ]),
       node('Model', [int64(MODEL_ID), string('model\x00\x01Model'), string('Mesh')], [
@@ -67,10 +109,16 @@ export function buildFbxBinary(seed: string, mesh: Omit<MeshOptions, 'seed'> = {
         node('Shading', [bool(true)]),
         node('Culling', [string('CullingOff')]),
       ]),
+      ...(material ? [materialNode(material.color)] : []),
+      ...(texture ? textureNodes(texture) : []),
     ]),
     node('Connections', [], [
       node('C', [string('OO'), int64(MODEL_ID), int64(0n)]),
       node('C', [string('OO'), int64(GEOMETRY_ID), int64(MODEL_ID)]),
+      ...(material ? [node('C', [string('OO'), int64(MATERIAL_ID), int64(MODEL_ID)])] : []),
+      ...(texture
+        ? [node('C', [string('OP'), int64(TEXTURE_ID), int64(MATERIAL_ID), string('DiffuseColor')]), node('C', [string('OO'), int64(VIDEO_ID), int64(TEXTURE_ID)])]
+        : []),
     ]),
   ];
 
@@ -85,6 +133,55 @@ export function buildFbxBinary(seed: string, mesh: Omit<MeshOptions, 'seed'> = {
   offset += NULL_RECORD.length + FOOTER_ID.length + 4;
   parts.push(Buffer.alloc(16 - (offset % 16)), u32(VERSION), Buffer.alloc(120), FOOTER_MAGIC); // pad 1..16 bytes
   return Buffer.concat(parts);
+}
+
+/** One material for every polygon. */
+function materialLayer(): FbxNode {
+  return node('LayerElementMaterial', [int32(0)], [
+    node('Version', [int32(101)]),
+    node('Name', [string('')]),
+    node('MappingInformationType', [string('AllSame')]),
+    node('ReferenceInformationType', [string('IndexToDirect')]),
+    node('Materials', [int32Array(Int32Array.of(0))]),
+  ]);
+}
+
+function materialNode(color: Vec3): FbxNode {
+  return node('Material', [int64(MATERIAL_ID), string('material\x00\x01Material'), string('')], [
+    node('Version', [int32(102)]),
+    node('ShadingModel', [string('lambert')]),
+    node('MultiLayer', [int32(0)]),
+    node('Properties70', [], [
+      node('P', [string('DiffuseColor'), string('Color'), string(''), string('A'), float64(color[0]), float64(color[1]), float64(color[2])]),
+      node('P', [string('DiffuseFactor'), string('Number'), string(''), string('A'), float64(1)]),
+    ]),
+  ]);
+}
+
+/** The base-colour texture and the Video that embeds its PNG (Content), named `fileName` for tools that look beside the file. */
+function textureNodes(texture: { png: Buffer; fileName: string }): FbxNode[] {
+  return [
+    node('Texture', [int64(TEXTURE_ID), string('texture\x00\x01Texture'), string('')], [
+      node('Type', [string('TextureVideoClip')]),
+      node('Version', [int32(202)]),
+      node('TextureName', [string('texture\x00\x01Texture')]),
+      node('Media', [string('texture\x00\x01Video')]),
+      node('FileName', [string(texture.fileName)]),
+      node('RelativeFilename', [string(texture.fileName)]),
+      node('ModelUVTranslation', [float64(0), float64(0)]),
+      node('ModelUVScaling', [float64(1), float64(1)]),
+      node('Texture_Alpha_Source', [string('None')]),
+      node('Cropping', [int32(0), int32(0), int32(0), int32(0)]),
+    ]),
+    node('Video', [int64(VIDEO_ID), string('texture\x00\x01Video'), string('Clip')], [
+      node('Type', [string('Clip')]),
+      node('Properties70', [], [node('P', [string('Path'), string('KString'), string('XRefUrl'), string(''), string(texture.fileName)])]),
+      node('UseMipMap', [int32(0)]),
+      node('Filename', [string(texture.fileName)]),
+      node('RelativeFilename', [string(texture.fileName)]),
+      node('Content', [raw(texture.png)]),
+    ]),
+  ];
 }
 
 /** A node record whose end offset is absolute, so it needs the offset where it starts. */

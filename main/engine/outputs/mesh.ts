@@ -151,7 +151,7 @@ const SHAPES: Record<MeshKind, (random: () => number) => Shape> = {
 // ---- placement ---------------------------------------------------------------------------------
 
 /** Scales the model to its target box (natural size: 1 m on the longest side) and moves the pivot to the origin. */
-function placeInBox(positions: Float32Array, opts: MeshOptions): void {
+export function placeInBox(positions: Float32Array, opts: Pick<MeshOptions, 'scale' | 'preserveAspectRatio' | 'pivot'>): void {
   const pivot = opts.pivot ?? [0, 0, 0];
   const want = opts.scale ?? [-1, -1, -1];
   for (let k = 0; k < 3; k++) {

@@ -1,0 +1,71 @@
+// glTF 2.0 binary (GLB) of a polygon mesh and its material: quads become triangle pairs (glTF has no quads);
+// textures are embedded PNGs (base colour, and for PBR metallic-roughness and a normal map).
+import { BinaryBody, glbContainer } from './glb.ts';
+import { GENERATOR } from './mesh.ts';
+import { boundsOf, type MeshMaterial, type PolygonMesh, triangulate, uvTangents } from './polygon-mesh.ts';
+
+const ARRAY_BUFFER = 34962;
+const ELEMENT_ARRAY_BUFFER = 34963;
+const FLOAT = 5126;
+const UNSIGNED_SHORT = 5123;
+const UNSIGNED_INT = 5125;
+const LINEAR = 9729;
+const LINEAR_MIPMAP_LINEAR = 9987;
+const CLAMP_TO_EDGE = 33071;
+
+export function buildPolygonGlb(mesh: PolygonMesh, material: MeshMaterial): Buffer {
+  const vertexCount = mesh.positions.length / 3;
+  const triangles = triangulate(mesh);
+  const bin = new BinaryBody();
+  // The largest index value is reserved (primitive restart), so uint16 holds at most 65535 vertices.
+  const indices = vertexCount <= 0xffff ? Uint16Array.from(triangles) : triangles;
+  const { min, max } = boundsOf(mesh.positions);
+  const accessors = [
+    { bufferView: bin.add(mesh.positions, ARRAY_BUFFER), componentType: FLOAT, count: vertexCount, type: 'VEC3', min, max },
+    { bufferView: bin.add(mesh.normals, ARRAY_BUFFER), componentType: FLOAT, count: vertexCount, type: 'VEC3' },
+    { bufferView: bin.add(mesh.uvs, ARRAY_BUFFER), componentType: FLOAT, count: vertexCount, type: 'VEC2' },
+    {
+      bufferView: bin.add(indices, ELEMENT_ARRAY_BUFFER),
+      componentType: indices instanceof Uint16Array ? UNSIGNED_SHORT : UNSIGNED_INT,
+      count: indices.length,
+      type: 'SCALAR',
+    },
+  ];
+  // A normal map needs a tangent space; it is given rather than left to each viewer to generate.
+  const tangents = material.normal !== undefined ? accessors.push({ bufferView: bin.add(uvTangents(mesh, triangles), ARRAY_BUFFER), componentType: FLOAT, count: vertexCount, type: 'VEC4' }) - 1 : undefined;
+  const images: { bufferView: number; mimeType: string }[] = [];
+  const texture = (png: Buffer | undefined) => {
+    if (png === undefined) return undefined;
+    images.push({ bufferView: bin.add(png), mimeType: 'image/png' });
+    return { index: images.length - 1 };
+  };
+  const baseColorTexture = texture(material.baseColor);
+  const metallicRoughnessTexture = texture(material.metallicRoughness);
+  const normalTexture = texture(material.normal);
+  const pbrMetallicRoughness = {
+    ...(baseColorTexture ? { baseColorTexture } : { baseColorFactor: [...material.color.map(srgbToLinear), 1] }),
+    ...(metallicRoughnessTexture ? { metallicRoughnessTexture, metallicFactor: 1, roughnessFactor: 1 } : { metallicFactor: 0, roughnessFactor: 0.8 }),
+  };
+  const gltf = {
+    asset: { version: '2.0', generator: GENERATOR },
+    scene: 0,
+    scenes: [{ nodes: [0] }],
+    nodes: [{ name: 'model', mesh: 0 }],
+    meshes: [{ name: 'model', primitives: [{ attributes: { POSITION: 0, NORMAL: 1, TEXCOORD_0: 2, ...(tangents !== undefined && { TANGENT: tangents }) }, indices: 3, material: 0 }] }],
+    materials: [{ name: 'material', pbrMetallicRoughness, ...(normalTexture && { normalTexture }) }],
+    ...(images.length > 0 && {
+      textures: images.map((_, i) => ({ sampler: 0, source: i })),
+      samplers: [{ magFilter: LINEAR, minFilter: LINEAR_MIPMAP_LINEAR, wrapS: CLAMP_TO_EDGE, wrapT: CLAMP_TO_EDGE }],
+      images,
+    }),
+    accessors,
+    bufferViews: bin.views,
+    buffers: [{ byteLength: bin.length }],
+  };
+  return glbContainer(Buffer.from(JSON.stringify(gltf)), bin.concat());
+}
+
+/** glTF factors are linear; colours measured on a picture are sRGB. */
+export function srgbToLinear(c: number): number {
+  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+}
