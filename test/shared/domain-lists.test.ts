@@ -21,6 +21,7 @@ const LISTS: [string, RegExp, string][] = [
   ['up axes', /'y-to-z',\s*'z-to-y'/, 'shared/export-options.ts'],
   ['pivots', /'bottom-center',\s*'center'/, 'shared/export-options.ts'],
   ['smallest cache size', /100 \* 2 \*\* 20/, 'shared/setting-fields.ts'],
+  ['output formats', /'glb',\s*'obj',\s*'fbx',\s*'usdz',\s*'zip',\s*'image',\s*'mp4'/, 'shared/output-kind.ts'],
 ];
 
 describe('domain lists', () => {

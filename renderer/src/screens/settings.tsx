@@ -4,6 +4,7 @@ import { connectionSentence } from '../../../shared/bridge/connection-text.ts';
 import type { CommandInput, ConnectionView, SettingsView } from '../../../shared/bridge/contract.ts';
 import { EXPORT_TARGET_LABELS, EXPORT_TARGETS, type ExportTarget } from '../../../shared/export-options.ts';
 import { MIN_CACHE_BYTES } from '../../../shared/setting-fields.ts';
+import { OUTPUT_FORMATS } from '../../../shared/output-kind.ts';
 import { getBridge, getTransport } from '../../bridge/index.ts';
 import { appState, patchApp, refreshInfo } from '../app-state.ts';
 import { ErrorBox, Field, Section } from '../components/ui.tsx';
@@ -19,7 +20,6 @@ const STORAGE_LABELS: Record<SettingsView['profiles'][number]['key']['storage'],
   none: 'not stored',
 };
 
-const OUTPUT_FORMATS = ['glb', 'obj', 'fbx', 'usdz', 'zip', 'image', 'mp4'] as const;
 
 /** Runs a settings change, showing its error (with field issues) and updating the shared settings. */
 function useSave() {
