@@ -2,27 +2,17 @@
 // The drop is a real `drop` event on the page carrying a DataTransfer of File objects built in the page
 // from the fixtures' bytes (the same path a drag from the desktop takes, minus the OS drag itself).
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { realFixture } from '../fixtures.ts';
-import { openApp, poll, startHarness, textOf, type Harness } from './harness.ts';
+import { poll, textOf, useHarness } from './harness.ts';
 
 // Browser globals used inside page.evaluate (this project type-checks tests without the DOM library).
 declare const document: { querySelector(s: string): { dispatchEvent(e: unknown): boolean } | null };
-declare const location: { hash: string };
 declare const DataTransfer: new () => { items: { add(f: unknown): void } };
 declare const DragEvent: new (type: string, init: object) => unknown;
 declare const File: new (parts: unknown[], name: string, init: object) => unknown;
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-  await openApp(h);
-}, 60_000);
-
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarness({}, '');
 
 describe('drop and animation', () => {
   it('turns 10 dropped files into a batch and reports the one bad file', async () => {
@@ -60,11 +50,11 @@ describe('drop and animation', () => {
     // The submitted images are jobs in the library.
     await page.click('nav[aria-label="Main"] >> text=Library');
     await poll(textOf(page.locator('.count').first()), 20_000).toContain('9 jobs');
-  }, 180_000); // 73 s seen at load average 20 on 2 cores
+  });
 
   it('uploads a real FBX for animation and animates it from text prompts', async () => {
     const { page } = h;
-    await page.evaluate(() => (location.hash = '#/create/animation'));
+    await h.go('#/create/animation');
     await page.setInputFiles('#anim-file', realFixture('fbx', 'Male_Casual.fbx'));
     await poll(textOf(page.locator('.create-form').first().locator('.hint'))).toContain('Male_Casual.fbx');
     // Both legs show progress: browser → app, then app → service (seen by an observer: they can be brief).
@@ -92,5 +82,5 @@ describe('drop and animation', () => {
     await poll(textOf(prompts.locator('.badge')), 60_000).toBe('Done');
     await h.screenshot('09-animation');
     expect(h.pageErrors).toEqual([]);
-  }, 90_000);
+  });
 });

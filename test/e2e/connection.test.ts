@@ -3,26 +3,25 @@
 // reason once it stops (together with the offline banner, never green beside it). The key never reaches the page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY, startTestEngine, type TestEngine } from '../engine/helpers.ts';
-import { openApp, poll, startHarness, textOf, type Harness } from './harness.ts';
+import { openApp, poll, textOf, useHarness } from './harness.ts';
 
 // Browser globals used inside page.evaluate (this project type-checks tests without the DOM library).
 declare const document: { documentElement: { outerHTML: string } };
 
 let service: TestEngine;
-let h: Harness;
 
 beforeAll(async () => {
   service = await startTestEngine();
-  h = await startHarness({
-    connectionSources: { env: { ASSET_STUDIO_BASE_URL: service.url, ASSET_STUDIO_LEGACY_BASE_URL: service.legacyUrl, ASSET_STUDIO_API_KEY: KEY } },
-    healthIntervalMs: 300,
-  });
-}, 60_000);
+});
 
 afterAll(async () => {
-  await h?.close();
   await service?.dispose().catch(() => undefined);
 });
+
+const h = useHarness(() => ({
+  connectionSources: { env: { ASSET_STUDIO_BASE_URL: service.url, ASSET_STUDIO_LEGACY_BASE_URL: service.legacyUrl, ASSET_STUDIO_API_KEY: KEY } },
+  healthIntervalMs: 300,
+}));
 
 describe('connection in the header', () => {
   it('shows the origin, Live while the service answers, and Offline with the reason once it stops', async () => {

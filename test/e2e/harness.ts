@@ -4,15 +4,37 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { startWebHost, type RunningWebHost, type WebHostOptions } from '../../main/host/web-host.ts';
 import { buildRenderer } from '../../renderer/build.ts';
 
 // Browser globals used inside page.evaluate (this project type-checks tests without the DOM library).
 declare const location: { hash: string };
 
-export const SCREENSHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'e2e');
+/**
+ * The time limit of every e2e test and hook: a cap for a hung test, never a measure of speed. On a loaded
+ * 2-core machine (load average 20) one Chromium page with SwiftShader WebGL takes ten times its usual time:
+ * the environment-lighting tests took up to 150 s there, the batch of 10 dropped files 73 s. A test file's
+ * own waits stay shorter than this.
+ */
+export const E2E_BUDGET_MS = 300_000;
+vi.setConfig({ testTimeout: E2E_BUDGET_MS, hookTimeout: E2E_BUDGET_MS });
+
+const RESULTS = resolve(import.meta.dirname, '..', '..', 'test-results');
+export const SCREENSHOTS = join(RESULTS, 'e2e');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface HarnessOptions {
+  engineSpeed?: number;
+  /** Chromium renders WebGL with SwiftShader (for the viewer) instead of running without a GPU. */
+  webgl?: boolean;
+  /** The host's environment (e.g. ASSET_STUDIO_BASE_URL). */
+  connectionSources?: WebHostOptions['connectionSources'];
+  /** How often the host checks that the service is reachable. */
+  healthIntervalMs?: number;
+  /** The folder of test-results/ that screenshots go to: `e2e` unless told. */
+  shots?: string;
+}
 
 export interface Harness {
   host: RunningWebHost;
@@ -22,17 +44,24 @@ export interface Harness {
   dataDir: string;
   /** Console errors and failed requests of the page (a test can assert there are none). */
   pageErrors: string[];
-  screenshot(name: string): Promise<string>;
+  /** The URL of every request the page made, in order (data: and blob: ones too). */
+  requests: string[];
+  /** The paths of the page's requests, from the `from`-th on. */
+  requestedPaths(from?: number): string[];
+  /** The requests that left this machine (anything but data:, blob:, 127.0.0.1 and localhost): a test expects none. */
+  offHost(): string[];
+  /** A screenshot of the whole page, or of one element, as test-results/<shots>/<name>.png; returns its path. */
+  screenshot(name: string, element?: Locator): Promise<string>;
+  /** Goes to a route of the app (`#/library`, `#/job/<id>`...). */
+  go(hash: string): Promise<void>;
+  /** Calls a bridge command from the page, as the UI does (same origin, cookie auth); resolves with its JSON answer. */
+  call(command: string, input: unknown): Promise<any>;
   close(): Promise<void>;
 }
 
-/**
- * `webgl`: Chromium renders WebGL with SwiftShader (for the viewer) instead of running without a GPU.
- * `connectionSources`: the host's environment (e.g. ASSET_STUDIO_BASE_URL); `healthIntervalMs`: its reachability checks.
- */
-export async function startHarness(
-  options: { engineSpeed?: number; webgl?: boolean; connectionSources?: WebHostOptions['connectionSources']; healthIntervalMs?: number } = {},
-): Promise<Harness> {
+const isLocal = (url: URL) => url.protocol === 'data:' || url.protocol === 'blob:' || url.hostname === '127.0.0.1' || url.hostname === 'localhost';
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const root = mkdtempSync(join(tmpdir(), 'asset-studio-e2e-'));
   const dataDir = join(root, 'data');
   const { outDir } = await buildRenderer({ outDir: join(root, 'renderer'), minify: true });
@@ -58,6 +87,8 @@ export async function startHarness(
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const pageErrors: string[] = [];
+  const requests: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
   page.on('pageerror', (e) => pageErrors.push(`pageerror: ${e.message}`));
   page.on('response', (r) => {
     if (r.status() >= 400) pageErrors.push(`HTTP ${r.status()} ${new URL(r.url()).pathname}`);
@@ -65,7 +96,8 @@ export async function startHarness(
   page.on('console', (m) => {
     if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`);
   });
-  mkdirSync(SCREENSHOTS, { recursive: true });
+  const shots = join(RESULTS, options.shots ?? 'e2e');
+  mkdirSync(shots, { recursive: true });
   return {
     host,
     browser,
@@ -73,11 +105,25 @@ export async function startHarness(
     page,
     dataDir,
     pageErrors,
-    async screenshot(name) {
-      const path = join(SCREENSHOTS, `${name}.png`);
-      await page.screenshot({ path, fullPage: true });
+    requests,
+    requestedPaths: (from = 0) => requests.slice(from).map((u) => new URL(u).pathname),
+    offHost: () => requests.filter((u) => !isLocal(new URL(u))),
+    async screenshot(name, element) {
+      const path = join(shots, `${name}.png`);
+      await (element ? element.screenshot({ path }) : page.screenshot({ path, fullPage: true }));
       return path;
     },
+    async go(hash) {
+      await page.evaluate((to) => (location.hash = to), hash);
+    },
+    call: (command, input) =>
+      page.evaluate(
+        async ([c, i]) => {
+          const r = await fetch(`/api/call/${c}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(i) });
+          return r.json();
+        },
+        [command, input] as const,
+      ),
     async close() {
       await context.close().catch(() => {});
       await browser.close().catch(() => {});
@@ -87,14 +133,29 @@ export async function startHarness(
   };
 }
 
+/**
+ * The harness of a test file: started before its tests (then the app opened at `open`, if given) and closed
+ * after them. The object is filled in by that hook, so the tests use it as the result of startHarness.
+ * `options` may be a function, read when the hook runs (after the file's earlier hooks).
+ */
+export function useHarness(options: HarnessOptions | (() => HarnessOptions) = {}, open?: string): Harness {
+  const h = {} as Harness;
+  beforeAll(async () => {
+    Object.assign(h, await startHarness(typeof options === 'function' ? options() : options));
+    if (open !== undefined) await openApp(h, open);
+  });
+  afterAll(async () => {
+    await h.close?.();
+  });
+  return h;
+}
+
 /** Opens the app and waits until its first data is shown. */
 export async function openApp(h: Harness, hash = ''): Promise<void> {
   await h.page.goto(h.host.url);
   // A budget, not a speed check: a loaded machine (2 cores, load 20) takes a while to build the first screen.
-  await h.page.waitForSelector('#app-root[data-ready="true"]', { timeout: 30_000 });
-  if (hash) {
-    await h.page.evaluate((to) => (location.hash = to), hash);
-  }
+  await h.page.waitForSelector('#app-root[data-ready="true"]', { timeout: 60_000 });
+  if (hash) await h.go(hash);
 }
 
 /** The text of every element the locator matches, now (no waiting), joined. */

@@ -1,32 +1,9 @@
 // e2e: image to 3D through the UI (one step, and the older step-by-step flow with a spin choice).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { realFixture } from '../fixtures.ts';
-import { openApp, poll, startHarness, textOf, type Harness } from './harness.ts';
+import { poll, textOf, useHarness } from './harness.ts';
 
-// Browser globals used inside page.evaluate (this project type-checks tests without the DOM library).
-declare const location: { hash: string };
-
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-  await openApp(h);
-}, 60_000);
-
-afterAll(async () => {
-  await h?.close();
-});
-
-/** Calls a bridge command from the page, as the UI does (same origin, cookie auth). */
-async function call(command: string, input: unknown): Promise<any> {
-  return h.page.evaluate(
-    async ([c, i]) => {
-      const r = await fetch(`/api/call/${c}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(i) });
-      return r.json();
-    },
-    [command, input] as const,
-  );
-}
+const h = useHarness({}, '');
 
 describe('image to 3D', () => {
   it('shows the library when started', async () => {
@@ -64,7 +41,7 @@ describe('image to 3D', () => {
     await row.locator('.cached').first().waitFor({ state: 'visible', timeout: 60_000 });
     const session = (await row.locator('.job-meta code').textContent())!;
     expect(session).toMatch(/^SESSION_/);
-    const { outputs } = await call('cache.outputs', { sessionId: session });
+    const { outputs } = await h.call('cache.outputs', { sessionId: session });
     expect(outputs.some((o: { kind: string; state: string }) => o.kind.includes('glb') && o.state === 'complete')).toBe(true);
     await h.screenshot('04-library-done');
 
@@ -72,11 +49,11 @@ describe('image to 3D', () => {
     await page.locator('table.outputs').first().waitFor({ state: 'visible' });
     await poll(textOf(page.locator('table.outputs tbody tr').first())).toContain('complete');
     await h.screenshot('05-job-page');
-  }, 120_000);
+  });
 
   it('runs the older step-by-step flow with a chosen spin, a preview and a refine', async () => {
     const { page } = h;
-    await page.evaluate(() => (location.hash = '#/create/step-by-step'));
+    await h.go('#/create/step-by-step');
     await page.setInputFiles('#old-image-file', realFixture('images', 'robot.png'));
     await poll(textOf(page.locator('.image-source .hint'))).toContain('robot.png');
     await page.click('button:has-text("Create session")');
@@ -100,16 +77,16 @@ describe('image to 3D', () => {
     await poll(textOf(refine.locator('.badge')), 60_000).toBe('Done');
     await h.screenshot('07-older-flow-refined');
     const code = (await page.locator('.steps h3 code').textContent())!;
-    const { jobs } = await call('jobs.list', { search: code, limit: 10 });
+    const { jobs } = await h.call('jobs.list', { search: code, limit: 10 });
     const steps = jobs.map((j: { step: string }) => j.step).sort();
     expect(steps).toEqual(expect.arrayContaining(['preview', 'refine', 'spin']));
     expect(h.pageErrors.filter((e) => !e.includes('favicon'))).toEqual([]);
-  }, 120_000);
+  });
 
   it('renders every create form with its defaults, keyboard first', async () => {
     const { page } = h;
     for (const [tab, heading] of [['text-to-image', 'Text to image'], ['animation', 'Animate a mesh: upload'], ['retopology', 'Retopology']] as const) {
-      await page.evaluate((t) => (location.hash = `#/create/${t}`), tab);
+      await h.go(`#/create/${tab}`);
       await poll(textOf(page.locator('.create-form h2').first())).toBe(heading);
       await h.screenshot(`13-create-${tab}`);
     }
@@ -119,12 +96,12 @@ describe('image to 3D', () => {
     await page.fill('#retopo-mesh', 'model.glb');
     await poll(textOf(page.locator('#retopo-mesh-errors'))).toContain('ASSET_');
     // The skip link is the first stop of the keyboard and moves focus to the content.
-    await page.evaluate(() => (location.hash = '#/library'));
+    await h.go('#/library');
     await page.reload();
     await page.waitForSelector('#app-root[data-ready="true"]');
     await page.keyboard.press('Tab');
     await poll(() => page.evaluate(() => (globalThis as unknown as { document: { activeElement: { className: string } } }).document.activeElement.className)).toBe('skip-link');
     await page.keyboard.press('Enter');
     await poll(() => page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id)).toBe('main');
-  }, 30_000);
+  });
 });

@@ -2,22 +2,14 @@
 // not in the DOM, not in any answer or event the page receives, not in the page's accessible text.
 // Then the profile with the key (an address where nothing listens) is made active: the library shows
 // the offline banner and the cached jobs, without errors.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApp, poll, startHarness, textOf, type Harness } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { openApp, poll, textOf, useHarness } from './harness.ts';
 
 // Browser globals used inside page.evaluate (this project type-checks tests without the DOM library).
 declare const document: { documentElement: { outerHTML: string } };
 
-let h: Harness;
+const h = useHarness();
 const KEY = 'msy_e2e_SECRET_9f8a7b6c5d4e3f2a1b0c';
-
-beforeAll(async () => {
-  h = await startHarness();
-}, 60_000);
-
-afterAll(async () => {
-  await h?.close();
-});
 
 describe('settings', () => {
   it('stores a key without ever showing it back', async () => {
@@ -76,7 +68,7 @@ describe('settings', () => {
     await page.click('button:has-text("Remove key")');
     await poll(textOf(row.locator('.key-status'))).toBe('Not set');
     expect(await page.evaluate(() => document.documentElement.outerHTML)).not.toContain(KEY);
-  }, 60_000);
+  });
 
   it('works offline from the cache when the active service cannot be reached', async () => {
     const { page } = h;
@@ -94,5 +86,5 @@ describe('settings', () => {
     expect(await page.locator('.error-box').count()).toBe(0);
     await h.screenshot('12-library-offline');
     expect(await page.evaluate(() => document.documentElement.outerHTML)).not.toContain(KEY);
-  }, 60_000);
+  });
 });

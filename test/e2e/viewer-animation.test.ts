@@ -3,82 +3,26 @@
 // keeps the camera; a mesh-animation job shows its animated GLB with playback and the joint overlay, whose
 // 17 points sit where the session's joint dict puts them on the displayed render; no request leaves this
 // machine. Screenshots go to test-results/viewer/.
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { jointPositions } from '../../main/engine/figure.ts';
 import { JOINT_NAMES } from '../../shared/joints.ts';
 import { realFixture } from '../fixtures.ts';
-import { openApp, poll, startHarness, textOf, type Harness } from './harness.ts';
+import { canvasRgb, grey } from './canvas.ts';
+import { poll, textOf } from './harness.ts';
+import { modelShown, openFiles, useViewerHarness } from './viewer-page.ts';
 
-// Browser globals used inside page.evaluate (this project type-checks tests without the DOM library).
-declare const location: { hash: string };
-declare const document: {
-  querySelector(s: string): { width: number; height: number } | null;
-  createElement(tag: 'canvas'): {
-    width: number;
-    height: number;
-    getContext(kind: '2d'): { drawImage(c: unknown, x: number, y: number, w: number, h: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
-  };
-};
-
-const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'viewer');
-let h: Harness;
-const offHost: string[] = [];
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  h = await startHarness({ webgl: true });
-  h.page.on('request', (r) => {
-    const url = new URL(r.url());
-    if (url.protocol === 'data:' || url.protocol === 'blob:') return;
-    if (url.hostname !== '127.0.0.1' && url.hostname !== 'localhost') offHost.push(r.url());
-  });
-  await openApp(h, '#/viewer');
-  await h.page.waitForSelector('#viewer-file');
-}, 60_000);
-
-afterAll(async () => {
-  await h?.close();
-});
+const h = useViewerHarness();
 
 /** The canvas scaled down to 96 pixels wide, as a list of grey levels. */
-async function canvasGrey(selector = '.viewer-canvas'): Promise<number[]> {
-  return h.page.evaluate((sel) => {
-    const src = document.querySelector(sel)!;
-    const w = 96;
-    const ht = Math.max(1, Math.round((src.height / src.width) * w));
-    const c = document.createElement('canvas');
-    c.width = w;
-    c.height = ht;
-    const ctx = c.getContext('2d');
-    ctx.drawImage(src, 0, 0, w, ht);
-    const d = ctx.getImageData(0, 0, w, ht).data;
-    const out: number[] = [];
-    for (let i = 0; i < d.length; i += 4) out.push(Math.round((d[i]! + d[i + 1]! + d[i + 2]!) / 3));
-    return out;
-  }, selector);
-}
+const canvasGrey = async (selector = '.viewer-canvas') => grey(await canvasRgb(h.page, selector, 96));
 const differing = (a: number[], b: number[]) => a.filter((v, i) => Math.abs(v - b[i]!) > 8).length;
-
-/** Calls a bridge command from the page, as the UI does (same origin, cookie auth). */
-async function call(command: string, input: unknown): Promise<any> {
-  return h.page.evaluate(
-    async ([c, i]) => {
-      const r = await fetch(`/api/call/${c}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(i) });
-      return r.json();
-    },
-    [command, input] as const,
-  );
-}
 
 describe('viewer animation', () => {
   it('plays the clips of Fox.glb, holds still when paused, and keeps the camera when switching clips', async () => {
     const { page } = h;
-    await page.setInputFiles('#viewer-file', realFixture('glb', 'Fox.glb'));
+    await openFiles(h, realFixture('glb', 'Fox.glb'));
     const canvas = page.locator('.viewer-canvas');
-    await poll(async () => `${await page.locator('.viewer').getAttribute('data-state')}`, 20_000).toBe('ready');
-    await poll(async () => (await canvas.getAttribute('data-rendering')) ?? '', 20_000).toBe('idle');
+    await modelShown(h);
     const controls = page.locator('.animation-controls');
     expect(await page.locator('#anim-clip option').allTextContents()).toEqual(['Survey', 'Walk', 'Run']);
     const camera = await canvas.getAttribute('data-camera');
@@ -94,7 +38,7 @@ describe('viewer animation', () => {
     const frameA = Number(await page.locator('#anim-frame').inputValue());
     await poll(async () => differing(a, await canvasGrey()) > 20, 15_000).toBe(true);
     await poll(async () => Number(await page.locator('#anim-frame').inputValue()) !== frameA, 15_000).toBe(true);
-    await page.locator('.viewer').screenshot({ path: join(SHOTS, 'anim-fox-walk-playing.png') });
+    await h.screenshot('anim-fox-walk-playing', page.locator('.viewer'));
 
     // Pause: the loop stops and the picture holds.
     await page.click('.anim-play');
@@ -130,22 +74,22 @@ describe('viewer animation', () => {
     // The skeleton as lines over the model.
     await page.check('.anim-skeleton');
     await poll(async () => (await canvas.getAttribute('data-rendering')) ?? '', 10_000).toBe('idle');
-    await page.locator('.viewer').screenshot({ path: join(SHOTS, 'anim-fox-run-skeleton.png') });
+    await h.screenshot('anim-fox-run-skeleton', page.locator('.viewer'));
     await page.uncheck('.anim-skeleton');
-  }, 60_000);
+  });
 
   it('shows a mesh-animation job: its animated GLB plays, and the joint overlay sits on the render', async () => {
     const { page } = h;
-    await page.evaluate(() => (location.hash = '#/create/animation'));
+    await h.go('#/create/animation');
     await page.setInputFiles('#anim-file', realFixture('fbx', 'Male_Casual.fbx'));
     await page.click('button:has-text("Upload mesh")');
     await poll(textOf(page.locator('.create-form').first().locator('.created .badge')), 60_000).toBe('Done');
     await poll(() => page.locator('#prompts-session').inputValue()).toMatch(/^SESSION_/);
     const code = await page.locator('#prompts-session').inputValue();
-    const { jobs } = await call('jobs.list', { search: code, limit: 10 });
+    const { jobs } = await h.call('jobs.list', { search: code, limit: 10 });
     const job = (jobs as { id: string; kind: string }[]).find((j) => j.kind === 'animation_session')!;
     expect(job).toBeDefined();
-    await page.evaluate((id) => (location.hash = `#/job/${id}`), job.id);
+    await h.go(`#/job/${job.id}`);
 
     // The overlay: 17 points, each where the dict puts it on the displayed image.
     const overlay = page.locator('.joint-overlay');
@@ -182,7 +126,7 @@ describe('viewer animation', () => {
     // The animated GLB and the four library clips, each listed once its download is complete.
     await poll(() => page.locator('#anim-file option').count(), 30_000).toBe(5);
     // The same animated GLBs are offered for offline review in #/viewer's list of downloaded models.
-    const { models } = await call('cache.models', {});
+    const { models } = await h.call('cache.models', {});
     const mine = (models as { sessionId: string; kind: string; format: string; jobId: string | null }[]).filter((m) => m.sessionId === code);
     expect(mine.map((m) => m.kind).sort()).toEqual(['animation', ...(await page.locator('#anim-file option').evaluateAll((os: any[]) => os.map((o) => o.value)))].filter((k, i, all) => all.indexOf(k) === i).sort());
     expect(mine.every((m) => m.format === 'glb' && m.jobId === job.id)).toBe(true);
@@ -193,7 +137,7 @@ describe('viewer animation', () => {
     const a = await canvasGrey('.animation-preview .viewer-canvas');
     await poll(async () => differing(a, await canvasGrey('.animation-preview .viewer-canvas')) > 5, 15_000).toBe(true);
     await page.click('.anim-play');
-    const walk = (await page.locator('#anim-file option').allTextContents()).findIndex((t) => t === 'Library: Jump');
+    const walk = (await page.locator('#anim-file option').allTextContents()).indexOf('Library: Jump');
     await page.selectOption('#anim-file', { index: walk });
     await poll(async () => await page.locator('.animation-preview .viewer').getAttribute('data-name'), 20_000).toMatch(/^library:/);
     await poll(async () => await page.locator('.animation-preview .viewer').getAttribute('data-state'), 20_000).toBe('ready');
@@ -211,11 +155,11 @@ describe('viewer animation', () => {
     await overlay.locator('g[data-joint="L_Knee"]').focus();
     await poll(async () => overlay.locator('g.joint.hot').getAttribute('data-joint')).toBe('L_Knee');
     await poll(async () => (await canvas.getAttribute('data-rendering')) ?? '', 10_000).toBe('idle');
-    await page.locator('.animation-preview').screenshot({ path: join(SHOTS, 'anim-job-overlay.png') });
-  }, 120_000);
+    await h.screenshot('anim-job-overlay', page.locator('.animation-preview'));
+  });
 
   it('made no request beyond this machine', () => {
-    expect(offHost).toEqual([]);
+    expect(h.offHost()).toEqual([]);
     expect(h.pageErrors).toEqual([]);
   });
 });

@@ -7,117 +7,70 @@
 //  - FBX check: an FBX lying down gets the orientation warning in the animation upload form, Male_Casual
 //    does not; nothing is uploaded.
 //  - No request leaves 127.0.0.1. Screenshots go to test-results/viewer/.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { NodeIO, getBounds } from '@gltf-transform/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFbxBinary } from '../../main/engine/outputs/index.ts';
 import { realFixture } from '../fixtures.ts';
-import { openApp, poll, startHarness, textOf, type Harness } from './harness.ts';
+import { canvasRgb, fingerprint, measure } from './canvas.ts';
+import { poll, textOf } from './harness.ts';
+import { modelShown, stat, useViewerHarness } from './viewer-page.ts';
 
-// Browser globals used inside page.evaluate (this project type-checks tests without the DOM library).
-declare const location: { hash: string };
-declare const document: {
-  querySelector(s: string): { width: number; height: number } | null;
-  createElement(tag: 'canvas'): {
-    width: number;
-    height: number;
-    getContext(kind: '2d'): { drawImage(c: unknown, x: number, y: number, w: number, h: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
-  };
-};
-
-const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'viewer');
-let h: Harness;
 let project: string;
-const offHost: string[] = [];
 const jobIds: string[] = [];
 
-async function call(command: string, input: unknown): Promise<any> {
-  return h.page.evaluate(
-    async ([c, i]) => {
-      const r = await fetch(`/api/call/${c}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(i) });
-      return r.json();
-    },
-    [command, input] as const,
-  );
-}
+beforeAll(() => {
+  project = mkdtempSync(join(tmpdir(), 'asset-studio-godot-'));
+  writeFileSync(join(project, 'project.godot'), '; Engine configuration file.\nconfig_version=5\n\n[application]\nconfig/name="Viewer export test"\n');
+});
 
-const shot = (name: string) => h.page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+afterAll(() => {
+  rmSync(project, { recursive: true, force: true });
+});
+
+const h = useViewerHarness('');
+
+const shot = (name: string) => h.screenshot(name);
 
 /** Share of a canvas that differs from its corner colour, and a coarse fingerprint of its pixels. */
 async function canvasPixels(selector: string): Promise<{ covered: number; print: string }> {
-  return h.page.evaluate((sel) => {
-    const src = document.querySelector(sel)!;
-    const w = 80;
-    const ht = Math.max(1, Math.round((src.height / src.width) * w));
-    const c = document.createElement('canvas');
-    c.width = w;
-    c.height = ht;
-    const ctx = c.getContext('2d');
-    ctx.drawImage(src, 0, 0, w, ht);
-    const d = ctx.getImageData(0, 0, w, ht).data;
-    let covered = 0;
-    let print = '';
-    for (let i = 0; i < d.length; i += 4) {
-      if (Math.abs(d[i]! - d[0]!) + Math.abs(d[i + 1]! - d[1]!) + Math.abs(d[i + 2]! - d[2]!) > 24) covered++;
-      if (i % 64 === 0) print += (d[i]! >> 4).toString(16);
-    }
-    return { covered: covered / (d.length / 4), print };
-  }, selector);
+  const rgb = await canvasRgb(h.page, selector, 80);
+  return { covered: measure(rgb).covered, print: fingerprint(rgb) };
 }
 
 /** Creates an image-to-3D job through the form and waits until its GLB is cached; returns its local id. */
 async function makeJob(image: string): Promise<string> {
   const { page } = h;
   // Through the library, so that the create form is a new one (not showing the job made before).
-  await page.evaluate(() => (location.hash = '#/library'));
+  await h.go('#/library');
   await poll(textOf(page.locator('h1'))).toBe('Library');
-  await page.evaluate(() => (location.hash = '#/create/image-to-3d'));
+  await h.go('#/create/image-to-3d');
   await page.setInputFiles('#i3d-image-file', realFixture('images', image));
   await poll(textOf(page.locator('.image-source .hint'))).toContain(image);
   await page.click('button:has-text("Create 3D model")');
   await poll(textOf(page.locator('.created', { hasText: image }).locator('.badge')), 60_000).toBe('Done');
-  const { jobs } = await call('jobs.list', { search: image, limit: 10 });
+  const { jobs } = await h.call('jobs.list', { search: image, limit: 10 });
   const job = jobs.find((j: { kind: string }) => j.kind === 'image_to_3d');
   await poll(async () => {
-    const { outputs } = await call('cache.outputs', { sessionId: job.remoteId });
+    const { outputs } = await h.call('cache.outputs', { sessionId: job.remoteId });
     return outputs.some((o: { kind: string; state: string }) => o.kind === 'glb' && o.state === 'complete');
   }, 60_000).toBe(true);
   return job.id as string;
 }
 
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  project = mkdtempSync(join(tmpdir(), 'asset-studio-godot-'));
-  writeFileSync(join(project, 'project.godot'), '; Engine configuration file.\nconfig_version=5\n\n[application]\nconfig/name="Viewer export test"\n');
-  h = await startHarness({ webgl: true });
-  h.page.on('request', (r) => {
-    const url = new URL(r.url());
-    if (url.protocol === 'data:' || url.protocol === 'blob:') return;
-    if (url.hostname !== '127.0.0.1' && url.hostname !== 'localhost') offHost.push(r.url());
-  });
-  await openApp(h);
-}, 60_000);
-
-afterAll(async () => {
-  await h?.close();
-  rmSync(project, { recursive: true, force: true });
-});
-
 describe('compare and export', () => {
   it('has two image-to-3D jobs with their GLB cached', async () => {
     jobIds.push(await makeJob('chair.png'), await makeJob('robot.png'));
-  }, 180_000);
+  });
 
   it('compares two library items side by side with linked cameras', async () => {
     const { page } = h;
-    await page.evaluate((to) => (location.hash = to), `#/compare/${jobIds[0]}/${jobIds[1]}`);
+    await h.go(`#/compare/${jobIds[0]}/${jobIds[1]}`);
     for (const side of ['a', 'b']) {
-      const viewer = page.locator(`.compare-side[data-side="${side}"] .viewer`);
-      await poll(async () => (await viewer.getAttribute('data-state')) ?? '', 30_000).toBe('ready');
-      await poll(async () => (await viewer.locator('.viewer-canvas').getAttribute('data-rendering')) ?? '', 20_000).toBe('idle');
-      expect(Number((await viewer.locator('[data-stat="triangles"]').innerText()).replace(/,/g, ''))).toBeGreaterThan(0);
+      await modelShown(h, { scope: `.compare-side[data-side="${side}"]` });
+      expect(await stat(h, 'triangles', `.compare-side[data-side="${side}"]`)).toBeGreaterThan(0);
       expect((await canvasPixels(`.compare-side[data-side="${side}"] .viewer-canvas`)).covered).toBeGreaterThan(0.02);
     }
     await shot('compare-before');
@@ -132,11 +85,11 @@ describe('compare and export', () => {
     // The right view was not touched: it changed because its camera followed.
     await poll(async () => (await canvasPixels(right)).print !== before.print).toBe(true);
     await shot('compare-after-orbit');
-  }, 60_000);
+  });
 
   it('counts an OBJ\'s faces by vertex count (Babylon triangulates it)', async () => {
     const { page } = h;
-    await page.evaluate((to) => (location.hash = to), `#/compare/${jobIds[0]}~obj/${jobIds[0]}`);
+    await h.go(`#/compare/${jobIds[0]}~obj/${jobIds[0]}`);
     const left = page.locator('.compare-side[data-side="a"]');
     await poll(async () => (await left.locator('.viewer').getAttribute('data-state')) ?? '', 30_000).toBe('ready');
     await poll(textOf(left.locator('[data-stat="quads"]'))).toMatch(/^[\d,]+$/);
@@ -147,11 +100,11 @@ describe('compare and export', () => {
     expect(Number((await left.locator('[data-stat="triangles"]').innerText()).replace(/,/g, ''))).toBe(tris + 2 * quads);
     expect(await page.locator('.compare-side[data-side="b"] [data-stat="quads"]').count()).toBe(0);
     await shot('compare-obj-faces');
-  }, 60_000);
+  });
 
   it('exports from the viewer with the pivot at the bottom centre into a Godot project', async () => {
     const { page } = h;
-    await page.evaluate((to) => (location.hash = to), `#/job/${jobIds[0]}`);
+    await h.go(`#/job/${jobIds[0]}`);
     const viewer = page.locator('section:has(#job-preview-heading) .viewer');
     await poll(async () => (await viewer.getAttribute('data-state')) ?? '', 30_000).toBe('ready');
     await page.fill('#export-dir', project);
@@ -174,7 +127,7 @@ describe('compare and export', () => {
     expect(max[1]).toBeGreaterThan(0);
     expect(Math.abs(min[0] + max[0])).toBeLessThan(1e-4);
     expect(Math.abs(min[2] + max[2])).toBeLessThan(1e-4);
-  }, 60_000);
+  });
 
   it('an export into a folder that cannot be written says so in words', async () => {
     const { page } = h;
@@ -185,26 +138,26 @@ describe('compare and export', () => {
     await page.click('.export-form button[type="submit"]');
     await page.locator('.export-form .error-box, .export-form [role="alert"]').first().waitFor({ state: 'visible', timeout: 15_000 });
     expect(await textOf(page.locator('.export-form [role="alert"]'))()).toContain('/proc/asset-studio-cannot-write-here');
-  }, 30_000);
+  });
 
   it('checks an FBX before the animation upload: lying down warns, Male_Casual does not', async () => {
     const { page } = h;
-    await page.evaluate(() => (location.hash = '#/create/animation'));
+    await h.go('#/create/animation');
     await page.waitForSelector('#anim-file');
     await page.setInputFiles('#anim-file', realFixture('fbx', 'Male_Casual.fbx'));
     await poll(async () => (await page.locator('.fbx-check').getAttribute('data-state')) ?? '', 30_000).toBe('done');
     expect(await page.locator('.fbx-warnings').count()).toBe(0);
     expect(await textOf(page.locator('[data-fbx-counts]'))()).toMatch(/^[1-9]\d* mesh(es)?, [1-9]\d* bones?, /);
-    await page.locator('.fbx-check').screenshot({ path: join(SHOTS, 'fbx-check-standing.png') });
+    await h.screenshot('fbx-check-standing', page.locator('.fbx-check'));
     await page.setInputFiles('#anim-file', { name: 'lying.fbx', mimeType: 'application/octet-stream', buffer: Buffer.from(lyingFbx()) });
     await poll(async () => (await page.locator('.fbx-check').getAttribute('data-state')) ?? '', 30_000).toBe('done');
     await poll(textOf(page.locator('.fbx-warnings'))).toContain('lies down');
-    await page.locator('.fbx-check').screenshot({ path: join(SHOTS, 'fbx-check-lying.png') });
+    await h.screenshot('fbx-check-lying', page.locator('.fbx-check'));
     await shot('fbx-check-form');
-  }, 60_000);
+  });
 
   it('made no request beyond this machine', () => {
-    expect(offHost).toEqual([]);
+    expect(h.offHost()).toEqual([]);
     // Expected: the refused export (422), and the MTL an OBJ names when it is opened bare (no zip of the
     // session cached: with one, the OBJ opens from inside it and its MTL is found there).
     // (Each also logs "status of 4xx" on the console.) Detecting a folder that does not exist yet is no error.

@@ -5,106 +5,36 @@
 // generator, tinted) changes it again; a corrupt .hdr shows why and the previous environment stays; the
 // blurred background is off by default and can be shown; the render loop goes idle after every change;
 // and nothing leaves this machine. Screenshots go to test-results/viewer/env-*.png.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeStudioHdr } from '../../renderer/environment/studio-hdr.ts';
 import { realFixture } from '../fixtures.ts';
-import { openApp, poll, startHarness, textOf, type Harness } from './harness.ts';
+import { canvasRgb, difference, measure } from './canvas.ts';
+import { poll, textOf } from './harness.ts';
+import { changeView, modelShown, openFiles, useViewerHarness } from './viewer-page.ts';
 
-// Browser globals used inside page.evaluate (this project type-checks tests without the DOM library).
-declare const document: {
-  querySelector(s: string): { width: number; height: number } | null;
-  createElement(tag: 'canvas'): {
-    width: number;
-    height: number;
-    getContext(kind: '2d'): { drawImage(c: unknown, x: number, y: number, w: number, h: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
-  };
-};
-
-const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'viewer');
-let h: Harness;
 let tmp: string;
-const offHost: string[] = [];
-const environmentRequests: string[] = [];
 
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
+beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), 'viewer-environment-'));
-  h = await startHarness({ webgl: true });
-  h.page.on('request', (r) => {
-    const url = new URL(r.url());
-    if (url.protocol === 'data:' || url.protocol === 'blob:') return;
-    if (url.hostname !== '127.0.0.1' && url.hostname !== 'localhost') offHost.push(r.url());
-    if (url.pathname.endsWith('.hdr') || url.pathname.endsWith('.env')) environmentRequests.push(r.url());
-  });
-  await openApp(h, '#/viewer');
-  await h.page.waitForSelector('#viewer-file');
-}, 60_000);
+});
 
-afterAll(async () => {
-  await h?.close();
+afterAll(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-/** The canvas scaled to 160 pixels wide, as RGB values. */
-async function canvasRgb(): Promise<number[]> {
-  return h.page.evaluate(() => {
-    const src = document.querySelector('.viewer-canvas')!;
-    const w = 160;
-    const ht = Math.max(1, Math.round((src.height / src.width) * w));
-    const c = document.createElement('canvas');
-    c.width = w;
-    c.height = ht;
-    const ctx = c.getContext('2d');
-    ctx.drawImage(src, 0, 0, w, ht);
-    const d = ctx.getImageData(0, 0, w, ht).data;
-    const rgb: number[] = [];
-    for (let i = 0; i < d.length; i += 4) rgb.push(d[i]!, d[i + 1]!, d[i + 2]!);
-    return rgb;
-  });
-}
-
-/** Mean absolute difference per channel (0…255). */
-function difference(a: number[], b: number[]): number {
-  expect(a.length).toBe(b.length);
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
-  return sum / a.length;
-}
-
-/** Share of pixels unlike the top-left corner (the background), the number of colours, the mean brightness. */
-function measure(rgb: number[]): { covered: number; colours: number; mean: number } {
-  let covered = 0;
-  let sum = 0;
-  const colours = new Set<number>();
-  const [r0, g0, b0] = [rgb[0]!, rgb[1]!, rgb[2]!];
-  for (let i = 0; i < rgb.length; i += 3) {
-    const [r, g, b] = [rgb[i]!, rgb[i + 1]!, rgb[i + 2]!];
-    colours.add((r >> 3) * 1024 + (g >> 3) * 32 + (b >> 3));
-    if (Math.abs(r - r0) + Math.abs(g - g0) + Math.abs(b - b0) > 24) covered++;
-    sum += r + g + b;
-  }
-  return { covered: covered / (rgb.length / 3), colours: colours.size, mean: sum / rgb.length };
-}
+const h = useViewerHarness();
+const environmentRequests = () => h.requests.filter((u) => /^https?:/.test(u) && /\.(hdr|env)$/.test(new URL(u).pathname));
 
 const canvas = () => h.page.locator('.viewer-canvas');
 const environment = () => h.page.locator('.viewer-environment');
 const idle = () => poll(async () => (await canvas().getAttribute('data-rendering')) ?? '', 30_000).toBe('idle');
 
-/** Does something that changes the view, then waits for at least one new frame and the loop to stop again. */
-async function changeView(action: () => Promise<void>) {
-  const frames = await canvas().getAttribute('data-frames');
-  await action();
-  await poll(async () => (await canvas().getAttribute('data-frames')) !== frames && (await canvas().getAttribute('data-rendering')) === 'idle' && (await environment().getAttribute('data-reading')) === null, 30_000).toBe(true);
-}
-
 async function openModel(paths: string[], name: string) {
-  await h.page.setInputFiles('#viewer-file', paths);
-  const viewer = h.page.locator('.viewer');
-  await poll(async () => `${await viewer.getAttribute('data-state')} ${await viewer.getAttribute('data-name')}`, 30_000).toBe(`ready ${name}`);
-  await idle();
+  await openFiles(h, paths);
+  await modelShown(h, { name });
 }
 
 /**
@@ -171,9 +101,7 @@ function metalSpheresGlb(): Buffer {
   return Buffer.concat([header, chunk('JSON', json), chunk('BIN\0', bin)]);
 }
 
-async function shot(name: string) {
-  await h.page.locator('.viewer').screenshot({ path: join(SHOTS, `${name}.png`) });
-}
+const shot = (name: string) => h.screenshot(name, h.page.locator('.viewer'));
 
 describe('viewer environment lighting', () => {
   let studio: number[];
@@ -181,13 +109,13 @@ describe('viewer environment lighting', () => {
   it('lights a metallic glTF with the studio environment, read from this host, from the first still frame', async () => {
     await openModel([realFixture('glb', '2CylinderEngine.glb')], '2CylinderEngine.glb');
     const origin = new URL(h.page.url()).origin;
-    expect(environmentRequests).toContain(`${origin}/environment/studio.hdr`);
+    expect(environmentRequests()).toContain(`${origin}/environment/studio.hdr`);
     expect(await environment().getAttribute('data-environment')).toBe('studio');
     expect(await h.page.locator('.viewer-environment button[data-environment="studio"]').getAttribute('aria-pressed')).toBe('true');
     expect(await textOf(environment().locator('legend'))()).toBe('Environment');
     // The background is off by default: the corner keeps the plain colour the other tests measure against.
     expect(await environment().locator('input[type="checkbox"]').isChecked()).toBe(false);
-    studio = await canvasRgb();
+    studio = await canvasRgb(h.page);
     const m = measure(studio);
     expect(m.covered).toBeGreaterThan(0.05);
     expect(m.colours).toBeGreaterThan(40);
@@ -199,27 +127,27 @@ describe('viewer environment lighting', () => {
   });
 
   it('None (lights only) gives a different picture, and Studio gives back the same one', async () => {
-    await changeView(() => h.page.click('.viewer-environment button[data-environment="none"]'));
+    await changeView(h, () => h.page.click('.viewer-environment button[data-environment="none"]'));
     expect(await environment().getAttribute('data-environment')).toBe('none');
-    const none = await canvasRgb();
+    const none = await canvasRgb(h.page);
     await shot('env-none-2CylinderEngine');
     // A rough, non-metallic model: the environment replaces the hemispheric light at about its brightness,
     // so the difference is modest (the metal spheres below show the reflections).
     expect(difference(none, studio), 'Studio and None differ').toBeGreaterThan(0.3);
     expect(measure(none).covered).toBeGreaterThan(0.05);
-    await changeView(() => h.page.click('.viewer-environment button[data-environment="studio"]'));
+    await changeView(h, () => h.page.click('.viewer-environment button[data-environment="studio"]'));
     expect(await environment().getAttribute('data-environment')).toBe('studio');
-    expect(difference(await canvasRgb(), studio), 'back to Studio').toBeLessThan(0.5);
+    expect(difference(await canvasRgb(h.page), studio), 'back to Studio').toBeLessThan(0.5);
   });
 
   it("lights with the user's own .hdr file, and shows it as a blurred background on request", async () => {
     const warm = join(tmp, 'warm-sunset.hdr');
     await writeStudioHdr(warm, { width: 256, tint: [1.8, 0.8, 0.25] });
-    await changeView(() => h.page.setInputFiles('.viewer-environment-file', warm));
+    await changeView(h, () => h.page.setInputFiles('.viewer-environment-file', warm));
     expect(await environment().getAttribute('data-environment')).toBe('file');
     expect(await textOf(environment().locator('.hint'))()).toBe('In use: warm-sunset.hdr');
     expect(await h.page.locator('.viewer-environment button[data-environment="file"]').getAttribute('aria-pressed')).toBe('true');
-    const user = await canvasRgb();
+    const user = await canvasRgb(h.page);
     await shot('env-user-hdr-2CylinderEngine');
     expect(difference(user, studio), 'the user environment changes the picture').toBeGreaterThan(1.5);
     // Warmer: more red than blue over the picture than with the neutral studio.
@@ -231,18 +159,18 @@ describe('viewer environment lighting', () => {
     };
     expect(redOverBlue(user)).toBeGreaterThan(redOverBlue(studio) * 1.05);
 
-    await changeView(() => h.page.check('.viewer-environment input[type="checkbox"]'));
-    const withBackground = await canvasRgb();
+    await changeView(h, () => h.page.check('.viewer-environment input[type="checkbox"]'));
+    const withBackground = await canvasRgb(h.page);
     await shot('env-user-hdr-background');
     expect(difference(withBackground, user), 'the background shows').toBeGreaterThan(3);
     // The plain background colour is gone from the corner (the environment is behind the model).
     expect(Math.abs(withBackground[0]! - user[0]!) + Math.abs(withBackground[1]! - user[1]!) + Math.abs(withBackground[2]! - user[2]!)).toBeGreaterThan(20);
-    await changeView(() => h.page.uncheck('.viewer-environment input[type="checkbox"]'));
-    expect(difference(await canvasRgb(), user), 'background off again').toBeLessThan(0.5);
+    await changeView(h, () => h.page.uncheck('.viewer-environment input[type="checkbox"]'));
+    expect(difference(await canvasRgb(h.page), user), 'background off again').toBeLessThan(0.5);
   });
 
   it('shows why a corrupt .hdr cannot be used, keeps the previous environment, and the viewer still works', async () => {
-    const before = await canvasRgb();
+    const before = await canvasRgb(h.page);
     await h.page.setInputFiles('.viewer-environment-file', { name: 'broken.hdr', mimeType: 'application/octet-stream', buffer: Buffer.from('this is not a Radiance file at all, just text') });
     await poll(textOf(h.page.locator('.viewer-environment-error')), 30_000).toContain('broken.hdr');
     expect(await textOf(h.page.locator('.viewer-environment-error'))()).toContain('The previous environment is still in use');
@@ -250,7 +178,7 @@ describe('viewer environment lighting', () => {
     await idle();
     expect(await environment().getAttribute('data-environment')).toBe('file');
     expect(await textOf(environment().locator('.hint'))()).toBe('In use: warm-sunset.hdr');
-    expect(difference(await canvasRgb(), before), 'the picture is unchanged').toBeLessThan(0.5);
+    expect(difference(await canvasRgb(h.page), before), 'the picture is unchanged').toBeLessThan(0.5);
     await shot('env-corrupt-hdr');
     // A file that is not an environment at all is refused by name.
     await h.page.setInputFiles('.viewer-environment-file', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
@@ -260,32 +188,31 @@ describe('viewer environment lighting', () => {
     await poll(textOf(h.page.locator('.viewer-environment-error')), 30_000).toContain('broken.env');
     await idle();
     expect(await textOf(environment().locator('.hint'))()).toBe('In use: warm-sunset.hdr');
-    expect(difference(await canvasRgb(), before), 'still the picture from before').toBeLessThan(0.5);
+    expect(difference(await canvasRgb(h.page), before), 'still the picture from before').toBeLessThan(0.5);
     // Back to the studio: the error goes, the picture is the studio's again, and models still open.
-    await changeView(() => h.page.click('.viewer-environment button[data-environment="studio"]'));
+    await changeView(h, () => h.page.click('.viewer-environment button[data-environment="studio"]'));
     expect(await h.page.locator('.viewer-environment-error').count()).toBe(0);
-    expect(difference(await canvasRgb(), studio)).toBeLessThan(0.5);
+    expect(difference(await canvasRgb(h.page), studio)).toBeLessThan(0.5);
     await openModel([realFixture('glb', 'Fox.glb')], 'Fox.glb');
-    expect(measure(await canvasRgb()).covered).toBeGreaterThan(0.02);
+    expect(measure(await canvasRgb(h.page)).covered).toBeGreaterThan(0.02);
   });
 
   it('metal reflects the studio: polished spheres are lit with it and dark with the lights only', async () => {
     await h.page.setInputFiles('#viewer-file', { name: 'MetalSpheres.glb', mimeType: 'model/gltf-binary', buffer: metalSpheresGlb() });
-    await poll(async () => `${await h.page.locator('.viewer').getAttribute('data-state')} ${await h.page.locator('.viewer').getAttribute('data-name')}`, 30_000).toBe('ready MetalSpheres.glb');
-    await idle();
-    const lit = await canvasRgb();
+    await modelShown(h, { name: 'MetalSpheres.glb' });
+    const lit = await canvasRgb(h.page);
     await shot('env-studio-metal-spheres');
-    await changeView(() => h.page.click('.viewer-environment button[data-environment="none"]'));
-    const dark = await canvasRgb();
+    await changeView(h, () => h.page.click('.viewer-environment button[data-environment="none"]'));
+    const dark = await canvasRgb(h.page);
     await shot('env-none-metal-spheres');
     expect(difference(lit, dark), 'metal with and without the environment').toBeGreaterThan(4);
     expect(measure(lit).mean, 'brighter with the environment').toBeGreaterThan(measure(dark).mean + 3);
-    await changeView(() => h.page.click('.viewer-environment button[data-environment="studio"]'));
+    await changeView(h, () => h.page.click('.viewer-environment button[data-environment="studio"]'));
     await h.page.check('.viewer-environment input[type="checkbox"]');
     await idle();
     await shot('env-studio-metal-spheres-background');
-    await changeView(() => h.page.uncheck('.viewer-environment input[type="checkbox"]'));
-    expect(difference(await canvasRgb(), lit)).toBeLessThan(0.5);
+    await changeView(h, () => h.page.uncheck('.viewer-environment input[type="checkbox"]'));
+    expect(difference(await canvasRgb(h.page), lit)).toBeLessThan(0.5);
   });
 
   it.each([
@@ -297,17 +224,17 @@ describe('viewer environment lighting', () => {
     })()],
   ] as const)('renders %s lit, neither black nor washed out, with Studio and None', async (name, paths) => {
     await openModel([...paths], name);
-    const lit = measure(await canvasRgb());
+    const lit = measure(await canvasRgb(h.page));
     await shot(`env-studio-${name.replace(/\.\w+$/, '')}`);
     expect(lit.covered).toBeGreaterThan(0.02);
     expect(lit.colours).toBeGreaterThan(20);
-    await changeView(() => h.page.click('.viewer-environment button[data-environment="none"]'));
+    await changeView(h, () => h.page.click('.viewer-environment button[data-environment="none"]'));
     await shot(`env-none-${name.replace(/\.\w+$/, '')}`);
-    await changeView(() => h.page.click('.viewer-environment button[data-environment="studio"]'));
+    await changeView(h, () => h.page.click('.viewer-environment button[data-environment="studio"]'));
   });
 
   it('made no request beyond this machine', () => {
-    expect(offHost).toEqual([]);
+    expect(h.offHost()).toEqual([]);
     expect(h.pageErrors.filter((e) => !/broken\.(hdr|env)|Bad HDR|Failed to parse|not a Babylon environment/i.test(e))).toEqual([]);
   });
 });

@@ -7,73 +7,32 @@
 //    `#/compare/<original>~glb/<retopo>~retopo_obj`, which shows both models with their stats (and the
 //    quad/tri mix of the OBJ). A retopology of a mesh the cache does not hold says so in words.
 // Screenshots go to test-results/viewer/.
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { inputUrl } from '../engine/helpers.ts';
 import { realFixture } from '../fixtures.ts';
-import { openApp, poll, startHarness, textOf, type Harness } from './harness.ts';
+import { canvasRgb, measure } from './canvas.ts';
+import { poll, textOf, type Harness } from './harness.ts';
+import { modelShown, useViewerHarness } from './viewer-page.ts';
 
 // Browser globals used inside page.evaluate (this project type-checks tests without the DOM library).
 declare const location: { hash: string };
-declare const document: {
-  querySelector(s: string): { width: number; height: number } | null;
-  createElement(tag: 'canvas'): {
-    width: number;
-    height: number;
-    getContext(kind: '2d'): { drawImage(c: unknown, x: number, y: number, w: number, h: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
-  };
-};
 
-const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'viewer');
-let h: Harness;
-const requests: string[] = [];
+const h = useViewerHarness('');
 let imageJob: { id: string; remoteId: string; result: Record<string, string> };
 const retopoSessions: string[] = [];
 
-async function call(command: string, input: unknown): Promise<any> {
-  return h.page.evaluate(
-    async ([c, i]) => {
-      const r = await fetch(`/api/call/${c}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(i) });
-      return r.json();
-    },
-    [command, input] as const,
-  );
-}
-
-const shot = (name: string) => h.page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-const go = (hash: string) => h.page.evaluate((to) => (location.hash = to), hash);
+const shot = (name: string) => h.screenshot(name);
+const go = (hash: string) => h.go(hash);
 const number = async (locator: ReturnType<Harness['page']['locator']>) => Number((await locator.innerText()).replace(/,/g, ''));
 
 /** Share of a canvas that differs from its corner colour. */
-async function covered(selector: string): Promise<number> {
-  return h.page.evaluate((sel) => {
-    const src = document.querySelector(sel)!;
-    const w = 80;
-    const ht = Math.max(1, Math.round((src.height / src.width) * w));
-    const c = document.createElement('canvas');
-    c.width = w;
-    c.height = ht;
-    const ctx = c.getContext('2d');
-    ctx.drawImage(src, 0, 0, w, ht);
-    const d = ctx.getImageData(0, 0, w, ht).data;
-    let n = 0;
-    for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i]! - d[0]!) + Math.abs(d[i + 1]! - d[1]!) + Math.abs(d[i + 2]! - d[2]!) > 24) n++;
-    return n / (d.length / 4);
-  }, selector);
-}
+const covered = async (selector: string) => measure(await canvasRgb(h.page, selector, 80)).covered;
 
 async function cached(sessionId: string, kind: string): Promise<void> {
   await poll(async () => {
-    const { outputs } = await call('cache.outputs', { sessionId });
+    const { outputs } = await h.call('cache.outputs', { sessionId });
     return outputs.some((o: { kind: string; state: string }) => o.kind === kind && o.state === 'complete');
   }, 60_000).toBe(true);
-}
-
-/** Waits until a side's viewer has loaded and drawn its model. */
-async function shown(scope: string): Promise<void> {
-  const viewer = h.page.locator(`${scope} .viewer`);
-  await poll(async () => (await viewer.getAttribute('data-state')) ?? '', 30_000).toBe('ready');
-  await poll(async () => (await viewer.locator('.viewer-canvas').getAttribute('data-rendering')) ?? '', 20_000).toBe('idle');
 }
 
 /** Creates a retopology job with the form; returns the job once it has succeeded. */
@@ -85,21 +44,10 @@ async function retopology(mesh: string): Promise<{ id: string; remoteId: string 
   await page.fill('#retopo-mesh', mesh);
   await page.click('button:has-text("Start retopology")');
   await poll(textOf(page.locator('.created .badge')), 60_000).toBe('Done');
-  const { jobs } = await call('jobs.list', { kinds: ['v3_session'], limit: 10 });
+  const { jobs } = await h.call('jobs.list', { kinds: ['v3_session'], limit: 10 });
   retopoSessions.push(jobs[0].remoteId);
   return jobs[0];
 }
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  h = await startHarness({ webgl: true });
-  h.page.on('request', (r) => requests.push(r.url()));
-  await openApp(h);
-}, 60_000);
-
-afterAll(async () => {
-  await h?.close();
-});
 
 describe('an OBJ from its zip, and a retopology against its original', () => {
   it('has an image-to-3D job with its GLB, OBJ and zip cached', async () => {
@@ -110,19 +58,19 @@ describe('an OBJ from its zip, and a retopology against its original', () => {
     await poll(textOf(page.locator('.image-source .hint'))).toContain('chair.png');
     await page.click('button:has-text("Create 3D model")');
     await poll(textOf(page.locator('.created .badge')), 60_000).toBe('Done');
-    const { jobs } = await call('jobs.list', { kinds: ['image_to_3d'], limit: 10 });
+    const { jobs } = await h.call('jobs.list', { kinds: ['image_to_3d'], limit: 10 });
     imageJob = jobs[0];
     for (const kind of ['glb', 'obj', 'zip']) await cached(imageJob.remoteId, kind);
-  }, 120_000);
+  });
 
   it('opens the job\'s OBJ from inside its zip, with its MTL and texture', async () => {
     const { page } = h;
-    const before = requests.length;
+    const before = h.requests.length;
     await go(`#/compare/${imageJob.id}~obj`);
     const left = '.compare-side[data-side="a"]';
-    await shown(left);
+    await modelShown(h, { scope: left });
     const zip = `/cache/${imageJob.remoteId}/zip/${imageJob.remoteId}/`;
-    const asked = requests.slice(before).map((u) => new URL(u).pathname);
+    const asked = h.requestedPaths(before);
     expect(asked).toContain(`${zip}mesh.obj`);
     expect(asked).toContain(`${zip}mesh.mtl`);
     expect(asked).toContain(`${zip}mesh.png`);
@@ -136,7 +84,7 @@ describe('an OBJ from its zip, and a retopology against its original', () => {
     await poll(textOf(page.locator(`${left} [data-stat="tris"]`))).toMatch(/^[1-9][\d,]*$/);
     await shot('obj-from-zip');
     expect(h.pageErrors.filter((e) => /404/.test(e))).toEqual([]);
-  }, 60_000);
+  });
 
   it('links a retopology job to the compare view against the original it was made from', async () => {
     const { page } = h;
@@ -153,7 +101,7 @@ describe('an OBJ from its zip, and a retopology against its original', () => {
     await poll(() => page.evaluate(() => location.hash)).toBe(`#/compare/${imageJob.id}~glb/${retopo.id}~retopo_obj`);
     for (const side of ['a', 'b']) {
       const scope = `.compare-side[data-side="${side}"]`;
-      await shown(scope);
+      await modelShown(h, { scope });
       expect(await number(page.locator(`${scope} [data-stat="triangles"]`))).toBeGreaterThan(0);
       expect(await covered(`${scope} .viewer-canvas`)).toBeGreaterThan(0.02);
     }
@@ -162,18 +110,18 @@ describe('an OBJ from its zip, and a retopology against its original', () => {
     // The retopologized OBJ's quad/tri mix (asked with quads: most faces are quads).
     await poll(textOf(page.locator('.compare-side[data-side="b"] [data-stat="quads"]'))).toMatch(/^[1-9][\d,]*$/);
     await shot('retopo-compare-original');
-  }, 120_000);
+  });
 
   it('says in words when the original of a retopology is not in the local cache', async () => {
     const { page } = h;
-    const retopo = await retopology('https://example.com/meshes/not-here.glb');
+    const retopo = await retopology(inputUrl('meshes/not-here.glb')); // a mesh the engine reads, that the cache does not hold
     await cached(retopo.remoteId, 'retopo_obj');
     await go(`#/job/${retopo.id}`);
     await poll(textOf(page.locator('[data-original-missing]')), 20_000).toContain('The original mesh is not in the local cache');
     expect(await page.locator('[data-compare-original]').count()).toBe(0);
     await page.locator('#job-preview-heading').scrollIntoViewIfNeeded();
     await shot('retopo-original-missing');
-  }, 120_000);
+  });
 
   it('asked nothing that was not there, but the MTL a retopologized OBJ names', () => {
     // A retopology session gives a bare OBJ (obj_url, no zip): the engine serves its `mtllib mesh.mtl` beside

@@ -3,135 +3,36 @@
 // render loop stops once the view is still; a corrupt file shows its error and the next file still opens;
 // and no request leaves this machine (Babylon's decoders and loaders come from the host). Screenshots go
 // to test-results/viewer/.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { buildGlb } from '../../main/engine/outputs/index.ts';
 import { realFixture } from '../fixtures.ts';
 import { NodeIO } from '@gltf-transform/core';
 import { compressedGlb } from '../renderer/compressed-fixtures.ts';
 import { basisuGlb, encodeKtx2, halves, pixels } from '../renderer/ktx2-fixtures.ts';
-import { openApp, poll, startHarness, textOf, type Harness } from './harness.ts';
+import { canvasRgb, difference } from './canvas.ts';
+import { openApp, poll, textOf } from './harness.ts';
+import { changeView, expectRendered, openFiles, useViewerHarness } from './viewer-page.ts';
 
 // Browser globals used inside page.evaluate (this project type-checks tests without the DOM library).
-declare const document: {
-  querySelector(s: string): { width: number; height: number; dataset: Record<string, string> } | null;
-  createElement(tag: 'canvas'): {
-    width: number;
-    height: number;
-    getContext(kind: '2d'): { drawImage(c: unknown, x: number, y: number, w: number, h: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
-  };
-};
+declare const document: { querySelector(s: string): { width: number; height: number } | null };
 
-const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'viewer');
-let h: Harness;
-const offHost: string[] = [];
-const requested: string[] = [];
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  h = await startHarness({ webgl: true });
-  h.page.on('request', (r) => {
-    const url = new URL(r.url());
-    requested.push(url.pathname);
-    if (url.protocol === 'data:' || url.protocol === 'blob:') return;
-    if (url.hostname !== '127.0.0.1' && url.hostname !== 'localhost') offHost.push(r.url());
-  });
-  await openApp(h, '#/viewer');
-  await h.page.waitForSelector('#viewer-file');
-}, 60_000);
-
-afterAll(async () => {
-  await h?.close();
-});
-
-/** Share of the canvas that differs from its corner (background) colour, and how many colours it has. */
-async function canvasPixels(): Promise<{ covered: number; colours: number }> {
-  return h.page.evaluate(() => {
-    const src = document.querySelector('.viewer-canvas')!;
-    const w = 160;
-    const ht = Math.max(1, Math.round((src.height / src.width) * w));
-    const c = document.createElement('canvas');
-    c.width = w;
-    c.height = ht;
-    const ctx = c.getContext('2d');
-    ctx.drawImage(src, 0, 0, w, ht);
-    const d = ctx.getImageData(0, 0, w, ht).data;
-    const bg = [d[0]!, d[1]!, d[2]!];
-    let covered = 0;
-    const colours = new Set<number>();
-    for (let i = 0; i < d.length; i += 4) {
-      const [r, g, b] = [d[i]!, d[i + 1]!, d[i + 2]!];
-      colours.add((r >> 3) * 1024 + (g >> 3) * 32 + (b >> 3));
-      if (Math.abs(r - bg[0]!) + Math.abs(g - bg[1]!) + Math.abs(b - bg[2]!) > 24) covered++;
-    }
-    return { covered: covered / (d.length / 4), colours: colours.size };
-  });
-}
-
-/** The canvas scaled to 160 pixels wide, as RGB values (to compare two views). */
-async function canvasRgb(): Promise<number[]> {
-  return h.page.evaluate(() => {
-    const src = document.querySelector('.viewer-canvas')!;
-    const w = 160;
-    const ht = Math.max(1, Math.round((src.height / src.width) * w));
-    const c = document.createElement('canvas');
-    c.width = w;
-    c.height = ht;
-    const ctx = c.getContext('2d');
-    ctx.drawImage(src, 0, 0, w, ht);
-    const d = ctx.getImageData(0, 0, w, ht).data;
-    const rgb: number[] = [];
-    for (let i = 0; i < d.length; i += 4) rgb.push(d[i]!, d[i + 1]!, d[i + 2]!);
-    return rgb;
-  });
-}
-
-/** Mean absolute difference per channel (0…255) between two canvasRgb() results. */
-function difference(a: number[], b: number[]): number {
-  expect(a.length).toBe(b.length);
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
-  return sum / a.length;
-}
-
-/** Clicks a view button, then waits for at least one new frame and the render loop to stop again. */
-async function switchMode(selector: string) {
-  const canvas = h.page.locator('.viewer-canvas');
-  const frames = await canvas.getAttribute('data-frames');
-  await h.page.click(selector);
-  await poll(async () => (await canvas.getAttribute('data-frames')) !== frames && (await canvas.getAttribute('data-rendering')) === 'idle', 20_000).toBe(true);
-}
-
-async function openFiles(paths: string[]) {
-  await h.page.setInputFiles('#viewer-file', paths);
-}
-
-/** Waits until the model is shown and the render loop has stopped; checks the pixels; takes a screenshot. */
-async function expectRendered(name: string, shot: string) {
-  const viewer = h.page.locator('.viewer');
-  await poll(async () => `${await viewer.getAttribute('data-state')} ${await viewer.getAttribute('data-name')}`, 20_000).toBe(`ready ${name}`);
-  await poll(async () => (await h.page.locator('.viewer-canvas').getAttribute('data-rendering')) ?? '', 20_000).toBe('idle');
-  const pixels = await canvasPixels();
-  await h.page.locator('.viewer').screenshot({ path: join(SHOTS, `${shot}.png`) });
-  expect(pixels.colours, `${name}: colours on the canvas`).toBeGreaterThan(20);
-  expect(pixels.covered, `${name}: share of the canvas covered by the model`).toBeGreaterThan(0.02);
-  expect(Number(await viewer.locator('[data-stat="triangles"]').innerText().then((t) => t.replace(/,/g, '')))).toBeGreaterThan(0);
-}
+const h = useViewerHarness();
 
 describe('viewer', () => {
   const glbs = readdirSync(realFixture('glb')).filter((f) => f.endsWith('.glb'));
 
   it.each(glbs)('opens %s', async (file) => {
-    await openFiles([realFixture('glb', file)]);
-    await expectRendered(file, `glb-${file.replace(/\.glb$/, '')}`);
+    await openFiles(h, [realFixture('glb', file)]);
+    await expectRendered(h, file, `glb-${file.replace(/\.glb$/, '')}`);
   });
 
   it('opens the spider OBJ with its MTL and textures', async () => {
     const dir = realFixture('obj', 'spider');
-    await openFiles(readdirSync(dir).map((f) => join(dir, f)));
-    await expectRendered('spider.obj', 'obj-spider');
+    await openFiles(h, readdirSync(dir).map((f) => join(dir, f)));
+    await expectRendered(h, 'spider.obj', 'obj-spider');
     const textures = Number(await h.page.locator('[data-stat="textures"]').innerText());
     expect(textures).toBeGreaterThan(0);
     // Each texture with its resolution (known once loaded) and GPU memory; the file sizes of what was opened.
@@ -144,27 +45,27 @@ describe('viewer', () => {
   });
 
   it('opens an OBJ picked without its MTL, untextured, and says why', async () => {
-    await openFiles([realFixture('obj', 'spider', 'spider.obj')]);
-    await expectRendered('spider.obj', 'obj-spider-without-mtl');
+    await openFiles(h, [realFixture('obj', 'spider', 'spider.obj')]);
+    await expectRendered(h, 'spider.obj', 'obj-spider-without-mtl');
     expect(await textOf(h.page.locator('.viewer-warnings'))()).toBe(
       'spider.obj names the material library spider.mtl, which was not picked with it: shown without its materials. Pick the .obj together with its .mtl and textures.',
     );
     expect(await textOf(h.page.locator('[data-stat="textures"]'))()).toBe('0');
     // With its files the warning goes.
     const dir = realFixture('obj', 'spider');
-    await openFiles(readdirSync(dir).map((f) => join(dir, f)));
-    await expectRendered('spider.obj', 'obj-spider-again');
+    await openFiles(h, readdirSync(dir).map((f) => join(dir, f)));
+    await expectRendered(h, 'spider.obj', 'obj-spider-again');
     expect(await h.page.locator('.viewer-warnings').count()).toBe(0);
   });
 
   it('opens the suzanne OBJ', async () => {
-    await openFiles([realFixture('obj', 'suzanne', 'blender_282_suzanne.obj')]);
-    await expectRendered('blender_282_suzanne.obj', 'obj-suzanne');
+    await openFiles(h, [realFixture('obj', 'suzanne', 'blender_282_suzanne.obj')]);
+    await expectRendered(h, 'blender_282_suzanne.obj', 'obj-suzanne');
   });
 
   it.each(readdirSync(realFixture('fbx')).filter((f) => f.endsWith('.fbx')).sort())('opens the FBX %s', async (file) => {
-    await openFiles([realFixture('fbx', file)]);
-    await expectRendered(file, `fbx-${file.replace(/\.fbx$/, '')}`);
+    await openFiles(h, [realFixture('fbx', file)]);
+    await expectRendered(h, file, `fbx-${file.replace(/\.fbx$/, '')}`);
     // In metres (the file's UnitScaleFactor applied): objects of a few metres at most, not hundreds of centimetres.
     const size = (await h.page.locator('[data-stat="size"]').innerText()).split('×').map((t) => Number(t.trim().replace(/,/g, '')));
     expect(Math.max(...size)).toBeLessThan(10);
@@ -172,8 +73,8 @@ describe('viewer', () => {
   });
 
   it('offers views: wireframe and the bounding box in metres; idle means no rendering', async () => {
-    await openFiles([realFixture('glb', 'BoxTextured.glb')]);
-    await expectRendered('BoxTextured.glb', 'view-textured');
+    await openFiles(h, [realFixture('glb', 'BoxTextured.glb')]);
+    await expectRendered(h, 'BoxTextured.glb', 'view-textured');
     const canvas = h.page.locator('.viewer-canvas');
     const frames = await canvas.getAttribute('data-frames');
     await h.page.waitForTimeout(400);
@@ -184,7 +85,7 @@ describe('viewer', () => {
     await poll(textOf(h.page.locator('.viewer-dims'))).toBe('1.00 × 1.00 × 1.00 m');
     await poll(async () => (await canvas.getAttribute('data-rendering')) ?? '').toBe('idle');
     expect(await canvas.getAttribute('data-frames')).not.toBe(frames);
-    await h.page.locator('.viewer').screenshot({ path: join(SHOTS, 'view-wireframe-bounds.png') });
+    await h.screenshot('view-wireframe-bounds', h.page.locator('.viewer'));
     // Orbit with the mouse: the loop runs while dragging, then stops again.
     const box = (await canvas.boundingBox())!;
     await h.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -197,46 +98,46 @@ describe('viewer', () => {
   });
 
   it('shows normals, a UV checker and the PBR channels; Textured gives back the same pixels', async () => {
-    await openFiles([realFixture('glb', 'BoxTextured.glb')]);
-    await expectRendered('BoxTextured.glb', 'view-textured-again');
-    const textured = await canvasRgb();
+    await openFiles(h, [realFixture('glb', 'BoxTextured.glb')]);
+    await expectRendered(h, 'BoxTextured.glb', 'view-textured-again');
+    const textured = await canvasRgb(h.page);
     for (const mode of ['normals', 'uv', 'albedo', 'metallic', 'roughness', 'normalmap']) {
       const button = h.page.locator(`[data-mode="${mode}"]`);
       expect(await button.isEnabled(), `${mode} enabled for BoxTextured`).toBe(true);
-      await switchMode(`[data-mode="${mode}"]`);
+      await changeView(h, () => h.page.click(`[data-mode="${mode}"]`));
       expect(await button.getAttribute('aria-pressed')).toBe('true');
-      if (mode === 'normals' || mode === 'uv') await h.page.locator('.viewer').screenshot({ path: join(SHOTS, `view-${mode}.png`) });
-      expect(difference(await canvasRgb(), textured), `${mode}: pixels differ from Textured`).toBeGreaterThan(2);
-      await switchMode('[data-mode="textured"]');
-      expect(difference(await canvasRgb(), textured), `back to Textured from ${mode}`).toBeLessThan(0.5);
+      if (mode === 'normals' || mode === 'uv') await h.screenshot(`view-${mode}`, h.page.locator('.viewer'));
+      expect(difference(await canvasRgb(h.page), textured), `${mode}: pixels differ from Textured`).toBeGreaterThan(2);
+      await changeView(h, () => h.page.click('[data-mode="textured"]'));
+      expect(difference(await canvasRgb(h.page), textured), `back to Textured from ${mode}`).toBeLessThan(0.5);
     }
   });
 
   it('offers the PBR channels only for models with PBR materials', async () => {
     const channels = ['albedo', 'metallic', 'roughness', 'normalmap'];
-    await openFiles([realFixture('obj', 'suzanne', 'blender_282_suzanne.obj')]);
-    await expectRendered('blender_282_suzanne.obj', 'obj-suzanne-channels');
+    await openFiles(h, [realFixture('obj', 'suzanne', 'blender_282_suzanne.obj')]);
+    await expectRendered(h, 'blender_282_suzanne.obj', 'obj-suzanne-channels');
     for (const mode of channels) {
       const button = h.page.locator(`[data-mode="${mode}"]`);
       expect(await button.isDisabled(), `${mode} disabled for an OBJ`).toBe(true);
       expect(await button.getAttribute('title')).toContain('no PBR materials');
     }
     // The views that do not need PBR still work on it.
-    const textured = await canvasRgb();
-    await switchMode('[data-mode="normals"]');
-    await h.page.locator('.viewer').screenshot({ path: join(SHOTS, 'obj-suzanne-normals.png') });
-    expect(difference(await canvasRgb(), textured)).toBeGreaterThan(2);
-    await switchMode('[data-mode="textured"]');
-    expect(difference(await canvasRgb(), textured)).toBeLessThan(0.5);
+    const textured = await canvasRgb(h.page);
+    await changeView(h, () => h.page.click('[data-mode="normals"]'));
+    await h.screenshot('obj-suzanne-normals', h.page.locator('.viewer'));
+    expect(difference(await canvasRgb(h.page), textured)).toBeGreaterThan(2);
+    await changeView(h, () => h.page.click('[data-mode="textured"]'));
+    expect(difference(await canvasRgb(h.page), textured)).toBeLessThan(0.5);
 
-    await openFiles([realFixture('glb', 'Fox.glb')]);
-    await expectRendered('Fox.glb', 'glb-Fox-channels');
+    await openFiles(h, [realFixture('glb', 'Fox.glb')]);
+    await expectRendered(h, 'Fox.glb', 'glb-Fox-channels');
     for (const mode of channels) expect(await h.page.locator(`[data-mode="${mode}"]`).isEnabled(), `${mode} enabled for Fox`).toBe(true);
   });
 
   it('saves the view as a PNG the size of the canvas', async () => {
-    await openFiles([realFixture('glb', 'BoxTextured.glb')]);
-    await expectRendered('BoxTextured.glb', 'view-before-screenshot');
+    await openFiles(h, [realFixture('glb', 'BoxTextured.glb')]);
+    await expectRendered(h, 'BoxTextured.glb', 'view-before-screenshot');
     const [download] = await Promise.all([h.page.waitForEvent('download'), h.page.click('button:has-text("Screenshot")')]);
     expect(download.suggestedFilename()).toBe('BoxTextured.png');
     const png = readFileSync(await download.path());
@@ -263,8 +164,8 @@ describe('viewer', () => {
           if (bar) g.__shares.push(bar.getAttribute('value'));
         }).observe(g.document.querySelector('.viewer'), { childList: true, subtree: true, attributes: true });
       });
-      await openFiles([file]);
-      await expectRendered('large.glb', 'glb-large');
+      await openFiles(h, [file]);
+      await expectRendered(h, 'large.glb', 'glb-large');
       const shares: string[] = await h.page.evaluate(() => (globalThis as any).__shares);
       expect(shares.length).toBeGreaterThan(0);
       expect(shares.every((s) => Number(s) >= 0 && Number(s) <= 100)).toBe(true);
@@ -277,15 +178,15 @@ describe('viewer', () => {
     await h.page.setInputFiles('#viewer-file', { name: 'broken.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from('this is not a binary glTF file at all') });
     await h.page.waitForSelector('.viewer-error');
     expect(await textOf(h.page.locator('.viewer-error'))()).toContain('Could not open broken.glb');
-    await h.page.locator('.viewer').screenshot({ path: join(SHOTS, 'corrupt.png') });
-    await openFiles([realFixture('glb', 'Fox.glb')]);
-    await expectRendered('Fox.glb', 'after-corrupt-fox');
+    await h.screenshot('corrupt', h.page.locator('.viewer'));
+    await openFiles(h, [realFixture('glb', 'Fox.glb')]);
+    await expectRendered(h, 'Fox.glb', 'after-corrupt-fox');
     expect(await h.page.locator('.viewer-error').count()).toBe(0);
   });
 
   it('validates the open glTF with the Khronos validator: counts and the first messages', async () => {
-    await openFiles([realFixture('glb', 'BoxTextured.glb')]);
-    await expectRendered('BoxTextured.glb', 'validate-box');
+    await openFiles(h, [realFixture('glb', 'BoxTextured.glb')]);
+    await expectRendered(h, 'BoxTextured.glb', 'validate-box');
     const panel = h.page.locator('.viewer-validation');
     await panel.locator('button:has-text("Validate")').click();
     await poll(async () => (await panel.getAttribute('data-state')) ?? '', 30_000).toBe('done');
@@ -311,7 +212,7 @@ describe('viewer', () => {
     expect(await panel.locator('.validation-messages li[data-severity="error"]').count()).toBeGreaterThan(0);
     expect(await panel.locator('.validation-messages li[data-severity]').count()).toBeLessThanOrEqual(20);
     expect(await textOf(panel.locator('.validation-messages'))()).toMatch(/ACCESSOR_\w+.*\/accessors\/0/);
-    await h.page.locator('.viewer').screenshot({ path: join(SHOTS, 'validate-bad-accessor.png') });
+    await h.screenshot('validate-bad-accessor', h.page.locator('.viewer'));
   });
 
   it("draws the model before it says ready, its PBR shader compiled once (for the lights it has) and kept for the next open", async () => {
@@ -357,8 +258,8 @@ describe('viewer', () => {
         g.__framesAtReady = Number(src.dataset.frames);
       }).observe(viewer, { attributes: true, attributeFilter: ['data-state'] });
     });
-    await openFiles([realFixture('glb', 'Fox.glb')]);
-    await expectRendered('Fox.glb', 'glb-Fox-fresh-page');
+    await openFiles(h, [realFixture('glb', 'Fox.glb')]);
+    await expectRendered(h, 'Fox.glb', 'glb-Fox-fresh-page');
     const { atReady, framesAtReady, linked } = await h.page.evaluate(() => {
       const g = globalThis as any;
       return { atReady: g.__atReady as number, framesAtReady: g.__framesAtReady as number, linked: g.__linked as string[] };
@@ -377,11 +278,11 @@ describe('viewer', () => {
 
     // Another model, then the fox again: its materials were disposed with it, but its program was kept
     // (nothing at all is compiled for the second fox: the grid's line shader was kept too).
-    await openFiles([realFixture('glb', 'BoxTextured.glb')]);
-    await expectRendered('BoxTextured.glb', 'glb-BoxTextured-after-fox');
+    await openFiles(h, [realFixture('glb', 'BoxTextured.glb')]);
+    await expectRendered(h, 'BoxTextured.glb', 'glb-BoxTextured-after-fox');
     await h.page.evaluate(() => ((globalThis as any).__linked.length = 0));
-    await openFiles([realFixture('glb', 'Fox.glb')]);
-    await expectRendered('Fox.glb', 'glb-Fox-again');
+    await openFiles(h, [realFixture('glb', 'Fox.glb')]);
+    await expectRendered(h, 'Fox.glb', 'glb-Fox-again');
     expect(await h.page.evaluate(() => (globalThis as any).__linked.length), 'programs linked for the fox opened again').toBe(0);
   });
 
@@ -391,12 +292,12 @@ describe('viewer', () => {
     try {
       const file = join(dir, `quad-${codec}.glb`);
       writeFileSync(file, await basisuGlb(await encodeKtx2(64, 32, pixels(64, 32, halves(64)), codec)));
-      await openFiles([file]);
-      await expectRendered(`quad-${codec}.glb`, `glb-ktx2-${codec}`);
+      await openFiles(h, [file]);
+      await expectRendered(h, `quad-${codec}.glb`, `glb-ktx2-${codec}`);
       await poll(() => h.page.locator('.texture-list li').count()).toBe(1);
       expect(await h.page.locator('.texture-list li').getAttribute('data-width')).toBe('64');
       // Both halves of the texture are on the canvas (a texture that failed would leave the quad one colour).
-      const rgb = await canvasRgb();
+      const rgb = await canvasRgb(h.page);
       let red = 0;
       let blue = 0;
       for (let i = 0; i < rgb.length; i += 3) {
@@ -409,8 +310,8 @@ describe('viewer', () => {
       expect(red, 'share of red pixels').toBeGreaterThan(0.01);
       expect(blue, 'share of blue pixels').toBeGreaterThan(0.01);
       // Decoded by the app's worker with the transcoder it ships, both from this host.
-      expect(requested).toContain('/babylon/ktx2-worker.js');
-      expect(requested).toContain('/babylon/basisTranscoder/1/basis_transcoder.wasm');
+      expect(h.requestedPaths()).toContain('/babylon/ktx2-worker.js');
+      expect(h.requestedPaths()).toContain('/babylon/basisTranscoder/1/basis_transcoder.wasm');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -423,8 +324,8 @@ describe('viewer', () => {
     const viewer = h.page.locator('.viewer');
     await poll(async () => `${await viewer.getAttribute('data-state')} ${await viewer.getAttribute('data-name')}`, 20_000).toBe('error damaged-ktx2.glb');
     expect(await textOf(h.page.locator('.viewer-error'))()).toMatch(/KTX2 texture: The KTX2 texture (is damaged|could not be prepared|.*could not be decoded)/);
-    await openFiles([realFixture('glb', 'BoxTextured.glb')]);
-    await expectRendered('BoxTextured.glb', 'after-damaged-ktx2');
+    await openFiles(h, [realFixture('glb', 'BoxTextured.glb')]);
+    await expectRendered(h, 'BoxTextured.glb', 'after-damaged-ktx2');
   });
 
   it.each([
@@ -432,8 +333,8 @@ describe('viewer', () => {
     ['meshopt', '/babylon/meshopt_decoder.js'],
   ] as const)('opens a GLB with %s-compressed geometry, decoded by Babylon from the app\'s own files', async (codec, decoder) => {
     const original = realFixture('glb', '2CylinderEngine.glb');
-    await openFiles([original]);
-    await expectRendered('2CylinderEngine.glb', `glb-2CylinderEngine-before-${codec}`);
+    await openFiles(h, [original]);
+    await expectRendered(h, '2CylinderEngine.glb', `glb-2CylinderEngine-before-${codec}`);
     const stat = (name: string) => textOf(h.page.locator(`[data-stat="${name}"]`))();
     const [triangles, size] = [await stat('triangles'), await stat('size')];
     const dir = mkdtempSync(join(tmpdir(), `viewer-${codec}-`));
@@ -441,15 +342,15 @@ describe('viewer', () => {
       const file = join(dir, `engine-${codec}.glb`);
       const compressed = await compressedGlb(original, codec);
       writeFileSync(file, compressed.glb);
-      await openFiles([file]);
-      await expectRendered(`engine-${codec}.glb`, `glb-${codec}`);
+      await openFiles(h, [file]);
+      await expectRendered(h, `engine-${codec}.glb`, `glb-${codec}`);
       // The geometry the file holds (the reference decoder's count: the encoder may drop degenerate
       // triangles), at the original's size (to the quantisation's precision).
       expect(Number((await stat('triangles')).replace(/,/g, ''))).toBe(compressed.triangles);
       expect(compressed.triangles).toBeGreaterThan(0.9 * Number(triangles.replace(/,/g, '')));
       const metres = (text: string) => text.split('×').map((t) => Number(t.trim().replace(/,/g, '')));
-      metres(await stat('size')).forEach((v, i) => expect(v).toBeCloseTo(metres(size)[i]!, 1));
-      expect(requested).toContain(decoder);
+      for (const [i, v] of metres(await stat('size')).entries()) expect(v).toBeCloseTo(metres(size)[i]!, 1);
+      expect(h.requestedPaths()).toContain(decoder);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -462,29 +363,29 @@ describe('viewer', () => {
     try {
       const io = new NodeIO();
       const doc = await io.read(realFixture('glb', 'BoxTextured.glb'));
-      doc.getRoot().listTextures().forEach((t, i) => t.setURI(`textures/box-${i}.png`));
+      for (const [i, t] of doc.getRoot().listTextures().entries()) t.setURI(`textures/box-${i}.png`);
       await io.write(join(dir, 'box.gltf'), doc);
       const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(dir, f)).isFile()).sort();
       expect(files).toEqual(['box.bin', 'box.gltf', join('textures', 'box-0.png')]);
-      await openFiles(files.map((f) => join(dir, f)));
-      await expectRendered('box.gltf', 'gltf-separate-files');
+      await openFiles(h, files.map((f) => join(dir, f)));
+      await expectRendered(h, 'box.gltf', 'gltf-separate-files');
       expect(await textOf(h.page.locator('[data-stat="textures"]'))()).toBe('1');
       await poll(() => h.page.locator('.texture-list li').count()).toBe(1);
 
       // Without its .bin: an error naming the problem, and the viewer still opens the next file.
-      await openFiles(files.filter((f) => !f.endsWith('.bin')).map((f) => join(dir, f)));
+      await openFiles(h, files.filter((f) => !f.endsWith('.bin')).map((f) => join(dir, f)));
       const viewer = h.page.locator('.viewer');
       await poll(async () => `${await viewer.getAttribute('data-state')} ${await viewer.getAttribute('data-name')}`, 20_000).toBe('error box.gltf');
       expect(await viewer.innerText()).toContain('box.gltf needs box.bin, which was not picked with it.');
-      await openFiles([realFixture('glb', 'BoxTextured.glb')]);
-      await expectRendered('BoxTextured.glb', 'gltf-after-missing-bin');
+      await openFiles(h, [realFixture('glb', 'BoxTextured.glb')]);
+      await expectRendered(h, 'BoxTextured.glb', 'gltf-after-missing-bin');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it('made no request beyond this machine', () => {
-    expect(offHost).toEqual([]);
+    expect(h.offHost()).toEqual([]);
     expect(h.pageErrors.filter((e) => !e.includes('broken.glb'))).toEqual([]);
   });
 });
