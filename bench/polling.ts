@@ -23,7 +23,9 @@ import { Submitter } from '../main/jobs/submit.ts';
 import { JobTracker } from '../main/jobs/tracker.ts';
 import { startWebhookReceiver } from '../main/jobs/webhook-receiver.ts';
 import { openDatabase } from '../main/store/database.ts';
-import { encodePng } from '../main/engine/outputs/index.ts';
+import { buildFbxBinary, buildGlb, encodePng } from '../main/engine/outputs/index.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 const { values } = parseArgs({ options: { speed: { type: 'string', default: '20' }, jobs: { type: 'string', default: '50' } } });
 const SPEED = Number(values.speed);
@@ -33,6 +35,17 @@ const PNG = `data:image/png;base64,${encodePng(2, 2, new Uint8Array(16).fill(128
 const SECRET = `whsec_${Buffer.from('polling bench webhook secret!!!!').toString('base64')}`;
 const READS = ['getImageTo3d', 'getTextToImage', 'getAnimation', 'getV3Session', 'getMesh', 'listImageTo3d'] as const;
 
+/** The animation and retopology inputs, served on loopback: the engine reads its inputs, as the service does. */
+const INPUTS: Record<string, Buffer> = { '/hero.fbx': buildFbxBinary('bench', { targetFaces: 500 }), '/a.glb': buildGlb({ seed: 'bench', targetFaces: 500 }) };
+const inputServer = createServer((req, res) => {
+  const body = INPUTS[req.url ?? ''];
+  if (body === undefined) res.writeHead(404).end();
+  else res.writeHead(200, { 'content-length': body.length }).end(body);
+});
+await new Promise<void>((resolve) => inputServer.listen(0, '127.0.0.1', resolve));
+inputServer.unref();
+const INPUT_BASE = `http://127.0.0.1:${(inputServer.address() as AddressInfo).port}`;
+
 /** The mix: image-to-3D, text-to-image, animation uploads and swift retopology, interleaved. */
 type Create = { endpoint: 'createImageTo3d' | 'createTextToImage' | 'uploadAnimationMesh' | 'createRetopology'; body: unknown; kind: ResourceKind };
 function mix(n: number): Create[] {
@@ -40,9 +53,9 @@ function mix(n: number): Create[] {
     { endpoint: 'createImageTo3d', body: { image_url: PNG }, kind: 'image_to_3d' },
     { endpoint: 'createTextToImage', body: { prompt: 'a crate' }, kind: 'text_to_image' },
     { endpoint: 'createImageTo3d', body: { image_url: PNG, resolution: 'low_poly' }, kind: 'image_to_3d' },
-    { endpoint: 'uploadAnimationMesh', body: { mesh_url: 'https://example.com/hero.fbx' }, kind: 'animation_session' },
+    { endpoint: 'uploadAnimationMesh', body: { mesh_url: `${INPUT_BASE}/hero.fbx` }, kind: 'animation_session' },
     { endpoint: 'createTextToImage', body: { prompt: 'a barrel' }, kind: 'text_to_image' },
-    { endpoint: 'createRetopology', body: { type: 'retopology', input: { mesh: 'https://example.com/a.glb', model: 'swift' } }, kind: 'v3_session' },
+    { endpoint: 'createRetopology', body: { type: 'retopology', input: { mesh: `${INPUT_BASE}/a.glb`, model: 'swift' } }, kind: 'v3_session' },
   ];
   return Array.from({ length: n }, (_, i) => kinds[i % kinds.length]!);
 }

@@ -1,6 +1,7 @@
 // What the session modules share: the live state and its persistence, the files, the clock.
 import type { FaultController } from './faults.ts';
 import type { FileStore } from './file-store.ts';
+import type { InputReader } from './inputs.ts';
 import type { Clock } from './progress.ts';
 import type { EngineState } from './state.ts';
 
@@ -9,6 +10,8 @@ export interface Services {
   /** Persists the state (atomically); call after every change before answering. */
   save(): Promise<void>;
   files: FileStore;
+  /** Reads the inputs of sessions (URLs fetched, bytes checked) in the background. */
+  inputs: InputReader;
   clock: Clock;
   /** Credits of an account that has not spent any yet. */
   initialCredits: number;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { makeAuthenticator } from './auth.ts';
 import type { Services } from './context.ts';
 import { FileStore, outputsIn } from './file-store.ts';
+import { DEFAULT_INPUT_SETTINGS, InputReader, REMOTE_INPUTS_ENV, type InputSettings } from './inputs.ts';
 import { Faults, parseFaultRules, type FaultController, type FaultRule } from './faults.ts';
 import { userIdOf } from './ids.ts';
 import { lockDataDir } from './lock.ts';
@@ -46,6 +47,11 @@ export interface LocalEngineOptions {
    * picture in other bytes, as some services store uploads. Default `as-sent`.
    */
   uploadedImages?: 'as-sent' | 'recompressed';
+  /**
+   * How inputs given by URL are read: size cap (default 1 GiB), time limit (default 60 s), and whether hosts
+   * other than this machine are read (default `allow`; ASSET_STUDIO_ENGINE_REMOTE_INPUTS=refuse refuses them).
+   */
+  inputs?: Partial<InputSettings>;
   /** Initial fault rules; the rules of ASSET_STUDIO_ENGINE_FAULTS (a JSON array) are added after them. */
   faults?: FaultRule[];
   /** Start-up lines and internal errors; with `logRequests`, one line per request too. */
@@ -77,12 +83,15 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
   const lock = await lockDataDir(options.dataDir);
   const servers: Server[] = [];
   let stopNotifier: (() => Promise<void>) | undefined;
+  let stopInputs: (() => Promise<void>) | undefined;
   try {
     const store = await openState(options.dataDir);
     const signer = await loadSigner(options.dataDir);
     const files = new FileStore(join(options.dataDir, 'files'), signer, options.urlTtlMs ?? 3_600_000);
     files.register(outputsIn(store.state)); // outputs of sessions finished before a restart
-    const services: Services = { state: store.state, save: store.save, files, clock: makeClock(speed), initialCredits: options.initialCredits ?? 1000, uploadedImages: options.uploadedImages ?? 'as-sent', faults };
+    const inputs = new InputReader(files, inputSettings(options.inputs), store.save);
+    stopInputs = () => inputs.close();
+    const services: Services = { state: store.state, save: store.save, files, clock: makeClock(speed), initialCredits: options.initialCredits ?? 1000, uploadedImages: options.uploadedImages ?? 'as-sent', inputs, faults };
     const handlers: Handlers = {
       ...imageTo3dHandlers(services),
       ...textToImageHandlers(services),
@@ -123,6 +132,7 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
     const url = await listen('base', options.port ?? 0);
     const legacyUrl = await listen('legacy', options.legacyPort ?? 0);
     files.baseUrl = url;
+    inputs.resume(store.state); // inputs being read when the engine stopped
     log(`engine listening at ${url} (legacy ${legacyUrl}), data in ${options.dataDir}, speed ${speed}`);
 
     let closing: Promise<void> | undefined;
@@ -134,6 +144,7 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
       close: () =>
         (closing ??= (async () => {
           await notifier.stop();
+          await inputs.close();
           await closeServers(servers);
           await store.close();
           await lock.release();
@@ -141,10 +152,21 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
     };
   } catch (error) {
     await stopNotifier?.();
+    await stopInputs?.();
     await closeServers(servers);
     await lock.release();
     throw error;
   }
+}
+
+function inputSettings(given: Partial<InputSettings> = {}): InputSettings {
+  const env = process.env[REMOTE_INPUTS_ENV];
+  if (env !== undefined && env !== '' && env !== 'allow' && env !== 'refuse') {
+    throw new Error(`${REMOTE_INPUTS_ENV} must be "allow" or "refuse", got ${JSON.stringify(env)}`);
+  }
+  const settings: InputSettings = { ...DEFAULT_INPUT_SETTINGS, ...(env === 'allow' || env === 'refuse' ? { remoteHosts: env } : {}), ...given };
+  if (!(settings.maxBytes > 0) || !(settings.timeoutMs > 0)) throw new RangeError('inputs.maxBytes and inputs.timeoutMs must be above 0');
+  return settings;
 }
 
 function envFaultRules(): FaultRule[] {

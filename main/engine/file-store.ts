@@ -48,6 +48,11 @@ export class FileStore {
     return `${this.baseUrl}${FILES_PREFIX}${file.key}?expires=${expires}&sig=${this.signer.sign(file.key, expires)}`;
   }
 
+  /** Does `sig` sign `signed` (a file key, or a folder key ending in `/`) until `expires`? */
+  verify(signed: string, expires: number, sig: string): boolean {
+    return this.signer.verify(signed, expires, sig);
+  }
+
   /** Makes these outputs downloadable (with the files they name): each is built from its recipe on its first download. */
   register(files: Iterable<Output | undefined>): void {
     for (const file of files) {

@@ -7,6 +7,7 @@ import { outputsOf } from '../../main/cache/outputs.ts';
 import type { JobRecord } from '../../main/store/jobs.ts';
 import { makeHarness, PNG, type Harness } from '../jobs/harness.ts';
 import { join } from 'node:path';
+import { inputUrl } from '../engine/helpers.ts';
 
 let h: Harness | undefined;
 let cache: DownloadCache | undefined;
@@ -37,8 +38,8 @@ describe('outputs of finished jobs', () => {
     const [current, image, retopo, animation] = await finish(
       await s.submit('createImageTo3d', { body: { image_url: PNG } }, { label: 'chair' }),
       await s.submit('createTextToImage', { body: { prompt: 'a lamp' } }, { label: 'lamp' }),
-      await s.submit('createRetopology', { body: { type: 'retopology', input: { mesh: 'https://example.com/a.glb' } } }, { label: 'retopo' }),
-      await s.submit('uploadAnimationMesh', { body: { mesh_url: 'https://example.com/hero.fbx' } }, { label: 'hero' }),
+      await s.submit('createRetopology', { body: { type: 'retopology', input: { mesh: inputUrl('a.glb') } } }, { label: 'retopo' }),
+      await s.submit('uploadAnimationMesh', { body: { mesh_url: inputUrl('hero.fbx') } }, { label: 'hero' }),
     );
     expect(current).toEqual(['glb', 'usdz']); // obj, zip and fbx are not enabled
     expect(image).toEqual(['image']);

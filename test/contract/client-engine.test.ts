@@ -7,7 +7,7 @@ import { buildFbxBinary, encodePng } from '../../main/engine/outputs/index.ts';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KEY, startTestEngine, type TestEngine } from '../engine/helpers.ts';
+import { inputUrl, KEY, startTestEngine, type TestEngine } from '../engine/helpers.ts';
 
 let engine: TestEngine;
 let client: ServiceClient;
@@ -105,7 +105,7 @@ describe('every endpoint, success', () => {
     const slow = await startTestEngine({ speed: 1 });
     const slowClient = new ServiceClient({ baseUrl: slow.url, apiKey: KEY });
     try {
-      const training = await slowClient.createStyle({ zip_url: 'https://example.com/style.zip', description: 'ink drawing' });
+      const training = await slowClient.createStyle({ zip_url: inputUrl('style.zip'), description: 'ink drawing' });
       expect(training.status).toBe('training');
       expect(training.is_public).toBe(false);
       const early = await slowClient.createTextToImage({ prompt: 'a wooden chair', style_id: training.style_id });
@@ -115,7 +115,7 @@ describe('every endpoint, success', () => {
       await slow.dispose();
     }
     // Once trained, it is usable.
-    const style = await client.createStyle({ zip_url: 'https://example.com/style.zip', description: 'ink drawing' });
+    const style = await client.createStyle({ zip_url: inputUrl('style.zip'), description: 'ink drawing' });
     const created = (await until(
       () => client.createTextToImage({ prompt: 'a wooden chair', style_id: style.style_id }).catch(() => undefined),
       (s) => s !== undefined,
@@ -139,12 +139,12 @@ describe('every endpoint, success', () => {
     expect(multi.responses.map((r) => r.isError)).toEqual([false, true]);
     const animated = await until(() => client.getAnimation(upload.session_code), (s) => s.prompts.some((p) => p.status === 'text_done'));
     expect(animated.prompts.find((p) => p.text === 'walk forward')!.mesh_url).toMatch(/^http/);
-    const byUrl = await client.uploadAnimationMesh({ mesh_url: 'https://example.com/hero.fbx' });
+    const byUrl = await client.uploadAnimationMesh({ mesh_url: inputUrl('hero.fbx') });
     expect(byUrl.session_code).toMatch(/^SESSION_/);
   });
 
   it('retopology on /v3 without envelope', async () => {
-    const created = await client.createRetopology({ type: 'retopology', input: { mesh: 'https://example.com/in.glb', model: 'swift', quads: true } });
+    const created = await client.createRetopology({ type: 'retopology', input: { mesh: inputUrl('in.glb'), model: 'swift', quads: true } });
     expect(created.status).toBe('incomplete');
     const done = await until(() => client.getV3Session(created._id), (s) => s.status === 'complete');
     const meshes = (done.output as { meshes: { data: { obj_url: string; image_url: string } }[] }).meshes;

@@ -1,7 +1,7 @@
 // Issue 14, item 5: never exceed the limits the seed states. Swift retopology gives up to 8K faces (a quad
 // and a triangle each count as one face), for the largest meshes the engine itself makes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PNG_DATA_URI, download, startTestEngine, type TestEngine } from '../engine/helpers.ts';
+import { download, inputUrl, PNG_DATA_URI, startTestEngine, type TestEngine } from '../engine/helpers.ts';
 import { pollData, pythonPost } from './third-party.ts';
 
 let engine: TestEngine;
@@ -29,7 +29,7 @@ describe('item 5: swift retopology stays within 8,000 faces', () => {
     const dense = await retopology(session.mesh_url_glb, 'precision', false);
     expect(facesOf((await download(dense)).bytes.toString('utf8'))).toBeGreaterThan(8_000);
 
-    const inputs = [session.mesh_url_glb, session.mesh_url_fbx, dense, 'https://example.com/models/other.glb'];
+    const inputs = [session.mesh_url_glb, session.mesh_url_fbx, dense, inputUrl('models/other.glb')];
     for (const input of inputs) {
       for (const quads of [true, false]) {
         const obj = (await download(await retopology(input, 'swift', quads))).bytes.toString('utf8');

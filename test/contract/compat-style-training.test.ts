@@ -3,7 +3,7 @@
 // fails fails the sessions waiting for it.
 import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { download, makeDataDir, PNG_SIGNATURE, startTestEngine } from '../engine/helpers.ts';
+import { download, inputUrl, makeDataDir, PNG_SIGNATURE, startTestEngine } from '../engine/helpers.ts';
 import { pollData, pythonGet, pythonPost } from './third-party.ts';
 
 describe('item 3: a style that is still training', () => {
@@ -14,10 +14,10 @@ describe('item 3: a style that is still training', () => {
       const slow = await startTestEngine({ dataDir, speed: 1 });
       let codes: { good: string; bad: string; styleId: string };
       try {
-        const style = await pythonPost(`${slow.url}/tti-styles`, { zip_url: 'https://example.com/ink.zip', description: 'ink wash', is_public: false });
+        const style = await pythonPost(`${slow.url}/tti-styles`, { zip_url: inputUrl('ink.zip'), description: 'ink wash', is_public: false });
         expect(style.body.data.status).toBe('training');
         slow.faults.add({ kind: 'session-failure', match: { endpoint: 'createStyle' } });
-        const doomed = await pythonPost(`${slow.url}/tti-styles`, { zip_url: 'https://example.com/bad.zip', description: 'never trains' });
+        const doomed = await pythonPost(`${slow.url}/tti-styles`, { zip_url: inputUrl('bad.zip'), description: 'never trains' });
         const good = await pythonPost(`${slow.url}/tti-sessions`, { prompt: 'a crane in the reeds', style_id: style.body.data.style_id });
         expect(good.status).toBe(201);
         expect(good.body.data).toMatchObject({ style_id: style.body.data.style_id, status: 'processing', image_url: '' });

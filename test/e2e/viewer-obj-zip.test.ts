@@ -8,6 +8,7 @@
 //    quad/tri mix of the OBJ). A retopology of a mesh the cache does not hold says so in words.
 // Screenshots go to test-results/viewer/.
 import { describe, expect, it } from 'vitest';
+import { inputUrl } from '../engine/helpers.ts';
 import { realFixture } from '../fixtures.ts';
 import { canvasRgb, measure } from './canvas.ts';
 import { poll, textOf, type Harness } from './harness.ts';
@@ -113,7 +114,7 @@ describe('an OBJ from its zip, and a retopology against its original', () => {
 
   it('says in words when the original of a retopology is not in the local cache', async () => {
     const { page } = h;
-    const retopo = await retopology('https://example.com/meshes/not-here.glb');
+    const retopo = await retopology(inputUrl('meshes/not-here.glb')); // a mesh the engine reads, that the cache does not hold
     await cached(retopo.remoteId, 'retopo_obj');
     await go(`#/job/${retopo.id}`);
     await poll(textOf(page.locator('[data-original-missing]')), 20_000).toContain('The original mesh is not in the local cache');

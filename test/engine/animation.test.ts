@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOINT_NAMES } from '../../shared/contract/index.ts';
 import { buildFbxBinary, buildZip } from '../../main/engine/outputs/index.ts';
-import { call, download, expectError, expectSuccess, KEY, PNG_SIGNATURE, pollUntil, send, startTestEngine, type TestEngine } from './helpers.ts';
+import { call, download, expectError, expectSuccess, inputUrl, KEY, PNG_SIGNATURE, pollUntil, send, startTestEngine, type TestEngine } from './helpers.ts';
 
 let engine: TestEngine;
 beforeAll(async () => {
@@ -43,8 +43,8 @@ describe('mesh animation', () => {
   });
 
   it('progresses to predefined_done with render, rig, library and text animations', async () => {
-    const result = expectSuccess('uploadAnimationMesh', await call(engine, 'uploadAnimationMesh', { json: { mesh_url: 'https://example.com/hero.fbx' } }));
-    expect(result).toEqual({ session_code: expect.any(String), mesh_url: 'https://example.com/hero.fbx', status: 'init_processing' });
+    const result = expectSuccess('uploadAnimationMesh', await call(engine, 'uploadAnimationMesh', { json: { mesh_url: inputUrl('hero.fbx') } }));
+    expect(result).toEqual({ session_code: expect.any(String), mesh_url: inputUrl('hero.fbx'), status: 'init_processing' });
     const done = await finished(result.session_code);
     expect(done.status).toBe('predefined_done');
     for (const field of ['render_url', 'mesh_url', 'thumbnail', 'animation_url']) expect(done[field], field).not.toBe('');
@@ -84,7 +84,7 @@ describe('mesh animation', () => {
   it('text-multi queues texts until the rig is ready, and knows its sessions', async () => {
     const slow = await startTestEngine({ speed: 1 }); // its mesh is ready after 17 s at the earliest
     try {
-      const result = expectSuccess('uploadAnimationMesh', await call(slow, 'uploadAnimationMesh', { json: { mesh_url: 'https://example.com/a.fbx' } }));
+      const result = expectSuccess('uploadAnimationMesh', await call(slow, 'uploadAnimationMesh', { json: { mesh_url: inputUrl('a.fbx') } }));
       const submitted = expectSuccess('submitTextAnimations', await call(slow, 'submitTextAnimations', { json: { session_code: result.session_code, texts: ['walk', 'qzxv blorp'] } }));
       expect(submitted.responses.map((r: { isError: boolean }) => r.isError)).toEqual([false, true]);
       expect(submitted.responses[0].message).toContain('when the mesh is ready');
@@ -100,7 +100,7 @@ describe('mesh animation', () => {
 
   it('fails the queued texts of a session whose mesh cannot be prepared, and answers later texts isError', async () => {
     engine.faults.add({ kind: 'session-failure', match: { endpoint: 'uploadAnimationMesh' } });
-    const result = expectSuccess('uploadAnimationMesh', await call(engine, 'uploadAnimationMesh', { json: { mesh_url: 'https://example.com/b.fbx' } }));
+    const result = expectSuccess('uploadAnimationMesh', await call(engine, 'uploadAnimationMesh', { json: { mesh_url: inputUrl('b.fbx') } }));
     const submitted = expectSuccess('submitTextAnimations', await call(engine, 'submitTextAnimations', { json: { session_code: result.session_code, texts: ['run'] } }));
     // Sent while it runs, the text waits; when the session ends failed, so does the text.
     const failed = await finished(result.session_code);
@@ -112,7 +112,7 @@ describe('mesh animation', () => {
 
   it('ends init_failed when a session-failure fault rule says so', async () => {
     engine.faults.add({ kind: 'session-failure', match: { endpoint: 'uploadAnimationMesh' } });
-    const result = expectSuccess('uploadAnimationMesh', await call(engine, 'uploadAnimationMesh', { json: { mesh_url: 'https://example.com/hero.fbx' } }));
+    const result = expectSuccess('uploadAnimationMesh', await call(engine, 'uploadAnimationMesh', { json: { mesh_url: inputUrl('hero.fbx') } }));
     const done = await finished(result.session_code);
     expect(done).toMatchObject({ status: 'init_failed', mesh_url: '', animation_library: [] });
   });

@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, download, expectSuccess, KEY, makeDataDir, pollUntil, send, startTestEngine, type TestEngine } from './helpers.ts';
+import { call, download, expectSuccess, inputUrl, KEY, makeDataDir, pollUntil, send, startTestEngine, type TestEngine } from './helpers.ts';
 
 let engine: TestEngine;
 beforeAll(async () => {
@@ -69,11 +69,11 @@ describe('fault injection', () => {
   it('drop-response creates the session although the client gets no answer', async () => {
     const before = expectSuccess('listImageTo3d', await list());
     engine.faults.add({ kind: 'drop-response', match: { endpoint: 'createImageTo3d' } });
-    await expect(call(engine, 'createImageTo3d', { json: { image_url: 'https://example.com/dropped.png' } })).rejects.toThrow();
+    await expect(call(engine, 'createImageTo3d', { json: { image_url: inputUrl('dropped.png') } })).rejects.toThrow();
     const after = expectSuccess('listImageTo3d', await list());
     expect(after.totalResults).toBe(before.totalResults + 1);
     expect(after.credits).toBe(before.credits - 10);
-    expect(after.results[0].image_url).toBe('https://example.com/dropped.png');
+    expect(after.results[0].image_url).toBe(inputUrl('dropped.png'));
   });
 
   it('rules can hit always, and requests are counted per endpoint', async () => {
@@ -120,7 +120,7 @@ describe('run.ts in a child process', () => {
       const first = await send(`${url}/image-to-3d-sessions`);
       expect(first.status).toBe(503);
       expect(first.headers.get('retry-after')).toBe('1');
-      const created = await send(`${legacyUrl}/image-to-3d-sessions`, { json: { image_url: 'https://example.com/a.png' } });
+      const created = await send(`${legacyUrl}/image-to-3d-sessions`, { json: { image_url: inputUrl('a.png') } });
       expect(created.status).toBe(201);
       const listed = await pollUntil(() => send(`${url}/image-to-3d-sessions`), (a) => a.body.data?.results?.[0]?.status === 'spin_generate_done');
       expect(listed.body.data.totalResults).toBe(1);

@@ -1,10 +1,14 @@
-// Shared helpers of the engine tests: engines in temp folders, a small fetch wrapper, polling.
+// Shared helpers of the engine tests: engines in temp folders, a small fetch wrapper, polling, and a loopback
+// server for the inputs tests name by URL (the engine reads its inputs; this machine has no internet).
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { ENDPOINTS, fillPath, type EndpointId } from '../../shared/contract/index.ts';
 import { startLocalEngine, type LocalEngineOptions, type RunningLocalEngine } from '../../main/engine/engine.ts';
+import { buildFbxBinary, buildGlb, buildZip, encodePng } from '../../main/engine/outputs/index.ts';
 
 export const KEY = 'sk_test_engine_0123456789';
 export const SPEED = 1000;
@@ -105,3 +109,35 @@ export async function download(url: string, headers: Record<string, string> = {}
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 export const PNG_DATA_URI =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+/** Small valid inputs by extension: images, a GLB, an FBX, and a zip holding an FBX and PNGs (an animation upload or a style). */
+const INPUT_IMAGE = encodePng(4, 4, new Uint8Array(64).fill(170));
+const INPUT_FILES: Record<string, [type: string, bytes: Buffer]> = {
+  '.png': ['image/png', INPUT_IMAGE],
+  '.jpg': ['image/png', INPUT_IMAGE],
+  '.glb': ['model/gltf-binary', buildGlb({ seed: 'test-input', targetFaces: 200 })],
+  '.fbx': ['application/octet-stream', buildFbxBinary('test-input', { targetFaces: 200 })],
+  '.zip': [
+    'application/zip',
+    buildZip([
+      { name: 'hero.fbx', data: buildFbxBinary('test-input', { targetFaces: 200 }) },
+      { name: 'style/one.png', data: INPUT_IMAGE },
+    ]),
+  ],
+};
+
+/** The loopback server of this test file's inputs: any path ending in .png, .jpg, .glb, .fbx or .zip answers such a file; others 404. */
+const inputServer = createServer((req, res) => {
+  const path = new URL(req.url ?? '/', 'http://x').pathname;
+  const file = INPUT_FILES[path.slice(path.lastIndexOf('.'))];
+  if (file === undefined) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+  res.writeHead(200, { 'content-type': file[0], 'content-length': file[1].length }).end(file[1]);
+});
+await new Promise<void>((resolve) => inputServer.listen(0, '127.0.0.1', resolve));
+inputServer.unref();
+const INPUT_BASE = `http://127.0.0.1:${(inputServer.address() as AddressInfo).port}`;
+
+/** A URL the engine can read for an input named `path` (e.g. `chair.png`, `models/statue.glb`, `hero.fbx`, `ink.zip`). */
+export function inputUrl(path: string): string {
+  return `${INPUT_BASE}/${path}`;
+}

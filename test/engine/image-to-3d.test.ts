@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readGlbJson } from '../../main/engine/outputs/index.ts';
-import { call, download, expectSuccess, PNG_DATA_URI, PNG_SIGNATURE, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
+import { call, download, expectSuccess, inputUrl, PNG_DATA_URI, PNG_SIGNATURE, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
 
 const validator = createRequire(import.meta.url)('gltf-validator') as {
   validateBytes(data: Uint8Array, options?: { maxIssues?: number }): Promise<{ issues: { numErrors: number; messages: unknown[] } }>;
@@ -29,7 +29,7 @@ async function createAndFinish(json: Record<string, unknown>) {
 describe('image-to-3D (current form)', () => {
   it('is created queued with every request field echoed', async () => {
     const json = {
-      image_url: 'https://example.com/chair.png',
+      image_url: inputUrl('chair.png'),
       geometry_model: 'turbo',
       texture_model: 'pbr',
       scaled_bbox: [1, 2, -1],
@@ -45,7 +45,7 @@ describe('image-to-3D (current form)', () => {
 
   it('progresses to complete with all outputs, and the GLB passes the Khronos validator', async () => {
     const seen = new Set<string>();
-    const created = expectSuccess('createImageTo3d', await call(engine, 'createImageTo3d', { json: { image_url: 'https://example.com/a.png', texture_model: 'baked', resolution: 'low_poly' } }));
+    const created = expectSuccess('createImageTo3d', await call(engine, 'createImageTo3d', { json: { image_url: inputUrl('a.png'), texture_model: 'baked', resolution: 'low_poly' } }));
     const done = await pollUntil(
       async () => {
         const s = expectSuccess('getImageTo3d', await call(engine, 'getImageTo3d', { params: { session_code: created.session_code } }));
@@ -79,8 +79,8 @@ describe('image-to-3D (current form)', () => {
   });
 
   it('honours texture, topology, resolution, size and aspect ratio', async () => {
-    const plain = await createAndFinish({ image_url: 'https://example.com/b.png', texture_model: 'none', resolution: 'low_poly', scaled_bbox: [2, 1, 0.5] });
-    const dense = await createAndFinish({ image_url: 'https://example.com/b.png', resolution: 'high_poly', topology: 'quads', scaled_bbox: [2, 1, 0.5], preserve_aspect_ratio: true });
+    const plain = await createAndFinish({ image_url: inputUrl('b.png'), texture_model: 'none', resolution: 'low_poly', scaled_bbox: [2, 1, 0.5] });
+    const dense = await createAndFinish({ image_url: inputUrl('b.png'), resolution: 'high_poly', topology: 'quads', scaled_bbox: [2, 1, 0.5], preserve_aspect_ratio: true });
     const plainGltf = readGlbJson((await download(plain.mesh_url_glb)).bytes) as Gltf;
     const denseGltf = readGlbJson((await download(dense.mesh_url_glb)).bytes) as Gltf;
     expect(plainGltf.images).toBeUndefined();
@@ -112,7 +112,7 @@ describe('image-to-3D (current form)', () => {
   });
 
   it('get-mesh reports availability', async () => {
-    const done = await createAndFinish({ image_url: 'https://example.com/c.png', resolution: 'low_poly' });
+    const done = await createAndFinish({ image_url: inputUrl('c.png'), resolution: 'low_poly' });
     const records = expectSuccess('getMesh', await call(engine, 'getMesh', { params: { session_code: done.session_code } }));
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ status: 'complete', preview_mesh_url_glb: '' });
@@ -127,7 +127,7 @@ describe('listing', () => {
       const codes: string[] = [];
       for (let i = 0; i < 5; i++) {
         const endpoint = i % 2 === 0 ? 'createImageTo3d' : 'createImageTo3dLegacy';
-        codes.push(expectSuccess(endpoint, await call(fresh, endpoint, { json: { image_url: `https://example.com/${i}.png` } })).session_code);
+        codes.push(expectSuccess(endpoint, await call(fresh, endpoint, { json: { image_url: inputUrl(`${i}.png`) } })).session_code);
       }
       const first = expectSuccess('listImageTo3d', await call(fresh, 'listImageTo3d', { query: 'limit=2' }));
       expect(first).toMatchObject({ page: 1, skip: 0, limit: 2, totalPages: 3, totalResults: 5, credits: 50, image_to_3d_credits: 5 });

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { call, download, expectSuccess, makeDataDir, pollUntil, startTestEngine } from './helpers.ts';
+import { call, download, expectSuccess, inputUrl, makeDataDir, pollUntil, startTestEngine } from './helpers.ts';
 
 describe('restart', () => {
   it('keeps sessions, credits and files on the same data folder, and locks the folder', async () => {
@@ -9,7 +9,7 @@ describe('restart', () => {
       let engine = await startTestEngine({ dataDir });
       await expect(startTestEngine({ dataDir })).rejects.toThrow(/in use by another engine/);
 
-      const created = expectSuccess('createImageTo3d', await call(engine, 'createImageTo3d', { json: { image_url: 'https://example.com/a.png', resolution: 'low_poly' } }));
+      const created = expectSuccess('createImageTo3d', await call(engine, 'createImageTo3d', { json: { image_url: inputUrl('a.png'), resolution: 'low_poly' } }));
       const done = await pollUntil(
         async () => expectSuccess('getImageTo3d', await call(engine, 'getImageTo3d', { params: { session_code: created.session_code } })),
         (s) => s.session_status === 'complete',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retopologySession } from '../../shared/contract/index.ts';
-import { call, download, expectSuccess, PNG_SIGNATURE, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
+import { call, download, expectSuccess, inputUrl, PNG_DATA_URI, PNG_SIGNATURE, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
 
 let engine: TestEngine;
 beforeAll(async () => {
@@ -13,12 +13,12 @@ const create = async (input: Record<string, unknown>) => expectSuccess('createRe
 
 describe('v3 retopology', () => {
   it('creates an incomplete bare session and completes with an OBJ and a PNG', async () => {
-    const created = await create({ mesh: 'https://example.com/models/statue.glb', model: 'swift' });
+    const created = await create({ mesh: inputUrl('models/statue.glb'), model: 'swift' });
     retopologySession.parse(created);
     expect(created).toMatchObject({
       status: 'incomplete',
       type: 'retopology',
-      input: { mesh: { name: 'statue.glb', status: 'complete', data: { glb_url: 'https://example.com/models/statue.glb' } }, model: 'swift', quads: true },
+      input: { mesh: { name: 'statue.glb', status: 'complete', data: { glb_url: inputUrl('models/statue.glb') } }, model: 'swift', quads: true },
       output: { meshes: [{ status: 'incomplete', data: { obj_url: '', image_url: '' } }] },
     });
     expect(created._id).toMatch(/^SESSION_/);
@@ -49,7 +49,7 @@ describe('v3 retopology', () => {
     // then a retopology of its GLB by URL: its box is the GLB's (same size, same place around the origin).
     const scaled = expectSuccess(
       'createImageTo3d',
-      await call(engine, 'createImageTo3d', { json: { image_url: 'data:image/png;base64,iVBORw0KGgo=', scaled_bbox: [2.4, 0.6, 1.2], preserve_aspect_ratio: false } }),
+      await call(engine, 'createImageTo3d', { json: { image_url: PNG_DATA_URI, scaled_bbox: [2.4, 0.6, 1.2], preserve_aspect_ratio: false } }),
     );
     const job = await pollUntil(
       async () => expectSuccess('getImageTo3d', await call(engine, 'getImageTo3d', { params: { session_code: scaled.session_code } })),
@@ -77,7 +77,7 @@ describe('v3 retopology', () => {
     const again = await pollUntil(() => read(byId._id), (s) => s.status !== 'incomplete');
     const dense = objBounds((await download(again.output.meshes[0].data.obj_url)).bytes.toString('utf8'));
     expect(dense.max[0]! - dense.min[0]!).toBeCloseTo(2.4, 2);
-    const byUrl = await create({ mesh: 'https://example.com/models/other.glb', model: 'swift' });
+    const byUrl = await create({ mesh: inputUrl('models/other.glb'), model: 'swift' });
     const foreign = await pollUntil(() => read(byUrl._id), (s) => s.status !== 'incomplete');
     const other = objBounds((await download(foreign.output.meshes[0].data.obj_url)).bytes.toString('utf8'));
     expect(other.max[0]! - other.min[0]!).toBeLessThan(1.5);
@@ -85,7 +85,7 @@ describe('v3 retopology', () => {
 
   it('fails when a session-failure fault rule says so', async () => {
     engine.faults.add({ kind: 'session-failure', match: { endpoint: 'createRetopology' } });
-    const created = await create({ mesh: 'https://example.com/in.glb', model: 'swift' });
+    const created = await create({ mesh: inputUrl('in.glb'), model: 'swift' });
     const done = await pollUntil(() => read(created._id), (s) => s.status !== 'incomplete');
     expect(done.status).toBe('failed');
     expect(done.output.meshes[0].data.obj_url).toBe('');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, download, expectSuccess, PNG_SIGNATURE, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
+import { call, download, expectSuccess, inputUrl, PNG_SIGNATURE, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
 
 let engine: TestEngine;
 beforeAll(async () => {
@@ -36,8 +36,8 @@ describe('text-to-image', () => {
   });
 
   it('trains a style that text-to-image can then use', async () => {
-    const style = expectSuccess('createStyle', await call(engine, 'createStyle', { json: { zip_url: 'https://example.com/ink.zip', description: 'ink wash' } }));
-    expect(style).toMatchObject({ status: 'training', is_public: false, description: 'ink wash', zip_url: 'https://example.com/ink.zip', image_url: '' });
+    const style = expectSuccess('createStyle', await call(engine, 'createStyle', { json: { zip_url: inputUrl('ink.zip'), description: 'ink wash' } }));
+    expect(style).toMatchObject({ status: 'training', is_public: false, description: 'ink wash', zip_url: inputUrl('ink.zip'), image_url: '' });
     const withStyle = await pollUntil(
       () => call(engine, 'createTextToImage', { json: { prompt: 'a crane', style_id: style.style_id } }),
       (answer) => answer.status === 201,
@@ -51,7 +51,7 @@ describe('text-to-image', () => {
   it('accepts a style that is still training: the session waits for it', async () => {
     const slow = await startTestEngine({ speed: 1 });
     try {
-      const style = expectSuccess('createStyle', await call(slow, 'createStyle', { json: { zip_url: 'https://example.com/a.zip', description: 'a', is_public: true } }));
+      const style = expectSuccess('createStyle', await call(slow, 'createStyle', { json: { zip_url: inputUrl('a.zip'), description: 'a', is_public: true } }));
       expect(style.is_public).toBe(true);
       const created = expectSuccess('createTextToImage', await call(slow, 'createTextToImage', { json: { prompt: 'x', style_id: style.style_id } }));
       expect(created).toMatchObject({ style_id: style.style_id, status: 'processing', image_url: '' });

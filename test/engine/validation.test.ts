@@ -1,7 +1,7 @@
 // Each request rule of the contract is enforced with a 400 whose message names the field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EndpointId } from '../../shared/contract/index.ts';
-import { call, expectError, send, startTestEngine, type TestEngine } from './helpers.ts';
+import { call, expectError, inputUrl, send, startTestEngine, type TestEngine } from './helpers.ts';
 
 let engine: TestEngine;
 beforeAll(async () => {
@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => engine.dispose());
 
-const IMAGE = 'https://example.com/chair.png';
+const IMAGE = inputUrl('chair.png');
 const CASES: [string, EndpointId, unknown, string[]][] = [
   ['missing image_url', 'createImageTo3d', {}, ['image_url: is required']],
   ['image data URI with a non-image MIME', 'createImageTo3d', { image_url: 'data:text/plain;base64,aGVsbG8=' }, ['image_url', 'text/plain']],

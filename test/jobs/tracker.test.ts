@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RequestBudget } from '../../main/jobs/budget.ts';
 import type { JobRecord } from '../../main/store/jobs.ts';
 import { makeHarness, PNG, type Harness } from './harness.ts';
+import { inputUrl } from '../engine/helpers.ts';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -25,8 +26,8 @@ describe('job tracker', () => {
     const jobs = [
       await submitter.submit('createImageTo3d', { body: { image_url: PNG } }, { label: 'chair' }),
       await submitter.submit('createTextToImage', { body: { prompt: 'a lamp' } }, { label: 'lamp' }),
-      await submitter.submit('createRetopology', { body: { type: 'retopology', input: { mesh: 'https://example.com/a.glb' } } }, { label: 'retopo' }),
-      await submitter.submit('uploadAnimationMesh', { body: { mesh_url: 'https://example.com/hero.fbx' } }, { label: 'hero' }),
+      await submitter.submit('createRetopology', { body: { type: 'retopology', input: { mesh: inputUrl('a.glb') } } }, { label: 'retopo' }),
+      await submitter.submit('uploadAnimationMesh', { body: { mesh_url: inputUrl('hero.fbx') } }, { label: 'hero' }),
     ];
     h.engine.faults.add({ kind: 'session-failure', match: { endpoint: 'createTextToImage' } }); // the next one fails
     jobs.push(await submitter.submit('createTextToImage', { body: { prompt: 'a lamp that will not be drawn' } }, { label: 'bad' }));

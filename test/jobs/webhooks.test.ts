@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseWebhookBody, startWebhookReceiver, type RunningReceiver } from '../../main/jobs/webhook-receiver.ts';
 import { signWebhook, verifyWebhook, webhookHeaders } from '../../main/jobs/webhook-signature.ts';
 import { makeHarness, PNG, type Harness } from './harness.ts';
+import { inputUrl } from '../engine/helpers.ts';
 
 const SECRET = `whsec_${Buffer.from('a secret of thirty-two bytes!!!!').toString('base64')}`;
 
@@ -49,7 +50,7 @@ describe('webhooks end to end', () => {
       await h.submitter.submit('createImageTo3d', { body: { image_url: PNG } }, { label: 'a' }),
       await h.submitter.submit('createImageTo3d', { body: { image_url: PNG } }, { label: 'b' }),
       await h.submitter.submit('createTextToImage', { body: { prompt: 'lamp' } }, { label: 'c' }),
-      await h.submitter.submit('createRetopology', { body: { type: 'retopology', input: { mesh: 'https://example.com/x.glb' } } }, { label: 'd' }),
+      await h.submitter.submit('createRetopology', { body: { type: 'retopology', input: { mesh: inputUrl('x.glb') } } }, { label: 'd' }),
     ];
     h.tracker.start();
     const done = await h.tracker.waitFor(jobs.map((j) => j.job!.id), AbortSignal.timeout(30_000));

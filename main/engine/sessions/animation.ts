@@ -13,7 +13,7 @@ import type { MeshOptions } from '../outputs/index.ts';
 import { phaseStatus, settle, type Phases, type Stepped, type StepName } from '../progress.ts';
 import type { Handlers } from '../router.ts';
 import { describeMotionKinds, motionKindOf } from '../motion-words.ts';
-import { findOwned, inputUrl, refresh, type InputRef } from './common.ts';
+import { findOwned, inputGate, inputUrl, refresh, type InputRef } from './common.ts';
 import { faultOfStart, withEndFaults } from './faults.ts';
 
 interface PromptRecord extends Stepped {
@@ -35,6 +35,8 @@ export interface AnimationRecord extends Stepped {
   session_code: string;
   user_id: string;
   source: InputRef;
+  /** Why the mesh could not be used (the session failed). */
+  input_error?: string;
   status: string;
   fails: boolean;
   /** Reported while it runs, when a session-status fault rule says so. */
@@ -108,7 +110,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
       s,
       () => {
         let changed = startQueued(rec, now);
-        changed = settle(rec, s.clock, now, withEndFaults(s, (r) => r.session_code, finishSession)) || changed;
+        changed = (inputGate(rec, rec.source, failOnInput) ?? settle(rec, s.clock, now, withEndFaults(s, (r) => r.session_code, finishSession))) || changed;
         return rec.prompts.reduce((any, p) => settle(p, s.clock, now, finishPrompt) || any, changed);
       },
       () => [...Object.values(rec.outputs), ...rec.library.map((a) => a.file), ...rec.prompts.flatMap((p) => [p.mesh, p.usdz])],
@@ -123,7 +125,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
       try {
         charge(s, userId, 'uploadAnimationMesh');
       } catch (error) {
-        if ('file' in source) await rm(s.files.path(source.file.key), { force: true });
+        if (source.file !== undefined) await rm(s.files.path(source.file.key), { force: true });
         throw error;
       }
       const rec: AnimationRecord = {
@@ -140,6 +142,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
         created_at: iso(now),
         updated_at: iso(now),
       };
+      s.inputs.read(rec.source, 'animation-mesh', `${code}/upload`);
       s.state.animations[code] = rec;
       await s.save();
       return { session_code: code, mesh_url: inputUrl(s, source, now), status: status(rec, now) };
@@ -197,6 +200,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
         thumbnail: url(rec.outputs.thumbnail),
         animation_url: url(rec.outputs.animation_url),
         status: status(rec, now),
+        ...(rec.input_error !== undefined && rec.step === undefined && { error: rec.input_error }),
         prompts: rec.prompts.map((p) => ({
           _id: p._id,
           session_code: p.session_code,
@@ -267,6 +271,19 @@ function finishSessionOutputs(rec: AnimationRecord, _step: StepName, endedAt: nu
     mesh_url: output(code, 'mesh', { type: 'glb', mesh: character(code), texture: true }),
     animation_url: output(code, 'animation', { type: 'animated-glb', seed: code, size: RENDER_SIZE, clips: rec.library.map((a) => a.label) }),
   };
+}
+
+/** A mesh that cannot be used ends the session `init_failed` (with why), and its texts not done `text_failed`. */
+function failOnInput(rec: AnimationRecord, message: string, at: number): void {
+  rec.status = 'init_failed';
+  rec.input_error = message;
+  rec.updated_at = iso(at);
+  for (const p of rec.prompts) {
+    if (p.status === 'text_done') continue;
+    delete p.step;
+    p.status = 'text_failed';
+    p.updated_at = iso(at);
+  }
 }
 
 function finishPrompt(prompt: PromptRecord, _step: StepName, endedAt: number): void {

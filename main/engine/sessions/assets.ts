@@ -27,6 +27,8 @@ export interface AssetRecord {
   kind?: 'mesh' | 'image' | 'made-mesh';
   /** An input image: the URL given or the bytes sent. */
   image?: InputRef;
+  /** A mesh given by URL: its bytes once read (records from before inputs were read have none). */
+  input?: InputRef;
   /** A mesh the engine makes: its files once made, and how far its session is. */
   files?: MeshAssetFiles;
   status?: 'incomplete' | 'complete' | 'failed';

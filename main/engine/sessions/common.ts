@@ -3,6 +3,8 @@ import { dataUriMime, isHttpUrl } from '../../../shared/contract/index.ts';
 import type { Output } from '../artifacts.ts';
 import type { Services } from '../context.ts';
 import { HttpError } from '../http.ts';
+import type { InputRef } from '../inputs.ts';
+import type { Stepped } from '../progress.ts';
 import { recompressUpload } from '../recompress-upload.ts';
 
 /** A record of the caller's account, or 404. */
@@ -12,8 +14,8 @@ export function findOwned<T extends { user_id: string }>(table: Record<string, T
   return record;
 }
 
-/** An input (image or mesh): the URL the client gave, or the bytes it sent, stored as a file. */
-export type InputRef = { url: string } | { file: Output };
+/** An input (image or mesh): the URL the client gave, or the bytes it sent, stored as a file; see inputs.ts. */
+export type { InputRef };
 
 const IMAGE_EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' };
 
@@ -27,7 +29,22 @@ export async function storeImage(s: Services, owner: string, name: string, value
   return { file };
 }
 
-export const inputUrl = (s: Services, ref: InputRef, now: number): string => ('url' in ref ? ref.url : s.files.url(ref.file, now));
+export const inputUrl = (s: Services, ref: InputRef, now: number): string => ref.url ?? s.files.url(ref.file, now);
+
+/**
+ * What comes before settling a record whose running step needs `input`: while the input is being read,
+ * nothing ends (the step keeps its last running status); an input that cannot be used ends the step at once,
+ * failed by `fail` with the input's message. Undefined when the steps settle as usual (`gate ?? settle(...)`),
+ * else whether the record changed.
+ */
+export function inputGate<T extends Stepped>(rec: T, input: InputRef | undefined, fail: (rec: T, message: string, at: number) => void): boolean | undefined {
+  if (rec.step === undefined || input === undefined) return undefined;
+  if (input.reading === true) return false;
+  if (input.error === undefined) return undefined;
+  delete rec.step;
+  fail(rec, input.error, input.settled_at ?? Date.now());
+  return true;
+}
 
 /** Settles a record's steps, persists when something changed, and registers its files (built on first download). */
 export async function refresh(s: Services, settleRecord: () => boolean, files: () => Iterable<Output | undefined>): Promise<void> {

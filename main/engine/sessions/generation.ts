@@ -12,7 +12,7 @@ import type { MeshKind, MeshOptions } from '../outputs/index.ts';
 import { settle, type Stepped, type StepName } from '../progress.ts';
 import type { Call, Handler } from '../router.ts';
 import { assetFiles, ownAsset, presentAsset, type AssetRecord } from './assets.ts';
-import { findOwned, refresh, storeImage } from './common.ts';
+import { findOwned, inputGate, refresh, storeImage } from './common.ts';
 
 export type GenerationRequest = CreateImageTo3dV3Request | CreateImageToKitV3Request;
 
@@ -30,6 +30,8 @@ export interface GenerationRecord extends Stepped {
   mesh_assets: string[];
   /** image_to_kit: its parts. */
   part_assets: string[];
+  /** Why the image could not be used (the session failed). */
+  input_error?: string;
   created_at: string;
   updated_at: string;
 }
@@ -51,6 +53,7 @@ export function generationHandlers(s: Services): { create(call: GenerationCall):
       user_id: rec.user_id,
       status: rec.step ? 'incomplete' : rec.status,
       type: rec.type,
+      ...(rec.input_error !== undefined && rec.step === undefined && { error: rec.input_error }),
       input: {
         image: presentAsset(s, asset(rec.image_asset), now),
         model: rec.model,
@@ -71,6 +74,7 @@ export function generationHandlers(s: Services): { create(call: GenerationCall):
       charge(s, userId, 'createRetopology'); // every /v3 session costs the same
       const id = newSessionCode();
       const imageRecord = image ?? (await newImageAsset(s, userId, body.input.image));
+      if (image === undefined) s.inputs.read(imageRecord.image!, 'image', `${imageRecord._id}/image`);
       s.state.assets[imageRecord._id] = imageRecord;
       const made = (name: string): AssetRecord => {
         const rec: AssetRecord = { _id: newAssetId(), name, user_id: userId, glb_url: '', kind: 'made-mesh', status: 'incomplete' };
@@ -101,7 +105,8 @@ export function generationHandlers(s: Services): { create(call: GenerationCall):
     async get({ userId, now, params }) {
       const rec = findOwned(s.state.generations, params.session_id!, userId);
       const assets = () => [...rec.mesh_assets, ...rec.part_assets].flatMap((id) => assetFiles(asset(id)));
-      await refresh(s, () => settle(rec, s.clock, now, (r, step, at) => finish(s, r, step, at)), assets);
+      const fail = (r: GenerationRecord, message: string, at: number) => failOnInput(s, r, message, at);
+      await refresh(s, () => inputGate(rec, asset(rec.image_asset).image, fail) ?? settle(rec, s.clock, now, (r, step, at) => finish(s, r, step, at)), assets);
       return present(rec, now);
     },
   };
@@ -117,7 +122,7 @@ function imageAsset(s: Services, id: string, userId: string): AssetRecord {
 async function newImageAsset(s: Services, userId: string, value: string): Promise<AssetRecord> {
   const id = newAssetId();
   const ref = await storeImage(s, id, 'image', value);
-  const name = 'url' in ref ? (new URL(ref.url).pathname.split('/').pop() || 'image') : ref.file.key.slice(ref.file.key.lastIndexOf('/') + 1);
+  const name = ref.url !== undefined ? new URL(ref.url).pathname.split('/').pop() || 'image' : ref.file!.key.slice(ref.file!.key.lastIndexOf('/') + 1);
   return { _id: id, name, user_id: userId, glb_url: '', kind: 'image', image: ref };
 }
 
@@ -131,6 +136,14 @@ function partCount(id: string): number {
 function faces(settings: GenerationRequest['input']['settings']): number {
   const r = settings.resolution;
   return typeof r === 'number' ? r : r === undefined ? DEFAULT_FACES : FACES[r];
+}
+
+/** An image that cannot be used ends the session failed (with why), and the meshes it was to make too. */
+function failOnInput(s: Services, rec: GenerationRecord, message: string, at: number): void {
+  rec.status = 'failed';
+  rec.input_error = message;
+  rec.updated_at = iso(at);
+  for (const id of [...rec.mesh_assets, ...rec.part_assets]) s.state.assets[id]!.status = 'failed';
 }
 
 function finish(s: Services, rec: GenerationRecord, _step: StepName, endedAt: number): void {

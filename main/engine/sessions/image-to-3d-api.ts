@@ -47,6 +47,7 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
       requireIdle(s, rec, now);
       const image = body.image_urls[0]!;
       startSpin(rec, await storeImage(s, rec.session_code, `spin-input-${rec.runs + 1}`, image), faultOfStart(s, 'submitSpin', rec.session_code), now);
+      s.inputs.read(rec.spin_image!, 'image', `${rec.session_code}/spin-input-${rec.runs}`);
       await s.save();
       return {};
     },

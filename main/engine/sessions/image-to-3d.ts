@@ -7,7 +7,7 @@ import { charge } from '../credits.ts';
 import { iso, newSessionCode, randomHex } from '../ids.ts';
 import type { MeshOptions } from '../outputs/index.ts';
 import { phaseStatus, runningPercent, settle, type Phases, type Stepped, type StepName } from '../progress.ts';
-import { findOwned, inputUrl, refresh, storeImage, type InputRef } from './common.ts';
+import { findOwned, inputGate, inputUrl, refresh, storeImage, type InputRef } from './common.ts';
 import { faultOfStart, withEndFaults, type StepFault } from './faults.ts';
 
 const URL_FIELDS = [
@@ -53,6 +53,8 @@ export interface ImageTo3dRecord extends Stepped {
   fails: boolean;
   /** Reported while the step runs, when a session-status fault rule says so. */
   running_status?: string | undefined;
+  /** Why the input of the last step could not be used (the step failed). */
+  input_error?: string;
   /** Counts started steps, so each run writes its files under new names. */
   runs: number;
   /** The mesh the running (or last) mesh step produces. */
@@ -193,7 +195,7 @@ export async function readImageTo3d(s: Services, code: string, userId: string, n
   const rec = findOwned(s.state.imageTo3d, code, userId);
   await refresh(
     s,
-    () => settle(rec, s.clock, now, withEndFaults(s, (r) => r.session_code, finish)),
+    () => inputGate(rec, rec.spin_image ?? rec.image, failOnInput) ?? settle(rec, s.clock, now, withEndFaults(s, (r) => r.session_code, finish)),
     () => [...Object.values(rec.outputs), ...rec.inference],
   );
   return rec;
@@ -232,7 +234,20 @@ export function currentForm(s: Services, rec: ImageTo3dRecord, now: number) {
     session_status: status,
     percent_done: percent,
     ...(rec.form === 'older' && olderFields(s, rec, now)),
+    ...inputError(rec),
   };
+}
+
+/** The step whose input cannot be used ends failed: `failed`, or for the older flow `spin_generate_failed` (its first step). */
+function failOnInput(rec: ImageTo3dRecord, message: string, at: number): void {
+  rec.status = rec.form === 'current' ? 'failed' : 'spin_generate_failed';
+  rec.input_error = message;
+  rec.updated_at = iso(at);
+}
+
+/** `error`: why the session failed, when its input could not be used (not in the seed; clients that do not know it ignore it). */
+function inputError(rec: ImageTo3dRecord): { error?: string } {
+  return rec.input_error !== undefined && rec.step === undefined && rec.status.endsWith('failed') ? { error: rec.input_error } : {};
 }
 
 /** The four spin images, once they exist. */
@@ -285,6 +300,7 @@ export function olderForm(s: Services, rec: ImageTo3dRecord, now: number) {
     random_poses: false,
     is_deleted: false,
     status,
+    ...inputError(rec),
     source: 'api',
     price: rec.price,
     inference: spinViews(s, rec, now),
@@ -343,6 +359,7 @@ export async function createImageTo3d(s: Services, userId: string, now: number, 
     };
   }
   startStep(rec, input.form === 'current' ? 'mesh' : 'upload', now);
+  s.inputs.read(rec.image, 'image', `${code}/input`);
   s.state.imageTo3d[code] = rec;
   await s.save();
   return rec;

@@ -11,7 +11,7 @@ import type { MeshOptions } from '../outputs/index.ts';
 import { settle, type Stepped, type StepName } from '../progress.ts';
 import type { Call, Handler } from '../router.ts';
 import { assetStatus, meshAssetGlbUrl, ownAsset, presentAsset, type AssetRecord } from './assets.ts';
-import { findOwned, refresh } from './common.ts';
+import { findOwned, inputGate, refresh } from './common.ts';
 import { faultOfStart, withEndFaults } from './faults.ts';
 
 export interface RetopologyRecord extends Stepped {
@@ -22,6 +22,8 @@ export interface RetopologyRecord extends Stepped {
   quads: boolean;
   input_asset: string;
   output_asset: string;
+  /** Why the input mesh could not be used (the session failed). */
+  input_error?: string;
   fails: boolean;
   /** Reported while it runs, when a session-status fault rule says so. */
   running_status?: string;
@@ -48,6 +50,7 @@ export function retopologyHandlers(s: Services): { createRetopology(call: Retopo
       user_id: rec.user_id,
       status: rec.step ? (rec.running_status ?? 'incomplete') : rec.status,
       type: 'retopology',
+      ...(rec.input_error !== undefined && rec.step === undefined && { error: rec.input_error }),
       input: {
         mesh: { ...presentAsset(s, input, now), data: { glb_url: meshAssetGlbUrl(s, input, now) } },
         model: rec.model,
@@ -73,6 +76,7 @@ export function retopologyHandlers(s: Services): { createRetopology(call: Retopo
       const asset = inputAsset(s, body.input.mesh, userId);
       charge(s, userId, 'createRetopology');
       s.state.assets[asset._id] = asset;
+      if (asset.input !== undefined && asset.input.kind === undefined) s.inputs.read(asset.input, 'mesh', `${asset._id}/mesh`);
       const rec: RetopologyRecord = {
         _id: newSessionCode(),
         user_id: userId,
@@ -94,7 +98,7 @@ export function retopologyHandlers(s: Services): { createRetopology(call: Retopo
     async getV3Session({ userId, now, params }) {
       const rec = findOwned(s.state.retopology, params.session_id!, userId);
       const finishing = withEndFaults(s, (r: RetopologyRecord) => r._id, (r: RetopologyRecord, step: StepName, at: number) => finish(s, r, step, at));
-      await refresh(s, () => settle(rec, s.clock, now, finishing), () => [rec.obj, rec.image]);
+      await refresh(s, () => inputGate(rec, s.state.assets[rec.input_asset]!.input, failOnInput) ?? settle(rec, s.clock, now, finishing), () => [rec.obj, rec.image]);
       return present(rec, now);
     },
   };
@@ -115,7 +119,7 @@ function inputAsset(s: Services, mesh: string, userId: string): AssetRecord {
     return known;
   }
   const name = new URL(mesh).pathname.split('/').pop() || 'mesh.glb';
-  return { _id: newAssetId(), name, user_id: userId, glb_url: mesh };
+  return { _id: newAssetId(), name, user_id: userId, glb_url: mesh, kind: 'mesh', input: { url: mesh } };
 }
 
 /**
@@ -140,6 +144,13 @@ function inputShape(s: Services, asset: AssetRecord): MeshOptions | undefined {
   if (named === undefined) return undefined;
   for (const file of outputsIn(s.state)) if (file.key === named.key && 'mesh' in file.recipe) return file.recipe.mesh;
   return undefined;
+}
+
+/** An input mesh that cannot be used ends the session failed, with why. */
+function failOnInput(rec: RetopologyRecord, message: string, at: number): void {
+  rec.status = 'failed';
+  rec.input_error = message;
+  rec.updated_at = iso(at);
 }
 
 function finish(s: Services, rec: RetopologyRecord, _step: StepName, endedAt: number): void {

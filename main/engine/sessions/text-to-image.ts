@@ -6,7 +6,7 @@ import { HttpError } from '../http.ts';
 import { iso, newSessionCode, randomHex } from '../ids.ts';
 import { phaseStatus, settle, type Phases, type Stepped, type StepName } from '../progress.ts';
 import type { Handlers } from '../router.ts';
-import { findOwned, refresh } from './common.ts';
+import { findOwned, inputGate, type InputRef, refresh } from './common.ts';
 import { faultOfStart, withEndFaults } from './faults.ts';
 
 export interface TextToImageRecord extends Stepped {
@@ -32,6 +32,10 @@ export interface StyleRecord extends Stepped {
   user_id: string;
   description: string;
   zip_url: string;
+  /** The training zip, read and checked once the style is created. */
+  zip?: InputRef;
+  /** Why the zip could not be used (the training failed). */
+  input_error?: string;
   is_public: boolean;
   status: string;
   fails: boolean;
@@ -98,7 +102,7 @@ export function textToImageHandlers(s: Services): Pick<Handlers, TextToImageEndp
       await refresh(
         s,
         () => {
-          const started = rec.awaits_style === true && startAfterStyle(s, rec, now);
+          const started = rec.awaits_style === true && (startAfterStyle(s, rec, now));
           return settle(rec, s.clock, now, withEndFaults(s, (r) => r.session_code, finishTextToImage)) || started;
         },
         () => [rec.image],
@@ -121,6 +125,8 @@ export function textToImageHandlers(s: Services): Pick<Handlers, TextToImageEndp
         created_at: iso(now),
         updated_at: iso(now),
       };
+      rec.zip = { url: body.zip_url };
+      s.inputs.read(rec.zip, 'style-zip', `${rec.style_id}/training`);
       s.state.styles[rec.style_id] = rec;
       await s.save();
       return presentStyle(s, rec, now);
@@ -132,6 +138,13 @@ function finishTextToImage(rec: TextToImageRecord, _step: StepName, endedAt: num
   rec.updated_at = iso(endedAt);
   rec.status = rec.fails ? 'failed' : 'completed';
   if (!rec.fails) rec.image = output(rec.session_code, 'image', { type: 'image', seed: `${rec.prompt}\n${rec.style_id}`, size: IMAGE_SIZE });
+}
+
+/** A style whose zip cannot be used ends its training failed, with why. */
+function failStyleOnInput(rec: StyleRecord, message: string, at: number): void {
+  rec.status = 'failed';
+  rec.input_error = message;
+  rec.updated_at = iso(at);
 }
 
 /** A trained style gets a thumbnail drawn from its description. */
@@ -149,6 +162,7 @@ function presentStyle(s: Services, rec: StyleRecord, now: number) {
     style_id: rec.style_id,
     image_url: s.files.url(rec.thumbnail, now),
     zip_url: rec.zip_url,
+    ...(rec.input_error !== undefined && rec.step === undefined && { error: rec.input_error }),
     is_public: rec.is_public,
     status: rec.step ? (rec.running_status ?? phaseStatus(STYLE_PHASES, s.clock.fraction(rec.step, now))) : rec.status,
     is_deleted: false,
@@ -171,7 +185,7 @@ async function usableStyle(s: Services, styleId: string, userId: string, now: nu
 }
 
 const settleStyle = (s: Services, style: StyleRecord, now: number) =>
-  refresh(s, () => settle(style, s.clock, now, withEndFaults(s, (r) => r.style_id, finishStyle)), () => [style.thumbnail]);
+  refresh(s, () => (inputGate(style, style.zip, failStyleOnInput) ?? settle(style, s.clock, now, withEndFaults(s, (r) => r.style_id, finishStyle))), () => [style.thumbnail]);
 
 /**
  * A session waiting for its style starts once the style is trained, at the time its training ended (so the
@@ -179,7 +193,7 @@ const settleStyle = (s: Services, style: StyleRecord, now: number) =>
  */
 function startAfterStyle(s: Services, rec: TextToImageRecord, now: number): boolean {
   const style = s.state.styles[rec.style_id]!;
-  settle(style, s.clock, now, withEndFaults(s, (r) => r.style_id, finishStyle));
+  (inputGate(style, style.zip, failStyleOnInput) ?? settle(style, s.clock, now, withEndFaults(s, (r) => r.style_id, finishStyle)));
   s.files.register([style.thumbnail]);
   if (style.step !== undefined) return false;
   delete rec.awaits_style;

@@ -1,0 +1,152 @@
+// Is an input what its session needs? An image (image-to-3D, spins), a 3D model (retopology: GLB or glTF as
+// the service documents, and the OBJ, FBX and USDZ the engine itself makes), an
+// FBX or a zip of FBX files (animation), a zip of images (styles). Judged by content, with the app's own
+// file inspections (magic bytes, headers, zip safety); the answer says what the file is instead.
+import { open } from 'node:fs/promises';
+import yauzl, { type ZipFile } from 'yauzl';
+import { InspectionError } from '../files/errors.ts';
+import { inspectFbx } from '../files/inspect-fbx.ts';
+import { inspectImage } from '../files/inspect-image.ts';
+import { inspectZip } from '../files/inspect-zip.ts';
+import { fileLimits, formatBytes } from '../files/limits.ts';
+import { describeContent, sniff, textStart } from '../files/sniff.ts';
+import { openFile, type OpenedFile } from '../files/source.ts';
+
+export type InputKind = 'image' | 'mesh' | 'animation-mesh' | 'style-zip';
+
+/** What each kind of input must be, in words. */
+export const INPUT_WHAT: Record<InputKind, string> = {
+  image: 'an image (PNG, JPEG, WebP or GIF)',
+  mesh: 'a 3D model (GLB, glTF, OBJ, FBX or USDZ)',
+  'animation-mesh': 'an FBX file or a zip of FBX files',
+  'style-zip': 'a zip of training images',
+};
+
+/** Largest image input, whatever the general cap (as the app uploads at most 50 MiB). */
+const MAX_IMAGE_BYTES = 64 * 2 ** 20;
+/** Largest .gltf (JSON) read whole to check it. */
+const MAX_GLTF_JSON_BYTES = 64 * 2 ** 20;
+const IMAGE_ENTRY = /\.(png|jpe?g|webp)$/i;
+const USD_ENTRY = /\.usd[acz]?$/i;
+
+/** Why an input cannot be used: `reason` completes "The input … ", e.g. `is not an image (it starts like a zip archive)`. */
+export class InputProblem extends Error {
+  readonly reason: string;
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'InputProblem';
+    this.reason = reason;
+  }
+}
+
+/** The file extension to store an input under, once it is known to be the right kind; throws an InputProblem otherwise. */
+export async function checkInput(path: string, kind: InputKind, maxBytes: number): Promise<string> {
+  let file: OpenedFile;
+  try {
+    file = await openFile(path);
+  } catch (error) {
+    throw problemOf(error);
+  }
+  const limits = fileLimits({ maxFbxBytes: maxBytes, maxZipBytes: maxBytes, maxImageBytes: Math.min(maxBytes, MAX_IMAGE_BYTES) });
+  const content = sniff(file.head);
+  const wrong = () => new InputProblem(`is not ${INPUT_WHAT[kind]} (it starts like ${describeContent(content)})`);
+  try {
+    switch (kind) {
+      case 'image':
+        if (content === 'png' || content === 'jpeg' || content === 'webp') {
+          await inspectImage(file, limits);
+          return content === 'jpeg' ? 'jpg' : content;
+        }
+        if (content === 'gif') return 'gif';
+        throw wrong();
+      case 'mesh':
+        if (content === 'glb') return checkGlbHeader(file.head, file.size);
+        if (content === 'text' && isGltfJson(await readText(path, file.size))) return 'gltf';
+        if (content === 'obj') return 'obj';
+        if (content === 'fbx') {
+          await inspectFbx(file, limits);
+          return 'fbx';
+        }
+        if (content === 'zip' && (await zipHolds(path, USD_ENTRY))) return 'usdz';
+        throw wrong();
+      case 'animation-mesh':
+        if (content === 'fbx') {
+          await inspectFbx(file, limits);
+          return 'fbx';
+        }
+        if (content === 'zip') {
+          await inspectZip(file, limits);
+          return 'zip';
+        }
+        throw wrong();
+      case 'style-zip':
+        if (content !== 'zip') throw wrong();
+        await checkImageZip(path);
+        return 'zip';
+    }
+  } catch (error) {
+    throw problemOf(error);
+  } finally {
+    await file.handle.close();
+  }
+}
+
+function problemOf(error: unknown): InputProblem {
+  if (error instanceof InputProblem) return error;
+  if (error instanceof InspectionError) return new InputProblem(error.reason);
+  return new InputProblem(`cannot be read (${error instanceof Error ? error.message : String(error)})`);
+}
+
+function checkGlbHeader(head: Buffer, size: number): string {
+  if (head.length < 20) throw new InputProblem('is cut off: a GLB file has a 20-byte header at least');
+  const version = head.readUInt32LE(4);
+  if (version !== 2) throw new InputProblem(`is a GLB of version ${version}; only glTF 2.0 (GLB version 2) is read`);
+  const declared = head.readUInt32LE(8);
+  if (declared !== size) throw new InputProblem(`is cut off or damaged: its header says ${formatBytes(declared)}, but it has ${formatBytes(size)}`);
+  if (head.toString('latin1', 16, 20) !== 'JSON') throw new InputProblem('is damaged: its first chunk is not the JSON chunk');
+  return 'glb';
+}
+
+async function readText(path: string, size: number): Promise<string> {
+  if (size > MAX_GLTF_JSON_BYTES) return '';
+  const handle = await open(path, 'r');
+  try {
+    return textStart(await handle.readFile());
+  } finally {
+    await handle.close();
+  }
+}
+
+function isGltfJson(text: string): boolean {
+  if (!text.startsWith('{')) return false;
+  try {
+    const value = JSON.parse(text) as { asset?: { version?: unknown } };
+    return typeof value.asset?.version === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/** A zip with at least one image in it. */
+async function checkImageZip(path: string): Promise<void> {
+  if (!(await zipHolds(path, IMAGE_ENTRY))) throw new InputProblem('holds no image (no .png, .jpg or .webp file in it)');
+}
+
+/** Does a zip hold an entry whose name matches (its central directory read, nothing extracted)? */
+async function zipHolds(path: string, name: RegExp): Promise<boolean> {
+  let zip: ZipFile;
+  try {
+    zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false });
+  } catch (error) {
+    throw new InputProblem(`is not a complete zip archive (${(error as Error).message})`);
+  }
+  try {
+    for await (const entry of zip.eachEntry()) if (name.test(entry.fileName) && !entry.fileName.startsWith('__MACOSX/')) return true;
+    return false;
+  } catch (error) {
+    throw new InputProblem(`is a damaged zip archive (${(error as Error).message})`);
+  } finally {
+    zip.close();
+  }
+}
+

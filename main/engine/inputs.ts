@@ -1,0 +1,259 @@
+// Reading the inputs of sessions, as the service does: the image of an image-to-3D session or a spin, the
+// mesh of a retopology or an animation upload, the zip of a style. A data URI (or an upload) is already
+// stored; a URL is fetched: one of the engine's own file URLs is read from its files (whatever port the
+// engine had when it signed it), any other URL over HTTP, redirects followed, within a size cap and a time
+// limit. Other hosts than this machine are read too unless the engine is set to refuse them. The bytes are
+// stored for the processors and checked to be what the session needs; when they cannot be read or are not
+// the right kind, the input records why and its session fails with that message.
+import { createWriteStream } from 'node:fs';
+import { copyFile, rm } from 'node:fs/promises';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { Output } from './artifacts.ts';
+import type { FileStore } from './file-store.ts';
+import { parseFileUrl } from './files.ts';
+import { formatBytes } from '../files/limits.ts';
+import { checkInput, INPUT_WHAT, InputProblem, type InputKind } from './input-check.ts';
+
+export type { InputKind } from './input-check.ts';
+
+/** An input of a session: the URL the client gave or the bytes it sent, and once read, the stored bytes or why they cannot be used. */
+export interface InputRef {
+  /** The URL the client gave; absent when it sent the bytes (a data URI or an upload). */
+  url?: string;
+  /** The stored bytes: at once for bytes sent, once read for a URL. */
+  file?: Output;
+  /** What the input must be; absent in records from before inputs were read (taken as they are). */
+  kind?: InputKind;
+  /** Being read (fetched and checked). */
+  reading?: boolean;
+  /** Why the input cannot be used: the whole message, for the session. */
+  error?: string;
+  /** When reading ended (epoch ms). */
+  settled_at?: number;
+  /** Where a URL's bytes go: `<read_key>.<extension>` under the files folder. */
+  read_key?: string;
+}
+
+export interface InputSettings {
+  /** Largest input read, in bytes (images: 64 MiB at most). Default 1 GiB. */
+  maxBytes: number;
+  /** Time to read one input, from connecting to its last byte. Default 60 s. */
+  timeoutMs: number;
+  /** Read URLs of other hosts than this machine (`allow`, the default) or only loopback ones and data URIs (`refuse`). */
+  remoteHosts: 'allow' | 'refuse';
+}
+
+export const DEFAULT_INPUT_SETTINGS: InputSettings = { maxBytes: 2 ** 30, timeoutMs: 60_000, remoteHosts: 'allow' };
+export const REMOTE_INPUTS_ENV = 'ASSET_STUDIO_ENGINE_REMOTE_INPUTS';
+
+const MAX_REDIRECTS = 5;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export class InputReader {
+  private readonly files: FileStore;
+  private readonly settings: InputSettings;
+  private readonly save: () => Promise<void>;
+  private readonly closing = new AbortController();
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(files: FileStore, settings: InputSettings, save: () => Promise<void>) {
+    this.files = files;
+    this.settings = settings;
+    this.save = save;
+  }
+
+  /**
+   * Starts reading `ref` as a `kind` (it is marked `reading` at once) and returns; a URL's bytes are stored
+   * under `<key>.<extension>`. When reading ends, the ref holds the file or the error, and the state is saved.
+   */
+  read(ref: InputRef, kind: InputKind, key: string): void {
+    ref.kind = kind;
+    ref.reading = true;
+    ref.read_key = key;
+    delete ref.error;
+    const job = this.run(ref, kind, key).finally(() => this.running.delete(job));
+    this.running.add(job);
+  }
+
+  /** Reads again every input that was being read when the engine stopped. */
+  resume(state: unknown): void {
+    for (const { ref, key } of readingInputs(state)) this.read(ref, ref.kind!, key);
+  }
+
+  /** Resolves once no input is being read. */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  /** Stops every read under way (they stay `reading`, and are read again at the next start). */
+  async close(): Promise<void> {
+    this.closing.abort();
+    await Promise.allSettled([...this.running]);
+  }
+
+  private async run(ref: InputRef, kind: InputKind, key: string): Promise<void> {
+    try {
+      if (ref.url === undefined) {
+        if (ref.file === undefined) throw new InputProblem('was not stored when it arrived');
+        await checkInput(this.files.path(ref.file.key), kind, this.settings.maxBytes);
+      } else {
+        ref.file = await this.fetch(ref.url, kind, key);
+      }
+    } catch (error) {
+      if (this.closing.signal.aborted) return;
+      ref.error = messageOf(ref, kind, error);
+      if (ref.url !== undefined) delete ref.file;
+    }
+    if (this.closing.signal.aborted) return;
+    ref.reading = false;
+    ref.settled_at = Date.now();
+    await this.save().catch(() => undefined);
+  }
+
+  /** Reads a URL into the store and checks it; returns the stored file. */
+  private async fetch(given: string, kind: InputKind, key: string): Promise<Output> {
+    const url = new URL(given);
+    const own = this.ownFile(url);
+    const temp = await this.files.tempPath();
+    try {
+      if (own !== undefined) {
+        // One of the engine's own files (an output of an earlier session): copied, so the input stays as it was.
+        await this.files.prepare(own);
+        await copyFile(this.files.path(own), temp);
+      } else {
+        await download(url, temp, this.settings, this.closing.signal);
+      }
+      const file: Output = { key: `${key}.${await checkInput(temp, kind, this.settings.maxBytes)}`, recipe: { type: 'input' } };
+      await this.files.adopt(file.key, temp);
+      return file;
+    } finally {
+      await rm(temp, { force: true });
+    }
+  }
+
+  /** The key of one of the engine's own file URLs (signed by it, on this machine, whatever its port then); throws when it expired. */
+  private ownFile(url: URL): string | undefined {
+    if (!isLoopback(url.hostname) && url.hostname !== new URL(this.files.baseUrl || 'http://127.0.0.1').hostname) return undefined;
+    const named = parseFileUrl(url);
+    if (named === undefined || !Number.isInteger(named.expires) || !this.files.verify(named.signed, named.expires, named.sig)) return undefined;
+    if (named.expires * 1000 <= Date.now()) throw new InputProblem('is one of this engine\'s file URLs, but it has expired: read its session again for a fresh URL');
+    return named.key;
+  }
+}
+
+/** Every input of the state that is being read, with the key its bytes go under. */
+function* readingInputs(value: unknown): Generator<{ ref: InputRef; key: string }> {
+  if (Array.isArray(value)) {
+    for (const item of value) yield* readingInputs(item);
+  } else if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    if (record.reading === true && typeof record.kind === 'string' && typeof record.read_key === 'string') {
+      yield { ref: record as InputRef, key: record.read_key };
+    } else {
+      for (const item of Object.values(record)) yield* readingInputs(item);
+    }
+  }
+}
+
+class FetchProblem extends Error {}
+
+async function download(url: URL, dest: string, settings: InputSettings, closing: AbortSignal): Promise<void> {
+  const signal = AbortSignal.any([AbortSignal.timeout(settings.timeoutMs), closing]);
+  let current = url;
+  for (let hop = 0; ; hop++) {
+    if (current.protocol !== 'http:' && current.protocol !== 'https:') throw new FetchProblem(`it leads to ${current.protocol} URL, which the engine does not read`);
+    if (settings.remoteHosts === 'refuse' && !isLoopback(current.hostname)) {
+      throw new FetchProblem(
+        `the engine is set to read inputs from this machine only (${REMOTE_INPUTS_ENV}=refuse), and ${current.host} is another host: send the file as a data URI, serve it on 127.0.0.1, or start the engine with remote inputs allowed`,
+      );
+    }
+    let res: Response;
+    try {
+      res = await fetch(current, { redirect: 'manual', signal, headers: { 'user-agent': 'asset-studio-local-engine' } });
+    } catch (error) {
+      throw new FetchProblem(networkReason(error, current, settings));
+    }
+    if (REDIRECTS.has(res.status)) {
+      await res.body?.cancel();
+      const location = res.headers.get('location');
+      if (location === null) throw new FetchProblem(`${current.host} answered ${res.status} without saying where to (no Location header)`);
+      if (hop >= MAX_REDIRECTS) throw new FetchProblem(`it redirects more than ${MAX_REDIRECTS} times`);
+      current = new URL(location, current);
+      continue;
+    }
+    if (!res.ok) {
+      await res.body?.cancel();
+      throw new FetchProblem(`${current.host} answered ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`);
+    }
+    const declared = Number(res.headers.get('content-length') ?? NaN);
+    if (declared > settings.maxBytes) {
+      await res.body?.cancel();
+      throw new FetchProblem(`it is ${formatBytes(declared)}, more than the ${formatBytes(settings.maxBytes)} the engine reads`);
+    }
+    if (res.body === null) throw new FetchProblem(`${current.host} answered ${res.status} with no content`);
+    let received = 0;
+    const cap = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        received += chunk.length;
+        if (received > settings.maxBytes) done(new FetchProblem(`it is larger than the ${formatBytes(settings.maxBytes)} the engine reads`));
+        else done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), cap, createWriteStream(dest, { mode: 0o600 }), { signal });
+    } catch (error) {
+      if (error instanceof FetchProblem) throw error;
+      throw new FetchProblem(networkReason(error, current, settings));
+    }
+    return;
+  }
+}
+
+function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+const NETWORK_REASONS: Record<string, (url: URL) => string> = {
+  ENOTFOUND: (url) => `the host ${url.hostname} was not found (a wrong address, or no internet connection)`,
+  EAI_AGAIN: (url) => `the host ${url.hostname} could not be looked up (no internet connection?)`,
+  ECONNREFUSED: (url) => `nothing answers at ${url.host} (connection refused)`,
+  ECONNRESET: (url) => `${url.host} closed the connection before the whole file was sent`,
+  ETIMEDOUT: (url) => `${url.host} did not answer (connection timed out)`,
+  EHOSTUNREACH: (url) => `${url.host} cannot be reached from this machine`,
+  ENETUNREACH: (url) => `${url.host} cannot be reached from this machine (no network)`,
+  CERT_HAS_EXPIRED: (url) => `the TLS certificate of ${url.host} has expired`,
+  DEPTH_ZERO_SELF_SIGNED_CERT: (url) => `the TLS certificate of ${url.host} is self-signed`,
+  UND_ERR_SOCKET: (url) => `${url.host} closed the connection before the whole file was sent`,
+};
+
+function networkReason(error: unknown, url: URL, settings: InputSettings): string {
+  const e = error as { name?: string; code?: string; cause?: { code?: string; name?: string; message?: string } };
+  if (e?.name === 'TimeoutError' || e?.cause?.name === 'TimeoutError') {
+    return `it was not read within ${Math.round(settings.timeoutMs / 100) / 10} s (the engine's time limit for an input)`;
+  }
+  const code = e?.cause?.code ?? e?.code;
+  if (code !== undefined && NETWORK_REASONS[code]) return NETWORK_REASONS[code](url);
+  return `${url.host} could not be read (${e?.cause?.message ?? (error instanceof Error ? error.message : String(error))})`;
+}
+
+/** The input as named in messages: its URL without the query (which may hold a signature), or "sent as a data URI". */
+export function describeInput(ref: InputRef, kind: InputKind): string {
+  const noun = kind === 'image' ? 'image' : kind === 'style-zip' ? 'zip' : 'mesh';
+  if (ref.url === undefined) return `The input ${noun} sent with the request`;
+  try {
+    const url = new URL(ref.url);
+    return `The input ${noun} ${url.origin}${url.pathname}`;
+  } catch {
+    return `The input ${noun}`;
+  }
+}
+
+function messageOf(ref: InputRef, kind: InputKind, error: unknown): string {
+  const what = describeInput(ref, kind);
+  if (error instanceof InputProblem) return `${what} ${error.reason}. Give ${INPUT_WHAT[kind]}.`;
+  if (error instanceof FetchProblem) return `${what} could not be read: ${error.message}.`;
+  return `${what} could not be read (${error instanceof Error ? error.message : String(error)}).`;
+}
