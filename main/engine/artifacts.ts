@@ -2,6 +2,8 @@
 // state), and the file store makes the bytes from the recipe the first time the file is needed.
 import { buildAnimatedGlb, buildFbxBinary, buildGlb, buildObj, buildZip, renderPreviewImage, renderTexture, type MeshOptions } from './outputs/index.ts';
 import { jointPositions, renderFigure } from './figure.ts';
+import { mapsOf, objTexturesOf, pictureFbx, pictureGlb, pictureMtl, pictureObj, pictureObjZip, pictureRender, pictureTexture, pictureUsdz, type TextureMap } from './generate/picture-outputs.ts';
+import type { PictureMesh } from './generate/mesh-options.ts';
 import { buildUsdz } from './usdz.ts';
 
 export type Recipe =
@@ -24,6 +26,19 @@ export type Recipe =
   | { type: 'usdz'; mesh: MeshOptions }
   | { type: 'image'; seed: string; size: number }
   | { type: 'figure'; seed: string; size: number }
+  // A mesh made from a picture (generate/): `model` says which (the stored picture's key, faces, topology, texture…).
+  | { type: 'picture-glb'; model: PictureMesh }
+  /** `mesh.obj` in a folder of its own, with `mesh.mtl` and its textures served beside it (see companionsOf). */
+  | { type: 'picture-obj'; model: PictureMesh }
+  | { type: 'picture-mtl'; model: PictureMesh }
+  /** The base colour, or for PBR the metallic-roughness or normal texture. */
+  | { type: 'picture-texture'; model: PictureMesh; map: TextureMap }
+  /** `<folder>/mesh.obj`, `mesh.mtl` and the textures it names. */
+  | { type: 'picture-obj-zip'; model: PictureMesh; folder: string }
+  | { type: 'picture-fbx'; model: PictureMesh }
+  | { type: 'picture-usdz'; model: PictureMesh }
+  /** The model drawn on white, `size` pixels square, turned `yaw` radians about +Y (spin views: quarter turns) and tilted `pitch`. */
+  | { type: 'render'; model: PictureMesh; size: number; yaw: number; pitch?: number }
   /** Bytes the client sent (an uploaded mesh, a data-URI image): written on arrival, never remade. */
   | { type: 'input' };
 
@@ -44,6 +59,14 @@ const EXTENSION: Record<Exclude<Recipe['type'], 'input'>, string> = {
   usdz: 'usdz',
   image: 'png',
   figure: 'png',
+  'picture-glb': 'glb',
+  'picture-obj': 'obj',
+  'picture-mtl': 'mtl',
+  'picture-texture': 'png',
+  'picture-obj-zip': 'zip',
+  'picture-fbx': 'fbx',
+  'picture-usdz': 'usdz',
+  render: 'png',
 };
 
 export function output(owner: string, name: string, recipe: Exclude<Recipe, { type: 'input' }>): Output {
@@ -58,9 +81,22 @@ export function objInFolder(owner: string, name: string, mesh: MeshOptions, text
   return output(owner, `${name}/${OBJ_FOLDER_NAME}`, { type: 'obj', mesh, companions: { texture } });
 }
 
+/** The OBJ of a mesh made from a picture, in the folder `<owner>/<name>/`, with its MTL and textures served beside it. */
+export function pictureObjInFolder(owner: string, name: string, model: PictureMesh): Output {
+  return output(owner, `${name}/${OBJ_FOLDER_NAME}`, { type: 'picture-obj', model });
+}
+
 /** The files an output names and that are served beside it: the MTL and texture of an OBJ in a folder. */
 export function companionsOf(file: Output): Output[] {
   const { recipe } = file;
+  if (recipe.type === 'picture-obj') {
+    const folder = file.key.slice(0, file.key.lastIndexOf('/'));
+    const names = objTexturesOf(recipe.model, OBJ_FOLDER_NAME);
+    return [
+      { key: `${folder}/${OBJ_FOLDER_NAME}.mtl`, recipe: { type: 'picture-mtl', model: recipe.model } },
+      ...mapsOf(recipe.model).map((map): Output => ({ key: `${folder}/${names[map]}`, recipe: { type: 'picture-texture', model: recipe.model, map } })),
+    ];
+  }
   if (recipe.type !== 'obj' || recipe.companions === undefined) return [];
   const folder = file.key.slice(0, file.key.lastIndexOf('/'));
   const { texture } = recipe.companions;
@@ -68,7 +104,15 @@ export function companionsOf(file: Output): Output[] {
   return texture ? [mtl, { key: `${folder}/${OBJ_FOLDER_NAME}.png`, recipe: { type: 'texture', seed: recipe.mesh.seed } }] : [mtl];
 }
 
-export function makeArtifact(recipe: Recipe): Buffer {
+/** Reads a stored file by its key (a session's input picture), for the outputs made from it. */
+export type ReadStored = (key: string) => Buffer;
+
+const noStore: ReadStored = (key) => {
+  throw new Error(`the output needs the stored file ${key}, but no file store was given`);
+};
+
+/** The bytes of an output; `read` gives the stored inputs that meshes made from a picture need. */
+export function makeArtifact(recipe: Recipe, read: ReadStored = noStore): Buffer {
   switch (recipe.type) {
     case 'glb':
       return buildGlb({ ...recipe.mesh, texture: recipe.texture });
@@ -99,6 +143,23 @@ export function makeArtifact(recipe: Recipe): Buffer {
       return renderPreviewImage(recipe.seed, recipe.size, recipe.size);
     case 'figure':
       return renderFigure(recipe.seed, recipe.size);
+    case 'picture-glb':
+      return pictureGlb(recipe.model, read(recipe.model.picture));
+    case 'picture-obj':
+      return Buffer.from(pictureObj(recipe.model, read(recipe.model.picture), OBJ_FOLDER_NAME).obj);
+    case 'picture-mtl':
+      return Buffer.from(pictureMtl(recipe.model, read(recipe.model.picture), OBJ_FOLDER_NAME));
+    case 'picture-texture':
+      return pictureTexture(recipe.model, read(recipe.model.picture), recipe.map);
+    case 'picture-obj-zip':
+      // Older scripts open `<session code>/mesh.obj` from the zip, as the service packs it.
+      return pictureObjZip(recipe.model, read(recipe.model.picture), OBJ_FOLDER_NAME, recipe.folder);
+    case 'picture-fbx':
+      return pictureFbx(recipe.model, read(recipe.model.picture));
+    case 'picture-usdz':
+      return pictureUsdz(recipe.model, read(recipe.model.picture));
+    case 'render':
+      return pictureRender(recipe.model, read(recipe.model.picture), recipe.size, recipe.yaw, recipe.pitch);
     case 'input':
       throw new Error('an input file cannot be remade: it was not stored when it arrived');
   }

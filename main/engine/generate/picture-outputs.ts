@@ -1,7 +1,7 @@
 // The output files of a mesh made from a picture, from the recipe's mesh and the picture's bytes: GLB, OBJ with
 // its MTL and textures (and the zip of them), FBX with its texture embedded, USDZ, and renders (spin views, previews).
 import { buildPolygonFbx } from '../outputs/fbx.ts';
-import { buildPolygonObj, objTextureNames, type ObjTextureNames } from '../outputs/obj.ts';
+import { buildPolygonMtl, buildPolygonObj, objTextureNames, type ObjTextureNames } from '../outputs/obj.ts';
 import { buildPolygonGlb } from '../outputs/polygon-glb.ts';
 import { encodePng } from '../outputs/png.ts';
 import { buildZip } from '../outputs/zip.ts';
@@ -32,9 +32,21 @@ export function pictureGlb(mesh: PictureMesh, picture: Buffer): Buffer {
   return buildPolygonGlb(model.mesh, materialOf(model));
 }
 
+const objTexts = new WeakMap<PictureModel, Map<string, { obj: string; mtl: string }>>();
+
+/** The OBJ and MTL of `<name>.obj` (written once per model and name: the OBJ file and the zip share them). */
 export function pictureObj(mesh: PictureMesh, picture: Buffer, name: string): { obj: string; mtl: string } {
   const model = modelOf(mesh, picture);
-  return buildPolygonObj(model.mesh, model.color, name, objTexturesOf(mesh, name));
+  let byName = objTexts.get(model);
+  if (byName === undefined) objTexts.set(model, (byName = new Map()));
+  let texts = byName.get(name);
+  if (texts === undefined) byName.set(name, (texts = buildPolygonObj(model.mesh, model.color, name, objTexturesOf(mesh, name))));
+  return texts;
+}
+
+/** The MTL of `<name>.obj` alone. */
+export function pictureMtl(mesh: PictureMesh, picture: Buffer, name: string): string {
+  return buildPolygonMtl(modelOf(mesh, picture).color, objTexturesOf(mesh, name));
 }
 
 export function pictureTexture(mesh: PictureMesh, picture: Buffer, map: TextureMap): Buffer {

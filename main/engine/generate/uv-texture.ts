@@ -142,52 +142,56 @@ function surfaceMaps(rgb: Float32Array, size: number): { metallicRoughness: Uint
   }
   const radius = Math.max(2, Math.round(size / 48));
   const mean = boxBlur(luma, size, radius);
-  const meanSquare = boxBlur(luma.map((v) => v * v), size, radius);
+  const squares = new Float32Array(n);
+  for (let t = 0; t < n; t++) squares[t] = luma[t]! * luma[t]!;
+  const meanSquare = boxBlur(squares, size, radius);
   const width = size * 2;
   const metallicRoughness = new Uint8Array(width * size * 4);
   const normal = new Uint8Array(width * size * 4);
-  const at = (x: number, y: number) => luma[Math.min(size - 1, Math.max(0, y)) * size + Math.min(size - 1, Math.max(0, x))]!;
   for (let y = 0; y < size; y++) {
+    const up = (y > 0 ? y - 1 : y) * size;
+    const down = (y < size - 1 ? y + 1 : y) * size;
     for (let x = 0; x < size; x++) {
       const t = y * size + x;
       const highlight = Math.min(1, Math.max(0, (luma[t]! - mean[t]!) * 5));
-      const contrast = Math.min(1, Math.sqrt(Math.max(0, meanSquare[t]! - mean[t]! ** 2)) * 6);
+      const contrast = Math.min(1, Math.sqrt(Math.max(0, meanSquare[t]! - mean[t]! * mean[t]!)) * 6);
       const grey = Math.max(0, 1 - saturation[t]! * 4);
       const roughness = 0.85 - 0.5 * highlight;
       const metallic = 0.7 * grey * contrast;
-      const dx = (at(x + 1, y) - at(x - 1, y)) * NORMAL_STRENGTH;
-      const dy = (at(x, y + 1) - at(x, y - 1)) * NORMAL_STRENGTH;
-      const len = Math.hypot(dx, dy, 1);
+      const dx = (luma[y * size + (x < size - 1 ? x + 1 : x)]! - luma[y * size + (x > 0 ? x - 1 : x)]!) * NORMAL_STRENGTH;
+      const dy = (luma[down + x]! - luma[up + x]!) * NORMAL_STRENGTH;
+      const len = Math.sqrt(dx * dx + dy * dy + 1);
       const o = (y * width + x) * 4;
-      normal[o] = Math.round((0.5 - (0.5 * dx) / len) * 255);
-      normal[o + 1] = Math.round((0.5 + (0.5 * dy) / len) * 255);
-      normal[o + 2] = Math.round((0.5 + 0.5 / len) * 255);
-      normal[o + 3] = 255;
-      metallicRoughness[o] = 255;
-      metallicRoughness[o + 1] = Math.round(roughness * 255);
-      metallicRoughness[o + 2] = Math.round(metallic * 255);
-      metallicRoughness[o + 3] = 255;
-      normal.copyWithin(o + size * 4, o, o + 4);
-      metallicRoughness.copyWithin(o + size * 4, o, o + 4);
+      const b = o + size * 4;
+      normal[o] = normal[b] = Math.round((0.5 - (0.5 * dx) / len) * 255);
+      normal[o + 1] = normal[b + 1] = Math.round((0.5 + (0.5 * dy) / len) * 255);
+      normal[o + 2] = normal[b + 2] = Math.round((0.5 + 0.5 / len) * 255);
+      normal[o + 3] = normal[b + 3] = 255;
+      metallicRoughness[o] = metallicRoughness[b] = 255;
+      metallicRoughness[o + 1] = metallicRoughness[b + 1] = Math.round(roughness * 255);
+      metallicRoughness[o + 2] = metallicRoughness[b + 2] = Math.round(metallic * 255);
+      metallicRoughness[o + 3] = metallicRoughness[b + 3] = 255;
     }
   }
   return { metallicRoughness, normal };
 }
 
-/** Mean over a (2r+1)² square, clamped at the edges (two passes of running sums). */
+/** Mean over a (2r+1)² square, clamped at the edges (running sums along rows, then columns). */
 function boxBlur(values: Float32Array, size: number, r: number): Float32Array {
-  const pass = (src: Float32Array, horizontal: boolean) => {
-    const out = new Float32Array(src.length);
-    for (let line = 0; line < size; line++) {
-      const idx = (k: number) => (horizontal ? line * size + k : k * size + line);
-      let sum = 0;
-      for (let k = -r; k <= r; k++) sum += src[idx(Math.min(size - 1, Math.max(0, k)))]!;
-      for (let k = 0; k < size; k++) {
-        out[idx(k)] = sum / (2 * r + 1);
-        sum += src[idx(Math.min(size - 1, k + r + 1))]! - src[idx(Math.max(0, k - r))]!;
-      }
+  const line = new Float32Array(size);
+  const rows = new Float32Array(values.length);
+  const out = new Float32Array(values.length);
+  const scale = 1 / (2 * r + 1);
+  const run = (read: (k: number) => number, write: (k: number, v: number) => void) => {
+    for (let k = 0; k < size; k++) line[k] = read(k);
+    let sum = 0;
+    for (let k = -r; k <= r; k++) sum += line[k < 0 ? 0 : k >= size ? size - 1 : k]!;
+    for (let k = 0; k < size; k++) {
+      write(k, sum * scale);
+      sum += line[k + r + 1 < size ? k + r + 1 : size - 1]! - line[k - r > 0 ? k - r : 0]!;
     }
-    return out;
   };
-  return pass(pass(values, true), false);
+  for (let y = 0; y < size; y++) run((k) => values[y * size + k]!, (k, v) => (rows[y * size + k] = v));
+  for (let x = 0; x < size; x++) run((k) => rows[k * size + x]!, (k, v) => (out[k * size + x] = v));
+  return out;
 }

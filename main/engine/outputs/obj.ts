@@ -73,6 +73,11 @@ export function buildPolygonObj(mesh: PolygonMesh, color: Vec3, name: string, te
     lines.push(`f ${corners.join(' ')}`);
     offset += size;
   }
+  return { obj: `${lines.join('\n')}\n`, mtl: buildPolygonMtl(color, textures) };
+}
+
+/** The MTL of buildPolygonObj: the base colour, and the textures it names. */
+export function buildPolygonMtl(color: Vec3, textures: ObjTextureNames): string {
   const mtl = [
     `# ${GENERATOR}`,
     'newmtl material',
@@ -85,5 +90,5 @@ export function buildPolygonObj(mesh: PolygonMesh, color: Vec3, name: string, te
     ...(textures.metallicRoughness ? [`map_Pr -imfchan g ${textures.metallicRoughness}`, `map_Pm -imfchan b ${textures.metallicRoughness}`] : []),
     ...(textures.normal ? [`norm ${textures.normal}`] : []),
   ];
-  return { obj: `${lines.join('\n')}\n`, mtl: `${mtl.join('\n')}\n` };
+  return `${mtl.join('\n')}\n`;
 }

@@ -6,6 +6,7 @@ import { Scene } from '@babylonjs/core/scene.js';
 import '@babylonjs/loaders/FBX/index.js';
 import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
+import { companionsOf, makeArtifact, output, pictureObjInFolder } from '../../../main/engine/artifacts.ts';
 import type { PictureMesh } from '../../../main/engine/generate/mesh-options.ts';
 import { pictureFbx, pictureGlb, pictureObj, pictureObjZip, pictureRender, pictureUsdz } from '../../../main/engine/generate/picture-outputs.ts';
 import { decodeImage } from '../../../main/engine/generate/decode-image.ts';
@@ -127,5 +128,38 @@ describe('the outputs of a model from the picture', () => {
     expect(Array.from(image.data.subarray(0, 4))).toEqual([255, 255, 255, 255]);
     const centre = (128 * 256 + 128) * 4;
     expect(image.data[centre]! + image.data[centre + 1]! + image.data[centre + 2]!).toBeLessThan(3 * 250);
+  });
+});
+
+describe('recipes of a model from the picture (what sessions record)', () => {
+  const model = spec({ picture: 'SESSION_a/input.png', texture: 'pbr' });
+  const read = (key: string) => {
+    expect(key).toBe('SESSION_a/input.png');
+    return chair;
+  };
+
+  it('an OBJ in its folder names the MTL and the three textures served beside it', () => {
+    const obj = pictureObjInFolder('SESSION_a', 'mesh-1', model);
+    expect(obj.key).toBe('SESSION_a/mesh-1/mesh.obj');
+    expect(companionsOf(obj).map((f) => f.key)).toEqual([
+      'SESSION_a/mesh-1/mesh.mtl',
+      'SESSION_a/mesh-1/mesh.png',
+      'SESSION_a/mesh-1/mesh_metallic_roughness.png',
+      'SESSION_a/mesh-1/mesh_normal.png',
+    ]);
+    const mtl = makeArtifact(companionsOf(obj)[0]!.recipe, read).toString('utf8');
+    for (const companion of companionsOf(obj).slice(1)) expect(mtl).toContain(companion.key.split('/').pop());
+    expect(makeArtifact(obj.recipe, read).toString('utf8')).toMatch(/^mtllib mesh\.mtl$/m);
+  });
+
+  it('reads the stored picture through the file store, and says so when there is none', () => {
+    const glb = output('SESSION_a', 'mesh-1', { type: 'picture-glb', model });
+    expect(makeArtifact(glb.recipe, read).subarray(0, 4).toString('latin1')).toBe('glTF');
+    expect(() => makeArtifact(glb.recipe)).toThrow(/needs the stored file SESSION_a\/input\.png/);
+  });
+
+  it('refuses a recorded model that breaks the schema (a state file edited by hand)', () => {
+    const broken = { ...model, faces: 5, pivot: [0, 2, 0] } as PictureMesh;
+    expect(() => makeArtifact({ type: 'picture-glb', model: broken }, read)).toThrow(/faces|pivot/);
   });
 });
