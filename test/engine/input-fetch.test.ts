@@ -160,6 +160,15 @@ describe('inputs are read', () => {
     const garbage = await imageTo3d(engine, `data:image/png;base64,${Buffer.from('definitely not a png').toString('base64')}`);
     expect(garbage.session_status).toBe('failed');
     expect(garbage.error).toMatch(/^The input image sent with the request is not an image/);
+
+    // The older flow: a spin regenerated from an image that cannot be read fails as spin_generate_failed.
+    const older = await post(engine, '/image-to-3d-sessions', { image_url: bucket.url('/chair.png') }, engine.legacyUrl);
+    const spun = await pollUntil(() => get(engine, `/image-to-3d-sessions/${older.session_code}`), (s) => /spin_generate_(done|failed)/.test(s.status));
+    expect(spun.status).toBe('spin_generate_done');
+    await post(engine, '/image-to-3d-sessions/submit-spin-jobs', { session_code: older.session_code, image_urls: [bucket.url('/gone.png')] });
+    const respun = await pollUntil(() => get(engine, `/image-to-3d-sessions/${older.session_code}`), (s) => /spin_generate_(done|failed)/.test(s.status) && s.spins.length === 0);
+    expect(respun.status).toBe('spin_generate_failed');
+    expect(respun.error).toContain(`${bucket.url('/gone.png')} could not be read`);
   });
 
   it('reads mesh URLs for retopology (and an ASSET_ id again without fetching) and animation uploads', async () => {
