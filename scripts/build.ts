@@ -2,7 +2,9 @@
 // preload (dist/electron/preload.cjs), both bundled to CommonJS by esbuild, and the renderer
 // (dist/renderer/, by renderer/build.ts), and the Blender add-on's zip (dist/blender/, by
 // build-blender-addon.ts). `node scripts/build.ts [--no-renderer]`.
-import { join, resolve } from 'node:path';
+import { copyFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
 import { buildBlenderAddon } from './build-blender-addon.ts';
 
@@ -28,7 +30,11 @@ export async function buildElectron(): Promise<string[]> {
     // The preload runs in the renderer's sandbox: only 'electron' may be required there, the rest is bundled.
     build({ ...common, minify: true, entryPoints: [join(ROOT, 'main', 'electron', 'preload.ts')], outfile: join(ELECTRON_OUT, 'preload.cjs') }),
   ]);
-  return [join(ELECTRON_OUT, 'main.cjs'), join(ELECTRON_OUT, 'preload.cjs')];
+  // The engine's Draco decoder (draco3dgltf, for compressed retopology inputs) loads its WebAssembly from the
+  // folder of the script that runs it: in the bundle, dist/electron/.
+  const dracoWasm = join(ELECTRON_OUT, 'draco_decoder_gltf.wasm');
+  copyFileSync(join(dirname(createRequire(import.meta.url).resolve('draco3dgltf')), 'draco_decoder_gltf.wasm'), dracoWasm);
+  return [join(ELECTRON_OUT, 'main.cjs'), join(ELECTRON_OUT, 'preload.cjs'), dracoWasm];
 }
 
 /** The renderer's build (renderer/build.ts, exporting buildRenderer()); a clear message when it is missing. */

@@ -1,0 +1,207 @@
+// The preview image of a retopology: a small software rasterizer draws the result from the front-right and
+// a little above (glTF's front faces +Z), shaded in its materials' base colours (sampling a material's
+// texture when one is given), with the edges of its faces drawn over it, so the new topology shows: quads
+// as quads, never their diagonals. Orthographic, a depth buffer, 2×2 supersampling; a PNG.
+import { encodePng } from '../outputs/png.ts';
+import type { FaceMesh } from './mesh.ts';
+
+/** A decoded texture: width × height × 4 bytes (RGBA), rows top to bottom. */
+export interface TexturePixels {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+const SUPERSAMPLE = 2;
+
+type Planes = [Float32Array, Float32Array, Float32Array];
+const EYE = normalize([0.9, 0.7, 1.6]);
+const LIGHT = normalize([0.5, 1.2, 1.3]);
+const EDGE_DARKEN = 0.55;
+const BACKGROUND_TOP = [236, 239, 243];
+const BACKGROUND_BOTTOM = [204, 209, 216];
+
+/** A `size` × `size` PNG of `mesh`; `textures[i]` is material i's decoded base-colour texture, if any. */
+export function renderPreview(mesh: FaceMesh, size: number, textures: (TexturePixels | undefined)[] = []): Buffer {
+  const w = size * SUPERSAMPLE;
+  // One plane per channel, so that the background is a fill per row.
+  const color: Planes = [new Float32Array(w * w), new Float32Array(w * w), new Float32Array(w * w)];
+  for (let y = 0; y < w; y++) {
+    const t = y / (w - 1);
+    color.forEach((plane, k) => void plane.fill(BACKGROUND_TOP[k]! * (1 - t) + BACKGROUND_BOTTOM[k]! * t, y * w, (y + 1) * w));
+  }
+  const depth = new Float32Array(w * w).fill(-Infinity);
+  const { screen, radius } = project(mesh.positions, w);
+
+  const fill = (a: number, b: number, c: number) => fillTriangle(mesh, screen, a, b, c, w, color, depth, textures);
+  for (let q = 0; q < mesh.quads.length; q += 4) {
+    const [a, b, c, d] = [mesh.quads[q]!, mesh.quads[q + 1]!, mesh.quads[q + 2]!, mesh.quads[q + 3]!];
+    fill(a, b, c);
+    fill(a, c, d);
+  }
+  for (let t = 0; t < mesh.triangles.length; t += 3) fill(mesh.triangles[t]!, mesh.triangles[t + 1]!, mesh.triangles[t + 2]!);
+
+  // Face edges over the surface: drawn where they are not behind it (a small depth tolerance).
+  const tolerance = radius * 0.006;
+  const line = (a: number, b: number) => drawEdge(screen, a, b, w, color, depth, tolerance);
+  for (let q = 0; q < mesh.quads.length; q += 4) for (let k = 0; k < 4; k++) line(mesh.quads[q + k]!, mesh.quads[q + ((k + 1) % 4)]!);
+  for (let t = 0; t < mesh.triangles.length; t += 3) for (let k = 0; k < 3; k++) line(mesh.triangles[t + k]!, mesh.triangles[t + ((k + 1) % 3)]!);
+
+  // Each image pixel is the mean of its 2 × 2 samples.
+  const rgba = new Uint8Array(size * size * 4).fill(255);
+  color.forEach((plane, k) => {
+    for (let y = 0; y < size; y++) {
+      const top = 2 * y * w;
+      const out = y * size * 4 + k;
+      for (let x = 0; x < size; x++) {
+        const at = top + 2 * x;
+        rgba[out + x * 4] = Math.round((plane[at]! + plane[at + 1]! + plane[at + w]! + plane[at + w + 1]!) / 4);
+      }
+    }
+  });
+  return encodePng(size, size, rgba);
+}
+
+/** Screen x, y (pixels, y down) and depth (towards the eye) per vertex, the model filling 90% of the frame. */
+function project(positions: Float32Array, w: number): { screen: Float64Array; radius: number } {
+  const n = positions.length / 3;
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  for (let v = 0; v < n; v++) {
+    for (let k = 0; k < 3; k++) {
+      min[k] = Math.min(min[k]!, positions[v * 3 + k]!);
+      max[k] = Math.max(max[k]!, positions[v * 3 + k]!);
+    }
+  }
+  const centre = [0, 1, 2].map((k) => (min[k]! + max[k]!) / 2);
+  const right = normalize(cross(neg(EYE), [0, 1, 0]));
+  const up = cross(right, neg(EYE));
+  const screen = new Float64Array(n * 3);
+  let radius = 0;
+  for (let v = 0; v < n; v++) {
+    const p = [0, 1, 2].map((k) => positions[v * 3 + k]! - centre[k]!);
+    screen[v * 3] = dot(p, right);
+    screen[v * 3 + 1] = dot(p, up);
+    screen[v * 3 + 2] = dot(p, EYE);
+    radius = Math.max(radius, Math.hypot(screen[v * 3]!, screen[v * 3 + 1]!));
+  }
+  const scale = radius > 0 ? (w * 0.45) / radius : 1;
+  for (let v = 0; v < n; v++) {
+    screen[v * 3] = w / 2 + screen[v * 3]! * scale;
+    screen[v * 3 + 1] = w / 2 - screen[v * 3 + 1]! * scale;
+  }
+  return { screen, radius: Math.max(radius, 1e-9) };
+}
+
+function fillTriangle(
+  mesh: FaceMesh,
+  s: Float64Array,
+  a: number,
+  b: number,
+  c: number,
+  w: number,
+  color: Planes,
+  depth: Float32Array,
+  textures: (TexturePixels | undefined)[],
+): void {
+  const [ax, ay, az] = [s[a * 3]!, s[a * 3 + 1]!, s[a * 3 + 2]!];
+  const [bx, by, bz] = [s[b * 3]!, s[b * 3 + 1]!, s[b * 3 + 2]!];
+  const [cx, cy, cz] = [s[c * 3]!, s[c * 3 + 1]!, s[c * 3 + 2]!];
+  const area = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+  if (area === 0) return;
+
+  // Lambert shading of the face's world normal, lit from both sides.
+  const p = mesh.positions;
+  const u = [0, 1, 2].map((k) => p[b * 3 + k]! - p[a * 3 + k]!);
+  const v = [0, 1, 2].map((k) => p[c * 3 + k]! - p[a * 3 + k]!);
+  let normal = normalize(cross(u, v));
+  if (dot(normal, EYE) < 0) normal = neg(normal);
+  const light = 0.3 + 0.7 * Math.max(0, dot(normal, LIGHT));
+  const material = mesh.materials[mesh.materialOf[a]!];
+  const base = (material?.color ?? [0.8, 0.8, 0.8, 1]).slice(0, 3).map((x) => 255 * Math.min(1, Math.max(0, x)) ** (1 / 2.2));
+  const texture = mesh.uvs === undefined ? undefined : textures[mesh.materialOf[a]!];
+
+  const x0 = Math.max(0, Math.floor(Math.min(ax, bx, cx)));
+  const x1 = Math.min(w - 1, Math.ceil(Math.max(ax, bx, cx)));
+  const y0 = Math.max(0, Math.floor(Math.min(ay, by, cy)));
+  const y1 = Math.min(w - 1, Math.ceil(Math.max(ay, by, cy)));
+  // Barycentric weights are linear in the pixel's centre: l = ex·x + ey·y + e0.
+  const e1x = (by - cy) / area;
+  const e1y = (cx - bx) / area;
+  const e10 = (bx * cy - by * cx) / area;
+  const e2x = (cy - ay) / area;
+  const e2y = (ax - cx) / area;
+  const e20 = (cx * ay - cy * ax) / area;
+  const [r, g, bl] = [base[0]! * light, base[1]! * light, base[2]! * light];
+  const uv = mesh.uvs;
+  for (let y = y0; y <= y1; y++) {
+    const py = y + 0.5;
+    for (let x = x0; x <= x1; x++) {
+      const px = x + 0.5;
+      const l0 = e1x * px + e1y * py + e10;
+      const l1 = e2x * px + e2y * py + e20;
+      const l2 = 1 - l0 - l1;
+      if (l0 < 0 || l1 < 0 || l2 < 0) continue;
+      const z = l0 * az + l1 * bz + l2 * cz;
+      const at = y * w + x;
+      if (z <= depth[at]!) continue;
+      depth[at] = z;
+      if (texture === undefined || uv === undefined) {
+        color[0][at] = r;
+        color[1][at] = g;
+        color[2][at] = bl;
+        continue;
+      }
+      const texel = sample(texture, l0 * uv[a * 2]! + l1 * uv[b * 2]! + l2 * uv[c * 2]!, l0 * uv[a * 2 + 1]! + l1 * uv[b * 2 + 1]! + l2 * uv[c * 2 + 1]!);
+      color[0][at] = (r * texture.data[texel]!) / 255;
+      color[1][at] = (g * texture.data[texel + 1]!) / 255;
+      color[2][at] = (bl * texture.data[texel + 2]!) / 255;
+    }
+  }
+}
+
+/** Where the texel at (u, v) starts in the texture's data (glTF convention: v down; repeating). */
+function sample(texture: TexturePixels, u: number, v: number): number {
+  const x = Math.min(texture.width - 1, Math.floor((u - Math.floor(u)) * texture.width));
+  const y = Math.min(texture.height - 1, Math.floor((v - Math.floor(v)) * texture.height));
+  return (y * texture.width + x) * 4;
+}
+
+function drawEdge(s: Float64Array, a: number, b: number, w: number, color: Planes, depth: Float32Array, tolerance: number): void {
+  const ax = s[a * 3]!;
+  const ay = s[a * 3 + 1]!;
+  const az = s[a * 3 + 2]!;
+  const dx = s[b * 3]! - ax;
+  const dy = s[b * 3 + 1]! - ay;
+  const dz = s[b * 3 + 2]! - az;
+  const steps = Math.max(1, Math.ceil(Math.max(Math.abs(dx), Math.abs(dy))));
+  const [r, g, bl] = color;
+  for (let i = 0; i <= steps; i++) {
+    const t = i / steps;
+    const x = Math.floor(ax + dx * t);
+    const y = Math.floor(ay + dy * t);
+    const z = az + dz * t;
+    // Two pixels wide at the supersampled size: one pixel in the image.
+    for (let p = 0; p < 4; p++) {
+      const px = x + (p & 1);
+      const py = y + (p >> 1);
+      if (px < 0 || py < 0 || px >= w || py >= w) continue;
+      const at = py * w + px;
+      const d = depth[at]!;
+      if (d === -Infinity || z < d - tolerance) continue;
+      r[at] = r[at]! * EDGE_DARKEN;
+      g[at] = g[at]! * EDGE_DARKEN;
+      bl[at] = bl[at]! * EDGE_DARKEN;
+      depth[at] = Infinity; // darkened once, not again by the next edge through it
+    }
+  }
+}
+
+type V3 = number[];
+function normalize(v: V3): V3 {
+  const l = Math.hypot(v[0]!, v[1]!, v[2]!) || 1;
+  return [v[0]! / l, v[1]! / l, v[2]! / l];
+}
+const cross = (a: V3, b: V3): V3 => [a[1]! * b[2]! - a[2]! * b[1]!, a[2]! * b[0]! - a[0]! * b[2]!, a[0]! * b[1]! - a[1]! * b[0]!];
+const dot = (a: V3, b: V3) => a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
+const neg = (a: V3): V3 => [-a[0]!, -a[1]!, -a[2]!];
