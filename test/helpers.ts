@@ -1,11 +1,11 @@
-// Helpers shared by test folders: temporary folders removed after each test, and child processes
-// killed with SIGKILL at a chosen moment (crash tests).
+// Helpers shared by test folders: temporary folders removed after each test, the error a promise rejects
+// with, and child processes killed with SIGKILL at a chosen moment (crash tests).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 
 const made: string[] = [];
 
@@ -18,6 +18,16 @@ export function tempDir(prefix = 'asset-studio-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   made.push(dir);
   return dir;
+}
+
+/** The error `promise` rejects with, which must be a `type` (the test fails if it resolves or rejects with another). */
+export async function rejection<E>(promise: Promise<unknown>, type: abstract new (...args: never[]) => E): Promise<E> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(type);
+  return error as E;
 }
 
 /**

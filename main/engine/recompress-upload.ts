@@ -1,9 +1,9 @@
 // What some services do to an uploaded image before hosting it: metadata dropped, the data compressed
 // again, their own stamp added. The picture stays the same but the bytes do not, so a client cannot
 // recognise its upload by a hash of the file. Engine option `uploadedImages: 'recompressed'`.
-import { crc32, deflateSync, inflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
+import { PNG_SIGNATURE, pngChunk } from './outputs/png.ts';
 
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const STAMP = 'asset-studio local engine';
 /** PNG chunks that carry the picture; every other one is metadata and is dropped. */
 const PICTURE_CHUNKS = new Set(['IHDR', 'PLTE', 'tRNS']);
@@ -33,20 +33,11 @@ function recompressPng(bytes: Buffer): Buffer {
     at += 12 + length;
     if (type === 'IEND') break;
     if (type === 'IDAT') data.push(body);
-    else if (PICTURE_CHUNKS.has(type)) kept.push(chunk(type, body));
+    else if (PICTURE_CHUNKS.has(type)) kept.push(pngChunk(type, body));
   }
   const pixels = deflateSync(inflateSync(Buffer.concat(data)), { level: 9 });
-  const stamp = chunk('tEXt', Buffer.from(`Software\0${STAMP}`, 'latin1'));
-  return Buffer.concat([PNG_SIGNATURE, ...kept, stamp, chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, 'latin1');
-  data.copy(out, 8);
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-  return out;
+  const stamp = pngChunk('tEXt', Buffer.from(`Software\0${STAMP}`, 'latin1'));
+  return Buffer.concat([PNG_SIGNATURE, ...kept, stamp, pngChunk('IDAT', pixels), pngChunk('IEND', Buffer.alloc(0))]);
 }
 
 /** Drops the metadata segments (APPn and comments) before the first scan, keeping the colour ones (ICC profile,

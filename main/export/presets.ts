@@ -34,28 +34,15 @@ export interface Preset {
   extras: readonly FileKind[];
 }
 
+/**
+ * Unity and Unreal get the same files under PascalCase names: GLB and FBX (Unity imports FBX natively and GLB
+ * with the glTFast or UnityGLTF package; Unreal imports both), else the OBJ.
+ */
+const GLB_AND_FBX = { style: 'pascal', meshes: ['glb', 'fbx'], fallbackMeshes: ['obj'], extras: ['texture'] } as const satisfies Partial<Preset>;
+
 export const PRESETS: Readonly<Record<ExportTarget, Preset>> = {
-  // Unity imports FBX natively and GLB with the glTFast or UnityGLTF package, so both are written.
-  unity: {
-    engine: 'unity',
-    label: 'Unity',
-    contentDir: ['Assets'],
-    baseDir: ['Assets', 'AssetStudio'],
-    style: 'pascal',
-    meshes: ['glb', 'fbx'],
-    fallbackMeshes: ['obj'],
-    extras: ['texture'],
-  },
-  unreal: {
-    engine: 'unreal',
-    label: 'Unreal',
-    contentDir: ['Content'],
-    baseDir: ['Content', 'AssetStudio'],
-    style: 'pascal',
-    meshes: ['glb', 'fbx'],
-    fallbackMeshes: ['obj'],
-    extras: ['texture'],
-  },
+  unity: { engine: 'unity', label: 'Unity', contentDir: ['Assets'], baseDir: ['Assets', 'AssetStudio'], ...GLB_AND_FBX },
+  unreal: { engine: 'unreal', label: 'Unreal', contentDir: ['Content'], baseDir: ['Content', 'AssetStudio'], ...GLB_AND_FBX },
   // res:// is the folder of project.godot; Godot 4.3+ also imports FBX natively.
   godot: {
     engine: 'godot',

@@ -6,10 +6,10 @@ import { cancelJob, retryJob, retryOperationId } from '../../main/app/job-action
 import { createServices, type Services } from '../../main/app/services.ts';
 import { SubmissionUnknownError } from '../../main/jobs/submit.ts';
 import { DEFAULT_TIMING, scaleTiming } from '../../main/jobs/schedule.ts';
-import { databasePath, openDatabase } from '../../main/store/database.ts';
 import type { JobRecord } from '../../main/store/jobs.ts';
 import { AppError } from '../../shared/errors.ts';
-import { tempDir } from '../helpers.ts';
+import { rejection, tempDir } from '../helpers.ts';
+import { dataDirWithLostCreate } from './lost-create.ts';
 
 let services: Services;
 
@@ -28,11 +28,7 @@ async function created(prompt: string): Promise<JobRecord> {
 
 const journalSize = () => services.store.journal.list(1000).length;
 
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
+const refusal = (promise: Promise<unknown>) => rejection(promise, AppError);
 
 describe('cancel', () => {
   it('stops following a job here, once', async () => {
@@ -99,13 +95,7 @@ describe('retry', () => {
 
 describe('retry after a lost create', () => {
   it('sends nothing for a job whose answer was lost and that was then cancelled: it is reconciled first', async () => {
-    const dataDir = tempDir();
-    const store = openDatabase(databasePath(dataDir));
-    const longAgo = Date.now() - 10 * 60_000;
-    store.journal.begin({ operationId: 'op_lost', endpoint: 'createTextToImage', params: {}, body: { prompt: 'a lamp' }, now: longAgo });
-    store.journal.markSent('op_lost', longAgo);
-    store.close();
-    const crashed = await createServices({ dataDir }, { engineSpeed: 500 });
+    const crashed = await createServices({ dataDir: dataDirWithLostCreate() }, { engineSpeed: 500 });
     try {
       const lost = crashed.store.jobs.list({}).find((j) => j.operationId === 'op_lost')!;
       expect(lost.state).toBe('submission_unknown');

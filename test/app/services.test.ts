@@ -2,18 +2,13 @@
 // whose submission is unknown, so the user sees them and can reconcile them.
 import { describe, expect, it } from 'vitest';
 import { createServices } from '../../main/app/services.ts';
-import { databasePath, openDatabase } from '../../main/store/database.ts';
-import { tempDir } from '../helpers.ts';
+import { dataDirWithLostCreate } from './lost-create.ts';
 
 describe('services after a crash', () => {
   it('turns creates left pending long ago into submission_unknown jobs', async () => {
-    const dataDir = tempDir();
-    const store = openDatabase(databasePath(dataDir));
-    const tenMinutesAgo = Date.now() - 10 * 60_000;
-    store.journal.begin({ operationId: 'op_lost', endpoint: 'createTextToImage', params: {}, body: { prompt: 'a lamp' }, now: tenMinutesAgo });
-    store.journal.markSent('op_lost', tenMinutesAgo);
-    store.journal.begin({ operationId: 'op_recent', endpoint: 'createTextToImage', params: {}, body: { prompt: 'a chair' }, now: Date.now() });
-    store.close();
+    const dataDir = dataDirWithLostCreate((store) =>
+      store.journal.begin({ operationId: 'op_recent', endpoint: 'createTextToImage', params: {}, body: { prompt: 'a chair' }, now: Date.now() }),
+    );
 
     const services = await createServices({ dataDir }, { engineSpeed: 100 });
     try {

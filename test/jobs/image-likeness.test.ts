@@ -2,8 +2,9 @@
 // brightness, exact and perceptual matches, and the cases it must not decide.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { PNG_SIGNATURE, pngChunk } from '../../main/engine/outputs/png.ts';
 import { recompressUpload } from '../../main/engine/recompress-upload.ts';
 import { compareImages, fingerprint } from '../../main/jobs/image-likeness.ts';
 import { decodePngLuma } from '../../main/jobs/png-luma.ts';
@@ -159,10 +160,10 @@ function encodePng(width: number, height: number, colorType: 0 | 2 | 3 | 4 | 6, 
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([depth, colorType, 0, 0, interlaced ? 1 : 0], 8);
-  const chunks = [chunk('IHDR', ihdr)];
-  if (colorType === 3) chunks.push(chunk('PLTE', Buffer.from(palette.flat())));
-  chunks.push(chunk('IDAT', deflateSync(Buffer.from(raw))), chunk('IEND', Buffer.alloc(0)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ...chunks]);
+  const chunks = [pngChunk('IHDR', ihdr)];
+  if (colorType === 3) chunks.push(pngChunk('PLTE', Buffer.from(palette.flat())));
+  chunks.push(pngChunk('IDAT', deflateSync(Buffer.from(raw))), pngChunk('IEND', Buffer.alloc(0)));
+  return Buffer.concat([PNG_SIGNATURE, ...chunks]);
 }
 
 function pack(samples: number[], depth: number): number[] {
@@ -177,13 +178,4 @@ function paeth(a: number, b: number, c: number): number {
   const p = a + b - c;
   const [pa, pb, pc] = [Math.abs(p - a), Math.abs(p - b), Math.abs(p - c)];
   return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, 'latin1');
-  data.copy(out, 8);
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-  return out;
 }

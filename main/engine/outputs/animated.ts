@@ -4,7 +4,7 @@
 // text prompt naming one of those kinds of motion (motion-words.ts), or for any other text a motion whose
 // amplitudes and tempo come from the text.
 import type { JointName } from '../../../shared/contract/animation.ts';
-import { BinaryBody, glbContainer } from './glb.ts';
+import { BinaryBody, GL, glbContainer } from './glb.ts';
 import { GENERATOR } from './mesh.ts';
 import { hslToRgb, seededRandom } from './seeded.ts';
 import { motionKindOf } from '../motion-words.ts';
@@ -51,12 +51,6 @@ const PREFIX = 'mixamorig:';
 const HEIGHT = 1.75; // metres from the ankles' floor to the top of the head
 const FPS = 24;
 
-const ARRAY_BUFFER = 34962;
-const ELEMENT_ARRAY_BUFFER = 34963;
-const FLOAT = 5126;
-const UNSIGNED_BYTE = 5121;
-const UNSIGNED_SHORT = 5123;
-
 export function buildAnimatedGlb(opts: AnimatedGlbOptions): Buffer {
   const at = figurePoints(opts);
   const world = SKELETON.map((b) => at(b.joint!));
@@ -92,17 +86,17 @@ export function buildAnimatedGlb(opts: AnimatedGlbOptions): Buffer {
   const vertexCount = positions.length / 3;
   const accessors: object[] = [];
   const accessor = (a: object) => accessors.push(a) - 1;
-  const POSITION = accessor({ bufferView: bin.add(new Float32Array(positions), ARRAY_BUFFER), componentType: FLOAT, count: vertexCount, type: 'VEC3', min, max });
-  const NORMAL = accessor({ bufferView: bin.add(new Float32Array(normals), ARRAY_BUFFER), componentType: FLOAT, count: vertexCount, type: 'VEC3' });
-  const JOINTS_0 = accessor({ bufferView: bin.add(new Uint8Array(joints), ARRAY_BUFFER), componentType: UNSIGNED_BYTE, count: vertexCount, type: 'VEC4' });
-  const WEIGHTS_0 = accessor({ bufferView: bin.add(new Float32Array(weights), ARRAY_BUFFER), componentType: FLOAT, count: vertexCount, type: 'VEC4' });
-  const INDICES = accessor({ bufferView: bin.add(new Uint16Array(indices), ELEMENT_ARRAY_BUFFER), componentType: UNSIGNED_SHORT, count: indices.length, type: 'SCALAR' });
+  const POSITION = accessor({ bufferView: bin.add(new Float32Array(positions), GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC3', min, max });
+  const NORMAL = accessor({ bufferView: bin.add(new Float32Array(normals), GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC3' });
+  const JOINTS_0 = accessor({ bufferView: bin.add(new Uint8Array(joints), GL.ARRAY_BUFFER), componentType: GL.UNSIGNED_BYTE, count: vertexCount, type: 'VEC4' });
+  const WEIGHTS_0 = accessor({ bufferView: bin.add(new Float32Array(weights), GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC4' });
+  const INDICES = accessor({ bufferView: bin.add(new Uint16Array(indices), GL.ELEMENT_ARRAY_BUFFER), componentType: GL.UNSIGNED_SHORT, count: indices.length, type: 'SCALAR' });
   // Inverse bind matrices: the bones have no rest rotation, so each is a translation by minus the bone's position.
   const ibm = new Float32Array(SKELETON.length * 16);
   world.forEach((p, i) => {
     ibm.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -p[0], -p[1], -p[2], 1], i * 16);
   });
-  const IBM = accessor({ bufferView: bin.add(ibm), componentType: FLOAT, count: SKELETON.length, type: 'MAT4' });
+  const IBM = accessor({ bufferView: bin.add(ibm), componentType: GL.FLOAT, count: SKELETON.length, type: 'MAT4' });
 
   // ---- nodes: 0 the skinned mesh, 1… the bones ----
   const boneNode = (i: number) => i + 1;
@@ -119,19 +113,19 @@ export function buildAnimatedGlb(opts: AnimatedGlbOptions): Buffer {
     const motion = motionOf(clip, opts.seed);
     const frames = Math.max(2, Math.round(motion.period * FPS) + 1);
     const times = Float32Array.from({ length: frames }, (_, f) => (f / (frames - 1)) * motion.period);
-    const input = accessor({ bufferView: bin.add(times), componentType: FLOAT, count: frames, type: 'SCALAR', min: [0], max: [motion.period] });
+    const input = accessor({ bufferView: bin.add(times), componentType: GL.FLOAT, count: frames, type: 'SCALAR', min: [0], max: [motion.period] });
     const samplers: object[] = [];
     const channels: object[] = [];
     for (const [name, angles] of Object.entries(motion.rotations)) {
       const i = index.get(name)!;
       const q = new Float32Array(frames * 4);
       for (let f = 0; f < frames; f++) q.set(euler(angles((f / (frames - 1)) * Math.PI * 2)), f * 4);
-      const output = accessor({ bufferView: bin.add(q), componentType: FLOAT, count: frames, type: 'VEC4' });
+      const output = accessor({ bufferView: bin.add(q), componentType: GL.FLOAT, count: frames, type: 'VEC4' });
       channels.push({ sampler: samplers.push({ input, output, interpolation: 'LINEAR' }) - 1, target: { node: boneNode(i), path: 'rotation' } });
     }
     const t = new Float32Array(frames * 3);
     for (let f = 0; f < frames; f++) t.set(add(world[0]!, motion.hips((f / (frames - 1)) * Math.PI * 2)), f * 3);
-    const output = accessor({ bufferView: bin.add(t), componentType: FLOAT, count: frames, type: 'VEC3' });
+    const output = accessor({ bufferView: bin.add(t), componentType: GL.FLOAT, count: frames, type: 'VEC3' });
     channels.push({ sampler: samplers.push({ input, output, interpolation: 'LINEAR' }) - 1, target: { node: boneNode(0), path: 'translation' } });
     return { name: clip, samplers, channels };
   });

@@ -11,11 +11,8 @@ export interface GlbOptions extends MeshOptions {
 const MAGIC = 0x46546c67; // 'glTF'
 const CHUNK_JSON = 0x4e4f534a;
 const CHUNK_BIN = 0x004e4942;
-const ARRAY_BUFFER = 34962;
-const ELEMENT_ARRAY_BUFFER = 34963;
-const FLOAT = 5126;
-const UNSIGNED_SHORT = 5123;
-const UNSIGNED_INT = 5125;
+/** glTF's numbers for buffer targets and component types (WebGL's enums). */
+export const GL = { ARRAY_BUFFER: 34962, ELEMENT_ARRAY_BUFFER: 34963, FLOAT: 5126, UNSIGNED_BYTE: 5121, UNSIGNED_SHORT: 5123, UNSIGNED_INT: 5125 } as const;
 
 export function buildGlb(opts: GlbOptions): Buffer {
   const mesh = buildMesh(opts);
@@ -25,12 +22,12 @@ export function buildGlb(opts: GlbOptions): Buffer {
   const indices = vertexCount <= 0xffff ? Uint16Array.from(mesh.triangles) : mesh.triangles;
   const { min, max } = bounds(mesh.positions);
   const accessors = [
-    { bufferView: bin.add(mesh.positions, ARRAY_BUFFER), componentType: FLOAT, count: vertexCount, type: 'VEC3', min, max },
-    { bufferView: bin.add(mesh.normals, ARRAY_BUFFER), componentType: FLOAT, count: vertexCount, type: 'VEC3' },
-    { bufferView: bin.add(mesh.uvs, ARRAY_BUFFER), componentType: FLOAT, count: vertexCount, type: 'VEC2' },
+    { bufferView: bin.add(mesh.positions, GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC3', min, max },
+    { bufferView: bin.add(mesh.normals, GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC3' },
+    { bufferView: bin.add(mesh.uvs, GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC2' },
     {
-      bufferView: bin.add(indices, ELEMENT_ARRAY_BUFFER),
-      componentType: indices instanceof Uint16Array ? UNSIGNED_SHORT : UNSIGNED_INT,
+      bufferView: bin.add(indices, GL.ELEMENT_ARRAY_BUFFER),
+      componentType: indices instanceof Uint16Array ? GL.UNSIGNED_SHORT : GL.UNSIGNED_INT,
       count: indices.length,
       type: 'SCALAR',
     },

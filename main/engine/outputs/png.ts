@@ -2,7 +2,7 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { hslToRgb, seededRandom } from './seeded.ts';
 
-const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const TEXTURE_SIZE = 256;
 
 export function encodePng(width: number, height: number, rgba: Uint8Array): Buffer {
@@ -19,10 +19,11 @@ export function encodePng(width: number, height: number, rgba: Uint8Array): Buff
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header.set([8, 6, 0, 0, 0], 8); // bit depth 8, colour type RGBA, deflate, filter method 0, no interlace
-  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', header), pngChunk('IDAT', deflateSync(raw)), pngChunk('IEND', Buffer.alloc(0))]);
 }
 
-function chunk(type: string, data: Buffer): Buffer {
+/** One PNG chunk: length, type, data and the CRC of type and data. */
+export function pngChunk(type: string, data: Buffer): Buffer {
   const out = Buffer.alloc(12 + data.length);
   out.writeUInt32BE(data.length, 0);
   out.write(type, 4, 'latin1');
@@ -34,7 +35,7 @@ function chunk(type: string, data: Buffer): Buffer {
 /** Reads the size from the IHDR chunk; throws when the bytes do not start like a PNG. */
 export function decodePngSize(buf: Uint8Array): { width: number; height: number } {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
-  if (b.length < 24 || !b.subarray(0, 8).equals(SIGNATURE) || b.toString('latin1', 12, 16) !== 'IHDR') {
+  if (b.length < 24 || !b.subarray(0, 8).equals(PNG_SIGNATURE) || b.toString('latin1', 12, 16) !== 'IHDR') {
     throw new Error('not a PNG image');
   }
   return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };

@@ -23,13 +23,50 @@ export function Field(props: { id: string; label: string; hint?: string; errors?
     <div class={`field${props.errors?.length ? ' invalid' : ''}${props.class ? ` ${props.class}` : ''}`}>
       <label for={props.id}>{props.label}</label>
       {props.children(describedBy)}
-      {props.hint && (
-        <p class="hint" id={hintId}>
-          {props.hint}
+      <FieldNotes id={props.id} hint={props.hint} errors={props.errors} />
+    </div>
+  );
+}
+
+/** A field's hint and validation messages under its controls, as `<id>-hint` and `<id>-errors` (what aria-describedby names). */
+export function FieldNotes({ id, hint, errors }: { id: string; hint?: string | undefined; errors?: string[] | undefined }) {
+  return (
+    <>
+      {hint && (
+        <p class="hint" id={`${id}-hint`}>
+          {hint}
         </p>
       )}
-      <FieldMessages id={errorId} messages={props.errors} />
-    </div>
+      <FieldMessages id={`${id}-errors`} messages={errors} />
+    </>
+  );
+}
+
+/** A table's head row: one column header each. */
+export function TableHead({ columns }: { columns: ComponentChildren[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c, i) => (
+          <th key={i} scope="col">
+            {c}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+/** The options of a select: each value, shown by its label. */
+export function Options<T extends string>({ values, labels }: { values: readonly T[]; labels: Record<T, string> }) {
+  return (
+    <>
+      {values.map((v) => (
+        <option key={v} value={v}>
+          {labels[v]}
+        </option>
+      ))}
+    </>
   );
 }
 

@@ -4,26 +4,15 @@ import type { CommandOutput, JobView } from '../../../shared/bridge/contract.ts'
 import { getBridge } from '../../bridge/index.ts';
 import { pushNotice } from '../app-state.ts';
 import { ErrorBox } from '../components/ui.tsx';
-import { formatTime, jobTitle, toShownError, type ShownError } from '../util.ts';
+import { useAction } from '../use-action.ts';
+import { formatTime, jobTitle } from '../util.ts';
 
 type Reconcile = CommandOutput<'jobs.reconcile'>['results'][number];
 
 export function JobActions({ job }: { job: JobView }) {
   const bridge = getBridge();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ShownError | undefined>();
+  const { busy, error, run } = useAction();
   const [reconcile, setReconcile] = useState<Reconcile | undefined>();
-  const run = async (what: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await what();
-    } catch (e) {
-      setError(toShownError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
   const unknown = job.state === 'submission_unknown';
   const canCancel = !job.final && !unknown && job.state !== 'cancelled';
   const canRetry = job.state === 'failed' || job.state === 'cancelled';

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { JobView } from '../../../shared/bridge/contract.ts';
 import { getBridge } from '../../bridge/index.ts';
 import { batches, cancelBatch, clearFinished, startBatch, type ItemPhase, type QueueBatch } from '../batch.ts';
-import { ErrorBox, Progress, Section } from '../components/ui.tsx';
+import { ErrorBox, Progress, Section, TableHead } from '../components/ui.tsx';
 import { useStore } from '../store.ts';
 import { formatBytes, formatTime, toShownError, type ShownError } from '../util.ts';
 import { JobRow } from './library.tsx';
@@ -99,14 +99,7 @@ function BatchView({ batch }: { batch: QueueBatch }) {
       </div>
       {batch.error && <p class="job-error">{batch.error}</p>}
       <table class="batch-items">
-        <thead>
-          <tr>
-            <th scope="col">File</th>
-            <th scope="col">State</th>
-            <th scope="col">Progress</th>
-            <th scope="col">Details</th>
-          </tr>
-        </thead>
+        <TableHead columns={['File', 'State', 'Progress', 'Details']} />
         <tbody>
           {batch.items.map((item) => (
             <tr key={item.key} class={`phase-${item.phase}`} data-file={item.name}>
@@ -177,23 +170,25 @@ function ActiveJobs() {
       <Section title="In progress" id="in-progress">
         <ErrorBox error={error} />
         {jobs && active.length === 0 && <p class="muted">Nothing is running.</p>}
-        <ul class="job-list" aria-label="Jobs in progress">
-          {active.map((j) => (
-            <JobRow key={j.id} job={j} />
-          ))}
-        </ul>
+        <JobList jobs={active} label="Jobs in progress" />
       </Section>
       <Section title="Needs attention" id="attention">
         <p class="hint">
           Failed and cancelled jobs can be sent again (a new job). A <em>submission unknown</em> job was sent but its answer was lost: it is never sent again on its own, so no credits are spent twice. Reconcile it against the service's list.
         </p>
         {jobs && attention.length === 0 && <p class="muted">Nothing needs attention.</p>}
-        <ul class="job-list" aria-label="Jobs that need attention">
-          {attention.map((j) => (
-            <JobRow key={j.id} job={j} />
-          ))}
-        </ul>
+        <JobList jobs={attention} label="Jobs that need attention" />
       </Section>
     </>
+  );
+}
+
+function JobList({ jobs, label }: { jobs: JobView[]; label: string }) {
+  return (
+    <ul class="job-list" aria-label={label}>
+      {jobs.map((j) => (
+        <JobRow key={j.id} job={j} />
+      ))}
+    </ul>
   );
 }

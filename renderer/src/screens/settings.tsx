@@ -7,9 +7,10 @@ import { MIN_CACHE_BYTES } from '../../../shared/setting-fields.ts';
 import { OUTPUT_FORMATS } from '../../../shared/output-kind.ts';
 import { getBridge, getTransport } from '../../bridge/index.ts';
 import { appState, patchApp, refreshInfo } from '../app-state.ts';
-import { ErrorBox, Field, Section } from '../components/ui.tsx';
+import { ErrorBox, Field, Options, Section, TableHead } from '../components/ui.tsx';
 import { useStore } from '../store.ts';
 import { formatBytes, issuesByField, toShownError, type ShownError } from '../util.ts';
+import { useAction } from '../use-action.ts';
 import { TextField } from './create/inputs.tsx';
 
 const STORAGE_LABELS: Record<SettingsView['profiles'][number]['key']['storage'], string> = {
@@ -111,17 +112,7 @@ function Profiles({ settings, connection }: { settings: SettingsView; connection
         </p>
       )}
       <table class="profiles">
-        <thead>
-          <tr>
-            <th scope="col">Active</th>
-            <th scope="col">Profile</th>
-            <th scope="col">Addresses</th>
-            <th scope="col">API key</th>
-            <th scope="col">
-              <span class="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Active', 'Profile', 'Addresses', 'API key', <span class="visually-hidden">Actions</span>]} />
         <tbody>
           {settings.profiles.map((p) => (
             <tr key={p.name} data-profile={p.name}>
@@ -190,8 +181,7 @@ function KeyForm({ profileName, configured, storage }: { profileName: string; co
   const [key, setKey] = useState('');
   // The web host has no keychain: there a key lives until the app closes.
   const [sessionOnly, setSessionOnly] = useState(getTransport().kind === 'web');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ShownError | undefined>();
+  const { busy, error, run } = useAction();
   const [status, setStatus] = useState('');
   const refresh = () =>
     getBridge()
@@ -208,20 +198,16 @@ function KeyForm({ profileName, configured, storage }: { profileName: string; co
         const value = key;
         setKey(''); // never kept in the page longer than the send
         (e.currentTarget.elements.namedItem('api-key') as HTMLInputElement | null)?.setAttribute('value', '');
-        setBusy(true);
-        setError(undefined);
         setStatus('');
-        try {
-          await getBridge().call('key.set', { profile: profileName, key: value, sessionOnly });
-          setStatus('Key saved.');
-          await refresh();
-          refreshInfo();
-        } catch (err) {
-          const shown = toShownError(err);
-          setError({ message: shown.message });
-        } finally {
-          setBusy(false);
-        }
+        await run(
+          async () => {
+            await getBridge().call('key.set', { profile: profileName, key: value, sessionOnly });
+            setStatus('Key saved.');
+            await refresh();
+            refreshInfo();
+          },
+          (err) => ({ message: toShownError(err).message }),
+        );
       }}
     >
       <h3>API key</h3>
@@ -247,19 +233,13 @@ function KeyForm({ profileName, configured, storage }: { profileName: string; co
             type="button"
             class="danger"
             disabled={busy}
-            onClick={async () => {
-              setBusy(true);
-              setError(undefined);
-              try {
+            onClick={() =>
+              run(async () => {
                 await getBridge().call('key.remove', { profile: profileName });
                 setStatus('Key removed.');
                 await refresh();
-              } catch (err) {
-                setError(toShownError(err));
-              } finally {
-                setBusy(false);
-              }
-            }}
+              })
+            }
           >
             Remove key
           </button>
@@ -382,11 +362,7 @@ function ExportDefaults({ settings }: { settings: SettingsView }) {
             {(d) => (
               <select id="export-engine" value={engine} aria-describedby={d || undefined} onChange={(e) => setEngine(e.currentTarget.value)}>
                 <option value="">Detect from the project folder</option>
-                {EXPORT_TARGETS.map((t) => (
-                  <option key={t} value={t}>
-                    {EXPORT_TARGET_LABELS[t]}
-                  </option>
-                ))}
+                <Options values={EXPORT_TARGETS} labels={EXPORT_TARGET_LABELS} />
               </select>
             )}
           </Field>

@@ -1,6 +1,6 @@
 // Inputs of the create forms: an image given as a file or a URL, three numbers, choices.
 import { useState } from 'preact/hooks';
-import { Field, FieldMessages } from '../../components/ui.tsx';
+import { Field, FieldMessages, FieldNotes } from '../../components/ui.tsx';
 import { formatBytes, readAsDataUri } from '../../util.ts';
 
 export interface ImageValue {
@@ -93,12 +93,7 @@ export function Vec3Input(props: { id: string; legend: string; names: [string, s
           </label>
         ))}
       </div>
-      {props.hint && (
-        <p class="hint" id={hintId}>
-          {props.hint}
-        </p>
-      )}
-      <FieldMessages id={errorId} messages={props.errors} />
+      <FieldNotes id={props.id} hint={props.hint} errors={props.errors} />
     </fieldset>
   );
 }

@@ -8,7 +8,7 @@ import { EXPORT_TARGET_LABELS, EXPORT_TARGETS, PIVOTS, UP_AXES, type ExportTarge
 import { getBridge } from '../../../bridge/index.ts';
 import { loadBabylon, type PreviewTransforms } from '../../../viewer/index.ts';
 import { appState } from '../../app-state.ts';
-import { ErrorBox } from '../../components/ui.tsx';
+import { ErrorBox, Options } from '../../components/ui.tsx';
 import { useStore } from '../../store.ts';
 import { formatBytes, toShownError, type ShownError } from '../../util.ts';
 
@@ -141,11 +141,7 @@ export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLEle
         <label for="export-engine">Engine preset</label>
         <select id="export-engine" value={engine} onChange={(e) => setEngine(e.currentTarget.value as ExportTarget | 'auto')}>
           <option value="auto">Detected{detectedEngine ? ` (${EXPORT_TARGET_LABELS[detectedEngine]})` : ''}</option>
-          {EXPORT_TARGETS.map((k) => (
-            <option key={k} value={k}>
-              {EXPORT_TARGET_LABELS[k]}
-            </option>
-          ))}
+          <Options values={EXPORT_TARGETS} labels={EXPORT_TARGET_LABELS} />
         </select>
       </div>
       <div class="field">
@@ -169,22 +165,14 @@ export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLEle
           <label for="export-pivot">Pivot</label>
           <select id="export-pivot" value={pivot} onChange={(e) => setPivot(e.currentTarget.value)}>
             <option value="none">As is</option>
-            {PIVOTS.map((p) => (
-              <option key={p} value={p}>
-                {PIVOT_LABELS[p]}
-              </option>
-            ))}
+            <Options values={PIVOTS} labels={PIVOT_LABELS} />
           </select>
         </div>
         <div class="field">
           <label for="export-up">Up axis</label>
           <select id="export-up" value={upAxis} onChange={(e) => setUpAxis(e.currentTarget.value)}>
             <option value="none">Y up (as glTF)</option>
-            {UP_AXES.map((a) => (
-              <option key={a} value={a}>
-                {UP_AXIS_LABELS[a]}
-              </option>
-            ))}
+            <Options values={UP_AXES} labels={UP_AXIS_LABELS} />
           </select>
         </div>
         {preview && (
