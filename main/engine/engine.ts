@@ -8,6 +8,7 @@ import { makeAuthenticator } from './auth.ts';
 import type { Services } from './context.ts';
 import { FileStore, outputsIn } from './file-store.ts';
 import { DEFAULT_INPUT_SETTINGS, InputReader, REMOTE_INPUTS_ENV, type InputSettings } from './inputs.ts';
+import { RetopologyRunner } from './retopology/runner.ts';
 import { Faults, parseFaultRules, type FaultController, type FaultRule } from './faults.ts';
 import { userIdOf } from './ids.ts';
 import { lockDataDir } from './lock.ts';
@@ -79,11 +80,12 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
   if (options.apiKey === '') throw new RangeError('apiKey must not be empty');
   const faults = new Faults([...(options.faults ?? []), ...envFaultRules()]);
 
-  await mkdir(options.dataDir, { recursive: true });
+  await mkdir(options.dataDir, { recursive: true, mode: 0o700 }); // holds its signing secret: private, like every file in it
   const lock = await lockDataDir(options.dataDir);
   const servers: Server[] = [];
   let stopNotifier: (() => Promise<void>) | undefined;
   let stopInputs: (() => Promise<void>) | undefined;
+  let stopRetopologies: (() => Promise<void>) | undefined;
   try {
     const store = await openState(options.dataDir);
     const signer = await loadSigner(options.dataDir);
@@ -91,7 +93,9 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
     files.register(outputsIn(store.state)); // outputs of sessions finished before a restart
     const inputs = new InputReader(files, inputSettings(options.inputs), store.save);
     stopInputs = () => inputs.close();
-    const services: Services = { state: store.state, save: store.save, files, clock: makeClock(speed), initialCredits: options.initialCredits ?? 1000, uploadedImages: options.uploadedImages ?? 'as-sent', inputs, faults };
+    const retopologies = new RetopologyRunner(files);
+    stopRetopologies = () => retopologies.close();
+    const services: Services = { state: store.state, save: store.save, files, clock: makeClock(speed), initialCredits: options.initialCredits ?? 1000, uploadedImages: options.uploadedImages ?? 'as-sent', inputs, retopologies, faults };
     const handlers: Handlers = {
       ...imageTo3dHandlers(services),
       ...textToImageHandlers(services),
@@ -145,6 +149,7 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
         (closing ??= (async () => {
           await notifier.stop();
           await inputs.close();
+          await retopologies.close();
           await closeServers(servers);
           await store.close();
           await lock.release();
@@ -153,6 +158,7 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
   } catch (error) {
     await stopNotifier?.();
     await stopInputs?.();
+    await stopRetopologies?.();
     await closeServers(servers);
     await lock.release();
     throw error;
