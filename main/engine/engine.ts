@@ -69,6 +69,8 @@ export interface RunningLocalEngine {
   legacyUrl: string;
   faults: FaultController;
   webhooks: Pick<Notifier, 'configure' | 'target' | 'sent'>;
+  /** Every file URL handed out so far answers 403 (expired) from now on; later ones are valid. */
+  expireFileLinks(): void;
   close(): Promise<void>;
 }
 
@@ -145,6 +147,7 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
       legacyUrl,
       faults,
       webhooks: notifier,
+      expireFileLinks: () => files.expireIssuedLinks(),
       close: () =>
         (closing ??= (async () => {
           await notifier.stop();

@@ -39,7 +39,7 @@ export class FileStore {
    */
   url(file: Output | undefined, now = Date.now()): string {
     if (file === undefined) return '';
-    const expires = Math.ceil((now + this.ttlMs) / 1000);
+    const expires = Math.max(Math.ceil((now + this.ttlMs) / 1000), this.expiredThrough + 1);
     const slash = file.key.lastIndexOf('/');
     const folder = file.key.slice(0, slash);
     if (folder.includes('/')) {
@@ -51,6 +51,17 @@ export class FileStore {
   /** Does `sig` sign `signed` (a file key, or a folder key ending in `/`) until `expires`? */
   verify(signed: string, expires: number, sig: string): boolean {
     return this.signer.verify(signed, expires, sig);
+  }
+
+  /** Links whose expiry (epoch seconds) is at or before this are expired (expireIssuedLinks). */
+  expiredThrough = 0;
+
+  /**
+   * Every link handed out so far expires now, as if its lifetime had run out; links handed out from now on
+   * are valid for their whole lifetime. What a client that keeps links too long meets, on demand.
+   */
+  expireIssuedLinks(now = Date.now()): void {
+    this.expiredThrough = Math.ceil((now + this.ttlMs) / 1000);
   }
 
   /** Makes these outputs downloadable (with the files they name): each is built from its recipe on its first download. */

@@ -54,6 +54,9 @@ export async function serveFile(req: IncomingMessage, url: URL, files: FileStore
   if (!Number.isInteger(expires) || sig === '' || !signer.verify(named.signed, expires, sig)) {
     return fileError(403, 'This file URL has no valid signature: use the URL exactly as the session returned it.');
   }
+  if (expires <= files.expiredThrough) {
+    return fileError(403, 'This file URL has expired: read the session again to get a fresh URL.');
+  }
   const secondsLeft = expires - Math.floor(now / 1000);
   if (secondsLeft <= 0) {
     return fileError(403, `This file URL expired at ${iso(expires * 1000)}: read the session again to get a fresh URL.`);
