@@ -89,7 +89,7 @@ describe('image-to-3D (current form)', () => {
     expect(triangles(plainGltf)).toBeLessThan(4_000);
     expect(triangles(denseGltf)).toBeGreaterThan(15_000);
     const size = (g: Gltf) => g.accessors[0]!.max!.map((v, k) => v - g.accessors[0]!.min![k]!);
-    size(plainGltf).forEach((v, k) => expect(v).toBeCloseTo([2, 1, 0.5][k]!, 3));
+    for (const [k, v] of size(plainGltf).entries()) expect(v).toBeCloseTo([2, 1, 0.5][k]!, 3);
     const kept = size(denseGltf);
     expect(kept.every((v, k) => v <= [2, 1, 0.5][k]! + 1e-4)).toBe(true);
     expect(kept.some((v, k) => Math.abs(v - [2, 1, 0.5][k]!) < 1e-4)).toBe(true);
