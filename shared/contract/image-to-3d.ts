@@ -24,9 +24,9 @@ export const createImageTo3dRequest = z.object({
 export const createImageTo3dLegacyRequest = z.object({
   image_url: imageSource,
   model_version: z.string(rule('must be text')).default(''),
-  /** Older scripts send the strings "true" and "false"; both forms are accepted. */
+  /** Older scripts send the strings "true" and "false" (Python's str() gives "True"/"False"); all are accepted. */
   auto_gen_3d: z
-    .union([z.boolean(), z.enum(['true', 'false']).transform((text) => text === 'true')], {
+    .union([z.boolean(), z.string().regex(/^(true|false)$/i).transform((text) => text.toLowerCase() === 'true')], {
       error: 'must be true or false (a boolean, or the text "true" or "false")',
     })
     .default(false),

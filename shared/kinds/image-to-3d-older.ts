@@ -17,7 +17,7 @@ export const imageTo3dOlder = defineResource({
   answers: ['createImageTo3dLegacy', 'listImageTo3d'],
   job: {
     creates: {
-      createImageTo3dLegacy: (call, d) => ({ id: String(d.session_code), step: record(call.body).auto_gen_3d === true ? 'preview' : 'spin' }),
+      createImageTo3dLegacy: (call, d) => ({ id: String(d.session_code), step: autoGenerates(record(call.body).auto_gen_3d) ? 'preview' : 'spin' }),
       submitSpin: (call) => ({ id: String(record(call.body).session_code), step: 'spin' }),
       preview: (call) => ({ id: String(call.params?.session_code), step: 'preview' }),
       refine: (call) => ({ id: String(call.params?.session_code), step: 'refine' }),
@@ -66,4 +66,9 @@ function stepFiles(r: Fields, step: OlderStep | null): OutputCandidate[] {
     default:
       return [...spin, ...preview, ...mesh, ...polished];
   }
+}
+
+/** auto_gen_3d as sent: a boolean, or the text "true"/"false" in any case (older scripts send strings). */
+function autoGenerates(value: unknown): boolean {
+  return value === true || (typeof value === 'string' && value.toLowerCase() === 'true');
 }
