@@ -1,6 +1,7 @@
 // Output files on disk: made from their recipes once (atomic writes, concurrent requests share one
 // build), addressed by key, and handed out as signed URLs that expire. A file is built when it is first
 // downloaded, not when its session is read: reading a finished session stays as fast as on the service.
+import { readFileSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { moveFileDurable, writeFileDurable } from '../durable/write-file.ts';
@@ -100,7 +101,8 @@ export class FileStore {
       () => true,
       () => false,
     );
-    if (!exists) await writeFileDurable(path, makeArtifact(file.recipe));
+    // Outputs made from a stored input (a mesh from the session's picture) read it from this store.
+    if (!exists) await writeFileDurable(path, makeArtifact(file.recipe, (key) => readFileSync(this.path(key))));
     this.ready.add(file.key);
   }
 

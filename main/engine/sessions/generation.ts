@@ -3,7 +3,7 @@
 // The image becomes an image asset (its id may be given again as the image of a later session); the meshes
 // made are mesh assets (GLB, OBJ, FBX, USDZ and a preview image) that retopology accepts by their ASSET_ id.
 import { ASSET_PREFIX, type CreateImageTo3dV3Request, type CreateImageToKitV3Request } from '../../../shared/contract/index.ts';
-import { objInFolder, output } from '../artifacts.ts';
+import { objInFolder, output, pictureObjInFolder, type Output } from '../artifacts.ts';
 import type { Services } from '../context.ts';
 import { charge } from '../credits.ts';
 import { HttpError } from '../http.ts';
@@ -12,7 +12,9 @@ import type { MeshKind, MeshOptions } from '../outputs/index.ts';
 import { settle, type Stepped, type StepName } from '../progress.ts';
 import type { Call, Handler } from '../router.ts';
 import { assetFiles, ownAsset, presentAsset, type AssetRecord } from './assets.ts';
+import type { PictureMesh } from '../generate/mesh-options.ts';
 import { findOwned, inputGate, refresh, storeImage } from './common.ts';
+import { pictureProblem, storedPicture } from './picture-input.ts';
 
 export type GenerationRequest = CreateImageTo3dV3Request | CreateImageToKitV3Request;
 
@@ -106,7 +108,15 @@ export function generationHandlers(s: Services): { create(call: GenerationCall):
       const rec = findOwned(s.state.generations, params.session_id!, userId);
       const assets = () => [...rec.mesh_assets, ...rec.part_assets].flatMap((id) => assetFiles(asset(id)));
       const fail = (r: GenerationRecord, message: string, at: number) => failOnInput(s, r, message, at);
-      await refresh(s, () => inputGate(rec, asset(rec.image_asset).image, fail) ?? settle(rec, s.clock, now, (r, step, at) => finish(s, r, step, at)), assets);
+      const image = asset(rec.image_asset).image;
+      const pictureGate = () => {
+        const problem = rec.step === undefined ? undefined : pictureProblem(s, image);
+        if (problem === undefined) return undefined;
+        delete rec.step;
+        fail(rec, problem, now);
+        return true;
+      };
+      await refresh(s, () => inputGate(rec, image, fail) ?? pictureGate() ?? settle(rec, s.clock, now, (r, step, at) => finish(s, r, step, at)), assets);
       return present(rec, now);
     },
   };
@@ -138,6 +148,20 @@ function faces(settings: GenerationRequest['input']['settings']): number {
   return typeof r === 'number' ? r : r === undefined ? DEFAULT_FACES : FACES[r];
 }
 
+/** The files of a mesh asset made from the picture; its preview image is a render of the model, three-quarters from above. */
+function makeFromPicture(asset: AssetRecord, owner: string, model: PictureMesh): void {
+  const name = asset.name;
+  const files: Record<'glb' | 'obj' | 'fbx' | 'usdz' | 'image', Output> = {
+    glb: output(owner, name, { type: 'picture-glb', model }),
+    obj: pictureObjInFolder(owner, name, model),
+    fbx: output(owner, name, { type: 'picture-fbx', model }),
+    usdz: output(owner, name, { type: 'picture-usdz', model }),
+    image: output(owner, `${name}-preview`, { type: 'render', model, size: PREVIEW_SIZE, yaw: Math.PI / 6, pitch: Math.PI / 12 }),
+  };
+  asset.files = files;
+  asset.status = 'complete';
+}
+
 /** An image that cannot be used ends the session failed (with why), and the meshes it was to make too. */
 function failOnInput(s: Services, rec: GenerationRecord, message: string, at: number): void {
   rec.status = 'failed';
@@ -164,7 +188,12 @@ function finish(s: Services, rec: GenerationRecord, _step: StepName, endedAt: nu
     asset.status = 'complete';
   };
   const seed = `${rec.image_asset}:${rec._id}`;
-  for (const id of rec.mesh_assets) make(id, { seed, targetFaces: total });
+  const picture = storedPicture(s.state.assets[rec.image_asset]!.image);
+  for (const id of rec.mesh_assets) {
+    // The mesh from the stored picture; records from before inputs were stored keep the seeded mesh.
+    if (picture !== undefined) makeFromPicture(s.state.assets[id]!, rec._id, { picture, faces: total, quads: false, texture: rec.settings.texture_model ?? 'none' });
+    else make(id, { seed, targetFaces: total });
+  }
   const kinds: MeshKind[] = ['box', 'rock'];
   rec.part_assets.forEach((id, i) => {
     make(id, { seed: `${seed}:part:${i}`, kind: kinds[i % kinds.length]!, targetFaces: Math.max(100, Math.round(total / rec.part_assets.length)) });

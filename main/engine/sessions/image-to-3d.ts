@@ -1,14 +1,16 @@
 // Image-to-3D sessions: the current one-shot form and the older step-by-step flow (upload, spin views,
 // preview, refine), in one record type with two presentations.
 import type { CreateImageTo3dRequest, GEOMETRY_MODELS, RESOLUTIONS, TEXTURE_MODELS, TOPOLOGIES, Vec3 } from '../../../shared/contract/index.ts';
-import { objInFolder, output, type Output } from '../artifacts.ts';
+import { objInFolder, output, pictureObjInFolder, type Output } from '../artifacts.ts';
 import type { Services } from '../context.ts';
 import { charge } from '../credits.ts';
 import { iso, newSessionCode, randomHex } from '../ids.ts';
 import type { MeshOptions } from '../outputs/index.ts';
 import { phaseStatus, runningPercent, settle, type Phases, type Stepped, type StepName } from '../progress.ts';
+import type { PictureMesh } from '../generate/mesh-options.ts';
 import { findOwned, inputGate, inputUrl, refresh, storeImage, type InputRef } from './common.ts';
 import { faultOfStart, withEndFaults, type StepFault } from './faults.ts';
+import { pictureProblem, storedPicture } from './picture-input.ts';
 
 const URL_FIELDS = [
   'mesh_url',
@@ -57,8 +59,14 @@ export interface ImageTo3dRecord extends Stepped {
   input_error?: string;
   /** Counts started steps, so each run writes its files under new names. */
   runs: number;
-  /** The mesh the running (or last) mesh step produces. */
+  /**
+   * The mesh the running (or last) mesh step produces: its faces, topology, size and pivot. It is made from the
+   * stored picture (the spin's image in the older flow) when there is one; records from before inputs were
+   * stored keep the seeded mesh of `mesh.seed`.
+   */
   mesh?: MeshOptions;
+  /** The older flow: the spin view the preview was made from (the model is turned as that view shows it). */
+  view?: number;
   inference: Output[];
   outputs: Partial<Record<UrlField, Output>>;
 }
@@ -104,12 +112,18 @@ function startStep(rec: ImageTo3dRecord, name: StepName, at: number): void {
 
 function finish(rec: ImageTo3dRecord, step: StepName, endedAt: number): void {
   rec.updated_at = iso(endedAt);
-  if (step === 'upload') return startStep(rec, 'spin', endedAt);
+  if (step === 'upload') {
+    startStep(rec, 'spin', endedAt);
+    return;
+  }
   if (rec.fails) {
     rec.status = FAILED[step as keyof typeof FAILED] ?? 'failed';
     return;
   }
-  if (step === 'spin') return finishSpin(rec, endedAt);
+  if (step === 'spin') {
+    finishSpin(rec, endedAt);
+    return;
+  }
   const { glb, obj, zip, fbx, usdz } = meshFiles(rec, `${step}-${rec.runs}`);
   const full = { mesh_url: glb, mesh_url_glb: glb, mesh_url_obj: obj, mesh_url_zip: zip, mesh_url_fbx: fbx, mesh_url_usdz: usdz };
   switch (step) {
@@ -130,19 +144,52 @@ function finish(rec: ImageTo3dRecord, step: StepName, endedAt: number): void {
   }
 }
 
+/**
+ * The spin views: the model made from the spin's picture (low poly, textured) seen from the front, right, back
+ * and left (a quarter turn each), or seeded pictures for records from before inputs were stored.
+ */
 function finishSpin(rec: ImageTo3dRecord, endedAt: number): void {
   const code = rec.session_code;
   rec.status = 'spin_generate_done';
+  const model = pictureModelOf(rec, { seed: code, quads: false, targetFaces: LOW_POLY_FACES });
   rec.inference = Array.from({ length: SPIN_VIEWS }, (_, i) =>
-    output(code, `spin-${rec.runs}-${i}`, { type: 'image', seed: `${code}:${rec.runs}:${i}`, size: SPIN_SIZE }),
+    model !== undefined
+      ? output(code, `spin-${rec.runs}-${i}`, { type: 'render', model, size: SPIN_SIZE, yaw: (i * Math.PI) / 2 })
+      : output(code, `spin-${rec.runs}-${i}`, { type: 'image', seed: `${code}:${rec.runs}:${i}`, size: SPIN_SIZE }),
   );
   if (rec.auto_gen_3d && rec.mesh === undefined) startPreview(rec, 0, {}, { fails: false }, endedAt); // after the first spin only
+}
+
+/** The mesh `mesh` asks for, made from the session's stored picture; undefined when the record has none (older records). */
+function pictureModelOf(rec: ImageTo3dRecord, mesh: MeshOptions, view?: number): PictureMesh | undefined {
+  const picture = storedPicture(rec.spin_image ?? rec.image);
+  if (picture === undefined) return undefined;
+  return {
+    picture,
+    faces: mesh.targetFaces ?? LOW_POLY_FACES,
+    quads: mesh.quads ?? false,
+    texture: rec.texture_model,
+    scale: mesh.scale ?? [-1, -1, -1],
+    preserveAspectRatio: mesh.preserveAspectRatio ?? false,
+    pivot: mesh.pivot ?? [0, 0, 0],
+    ...(view !== undefined && view !== 0 && { turn: view }),
+  };
 }
 
 /** The files of the mesh the finished step made; a step references only the formats it offers. */
 function meshFiles(rec: ImageTo3dRecord, name: string) {
   const mesh = rec.mesh!;
   const code = rec.session_code;
+  const model = pictureModelOf(rec, mesh, rec.view);
+  if (model !== undefined) {
+    return {
+      glb: output(code, name, { type: 'picture-glb', model }),
+      obj: pictureObjInFolder(code, name, model),
+      zip: output(code, name, { type: 'picture-obj-zip', model, folder: code }),
+      fbx: output(code, name, { type: 'picture-fbx', model }),
+      usdz: output(code, name, { type: 'picture-usdz', model }),
+    };
+  }
   return {
     glb: output(code, name, { type: 'glb', mesh, texture: rec.texture_model !== 'none' }),
     obj: objInFolder(code, name, mesh, true),
@@ -162,9 +209,13 @@ export function startSpin(rec: ImageTo3dRecord, image: InputRef, fault: StepFaul
   startStep(rec, 'spin', at);
 }
 
-/** Starts a preview of spin view `index`; the mesh's seed is that spin image, so another view gives another mesh. */
+/**
+ * Starts a preview of spin view `index`: the model turned as that view shows it (older records: a mesh seeded
+ * by that spin image, so another view gives another mesh).
+ */
 export function startPreview(rec: ImageTo3dRecord, index: number, shape: MeshShape, fault: StepFault, at: number): void {
   rec.mesh = { seed: rec.inference[index]!.key, quads: false, targetFaces: LOW_POLY_FACES };
+  rec.view = index;
   rec.outputs = {};
   startMeshStep(rec, 'preview', shape, fault, at);
 }
@@ -195,7 +246,10 @@ export async function readImageTo3d(s: Services, code: string, userId: string, n
   const rec = findOwned(s.state.imageTo3d, code, userId);
   await refresh(
     s,
-    () => inputGate(rec, rec.spin_image ?? rec.image, failOnInput) ?? settle(rec, s.clock, now, withEndFaults(s, (r) => r.session_code, finish)),
+    () =>
+      inputGate(rec, rec.spin_image ?? rec.image, failOnInput) ??
+      pictureGate(s, rec, now) ??
+      settle(rec, s.clock, now, withEndFaults(s, (r) => r.session_code, finish)),
     () => [...Object.values(rec.outputs), ...rec.inference],
   );
   return rec;
@@ -236,6 +290,16 @@ export function currentForm(s: Services, rec: ImageTo3dRecord, now: number) {
     ...(rec.form === 'older' && olderFields(s, rec, now)),
     ...inputError(rec),
   };
+}
+
+/** A picture the input check took but the engine cannot make a mesh of (WebP) ends the step that needs it, failed, at once. */
+function pictureGate(s: Services, rec: ImageTo3dRecord, now: number): boolean | undefined {
+  if (rec.step === undefined || (rec.step.name !== 'mesh' && rec.step.name !== 'spin')) return undefined;
+  const problem = pictureProblem(s, rec.spin_image ?? rec.image);
+  if (problem === undefined) return undefined;
+  delete rec.step;
+  failOnInput(rec, problem, now);
+  return true;
 }
 
 /** The step whose input cannot be used ends failed: `failed`, or for the older flow `spin_generate_failed` (its first step). */

@@ -66,3 +66,53 @@ export function closedSurfaceProblems(mesh: PolygonMesh): string[] {
   }
   return problems;
 }
+
+/** The first primitive of a GLB as a triangle mesh, with its embedded images (the writers' own layout: one buffer). */
+export function readGlbModel(glb: Buffer): { mesh: PolygonMesh; images: RgbaImage[]; gltf: any } {
+  const jsonLength = glb.readUInt32LE(12);
+  const gltf = JSON.parse(glb.toString('utf8', 20, 20 + jsonLength));
+  const binStart = 20 + jsonLength + 8;
+  const view = (index: number) => {
+    const v = gltf.bufferViews[index];
+    return glb.subarray(binStart + (v.byteOffset ?? 0), binStart + (v.byteOffset ?? 0) + v.byteLength);
+  };
+  const accessor = (index: number) => {
+    const a = gltf.accessors[index];
+    const bytes = view(a.bufferView);
+    const copy = Uint8Array.from(bytes).buffer;
+    if (a.componentType === 5126) return new Float32Array(copy);
+    if (a.componentType === 5123) return Uint32Array.from(new Uint16Array(copy));
+    return new Uint32Array(copy);
+  };
+  const primitive = gltf.meshes[0].primitives[0];
+  const positions = accessor(primitive.attributes.POSITION) as Float32Array;
+  const polygons = accessor(primitive.indices) as Uint32Array;
+  const mesh: PolygonMesh = {
+    positions,
+    normals: accessor(primitive.attributes.NORMAL) as Float32Array,
+    uvs: accessor(primitive.attributes.TEXCOORD_0) as Float32Array,
+    polygons,
+    sizes: new Uint8Array(polygons.length / 3).fill(3),
+    weld: Uint32Array.from({ length: positions.length / 3 }, (_, i) => i),
+  };
+  const images = (gltf.images ?? []).map((image: { bufferView: number }) => decodeImage(view(image.bufferView)));
+  return { mesh, images, gltf };
+}
+
+/** The bounding box of a mask's 1s: [x0, y0) to [x1, y1). */
+export function maskBox(mask: Uint8Array, width: number): { x0: number; y0: number; x1: number; y1: number } {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (let i = 0; i < mask.length; i++) {
+    if (mask[i] !== 1) continue;
+    const x = i % width;
+    const y = Math.floor(i / width);
+    x0 = Math.min(x0, x);
+    y0 = Math.min(y0, y);
+    x1 = Math.max(x1, x + 1);
+    y1 = Math.max(y1, y + 1);
+  }
+  return { x0, y0, x1, y1 };
+}
