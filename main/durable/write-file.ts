@@ -4,19 +4,24 @@
 // a reader sees the old file or the new one, never a part of either. Folders made on the way are synced
 // into their parents too.
 //
-// Modes: what the app keeps in its data folder is private to its user (files 0600, folders 0700, exact
-// whatever the umask), the default here; an export into a game project passes `private: false` and gets
-// the user's usual modes. Windows cannot open a folder to sync it; NTFS journals renames.
+// Modes, exact whatever the umask: what the app keeps in its data folder is private to its user (files 0600,
+// folders 0700), the default here; an export into a game project passes `private: false` and gets the modes
+// of the rest of a project (files 0644, folders 0755). Windows cannot open a folder to sync it; NTFS journals renames.
 import { randomBytes } from 'node:crypto';
-import { closeSync, fchmodSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { link, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { chmodSync, closeSync, fchmodSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmod, link, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 export const PRIVATE_FILE_MODE = 0o600;
 export const PRIVATE_DIR_MODE = 0o700;
+export const PROJECT_FILE_MODE = 0o644;
+export const PROJECT_DIR_MODE = 0o755;
+
+const fileMode = (isPrivate: boolean) => (isPrivate ? PRIVATE_FILE_MODE : PROJECT_FILE_MODE);
+const dirMode = (isPrivate: boolean) => (isPrivate ? PRIVATE_DIR_MODE : PROJECT_DIR_MODE);
 
 export interface DurableWriteOptions {
-  /** Default true: the file 0600 and the folders made for it 0700. False: the modes the umask gives. */
+  /** Default true: the file 0600 and the folders made for it 0700. False: 0644 and 0755 (a game project's). */
   private?: boolean;
   /** Refuse (EEXIST) rather than replace a file that is already there: the first writer wins. */
   exclusive?: boolean;
@@ -28,9 +33,9 @@ export async function writeFileDurable(path: string, data: string | Uint8Array, 
   await makeDirDurable(dirname(path), { private: isPrivate });
   const temp = tempName(path);
   try {
-    const handle = await open(temp, 'wx', isPrivate ? PRIVATE_FILE_MODE : 0o666);
+    const handle = await open(temp, 'wx', fileMode(isPrivate));
     try {
-      if (isPrivate) await handle.chmod(PRIVATE_FILE_MODE); // exact, whatever the umask
+      await handle.chmod(fileMode(isPrivate)); // exact, whatever the umask
       await handle.writeFile(data);
       await handle.sync();
     } finally {
@@ -50,9 +55,9 @@ export function writeFileDurableSync(path: string, data: string | Uint8Array, op
   makeDirDurableSync(dirname(path), { private: isPrivate });
   const temp = tempName(path);
   try {
-    const fd = openSync(temp, 'wx', isPrivate ? PRIVATE_FILE_MODE : 0o666);
+    const fd = openSync(temp, 'wx', fileMode(isPrivate));
     try {
-      if (isPrivate) fchmodSync(fd, PRIVATE_FILE_MODE);
+      fchmodSync(fd, fileMode(isPrivate));
       writeFileSync(fd, data);
       fsyncSync(fd);
     } finally {
@@ -72,9 +77,9 @@ export function writeFileDurableSync(path: string, data: string | Uint8Array, op
  */
 export async function writeNewFileDurable(path: string, data: string | Uint8Array, options: Pick<DurableWriteOptions, 'private'> = {}): Promise<void> {
   const isPrivate = options.private ?? true;
-  const handle = await open(path, 'wx', isPrivate ? PRIVATE_FILE_MODE : 0o666);
+  const handle = await open(path, 'wx', fileMode(isPrivate));
   try {
-    if (isPrivate) await handle.chmod(PRIVATE_FILE_MODE);
+    await handle.chmod(fileMode(isPrivate));
     await handle.writeFile(data);
     await handle.sync();
   } finally {
@@ -107,8 +112,12 @@ export async function makeDirDurable(dir: string, options: Pick<DurableWriteOpti
     if (dirname(at) === at) break;
   }
   if (missing.length === 0) return;
-  await mkdir(dir, { recursive: true, ...((options.private ?? true) && { mode: PRIVATE_DIR_MODE }) });
-  for (const made of missing.reverse()) await fsyncDir(dirname(made));
+  const mode = dirMode(options.private ?? true);
+  await mkdir(dir, { recursive: true, mode });
+  for (const made of missing.reverse()) {
+    await chmod(made, mode); // exact, whatever the umask
+    await fsyncDir(dirname(made));
+  }
 }
 
 export function makeDirDurableSync(dir: string, options: Pick<DurableWriteOptions, 'private'> = {}): void {
@@ -118,8 +127,21 @@ export function makeDirDurableSync(dir: string, options: Pick<DurableWriteOption
     if (dirname(at) === at) break;
   }
   if (missing.length === 0) return;
-  mkdirSync(dir, { recursive: true, ...((options.private ?? true) && { mode: PRIVATE_DIR_MODE }) });
-  for (const made of missing.reverse()) fsyncDirSync(dirname(made));
+  const mode = dirMode(options.private ?? true);
+  mkdirSync(dir, { recursive: true, mode });
+  for (const made of missing.reverse()) {
+    chmodSync(made, mode);
+    fsyncDirSync(dirname(made));
+  }
+}
+
+/**
+ * Makes one new folder (EEXIST if it is there) with a project's mode, 0755 whatever the umask: for the
+ * folders an export creates in a game project. Its parent is synced by the caller.
+ */
+export async function makeProjectDir(dir: string): Promise<void> {
+  await mkdir(dir, { mode: PROJECT_DIR_MODE });
+  await chmod(dir, PROJECT_DIR_MODE);
 }
 
 /** Syncs a folder's entries (a rename or a new file in it) to disk. Nothing to do on Windows. */

@@ -1,6 +1,7 @@
 // Keeps every write inside the project folder: plain names only, and no link that leads out of it.
-import { lstat, mkdir, realpath, stat } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
+import { makeProjectDir } from '../durable/write-file.ts';
 import { ExportError, ioError } from './errors.ts';
 
 /**
@@ -39,7 +40,7 @@ export async function ensureFolderInside(root: string, dir: string): Promise<str
   for (const part of relative(root, dir).split(sep).filter(Boolean)) {
     at = join(at, part);
     try {
-      await mkdir(at);
+      await makeProjectDir(at); // 0755 like the rest of the project, whatever the umask
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw ioError(at, 'creating the folder', error);
     }

@@ -5,9 +5,9 @@
 // `.assetstudio-old-<pid>-<hex>-<target name>`. A later export in the same folder removes those left by
 // dead processes, and puts an old target back if a crash came between the two renames of a replacement.
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, readlink, rename, rm, symlink } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, readlink, rename, rm, symlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { fsyncDir, writeNewFileDurable } from '../durable/write-file.ts';
+import { fsyncDir, makeProjectDir, PROJECT_DIR_MODE, writeNewFileDurable } from '../durable/write-file.ts';
 import { ExportError, ioError } from './errors.ts';
 
 const STAGING = '.assetstudio-staging-';
@@ -15,15 +15,18 @@ const OLD = '.assetstudio-old-';
 const STAGING_RE = /^\.assetstudio-staging-(\d+)-/;
 const OLD_RE = /^\.assetstudio-old-(\d+)-[0-9a-f]{8}-(.+)$/;
 
+/** The staging folder becomes the asset folder: 0755 like the rest of the project (mkdtemp makes it 0700). */
 export async function createStaging(parent: string): Promise<string> {
   try {
-    return await mkdtemp(join(parent, `${STAGING}${process.pid}-`));
+    const staging = await mkdtemp(join(parent, `${STAGING}${process.pid}-`));
+    await chmod(staging, PROJECT_DIR_MODE);
+    return staging;
   } catch (error) {
     throw ioError(parent, 'creating the staging folder', error);
   }
 }
 
-/** Writes a new file and fsyncs it, with the user's usual modes (the project is theirs, not the data folder). */
+/** Writes a new file and fsyncs it, 0644 like the rest of the project (not the data folder's private 0600). */
 export async function writeDurable(path: string, data: Uint8Array | string): Promise<void> {
   try {
     await writeNewFileDurable(path, data, { private: false });
@@ -50,7 +53,9 @@ export async function copyEntries(from: string, to: string, keep: (name: string)
     const dst = join(to, entry.name);
     if (entry.isSymbolicLink()) await symlink(await readlink(src), dst);
     else if (entry.isDirectory()) {
-      await mkdir(dst);
+      await makeProjectDir(dst).catch((error: unknown) => {
+        throw ioError(dst, 'creating the folder', error);
+      });
       await copyEntries(src, dst, () => true);
       await syncFolder(dst);
     } else if (entry.isFile()) await writeDurable(dst, await readFile(src));

@@ -24,12 +24,15 @@ describe('durable writes', () => {
     expect(readdirSync(dirname(path))).toEqual(['state.json']); // no temp file left
   });
 
-  it('leaves the modes to the umask for files that are not the data folder\'s (private: false)', async () => {
-    const path = join(tempDir(), 'project', 'chair.glb');
-    await writeFileDurable(path, 'glb', { private: false });
-    const umask = process.umask();
-    expect(mode(path)).toBe(0o666 & ~umask);
-    expect(mode(dirname(path))).toBe(0o777 & ~umask);
+  it('gives a game project\'s modes (private: false): files 0644, folders 0755, whatever the umask', async () => {
+    const path = join(tempDir(), 'project', 'models', 'chair.glb');
+    const umask = process.umask(0o077);
+    try {
+      await writeFileDurable(path, 'glb', { private: false });
+    } finally {
+      process.umask(umask);
+    }
+    expect([mode(path), mode(dirname(path)), mode(dirname(dirname(path)))]).toEqual([0o644, 0o755, 0o755]);
   });
 
   it('exclusive: the first writer wins, the file there is kept, and no temp file is left', async () => {
