@@ -40,7 +40,9 @@ export type Recipe =
   /** The model drawn on white, `size` pixels square, turned `yaw` radians about +Y (spin views: quarter turns) and tilted `pitch`. */
   | { type: 'render'; model: PictureMesh; size: number; yaw: number; pitch?: number }
   /** Bytes the client sent (an uploaded mesh, a data-URI image): written on arrival, never remade. */
-  | { type: 'input' };
+  | { type: 'input' }
+  /** Bytes a processor wrote while its session ran (a retopology's OBJ folder and render): never remade. */
+  | { type: 'made' };
 
 /** A file of a session: its key under the files folder (`<owner>/<name>.<ext>`) and its recipe. */
 export interface Output {
@@ -48,7 +50,7 @@ export interface Output {
   recipe: Recipe;
 }
 
-const EXTENSION: Record<Exclude<Recipe['type'], 'input'>, string> = {
+const EXTENSION: Record<Exclude<Recipe['type'], 'input' | 'made'>, string> = {
   glb: 'glb',
   'animated-glb': 'glb',
   obj: 'obj',
@@ -69,7 +71,7 @@ const EXTENSION: Record<Exclude<Recipe['type'], 'input'>, string> = {
   render: 'png',
 };
 
-export function output(owner: string, name: string, recipe: Exclude<Recipe, { type: 'input' }>): Output {
+export function output(owner: string, name: string, recipe: Exclude<Recipe, { type: 'input' } | { type: 'made' }>): Output {
   return { key: `${owner}/${name}.${EXTENSION[recipe.type]}`, recipe };
 }
 
@@ -162,5 +164,7 @@ export function makeArtifact(recipe: Recipe, read: ReadStored = noStore): Buffer
       return pictureRender(recipe.model, read(recipe.model.picture), recipe.size, recipe.yaw, recipe.pitch);
     case 'input':
       throw new Error('an input file cannot be remade: it was not stored when it arrived');
+    case 'made':
+      throw new Error('this file was written when its session ran and is not on disk any more: run the session again');
   }
 }

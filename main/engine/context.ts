@@ -3,6 +3,7 @@ import type { FaultController } from './faults.ts';
 import type { FileStore } from './file-store.ts';
 import type { InputReader } from './inputs.ts';
 import type { Clock } from './progress.ts';
+import type { RetopologyRunner } from './retopology/runner.ts';
 import type { EngineState } from './state.ts';
 
 export interface Services {
@@ -12,6 +13,8 @@ export interface Services {
   files: FileStore;
   /** Reads the inputs of sessions (URLs fetched, bytes checked) in the background. */
   inputs: InputReader;
+  /** Runs the retopology of a session once its input is read, one at a time, in the background. */
+  retopologies: RetopologyRunner;
   clock: Clock;
   /** Credits of an account that has not spent any yet. */
   initialCredits: number;

@@ -29,15 +29,25 @@ describe('item 5: swift retopology stays within 8,000 faces', () => {
     const dense = await retopology(session.mesh_url_glb, 'precision', false);
     expect(facesOf((await download(dense)).bytes.toString('utf8'))).toBeGreaterThan(8_000);
 
-    const inputs = [session.mesh_url_glb, session.mesh_url_fbx, dense, inputUrl('models/other.glb')];
-    for (const input of inputs) {
+    // Dense inputs (more faces than the limit) come back with most of the budget; a light one keeps its own
+    // faces (a retopology adds none): the test server's GLB has 192 triangles.
+    const inputs: [string, 'dense' | 'light'][] = [
+      [session.mesh_url_glb, 'dense'],
+      [session.mesh_url_fbx, 'dense'],
+      [dense, 'dense'],
+      [inputUrl('models/other.glb'), 'light'],
+    ];
+    for (const [input, kind] of inputs) {
       for (const quads of [true, false]) {
         const obj = (await download(await retopology(input, 'swift', quads))).bytes.toString('utf8');
         const faces = facesOf(obj);
         expect(faces, `${input} quads=${quads}`).toBeLessThanOrEqual(8_000);
-        expect(faces, `${input} quads=${quads}`).toBeGreaterThan(6_000); // still the model's light mesh, not a token one
-        const corners = obj.split('\n').find((line) => line.startsWith('f '))!.trim().split(/\s+/).length - 1;
-        expect(corners).toBe(quads ? 4 : 3);
+        if (kind === 'dense') expect(faces, `${input} quads=${quads}`).toBeGreaterThan(6_000); // still the model's light mesh, not a token one
+        else expect(faces, `${input} quads=${quads}`).toBeLessThanOrEqual(192);
+        // Mixed topology with quads (a third or more of the faces), triangles only without.
+        const corners = obj.split('\n').filter((line) => line.startsWith('f ')).map((line) => line.trim().split(/\s+/).length - 1);
+        if (quads) expect(corners.filter((n) => n === 4).length, `${input}`).toBeGreaterThan(corners.length / 3);
+        expect(corners.every((n) => n === 3 || (quads && n === 4))).toBe(true);
       }
     }
   });

@@ -1,14 +1,21 @@
 // Generic /v3 sessions of type retopology, and the assets they read and write. Answers are bare objects.
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
 import { ASSET_PREFIX, type CreateRetopologyRequest } from '../../../shared/contract/index.ts';
-import { objInFolder, output, type Output } from '../artifacts.ts';
+import { makeArtifact, type Output, type Recipe } from '../artifacts.ts';
 import type { Services } from '../context.ts';
 import { charge } from '../credits.ts';
 import { outputsIn } from '../file-store.ts';
 import { parseFileUrl } from '../files.ts';
 import { HttpError } from '../http.ts';
 import { iso, newAssetId, newSessionCode } from '../ids.ts';
-import type { MeshOptions } from '../outputs/index.ts';
+import { describeInput } from '../inputs.ts';
 import { settle, type Stepped, type StepName } from '../progress.ts';
+import type { TriangleMesh } from '../retopology/mesh.ts';
+import { readGltf } from '../retopology/read-gltf.ts';
+import { readInputMesh } from '../retopology/read-input.ts';
+import type { RetopologyOutcome } from '../retopology/runner.ts';
+import { UnreadableMesh } from '../retopology/unreadable.ts';
 import type { Call, Handler } from '../router.ts';
 import { assetStatus, meshAssetGlbUrl, ownAsset, presentAsset, type AssetRecord } from './assets.ts';
 import { findOwned, inputGate, refresh } from './common.ts';
@@ -22,8 +29,10 @@ export interface RetopologyRecord extends Stepped {
   quads: boolean;
   input_asset: string;
   output_asset: string;
-  /** Why the input mesh could not be used (the session failed). */
+  /** Why the input mesh could not be used or retopologised (the session failed). */
   input_error?: string;
+  /** The retopology, once made (it runs when the input has been read): its files, shown once the session completes. */
+  made?: { obj: Output; image: Output; faces: number; quads: number; triangles: number };
   fails: boolean;
   /** Reported while it runs, when a session-status fault rule says so. */
   running_status?: string;
@@ -33,9 +42,12 @@ export interface RetopologyRecord extends Stepped {
   updated_at: string;
 }
 
-/** Face counts: swift gives light meshes (up to 8K faces, as the service states: never more), precision dense ones. */
-const TARGET_FACES = { swift: 8_000, precision: 30_000 } as const;
-const MAX_FACES = { swift: 8_000, precision: undefined } as const;
+/**
+ * Most faces of the result (a quad and a triangle count one each): swift gives light meshes (up to 8K faces,
+ * as the service states: never more), precision dense ones that keep the input's detail. An input with fewer
+ * faces keeps them (no face is added).
+ */
+const FACES = { swift: 8_000, precision: 30_000 } as const;
 const IMAGE_SIZE = 512;
 
 /** A create request whose type is retopology (POST /v3/sessions takes other types too: see v3.ts). */
@@ -98,7 +110,8 @@ export function retopologyHandlers(s: Services): { createRetopology(call: Retopo
     async getV3Session({ userId, now, params }) {
       const rec = findOwned(s.state.retopology, params.session_id!, userId);
       const finishing = withEndFaults(s, (r: RetopologyRecord) => r._id, (r: RetopologyRecord, step: StepName, at: number) => finish(s, r, step, at));
-      await refresh(s, () => inputGate(rec, s.state.assets[rec.input_asset]!.input, failOnInput) ?? settle(rec, s.clock, now, finishing), () => [rec.obj, rec.image]);
+      const input = s.state.assets[rec.input_asset]!;
+      await refresh(s, () => inputGate(rec, input.input, failOnInput) ?? retopologyGate(s, rec, input) ?? settle(rec, s.clock, now, finishing), () => [rec.obj, rec.image]);
       return present(rec, now);
     },
   };
@@ -123,27 +136,93 @@ function inputAsset(s: Services, mesh: string, userId: string): AssetRecord {
 }
 
 /**
- * The shape of an input that is one of this engine's own files (the GLB, OBJ, FBX or USDZ of an earlier
- * session, by its signed URL, whatever port the engine had then): the retopology keeps its shape, size and
- * origin and only remeshes it, as the service does. Undefined for any other input (the engine cannot read
- * a foreign mesh offline): its output is then a shape of its own, seeded by the asset.
+ * What comes before settling a running session whose input has been read: its retopology. Asked for (once)
+ * until it is made; meanwhile the session keeps running whatever its clock says. A made retopology lets the
+ * steps settle as usual; one that could not be made fails the session with why. Undefined when the steps
+ * settle as usual, else whether the record changed (see inputGate).
  */
-function inputShape(s: Services, asset: AssetRecord): MeshOptions | undefined {
-  const made = asset.files?.glb.recipe;
-  if (made !== undefined && 'mesh' in made) return made.mesh;
-  const glbUrl = asset.glb_url;
+function retopologyGate(s: Services, rec: RetopologyRecord, input: AssetRecord): boolean | undefined {
+  if (rec.step === undefined || rec.fails || rec.made !== undefined) return undefined;
+  const work = {
+    folder: `${rec._id}/retopology`,
+    image: `${rec._id}/retopology.png`,
+    faces: FACES[rec.model],
+    quads: rec.quads,
+    imageSize: IMAGE_SIZE,
+    input: () => readInput(s, input),
+    describe: input.input === undefined ? `The mesh asset ${input._id}` : describeInput(input.input, 'mesh'),
+  };
+  s.retopologies.start(rec._id, work, async (outcome: RetopologyOutcome) => {
+    if (rec.step === undefined) return;
+    if ('error' in outcome) {
+      delete rec.step;
+      failOnInput(rec, outcome.error, Date.now());
+    } else {
+      rec.made = { obj: outcome.obj, image: outcome.image, faces: outcome.stats.faces, quads: outcome.stats.quads, triangles: outcome.stats.triangles };
+    }
+    await s.save();
+  });
+  return false;
+}
+
+/**
+ * The input mesh as one triangle mesh: the stored bytes of a URL (GLB, glTF, OBJ), the GLB of a mesh asset
+ * the engine made, or, for one of the engine's own FBX, USDZ or OBJ files given by URL, the GLB of the
+ * same model (made from the recipe that file was made from).
+ */
+async function readInput(s: Services, asset: AssetRecord): Promise<TriangleMesh> {
+  if (asset.kind === 'made-mesh' && asset.files !== undefined) {
+    await s.files.ensure([asset.files.glb]);
+    return readInputMesh(s.files.path(asset.files.glb.key));
+  }
+  const stored = asset.input?.file;
+  const own = () => ownModelGlb(s, asset.glb_url);
+  if (stored !== undefined) {
+    const extension = extname(stored.key).slice(1);
+    const glb = extension === 'fbx' || extension === 'usdz' || extension === 'obj' ? own() : undefined;
+    return glb === undefined ? readInputMesh(s.files.path(stored.key)) : readGltf(glb, 'glb');
+  }
+  const glb = own();
+  if (glb !== undefined) return readGltf(glb, 'glb');
+  throw new UnreadableMesh('was given before this engine read its inputs, and is not one of its own files: create the retopology again');
+}
+
+/** The GLB of the model a file URL of this engine (signed by it, whatever its port then) was made from; undefined for other URLs. */
+function ownModelGlb(s: Services, given: string): Buffer | undefined {
   let url: URL;
-  let engine: URL;
   try {
-    url = new URL(glbUrl);
-    engine = new URL(s.files.baseUrl);
+    url = new URL(given);
   } catch {
     return undefined;
   }
-  const named = url.protocol === engine.protocol && url.hostname === engine.hostname ? parseFileUrl(url) : undefined;
-  if (named === undefined) return undefined;
-  for (const file of outputsIn(s.state)) if (file.key === named.key && 'mesh' in file.recipe) return file.recipe.mesh;
+  const named = parseFileUrl(url);
+  if (named === undefined || !Number.isInteger(named.expires) || !s.files.verify(named.signed, named.expires, named.sig)) return undefined;
+  for (const file of outputsIn(s.state)) {
+    if (file.key !== named.key) continue;
+    const glb = glbRecipeOf(file.recipe);
+    return glb === undefined ? undefined : makeArtifact(glb, (key) => readFileSync(s.files.path(key)));
+  }
   return undefined;
+}
+
+/** The recipe of the GLB of the same model as a mesh file's recipe. */
+function glbRecipeOf(recipe: Recipe): Recipe | undefined {
+  switch (recipe.type) {
+    case 'glb':
+    case 'obj':
+    case 'obj-zip':
+    case 'fbx':
+    case 'usdz':
+      return { type: 'glb', mesh: recipe.mesh, texture: true };
+    case 'picture-glb':
+    case 'picture-obj':
+    case 'picture-obj-zip':
+    case 'picture-fbx':
+    case 'picture-usdz':
+      return { type: 'picture-glb', model: recipe.model };
+    default:
+      return undefined;
+  }
 }
 
 /** An input mesh that cannot be used ends the session failed, with why. */
@@ -153,17 +232,19 @@ function failOnInput(rec: RetopologyRecord, message: string, at: number): void {
   rec.updated_at = iso(at);
 }
 
-function finish(s: Services, rec: RetopologyRecord, _step: StepName, endedAt: number): void {
+function finish(_s: Services, rec: RetopologyRecord, _step: StepName, endedAt: number): void {
   rec.updated_at = iso(endedAt);
   if (rec.fails) {
     rec.status = 'failed';
     return;
   }
+  if (rec.made === undefined) {
+    // Not reached: the step settles once the retopology is made (see retopologyGate).
+    rec.status = 'failed';
+    rec.input_error = 'The retopology was not made.';
+    return;
+  }
   rec.status = 'complete';
-  const seed = rec.input_asset;
-  const shape = inputShape(s, s.state.assets[rec.input_asset]!) ?? { seed };
-  const limit = MAX_FACES[rec.model];
-  const mesh = { ...shape, quads: rec.quads, targetFaces: TARGET_FACES[rec.model], ...(limit === undefined ? {} : { maxFaces: limit }) };
-  rec.obj = objInFolder(rec._id, 'retopology', mesh, false);
-  rec.image = output(rec._id, 'retopology', { type: 'image', seed, size: IMAGE_SIZE });
+  rec.obj = rec.made.obj;
+  rec.image = rec.made.image;
 }
