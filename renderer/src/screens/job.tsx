@@ -10,7 +10,7 @@ import type { UrlSource } from '../../viewer/index.ts';
 import { AnimationPanel } from './viewer/animation-job.tsx';
 import { ExportPanel } from './viewer/export-panel.tsx';
 import { ModelViewer } from './viewer/model-viewer.tsx';
-import { ErrorBox, Progress, Section, StateBadge } from '../components/ui.tsx';
+import { ErrorBox, Progress, Section, StateBadge, TableHead } from '../components/ui.tsx';
 import { loadOutputs, useOutputs, useViewerSource } from '../outputs.ts';
 import { formatBytes, formatTime, jobTitle, stepLabel, toShownError, type ShownError } from '../util.ts';
 import { useJob } from './create/form.tsx';
@@ -174,13 +174,7 @@ export function JobPage({ id }: { id: string }) {
           <p class="muted">{job.state === 'succeeded' ? 'No files cached yet.' : 'Files are downloaded when the job is done.'}</p>
         ) : (
           <table class="outputs">
-            <thead>
-              <tr>
-                <th scope="col">File</th>
-                <th scope="col">State</th>
-                <th scope="col">Size</th>
-              </tr>
-            </thead>
+            <TableHead columns={['File', 'State', 'Size']} />
             <tbody>
               {outputs.map((o) => (
                 <tr key={o.kind} data-output={o.kind}>

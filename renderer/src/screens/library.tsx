@@ -7,7 +7,7 @@ import { JOB_KINDS, kindLabel, normaliseStatus, type ResourceKind } from '../../
 import { getBridge } from '../../bridge/index.ts';
 import { appState, isServiceUnreachable, patchApp } from '../app-state.ts';
 import { useStore } from '../store.ts';
-import { ErrorBox, Progress, Section, StateBadge } from '../components/ui.tsx';
+import { ErrorBox, Progress, Section, StateBadge, TableHead } from '../components/ui.tsx';
 import { thumbnailOf, useOutputs } from '../outputs.ts';
 import { formatTime, jobTitle, stepLabel, toShownError, type ShownError } from '../util.ts';
 import { JobActions } from './job-actions.tsx';
@@ -252,14 +252,7 @@ function ServiceSessions() {
           </p>
           <table class="sessions">
             <caption class="visually-hidden">Sessions at the service, page {data.page}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Session</th>
-                <th scope="col">Status</th>
-                <th scope="col">Model</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Session', 'Status', 'Model', 'Created']} />
             <tbody>
               {data.results.map((s) => {
                 const raw = String(s.status ?? '');
