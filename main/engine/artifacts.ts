@@ -4,6 +4,7 @@ import { buildAnimatedGlb, buildFbxBinary, buildGlb, buildObj, buildZip, renderP
 import { jointPositions, renderFigure } from './figure.ts';
 import { mapsOf, objTexturesOf, pictureFbx, pictureGlb, pictureMtl, pictureObj, pictureObjZip, pictureRender, pictureTexture, pictureUsdz, type TextureMap } from './generate/picture-outputs.ts';
 import type { PictureMesh } from './generate/mesh-options.ts';
+import { paintPrompt } from './picture/paint.ts';
 import { buildUsdz } from './usdz.ts';
 
 export type Recipe =
@@ -26,6 +27,8 @@ export type Recipe =
   | { type: 'usdz'; mesh: MeshOptions }
   | { type: 'image'; seed: string; size: number }
   | { type: 'figure'; seed: string; size: number }
+  /** A text-to-image picture drawn from the prompt's words (picture/), moved towards the style's palette (RGB in [0, 1]). */
+  | { type: 'prompt-image'; prompt: string; palette: [number, number, number][]; size: number }
   // A mesh made from a picture (generate/): `model` says which (the stored picture's key, faces, topology, texture…).
   | { type: 'picture-glb'; model: PictureMesh }
   /** `mesh.obj` in a folder of its own, with `mesh.mtl` and its textures served beside it (see companionsOf). */
@@ -61,6 +64,7 @@ const EXTENSION: Record<Exclude<Recipe['type'], 'input' | 'made'>, string> = {
   usdz: 'usdz',
   image: 'png',
   figure: 'png',
+  'prompt-image': 'png',
   'picture-glb': 'glb',
   'picture-obj': 'obj',
   'picture-mtl': 'mtl',
@@ -143,6 +147,8 @@ export function makeArtifact(recipe: Recipe, read: ReadStored = noStore): Buffer
       return buildUsdz(recipe.mesh);
     case 'image':
       return renderPreviewImage(recipe.seed, recipe.size, recipe.size);
+    case 'prompt-image':
+      return paintPrompt(recipe.prompt, recipe.palette, recipe.size);
     case 'figure':
       return renderFigure(recipe.seed, recipe.size);
     case 'picture-glb':

@@ -1,9 +1,12 @@
 // Text-to-image sessions and the styles they can use.
+import { readFileSync } from 'node:fs';
 import { output, type Output } from '../artifacts.ts';
 import type { Services } from '../context.ts';
 import { charge } from '../credits.ts';
 import { HttpError } from '../http.ts';
 import { iso, newSessionCode, randomHex } from '../ids.ts';
+import { paletteOfZip } from '../picture/palette.ts';
+import type { Rgb } from '../picture/words.ts';
 import { phaseStatus, settle, type Phases, type Stepped, type StepName } from '../progress.ts';
 import type { Handlers } from '../router.ts';
 import { findOwned, inputGate, type InputRef, refresh } from './common.ts';
@@ -42,6 +45,8 @@ export interface StyleRecord extends Stepped {
   /** Reported while it trains, when a session-status fault rule says so. */
   running_status?: string;
   thumbnail?: Output;
+  /** The colours of the zip's images, read once when the first picture of this style is drawn. */
+  palette?: Rgb[];
   created_at: string;
   updated_at: string;
 }
@@ -103,7 +108,7 @@ export function textToImageHandlers(s: Services): Pick<Handlers, TextToImageEndp
         s,
         () => {
           const started = rec.awaits_style === true && (startAfterStyle(s, rec, now));
-          return settle(rec, s.clock, now, withEndFaults(s, (r) => r.session_code, finishTextToImage)) || started;
+          return settle(rec, s.clock, now, withEndFaults(s, (r) => r.session_code, finishTextToImage(s))) || started;
         },
         () => [rec.image],
       );
@@ -134,10 +139,29 @@ export function textToImageHandlers(s: Services): Pick<Handlers, TextToImageEndp
   };
 }
 
-function finishTextToImage(rec: TextToImageRecord, _step: StepName, endedAt: number): void {
-  rec.updated_at = iso(endedAt);
-  rec.status = rec.fails ? 'failed' : 'completed';
-  if (!rec.fails) rec.image = output(rec.session_code, 'image', { type: 'image', seed: `${rec.prompt}\n${rec.style_id}`, size: IMAGE_SIZE });
+/** The picture is drawn from the prompt's words, in the colours of its style's zip when it has a style. */
+const finishTextToImage =
+  (s: Services) =>
+  (rec: TextToImageRecord, _step: StepName, endedAt: number): void => {
+    rec.updated_at = iso(endedAt);
+    rec.status = rec.fails ? 'failed' : 'completed';
+    if (rec.fails) return;
+    const style = rec.style_id === '' ? undefined : s.state.styles[rec.style_id];
+    const palette = style === undefined ? [] : stylePalette(s, style);
+    rec.image = output(rec.session_code, 'image', { type: 'prompt-image', prompt: rec.prompt, palette, size: IMAGE_SIZE });
+  };
+
+/** A style's palette, from the images of its stored zip (none for styles from before inputs were stored, or a zip that cannot be read). */
+function stylePalette(s: Services, style: StyleRecord): Rgb[] {
+  if (style.palette !== undefined) return style.palette;
+  const key = style.zip?.file?.key;
+  if (key === undefined) return [];
+  try {
+    style.palette = paletteOfZip(readFileSync(s.files.path(key)));
+  } catch {
+    return []; // not stored (yet) or not a zip: the input check refuses those before training ends
+  }
+  return style.palette;
 }
 
 /** A style whose zip cannot be used ends its training failed, with why. */

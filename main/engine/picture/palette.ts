@@ -1,0 +1,104 @@
+// A style's palette: the colours of the images in its training zip (k-means over a sample of their pixels),
+// applied to the pictures drawn later with that style.
+import { inflateRawSync } from 'node:zlib';
+import { decodeImage } from '../generate/decode-image.ts';
+import type { Rgb } from './words.ts';
+
+/** How many colours a palette keeps. */
+export const PALETTE_SIZE = 5;
+const IMAGE_ENTRY = /\.(png|jpe?g|gif)$/i;
+const MAX_IMAGES = 32;
+const SAMPLES_PER_IMAGE = 2000;
+
+/** The image entries of a zip (read from its central directory; stored and deflated entries). Unreadable entries are skipped. */
+export function zipImages(zip: Buffer): Buffer[] {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (end < 0 || end + 22 > zip.length) throw new Error('The style zip has no central directory: it is not a complete zip archive');
+  const entries = zip.readUInt16LE(end + 10);
+  let at = zip.readUInt32LE(end + 16);
+  const images: Buffer[] = [];
+  for (let n = 0; n < entries && at + 46 <= zip.length && zip.readUInt32LE(at) === 0x02014b50; n++) {
+    const method = zip.readUInt16LE(at + 10);
+    const size = zip.readUInt32LE(at + 20);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const skip = nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
+    const local = zip.readUInt32LE(at + 42);
+    at += 46 + skip;
+    if (!IMAGE_ENTRY.test(name) || name.startsWith('__MACOSX/') || images.length >= MAX_IMAGES) continue;
+    if (local + 30 > zip.length || zip.readUInt32LE(local) !== 0x04034b50) continue;
+    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    const compressed = zip.subarray(start, start + size); // the central directory's compressed size (a local header may say 0)
+    try {
+      if (method === 0) images.push(Buffer.from(compressed));
+      else if (method === 8) images.push(inflateRawSync(compressed, { maxOutputLength: 256 * 2 ** 20 }));
+    } catch {
+      // a damaged entry: the others still make the palette
+    }
+  }
+  return images;
+}
+
+/** The palette of a style zip: up to PALETTE_SIZE colours, most common first; empty when no image decodes. */
+export function paletteOfZip(zip: Buffer): Rgb[] {
+  const samples: Rgb[] = [];
+  for (const bytes of zipImages(zip)) {
+    let image: ReturnType<typeof decodeImage>;
+    try {
+      image = decodeImage(bytes);
+    } catch {
+      continue;
+    }
+    const pixels = image.width * image.height;
+    const step = Math.max(1, Math.floor(pixels / SAMPLES_PER_IMAGE));
+    for (let p = 0; p < pixels; p += step) {
+      if (image.data[p * 4 + 3]! < 128) continue;
+      samples.push([image.data[p * 4]! / 255, image.data[p * 4 + 1]! / 255, image.data[p * 4 + 2]! / 255]);
+    }
+  }
+  return kMeans(samples, PALETTE_SIZE);
+}
+
+/** k-means (deterministic start: spread over the samples sorted by brightness); clusters by size, largest first. */
+export function kMeans(samples: Rgb[], k: number): Rgb[] {
+  if (samples.length === 0) return [];
+  const sorted = [...samples].sort((a, b) => a[0] + a[1] + a[2] - (b[0] + b[1] + b[2]));
+  let centres: Rgb[] = Array.from({ length: Math.min(k, sorted.length) }, (_, i) => sorted[Math.floor(((i + 0.5) * sorted.length) / k)]!);
+  let counts: number[] = [];
+  for (let round = 0; round < 12; round++) {
+    const sums = centres.map((): [number, number, number] => [0, 0, 0]);
+    counts = centres.map(() => 0);
+    for (const s of samples) {
+      const i = nearest(centres, s);
+      sums[i]![0] += s[0];
+      sums[i]![1] += s[1];
+      sums[i]![2] += s[2];
+      counts[i]!++;
+    }
+    centres = centres.map((c, i) => (counts[i]! > 0 ? [sums[i]![0] / counts[i]!, sums[i]![1] / counts[i]!, sums[i]![2] / counts[i]!] : c));
+  }
+  return centres.map((c, i) => ({ c, n: counts[i]! })).filter((e) => e.n > 0).sort((a, b) => b.n - a.n).map((e) => e.c.map((v) => Math.round(v * 1000) / 1000) as Rgb);
+}
+
+export function nearest(palette: Rgb[], c: Rgb): number {
+  let best = 0;
+  let bestDistance = Infinity;
+  palette.forEach((p, i) => {
+    const d = (p[0] - c[0]) ** 2 + (p[1] - c[1]) ** 2 + (p[2] - c[2]) ** 2;
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = i;
+    }
+  });
+  return best;
+}
+
+/** Moves every pixel `amount` of the way to the palette colour nearest to it, keeping its brightness contrast. */
+export function applyPalette(rgb: Float32Array, palette: Rgb[], amount = 0.55): void {
+  if (palette.length === 0) return;
+  for (let i = 0; i < rgb.length; i += 3) {
+    const c: Rgb = [rgb[i]!, rgb[i + 1]!, rgb[i + 2]!];
+    const p = palette[nearest(palette, c)]!;
+    for (let j = 0; j < 3; j++) rgb[i + j] = c[j]! * (1 - amount) + p[j]! * amount;
+  }
+}
