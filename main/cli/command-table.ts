@@ -46,6 +46,8 @@ export interface CommandSpec {
   options: Record<string, OptionSpec>;
   /** Global options that mean something for this command (besides --json and the connection ones). */
   globals?: GlobalOption[];
+  /** Groups of options that exclude each other: at most one of each group may be given (else exit 2). */
+  exclusive?: readonly (readonly string[])[];
   examples: string[];
 }
 
@@ -235,6 +237,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       pivot: { type: 'string', value: oneOf(PIVOTS), text: 'move the origin' },
       'up-axis': { type: 'string', value: oneOf(UP_AXES), text: 'turn the model for a Z-up or a Y-up engine' },
     },
+    exclusive: [['scale-height', 'scale-largest', 'scale-factor']],
     examples: ['asset-studio export job_a1c7… --project ~/games/my-game --pivot bottom-center'],
   },
   {

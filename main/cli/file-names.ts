@@ -49,15 +49,19 @@ export class PathAliases {
   /** alias → the path as given */
   readonly #given = new Map<string, string>();
 
-  /** `given` itself when it exists or nothing matches it by bytes (its use then says what is wrong); else an alias. */
+  /**
+   * `given` itself when it exists, was decoded without loss (no U+FFFD: nothing to find by bytes; a path such
+   * as `new/../game` that does not exist yet stays as it is) or nothing matches it by bytes (its use then
+   * says what is wrong); else an alias.
+   */
   resolve(given: string): string {
-    if (given === '' || existsSync(given)) return given;
+    if (given === '' || !given.includes('\uFFFD') || existsSync(given)) return given;
     const bytes = findByBytes(given);
     if (bytes === undefined) return given;
     this.#dir ??= mkdtempSync(join(tmpdir(), 'asset-studio-names-'));
     const folder = join(this.#dir, String(this.#given.size));
     mkdirSync(folder);
-    const alias = join(folder, basename(given));
+    const alias = join(folder, basename(resolve(given))); // not `..`: the alias is named like what it points to
     symlinkSync(bytes, alias);
     this.#given.set(alias, given);
     return alias;

@@ -1,5 +1,6 @@
 // pull, cache, export: outputs of finished jobs into the verified local cache, and from there into a
 // game project. Everything but pull works with no network.
+import { resolve } from 'node:path';
 import { fetchJobOutputs } from '../cache/auto-download.ts';
 import { exportJob } from '../export/from-job.ts';
 import { EXPORT_TARGETS, type ExportTarget } from '../export/presets.ts';
@@ -64,10 +65,13 @@ export function exportCommand(ctx: CommandContext): Promise<number> {
   const engine = str(ctx.values, 'engine');
   if (engine !== undefined && !(EXPORT_TARGETS as readonly string[]).includes(engine)) throw new UsageError(`--engine must be one of ${EXPORT_TARGETS.join(', ')} (got "${engine}").`);
   const transforms = transformsFrom(ctx);
+  // A path with `..` steps is said resolved before anything is written: the user sees where it lands.
+  const resolved = resolve(projectDir);
+  if (projectDir.split(/[\\/]/).includes('..')) ctx.io.stderr(`Project folder: ${resolved} (from "${projectDir}")\n`);
   return withServices(ctx, async (s) => {
     const job = findJob(s, ref);
     const result = await exportJob({ cache: s.cache, store: s.store, refresh: (id) => s.tracker.refresh(id), formats: s.outputFormats }, job, {
-      projectDir,
+      projectDir: resolved,
       engine: engine as ExportTarget | undefined,
       name: str(ctx.values, 'name'),
       transforms,

@@ -20,7 +20,7 @@ import { cacheCommand, exportCommand, pullCommand } from './files-commands.ts';
 import { exitWhenFlushed } from './flush.ts';
 import { commandHelp, generalHelp } from './help.ts';
 import { JOB_COMMANDS } from './job-commands.ts';
-import { checkNumbers, joinNegativeNumbers, resolvePaths } from './option-values.ts';
+import { checkExclusive, checkNumbers, joinNegativeNumbers, resolvePaths } from './option-values.ts';
 import { parseNumber, UsageError } from './values.ts';
 
 export type { CliIO } from './context.ts';
@@ -97,6 +97,7 @@ async function runCommand(argv: string[], io: CliIO, redacted: CliIO, run: { sec
     return 0;
   }
   checkNumbers(values, spec);
+  checkExclusive(values, spec);
   const positionals = resolvePaths(spec, values, parsed.positionals, run.aliases);
   // Before anything reads or writes there: created 0700 or made private (one line), DataFolderError (exit 2) when unusable.
   openDataFolder(resolveDataDir({ flags: { dataDir: str(values, 'data-dir') }, env: io.env }), { notice: (line) => redacted.stderr(`${line}\n`) });

@@ -6,6 +6,7 @@ import { GLOBAL_OPTIONS, type CommandSpec, type OptionSpec } from './command-tab
 import type { Values } from './commands.ts';
 import type { PathAliases } from './file-names.ts';
 import { parseDecimal, parseDecimalList } from './numbers.ts';
+import { UsageError } from './values.ts';
 
 function optionsOf(command: CommandSpec | undefined): Record<string, OptionSpec> {
   return { ...GLOBAL_OPTIONS, ...command?.options };
@@ -41,6 +42,16 @@ export function checkNumbers(values: Values, command: CommandSpec | undefined): 
     if (!option.number || typeof text !== 'string') continue;
     if (option.list) parseDecimalList(`--${name}`, text, option.number);
     else parseDecimal(`--${name}`, text, option.number);
+  }
+}
+
+/** Throws a UsageError naming the options when more than one of a group the command declares exclusive is given. */
+export function checkExclusive(values: Values, command: CommandSpec | undefined): void {
+  for (const group of command?.exclusive ?? []) {
+    const given = group.filter((name) => values[name] !== undefined);
+    if (given.length > 1) {
+      throw new UsageError(`${given.map((n) => `--${n}`).join(' and ')} cannot be used together: give one of ${group.map((n) => `--${n}`).join(', ')}.`);
+    }
   }
 }
 
