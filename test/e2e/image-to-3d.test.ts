@@ -17,6 +17,8 @@ describe('image to 3D', () => {
     const { page } = h;
     await page.click('nav[aria-label="Main"] >> text=Create');
     await page.waitForSelector('#i3d-image-file');
+    // Connected to the local engine, the form says what it makes.
+    await poll(textOf(page.locator('[data-local-engine-line]'))).toBe("The local engine makes a geometric stand-in from your picture/prompt, not the service's AI.");
     // A wrong value is named next to its field before anything is sent.
     await page.fill('.vec3 input >> nth=0', '0');
     await page.click('button:has-text("Create 3D model")');
@@ -38,6 +40,7 @@ describe('image to 3D', () => {
     const row = page.locator('.job-row', { hasText: 'chair.png' });
     await poll(textOf(row.locator('.badge'))).toBe('Done');
     await poll(textOf(row.locator('.percent'))).toBe('100%');
+    await poll(textOf(row.locator('[data-local-engine-badge]'))).toBe('Local engine — procedural stand-in');
     await row.locator('.cached').first().waitFor({ state: 'visible', timeout: 60_000 });
     const session = (await row.locator('.job-meta code').textContent())!;
     expect(session).toMatch(/^SESSION_/);
@@ -47,6 +50,7 @@ describe('image to 3D', () => {
 
     await row.locator('a.job-title').click();
     await page.locator('table.outputs').first().waitFor({ state: 'visible' });
+    await poll(textOf(page.locator('.created-status [data-local-engine-badge]'))).toBe('Local engine — procedural stand-in');
     await poll(textOf(page.locator('table.outputs tbody tr').first())).toContain('complete');
     await h.screenshot('05-job-page');
   });

@@ -10,6 +10,7 @@ import type { UrlSource } from '../../viewer/index.ts';
 import { AnimationPanel } from './viewer/animation-job.tsx';
 import { ExportPanel } from './viewer/export-panel.tsx';
 import { ModelViewer } from './viewer/model-viewer.tsx';
+import { LocalEngineBadge } from '../components/local-engine.tsx';
 import { ErrorBox, Progress, Section, StateBadge, TableHead } from '../components/ui.tsx';
 import { loadOutputs, useOutputs, useViewerSource } from '../outputs.ts';
 import { formatBytes, formatTime, jobTitle, stepLabel, toShownError, type ShownError } from '../util.ts';
@@ -121,6 +122,7 @@ export function JobPage({ id }: { id: string }) {
         <div class="created-status">
           <StateBadge job={job} />
           <Progress percent={job.percent ?? (job.state === 'succeeded' ? 100 : null)} label={`Progress of ${jobTitle(job)}`} />
+          <LocalEngineBadge />
         </div>
         {job.error && <p class="job-error">{job.error}</p>}
         <dl class="facts">

@@ -7,6 +7,7 @@ import { JOB_KINDS, kindLabel, normaliseStatus, type ResourceKind } from '../../
 import { getBridge } from '../../bridge/index.ts';
 import { appState, isServiceUnreachable, patchApp } from '../app-state.ts';
 import { useStore } from '../store.ts';
+import { LocalEngineBadge } from '../components/local-engine.tsx';
 import { ErrorBox, Progress, Section, StateBadge, TableHead } from '../components/ui.tsx';
 import { thumbnailOf, useOutputs } from '../outputs.ts';
 import { formatTime, jobTitle, stepLabel, toShownError, type ShownError } from '../util.ts';
@@ -168,6 +169,7 @@ export function JobRow({ job }: { job: JobView }) {
           {job.remoteId && <code>{job.remoteId}</code>}
           <span>{formatTime(job.createdAt)}</span>
           {job.outputsFetched && <span class="cached">files cached</span>}
+          <LocalEngineBadge />
         </div>
         {job.error && <p class="job-error">{job.error}</p>}
       </div>

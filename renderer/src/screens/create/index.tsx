@@ -1,4 +1,5 @@
 // The create screen: one form per operation of the service.
+import { LocalEngineLine } from '../../components/local-engine.tsx';
 import { AnimationForms } from './animation.tsx';
 import { ImageTo3dForm } from './image-to-3d.tsx';
 import { OlderFlowForm } from './older-flow.tsx';
@@ -28,6 +29,7 @@ export function Create({ form }: { form: string | undefined }) {
         ))}
       </nav>
       <div class="panel">
+        <LocalEngineLine />
         {current === 'image-to-3d' && <ImageTo3dForm />}
         {current === 'step-by-step' && <OlderFlowForm />}
         {current === 'text-to-image' && (
