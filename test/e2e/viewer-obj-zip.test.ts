@@ -56,6 +56,7 @@ describe('an OBJ from its zip, and a retopology against its original', () => {
     await go('#/create/image-to-3d');
     await page.setInputFiles('#i3d-image-file', realFixture('images', 'chair.png'));
     await poll(textOf(page.locator('.image-source .hint'))).toContain('chair.png');
+    await page.selectOption('#i3d-texture', 'baked'); // a textured model (texture_model none has no texture to load)
     await page.click('button:has-text("Create 3D model")');
     await poll(textOf(page.locator('.created .badge')), 60_000).toBe('Done');
     const { jobs } = await h.call('jobs.list', { kinds: ['image_to_3d'], limit: 10 });

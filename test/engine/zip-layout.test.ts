@@ -33,7 +33,8 @@ async function finishedSession(body: unknown): Promise<any> {
 
 describe('the zip output', () => {
   it('holds <session_code>/mesh.obj with its MTL and texture, read by the app\'s zip reader', async () => {
-    const session = await finishedSession({ image_url: PNG_DATA_URI, resolution: 'low_poly' });
+    // A textured model (texture_model none has no texture: its zip holds the OBJ and MTL only, see below).
+    const session = await finishedSession({ image_url: PNG_DATA_URI, resolution: 'low_poly', texture_model: 'baked' });
     expect(session.session_status).toBe('complete');
     const code: string = session.session_code;
     const zip = join(dir, `${code}.zip`);
@@ -50,5 +51,14 @@ describe('the zip output', () => {
     expect(mtl).toMatch(/^map_Kd mesh\.png$/m);
     const png = Buffer.concat(await (await readZipEntry(zip, `${code}/mesh.png`)).stream.toArray());
     expect(png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+  });
+
+  it('holds no texture when texture_model is none, and its MTL names none', async () => {
+    const session = await finishedSession({ image_url: PNG_DATA_URI, resolution: 'low_poly', texture_model: 'none' });
+    const code: string = session.session_code;
+    const zip = join(dir, `${code}.zip`);
+    await writeFile(zip, Buffer.from(await (await fetch(session.mesh_url_zip)).arrayBuffer()));
+    expect((await listZipEntries(zip)).map((e) => e.name)).toEqual([`${code}/mesh.obj`, `${code}/mesh.mtl`]);
+    expect(await text((await readZipEntry(zip, `${code}/mesh.mtl`)).stream)).not.toContain('map_Kd');
   });
 });

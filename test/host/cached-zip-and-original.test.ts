@@ -55,7 +55,8 @@ const succeeded = (id: string) => waitFor(async () => {
 describe('files inside a cached zip', () => {
   it('has an image-to-3D job with its zip and GLB cached', async () => {
     const image = `data:image/png;base64,${readFileSync(realFixture('images', 'chair.png')).toString('base64')}`;
-    const created = await call('create', { endpoint: 'createImageTo3d', body: { image_url: image } });
+    // Textured (texture_model none has no texture in its zip).
+    const created = await call('create', { endpoint: 'createImageTo3d', body: { image_url: image, texture_model: 'baked' } });
     imageJob = await succeeded(created.job.id);
     await cached(imageJob.remoteId, 'zip');
     await cached(imageJob.remoteId, 'glb');
