@@ -93,12 +93,29 @@ export function nearest(palette: Rgb[], c: Rgb): number {
   return best;
 }
 
-/** Moves every pixel `amount` of the way to the palette colour nearest to it, keeping its brightness contrast. */
+/**
+ * Moves every pixel `amount` of the way towards the palette: to a blend of its colours weighted by nearness
+ * (a soft choice, so gradients stay smooth instead of breaking into bands at the nearest colour's borders).
+ */
 export function applyPalette(rgb: Float32Array, palette: Rgb[], amount = 0.55): void {
   if (palette.length === 0) return;
+  const weights = new Float64Array(palette.length);
   for (let i = 0; i < rgb.length; i += 3) {
-    const c: Rgb = [rgb[i]!, rgb[i + 1]!, rgb[i + 2]!];
-    const p = palette[nearest(palette, c)]!;
-    for (let j = 0; j < 3; j++) rgb[i + j] = c[j]! * (1 - amount) + p[j]! * amount;
+    let total = 0;
+    palette.forEach((p, k) => {
+      const d = (p[0] - rgb[i]!) ** 2 + (p[1] - rgb[i + 1]!) ** 2 + (p[2] - rgb[i + 2]!) ** 2;
+      weights[k] = Math.exp(-d / SOFTNESS);
+      total += weights[k]!;
+    });
+    for (let j = 0; j < 3; j++) {
+      let target = 0;
+      palette.forEach((p, k) => {
+        target += (p[j]! * weights[k]!) / total;
+      });
+      rgb[i + j] = rgb[i + j]! * (1 - amount) + target * amount;
+    }
   }
 }
+
+/** How far (squared RGB distance) a palette colour's pull reaches: about a third of the colour cube's diagonal. */
+const SOFTNESS = 0.08;

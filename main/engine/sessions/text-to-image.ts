@@ -171,12 +171,14 @@ function failStyleOnInput(rec: StyleRecord, message: string, at: number): void {
   rec.updated_at = iso(at);
 }
 
-/** A trained style gets a thumbnail drawn from its description. */
-function finishStyle(rec: StyleRecord, _step: StepName, endedAt: number): void {
-  rec.updated_at = iso(endedAt);
-  rec.status = rec.fails ? 'failed' : 'completed';
-  if (!rec.fails) rec.thumbnail = output(rec.style_id, 'thumbnail', { type: 'image', seed: rec.description, size: THUMBNAIL_SIZE });
-}
+/** A trained style gets a thumbnail drawn from its description, in the colours of its zip. */
+const finishStyle =
+  (s: Services) =>
+  (rec: StyleRecord, _step: StepName, endedAt: number): void => {
+    rec.updated_at = iso(endedAt);
+    rec.status = rec.fails ? 'failed' : 'completed';
+    if (!rec.fails) rec.thumbnail = output(rec.style_id, 'thumbnail', { type: 'prompt-image', prompt: rec.description, palette: stylePalette(s, rec), size: THUMBNAIL_SIZE });
+  };
 
 function presentStyle(s: Services, rec: StyleRecord, now: number) {
   return {
@@ -209,7 +211,7 @@ async function usableStyle(s: Services, styleId: string, userId: string, now: nu
 }
 
 const settleStyle = (s: Services, style: StyleRecord, now: number) =>
-  refresh(s, () => (inputGate(style, style.zip, failStyleOnInput) ?? settle(style, s.clock, now, withEndFaults(s, (r) => r.style_id, finishStyle))), () => [style.thumbnail]);
+  refresh(s, () => (inputGate(style, style.zip, failStyleOnInput) ?? settle(style, s.clock, now, withEndFaults(s, (r) => r.style_id, finishStyle(s)))), () => [style.thumbnail]);
 
 /**
  * A session waiting for its style starts once the style is trained, at the time its training ended (so the
@@ -217,7 +219,7 @@ const settleStyle = (s: Services, style: StyleRecord, now: number) =>
  */
 function startAfterStyle(s: Services, rec: TextToImageRecord, now: number): boolean {
   const style = s.state.styles[rec.style_id]!;
-  (inputGate(style, style.zip, failStyleOnInput) ?? settle(style, s.clock, now, withEndFaults(s, (r) => r.style_id, finishStyle)));
+  (inputGate(style, style.zip, failStyleOnInput) ?? settle(style, s.clock, now, withEndFaults(s, (r) => r.style_id, finishStyle(s))));
   s.files.register([style.thumbnail]);
   if (style.step !== undefined) return false;
   delete rec.awaits_style;
