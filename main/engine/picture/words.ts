@@ -91,7 +91,7 @@ export interface Scene {
 
 /** Reads a prompt into a scene. Deterministic: the same prompt gives the same scene. */
 export function readPrompt(prompt: string): Scene {
-  const words = prompt.toLowerCase().match(/[a-z]+/g) ?? [];
+  const words = (prompt.toLowerCase().match(/[a-z]+/g) ?? []).map(singular);
   const objects: SceneObject[] = [];
   let ground: Scene['ground'];
   let light: Light | undefined;
@@ -100,6 +100,8 @@ export function readPrompt(prompt: string): Scene {
   let count = 1;
   let place: Place | undefined;
   const rest: string[] = [];
+  /** The objects of the last shape word ("two trees" is two): a place word after them places them all. */
+  let group: SceneObject[] = [];
   for (const word of words) {
     if (Object.hasOwn(COLOURS, word)) {
       colour = COLOURS[word];
@@ -108,15 +110,16 @@ export function readPrompt(prompt: string): Scene {
     } else if (Object.hasOwn(COUNTS, word)) {
       count = COUNTS[word]!;
     } else if (Object.hasOwn(PLACES, word)) {
-      const last = objects.at(-1);
       // "a ball on the left" places the ball; "on the left a ball" the next one
-      if (last !== undefined && last.place === undefined) last.place = PLACES[word];
+      if (group.length > 0 && group[0]!.place === undefined) for (const object of group) object.place = PLACES[word];
       else place = PLACES[word];
     } else if (Object.hasOwn(SHAPES, word) && !(Object.hasOwn(GROUNDS, word) && objects.length > 0)) {
       const shape = SHAPES[word]!;
+      group = [];
       for (let i = 0; i < count && objects.length < 8; i++) {
-        objects.push({ shape, colour: colour ?? NATURAL[shape] ?? [0.7, 0.7, 0.7], named: colour !== undefined, scale, ...(place && { place }) });
+        group.push({ shape, colour: colour ?? NATURAL[shape] ?? [0.7, 0.7, 0.7], named: colour !== undefined, scale, ...(place && { place }) });
       }
+      objects.push(...group);
       colour = undefined;
       scale = 1;
       count = 1;
@@ -134,6 +137,15 @@ export function readPrompt(prompt: string): Scene {
   // A colour named with no shape after it ("something blue") colours the last object.
   if (colour !== undefined && objects.length > 0 && !objects.at(-1)!.named) Object.assign(objects.at(-1)!, { colour, named: true });
   return { objects, ...(ground && { ground }), light: light ?? 'day', rest, ...(colour !== undefined && objects.length === 0 && { loneColour: colour }) };
+}
+
+/** "balls" is "ball", "boxes" is "box": a plural of a known word is that word. */
+function singular(word: string): string {
+  const known = (w: string) => Object.hasOwn(SHAPES, w) || Object.hasOwn(GROUNDS, w) || Object.hasOwn(COLOURS, w);
+  if (known(word) || !word.endsWith('s')) return word;
+  if (known(word.slice(0, -1))) return word.slice(0, -1);
+  if (word.endsWith('es') && known(word.slice(0, -2))) return word.slice(0, -2);
+  return word;
 }
 
 const STOP_WORDS = new Set(['the', 'and', 'with', 'under', 'over', 'near', 'next', 'from', 'into', 'onto', 'that', 'this', 'its', 'their', 'front', 'behind', 'above', 'below', 'top', 'side']);
