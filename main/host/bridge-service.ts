@@ -238,11 +238,12 @@ export class BridgeService {
       'jobs.original': async (i) => findOriginal(this.services.store, this.#job(i.id)),
       'export.detect': async (i) => {
         const project = await detectProject(i.projectDir);
-        return { engine: project.engine, root: project.root, ...(project.newFolder && { newFolder: true }) };
+        return { engine: project.engine, root: project.root, dir: project.dir, ...(project.newFolder && { newFolder: true }) };
       },
       'export.run': async ({ jobId, ...request }) => {
         const result = await exportAndRemember(this.services, session.settings, this.#job(jobId), request);
-        return { engine: result.engine, targetDir: result.targetDir, files: result.files.map((f) => ({ path: f.path, size: f.size })), manifestPath: result.manifestPath };
+        const files = result.files.map((f) => ({ path: f.path, size: f.size }));
+        return { engine: result.engine, targetDir: result.targetDir, files, manifestPath: result.manifestPath, replaced: result.replaced, kept: result.kept };
       },
       'settings.get': async () => settingsView(session),
       'settings.update': async (i) => settingsChanged(await updateSettings(session, i, (line) => events.notice('info', line))),

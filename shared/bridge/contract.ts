@@ -212,8 +212,11 @@ export const COMMANDS = {
   'cache.models': { input: z.object({}), output: z.object({ models: z.array(cachedModel) }) },
   'export.detect': {
     input: z.object({ projectDir: path }),
-    /** `newFolder`: the folder does not exist yet; the export creates it (an ordinary answer, not an error). */
-    output: z.object({ engine: z.enum(EXPORT_TARGETS), root: z.string(), newFolder: z.boolean().optional() }),
+    /**
+     * `dir`: the folder typed, resolved (`..` steps and links): where the export goes, shown before it is written.
+     * `newFolder`: the folder does not exist yet; the export creates it (an ordinary answer, not an error).
+     */
+    output: z.object({ engine: z.enum(EXPORT_TARGETS), root: z.string(), dir: z.string(), newFolder: z.boolean().optional() }),
   },
   'export.run': {
     input: z.object({
@@ -224,7 +227,15 @@ export const COMMANDS = {
       transforms: transformsSchema.optional(),
       overwrite: z.boolean().optional(),
     }),
-    output: z.object({ engine: z.string(), targetDir: z.string(), files: z.array(z.object({ path: z.string(), size: z.number() })), manifestPath: z.string() }),
+    output: z.object({
+      engine: z.string(),
+      targetDir: z.string(),
+      files: z.array(z.object({ path: z.string(), size: z.number() })),
+      manifestPath: z.string(),
+      /** An earlier export was replaced (overwrite); `kept`: its entries carried over (Unity .meta files, user files). */
+      replaced: z.boolean(),
+      kept: z.array(z.string()),
+    }),
   },
   'settings.get': { input: z.object({}), output: settingsView },
   'settings.update': {

@@ -3,11 +3,12 @@
 //    moves the right one.
 //  - Export: from a job page with pivot bottom-centre into a temporary Godot project (project.godot): the
 //    viewer previews the lowest point at y = 0, and the GLB written has its box's min y ≈ 0 (read back with
-//    glTF Transform).
+//    glTF Transform). A typed path with `..` is shown resolved; exporting again is refused until the
+//    overwrite box is ticked, and then the files Godot added (.import) are kept.
 //  - FBX check: an FBX lying down gets the orientation warning in the animation upload form, Male_Casual
 //    does not; nothing is uploaded.
 //  - No request leaves 127.0.0.1. Screenshots go to test-results/viewer/.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { NodeIO, getBounds } from '@gltf-transform/core';
@@ -127,6 +128,30 @@ describe('compare and export', () => {
     expect(max[1]).toBeGreaterThan(0);
     expect(Math.abs(min[0] + max[0])).toBeLessThan(1e-4);
     expect(Math.abs(min[2] + max[2])).toBeLessThan(1e-4);
+  });
+
+  it('shows a typed path with .. resolved, refuses to replace the earlier export, then replaces it with the overwrite box, keeping engine files', async () => {
+    const { page } = h;
+    await h.go(`#/job/${jobIds[0]}`);
+    await page.waitForSelector('#export-dir');
+    await page.fill('#export-dir', `${project}/assets/../assets/..`);
+    await poll(textOf(page.locator('#export-dir-hint')), 10_000).toBe(`The folder you typed is ${project}. Godot project found at ${project}.`);
+    expect(await page.isChecked('#export-overwrite')).toBe(false);
+    await page.click('.export-form button[type="submit"]');
+    await page.locator('.export-form [role="alert"]').first().waitFor({ state: 'visible', timeout: 15_000 });
+    expect(await textOf(page.locator('.export-form [role="alert"]'))()).toMatch(/already exists.*overwrite/s);
+    const target = join(project, 'assets', 'asset_studio');
+    const [asset] = readdirSync(target);
+    const sidecar = join(target, asset!, `${asset}.glb.import`); // what Godot writes beside an imported file
+    writeFileSync(sidecar, '[remap]\nimporter="scene"\n');
+    await page.check('#export-overwrite');
+    await page.click('.export-form button[type="submit"]');
+    await page.locator('.export-result').waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await textOf(page.locator('.export-result p'))()).toContain(`, replacing the earlier export (kept: ${asset}.glb.import):`);
+    expect(readFileSync(sidecar, 'utf8')).toBe('[remap]\nimporter="scene"\n');
+    expect(readdirSync(target)).toEqual([asset]); // replaced in place: no second folder, nothing left aside
+    await page.locator('.export-form').scrollIntoViewIfNeeded();
+    await shot('export-overwrite');
   });
 
   it('an export into a folder that cannot be written says so in words', async () => {

@@ -111,8 +111,14 @@ describe('inputs', () => {
   it('detects a folder that does not exist yet as a new plain folder, not as an error', async () => {
     const fresh = join(realpathSync(data.path), 'exports', 'not-yet');
     const answer = await bridge.call('export.detect', { projectDir: fresh });
-    expect(COMMANDS['export.detect'].output.parse(answer)).toEqual({ engine: 'folder', root: fresh, newFolder: true });
-    expect(await bridge.call('export.detect', { projectDir: data.path })).toEqual({ engine: 'folder', root: realpathSync(data.path) });
+    expect(COMMANDS['export.detect'].output.parse(answer)).toEqual({ engine: 'folder', root: fresh, dir: fresh, newFolder: true });
+    expect(await bridge.call('export.detect', { projectDir: data.path })).toEqual({ engine: 'folder', root: realpathSync(data.path), dir: realpathSync(data.path) });
+  });
+
+  it('detects a typed path with .. steps as the folder it resolves to, so it can be shown before the export', async () => {
+    const root = realpathSync(data.path);
+    const answer = await bridge.call('export.detect', { projectDir: `${root}/exports/not-yet/../../game/..` });
+    expect(COMMANDS['export.detect'].output.parse(answer)).toEqual({ engine: 'folder', root, dir: root });
   });
 });
 

@@ -1,5 +1,6 @@
-// Export from the viewer: project folder (Electron's folder dialog, or a typed path in the browser), engine
-// preset (detected with export.detect), name and transforms (scale, pivot, up axis). The viewer shows what
+// Export from the viewer: project folder (Electron's folder dialog, or a typed path in the browser; a path
+// with `..` steps is shown resolved), engine preset (detected with export.detect), name, transforms (scale,
+// pivot, up axis) and whether to replace an earlier export of the same name (keeping Unity's .meta files). The viewer shows what
 // the export will write (renderer/viewer/sync.ts applies the same transforms to the shown model), then export.run writes it;
 // the result (target folder, files) or the error is shown in words.
 import { useEffect, useState } from 'preact/hooks';
@@ -34,6 +35,11 @@ function detectedText(d: CommandOutput<'export.detect'>): string {
   return d.newFolder ? `New folder: the export creates ${d.root}.` : `No game project here: the export writes into ${d.root}.`;
 }
 
+/** A typed path with `..` steps, said resolved: where the export really goes (undefined for a plain path). */
+function resolvedText(typed: string, d: CommandOutput<'export.detect'>): string | undefined {
+  return typed.split(/[\\/]/).includes('..') ? `The folder you typed is ${d.dir}.` : undefined;
+}
+
 /** `stage`: the element holding the viewer whose model the export previews. */
 export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLElement | null }) {
   const { info, settings } = useStore(appState);
@@ -45,6 +51,7 @@ export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLEle
   const [scaleValue, setScaleValue] = useState('1');
   const [pivot, setPivot] = useState('none');
   const [upAxis, setUpAxis] = useState('none');
+  const [overwrite, setOverwrite] = useState(false);
   const [preview, setPreview] = useState<{ min: number[]; max: number[] } | undefined>();
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<CommandOutput<'export.run'> | undefined>();
@@ -101,6 +108,7 @@ export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLEle
       if (engine !== 'auto') input.engine = engine;
       if (name.trim()) input.name = name.trim();
       if (transforms) input.transforms = transforms;
+      if (overwrite) input.overwrite = true;
       setResult(await getBridge().call('export.run', input));
     } catch (e) {
       setError(toShownError(e));
@@ -133,7 +141,7 @@ export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLEle
           {!detected
             ? 'The folder of a Godot, Unity or Unreal project, or any folder.'
             : 'engine' in detected
-              ? detectedText(detected)
+              ? [resolvedText(projectDir.trim(), detected), detectedText(detected)].filter(Boolean).join(' ')
               : detected.error}
         </p>
       </div>
@@ -181,6 +189,15 @@ export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLEle
           </p>
         )}
       </fieldset>
+      <div class="field export-overwrite">
+        <label>
+          <input id="export-overwrite" type="checkbox" checked={overwrite} aria-describedby="export-overwrite-hint" onChange={(e) => setOverwrite(e.currentTarget.checked)} />
+          Replace an earlier export of the same name
+        </label>
+        <p class="hint" id="export-overwrite-hint">
+          Its files are replaced; what the engine or you added beside them (Unity's .meta files, materials) is kept.
+        </p>
+      </div>
       <button type="submit" disabled={busy || !projectDir.trim()}>
         {busy ? 'Exporting…' : 'Export'}
       </button>
@@ -188,7 +205,8 @@ export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLEle
       {result && (
         <div class="export-result" role="status">
           <p>
-            Exported for {isOneOf(EXPORT_TARGETS, result.engine) ? EXPORT_TARGET_LABELS[result.engine] : result.engine} into <code>{result.targetDir}</code>:
+            Exported for {isOneOf(EXPORT_TARGETS, result.engine) ? EXPORT_TARGET_LABELS[result.engine] : result.engine} into <code>{result.targetDir}</code>
+            {result.replaced ? `, replacing the earlier export${result.kept.length > 0 ? ` (kept: ${result.kept.join(', ')})` : ''}` : ''}:
           </p>
           <ul>
             {result.files.map((f) => (
