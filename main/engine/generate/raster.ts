@@ -52,16 +52,28 @@ export function downscale(image: RgbaImage, maxSide: number): { image: RgbaImage
   return { image: { width, height, data }, factor };
 }
 
-/** The field's value at (x, y) in pixel units (pixel centres at +0.5), bilinear, clamped at the edges. */
-export function sampleField(field: Field, x: number, y: number): number {
-  const fx = Math.min(field.width - 1, Math.max(0, x - 0.5));
-  const fy = Math.min(field.height - 1, Math.max(0, y - 0.5));
+/** The four pixels around (x, y) in pixel units (pixel centres at +0.5), clamped at the edges, and the weights between them. */
+export interface BilinearCell {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  tx: number;
+  ty: number;
+}
+
+/** The cell of a `width` × `height` grid that bilinear sampling at (x, y) reads. */
+export function bilinearCell(width: number, height: number, x: number, y: number): BilinearCell {
+  const fx = Math.min(width - 1, Math.max(0, x - 0.5));
+  const fy = Math.min(height - 1, Math.max(0, y - 0.5));
   const x0 = Math.floor(fx);
   const y0 = Math.floor(fy);
-  const x1 = Math.min(field.width - 1, x0 + 1);
-  const y1 = Math.min(field.height - 1, y0 + 1);
-  const tx = fx - x0;
-  const ty = fy - y0;
+  return { x0, y0, x1: Math.min(width - 1, x0 + 1), y1: Math.min(height - 1, y0 + 1), tx: fx - x0, ty: fy - y0 };
+}
+
+/** The field's value at (x, y) in pixel units (pixel centres at +0.5), bilinear, clamped at the edges. */
+export function sampleField(field: Field, x: number, y: number): number {
+  const { x0, y0, x1, y1, tx, ty } = bilinearCell(field.width, field.height, x, y);
   const d = field.data;
   const w = field.width;
   const top = d[y0 * w + x0]! * (1 - tx) + d[y0 * w + x1]! * tx;
@@ -71,14 +83,7 @@ export function sampleField(field: Field, x: number, y: number): number {
 
 /** The colour at (x, y) in pixel units, bilinear, clamped at the edges; written into `out` (RGBA, 0-255). */
 export function sampleRgba(image: RgbaImage, x: number, y: number, out: Float32Array): Float32Array {
-  const fx = Math.min(image.width - 1, Math.max(0, x - 0.5));
-  const fy = Math.min(image.height - 1, Math.max(0, y - 0.5));
-  const x0 = Math.floor(fx);
-  const y0 = Math.floor(fy);
-  const x1 = Math.min(image.width - 1, x0 + 1);
-  const y1 = Math.min(image.height - 1, y0 + 1);
-  const tx = fx - x0;
-  const ty = fy - y0;
+  const { x0, y0, x1, y1, tx, ty } = bilinearCell(image.width, image.height, x, y);
   const d = image.data;
   const i00 = (y0 * image.width + x0) * 4;
   const i10 = (y0 * image.width + x1) * 4;

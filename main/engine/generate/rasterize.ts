@@ -3,6 +3,7 @@
 // It draws the older flow's four spin views (the model seen from the front, right, back and left) and previews.
 import type { PolygonMesh } from '../outputs/polygon-mesh.ts';
 import { triangulate } from '../outputs/polygon-mesh.ts';
+import { sampleRgba } from './raster.ts';
 
 export interface Texture {
   width: number;
@@ -118,7 +119,7 @@ export function renderModel(mesh: PolygonMesh, texture: Texture | undefined, col
         if (texture !== undefined) {
           const u = wa * mesh.uvs[a * 2]! + wb * mesh.uvs[b * 2]! + wc * mesh.uvs[c * 2]!;
           const v = wa * mesh.uvs[a * 2 + 1]! + wb * mesh.uvs[b * 2 + 1]! + wc * mesh.uvs[c * 2 + 1]!;
-          bilinear(texture, u * texture.width, v * texture.height, sample);
+          sampleRgba(texture, u * texture.width, v * texture.height, sample);
           r = sample[0]!;
           g = sample[1]!;
           bl = sample[2]!;
@@ -140,22 +141,6 @@ export function renderModel(mesh: PolygonMesh, texture: Texture | undefined, col
     }
   }
   return out;
-}
-
-function bilinear(t: Texture, x: number, y: number, out: Float32Array): void {
-  const fx = Math.min(t.width - 1, Math.max(0, x - 0.5));
-  const fy = Math.min(t.height - 1, Math.max(0, y - 0.5));
-  const x0 = Math.floor(fx);
-  const y0 = Math.floor(fy);
-  const x1 = Math.min(t.width - 1, x0 + 1);
-  const y1 = Math.min(t.height - 1, y0 + 1);
-  const tx = fx - x0;
-  const ty = fy - y0;
-  for (let k = 0; k < 4; k++) {
-    const top = t.data[(y0 * t.width + x0) * 4 + k]! * (1 - tx) + t.data[(y0 * t.width + x1) * 4 + k]! * tx;
-    const bottom = t.data[(y1 * t.width + x0) * 4 + k]! * (1 - tx) + t.data[(y1 * t.width + x1) * 4 + k]! * tx;
-    out[k] = top * (1 - ty) + bottom * ty;
-  }
 }
 
 function normalize(v: [number, number, number]): [number, number, number] {

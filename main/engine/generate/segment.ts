@@ -158,24 +158,17 @@ function isShadow(rgb: Float32Array, expected: Float32Array, i: number): boolean
 /** The spread (standard deviation) of brightness over each pixel's 3×3 neighbourhood. */
 function localSpread(image: RgbaImage): Float32Array {
   const { width, height, data } = image;
+  const values = new Float64Array(width * height * 2);
+  for (let p = 0; p < width * height; p++) {
+    const l = 0.299 * data[p * 4]! + 0.587 * data[p * 4 + 1]! + 0.114 * data[p * 4 + 2]!;
+    values[p * 2] = l;
+    values[p * 2 + 1] = l * l;
+  }
+  const means = boxMean3(values, width, height, 2);
   const out = new Float32Array(width * height);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let sum = 0;
-      let squares = 0;
-      let count = 0;
-      for (let yy = Math.max(0, y - 1); yy <= Math.min(height - 1, y + 1); yy++) {
-        for (let xx = Math.max(0, x - 1); xx <= Math.min(width - 1, x + 1); xx++) {
-          const i = (yy * width + xx) * 4;
-          const l = 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!;
-          sum += l;
-          squares += l * l;
-          count++;
-        }
-      }
-      const mean = sum / count;
-      out[y * width + x] = Math.sqrt(Math.max(0, squares / count - mean * mean));
-    }
+  for (let p = 0; p < width * height; p++) {
+    const mean = means[p * 2]!;
+    out[p] = Math.sqrt(Math.max(0, means[p * 2 + 1]! - mean * mean));
   }
   return out;
 }
@@ -183,26 +176,25 @@ function localSpread(image: RgbaImage): Float32Array {
 /** RGB with a 3×3 box blur (JPEG noise and single-pixel texture do not break the flood fill). */
 function blur3(image: RgbaImage): Float32Array {
   const { width, height, data } = image;
-  const out = new Float32Array(width * height * 3);
+  const rgb = new Float64Array(width * height * 3);
+  for (let p = 0; p < width * height; p++) for (let k = 0; k < 3; k++) rgb[p * 3 + k] = data[p * 4 + k]!;
+  return Float32Array.from(boxMean3(rgb, width, height, 3));
+}
+
+/** Each pixel's mean of its `channels` values over its 3×3 neighbourhood (clamped at the edges). */
+function boxMean3(values: Float64Array, width: number, height: number, channels: number): Float64Array {
+  const out = new Float64Array(values.length);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      let r = 0;
-      let g = 0;
-      let b = 0;
+      const o = (y * width + x) * channels;
       let count = 0;
       for (let yy = Math.max(0, y - 1); yy <= Math.min(height - 1, y + 1); yy++) {
         for (let xx = Math.max(0, x - 1); xx <= Math.min(width - 1, x + 1); xx++) {
-          const i = (yy * width + xx) * 4;
-          r += data[i]!;
-          g += data[i + 1]!;
-          b += data[i + 2]!;
+          for (let c = 0; c < channels; c++) out[o + c]! += values[(yy * width + xx) * channels + c]!;
           count++;
         }
       }
-      const o = (y * width + x) * 3;
-      out[o] = r / count;
-      out[o + 1] = g / count;
-      out[o + 2] = b / count;
+      for (let c = 0; c < channels; c++) out[o + c]! /= count;
     }
   }
   return out;

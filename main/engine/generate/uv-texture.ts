@@ -4,7 +4,7 @@
 // For PBR, two more atlases of the same layout: metallic-roughness (glTF: green roughness, blue metalness)
 // and a tangent-space normal map, both estimated from the picture's shading (a heuristic, not a measurement).
 import type { RgbaImage } from './decode-image.ts';
-import type { Mask } from './raster.ts';
+import { bilinearCell, type Mask } from './raster.ts';
 import type { Crop } from './relief-mesh.ts';
 
 export interface TextureAtlas {
@@ -71,14 +71,7 @@ export function buildAtlas(picture: RgbaImage, mask: Mask, factor: number, crop:
 
 /** Bilinear colour with alpha weighting (transparent neighbours bring no colour); false where all four are transparent. */
 function samplePremultiplied(image: RgbaImage, x: number, y: number, out: Float32Array, at: number): boolean {
-  const fx = Math.min(image.width - 1, Math.max(0, x - 0.5));
-  const fy = Math.min(image.height - 1, Math.max(0, y - 0.5));
-  const x0 = Math.floor(fx);
-  const y0 = Math.floor(fy);
-  const x1 = Math.min(image.width - 1, x0 + 1);
-  const y1 = Math.min(image.height - 1, y0 + 1);
-  const tx = fx - x0;
-  const ty = fy - y0;
+  const { x0, y0, x1, y1, tx, ty } = bilinearCell(image.width, image.height, x, y);
   const d = image.data;
   const w = image.width;
   const i00 = (y0 * w + x0) * 4;
