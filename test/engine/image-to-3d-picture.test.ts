@@ -133,7 +133,7 @@ describe('image-to-3D from the picture (current form)', () => {
 });
 
 describe('image-to-3D from the picture (older flow)', () => {
-  it('robot.png: spin views are renders of its model, a preview from a side view is turned, refine is finer, pivots are exact', async () => {
+  it('robot.png: spin views are renders of its model, a preview from a side view is turned, refine is finer, pivots are exact; a new spin renders the new picture', async () => {
     const created = expectSuccess('createImageTo3dLegacy', await call(engine, 'createImageTo3dLegacy', { json: { image_url: dataUri('robot.png') } }));
     const code = created.session_code;
     const spun = await finished(code, (s) => s.status === 'spin_generate_done');
@@ -162,6 +162,10 @@ describe('image-to-3D from the picture (older flow)', () => {
     }
     expect(agree / total).toBeGreaterThan(0.9);
 
+    // Before a preview, get-mesh has no preview mesh yet.
+    const before = expectSuccess('getMesh', await call(engine, 'getMesh', { params: { session_code: code } }));
+    expect(before[0]).toMatchObject({ status: 'spin_generate_done', preview_mesh_url_glb: '', mesh_url_glb: '' });
+
     expectSuccess('preview', await call(engine, 'preview', { params: { session_code: code }, json: { selected_spin_index: 1, pivot_point: [0, -0.5, 0] } }));
     const previewed = await finished(code, (s) => s.status === 'preview_done');
     const mesh = await pollUntil(async () => expectSuccess('getMesh', await call(engine, 'getMesh', { params: { session_code: code } })), (r) => r[0].status === 'preview_done', LIMIT);
@@ -182,6 +186,14 @@ describe('image-to-3D from the picture (older flow)', () => {
     const high = boundsOf(fine.positions);
     for (let k = 0; k < 3; k++) expect(high.max[k]).toBeCloseTo(0, 5); // pivot at the top right front corner
     expect(quadShare(fine)).toBe(0); // the older flow makes triangles
+
+    // Regenerating the spin from another picture renders that picture's model: the chair's front view is taller than wide.
+    expectSuccess('submitSpin', await call(engine, 'submitSpin', { json: { session_code: code, image_urls: [dataUri('chair.png')] } }));
+    const respun = await finished(code, (s) => s.status === 'spin_generate_done' && s.spins.length === 4);
+    const chairFront = covered(decodeImage(await ok(respun.spins[0].image_url)));
+    const box = maskBox(chairFront, 256);
+    expect((box.y1 - box.y0) / (box.x1 - box.x0)).toBeGreaterThan(1.5);
+    expect((frontBox.y1 - frontBox.y0) / (frontBox.x1 - frontBox.x0)).toBeLessThan(1.2); // the robot's was not
   });
 });
 
