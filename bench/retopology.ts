@@ -75,7 +75,7 @@ try {
 
   // Geometric error against the input.
   const inputMesh = await readGltf(await readFile(input), 'glb');
-  const inputSurface = surfaceOfTriangles(inputMesh);
+  const inputSurface = await surfaceOfTriangles(inputMesh);
   const diagonal = diagonalOf(boundsOf(inputMesh.positions));
   const theirMesh = await readGltf(await readFile(join(dir, 'theirs.glb')), 'glb');
   const results: [string, string, TriangleMesh][] = [
@@ -85,7 +85,7 @@ try {
   ];
   console.log(`\ngeometric error against the input (symmetric Hausdorff distance, ${samples.toLocaleString('en')} samples a side plus the vertices; bounding-box diagonal ${diagonal.toFixed(4)})`);
   for (const [name, what, mesh] of results) {
-    const d = surfaceDistance(surfaceOfTriangles(mesh), inputSurface, samples);
+    const d = surfaceDistance(await surfaceOfTriangles(mesh), inputSurface, samples);
     const pct = (x: number) => `${((100 * x) / diagonal).toFixed(3)}%`;
     console.log(
       `${name.padEnd(25)}: Hausdorff ${d.hausdorff.toFixed(5)} (${pct(d.hausdorff)} of the diagonal), mean ${((d.meanAToB + d.meanBToA) / 2).toFixed(5)} (${pct((d.meanAToB + d.meanBToA) / 2)})  [${what}]`,
@@ -122,8 +122,8 @@ function timed(command: string, args: string[]): Promise<Timed> {
   });
 }
 
-function surfaceOfTriangles(mesh: TriangleMesh): Surface {
-  const welded = weld(mesh);
+async function surfaceOfTriangles(mesh: TriangleMesh): Promise<Surface> {
+  const welded = await weld(mesh);
   return { positions: welded.positions, triangles: welded.indices };
 }
 

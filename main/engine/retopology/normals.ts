@@ -6,86 +6,98 @@ import type { FaceMesh } from './mesh.ts';
 export const CREASE_DEGREES = 40;
 
 export interface CornerNormals {
-  /** Unit normals, xyz each, without repeats. */
-  normals: Float32Array;
+  /** Unit normals, xyz each, without repeats (rounded to 4 decimals). */
+  normals: Float64Array;
   /** Per face corner, quads first then triangles, in the order of `mesh.quads` and `mesh.triangles`. */
   ofCorner: Uint32Array;
 }
 
 export function cornerNormals(mesh: FaceMesh): CornerNormals {
-  const faces: Uint32Array[] = [];
-  for (let q = 0; q < mesh.quads.length; q += 4) faces.push(mesh.quads.subarray(q, q + 4));
-  for (let t = 0; t < mesh.triangles.length; t += 3) faces.push(mesh.triangles.subarray(t, t + 3));
+  const quadCount = mesh.quads.length / 4;
+  const faceCount = quadCount + mesh.triangles.length / 3;
+  const cornerCount = mesh.quads.length + mesh.triangles.length;
+  // Every corner's vertex, and the face and its first corner, quads first.
+  const corners = new Uint32Array(cornerCount);
+  corners.set(mesh.quads);
+  corners.set(mesh.triangles, mesh.quads.length);
+  const firstCorner = (f: number) => (f < quadCount ? f * 4 : mesh.quads.length + (f - quadCount) * 3);
+  const sides = (f: number) => (f < quadCount ? 4 : 3);
 
-  const faceNormals = new Float64Array(faces.length * 3); // area-weighted
-  faces.forEach((face, f) => void faceNormals.set(faceNormal(mesh.positions, face), f * 3));
+  // Area-weighted face normals (for a quad, the cross product of its diagonals), and their unit vectors.
+  const p = mesh.positions;
+  const weighted = new Float64Array(faceCount * 3);
+  const unit = new Float64Array(faceCount * 3);
+  for (let f = 0; f < faceCount; f++) {
+    const c = firstCorner(f);
+    const a = corners[c]! * 3;
+    const b = corners[c + 1]! * 3;
+    const d = corners[c + 2]! * 3;
+    const e = (sides(f) === 4 ? corners[c + 3]! : corners[c]!) * 3; // a triangle as the quad a b c a
+    const ux = p[d]! - p[a]!;
+    const uy = p[d + 1]! - p[a + 1]!;
+    const uz = p[d + 2]! - p[a + 2]!;
+    const vx = p[e]! - p[b]!;
+    const vy = p[e + 1]! - p[b + 1]!;
+    const vz = p[e + 2]! - p[b + 2]!;
+    const nx = uy * vz - uz * vy;
+    const ny = uz * vx - ux * vz;
+    const nz = ux * vy - uy * vx;
+    const l = Math.hypot(nx, ny, nz) || 1;
+    weighted[f * 3] = nx;
+    weighted[f * 3 + 1] = ny;
+    weighted[f * 3 + 2] = nz;
+    unit[f * 3] = nx / l;
+    unit[f * 3 + 1] = ny / l;
+    unit[f * 3 + 2] = nz / l;
+  }
 
   // Faces around each position (CSR), positions told apart by their exact coordinates.
-  const pointOf = pointIds(mesh.positions);
-  const pointCount = pointOf.reduce((max, p) => Math.max(max, p + 1), 0);
+  const pointOf = pointIds(p);
+  const pointCount = pointOf.reduce((max, id) => Math.max(max, id + 1), 0);
   const start = new Uint32Array(pointCount + 1);
-  for (const face of faces) for (const v of face) start[pointOf[v]! + 1]!++;
-  for (let p = 0; p < pointCount; p++) start[p + 1]! += start[p]!;
-  const around = new Uint32Array(start[pointCount]!);
+  for (let c = 0; c < cornerCount; c++) start[pointOf[corners[c]!]! + 1]!++;
+  for (let i = 0; i < pointCount; i++) start[i + 1]! += start[i]!;
+  const around = new Uint32Array(cornerCount);
   const fill = start.slice(0, pointCount);
-  faces.forEach((face, f) => {
-    for (const v of face) around[fill[pointOf[v]!]!++] = f;
-  });
+  for (let f = 0; f < faceCount; f++) {
+    for (let c = firstCorner(f), end = c + sides(f); c < end; c++) around[fill[pointOf[corners[c]!]!]!++] = f;
+  }
 
   const cosCrease = Math.cos((CREASE_DEGREES * Math.PI) / 180);
-  const unit = (f: number): [number, number, number] => {
-    const x = faceNormals[f * 3]!;
-    const y = faceNormals[f * 3 + 1]!;
-    const z = faceNormals[f * 3 + 2]!;
-    const l = Math.hypot(x, y, z) || 1;
-    return [x / l, y / l, z / l];
-  };
-  const units = faces.map((_, f) => unit(f));
   const normals: number[] = [];
-  const seen = new Map<string, number>();
-  const ofCorner = new Uint32Array(faces.reduce((sum, face) => sum + face.length, 0));
-  let corner = 0;
-  faces.forEach((face, f) => {
-    const own = units[f]!;
-    for (const v of face) {
-      const point = pointOf[v]!;
+  const seen = new Map<number, number>();
+  const ofCorner = new Uint32Array(cornerCount);
+  for (let f = 0; f < faceCount; f++) {
+    const ox = unit[f * 3]!;
+    const oy = unit[f * 3 + 1]!;
+    const oz = unit[f * 3 + 2]!;
+    for (let c = firstCorner(f), end = c + sides(f); c < end; c++) {
+      const point = pointOf[corners[c]!]!;
       let x = 0;
       let y = 0;
       let z = 0;
       for (let i = start[point]!; i < start[point + 1]!; i++) {
         const g = around[i]!;
-        const other = units[g]!;
-        if (g !== f && own[0] * other[0] + own[1] * other[1] + own[2] * other[2] < cosCrease) continue;
-        x += faceNormals[g * 3]!;
-        y += faceNormals[g * 3 + 1]!;
-        z += faceNormals[g * 3 + 2]!;
+        if (g !== f && ox * unit[g * 3]! + oy * unit[g * 3 + 1]! + oz * unit[g * 3 + 2]! < cosCrease) continue;
+        x += weighted[g * 3]!;
+        y += weighted[g * 3 + 1]!;
+        z += weighted[g * 3 + 2]!;
       }
       const l = Math.hypot(x, y, z);
-      const n = l > 0 ? [x / l, y / l, z / l] : own;
-      const key = n.map((c) => Math.round(c * 1e4)).join(',');
+      const qx = Math.round((l > 0 ? x / l : ox) * 1e4);
+      const qy = Math.round((l > 0 ? y / l : oy) * 1e4);
+      const qz = Math.round((l > 0 ? z / l : oz) * 1e4);
+      const key = ((qx + 10_000) * 20_001 + (qy + 10_000)) * 20_001 + (qz + 10_000);
       let index = seen.get(key);
       if (index === undefined) {
         index = normals.length / 3;
         seen.set(key, index);
-        normals.push(...n.map((c) => Math.round(c * 1e4) / 1e4));
+        normals.push(qx / 1e4, qy / 1e4, qz / 1e4);
       }
-      ofCorner[corner++] = index;
+      ofCorner[c] = index;
     }
-  });
-  return { normals: Float32Array.from(normals), ofCorner };
-}
-
-/** Twice the area times the unit normal: for a quad, the cross product of its diagonals. */
-function faceNormal(p: Float32Array, face: Uint32Array): [number, number, number] {
-  const [a, b, c, d] = face.length === 4 ? [face[0]!, face[1]!, face[2]!, face[3]!] : [face[0]!, face[1]!, face[2]!, face[0]!];
-  const ux = p[c * 3]! - p[a * 3]!;
-  const uy = p[c * 3 + 1]! - p[a * 3 + 1]!;
-  const uz = p[c * 3 + 2]! - p[a * 3 + 2]!;
-  const vx = p[d * 3]! - p[b * 3]!;
-  const vy = p[d * 3 + 1]! - p[b * 3 + 1]!;
-  const vz = p[d * 3 + 2]! - p[b * 3 + 2]!;
-  // A triangle is taken as the quad a b c a: (c − a) × (a − b) = (b − a) × (c − a).
-  return [uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx];
+  }
+  return { normals: Float64Array.from(normals), ofCorner };
 }
 
 /** A shared id for the vertices at the same position. */

@@ -4,8 +4,6 @@
 // (meshoptimizer's decoder) geometry is decoded; base colours and base-colour textures are kept per material.
 import { type Accessor, type Document, type JSONDocument, Logger, type Material, type mat4, type Node, NodeIO, type Primitive } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
-import draco3d from 'draco3dgltf';
-import { MeshoptDecoder } from 'meshoptimizer';
 import type { SourceMaterial, TriangleMesh } from './mesh.ts';
 import { UnreadableMesh } from './unreadable.ts';
 
@@ -22,11 +20,13 @@ export async function readGltf(bytes: Uint8Array, format: 'glb' | 'gltf'): Promi
   const io = new NodeIO().setLogger(new Logger(Logger.Verbosity.ERROR)).registerExtensions(ALL_EXTENSIONS);
   const jsonDoc = await toJsonDocument(io, bytes, format);
   const used = (jsonDoc.json.extensionsUsed ?? []) as string[];
+  // The decoders are loaded when a file needs them (each compiles its WebAssembly).
   if (used.includes('KHR_draco_mesh_compression')) {
-    dracoDecoder ??= draco3d.createDecoderModule();
+    dracoDecoder ??= import('draco3dgltf').then(({ default: draco3d }) => draco3d.createDecoderModule());
     io.registerDependencies({ 'draco3d.decoder': await dracoDecoder });
   }
   if (used.includes('EXT_meshopt_compression') || used.includes('KHR_meshopt_compression')) {
+    const { MeshoptDecoder } = await import('meshoptimizer/decoder');
     await MeshoptDecoder.ready;
     io.registerDependencies({ 'meshopt.decoder': MeshoptDecoder });
   }

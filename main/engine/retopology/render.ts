@@ -17,7 +17,7 @@ const SUPERSAMPLE = 2;
 type Planes = [Float32Array, Float32Array, Float32Array];
 const EYE = normalize([0.9, 0.7, 1.6]);
 const LIGHT = normalize([0.5, 1.2, 1.3]);
-const EDGE_DARKEN = 0.55;
+const EDGE_DARKEN = 0.3;
 const BACKGROUND_TOP = [236, 239, 243];
 const BACKGROUND_BOTTOM = [204, 209, 216];
 
@@ -181,19 +181,15 @@ function drawEdge(s: Float64Array, a: number, b: number, w: number, color: Plane
     const x = Math.floor(ax + dx * t);
     const y = Math.floor(ay + dy * t);
     const z = az + dz * t;
-    // Two pixels wide at the supersampled size: one pixel in the image.
-    for (let p = 0; p < 4; p++) {
-      const px = x + (p & 1);
-      const py = y + (p >> 1);
-      if (px < 0 || py < 0 || px >= w || py >= w) continue;
-      const at = py * w + px;
-      const d = depth[at]!;
-      if (d === -Infinity || z < d - tolerance) continue;
-      r[at] = r[at]! * EDGE_DARKEN;
-      g[at] = g[at]! * EDGE_DARKEN;
-      bl[at] = bl[at]! * EDGE_DARKEN;
-      depth[at] = Infinity; // darkened once, not again by the next edge through it
-    }
+    // One pixel wide at the supersampled size: a half-tone line in the image, which reads as anti-aliased.
+    if (x < 0 || y < 0 || x >= w || y >= w) continue;
+    const at = y * w + x;
+    const d = depth[at]!;
+    if (d === -Infinity || z < d - tolerance) continue;
+    r[at] = r[at]! * EDGE_DARKEN;
+    g[at] = g[at]! * EDGE_DARKEN;
+    bl[at] = bl[at]! * EDGE_DARKEN;
+    depth[at] = Infinity; // darkened once, not again by the next edge through it
   }
 }
 

@@ -28,7 +28,7 @@ const MAX_PASSES = 6;
 
 export async function retopologize(input: TriangleMesh, options: RetopologyOptions): Promise<Retopologized> {
   if (!(options.faces >= 1)) throw new RangeError(`faces must be at least 1, got ${options.faces}`);
-  const mesh = weld(input);
+  const mesh = await weld(input);
   const inputTriangles = mesh.indices.length / 3;
   const budget = Math.floor(options.faces);
   if (!options.quads) {

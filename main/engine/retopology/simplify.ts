@@ -6,7 +6,7 @@
 // assembly) cannot reach a tight budget with every rim locked, and forcing it there folds the pieces.
 // Past that, borders may move; then small isolated pieces are pruned; last, meshoptimizer's sloppy
 // simplifier: the face limit holds whatever the input.
-import { MeshoptSimplifier, type SimplifierFlags } from 'meshoptimizer';
+import { MeshoptSimplifier, type SimplifierFlags } from 'meshoptimizer/simplifier';
 import type { TriangleMesh } from './mesh.ts';
 
 export type Kept = 'borders-and-seams' | 'seams' | 'seams-pruned' | 'budget-only';

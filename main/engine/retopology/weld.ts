@@ -1,48 +1,44 @@
 // Welding: vertices equal in position, uv and material become one, so that the simplifier sees the surface's
 // connectivity (an unindexed or split mesh would be a soup of separate triangles to it). Normals are not
 // kept: the result's are computed from its own faces (see normals.ts).
+import { MeshoptSimplifier } from 'meshoptimizer/simplifier';
 import type { TriangleMesh } from './mesh.ts';
 
 /** The mesh with each distinct (position, uv, material) once, and triangles that repeat a corner dropped. */
-export function weld(mesh: TriangleMesh): TriangleMesh {
+export async function weld(mesh: TriangleMesh): Promise<TriangleMesh> {
+  await MeshoptSimplifier.ready;
   const count = mesh.positions.length / 3;
-  const bits = new Uint32Array(mesh.positions.buffer, mesh.positions.byteOffset, count * 3);
   const uvBits = mesh.uvs === undefined ? new Uint32Array(count * 2) : new Uint32Array(mesh.uvs.buffer, mesh.uvs.byteOffset, count * 2);
   const material = mesh.materialOf;
-  // Open addressing over a power-of-two table at most half full; -0 and 0 are told apart, which only splits.
-  let size = 1;
-  while (size < count * 2) size <<= 1;
-  const mask = size - 1;
-  const table = new Int32Array(size).fill(-1);
+  // Vertices at one position share its first vertex (meshoptimizer's position remap); among them, those
+  // with the same uv (bit for bit) and material become one. Most positions have one vertex, seams a few.
+  const byPosition = MeshoptSimplifier.generatePositionRemap(mesh.positions, 3);
+  const head = new Int32Array(count).fill(-1); // per position's first vertex: the last welded vertex there
+  const next = new Int32Array(count); // per welded vertex: the one before it at the same position
   const remap = new Uint32Array(count);
-  const first = new Uint32Array(count);
+  const first = new Uint32Array(count); // per welded vertex: the input vertex it comes from
   let unique = 0;
   for (let v = 0; v < count; v++) {
-    const x = bits[v * 3]!;
-    const y = bits[v * 3 + 1]!;
-    const z = bits[v * 3 + 2]!;
+    const at = byPosition[v]!;
     const s = uvBits[v * 2]!;
     const t = uvBits[v * 2 + 1]!;
     const m = material[v]!;
-    let h = Math.imul(x, 0x9e3779b1) ^ Math.imul(y, 0x85ebca77) ^ Math.imul(z, 0xc2b2ae3d) ^ Math.imul(s, 0x27d4eb2f) ^ Math.imul(t, 0x165667b1) ^ Math.imul(m, 0x1b873593);
-    h ^= h >>> 15;
-    let slot = h & mask;
-    for (;;) {
-      const at = table[slot]!;
-      if (at < 0) {
-        table[slot] = unique;
-        remap[v] = unique;
-        first[unique++] = v;
-        break;
-      }
-      const u = first[at]!;
-      if (bits[u * 3] === x && bits[u * 3 + 1] === y && bits[u * 3 + 2] === z && uvBits[u * 2] === s && uvBits[u * 2 + 1] === t && material[u] === m) {
-        remap[v] = at;
-        break;
-      }
-      slot = (slot + 1) & mask;
+    let u = head[at]!;
+    while (u >= 0) {
+      const w = first[u]!;
+      if (uvBits[w * 2] === s && uvBits[w * 2 + 1] === t && material[w] === m) break;
+      u = next[u]!;
     }
+    if (u < 0) {
+      u = unique++;
+      first[u] = v;
+      next[u] = head[at]!;
+      head[at] = u;
+    }
+    remap[v] = u;
   }
+
+  if (unique === count) return { ...mesh, indices: withoutDegenerate(mesh.indices) }; // nothing merged (an already welded input)
 
   const positions = new Float32Array(unique * 3);
   const uvs = mesh.uvs === undefined ? undefined : new Float32Array(unique * 2);
@@ -58,16 +54,23 @@ export function weld(mesh: TriangleMesh): TriangleMesh {
     }
     materialOf[u] = material[v]!;
   }
-  const indices = new Uint32Array(mesh.indices.length);
-  let n = 0;
-  for (let i = 0; i < mesh.indices.length; i += 3) {
-    const a = remap[mesh.indices[i]!]!;
-    const b = remap[mesh.indices[i + 1]!]!;
-    const c = remap[mesh.indices[i + 2]!]!;
-    if (a === b || b === c || a === c) continue;
-    indices[n++] = a;
-    indices[n++] = b;
-    indices[n++] = c;
+  return { positions, uvs, materialOf, materials: mesh.materials, indices: withoutDegenerate(mesh.indices.map((v) => remap[v]!)) };
+}
+
+/** The triangles that use three different vertices (the same array when all do). */
+function withoutDegenerate(indices: Uint32Array): Uint32Array {
+  const degenerate = (i: number) => indices[i] === indices[i + 1] || indices[i + 1] === indices[i + 2] || indices[i] === indices[i + 2];
+  let first = 0;
+  while (first < indices.length && !degenerate(first)) first += 3;
+  if (first >= indices.length) return indices;
+  const out = new Uint32Array(indices.length);
+  out.set(indices.subarray(0, first));
+  let n = first;
+  for (let i = first; i < indices.length; i += 3) {
+    if (degenerate(i)) continue;
+    out[n++] = indices[i]!;
+    out[n++] = indices[i + 1]!;
+    out[n++] = indices[i + 2]!;
   }
-  return { positions, uvs, materialOf, materials: mesh.materials, indices: n === indices.length ? indices : indices.slice(0, n) };
+  return out.slice(0, n);
 }
