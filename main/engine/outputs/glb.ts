@@ -12,16 +12,32 @@ const MAGIC = 0x46546c67; // 'glTF'
 const CHUNK_JSON = 0x4e4f534a;
 const CHUNK_BIN = 0x004e4942;
 /** glTF's numbers for buffer targets and component types (WebGL's enums). */
-export const GL = { ARRAY_BUFFER: 34962, ELEMENT_ARRAY_BUFFER: 34963, FLOAT: 5126, UNSIGNED_BYTE: 5121, UNSIGNED_SHORT: 5123, UNSIGNED_INT: 5125 } as const;
+export const GL = {
+  ARRAY_BUFFER: 34962,
+  ELEMENT_ARRAY_BUFFER: 34963,
+  FLOAT: 5126,
+  UNSIGNED_BYTE: 5121,
+  UNSIGNED_SHORT: 5123,
+  UNSIGNED_INT: 5125,
+  LINEAR: 9729,
+  LINEAR_MIPMAP_LINEAR: 9987,
+  CLAMP_TO_EDGE: 33071,
+} as const;
 
-export function buildGlb(opts: GlbOptions): Buffer {
-  const mesh = buildMesh(opts);
+/** The sampler of every texture the engine writes: linear, mipmapped, clamped at the edges. */
+export const LINEAR_CLAMPED = { magFilter: GL.LINEAR, minFilter: GL.LINEAR_MIPMAP_LINEAR, wrapS: GL.CLAMP_TO_EDGE, wrapT: GL.CLAMP_TO_EDGE };
+
+/** The accessors of a triangle mesh: POSITION 0, NORMAL 1, TEXCOORD_0 2 and its indices 3, written into `bin`. */
+export function meshAccessors(
+  bin: BinaryBody,
+  mesh: { positions: Float32Array; normals: Float32Array; uvs: Float32Array },
+  triangles: Uint32Array,
+  { min, max }: { min: number[]; max: number[] },
+): Record<string, unknown>[] {
   const vertexCount = mesh.positions.length / 3;
-  const bin = new BinaryBody();
   // The largest index value is reserved (primitive restart), so uint16 holds at most 65535 vertices.
-  const indices = vertexCount <= 0xffff ? Uint16Array.from(mesh.triangles) : mesh.triangles;
-  const { min, max } = bounds(mesh.positions);
-  const accessors = [
+  const indices = vertexCount <= 0xffff ? Uint16Array.from(triangles) : triangles;
+  return [
     { bufferView: bin.add(mesh.positions, GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC3', min, max },
     { bufferView: bin.add(mesh.normals, GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC3' },
     { bufferView: bin.add(mesh.uvs, GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC2' },
@@ -32,10 +48,16 @@ export function buildGlb(opts: GlbOptions): Buffer {
       type: 'SCALAR',
     },
   ];
+}
+
+export function buildGlb(opts: GlbOptions): Buffer {
+  const mesh = buildMesh(opts);
+  const bin = new BinaryBody();
+  const accessors = meshAccessors(bin, mesh, mesh.triangles, bounds(mesh.positions));
   const textured = opts.texture
     ? {
         textures: [{ sampler: 0, source: 0 }],
-        samplers: [{ magFilter: 9729, minFilter: 9987, wrapS: 33071, wrapT: 33071 }], // linear, mipmapped, clamped
+        samplers: [LINEAR_CLAMPED],
         images: [{ bufferView: bin.add(renderTexture(opts.seed)), mimeType: 'image/png' }],
       }
     : {};

@@ -1,38 +1,16 @@
 // glTF 2.0 binary (GLB) of a polygon mesh and its material: quads become triangle pairs (glTF has no quads);
 // textures are embedded PNGs (base colour, and for PBR metallic-roughness and a normal map).
-import { BinaryBody, glbContainer } from './glb.ts';
+import { BinaryBody, GL, glbContainer, LINEAR_CLAMPED, meshAccessors } from './glb.ts';
 import { GENERATOR } from './mesh.ts';
 import { boundsOf, type MeshMaterial, type PolygonMesh, triangulate, uvTangents } from './polygon-mesh.ts';
-
-const ARRAY_BUFFER = 34962;
-const ELEMENT_ARRAY_BUFFER = 34963;
-const FLOAT = 5126;
-const UNSIGNED_SHORT = 5123;
-const UNSIGNED_INT = 5125;
-const LINEAR = 9729;
-const LINEAR_MIPMAP_LINEAR = 9987;
-const CLAMP_TO_EDGE = 33071;
 
 export function buildPolygonGlb(mesh: PolygonMesh, material: MeshMaterial): Buffer {
   const vertexCount = mesh.positions.length / 3;
   const triangles = triangulate(mesh);
   const bin = new BinaryBody();
-  // The largest index value is reserved (primitive restart), so uint16 holds at most 65535 vertices.
-  const indices = vertexCount <= 0xffff ? Uint16Array.from(triangles) : triangles;
-  const { min, max } = boundsOf(mesh.positions);
-  const accessors = [
-    { bufferView: bin.add(mesh.positions, ARRAY_BUFFER), componentType: FLOAT, count: vertexCount, type: 'VEC3', min, max },
-    { bufferView: bin.add(mesh.normals, ARRAY_BUFFER), componentType: FLOAT, count: vertexCount, type: 'VEC3' },
-    { bufferView: bin.add(mesh.uvs, ARRAY_BUFFER), componentType: FLOAT, count: vertexCount, type: 'VEC2' },
-    {
-      bufferView: bin.add(indices, ELEMENT_ARRAY_BUFFER),
-      componentType: indices instanceof Uint16Array ? UNSIGNED_SHORT : UNSIGNED_INT,
-      count: indices.length,
-      type: 'SCALAR',
-    },
-  ];
+  const accessors = meshAccessors(bin, mesh, triangles, boundsOf(mesh.positions));
   // A normal map needs a tangent space; it is given rather than left to each viewer to generate.
-  const tangents = material.normal !== undefined ? accessors.push({ bufferView: bin.add(uvTangents(mesh, triangles), ARRAY_BUFFER), componentType: FLOAT, count: vertexCount, type: 'VEC4' }) - 1 : undefined;
+  const tangents = material.normal !== undefined ? accessors.push({ bufferView: bin.add(uvTangents(mesh, triangles), GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC4' }) - 1 : undefined;
   const images: { bufferView: number; mimeType: string }[] = [];
   const texture = (png: Buffer | undefined) => {
     if (png === undefined) return undefined;
@@ -55,7 +33,7 @@ export function buildPolygonGlb(mesh: PolygonMesh, material: MeshMaterial): Buff
     materials: [{ name: 'material', pbrMetallicRoughness, ...(normalTexture && { normalTexture }) }],
     ...(images.length > 0 && {
       textures: images.map((_, i) => ({ sampler: 0, source: i })),
-      samplers: [{ magFilter: LINEAR, minFilter: LINEAR_MIPMAP_LINEAR, wrapS: CLAMP_TO_EDGE, wrapT: CLAMP_TO_EDGE }],
+      samplers: [LINEAR_CLAMPED],
       images,
     }),
     accessors,
