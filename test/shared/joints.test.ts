@@ -7,18 +7,14 @@ describe('joints', () => {
     const used = new Set(BODY_PAIRS.flat());
     expect([...used].sort()).toEqual([...JOINT_NAMES].sort());
     expect(BODY_PAIRS).toHaveLength(16); // a tree over 17 joints
-    for (const pair of [
-      ['Pelvis', 'L_Hip'],
-      ['L_Hip', 'L_Knee'],
-      ['L_Knee', 'L_Ankle'],
-      ['Pelvis', 'Torso'],
-      ['Torso', 'Neck'],
-      ['Neck', 'Head'],
+    // The skeleton's chains, each joint linked to the next: a leg, the spine to the head, the nose, an arm.
+    const chains = [
+      ['Pelvis', 'L_Hip', 'L_Knee', 'L_Ankle'],
+      ['Pelvis', 'Torso', 'Neck', 'Head'],
       ['Neck', 'Nose'],
-      ['Neck', 'R_Shoulder'],
-      ['R_Shoulder', 'R_Elbow'],
-      ['R_Elbow', 'R_Wrist'],
-    ]) {
+      ['Neck', 'R_Shoulder', 'R_Elbow', 'R_Wrist'],
+    ];
+    for (const pair of chains.flatMap((chain) => chain.slice(1).map((joint, i) => [chain[i], joint]))) {
       expect(BODY_PAIRS).toContainEqual(pair);
     }
   });

@@ -1,9 +1,4 @@
 import { createRequire } from 'node:module';
-import { LoadAssetContainerAsync } from '@babylonjs/core/Loading/sceneLoader.js';
-import { NullEngine } from '@babylonjs/core/Engines/nullEngine.js';
-import { Logger } from '@babylonjs/core/Misc/logger.js';
-import { Scene } from '@babylonjs/core/scene.js';
-import '@babylonjs/loaders/FBX/index.js';
 import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
 import { companionsOf, makeArtifact, output, pictureObjInFolder } from '../../../main/engine/artifacts.ts';
@@ -11,6 +6,7 @@ import type { PictureMesh } from '../../../main/engine/generate/mesh-options.ts'
 import { pictureFbx, pictureGlb, pictureObj, pictureObjZip, pictureRender, pictureUsdz } from '../../../main/engine/generate/picture-outputs.ts';
 import { decodeImage } from '../../../main/engine/generate/decode-image.ts';
 import { readGlbJson } from '../../../main/engine/outputs/glb.ts';
+import { withLoadedFbx } from '../outputs/babylon-fbx.ts';
 import { pictureBytes } from './fixtures.ts';
 
 const validator = createRequire(import.meta.url)('gltf-validator') as {
@@ -87,15 +83,8 @@ describe('the outputs of a model from the picture', () => {
   });
 
   it('FBX loads in the Babylon.js FBX loader with the texture embedded in its material', async () => {
-    Logger.LogLevels = Logger.ErrorLogLevel;
-    const engine = new NullEngine();
-    try {
-      const fbx = pictureFbx(spec({ quads: true }), chair);
-      const warnings: unknown[] = [];
-      const container = await LoadAssetContainerAsync(`data:;base64,${fbx.toString('base64')}`, new Scene(engine), {
-        pluginExtension: '.fbx',
-        pluginOptions: { fbx: { onWarning: (w) => warnings.push(w) } },
-      });
+    const fbx = pictureFbx(spec({ quads: true }), chair);
+    await withLoadedFbx(fbx, (container, warnings) => {
       expect(warnings).toEqual([]);
       const meshes = container.meshes.filter((m) => m.getTotalVertices() > 0);
       expect(meshes).toHaveLength(1);
@@ -103,10 +92,8 @@ describe('the outputs of a model from the picture', () => {
       expect(material).not.toBeNull();
       expect(material!.albedoTexture ?? material!.diffuseTexture).toBeTruthy();
       expect(container.textures.length).toBeGreaterThan(0);
-      expect(fbx.includes(Buffer.from([0x89, 0x50, 0x4e, 0x47]))).toBe(true); // the PNG itself
-    } finally {
-      engine.dispose();
-    }
+    });
+    expect(fbx.includes(Buffer.from([0x89, 0x50, 0x4e, 0x47]))).toBe(true); // the PNG itself
   });
 
   it('USDZ holds the layer first, then its textures, each 64-byte aligned, with mixed faces and a bound material', async () => {

@@ -1,10 +1,6 @@
-import { LoadAssetContainerAsync } from '@babylonjs/core/Loading/sceneLoader.js';
-import { NullEngine } from '@babylonjs/core/Engines/nullEngine.js';
-import { Logger } from '@babylonjs/core/Misc/logger.js';
-import { Scene } from '@babylonjs/core/scene.js';
-import '@babylonjs/loaders/FBX/index.js';
 import { describe, expect, it } from 'vitest';
 import { buildFbxBinary } from '../../../main/engine/outputs/fbx.ts';
+import { withLoadedFbx } from './babylon-fbx.ts';
 
 /** Checks the header and footer, then walks the top-level node records (32-bit offsets) to the null record. */
 function readFbxBinaryHeader(buf: Buffer): { version: number; nodes: string[] } {
@@ -38,24 +34,15 @@ describe('buildFbxBinary', () => {
   });
 
   it.each([{ quads: true }, { quads: false }])('loads in the Babylon.js FBX loader: %o', async ({ quads }) => {
-    Logger.LogLevels = Logger.ErrorLogLevel;
-    const engine = new NullEngine();
-    try {
-      const warnings: unknown[] = [];
-      const fbx = buildFbxBinary('fbx-2', { kind: 'character', quads, targetFaces: 600 });
-      const container = await LoadAssetContainerAsync(`data:;base64,${fbx.toString('base64')}`, new Scene(engine), {
-        pluginExtension: '.fbx',
-        pluginOptions: { fbx: { onWarning: (w) => warnings.push(w) } },
-      });
+    const fbx = buildFbxBinary('fbx-2', { kind: 'character', quads, targetFaces: 600 });
+    await withLoadedFbx(fbx, (container, warnings) => {
       expect(warnings).toEqual([]);
       const meshes = container.meshes.filter((m) => m.getTotalVertices() > 0);
       expect(meshes).toHaveLength(1);
       const n = quads ? 10 : 7; // grid side: sqrt(600 / 6) for quads, round(sqrt(600 / 12)) for triangles
       expect(meshes[0]!.getTotalVertices()).toBe(6 * (n + 1) ** 2);
       expect(meshes[0]!.getTotalIndices()).toBe(6 * n * n * 6);
-    } finally {
-      engine.dispose();
-    }
+    });
   });
 
   it('is deterministic per seed', () => {
