@@ -14,25 +14,8 @@ function usdaText(opts: MeshOptions): string {
   const mesh = buildMesh(opts);
   const faces = opts.quads ? mesh.quads : mesh.triangles;
   const size = opts.quads ? 4 : 3;
-  const { min, max } = bounds(mesh.positions);
-  const tuples = (a: Float32Array, n: number, map: (v: number, k: number) => number = (v) => v) => {
-    const out: string[] = [];
-    for (let i = 0; i < a.length; i += n) out.push(`(${Array.from(a.subarray(i, i + n), (v, k) => round(map(v, k))).join(', ')})`);
-    return out.join(', ');
-  };
   return [
-    '#usda 1.0',
-    `(\n    defaultPrim = "model"\n    metersPerUnit = 1\n    upAxis = "Y"\n    doc = "${GENERATOR}"\n)`,
-    '',
-    'def Xform "model" (\n    kind = "component"\n)\n{',
-    '    def Mesh "mesh"\n    {',
-    `        float3[] extent = [(${min.map(round).join(', ')}), (${max.map(round).join(', ')})]`,
-    `        int[] faceVertexCounts = [${new Array(faces.length / size).fill(size).join(', ')}]`,
-    `        int[] faceVertexIndices = [${faces.join(', ')}]`,
-    `        point3f[] points = [${tuples(mesh.positions, 3)}]`,
-    `        normal3f[] normals = [${tuples(mesh.normals, 3)}] (\n            interpolation = "vertex"\n        )`,
-    // glTF texture coordinates grow downwards, USD ones upwards.
-    `        texCoord2f[] primvars:st = [${tuples(mesh.uvs, 2, (v, k) => (k === 1 ? 1 - v : v))}] (\n            interpolation = "vertex"\n        )`,
+    ...meshPrimLines('    def Mesh "mesh"\n    {', mesh, new Array(faces.length / size).fill(size), faces),
     `        color3f[] primvars:displayColor = [(${mesh.color.map(round).join(', ')})]`,
     '        uniform token subdivisionScheme = "none"',
     '    }',
@@ -42,6 +25,32 @@ function usdaText(opts: MeshOptions): string {
 }
 
 const round = (x: number) => String(Math.round(x * 1e6) / 1e6);
+
+/** `a` read `n` numbers at a time as USDA tuples, "(x, y, z), …", each number through `map` first. */
+function tuples(a: Float32Array, n: number, map: (v: number, k: number) => number = (v) => v): string {
+  const out: string[] = [];
+  for (let i = 0; i < a.length; i += n) out.push(`(${Array.from(a.subarray(i, i + n), (v, k) => round(map(v, k))).join(', ')})`);
+  return out.join(', ');
+}
+
+/** The layer's header and the mesh prim opened by `meshLine`, up to its texture coordinates (the caller closes it). */
+function meshPrimLines(meshLine: string, mesh: { positions: Float32Array; normals: Float32Array; uvs: Float32Array }, counts: number[], indices: ArrayLike<number>): string[] {
+  const { min, max } = bounds(mesh.positions);
+  return [
+    '#usda 1.0',
+    `(\n    defaultPrim = "model"\n    metersPerUnit = 1\n    upAxis = "Y"\n    doc = "${GENERATOR}"\n)`,
+    '',
+    'def Xform "model" (\n    kind = "component"\n)\n{',
+    meshLine,
+    `        float3[] extent = [(${min.map(round).join(', ')}), (${max.map(round).join(', ')})]`,
+    `        int[] faceVertexCounts = [${counts.join(', ')}]`,
+    `        int[] faceVertexIndices = [${Array.from(indices).join(', ')}]`,
+    `        point3f[] points = [${tuples(mesh.positions, 3)}]`,
+    `        normal3f[] normals = [${tuples(mesh.normals, 3)}] (\n            interpolation = "vertex"\n        )`,
+    // glTF texture coordinates grow downwards, USD ones upwards.
+    `        texCoord2f[] primvars:st = [${tuples(mesh.uvs, 2, (v, k) => (k === 1 ? 1 - v : v))}] (\n            interpolation = "vertex"\n        )`,
+  ];
+}
 
 /**
  * A polygon mesh (triangles and quads as they are) as USDZ, with a UsdPreviewSurface material: its base colour,
@@ -57,12 +66,6 @@ export function buildPolygonUsdz(mesh: PolygonMesh, material: MeshMaterial): Buf
 }
 
 function polygonUsda(mesh: PolygonMesh, material: MeshMaterial): string {
-  const { min, max } = bounds(mesh.positions);
-  const tuples = (a: Float32Array, n: number, map: (v: number, k: number) => number = (v) => v) => {
-    const out: string[] = [];
-    for (let i = 0; i < a.length; i += n) out.push(`(${Array.from(a.subarray(i, i + n), (v, k) => round(map(v, k))).join(', ')})`);
-    return out.join(', ');
-  };
   const path = '/model/Materials/material';
   const texture = (name: string, file: string, colorSpace: 'sRGB' | 'raw', outputs: string, extra: string[] = []) => [
     `            def Shader "${name}"`,
@@ -85,18 +88,7 @@ function polygonUsda(mesh: PolygonMesh, material: MeshMaterial): string {
   ];
   const textured = material.baseColor !== undefined || material.metallicRoughness !== undefined || material.normal !== undefined;
   return [
-    '#usda 1.0',
-    `(\n    defaultPrim = "model"\n    metersPerUnit = 1\n    upAxis = "Y"\n    doc = "${GENERATOR}"\n)`,
-    '',
-    'def Xform "model" (\n    kind = "component"\n)\n{',
-    '    def Mesh "mesh" (\n        prepend apiSchemas = ["MaterialBindingAPI"]\n    )\n    {',
-    `        float3[] extent = [(${min.map(round).join(', ')}), (${max.map(round).join(', ')})]`,
-    `        int[] faceVertexCounts = [${Array.from(mesh.sizes).join(', ')}]`,
-    `        int[] faceVertexIndices = [${Array.from(mesh.polygons).join(', ')}]`,
-    `        point3f[] points = [${tuples(mesh.positions, 3)}]`,
-    `        normal3f[] normals = [${tuples(mesh.normals, 3)}] (\n            interpolation = "vertex"\n        )`,
-    // glTF texture coordinates grow downwards, USD ones upwards.
-    `        texCoord2f[] primvars:st = [${tuples(mesh.uvs, 2, (v, k) => (k === 1 ? 1 - v : v))}] (\n            interpolation = "vertex"\n        )`,
+    ...meshPrimLines('    def Mesh "mesh" (\n        prepend apiSchemas = ["MaterialBindingAPI"]\n    )\n    {', mesh, Array.from(mesh.sizes), mesh.polygons),
     `        color3f[] primvars:displayColor = [(${material.color.map(round).join(', ')})]`,
     '        uniform token subdivisionScheme = "none"',
     `        rel material:binding = <${path}>`,
