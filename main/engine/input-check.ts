@@ -29,13 +29,20 @@ const MAX_GLTF_JSON_BYTES = 64 * 2 ** 20;
 const IMAGE_ENTRY = /\.(png|jpe?g|webp)$/i;
 const USD_ENTRY = /\.usd[acz]?$/i;
 
-/** Why an input cannot be used: `reason` completes "The input … ", e.g. `is not an image (it starts like a zip archive)`. */
-export class InputProblem extends Error {
+/** An error whose `reason` completes a sentence that names the input ("The input … <reason>"). */
+export class ReasonError extends Error {
   readonly reason: string;
-  constructor(reason: string) {
+  constructor(reason: string, name: string) {
     super(reason);
-    this.name = 'InputProblem';
+    this.name = name;
     this.reason = reason;
+  }
+}
+
+/** Why an input cannot be used: `reason` completes "The input … ", e.g. `is not an image (it starts like a zip archive)`. */
+export class InputProblem extends ReasonError {
+  constructor(reason: string) {
+    super(reason, 'InputProblem');
   }
 }
 
