@@ -2,6 +2,7 @@
 // position, uv and material on both sides) become one quad when together they are near-planar and
 // near-rectangular and make a convex quad. The best pairs are taken first; a triangle left without a good
 // partner stays a triangle (mixed topology).
+import { between, triangleCross } from './vectors.ts';
 
 /** Largest angle between the two triangles' normals. */
 export const MAX_FOLD_DEGREES = 30;
@@ -96,13 +97,7 @@ export function pairTriangles(positions: Float32Array, indices: Uint32Array): Pa
 
 /** Unit normal of a triangle (zero for a degenerate one). */
 function triangleNormal(p: Float32Array, a: number, b: number, c: number): [number, number, number] {
-  const ux = p[b * 3]! - p[a * 3]!;
-  const uy = p[b * 3 + 1]! - p[a * 3 + 1]!;
-  const uz = p[b * 3 + 2]! - p[a * 3 + 2]!;
-  const vx = p[c * 3]! - p[a * 3]!;
-  const vy = p[c * 3 + 1]! - p[a * 3 + 1]!;
-  const vz = p[c * 3 + 2]! - p[a * 3 + 2]!;
-  const n: [number, number, number] = [uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx];
+  const n = triangleCross(p, a, b, c);
   const length = Math.hypot(...n);
   return length > 0 ? [n[0] / length, n[1] / length, n[2] / length] : [0, 0, 0];
 }
@@ -120,12 +115,8 @@ function cornerSkew(p: Float32Array, quad: [number, number, number, number], nor
     const prev = quad[(i + 3) % 4]!;
     const here = quad[i]!;
     const next = quad[(i + 1) % 4]!;
-    const ax = p[prev * 3]! - p[here * 3]!;
-    const ay = p[prev * 3 + 1]! - p[here * 3 + 1]!;
-    const az = p[prev * 3 + 2]! - p[here * 3 + 2]!;
-    const bx = p[next * 3]! - p[here * 3]!;
-    const by = p[next * 3 + 1]! - p[here * 3 + 1]!;
-    const bz = p[next * 3 + 2]! - p[here * 3 + 2]!;
+    const [ax, ay, az] = between(p, here, prev);
+    const [bx, by, bz] = between(p, here, next);
     const la = Math.hypot(ax, ay, az);
     const lb = Math.hypot(bx, by, bz);
     if (la === 0 || lb === 0) return Infinity;

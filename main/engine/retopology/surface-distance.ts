@@ -3,6 +3,7 @@
 // point on a triangle, found through a bounding-volume hierarchy). Used by the tests (the result lies on
 // the input's surface) and by bench/retopology (the geometric error of our result and of another tool's).
 import type { FaceMesh } from './mesh.ts';
+import { triangleCross } from './vectors.ts';
 
 /** A triangle surface: xyz per vertex, three indices per triangle. */
 export interface Surface {
@@ -105,13 +106,7 @@ export function samplePoints(surface: Surface, count: number): Float64Array {
 }
 
 function triangleArea(p: Float32Array, a: number, b: number, c: number): number {
-  const ux = p[b * 3]! - p[a * 3]!;
-  const uy = p[b * 3 + 1]! - p[a * 3 + 1]!;
-  const uz = p[b * 3 + 2]! - p[a * 3 + 2]!;
-  const vx = p[c * 3]! - p[a * 3]!;
-  const vy = p[c * 3 + 1]! - p[a * 3 + 1]!;
-  const vz = p[c * 3 + 2]! - p[a * 3 + 2]!;
-  return 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
+  return 0.5 * Math.hypot(...triangleCross(p, a, b, c));
 }
 
 const LEAF_SIZE = 4;
