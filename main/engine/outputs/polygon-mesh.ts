@@ -2,6 +2,7 @@
 // polygons as runs of vertex indices, and weld ids that say which vertices are one point of the surface
 // (copies along a UV seam), so normals are smooth across seams and the surface can be checked closed.
 import type { Vec3 } from './mesh.ts';
+import { triangleCross } from './vectors.ts';
 
 export interface PolygonMesh {
   /** xyz per vertex, metres, Y up, the front facing +Z. */
@@ -58,18 +59,7 @@ export function weldedNormals(positions: Float32Array, triangles: Uint32Array, w
   const sums = new Float64Array(slots * 3);
   const p = positions;
   for (let t = 0; t < triangles.length; t += 3) {
-    const a = triangles[t]! * 3;
-    const b = triangles[t + 1]! * 3;
-    const c = triangles[t + 2]! * 3;
-    const ux = p[b]! - p[a]!;
-    const uy = p[b + 1]! - p[a + 1]!;
-    const uz = p[b + 2]! - p[a + 2]!;
-    const vx = p[c]! - p[a]!;
-    const vy = p[c + 1]! - p[a + 1]!;
-    const vz = p[c + 2]! - p[a + 2]!;
-    const nx = uy * vz - uz * vy;
-    const ny = uz * vx - ux * vz;
-    const nz = ux * vy - uy * vx;
+    const [nx, ny, nz] = triangleCross(p, triangles[t]!, triangles[t + 1]!, triangles[t + 2]!);
     for (let k = 0; k < 3; k++) {
       const s = weld[triangles[t + k]!]! * 3;
       sums[s]! += nx;

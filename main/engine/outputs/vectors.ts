@@ -1,6 +1,6 @@
 // Small 3D vector helpers over flat xyz position arrays (point i at p[3i], p[3i + 1], p[3i + 2]).
 
-export type Vec3 = [number, number, number];
+import type { Vec3 } from './mesh.ts';
 
 /** The vector from point `from` to point `to`. */
 export function between(p: Float32Array, from: number, to: number): Vec3 {
