@@ -93,12 +93,19 @@ def wait_for(read, what, timeout=120.0):
         time.sleep(0.2)
 
 
-class FindingTheLink(unittest.TestCase):
+class WithTempDir(unittest.TestCase):
+    """A test case with a fresh folder, self.tmp, removed afterwards."""
+
+    prefix = "as-link-"
+
     def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="as-link-")
+        self.tmp = tempfile.mkdtemp(prefix=self.prefix)
 
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+class FindingTheLink(WithTempDir):
 
     def test_default_data_folder_per_platform(self):
         self.assertEqual(link.default_data_dir("linux", {}, "/home/ada"), "/home/ada/.local/share/asset-studio")
@@ -254,12 +261,8 @@ class TalkingToARunningApp(unittest.TestCase):
         self.assertIn("input.mesh", str(caught.exception))
 
 
-class AnAppThatStops(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="as-link-stop-")
-
-    def tearDown(self):
-        shutil.rmtree(self.tmp, ignore_errors=True)
+class AnAppThatStops(WithTempDir):
+    prefix = "as-link-stop-"
 
     def test_a_job_still_running_is_not_finished_then_the_app_closing_removes_its_link(self):
         host = HostProcess(self.tmp, speed=1)  # real time: an image-to-3D job runs for minutes
