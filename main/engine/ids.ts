@@ -13,6 +13,9 @@ export const newAssetId = (): string => ASSET_PREFIX + randomHex();
 /** ISO 8601 UTC with milliseconds. */
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
+/** A new record's two timestamps, both `now`. */
+export const createdAt = (now: number): { created_at: string; updated_at: string } => ({ created_at: iso(now), updated_at: iso(now) });
+
 /** The account of an API key: a stable id that does not reveal the key. */
 export function userIdOf(apiKey: string): string {
   return createHash('sha256').update(`asset-studio-user:${apiKey}`).digest('hex').slice(0, 24);

@@ -7,13 +7,13 @@ import type { Services } from '../context.ts';
 import { charge } from '../credits.ts';
 import { jointPositions } from '../figure.ts';
 import { HttpError } from '../http.ts';
-import { iso, newSessionCode, randomHex } from '../ids.ts';
+import { createdAt, iso, newSessionCode, randomHex } from '../ids.ts';
 import { receiveFile } from '../multipart.ts';
 import type { MeshOptions } from '../outputs/index.ts';
 import { phaseStatus, settle, type Phases, type Stepped, type StepName } from '../progress.ts';
 import type { Handlers } from '../router.ts';
 import { describeMotionKinds, motionKindOf } from '../motion-words.ts';
-import { findOwned, inputGate, inputUrl, refresh, type InputRef } from './common.ts';
+import { findOwned, inputGate, inputUrl, keepNew, refresh, type InputRef } from './common.ts';
 import { faultOfStart, withEndFaults } from './faults.ts';
 
 interface PromptRecord extends Stepped {
@@ -139,12 +139,10 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
         outputs: {},
         library: LIBRARY.map((label) => ({ label, _id: randomHex() })),
         prompts: [],
-        created_at: iso(now),
-        updated_at: iso(now),
+        ...createdAt(now),
       };
       s.inputs.read(rec.source, 'animation-mesh', `${code}/upload`);
-      s.state.animations[code] = rec;
-      await s.save();
+      await keepNew(s, s.state.animations, code, rec);
       return { session_code: code, mesh_url: inputUrl(s, source, now), status: status(rec, now) };
     },
 
@@ -178,8 +176,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
           status: waits ? 'text_queued' : 'text_processing',
           ...(waits ? {} : { step: { name: 'prompt', startedAt: now } }),
           ...(fault.running_status === undefined ? {} : { running_status: fault.running_status }),
-          created_at: iso(now),
-          updated_at: iso(now),
+          ...createdAt(now),
         });
         return { text, message: waits ? 'Animation queued: it starts when the mesh is ready (status init_done).' : 'Animation queued', isError: false };
       });

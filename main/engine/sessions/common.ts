@@ -14,6 +14,12 @@ export function findOwned<T extends { user_id: string }>(table: Record<string, T
   return record;
 }
 
+/** Keeps a new record in its table and saves the engine's state. */
+export async function keepNew<T>(s: { save(): Promise<void> }, table: Record<string, T>, id: string, rec: T): Promise<void> {
+  table[id] = rec;
+  await s.save();
+}
+
 /** An input (image or mesh): the URL the client gave, or the bytes it sent, stored as a file; see inputs.ts. */
 export type { InputRef };
 

@@ -7,13 +7,13 @@ import { objInFolder, output, pictureObjInFolder, type Output } from '../artifac
 import type { Services } from '../context.ts';
 import { charge } from '../credits.ts';
 import { HttpError } from '../http.ts';
-import { iso, newAssetId, newSessionCode } from '../ids.ts';
+import { createdAt, iso, newAssetId, newSessionCode } from '../ids.ts';
 import type { MeshKind, MeshOptions } from '../outputs/index.ts';
 import { settle, type Stepped, type StepName } from '../progress.ts';
 import type { Call, Handler } from '../router.ts';
 import { assetFiles, ownAsset, presentAsset, type AssetRecord } from './assets.ts';
 import type { PictureMesh } from '../generate/mesh-options.ts';
-import { findOwned, inputGate, refresh, storeImage } from './common.ts';
+import { findOwned, inputGate, keepNew, refresh, storeImage } from './common.ts';
 import { pictureProblem, storedPicture } from './picture-input.ts';
 
 export type GenerationRequest = CreateImageTo3dV3Request | CreateImageToKitV3Request;
@@ -96,11 +96,9 @@ export function generationHandlers(s: Services): { create(call: GenerationCall):
         mesh_assets: [made(kit ? 'kit' : 'mesh')._id],
         part_assets: kit ? Array.from({ length: partCount(id) }, (_, i) => made(`part_${i + 1}`)._id) : [],
         step: { name: 'mesh', startedAt: now },
-        created_at: iso(now),
-        updated_at: iso(now),
+        ...createdAt(now),
       };
-      s.state.generations[id] = rec;
-      await s.save();
+      await keepNew(s, s.state.generations, id, rec);
       return present(rec, now);
     },
 

@@ -4,11 +4,11 @@ import type { CreateImageTo3dRequest, GEOMETRY_MODELS, RESOLUTIONS, TEXTURE_MODE
 import { objInFolder, output, pictureObjInFolder, type Output } from '../artifacts.ts';
 import type { Services } from '../context.ts';
 import { charge } from '../credits.ts';
-import { iso, newSessionCode, randomHex } from '../ids.ts';
+import { createdAt, iso, newSessionCode, randomHex } from '../ids.ts';
 import type { MeshOptions } from '../outputs/index.ts';
 import { phaseStatus, runningPercent, settle, type Phases, type Stepped, type StepName } from '../progress.ts';
 import type { PictureMesh } from '../generate/mesh-options.ts';
-import { findOwned, inputGate, inputUrl, refresh, storeImage, type InputRef } from './common.ts';
+import { findOwned, inputGate, inputUrl, keepNew, refresh, storeImage, type InputRef } from './common.ts';
 import { faultOfStart, withEndFaults, type StepFault } from './faults.ts';
 import { pictureProblem, storedPicture } from './picture-input.ts';
 
@@ -394,8 +394,7 @@ export async function createImageTo3d(s: Services, userId: string, now: number, 
     user_id: userId,
     output_id: randomHex(),
     price,
-    created_at: iso(now),
-    updated_at: iso(now),
+    ...createdAt(now),
     image: await storeImage(s, code, 'input', input.image_url),
     geometry_model: input.geometry_model,
     texture_model: input.texture_model,
@@ -424,7 +423,6 @@ export async function createImageTo3d(s: Services, userId: string, now: number, 
   }
   startStep(rec, input.form === 'current' ? 'mesh' : 'upload', now);
   s.inputs.read(rec.image, 'image', `${code}/input`);
-  s.state.imageTo3d[code] = rec;
-  await s.save();
+  await keepNew(s, s.state.imageTo3d, code, rec);
   return rec;
 }

@@ -8,7 +8,7 @@ import { charge } from '../credits.ts';
 import { outputsIn } from '../file-store.ts';
 import { parseFileUrl } from '../files.ts';
 import { HttpError } from '../http.ts';
-import { iso, newAssetId, newSessionCode } from '../ids.ts';
+import { createdAt, iso, newAssetId, newSessionCode } from '../ids.ts';
 import { describeInput } from '../inputs.ts';
 import { settle, type Stepped, type StepName } from '../progress.ts';
 import type { TriangleMesh } from '../retopology/mesh.ts';
@@ -18,7 +18,7 @@ import type { RetopologyOutcome } from '../retopology/runner.ts';
 import { UnreadableMesh } from '../retopology/unreadable.ts';
 import type { Call, Handler } from '../router.ts';
 import { assetStatus, meshAssetGlbUrl, ownAsset, presentAsset, type AssetRecord } from './assets.ts';
-import { findOwned, inputGate, refresh } from './common.ts';
+import { findOwned, inputGate, keepNew, refresh } from './common.ts';
 import { faultOfStart, withEndFaults } from './faults.ts';
 
 export interface RetopologyRecord extends Stepped {
@@ -99,11 +99,9 @@ export function retopologyHandlers(s: Services): { createRetopology(call: Retopo
         output_asset: newAssetId(),
         ...faultOfStart(s, 'createRetopology'),
         step: { name: body.input.model, startedAt: now },
-        created_at: iso(now),
-        updated_at: iso(now),
+        ...createdAt(now),
       };
-      s.state.retopology[rec._id] = rec;
-      await s.save();
+      await keepNew(s, s.state.retopology, rec._id, rec);
       return present(rec, now);
     },
 

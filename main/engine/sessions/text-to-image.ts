@@ -4,12 +4,12 @@ import { output, type Output } from '../artifacts.ts';
 import type { Services } from '../context.ts';
 import { charge } from '../credits.ts';
 import { HttpError } from '../http.ts';
-import { iso, newSessionCode, randomHex } from '../ids.ts';
+import { createdAt, iso, newSessionCode, randomHex } from '../ids.ts';
 import { paletteOfZip } from '../picture/palette.ts';
 import type { Rgb } from '../picture/words.ts';
 import { phaseStatus, settle, type Phases, type Stepped, type StepName } from '../progress.ts';
 import type { Handlers } from '../router.ts';
-import { findOwned, inputGate, type InputRef, refresh } from './common.ts';
+import { findOwned, inputGate, type InputRef, keepNew, refresh } from './common.ts';
 import { faultOfStart, withEndFaults } from './faults.ts';
 
 export interface TextToImageRecord extends Stepped {
@@ -94,11 +94,9 @@ export function textToImageHandlers(s: Services): Pick<Handlers, TextToImageEndp
         status: 'processing',
         ...faultOfStart(s, 'createTextToImage'),
         ...(awaits ? { awaits_style: true } : { step: { name: 'tti' as const, startedAt: now } }),
-        created_at: iso(now),
-        updated_at: iso(now),
+        ...createdAt(now),
       };
-      s.state.textToImage[code] = rec;
-      await s.save();
+      await keepNew(s, s.state.textToImage, code, rec);
       return present(rec, now);
     },
 
@@ -127,13 +125,11 @@ export function textToImageHandlers(s: Services): Pick<Handlers, TextToImageEndp
         status: 'training',
         ...faultOfStart(s, 'createStyle'),
         step: { name: 'style', startedAt: now },
-        created_at: iso(now),
-        updated_at: iso(now),
+        ...createdAt(now),
       };
       rec.zip = { url: body.zip_url };
       s.inputs.read(rec.zip, 'style-zip', `${rec.style_id}/training`);
-      s.state.styles[rec.style_id] = rec;
-      await s.save();
+      await keepNew(s, s.state.styles, rec.style_id, rec);
       return presentStyle(s, rec, now);
     },
   };
