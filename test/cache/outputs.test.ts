@@ -1,26 +1,22 @@
 // Which outputs of each resource type are downloaded, driven end to end: jobs of every type finish at
 // the engine and the tracker's hook caches their files.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDownloadHook, type OutputsReport } from '../../main/cache/auto-download.ts';
 import { DownloadCache } from '../../main/cache/download-cache.ts';
 import { outputsOf } from '../../main/cache/outputs.ts';
 import type { JobRecord } from '../../main/store/jobs.ts';
-import { makeHarness, PNG, type Harness } from '../jobs/harness.ts';
+import { closeAfterEach, makeHarness, PNG } from '../jobs/harness.ts';
 import { join } from 'node:path';
 import { inputUrl } from '../engine/helpers.ts';
 
-let h: Harness | undefined;
-let cache: DownloadCache | undefined;
-afterEach(async () => {
-  await cache?.close();
-  await h?.dispose();
-  h = cache = undefined;
-});
+const closing = closeAfterEach();
 
 describe('outputs of finished jobs', () => {
   it('downloads the files of every resource type, GLB always and the other formats as enabled', async () => {
-    h = await makeHarness({ speed: 500 });
-    cache = new DownloadCache({ store: h.store, dir: join(h.dir, 'cache') });
+    const h = await makeHarness({ speed: 500 });
+    closing(() => h.dispose());
+    const cache = new DownloadCache({ store: h.store, dir: join(h.dir, 'cache') });
+    closing(() => cache.close());
     const reports = new Map<string, OutputsReport>();
     const tracker = h.restartTracker({ onFinished: createDownloadHook(cache, h.store, { formats: ['image', 'usdz'], onReport: (r) => reports.set(r.jobId, r) }) });
     tracker.start();

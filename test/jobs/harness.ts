@@ -1,5 +1,6 @@
 // A tracker wired to a real engine and a real database in a temp folder, with polling scaled to the
 // engine's speed factor (the same scaling the polling benchmark uses).
+import { afterEach } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,17 @@ import { JobTracker, type TrackerOptions } from '../../main/jobs/tracker.ts';
 import { openDatabase, type Store } from '../../main/store/database.ts';
 import { KEY, startTestEngine, type TestEngine } from '../engine/helpers.ts';
 import type { LocalEngineOptions } from '../../main/engine/engine.ts';
+
+/** Closing steps run after each test, the last registered first: `closing(() => thing.close())`. */
+export function closeAfterEach(): (close: () => Promise<void>) => void {
+  const steps: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of steps.splice(0).reverse()) await close();
+  });
+  return (close) => {
+    steps.push(close);
+  };
+}
 
 export interface Harness {
   engine: TestEngine;

@@ -1,20 +1,14 @@
 // Webhooks end to end: the engine sends signed notifications, the receiver verifies and dedupes them,
 // and the tracker re-reads the session it names. Bad, replayed and stale deliveries change nothing.
-import { afterEach, describe, expect, it } from 'vitest';
-import { parseWebhookBody, startWebhookReceiver, type RunningReceiver } from '../../main/jobs/webhook-receiver.ts';
+import { describe, expect, it } from 'vitest';
+import { parseWebhookBody, startWebhookReceiver } from '../../main/jobs/webhook-receiver.ts';
 import { signWebhook, verifyWebhook, webhookHeaders } from '../../main/jobs/webhook-signature.ts';
-import { makeHarness, PNG, type Harness } from './harness.ts';
+import { closeAfterEach, makeHarness, PNG } from './harness.ts';
 import { inputUrl } from '../engine/helpers.ts';
 
 const SECRET = `whsec_${Buffer.from('a secret of thirty-two bytes!!!!').toString('base64')}`;
 
-let h: Harness | undefined;
-let receiver: RunningReceiver | undefined;
-afterEach(async () => {
-  await receiver?.close();
-  await h?.dispose();
-  h = receiver = undefined;
-});
+const closing = closeAfterEach();
 
 describe('webhook signatures (Standard Webhooks)', () => {
   const body = '{"type":"session_status_changed","session_id":"SESSION_1"}';
@@ -40,11 +34,12 @@ describe('webhook signatures (Standard Webhooks)', () => {
 
 describe('webhooks end to end', () => {
   it('jobs finish with at most 2 reads each when the engine sends signed webhooks', async () => {
-    h = await makeHarness({ speed: 50, tracker: { webhooks: () => true } });
-    const harness = h;
-    receiver = await startWebhookReceiver({ store: h.store, secret: SECRET, onEvent: (e) => harness.tracker.wake(e.sessionId, e.newStatus) });
+    const h = await makeHarness({ speed: 50, tracker: { webhooks: () => true } });
+    closing(() => h.dispose());
+    const receiver = await startWebhookReceiver({ store: h.store, secret: SECRET, onEvent: (e) => h.tracker.wake(e.sessionId, e.newStatus) });
+    closing(() => receiver.close());
     h.engine.webhooks.configure({ url: receiver.url, secret: SECRET });
-    const reads = () => h!.engine.faults.requestCount('getImageTo3d') + h!.engine.faults.requestCount('getTextToImage') + h!.engine.faults.requestCount('getV3Session');
+    const reads = () => h.engine.faults.requestCount('getImageTo3d') + h.engine.faults.requestCount('getTextToImage') + h.engine.faults.requestCount('getV3Session');
     const before = reads();
     const jobs = [
       await h.submitter.submit('createImageTo3d', { body: { image_url: PNG } }, { label: 'a' }),
@@ -60,12 +55,14 @@ describe('webhooks end to end', () => {
   });
 
   it('bad, replayed and stale deliveries are refused or ignored and wake nothing', async () => {
-    h = await makeHarness({ speed: 10 });
+    const h = await makeHarness({ speed: 10 });
+    closing(() => h.dispose());
     const woken: string[] = [];
-    receiver = await startWebhookReceiver({ store: h.store, secret: SECRET, onEvent: (e) => woken.push(e.sessionId) });
+    const receiver = await startWebhookReceiver({ store: h.store, secret: SECRET, onEvent: (e) => woken.push(e.sessionId) });
+    closing(() => receiver.close());
     const body = JSON.stringify({ type: 'session_status_changed', session_id: 'SESSION_w', old_status: 'queued', new_status: 'complete' });
     const post = (headers: Record<string, string>, text = body) =>
-      fetch(receiver!.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text });
+      fetch(receiver.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text });
 
     const good = webhookHeaders(SECRET, 'msg_good', body);
     expect((await post(good)).status).toBe(204);
@@ -81,9 +78,11 @@ describe('webhooks end to end', () => {
   });
 
   it('without a secret, notifications are taken as wake-up calls and still deduped', async () => {
-    h = await makeHarness({ speed: 10 });
+    const h = await makeHarness({ speed: 10 });
+    closing(() => h.dispose());
     const woken: string[] = [];
-    receiver = await startWebhookReceiver({ store: h.store, onEvent: (e) => woken.push(e.sessionId) });
+    const receiver = await startWebhookReceiver({ store: h.store, onEvent: (e) => woken.push(e.sessionId) });
+    closing(() => receiver.close());
     const body = JSON.stringify({ type: 'preview_done', payload: { session_code: 'SESSION_p' } });
     for (let i = 0; i < 2; i++) await fetch(receiver.url, { method: 'POST', headers: { 'webhook-id': 'msg_same' }, body });
     expect(woken).toEqual(['SESSION_p']);
