@@ -8,7 +8,7 @@ import { getBridge, getTransport } from '../../../bridge/index.ts';
 import { ErrorBox, Progress, StateBadge } from '../../components/ui.tsx';
 import { loadOutputs } from '../../outputs.ts';
 import { record, toShownError, type ShownError } from '../../util.ts';
-import { CreatedJob, FormFooter, num, useCreateForm, useJob, type CreateOutput, FormShell } from './form.tsx';
+import { CreatedJob, FormFooter, num, useCreateForm, useJob, type CreateForm, type CreateOutput, FormShell } from './form.tsx';
 import { CheckboxField, ImageSourceInput, SelectField, TextField, Vec3Input, emptyImage, imageOf, type ImageValue, type Vec3Text } from './inputs.tsx';
 
 interface Spin {
@@ -135,6 +135,12 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
   const spinForm = useCreateForm(submitSpinRequest, () => ({ session_code: code, image_urls: [image] }));
   const refineBody = () => ({ pivot_point: refinePivot.map(num) });
   const refineForm = useCreateForm(refineRequest, refineBody);
+  /** A step's form sends `endpoint` for this session with the form's body, then hands on what it answered. */
+  const submitStep = (form: CreateForm, endpoint: 'preview' | 'refine', body: () => unknown, then: (out: CreateOutput) => void) => async (e: Event) => {
+    e.preventDefault();
+    const out = await form.submit({ endpoint, params: { session_code: code }, body: body(), label: `${code} ${endpoint}` });
+    if (out) then(out);
+  };
 
   return (
     <section class="steps" aria-label={`Steps of ${code}`}>
@@ -193,11 +199,7 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
           <h4>2. Preview mesh</h4>
           <form
             noValidate
-            onSubmit={async (e) => {
-              e.preventDefault();
-              const out = await previewForm.submit({ endpoint: 'preview', params: { session_code: code }, body: previewBody(), label: `${code} preview` });
-              if (out) setPreviewOut(out);
-            }}
+            onSubmit={submitStep(previewForm, 'preview', previewBody, setPreviewOut)}
           >
             <div class="grid-2">
               <SelectField id="prev-version" label="Preview model version" value={previewVersion} options={PREVIEW_MODEL_VERSIONS} defaultValue="1.1" onChange={setPreviewVersion} errors={previewForm.errors('model_version')} />
@@ -215,11 +217,7 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
           {previewOut && (
             <form
               noValidate
-              onSubmit={async (e) => {
-                e.preventDefault();
-                const out = await refineForm.submit({ endpoint: 'refine', params: { session_code: code }, body: refineBody(), label: `${code} refine` });
-                if (out) setRefineOut(out);
-              }}
+              onSubmit={submitStep(refineForm, 'refine', refineBody, setRefineOut)}
             >
               <Vec3Input id="ref-pivot" legend="Pivot point of the refined mesh" names={['X', 'Y', 'Z']} step="0.05" value={refinePivot} onChange={setRefinePivot} onTouch={() => refineForm.touch('pivot_point')} errors={refineForm.errors('pivot_point')} hint="Each from -0.5 to 0.5; 0, 0, 0 is the centre." />
               {previewJob?.state === 'succeeded' ? <FormFooter form={refineForm} label="Refine mesh" /> : <p class="muted">The refine button appears when the preview is done.</p>}
