@@ -2,7 +2,7 @@
 // polygons as runs of vertex indices, and weld ids that say which vertices are one point of the surface
 // (copies along a UV seam), so normals are smooth across seams and the surface can be checked closed.
 import type { Vec3 } from './mesh.ts';
-import { triangleCross } from './vectors.ts';
+import { triangleCross } from '../../../shared/vectors.ts';
 
 export interface PolygonMesh {
   /** xyz per vertex, metres, Y up, the front facing +Z. */

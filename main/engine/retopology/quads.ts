@@ -2,7 +2,7 @@
 // position, uv and material on both sides) become one quad when together they are near-planar and
 // near-rectangular and make a convex quad. The best pairs are taken first; a triangle left without a good
 // partner stays a triangle (mixed topology).
-import { between, triangleCross } from '../outputs/vectors.ts';
+import { between, triangleCross } from '../../../shared/vectors.ts';
 
 /** Largest angle between the two triangles' normals. */
 export const MAX_FOLD_DEGREES = 30;

@@ -3,7 +3,7 @@
 // point on a triangle, found through a bounding-volume hierarchy). Used by the tests (the result lies on
 // the input's surface) and by bench/retopology (the geometric error of our result and of another tool's).
 import type { FaceMesh } from './mesh.ts';
-import { triangleCross } from '../outputs/vectors.ts';
+import { triangleCross } from '../../../shared/vectors.ts';
 
 /** A triangle surface: xyz per vertex, three indices per triangle. */
 export interface Surface {

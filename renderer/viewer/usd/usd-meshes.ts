@@ -6,6 +6,7 @@
 // and each mesh's look: its bound UsdPreviewSurface's constant inputs, else its displayColor.
 // The result is right-handed with counter-clockwise front faces, as glTF (usd-to-babylon.ts places it
 // the way Babylon's glTF loader does). Plain TypeScript with no DOM or Babylon imports (unit-tested in Node).
+import { triangleCross } from '../../../shared/vectors.ts';
 import { UsdError, type UsdAttribute, type UsdLayer, type UsdPrim, type UsdValue } from './usda-parse.ts';
 
 export interface UsdLook {
@@ -397,15 +398,7 @@ export function computeNormals(positions: Float32Array, indices: Uint32Array): F
     const a = indices[t]! * 3;
     const b = indices[t + 1]! * 3;
     const c = indices[t + 2]! * 3;
-    const ux = positions[b]! - positions[a]!;
-    const uy = positions[b + 1]! - positions[a + 1]!;
-    const uz = positions[b + 2]! - positions[a + 2]!;
-    const vx = positions[c]! - positions[a]!;
-    const vy = positions[c + 1]! - positions[a + 1]!;
-    const vz = positions[c + 2]! - positions[a + 2]!;
-    const nx = uy * vz - uz * vy;
-    const ny = uz * vx - ux * vz;
-    const nz = ux * vy - uy * vx;
+    const [nx, ny, nz] = triangleCross(positions, indices[t]!, indices[t + 1]!, indices[t + 2]!);
     for (const v of [a, b, c]) {
       out[v]! += nx;
       out[v + 1]! += ny;

@@ -1,6 +1,7 @@
-// Small 3D vector helpers over flat xyz position arrays (point i at p[3i], p[3i + 1], p[3i + 2]).
+// Small 3D vector helpers over flat xyz position arrays (point i at p[3i], p[3i + 1], p[3i + 2]), for the
+// engine's meshes and the viewer's.
 
-import type { Vec3 } from './mesh.ts';
+export type Vec3 = [number, number, number];
 
 /** The vector from point `from` to point `to`. */
 export function between(p: Float32Array, from: number, to: number): Vec3 {
