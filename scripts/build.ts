@@ -11,7 +11,8 @@ import { buildBlenderAddon } from './build-blender-addon.ts';
 const ROOT = resolve(import.meta.dirname, '..');
 export const ELECTRON_OUT = join(ROOT, 'dist', 'electron');
 
-const common: BuildOptions = {
+/** How the Node side is bundled (CommonJS for Electron's Node); bench/retopology bundles its child the same way. */
+export const NODE_BUNDLE: BuildOptions = {
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -26,9 +27,9 @@ const common: BuildOptions = {
 
 export async function buildElectron(): Promise<string[]> {
   await Promise.all([
-    build({ ...common, entryPoints: [join(ROOT, 'main', 'electron', 'main.ts')], outfile: join(ELECTRON_OUT, 'main.cjs') }),
+    build({ ...NODE_BUNDLE, entryPoints: [join(ROOT, 'main', 'electron', 'main.ts')], outfile: join(ELECTRON_OUT, 'main.cjs') }),
     // The preload runs in the renderer's sandbox: only 'electron' may be required there, the rest is bundled.
-    build({ ...common, minify: true, entryPoints: [join(ROOT, 'main', 'electron', 'preload.ts')], outfile: join(ELECTRON_OUT, 'preload.cjs') }),
+    build({ ...NODE_BUNDLE, minify: true, entryPoints: [join(ROOT, 'main', 'electron', 'preload.ts')], outfile: join(ELECTRON_OUT, 'preload.cjs') }),
   ]);
   // The engine's Draco decoder (draco3dgltf, for compressed retopology inputs) loads its WebAssembly from the
   // folder of the script that runs it: in the bundle, dist/electron/.

@@ -33,7 +33,9 @@ export function renderPreview(mesh: FaceMesh, size: number, textures: (TexturePi
   const depth = new Float32Array(w * w).fill(-Infinity);
   const { screen, radius } = project(mesh.positions, w);
 
-  const fill = (a: number, b: number, c: number) => fillTriangle(mesh, screen, a, b, c, w, color, depth, textures);
+  // Each material's base colour, sRGB 0-255.
+  const bases = Float64Array.from(mesh.materials.flatMap((m) => m.color.slice(0, 3).map((x) => 255 * Math.min(1, Math.max(0, x)) ** (1 / 2.2))));
+  const fill = (a: number, b: number, c: number) => fillTriangle(mesh, screen, a, b, c, w, color, depth, bases, textures);
   for (let q = 0; q < mesh.quads.length; q += 4) {
     const [a, b, c, d] = [mesh.quads[q]!, mesh.quads[q + 1]!, mesh.quads[q + 2]!, mesh.quads[q + 3]!];
     fill(a, b, c);
@@ -102,24 +104,37 @@ function fillTriangle(
   w: number,
   color: Planes,
   depth: Float32Array,
+  bases: Float64Array,
   textures: (TexturePixels | undefined)[],
 ): void {
-  const [ax, ay, az] = [s[a * 3]!, s[a * 3 + 1]!, s[a * 3 + 2]!];
-  const [bx, by, bz] = [s[b * 3]!, s[b * 3 + 1]!, s[b * 3 + 2]!];
-  const [cx, cy, cz] = [s[c * 3]!, s[c * 3 + 1]!, s[c * 3 + 2]!];
+  const ax = s[a * 3]!;
+  const ay = s[a * 3 + 1]!;
+  const az = s[a * 3 + 2]!;
+  const bx = s[b * 3]!;
+  const by = s[b * 3 + 1]!;
+  const bz = s[b * 3 + 2]!;
+  const cx = s[c * 3]!;
+  const cy = s[c * 3 + 1]!;
+  const cz = s[c * 3 + 2]!;
   const area = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
   if (area === 0) return;
 
   // Lambert shading of the face's world normal, lit from both sides.
   const p = mesh.positions;
-  const u = [0, 1, 2].map((k) => p[b * 3 + k]! - p[a * 3 + k]!);
-  const v = [0, 1, 2].map((k) => p[c * 3 + k]! - p[a * 3 + k]!);
-  let normal = normalize(cross(u, v));
-  if (dot(normal, EYE) < 0) normal = neg(normal);
-  const light = 0.3 + 0.7 * Math.max(0, dot(normal, LIGHT));
-  const material = mesh.materials[mesh.materialOf[a]!];
-  const base = (material?.color ?? [0.8, 0.8, 0.8, 1]).slice(0, 3).map((x) => 255 * Math.min(1, Math.max(0, x)) ** (1 / 2.2));
-  const texture = mesh.uvs === undefined ? undefined : textures[mesh.materialOf[a]!];
+  const ux = p[b * 3]! - p[a * 3]!;
+  const uy = p[b * 3 + 1]! - p[a * 3 + 1]!;
+  const uz = p[b * 3 + 2]! - p[a * 3 + 2]!;
+  const vx = p[c * 3]! - p[a * 3]!;
+  const vy = p[c * 3 + 1]! - p[a * 3 + 1]!;
+  const vz = p[c * 3 + 2]! - p[a * 3 + 2]!;
+  const nx = uy * vz - uz * vy;
+  const ny = uz * vx - ux * vz;
+  const nz = ux * vy - uy * vx;
+  const length = Math.hypot(nx, ny, nz) || 1;
+  const facing = nx * EYE[0]! + ny * EYE[1]! + nz * EYE[2]! < 0 ? -1 : 1;
+  const light = 0.3 + 0.7 * Math.max(0, (facing * (nx * LIGHT[0]! + ny * LIGHT[1]! + nz * LIGHT[2]!)) / length);
+  const material = mesh.materialOf[a]!;
+  const texture = mesh.uvs === undefined ? undefined : textures[material];
 
   const x0 = Math.max(0, Math.floor(Math.min(ax, bx, cx)));
   const x1 = Math.min(w - 1, Math.ceil(Math.max(ax, bx, cx)));
@@ -132,7 +147,9 @@ function fillTriangle(
   const e2x = (cy - ay) / area;
   const e2y = (ax - cx) / area;
   const e20 = (cx * ay - cy * ax) / area;
-  const [r, g, bl] = [base[0]! * light, base[1]! * light, base[2]! * light];
+  const r = bases[material * 3]! * light;
+  const g = bases[material * 3 + 1]! * light;
+  const bl = bases[material * 3 + 2]! * light;
   const uv = mesh.uvs;
   for (let y = y0; y <= y1; y++) {
     const py = y + 0.5;
