@@ -64,8 +64,21 @@ export type EnvironmentChoice = { kind: 'studio' } | { kind: 'none' } | { kind: 
 /** The export's transforms (scale, pivot, up axis), previewed on the shown model (sync.ts previewTransforms). */
 export type PreviewTransforms = NonNullable<CommandInput<'export.run'>['transforms']>;
 
+/** The loaded file's clips and their playback: the viewer's, carried out by its scene's playback. */
+export interface ClipControls {
+  /** The loaded file's clips (its animation groups), by name. */
+  clips(): string[];
+  /** Selects a clip (stopping the others), on its first frame; plays it if `play`. */
+  selectClip(index: number, play?: boolean): void;
+  play(): void;
+  pause(): void;
+  seek(frame: number): void;
+  setSpeed(speed: number): void;
+  setLoop(loop: boolean): void;
+}
+
 /** A viewer on one canvas (createViewer in babylon.ts): what the screens can ask of it. */
-export interface Viewer {
+export interface Viewer extends ClipControls {
   /**
    * Lights the scene with an environment. Resolves once it is in use; rejects with the reason when it
    * cannot be read, and the previous environment stays.
@@ -76,15 +89,6 @@ export interface Viewer {
   /** `keepCamera`: leave the camera where it is (switching between files of the same character). */
   /** `onProgress`: the share of the file read so far (0…1), when its length is known. */
   load(source: ModelSource, options?: { keepCamera?: boolean; onProgress?: (share: number) => void }): Promise<ModelStats>;
-  /** The loaded file's clips (its animation groups), by name. */
-  clips(): string[];
-  /** Selects a clip (stopping the others), on its first frame; plays it if `play`. */
-  selectClip(index: number, play?: boolean): void;
-  play(): void;
-  pause(): void;
-  seek(frame: number): void;
-  setSpeed(speed: number): void;
-  setLoop(loop: boolean): void;
   playback(): Playback | undefined;
   /** Called on every rendered frame while playing and on every change of the playback; returns the unsubscribe. */
   onPlayback(listener: (playback: Playback | undefined) => void): () => void;

@@ -3,21 +3,14 @@
 import '@babylonjs/core/Animations/animatable.js';
 import type { AnimationGroup } from '@babylonjs/core/Animations/animationGroup.js';
 import type { Observer } from '@babylonjs/core/Misc/observable.js';
-import type { Playback as PlaybackState } from '../types.ts';
+import type { ClipControls, Playback as PlaybackState } from '../types.ts';
 import type { ViewerContext } from './context.ts';
 
-export interface Playback {
+export interface Playback extends ClipControls {
   /** A model was just added with these clips: the first selected, paused (listeners told either way). */
   attach(groups: AnimationGroup[]): void;
   /** The model leaves: its clips stop (listeners are not told: a new model or the viewer's end follows). */
   reset(): void;
-  clips(): string[];
-  selectClip(index: number, play?: boolean): void;
-  play(): void;
-  pause(): void;
-  seek(frame: number): void;
-  setSpeed(ratio: number): void;
-  setLoop(loop: boolean): void;
   current(): PlaybackState | undefined;
   onChange(listener: (playback: PlaybackState | undefined) => void): () => void;
   dispose(): void;
