@@ -1,0 +1,80 @@
+"""Facts about the app's jobs as the link reads them: labels, whether one can be imported, its model and mesh."""
+
+import re
+import urllib.parse
+
+from .errors import JobFailed, JobNotFinished
+
+#: The 3D model of a job, best first: an animation session's GLB with all its clips, an image-to-3D mesh
+#: (final, refined, preview), a clip, a retopologized mesh (OBJ).
+MODEL_KINDS = ("animation", "glb", "polished_glb", "preview_glb")
+
+KIND_LABELS = {
+    "image_to_3d": "Image to 3D",
+    "image_to_3d_older": "Image to 3D (steps)",
+    "text_to_image": "Text to image",
+    "style": "Style",
+    "animation_upload": "Animation upload",
+    "animation_session": "Animation",
+    "animation_prompt": "Text animation",
+    "v3_session": "Retopology",
+}
+
+
+def kind_label(job):
+    return KIND_LABELS.get(job.get("kind"), job.get("kind") or "job")
+
+
+def describe(job):
+    return "\"%s\" (%s)" % (job.get("label") or job.get("id"), job.get("remoteId") or job.get("id"))
+
+
+def finished_job(job):
+    """Raises JobNotFinished / JobFailed unless the job ended well."""
+    state = job.get("state")
+    if state == "succeeded":
+        return job
+    if state in ("failed", "cancelled", "submission_unknown"):
+        reason = job.get("error") or job.get("rawStatus") or state
+        raise JobFailed("%s did not finish (%s: %s): there is nothing to import." % (describe(job), state, reason))
+    percent = job.get("percent")
+    progress = " %d%%," % percent if isinstance(percent, (int, float)) else ""
+    raise JobNotFinished(
+        "%s is not finished yet (%s,%s status %s): wait for it to end, then import it." % (describe(job), state, progress, job.get("rawStatus") or state)
+    )
+
+
+def model_of(outputs):
+    """The best model among cached outputs: (output, format) or None."""
+    by_kind = {o["kind"]: o for o in outputs}
+    for kind in MODEL_KINDS:
+        if kind in by_kind:
+            return by_kind[kind], "glb"
+    for o in outputs:
+        if (o["kind"].startswith("prompt:") or o["kind"].startswith("library:")) and not o["kind"].endswith(":usdz"):
+            return o, "glb"
+    for o in outputs:
+        if re.match(r"^retopo_obj(_\d+)?$", o["kind"]):
+            return o, "obj"
+    return None
+
+
+def source_mesh(job):
+    """What the service can read of a job's mesh for a retopology: its ASSET_ id or its GLB URL; None if none."""
+    result = job.get("result") if isinstance(job.get("result"), dict) else {}
+    output = result.get("output") if isinstance(result.get("output"), dict) else {}
+    mesh = output.get("mesh")
+    if isinstance(mesh, dict) and str(mesh.get("_id", "")).startswith("ASSET_"):
+        return mesh["_id"]
+    for key in ("mesh_url_glb", "mesh_url", "model_url"):
+        value = result.get(key)
+        if isinstance(value, str) and value.startswith(("http://", "https://")) and urllib.parse.urlsplit(value).path.lower().endswith(".glb"):
+            return value
+    urls = result.get("model_urls")
+    if isinstance(urls, dict) and isinstance(urls.get("glb"), str) and urls["glb"].startswith(("http://", "https://")):
+        return urls["glb"]
+    return None
+
+
+def safe_name(text):
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", text)[:120] or "output"
