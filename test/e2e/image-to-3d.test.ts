@@ -31,9 +31,9 @@ describe('image to 3D', () => {
     await poll(textOf(page.locator('.image-source .hint'))).toContain('chair.png');
     await page.selectOption('#i3d-texture', 'pbr');
     await page.click('button:has-text("Create 3D model")');
-    await page.locator('.created').first().waitFor({ state: 'visible', timeout: 15_000 });
+    await page.locator('.created').first().waitFor({ state: 'visible', timeout: 120_000 });
     await poll(() => page.locator('#i3d-bbox-errors').count()).toBe(0);
-    await poll(textOf(page.locator('.created .badge')), 60_000).toBe('Done');
+    await poll(textOf(page.locator('.created .badge')), 240_000).toBe('Done');
     await h.screenshot('03-create-image-to-3d-done');
 
     await page.click('nav[aria-label="Main"] >> text=Library');
@@ -41,7 +41,7 @@ describe('image to 3D', () => {
     await poll(textOf(row.locator('.badge'))).toBe('Done');
     await poll(textOf(row.locator('.percent'))).toBe('100%');
     await poll(textOf(row.locator('[data-local-engine-badge]'))).toBe('Local engine — procedural stand-in');
-    await row.locator('.cached').first().waitFor({ state: 'visible', timeout: 60_000 });
+    await row.locator('.cached').first().waitFor({ state: 'visible', timeout: 240_000 });
     const session = (await row.locator('.job-meta code').textContent())!;
     expect(session).toMatch(/^SESSION_/);
     const { outputs } = await h.call('cache.outputs', { sessionId: session });
@@ -62,7 +62,7 @@ describe('image to 3D', () => {
     await poll(textOf(page.locator('.image-source .hint'))).toContain('robot.png');
     await page.click('button:has-text("Create session")');
     const spins = page.locator('fieldset.spins label.spin');
-    await poll(() => spins.count(), 60_000).toBe(4);
+    await poll(() => spins.count(), 240_000).toBe(4);
     await spins.nth(2).click();
     await poll(async () => (await spins.nth(2).getAttribute('class')) ?? '').toMatch(/chosen/);
     await page.selectOption('#prev-version', '1.2');
@@ -74,11 +74,11 @@ describe('image to 3D', () => {
     await poll(() => page.locator('#prev-pivot-errors').count()).toBe(0);
     await page.click('button:has-text("Make preview")');
     const preview = page.locator('.step:nth-child(2) .created');
-    await poll(textOf(preview.locator('.badge')), 60_000).toBe('Done');
+    await poll(textOf(preview.locator('.badge')), 240_000).toBe('Done');
     await h.screenshot('06-older-flow-spins');
     await page.click('button:has-text("Refine mesh")');
     const refine = page.locator('.step:nth-child(3) .created');
-    await poll(textOf(refine.locator('.badge')), 60_000).toBe('Done');
+    await poll(textOf(refine.locator('.badge')), 240_000).toBe('Done');
     await h.screenshot('07-older-flow-refined');
     const code = (await page.locator('.steps h3 code').textContent())!;
     const { jobs } = await h.call('jobs.list', { search: code, limit: 10 });
