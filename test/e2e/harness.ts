@@ -163,7 +163,11 @@ export function textOf(locator: Locator): () => Promise<string> {
   return async () => (await locator.allTextContents()).join(' ').replace(/\s+/g, ' ').trim();
 }
 
-/** Retries an assertion on a value read from the page until it holds or the time runs out. */
-export function poll<T>(read: () => Promise<T>, timeout = 10_000) {
-  return expect.poll(read, { timeout, interval: 100 });
+/** The least time a wait may take before it fails: on a loaded 2-core machine (a CPU hog beside the suite) a page
+ * or the engine can be ten times slower than usual. A cap for something that never comes, never a speed bar. */
+export const LEAST_WAIT_MS = 120_000;
+
+/** Retries an assertion on a value read from the page until it holds or the time (at least LEAST_WAIT_MS) runs out. */
+export function poll<T>(read: () => Promise<T>, timeout = LEAST_WAIT_MS) {
+  return expect.poll(read, { timeout: Math.max(timeout, LEAST_WAIT_MS), interval: 100 });
 }
