@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import jpeg from 'jpeg-js';
 import { companionsOf, makeArtifact, objInFolder, output, pictureObjInFolder, type Output } from '../main/engine/artifacts.ts';
-import { decodeImage, type RgbaImage } from '../main/engine/generate/decode-image.ts';
+import { decodeImage, type RgbaImage } from '../main/images/decode-image.ts';
 import type { PictureMesh } from '../main/engine/generate/mesh-options.ts';
 import { encodePng } from '../main/engine/outputs/png.ts';
 import type { MeshOptions } from '../main/engine/outputs/mesh.ts';

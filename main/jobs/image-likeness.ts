@@ -3,9 +3,8 @@
 // difference hash (dHash) of 128 gradient signs, horizontal (9 × 8) and vertical (8 × 9). Gradients too
 // faint to survive re-encoding are left out; a picture with too few strong ones cannot be judged.
 import { createHash } from 'node:crypto';
-import { decodeJpegLuma, isJpeg } from './jpeg-luma.ts';
-import type { LumaGrid } from './luma-grid.ts';
-import { decodePngLuma, isPng, type DecodedLuma } from './png-luma.ts';
+import { decodeImage, imageFormatOf } from '../images/decode-image.ts';
+import { lumaOf, type DecodedLuma, type LumaGrid } from './luma-grid.ts';
 
 export interface ImageFingerprint {
   sha256: string;
@@ -42,9 +41,9 @@ export function fingerprint(bytes: Buffer): ImageFingerprint {
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   let decoded: DecodedLuma;
   try {
-    if (isPng(bytes)) decoded = decodePngLuma(bytes);
-    else if (isJpeg(bytes)) decoded = decodeJpegLuma(bytes);
-    else return { sha256, reason: `${formatOf(bytes)} cannot be compared by their look here (only PNG and JPEG can)` };
+    const format = imageFormatOf(bytes);
+    if (format === 'png' || format === 'jpeg' || format === 'gif') decoded = lumaOf(decodeImage(bytes));
+    else return { sha256, reason: `${formatOf(bytes)} cannot be compared by their look here (only PNG, JPEG and GIF can)` };
   } catch (error) {
     return { sha256, reason: `the picture could not be decoded: ${(error as Error).message}` };
   }
@@ -132,6 +131,5 @@ function resample(values: Float64Array, w: number, h: number, ow: number, oh: nu
 
 function formatOf(bytes: Buffer): string {
   if (bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return 'WebP pictures';
-  if (bytes.toString('latin1', 0, 3) === 'GIF') return 'GIF pictures';
   return 'pictures of an unknown format';
 }

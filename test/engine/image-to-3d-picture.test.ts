@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeImage } from '../../main/engine/generate/decode-image.ts';
+import { decodeImage } from '../../main/images/decode-image.ts';
 import { renderModel } from '../../main/engine/generate/rasterize.ts';
 import { segmentSubject } from '../../main/engine/generate/segment.ts';
 import { boundsOf, quadShare } from '../../main/engine/outputs/polygon-mesh.ts';

@@ -1,4 +1,4 @@
-// The picture comparison behind the reconciliation of lost creates: PNG and JPEG decoding down to
+// The picture comparison behind the reconciliation of lost creates: pictures (PNG, JPEG, GIF) down to
 // brightness, exact and perceptual matches, and the cases it must not decide.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { PNG_SIGNATURE, pngChunk } from '../../main/engine/outputs/png.ts';
 import { recompressUpload } from '../../main/engine/recompress-upload.ts';
 import { compareImages, fingerprint } from '../../main/jobs/image-likeness.ts';
-import { decodePngLuma } from '../../main/jobs/png-luma.ts';
+import { decodeImage } from '../../main/images/decode-image.ts';
+import { lumaOf } from '../../main/jobs/luma-grid.ts';
 import { realFixture } from '../fixtures.ts';
 
 const image = (...parts: string[]) => readFileSync(realFixture('images', ...parts));
@@ -59,7 +60,7 @@ describe('PNG decoding', () => {
   const W = 40;
   const H = 30;
   const rgba = (x: number, y: number) => picture(x / W, y / H);
-  const reference = decodePngLuma(encodePng(W, H, 6, 8, false, rgba));
+  const reference = decodePng(encodePng(W, H, 6, 8, false, rgba));
 
   it.each([
     ['RGB 8-bit', 2, 8, false],
@@ -67,7 +68,7 @@ describe('PNG decoding', () => {
     ['RGBA interlaced (Adam7)', 6, 8, true],
     ['RGB 8-bit interlaced', 2, 8, true],
   ] as const)('%s gives the same brightness as RGBA 8-bit', (_name, colorType, depth, interlaced) => {
-    const decoded = decodePngLuma(encodePng(W, H, colorType, depth, interlaced, rgba));
+    const decoded = decodePng(encodePng(W, H, colorType, depth, interlaced, rgba));
     expect(decoded).toMatchObject({ width: W, height: H });
     expect(decoded.grids).toHaveLength(1);
     const a = reference.grids[0]!.values();
@@ -81,25 +82,27 @@ describe('PNG decoding', () => {
       return [v, v, v, 255];
     };
     for (const [colorType, depth] of [[0, 1], [0, 8], [0, 16], [4, 8], [3, 1], [3, 8]] as const) {
-      const values = decodePngLuma(encodePng(4, 4, colorType, depth, false, grey)).grids[0]!.values();
+      const values = decodePng(encodePng(4, 4, colorType, depth, false, grey)).grids[0]!.values();
       expect([...values], `colour type ${colorType}, ${depth}-bit`).toEqual([0, 255, 0, 255, 255, 0, 255, 0, 0, 255, 0, 255, 255, 0, 255, 0]);
     }
   });
 
   it('a transparent picture is compared over white and over black', () => {
     const cut = (x: number, y: number): Rgba => (x < 16 ? [0, 0, 0, 0] : [...picture(x / 32, y / 32).slice(0, 3), 255] as Rgba);
-    const decoded = decodePngLuma(encodePng(32, 32, 6, 8, false, cut));
+    const decoded = decodePng(encodePng(32, 32, 6, 8, false, cut));
     expect(decoded.grids).toHaveLength(2);
     expect(decoded.grids[0]!.values()[0]).toBe(255);
     expect(decoded.grids[1]!.values()[0]).toBe(0);
   });
 
   it('says what is wrong with a broken PNG', () => {
-    expect(() => decodePngLuma(Buffer.from('iVBORw0KGgoAAAANSUhEUg==', 'base64'))).toThrow(/cut off|IHDR/);
+    expect(() => decodePng(Buffer.from('iVBORw0KGgoAAAANSUhEUg==', 'base64'))).toThrow(/cut off|IHDR/);
   });
 });
 
 type Rgba = [number, number, number, number];
+
+const decodePng = (bytes: Buffer) => lumaOf(decodeImage(bytes));
 
 /** A picture with strong shapes: a bright disc and a dark band on a gradient. */
 function picture(u: number, v: number): Rgba {

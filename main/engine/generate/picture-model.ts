@@ -4,7 +4,7 @@
 // (GLB, OBJ and its texture, FBX, USDZ, zip, spin views) is made from the same model.
 import { encodePng } from '../outputs/png.ts';
 import { type MeshMaterial, type PolygonMesh, triangulate, weldedNormals } from '../outputs/polygon-mesh.ts';
-import { decodeImage, type RgbaImage } from './decode-image.ts';
+import { decodeImage, type RgbaImage } from '../../images/decode-image.ts';
 import { signedDistance } from './distance.ts';
 import { placeModel, type PictureMesh, textureSizeFor } from './mesh-options.ts';
 import { countFaces, type Box, tessellate } from './outline.ts';

@@ -1,5 +1,5 @@
 // Small raster helpers of the picture pipeline: a mask type, box downscaling and bilinear sampling.
-import type { RgbaImage } from './decode-image.ts';
+import type { RgbaImage } from '../../images/decode-image.ts';
 
 /** One byte per pixel, 1 inside the subject and 0 outside, rows top to bottom. */
 export interface Mask {

@@ -2,7 +2,7 @@
 // background, found by flood-filling from the border with the border's colour (within a tolerance that follows
 // soft gradients and shadows). Then the largest connected region is kept, with its holes: background enclosed by
 // the subject (between chair slats, under an arm) stays a hole, and specks are filled or dropped.
-import type { RgbaImage } from './decode-image.ts';
+import type { RgbaImage } from '../../images/decode-image.ts';
 import type { Mask } from './raster.ts';
 
 export type SegmentMethod = 'alpha' | 'border' | 'whole';

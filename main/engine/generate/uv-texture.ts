@@ -3,7 +3,7 @@
 // nearest texel inside (edge padding), so filtering and mipmaps never bring the background in at the outline.
 // For PBR, two more atlases of the same layout: metallic-roughness (glTF: green roughness, blue metalness)
 // and a tangent-space normal map, both estimated from the picture's shading (a heuristic, not a measurement).
-import type { RgbaImage } from './decode-image.ts';
+import type { RgbaImage } from '../../images/decode-image.ts';
 import { bilinearCell, type Mask } from './raster.ts';
 import type { Crop } from './relief-mesh.ts';
 

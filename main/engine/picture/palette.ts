@@ -1,7 +1,7 @@
 // A style's palette: the colours of the images in its training zip (k-means over a sample of their pixels),
 // applied to the pictures drawn later with that style.
 import { inflateRawSync } from 'node:zlib';
-import { decodeImage } from '../generate/decode-image.ts';
+import { decodeImage } from '../../images/decode-image.ts';
 import type { Rgb } from './words.ts';
 
 /** How many colours a palette keeps. */

@@ -3,7 +3,7 @@
 // for its retopology when its input has been read, waits while it runs, and records the outcome; a
 // retopology cut short by a stop of the engine is asked for again at the next read of its session.
 import type { Output } from '../artifacts.ts';
-import { decodeImage } from '../generate/decode-image.ts';
+import { decodeImage } from '../../images/decode-image.ts';
 import type { FileStore } from '../file-store.ts';
 import { makeRetopologyFiles, type RetopologyFiles } from './make-files.ts';
 import type { TriangleMesh } from './mesh.ts';

@@ -2,7 +2,7 @@
 // read it although the input check took it (WebP: an image the service reads, that this engine does not decode).
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Services } from '../context.ts';
-import { imageFormatOf } from '../generate/decode-image.ts';
+import { imageFormatOf } from '../../images/decode-image.ts';
 import { describeInput, type InputRef } from '../inputs.ts';
 
 /** The files key of the input's stored bytes; undefined for records from before inputs were stored (their meshes stay seeded). */

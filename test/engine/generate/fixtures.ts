@@ -1,6 +1,6 @@
 // The real pictures of ../shared/fixtures/real/images, decoded once per test file, and small checks on meshes.
 import { readFileSync } from 'node:fs';
-import { decodeImage, type RgbaImage } from '../../../main/engine/generate/decode-image.ts';
+import { decodeImage, type RgbaImage } from '../../../main/images/decode-image.ts';
 import type { PolygonMesh } from '../../../main/engine/outputs/polygon-mesh.ts';
 import { realFixture } from '../../fixtures.ts';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { companionsOf, makeArtifact, output, pictureObjInFolder } from '../../../main/engine/artifacts.ts';
 import type { PictureMesh } from '../../../main/engine/generate/mesh-options.ts';
 import { pictureFbx, pictureGlb, pictureObj, pictureObjZip, pictureRender, pictureUsdz } from '../../../main/engine/generate/picture-outputs.ts';
-import { decodeImage } from '../../../main/engine/generate/decode-image.ts';
+import { decodeImage } from '../../../main/images/decode-image.ts';
 import { readGlbJson } from '../../../main/engine/outputs/glb.ts';
 import { withLoadedFbx } from '../outputs/babylon-fbx.ts';
 import { pictureBytes } from './fixtures.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { segmentSubject } from '../../../main/engine/generate/segment.ts';
-import type { RgbaImage } from '../../../main/engine/generate/decode-image.ts';
+import type { RgbaImage } from '../../../main/images/decode-image.ts';
 import { alphaMask, iou, picture } from './fixtures.ts';
 
 /** A synthetic picture: `paint(x, y)` gives each pixel's RGBA. */

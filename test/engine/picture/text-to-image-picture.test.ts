@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { decodeImage, type RgbaImage } from '../../../main/engine/generate/decode-image.ts';
+import { decodeImage, type RgbaImage } from '../../../main/images/decode-image.ts';
 import { buildZip } from '../../../main/engine/outputs/index.ts';
 import { encodePng } from '../../../main/engine/outputs/png.ts';
 import { paletteOfZip } from '../../../main/engine/picture/palette.ts';

@@ -1,8 +1,8 @@
 import { GifWriter } from 'omggif';
 import { describe, expect, it } from 'vitest';
-import { decodeImage, ImageDecodeError } from '../../../main/engine/generate/decode-image.ts';
-import { encodePng } from '../../../main/engine/outputs/png.ts';
-import { pictureBytes } from './fixtures.ts';
+import { decodeImage, ImageDecodeError } from '../../main/images/decode-image.ts';
+import { encodePng } from '../../main/engine/outputs/png.ts';
+import { pictureBytes } from '../engine/generate/fixtures.ts';
 
 describe('decodeImage', () => {
   it('decodes the real PNGs to RGBA with their transparency', () => {
