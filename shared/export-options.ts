@@ -34,3 +34,20 @@ export const transformsSchema = z
   })
   .strict();
 export type Transforms = z.infer<typeof transformsSchema>;
+
+/**
+ * The animation clips an animated export keeps, each named by its output key (`prompt:<id>`, `library:<id>`),
+ * its id, or its name (a prompt's text, a library clip's label). Omitted: every clip of the job.
+ */
+export const exportClipsSchema = z.array(z.string().min(1).max(500)).max(200);
+export type ExportClips = z.infer<typeof exportClipsSchema>;
+
+/** A clip an animated export can keep (for the per-clip choice): `id` is what `clips` names it by. */
+export interface ExportClip {
+  /** The output key, e.g. `prompt:66a1…`, `library:walk`. */
+  id: string;
+  /** The prompt's text or the library clip's label: the animation's name in the GLB. */
+  name: string;
+  source: 'prompt' | 'library';
+}
+
