@@ -1,6 +1,7 @@
 // Is the service (or the embedded engine) answering? A cheap read (the first row of the session list) is
-// sent at start and then every `intervalMs`; the answers of other requests (the service list, the
-// tracker's polls) are recorded too, so a failure shows at once. The app's header shows it: "Live" only
+// sent at start and then every `intervalMs`, unless other requests (the service list, the tracker's polls)
+// got an answer within that time: their outcomes are recorded, so a failure shows at once and a busy app
+// sends no extra reads. The app's header shows it: "Live" only
 // while the last check got an answer, "Offline" with the reason otherwise.
 import { EventEmitter } from 'node:events';
 import type { ServiceHealth } from '../../shared/bridge/contract.ts';
@@ -43,6 +44,8 @@ export class ServiceHealthMonitor extends EventEmitter<{ change: [ServiceHealth]
   #status: ServiceHealth = { state: 'unknown' };
   #timer: NodeJS.Timeout | undefined;
   #inFlight: Promise<ServiceHealth> | undefined;
+  /** When another request last got an answer (record()); a due check is left out while that is recent. */
+  #answeredAt = Number.NEGATIVE_INFINITY;
   #abort = new AbortController();
 
   constructor(options: ServiceHealthOptions) {
@@ -60,7 +63,7 @@ export class ServiceHealthMonitor extends EventEmitter<{ change: [ServiceHealth]
   /** Checks now, then every interval, until stop(). */
   start(): void {
     if (this.#timer) return;
-    this.#timer = setInterval(() => void this.check(), this.#intervalMs);
+    this.#timer = setInterval(() => void this.due(), this.#intervalMs);
     this.#timer.unref();
     void this.check();
   }
@@ -78,10 +81,18 @@ export class ServiceHealthMonitor extends EventEmitter<{ change: [ServiceHealth]
     return this.#inFlight;
   }
 
+  /** What the timer calls: a check, unless another request got an answer within the interval (returns undefined then). */
+  due(): Promise<ServiceHealth> | undefined {
+    if (this.#status.state === 'reachable' && this.#now() - this.#answeredAt < this.#intervalMs) return undefined;
+    return this.check();
+  }
+
   /** Records the outcome of another request to the service. */
   record(outcome: { ok: true } | { error: unknown }): void {
     const next = healthOf(outcome, this.#now());
-    if (next) this.#set(next);
+    if (!next) return;
+    this.#answeredAt = next.state === 'reachable' ? this.#now() : Number.NEGATIVE_INFINITY;
+    this.#set(next);
   }
 
   async #runProbe(): Promise<ServiceHealth> {

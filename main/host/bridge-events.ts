@@ -75,7 +75,9 @@ export function forwardServiceEvents(s: Services, events: BridgeEvents, cacheUrl
   };
   const health = (status: EventPayload<'service'>) => events.emit('service', status);
   s.health.on('change', health);
-  const tracker = [['job-added', job], ['progress', job], ['finished', job], ['failed', job], ['read-error', readError]] as const;
+  /** The service answered a read of a job: the periodic reachability check can wait. */
+  const answered = () => s.health.record({ ok: true });
+  const tracker = [['job-added', job], ['progress', job], ['finished', job], ['failed', job], ['read-error', readError], ['read-answered', answered]] as const;
   for (const [event, listener] of tracker) s.tracker.on(event, listener as never);
   s.cache.on('progress', progress);
   s.cache.on('downloaded', output);

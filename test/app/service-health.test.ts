@@ -44,6 +44,30 @@ describe('ServiceHealthMonitor', () => {
   });
 });
 
+describe('the periodic check', () => {
+  it('is left out while other requests get answers, and sent again once they stop or fail', async () => {
+    let clock = 0;
+    let probes = 0;
+    const monitor = new ServiceHealthMonitor({ probe: async () => void probes++, intervalMs: 30_000, now: () => clock });
+    await monitor.due();
+    expect(probes).toBe(1);
+    clock = 20_000;
+    monitor.record({ ok: true }); // a poll of the tracker got its answer
+    clock = 30_000;
+    expect(monitor.due()).toBeUndefined();
+    clock = 49_000;
+    expect(monitor.due()).toBeUndefined();
+    clock = 50_000; // nothing answered for a whole interval
+    await monitor.due();
+    expect(probes).toBe(2);
+    monitor.record({ error: new ServiceResponseError({ endpoint: 'GET /x', status: 503, idempotent: true }) });
+    expect(monitor.status.state).toBe('failing');
+    await monitor.due(); // a failing service is checked at every interval
+    expect(probes).toBe(3);
+    expect(monitor.status.state).toBe('reachable');
+  });
+});
+
 describe('healthOf', () => {
   it('reads reachability from the outcome of any request', () => {
     const network = new NetworkError({ endpoint: 'GET /x', code: 'ECONNREFUSED', detail: '', idempotent: true });
