@@ -11,7 +11,9 @@ export function jobLine(job: JobRecord): string {
   const percent = job.percent ?? (job.state === 'succeeded' ? 100 : undefined);
   const bar = percent === undefined ? ' '.repeat(width + 7) : `[${'#'.repeat(Math.round((percent / 100) * width)).padEnd(width, '-')}] ${String(Math.round(percent)).padStart(3)}%`;
   const id = job.remoteId ?? job.operationId ?? job.id;
-  return `${id.padEnd(32)} ${job.state.padEnd(18)} ${bar}  ${job.rawStatus}${job.label ? `  ${job.label.slice(0, 40)}` : ''}`;
+  // The step the service reports (its raw status), with the older flow's step it belongs to.
+  const step = job.step && job.rawStatus ? `${job.step}: ${job.rawStatus}` : job.rawStatus;
+  return `${id.padEnd(32)} ${job.state.padEnd(18)} ${bar}  ${step}${job.label ? `  ${job.label.slice(0, 40)}` : ''}`;
 }
 
 export function progressView(write: (text: string) => void, tty: boolean): ProgressView {

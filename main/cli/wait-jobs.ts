@@ -23,6 +23,8 @@ export async function waitForJobs(services: Services, ids: string[], io: CliIO, 
   for (const e of events) tracker.on(e, show);
   const stop = AbortSignal.any([io.interrupt, ...(options.timeoutMs !== undefined ? [AbortSignal.timeout(options.timeoutMs)] : [])]);
   await services.startWebhooks();
+  // The bars show what the service reports on the way, not only the end: watched jobs are read often.
+  const unwatch = options.quiet ? () => undefined : tracker.watch(ids);
   tracker.start();
   try {
     const jobs = await tracker.waitFor(ids, stop);
@@ -39,6 +41,7 @@ export async function waitForJobs(services: Services, ids: string[], io: CliIO, 
     }
     throw error;
   } finally {
+    unwatch();
     for (const e of events) tracker.off(e, show);
     view.done();
   }

@@ -253,7 +253,8 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
 
   #apply(job: JobRecord, seen: Observation): void {
     const now = this.#now();
-    const current = this.#store.jobs.require(job.id);
+    const current = this.#store.jobs.get(job.id);
+    if (current === undefined) return; // deleted from the library while the read was on its way
     if (current.final) {
       // A finished job read again (refresh: fresh signed URLs) keeps its state and takes the new result;
       // one cancelled here while the read was on its way stays cancelled.

@@ -1,5 +1,6 @@
 // Table `jobs`: one row per tracked job (every resource type; each step of the older
-// image-to-3D flow is its own row). Times are epoch milliseconds.
+// image-to-3D flow is its own row). Times are epoch milliseconds. The library lists them grouped: the
+// steps of one older-flow session are one entry (its first row, the session's name), see `group`.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Lifecycle, OlderStep, ResourceKind } from '../../shared/contract/lifecycle.ts';
 import { RecordNotFoundError } from './errors.ts';
@@ -19,6 +20,8 @@ export interface JobRecord {
   parentId: string | null;
   operationId: string | null;
   label: string;
+  /** The name the user gave it in the library (rename); null: it is shown by its label. */
+  name: string | null;
   state: JobState;
   rawStatus: string;
   percent: number | null;
@@ -75,14 +78,31 @@ export interface StatusUpdate {
 
 export interface JobFilter {
   final?: boolean;
+  /** Only these states (of a group: its newest step's). */
+  states?: readonly JobState[];
   kinds?: readonly ResourceKind[];
-  /** Matches the label, the local id or the remote id anywhere (case-insensitive for ASCII). */
+  /** Matches the name, the label, the local id or the remote id anywhere (case-insensitive for ASCII). */
   search?: string;
+  /** Created at or after (epoch ms). */
+  since?: number;
+  /** Created before (epoch ms). */
+  until?: number;
+  /**
+   * One row per library entry: the steps of an older-flow session (one remote id) are listed as their
+   * first row only; the state filters read the newest step, the search any step.
+   */
+  group?: boolean;
 }
+
+/** The orders of a list: `name` is the shown name (the user's, else the label), A to Z. */
+export const JOB_SORTS = ['newest', 'oldest', 'name', 'kind', 'state'] as const;
+export type JobSort = (typeof JOB_SORTS)[number];
 
 export interface JobPage extends JobFilter {
   limit?: number;
   offset?: number;
+  /** Default: newest first. */
+  sort?: JobSort;
 }
 
 interface JobRow {
@@ -94,6 +114,7 @@ interface JobRow {
   parent_id: string | null;
   operation_id: string | null;
   label: string;
+  name: string | null;
   state: string;
   raw_status: string;
   percent: number | null;
@@ -111,17 +132,47 @@ interface JobRow {
   outputs_fetched: number;
 }
 
-const FILTER = `
-  (:final IS NULL OR final = :final)
-  AND (:kinds IS NULL OR kind IN (SELECT value FROM json_each(:kinds)))
-  AND (:search IS NULL OR label LIKE :search ESCAPE '\\' OR id LIKE :search ESCAPE '\\' OR remote_id LIKE :search ESCAPE '\\')`;
+const OLDER = "'image_to_3d_older'";
+/** Row `m` belongs to the library entry of row `j` (grouped: the same older-flow session). */
+const memberOf = (m: string, group: boolean) =>
+  group ? `(${m}.id = j.id OR (j.kind = ${OLDER} AND j.remote_id IS NOT NULL AND ${m}.kind = ${OLDER} AND ${m}.remote_id = j.remote_id))` : `${m}.id = j.id`;
+/** `j` is the first row of its older-flow session (or not part of one). */
+const HEAD = `(j.kind <> ${OLDER} OR j.remote_id IS NULL OR NOT EXISTS (
+  SELECT 1 FROM jobs o WHERE o.kind = ${OLDER} AND o.remote_id = j.remote_id AND (o.created_at < j.created_at OR (o.created_at = j.created_at AND o.rowid < j.rowid))))`;
+const LIKE = (m: string) => `${m}.label LIKE :search ESCAPE '\\' OR ${m}.name LIKE :search ESCAPE '\\' OR ${m}.id LIKE :search ESCAPE '\\' OR ${m}.remote_id LIKE :search ESCAPE '\\'`;
+/** The state of an entry: of a group its newest step's. */
+const stateOf = (group: boolean) => (group ? `(SELECT n.state FROM jobs n WHERE ${memberOf('n', true)} ORDER BY n.created_at DESC, n.rowid DESC LIMIT 1)` : 'j.state');
+const finalOf = (group: boolean) => (group ? `(SELECT n.final FROM jobs n WHERE ${memberOf('n', true)} ORDER BY n.created_at DESC, n.rowid DESC LIMIT 1)` : 'j.final');
+
+function filterSql(group: boolean): string {
+  return `
+  (:final IS NULL OR ${finalOf(group)} = :final)
+  AND (:states IS NULL OR ${stateOf(group)} IN (SELECT value FROM json_each(:states)))
+  AND (:kinds IS NULL OR j.kind IN (SELECT value FROM json_each(:kinds)))
+  AND (:since IS NULL OR j.created_at >= :since)
+  AND (:until IS NULL OR j.created_at < :until)
+  AND (:search IS NULL OR ${group ? `EXISTS (SELECT 1 FROM jobs s WHERE ${memberOf('s', true)} AND (${LIKE('s')}))` : LIKE('j')})
+  ${group ? `AND ${HEAD}` : ''}`;
+}
+
+const ORDER: Readonly<Record<JobSort, (group: boolean) => string>> = {
+  newest: () => 'j.created_at DESC, j.rowid DESC',
+  oldest: () => 'j.created_at ASC, j.rowid ASC',
+  name: () => 'coalesce(j.name, j.label) COLLATE NOCASE ASC, j.created_at DESC, j.rowid DESC',
+  kind: () => 'j.kind ASC, j.created_at DESC, j.rowid DESC',
+  state: (group) => `${stateOf(group)} ASC, j.created_at DESC, j.rowid DESC`,
+};
 
 export class JobsRepository {
   readonly #insert: StatementSync;
   readonly #get: StatementSync;
   readonly #findByRemoteId: StatementSync;
-  readonly #list: StatementSync;
-  readonly #count: StatementSync;
+  readonly #db: DatabaseSync;
+  /** The list and count statements, by grouping and order, prepared when first used. */
+  readonly #lists = new Map<string, StatementSync>();
+  readonly #rename: StatementSync;
+  readonly #delete: StatementSync;
+  readonly #sessionSteps: StatementSync;
   readonly #listActive: StatementSync;
   readonly #due: StatementSync;
   readonly #updateStatus: StatementSync;
@@ -131,6 +182,7 @@ export class JobsRepository {
   readonly #activeByRemote: StatementSync;
   readonly #markPolling: StatementSync;
   readonly #markOutputsFetched: StatementSync;
+  readonly #pollBy: StatementSync;
 
   constructor(db: DatabaseSync) {
     this.#insert = db.prepare(`
@@ -143,8 +195,10 @@ export class JobsRepository {
     this.#findByRemoteId = db.prepare(`
       SELECT * FROM jobs WHERE remote_id = :remote_id AND (:kind IS NULL OR kind = :kind) AND (:step IS NULL OR step = :step)
       ORDER BY created_at DESC, rowid DESC LIMIT 1`);
-    this.#list = db.prepare(`SELECT * FROM jobs WHERE ${FILTER} ORDER BY created_at DESC, rowid DESC LIMIT :limit OFFSET :offset`);
-    this.#count = db.prepare(`SELECT count(*) AS n FROM jobs WHERE ${FILTER}`);
+    this.#db = db;
+    this.#rename = db.prepare('UPDATE jobs SET name = :name, updated_at = :now WHERE id = :id RETURNING *');
+    this.#delete = db.prepare('DELETE FROM jobs WHERE id = ? RETURNING *');
+    this.#sessionSteps = db.prepare(`SELECT * FROM jobs WHERE kind = ${OLDER} AND remote_id = ? ORDER BY created_at, rowid`);
     this.#listActive = db.prepare('SELECT * FROM jobs WHERE final = 0 ORDER BY created_at DESC, rowid DESC');
     this.#nextDueAt = db.prepare('SELECT MIN(next_poll_at) AS at FROM jobs WHERE final = 0 AND next_poll_at IS NOT NULL');
     this.#activeByRemote = db.prepare('SELECT * FROM jobs WHERE final = 0 AND remote_id = ? ORDER BY created_at, rowid');
@@ -170,6 +224,7 @@ export class JobsRepository {
         state = CASE WHEN state = 'submission_unknown' THEN 'queued' ELSE state END
       WHERE id = :id AND (remote_id IS NULL OR remote_id = :remote_id) RETURNING *`);
     this.#markOutputsFetched = db.prepare('UPDATE jobs SET outputs_fetched = 1 WHERE id = ? RETURNING *');
+    this.#pollBy = db.prepare('UPDATE jobs SET next_poll_at = :at WHERE id = :id AND final = 0 AND next_poll_at > :at');
   }
 
   insert(job: NewJob): JobRecord {
@@ -208,13 +263,39 @@ export class JobsRepository {
     return maybeRecord(this.#findByRemoteId.get({ remote_id: remoteId, kind: kind ?? null, step: step ?? null }));
   }
 
-  /** Newest first. */
+  /** Newest first unless `sort` says otherwise. */
   list(page: JobPage = {}): JobRecord[] {
-    return this.#list.all({ ...filterParams(page), limit: page.limit ?? -1, offset: page.offset ?? 0 }).map(toRecord);
+    const group = page.group === true;
+    const sort = page.sort ?? 'newest';
+    const statement = this.#prepared(`list:${group}:${sort}`, () => `SELECT * FROM jobs j WHERE ${filterSql(group)} ORDER BY ${ORDER[sort](group)} LIMIT :limit OFFSET :offset`);
+    return statement.all({ ...filterParams(page), limit: page.limit ?? -1, offset: page.offset ?? 0 }).map(toRecord);
   }
 
   count(filter: JobFilter = {}): number {
-    return (this.#count.get(filterParams(filter)) as { n: number }).n;
+    const group = filter.group === true;
+    const statement = this.#prepared(`count:${group}`, () => `SELECT count(*) AS n FROM jobs j WHERE ${filterSql(group)}`);
+    return (statement.get(filterParams(filter)) as { n: number }).n;
+  }
+
+  /** The rows of one older-flow session (one per step), oldest first: the steps of its library entry. */
+  sessionSteps(remoteId: string): JobRecord[] {
+    return this.#sessionSteps.all(remoteId).map(toRecord);
+  }
+
+  /** Sets the name shown in the library (null: back to the label). */
+  rename(id: string, name: string | null, now: number): JobRecord {
+    return found(id, this.#rename.get({ id, name, now }));
+  }
+
+  /** Deletes the row (the journal and cache entries that named it keep their rows, unlinked); the row as it was. */
+  delete(id: string): JobRecord {
+    return found(id, this.#delete.get(id));
+  }
+
+  #prepared(key: string, sql: () => string): StatementSync {
+    let statement = this.#lists.get(key);
+    if (statement === undefined) this.#lists.set(key, (statement = this.#db.prepare(sql())));
+    return statement;
   }
 
   /** Jobs that are not final, newest first. */
@@ -279,6 +360,11 @@ export class JobsRepository {
     throw new Error(`The job ${id} is already attached to ${job.remoteId}; it cannot be attached to ${remoteId}.`);
   }
 
+  /** Brings a scheduled read of an active job forward to `at` (a later one is left alone); no read is counted. */
+  pollBy(id: string, at: number): void {
+    this.#pollBy.run({ id, at });
+  }
+
   markOutputsFetched(id: string): JobRecord {
     return found(id, this.#markOutputsFetched.get(id));
   }
@@ -287,8 +373,11 @@ export class JobsRepository {
 function filterParams(filter: JobFilter) {
   return {
     final: filter.final === undefined ? null : filter.final ? 1 : 0,
+    states: filter.states === undefined ? null : JSON.stringify(filter.states),
     kinds: filter.kinds === undefined ? null : JSON.stringify(filter.kinds),
     search: filter.search ? containsPattern(filter.search) : null,
+    since: filter.since ?? null,
+    until: filter.until ?? null,
   };
 }
 
@@ -312,6 +401,7 @@ function toRecord(row: unknown): JobRecord {
     parentId: r.parent_id,
     operationId: r.operation_id,
     label: r.label,
+    name: r.name,
     state: r.state as JobState,
     rawStatus: r.raw_status,
     percent: r.percent,
