@@ -29,7 +29,7 @@ export type InspectionCode = (typeof INSPECTION_CODES)[number];
 /** Why an export into a game project failed (main/export). */
 export const EXPORT_ERROR_CODES = [
   'bad-name', 'bad-input', 'source-missing', 'not-a-project', 'ambiguous-project', 'outside-project', 'target-exists',
-  'nothing-to-export', 'unreadable-glb', 'unsupported-glb', 'bad-manifest', 'io',
+  'nothing-to-export', 'unreadable-glb', 'unsupported-glb', 'bad-manifest', 'io', 'bad-format',
 ] as const;
 export type ExportErrorCode = (typeof EXPORT_ERROR_CODES)[number];
 
@@ -82,6 +82,8 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorMapping>> = {
   ...GENERAL,
   ...(Object.fromEntries(INSPECTION_CODES.map((c) => [c, map('file-rejected', 2, 422)])) as Record<InspectionCode, ErrorMapping>),
   ...(Object.fromEntries(EXPORT_ERROR_CODES.map((c) => [c, map(`export-${c}`, 1, 422)])) as Record<ExportErrorCode, ErrorMapping>),
+  // A format the engine cannot import, or the result does not have: refused before anything is written, like a bad option.
+  'bad-format': map('export-bad-format', 2, 422),
 };
 
 /** What an error code means to the bridge, the CLI and the web host. */

@@ -51,3 +51,83 @@ export interface ExportClip {
   source: 'prompt' | 'library';
 }
 
+/** The mesh format of an export: one per export, so an engine never imports the same model twice. */
+export const EXPORT_FORMATS = ['glb', 'fbx', 'obj'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export const exportFormatSchema = z.enum(EXPORT_FORMATS);
+export const EXPORT_FORMAT_LABELS: Readonly<Record<ExportFormat, string>> = { glb: 'GLB', fbx: 'FBX', obj: 'OBJ' };
+
+/** The Unity packages that import glTF (GLB), by their id in Packages/manifest.json. */
+export const UNITY_GLTF_PACKAGES: Readonly<Record<string, string>> = { 'com.unity.cloud.gltfast': 'glTFast', 'org.khronos.unitygltf': 'UnityGLTF' };
+
+/**
+ * What an export's format depends on in the project: for Unity, the glTF package found in
+ * Packages/manifest.json (its name, e.g. `glTFast`), null when there is none; undefined for other targets.
+ */
+export interface FormatFacts {
+  engine: ExportTarget;
+  gltfPackage?: string | null | undefined;
+}
+
+/** The format written unless the user picks another: what the engine imports with nothing added. */
+export function defaultFormat({ engine, gltfPackage }: FormatFacts): ExportFormat {
+  if (engine === 'unity') return gltfPackage ? 'glb' : 'fbx';
+  return engine === 'unreal' ? 'fbx' : 'glb';
+}
+
+/** The formats in the order tried when the default one is not among a job's files. */
+export function formatOrder(facts: FormatFacts): ExportFormat[] {
+  const first = defaultFormat(facts);
+  return [first, ...EXPORT_FORMATS.filter((f) => f !== first)];
+}
+
+/** Why the engine cannot import a format, in words; undefined when it can. */
+export function formatRefusal({ engine, gltfPackage }: FormatFacts, format: ExportFormat): string | undefined {
+  if (engine === 'unity' && format === 'glb' && !gltfPackage) {
+    return 'Unity imports GLB only with the glTFast or UnityGLTF package, and Packages/manifest.json lists neither (add com.unity.cloud.gltfast, or choose FBX or OBJ)';
+  }
+  return undefined;
+}
+
+/** The formats the engine can import, for a refusal's "choose one of". */
+export function importableFormats(facts: FormatFacts): ExportFormat[] {
+  return EXPORT_FORMATS.filter((f) => formatRefusal(facts, f) === undefined);
+}
+
+/** What the engine needs, in one line (shown under the format select). */
+export function formatNeeds({ engine, gltfPackage }: FormatFacts): string {
+  switch (engine) {
+    case 'unity':
+      return `Unity imports FBX natively; GLB needs glTFast or UnityGLTF (${gltfPackage ? `found: ${gltfPackage}` : 'not found'} in Packages/manifest.json).`;
+    case 'unreal':
+      return 'Unreal imports FBX natively, and GLB through Interchange (Unreal 5.1 or later).';
+    case 'godot':
+      return 'Godot imports GLB natively (its own format for scenes); FBX needs Godot 4.3 or later.';
+    default:
+      return 'A plain folder: any format; GLB keeps the model, its materials and animations in one file.';
+  }
+}
+
+/** The engine's own axes and units, and that its importer converts from the file's glTF axes (metres, Y up). */
+export const ENGINE_AXES: Readonly<Record<ExportTarget, string>> = {
+  unity: 'Unity: Y up, Z forward, metres — the importer converts from the file\'s right-handed metres/Y-up.',
+  unreal: 'Unreal: X forward, Z up, centimetres — the importer converts from the file\'s metres/Y-up.',
+  godot: 'Godot: Y up, -Z forward, metres — the same as the file\'s metres/Y-up.',
+  folder: 'The file keeps glTF\'s axes: Y up, +Z forward, metres.',
+};
+
+/**
+ * A transform the engine's importer already does, which would then be done twice (a model lying on its side,
+ * or 100 times too large); undefined when there is none. Every engine's importer turns the file's Y up into
+ * its own up axis, and Unreal's its metres into centimetres.
+ */
+export function doubleConversion(engine: ExportTarget, t: Transforms | undefined): string | undefined {
+  const said: string[] = [];
+  if (engine !== 'folder' && t?.upAxis === 'y-to-z') {
+    said.push(`${EXPORT_TARGET_LABELS[engine]}'s importer already stands a Y-up file up${engine === 'unreal' ? ' in its Z-up world' : ''}, so "Z up" would make the model lie on its side`);
+  }
+  if (engine === 'unreal' && t?.scale && 'factor' in t.scale && t.scale.factor >= 10) {
+    said.push(`Unreal's importer already turns the file's metres into centimetres, so ×${t.scale.factor} makes the model ${t.scale.factor} times too large`);
+  }
+  return said.length > 0 ? `${said.join('; ')}.` : undefined;
+}

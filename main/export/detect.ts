@@ -1,8 +1,10 @@
 // Which engine a folder belongs to: the nearest folder at or above it with a project's marker files.
 // A folder that does not exist yet is an ordinary answer: it is looked for from the nearest folder above it
 // that exists, and the export creates it (`newFolder`).
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
+import { UNITY_GLTF_PACKAGES } from '../../shared/export-options.ts';
 import { ExportError, ioError } from './errors.ts';
 import { PRESETS, type ExportTarget, type GameEngine } from './presets.ts';
 
@@ -16,6 +18,8 @@ export interface Project {
   reason?: string;
   /** Set when `dir` does not exist yet: the export creates it (and any missing folder above it). */
   newFolder?: true;
+  /** Unity only: the glTF package in Packages/manifest.json (`glTFast`, `UnityGLTF`), null when there is none. */
+  gltfPackage?: string | null;
 }
 
 const MARKERS: Record<GameEngine, { text: string; test: (dir: string) => Promise<boolean> }> = {
@@ -54,6 +58,7 @@ export async function detectProject(dir: string, engine?: ExportTarget): Promise
         fix: 'Choose the engine explicitly',
       });
     }
+    if (found[0] === 'unity') return { engine: 'unity', root: at, dir: start, ...fresh, gltfPackage: await unityGltfPackage(at) };
     if (found[0]) return { engine: found[0], root: at, dir: start, ...fresh };
     if (dirname(at) === at) break;
   }
@@ -67,6 +72,27 @@ export async function detectProject(dir: string, engine?: ExportTarget): Promise
   }
   const where = missing.length > 0 ? `a new folder (it will be created), in no game project: found none of ${markers} above it` : `not a game project: found none of ${markers} here or above`;
   return { engine: 'folder', root: start, dir: start, reason: where, ...fresh };
+}
+
+const unityManifest = z.object({ dependencies: z.record(z.string(), z.unknown()).optional() });
+
+/**
+ * The glTF importer package a Unity project lists in Packages/manifest.json (`glTFast` or `UnityGLTF`), or
+ * null: no manifest, none of them in it, or a manifest that is not JSON (Unity would not open it either).
+ */
+export async function unityGltfPackage(root: string): Promise<string | null> {
+  const text = await readFile(join(root, 'Packages', 'manifest.json'), 'utf8').catch(() => undefined);
+  if (text === undefined) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const parsed = unityManifest.safeParse(json);
+  const ids = parsed.success ? Object.keys(parsed.data.dependencies ?? {}) : [];
+  const id = Object.keys(UNITY_GLTF_PACKAGES).find((p) => ids.includes(p));
+  return id === undefined ? null : UNITY_GLTF_PACKAGES[id]!;
 }
 
 /**

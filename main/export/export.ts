@@ -9,7 +9,7 @@ import { ExportError, ioError } from './errors.ts';
 import { buildManifest, exportSourceSchema, MANIFEST_SUFFIX, manifestFileName, readManifest, type ExportSource } from './manifest.ts';
 import { styleName, uniqueName } from './naming.ts';
 import { assertPlainName, ensureFolderInside, entryKind } from './paths.ts';
-import { fileName, PRESETS, selectFiles, type ExportTarget, type FileKind, type Preset } from './presets.ts';
+import { chooseFormat, fileName, PRESETS, selectFiles, type ExportFormat, type ExportTarget, type FileKind, type Preset } from './presets.ts';
 import { rewriteReferences } from './references.ts';
 import { cleanStale, commitStaging, copyEntries, createStaging, writeDurable } from './staging.ts';
 import { hasTransforms, transformGlb, transformsSchema, type Transforms } from './transform.ts';
@@ -31,6 +31,8 @@ export interface ExportOptions {
   name: string;
   files: SourceFile[];
   transforms?: Transforms;
+  /** The one mesh format written (presets.ts chooseFormat); the engine's default when omitted. */
+  format?: ExportFormat | undefined;
   /** Replace an existing asset folder of the same name; without it that is an error. */
   overwrite?: boolean;
   source: ExportSource;
@@ -79,7 +81,7 @@ export async function exportAsset(options: ExportOptions): Promise<ExportResult>
   const project = await detectProject(options.projectDir, options.engine);
   const preset = PRESETS[project.engine];
   const assetName = styleName(options.name, preset.style);
-  const { chosen, skipped } = selectFiles(preset, options.files, hasTransforms(transforms));
+  const { chosen, skipped } = selectFiles(preset, options.files, hasTransforms(transforms), chooseFormat(project, options.files.map((f) => f.kind), options.format).format);
   await checkSources(chosen, preset, transforms);
 
   // A plain folder that does not exist yet (a game project's root always exists: its markers were found).

@@ -8,7 +8,7 @@ import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import { ExportError } from './errors.ts';
 import { exportAsset, type ExportResult, type SourceFile } from './export.ts';
-import type { ExportTarget, FileKind } from './presets.ts';
+import type { ExportFormat, ExportTarget, FileKind } from './presets.ts';
 import type { Transforms } from './transform.ts';
 
 /** The export kind of a cached output, or undefined when an export does not write it. */
@@ -85,6 +85,8 @@ export interface JobExportOptions {
   name?: string | undefined;
   transforms?: Transforms | undefined;
   overwrite?: boolean | undefined;
+  /** The one mesh format written; the engine's default when omitted (presets.ts chooseFormat). */
+  format?: ExportFormat | undefined;
 }
 
 /** Exports a finished job's outputs from the cache (downloading them first if they are missing). */
@@ -107,6 +109,7 @@ export async function exportJob(deps: JobExportDeps, job: JobRecord, options: Jo
     files,
     ...(options.transforms && { transforms: options.transforms }),
     overwrite: options.overwrite ?? false,
+    ...(options.format && { format: options.format }),
     source: {
       sessionId: job.remoteId,
       jobId: job.id,

@@ -1,16 +1,26 @@
-// Per-engine export presets: where an asset goes in the project, how its files are named, which formats
-// each engine gets.
+// Per-engine export presets: where an asset goes in the project, how its files are named, and the one mesh
+// format each export writes (chooseFormat: the user's, else the engine's default).
 //
 // Units and axes: every preset writes the files as the service made them (glTF: metres, Y up, +Z forward;
 // FBX: with its own unit and axis settings in its header). All three engines' importers convert from there:
 // Unity (glTFast/UnityGLTF, native FBX) and Godot (native glTF/FBX) are Y-up metres like glTF; Unreal's
 // glTF/FBX import turns metres into its centimetres and Y-up into Z-up. Converting ourselves would make
 // the importers convert twice, so nothing is scaled or rotated unless the user asks for transforms.
-import { EXPORT_TARGETS, type ExportTarget } from '../../shared/export-options.ts';
+import {
+  EXPORT_FORMATS,
+  EXPORT_TARGETS,
+  formatOrder,
+  formatRefusal,
+  importableFormats,
+  type ExportFormat,
+  type ExportTarget,
+  type FormatFacts,
+} from '../../shared/export-options.ts';
+import { ExportError } from './errors.ts';
 import { styleName, uniqueName, type NameStyle } from './naming.ts';
 
 /** Where an export goes (shared/export-options.ts): a game engine's project, or a plain folder. */
-export { EXPORT_TARGETS, type ExportTarget };
+export { EXPORT_FORMATS, EXPORT_TARGETS, type ExportFormat, type ExportTarget };
 export type GameEngine = Exclude<ExportTarget, 'folder'>;
 
 /** What a source file is. `texture` is any image (a mesh's texture or a generated picture). */
@@ -26,45 +36,60 @@ export interface Preset {
   /** Where asset folders go unless the user picked a folder inside contentDir. */
   baseDir: readonly string[];
   style: NameStyle;
-  /** Mesh formats written whenever they are given. */
+  /** Mesh formats this preset can write: one of them per export (formatOrder says which, chooseFormat picks). */
   meshes: readonly MeshKind[];
-  /** When none of `meshes` is given: the first of these that is. */
+  /** Kept for callers that list what a preset takes; every mesh format is in `meshes`. */
   fallbackMeshes: readonly MeshKind[];
   /** Other kinds written beside the mesh (an OBJ's MTL always goes with it). */
   extras: readonly FileKind[];
 }
 
-/**
- * Unity and Unreal get the same files under PascalCase names: GLB and FBX (Unity imports FBX natively and GLB
- * with the glTFast or UnityGLTF package; Unreal imports both), else the OBJ.
- */
-const GLB_AND_FBX = { style: 'pascal', meshes: ['glb', 'fbx'], fallbackMeshes: ['obj'], extras: ['texture'] } as const satisfies Partial<Preset>;
+const MESHES = { meshes: EXPORT_FORMATS, fallbackMeshes: [] } as const satisfies Partial<Preset>;
 
 export const PRESETS: Readonly<Record<ExportTarget, Preset>> = {
-  unity: { engine: 'unity', label: 'Unity', contentDir: ['Assets'], baseDir: ['Assets', 'AssetStudio'], ...GLB_AND_FBX },
-  unreal: { engine: 'unreal', label: 'Unreal', contentDir: ['Content'], baseDir: ['Content', 'AssetStudio'], ...GLB_AND_FBX },
+  unity: { engine: 'unity', label: 'Unity', contentDir: ['Assets'], baseDir: ['Assets', 'AssetStudio'], style: 'pascal', ...MESHES, extras: ['texture'] },
+  unreal: { engine: 'unreal', label: 'Unreal', contentDir: ['Content'], baseDir: ['Content', 'AssetStudio'], style: 'pascal', ...MESHES, extras: ['texture'] },
   // res:// is the folder of project.godot; Godot 4.3+ also imports FBX natively.
-  godot: {
-    engine: 'godot',
-    label: 'Godot',
-    contentDir: [],
-    baseDir: ['assets', 'asset_studio'],
-    style: 'snake',
-    meshes: ['glb'],
-    fallbackMeshes: ['fbx', 'obj'],
-    extras: ['texture'],
-  },
-  folder: {
-    engine: 'folder',
-    label: 'plain folder',
-    contentDir: [],
-    baseDir: [],
-    style: 'keep',
-    meshes: ['glb', 'fbx', 'obj', 'usdz'],
-    fallbackMeshes: [],
-    extras: ['texture', 'zip', 'mp4'],
-  },
+  godot: { engine: 'godot', label: 'Godot', contentDir: [], baseDir: ['assets', 'asset_studio'], style: 'snake', ...MESHES, extras: ['texture'] },
+  folder: { engine: 'folder', label: 'plain folder', contentDir: [], baseDir: [], style: 'keep', ...MESHES, extras: ['texture', 'zip', 'mp4'] },
 };
+
+export interface FormatChoice {
+  /** The one mesh format written; undefined when the files hold none of them. */
+  format: ExportFormat | undefined;
+  /** Said when the format was not the engine's default or cannot be imported as it is. */
+  note?: string;
+}
+
+const upper = (f: string) => f.toUpperCase();
+
+/**
+ * The one mesh format an export writes. A format the user asked for must be one the engine imports and one
+ * the files hold (else ExportError `bad-format`, naming the choices); without one, the engine's default
+ * (shared/export-options.ts defaultFormat: Unity FBX, or GLB with glTFast/UnityGLTF; Unreal FBX; Godot and a
+ * plain folder GLB), else the next format the files hold in formatOrder.
+ */
+export function chooseFormat(facts: FormatFacts, kinds: readonly FileKind[], requested?: ExportFormat): FormatChoice {
+  const given = EXPORT_FORMATS.filter((f) => kinds.includes(f));
+  const label = PRESETS[facts.engine].label;
+  const choices = importableFormats(facts).filter((f) => given.includes(f));
+  const fix = choices.length > 0 ? `Choose ${choices.map(upper).join(' or ')}` : 'Download the model\'s other formats first, or export to a plain folder';
+  if (requested !== undefined) {
+    const refusal = formatRefusal(facts, requested);
+    if (refusal) throw new ExportError('bad-format', { file: `${upper(requested)} for ${label}`, why: `is refused: ${refusal}`, fix });
+    if (!given.includes(requested)) {
+      const has = given.length > 0 ? `it has ${given.map(upper).join(', ')}` : 'it has no model file';
+      throw new ExportError('bad-format', { file: `${upper(requested)} for ${label}`, why: `is not among this result's files (${has})`, fix });
+    }
+    return { format: requested };
+  }
+  const order = formatOrder(facts);
+  const first = order.find((f) => given.includes(f) && formatRefusal(facts, f) === undefined);
+  if (first) return first === order[0] ? { format: first } : { format: first, note: `${label} gets ${upper(first)}: this result has no ${upper(order[0]!)}` };
+  const fallback = order.find((f) => given.includes(f));
+  if (fallback) return { format: fallback, note: `${upper(fallback)} is this result's only model format: ${formatRefusal(facts, fallback)}` };
+  return { format: undefined };
+}
 
 export interface Selection<F> {
   chosen: F[];
@@ -72,30 +97,26 @@ export interface Selection<F> {
 }
 
 /**
- * The files the preset writes. With `glbOnly` (transforms asked for) no other mesh format is written,
- * since only the GLB is transformed and the meshes in the folder must agree.
+ * The files the preset writes: the mesh in `format` only (one format per export, so the engine imports the
+ * model once) with its MTL for an OBJ, and the extras. With `glbOnly` (transforms asked for) the GLB is the
+ * mesh, since only the GLB is transformed.
  */
-export function selectFiles<F extends { kind: FileKind }>(preset: Preset, files: readonly F[], glbOnly: boolean): Selection<F> {
-  const given = (kind: MeshKind) => files.some((f) => f.kind === kind);
-  const meshes: readonly MeshKind[] = glbOnly
-    ? ['glb']
-    : preset.meshes.some(given)
-      ? preset.meshes
-      : preset.fallbackMeshes.filter(given).slice(0, 1);
-  const written = new Set<FileKind>([...meshes, ...preset.extras, ...(meshes.includes('obj') ? (['mtl'] as const) : [])]);
+export function selectFiles<F extends { kind: FileKind }>(preset: Preset, files: readonly F[], glbOnly: boolean, format: ExportFormat | undefined = chooseFormat({ engine: preset.engine }, files.map((f) => f.kind)).format): Selection<F> {
+  const mesh: MeshKind | undefined = glbOnly ? 'glb' : format;
+  const written = new Set<FileKind>([...(mesh ? [mesh] : []), ...preset.extras, ...(mesh === 'obj' ? (['mtl'] as const) : [])]);
   const out: Selection<F> = { chosen: [], skipped: [] };
   for (const file of files) {
     if (written.has(file.kind)) out.chosen.push(file);
-    else out.skipped.push({ file, why: skipReason(preset, file.kind, meshes, glbOnly) });
+    else out.skipped.push({ file, why: skipReason(preset, file.kind, mesh, glbOnly) });
   }
   return out;
 }
 
-function skipReason(preset: Preset, kind: FileKind, meshes: readonly MeshKind[], glbOnly: boolean): string {
+function skipReason(preset: Preset, kind: FileKind, mesh: MeshKind | undefined, glbOnly: boolean): string {
   if (kind === 'mtl') return 'an MTL goes with its OBJ, which is not written';
-  const isMesh = (preset.meshes as readonly FileKind[]).concat(preset.fallbackMeshes).includes(kind);
+  const isMesh = (preset.meshes as readonly FileKind[]).includes(kind);
   if (glbOnly && isMesh) return 'transforms apply to the GLB only, and an untransformed copy would not match it';
-  if (isMesh) return `${preset.label} gets ${meshes.map((m) => m.toUpperCase()).join(' and ')} here`;
+  if (isMesh && mesh) return `${preset.label} gets ${upper(mesh)} here: one format per export, so the model is imported once`;
   return `${preset.label} does not import .${kind} files`;
 }
 

@@ -8,7 +8,7 @@ import { exportAsset, type ExportOptions } from '../../main/export/export.ts';
 import { readManifest } from '../../main/export/manifest.ts';
 import type { GameEngine } from '../../main/export/presets.ts';
 import { realFixture } from '../fixtures.ts';
-import { generatedSources, makeProject, readGlb, SOURCE, tempDir, validatorErrors } from './helpers.ts';
+import { generatedSources, makeProject, readGlb, SOURCE, tempDir, validatorErrors, withGltfast } from './helpers.ts';
 
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -25,7 +25,7 @@ const LAYOUT: Record<GameEngine, { dir: string[]; files: string[] }> = {
 
 describe('exportAsset: layouts and manifest', () => {
   it.each(['unity', 'unreal', 'godot'] as const)('puts a generated GLB with its texture into a %s project', async (engine) => {
-    const root = realpathSync(makeProject(engine));
+    const root = realpathSync(engine === 'unity' ? withGltfast(makeProject(engine)) : makeProject(engine)); // Unity: GLB with glTFast
     const result = await exportAsset(options(root));
     const target = join(root, ...LAYOUT[engine].dir);
     expect(result).toMatchObject({ engine, projectRoot: root, targetDir: target, replaced: false });
@@ -36,7 +36,7 @@ describe('exportAsset: layouts and manifest', () => {
 
   it('writes a manifest that validates, with the right hashes and sizes, and no URL signatures', async () => {
     const sources = generatedSources();
-    const root = makeProject('unity');
+    const root = withGltfast(makeProject('unity'));
     const result = await exportAsset({ ...options(root), files: sources.all });
     const manifest = await readManifest(result.manifestPath);
     expect(manifest).toMatchObject({
@@ -73,24 +73,24 @@ describe('exportAsset: layouts and manifest', () => {
     expect(readFileSync(join(result.targetDir, 'OakChair.mtl'), 'utf8')).toMatch(/^map_Kd OakChair_Model\.png$/m);
   });
 
-  it('writes the FBX too for Unity, and then keeps the texture names the FBX refers to', async () => {
+  it('writes only the FBX for Unity (its default format), and then keeps the texture names the FBX refers to', async () => {
     const root = makeProject('unity');
     const sources = generatedSources();
     const fbx = join(sources.dir, 'fbx-blob');
     writeFileSync(fbx, buildFbxBinary('chair'));
     const result = await exportAsset({ ...options(root), files: [...sources.all, { kind: 'fbx', path: fbx, name: 'model.fbx' }] });
-    expect(readdirSync(result.targetDir).sort()).toEqual(['OakChair.assetstudio.json', 'OakChair.fbx', 'OakChair.glb', 'model.png']);
+    expect(readdirSync(result.targetDir).sort()).toEqual(['OakChair.assetstudio.json', 'OakChair.fbx', 'model.png']);
     expect(readFileSync(join(result.targetDir, 'OakChair.fbx')).equals(readFileSync(fbx))).toBe(true);
   });
 
-  it('writes everything into a plain folder when no game project is found', async () => {
+  it('writes the GLB (or the format asked for) into a plain folder when no game project is found', async () => {
     const dir = realpathSync(tempDir());
     const result = await exportAsset(options(dir));
     expect(result).toMatchObject({ engine: 'folder', targetDir: join(dir, 'oak_chair') });
-    expect(readdirSync(result.targetDir).sort()).toEqual([
-      'oak_chair.assetstudio.json', 'oak_chair.glb', 'oak_chair.mtl', 'oak_chair.obj', 'oak_chair_model.png',
-    ]);
-    expect(readFileSync(join(result.targetDir, 'oak_chair.mtl'), 'utf8')).toMatch(/^map_Kd oak_chair_model\.png$/m);
+    expect(readdirSync(result.targetDir).sort()).toEqual(['oak_chair.assetstudio.json', 'oak_chair.glb', 'oak_chair_model.png']);
+    const obj = await exportAsset({ ...options(dir), name: 'oak chair obj', format: 'obj' });
+    expect(readdirSync(obj.targetDir).sort()).toEqual(['oak_chair_obj.assetstudio.json', 'oak_chair_obj.mtl', 'oak_chair_obj.obj', 'oak_chair_obj_model.png']);
+    expect(readFileSync(join(obj.targetDir, 'oak_chair_obj.mtl'), 'utf8')).toMatch(/^map_Kd oak_chair_obj_model\.png$/m);
   });
 
   it('puts the asset in the folder the user picked inside the content folder, else in the preset folder', async () => {

@@ -28,6 +28,13 @@ export function makeProject(engine: GameEngine, root = tempDir()): string {
   return root;
 }
 
+/** A Unity project's Packages/manifest.json listing glTFast, so that its exports default to GLB. */
+export function withGltfast(root: string): string {
+  mkdirSync(join(root, 'Packages'), { recursive: true });
+  writeFileSync(join(root, 'Packages', 'manifest.json'), JSON.stringify({ dependencies: { 'com.unity.cloud.gltfast': '6.8.0', 'com.unity.ugui': '2.0.0' } }));
+  return root;
+}
+
 export const SOURCE: ExportSource = {
   sessionId: 'SESSION_abc123',
   jobId: 'job_1',

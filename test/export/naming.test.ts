@@ -70,15 +70,15 @@ describe('presets', () => {
   const chosen = (engine: keyof typeof PRESETS, kinds: FileKind[], glbOnly = false) =>
     selectFiles(PRESETS[engine], files(...kinds), glbOnly).chosen.map((f) => f.kind);
 
-  it('writes GLB everywhere, FBX too for Unity and Unreal, textures beside', () => {
+  it('writes one mesh format per export: the engine\'s default, textures beside', () => {
     const all: FileKind[] = ['glb', 'fbx', 'obj', 'mtl', 'usdz', 'texture', 'zip', 'mp4'];
-    expect(chosen('unity', all)).toEqual(['glb', 'fbx', 'texture']);
-    expect(chosen('unreal', all)).toEqual(['glb', 'fbx', 'texture']);
+    expect(chosen('unity', all)).toEqual(['fbx', 'texture']);
+    expect(chosen('unreal', all)).toEqual(['fbx', 'texture']);
     expect(chosen('godot', all)).toEqual(['glb', 'texture']);
-    expect(chosen('folder', all)).toEqual(all);
+    expect(chosen('folder', all)).toEqual(['glb', 'texture', 'zip', 'mp4']);
   });
 
-  it('falls back to another mesh format only when the preferred ones are missing', () => {
+  it('falls back to another mesh format only when the default one is missing', () => {
     expect(chosen('unity', ['obj', 'mtl', 'texture', 'usdz'])).toEqual(['obj', 'mtl', 'texture']);
     expect(chosen('godot', ['fbx', 'obj', 'mtl'])).toEqual(['fbx']);
     expect(chosen('godot', ['obj', 'mtl', 'texture'])).toEqual(['obj', 'mtl', 'texture']);
@@ -89,7 +89,7 @@ describe('presets', () => {
     expect(out.chosen.map((f) => f.kind)).toEqual(['glb', 'texture']);
     expect(out.skipped).toEqual([{ file: { kind: 'fbx', path: '/cache/fbx' }, why: expect.stringMatching(/transforms apply to the GLB only/) }]);
     expect(selectFiles(PRESETS.godot, files('usdz'), false).skipped[0]!.why).toBe('Godot does not import .usdz files');
-    expect(selectFiles(PRESETS.unity, files('glb', 'fbx', 'obj'), false).skipped[0]!.why).toBe('Unity gets GLB and FBX here');
+    expect(selectFiles(PRESETS.unity, files('glb', 'fbx', 'obj'), false).skipped[0]!.why).toBe('Unity gets FBX here: one format per export, so the model is imported once');
   });
 
   it('names files after the asset in the engine style, textures with their part, unique in the folder', () => {
