@@ -47,11 +47,12 @@ function refused(error: unknown): never {
 
 async function web(reason?: string): Promise<void> {
   if (reason) console.log(`The Electron binary is not available (${reason}).\nStarting the local web host instead: open the address below in your browser.`);
-  const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number (0-65535), got "${values.port}"`);
-  const host = await startWebHost({ dataDir: resolveDataDir({ flags: { dataDir: values['data-dir'] }, env: process.env }), port, connectionSources: { env: process.env } }).catch(refused);
+  // Without --port: the port of the last launch when it is free (an open tab reconnects), else a free one.
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new Error(`--port must be a port number (0-65535), got "${values.port}"`);
+  const host = await startWebHost({ dataDir: resolveDataDir({ flags: { dataDir: values['data-dir'] }, env: process.env }), ...(port !== undefined && { port }), connectionSources: { env: process.env } }).catch(refused);
   const { connection } = host.bridge;
-  console.log(`\nAsset Studio (web host): ${host.url}\n(the link holds this launch's token; stop with Ctrl+C)`);
+  console.log(`\nAsset Studio (web host): ${host.url}\n(the link holds the token, kept with the port between launches; stop with Ctrl+C)`);
   console.log(`Connected to: ${connectionSentence(connection)}${connection.note ? `\nNote: ${connection.note}` : ''}`);
   const stop = () => void host.close().finally(() => process.exit(0));
   process.once('SIGINT', stop);

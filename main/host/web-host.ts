@@ -1,8 +1,10 @@
 // The local web host: the same renderer and bridge as the desktop app, served to a browser on this machine.
 //
 // Wire protocol (names in shared/bridge/web-protocol.ts, browser side in renderer/bridge/web-client.ts):
-// - Binds 127.0.0.1 on a free port. A random token (32 bytes, base64url) is made at each launch; the URL
-//   printed to open is `http://127.0.0.1:<port>/?token=<token>`.
+// - Binds 127.0.0.1 on the port of the last launch when it is free, else a free port (saved-address.ts). A
+//   random token (32 bytes, base64url) is kept with the port: a launch on the saved port keeps its token, so an
+//   open tab reconnects; a launch on another port makes a new one. The URL printed to open is
+//   `http://127.0.0.1:<port>/?token=<token>`. An explicit `port` option is used as it is and nothing is saved.
 // - First visit: `GET /?token=T` with the right token answers `303 See Other` to `/` with
 //   `Set-Cookie: asset_studio_token=T; HttpOnly; SameSite=Strict; Path=/` (the token leaves the URL and
 //   history, and no script can read it). A wrong token is 401.
@@ -46,6 +48,7 @@ import { BridgeFailure, httpStatusOf, invalidInput, toBridgeError } from './erro
 import { attachEventSocket } from './events-socket.ts';
 import { answerAsset, contentSecurityPolicy, DEFAULT_RENDERER_DIR, securityHeaders } from './static.ts';
 import { removeLinkFile, writeLinkFile } from './link-file.ts';
+import { readSavedAddress, saveAddress } from './saved-address.ts';
 import { isAuthorized, newToken, sameToken, tokenCookie } from './token.ts';
 import { UploadStore } from './uploads.ts';
 
@@ -53,7 +56,7 @@ const MAX_JSON_BYTES = 2 ** 20;
 
 export interface WebHostOptions {
   dataDir: string;
-  /** 0 (default): a free port. */
+  /** A port (0: any free one), used as it is. Omitted: the port of the last launch when free, else a free one. */
   port?: number;
   /** The built renderer; default dist/renderer of this checkout. */
   rendererDir?: string;
@@ -89,7 +92,9 @@ export interface RunningWebHost {
 export async function startWebHost(options: WebHostOptions): Promise<RunningWebHost> {
   // Created 0700, or made private, before anything is written there; DataFolderError when it cannot be used.
   if (options.bridge === undefined) openDataFolder(options.dataDir, { notice: options.notice });
-  const token = newToken();
+  const saved = options.port === undefined ? await readSavedAddress(options.dataDir) : undefined;
+  // The token of the saved port goes with it (set before the listen: a request may come at once).
+  let token = saved?.token ?? newToken();
   const uploads = new UploadStore(options.dataDir, options.maxUploadBytes);
   const rendererDir = options.rendererDir ?? DEFAULT_RENDERER_DIR;
   const ownBridge = options.bridge === undefined;
@@ -137,7 +142,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     const url = requestUrl(req);
     const given = url.searchParams.get(WEB_PROTOCOL.tokenParam);
     if (given !== null && req.method === 'GET' && hosts().includes(req.headers.host ?? '')) {
-      if (!sameToken(given, token)) return sendText(res, 401, 'This link is not valid (any more). Open the link Asset Studio printed when it started: it holds a new token at every launch.');
+      if (!sameToken(given, token)) return sendText(res, 401, 'This link is not valid (any more). Open the link Asset Studio printed when it started: the token changes when the host starts on another port.');
       res.writeHead(303, { location: '/', 'set-cookie': tokenCookie(token), 'cache-control': 'no-store' });
       return void res.end();
     }
@@ -179,14 +184,22 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   }
 
   const events = attachEventSocket(server, bridge, { path: WEB_PROTOCOL.events, allow: (req) => refusal(req, 'required') });
-  try {
-    await new Promise<void>((ok, fail) => {
+  const listen = (at: number) =>
+    new Promise<void>((ok, fail) => {
       server.once('error', fail);
-      server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.listen(at, '127.0.0.1', () => {
         server.off('error', fail);
         ok();
       });
     });
+  try {
+    try {
+      await listen(options.port ?? saved?.port ?? 0);
+    } catch (error) {
+      if (saved === undefined || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      token = newToken(); // the saved port is taken: another port, another token
+      await listen(0);
+    }
   } catch (error) {
     if (ownBridge) await bridge.close();
     throw error;
@@ -195,6 +208,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   port = (server.address() as AddressInfo).port;
   headers = securityHeaders(contentSecurityPolicy(origins().map((o) => o.replace(/^http:/, 'ws:'))));
   const origin = `http://127.0.0.1:${port}`;
+  if (options.port === undefined && (saved?.port !== port || saved.token !== token)) await saveAddress(options.dataDir, { port, token });
   // The local link: tools of this user (the Blender add-on) find the host and its token here (link-file.ts).
   await writeLinkFile(options.dataDir, { origin, token });
   return {
