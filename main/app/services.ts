@@ -51,6 +51,8 @@ export interface Services {
 export interface ServiceOptions {
   /** Time factor of the embedded engine (1 = realistic durations). */
   engineSpeed?: number;
+  /** Credits of each account of the embedded engine at its first request (default: the engine's, 1000). */
+  engineCredits?: number;
   logger?: Logger;
   timeouts?: { connectTimeoutMs?: number; headersTimeoutMs?: number; bodyTimeoutMs?: number };
   timing?: PollTiming;
@@ -164,7 +166,7 @@ async function connect(settings: ConnectionSettings, options: ServiceOptions): P
   }
   const apiKey = localEngineKey(settings.dataDir);
   try {
-    const engine = await startDataFolderEngine(settings.dataDir, { speed: options.engineSpeed ?? DEFAULT_LOCAL_ENGINE_SPEED });
+    const engine = await startDataFolderEngine(settings.dataDir, { speed: options.engineSpeed ?? DEFAULT_LOCAL_ENGINE_SPEED, ...(options.engineCredits !== undefined && { initialCredits: options.engineCredits }) });
     return { baseUrl: engine.url, legacyBaseUrl: engine.legacyUrl, apiKey, localEngine: engine };
   } catch (error) {
     if (!(error instanceof LocalEngineBusyError)) throw error;

@@ -14,6 +14,11 @@ export const CREATE_COSTS = {
   createRetopology: 10,
 } as const satisfies Partial<Record<EndpointId, number>>;
 
+/** What the engine takes for a create of this endpoint: its price above, 0 for a follow-up or a read. */
+export function engineCostOf(endpoint: EndpointId): number {
+  return (CREATE_COSTS as Partial<Record<EndpointId, number>>)[endpoint] ?? 0;
+}
+
 export function creditsOf(s: Services, userId: string): number {
   return s.state.credits[userId] ?? s.initialCredits;
 }

@@ -11,9 +11,12 @@ import { COMMANDS, type CommandName, type CommandOutput, type ConnectionView, ty
 import { describeIssues } from '../../shared/contract/issues.ts';
 import { AppSession } from '../app/app-session.ts';
 import { connectionView, type ConnectionSources } from '../app/connection.ts';
+import { creditsView } from '../app/costs.ts';
 import { SendingCreates } from '../app/create-job.ts';
 import { exportAndRemember } from '../app/export-actions.ts';
 import { cancelJob, retryJob } from '../app/job-actions.ts';
+import { deleteFromLibrary, entryRows, renameJob } from '../app/library-actions.ts';
+import { cachedPicture, thumbnailsOf } from '../app/thumbnails.ts';
 import { removeKey, setKey } from '../app/profile-actions.ts';
 import type { Services } from '../app/services.ts';
 import { savedOutputFormats, settingsView, updateSettings } from '../app/settings-actions.ts';
@@ -174,9 +177,28 @@ export class BridgeService {
         service: this.services.health.status,
       }),
       'jobs.list': async (i) => {
-        const filter = { ...(i.active && { final: false }), ...(i.kinds && { kinds: i.kinds }), ...(i.search && { search: i.search }) };
+        const filter = {
+          ...((i.active || i.state === 'active') && { final: false }),
+          ...(i.state !== undefined && i.state !== 'active' && { states: [i.state] }),
+          ...(i.kinds && { kinds: i.kinds }),
+          ...(i.search && { search: i.search }),
+          ...(i.since !== undefined && { since: i.since }),
+          ...(i.until !== undefined && { until: i.until }),
+          ...(i.group && { group: true }),
+        };
         const jobs = this.services.store.jobs;
-        return { jobs: jobs.list({ ...filter, limit: i.limit, offset: i.offset }).map(toJobView), total: jobs.count(filter) };
+        return { jobs: jobs.list({ ...filter, sort: i.sort, limit: i.limit, offset: i.offset }).map((j) => this.#libraryView(j, i.group === true)), total: jobs.count(filter) };
+      },
+      'jobs.rename': async (i) => {
+        const job = renameJob(this.services.store, this.#job(i.id), i.name);
+        events.emit('job', toJobView(job));
+        return this.#libraryView(job, true);
+      },
+      'jobs.delete': async (i) => deleteFromLibrary(this.services, i.ids.map((id) => this.#job(id))),
+      'jobs.thumbnail': async (i) => {
+        const { cache, store } = this.services;
+        const answer = await thumbnailsOf(cache, store).ensure(this.#job(i.id));
+        return { url: answer.entry ? this.#platform.cacheUrl(answer.entry.sessionId, answer.entry.kind) : null, reason: answer.reason };
       },
       'jobs.get': async (i) => toJobView(this.#job(i.id)),
       'jobs.cancel': async (i) => {
@@ -205,6 +227,7 @@ export class BridgeService {
         const credits = data.credits ?? data.image_to_3d_credits;
         return { results: data.results as Record<string, unknown>[], page: data.page, totalPages: data.totalPages, totalResults: data.totalResults, ...(credits !== undefined && { credits }) };
       },
+      'credits.get': async () => creditsView(this.services, (error) => toBridgeError(error, [...session.secrets]).message),
       create: async (i) => {
         const file = i.file && this.#platform.resolveFile(i.file);
         // Progress of sending the file to the service (a large FBX takes a while), a few times a second.
@@ -259,6 +282,17 @@ export class BridgeService {
     const job = store.jobs.get(id) ?? store.jobs.findByRemoteId(id);
     if (!job) throw notFound(`There is no job "${id}" in this app. It may belong to another profile or data folder; refresh the job list.`);
     return job;
+  }
+
+  /** A job as the library lists it: with its cached picture and, grouped, the steps of its older-flow session. */
+  #libraryView(job: JobRecord, group: boolean): CommandOutput<'jobs.get'> {
+    const picture = cachedPicture(this.services.store, job.remoteId);
+    const steps = group && job.kind === 'image_to_3d_older' && job.remoteId !== null ? entryRows(this.services.store, job) : undefined;
+    return {
+      ...toJobView(job),
+      thumbnail: picture ? this.#platform.cacheUrl(picture.sessionId, picture.kind) : null,
+      ...(steps && { steps: steps.map(toJobView) }),
+    };
   }
 
   #cachedModels(): CommandOutput<'cache.models'>['models'] {

@@ -4,6 +4,7 @@ import { getTransport } from '../bridge/index.ts';
 import { connectionLabel, connectionSentence } from '../../shared/bridge/connection-text.ts';
 import { applyServiceHealth, appState, dismissNotice, notices, patchApp, pushNotice, refreshInfo } from './app-state.ts';
 import { startBatch } from './batch.ts';
+import { followCredits } from './credits.ts';
 import { Create } from './screens/create/index.tsx';
 import { JobPage } from './screens/job.tsx';
 import { Library } from './screens/library.tsx';
@@ -80,6 +81,7 @@ function useStartup() {
       .then((settings) => patchApp({ settings }))
       .catch(() => {});
     const offs = [
+      followCredits(),
       api.on('notice', (n) => pushNotice(n.level, n.message)),
       api.on('service', applyServiceHealth),
       api.on('settings', (settings) => {

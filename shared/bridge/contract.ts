@@ -11,12 +11,14 @@ import { cacheMaxBytes, exportEngine, webhookPath, webhookPort, webhookSecret } 
 
 // ---- views of main's records (what the UI may see) --------------------------------------------
 
-export const jobView = z.object({
+const jobViewBase = z.object({
   id: z.string(),
   kind: z.enum(RESOURCE_KINDS),
   remoteId: z.string().nullable(),
   step: z.enum(OLDER_STEPS).nullable(),
   label: z.string(),
+  /** The name shown: the one the user gave it (jobs.rename), else the label (the input file name or prompt). */
+  name: z.string().optional(),
   state: z.union([z.enum(LIFECYCLE_STATES), z.literal('submission_unknown'), z.literal('cancelled')]),
   rawStatus: z.string(),
   percent: z.number().nullable(),
@@ -30,6 +32,12 @@ export const jobView = z.object({
   updatedAt: z.number(),
   finishedAt: z.number().nullable(),
   outputsFetched: z.boolean(),
+});
+export const jobView = jobViewBase.extend({
+  /** jobs.list: the URL of the job's cached picture; null: none cached yet (jobs.thumbnail makes one). */
+  thumbnail: z.string().nullable().optional(),
+  /** jobs.list grouped: the steps of an older-flow session, oldest first (this entry is its first). */
+  steps: z.array(jobViewBase).optional(),
 });
 export type JobView = z.output<typeof jobView>;
 
@@ -68,6 +76,25 @@ export const batchItemView = z.object({
   error: z.string().optional(),
 });
 export type BatchItemView = z.output<typeof batchItemView>;
+
+/** What one create costs: credits (null when the service does not publish it) and where the figure comes from. */
+export const costView = z.object({
+  credits: z.number().nullable(),
+  basis: z.string(),
+  /** The balance is known not to pay for it (the service's list says it pays for none). */
+  short: z.boolean().optional(),
+});
+export type CostView = z.output<typeof costView>;
+
+/** The account's balance and the price of every create, by endpoint id. */
+export const creditsView = z.object({
+  /** Credits left; null when unknown (then `balanceError` says why). */
+  balance: z.number().nullable(),
+  balanceError: z.string().optional(),
+  source: z.enum(['local-engine', 'service']),
+  costs: z.record(z.string(), costView),
+});
+export type CreditsView = z.output<typeof creditsView>;
 
 export const profileView = z.object({
   name: z.string(),
@@ -129,6 +156,11 @@ export const appInfo = z.object({
 
 // ---- inputs ------------------------------------------------------------------------------------
 
+/** The orders of the library: newest or oldest first, name A-Z, kind, state. */
+export const LIBRARY_SORTS = ['newest', 'oldest', 'name', 'kind', 'state'] as const;
+/** The library's state filter: not ended yet, done, failed (cancelled included). */
+export const LIBRARY_STATES = ['active', 'succeeded', 'failed'] as const;
+
 const id = z.string().min(1).max(200);
 const path = z.string().min(1).max(4096);
 
@@ -155,11 +187,30 @@ export const COMMANDS = {
       active: z.boolean().optional(),
       search: z.string().max(200).optional(),
       kinds: z.array(z.enum(RESOURCE_KINDS)).optional(),
+      state: z.enum(LIBRARY_STATES).optional(),
+      /** Created at or after / before (ms since the epoch). */
+      since: z.number().int().optional(),
+      until: z.number().int().optional(),
+      sort: z.enum(LIBRARY_SORTS).default('newest'),
+      /** One entry per older-flow session, its steps inside (`steps`). */
+      group: z.boolean().optional(),
       limit: z.number().int().min(1).max(2000).default(200),
       offset: z.number().int().min(0).default(0),
     }),
     output: z.object({ jobs: z.array(jobView), total: z.number().int() }),
   },
+  /** Names a library entry; null or blank: back to its label (the input file name or prompt). */
+  'jobs.rename': { input: z.object({ id, name: z.string().max(400).nullable() }), output: jobView },
+  /**
+   * Deletes library entries here: their records (an older-flow entry: every step) and cached files. The
+   * service's copies are left alone (`note` says so). Refused when one is still running.
+   */
+  'jobs.delete': {
+    input: z.object({ ids: z.array(id).min(1).max(1000) }),
+    output: z.object({ deleted: z.array(z.string()), files: z.number().int(), note: z.string() }),
+  },
+  /** The job's picture for the library: cached, or rendered now from its cached model and kept. `url` null: `reason` says why. */
+  'jobs.thumbnail': { input: z.object({ id }), output: z.object({ url: z.string().nullable(), reason: z.string().nullable() }) },
   'jobs.get': { input: z.object({ id }), output: jobView },
   /**
    * Stops following a job here (the service offers no cancel). `id` may also be the operationId of a create
@@ -177,6 +228,8 @@ export const COMMANDS = {
     input: z.object({ page: z.number().int().min(1).default(1), limit: z.number().int().min(1).max(100).default(20) }),
     output: z.object({ results: z.array(z.record(z.string(), z.unknown())), page: z.number(), totalPages: z.number(), totalResults: z.number(), credits: z.number().optional() }),
   },
+  /** The balance and what each create costs (read from the service's list; the local engine's own prices). */
+  'credits.get': { input: z.object({}), output: creditsView },
   create: { input: createInput, output: z.object({ operationId: z.string(), job: jobView.optional(), status: z.enum(['created', 'replayed', 'reconciled']) }) },
   'batch.start': {
     input: z.object({

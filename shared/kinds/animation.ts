@@ -40,6 +40,7 @@ export const animationSession = defineResource({
   answers: ['getAnimation'],
   job: {
     creates: { uploadAnimationMesh: (_, d) => ({ id: String(d.session_code) }) },
+    costs: { uploadAnimationMesh: 'unpublished' },
     read: 'getAnimation',
     status: (value) => normaliseWith({ statuses }, (value as AnimationSession).status),
     shortestMs: 30_000,
@@ -73,6 +74,7 @@ export const animationPrompt = defineResource({
         return { id: String(body.session_code), texts };
       },
     },
+    costs: { submitTextAnimations: 'unpublished' },
     read: 'getAnimation',
     status: (value, ref) => promptsStatus((value as AnimationSession).prompts, ref.texts ?? []),
     shortestMs: 25_000,

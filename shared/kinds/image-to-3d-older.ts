@@ -22,6 +22,8 @@ export const imageTo3dOlder = defineResource({
       preview: (call) => ({ id: String(call.params?.session_code), step: 'preview' }),
       refine: (call) => ({ id: String(call.params?.session_code), step: 'refine' }),
     },
+    // The first create is an image-to-3D session of the same list; what its later steps take is not published.
+    costs: { createImageTo3dLegacy: 'image-to-3d-list', submitSpin: 'unpublished', preview: 'unpublished', refine: 'unpublished' },
     // The older flow's statuses (spin_generate_*, preview_*, refine_*) are reported by get-mesh.
     read: 'getMesh',
     // The four spin images are only in the older form, which only the list endpoint returns.

@@ -25,6 +25,7 @@ export const imageTo3d = defineResource({
   answers: ['createImageTo3d', 'getImageTo3d'],
   job: {
     creates: { createImageTo3d: (_, d) => ({ id: String(d.session_code) }) },
+    costs: { createImageTo3d: 'image-to-3d-list' },
     read: 'getImageTo3d',
     status: (value) => {
       const s = value as ImageTo3dSession;

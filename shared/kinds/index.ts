@@ -11,9 +11,9 @@ import { imageTo3d } from './image-to-3d.ts';
 import { asset, retopology } from './retopology.ts';
 import { style } from './style.ts';
 import { textToImage } from './text-to-image.ts';
-import type { CreateCall, JobDef, JobOutputsInput, JobRef, OutputCandidate, ResourceDef } from './types.ts';
+import type { CostBasis, CreateCall, JobDef, JobOutputsInput, JobRef, OutputCandidate, ResourceDef } from './types.ts';
 
-export type { CreateCall, JobDef, JobOutputsInput, JobRef, OutputCandidate, ResourceDef } from './types.ts';
+export type { CostBasis, CreateCall, JobDef, JobOutputsInput, JobRef, OutputCandidate, ResourceDef } from './types.ts';
 
 /** Every kind, in the order lists show them. */
 const RESOURCES = [imageTo3d, imageTo3dOlder, get3dJob, meshAvailability, textToImage, style, animationUpload, animationSession, animationPrompt, retopology, asset] as const;
@@ -60,6 +60,13 @@ const CREATES = new Map<EndpointId, { kind: ResourceKind; ref: NonNullable<JobDe
 /** The kind of job a create starts, or undefined when the endpoint starts none (a read, a list). */
 export function kindOfCreate(endpoint: EndpointId): ResourceKind | undefined {
   return CREATES.get(endpoint)?.kind;
+}
+
+const COSTS = new Map<EndpointId, CostBasis>(RESOURCES.flatMap((r) => Object.entries(r.job?.costs ?? {}).map(([endpoint, basis]) => [endpoint as EndpointId, basis] as const)));
+
+/** How the price of a create is known at a service (its kind's module says); `unpublished` for any other endpoint. */
+export function costBasisOf(endpoint: EndpointId): CostBasis {
+  return COSTS.get(endpoint) ?? 'unpublished';
 }
 
 /** The job a create started, from the request and its answer ({} when the answer was lost: the id is then unknown). */

@@ -15,6 +15,7 @@ export const retopology = defineResource({
   answers: ['createRetopology', 'getV3Session'],
   job: {
     creates: { createRetopology: (_, d) => ({ id: String(d._id) }) },
+    costs: { createRetopology: 'unpublished' },
     read: 'getV3Session',
     status: (value) => normaliseWith({ statuses }, (value as V3Session).status),
     shortestMs: 4 * 60_000, // "swift" runs about 5 to 10 minutes per the service's documentation

@@ -13,6 +13,7 @@ export const style = defineResource({
   answers: ['createStyle'],
   job: {
     creates: { createStyle: (_, d) => ({ id: String(d.style_id) }) },
+    costs: { createStyle: 'unpublished' },
     status: (value) => normaliseWith({ statuses }, String((value as Partial<TextToImageStyle>).status ?? '')),
     shortestMs: 60_000,
     outputs: () => [],

@@ -13,6 +13,7 @@ export const textToImage = defineResource({
   answers: ['createTextToImage', 'getTextToImage'],
   job: {
     creates: { createTextToImage: (_, d) => ({ id: String(d.session_code) }) },
+    costs: { createTextToImage: 'unpublished' },
     read: 'getTextToImage',
     status: (value) => normaliseWith({ statuses }, (value as TextToImageSession).status),
     shortestMs: 8_000,

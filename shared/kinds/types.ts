@@ -45,9 +45,19 @@ export interface OutputCandidate {
   url: string;
 }
 
+/**
+ * What a create costs at a service, as far as it lets anyone know (the spec shows no per-operation price):
+ * `image-to-3d-list`: the image-to-3D list's `credits` ÷ `image_to_3d_credits` (what one image-to-3D create
+ * takes from the balance); `unpublished`: the service does not publish it. The embedded local engine
+ * documents its own prices (main/engine/credits.ts CREATE_COSTS).
+ */
+export type CostBasis = 'image-to-3d-list' | 'unpublished';
+
 export interface JobDef {
   /** The creates that start a job of this kind, each giving the job's ref from the request and the answer (empty when the answer was lost). */
   creates: Partial<Record<EndpointId, (call: CreateCall, data: Readonly<Record<string, unknown>>) => JobRef>>;
+  /** How the price of each of its creates is known (one entry per create above). */
+  costs: Partial<Record<EndpointId, CostBasis>>;
   /** The endpoint that reads the job back (its one path parameter is the ref's id); absent: it cannot be followed (a style). */
   read?: EndpointId;
   /** After a read with this status, the value kept is the session's older form from the list endpoint (the spin images are only there). */

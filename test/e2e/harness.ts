@@ -26,6 +26,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export interface HarnessOptions {
   engineSpeed?: number;
+  /** Credits of the embedded engine's account at its first request (default 1000). */
+  engineCredits?: number;
   /** Chromium renders WebGL with SwiftShader (for the viewer) instead of running without a GPU. */
   webgl?: boolean;
   /** The host's environment (e.g. ASSET_STUDIO_BASE_URL). */
@@ -68,7 +70,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const host = await startWebHost({
     dataDir,
     rendererDir: outDir,
-    serviceOptions: { engineSpeed: options.engineSpeed ?? 500, ...(options.healthIntervalMs !== undefined && { healthIntervalMs: options.healthIntervalMs }) },
+    serviceOptions: { engineSpeed: options.engineSpeed ?? 500, ...(options.engineCredits !== undefined && { engineCredits: options.engineCredits }), ...(options.healthIntervalMs !== undefined && { healthIntervalMs: options.healthIntervalMs }) },
     ...(options.connectionSources && { connectionSources: options.connectionSources }),
   });
   const browser = await chromium.launch({

@@ -96,7 +96,7 @@ function UploadForm({ onSession }: { onSession: (code: string) => void }) {
           <Progress percent={sending.total ? (100 * sending.sent) / sending.total : null} label="Progress of sending the file to the service" />
         </div>
       )}
-      <FormFooter form={form} label="Upload mesh" busyLabel="Uploading…" />
+      <FormFooter form={form} label="Upload mesh" busyLabel="Uploading…" endpoint="uploadAnimationMesh" />
       {form.result && <CreatedJob result={form.result} what="Animation upload" />}
     </FormShell>
   );
@@ -137,7 +137,7 @@ function TextPromptsForm({ sessionCode, setSessionCode }: { sessionCode: string;
         </div>
       )}
       <TextField id="prompts-texts" label="Animations, one per line" multiline rows={4} value={text} onChange={setText} onTouch={() => form.touch('texts')} errors={form.errors('texts')} placeholder={'walk forward\nwave with the right hand'} />
-      <FormFooter form={form} label={`Animate (${texts.length} prompt${texts.length === 1 ? '' : 's'})`} />
+      <FormFooter form={form} label={`Animate (${texts.length} prompt${texts.length === 1 ? '' : 's'})`} endpoint="submitTextAnimations" />
       {form.result && <PromptResults result={form.result} />}
     </FormShell>
   );

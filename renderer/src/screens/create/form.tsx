@@ -1,12 +1,15 @@
 // What every create form shares: validation with the contract's request schemas (messages next to the
 // fields), the create call, and the live view of the job it started.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useId, useState } from 'preact/hooks';
 import type { z } from 'zod';
 import type { CommandInput, CommandOutput, JobView } from '../../../../shared/bridge/contract.ts';
+import type { EndpointId } from '../../../../shared/contract/endpoints.ts';
 import { parseWith } from '../../../../shared/contract/issues.ts';
 import { getBridge } from '../../../bridge/index.ts';
+import { CostLine } from '../../components/cost-line.tsx';
 import { ErrorBox, Progress, StateBadge } from '../../components/ui.tsx';
+import { refreshCredits, useQuote } from '../../credits.ts';
 import { issuesByField, jobTitle, toShownError, type ShownError } from '../../util.ts';
 
 export type CreateOutput = CommandOutput<'create'>;
@@ -65,6 +68,7 @@ export function useCreateForm(schema: z.ZodType | undefined, body: () => unknown
       setBusy(true);
       try {
         const out = await getBridge().call('create', input);
+        void refreshCredits();
         setResult(out);
         setServerIssues({});
         setSubmitted(false);
@@ -133,10 +137,18 @@ export function CreatedJob({ result, what }: { result: CreateOutput; what: strin
   );
 }
 
-export function FormFooter({ form, label, busyLabel }: { form: CreateForm; label: string; busyLabel?: string }) {
+/**
+ * The submit button with, for a create of `endpoint` (sent `count` times, default once), what it costs and
+ * the balance after; a balance known to be short disables the button, the reason shown beside it.
+ */
+export function FormFooter({ form, label, busyLabel, endpoint, count = 1 }: { form: CreateForm; label: string; busyLabel?: string; endpoint?: EndpointId; count?: number }) {
+  const costId = useId();
+  const q = useQuote(endpoint ? [{ endpoint, count }] : []);
+  const refusal = endpoint ? q.refusal : undefined;
   return (
     <div class="form-footer">
-      <button type="submit" class="primary" disabled={form.busy}>
+      {endpoint && <CostLine quote={q} id={costId} />}
+      <button type="submit" class="primary" disabled={form.busy || refusal !== undefined} aria-describedby={endpoint ? costId : undefined}>
         {form.busy ? (busyLabel ?? 'Sending…') : label}
       </button>
       <ErrorBox error={form.error} />

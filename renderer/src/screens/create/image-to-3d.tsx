@@ -64,7 +64,7 @@ export function ImageTo3dForm() {
         <label for="i3d-label">Name in the library (optional)</label>
         <input id="i3d-label" type="text" maxLength={200} value={label} onInput={(e) => setLabel(e.currentTarget.value)} />
       </div>
-      <FormFooter form={form} label="Create 3D model" />
+      <FormFooter form={form} label="Create 3D model" endpoint="createImageTo3d" />
       {form.result && <CreatedJob result={form.result} what="Image to 3D" />}
     </FormShell>
   );

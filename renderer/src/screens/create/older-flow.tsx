@@ -82,7 +82,7 @@ export function OlderFlowForm() {
           <TextField id="old-model" label="Model version" value={modelVersion} onChange={setModelVersion} errors={form.errors('model_version')} hint="Empty (default) selects the latest beta model." />
           <CheckboxField id="old-auto" label="Generate the 3D model automatically" checked={autoGen} onChange={setAutoGen} errors={form.errors('auto_gen_3d')} hint="Default off: you choose the spin view and ask for the preview yourself." />
         </div>
-        <FormFooter form={form} label="Create session" />
+        <FormFooter form={form} label="Create session" endpoint="createImageTo3dLegacy" />
       </FormShell>
       {!session && (
         <form
@@ -207,7 +207,7 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
             </div>
             <Vec3Input id="prev-pivot" legend="Pivot point" names={['X', 'Y', 'Z']} step="0.05" value={pivot} onChange={setPivot} onTouch={() => previewForm.touch('pivot_point')} errors={previewForm.errors('pivot_point')} hint="Each from -0.5 to 0.5 of the bounding box; 0, 0, 0 is the centre (default), 0, -0.5, 0 the centre of the bottom." />
             {previewForm.errors('selected_spin_index') && <p class="job-error">{previewForm.errors('selected_spin_index')!.join(' ')}</p>}
-            <FormFooter form={previewForm} label="Make preview" />
+            <FormFooter form={previewForm} label="Make preview" endpoint="preview" />
           </form>
           {previewForm.result && <CreatedJob result={previewForm.result} what="Preview" />}
         </li>
@@ -220,7 +220,7 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
               onSubmit={submitStep(refineForm, 'refine', refineBody, setRefineOut)}
             >
               <Vec3Input id="ref-pivot" legend="Pivot point of the refined mesh" names={['X', 'Y', 'Z']} step="0.05" value={refinePivot} onChange={setRefinePivot} onTouch={() => refineForm.touch('pivot_point')} errors={refineForm.errors('pivot_point')} hint="Each from -0.5 to 0.5; 0, 0, 0 is the centre." />
-              {previewJob?.state === 'succeeded' ? <FormFooter form={refineForm} label="Refine mesh" /> : <p class="muted">The refine button appears when the preview is done.</p>}
+              {previewJob?.state === 'succeeded' ? <FormFooter form={refineForm} label="Refine mesh" endpoint="refine" /> : <p class="muted">The refine button appears when the preview is done.</p>}
             </form>
           )}
           {refineOut && <CreatedJob result={refineOut} what="Refine" />}
