@@ -6,7 +6,7 @@ import { ENDPOINTS, type EndpointId } from '../../shared/contract/index.ts';
 import { canFollow, kindOfCreate } from '../../shared/kinds/index.ts';
 import { GEOMETRY_MODELS, PREVIEW_MODEL_VERSIONS, RESOLUTIONS, TEXTURE_MODELS, TOPOLOGIES } from '../../shared/contract/image-to-3d.ts';
 import { RETOPOLOGY_MODELS } from '../../shared/contract/v3.ts';
-import { EXPORT_TARGETS, PIVOTS, UP_AXES } from '../../shared/export-options.ts';
+import { EXPORT_FORMATS, EXPORT_TARGETS, PIVOTS, UP_AXES } from '../../shared/export-options.ts';
 import type { NumberRule } from './numbers.ts';
 
 export interface OptionSpec {
@@ -229,6 +229,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: {
       project: { type: 'string', value: 'DIR', path: true, text: 'the game project (required)' },
       engine: { type: 'string', value: oneOf(EXPORT_TARGETS), text: 'the project\'s engine (found from the project when not given)' },
+      format: { type: 'string', value: oneOf(EXPORT_FORMATS), text: 'the one mesh format written (default: Unity FBX, or GLB with glTFast/UnityGLTF; Unreal FBX; Godot and a folder GLB)' },
       name: { type: 'string', value: 'N', text: 'name of the asset folder' },
       overwrite: { type: 'boolean', text: 'replace an earlier export of the same name' },
       'scale-height': { type: 'string', value: 'M', text: 'scale to this height in metres', number: { min: 0, minExclusive: true, unit: 'metres' } },

@@ -3,7 +3,8 @@
 import { resolve } from 'node:path';
 import { fetchJobOutputs } from '../cache/auto-download.ts';
 import { exportJob } from '../export/from-job.ts';
-import { EXPORT_TARGETS, type ExportTarget } from '../export/presets.ts';
+import { doubleConversion } from '../../shared/export-options.ts';
+import { EXPORT_FORMATS, EXPORT_TARGETS, type ExportFormat, type ExportTarget } from '../export/presets.ts';
 import { transformsSchema, type Transforms } from '../export/transform.ts';
 import { formatBytes } from '../files/limits.ts';
 import { printJson, str, type CommandContext } from './context.ts';
@@ -57,13 +58,15 @@ export function cacheCommand(ctx: CommandContext): Promise<number> {
   });
 }
 
-/** export <job> --project DIR [--engine unity|unreal|godot|folder]: from the cache into a game project. */
+/** export <job> --project DIR [--engine unity|unreal|godot|folder] [--format glb|fbx|obj]: from the cache into a game project. */
 export function exportCommand(ctx: CommandContext): Promise<number> {
   const ref = ctx.positionals[0];
   const projectDir = str(ctx.values, 'project');
-  if (!ref || !projectDir) throw new UsageError('usage: asset-studio export <job> --project DIR [--engine unity|unreal|godot|folder] [--name N] [--overwrite]');
+  if (!ref || !projectDir) throw new UsageError('usage: asset-studio export <job> --project DIR [--engine unity|unreal|godot|folder] [--format glb|fbx|obj] [--name N] [--overwrite]');
   const engine = str(ctx.values, 'engine');
   if (engine !== undefined && !(EXPORT_TARGETS as readonly string[]).includes(engine)) throw new UsageError(`--engine must be one of ${EXPORT_TARGETS.join(', ')} (got "${engine}").`);
+  const format = str(ctx.values, 'format');
+  if (format !== undefined && !(EXPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')} (got "${format}").`);
   const transforms = transformsFrom(ctx);
   // A path with `..` steps is said resolved before anything is written: the user sees where it lands.
   const resolved = resolve(projectDir);
@@ -76,7 +79,10 @@ export function exportCommand(ctx: CommandContext): Promise<number> {
       name: str(ctx.values, 'name'),
       transforms,
       overwrite: ctx.values.overwrite === true,
+      format: format as ExportFormat | undefined,
     });
+    const twice = doubleConversion(result.engine, transforms);
+    if (twice) ctx.io.stderr(`warning: ${twice}\n`);
     if (ctx.values.json) printJson(ctx.io, result);
     else {
       ctx.io.stdout(`Exported to ${result.targetDir} (${result.engine})\n`);
