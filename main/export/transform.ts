@@ -1,23 +1,31 @@
 // Optional transforms of a GLB: up-axis conversion, uniform scale (a factor or a target size), pivot.
-// They are applied by wrapping each scene's root nodes in one new root node with the combined transform,
-// in memory with glTF Transform: mesh data, skins and animations are left exactly as they were.
-import { NodeIO, type Document, type Scene, type vec4 } from '@gltf-transform/core';
+// They are baked in memory with glTF Transform (bake.ts): vertices, normals and tangents, skins' inverse
+// bind matrices, node transforms and animation keys are mapped, so no node is added and the roots keep a
+// unit scale (engines' prefabs, Unity's especially, want that); the skinned mesh moves with its joints.
+import { NodeIO, type Document, type vec3, type vec4 } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { transformsSchema, type Transforms } from '../../shared/export-options.ts';
+import { bakeSimilarity } from './bake.ts';
 import { box, sceneBounds, type Bounds, type Vec3 } from './bounds.ts';
 import { ExportError, reason } from './errors.ts';
 
 /** What can be asked for (shared/export-options.ts): up axis, scale (a factor or a size in metres), pivot. */
 export { transformsSchema, type Transforms };
 
-export const ROOT_NODE_NAME = 'AssetStudioRoot';
-
 const HALF = Math.SQRT1_2;
 /** +90° about X maps (x, y, z) to (x, -z, y): Y up becomes Z up, glTF's +Z front becomes -Y. */
-const ROTATIONS: Record<NonNullable<Transforms['upAxis']>, { q: vec4; up: 1 | 2; apply: (p: Vec3) => Vec3 }> = {
-  'y-to-z': { q: [HALF, 0, 0, HALF], up: 2, apply: ([x, y, z]) => [x, -z, y] },
-  'z-to-y': { q: [-HALF, 0, 0, HALF], up: 1, apply: ([x, y, z]) => [x, z, -y] },
+const ROTATIONS: Record<NonNullable<Transforms['upAxis']>, Rotation> = {
+  'y-to-z': { q: [HALF, 0, 0, HALF], up: 2, apply: ([x, y, z]) => [x, -z, y], back: ([x, y, z]) => [x, z, -y] },
+  'z-to-y': { q: [-HALF, 0, 0, HALF], up: 1, apply: ([x, y, z]) => [x, z, -y], back: ([x, y, z]) => [x, -z, y] },
 };
+const NO_ROTATION: Rotation = { q: [0, 0, 0, 1], up: 1, apply: (p) => p, back: (p) => p };
+
+interface Rotation {
+  q: vec4;
+  up: 1 | 2;
+  apply: (p: Vec3) => Vec3;
+  back: (p: Vec3) => Vec3;
+}
 
 export function hasTransforms(t: Transforms | undefined): t is Transforms {
   return t !== undefined && (t.upAxis !== undefined || t.scale !== undefined || t.pivot !== undefined);
@@ -44,7 +52,7 @@ export async function transformGlb(glb: Uint8Array, t: Transforms, file: string)
   if (!source && needsBox) {
     throw new ExportError('unsupported-glb', { file, why: 'has no mesh geometry to measure', fix: 'Export it without a target size or pivot' });
   }
-  const rotation = t.upAxis ? ROTATIONS[t.upAxis] : { q: [0, 0, 0, 1] as vec4, up: 1 as const, apply: (p: Vec3) => p };
+  const rotation = t.upAxis ? ROTATIONS[t.upAxis] : NO_ROTATION;
   const rotated = source && rotateBox(source, rotation.apply);
   const s = scaleFactor(t.scale, rotated, rotation.up, file);
   const offset: Vec3 = [0, 0, 0];
@@ -54,7 +62,7 @@ export async function transformGlb(glb: Uint8Array, t: Transforms, file: string)
       offset[k] = -s * anchor;
     }
   }
-  wrapRoots(doc, scenes, file, { translation: offset, rotation: rotation.q, scale: [s, s, s] });
+  bakeSimilarity(doc, { scale: s, rotation: rotation.q, rotate: rotation.apply as (v: vec3) => vec3, unrotate: rotation.back as (v: vec3) => vec3, translation: offset });
   const place = (p: Vec3) => p.map((v, k) => s * v + offset[k]!) as Vec3;
   const bbox = rotated && box(place(rotated.min), place(rotated.max));
   return { glb: await io.writeBinary(doc), ...(bbox && { bbox }) };
@@ -76,27 +84,4 @@ function rotateBox(b: Bounds, apply: (p: Vec3) => Vec3): Bounds {
   const a = apply(b.min);
   const c = apply(b.max);
   return box([0, 1, 2].map((k) => Math.min(a[k]!, c[k]!)) as Vec3, [0, 1, 2].map((k) => Math.max(a[k]!, c[k]!)) as Vec3);
-}
-
-/**
- * Puts the root nodes of each scene under a new root with the transform. A root that only holds a skinned
- * mesh stays where it is: glTF ignores a skinned node's transform (the mesh follows its joints, which are
- * wrapped), and validators warn about skinned meshes below other nodes.
- */
-function wrapRoots(doc: Document, scenes: Scene[], file: string, trs: { translation: Vec3; rotation: vec4; scale: Vec3 }): void {
-  const shared = scenes.flatMap((scene) => scene.listChildren()).find((n) => n.listParents().filter((p) => p.propertyType === 'Scene').length > 1);
-  if (shared) {
-    throw new ExportError('unsupported-glb', {
-      file,
-      why: `its node "${shared.getName()}" is a root of several scenes, which the transforms cannot wrap`,
-      fix: 'Export it without transforms',
-    });
-  }
-  for (const scene of scenes) {
-    const wrapper = doc.createNode(ROOT_NODE_NAME).setTranslation(trs.translation).setRotation(trs.rotation).setScale(trs.scale);
-    for (const child of scene.listChildren()) {
-      if (!(child.getSkin() && child.listChildren().length === 0)) wrapper.addChild(child);
-    }
-    scene.addChild(wrapper);
-  }
 }

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { Document, getBounds } from '@gltf-transform/core';
+import { Document, getBounds, type Node } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
 import { buildGlb } from '../../main/engine/outputs/index.ts';
 import { sceneBounds, type Bounds } from '../../main/export/bounds.ts';
-import { ROOT_NODE_NAME, transformGlb, type Transforms } from '../../main/export/transform.ts';
+import { transformGlb, type Transforms } from '../../main/export/transform.ts';
 import { realFixture } from '../fixtures.ts';
 import { io, validatorErrors } from './helpers.ts';
 
@@ -90,23 +90,45 @@ describe('transformGlb', () => {
     expect(b.min[1] + b.max[1]).toBeCloseTo(0, 6);
   });
 
-  it('wraps the roots in one new node and leaves meshes, skins and animations as they were', async () => {
+  it('bakes the transforms: no node added, identity roots, unit scales, a skinned Fox whose clips still play', async () => {
+    const t: Transforms = { upAxis: 'y-to-z', scale: { factor: 0.01 }, pivot: 'bottom-center' };
     const source = await io.readBinary(fixture('Fox.glb'));
-    const out = await io.readBinary((await transformGlb(fixture('Fox.glb'), { upAxis: 'y-to-z', scale: { factor: 0.01 }, pivot: 'bottom-center' }, 'Fox.glb')).glb);
+    const glb = (await transformGlb(fixture('Fox.glb'), t, 'Fox.glb')).glb;
+    const out = await io.readBinary(glb);
+    const names = (d: Document) => d.getRoot().listNodes().map((n) => n.getName());
+    expect(names(out)).toEqual(names(source));
     const roots = out.getRoot().getDefaultScene()!.listChildren();
-    // The skinned mesh node stays a root (glTF ignores its transform); the skeleton goes under the new root.
-    expect(roots.map((n) => n.getName()).sort()).toEqual([ROOT_NODE_NAME, 'fox']);
-    const wrapper = roots.find((n) => n.getName() === ROOT_NODE_NAME)!;
-    expect(wrapper.listChildren().map((n) => n.getName())).toEqual(['root']);
-    expect(wrapper.getScale()).toEqual([0.01, 0.01, 0.01]);
-
+    expect(roots.map((n) => n.getName()).sort()).toEqual(['fox', 'root']);
+    for (const root of roots) {
+      expect(root.getTranslation()).toEqual([0, 0, 0]);
+      expect(root.getRotation()).toEqual([0, 0, 0, 1]);
+      expect(root.getScale()).toEqual([1, 1, 1]);
+    }
+    for (const node of out.getRoot().listNodes()) expectClose(node.getScale(), [1, 1, 1]);
+    // The vertices are in the new frame: (x, y, z) -> 0.01 (x, -z, y).
     const positions = (d: Document) => Array.from(d.getRoot().listMeshes()[0]!.listPrimitives()[0]!.getAttribute('POSITION')!.getArray()!);
-    expect(positions(out)).toEqual(positions(source));
-    const describe = (d: Document) => ({
-      skins: d.getRoot().listSkins().map((s) => s.listJoints().map((j) => j.getName())),
-      animations: d.getRoot().listAnimations().map((a) => [a.getName(), a.listChannels().map((c) => `${c.getTargetNode()?.getName()}.${c.getTargetPath()}`)]),
-    });
-    expect(describe(out)).toEqual(describe(source));
+    const [before, after] = [positions(source), positions(out)];
+    for (const i of [0, 3 * 100, 3 * 1000]) expectClose(after.slice(i, i + 3), [0.01 * before[i]!, -0.01 * before[i + 2]!, 0.01 * before[i + 1]!]);
+    expect(out.getRoot().listAnimations().map((a) => a.getName())).toEqual(['Survey', 'Walk', 'Run']);
+
+    // A joint's world position, at rest and at a key of each clip, is the source's mapped by the same similarity.
+    const map = (p: number[], offset: number[]) => [0.01 * p[0]! + offset[0]!, -0.01 * p[2]! + offset[1]!, 0.01 * p[1]! + offset[2]!];
+    const head = (d: Document) => d.getRoot().listNodes().find((n) => n.getName() === 'b_Head_05')!;
+    const rest = [worldPosition(head(source)), worldPosition(head(out))];
+    const offset = [0, 1, 2].map((k) => rest[1]![k]! - map(rest[0]!, [0, 0, 0])[k]!);
+    for (const clip of ['Survey', 'Walk', 'Run']) {
+      for (const key of [3, 11]) {
+        const at = [pose(source, clip, key), pose(out, clip, key)];
+        const [was, now] = [worldPosition(head(source)), worldPosition(head(out))];
+        expect(at[0]).toBe(at[1]);
+        expectClose(now, map(was, offset), 5);
+        expect(Math.hypot(...was.map((v, k) => v - rest[0]![k]!))).toBeGreaterThan(0); // the clip moves the head
+      }
+    }
+    const b = await skinnedBounds(glb); // at rest: on the ground (Z up), centred in X and Y
+    expect(b.min[2]).toBeCloseTo(0, 6);
+    expect(b.min[0] + b.max[0]).toBeCloseTo(0, 6);
+    expect(await validatorErrors(glb)).toEqual([]);
   });
 
   it.each(['BoxTextured.glb', 'Fox.glb', '2CylinderEngine.glb', 'm2m-sample-rig.glb'])(
@@ -129,3 +151,35 @@ describe('transformGlb', () => {
     expect((await transformGlb(glb, { scale: { factor: 2 } }, 'empty.glb')).bbox).toBeUndefined();
   });
 });
+
+/** A node's world position (its matrix's translation). */
+function worldPosition(node: Node): number[] {
+  const m = node.getWorldMatrix();
+  return [m[12], m[13], m[14]];
+}
+
+/** Sets every node a clip animates to its value at the clip's key `index` (of its first channel's times); returns that time. */
+function pose(doc: Document, clip: string, index: number): number {
+  const animation = doc.getRoot().listAnimations().find((a) => a.getName() === clip)!;
+  const time = animation.listChannels()[0]!.getSampler()!.getInput()!.getScalar(index);
+  for (const channel of animation.listChannels()) {
+    const sampler = channel.getSampler()!;
+    const [input, output] = [sampler.getInput()!, sampler.getOutput()!];
+    let k = 0;
+    while (k + 1 < input.getCount() && input.getScalar(k + 1) <= time) k++;
+    const next = Math.min(k + 1, input.getCount() - 1);
+    const span = input.getScalar(next) - input.getScalar(k);
+    const f = span > 0 ? Math.min(1, Math.max(0, (time - input.getScalar(k)) / span)) : 0;
+    const a = output.getElement(k, []);
+    const b = output.getElement(next, []);
+    let v = a.map((x, i) => x + f * (b[i]! - x));
+    const node = channel.getTargetNode()!;
+    if (channel.getTargetPath() === 'rotation') {
+      const n = Math.hypot(...v);
+      v = v.map((x) => x / n);
+      node.setRotation(v as [number, number, number, number]);
+    } else if (channel.getTargetPath() === 'translation') node.setTranslation(v as [number, number, number]);
+    else if (channel.getTargetPath() === 'scale') node.setScale(v as [number, number, number]);
+  }
+  return time;
+}
