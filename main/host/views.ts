@@ -12,6 +12,7 @@ export function toJobView(job: JobRecord): JobView {
     remoteId: job.remoteId,
     step: job.step,
     label: job.label,
+    name: job.name ?? job.label,
     state: job.rawStatus === CANCELLED_STATUS ? 'cancelled' : job.state,
     rawStatus: job.rawStatus,
     percent: job.percent,

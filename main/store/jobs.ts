@@ -183,6 +183,8 @@ export class JobsRepository {
   readonly #markPolling: StatementSync;
   readonly #markOutputsFetched: StatementSync;
   readonly #pollBy: StatementSync;
+  readonly #changedSince: StatementSync;
+  readonly #dataVersion: StatementSync;
 
   constructor(db: DatabaseSync) {
     this.#insert = db.prepare(`
@@ -202,7 +204,10 @@ export class JobsRepository {
     this.#listActive = db.prepare('SELECT * FROM jobs WHERE final = 0 ORDER BY created_at DESC, rowid DESC');
     this.#nextDueAt = db.prepare('SELECT MIN(next_poll_at) AS at FROM jobs WHERE final = 0 AND next_poll_at IS NOT NULL');
     this.#activeByRemote = db.prepare('SELECT * FROM jobs WHERE final = 0 AND remote_id = ? ORDER BY created_at, rowid');
-    this.#markPolling = db.prepare('UPDATE jobs SET next_poll_at = NULL, last_polled_at = :now WHERE id = :id');
+    // A claim: of two processes on one data folder that find the same read due, one gets it.
+    this.#markPolling = db.prepare('UPDATE jobs SET next_poll_at = NULL, last_polled_at = :now WHERE id = :id AND next_poll_at IS NOT NULL AND next_poll_at <= :now');
+    this.#changedSince = db.prepare('SELECT * FROM jobs WHERE updated_at >= :since OR id IN (SELECT value FROM json_each(:ids)) ORDER BY created_at, rowid');
+    this.#dataVersion = db.prepare('PRAGMA data_version');
     this.#due = db.prepare(`
       SELECT * FROM jobs WHERE final = 0 AND next_poll_at <= :now ORDER BY next_poll_at, created_at, rowid LIMIT :limit`);
     // In SET expressions SQLite reads the row as it was before the update.
@@ -314,9 +319,22 @@ export class JobsRepository {
     return this.#activeByRemote.all(remoteId).map(toRecord);
   }
 
-  /** A read of the job has started: it is not due again until `schedule` sets its next time. */
-  markPolling(id: string, now: number): void {
-    this.#markPolling.run({ id, now });
+  /**
+   * A read of the job starts: it is not due again until `schedule` sets its next time. False when the read
+   * is no longer due (another process on this data folder took it): this one does not read.
+   */
+  markPolling(id: string, now: number): boolean {
+    return Number(this.#markPolling.run({ id, now }).changes) === 1;
+  }
+
+  /** Jobs updated at or after `since`, and the jobs `ids`, oldest first (what another process may have changed). */
+  changedSince(since: number, ids: readonly string[] = []): JobRecord[] {
+    return this.#changedSince.all({ since, ids: JSON.stringify(ids) }).map(toRecord);
+  }
+
+  /** SQLite's data_version: it changes when another connection (another process) commits to the database. */
+  dataVersion(): number {
+    return Number((this.#dataVersion.get() as { data_version: number }).data_version);
   }
 
   /** Active jobs whose next poll time has come, the longest-waiting first. */

@@ -90,4 +90,13 @@ CREATE TABLE cache_entries (
 CREATE INDEX cache_entries_sha256 ON cache_entries (sha256);
 `;
 
-export const MIGRATIONS: readonly Migration[] = [V1_INITIAL, V2_CACHE];
+/**
+ * The library: a name the user gave a job (null: its label, the input file name or prompt), and an index
+ * for the library's date order and filter.
+ */
+const V3_JOB_NAMES = `
+ALTER TABLE jobs ADD COLUMN name TEXT CHECK (name IS NULL OR length(name) BETWEEN 1 AND 200);
+CREATE INDEX jobs_created_at ON jobs (created_at);
+`;
+
+export const MIGRATIONS: readonly Migration[] = [V1_INITIAL, V2_CACHE, V3_JOB_NAMES];

@@ -21,8 +21,13 @@ const EDGE_DARKEN = 0.3;
 const BACKGROUND_TOP = [236, 239, 243];
 const BACKGROUND_BOTTOM = [204, 209, 216];
 
+export interface PreviewOptions {
+  /** Draw the faces' edges over the surface (default true: the retopology's topology shows); false for a plain render (the library's thumbnails). */
+  edges?: boolean;
+}
+
 /** A `size` × `size` PNG of `mesh`; `textures[i]` is material i's decoded base-colour texture, if any. */
-export function renderPreview(mesh: FaceMesh, size: number, textures: (TexturePixels | undefined)[] = []): Buffer {
+export function renderPreview(mesh: FaceMesh, size: number, textures: (TexturePixels | undefined)[] = [], options: PreviewOptions = {}): Buffer {
   const w = size * SUPERSAMPLE;
   // One plane per channel, so that the background is a fill per row.
   const color: Planes = [new Float32Array(w * w), new Float32Array(w * w), new Float32Array(w * w)];
@@ -44,10 +49,12 @@ export function renderPreview(mesh: FaceMesh, size: number, textures: (TexturePi
   for (let t = 0; t < mesh.triangles.length; t += 3) fill(mesh.triangles[t]!, mesh.triangles[t + 1]!, mesh.triangles[t + 2]!);
 
   // Face edges over the surface: drawn where they are not behind it (a small depth tolerance).
-  const tolerance = radius * 0.006;
-  const line = (a: number, b: number) => drawEdge(screen, a, b, w, color, depth, tolerance);
-  for (let q = 0; q < mesh.quads.length; q += 4) for (let k = 0; k < 4; k++) line(mesh.quads[q + k]!, mesh.quads[q + ((k + 1) % 4)]!);
-  for (let t = 0; t < mesh.triangles.length; t += 3) for (let k = 0; k < 3; k++) line(mesh.triangles[t + k]!, mesh.triangles[t + ((k + 1) % 3)]!);
+  if (options.edges ?? true) {
+    const tolerance = radius * 0.006;
+    const line = (a: number, b: number) => drawEdge(screen, a, b, w, color, depth, tolerance);
+    for (let q = 0; q < mesh.quads.length; q += 4) for (let k = 0; k < 4; k++) line(mesh.quads[q + k]!, mesh.quads[q + ((k + 1) % 4)]!);
+    for (let t = 0; t < mesh.triangles.length; t += 3) for (let k = 0; k < 3; k++) line(mesh.triangles[t + k]!, mesh.triangles[t + ((k + 1) % 3)]!);
+  }
 
   // Each image pixel is the mean of its 2 × 2 samples.
   const rgba = new Uint8Array(size * size * 4).fill(255);

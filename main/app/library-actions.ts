@@ -1,0 +1,59 @@
+// The library's own use cases: rename a job, delete jobs from the library. A delete is local: the job's
+// record, the steps of its older-flow session, and its cached files (unless another job of the library
+// uses the same session); the service keeps its copy, and the answer says so.
+import { conflict, invalidInput } from '../../shared/errors.ts';
+import { deleteSessionFiles } from '../cache/session-files.ts';
+import type { DownloadCache } from '../cache/download-cache.ts';
+import type { Store } from '../store/database.ts';
+import type { JobRecord } from '../store/jobs.ts';
+
+/** The longest name kept. */
+export const MAX_NAME_LENGTH = 200;
+
+/** What a delete from the library leaves alone, in words for the confirm and the answer. */
+export const SERVICE_COPY_NOTE = "The service's copy is not deleted: it stays in your account there (and in the service's own list).";
+
+/** Gives a job the name shown in the library; blank: back to its label (the input file name or prompt). */
+export function renameJob(store: Store, job: JobRecord, name: string | null, now = Date.now()): JobRecord {
+  const trimmed = name?.replace(/\s+/g, ' ').trim() ?? '';
+  if (trimmed.length > MAX_NAME_LENGTH) throw invalidInput('The name', [{ path: 'name', message: `is ${trimmed.length} characters long; use at most ${MAX_NAME_LENGTH}` }]);
+  return store.jobs.rename(job.id, trimmed === '' || trimmed === job.label ? null : trimmed, now);
+}
+
+/** The rows of a library entry: the job, or every step of its older-flow session. */
+export function entryRows(store: Store, job: JobRecord): JobRecord[] {
+  return job.kind === 'image_to_3d_older' && job.remoteId !== null ? store.jobs.sessionSteps(job.remoteId) : [job];
+}
+
+export interface DeleteOutcome {
+  /** The ids of the rows deleted (an older-flow entry: each of its steps). */
+  deleted: string[];
+  /** Cached files deleted. */
+  files: number;
+  note: string;
+}
+
+/**
+ * Deletes library entries. Refused, before anything is deleted, when one of them is still running here
+ * (stop following it first). The cached files of a session go when no remaining job uses that session.
+ */
+export async function deleteFromLibrary(services: { store: Store; cache: DownloadCache }, jobs: readonly JobRecord[]): Promise<DeleteOutcome> {
+  const { store, cache } = services;
+  const rows = new Map<string, JobRecord>();
+  for (const job of jobs) for (const row of entryRows(store, job)) rows.set(row.id, row);
+  const running = [...rows.values()].filter((r) => !r.final);
+  if (running.length > 0) {
+    const names = running.slice(0, 3).map((r) => `"${r.name ?? r.label}"`).join(', ');
+    throw conflict(`${names}${running.length > 3 ? ` and ${running.length - 3} more` : ''} ${running.length === 1 ? 'is' : 'are'} still running: cancel ${running.length === 1 ? 'it' : 'them'} first (Cancel stops following a job here), or wait until ${running.length === 1 ? 'it ends' : 'they end'}, then delete.`);
+  }
+  store.transaction(() => {
+    for (const id of rows.keys()) store.jobs.delete(id);
+  });
+  let files = 0;
+  const sessions = new Set([...rows.values()].flatMap((r) => (r.remoteId === null ? [] : [r.remoteId])));
+  for (const sessionId of sessions) {
+    if (store.jobs.findByRemoteId(sessionId) !== undefined) continue; // another job of the library uses it
+    files += (await deleteSessionFiles(cache, store, sessionId)).files.length;
+  }
+  return { deleted: [...rows.keys()], files, note: SERVICE_COPY_NOTE };
+}
