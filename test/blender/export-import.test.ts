@@ -1,0 +1,450 @@
+// Proof in a real DCC (#16): what the export writes into each engine's project is imported by headless Blender
+// with its own importers and default options, and what Blender makes of it is checked. Exported into a
+// project of every preset (Unity, Unreal, Godot, a plain folder), in the preset's default format and in each
+// other format it offers: real jobs of the embedded engine (an image-to-3D job of images/chair.png with a
+// baked texture, an animation job with two text prompts and the session's library clips, a retopology job
+// of the chair) through exportJob, the function the CLI and the app call; real fixtures (glb/Fox.glb with
+// its 3 clips, fbx/Male_Casual.fbx with its 11) through exportAsset; and the chair with transforms (2 m
+// tall, pivot at the bottom centre). Every file written, and the sources, are imported in ONE Blender run
+// (export_import.py). Checked per asset: sizes in metres agree with the source in every format and preset
+// (1%), the height stays along Blender's Z (nothing on its side), every clip arrives, materials show their
+// texture and every texture written is used by one, bone counts survive, Unreal's result is not 100× big.
+// With EXPORT_IMPORT_TABLE=<file> the table of what Blender reports is written there (bench/RESULTS.md).
+// Skipped, saying so, only where `blender` is not on PATH (.ci/run installs it).
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, createReadStream, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { basename, extname, join } from 'node:path';
+import { getBounds, NodeIO } from '@gltf-transform/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchJobOutputs } from '../../main/cache/auto-download.ts';
+import { ExportError } from '../../main/export/errors.ts';
+import { exportAsset, type ExportResult, type SourceFile } from '../../main/export/export.ts';
+import { exportJob } from '../../main/export/from-job.ts';
+import { EXPORT_TARGETS, type ExportTarget } from '../../main/export/presets.ts';
+import type { Transforms } from '../../main/export/transform.ts';
+import { startWebHost, type RunningWebHost } from '../../main/host/web-host.ts';
+import type { JobRecord } from '../../main/store/jobs.ts';
+import { EXPORT_FORMATS, type ExportFormat } from '../../shared/export-options.ts';
+import { parseOutputKind } from '../../shared/output-kind.ts';
+import { realFixture } from '../fixtures.ts';
+import { tempDir } from '../host/helpers.ts';
+
+const HAS_BLENDER = spawnSync('sh', ['-c', 'command -v blender'], { encoding: 'utf8' }).status === 0;
+if (!HAS_BLENDER) console.warn('test/blender/export-import.test.ts is skipped: `blender` is not on PATH (apt-get install blender python3-numpy; .ci/run does).');
+
+/** A cap for a hung Blender, not a speed bar: Blender starts slowly on a loaded 2-core machine. */
+const BLENDER_CAP_MS = 15 * 60_000;
+/** Sizes of the same asset agree within this fraction, whatever the format and preset. */
+const SIZE_TOLERANCE = 0.01;
+/** Two prompts that do not begin with a library clip's name (Idle, Walk, Run, Jump), so that each clip is told apart. */
+const PROMPTS = ['wave with both hands', 'spin on the spot'];
+const MESH_EXTENSIONS = new Set(['.glb', '.gltf', '.fbx', '.obj', '.usd', '.usda', '.usdc', '.usdz']);
+/** The chair exported 2 m tall standing on its origin: every format must carry the transform, or not be written. */
+const TWO_METRES: Transforms = { scale: { height: 2 }, pivot: 'bottom-center' };
+
+/**
+ * The checks the export fails today, each with the reason (#16's items): run as `it.fails` so the suite stays
+ * green and says so; an entry goes as soon as its fix lands (`it.fails` then fails, which tells).
+ */
+const KNOWN_FAILING: Readonly<Record<string, string>> = {
+  'formats as asked': 'item 3/6: with transforms an FBX or OBJ asked for is written as a GLB (for Unity too, which refuses GLB without glTFast)',
+  'chair textures': 'items 2/3: the OBJ is written without its MTL and texture, so Blender shows no texture',
+  'animation clips': 'item 1: the export keeps the session\'s animated GLB (library clips) and drops the prompts\' clips',
+  'animation texture files': 'item 2: the 17-joint render is written as a texture no material uses',
+  'retopology texture files': 'item 2: the retopology\'s preview picture is written as a texture no material uses',
+  'retopology textures': 'items 2/9: the retopology OBJ is written without its MTL and texture',
+};
+/** `it`, or `it.fails` for a check listed in KNOWN_FAILING. */
+const check = (id: string) => (id in KNOWN_FAILING ? it.fails : it);
+
+const ASSETS = ['chair', 'animation', 'retopology', 'fox', 'male'] as const;
+type Asset = (typeof ASSETS)[number];
+/** Assets whose every material must show its texture (the chair is baked; its retopology keeps its material; the fox has one PNG). */
+const TEXTURED: ReadonlySet<Asset> = new Set(['chair', 'retopology', 'fox']);
+
+interface ImageFacts {
+  name: string;
+  file: string;
+  size: [number, number];
+  has_data: boolean;
+  packed: boolean;
+}
+/** What export_import.py reports for one file. */
+interface Facts {
+  error?: string;
+  objects: Record<string, number>;
+  meshes: number;
+  mesh_objects_without_material: number;
+  armatures: number;
+  bones: number;
+  triangles: number;
+  actions: string[];
+  materials: { name: string; base_color_image: ImageFacts | null }[];
+  images: string[];
+  bounds: { min: number[]; max: number[] } | null;
+}
+
+/** One export: an asset into a preset's project, in its default format or one asked for, maybe transformed. */
+interface Run {
+  key: string;
+  preset: ExportTarget;
+  asset: Asset;
+  format?: ExportFormat;
+  transforms?: Transforms;
+  result?: ExportResult;
+  /** Why the export was refused (an ExportError's message). */
+  refused?: string;
+}
+
+/** One file Blender imports: a mesh file an export wrote, or the source an asset was exported from. */
+interface Imported {
+  id: string;
+  asset: Asset;
+  run?: Run;
+  path: string;
+}
+
+/** What each asset must look like in Blender, from its source data (never from an export). */
+interface Expected {
+  clips: string[];
+  bones: number;
+}
+
+const data = tempDir('blender-export-import');
+const dataDir = join(data.path, 'data');
+let host: RunningWebHost;
+
+async function call(command: string, input: unknown): Promise<any> {
+  const res = await fetch(`${host.origin}/api/call/${command}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}` }, body: JSON.stringify(input) });
+  const body = await res.json();
+  if (res.status !== 200) throw new Error(`${command}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** Follows a job to success; its outputs are then in the download cache, as after the app's own download. */
+async function succeeded(id: string): Promise<JobRecord> {
+  for (let tries = 0; ; tries++) {
+    const job = await call('jobs.get', { id });
+    if (job.state === 'failed') throw new Error(`job failed: ${job.error}`);
+    if (job.state === 'succeeded') break;
+    if (tries > 1200) throw new Error(`job ${id} never ended`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const { cache, store, tracker, outputFormats } = host.bridge.services;
+  const record = store.jobs.get(id)!;
+  const report = await fetchJobOutputs(cache, store, record, () => tracker.refresh(id), outputFormats);
+  if (report.failed.length > 0) throw new Error(`outputs of ${id} not cached: ${JSON.stringify(report.failed)}`);
+  return store.jobs.get(id)!;
+}
+
+function upload(path: string): Promise<{ uploadId: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: host.port, method: 'POST', path: '/api/upload', headers: { authorization: `Bearer ${host.token}`, 'x-file-name': basename(path), 'content-length': statSync(path).size } }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(body))));
+    });
+    req.on('error', reject);
+    createReadStream(path).pipe(req);
+  });
+}
+
+/** A copy named `name` of a job's cached output whose key passes `test` (the cache's blobs have no extension, which Blender's importers go by). */
+function cachedOutput(job: JobRecord, test: (kind: string) => boolean, name: string): string {
+  const { cache } = host.bridge.services;
+  const entry = cache.list().find((e) => e.sessionId === job.remoteId && e.state === 'complete' && test(e.kind));
+  const path = entry && cache.open(entry.sessionId, entry.kind);
+  if (!path) throw new Error(`no cached output of ${job.label} matches`);
+  const copy = join(data.path, 'sources', name);
+  mkdirSync(join(data.path, 'sources'), { recursive: true });
+  copyFileSync(path, copy);
+  return copy;
+}
+
+const isFirstRetopologyObj = (key: string) => {
+  const kind = parseOutputKind(key);
+  return kind?.type === 'retopology' && kind.file === 'obj' && kind.index === 0;
+};
+
+/** The smallest folder each engine's editor opens (main/export/detect.ts's markers); a plain folder for `folder`. */
+function makeProject(target: ExportTarget, root: string): string {
+  mkdirSync(root, { recursive: true });
+  if (target === 'unity') {
+    mkdirSync(join(root, 'Assets'));
+    mkdirSync(join(root, 'ProjectSettings'));
+    writeFileSync(join(root, 'ProjectSettings', 'ProjectVersion.txt'), 'm_EditorVersion: 6000.0.23f1\n');
+  } else if (target === 'unreal') {
+    mkdirSync(join(root, 'Content'));
+    writeFileSync(join(root, 'MyGame.uproject'), JSON.stringify({ FileVersion: 3, EngineAssociation: '5.4' }));
+  } else if (target === 'godot') {
+    writeFileSync(join(root, 'project.godot'), 'config_version=5\n[application]\nconfig/name="My Game"\n');
+  }
+  return root;
+}
+
+function runBlender(filesPath: string, factsPath: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, BLENDER_USER_SCRIPTS: join(data.path, 'blender-scripts'), BLENDER_USER_CONFIG: join(data.path, 'blender-config'), TMPDIR: data.path };
+    const child = spawn('blender', ['-b', '--factory-startup', '--python', join(import.meta.dirname, 'export_import.py'), '--', filesPath, factsPath], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), BLENDER_CAP_MS);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+async function gltfFacts(path: string): Promise<{ clips: string[]; bones: number; size: number[] }> {
+  const doc = await new NodeIO().read(path);
+  const root = doc.getRoot();
+  const b = getBounds(root.listScenes()[0]!);
+  return { clips: root.listAnimations().map((a) => a.getName()), bones: root.listSkins().reduce((n, s) => n + s.listJoints().length, 0), size: [0, 1, 2].map((i) => b.max[i]! - b.min[i]!) };
+}
+
+const dims = (f: Facts): number[] => (f.bounds ? [0, 1, 2].map((i) => f.bounds!.max[i]! - f.bounds!.min[i]!) : [Number.NaN, Number.NaN, Number.NaN]);
+const near = (a: number, b: number, scale = Math.abs(b)) => Math.abs(a - b) <= SIZE_TOLERANCE * Math.max(scale, 1e-9);
+const fmt = (v: number[]) => v.map((x) => (Number.isFinite(x) ? x.toPrecision(4) : '-')).join(' × ');
+/** A name as an importer or exporter may spell it: lower case, runs of other characters as one `_`. */
+const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+/** Whether an action holds a clip: FBX names it `Armature|Clip`, Blender's glTF importer `Clip_<object>`. */
+const actionHas = (action: string, clip: string) => {
+  const a = norm(action.slice(action.lastIndexOf('|') + 1));
+  const c = norm(clip.slice(clip.lastIndexOf('|') + 1));
+  return a === c || a.startsWith(`${c}_`);
+};
+
+describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () => {
+  const runs: Run[] = [];
+  const imported: Imported[] = [];
+  const expected = new Map<Asset, Expected>();
+  /** The source's size in Blender (metres, Z up): the reference of every export of the asset. */
+  const reference = new Map<Asset, number[]>();
+  const sourceOf = (asset: Asset) => imported.find((i) => i.run === undefined && i.asset === asset)!;
+  let facts: Record<string, Facts> = {};
+
+  beforeAll(async () => {
+    host = await startWebHost({ dataDir, rendererDir: join(data.path, 'none'), serviceOptions: { engineSpeed: 500 }, notice: () => undefined });
+    const image = `data:image/png;base64,${readFileSync(realFixture('images', 'chair.png')).toString('base64')}`;
+    const model = await call('create', { endpoint: 'createImageTo3d', body: { image_url: image, texture_model: 'baked' }, label: 'chair.png' });
+    const uploaded = await upload(realFixture('fbx', 'blender_282_suzanne_7400_binary.fbx'));
+    const animation = await call('create', { endpoint: 'uploadAnimationMesh', file: { uploadId: uploaded.uploadId }, label: 'hero to animate' });
+    const chairJob = await succeeded(model.job.id);
+    const animationJob = await succeeded(animation.job.id);
+    const prompts = await call('create', { endpoint: 'submitTextAnimations', body: { session_code: animationJob.remoteId, texts: PROMPTS }, label: 'hero moves' });
+    const retopology = await call('create', { endpoint: 'createRetopology', body: { type: 'retopology', input: { mesh: (chairJob.result as any).mesh_url_glb, model: 'swift', quads: true } }, label: 'chair retopology' });
+    const promptsJob = await succeeded(prompts.job.id);
+    const retopologyJob = await succeeded(retopology.job.id);
+
+    // The sources, and what Blender must find in every export of each.
+    const fox = realFixture('glb', 'Fox.glb');
+    const male = realFixture('fbx', 'Male_Casual.fbx');
+    const sources: Record<Asset, string> = {
+      chair: cachedOutput(chairJob, (k) => k === 'glb', 'chair.glb'),
+      animation: cachedOutput(animationJob, (k) => k === 'animation', 'animation.glb'),
+      retopology: cachedOutput(retopologyJob, isFirstRetopologyObj, 'retopology.obj'),
+      fox,
+      male,
+    };
+    for (const asset of ASSETS) imported.push({ id: `source/${asset}/${basename(sources[asset])}`, asset, path: sources[asset] });
+    const library = ((animationJob.result as any).animation_library as { label: string }[]).map((a) => a.label);
+    expected.set('chair', { clips: [], bones: 0 });
+    expected.set('retopology', { clips: [], bones: 0 });
+    expected.set('animation', { clips: [...library, ...PROMPTS], bones: (await gltfFacts(sources.animation)).bones });
+    const foxFacts = await gltfFacts(fox);
+    expected.set('fox', { clips: foxFacts.clips, bones: foxFacts.bones });
+    // Male_Casual.fbx's 11 clips and 42 bones, as ../shared/fixtures/real/SOURCES.md lists them (checked against Blender's import of it).
+    const maleClips = ['Clapping', 'Death', 'Idle', 'Jump', 'Punch', 'Run', 'RunningJump', 'Sitting', 'Standing', 'SwordSlash', 'Walk'].map((c) => `Man_${c}`);
+    expected.set('male', { clips: maleClips, bones: 42 });
+
+    // Every preset, in its default format and each other one; the chair also with transforms.
+    const { cache, store, tracker, outputFormats } = host.bridge.services;
+    const deps = { cache, store, refresh: (id: string) => tracker.refresh(id), formats: outputFormats };
+    const jobs: Partial<Record<Asset, JobRecord>> = { chair: chairJob, animation: promptsJob, retopology: retopologyJob };
+    const fixtures: Partial<Record<Asset, SourceFile[]>> = { fox: [{ kind: 'glb', path: fox }], male: [{ kind: 'fbx', path: male }] };
+    for (const preset of EXPORT_TARGETS) {
+      const projectDir = makeProject(preset, join(data.path, 'projects', preset));
+      const wanted: Omit<Run, 'key' | 'preset'>[] = [
+        ...ASSETS.flatMap((asset) => [{ asset }, ...EXPORT_FORMATS.map((format) => ({ asset, format }))]),
+        ...EXPORT_FORMATS.map((format) => ({ asset: 'chair' as const, format, transforms: TWO_METRES })),
+      ];
+      for (const w of wanted) {
+        const key = `${preset}/${w.asset}/${w.transforms ? '2m-' : ''}${w.format ?? 'default'}`;
+        const run: Run = { key, preset, ...w };
+        const name = key.replace(/\//g, ' ');
+        const job = jobs[w.asset];
+        const options = { projectDir, engine: preset, name, ...(w.format && { format: w.format }), ...(w.transforms && { transforms: w.transforms }) };
+        try {
+          run.result = job ? await exportJob(deps, job, options) : await exportAsset({ ...options, files: fixtures[w.asset]!, source: { sessionId: `FIXTURE_${w.asset}`, kind: 'asset' } });
+        } catch (error) {
+          if (!(error instanceof ExportError)) throw error;
+          run.refused = error.message;
+        }
+        // The default format again by name: the same files, not imported twice.
+        const written = run.result?.files.find((f) => MESH_EXTENSIONS.has(extname(f.path).toLowerCase()));
+        const same = w.format !== undefined && !w.transforms && runs.some((r) => r.preset === preset && r.asset === w.asset && r.format === undefined && r.result?.files.some((f) => extname(f.path).toLowerCase() === `.${w.format}`));
+        if (same && written) continue;
+        runs.push(run);
+        for (const f of run.result?.files ?? []) {
+          if (MESH_EXTENSIONS.has(extname(f.path).toLowerCase())) imported.push({ id: `${key}/${basename(f.path)}`, asset: w.asset, run, path: f.path });
+        }
+      }
+    }
+
+    const filesPath = join(data.path, 'files.json');
+    const factsPath = join(data.path, 'facts.json');
+    writeFileSync(filesPath, JSON.stringify(imported.map(({ id, path }) => ({ id, path }))));
+    const run = await runBlender(filesPath, factsPath);
+    try {
+      facts = (JSON.parse(readFileSync(factsPath, 'utf8')) as { files: Record<string, Facts> }).files;
+    } catch {
+      throw new Error(`Blender wrote no facts (exit ${run.code}):\n${run.output.slice(-4000)}`);
+    }
+    for (const asset of ASSETS) reference.set(asset, dims(facts[sourceOf(asset).id]!));
+    if (process.env.EXPORT_IMPORT_TABLE) writeFileSync(process.env.EXPORT_IMPORT_TABLE, table());
+  }, BLENDER_CAP_MS + 600_000);
+
+  afterAll(async () => {
+    await host?.close();
+    data.remove();
+  });
+
+  /** What Blender reports for every file, as a Markdown table, then what each export wrote or why it was refused. */
+  function table(): string {
+    const rows = imported.map((i) => {
+      const where = i.run ? `${i.run.preset} | ${i.asset} | ${i.run.transforms ? '2 m, ' : ''}${i.run.format ?? 'default'}` : `source | ${i.asset} |`;
+      const f = facts[i.id];
+      if (!f || f.error) return `| ${where} | ${basename(i.path)} | import failed: ${(f?.error ?? 'not imported').trim().split('\n').at(-1)} | | | | | |`;
+      const textured = f.materials.filter((m) => m.base_color_image?.has_data).length;
+      const size = dims(f);
+      const height = reference.get(i.asset)![2]! * (i.run?.transforms ? 2 / reference.get(i.asset)![2]! : 1);
+      const up = ['X', 'Y', 'Z'][size.findIndex((d) => near(d, height))] ?? '?';
+      const counts = Object.entries(f.objects).map(([type, n]) => `${n} ${type.toLowerCase()}`).join(', ');
+      const clips = f.actions.map((a) => a.slice(a.lastIndexOf('|') + 1)).join(', ');
+      return `| ${where} | ${basename(i.path)} | ${counts} | ${f.bones} | ${f.actions.length}${clips ? `: ${clips}` : ''} | ${f.materials.length} (${textured} with Base Color image) | ${fmt(size)} | ${up} |`;
+    });
+    const head = ['| preset | asset | format asked | file | objects | bones | clips (actions) | materials | size x × y × z (m) | height along |', '|---|---|---|---|---|---|---|---|---|---|'];
+    const written = runs.map((r) =>
+      r.result
+        ? `- ${r.key}: ${r.result.files.map((f) => basename(f.path)).join(', ')}${r.result.skipped.length > 0 ? `; skipped ${r.result.skipped.map((f) => `${f.kind} (${f.why})`).join(', ')}` : ''}`
+        : `- ${r.key}: refused: ${r.refused}`,
+    );
+    return [...head, ...rows, '', 'What each export wrote, or why it was refused:', '', ...written, ''].join('\n');
+  }
+
+  /** The imports of the asset's untransformed exports (of one preset). */
+  const of = (asset: Asset, preset?: ExportTarget) => imported.filter((i) => i.run && !i.run.transforms && i.asset === asset && (preset === undefined || i.run.preset === preset));
+  const factsOf = (i: Imported): Facts => {
+    const f = facts[i.id];
+    if (!f) throw new Error(`Blender did not get to ${i.id}`);
+    if (f.error) throw new Error(`Blender could not import ${i.id}:\n${f.error}`);
+    return f;
+  };
+
+  it('the sources import as their data says: height along Z, every clip, every bone', async () => {
+    for (const asset of ['chair', 'animation', 'fox'] as const) {
+      const gltf = await gltfFacts(sourceOf(asset).path);
+      // glTF is Y up; Blender is Z up (and -Z forward becomes +Y): the glTF's Y extent is Blender's Z.
+      expect(reference.get(asset)!.map((d) => d.toPrecision(4)), asset).toEqual([gltf.size[0]!, gltf.size[2]!, gltf.size[1]!].map((d) => d.toPrecision(4)));
+    }
+    for (const asset of ASSETS) {
+      const f = factsOf(sourceOf(asset));
+      expect(f.bones, asset).toBe(expected.get(asset)!.bones);
+      // The animation's prompts are clips of their own GLBs: the session's animated GLB has the library's.
+      if (asset !== 'animation') for (const clip of expected.get(asset)!.clips) expect(f.actions.some((a) => actionHas(a, clip)), `${asset}: ${clip} in ${f.actions.join(', ')}`).toBe(true);
+    }
+    // The retopology is of the chair, at its size (the engine remeshes its shape): as tall within 10%.
+    expect(Math.abs(reference.get('retopology')![2]! - reference.get('chair')![2]!)).toBeLessThan(0.1 * reference.get('chair')![2]!);
+  });
+
+  check('formats as asked')('every preset writes each asset in its default format, each format asked for is written as asked or refused, and Blender imports each file', () => {
+    const problems: string[] = [];
+    for (const r of runs) {
+      if (!r.result) {
+        if (r.format === undefined) problems.push(`${r.key}: refused: ${r.refused}`);
+        continue;
+      }
+      const meshes = r.result.files.filter((f) => MESH_EXTENSIONS.has(extname(f.path).toLowerCase()));
+      if (meshes.length !== 1) problems.push(`${r.key}: ${meshes.length} mesh files (${meshes.map((f) => basename(f.path)).join(', ')}), not one`);
+      if (r.format && meshes.some((f) => extname(f.path).toLowerCase() !== `.${r.format}`)) problems.push(`${r.key}: ${r.format.toUpperCase()} asked, ${meshes.map((f) => basename(f.path)).join(', ')} written`);
+    }
+    for (const i of imported) {
+      const f = facts[i.id];
+      if (!f || f.error) problems.push(`${i.id}: Blender could not import it: ${(f?.error ?? 'not reached').trim().split('\n').at(-1)}`);
+      else if (f.meshes === 0) problems.push(`${i.id}: no mesh in Blender`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  describe.each(ASSETS)('%s', (asset) => {
+    check(`${asset} sizes`)('has the size of its source in metres in every format and preset, its height along Blender\'s Z', () => {
+      const want = reference.get(asset)!;
+      const wrong = of(asset).filter((i) => !dims(factsOf(i)).every((d, k) => near(d, want[k]!)));
+      expect(wrong.map((i) => `${i.id}: ${fmt(dims(factsOf(i)))} m`), `the source is ${fmt(want)} m`).toEqual([]);
+    });
+
+    check(`${asset} clips`)('keeps every clip of its source in every file', () => {
+      const clips = expected.get(asset)!.clips;
+      const missing = of(asset).flatMap((i) => {
+        const actions = factsOf(i).actions;
+        const lost = clips.filter((c) => !actions.some((a) => actionHas(a, c)));
+        return lost.length > 0 ? [`${i.id} lacks ${lost.join(', ')} (has ${actions.join(', ') || 'no action'})`] : [];
+      });
+      expect(missing).toEqual([]);
+    });
+
+    check(`${asset} bones`)('keeps its bones', () => {
+      const want = expected.get(asset)!.bones;
+      const wrong = of(asset).filter((i) => factsOf(i).bones !== want);
+      expect(wrong.map((i) => `${i.id}: ${factsOf(i).bones} bones`), `the source has ${want}`).toEqual([]);
+    });
+
+    check(`${asset} texture files`)('writes only textures that a material uses', () => {
+      const unused: string[] = [];
+      for (const r of runs.filter((x) => x.asset === asset && x.result)) {
+        const used = new Set(imported.filter((i) => i.run === r).flatMap((i) => factsOf(i).materials.map((m) => m.base_color_image?.file.toLowerCase()).filter((f): f is string => !!f)));
+        for (const f of r.result!.files) if (f.kind === 'texture' && !used.has(basename(f.path).toLowerCase())) unused.push(`${r.key}/${basename(f.path)}`);
+      }
+      expect(unused).toEqual([]);
+    });
+
+    (TEXTURED.has(asset) ? check(`${asset} textures`) : it.skip)('shows its texture through every material\'s Base Color in every file', () => {
+      const bare = of(asset).flatMap((i) => {
+        const f = factsOf(i);
+        if (f.materials.length === 0 || f.mesh_objects_without_material > 0) return [`${i.id}: ${f.mesh_objects_without_material} mesh(es) without a material`];
+        const without = f.materials.filter((m) => !m.base_color_image?.has_data).map((m) => m.name);
+        return without.length > 0 ? [`${i.id}: ${without.join(', ')} without an image on Base Color`] : [];
+      });
+      expect(bare).toEqual([]);
+    });
+  });
+
+  check('unreal size')('Unreal\'s files are in metres like the others, not 100 times too big', () => {
+    const wrong = ASSETS.flatMap((asset) =>
+      of(asset, 'unreal')
+        .filter((i) => !near(dims(factsOf(i))[2]!, reference.get(asset)![2]!))
+        .map((i) => `${i.id}: ${fmt(dims(factsOf(i)))} m, the source ${fmt(reference.get(asset)!)} m`),
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  check('transforms')('the chair with transforms (2 m tall, pivot at the bottom centre) is 2 m tall along Z on its origin in every file written', () => {
+    const source = reference.get('chair')!;
+    const want = source.map((d) => (d * 2) / source[2]!);
+    const wrong = imported
+      .filter((i) => i.run?.transforms)
+      .flatMap((i) => {
+        const f = factsOf(i);
+        const size = dims(f);
+        const centre = [0, 1].map((k) => (f.bounds!.min[k]! + f.bounds!.max[k]!) / 2);
+        const ok = size.every((d, k) => near(d, want[k]!)) && near(f.bounds!.min[2]!, 0, 2) && centre.every((c) => near(c, 0, 2));
+        return ok ? [] : [`${i.id}: ${fmt(size)} m from ${fmt(f.bounds!.min)} to ${fmt(f.bounds!.max)}`];
+      });
+    expect(wrong, `wanted ${fmt(want)} m from z = 0, centred on x = y = 0`).toEqual([]);
+    expect(runs.filter((r) => r.transforms && r.result).length, 'at least the GLB is written with transforms in each preset').toBeGreaterThanOrEqual(EXPORT_TARGETS.length);
+  });
+});
