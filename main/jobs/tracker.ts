@@ -9,6 +9,7 @@ import type { Store } from '../store/database.ts';
 import { normaliseStatus } from '../../shared/contract/lifecycle.ts';
 import { RequestBudget } from './budget.ts';
 import { canObserve, observe, type Observation, type TrackedRef } from './resources.ts';
+import { OtherProcessChanges } from './other-processes.ts';
 import { DEFAULT_TIMING, nextPollDelay, type PollTiming } from './schedule.ts';
 
 export interface TrackerEvents {
@@ -36,6 +37,11 @@ export interface TrackerOptions {
   defaultPauseMs?: number;
   /** True while a webhook receiver announces changes: polling becomes a slow safety net. */
   webhooks?: () => boolean;
+  /**
+   * How often the database is checked for jobs another process on this data folder changed (the CLI next
+   * to the app): default 500 ms; 0 turns it off. Their changes are reported as this tracker's events.
+   */
+  followIntervalMs?: number;
   onFinished?: FinishedHook;
   now?: () => number;
   random?: () => number;
@@ -63,6 +69,10 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
   readonly #inFlight = new Map<string, Promise<void>>();
   readonly #abort = new AbortController();
   #timer: NodeJS.Timeout | undefined;
+  readonly #followIntervalMs: number;
+  #follow: NodeJS.Timeout | undefined;
+  /** Calls of waitFor still waiting: while there are some, the follow timer keeps the process alive. */
+  #waiting = 0;
   #running = false;
   readonly #createdAt: number;
   /** Jobs someone is watching (a progress bar): id → how many watchers. Read at least every steadyFloorMs. */
@@ -81,6 +91,7 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
     this.#now = options.now ?? Date.now;
     this.#random = options.random ?? Math.random;
     this.#createdAt = this.#now();
+    this.#followIntervalMs = options.followIntervalMs ?? 500;
   }
 
   /**
@@ -97,12 +108,36 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
       }
     }
     this.#arm();
+    this.#followOtherProcesses();
+  }
+
+  /**
+   * Reports what other processes of this data folder do to jobs as this tracker's events (other-processes.ts),
+   * and schedules the jobs they add. Each read stays one process's: markPolling is a claim.
+   */
+  #followOtherProcesses(): void {
+    if (this.#followIntervalMs <= 0) return;
+    const others = new OtherProcessChanges(this.#store, this.#now);
+    const saw = (job: JobRecord) => others.saw(job);
+    for (const event of ['job-added', 'progress', 'finished', 'failed', 'read-answered'] as const) this.on(event, saw);
+    this.#follow = setInterval(() => {
+      let changes: ReturnType<OtherProcessChanges['check']>;
+      try {
+        changes = others.check();
+      } catch {
+        return; // the database busy or closing: the next check sees the same changes
+      }
+      for (const { event, job } of changes) this.emit(event, job);
+      if (changes.length > 0) this.#arm();
+    }, this.#followIntervalMs);
+    if (this.#waiting === 0) this.#follow.unref(); // a waitFor keeps the process alive: another process may end its jobs
   }
 
   /** Stops scheduling and waits for reads in flight. Jobs stay in the database and resume at the next start. */
   async stop(): Promise<void> {
     this.#running = false;
     clearTimeout(this.#timer);
+    clearInterval(this.#follow);
     this.#abort.abort();
     await Promise.allSettled(this.#inFlight.values());
   }
@@ -184,7 +219,12 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
         cleanup();
         reject(signal?.reason ?? new Error('aborted'));
       };
+      this.#waiting++;
+      this.#follow?.ref();
+      let done = false;
       const cleanup = () => {
+        if (!done && --this.#waiting === 0) this.#follow?.unref();
+        done = true;
         this.off('finished', check);
         this.off('failed', check);
         signal?.removeEventListener('abort', onAbort);
@@ -208,6 +248,8 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
   #arm(): void {
     if (!this.#running) return;
     clearTimeout(this.#timer);
+    // Another process of the data folder may have read a watched job and planned its next read late.
+    for (const id of this.#watched.keys()) this.#store.jobs.pollBy(id, this.#now() + this.#timing.steadyFloorMs);
     const next = this.#store.jobs.nextDueAt(); // jobs being read have no next time until their read ends
     if (next === undefined) return;
     const at = Math.max(next, this.budget.pausedUntil);
@@ -219,7 +261,7 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
     const free = this.budget.maxConcurrent * 4;
     for (const job of this.#store.jobs.due(now, free + this.#inFlight.size)) {
       if (this.#inFlight.has(job.id)) continue;
-      this.#store.jobs.markPolling(job.id, now);
+      if (!this.#store.jobs.markPolling(job.id, now)) continue; // another process of this data folder reads it
       if (job.remoteId === null || !canObserve(job.kind)) continue; // nothing to read: no longer due
       const read = this.#read(job).finally(() => {
         this.#inFlight.delete(job.id);
