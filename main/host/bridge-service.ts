@@ -13,7 +13,7 @@ import { AppSession } from '../app/app-session.ts';
 import { connectionView, type ConnectionSources } from '../app/connection.ts';
 import { creditsView } from '../app/costs.ts';
 import { SendingCreates } from '../app/create-job.ts';
-import { exportAndRemember } from '../app/export-actions.ts';
+import { exportAndRemember, planJobExport } from '../app/export-actions.ts';
 import { cancelJob, retryJob } from '../app/job-actions.ts';
 import { deleteFromLibrary, entryRows, renameJob } from '../app/library-actions.ts';
 import { cachedPicture, thumbnailsOf } from '../app/thumbnails.ts';
@@ -261,8 +261,9 @@ export class BridgeService {
       'jobs.original': async (i) => findOriginal(this.services.store, this.#job(i.id)),
       'export.detect': async (i) => {
         const project = await detectProject(i.projectDir);
-        return { engine: project.engine, root: project.root, dir: project.dir, ...(project.newFolder && { newFolder: true }) };
+        return { engine: project.engine, root: project.root, dir: project.dir, ...(project.newFolder && { newFolder: true }), ...(project.gltfPackage !== undefined && { gltfPackage: project.gltfPackage }) };
       },
+      'export.plan': async ({ jobId, ...request }) => planJobExport(this.services, this.#job(jobId), request),
       'export.run': async ({ jobId, ...request }) => {
         const result = await exportAndRemember(this.services, session.settings, this.#job(jobId), request);
         const files = result.files.map((f) => ({ path: f.path, size: f.size }));

@@ -9,6 +9,7 @@ import { EngineStore } from '@babylonjs/core/Engines/engineStore.js';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector.js';
 import { TransformNode } from '@babylonjs/core/Meshes/transformNode.js';
 import type { Scene } from '@babylonjs/core/scene.js';
+import { aimCamera } from './scene/framing.ts';
 import type { PreviewTransforms } from './types.ts';
 
 /** The scene a viewer renders into this canvas, once the viewer exists. */
@@ -114,11 +115,10 @@ export function previewTransforms(canvas: HTMLCanvasElement, t: PreviewTransform
   grid?.position.set(0, 0, 0);
   const gridBox = grid?.getBoundingInfo().boundingBox;
   if (grid && gridBox) grid.position.set(centre.x - (gridBox.minimumWorld.x + gridBox.maximumWorld.x) / 2, box.min.y - gridBox.minimumWorld.y, centre.z - (gridBox.minimumWorld.z + gridBox.maximumWorld.z) / 2);
+  // Reframe as the viewer frames a model (clip planes and zoom limits for the new size, so a model scaled
+  // ×100 is neither clipped nor held at the old distance), keeping the direction the user looks from.
   const camera = cameraOf(scene);
-  if (camera) {
-    camera.setTarget(centre);
-    camera.radius = Math.max(box.max.subtract(box.min).length(), 1e-3) * 1.6;
-  }
+  if (camera) aimCamera(camera, scene.getEngine().getAspectRatio(camera) || 1, box, true);
   scene.render();
   return { min: box.min.asArray(), max: box.max.asArray() };
 }

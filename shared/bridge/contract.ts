@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { ENDPOINTS, type EndpointId } from '../contract/endpoints.ts';
 import { LIFECYCLE_STATES, OLDER_STEPS, RESOURCE_KINDS } from '../contract/lifecycle.ts';
-import { EXPORT_TARGETS, transformsSchema } from '../export-options.ts';
+import { EXPORT_TARGETS, exportClipsSchema, exportFormatSchema, transformsSchema } from '../export-options.ts';
 import { MODEL_FORMATS } from '../model-formats.ts';
 import { cacheMaxBytes, exportEngine, webhookPath, webhookPort, webhookSecret } from '../setting-fields.ts';
 
@@ -269,7 +269,28 @@ export const COMMANDS = {
      * `dir`: the folder typed, resolved (`..` steps and links): where the export goes, shown before it is written.
      * `newFolder`: the folder does not exist yet; the export creates it (an ordinary answer, not an error).
      */
-    output: z.object({ engine: z.enum(EXPORT_TARGETS), root: z.string(), dir: z.string(), newFolder: z.boolean().optional() }),
+    output: z.object({
+      engine: z.enum(EXPORT_TARGETS),
+      root: z.string(),
+      dir: z.string(),
+      newFolder: z.boolean().optional(),
+      /** Unity: the glTF package found in Packages/manifest.json (`glTFast`, `UnityGLTF`), null when none. */
+      gltfPackage: z.string().nullable().optional(),
+    }),
+  },
+  /**
+   * What export.run would write for these options, before anything is written: the one mesh format (and why,
+   * when not the engine's default), the files with their names, and those left out with the reason.
+   */
+  'export.plan': {
+    input: z.object({ jobId: id, projectDir: path, engine: z.enum(EXPORT_TARGETS).optional(), name: z.string().min(1).max(64).optional(), transforms: transformsSchema.optional(), format: exportFormatSchema.optional(), clips: exportClipsSchema.optional() }),
+    output: z.object({
+      engine: z.enum(EXPORT_TARGETS),
+      format: exportFormatSchema.nullable(),
+      note: z.string().optional(),
+      write: z.array(z.object({ name: z.string(), kind: z.string() })),
+      skip: z.array(z.object({ name: z.string(), kind: z.string(), why: z.string() })),
+    }),
   },
   'export.run': {
     input: z.object({
@@ -279,6 +300,10 @@ export const COMMANDS = {
       name: z.string().min(1).max(64).optional(),
       transforms: transformsSchema.optional(),
       overwrite: z.boolean().optional(),
+      /** The one mesh format written; the engine's default when omitted (Unity FBX or GLB with glTFast, Unreal FBX, Godot GLB). */
+      format: exportFormatSchema.optional(),
+      /** An animation job's clips to put into its GLB, by output kind (`library:<id>`, `prompt:<id>`); all when omitted. */
+      clips: exportClipsSchema.optional(),
     }),
     output: z.object({
       engine: z.string(),

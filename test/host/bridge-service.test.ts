@@ -75,6 +75,7 @@ describe('inputs', () => {
     'jobs.original': [{ id: '' }, 'id'],
     'cache.models': [42, '(body)'],
     'export.detect': [{}, 'projectDir'],
+    'export.plan': [{ jobId: 'job_1', projectDir: '/tmp', format: 'usdz' }, 'format'],
     'export.run': [{ jobId: 'job_1', projectDir: '/tmp', name: '' }, 'name'],
     'settings.get': ['all', '(body)'],
     'settings.update': [{ webhooks: { enabled: 'yes' } }, 'webhooks.enabled'],

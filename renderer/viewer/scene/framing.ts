@@ -2,6 +2,7 @@
 // bounding box lines (hidden unless asked for). The empty viewer shows the grid too: something to look at,
 // and its line shader is compiled before the first file comes (the grid and box of each model reuse it).
 import type { AssetContainer } from '@babylonjs/core/assetContainer.js';
+import type { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera.js';
 import { Color3 } from '@babylonjs/core/Maths/math.color.js';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector.js';
 import { CreateLineSystem } from '@babylonjs/core/Meshes/Builders/linesBuilder.js';
@@ -34,6 +35,32 @@ export function boundsOf(c: AssetContainer): Bounds {
   return { min, max };
 }
 
+/**
+ * Frames the camera on a box: its target at the centre, far enough to see all of it, with clip planes,
+ * zoom limits and panning speed for its size. `keepAngles` keeps the direction the user looks from (the
+ * export preview reframes a transformed model without turning the view).
+ */
+export function aimCamera(camera: ArcRotateCamera, aspect: number, bounds: Bounds, keepAngles = false): void {
+  const size = bounds.max.subtract(bounds.min);
+  const center = bounds.min.add(size.scale(0.5));
+  const radius = Math.max(size.length() / 2, 1e-3);
+  const distance = radius / Math.sin(Math.min(camera.fov, camera.fov * aspect) / 2);
+  // The limits first: the new radius must not be clamped by the old box's.
+  camera.lowerRadiusLimit = radius / 50;
+  camera.upperRadiusLimit = distance * 10;
+  camera.setTarget(center, false, false, true);
+  if (!keepAngles) {
+    camera.alpha = -Math.PI / 3;
+    camera.beta = Math.PI / 2.6;
+  }
+  camera.radius = distance * 1.05;
+  camera.minZ = distance / 500;
+  camera.maxZ = distance * 50;
+  camera.panningSensibility = 1000 / radius;
+  camera.inertialAlphaOffset = camera.inertialBetaOffset = camera.inertialRadiusOffset = 0;
+  camera.inertialPanningX = camera.inertialPanningY = 0;
+}
+
 /** Draws the empty viewer's grid (on state.bounds, a unit box) at once. */
 export function createFraming({ engine, scene, camera, state, wake }: ViewerContext): Framing {
   let grid: LinesMesh | undefined;
@@ -41,22 +68,7 @@ export function createFraming({ engine, scene, camera, state, wake }: ViewerCont
   let boundsShown = false;
 
   function frameCamera() {
-    const { bounds } = state;
-    const size = bounds.max.subtract(bounds.min);
-    const center = bounds.min.add(size.scale(0.5));
-    const radius = Math.max(size.length() / 2, 1e-3);
-    const distance = radius / Math.sin(Math.min(camera.fov, camera.fov * (engine.getAspectRatio(camera) || 1)) / 2);
-    camera.setTarget(center);
-    camera.alpha = -Math.PI / 3;
-    camera.beta = Math.PI / 2.6;
-    camera.radius = distance * 1.05;
-    camera.minZ = distance / 500;
-    camera.maxZ = distance * 50;
-    camera.lowerRadiusLimit = radius / 50;
-    camera.upperRadiusLimit = distance * 10;
-    camera.panningSensibility = 1000 / radius;
-    camera.inertialAlphaOffset = camera.inertialBetaOffset = camera.inertialRadiusOffset = 0;
-    camera.inertialPanningX = camera.inertialPanningY = 0;
+    aimCamera(camera, engine.getAspectRatio(camera) || 1, state.bounds);
     wake();
   }
 

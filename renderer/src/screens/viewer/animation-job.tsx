@@ -9,6 +9,7 @@ import { isAnimatedModel, parseOutputKind, type OutputKind } from '../../../../s
 import type { UrlSource } from '../../../viewer/index.ts';
 import { Section } from '../../components/ui.tsx';
 import { jobTitle } from '../../util.ts';
+import { AnimationExport } from './export-panel.tsx';
 import { JointOverlay } from './joints.tsx';
 import { ModelViewer } from './model-viewer.tsx';
 
@@ -32,6 +33,7 @@ export function AnimationPanel({ outputs, job }: { outputs: CachedOutput[] | und
   return (
     <Section title="Preview" id="job-preview">
       <AnimationPreview outputs={outputs} job={job} title={jobTitle(job)} />
+      <AnimationExport outputs={outputs} job={job} />
     </Section>
   );
 }

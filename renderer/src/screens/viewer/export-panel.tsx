@@ -1,11 +1,33 @@
 // Export from the viewer: project folder (Electron's folder dialog, or a typed path in the browser; a path
-// with `..` steps is shown resolved), engine preset (detected with export.detect), name, transforms (scale,
-// pivot, up axis) and whether to replace an earlier export of the same name (keeping Unity's .meta files). The viewer shows what
-// the export will write (renderer/viewer/sync.ts applies the same transforms to the shown model), then export.run writes it;
-// the result (target folder, files) or the error is shown in words.
+// with `..` steps is shown resolved), engine preset (detected with export.detect), the one mesh format (the
+// engine's default, with what the engine needs said under it), an animation job's clips, name, transforms
+// (scale, pivot, up axis, with the engine's own axes and a warning when its importer would convert twice) and
+// whether to replace an earlier export of the same name (keeping Unity's .meta files). The viewer shows the
+// transformed model (renderer/viewer/sync.ts applies the same transforms and reframes), export.plan says which
+// files will be written and which not and why, then export.run writes them; the result or the error is shown in words.
 import { useEffect, useState } from 'preact/hooks';
-import type { CommandInput, CommandOutput, JobView } from '../../../../shared/bridge/contract.ts';
-import { EXPORT_TARGET_LABELS, EXPORT_TARGETS, PIVOTS, UP_AXES, type ExportTarget, type Pivot, type UpAxis } from '../../../../shared/export-options.ts';
+import type { CachedOutput, CommandInput, CommandOutput, JobView } from '../../../../shared/bridge/contract.ts';
+import { outputLabelOf } from '../../../../shared/kinds/index.ts';
+import { parseOutputKind } from '../../../../shared/output-kind.ts';
+import {
+  defaultFormat,
+  doubleConversion,
+  ENGINE_AXES,
+  EXPORT_FORMAT_LABELS,
+  EXPORT_FORMATS,
+  EXPORT_TARGET_LABELS,
+  EXPORT_TARGETS,
+  formatNeeds,
+  formatRefusal,
+  PIVOTS,
+  UP_AXES,
+  type ExportClip,
+  type ExportFormat,
+  type ExportTarget,
+  type FormatFacts,
+  type Pivot,
+  type UpAxis,
+} from '../../../../shared/export-options.ts';
 import { getBridge } from '../../../bridge/index.ts';
 import { loadBabylon, type PreviewTransforms } from '../../../viewer/index.ts';
 import { appState } from '../../app-state.ts';
@@ -40,12 +62,69 @@ function resolvedText(typed: string, d: CommandOutput<'export.detect'>): string 
   return typed.split(/[\\/]/).includes('..') ? `The folder you typed is ${d.dir}.` : undefined;
 }
 
-/** `stage`: the element holding the viewer whose model the export previews. */
-export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLElement | null }) {
+/** An animation job's clips among its cached outputs (each prompt's and library clip's GLB), named as the user knows them. */
+export function exportClipsOf(outputs: CachedOutput[] | undefined, job: Pick<JobView, 'kind' | 'result'>): ExportClip[] {
+  const clips: ExportClip[] = [];
+  for (const o of outputs ?? []) {
+    const kind = parseOutputKind(o.kind);
+    if (o.state !== 'complete' || kind?.type !== 'clip' || kind.format !== 'glb') continue;
+    clips.push({ id: o.kind, name: outputLabelOf(o.kind, job, { format: false }), source: kind.source });
+  }
+  return clips;
+}
+
+/** The export of an animation job (#16 item 9): its clips to choose, under its preview. */
+export function AnimationExport({ outputs, job }: { outputs: CachedOutput[] | undefined; job: JobView }) {
+  return (
+    <>
+      <h3>Export to a project</h3>
+      <ExportPanel job={job} clips={exportClipsOf(outputs, job)} />
+    </>
+  );
+}
+
+type Plan = CommandOutput<'export.plan'>;
+type Detected = CommandOutput<'export.detect'>;
+
+/** The format select's words for one format: what the engine needs for it, when it cannot take it as it is. */
+function formatOptionLabel(facts: FormatFacts, f: ExportFormat): string {
+  const refused = formatRefusal(facts, f) !== undefined;
+  return `${EXPORT_FORMAT_LABELS[f]}${refused ? ' (needs glTFast or UnityGLTF)' : ''}`;
+}
+
+/** What export.plan said, in a list: "Will write: … / Not written: … because …". */
+function PlanList({ plan }: { plan: Plan }) {
+  return (
+    <div class="export-plan" aria-live="polite" data-plan-format={plan.format ?? ''}>
+      {plan.note && <p class="hint">{plan.note}</p>}
+      <p>
+        Will write: {plan.write.length === 0 ? 'nothing yet (the files are downloaded when you export)' : plan.write.map((f) => f.name).join(', ')}
+      </p>
+      {plan.skip.length > 0 && (
+        <ul class="export-skipped" aria-label="Not written">
+          {plan.skip.map((f) => (
+            <li key={`${f.kind}:${f.name}`} data-skipped={f.kind}>
+              Not written: <code>{f.name}</code> because {f.why}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/**
+ * `stage`: the element holding the viewer whose model the export previews (default: the job's preview
+ * section). `clips`: an animation job's clips, each a checkbox named by its prompt or library label (all checked at first).
+ */
+export function ExportPanel({ job, stage, clips }: { job: JobView; stage?: () => HTMLElement | null; clips?: ExportClip[] }) {
   const { info, settings } = useStore(appState);
   const [projectDir, setProjectDir] = useState(settings?.export.projectDir ?? '');
-  const [detected, setDetected] = useState<CommandOutput<'export.detect'> | { error: string } | undefined>();
+  const [detected, setDetected] = useState<Detected | { error: string } | undefined>();
   const [engine, setEngine] = useState<ExportTarget | 'auto'>('auto');
+  const [format, setFormat] = useState<ExportFormat | 'auto'>('auto');
+  const [unchecked, setUnchecked] = useState<ReadonlySet<string>>(new Set());
+  const [plan, setPlan] = useState<Plan | { error: string } | undefined>();
   const [name, setName] = useState('');
   const [scaleMode, setScaleMode] = useState('none');
   const [scaleValue, setScaleValue] = useState('1');
@@ -58,6 +137,22 @@ export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLEle
   const [error, setError] = useState<ShownError | undefined>();
   const transforms = transformsOf(scaleMode, scaleValue, pivot, upAxis);
   const key = JSON.stringify(transforms ?? {});
+  const detectedEngine = detected && 'engine' in detected ? detected.engine : undefined;
+  const target: ExportTarget = engine !== 'auto' ? engine : (detectedEngine ?? 'folder');
+  // The glTF package is the detected Unity project's; another engine chosen by hand has none to look for.
+  const facts: FormatFacts = { engine: target, gltfPackage: detected && 'engine' in detected && detected.engine === target ? detected.gltfPackage : undefined };
+  const chosenClips = clips?.filter((c) => !unchecked.has(c.id)).map((c) => c.id);
+  /** The options export.plan and export.run share. */
+  const request = () => {
+    const input: Omit<CommandInput<'export.run'>, 'jobId'> = { projectDir: projectDir.trim() };
+    if (engine !== 'auto') input.engine = engine;
+    if (format !== 'auto') input.format = format;
+    if (name.trim()) input.name = name.trim();
+    if (transforms) input.transforms = transforms;
+    if (clips && chosenClips && chosenClips.length < clips.length && chosenClips.length > 0) input.clips = chosenClips;
+    return input;
+  };
+  const planKey = JSON.stringify(request());
 
   // Detect the project's engine when the folder changes (after typing stops).
   useEffect(() => {
@@ -79,9 +174,29 @@ export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLEle
     };
   }, [projectDir]);
 
+  // What the export will write, said again when an option changes (after typing stops).
+  useEffect(() => {
+    setPlan(undefined);
+    if (!projectDir.trim() || job.state !== 'succeeded') return;
+    let current = true;
+    const timer = setTimeout(() => {
+      getBridge()
+        .call('export.plan', { jobId: job.id, ...request() })
+        .then(
+          (p) => current && setPlan(p),
+          (e: unknown) => current && setPlan({ error: toShownError(e).message }),
+        );
+    }, 300);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [planKey, job.id, job.state, job.outputsFetched]);
+
   // Preview the transforms on the shown model.
   useEffect(() => {
-    const canvas = stage()?.querySelector<HTMLCanvasElement>('.viewer-canvas');
+    const holder = stage ? stage() : document.getElementById('job-preview');
+    const canvas = holder?.querySelector<HTMLCanvasElement>('.viewer-canvas');
     if (!canvas) return;
     let current = true;
     void loadBabylon().then((m) => current && setPreview(m.previewTransforms(canvas, transforms ?? {})));
@@ -104,10 +219,7 @@ export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLEle
     setError(undefined);
     setResult(undefined);
     try {
-      const input: CommandInput<'export.run'> = { jobId: job.id, projectDir: projectDir.trim() };
-      if (engine !== 'auto') input.engine = engine;
-      if (name.trim()) input.name = name.trim();
-      if (transforms) input.transforms = transforms;
+      const input: CommandInput<'export.run'> = { jobId: job.id, ...request() };
       if (overwrite) input.overwrite = true;
       setResult(await getBridge().call('export.run', input));
     } catch (e) {
@@ -117,7 +229,8 @@ export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLEle
     }
   };
 
-  const detectedEngine = detected && 'engine' in detected ? detected.engine : undefined;
+  const twice = doubleConversion(target, transforms);
+  const noClips = clips !== undefined && clips.length > 0 && chosenClips?.length === 0;
   return (
     <form
       class="export-form"
@@ -153,11 +266,50 @@ export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLEle
         </select>
       </div>
       <div class="field">
+        <label for="export-format">Format</label>
+        <select id="export-format" value={format} aria-describedby="export-format-hint" onChange={(e) => setFormat(e.currentTarget.value as ExportFormat | 'auto')}>
+          <option value="auto">{EXPORT_TARGET_LABELS[target]}'s default ({EXPORT_FORMAT_LABELS[defaultFormat(facts)]})</option>
+          {EXPORT_FORMATS.map((f) => (
+            <option key={f} value={f} disabled={formatRefusal(facts, f) !== undefined}>
+              {formatOptionLabel(facts, f)}
+            </option>
+          ))}
+        </select>
+        <p class="hint" id="export-format-hint" data-format-needs={target}>
+          {formatNeeds(facts)} One format per export, so the engine imports the model once.
+        </p>
+      </div>
+      {clips && clips.length > 0 && (
+        <fieldset class="export-clips">
+          <legend>Clips in the exported GLB</legend>
+          {clips.map((c) => (
+            <label key={c.id}>
+              <input
+                type="checkbox"
+                data-clip={c.id}
+                checked={!unchecked.has(c.id)}
+                onChange={(e) => {
+                  const next = new Set(unchecked);
+                  if (e.currentTarget.checked) next.delete(c.id);
+                  else next.add(c.id);
+                  setUnchecked(next);
+                }}
+              />
+              {c.name}
+            </label>
+          ))}
+          {noClips && <p class="hint">Choose at least one clip.</p>}
+        </fieldset>
+      )}
+      <div class="field">
         <label for="export-name">Name</label>
         <input id="export-name" type="text" maxLength={64} value={name} placeholder="from the job" onInput={(e) => setName(e.currentTarget.value)} />
       </div>
       <fieldset class="export-transforms">
         <legend>Transforms (previewed in the view above)</legend>
+        <p class="hint" id="export-axes" data-axes={target}>
+          {ENGINE_AXES[target]} Leave these as they are unless the model itself is wrong.
+        </p>
         <div class="field">
           <label for="export-scale">Scale</label>
           <select id="export-scale" value={scaleMode} onChange={(e) => setScaleMode(e.currentTarget.value)}>
@@ -185,7 +337,12 @@ export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLEle
         </div>
         {preview && (
           <p class="hint" data-preview-min={preview.min.map((v) => v.toFixed(3)).join(' ')} aria-live="polite">
-            Will be written {metres(preview.max[0]! - preview.min[0]!)} × {metres(preview.max[1]! - preview.min[1]!)} × {metres(preview.max[2]! - preview.min[2]!)} m, lowest point at y = {metres(preview.min[1]!)}.
+            The model will be {metres(preview.max[0]! - preview.min[0]!)} × {metres(preview.max[1]! - preview.min[1]!)} × {metres(preview.max[2]! - preview.min[2]!)} m, lowest point at y = {metres(preview.min[1]!)}.
+          </p>
+        )}
+        {twice && (
+          <p class="viewer-warnings export-twice" role="alert">
+            {twice}
           </p>
         )}
       </fieldset>
@@ -198,7 +355,8 @@ export function ExportPanel({ job, stage }: { job: JobView; stage: () => HTMLEle
           Its files are replaced; what the engine or you added beside them (Unity's .meta files, materials) is kept.
         </p>
       </div>
-      <button type="submit" disabled={busy || !projectDir.trim()}>
+      {plan && ('error' in plan ? <p class="job-error export-plan-error">{plan.error}</p> : <PlanList plan={plan} />)}
+      <button type="submit" disabled={busy || !projectDir.trim() || noClips || (plan !== undefined && 'error' in plan)}>
         {busy ? 'Exporting…' : 'Export'}
       </button>
       <ErrorBox error={error} title="The export did not happen" />
