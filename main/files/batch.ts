@@ -28,6 +28,8 @@ export interface BatchItem {
   total?: number;
   operationId?: string;
   jobId?: string;
+  /** For FBX/zip uploads with animation texts: the job of those prompts. */
+  promptsJobId?: string;
   /** Why the item was rejected, failed or was cancelled. */
   error?: string;
 }
@@ -53,6 +55,8 @@ export interface BatchOptions {
   submitter: Submitter;
   /** Settings of the image-to-3D sessions created from images (the image itself is filled in). */
   imageOptions?: Omit<CreateImageTo3dInput, 'image_url'>;
+  /** Animations asked of every FBX/zip uploaded (text prompts, sent once its upload is created). */
+  animationTexts?: readonly string[];
   limits?: FileLimits;
   /** Items inspected or submitted at the same time. Default 3. */
   concurrency?: number;
@@ -94,6 +98,7 @@ export async function runBatch(paths: readonly string[], options: BatchOptions):
     try {
       const outcome = await submitItem(item, options, limits, (sent, total) => update(item, { sent, total }));
       update(item, { state: 'submitted', operationId: outcome.operationId, ...(outcome.job && { jobId: outcome.job.id }) });
+      if (item.inspected!.kind !== 'image' && options.animationTexts?.length) await submitPrompts(item, outcome, options, update);
     } catch (error) {
       const state = error instanceof InspectionError ? 'rejected' : signal?.aborted && isCancellation(error) ? 'cancelled' : 'failed';
       update(item, { state, error: messageOf(error) });
@@ -113,6 +118,19 @@ async function submitItem(item: BatchItem, options: BatchOptions, limits: FileLi
   const fileHash = await sha256File(item.path, signal);
   const onUploadProgress = ({ sent, total }: UploadProgress) => onBytes(sent, total);
   return submitter.submit('uploadAnimationMesh', { file: item.path, signal, onUploadProgress }, { label: item.name, fileHash });
+}
+
+/** Asks the animations of an uploaded mesh (the service queues them until the mesh is ready); a refusal stays on the item. */
+async function submitPrompts(item: BatchItem, upload: SubmitOutcome, options: BatchOptions, update: (item: BatchItem, change: Partial<BatchItem>) => void): Promise<void> {
+  const texts = [...options.animationTexts!];
+  const sessionCode = upload.job?.remoteId;
+  if (!sessionCode) return update(item, { error: 'The mesh was uploaded, but the service gave no session to animate: its animation prompts were not sent. Send them from Create › Animation.' });
+  try {
+    const outcome = await options.submitter.submit('submitTextAnimations', { body: { session_code: sessionCode, texts }, signal: options.signal }, { label: `${item.name}: ${texts.join(', ')}`.slice(0, 120) });
+    if (outcome.job) update(item, { promptsJobId: outcome.job.id });
+  } catch (error) {
+    update(item, { error: `The mesh was uploaded, but its animation prompts were not sent: ${messageOf(error)}. Send them from Create › Animation.` });
+  }
 }
 
 /**

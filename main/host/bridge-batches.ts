@@ -1,42 +1,68 @@
 // Batches started from the UI (batch.start): files checked and sent one after another in the background
 // (main/files/batch.ts), each item's state sent as a `batch.item` event (upload progress thinned), the
-// summary as `batch.done`; batch.cancel stops one.
+// summary as `batch.done`; batch.cancel stops one. Every batch is kept in the data folder (batch-log.ts).
 import { randomUUID } from 'node:crypto';
+import type { BatchView, CommandInput } from '../../shared/bridge/contract.ts';
 import { runBatch, type BatchItem } from '../files/batch.ts';
 import type { Services } from '../app/services.ts';
+import type { BatchLog } from './batch-log.ts';
 import type { BridgeEvents } from './bridge-events.ts';
+
+/** What a batch is asked to do besides its files. */
+export type BatchRequest = Pick<CommandInput<'batch.start'>, 'imageOptions' | 'animationTexts' | 'notSent'>;
 
 export class BridgeBatches {
   readonly #events: BridgeEvents;
   readonly #describe: (error: unknown) => string;
   readonly #running = new Map<string, AbortController>();
+  readonly #log: BatchLog;
 
   /** `describe`: an error in words for the user (redacted). */
-  constructor(events: BridgeEvents, describe: (error: unknown) => string) {
+  constructor(events: BridgeEvents, describe: (error: unknown) => string, log: BatchLog) {
     this.#events = events;
     this.#describe = describe;
+    this.#log = log;
   }
 
-  start(services: Pick<Services, 'submitter'>, paths: string[], imageOptions: Record<string, unknown> | undefined): { batchId: string } {
+  start(services: Pick<Services, 'submitter'>, paths: string[], request: BatchRequest = {}): { batchId: string } {
     const events = this.#events;
+    const log = this.#log;
     const batchId = `batch_${randomUUID()}`;
     const abort = new AbortController();
     this.#running.set(batchId, abort);
+    log.begin(batchId, request.notSent ?? []);
+    const { imageOptions, animationTexts } = request;
     const onItem = (item: Readonly<BatchItem>) => {
+      log.item(batchId, item);
       if (item.state === 'uploading' && !events.due(`${batchId}:${item.index}`, item.sent === item.total)) return;
       events.emit('batch.item', {
         batchId, index: item.index, name: item.name, state: item.state,
         ...(item.sent !== undefined && { sent: item.sent }), ...(item.total !== undefined && { total: item.total }),
-        ...(item.jobId !== undefined && { jobId: item.jobId }), ...(item.error !== undefined && { error: item.error.replaceAll(item.path, item.name) }), // not the temp path of an upload
+        ...(item.jobId !== undefined && { jobId: item.jobId }), ...(item.promptsJobId !== undefined && { promptsJobId: item.promptsJobId }), ...(item.error !== undefined && { error: item.error.replaceAll(item.path, item.name) }), // not the temp path of an upload
       });
     };
-    runBatch(paths, { submitter: services.submitter, signal: abort.signal, onItem, ...(imageOptions && { imageOptions }) })
+    runBatch(paths, { submitter: services.submitter, signal: abort.signal, onItem, ...(imageOptions && { imageOptions }), ...(animationTexts?.length && { animationTexts }) })
       .then(
-        (s) => events.emit('batch.done', { batchId, total: s.total, submitted: s.submitted, rejected: s.rejected, failed: s.failed, cancelled: s.cancelled }),
-        (error) => events.notice('error', `The batch could not run: ${this.#describe(error)}`),
+        (s) => {
+          log.finish(batchId);
+          events.emit('batch.done', { batchId, total: s.total, submitted: s.submitted, rejected: s.rejected, failed: s.failed, cancelled: s.cancelled });
+        },
+        (error) => {
+          log.finish(batchId);
+          events.notice('error', `The batch could not run: ${this.#describe(error)}`);
+        },
       )
       .finally(() => this.#running.delete(batchId));
     return { batchId };
+  }
+
+  /** The kept batches, newest first. */
+  list(): BatchView[] {
+    return this.#log.list();
+  }
+
+  forget(batchIds: readonly string[]): number {
+    return this.#log.forget(batchIds.filter((id) => !this.#running.has(id)));
   }
 
   cancel(batchId: string): { cancelled: boolean } {

@@ -28,6 +28,7 @@ import type { ConnectionSettings } from '../config/data-dir.ts';
 import { detectProject } from '../export/index.ts';
 import { reconcileJournal } from '../jobs/reconcile.ts';
 import type { JobRecord } from '../store/jobs.ts';
+import { BatchLog } from './batch-log.ts';
 import { BridgeBatches } from './bridge-batches.ts';
 import { BridgeEvents, forwardServiceEvents, redacted } from './bridge-events.ts';
 import { BridgeFailure, conflict, invalidInput, notFound, toBridgeError, unsupported } from './errors.ts';
@@ -97,7 +98,7 @@ export class BridgeService {
     const secrets = new Set<string>();
     const events = new BridgeEvents(secrets);
     const describe = (error: unknown) => toBridgeError(error, [...secrets]).message;
-    const batches = new BridgeBatches(events, describe);
+    const batches = new BridgeBatches(events, describe, new BatchLog(options.dataDir, (message) => events.notice('warning', message)));
     const creates = new SendingCreates();
     const session = await AppSession.open({
       dataDir: options.dataDir,
@@ -237,8 +238,10 @@ export class BridgeService {
         const outcome = await this.#creates.create(this.services, { ...i, file }, onUpload);
         return { operationId: outcome.operationId, status: outcome.status, ...(outcome.job && { job: toJobView(outcome.job) }) };
       },
-      'batch.start': async (i) => this.#batches.start(this.services, i.files.map((f) => this.#platform.resolveFile(f)), i.imageOptions),
+      'batch.start': async ({ files, ...request }) => this.#batches.start(this.services, files.map((f) => this.#platform.resolveFile(f)), request),
       'batch.cancel': async (i) => this.#batches.cancel(i.batchId),
+      'batch.list': async () => ({ batches: this.#batches.list() }),
+      'batch.forget': async (i) => ({ forgotten: this.#batches.forget(i.batchIds) }),
       'cache.outputs': async (i) => ({ outputs: this.#outputsOf(i.sessionId) }),
       'cache.models': async () => ({ models: this.#cachedModels() }),
       'cache.fetch': async (i) => {

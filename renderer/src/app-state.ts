@@ -35,10 +35,22 @@ export interface Notice {
 export const notices = new Store<Notice[]>([]);
 let nextNotice = 1;
 
+/** How long an info or a warning stays before it closes by itself; an error stays until dismissed. */
+export const NOTICE_MS: Readonly<Record<Notice['level'], number | undefined>> = { info: 8000, warning: 15000, error: undefined };
+/** At most this many infos and warnings are shown (the oldest go first); errors are never dropped. */
+const MAX_PASSING = 3;
+
+/** Shows a notice in the stack above the screen (in the page's flow: it never covers an error or a button). */
 export function pushNotice(level: Notice['level'], message: string): void {
   const notice = { id: nextNotice++, level, message };
-  notices.update((list) => [...list.slice(-4), notice]);
-  if (level === 'info') setTimeout(() => dismissNotice(notice.id), 8000);
+  notices.update((list) => {
+    const next = [...list.filter((n) => !(n.level === level && n.message === message)), notice]; // the same message once
+    const passing = next.filter((n) => n.level !== 'error');
+    const dropped = new Set(passing.slice(0, Math.max(0, passing.length - MAX_PASSING)).map((n) => n.id));
+    return next.filter((n) => !dropped.has(n.id));
+  });
+  const ms = NOTICE_MS[level];
+  if (ms !== undefined) setTimeout(() => dismissNotice(notice.id), ms);
 }
 
 export function dismissNotice(id: number): void {

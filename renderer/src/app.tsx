@@ -3,8 +3,9 @@ import { useEffect, useState } from 'preact/hooks';
 import { getTransport } from '../bridge/index.ts';
 import { connectionLabel, connectionSentence } from '../../shared/bridge/connection-text.ts';
 import { applyServiceHealth, appState, dismissNotice, notices, patchApp, pushNotice, refreshInfo } from './app-state.ts';
-import { startBatch } from './batch.ts';
+import { offerBatch, offeredFiles } from './batch.ts';
 import { followCredits } from './credits.ts';
+import { BatchDialog } from './screens/batch-dialog.tsx';
 import { Create } from './screens/create/index.tsx';
 import { JobPage } from './screens/job.tsx';
 import { Library } from './screens/library.tsx';
@@ -134,9 +135,7 @@ function useDrop(): boolean {
       e.preventDefault();
       depth = 0;
       setOver(false);
-      const files = [...e.dataTransfer.files];
-      location.hash = '#/queue';
-      void startBatch(files);
+      offerBatch([...e.dataTransfer.files]); // the batch dialog asks for options and a confirm
     };
     addEventListener('dragenter', enter);
     addEventListener('dragleave', leave);
@@ -157,6 +156,7 @@ export function App() {
   const route = useRoute();
   const state = useStore(appState);
   const list = useStore(notices);
+  const offered = useStore(offeredFiles);
   const dragging = useDrop();
   const ready = !!state.info && (state.jobsShown || route.screen !== 'library');
   const live = liveStatus(state);
@@ -225,6 +225,7 @@ export function App() {
         {route.screen === 'compare' && <CompareScreen key={`${route.arg}/${route.arg2}`} a={route.arg} b={route.arg2} />}
         {route.screen === 'job' && route.arg && <JobPage key={route.arg} id={route.arg} />}
       </main>
+      {offered && <BatchDialog files={offered} />}
       {dragging && (
         <div class="drop-overlay" aria-hidden="true">
           <p>Drop images, FBX or zip files to start a batch</p>

@@ -1,22 +1,28 @@
-// Dropped files become a batch: each file is made usable by main (uploaded first in the browser), then
-// `batch.start` inspects and submits them; `batch.item` / `batch.done` events report each file.
-import type { BatchItemView, EventPayload } from '../../shared/bridge/contract.ts';
+// Dropped files become a batch, after a confirm: the drop is offered (the batch dialog shows the files,
+// the per-kind options and the total cost), then each file is made usable by main (uploaded first in the
+// browser) and `batch.start` inspects and submits them; `batch.item` / `batch.done` events report each
+// file. Main keeps every batch in the data folder: `batch.list` shows them again after a reload or a restart.
+import { countBatch, describeCounts, type BatchCounts, type BatchItemPhase } from '../../shared/batch-counts.ts';
+import type { BatchItemView, BatchView, CommandInput } from '../../shared/bridge/contract.ts';
 import { getTransport, type FileRef } from '../bridge/index.ts';
 import { pushNotice } from './app-state.ts';
+import { refreshCredits } from './credits.ts';
 import { Store } from './store.ts';
 import { toShownError } from './util.ts';
 
-export type ItemPhase = 'waiting' | 'sending' | 'send_failed' | BatchItemView['state'];
+export type ItemPhase = BatchItemPhase;
 
 export interface QueueItem {
   key: string;
   name: string;
-  size: number;
+  size?: number;
   phase: ItemPhase;
   sent?: number;
   total?: number;
   error?: string;
   jobId?: string;
+  /** The job of the animation prompts asked of an uploaded FBX/zip. */
+  promptsJobId?: string;
   /** Index of the file in the batch.start call. */
   index?: number;
 }
@@ -26,15 +32,31 @@ export interface QueueBatch {
   batchId?: string;
   createdAt: number;
   items: QueueItem[];
-  done?: EventPayload<'batch.done'>;
+  /** Every file has its final state. */
+  finished?: boolean;
   error?: string;
 }
 
+/** What a batch does besides its files: the image-to-3D settings of its pictures, the prompts of its FBX/zip. */
+export type BatchChoices = Pick<CommandInput<'batch.start'>, 'imageOptions' | 'animationTexts'>;
+
 export const batches = new Store<QueueBatch[]>([]);
+/** Files dropped and not yet confirmed (the batch dialog shows them). */
+export const offeredFiles = new Store<File[] | undefined>(undefined);
 let nextKey = 1;
 let subscribed = false;
 /** Events of batches whose id is not known yet (they can arrive before batch.start answers). */
-const early = new Map<string, { items: BatchItemView[]; done?: EventPayload<'batch.done'> }>();
+const early = new Map<string, { items: BatchItemView[]; done?: boolean }>();
+
+/** The counts of a batch, as its table and its toast both show them. */
+export function batchCounts(batch: QueueBatch): BatchCounts {
+  return countBatch(batch.items.map((i) => i.phase));
+}
+
+/** A drop (or files picked): the batch dialog asks for the options and a confirm before anything is sent. */
+export function offerBatch(files: File[]): void {
+  if (files.length > 0) offeredFiles.set(files);
+}
 
 function patchBatch(key: string, change: (b: QueueBatch) => QueueBatch) {
   batches.update((list) => list.map((b) => (b.key === key ? change(b) : b)));
@@ -55,6 +77,7 @@ function applyItem(batch: QueueBatch, view: BatchItemView): QueueBatch {
             ...(view.sent !== undefined && { sent: view.sent }),
             ...(view.total !== undefined && { total: view.total }),
             ...(view.jobId !== undefined && { jobId: view.jobId }),
+            ...(view.promptsJobId !== undefined && { promptsJobId: view.promptsJobId }),
             ...(view.error !== undefined ? { error: view.error } : {}),
           }
         : i,
@@ -80,24 +103,29 @@ function subscribe() {
     const batch = batches.get().find((b) => b.batchId === done.batchId);
     if (!batch) {
       const e = early.get(done.batchId) ?? { items: [] };
-      e.done = done;
+      e.done = true;
       early.set(done.batchId, e);
       return;
     }
-    patchBatch(batch.key, (b) => ({ ...b, done }));
-    announce(done);
+    finish(batch.key);
   });
 }
 
-function announce(done: EventPayload<'batch.done'>) {
-  const problems = done.rejected + done.failed;
-  pushNotice(problems ? 'warning' : 'info', `Batch finished: ${done.submitted} of ${done.total} files submitted${problems ? `, ${problems} not (see the queue for why)` : ''}.`);
+/** A batch has its final states: marked finished, then announced with the same counts as its table. */
+function finish(key: string) {
+  patchBatch(key, (b) => ({ ...b, finished: true }));
+  const batch = batches.get().find((b) => b.key === key);
+  if (!batch) return;
+  const counts = batchCounts(batch);
+  const trouble = counts.problems + counts.cancelled;
+  pushNotice(trouble ? 'warning' : 'info', `Batch finished: ${describeCounts(counts)}${trouble ? ' (see the queue for why)' : ''}.`);
+  void refreshCredits();
 }
 
 const CONCURRENT_SENDS = 2;
 
-/** Starts a batch of local files (dropped or picked). */
-export async function startBatch(files: File[]): Promise<void> {
+/** Starts a batch of local files (after the confirm of the batch dialog). */
+export async function startBatch(files: File[], choices: BatchChoices = {}): Promise<void> {
   if (files.length === 0) return;
   subscribe();
   const transport = getTransport();
@@ -105,6 +133,7 @@ export async function startBatch(files: File[]): Promise<void> {
   const items: QueueItem[] = files.map((f, i) => ({ key: `${key}-${i}`, name: f.name, size: f.size, phase: 'waiting' }));
   batches.update((list) => [{ key, createdAt: Date.now(), items }, ...list]);
   const refs: (FileRef | undefined)[] = new Array(files.length);
+  const sendErrors: string[] = new Array(files.length);
   let next = 0;
   const worker = async () => {
     while (next < files.length) {
@@ -115,33 +144,70 @@ export async function startBatch(files: File[]): Promise<void> {
         refs[i] = await transport.fileRef(files[i]!, (p) => patchItem(key, item.key, { sent: p.sent, total: p.total }));
         patchItem(key, item.key, { phase: 'queued', sent: 0 });
       } catch (e) {
-        patchItem(key, item.key, { phase: 'send_failed', error: toShownError(e).message });
+        sendErrors[i] = toShownError(e).message;
+        patchItem(key, item.key, { phase: 'send_failed', error: sendErrors[i] });
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENT_SENDS, files.length) }, worker));
   const sendable = refs.map((ref, i) => ({ ref, i })).filter((x): x is { ref: FileRef; i: number } => x.ref !== undefined);
   if (sendable.length === 0) {
-    patchBatch(key, (b) => ({ ...b, error: 'No file could be sent: see each file for why.' }));
+    patchBatch(key, (b) => ({ ...b, error: 'No file could be sent: see each file for why.', finished: true }));
     return;
   }
   // Items are numbered as batch.start sees them.
   patchBatch(key, (b) => ({ ...b, items: b.items.map((it, i) => { const at = sendable.findIndex((s) => s.i === i); return at < 0 ? it : { ...it, index: at }; }) }));
+  const notSent = files.flatMap((f, i) => (refs[i] === undefined ? [{ name: f.name, size: f.size, error: sendErrors[i] ?? 'not sent' }] : []));
   try {
-    const { batchId } = await transport.api.call('batch.start', { files: sendable.map((s) => s.ref) });
-    patchBatch(key, (b) => ({ ...b, batchId }));
+    const { batchId } = await transport.api.call('batch.start', { files: sendable.map((s) => s.ref), ...choices, ...(notSent.length && { notSent }) });
+    // The queue may have listed it from main already (a list read while this answer was on its way).
+    batches.update((list) => list.filter((b) => !(b.batchId === batchId && b.key !== key)).map((b) => (b.key === key ? { ...b, batchId } : b)));
     const pending = early.get(batchId);
     if (pending) {
       early.delete(batchId);
-      patchBatch(key, (b) => {
-        let out = b;
-        for (const view of pending.items) out = applyItem(out, view);
-        return pending.done ? { ...out, done: pending.done } : out;
-      });
-      if (pending.done) announce(pending.done);
+      patchBatch(key, (b) => pending.items.reduce(applyItem, b));
+      if (pending.done) finish(key);
     }
   } catch (e) {
-    patchBatch(key, (b) => ({ ...b, error: toShownError(e).message }));
+    patchBatch(key, (b) => ({ ...b, error: toShownError(e).message, finished: true }));
+  }
+}
+
+/** A batch as main keeps it, for the queue. */
+export function fromView(view: BatchView): QueueBatch {
+  const key = `kept-${view.batchId}`;
+  return {
+    key,
+    batchId: view.batchId,
+    createdAt: view.createdAt,
+    finished: view.finishedAt !== undefined,
+    items: [
+      ...view.items.map((i): QueueItem => ({
+        key: `${key}-${i.index}`,
+        name: i.name,
+        phase: i.state,
+        index: i.index,
+        ...(i.size !== undefined && { size: i.size }),
+        ...(i.jobId !== undefined && { jobId: i.jobId }),
+        ...(i.promptsJobId !== undefined && { promptsJobId: i.promptsJobId }),
+        ...(i.error !== undefined && { error: i.error }),
+      })),
+      ...view.notSent.map((n, k): QueueItem => ({ key: `${key}-n${k}`, name: n.name, size: n.size, phase: 'send_failed', error: n.error })),
+    ],
+  };
+}
+
+/** Shows the batches main kept (after a reload or a restart) beside those of this page. */
+export async function loadKeptBatches(): Promise<void> {
+  subscribe();
+  try {
+    const { batches: kept } = await getTransport().api.call('batch.list', {});
+    batches.update((list) => {
+      const known = new Set(list.map((b) => b.batchId));
+      return [...list, ...kept.filter((v) => !known.has(v.batchId)).map(fromView)].sort((a, b) => b.createdAt - a.createdAt);
+    });
+  } catch (e) {
+    pushNotice('error', `The earlier batches could not be listed: ${toShownError(e).message}`);
   }
 }
 
@@ -154,6 +220,15 @@ export async function cancelBatch(batch: QueueBatch): Promise<void> {
   }
 }
 
-export function clearFinished(): void {
-  batches.update((list) => list.filter((b) => !b.done && !b.error));
+/** Clears the finished batches here and in the data folder. */
+export async function clearFinished(): Promise<void> {
+  const done = batches.get().filter((b) => b.finished);
+  batches.update((list) => list.filter((b) => !b.finished));
+  const batchIds = done.flatMap((b) => (b.batchId ? [b.batchId] : []));
+  if (batchIds.length === 0) return;
+  try {
+    await getTransport().api.call('batch.forget', { batchIds });
+  } catch (e) {
+    pushNotice('error', `The finished batches could not be cleared: ${toShownError(e).message}`);
+  }
 }

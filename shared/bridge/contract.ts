@@ -4,6 +4,8 @@
 // no output or event ever carries it.
 import { z } from 'zod';
 import { ENDPOINTS, type EndpointId } from '../contract/endpoints.ts';
+import { textMultiRequest } from '../contract/animation.ts';
+import { createImageTo3dRequest } from '../contract/image-to-3d.ts';
 import { LIFECYCLE_STATES, OLDER_STEPS, RESOURCE_KINDS } from '../contract/lifecycle.ts';
 import { EXPORT_TARGETS, exportClipsSchema, exportFormatSchema, transformsSchema } from '../export-options.ts';
 import { MODEL_FORMATS } from '../model-formats.ts';
@@ -73,9 +75,32 @@ export const batchItemView = z.object({
   sent: z.number().optional(),
   total: z.number().optional(),
   jobId: z.string().optional(),
+  /** The job of the animation prompts asked of an uploaded FBX/zip. */
+  promptsJobId: z.string().optional(),
   error: z.string().optional(),
 });
 export type BatchItemView = z.output<typeof batchItemView>;
+
+/** A batch as main keeps it (in the data folder, so it is shown again after a reload or a restart). */
+export const batchView = z.object({
+  batchId: z.string(),
+  createdAt: z.number(),
+  items: z.array(z.object({
+    index: z.number().int(),
+    name: z.string(),
+    size: z.number().optional(),
+    state: batchItemView.shape.state,
+    jobId: z.string().optional(),
+    /** The job of the animation prompts asked of an uploaded FBX/zip. */
+    promptsJobId: z.string().optional(),
+    error: z.string().optional(),
+  })),
+  /** Files the app never got (the browser could not send them), with why. */
+  notSent: z.array(z.object({ name: z.string(), size: z.number(), error: z.string() })),
+  /** Set once every file has its final state. */
+  finishedAt: z.number().optional(),
+});
+export type BatchView = z.output<typeof batchView>;
 
 /** What one create costs: credits (null when the service does not publish it) and where the figure comes from. */
 export const costView = z.object({
@@ -234,11 +259,20 @@ export const COMMANDS = {
   'batch.start': {
     input: z.object({
       files: z.array(z.union([z.object({ path }), z.object({ uploadId: id })])).min(1).max(10_000),
-      imageOptions: z.record(z.string(), z.unknown()).optional(),
+      /** Image-to-3D settings of the pictures (the image itself is each file). */
+      imageOptions: createImageTo3dRequest.omit({ image_url: true }).partial().optional(),
+      /** Animations asked of every FBX/zip once uploaded. */
+      animationTexts: textMultiRequest.shape.texts.optional(),
+      /** Files of the drop the browser could not send to the app: kept with the batch, with why. */
+      notSent: z.array(z.object({ name: z.string().max(1000), size: z.number(), error: z.string().max(2000) })).max(10_000).optional(),
     }),
     output: z.object({ batchId: z.string() }),
   },
   'batch.cancel': { input: z.object({ batchId: id }), output: z.object({ cancelled: z.boolean() }) },
+  /** The batches kept in the data folder, newest first (one still running included). */
+  'batch.list': { input: z.object({}), output: z.object({ batches: z.array(batchView) }) },
+  /** Forgets finished batches (the queue's Clear finished); a running one is kept. */
+  'batch.forget': { input: z.object({ batchIds: z.array(id).max(10_000) }), output: z.object({ forgotten: z.number().int() }) },
   'cache.outputs': { input: z.object({ sessionId: id }), output: z.object({ outputs: z.array(cachedOutput) }) },
   'cache.fetch': { input: z.object({ jobId: id }), output: z.object({ outputs: z.array(cachedOutput) }) },
   /** The files inside a complete cached zip output (e.g. `zip`: the OBJ, its MTL and texture), each with a URL that serves it. */

@@ -1,16 +1,10 @@
 // e2e: a batch of 10 dropped files (one bad) and an animation upload of a real FBX with text prompts.
-// The drop is a real `drop` event on the page carrying a DataTransfer of File objects built in the page
-// from the fixtures' bytes (the same path a drag from the desktop takes, minus the OS drag itself).
+// The drop is a real `drop` event on the page (drop.ts), confirmed in the batch dialog.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { realFixture } from '../fixtures.ts';
+import { dropFiles } from './drop.ts';
 import { poll, textOf, useHarness } from './harness.ts';
-
-// Browser globals used inside page.evaluate (this project type-checks tests without the DOM library).
-declare const document: { querySelector(s: string): { dispatchEvent(e: unknown): boolean } | null };
-declare const DataTransfer: new () => { items: { add(f: unknown): void } };
-declare const DragEvent: new (type: string, init: object) => unknown;
-declare const File: new (parts: unknown[], name: string, init: object) => unknown;
 
 const h = useHarness({}, '');
 
@@ -24,18 +18,10 @@ describe('drop and animation', () => {
     });
     files.splice(4, 0, { name: 'broken.png', data: Buffer.from('this is not an image at all').toString('base64'), type: 'image/png' });
     expect(files).toHaveLength(10);
-    await page.evaluate((list) => {
-      const transfer = new DataTransfer();
-      for (const f of list) {
-        const bytes = Uint8Array.from(atob(f.data), (c) => c.charCodeAt(0));
-        transfer.items.add(new File([bytes], f.name, { type: f.type }));
-      }
-      const target = document.querySelector('main')!;
-      for (const type of ['dragenter', 'dragover', 'drop']) {
-        target.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
-      }
-    }, files);
-    // The drop opens the queue, where the batch is listed file by file.
+    await dropFiles(page, files);
+    // The drop asks for a confirm first (batch-confirm.test.ts checks the dialog itself); then the queue
+    // lists the batch file by file.
+    await page.click('.batch-dialog button:has-text("Submit 10 files")');
     await poll(textOf(page.locator('h1'))).toBe('Queue');
     const batch = page.locator('.batch').first();
     await poll(() => batch.locator('tbody tr').count()).toBe(10);

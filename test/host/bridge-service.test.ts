@@ -69,6 +69,8 @@ describe('inputs', () => {
     create: [{ endpoint: 'getImageTo3d' }, 'endpoint'],
     'batch.start': [{ files: [] }, 'files'],
     'batch.cancel': [{}, 'batchId'],
+    'batch.list': [42, '(body)'],
+    'batch.forget': [{ batchIds: [''] }, 'batchIds[0]'],
     'cache.outputs': [{}, 'sessionId'],
     'cache.fetch': [{ jobId: '' }, 'jobId'],
     'cache.entries': [{ sessionId: 'SESSION_1' }, 'kind'],

@@ -30,6 +30,10 @@ describe('quote', () => {
     expect(q.text).toContain('3 image-to-3D creates × 10 credits + 1 animation uploads × 5 credits');
   });
 
+  it('says a free create is free', () => {
+    expect(quote(engine(5), [{ endpoint: 'submitTextAnimations', count: 1 }]).text).toBe('Free (the local engine’s price list). Balance 5 credits.');
+  });
+
   it('refuses when the balance is short', () => {
     const q = quote(engine(4), [{ endpoint: 'createImageTo3d', count: 1 }]);
     expect(q.refusal).toBe('Not enough credits: this costs 10 credits and the balance is 4 credits. Add credits at the service, or send fewer.');

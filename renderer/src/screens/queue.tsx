@@ -1,9 +1,11 @@
 // The queue: dropped-file batches with per-file progress, then the jobs in progress and those that need
 // attention (failed, cancelled, submission unknown) with cancel, retry and reconcile.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { describeCounts } from '../../../shared/batch-counts.ts';
 import type { JobView } from '../../../shared/bridge/contract.ts';
 import { getBridge } from '../../bridge/index.ts';
-import { batches, cancelBatch, clearFinished, startBatch, type ItemPhase, type QueueBatch } from '../batch.ts';
+import { appState } from '../app-state.ts';
+import { batchCounts, batches, cancelBatch, clearFinished, loadKeptBatches, offerBatch, type ItemPhase, type QueueBatch } from '../batch.ts';
 import { ErrorBox, Progress, Section, TableHead } from '../components/ui.tsx';
 import { useStore } from '../store.ts';
 import { formatBytes, formatTime, toShownError, type ShownError } from '../util.ts';
@@ -34,7 +36,10 @@ export function Queue() {
 
 function Batches() {
   const list = useStore(batches);
+  const { resync } = useStore(appState);
   const input = useRef<HTMLInputElement>(null);
+  // The batches main kept (this page's earlier ones after a reload, those of a run before a restart).
+  useEffect(() => void loadKeptBatches(), [resync]);
   return (
     <Section
       title="Dropped files"
@@ -44,8 +49,8 @@ function Batches() {
           <button type="button" onClick={() => input.current?.click()}>
             Add files…
           </button>
-          {list.some((b) => b.done || b.error) && (
-            <button type="button" onClick={clearFinished}>
+          {list.some((b) => b.finished) && (
+            <button type="button" onClick={() => void clearFinished()}>
               Clear finished
             </button>
           )}
@@ -64,10 +69,10 @@ function Batches() {
         onChange={(e) => {
           const files = [...(e.currentTarget.files ?? [])];
           e.currentTarget.value = '';
-          void startBatch(files);
+          offerBatch(files);
         }}
       />
-      <p class="hint">Drop images (for image to 3D), FBX files or zips of FBX (for animation) anywhere in the window, or use Add files. Each file is checked first; a bad file is reported and the others go on.</p>
+      <p class="hint">Drop images (for image to 3D), FBX files or zips of FBX (for animation) anywhere in the window, or use Add files. You choose the options and see the total cost before anything is sent. Each file is checked first; a bad file is reported and the others go on.</p>
       {list.length === 0 && <p class="muted">No batch yet.</p>}
       {list.map((b) => (
         <BatchView key={b.key} batch={b} />
@@ -77,9 +82,8 @@ function Batches() {
 }
 
 function BatchView({ batch }: { batch: QueueBatch }) {
-  const submitted = batch.items.filter((i) => i.phase === 'submitted').length;
-  const problems = batch.items.filter((i) => ['send_failed', 'rejected', 'failed'].includes(i.phase)).length;
-  const running = !batch.done && !batch.error;
+  const counts = batchCounts(batch);
+  const running = !batch.finished;
   return (
     <section class="batch" aria-label={`Batch of ${batch.items.length} files`} data-batch-id={batch.batchId ?? ''}>
       <div class="batch-head">
@@ -87,9 +91,9 @@ function BatchView({ batch }: { batch: QueueBatch }) {
           {batch.items.length} file{batch.items.length === 1 ? '' : 's'}
         </strong>
         <span class="muted">{formatTime(batch.createdAt)}</span>
-        <span aria-live="polite">
-          {submitted} submitted{problems ? `, ${problems} with a problem` : ''}
-          {batch.done ? ' · finished' : ''}
+        <span aria-live="polite" class="batch-counts">
+          {describeCounts(counts)}
+          {batch.finished ? ' · finished' : ''}
         </span>
         {running && batch.batchId && (
           <button type="button" onClick={() => cancelBatch(batch)}>
@@ -104,7 +108,7 @@ function BatchView({ batch }: { batch: QueueBatch }) {
           {batch.items.map((item) => (
             <tr key={item.key} class={`phase-${item.phase}`} data-file={item.name}>
               <td>
-                {item.name} <span class="muted">({formatBytes(item.size)})</span>
+                {item.name} {item.size !== undefined && <span class="muted">({formatBytes(item.size)})</span>}
               </td>
               <td>
                 <span class={`badge badge-phase-${item.phase}`}>{PHASE_LABELS[item.phase]}</span>
@@ -122,6 +126,14 @@ function BatchView({ batch }: { batch: QueueBatch }) {
                   <a href={`#/job/${encodeURIComponent(item.jobId)}`} aria-label={`Job of ${item.name}`}>
                     Open job
                   </a>
+                )}
+                {item.promptsJobId && (
+                  <>
+                    {' · '}
+                    <a href={`#/job/${encodeURIComponent(item.promptsJobId)}`} aria-label={`Animations of ${item.name}`}>
+                      Animations
+                    </a>
+                  </>
                 )}
               </td>
             </tr>

@@ -1,0 +1,137 @@
+// The confirm of a drop: the files and what each becomes (a picture: image to 3D; an FBX or zip: an
+// animation upload; anything else is reported as rejected), the image-to-3D settings of the pictures, the
+// animation prompts of the meshes, the total cost with the balance after, and one Submit. Cancel (or
+// Escape) sends nothing.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { GEOMETRY_MODELS, RESOLUTIONS, TEXTURE_MODELS, TOPOLOGIES } from '../../../shared/contract/image-to-3d.ts';
+import { offeredFiles, startBatch } from '../batch.ts';
+import { CostLine } from '../components/cost-line.tsx';
+import { TableHead } from '../components/ui.tsx';
+import { useQuote } from '../credits.ts';
+import { formatBytes } from '../util.ts';
+import { SelectField, TextField } from './create/inputs.tsx';
+
+export type DroppedKind = 'image' | 'mesh' | 'other';
+
+/** What a dropped file becomes, by its name (main checks its content before anything is sent). */
+export function droppedKind(file: { name: string }): DroppedKind {
+  if (/\.(png|jpe?g|webp)$/i.test(file.name)) return 'image';
+  if (/\.(fbx|zip)$/i.test(file.name)) return 'mesh';
+  return 'other';
+}
+
+const KIND_TEXT: Record<DroppedKind, string> = {
+  image: 'Picture → image to 3D',
+  mesh: 'FBX/zip → animation upload',
+  other: 'Not a picture, FBX or zip: it will be reported as rejected',
+};
+
+export function BatchDialog({ files }: { files: File[] }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [geometry, setGeometry] = useState<(typeof GEOMETRY_MODELS)[number]>('base');
+  const [texture, setTexture] = useState<(typeof TEXTURE_MODELS)[number]>('none');
+  const [topology, setTopology] = useState<(typeof TOPOLOGIES)[number]>('tris');
+  const [resolution, setResolution] = useState<(typeof RESOLUTIONS)[number]>('high_poly');
+  const [prompts, setPrompts] = useState('');
+  const kinds = files.map(droppedKind);
+  const images = kinds.filter((k) => k === 'image').length;
+  const meshes = kinds.filter((k) => k === 'mesh').length;
+  const texts = prompts.split('\n').map((t) => t.trim()).filter((t) => t !== '');
+  const q = useQuote([
+    { endpoint: 'createImageTo3d', count: images, what: images === 1 ? 'image-to-3D create' : 'image-to-3D creates' },
+    { endpoint: 'uploadAnimationMesh', count: meshes, what: meshes === 1 ? 'animation upload' : 'animation uploads' },
+    { endpoint: 'submitTextAnimations', count: texts.length > 0 ? meshes : 0, what: meshes === 1 ? 'prompt request' : 'prompt requests' },
+  ]);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+  const close = () => offeredFiles.set(undefined);
+  const submit = () => {
+    close();
+    location.hash = '#/queue';
+    void startBatch(files, {
+      ...(images > 0 && { imageOptions: { geometry_model: geometry, texture_model: texture, topology, resolution } }),
+      ...(meshes > 0 && texts.length > 0 && { animationTexts: texts }),
+    });
+  };
+  const sendable = images + meshes;
+  return (
+    <dialog
+      ref={ref}
+      class="batch-dialog"
+      aria-labelledby="batch-dialog-title"
+      onCancel={(e) => {
+        e.preventDefault();
+        close();
+      }}
+    >
+      <form
+        method="dialog"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <h2 id="batch-dialog-title">
+          Submit {files.length} dropped file{files.length === 1 ? '' : 's'}?
+        </h2>
+        <p class="hint">Nothing is sent until you submit. Each file is checked first; a bad one is reported and the others go on.</p>
+        <div class="batch-dialog-files">
+          <table>
+            <TableHead columns={['File', 'Becomes', 'Size']} />
+            <tbody>
+              {files.map((f, i) => (
+                <tr key={`${i}-${f.name}`} data-file={f.name} data-kind={kinds[i]}>
+                  <td>{f.name}</td>
+                  <td class={kinds[i] === 'other' ? 'item-error' : undefined}>{KIND_TEXT[kinds[i]!]}</td>
+                  <td class="muted">{formatBytes(f.size)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {images > 0 && (
+          <fieldset class="batch-options" data-kind="image">
+            <legend>
+              Image to 3D settings ({images} picture{images === 1 ? '' : 's'})
+            </legend>
+            <div class="grid-4">
+              <SelectField id="batch-geometry" label="Geometry model" value={geometry} options={GEOMETRY_MODELS} defaultValue="base" onChange={setGeometry} />
+              <SelectField id="batch-texture" label="Texture model" value={texture} options={TEXTURE_MODELS} defaultValue="none" onChange={setTexture} />
+              <SelectField id="batch-topology" label="Topology" value={topology} options={TOPOLOGIES} defaultValue="tris" onChange={setTopology} />
+              <SelectField id="batch-resolution" label="Resolution" value={resolution} options={RESOLUTIONS} defaultValue="high_poly" onChange={setResolution} />
+            </div>
+          </fieldset>
+        )}
+        {meshes > 0 && (
+          <fieldset class="batch-options" data-kind="mesh">
+            <legend>
+              Animation ({meshes} FBX/zip file{meshes === 1 ? '' : 's'})
+            </legend>
+            <TextField
+              id="batch-prompts"
+              label="Animations, one per line (optional)"
+              multiline
+              rows={2}
+              value={prompts}
+              onChange={setPrompts}
+              placeholder={'walk forward\nwave with the right hand'}
+              hint="Asked of every mesh once it is uploaded. Empty: the meshes are only uploaded."
+            />
+          </fieldset>
+        )}
+        <CostLine quote={q} id="batch-cost" />
+        <div class="dialog-actions">
+          <button type="button" onClick={close}>
+            Cancel
+          </button>
+          <button type="submit" class="primary" disabled={sendable === 0 || q.refusal !== undefined} aria-describedby="batch-cost">
+            Submit {files.length} file{files.length === 1 ? '' : 's'}
+          </button>
+        </div>
+        {sendable === 0 && <p class="item-error">None of these files is a picture, an FBX or a zip: nothing to submit.</p>}
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,86 @@
+// e2e: a drop asks before it spends. 3 pictures, 1 rigged FBX and 1 file of no known kind are dropped: the
+// batch dialog lists each with what it becomes, the image-to-3D settings and the animation prompts, the
+// total cost and the balance after. Cancel sends nothing; Submit sends them all with the options chosen;
+// the queue's table and the toast give the same counts; the batch is still shown after a reload.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { realFixture } from '../fixtures.ts';
+import { dropFiles, type DroppedFile } from './drop.ts';
+import { openApp, poll, textOf, useHarness } from './harness.ts';
+
+const h = useHarness({}, '');
+const DOCS = resolve(import.meta.dirname, '..', '..', 'docs', 'screenshots');
+
+const picture = (name: string, fixture: string, type: string): DroppedFile => ({ name, data: readFileSync(realFixture('images', fixture)).toString('base64'), type });
+const FILES: DroppedFile[] = [
+  picture('chair.png', 'chair.png', 'image/png'),
+  picture('fox.jpg', 'fox.jpg', 'image/jpeg'),
+  picture('robot.png', 'robot.png', 'image/png'),
+  { name: 'Male_Casual.fbx', data: readFileSync(realFixture('fbx', 'Male_Casual.fbx')).toString('base64'), type: 'application/octet-stream' },
+  { name: 'notes.txt', data: Buffer.from('not a model').toString('base64'), type: 'text/plain' },
+];
+
+describe('confirm before a drop is submitted', () => {
+  it('Cancel leaves nothing submitted', async () => {
+    const { page } = h;
+    await dropFiles(page, FILES);
+    const dialog = page.locator('.batch-dialog');
+    await poll(() => dialog.locator('tbody tr').count()).toBe(5);
+    await dialog.locator('button:has-text("Cancel")').click();
+    await poll(() => dialog.count()).toBe(0);
+    expect((await h.call('jobs.list', {})).total).toBe(0);
+    expect((await h.call('batch.list', {})).batches).toEqual([]);
+  });
+
+  it('lists the files with per-kind options and the total cost, then submits them with one confirm', async () => {
+    const { page } = h;
+    await poll(textOf(page.locator('.status-line .credits'))).toBe('1000 credits');
+    await dropFiles(page, FILES);
+    const dialog = page.locator('.batch-dialog');
+    await poll(() => dialog.locator('tbody tr').count()).toBe(5);
+    const kinds = await dialog.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [(r as any).dataset.file, (r as any).dataset.kind]));
+    expect(kinds).toEqual([['chair.png', 'image'], ['fox.jpg', 'image'], ['robot.png', 'image'], ['Male_Casual.fbx', 'mesh'], ['notes.txt', 'other']]);
+    expect(await textOf(dialog.locator('tr[data-file="notes.txt"]'))()).toContain('rejected');
+    // Per-kind options: image-to-3D settings for the pictures, animation prompts for the FBX.
+    expect(await textOf(dialog.locator('fieldset[data-kind="image"] legend'))()).toBe('Image to 3D settings (3 pictures)');
+    await dialog.locator('#batch-geometry').selectOption('turbo');
+    await dialog.locator('#batch-texture').selectOption('pbr');
+    await dialog.locator('#batch-prompts').fill('walk forward\nwave with the right hand');
+    // The total: 3 image-to-3D creates at 10 and 1 upload at 5 (the local engine's prices), the balance after.
+    const cost = textOf(dialog.locator('.cost-text'));
+    await poll(cost).toContain('Costs 35 credits');
+    expect(await cost()).toContain('(3 image-to-3D creates × 10 credits + 1 animation upload × 5 credits)');
+    expect(await cost()).toContain('Balance 1000 credits → 965 credits after.');
+    await dialog.locator('h2').click(); // no focus ring in the picture
+    mkdirSync(DOCS, { recursive: true });
+    await dialog.screenshot({ path: join(DOCS, 'batch-confirm.png') });
+    await h.screenshot('batch-confirm-dialog', dialog);
+
+    await dialog.locator('button:has-text("Submit 5 files")').click();
+    await poll(() => dialog.count()).toBe(0);
+    await poll(textOf(page.locator('h1'))).toBe('Queue');
+    const batch = page.locator('.batch').first();
+    await poll(textOf(batch.locator('.batch-head'))).toContain('finished');
+    // The table and the toast count the same things.
+    const counts = await textOf(batch.locator('.batch-counts'))();
+    expect(counts).toBe('4 of 5 files submitted, 1 with a problem · finished');
+    await poll(textOf(page.locator('.notices'))).toContain('Batch finished: 4 of 5 files submitted, 1 with a problem');
+    expect(await batch.locator('tbody tr .badge').allTextContents()).toEqual(['Submitted', 'Submitted', 'Submitted', 'Submitted', 'Rejected']);
+    await poll(() => batch.locator('a[aria-label="Animations of Male_Casual.fbx"]').count()).toBe(1);
+    // The options went with the pictures: the library's jobs are 3 image-to-3D, 1 upload, 1 set of prompts.
+    const jobs = (await h.call('jobs.list', {})).jobs as { kind: string; label: string }[];
+    expect(jobs.map((j) => j.kind).sort()).toEqual(['animation_prompt', 'animation_session', 'image_to_3d', 'image_to_3d', 'image_to_3d']);
+    // The balance after, in the header.
+    await poll(textOf(page.locator('.status-line .credits'))).toBe('965 credits');
+    await h.screenshot('batch-confirm-queue');
+
+    // A reload: the batch is still there, with the same counts.
+    await openApp(h, '#/queue');
+    const again = page.locator('.batch').first();
+    await poll(() => again.locator('tbody tr').count()).toBe(5);
+    expect(await textOf(again.locator('.batch-counts'))()).toBe(counts);
+    expect(await again.locator('tbody tr').evaluateAll((rows) => rows.map((r) => (r as any).dataset.file))).toEqual(['chair.png', 'fox.jpg', 'robot.png', 'Male_Casual.fbx', 'notes.txt']);
+    expect(h.pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,101 @@
+// A batch of dropped files over the bridge (embedded engine): pictures with the image-to-3D options
+// chosen, an FBX with animation prompts, a bad file and one the browser could not send; the batch is kept
+// in the data folder, listed again by a new bridge on the same folder (a restart), and one cut off by a
+// stop is shown with its unsent files marked.
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { BatchView } from '../../shared/bridge/contract.ts';
+import { createServices } from '../../main/app/services.ts';
+import { DEFAULT_TIMING, scaleTiming } from '../../main/jobs/schedule.ts';
+import { INTERRUPTED } from '../../main/host/batch-log.ts';
+import { BridgeService } from '../../main/host/bridge-service.ts';
+import { cachePath } from '../../shared/bridge/web-protocol.ts';
+import { realFixture } from '../fixtures.ts';
+import { recordEvents, tempDir, until } from './helpers.ts';
+
+const dirs: { remove(): void }[] = [];
+const bridges: BridgeService[] = [];
+afterEach(async () => {
+  for (const b of bridges.splice(0)) await b.close();
+  for (const d of dirs.splice(0)) d.remove();
+});
+
+async function openBridge(dataDir: string): Promise<BridgeService> {
+  const bridge = await BridgeService.open({
+    dataDir,
+    openServices: (c) => createServices(c, { engineSpeed: 500, timing: scaleTiming(DEFAULT_TIMING, 500) }),
+    platform: { transport: 'web', resolveFile: (ref) => ('path' in ref ? ref.path : ref.uploadId), cacheUrl: cachePath },
+  });
+  bridges.push(bridge);
+  return bridge;
+}
+
+describe('batches kept in the data folder', () => {
+  it('runs a batch with its options and lists it again after a restart', async () => {
+    const data = tempDir('batch-log');
+    dirs.push(data);
+    const files = join(data.path, 'drop');
+    mkdirSync(files);
+    copyFileSync(realFixture('images', 'chair.png'), join(files, 'chair.png'));
+    copyFileSync(realFixture('images', 'fox.jpg'), join(files, 'fox.jpg'));
+    copyFileSync(realFixture('fbx', 'Male_Casual.fbx'), join(files, 'Male_Casual.fbx'));
+    writeFileSync(join(files, 'broken.png'), 'this is not an image at all');
+    const paths = ['chair.png', 'fox.jpg', 'Male_Casual.fbx', 'broken.png'].map((n) => ({ path: join(files, n) }));
+
+    const bridge = await openBridge(join(data.path, 'data'));
+    const recorder = recordEvents(bridge);
+    const { batchId } = (await bridge.call('batch.start', {
+      files: paths,
+      imageOptions: { geometry_model: 'turbo', texture_model: 'pbr' },
+      animationTexts: ['walk forward'],
+      notSent: [{ name: 'huge.png', size: 5, error: 'too large to send' }],
+    })) as { batchId: string };
+    await until(() => recorder.events.find((e) => e.event === 'batch.done' && (e.payload as { batchId: string }).batchId === batchId), 120_000, 'the batch to finish');
+    const { batches } = (await bridge.call('batch.list', {})) as { batches: BatchView[] };
+    const batch = batches.find((b) => b.batchId === batchId)!;
+    expect(batch.finishedAt).toBeTypeOf('number');
+    expect(batch.notSent).toEqual([{ name: 'huge.png', size: 5, error: 'too large to send' }]);
+    expect(batch.items.map((i) => [i.name, i.state])).toEqual([['chair.png', 'submitted'], ['fox.jpg', 'submitted'], ['Male_Casual.fbx', 'submitted'], ['broken.png', 'rejected']]);
+    expect(batch.items[3]!.error).toMatch(/broken\.png/);
+    expect(batch.items[3]!.error).not.toContain(files); // the name, never the path of an upload
+    // The pictures were sent with the options chosen; the FBX got its prompts.
+    const services = bridge.services;
+    const chair = services.store.jobs.get(batch.items[0]!.jobId!)!;
+    const entry = services.store.journal.get(chair.operationId!)!;
+    expect(entry.body).toMatchObject({ geometry_model: 'turbo', texture_model: 'pbr' });
+    const prompts = services.store.jobs.get(batch.items[2]!.promptsJobId!)!;
+    expect(prompts).toMatchObject({ kind: 'animation_prompt', texts: ['walk forward'] });
+
+    // A restart: a new bridge on the same folder lists the same batch.
+    await bridge.close();
+    bridges.splice(bridges.indexOf(bridge), 1);
+    const again = await openBridge(join(data.path, 'data'));
+    const after = (await again.call('batch.list', {})) as { batches: BatchView[] };
+    expect(after.batches).toEqual(batches);
+    // Clear finished forgets it, for good.
+    expect(await again.call('batch.forget', { batchIds: [batchId] })).toEqual({ forgotten: 1 });
+    expect(((await again.call('batch.list', {})) as { batches: BatchView[] }).batches).toEqual([]);
+  });
+
+  it('shows a batch cut off by a stop with its unsent files marked', async () => {
+    const data = tempDir('batch-cut');
+    dirs.push(data);
+    mkdirSync(data.path, { recursive: true });
+    const cut: BatchView = {
+      batchId: 'batch_cut',
+      createdAt: 1,
+      notSent: [],
+      items: [
+        { index: 0, name: 'a.png', state: 'submitted', jobId: 'job_1' },
+        { index: 1, name: 'b.png', state: 'uploading' },
+        { index: 2, name: 'c.png', state: 'inspecting' },
+      ],
+    };
+    writeFileSync(join(data.path, 'batches.json'), JSON.stringify({ version: 1, batches: [cut] }));
+    const bridge = await openBridge(data.path);
+    const { batches } = (await bridge.call('batch.list', {})) as { batches: BatchView[] };
+    expect(batches[0]!.finishedAt).toBeTypeOf('number');
+    expect(batches[0]!.items.map((i) => [i.state, i.error])).toEqual([['submitted', undefined], ['cancelled', INTERRUPTED], ['cancelled', INTERRUPTED]]);
+  });
+});
