@@ -1,5 +1,6 @@
-// The batches of dropped files, kept in the data folder (batches.json, written durably on every change of
-// an item's state, never on bytes sent), so the queue shows them again after a reload or a restart. A
+// The batches of dropped files, kept in the data folder (batches.json, written durably after changes of
+// items' states, at most every SAVE_MS, never for bytes sent; at once when a batch starts or ends, and
+// on close), so the queue shows them again after a reload or a restart. A
 // batch found unfinished when the app starts was cut off by the stop: its files not yet submitted are
 // marked so, with what to do.
 import { readFileSync } from 'node:fs';
@@ -11,6 +12,8 @@ import type { BatchItem } from '../files/batch.ts';
 
 /** How many batches are kept (the oldest finished ones are forgotten first). */
 export const KEPT_BATCHES = 50;
+/** Changes of items are written together, at most this often (a batch of thousands of files is not rewritten per change). */
+export const SAVE_MS = 500;
 const FINAL = new Set<string>(['rejected', 'submitted', 'failed', 'cancelled']);
 export const INTERRUPTED =
   'Asset Studio stopped before this file was submitted. Drop it again; if it was being sent, look under Queue › Needs attention first so it is not sent twice.';
@@ -18,10 +21,13 @@ export const INTERRUPTED =
 export class BatchLog {
   readonly path: string;
   #batches: BatchView[];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #notice: (message: string) => void;
 
   /** Reads the batches of a data folder; `notice` hears of a file that could not be read (it is then started afresh). */
   constructor(dataDir: string, notice: (message: string) => void = () => {}) {
     this.path = join(dataDir, 'batches.json');
+    this.#notice = notice;
     this.#batches = read(this.path, notice);
     let cut = false;
     for (const batch of this.#batches) {
@@ -63,7 +69,16 @@ export class BatchLog {
     if (before && before.state === next.state && before.jobId === next.jobId && before.promptsJobId === next.promptsJobId && before.error === next.error) return;
     if (at < 0) batch.items.push(next);
     else batch.items[at] = { ...next, ...(next.size === undefined && before?.size !== undefined && { size: before.size }) };
-    this.#save();
+    if (this.#timer === undefined) {
+      this.#timer = setTimeout(() => {
+        try {
+          this.flush();
+        } catch (error) {
+          this.#notice(`The batches could not be saved in ${this.path} (${(error as Error).message}): after a restart the queue may not show their last states.`);
+        }
+      }, SAVE_MS);
+      this.#timer.unref?.();
+    }
   }
 
   finish(batchId: string): void {
@@ -81,7 +96,15 @@ export class BatchLog {
     return before - this.#batches.length;
   }
 
+  /** Writes what changed now (called on close). */
+  flush(): void {
+    if (this.#timer === undefined) return;
+    this.#save();
+  }
+
   #save(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
     writeFileDurableSync(this.path, JSON.stringify({ version: 1, batches: this.#batches }));
   }
 }

@@ -74,4 +74,9 @@ export class BridgeBatches {
   cancelAll(): void {
     for (const abort of this.#running.values()) abort.abort();
   }
+
+  /** Writes the batches' last changes to the data folder (before the app stops). */
+  flush(): void {
+    this.#log.flush();
+  }
 }

@@ -157,6 +157,7 @@ export class BridgeService {
 
   async close(): Promise<void> {
     await this.#session.close();
+    this.#batches.flush(); // the batches' last states, for the next start
   }
 
   // ---- the commands -------------------------------------------------------------------------

@@ -54,7 +54,9 @@ export function quote(view: CreditsView | undefined, parts: readonly CostPart[])
     counted.length === 0
       ? 'Nothing to send.'
       : unpublished.length === counted.length
-        ? `Cost not published by the service.`
+        ? counted.every((p) => view.costs[p.endpoint] === undefined)
+          ? 'Cost unknown.'
+          : 'Cost not published by the service.'
         : known === 0 && unpublished.length === 0
           ? `Free (${basis}).`
           : `Costs ${credits(known)}${sums.length > 1 ? ` (${sums.join(' + ')})` : ''}${unpublished.length ? ' plus what the service does not publish' : ''} (${basis}).`;

@@ -5,6 +5,7 @@ import { getBridge } from '../bridge/index.ts';
 import { patchApp } from './app-state.ts';
 import { Store, useStore } from './store.ts';
 import { quote, type CostPart, type Quote } from './cost-quote.ts';
+import { toShownError } from './util.ts';
 
 export const creditsStore = new Store<CreditsView | undefined>(undefined);
 
@@ -18,8 +19,9 @@ export async function refreshCredits(): Promise<void> {
     const view = await getBridge().call('credits.get', {});
     creditsStore.set(view);
     patchApp({ credits: view.balance ?? undefined });
-  } catch {
-    // The prices stay as last read; the forms say the balance is unknown when none was ever read.
+  } catch (e) {
+    // Prices read before stay; without any, the forms say the cost and balance are unknown, and why.
+    if (!creditsStore.get()) creditsStore.set({ balance: null, balanceError: `the balance and prices could not be read: ${toShownError(e).message}`, source: 'service', costs: {} });
   }
 }
 

@@ -2,13 +2,13 @@
 // chosen, an FBX with animation prompts, a bad file and one the browser could not send; the batch is kept
 // in the data folder, listed again by a new bridge on the same folder (a restart), and one cut off by a
 // stop is shown with its unsent files marked.
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BatchView } from '../../shared/bridge/contract.ts';
 import { createServices } from '../../main/app/services.ts';
 import { DEFAULT_TIMING, scaleTiming } from '../../main/jobs/schedule.ts';
-import { INTERRUPTED } from '../../main/host/batch-log.ts';
+import { BatchLog, INTERRUPTED } from '../../main/host/batch-log.ts';
 import { BridgeService } from '../../main/host/bridge-service.ts';
 import { cachePath } from '../../shared/bridge/web-protocol.ts';
 import { realFixture } from '../fixtures.ts';
@@ -76,6 +76,20 @@ describe('batches kept in the data folder', () => {
     // Clear finished forgets it, for good.
     expect(await again.call('batch.forget', { batchIds: [batchId] })).toEqual({ forgotten: 1 });
     expect(((await again.call('batch.list', {})) as { batches: BatchView[] }).batches).toEqual([]);
+  });
+
+  it('writes the changes of a large batch together, not once per change', () => {
+    const data = tempDir('batch-many');
+    dirs.push(data);
+    const log = new BatchLog(data.path);
+    log.begin('batch_many', []);
+    const saved = () => (JSON.parse(readFileSync(log.path, 'utf8')) as { batches: BatchView[] }).batches[0]!.items.length;
+    for (let index = 0; index < 2000; index++) log.item('batch_many', { index, path: `/drop/${index}.png`, name: `${index}.png`, state: 'queued' });
+    expect(saved()).toBe(0); // not yet written: the changes wait for one write
+    log.flush();
+    expect(saved()).toBe(2000);
+    log.finish('batch_many');
+    expect(new BatchLog(data.path).list()[0]!.finishedAt).toBeTypeOf('number');
   });
 
   it('shows a batch cut off by a stop with its unsent files marked', async () => {

@@ -51,6 +51,12 @@ describe('quote', () => {
     expect(q.warning).toMatch(/does not publish/);
   });
 
+  it('says the cost is unknown when the prices could not be read', () => {
+    const q = quote({ balance: null, balanceError: 'the balance and prices could not be read: offline', source: 'service', costs: {} }, [{ endpoint: 'createImageTo3d', count: 1 }]);
+    expect(q.text).toBe('Cost unknown. Balance unknown: the balance and prices could not be read: offline.');
+    expect(q.refusal).toBeUndefined();
+  });
+
   it('warns when the balance is unknown', () => {
     const q = quote({ ...service, balance: null, balanceError: 'the balance could not be read: offline' }, [{ endpoint: 'createImageTo3d', count: 2 }]);
     expect(q.text).toBe('Costs 20 credits (the service’s list). Balance unknown: the balance could not be read: offline.');
