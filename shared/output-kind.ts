@@ -36,7 +36,12 @@ export type OutputKind =
   /** An animated clip: `library:<id>` (the session's animation library), `prompt:<id>` and `prompt:<id>:usdz` (a text prompt's result). */
   | { type: 'clip'; source: ClipSource; id: string; format: 'glb' | 'usdz' }
   /** A retopology's mesh and its image, one per output mesh: `retopo_obj`, `retopo_obj_1`, `retopo_image`, … */
-  | { type: 'retopology'; file: 'obj' | 'image'; index: number };
+  | { type: 'retopology'; file: 'obj' | 'image'; index: number }
+  /**
+   * A file a retopology's OBJ names, downloaded from beside it and kept with it (its MTL, the textures the MTL
+   * names): `retopo_obj:<name>`, `retopo_obj_1:<name>`, … `name` is a plain file name (OBJ_FILE_NAME).
+   */
+  | { type: 'obj-file'; index: number; name: string };
 
 export type ClipSource = 'library' | 'prompt';
 export type OutputType = OutputKind['type'];
@@ -46,6 +51,8 @@ const SINGLE = { mp4: 'video', image: 'image', mesh: 'input-mesh', animation: 'a
 type SingleType = (typeof SINGLE)[keyof typeof SINGLE];
 const SINGLE_KEY = Object.fromEntries(Object.entries(SINGLE).map(([key, type]) => [type, key])) as Record<SingleType, string>;
 const USDZ_SUFFIX = ':usdz';
+/** A companion file's name: a plain name (no folder, no leading dot), as an OBJ or MTL names its files. */
+export const OBJ_FILE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_. -]{0,199}$/;
 /** A whole number as the key writes it: `0`, `7`, `12` (not `01`, `+1`, `1e2`). */
 const INDEX = /^(?:0|[1-9][0-9]{0,5})$/;
 
@@ -60,6 +67,8 @@ export function formatOutputKind(kind: OutputKind): string {
       return `${kind.source}:${kind.id}${kind.format === 'usdz' ? USDZ_SUFFIX : ''}`;
     case 'retopology':
       return `retopo_${kind.file}${kind.index === 0 ? '' : `_${kind.index}`}`;
+    case 'obj-file':
+      return `retopo_obj${kind.index === 0 ? '' : `_${kind.index}`}:${kind.name}`;
     default:
       return SINGLE_KEY[kind.type];
   }
@@ -74,7 +83,7 @@ export function parseOutputKind(key: string): OutputKind | undefined {
     if (format !== undefined && (MESH_FILE_FORMATS as readonly string[]).includes(format)) return { type: 'mesh', stage, format: format as MeshFileFormat };
   }
   const colon = key.indexOf(':');
-  if (colon > 0) return parseClip(key.slice(0, colon), key.slice(colon + 1));
+  if (colon > 0) return parseObjFile(key.slice(0, colon), key.slice(colon + 1)) ?? parseClip(key.slice(0, colon), key.slice(colon + 1));
   const spin = /^spin_(.+)$/.exec(key);
   if (spin) return INDEX.test(spin[1]!) ? { type: 'spin', index: Number(spin[1]) } : undefined;
   const retopo = /^retopo_(obj|image)(?:_(.+))?$/.exec(key);
@@ -84,6 +93,13 @@ export function parseOutputKind(key: string): OutputKind | undefined {
     return { type: 'retopology', file: retopo[1] as 'obj' | 'image', index: index === undefined ? 0 : Number(index) };
   }
   return undefined;
+}
+
+/** `retopo_obj:<name>`, `retopo_obj_<n>:<name>`: a file the n-th retopologized OBJ names. */
+function parseObjFile(owner: string, name: string): OutputKind | undefined {
+  const obj = parseOutputKind(owner);
+  if (obj?.type !== 'retopology' || obj.file !== 'obj' || !OBJ_FILE_NAME.test(name)) return undefined;
+  return { type: 'obj-file', index: obj.index, name };
 }
 
 /** `library:<id>`, `prompt:<id>`, `prompt:<id>:usdz`: the id is everything between (never empty). */
@@ -189,6 +205,8 @@ export function outputLabel(kind: OutputKind | string, context: OutputLabelConte
       const mesh = `Retopologized mesh${k.index === 0 ? '' : ` ${k.index + 1}`}`;
       return k.file === 'obj' ? `${mesh}${format('OBJ')}` : `${mesh} (image)`;
     }
+    case 'obj-file':
+      return `Retopologized mesh${k.index === 0 ? '' : ` ${k.index + 1}`}: ${k.name}`;
     default:
       return SINGLE_LABEL[k.type];
   }

@@ -5,6 +5,7 @@ import type { FinishedHook } from '../jobs/tracker.ts';
 import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import type { DownloadCache } from './download-cache.ts';
+import { fetchObjCompanions } from './obj-companions.ts';
 import { DEFAULT_FORMATS, outputsOf, type OutputFormat } from './outputs.ts';
 
 export interface DownloadHookOptions {
@@ -53,6 +54,17 @@ export async function fetchJobOutputs(
     if (result.status === 'fulfilled') report.fetched.push({ kind, path: result.value });
     else report.failed.push({ kind, error: result.reason instanceof Error ? result.reason.message : String(result.reason) });
   });
+  // An OBJ's MTL and textures are kept with it (a retopology's OBJ names them; they sit beside it).
+  for (const [i, result] of results.entries()) {
+    const { kind, url } = outputs[i]!;
+    if (result.status !== 'fulfilled') continue;
+    const request = { sessionId, jobId: job.id, objKind: kind, objUrl: url, objPath: result.value, refreshObjUrl: refreshUrl(kind), label: job.label };
+    try {
+      report.fetched.push(...(await fetchObjCompanions(cache, request)));
+    } catch (error) {
+      report.failed.push({ kind: `${kind} (its MTL or texture)`, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
   if (report.failed.length === 0) {
     try {
       store.jobs.markOutputsFetched(job.id);

@@ -1,7 +1,7 @@
 // One call puts a result into a game project: detect the engine, pick and name the files, transform the GLB,
 // write everything with a manifest into a staging folder, then move that folder into place in one rename.
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import type { Bounds } from './bounds.ts';
 import { detectProject, type Project } from './detect.ts';
@@ -9,13 +9,17 @@ import { ExportError, ioError } from './errors.ts';
 import { buildManifest, exportSourceSchema, MANIFEST_SUFFIX, manifestFileName, readManifest, type ExportSource } from './manifest.ts';
 import { styleName, uniqueName } from './naming.ts';
 import { assertPlainName, ensureFolderInside, entryKind } from './paths.ts';
+import { formatRefusal } from '../../shared/export-options.ts';
 import { chooseFormat, fileName, PRESETS, selectFiles, type ExportFormat, type ExportTarget, type FileKind, type Preset } from './presets.ts';
 import { rewriteReferences } from './references.ts';
 import { cleanStale, commitStaging, copyEntries, createStaging, writeDurable } from './staging.ts';
-import { hasTransforms, transformGlb, transformsSchema, type Transforms } from './transform.ts';
+import { mtlTextures } from '../cache/obj-companions.ts';
+import type { ClipSource } from './clips.ts';
+import { prepareFiles, readSource, type PreparedFile } from './prepare.ts';
+import { hasTransforms, transformsSchema, type Transforms } from './transform.ts';
 import { issuesToText, parseWith } from '../../shared/contract/issues.ts';
 
-export interface SourceFile {
+export interface SourceFile extends PreparedFile {
   kind: FileKind;
   /** The file to copy, e.g. in the download cache. */
   path: string;
@@ -33,6 +37,10 @@ export interface ExportOptions {
   transforms?: Transforms;
   /** The one mesh format written (presets.ts chooseFormat); the engine's default when omitted. */
   format?: ExportFormat | undefined;
+  /** An animated model's clips (each a GLB of the same rig): the GLB written holds them all, or those `keepClips` names. */
+  clips?: readonly ClipSource[] | undefined;
+  /** Which of `clips` to keep, by output key, id or name (shared/export-options.ts exportClipsSchema); all when omitted. */
+  keepClips?: readonly string[] | undefined;
   /** Replace an existing asset folder of the same name; without it that is an error. */
   overwrite?: boolean;
   source: ExportSource;
@@ -61,6 +69,8 @@ export interface ExportResult {
   manifestPath: string;
   /** The transformed GLB's box in metres; only when transforms were applied. */
   bbox?: Bounds;
+  /** The animations the GLB holds (by name) and the clips that could not go in, when the model has clips. */
+  clips?: { written: string[]; skipped: { name: string; why: string }[] };
   /** Whether an existing folder was replaced. */
   replaced: boolean;
   /** Entries of the replaced folder kept in the new one (engine sidecars such as Unity's .meta files). */
@@ -81,8 +91,21 @@ export async function exportAsset(options: ExportOptions): Promise<ExportResult>
   const project = await detectProject(options.projectDir, options.engine);
   const preset = PRESETS[project.engine];
   const assetName = styleName(options.name, preset.style);
-  const { chosen, skipped } = selectFiles(preset, options.files, hasTransforms(transforms), chooseFormat(project, options.files.map((f) => f.kind), options.format).format);
-  await checkSources(chosen, preset, transforms);
+  let format = chooseFormat(project, formatsOnOffer(options.files, transforms), options.format).format;
+  const glb = options.files.find((f) => f.kind === 'glb');
+  const reads = selectFiles(preset, options.files, false, format).chosen;
+  await checkSources(glb && (hasTransforms(transforms) || options.clips?.length) ? [...new Set([glb, ...reads])] : reads, preset, transforms);
+  const prepare = (f: ExportFormat | undefined) => prepareFiles(options.files, { transforms, format: f, clips: options.clips, keepClips: options.keepClips });
+  const refusals: { file: SourceFile; why: string }[] = [];
+  const prepared = await prepare(format).catch(async (error: unknown) => {
+    // A format the engine picked (not the user) that cannot be made from the transformed model: the GLB instead, when the engine imports it.
+    if (!(error instanceof ExportError && error.code === 'bad-format') || options.format !== undefined || !glb || formatRefusal(project, 'glb') !== undefined) throw error;
+    refusals.push({ file: { ...glb, kind: format as FileKind }, why: error.why.replace(/^is not written: /, '') });
+    format = 'glb';
+    return prepare(format);
+  });
+  const selection = selectFiles(preset, prepared.files, false, format);
+  const { chosen, skipped } = await onlyUsedTextures(selection.chosen, [...refusals, ...prepared.replaced, ...selection.skipped]);
 
   // A plain folder that does not exist yet (a game project's root always exists: its markers were found).
   if (project.newFolder && project.engine === 'folder') await createNewFolder(project.root);
@@ -96,10 +119,9 @@ export async function exportAsset(options: ExportOptions): Promise<ExportResult>
   const staging = await createStaging(parent);
   try {
     const written: WrittenFile[] = [];
-    let bbox: Bounds | undefined;
+    const bbox = prepared.bbox;
     for (const item of plan) {
-      const out = await produce(item, plan, transforms);
-      if (out.bbox && !bbox) bbox = out.bbox;
+      const out = await produce(item, plan);
       await writeDurable(join(staging, item.name), out.data);
       written.push({
         kind: item.source.kind,
@@ -119,6 +141,7 @@ export async function exportAsset(options: ExportOptions): Promise<ExportResult>
       files: written.map((f) => ({ path: basename(f.path), kind: f.kind, size: f.size, sha256: f.sha256, from: f.from, transformed: f.transformed })),
       ...(hasTransforms(transforms) && { transforms }),
       ...(bbox && { bbox }),
+      ...(prepared.clips && { clips: prepared.clips.written }),
     });
     await writeDurable(join(staging, manifestName), `${JSON.stringify(manifest, null, 2)}\n`);
     const replaced = existing === 'dir';
@@ -132,6 +155,7 @@ export async function exportAsset(options: ExportOptions): Promise<ExportResult>
       skipped: skipped.map(({ file, why }) => ({ kind: file.kind, path: file.path, why })),
       manifestPath: join(targetDir, manifestName),
       ...(bbox && { bbox }),
+      ...(prepared.clips && { clips: prepared.clips }),
       replaced,
       kept,
     };
@@ -167,6 +191,7 @@ async function checkSources(chosen: SourceFile[], preset: Preset, transforms: Tr
     throw new ExportError('nothing-to-export', { file: `${preset.label} export`, why, fix });
   }
   for (const f of chosen) {
+    if (f.data !== undefined) continue;
     const s = await stat(f.path).catch(() => undefined);
     if (!s?.isFile()) throw new ExportError('source-missing', { file: f.path, why: 'is not there', fix: 'Download the result again' });
   }
@@ -240,20 +265,38 @@ function extensionOf(f: SourceFile): string {
 
 const sourceName = (f: SourceFile) => f.name ?? basename(f.path);
 
-async function produce(item: Planned, plan: Planned[], transforms?: Transforms): Promise<{ data: Uint8Array; transformed: boolean; bbox?: Bounds }> {
+async function produce(item: Planned, plan: Planned[]): Promise<{ data: Uint8Array; transformed: boolean }> {
   const { source } = item;
-  const bytes = await readFile(source.path).catch((error: unknown) => {
-    throw ioError(source.path, 'reading the source file', error);
-  });
-  if (source.kind === 'glb' && hasTransforms(transforms)) {
-    const out = await transformGlb(bytes, transforms, source.path);
-    return { data: out.glb, transformed: true, ...(out.bbox && { bbox: out.bbox }) };
-  }
+  const bytes = await readSource(source);
+  const transformed = source.transformed === true;
   if (source.kind === 'obj' || source.kind === 'mtl') {
     const renames = new Map(plan.map((p) => [sourceName(p.source).toLowerCase(), p.name]));
-    return { data: Buffer.from(rewriteReferences(source.kind, bytes.toString('utf8'), renames)), transformed: false };
+    // An OBJ never names a material library that is not written beside it.
+    const text = rewriteReferences(source.kind, Buffer.from(bytes).toString('utf8'), renames, source.kind === 'obj');
+    return { data: Buffer.from(text), transformed };
   }
-  return { data: bytes, transformed: false };
+  return { data: bytes, transformed };
+}
+
+/** The formats an export can write from these files: with transforms, the FBX and OBJ are made from the GLB. */
+function formatsOnOffer(files: readonly SourceFile[], transforms: Transforms | undefined): FileKind[] {
+  const kinds = files.map((f) => f.kind);
+  return hasTransforms(transforms) && kinds.includes('glb') ? [...new Set<FileKind>([...kinds, 'fbx', 'obj'])] : kinds;
+}
+
+/**
+ * Textures are written only when a material uses them: beside an OBJ, those its MTL names (a GLB and an FBX
+ * carry theirs inside). A picture that is the whole result (a generated image, no model) is written as it is.
+ */
+async function onlyUsedTextures(chosen: SourceFile[], skipped: { file: SourceFile; why: string }[]): Promise<{ chosen: SourceFile[]; skipped: { file: SourceFile; why: string }[] }> {
+  if (!chosen.some((f) => f.kind === 'glb' || f.kind === 'fbx' || f.kind === 'obj' || f.kind === 'usdz')) return { chosen, skipped };
+  const named = new Set<string>();
+  for (const mtl of chosen.filter((f) => f.kind === 'mtl')) for (const t of mtlTextures(Buffer.from(await readSource(mtl)).toString('utf8'))) named.add(t.toLowerCase());
+  const used = (f: SourceFile) => f.kind !== 'texture' || named.has(sourceName(f).toLowerCase());
+  return {
+    chosen: chosen.filter(used),
+    skipped: [...skipped, ...chosen.filter((f) => !used(f)).map((file) => ({ file, why: 'no material of the model uses it (a GLB or FBX carries its textures inside)' }))],
+  };
 }
 
 /**

@@ -1,38 +1,44 @@
 // The files of a finished job that an export can use, taken from the download cache (no network):
-// each cached output (shared/output-kind.ts) mapped to the export's file kind.
-import { formatOutputKind, parseOutputKind, type MeshFileFormat, type MeshStage } from '../../shared/output-kind.ts';
+// each cached output (shared/output-kind.ts) mapped to the export's file kind. An animation job's clips
+// (the library's and every prompt's, each a GLB of the same rig) are gathered into its one GLB (clips.ts);
+// a retopology's OBJ comes with the MTL and textures the cache keeps beside it (cache/obj-companions.ts).
+import { jobDef } from '../../shared/kinds/index.ts';
+import { formatOutputKind, parseOutputKind, type ClipNames, type MeshFileFormat, type MeshStage, type OutputKind } from '../../shared/output-kind.ts';
 import { fetchJobOutputs } from '../cache/auto-download.ts';
 import type { DownloadCache } from '../cache/download-cache.ts';
 import type { OutputFormat } from '../cache/outputs.ts';
 import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
+import type { ClipSource } from './clips.ts';
 import { ExportError } from './errors.ts';
 import { exportAsset, type ExportResult, type SourceFile } from './export.ts';
 import type { ExportFormat, ExportTarget, FileKind } from './presets.ts';
 import type { Transforms } from './transform.ts';
 
-/** The export kind of a cached output, or undefined when an export does not write it. */
-function exportKindOf(key: string): FileKind | undefined {
-  const kind = parseOutputKind(key);
+/**
+ * The export kind of a cached output, or undefined when an export does not write it. Pictures that no
+ * material uses are not textures: the animation's joint render, the retopology's preview picture.
+ */
+function exportKindOf(kind: OutputKind | undefined): FileKind | undefined {
   switch (kind?.type) {
     case 'mesh':
       if (kind.format === 'usdz') return 'usdz';
       if (kind.format === 'glb') return 'glb';
       if (kind.stage !== 'final') return kind.stage === 'preview' && kind.format === 'zip' ? 'zip' : undefined;
       return kind.format;
-    case 'input-mesh':
     case 'animation':
       return 'glb';
     case 'clip':
-      // A prompt's result (GLB and USDZ); the library's clips are the service's own, not the asset.
-      return kind.format === 'usdz' ? 'usdz' : kind.source === 'prompt' ? 'glb' : undefined;
+      // The model of an animation job when the session's own GLB is not cached; its clips are gathered apart.
+      return kind.format === 'usdz' ? (kind.source === 'prompt' ? 'usdz' : undefined) : 'glb';
     case 'retopology':
-      return kind.file === 'obj' ? 'obj' : 'texture';
+      return kind.file === 'obj' ? 'obj' : undefined;
+    case 'obj-file':
+      return kind.name.toLowerCase().endsWith('.mtl') ? 'mtl' : 'texture';
     case 'image':
-    case 'render':
-      return 'texture';
+      return 'texture'; // a text-to-image job's picture: the result itself
     default:
-      return undefined; // the video, spin views, thumbnail, and keys this version does not know
+      return undefined; // the uploaded mesh, the render, the video, spin views, thumbnail, and keys this version does not know
   }
 }
 
@@ -43,12 +49,15 @@ const PREFERRED: Readonly<Record<'preview' | 'refine' | 'other', readonly string
   other: [mesh('final', 'glb'), mesh('final', 'usdz')],
 };
 
-/** Cached outputs tried first: the final mesh, except that the older flow's preview job exports its preview. */
+/** Cached outputs tried first: the final mesh (an animation's own GLB), except that the older flow's preview job exports its preview. */
 function preferred(step: JobRecord['step']): readonly string[] {
-  return PREFERRED[step === 'preview' || step === 'refine' ? step : 'other'];
+  return step === 'preview' || step === 'refine' ? PREFERRED[step] : [...PREFERRED.other, formatOutputKind({ type: 'animation' })];
 }
 
-/** Every cached output of the job's session that an export can write; at most one file per export kind. */
+/**
+ * Every cached output of the job's session that an export can write: at most one file per export kind,
+ * except the MTL and textures that go with the OBJ taken (all of them, named as the OBJ names them).
+ */
 export function exportSourcesOf(job: Pick<JobRecord, 'remoteId' | 'step'>, cache: DownloadCache): SourceFile[] {
   if (job.remoteId === null) return [];
   const first = preferred(job.step);
@@ -59,15 +68,62 @@ export function exportSourcesOf(job: Pick<JobRecord, 'remoteId' | 'step'>, cache
     .sort((a, b) => rank(a.kind) - rank(b.kind)); // stable: otherwise in the cache's order
   const seen = new Set<FileKind>();
   const files: SourceFile[] = [];
+  let objIndex: number | undefined;
+  const companions: { index: number; file: SourceFile }[] = [];
   for (const entry of entries) {
-    const kind = exportKindOf(entry.kind);
-    if (kind === undefined || seen.has(kind)) continue;
+    const parsed = parseOutputKind(entry.kind);
+    const kind = exportKindOf(parsed);
+    if (kind === undefined) continue;
     const path = cache.open(entry.sessionId, entry.kind);
     if (path === undefined) continue;
+    if (parsed?.type === 'obj-file') {
+      companions.push({ index: parsed.index, file: { kind, path, name: parsed.name } });
+      continue;
+    }
+    if (seen.has(kind)) continue;
     seen.add(kind);
-    files.push({ kind, path, ...(kind === 'texture' && { name: 'texture.png' }) });
+    if (parsed?.type === 'retopology') objIndex = parsed.index;
+    files.push({ kind, path, ...(kind === 'texture' && { name: 'texture.png' }), ...(parsed?.type === 'retopology' && { name: 'retopology.obj' }) });
   }
+  // A retopology's OBJ with its own MTL and textures (a mesh OBJ of an image-to-3D job has none cached beside it).
+  for (const c of companions) if (c.index === objIndex) files.push(c.file);
   return files;
+}
+
+/** The clip names the jobs' results know (a session's job was read before its prompts were added; a prompt job after). */
+function mergedNames(jobs: readonly Pick<JobRecord, 'kind' | 'result'>[]): ClipNames | undefined {
+  const all = jobs.flatMap((j) => jobDef(j.kind)?.clipNames?.(j.result) ?? []);
+  if (all.length === 0) return undefined;
+  return { library: new Map(all.flatMap((n) => [...n.library])), prompt: new Map(all.flatMap((n) => [...n.prompt])) };
+}
+
+/**
+ * The clips an export of an animation job can gather into its GLB, in the session's order: each library
+ * clip and each prompt's result, named by the library's label or the prompt's text. A library clip whose own
+ * GLB is not cached is taken from the session's animated GLB (which holds every library clip by its label).
+ */
+export function clipSourcesOf(job: Pick<JobRecord, 'remoteId' | 'kind' | 'result'>, cache: DownloadCache, sameSession: readonly Pick<JobRecord, 'kind' | 'result'>[] = []): ClipSource[] {
+  if (job.remoteId === null) return [];
+  const names = mergedNames([job, ...sameSession]);
+  if (names === undefined) return [];
+  const cached = new Map<string, string>();
+  for (const e of cache.list()) {
+    if (e.sessionId !== job.remoteId || e.state !== 'complete') continue;
+    const path = cache.open(e.sessionId, e.kind);
+    if (path !== undefined) cached.set(e.kind, path);
+  }
+  const animation = cached.get(formatOutputKind({ type: 'animation' }));
+  const out: ClipSource[] = [];
+  for (const source of ['library', 'prompt'] as const) {
+    for (const [id, label] of names[source]) {
+      const key = formatOutputKind({ type: 'clip', source, id, format: 'glb' });
+      const path = cached.get(key);
+      const name = label || id;
+      if (path !== undefined) out.push({ id: key, name, source, path });
+      else if (source === 'library' && animation !== undefined) out.push({ id: key, name, source, path: animation, animation: label });
+    }
+  }
+  return out;
 }
 
 export interface JobExportDeps {
@@ -87,6 +143,8 @@ export interface JobExportOptions {
   overwrite?: boolean | undefined;
   /** The one mesh format written; the engine's default when omitted (presets.ts chooseFormat). */
   format?: ExportFormat | undefined;
+  /** An animation job's clips to keep in its GLB, by output key, id or name (clipSourcesOf); every clip when omitted. */
+  clips?: readonly string[] | undefined;
 }
 
 /** Exports a finished job's outputs from the cache (downloading them first if they are missing). */
@@ -102,6 +160,8 @@ export async function exportJob(deps: JobExportDeps, job: JobRecord, options: Jo
   if (files.length === 0) {
     throw new ExportError('nothing-to-export', { file: job.label, why: 'none of its outputs is in the local cache', fix: 'Download its outputs first (check your connection), then export again' });
   }
+  const sameSession = (['animation_session', 'animation_prompt'] as const).flatMap((kind) => deps.store.jobs.findByRemoteId(job.remoteId!, kind) ?? []);
+  const clips = clipSourcesOf(job, deps.cache, sameSession);
   return exportAsset({
     projectDir: options.projectDir,
     ...(options.engine && { engine: options.engine }),
@@ -110,6 +170,7 @@ export async function exportJob(deps: JobExportDeps, job: JobRecord, options: Jo
     ...(options.transforms && { transforms: options.transforms }),
     overwrite: options.overwrite ?? false,
     ...(options.format && { format: options.format }),
+    ...(clips.length > 0 && { clips, ...(options.clips && { keepClips: options.clips }) }),
     source: {
       sessionId: job.remoteId,
       jobId: job.id,

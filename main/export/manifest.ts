@@ -49,6 +49,8 @@ export const manifestSchema = z.object({
   transforms: transformsSchema.optional(),
   /** In metres, after the transforms. */
   bbox: z.object({ min: vec3, max: vec3, size: vec3 }).optional(),
+  /** An animated model's clips, as the GLB names its animations (a prompt's text, a library clip's label). */
+  clips: z.array(z.string()).optional(),
   app: z.object({ name: z.literal('asset-studio'), version: z.string() }),
   exportedAt: z.iso.datetime(),
 });

@@ -39,7 +39,7 @@ describe('outputs of finished jobs', () => {
     );
     expect(current).toEqual(['glb', 'usdz']); // obj, zip and fbx are not enabled
     expect(image).toEqual(['image']);
-    expect(retopo).toEqual(['retopo_obj', 'retopo_image']);
+    expect(retopo).toEqual(['retopo_obj', 'retopo_image', 'retopo_obj:mesh.mtl']); // the OBJ's MTL is kept with it (#16 item 2)
     // animation_url is also the first library entry: downloaded once, as `animation`.
     expect(animation!.slice(0, 4)).toEqual(['mesh', 'animation', 'render', 'thumbnail']);
     expect(animation!.length).toBeGreaterThan(4);

@@ -18,19 +18,23 @@ function options(projectDir: string, extra: Partial<ExportOptions> = {}): Export
 }
 
 const LAYOUT: Record<GameEngine, { dir: string[]; files: string[] }> = {
-  unity: { dir: ['Assets', 'AssetStudio', 'OakChair'], files: ['OakChair.assetstudio.json', 'OakChair.glb', 'OakChair_Model.png'] },
-  unreal: { dir: ['Content', 'AssetStudio', 'OakChair'], files: ['OakChair.assetstudio.json', 'OakChair.glb', 'OakChair_Model.png'] },
-  godot: { dir: ['assets', 'asset_studio', 'oak_chair'], files: ['oak_chair.assetstudio.json', 'oak_chair.glb', 'oak_chair_model.png'] },
+  unity: { dir: ['Assets', 'AssetStudio', 'OakChair'], files: ['OakChair.assetstudio.json', 'OakChair.glb'] },
+  unreal: { dir: ['Content', 'AssetStudio', 'OakChair'], files: ['OakChair.assetstudio.json', 'OakChair.glb'] },
+  godot: { dir: ['assets', 'asset_studio', 'oak_chair'], files: ['oak_chair.assetstudio.json', 'oak_chair.glb'] },
 };
 
 describe('exportAsset: layouts and manifest', () => {
-  it.each(['unity', 'unreal', 'godot'] as const)('puts a generated GLB with its texture into a %s project', async (engine) => {
+  it.each(['unity', 'unreal', 'godot'] as const)('puts a generated GLB (its texture inside) into a %s project, and no loose texture no material uses', async (engine) => {
     const root = realpathSync(engine === 'unity' ? withGltfast(makeProject(engine)) : makeProject(engine)); // Unity: GLB with glTFast
     const result = await exportAsset(options(root));
     const target = join(root, ...LAYOUT[engine].dir);
     expect(result).toMatchObject({ engine, projectRoot: root, targetDir: target, replaced: false });
     expect(readdirSync(target).sort()).toEqual(LAYOUT[engine].files);
-    expect(result.skipped.map((s) => s.kind)).toEqual(['obj', 'mtl']);
+    expect(result.skipped.map((s) => [s.kind, s.why])).toEqual([
+      ['obj', expect.stringContaining('one format per export')],
+      ['mtl', 'an MTL goes with its OBJ, which is not written'],
+      ['texture', 'no material of the model uses it (a GLB or FBX carries its textures inside)'],
+    ]);
     expect(readdirSync(join(target, '..'))).toEqual([LAYOUT[engine].dir.at(-1)]); // no staging folder left
   });
 
@@ -49,7 +53,6 @@ describe('exportAsset: layouts and manifest', () => {
     expect(Date.parse(manifest.exportedAt)).toBeGreaterThan(Date.now() - 60_000);
     expect(manifest.files.map((f) => [f.path, f.kind, f.from, f.transformed])).toEqual([
       ['OakChair.glb', 'glb', 'model.glb', false],
-      ['OakChair_Model.png', 'texture', 'model.png', false],
     ]);
     for (const f of manifest.files) {
       const path = join(result.targetDir, f.path);
@@ -73,13 +76,13 @@ describe('exportAsset: layouts and manifest', () => {
     expect(readFileSync(join(result.targetDir, 'OakChair.mtl'), 'utf8')).toMatch(/^map_Kd OakChair_Model\.png$/m);
   });
 
-  it('writes only the FBX for Unity (its default format), and then keeps the texture names the FBX refers to', async () => {
+  it('writes only the FBX for Unity (its default format), without the loose texture: the FBX embeds its own', async () => {
     const root = makeProject('unity');
     const sources = generatedSources();
     const fbx = join(sources.dir, 'fbx-blob');
     writeFileSync(fbx, buildFbxBinary('chair'));
     const result = await exportAsset({ ...options(root), files: [...sources.all, { kind: 'fbx', path: fbx, name: 'model.fbx' }] });
-    expect(readdirSync(result.targetDir).sort()).toEqual(['OakChair.assetstudio.json', 'OakChair.fbx', 'model.png']);
+    expect(readdirSync(result.targetDir).sort()).toEqual(['OakChair.assetstudio.json', 'OakChair.fbx']);
     expect(readFileSync(join(result.targetDir, 'OakChair.fbx')).equals(readFileSync(fbx))).toBe(true);
   });
 
@@ -87,7 +90,7 @@ describe('exportAsset: layouts and manifest', () => {
     const dir = realpathSync(tempDir());
     const result = await exportAsset(options(dir));
     expect(result).toMatchObject({ engine: 'folder', targetDir: join(dir, 'oak_chair') });
-    expect(readdirSync(result.targetDir).sort()).toEqual(['oak_chair.assetstudio.json', 'oak_chair.glb', 'oak_chair_model.png']);
+    expect(readdirSync(result.targetDir).sort()).toEqual(['oak_chair.assetstudio.json', 'oak_chair.glb']);
     const obj = await exportAsset({ ...options(dir), name: 'oak chair obj', format: 'obj' });
     expect(readdirSync(obj.targetDir).sort()).toEqual(['oak_chair_obj.assetstudio.json', 'oak_chair_obj.mtl', 'oak_chair_obj.obj', 'oak_chair_obj_model.png']);
     expect(readFileSync(join(obj.targetDir, 'oak_chair_obj.mtl'), 'utf8')).toMatch(/^map_Kd oak_chair_obj_model\.png$/m);
@@ -149,7 +152,7 @@ describe('exportAsset: replacing', () => {
   });
 
   it('replaces with overwrite, keeping the engine files (Unity .meta) and what the user added', async () => {
-    const root = makeProject('unity');
+    const root = withGltfast(makeProject('unity'));
     const first = await exportAsset(options(root));
     writeFileSync(join(first.targetDir, 'OakChair.glb.meta'), 'guid: 0123456789abcdef\n');
     writeFileSync(join(first.targetDir, 'OakChair.assetstudio.json.meta'), 'guid: fedcba\n');

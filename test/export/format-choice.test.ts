@@ -82,15 +82,16 @@ describe('exportAsset: one mesh format per export', () => {
     const files = allFormats();
     const plain = realpathSync(makeProject('unity'));
     const fbx = await exportAsset({ projectDir: plain, name: 'robot', files, source: SOURCE });
-    expect(readdirSync(fbx.targetDir).sort()).toEqual(['Robot.assetstudio.json', 'Robot.fbx', 'model.png']);
+    expect(readdirSync(fbx.targetDir).sort()).toEqual(['Robot.assetstudio.json', 'Robot.fbx']);
     expect(fbx.skipped.map((s) => [s.kind, s.why])).toEqual([
       ['glb', 'Unity gets FBX here: one format per export, so the model is imported once'],
       ['obj', 'Unity gets FBX here: one format per export, so the model is imported once'],
       ['mtl', 'an MTL goes with its OBJ, which is not written'],
+      ['texture', 'no material of the model uses it (a GLB or FBX carries its textures inside)'],
     ]);
     const gltfast = realpathSync(withGltfast(makeProject('unity')));
     const glb = await exportAsset({ projectDir: gltfast, name: 'robot', files, source: SOURCE });
-    expect(readdirSync(glb.targetDir).sort()).toEqual(['Robot.assetstudio.json', 'Robot.glb', 'Robot_Model.png']);
+    expect(readdirSync(glb.targetDir).sort()).toEqual(['Robot.assetstudio.json', 'Robot.glb']);
   });
 
   it('writes the format asked for, and refuses GLB for Unity without a glTF package, writing nothing', async () => {
@@ -101,7 +102,7 @@ describe('exportAsset: one mesh format per export', () => {
     await expect(exportAsset({ projectDir: root, name: 'robot2', files, source: SOURCE, format: 'glb' })).rejects.toMatchObject({ code: 'bad-format' });
     expect(readdirSync(join(root, 'Assets', 'AssetStudio'))).toEqual(['Robot']);
     const unreal = await exportAsset({ projectDir: makeProject('unreal'), name: 'robot', files, source: SOURCE });
-    expect(unreal.files.map((f) => f.kind).sort()).toEqual(['fbx', 'texture']);
+    expect(unreal.files.map((f) => f.kind).sort()).toEqual(['fbx']);
   });
 });
 

@@ -1,0 +1,204 @@
+// Exports of real jobs of the embedded engine (#16 items 1, 2, 3, 9), made through the web host as the app
+// makes them and exported from the download cache with exportJob, the function the CLI and the app call:
+// an animation with the library clips and two text prompts (one GLB holding every clip, by name), a
+// retopology (the cache keeps its OBJ's MTL and texture; the export writes them, references renamed, and no
+// preview picture), the chair image-to-3D (its FBX's material uses its embedded texture; with transforms the
+// FBX and OBJ are made from the transformed model).
+import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchJobOutputs } from '../../main/cache/auto-download.ts';
+import { clipSourcesOf, exportJob, type JobExportDeps } from '../../main/export/from-job.ts';
+import { readManifest } from '../../main/export/manifest.ts';
+import { startWebHost, type RunningWebHost } from '../../main/host/web-host.ts';
+import type { JobRecord } from '../../main/store/jobs.ts';
+import { parseOutputKind } from '../../shared/output-kind.ts';
+import { realFixture } from '../fixtures.ts';
+import { tempDir as hostTempDir } from '../host/helpers.ts';
+import { child, readFbxNodes, type FbxRecord } from './fbx-nodes.ts';
+import { makeProject, readGlb, tempDir, validatorErrors, withGltfast } from './helpers.ts';
+
+const PROMPTS = ['wave with both hands', 'spin on the spot'];
+const data = hostTempDir('export-jobs');
+let host: RunningWebHost;
+let deps: JobExportDeps;
+const jobs: Record<'chair' | 'animation' | 'prompts' | 'retopology', JobRecord> = {} as never;
+
+async function call(command: string, input: unknown): Promise<any> {
+  const res = await fetch(`${host.origin}/api/call/${command}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}` }, body: JSON.stringify(input) });
+  const body = await res.json();
+  if (res.status !== 200) throw new Error(`${command}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** Follows a job to success, then caches its outputs as the app's own download does. */
+async function succeeded(id: string): Promise<JobRecord> {
+  for (let tries = 0; ; tries++) {
+    const job = await call('jobs.get', { id });
+    if (job.state === 'failed') throw new Error(`job failed: ${job.error}`);
+    if (job.state === 'succeeded') break;
+    if (tries > 2400) throw new Error(`job ${id} never ended`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const { cache, store, tracker, outputFormats } = host.bridge.services;
+  const report = await fetchJobOutputs(cache, store, store.jobs.get(id)!, () => tracker.refresh(id), outputFormats);
+  if (report.failed.length > 0) throw new Error(`outputs of ${id} not cached: ${JSON.stringify(report.failed)}`);
+  return store.jobs.get(id)!;
+}
+
+function upload(path: string): Promise<{ uploadId: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: host.port, method: 'POST', path: '/api/upload', headers: { authorization: `Bearer ${host.token}`, 'x-file-name': basename(path), 'content-length': statSync(path).size } }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(body))));
+    });
+    req.on('error', reject);
+    createReadStream(path).pipe(req);
+  });
+}
+
+beforeAll(async () => {
+  host = await startWebHost({ dataDir: join(data.path, 'data'), rendererDir: join(data.path, 'none'), serviceOptions: { engineSpeed: 500 }, notice: () => undefined });
+  const image = `data:image/png;base64,${readFileSync(realFixture('images', 'chair.png')).toString('base64')}`;
+  const chair = await call('create', { endpoint: 'createImageTo3d', body: { image_url: image, texture_model: 'baked' }, label: 'chair.png' });
+  const uploaded = await upload(realFixture('fbx', 'Male_Casual.fbx'));
+  const animation = await call('create', { endpoint: 'uploadAnimationMesh', file: { uploadId: uploaded.uploadId }, label: 'hero to animate' });
+  jobs.chair = await succeeded(chair.job.id);
+  jobs.animation = await succeeded(animation.job.id);
+  const prompts = await call('create', { endpoint: 'submitTextAnimations', body: { session_code: jobs.animation.remoteId, texts: PROMPTS }, label: 'hero moves' });
+  const retopology = await call('create', { endpoint: 'createRetopology', body: { type: 'retopology', input: { mesh: (jobs.chair.result as any).mesh_url_glb, model: 'swift', quads: true } }, label: 'chair retopology' });
+  jobs.prompts = await succeeded(prompts.job.id);
+  jobs.retopology = await succeeded(retopology.job.id);
+  const { cache, store, tracker, outputFormats } = host.bridge.services;
+  deps = { cache, store, refresh: (id: string) => tracker.refresh(id), formats: outputFormats };
+}, 900_000);
+
+afterAll(async () => {
+  await host?.close();
+  data.remove();
+});
+
+const library = () => ((jobs.animation.result as any).animation_library as { label: string }[]).map((a) => a.label);
+/** The prompts' texts as the session has them (the engine may accept fewer than were sent). */
+const prompts = () => ((jobs.prompts.result as any).prompts as { text: string }[]).map((p) => p.text);
+
+describe('animation jobs (items 1, 9)', () => {
+  it('export ONE GLB with every clip of the session, named by library label and prompt text, and no joint render', async () => {
+    const clips = clipSourcesOf(jobs.prompts, deps.cache);
+    expect(clips.map((c) => [c.source, c.name])).toEqual([...library().map((l) => ['library', l]), ...prompts().map((p) => ['prompt', p])]);
+    for (const job of [jobs.prompts, jobs.animation]) {
+      const result = await exportJob(deps, job, { projectDir: makeProject('godot'), name: 'hero' });
+      expect(result.files.map((f) => basename(f.path))).toEqual(['hero.glb']);
+      expect(result.skipped.some((s) => s.kind === 'texture')).toBe(false); // the render is no texture: not even offered
+      const doc = await readGlb(result.files[0]!.path);
+      expect(doc.getRoot().listAnimations().map((a) => a.getName())).toEqual([...library(), ...prompts()]);
+      expect(doc.getRoot().listSkins()).toHaveLength(1);
+      expect(doc.getRoot().listMeshes()).toHaveLength(1);
+      for (const a of doc.getRoot().listAnimations()) expect(a.listChannels().length).toBeGreaterThan(0);
+      expect(await validatorErrors(readFileSync(result.files[0]!.path))).toEqual([]);
+      expect((await readManifest(result.manifestPath)).clips).toEqual([...library(), ...prompts()]);
+      expect(result.clips).toEqual({ written: [...library(), ...prompts()], skipped: [] });
+    }
+  });
+
+  it('keeps the clips asked for (by name or output key), in the session order, and refuses an unknown one naming the choices', async () => {
+    const key = clipSourcesOf(jobs.prompts, deps.cache).find((c) => c.name === prompts().at(-1))!.id;
+    const result = await exportJob(deps, jobs.prompts, { projectDir: tempDir(), name: 'two clips', clips: [key, library()[0]!] });
+    const doc = await readGlb(result.files.find((f) => f.kind === 'glb')!.path);
+    expect(doc.getRoot().listAnimations().map((a) => a.getName())).toEqual([library()[0], prompts().at(-1)]);
+    await expect(exportJob(deps, jobs.prompts, { projectDir: tempDir(), name: 'none', clips: ['moonwalk'] })).rejects.toMatchObject({
+      code: 'bad-input',
+      file: 'clips',
+      message: expect.stringContaining(`"${prompts()[0]}"`),
+    });
+  });
+
+  it('with transforms, the GLB holds every clip baked, and an FBX asked for is refused with the reason', async () => {
+    const result = await exportJob(deps, jobs.prompts, { projectDir: tempDir(), name: 'tall hero', transforms: { scale: { height: 2 }, pivot: 'bottom-center' } });
+    const doc = await readGlb(result.files[0]!.path);
+    expect(doc.getRoot().listAnimations()).toHaveLength(library().length + prompts().length);
+    expect(result.bbox!.size[1]).toBeCloseTo(2, 5);
+    for (const root of doc.getRoot().getDefaultScene()!.listChildren()) expect(root.getScale()).toEqual([1, 1, 1]);
+    await expect(exportJob(deps, jobs.prompts, { projectDir: tempDir(), name: 'fbx hero', format: 'fbx', transforms: { scale: { factor: 2 } } })).rejects.toMatchObject({
+      code: 'bad-format',
+      message: expect.stringContaining('FBX is not written with transforms for animated models'),
+    });
+  });
+});
+
+describe('retopology jobs (items 2, 9)', () => {
+  it('the cache keeps the OBJ with the MTL it names and the texture the MTL names', () => {
+    const kinds = deps.cache.list().filter((e) => e.sessionId === jobs.retopology.remoteId && e.state === 'complete').map((e) => e.kind);
+    const companions = kinds.map(parseOutputKind).filter((k) => k?.type === 'obj-file');
+    expect(companions.map((k) => k!.type === 'obj-file' && k.name.split('.').pop())).toEqual(expect.arrayContaining(['mtl', 'png']));
+  });
+
+  it('exports the OBJ with its MTL and texture, references renamed, and not the preview picture', async () => {
+    for (const engine of ['godot', 'unity'] as const) {
+      const root = makeProject(engine);
+      const result = await exportJob(deps, jobs.retopology, { projectDir: root, name: 'chair low', format: 'obj' });
+      const names = readdirSync(result.targetDir).filter((n) => !n.endsWith('.json')).sort();
+      const stem = engine === 'godot' ? 'chair_low' : 'ChairLow';
+      const texture = /^map_Kd (.+)$/m.exec(readFileSync(join(result.targetDir, `${stem}.mtl`), 'utf8'))![1]!;
+      expect(texture.startsWith(`${stem}_`)).toBe(true); // renamed after the asset
+      expect(names).toEqual([texture, `${stem}.mtl`, `${stem}.obj`].sort());
+      expect(readFileSync(join(result.targetDir, texture)).subarray(1, 4).toString()).toBe('PNG');
+      expect(readFileSync(join(result.targetDir, `${stem}.obj`), 'utf8')).toMatch(new RegExp(`^mtllib ${stem}\\.mtl$`, 'm'));
+      expect(readFileSync(join(result.targetDir, `${stem}.mtl`), 'utf8')).toMatch(new RegExp(`^map_Kd ${texture.replace('.', '\\.')}$`, 'm'));
+      expect(result.skipped.filter((s) => s.kind === 'texture')).toEqual([]);
+    }
+  });
+});
+
+describe('image-to-3D jobs (item 3)', () => {
+  it('the FBX: its material takes its diffuse colour from a texture whose video embeds the PNG', async () => {
+    const result = await exportJob(deps, jobs.chair, { projectDir: makeProject('unity'), name: 'chair' });
+    const fbx = result.files.find((f) => f.kind === 'fbx')!;
+    expectTexturedFbx(readFileSync(fbx.path));
+  });
+
+  it('with transforms, writes the FBX or OBJ made from the transformed model (2 m tall, on the ground), with its texture', async () => {
+    const transforms = { scale: { height: 2 }, pivot: 'bottom-center' } as const;
+    const fbx = await exportJob(deps, jobs.chair, { projectDir: makeProject('unity'), name: 'chair', transforms });
+    expect(fbx.files.map((f) => [basename(f.path), f.transformed])).toEqual([['Chair.fbx', true]]);
+    const nodes = expectTexturedFbx(readFileSync(fbx.files[0]!.path));
+    const vertices = child(child(nodes.find((n) => n.name === 'Objects'), 'Geometry'), 'Vertices')!.props[0] as number[];
+    const ys = vertices.filter((_, i) => i % 3 === 1);
+    expect(Math.min(...ys)).toBeCloseTo(0, 4);
+    expect(Math.max(...ys)).toBeCloseTo(2, 4);
+
+    const obj = await exportJob(deps, jobs.chair, { projectDir: makeProject('godot'), name: 'chair', transforms, format: 'obj' });
+    expect(obj.files.map((f) => f.kind).sort()).toEqual(['mtl', 'obj', 'texture']);
+    const text = readFileSync(obj.files.find((f) => f.kind === 'obj')!.path, 'utf8');
+    const oy = [...text.matchAll(/^v \S+ (\S+) \S+$/gm)].map((m) => Number(m[1]));
+    expect(Math.min(...oy)).toBeCloseTo(0, 4);
+    expect(Math.max(...oy)).toBeCloseTo(2, 4);
+    const mtl = readFileSync(obj.files.find((f) => f.kind === 'mtl')!.path, 'utf8');
+    const texture = /^map_Kd (.+)$/m.exec(mtl)![1]!;
+    expect(obj.files.some((f) => basename(f.path) === texture)).toBe(true);
+    expect(readFileSync(join(obj.targetDir, texture)).subarray(1, 4).toString()).toBe('PNG');
+  });
+
+  it('the GLB with transforms for Unity with glTFast: the root keeps a unit scale', async () => {
+    const result = await exportJob(deps, jobs.chair, { projectDir: withGltfast(makeProject('unity')), name: 'chair', transforms: { scale: { factor: 100 } } });
+    const doc = await readGlb(result.files[0]!.path);
+    for (const node of doc.getRoot().listNodes()) expect(node.getScale()).toEqual([1, 1, 1]);
+    expect(await validatorErrors(readFileSync(result.files[0]!.path))).toEqual([]);
+  });
+});
+
+/** Blender's FBX importer's path to a texture: Material ←OP(DiffuseColor)– Texture ←OO– Video with Content; Material –OO→ Model. */
+function expectTexturedFbx(bytes: Buffer): FbxRecord[] {
+  const nodes = readFbxNodes(bytes);
+  const objects = nodes.find((n) => n.name === 'Objects')!;
+  const idOf = (name: string) => child(objects, name)?.props[0] as bigint;
+  const [model, material, texture, video] = ['Model', 'Material', 'Texture', 'Video'].map(idOf);
+  expect([model, material, texture, video].every((id) => typeof id === 'bigint')).toBe(true);
+  const content = child(child(objects, 'Video'), 'Content')!.props[0] as Buffer;
+  expect(content.subarray(1, 4).toString()).toBe('PNG');
+  const links = nodes.find((n) => n.name === 'Connections')!.children.map((c) => c.props.map(String).join(' '));
+  expect(links).toEqual(expect.arrayContaining([`OO ${material} ${model}`, `OP ${texture} ${material} DiffuseColor`, `OO ${video} ${texture}`]));
+  return nodes;
+}
