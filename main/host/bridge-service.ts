@@ -13,6 +13,7 @@ import { AppSession } from '../app/app-session.ts';
 import { connectionView, type ConnectionSources } from '../app/connection.ts';
 import { creditsView } from '../app/costs.ts';
 import { SendingCreates } from '../app/create-job.ts';
+import { MeshLinkError, MeshLinks } from '../app/mesh-links.ts';
 import { exportAndRemember, planJobExport } from '../app/export-actions.ts';
 import { cancelJob, retryJob } from '../app/job-actions.ts';
 import { deleteFromLibrary, entryRows, renameJob } from '../app/library-actions.ts';
@@ -82,6 +83,8 @@ export class BridgeService {
   /** Creates still sending: jobs.cancel cuts them off. */
   readonly #creates: SendingCreates;
   readonly #handlers: Handlers;
+  /** Local model files handed to the embedded engine (retopology of a file of this computer). */
+  readonly #meshLinks = new MeshLinks();
 
   private constructor(session: AppSession, platform: HostPlatform, events: BridgeEvents, batches: BridgeBatches, creates: SendingCreates) {
     this.dataDir = session.dataDir;
@@ -114,6 +117,11 @@ export class BridgeService {
       webhooksFailed: (error) => events.notice('warning', `Webhooks are not received: ${describe(error)}`),
     });
     return new BridgeService(session, options.platform, events, batches, creates);
+  }
+
+  /** Files chosen in a native dialog (the desktop app's File › Add Files…): the UI asks for a confirm before they are sent. */
+  offerFiles(paths: readonly string[]): Promise<void> {
+    return this.#batches.offer(paths);
   }
 
   get services(): Services {
@@ -156,6 +164,7 @@ export class BridgeService {
   }
 
   async close(): Promise<void> {
+    await this.#meshLinks.close();
     await this.#session.close();
     this.#batches.flush(); // the batches' last states, for the next start
   }
@@ -263,6 +272,10 @@ export class BridgeService {
         }
       },
       'jobs.original': async (i) => findOriginal(this.services.store, this.#job(i.id)),
+      'files.meshLink': async (i) => {
+        if (this.services.mode !== 'embedded') throw new MeshLinkError(`${i.name} is on this computer, which the service cannot read: its retopology takes a model only as an https URL of a GLB or an ASSET_ id. Put the file where the service can fetch it and paste its URL, or pick a model the service made from the library.`);
+        return { url: await this.#meshLinks.link(this.#platform.resolveFile(i.file), i.name) };
+      },
       'export.detect': async (i) => {
         const project = await detectProject(i.projectDir);
         return { engine: project.engine, root: project.root, dir: project.dir, ...(project.newFolder && { newFolder: true }), ...(project.gltfPackage !== undefined && { gltfPackage: project.gltfPackage }) };

@@ -295,6 +295,12 @@ export const COMMANDS = {
       reason: z.string().nullable(),
     }),
   },
+  /**
+   * A model file of this computer (GLB, OBJ or FBX) as a URL the embedded local engine reads, for a retopology's
+   * input mesh (the service takes a URL or an ASSET_ id only). Refused when connected to a remote service,
+   * which cannot reach this computer.
+   */
+  'files.meshLink': { input: z.object({ file: z.union([z.object({ path }), z.object({ uploadId: id })]), name: z.string().min(1).max(255) }), output: z.object({ url: z.string() }) },
   /** Every complete model file in the download cache (newest use first), for offline review in the viewer. */
   'cache.models': { input: z.object({}), output: z.object({ models: z.array(cachedModel) }) },
   'export.detect': {
@@ -378,6 +384,8 @@ export type CommandOutput<C extends CommandName> = z.output<(typeof COMMANDS)[C]
 export const EVENTS = {
   job: jobView,
   'batch.item': batchItemView,
+  /** Files chosen in a native dialog (folders walked), for the batch dialog to confirm: nothing is sent yet. */
+  'batch.offer': z.object({ files: z.array(z.object({ path: z.string(), name: z.string(), size: z.number() })), skipped: z.number().int() }),
   'batch.done': z.object({ batchId: z.string(), total: z.number(), submitted: z.number(), rejected: z.number(), failed: z.number(), cancelled: z.number() }),
   'cache.progress': z.object({ sessionId: z.string(), kind: z.string(), bytes: z.number(), total: z.number().nullable() }),
   'cache.output': cachedOutput,

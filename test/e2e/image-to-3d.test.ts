@@ -97,6 +97,7 @@ describe('image to 3D', () => {
     // Retopology: defaults shown, a bad mesh reference named next to its field.
     expect(await page.locator('#retopo-model').inputValue()).toBe('swift');
     expect(await page.locator('#retopo-quads').isChecked()).toBe(true);
+    await page.check('input[name="retopo-source"] >> nth=2'); // "A URL or asset id" (the library is the default)
     await page.fill('#retopo-mesh', 'model.glb');
     await poll(textOf(page.locator('#retopo-mesh-errors'))).toContain('ASSET_');
     // The skip link is the first stop of the keyboard and moves focus to the content.

@@ -41,6 +41,7 @@ async function retopology(mesh: string): Promise<{ id: string; remoteId: string 
   await go('#/library'); // so that the create form is a new one, not showing the job made before
   await poll(textOf(page.locator('h1'))).toBe('Library');
   await go('#/create/retopology');
+  await page.check('input[name="retopo-source"] >> nth=2'); // "A URL or asset id" (the library is the default)
   await page.fill('#retopo-mesh', mesh);
   await page.click('button:has-text("Start retopology")');
   await poll(textOf(page.locator('.created .badge')), 60_000).toBe('Done');

@@ -73,6 +73,7 @@ describe('inputs', () => {
     'batch.forget': [{ batchIds: [''] }, 'batchIds[0]'],
     'cache.outputs': [{}, 'sessionId'],
     'cache.fetch': [{ jobId: '' }, 'jobId'],
+    'files.meshLink': [{ file: { uploadId: 'u' }, name: '' }, 'name'],
     'cache.entries': [{ sessionId: 'SESSION_1' }, 'kind'],
     'jobs.original': [{ id: '' }, 'id'],
     'cache.models': [42, '(body)'],

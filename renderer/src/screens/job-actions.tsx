@@ -1,11 +1,14 @@
-// Cancel, retry and reconcile of one job.
+// Cancel, retry and reconcile of one job; and the next steps of a finished one.
 import { useState } from 'preact/hooks';
-import type { CommandOutput, JobView } from '../../../shared/bridge/contract.ts';
+import type { CachedOutput, CommandOutput, JobView } from '../../../shared/bridge/contract.ts';
+import { jobDef } from '../../../shared/kinds/index.ts';
+import { cachedFile, cachedOutput, fileNameOf, handOff } from '../next-step.ts';
+import { previewOf } from './job.tsx';
 import { getBridge } from '../../bridge/index.ts';
 import { pushNotice } from '../app-state.ts';
 import { ErrorBox } from '../components/ui.tsx';
 import { useAction } from '../use-action.ts';
-import { formatTime, jobTitle } from '../util.ts';
+import { formatTime, jobTitle, readAsDataUri } from '../util.ts';
 
 type Reconcile = CommandOutput<'jobs.reconcile'>['results'][number];
 
@@ -66,5 +69,54 @@ export function JobActions({ job }: { job: JobView }) {
       )}
       <ErrorBox error={error} />
     </div>
+  );
+}
+
+/**
+ * The next steps of a finished job, one click each: a text-to-image's picture to 3D, a model retopologised or
+ * animated (its FBX), or exported (the export panel below). Each hands the form what it starts from.
+ */
+export function NextSteps({ job, outputs }: { job: JobView; outputs: CachedOutput[] | undefined }) {
+  const { busy, error, run } = useAction();
+  if (job.state !== 'succeeded') return null;
+  const title = jobTitle(job);
+  const picture = job.kind === 'text_to_image' ? cachedOutput(outputs, (k) => k.type === 'image') : undefined;
+  const model = previewOf(outputs, job.step);
+  const animated = jobDef(job.kind)?.preview === 'animation';
+  const fbx = cachedOutput(outputs, (k) => k.type === 'mesh' && k.format === 'fbx' && (job.step !== 'preview' || k.stage === 'preview'));
+  const retopologised = jobDef(job.kind)?.hasOriginal === true;
+  if (!picture && !model) return null;
+  return (
+    <section class="next-steps" aria-label={`Next steps for ${title}`}>
+      <h3>Next steps</h3>
+      <div class="actions">
+        {picture && (
+          <button type="button" class="primary" disabled={busy} data-next="image-to-3d" onClick={() => run(async () => {
+            const file = await cachedFile(picture, fileNameOf(job, 'png'));
+            handOff({ form: 'image-to-3d', image: await readAsDataUri(file), fileName: file.name });
+          })}>
+            Make a 3D model from this picture
+          </button>
+        )}
+        {model && !animated && (
+          <button type="button" disabled={busy} data-next="retopology" onClick={() => handOff({ form: 'retopology', jobId: job.id })}>
+            {retopologised ? 'Retopologise again' : 'Retopologise this model'}
+          </button>
+        )}
+        {model && !animated && (
+          <button type="button" disabled={busy || !fbx} data-next="animation" title={fbx ? undefined : 'Animation takes an FBX: this job has none in the cache.'} onClick={() => run(async () => {
+            handOff({ form: 'animation', file: await cachedFile(fbx!, fileNameOf(job, 'fbx')) });
+          })}>
+            Animate this model
+          </button>
+        )}
+        {model && (
+          <button type="button" disabled={busy} data-next="export" onClick={() => document.getElementById('job-export')?.scrollIntoView({ block: 'start' })}>
+            Export to a game project
+          </button>
+        )}
+      </div>
+      <ErrorBox error={error} />
+    </section>
   );
 }

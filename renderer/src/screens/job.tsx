@@ -15,7 +15,7 @@ import { ErrorBox, Progress, Section, StateBadge, TableHead } from '../component
 import { loadOutputs, useOutputs, useViewerSource } from '../outputs.ts';
 import { formatBytes, formatTime, jobTitle, stepLabel, toShownError, type ShownError } from '../util.ts';
 import { useJob } from './create/form.tsx';
-import { JobActions } from './job-actions.tsx';
+import { JobActions, NextSteps } from './job-actions.tsx';
 
 const finalGlb = formatOutputKind({ type: 'mesh', stage: 'final', format: 'glb' });
 const polishedGlb = formatOutputKind({ type: 'mesh', stage: 'polished', format: 'glb' });
@@ -24,16 +24,18 @@ const PREFERRED = [finalGlb, polishedGlb, previewGlb];
 
 /**
  * The model to preview among a job's cached files: its GLB (the final one first), else an OBJ, else a USDZ.
- * A session's animated GLBs are shown by its animation panel, not here.
+ * A session's animated GLBs are shown by its animation panel, not here. The preview step of the older flow
+ * shows its preview mesh first (the session's files also hold the refined one once it is made).
  */
-export function previewOf(outputs: CachedOutput[] | undefined): UrlSource | undefined {
+export function previewOf(outputs: CachedOutput[] | undefined, step?: string | null): UrlSource | undefined {
   const ready = (outputs ?? [])
     .filter((o) => o.state === 'complete' && o.url)
     .map((o) => ({ o, kind: parseOutputKind(o.kind) }))
     .filter(({ kind }) => !isAnimatedModel(kind))
     .map(({ o, kind }) => ({ o, format: modelFormat(kind) }));
+  const order = step === 'preview' ? [previewGlb, ...PREFERRED.filter((k) => k !== previewGlb)] : PREFERRED;
   const pick =
-    PREFERRED.map((k) => ready.find(({ o }) => o.kind === k)).find((r) => r) ??
+    order.map((k) => ready.find(({ o }) => o.kind === k)).find((r) => r) ??
     ready.find((r) => r.format === 'glb') ??
     ready.find((r) => r.format === 'obj') ??
     ready.find((r) => r.format === 'usdz');
@@ -70,7 +72,7 @@ export function compareHref(a: { jobId: string; kind?: string | null | undefined
 }
 
 function PreviewPanel({ outputs, job }: { outputs: CachedOutput[] | undefined; job: JobView }) {
-  const picked = previewOf(outputs);
+  const picked = previewOf(outputs, job.step);
   // An OBJ opens from inside the session's zip when there is one (its MTL and textures load); a new object
   // only when the file changes, so the viewer does not reload on every outputs event.
   const source = useViewerSource(outputs, picked);
@@ -78,7 +80,7 @@ function PreviewPanel({ outputs, job }: { outputs: CachedOutput[] | undefined; j
   const stage = useRef<HTMLDivElement>(null);
   if (!source) return null;
   // An older-flow session with both meshes compares its preview with the refined one.
-  const withPreview = source.name !== previewGlb && outputs?.some((o) => o.kind === previewGlb && o.state === 'complete');
+  const withPreview = source.name !== previewGlb && job.step !== 'preview' && outputs?.some((o) => o.kind === previewGlb && o.state === 'complete');
   const compare = withPreview ? compareHref({ jobId: job.id, kind: previewGlb }, { jobId: job.id }) : compareHref({ jobId: job.id });
   const links = (
     <span class="actions">
@@ -97,10 +99,10 @@ function PreviewPanel({ outputs, job }: { outputs: CachedOutput[] | undefined; j
           {original.reason}
         </p>
       )}
-      <div ref={stage}>
+      <div ref={stage} data-model={source.name}>
         <ModelViewer source={source} label={`${jobTitle(job)} (${source.name})`} />
       </div>
-      <h3>Export to a project</h3>
+      <h3 id="job-export">Export to a project</h3>
       <ExportPanel job={job} stage={() => stage.current} />
     </Section>
   );
@@ -143,6 +145,7 @@ export function JobPage({ id }: { id: string }) {
           </dd>
         </dl>
         <JobActions job={job} />
+        <NextSteps job={job} outputs={outputs} />
       </Section>
       {jobDef(job.kind)?.preview === 'animation' ? <AnimationPanel outputs={outputs} job={job} /> : <PreviewPanel outputs={outputs} job={job} />}
       <Section

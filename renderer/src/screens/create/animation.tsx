@@ -8,6 +8,7 @@ import { formatBytes, record, toShownError } from '../../util.ts';
 import { FbxCheckPanel } from '../viewer/fbx-check-panel.tsx';
 import { CreatedJob, FormFooter, useCreateForm, useJob, type CreateOutput, FormShell } from './form.tsx';
 import { TextField } from './inputs.tsx';
+import { takeHandOff } from '../../next-step.ts';
 
 const MESH_FILE = /\.(fbx|zip)$/i;
 
@@ -23,7 +24,8 @@ export function AnimationForms() {
 
 function UploadForm({ onSession }: { onSession: (code: string) => void }) {
   const [mode, setMode] = useState<'file' | 'url'>('file');
-  const [file, setFile] = useState<File | undefined>();
+  // From a model's "Animate this model": its FBX, read from the cache.
+  const [file, setFile] = useState<File | undefined>(() => takeHandOff('animation')?.file);
   const [url, setUrl] = useState('');
   const [progress, setProgress] = useState<{ sent: number; total: number } | undefined>();
   // The second leg: the main process sending the file on to the service (create.upload events).

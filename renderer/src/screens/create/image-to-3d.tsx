@@ -1,11 +1,16 @@
 // Image to 3D in one step (POST /image-to-3d-sessions) with every option and its default.
 import { useState } from 'preact/hooks';
 import { GEOMETRY_MODELS, RESOLUTIONS, TEXTURE_MODELS, TOPOLOGIES, createImageTo3dRequest } from '../../../../shared/contract/image-to-3d.ts';
+import { takeHandOff } from '../../next-step.ts';
 import { CreatedJob, FormFooter, num, useCreateForm, FormShell } from './form.tsx';
 import { CheckboxField, ImageSourceInput, SelectField, Vec3Input, emptyImage, imageOf, type ImageValue, type Vec3Text } from './inputs.tsx';
 
 export function ImageTo3dForm() {
-  const [image, setImage] = useState<ImageValue>(emptyImage);
+  // From a text-to-image job's "Make a 3D model from this picture": its picture, read from the cache.
+  const [image, setImage] = useState<ImageValue>(() => {
+    const handed = takeHandOff('image-to-3d');
+    return handed ? { mode: 'file', url: '', dataUri: handed.image, fileName: handed.fileName } : emptyImage;
+  });
   const [geometry, setGeometry] = useState<(typeof GEOMETRY_MODELS)[number]>('base');
   const [texture, setTexture] = useState<(typeof TEXTURE_MODELS)[number]>('none');
   const [bbox, setBbox] = useState<Vec3Text>(['-1', '-1', '-1']);

@@ -1,12 +1,14 @@
 // The older step-by-step image-to-3D flow: create at the legacy address, pick one of the four spin
-// images (or regenerate the spin), ask for a preview mesh, then refine it.
+// images (or regenerate the spin), ask for a preview mesh, then refine it. The session being worked on is
+// kept in the tab (sessionStorage) and its steps are found again among the jobs, so a reload comes back to
+// where it was; the spin views show as soon as each is cached (cache.output events).
 import { useEffect, useState } from 'preact/hooks';
 import type { JobView } from '../../../../shared/bridge/contract.ts';
 import { parseOutputKind } from '../../../../shared/output-kind.ts';
 import { PREVIEW_MODEL_VERSIONS, createImageTo3dLegacyRequest, previewRequest, refineRequest, submitSpinRequest } from '../../../../shared/contract/image-to-3d.ts';
 import { getBridge, getTransport } from '../../../bridge/index.ts';
 import { ErrorBox, Progress, StateBadge } from '../../components/ui.tsx';
-import { loadOutputs } from '../../outputs.ts';
+import { loadOutputs, useOutputs } from '../../outputs.ts';
 import { record, toShownError, type ShownError } from '../../util.ts';
 import { CreatedJob, FormFooter, num, useCreateForm, useJob, type CreateForm, type CreateOutput, FormShell } from './form.tsx';
 import { CheckboxField, ImageSourceInput, SelectField, TextField, Vec3Input, emptyImage, imageOf, type ImageValue, type Vec3Text } from './inputs.tsx';
@@ -17,6 +19,61 @@ interface Spin {
   shown: string;
   /** The service's URL (sent as selected_spin). */
   remote: string;
+}
+
+type Session = { code: string; image: string; /** The pivot the preview was asked with (the refine starts from it). */ previewPivot?: Vec3Text };
+const SESSION_KEY = 'asset-studio.older-flow';
+
+/** The session of this tab (kept across a reload); undefined when none or unreadable. */
+function savedSession(): Session | undefined {
+  try {
+    const value = JSON.parse(sessionStorage.getItem(SESSION_KEY) ?? 'null') as Partial<Session> | null;
+    if (typeof value?.code !== 'string' || !value.code.startsWith('SESSION_')) return undefined;
+    const pivot = Array.isArray(value.previewPivot) && value.previewPivot.length === 3 && value.previewPivot.every((v) => typeof v === 'string') ? value.previewPivot : undefined;
+    return { code: value.code, image: typeof value.image === 'string' ? value.image : '', ...(pivot && { previewPivot: pivot }) };
+  } catch {
+    return undefined;
+  }
+}
+
+function saveSession(session: Session | undefined): void {
+  try {
+    if (!session) sessionStorage.removeItem(SESSION_KEY);
+    else sessionStorage.setItem(SESSION_KEY, JSON.stringify(session));
+  } catch {
+    // A picture too large for the tab's storage: keep the code alone (regenerating the spin needs the picture again).
+    if (session) sessionStorage.setItem(SESSION_KEY, JSON.stringify({ ...session, image: '' }));
+  }
+}
+
+/** Keeps the preview's pivot with the tab's session (when it is that session). */
+function rememberPreviewPivot(code: string, pivot: Vec3Text): void {
+  const saved = savedSession();
+  if (saved?.code === code) saveSession({ ...saved, previewPivot: pivot });
+}
+
+/** The newest job of each step of a session (a reload finds the steps it had started). */
+async function stepJobs(code: string): Promise<Partial<Record<'spin' | 'preview' | 'refine', CreateOutput>>> {
+  const { jobs } = await getBridge().call('jobs.list', { search: code, limit: 50 });
+  const out: Partial<Record<'spin' | 'preview' | 'refine', CreateOutput>> = {};
+  for (const job of jobs) {
+    // Newest first: the first of each step is its latest.
+    if (job.remoteId !== code || !job.step || !(job.step === 'spin' || job.step === 'preview' || job.step === 'refine') || out[job.step]) continue;
+    out[job.step] = { operationId: job.operationId ?? job.id, status: 'created', job };
+  }
+  return out;
+}
+
+/** The pivot a step was sent with, as the form's text (0, 0, 0 when it has none). */
+function pivotOf(result: unknown): Vec3Text | undefined {
+  const r = record(Array.isArray(result) ? result[0] : result);
+  const p = r.pivot_point;
+  return Array.isArray(p) && p.length === 3 && p.every((v) => typeof v === 'number') ? (p.map(String) as Vec3Text) : undefined;
+}
+
+function spinIndex(key: string): number | undefined {
+  const kind = parseOutputKind(key);
+  return kind?.type === 'spin' ? kind.index : undefined;
 }
 
 /** The four spin images of a session: from the job's last read, the cache, or the service's list. */
@@ -39,10 +96,6 @@ async function findSpins(sessionCode: string, job: JobView | undefined): Promise
   }
   await loadOutputs(sessionCode, true);
   const cached = await bridge.call('cache.outputs', { sessionId: sessionCode }).then((r) => r.outputs).catch(() => []);
-  const spinIndex = (key: string) => {
-    const kind = parseOutputKind(key);
-    return kind?.type === 'spin' ? kind.index : undefined;
-  };
   const count = Math.max(remote.length, ...cached.map((o) => (spinIndex(o.kind) ?? -1) + 1));
   const spins: Spin[] = [];
   for (let index = 0; index < count; index++) {
@@ -57,7 +110,11 @@ export function OlderFlowForm() {
   const [image, setImage] = useState<ImageValue>(emptyImage);
   const [modelVersion, setModelVersion] = useState('');
   const [autoGen, setAutoGen] = useState(false);
-  const [session, setSession] = useState<{ code: string; image: string } | undefined>();
+  const [session, setSessionState] = useState<Session | undefined>(savedSession);
+  const setSession = (next: Session | undefined) => {
+    saveSession(next);
+    setSessionState(next);
+  };
   const [resume, setResume] = useState('');
   const [spinResult, setSpinResult] = useState<CreateOutput | undefined>();
   const body = () => ({ image_url: imageOf(image), model_version: modelVersion, auto_gen_3d: autoGen });
@@ -96,7 +153,14 @@ export function OlderFlowForm() {
           <button type="submit">Continue</button>
         </form>
       )}
-      {session && <Steps key={session.code} code={session.code} image={session.image} first={spinResult} />}
+      {session && (
+        <>
+          <Steps key={session.code} code={session.code} image={session.image} first={spinResult} />
+          <button type="button" onClick={() => (setSpinResult(undefined), setSession(undefined))}>
+            Close this session
+          </button>
+        </>
+      )}
     </div>
   );
 }
@@ -114,6 +178,30 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
   const [refinePivot, setRefinePivot] = useState<Vec3Text>(['0', '0', '0']);
   const [refineOut, setRefineOut] = useState<CreateOutput | undefined>();
   const spinReady = !spinOut || spinJob?.state === 'succeeded';
+  // Kept fresh by cache.output events: a spin view shows as soon as its file is cached.
+  const outputs = useOutputs(code);
+  const cachedSpin = (index: number) => outputs?.find((o) => spinIndex(o.kind) === index && o.state === 'complete' && o.url)?.url ?? undefined;
+
+  // A session continued (after a reload, or by its code): the steps it had started, as they are now.
+  useEffect(() => {
+    if (first) return;
+    let live = true;
+    stepJobs(code)
+      .then((steps) => {
+        if (!live) return;
+        if (steps.spin) setSpinOut(steps.spin);
+        if (steps.preview) {
+          setPreviewOut(steps.preview);
+          const p = savedSession()?.code === code ? (savedSession()?.previewPivot ?? pivotOf(steps.preview.job?.result)) : pivotOf(steps.preview.job?.result);
+          if (p) setRefinePivot(p);
+        }
+        if (steps.refine) setRefineOut(steps.refine);
+      })
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [code]);
 
   useEffect(() => {
     if (!spinReady) return;
@@ -163,17 +251,20 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
           {spinReady && spins && spins.length > 0 && (
             <fieldset class="spins">
               <legend>Spin images ({spins.length})</legend>
-              {spins.map((s) => (
+              {spins.map((s) => {
+                const shown = cachedSpin(s.index) ?? s.shown;
+                return (
                 <label key={s.index} class={`spin${chosen === s.index ? ' chosen' : ''}`}>
                   <input type="radio" name="spin" value={s.index} checked={chosen === s.index} onChange={() => setChosen(s.index)} />
-                  {s.shown.startsWith('/') || getTransport().kind === 'electron' ? (
-                    <img src={s.shown} alt={`Spin view ${s.index + 1}`} width={128} height={128} />
+                  {shown.startsWith('/') || getTransport().kind === 'electron' ? (
+                    <img src={shown} alt={`Spin view ${s.index + 1}`} width={128} height={128} />
                   ) : (
                     <span class="spin-placeholder">Not cached yet</span>
                   )}
                   <span>Spin {s.index + 1}</span>
                 </label>
-              ))}
+                );
+              })}
             </fieldset>
           )}
           {image !== '' && (
@@ -199,7 +290,11 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
           <h4>2. Preview mesh</h4>
           <form
             noValidate
-            onSubmit={submitStep(previewForm, 'preview', previewBody, setPreviewOut)}
+            onSubmit={submitStep(previewForm, 'preview', previewBody, (out) => {
+              setPreviewOut(out);
+              setRefinePivot(pivot); // the refined mesh keeps the preview's pivot unless changed here
+              rememberPreviewPivot(code, pivot);
+            })}
           >
             <div class="grid-2">
               <SelectField id="prev-version" label="Preview model version" value={previewVersion} options={PREVIEW_MODEL_VERSIONS} defaultValue="1.1" onChange={setPreviewVersion} errors={previewForm.errors('model_version')} />
@@ -209,7 +304,7 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
             {previewForm.errors('selected_spin_index') && <p class="job-error">{previewForm.errors('selected_spin_index')!.join(' ')}</p>}
             <FormFooter form={previewForm} label="Make preview" endpoint="preview" />
           </form>
-          {previewForm.result && <CreatedJob result={previewForm.result} what="Preview" />}
+          {previewOut && <CreatedJob result={previewOut} what="Preview" />}
         </li>
         <li class="step">
           <h4>3. Refine</h4>

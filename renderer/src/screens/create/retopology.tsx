@@ -1,24 +1,143 @@
-// Retopology (POST /v3/sessions with type retopology).
-import { useState } from 'preact/hooks';
+// Retopology (POST /v3/sessions with type retopology). The service takes the input mesh as an https URL of
+// a GLB or an ASSET_ id (no upload), so the model comes from one of three places: a model of the library
+// (sent as the service's own URL of its GLB, or its asset id), a file of this computer (GLB, OBJ or FBX:
+// handed to the embedded local engine through a link on 127.0.0.1; a remote service cannot reach this
+// computer, so it is refused with what to do), or a URL / asset id typed in. A link to this computer's cache
+// or engine is never sent to a remote service.
+import { useEffect, useState } from 'preact/hooks';
+import type { JobView } from '../../../../shared/bridge/contract.ts';
 import { RETOPOLOGY_MODELS, createRetopologyRequest } from '../../../../shared/contract/v3.ts';
+import { jobOutputs } from '../../../../shared/kinds/index.ts';
+import { getBridge, getTransport } from '../../../bridge/index.ts';
+import { appState } from '../../app-state.ts';
+import { FieldMessages } from '../../components/ui.tsx';
+import { takeHandOff } from '../../next-step.ts';
+import { useStore } from '../../store.ts';
+import { formatBytes, jobTitle, record, toShownError } from '../../util.ts';
 import { CreatedJob, FormFooter, useCreateForm, FormShell } from './form.tsx';
 import { CheckboxField, SelectField, TextField } from './inputs.tsx';
 
+type Source = 'library' | 'file' | 'url';
+const MODEL_FILE = /\.(glb|obj|fbx)$/i;
+const MODEL_KINDS = ['image_to_3d', 'image_to_3d_older', 'v3_session'] as const;
+
+const isThisComputer = (url: string) => {
+  try {
+    const host = new URL(url).hostname;
+    return host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * What the service is sent for a library job's model: a retopology's output asset id, else the service's URL
+ * of the job's GLB (the step's own first). `reason` when there is none, or when it is a link to this
+ * computer (made by the local engine) while the connection is a remote service.
+ */
+export function serviceMeshOf(job: JobView, remote: boolean): { mesh: string } | { reason: string } {
+  const meshes = record(record(job.result).output).meshes;
+  const asset = record(Array.isArray(meshes) ? meshes[0] : undefined);
+  if (typeof asset._id === 'string' && asset._id.startsWith('ASSET_')) return { mesh: asset._id };
+  const glb = jobOutputs(job).find((c) => c.kind.type === 'mesh' && c.kind.format === 'glb' && c.url);
+  if (!glb?.url) return { reason: `"${jobTitle(job)}" has no GLB at the service to start from.` };
+  if (remote && isThisComputer(glb.url)) return { reason: `"${jobTitle(job)}" was made by the local engine: its file is on this computer, which the service cannot read. Export it, put it at an https URL and paste that URL.` };
+  return { mesh: glb.url };
+}
+
 export function RetopologyForm() {
-  const [mesh, setMesh] = useState('');
+  const handed = useState(() => takeHandOff('retopology'))[0];
+  const [source, setSource] = useState<Source>('library');
+  const [jobs, setJobs] = useState<JobView[] | undefined>();
+  const [picked, setPicked] = useState(handed?.jobId ?? '');
+  const [file, setFile] = useState<File | undefined>();
+  const [fileError, setFileError] = useState<string | undefined>();
+  const [typed, setTyped] = useState('');
   const [model, setModel] = useState<(typeof RETOPOLOGY_MODELS)[number]>('swift');
   const [quads, setQuads] = useState(true);
-  const body = () => ({ type: 'retopology', input: { mesh, model, quads } });
-  const form = useCreateForm(createRetopologyRequest, body);
+  const remote = useStore(appState).info?.connection.origin !== 'engine';
+  useEffect(() => {
+    getBridge()
+      .call('jobs.list', { kinds: [...MODEL_KINDS], state: 'succeeded', limit: 200 })
+      .then((r) => setJobs(r.jobs.filter((j) => j.remoteId && (j.kind !== 'image_to_3d_older' || j.step === 'preview' || j.step === 'refine'))))
+      .catch(() => setJobs([]));
+  }, []);
+  const pickedJob = jobs?.find((j) => j.id === picked);
+  const fromLibrary = pickedJob ? serviceMeshOf(pickedJob, remote) : undefined;
+  const mesh = source === 'url' ? typed : source === 'library' && fromLibrary && 'mesh' in fromLibrary ? fromLibrary.mesh : '';
+  const body = (m = mesh) => ({ type: 'retopology', input: { mesh: m, model, quads } });
+  const form = useCreateForm(source === 'file' ? undefined : createRetopologyRequest, body);
+  const labelOf = (m: string) => m.trim().split(/[?#]/)[0]!.split('/').pop()?.slice(0, 60) ?? '';
   return (
     <FormShell
       titleId="form-title"
-      onSubmit={() => {
-        void form.submit({ endpoint: 'createRetopology', body: body(), label: `Retopology ${mesh.trim().split(/[?#]/)[0]!.split('/').pop()?.slice(0, 60) ?? ''}` });
+      onSubmit={async () => {
+        setFileError(undefined);
+        if (source === 'library') {
+          if (!pickedJob) return setFileError('Choose a model of the library.');
+          if ('reason' in fromLibrary!) return setFileError(fromLibrary.reason);
+          return void form.submit({ endpoint: 'createRetopology', body: body(), label: `Retopology of ${jobTitle(pickedJob)}`.slice(0, 200) });
+        }
+        if (source === 'url') {
+          if (remote && isThisComputer(typed)) return setFileError('This is a link to this computer, which the service cannot read: give an https URL it can fetch, or an ASSET_ id.');
+          return void form.submit({ endpoint: 'createRetopology', body: body(), label: `Retopology ${labelOf(typed)}` });
+        }
+        if (!file) return setFileError('Choose a GLB, OBJ or FBX file.');
+        if (!MODEL_FILE.test(file.name)) return setFileError(`${file.name} is not a GLB, OBJ or FBX file: retopology takes a model in one of these formats.`);
+        try {
+          const ref = await getTransport().fileRef(file);
+          const { url } = await getBridge().call('files.meshLink', { file: ref, name: file.name });
+          await form.submit({ endpoint: 'createRetopology', body: body(url), label: `Retopology of ${file.name}`.slice(0, 200) }, createRetopologyRequest);
+        } catch (e) {
+          setFileError(toShownError(e).message);
+        }
       }}
     >
       <h2 id="form-title">Retopology</h2>
-      <TextField id="retopo-mesh" label="Mesh: GLB URL or asset id" value={mesh} onChange={setMesh} onTouch={() => form.touch('input.mesh')} errors={form.errors('input.mesh')} placeholder="https://…/model.glb or ASSET_…" />
+      <fieldset class="segmented">
+        <legend>Model from</legend>
+        <label>
+          <input type="radio" name="retopo-source" checked={source === 'library'} onChange={() => setSource('library')} /> The library
+        </label>
+        <label>
+          <input type="radio" name="retopo-source" checked={source === 'file'} onChange={() => setSource('file')} /> A file on this computer
+        </label>
+        <label>
+          <input type="radio" name="retopo-source" checked={source === 'url'} onChange={() => setSource('url')} /> A URL or asset id
+        </label>
+      </fieldset>
+      {source === 'library' && (
+        <div class={`field${fileError ? ' invalid' : ''}`}>
+          <label for="retopo-job">Model</label>
+          <select id="retopo-job" value={picked} onChange={(e) => (setPicked(e.currentTarget.value), setFileError(undefined))}>
+            <option value="">{jobs === undefined ? 'Loading the library…' : jobs.length ? 'Choose…' : 'No finished model in the library yet'}</option>
+            {pickedJob === undefined && handed && <option value={handed.jobId}>{handed.jobId}</option>}
+            {(jobs ?? []).map((j) => (
+              <option key={j.id} value={j.id}>
+                {jobTitle(j)}
+              </option>
+            ))}
+          </select>
+          {fromLibrary && 'reason' in fromLibrary && <p class="hint">{fromLibrary.reason}</p>}
+        </div>
+      )}
+      {source === 'file' && (
+        <div class={`field${fileError ? ' invalid' : ''}`}>
+          <label for="retopo-file">GLB, OBJ or FBX file</label>
+          <input id="retopo-file" type="file" accept=".glb,.obj,.fbx" onChange={(e) => (setFile(e.currentTarget.files?.[0]), setFileError(undefined))} />
+          <p class="hint">
+            {file
+              ? `${file.name} (${formatBytes(file.size)})`
+              : remote
+                ? 'The service reads a model only from an https URL or an asset id, not from this computer: paste a URL instead.'
+                : 'The local engine reads it from this computer.'}
+          </p>
+        </div>
+      )}
+      {source === 'url' && (
+        <TextField id="retopo-mesh" label="Mesh: GLB URL or asset id" value={typed} onChange={setTyped} onTouch={() => form.touch('input.mesh')} errors={form.errors('input.mesh')} placeholder="https://…/model.glb or ASSET_…" />
+      )}
+      <FieldMessages id="retopo-source-errors" messages={fileError ? [fileError] : source !== 'url' ? form.errors('input.mesh') : undefined} />
       <SelectField
         id="retopo-model"
         label="Model"
@@ -30,7 +149,7 @@ export function RetopologyForm() {
         errors={form.errors('input.model')}
       />
       <CheckboxField id="retopo-quads" label="Convert triangles to quads where possible" checked={quads} onChange={setQuads} hint="Default on; the result may mix quads and triangles." errors={form.errors('input.quads')} />
-      <FormFooter form={form} label="Start retopology" endpoint="createRetopology" />
+      <FormFooter form={form} label="Start retopology" />
       {form.result && <CreatedJob result={form.result} what="Retopology" />}
     </FormShell>
   );

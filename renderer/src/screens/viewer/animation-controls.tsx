@@ -6,7 +6,7 @@ import type { Playback, Viewer } from '../../../viewer/index.ts';
 
 const SPEEDS = [0.25, 0.5, 1, 1.5, 2];
 
-export function AnimationControls({ viewer }: { viewer: Viewer }) {
+export function AnimationControls({ viewer, clipName }: { viewer: Viewer; clipName?: ((name: string, index: number) => string) | undefined }) {
   const [playback, setPlayback] = useState<Playback | undefined>(viewer.playback());
   const [skeleton, setSkeleton] = useState(false);
   useEffect(() => viewer.onPlayback(setPlayback), [viewer]);
@@ -20,7 +20,7 @@ export function AnimationControls({ viewer }: { viewer: Viewer }) {
       <select id="anim-clip" value={String(playback.clip)} onChange={(e) => viewer.selectClip(Number(e.currentTarget.value), playback.playing)}>
         {clips.map((name, i) => (
           <option key={`${i}:${name}`} value={String(i)}>
-            {name || `Clip ${i + 1}`}
+            {clipName?.(name, i) || name || `Clip ${i + 1}`}
           </option>
         ))}
       </select>

@@ -1,10 +1,12 @@
 // The preview of a mesh-animation job: its animated files (the session's animation, each library entry,
 // each text prompt's result, from the cache) in the viewer with playback, a new file keeping the camera;
-// and for the session, the joint overlay on its render, whose hovered joint lights up the matching bones.
+// and for the session, the joint overlay on its render (beside the 3D view on a wide window), whose hovered
+// joint lights up the matching bones. Clips are called by their prompt's text (or library label), never by
+// an id, and each prompt's status is listed as the job is read.
 import { useMemo, useState } from 'preact/hooks';
 import type { CachedOutput, JobView } from '../../../../shared/bridge/contract.ts';
 import type { JointName } from '../../../../shared/joints.ts';
-import { outputLabelOf } from '../../../../shared/kinds/index.ts';
+import { jobDef, outputLabelOf } from '../../../../shared/kinds/index.ts';
 import { isAnimatedModel, parseOutputKind, type OutputKind } from '../../../../shared/output-kind.ts';
 import type { UrlSource } from '../../../viewer/index.ts';
 import { Section } from '../../components/ui.tsx';
@@ -27,13 +29,53 @@ export function animationFiles(outputs: CachedOutput[] | undefined, job: Pick<Jo
   return out.sort((a, b) => a.rank - b.rank).map(({ rank: _, ...file }) => file);
 }
 
-/** The Preview section of a mesh-animation job (session or text prompts); nothing until a file is cached. */
+/** The prompts of a job (all of a session's, or a text-animation job's own), with their status as last read. */
+export function promptsOf(job: Pick<JobView, 'kind' | 'result' | 'texts'>): { id: string; text: string; status: string }[] {
+  const prompts = (job.result as { prompts?: unknown } | null | undefined)?.prompts;
+  if (!Array.isArray(prompts)) return [];
+  return prompts
+    .map((p) => p as { _id?: unknown; text?: unknown; status?: unknown })
+    .filter((p): p is { _id?: unknown; text: string; status?: unknown } => typeof p.text === 'string' && (job.kind !== 'animation_prompt' || !job.texts || job.texts.includes(p.text)))
+    .map((p) => ({ id: String(p._id ?? ''), text: p.text, status: String(p.status ?? '') }));
+}
+
+const PROMPT_STATE: Readonly<Record<string, string>> = { queued: 'Queued', text_processing: 'Animating…', processing: 'Animating…', in_progress: 'Animating…', text_done: 'Done', completed: 'Done', text_failed: 'Failed' };
+
+/** Each prompt of the job and its status, as the job is read (the page follows the job live). */
+export function PromptStatuses({ job }: { job: Pick<JobView, 'kind' | 'result' | 'texts'> }) {
+  const prompts = promptsOf(job);
+  if (prompts.length === 0) return null;
+  return (
+    <ul class="prompt-statuses" aria-label="Prompts">
+      {prompts.map((p) => (
+        <li key={p.id || p.text} data-prompt={p.text} data-status={p.status}>
+          <strong>{p.text}</strong>: {PROMPT_STATE[p.status] ?? (p.status || 'Waiting')}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * What a user calls a clip inside an animated file: the prompt's text or the library's label when the
+ * clip's name is one of their ids; a prompt's own file (one clip) is called by that prompt.
+ */
+export function clipNamer(job: Pick<JobView, 'kind' | 'result'>, fileKind: string | undefined): (name: string, index: number) => string {
+  const names = jobDef(job.kind)?.clipNames?.(job.result);
+  const kind = fileKind ? parseOutputKind(fileKind) : undefined;
+  const own = kind?.type === 'clip' ? names?.[kind.source].get(kind.id) : undefined;
+  return (name, index) => names?.prompt.get(name) || names?.library.get(name) || (index === 0 && own && (!name || /^[0-9a-f]{16,}$/i.test(name)) ? own : '') || name;
+}
+
+/** The Preview section of a mesh-animation job (session or text prompts): its prompts, and its files once cached. */
 export function AnimationPanel({ outputs, job }: { outputs: CachedOutput[] | undefined; job: JobView }) {
-  if (animationFiles(outputs, job).length === 0) return null;
+  const files = animationFiles(outputs, job).length > 0;
+  if (!files && promptsOf(job).length === 0) return null;
   return (
     <Section title="Preview" id="job-preview">
-      <AnimationPreview outputs={outputs} job={job} title={jobTitle(job)} />
-      <AnimationExport outputs={outputs} job={job} />
+      <PromptStatuses job={job} />
+      {files && <AnimationPreview outputs={outputs} job={job} title={jobTitle(job)} />}
+      {files && <AnimationExport outputs={outputs} job={job} />}
     </Section>
   );
 }
@@ -48,10 +90,12 @@ function AnimationPreview({ outputs, job, title }: { outputs: CachedOutput[] | u
   const source = useMemo(() => file && { url: file.url, format: file.format, name: file.name, size: file.size }, [file?.url]);
   const render = outputs?.find((o) => parseOutputKind(o.kind)?.type === 'render' && o.state === 'complete' && o.url);
   const dict = (result as { animation_joint_dict?: Record<string, unknown> } | undefined)?.animation_joint_dict;
+  const joints = !!render?.url && !!dict && Object.keys(dict).length > 0;
+  const clipName = useMemo(() => clipNamer(job, file?.name), [job.result, file?.name]);
   return (
-    <div class="animation-preview">
+    <div class={`animation-preview${joints ? ' with-joints' : ''}`}>
       {source && (
-        <ModelViewer source={source} label={`${title} (${file!.label})`} keepCamera highlightJoint={joint}>
+        <ModelViewer source={source} label={`${title} (${file!.label})`} keepCamera highlightJoint={joint} clipName={clipName}>
           <label for="anim-file">Animation file</label>
           <select id="anim-file" value={file!.name} onChange={(e) => setPicked(e.currentTarget.value)}>
             {files.map((f) => (
@@ -62,7 +106,7 @@ function AnimationPreview({ outputs, job, title }: { outputs: CachedOutput[] | u
           </select>
         </ModelViewer>
       )}
-      {render?.url && dict && Object.keys(dict).length > 0 && <JointOverlay src={render.url} dict={dict} highlighted={joint} onHover={setJoint} />}
+      {joints && <JointOverlay src={render!.url!} dict={dict!} highlighted={joint} onHover={setJoint} />}
     </div>
   );
 }

@@ -56,12 +56,15 @@ export function ModelViewer({
   label,
   keepCamera,
   highlightJoint,
+  clipName,
   children,
 }: {
   source: ModelSource | undefined;
   label: string;
   keepCamera?: boolean;
   highlightJoint?: JointName | undefined;
+  /** What a user calls a clip of the file (a prompt's text rather than an id); default the clip's own name. */
+  clipName?: ((name: string, index: number) => string) | undefined;
   children?: ComponentChildren;
 }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -203,7 +206,7 @@ export function ModelViewer({
         </fieldset>
         <EnvironmentControls viewer={live} />
         {children}
-        {stats && live && stats.animations > 0 && <AnimationControls viewer={live} />}
+        {stats && live && stats.animations > 0 && <AnimationControls viewer={live} clipName={clipName} />}
         {stats && stats.warnings.length > 0 && (
           <ul class="viewer-warnings" role="status" aria-label="How the view differs from the file">
             {stats.warnings.map((w) => (
