@@ -7,7 +7,6 @@ import type { ExportResult, SourceFile } from '../export/export.ts';
 import { exportJob, exportSourcesOf, type JobExportOptions } from '../export/from-job.ts';
 import { styleName } from '../export/naming.ts';
 import { chooseFormat, fileName, PRESETS, selectFiles, type ExportFormat, type ExportTarget, type FileKind, type Preset } from '../export/presets.ts';
-import { hasTransforms } from '../export/transform.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import type { SettingsRepository } from '../store/settings-table.ts';
 import type { Services } from './services.ts';
@@ -41,16 +40,20 @@ export async function planJobExport(services: Services, job: JobRecord, request:
   const preset = PRESETS[project.engine];
   const files = exportSourcesOf(job, services.cache);
   const { format, note } = chooseFormat(project, files.map((f) => f.kind), request.format);
-  const { chosen, skipped } = selectFiles(preset, files, hasTransforms(request.transforms), format);
+  // With transforms the FBX or OBJ is made again from the transformed GLB (prepare.ts): the same files are written.
+  const { chosen, skipped } = selectFiles(preset, files, false, format);
   const asset = styleName(request.name ?? defaultName(job.label), preset.style);
   return {
     engine: project.engine,
     format: format ?? null,
     ...(note && { note }),
     write: writtenNames(chosen, preset, asset),
-    skip: skipped.map(({ file, why }) => ({ name: file.name ?? basename(file.path), kind: file.kind, why })),
+    skip: skipped.map(({ file, why }) => ({ name: file.name ?? KIND_NAMES[file.kind], kind: file.kind, why })),
   };
 }
+
+/** A cached file as the plan names it when it has no name of its own (its cache path is a hash). */
+const KIND_NAMES: Readonly<Record<FileKind, string>> = { glb: 'the GLB', fbx: 'the FBX', obj: 'the OBJ', mtl: 'the MTL', usdz: 'the USDZ', texture: 'a texture', zip: 'the zip', mp4: 'the video' };
 
 /**
  * The names the files get in the asset folder, as export.ts names them: meshes after the asset, textures after

@@ -7,8 +7,8 @@
 // files will be written and which not and why, then export.run writes them; the result or the error is shown in words.
 import { useEffect, useState } from 'preact/hooks';
 import type { CachedOutput, CommandInput, CommandOutput, JobView } from '../../../../shared/bridge/contract.ts';
-import { outputLabelOf } from '../../../../shared/kinds/index.ts';
-import { parseOutputKind } from '../../../../shared/output-kind.ts';
+import { jobOutputs, outputLabelOf } from '../../../../shared/kinds/index.ts';
+import { formatOutputKind } from '../../../../shared/output-kind.ts';
 import {
   defaultFormat,
   doubleConversion,
@@ -63,12 +63,15 @@ function resolvedText(typed: string, d: CommandOutput<'export.detect'>): string 
 }
 
 /** An animation job's clips among its cached outputs (each prompt's and library clip's GLB), named as the user knows them. */
-export function exportClipsOf(outputs: CachedOutput[] | undefined, job: Pick<JobView, 'kind' | 'result'>): ExportClip[] {
+export function exportClipsOf(outputs: CachedOutput[] | undefined, job: Pick<JobView, 'kind' | 'result' | 'step'>): ExportClip[] {
+  // The job's own clips, in its order: a prompts job's prompts, a session's library (the session's cache holds both).
   const clips: ExportClip[] = [];
-  for (const o of outputs ?? []) {
-    const kind = parseOutputKind(o.kind);
-    if (o.state !== 'complete' || kind?.type !== 'clip' || kind.format !== 'glb') continue;
-    clips.push({ id: o.kind, name: outputLabelOf(o.kind, job, { format: false }), source: kind.source });
+  for (const candidate of jobOutputs({ kind: job.kind, step: job.step, texts: null, result: job.result })) {
+    const { kind } = candidate;
+    const key = formatOutputKind(kind);
+    if (kind.type !== 'clip' || kind.format !== 'glb' || clips.some((c) => c.id === key)) continue;
+    if (!outputs?.some((o) => o.kind === key && o.state === 'complete')) continue;
+    clips.push({ id: key, name: outputLabelOf(key, job, { format: false }), source: kind.source });
   }
   return clips;
 }
@@ -104,7 +107,7 @@ function PlanList({ plan }: { plan: Plan }) {
         <ul class="export-skipped" aria-label="Not written">
           {plan.skip.map((f) => (
             <li key={`${f.kind}:${f.name}`} data-skipped={f.kind}>
-              Not written: <code>{f.name}</code> because {f.why}
+              Not written: {f.name.includes('.') ? <code>{f.name}</code> : f.name} because {f.why}
             </li>
           ))}
         </ul>
@@ -149,7 +152,8 @@ export function ExportPanel({ job, stage, clips }: { job: JobView; stage?: () =>
     if (format !== 'auto') input.format = format;
     if (name.trim()) input.name = name.trim();
     if (transforms) input.transforms = transforms;
-    if (clips && chosenClips && chosenClips.length < clips.length && chosenClips.length > 0) input.clips = chosenClips;
+    // Always the clips checked: the job's own (a prompts job's prompts), never the rest of its session.
+    if (clips && clips.length > 0 && chosenClips && chosenClips.length > 0) input.clips = chosenClips;
     return input;
   };
   const planKey = JSON.stringify(request());
@@ -177,6 +181,9 @@ export function ExportPanel({ job, stage, clips }: { job: JobView; stage?: () =>
   // What the export will write, said again when an option changes (after typing stops).
   useEffect(() => {
     setPlan(undefined);
+    // A result or error shown is that of other options (or another job): it goes.
+    setResult(undefined);
+    setError(undefined);
     if (!projectDir.trim() || job.state !== 'succeeded') return;
     let current = true;
     const timer = setTimeout(() => {

@@ -1,0 +1,180 @@
+// e2e: export into game projects from the job page (#16 items 1, 4, 5, 9), in Chromium with WebGL through the
+// local web host.
+//  - Unity without glTFast in Packages/manifest.json: the format line says so, GLB cannot be picked, the plan
+//    and the export write Chair.fbx and no GLB; with glTFast the same job writes Chair.glb and no FBX.
+//  - Unreal: the hint speaks in Unreal's axes; Z up and ×100 are warned about as double conversions (the
+//    preview reframes on the ×100 model), and the default export writes no transform.
+//  - An animation job (three text prompts) has the export panel with a checkbox per clip, named by its
+//    prompt: two of the three chosen, the GLB written holds exactly those two.
+//  - A screenshot of the export panel goes to test-results/viewer/export-panel-unity.png (docs/screenshots/export-panel.png is one).
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { NodeIO } from '@gltf-transform/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { realFixture } from '../fixtures.ts';
+import { canvasPixels } from './canvas.ts';
+import { poll, textOf } from './harness.ts';
+import { useViewerHarness } from './viewer-page.ts';
+
+let root: string;
+let chairJob: string;
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'asset-studio-export-e2e-'));
+});
+
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+const h = useViewerHarness('');
+
+function unityProject(name: string, gltfast: boolean): string {
+  const dir = join(root, name);
+  mkdirSync(join(dir, 'Assets'), { recursive: true });
+  mkdirSync(join(dir, 'ProjectSettings'));
+  writeFileSync(join(dir, 'ProjectSettings', 'ProjectVersion.txt'), 'm_EditorVersion: 6000.0.23f1\n');
+  mkdirSync(join(dir, 'Packages'));
+  const dependencies = { 'com.unity.ugui': '2.0.0', ...(gltfast && { 'com.unity.cloud.gltfast': '6.8.0' }) };
+  writeFileSync(join(dir, 'Packages', 'manifest.json'), JSON.stringify({ dependencies }, null, 2));
+  return dir;
+}
+
+function unrealProject(name: string): string {
+  const dir = join(root, name);
+  mkdirSync(join(dir, 'Content'), { recursive: true });
+  writeFileSync(join(dir, `${name}.uproject`), JSON.stringify({ FileVersion: 3, EngineAssociation: '5.4' }));
+  return dir;
+}
+
+/** The job page's export panel pointed at `project`, once the project is detected and the plan is shown. */
+async function pointAt(jobId: string, project: string, found: string): Promise<void> {
+  const { page } = h;
+  await h.go(`#/job/${jobId}`);
+  await page.waitForSelector('#export-dir');
+  await page.fill('#export-dir', project);
+  await poll(textOf(page.locator('#export-dir-hint'))).toContain(found);
+  await page.locator('.export-plan').waitFor({ state: 'visible', timeout: 120_000 });
+}
+
+/** Runs the export and answers the mesh files it wrote (names in the asset folder) and the folder. */
+async function exportNow(): Promise<{ meshes: string[]; files: string[] }> {
+  const { page } = h;
+  await page.click('.export-form button[type="submit"]');
+  await page.locator('.export-result').waitFor({ state: 'visible', timeout: 120_000 });
+  const files = await page.locator('.export-result li code').allTextContents();
+  return { files, meshes: files.filter((f) => /\.(glb|fbx|obj)$/.test(f)) };
+}
+
+describe('export from the job page', () => {
+  it('has an image-to-3D job with its GLB and FBX cached', async () => {
+    const { page } = h;
+    await h.go('#/create/image-to-3d');
+    await page.setInputFiles('#i3d-image-file', realFixture('images', 'chair.png'));
+    await poll(textOf(page.locator('.image-source .hint'))).toContain('chair.png');
+    await page.click('button:has-text("Create 3D model")');
+    await poll(textOf(page.locator('.created', { hasText: 'chair.png' }).locator('.badge'))).toBe('Done');
+    const { jobs } = await h.call('jobs.list', { search: 'chair.png', limit: 10 });
+    const job = (jobs as { id: string; kind: string; remoteId: string }[]).find((j) => j.kind === 'image_to_3d')!;
+    chairJob = job.id;
+    await poll(async () => {
+      const { outputs } = await h.call('cache.outputs', { sessionId: job.remoteId });
+      return ['glb', 'fbx'].every((k) => (outputs as { kind: string; state: string }[]).some((o) => o.kind === k && o.state === 'complete'));
+    }).toBe(true);
+  });
+
+  it('writes FBX alone into a Unity project without glTFast, and says what Unity needs', async () => {
+    const { page } = h;
+    const project = unityProject('UnityPlain', false);
+    await pointAt(chairJob, project, 'Unity project found');
+    await poll(textOf(page.locator('#export-format-hint'))).toContain(
+      'Unity imports FBX natively; GLB needs glTFast or UnityGLTF (not found in Packages/manifest.json).',
+    );
+    expect(await page.locator('#export-format option[value="glb"]').isDisabled()).toBe(true);
+    expect(await page.locator('#export-format option[value="auto"]').textContent()).toBe("Unity's default (FBX)");
+    await poll(textOf(page.locator('.export-plan'))).toContain('Will write: Chair.fbx');
+    expect(await textOf(page.locator('.export-plan'))()).toContain('Not written: the GLB because Unity gets FBX here: one format per export, so the model is imported once');
+    const { meshes } = await exportNow();
+    expect(meshes.map((f) => f.split('/').pop())).toEqual(['Chair.fbx']);
+    const target = join(project, 'Assets', 'AssetStudio', 'Chair');
+    expect(readdirSync(target).filter((n) => /\.(glb|fbx|obj)$/.test(n))).toEqual(['Chair.fbx']);
+  });
+
+  it('writes GLB alone into a Unity project with glTFast (screenshot of the panel)', async () => {
+    const { page } = h;
+    const project = unityProject('UnityGltfast', true);
+    await pointAt(chairJob, project, 'Unity project found');
+    await poll(textOf(page.locator('#export-format-hint'))).toContain('(found: glTFast in Packages/manifest.json)');
+    await poll(textOf(page.locator('.export-plan'))).toContain('Will write: Chair.glb');
+    await page.locator('.export-form').scrollIntoViewIfNeeded();
+    await h.screenshot('export-panel-unity', page.locator('.export-form'));
+    const { meshes } = await exportNow();
+    expect(meshes.map((f) => f.split('/').pop())).toEqual(['Chair.glb']);
+    expect(readdirSync(join(project, 'Assets', 'AssetStudio', 'Chair')).filter((n) => /\.(glb|fbx|obj)$/.test(n))).toEqual(['Chair.glb']);
+  });
+
+  it('speaks in Unreal\'s axes, warns of Z up and ×100, reframes the preview, and writes no transform by default', async () => {
+    const { page } = h;
+    const project = unrealProject('UnrealGame');
+    await pointAt(chairJob, project, 'Unreal project found');
+    await poll(textOf(page.locator('#export-axes'))).toContain("Unreal: X forward, Z up, centimetres — the importer converts from the file's metres/Y-up.");
+    expect(await page.locator('.export-twice').count()).toBe(0);
+    await page.selectOption('#export-up', 'y-to-z');
+    await poll(textOf(page.locator('.export-twice'))).toContain('would make the model lie on its side');
+    await page.selectOption('#export-up', 'none');
+    await page.selectOption('#export-scale', 'factor');
+    await page.fill('#export-scale-value', '100');
+    await poll(textOf(page.locator('.export-twice'))).toContain('×100 makes the model 100 times too large');
+    // The preview reframes: the 100-times larger model still fills the view (not clipped, not off screen).
+    await poll(async () => (await page.locator('[data-preview-min]').textContent()) ?? '').toMatch(/The model will be \d{2,}/);
+    await poll(async () => (await canvasPixels(page, 'section:has(#job-preview-heading) .viewer-canvas')).covered > 0.02).toBe(true);
+    await h.screenshot('export-unreal-x100', page.locator('section:has(#job-preview-heading)'));
+    await page.selectOption('#export-scale', 'none');
+    await poll(async () => page.locator('.export-twice').count()).toBe(0);
+    await poll(textOf(page.locator('.export-plan'))).toContain('Will write: Chair.fbx');
+    const { meshes } = await exportNow();
+    expect(meshes.map((f) => f.split('/').pop())).toEqual(['Chair.fbx']);
+    const dir = join(project, 'Content', 'AssetStudio', 'Chair');
+    const manifest = JSON.parse(readFileSync(join(dir, 'Chair.assetstudio.json'), 'utf8')) as { transforms?: unknown; files: { transformed: boolean }[] };
+    expect(manifest.transforms).toBeUndefined();
+    expect(manifest.files.every((f) => !f.transformed)).toBe(true);
+  });
+
+  it('exports an animation job with two of its three clips, chosen by their prompts', async () => {
+    const { page } = h;
+    await h.go('#/create/animation');
+    await page.setInputFiles('#anim-file', realFixture('fbx', 'Male_Casual.fbx'));
+    await page.click('button:has-text("Upload mesh")');
+    await poll(textOf(page.locator('.create-form').first().locator('.created .badge'))).toBe('Done');
+    await poll(() => page.locator('#prompts-session').inputValue()).toMatch(/^SESSION_/);
+    const code = await page.locator('#prompts-session').inputValue();
+    await page.fill('#prompts-texts', 'walk forward\nwave with the right hand\njump up high');
+    await poll(textOf(page.locator('button:has-text("Animate")'))).toContain('3 prompts');
+    await page.click('button:has-text("Animate")');
+    await poll(textOf(page.locator('.create-form').nth(1).locator('.created .badge'))).toBe('Done');
+    const { jobs } = await h.call('jobs.list', { search: code, limit: 10 });
+    const job = (jobs as { id: string; kind: string }[]).find((j) => j.kind === 'animation_prompt')!;
+    expect(job).toBeDefined();
+    const project = join(root, 'clips-folder');
+    await pointAt(job.id, project, 'New folder');
+    const boxes = page.locator('.export-clips input[type="checkbox"]');
+    await poll(async () => (await page.locator('.export-clips label').allTextContents()).map((t) => t.trim())).toHaveLength(3);
+    const names = (await page.locator('.export-clips label').allTextContents()).map((t) => t.trim());
+    expect(names.some((n) => /SESSION_|prompt:/.test(n)), `clip names ${names.join(', ')}`).toBe(false);
+    expect(names.join(' | ')).toMatch(/walk forward.*wave with the right hand.*jump up high/);
+    await page.locator('.export-clips label', { hasText: 'wave with the right hand' }).locator('input').uncheck();
+    const { meshes } = await exportNow();
+    expect(meshes).toHaveLength(1);
+    const glb = meshes[0]!;
+    expect(glb.endsWith('.glb')).toBe(true);
+    const doc = await new NodeIO().readBinary(new Uint8Array(readFileSync(glb.startsWith('/') ? glb : resolve(project, glb))));
+    const animations = doc.getRoot().listAnimations().map((a) => a.getName());
+    expect(animations).toHaveLength(2);
+    expect(animations.join(' | ')).toMatch(/walk forward/);
+    expect(animations.join(' | ')).toMatch(/jump up high/);
+    expect(animations.join(' | ')).not.toMatch(/wave/);
+    expect(existsSync(dirname(glb.startsWith('/') ? glb : resolve(project, glb)))).toBe(true);
+    expect(h.offHost()).toEqual([]);
+  });
+});
