@@ -188,7 +188,8 @@ function menuTemplate(bridge: BridgeService): MenuItemConstructorOptions[] {
   const openFiles = async () => {
     const result = await dialog.showOpenDialog({ properties: ['openFile', 'openDirectory', 'multiSelections'], filters: [{ name: 'Images, FBX and zip', extensions: ['png', 'jpg', 'jpeg', 'webp', 'fbx', 'zip'] }] });
     if (result.canceled || result.filePaths.length === 0) return;
-    await bridge.call('batch.start', { files: result.filePaths.map((path) => ({ path })) }).catch((error: unknown) => {
+    // The batch dialog of the window shows them with their options and cost; nothing is sent before its Submit.
+    await bridge.offerFiles(result.filePaths).catch((error: unknown) => {
       dialog.showErrorBox('The files could not be added', error instanceof BridgeFailure ? error.error.message : String(error));
     });
   };

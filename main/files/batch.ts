@@ -133,6 +133,12 @@ async function submitPrompts(item: BatchItem, upload: SubmitOutcome, options: Ba
   }
 }
 
+/** The files a batch of these paths would have (folders walked), and the paths it would leave out, with why. */
+export async function listBatchFiles(paths: readonly string[]): Promise<{ files: string[]; skipped: SkippedPath[] }> {
+  const skipped: SkippedPath[] = [];
+  return { files: await collectFiles(paths, skipped), skipped };
+}
+
 /**
  * The files to inspect, in order, without duplicates: given files as they are (even of unknown type, so
  * that their inspection says what is wrong), folders walked recursively. Paths that cannot be read are

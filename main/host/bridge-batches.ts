@@ -3,7 +3,9 @@
 // summary as `batch.done`; batch.cancel stops one. Every batch is kept in the data folder (batch-log.ts).
 import { randomUUID } from 'node:crypto';
 import type { BatchView, CommandInput } from '../../shared/bridge/contract.ts';
-import { runBatch, type BatchItem } from '../files/batch.ts';
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { listBatchFiles, runBatch, type BatchItem } from '../files/batch.ts';
 import type { Services } from '../app/services.ts';
 import type { BatchLog } from './batch-log.ts';
 import type { BridgeEvents } from './bridge-events.ts';
@@ -54,6 +56,13 @@ export class BridgeBatches {
       )
       .finally(() => this.#running.delete(batchId));
     return { batchId };
+  }
+
+  /** Files chosen in a native dialog: offered to the UI's batch dialog (folders walked), to confirm before anything is sent. */
+  async offer(paths: readonly string[]): Promise<void> {
+    const { files, skipped } = await listBatchFiles(paths);
+    const sized = await Promise.all(files.map(async (path) => ({ path, name: basename(path), size: await stat(path).then((s) => s.size, () => 0) })));
+    this.#events.emit('batch.offer', { files: sized, skipped: skipped.length });
   }
 
   /** The kept batches, newest first. */

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { getTransport } from '../bridge/index.ts';
 import { connectionLabel, connectionSentence } from '../../shared/bridge/connection-text.ts';
 import { applyServiceHealth, appState, dismissNotice, notices, patchApp, pushNotice, refreshInfo } from './app-state.ts';
-import { offerBatch, offeredFiles } from './batch.ts';
+import { offerBatch, offeredFiles, offerPaths } from './batch.ts';
 import { followCredits } from './credits.ts';
 import { BatchDialog } from './screens/batch-dialog.tsx';
 import { Create } from './screens/create/index.tsx';
@@ -84,6 +84,7 @@ function useStartup() {
     const offs = [
       followCredits(),
       api.on('notice', (n) => pushNotice(n.level, n.message)),
+      api.on('batch.offer', offerPaths),
       api.on('service', applyServiceHealth),
       api.on('settings', (settings) => {
         patchApp({ settings });

@@ -3,7 +3,7 @@
 // browser) and `batch.start` inspects and submits them; `batch.item` / `batch.done` events report each
 // file. Main keeps every batch in the data folder: `batch.list` shows them again after a reload or a restart.
 import { countBatch, describeCounts, type BatchCounts, type BatchItemPhase } from '../../shared/batch-counts.ts';
-import type { BatchItemView, BatchView, CommandInput } from '../../shared/bridge/contract.ts';
+import type { BatchItemView, BatchView, CommandInput, EventPayload } from '../../shared/bridge/contract.ts';
 import { getTransport, type FileRef } from '../bridge/index.ts';
 import { pushNotice } from './app-state.ts';
 import { refreshCredits } from './credits.ts';
@@ -40,9 +40,17 @@ export interface QueueBatch {
 /** What a batch does besides its files: the image-to-3D settings of its pictures, the prompts of its FBX/zip. */
 export type BatchChoices = Pick<CommandInput<'batch.start'>, 'imageOptions' | 'animationTexts'>;
 
+/** A file offered for a batch: one of the page (dropped or picked), or one main names by path (a native dialog's). */
+export interface OfferedFile {
+  name: string;
+  size: number;
+  file?: File;
+  ref?: FileRef;
+}
+
 export const batches = new Store<QueueBatch[]>([]);
-/** Files dropped and not yet confirmed (the batch dialog shows them). */
-export const offeredFiles = new Store<File[] | undefined>(undefined);
+/** Files offered and not yet confirmed (the batch dialog shows them). */
+export const offeredFiles = new Store<OfferedFile[] | undefined>(undefined);
 let nextKey = 1;
 let subscribed = false;
 /** Events of batches whose id is not known yet (they can arrive before batch.start answers). */
@@ -55,7 +63,14 @@ export function batchCounts(batch: QueueBatch): BatchCounts {
 
 /** A drop (or files picked): the batch dialog asks for the options and a confirm before anything is sent. */
 export function offerBatch(files: File[]): void {
-  if (files.length > 0) offeredFiles.set(files);
+  if (files.length > 0) offeredFiles.set(files.map((file) => ({ name: file.name, size: file.size, file })));
+}
+
+/** Files main offers (the desktop app's File › Add Files…, folders walked): the same dialog and confirm. */
+export function offerPaths(offer: EventPayload<'batch.offer'>): void {
+  if (offer.skipped > 0) pushNotice('info', `${offer.skipped} file${offer.skipped === 1 ? ' was' : 's were'} left out of those folders: hidden, or not a picture, an FBX or a zip.`);
+  if (offer.files.length === 0) return pushNotice('warning', 'Those folders hold no picture, FBX or zip file: nothing to send.');
+  offeredFiles.set(offer.files.map((f) => ({ name: f.name, size: f.size, ref: { path: f.path } })));
 }
 
 function patchBatch(key: string, change: (b: QueueBatch) => QueueBatch) {
@@ -125,7 +140,7 @@ function finish(key: string) {
 const CONCURRENT_SENDS = 2;
 
 /** Starts a batch of local files (after the confirm of the batch dialog). */
-export async function startBatch(files: File[], choices: BatchChoices = {}): Promise<void> {
+export async function startBatch(files: readonly OfferedFile[], choices: BatchChoices = {}): Promise<void> {
   if (files.length === 0) return;
   subscribe();
   const transport = getTransport();
@@ -139,9 +154,15 @@ export async function startBatch(files: File[], choices: BatchChoices = {}): Pro
     while (next < files.length) {
       const i = next++;
       const item = items[i]!;
-      patchItem(key, item.key, { phase: 'sending', sent: 0, total: files[i]!.size });
+      const offered = files[i]!;
+      if (offered.ref) {
+        refs[i] = offered.ref; // a file main reads itself
+        patchItem(key, item.key, { phase: 'queued' });
+        continue;
+      }
+      patchItem(key, item.key, { phase: 'sending', sent: 0, total: offered.size });
       try {
-        refs[i] = await transport.fileRef(files[i]!, (p) => patchItem(key, item.key, { sent: p.sent, total: p.total }));
+        refs[i] = await transport.fileRef(offered.file!, (p) => patchItem(key, item.key, { sent: p.sent, total: p.total }));
         patchItem(key, item.key, { phase: 'queued', sent: 0 });
       } catch (e) {
         sendErrors[i] = toShownError(e).message;

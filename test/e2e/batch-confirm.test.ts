@@ -33,6 +33,17 @@ describe('confirm before a drop is submitted', () => {
     expect((await h.call('batch.list', {})).batches).toEqual([]);
   });
 
+  it('shows files offered by path (the desktop app’s Add Files…) in the same dialog', async () => {
+    const { page } = h;
+    await h.host.bridge.offerFiles([realFixture('images', 'chair.png'), realFixture('fbx', 'Male_Casual.fbx')]);
+    const dialog = page.locator('.batch-dialog');
+    await poll(() => dialog.locator('tbody tr').count()).toBe(2);
+    await poll(textOf(dialog.locator('.cost-text'))).toContain('Costs 15 credits');
+    await dialog.locator('button:has-text("Cancel")').click();
+    await poll(() => dialog.count()).toBe(0);
+    expect((await h.call('jobs.list', {})).total).toBe(0);
+  });
+
   it('lists the files with per-kind options and the total cost, then submits them with one confirm', async () => {
     const { page } = h;
     await poll(textOf(page.locator('.status-line .credits'))).toBe('1000 credits');

@@ -78,6 +78,25 @@ describe('batches kept in the data folder', () => {
     expect(((await again.call('batch.list', {})) as { batches: BatchView[] }).batches).toEqual([]);
   });
 
+  it('offers files chosen in a native dialog to the UI, folders walked, without sending anything', async () => {
+    const data = tempDir('batch-offer');
+    dirs.push(data);
+    const folder = join(data.path, 'picked');
+    mkdirSync(join(folder, 'more'), { recursive: true });
+    copyFileSync(realFixture('images', 'chair.png'), join(folder, 'chair.png'));
+    copyFileSync(realFixture('fbx', 'Male_Casual.fbx'), join(folder, 'more', 'Male_Casual.fbx'));
+    writeFileSync(join(folder, 'notes.txt'), 'not a model');
+    const bridge = await openBridge(join(data.path, 'data'));
+    const recorder = recordEvents(bridge);
+    await bridge.offerFiles([folder]);
+    const offer = recorder.events.find((e) => e.event === 'batch.offer')!.payload as { files: { path: string; name: string; size: number }[]; skipped: number };
+    expect(offer.files.map((f) => f.name)).toEqual(['chair.png', 'Male_Casual.fbx']);
+    expect(offer.files[0]).toEqual({ path: join(folder, 'chair.png'), name: 'chair.png', size: readFileSync(join(folder, 'chair.png')).length });
+    expect(offer.skipped).toBe(1);
+    expect(((await bridge.call('batch.list', {})) as { batches: BatchView[] }).batches).toEqual([]);
+    expect(bridge.services.store.jobs.list({})).toEqual([]);
+  });
+
   it('writes the changes of a large batch together, not once per change', () => {
     const data = tempDir('batch-many');
     dirs.push(data);

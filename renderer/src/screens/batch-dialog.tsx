@@ -4,7 +4,7 @@
 // Escape) sends nothing.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { GEOMETRY_MODELS, RESOLUTIONS, TEXTURE_MODELS, TOPOLOGIES } from '../../../shared/contract/image-to-3d.ts';
-import { offeredFiles, startBatch } from '../batch.ts';
+import { offeredFiles, startBatch, type OfferedFile } from '../batch.ts';
 import { CostLine } from '../components/cost-line.tsx';
 import { TableHead } from '../components/ui.tsx';
 import { useQuote } from '../credits.ts';
@@ -26,7 +26,7 @@ const KIND_TEXT: Record<DroppedKind, string> = {
   other: 'Not a picture, FBX or zip: it will be reported as rejected',
 };
 
-export function BatchDialog({ files }: { files: File[] }) {
+export function BatchDialog({ files }: { files: readonly OfferedFile[] }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [geometry, setGeometry] = useState<(typeof GEOMETRY_MODELS)[number]>('base');
   const [texture, setTexture] = useState<(typeof TEXTURE_MODELS)[number]>('none');
