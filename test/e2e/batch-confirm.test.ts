@@ -2,6 +2,7 @@
 // batch dialog lists each with what it becomes, the image-to-3D settings and the animation prompts, the
 // total cost and the balance after. Cancel sends nothing; Submit sends them all with the options chosen;
 // the queue's table and the toast give the same counts; the batch is still shown after a reload.
+// Screenshots: docs/screenshots/batch-confirm.png (the dialog) and queue.png (the queue after it).
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -84,7 +85,7 @@ describe('confirm before a drop is submitted', () => {
     expect(jobs.map((j) => j.kind).sort()).toEqual(['animation_prompt', 'animation_session', 'image_to_3d', 'image_to_3d', 'image_to_3d']);
     // The balance after, in the header.
     await poll(textOf(page.locator('.status-line .credits'))).toBe('965 credits');
-    await h.screenshot('batch-confirm-queue');
+    await page.screenshot({ path: join(DOCS, 'queue.png'), fullPage: true }); // the README's "Dropped files"
 
     // A reload: the batch is still there, with the same counts.
     await openApp(h, '#/queue');
