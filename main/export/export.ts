@@ -9,7 +9,7 @@ import { ExportError, ioError } from './errors.ts';
 import { buildManifest, exportSourceSchema, MANIFEST_SUFFIX, manifestFileName, readManifest, type ExportSource } from './manifest.ts';
 import { styleName, uniqueName } from './naming.ts';
 import { assertPlainName, ensureFolderInside, entryKind } from './paths.ts';
-import { formatRefusal } from '../../shared/export-options.ts';
+import { formatRefusal, type ExportClip } from '../../shared/export-options.ts';
 import { chooseFormat, fileName, PRESETS, selectFiles, type ExportFormat, type ExportTarget, type FileKind, type Preset } from './presets.ts';
 import { rewriteReferences } from './references.ts';
 import { cleanStale, commitStaging, copyEntries, createStaging, writeDurable } from './staging.ts';
@@ -88,24 +88,7 @@ interface Planned {
  */
 export async function exportAsset(options: ExportOptions): Promise<ExportResult> {
   const { source, transforms } = checkOptions(options);
-  const project = await detectProject(options.projectDir, options.engine);
-  const preset = PRESETS[project.engine];
-  const assetName = styleName(options.name, preset.style);
-  let format = chooseFormat(project, formatsOnOffer(options.files, transforms), options.format).format;
-  const glb = options.files.find((f) => f.kind === 'glb');
-  const reads = selectFiles(preset, options.files, false, format).chosen;
-  await checkSources(glb && (hasTransforms(transforms) || options.clips?.length) ? [...new Set([glb, ...reads])] : reads, preset, transforms);
-  const prepare = (f: ExportFormat | undefined) => prepareFiles(options.files, { transforms, format: f, clips: options.clips, keepClips: options.keepClips });
-  const refusals: { file: SourceFile; why: string }[] = [];
-  const prepared = await prepare(format).catch(async (error: unknown) => {
-    // A format the engine picked (not the user) that cannot be made from the transformed model: the GLB instead, when the engine imports it.
-    if (!(error instanceof ExportError && error.code === 'bad-format') || options.format !== undefined || !glb || formatRefusal(project, 'glb') !== undefined) throw error;
-    refusals.push({ file: { ...glb, kind: format as FileKind }, why: error.why.replace(/^is not written: /, '') });
-    format = 'glb';
-    return prepare(format);
-  });
-  const selection = selectFiles(preset, prepared.files, false, format);
-  const { chosen, skipped } = await onlyUsedTextures(selection.chosen, [...refusals, ...prepared.replaced, ...selection.skipped]);
+  const { project, preset, assetName, prepared, chosen, skipped } = await decide(options, transforms);
 
   // A plain folder that does not exist yet (a game project's root always exists: its markers were found).
   if (project.newFolder && project.engine === 'folder') await createNewFolder(project.root);
@@ -164,7 +147,75 @@ export async function exportAsset(options: ExportOptions): Promise<ExportResult>
   }
 }
 
-function checkOptions(o: ExportOptions): { source: ExportSource; transforms?: Transforms } {
+export interface ExportPlan {
+  engine: ExportTarget;
+  projectRoot: string;
+  /** The asset folder the export would write (it may exist: then only an export with overwrite replaces it). */
+  targetDir: string;
+  exists: boolean;
+  /** The one mesh format written; null when the files hold no model. */
+  format: ExportFormat | null;
+  /** Why the format is not the engine's default, or why the engine may not import it as it is. */
+  note?: string;
+  /** The files written, by their names in the asset folder; `transformed`: made from the transformed model. */
+  write: { name: string; kind: FileKind; from: string; transformed: boolean }[];
+  /** The given files left out (or replaced by ones made from the transformed model), and why. */
+  skip: { name: string; kind: FileKind; why: string }[];
+  /** An animated model's clips: those it can keep (for a per-clip choice), those written, and those that cannot be. */
+  clips?: { available: ExportClip[]; written: string[]; skipped: { name: string; why: string }[] };
+  bbox?: Bounds;
+}
+
+/**
+ * What exportAsset would write for these options, and why other files are not written, writing nothing: the
+ * same decisions (project, format, clips, transforms and conversions, textures, names), made in memory.
+ * Throws the ExportError the export would throw for the same options (a refused format, unknown clips…).
+ */
+export async function planExport(options: Omit<ExportOptions, 'overwrite' | 'onProgress'>): Promise<ExportPlan> {
+  const { transforms } = checkOptions(options);
+  const { project, preset, assetName, format, note, prepared, chosen, skipped } = await decide(options, transforms);
+  const targetDir = join(assetParent(project, preset), assetName);
+  return {
+    engine: project.engine,
+    projectRoot: project.root,
+    targetDir,
+    exists: (await entryKind(targetDir)) !== 'none',
+    format: format ?? null,
+    ...(note && { note }),
+    write: planNames(chosen, preset, assetName).map((p) => ({ name: p.name, kind: p.source.kind, from: sourceName(p.source), transformed: p.source.transformed === true })),
+    skip: skipped.map(({ file, why }) => ({ name: sourceName(file), kind: file.kind, why })),
+    ...(options.clips && options.clips.length > 0 && { clips: { available: options.clips.map(({ id, name, source }) => ({ id, name, source })), written: prepared.clips?.written ?? [], skipped: prepared.clips?.skipped ?? [] } }),
+    ...(prepared.bbox && { bbox: prepared.bbox }),
+  };
+}
+
+/** The decisions of an export, before anything is written: the project, the format, the files made and chosen. */
+async function decide(options: Omit<ExportOptions, 'overwrite' | 'onProgress'>, transforms: Transforms | undefined) {
+  const project = await detectProject(options.projectDir, options.engine);
+  const preset = PRESETS[project.engine];
+  const assetName = styleName(options.name, preset.style);
+  const choice = chooseFormat(project, formatsOnOffer(options.files, transforms), options.format);
+  let format = choice.format;
+  let note = choice.note;
+  const glb = options.files.find((f) => f.kind === 'glb');
+  const reads = selectFiles(preset, options.files, false, format).chosen;
+  await checkSources(glb && (hasTransforms(transforms) || options.clips?.length) ? [...new Set([glb, ...reads])] : reads, preset, transforms);
+  const prepare = (f: ExportFormat | undefined) => prepareFiles(options.files, { transforms, format: f, clips: options.clips, keepClips: options.keepClips });
+  const refusals: { file: SourceFile; why: string }[] = [];
+  const prepared = await prepare(format).catch(async (error: unknown) => {
+    // A format the engine picked (not the user) that cannot be made from the transformed model: the GLB instead, when the engine imports it.
+    if (!(error instanceof ExportError && error.code === 'bad-format') || options.format !== undefined || !glb || formatRefusal(project, 'glb') !== undefined) throw error;
+    refusals.push({ file: { ...glb, kind: format as FileKind }, why: error.why.replace(/^is not written: /, '') });
+    note = `${PRESETS[project.engine].label} gets GLB: ${error.why.replace(/^is not written: /, '')}`;
+    format = 'glb';
+    return prepare(format);
+  });
+  const selection = selectFiles(preset, prepared.files, false, format);
+  const { chosen, skipped } = await onlyUsedTextures(selection.chosen, [...refusals, ...prepared.replaced, ...selection.skipped]);
+  return { project, preset, assetName, format, note, prepared, chosen, skipped };
+}
+
+function checkOptions(o: Omit<ExportOptions, 'overwrite' | 'onProgress'>): { source: ExportSource; transforms?: Transforms } {
   assertPlainName(o.name);
   if (o.files.length === 0) {
     throw new ExportError('nothing-to-export', { file: `asset "${o.name}"`, why: 'has no files', fix: 'Pass the downloaded files of the result' });

@@ -11,7 +11,7 @@ import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import type { ClipSource } from './clips.ts';
 import { ExportError } from './errors.ts';
-import { exportAsset, type ExportResult, type SourceFile } from './export.ts';
+import { exportAsset, planExport, type ExportOptions, type ExportPlan, type ExportResult, type SourceFile } from './export.ts';
 import type { ExportFormat, ExportTarget, FileKind } from './presets.ts';
 import type { Transforms } from './transform.ts';
 
@@ -160,25 +160,45 @@ export async function exportJob(deps: JobExportDeps, job: JobRecord, options: Jo
   if (files.length === 0) {
     throw new ExportError('nothing-to-export', { file: job.label, why: 'none of its outputs is in the local cache', fix: 'Download its outputs first (check your connection), then export again' });
   }
-  const sameSession = (['animation_session', 'animation_prompt'] as const).flatMap((kind) => deps.store.jobs.findByRemoteId(job.remoteId!, kind) ?? []);
+  return exportAsset({ ...assetOptions(deps, job, options, files), overwrite: options.overwrite ?? false });
+}
+
+/**
+ * What exportJob would write, and why the other files are not written, from the job's cached files, writing
+ * nothing (export.ts planExport: the same decisions). A job whose files are not cached has nothing to plan:
+ * ExportError `nothing-to-export` (exportJob downloads them first).
+ */
+export async function planJob(deps: Pick<JobExportDeps, 'cache' | 'store'>, job: JobRecord, options: Omit<JobExportOptions, 'overwrite'>): Promise<ExportPlan> {
+  if (job.state !== 'succeeded' || job.remoteId === null) {
+    throw new ExportError('nothing-to-export', { file: job.label, why: `it is ${job.rawStatus || job.state}, not finished`, fix: 'Wait until the job has succeeded, then export it' });
+  }
+  const files = exportSourcesOf(job, deps.cache);
+  if (files.length === 0) {
+    throw new ExportError('nothing-to-export', { file: job.label, why: 'none of its outputs is in the local cache yet', fix: 'Export it to download them first, or wait for the download' });
+  }
+  return planExport(assetOptions(deps, job, options, files));
+}
+
+function assetOptions(deps: Pick<JobExportDeps, 'cache' | 'store'>, job: JobRecord, options: Omit<JobExportOptions, 'overwrite'>, files: SourceFile[]): Omit<ExportOptions, 'overwrite' | 'onProgress'> {
+  const remoteId = job.remoteId!;
+  const sameSession = (['animation_session', 'animation_prompt'] as const).flatMap((kind) => deps.store.jobs.findByRemoteId(remoteId, kind) ?? []);
   const clips = clipSourcesOf(job, deps.cache, sameSession);
-  return exportAsset({
+  return {
     projectDir: options.projectDir,
     ...(options.engine && { engine: options.engine }),
     name: options.name ?? defaultExportName(job.label),
     files,
     ...(options.transforms && { transforms: options.transforms }),
-    overwrite: options.overwrite ?? false,
     ...(options.format && { format: options.format }),
     ...(clips.length > 0 && { clips, ...(options.clips && { keepClips: options.clips }) }),
     source: {
-      sessionId: job.remoteId,
+      sessionId: remoteId,
       jobId: job.id,
       kind: job.kind,
       request: job.operationId ? deps.store.journal.get(job.operationId)?.body : undefined,
       result: job.result,
     },
-  });
+  };
 }
 
 /** `create-3d chair.png` → `chair`. */

@@ -4,12 +4,12 @@
 // retopology (the cache keeps its OBJ's MTL and texture; the export writes them, references renamed, and no
 // preview picture), the chair image-to-3D (its FBX's material uses its embedded texture; with transforms the
 // FBX and OBJ are made from the transformed model).
-import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchJobOutputs } from '../../main/cache/auto-download.ts';
-import { clipSourcesOf, exportJob, type JobExportDeps } from '../../main/export/from-job.ts';
+import { clipSourcesOf, exportJob, planJob, type JobExportDeps } from '../../main/export/from-job.ts';
 import { readManifest } from '../../main/export/manifest.ts';
 import { startWebHost, type RunningWebHost } from '../../main/host/web-host.ts';
 import type { JobRecord } from '../../main/store/jobs.ts';
@@ -202,3 +202,28 @@ function expectTexturedFbx(bytes: Buffer): FbxRecord[] {
   expect(links).toEqual(expect.arrayContaining([`OO ${material} ${model}`, `OP ${texture} ${material} DiffuseColor`, `OO ${video} ${texture}`]));
   return nodes;
 }
+
+describe('planJob (for the export panel)', () => {
+  it('says what exportJob writes and why the rest is not, writing nothing', async () => {
+    const cases = [
+      { job: () => jobs.chair, options: { name: 'chair', transforms: { scale: { height: 2 } } }, project: () => makeProject('unity') },
+      { job: () => jobs.chair, options: { name: 'chair', format: 'obj' as const }, project: () => makeProject('godot') },
+      { job: () => jobs.prompts, options: { name: 'hero', clips: [library()[1]!] }, project: () => makeProject('unreal') },
+      { job: () => jobs.retopology, options: { name: 'low' }, project: () => tempDir() },
+    ];
+    for (const c of cases) {
+      const projectDir = c.project();
+      const plan = await planJob(deps, c.job(), { projectDir, ...c.options });
+      expect(existsSync(plan.targetDir)).toBe(false);
+      const result = await exportJob(deps, c.job(), { projectDir, ...c.options });
+      expect(plan.targetDir).toBe(result.targetDir);
+      expect(plan.write.map((w) => [w.name, w.kind, w.transformed])).toEqual(result.files.map((f) => [basename(f.path), f.kind, f.transformed]));
+      expect(plan.skip.map((s) => [s.kind, s.why])).toEqual(result.skipped.map((s) => [s.kind, s.why]));
+    }
+    const animated = await planJob(deps, jobs.prompts, { projectDir: makeProject('unreal'), name: 'hero', transforms: { scale: { factor: 2 } } });
+    expect(animated).toMatchObject({ format: 'glb', note: expect.stringContaining('FBX is not written with transforms for animated models') });
+    expect(animated.skip).toContainEqual(expect.objectContaining({ kind: 'fbx', why: expect.stringContaining('would lose the rig and its clips') }));
+    expect(animated.clips!.available.map((c) => c.name)).toEqual([...library(), ...prompts()]);
+  });
+});
+
