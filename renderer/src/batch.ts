@@ -69,8 +69,8 @@ export function offerBatch(files: File[]): void {
 /** Files main offers (the desktop app's File › Add Files…, folders walked): the same dialog and confirm. */
 export function offerPaths(offer: EventPayload<'batch.offer'>): void {
   if (offer.skipped > 0) pushNotice('info', `${offer.skipped} file${offer.skipped === 1 ? ' was' : 's were'} left out of those folders: hidden, or not a picture, an FBX or a zip.`);
-  if (offer.files.length === 0) return pushNotice('warning', 'Those folders hold no picture, FBX or zip file: nothing to send.');
-  offeredFiles.set(offer.files.map((f) => ({ name: f.name, size: f.size, ref: { path: f.path } })));
+  if (offer.files.length === 0) pushNotice('warning', 'Those folders hold no picture, FBX or zip file: nothing to send.');
+  else offeredFiles.set(offer.files.map((f) => ({ name: f.name, size: f.size, ref: { path: f.path } })));
 }
 
 function patchBatch(key: string, change: (b: QueueBatch) => QueueBatch) {

@@ -66,8 +66,10 @@ export function quote(view: CreditsView | undefined, parts: readonly CostPart[])
     out.refusal = shortKnown
       ? `Not enough credits: the balance (${credits(balance)}) pays for no image-to-3D create, says the service. Add credits at the service first.`
       : `Not enough credits: this costs ${credits(known)} and the balance is ${credits(balance)}. Add credits at the service, or send fewer.`;
-  } else if (unpublished.length > 0 && counted.length > 0) {
+  } else if (unpublished.length > 0 && counted.length > 0 && (balance === null || balance > 0)) {
     out.warning = `The service does not publish what ${unpublished.map((p) => p.what ?? 'this').join(' and ')} cost${unpublished.length === 1 && !unpublished[0]!.what ? 's' : ''}: the balance after may be lower, and the service refuses a create the balance cannot pay.`;
+  } else if (balance !== null && balance <= 0 && unpublished.length > 0) {
+    out.warning = `The balance is ${credits(balance)}: the service refuses any create it charges for. Add credits at the service first.`;
   } else if (balance === null && known > 0) {
     out.warning = 'The balance could not be read: the service refuses a create the balance cannot pay.';
   }

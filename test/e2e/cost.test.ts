@@ -25,7 +25,7 @@ describe('cost before spending', () => {
       const lines = page.locator('[data-testid="cost-line"] .cost-text');
       await poll(() => lines.count()).toBe(texts.length);
       const all = await lines.allTextContents();
-      texts.forEach((t, i) => expect(all[i], form).toContain(t));
+      for (const [i, t] of texts.entries()) expect(all[i], form).toContain(t);
     }
   });
 

@@ -57,6 +57,12 @@ describe('quote', () => {
     expect(q.refusal).toBeUndefined();
   });
 
+  it('warns when the balance is spent and the price is not published', () => {
+    const q = quote({ ...service, balance: 0 }, [{ endpoint: 'createRetopology', count: 1 }]);
+    expect(q.refusal).toBeUndefined();
+    expect(q.warning).toBe('The balance is 0 credits: the service refuses any create it charges for. Add credits at the service first.');
+  });
+
   it('warns when the balance is unknown', () => {
     const q = quote({ ...service, balance: null, balanceError: 'the balance could not be read: offline' }, [{ endpoint: 'createImageTo3d', count: 2 }]);
     expect(q.text).toBe('Costs 20 credits (the service’s list). Balance unknown: the balance could not be read: offline.');
