@@ -1,5 +1,6 @@
 // Two processes on one data folder: the web host (the app) follows live the jobs the CLI creates and
 // reads, and the two never read the same due job twice (the read is claimed in the database).
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../shared/bridge/contract.ts';
@@ -34,6 +35,21 @@ describe('jobs of another process on the same data folder', () => {
       expect(listed.jobs.map((j) => j.remoteId)).toContain(session);
     } finally {
       seen.stop();
+      await host.close();
+    }
+  });
+
+  it('a job the app creates is followed live by a CLI watch on the same folder, to its end', async () => {
+    const dataDir = join(data.path, 'watch');
+    const host = await startWebHost({ dataDir, rendererDir: join(data.path, 'none'), port: 0, serviceOptions: { engineSpeed: 10 }, notice: () => undefined });
+    try {
+      const made = (await host.bridge.call('create', { endpoint: 'createImageTo3d', body: { image_url: `data:image/png;base64,${readFileSync(CHAIR).toString('base64')}` }, label: 'from the app' })) as { job: JobView };
+      const cli = await runCli(['watch', '--engine-speed', '10'], cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir }));
+      expect(cli.code, cli.stderr).toBe(0);
+      const lines = cli.stderr.split('\n').filter((l) => l.startsWith(made.job.remoteId!));
+      expect(lines.some((l) => /running\s+\[#*-*\]\s+([1-9]|[1-9]\d)%/.test(l)), cli.stderr).toBe(true);
+      expect(lines.at(-1)).toMatch(/succeeded\s+\[#+\] 100%/);
+    } finally {
       await host.close();
     }
   });
