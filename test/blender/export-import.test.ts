@@ -7,7 +7,7 @@
 // its 3 clips, fbx/Male_Casual.fbx with its 11) through exportAsset; and the chair, the animation and the fox
 // with transforms (a height in metres, the pivot at the bottom centre). Every file written, and the sources, are imported in ONE Blender run
 // (export_import.py). Checked per asset: sizes in metres agree with the source in every format and preset
-// (1%), the height stays along Blender's Z (nothing on its side), every clip arrives, materials show their
+// (1%), the height stays along Blender's Z (nothing on its side), every clip and triangle arrives, materials show their
 // texture and every texture written is used by one, bone counts survive, Unreal's result is not 100× big.
 // With EXPORT_IMPORT_TABLE=<file> the table of what Blender reports is written there (bench/RESULTS.md).
 // Skipped, saying so, only where `blender` is not on PATH (.ci/run installs it).
@@ -323,7 +323,7 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
       const size = dims(f);
       const height = i.run?.height ?? reference.get(i.asset)![2]!;
       const up = ['X', 'Y', 'Z'][size.findIndex((d) => near(d, height))] ?? '?';
-      const counts = Object.entries(f.objects).map(([type, n]) => `${n} ${type.toLowerCase()}`).join(', ');
+      const counts = `${Object.entries(f.objects).map(([type, n]) => `${n} ${type.toLowerCase()}`).join(', ')}; ${f.triangles} triangles`;
       const clips = f.actions.map((a) => a.slice(a.lastIndexOf('|') + 1)).join(', ');
       return `| ${where} | ${basename(i.path)} | ${counts} | ${f.bones} | ${f.actions.length}${clips ? `: ${clips}` : ''} | ${f.materials.length} (${textured} with Base Color image) | ${fmt(size)} | ${up} |`;
     });
@@ -408,6 +408,12 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
       const want = expected.get(asset)!.bones;
       const wrong = of(asset, undefined, true).filter((i) => factsOf(i).bones !== want);
       expect(wrong.map((i) => `${i.id}: ${factsOf(i).bones} bones`), `the source has ${want}`).toEqual([]);
+    });
+
+    check(`${asset} triangles`)('keeps every triangle of its source in every file (the same geometry in every format)', () => {
+      const want = factsOf(sourceOf(asset)).triangles;
+      const wrong = of(asset, undefined, true).filter((i) => factsOf(i).triangles !== want);
+      expect(wrong.map((i) => `${i.id}: ${factsOf(i).triangles} triangles`), `the source has ${want}`).toEqual([]);
     });
 
     check(`${asset} texture files`)('writes only textures that a material uses', () => {
