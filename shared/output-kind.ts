@@ -38,10 +38,11 @@ export type OutputKind =
   /** A retopology's mesh and its image, one per output mesh: `retopo_obj`, `retopo_obj_1`, `retopo_image`, … */
   | { type: 'retopology'; file: 'obj' | 'image'; index: number }
   /**
-   * A file a retopology's OBJ names, downloaded from beside it and kept with it (its MTL, the textures the MTL
-   * names): `retopo_obj:<name>`, `retopo_obj_1:<name>`, … `name` is a plain file name (OBJ_FILE_NAME).
+   * A file an OBJ output names, downloaded from beside it and kept with it (its MTL, the textures the MTL
+   * names): `<the OBJ's key>:<name>`, e.g. `obj:mesh.mtl`, `retopo_obj_1:mesh.png`. `of` is the OBJ's key (a
+   * mesh's or a retopology's OBJ); `name` a plain file name (OBJ_FILE_NAME).
    */
-  | { type: 'obj-file'; index: number; name: string };
+  | { type: 'obj-file'; of: string; name: string };
 
 export type ClipSource = 'library' | 'prompt';
 export type OutputType = OutputKind['type'];
@@ -68,7 +69,7 @@ export function formatOutputKind(kind: OutputKind): string {
     case 'retopology':
       return `retopo_${kind.file}${kind.index === 0 ? '' : `_${kind.index}`}`;
     case 'obj-file':
-      return `retopo_obj${kind.index === 0 ? '' : `_${kind.index}`}:${kind.name}`;
+      return `${kind.of}:${kind.name}`;
     default:
       return SINGLE_KEY[kind.type];
   }
@@ -95,11 +96,15 @@ export function parseOutputKind(key: string): OutputKind | undefined {
   return undefined;
 }
 
-/** `retopo_obj:<name>`, `retopo_obj_<n>:<name>`: a file the n-th retopologized OBJ names. */
+/** `<OBJ key>:<name>` (`obj:mesh.mtl`, `retopo_obj_1:mesh.png`): a file that OBJ names. */
 function parseObjFile(owner: string, name: string): OutputKind | undefined {
-  const obj = parseOutputKind(owner);
-  if (obj?.type !== 'retopology' || obj.file !== 'obj' || !OBJ_FILE_NAME.test(name)) return undefined;
-  return { type: 'obj-file', index: obj.index, name };
+  if (!isObjOutput(parseOutputKind(owner)) || !OBJ_FILE_NAME.test(name)) return undefined;
+  return { type: 'obj-file', of: owner, name };
+}
+
+/** An OBJ file output (a mesh's or a retopology's), whose MTL and textures are kept beside it. */
+export function isObjOutput(kind: OutputKind | undefined): boolean {
+  return (kind?.type === 'mesh' && kind.format === 'obj') || (kind?.type === 'retopology' && kind.file === 'obj');
 }
 
 /** `library:<id>`, `prompt:<id>`, `prompt:<id>:usdz`: the id is everything between (never empty). */
@@ -206,7 +211,7 @@ export function outputLabel(kind: OutputKind | string, context: OutputLabelConte
       return k.file === 'obj' ? `${mesh}${format('OBJ')}` : `${mesh} (image)`;
     }
     case 'obj-file':
-      return `Retopologized mesh${k.index === 0 ? '' : ` ${k.index + 1}`}: ${k.name}`;
+      return `${outputLabel(k.of, context)}: ${k.name}`;
     default:
       return SINGLE_LABEL[k.type];
   }

@@ -1,9 +1,9 @@
 // The files an OBJ output names, kept with it: its MTL (`mtllib`) and the textures the MTL names
-// (`map_Kd` …), downloaded from beside the OBJ's URL (the engine signs a retopology's folder, so a name
-// resolves against the OBJ's URL as a viewer resolves it) under the output kind `retopo_obj:<name>`.
+// (`map_Kd` …), downloaded from beside the OBJ's URL (the engine signs an OBJ's folder, so a name resolves
+// against the OBJ's URL as a viewer resolves it) under the output kind `<OBJ key>:<name>` (`obj:mesh.mtl`).
 // Without them an OBJ export would name a material library it does not have.
 import { open } from 'node:fs/promises';
-import { formatOutputKind, OBJ_FILE_NAME, parseOutputKind } from '../../shared/output-kind.ts';
+import { formatOutputKind, isObjOutput, OBJ_FILE_NAME, parseOutputKind } from '../../shared/output-kind.ts';
 import type { DownloadCache } from './download-cache.ts';
 
 /** How much of an OBJ or MTL is read to find its references (writers put `mtllib` at the top). */
@@ -29,7 +29,7 @@ function plainName(ref: string): string[] {
 export interface CompanionRequest {
   sessionId: string;
   jobId?: string | undefined;
-  /** The OBJ's output kind (`retopo_obj`, `retopo_obj_1`, …). */
+  /** The OBJ's output kind (`obj`, `preview_obj`, `retopo_obj`, `retopo_obj_1`, …). */
   objKind: string;
   objUrl: string;
   /** The OBJ's verified blob. */
@@ -44,11 +44,10 @@ export interface CompanionRequest {
  * `<objKind>:<name>`. Returns each file fetched; throws the first download's error (a DownloadError).
  */
 export async function fetchObjCompanions(cache: DownloadCache, req: CompanionRequest): Promise<{ kind: string; path: string }[]> {
-  const owner = parseOutputKind(req.objKind);
-  if (owner?.type !== 'retopology' || owner.file !== 'obj') return [];
+  if (!isObjOutput(parseOutputKind(req.objKind))) return [];
   const fetched: { kind: string; path: string }[] = [];
   const fetchName = async (name: string) => {
-    const kind = formatOutputKind({ type: 'obj-file', index: owner.index, name });
+    const kind = formatOutputKind({ type: 'obj-file', of: req.objKind, name });
     const beside = (url: string) => new URL(encodeURIComponent(name), url).href;
     const refresh = req.refreshObjUrl;
     const refreshUrl = refresh && (async () => {

@@ -68,8 +68,8 @@ export function exportSourcesOf(job: Pick<JobRecord, 'remoteId' | 'step'>, cache
     .sort((a, b) => rank(a.kind) - rank(b.kind)); // stable: otherwise in the cache's order
   const seen = new Set<FileKind>();
   const files: SourceFile[] = [];
-  let objIndex: number | undefined;
-  const companions: { index: number; file: SourceFile }[] = [];
+  let objKey: string | undefined;
+  const companions: { of: string; file: SourceFile }[] = [];
   for (const entry of entries) {
     const parsed = parseOutputKind(entry.kind);
     const kind = exportKindOf(parsed);
@@ -77,16 +77,16 @@ export function exportSourcesOf(job: Pick<JobRecord, 'remoteId' | 'step'>, cache
     const path = cache.open(entry.sessionId, entry.kind);
     if (path === undefined) continue;
     if (parsed?.type === 'obj-file') {
-      companions.push({ index: parsed.index, file: { kind, path, name: parsed.name } });
+      companions.push({ of: parsed.of, file: { kind, path, name: parsed.name } });
       continue;
     }
     if (seen.has(kind)) continue;
     seen.add(kind);
-    if (parsed?.type === 'retopology') objIndex = parsed.index;
-    files.push({ kind, path, ...(kind === 'texture' && { name: 'texture.png' }), ...(parsed?.type === 'retopology' && { name: 'retopology.obj' }) });
+    if (kind === 'obj') objKey = entry.kind;
+    files.push({ kind, path, ...(kind === 'texture' && { name: 'texture.png' }), ...(kind === 'obj' && { name: 'model.obj' }) });
   }
-  // A retopology's OBJ with its own MTL and textures (a mesh OBJ of an image-to-3D job has none cached beside it).
-  for (const c of companions) if (c.index === objIndex) files.push(c.file);
+  // The OBJ taken comes with the MTL and textures kept beside it (named as it names them).
+  for (const c of companions) if (c.of === objKey) files.push(c.file);
   return files;
 }
 

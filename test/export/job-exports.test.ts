@@ -152,7 +152,16 @@ describe('retopology jobs (items 2, 9)', () => {
   });
 });
 
-describe('image-to-3D jobs (item 3)', () => {
+describe('image-to-3D jobs (items 2, 3)', () => {
+  it('the OBJ comes with its MTL and texture (kept in the cache beside it), references renamed', async () => {
+    const result = await exportJob(deps, jobs.chair, { projectDir: makeProject('godot'), name: 'chair', format: 'obj' });
+    expect(result.files.map((f) => f.kind).sort()).toEqual(['mtl', 'obj', 'texture']);
+    expect(readFileSync(join(result.targetDir, 'chair.obj'), 'utf8')).toMatch(/^mtllib chair\.mtl$/m);
+    const texture = /^map_Kd (.+)$/m.exec(readFileSync(join(result.targetDir, 'chair.mtl'), 'utf8'))![1]!;
+    expect(result.files.map((f) => basename(f.path))).toContain(texture);
+  });
+
+
   it('the FBX: its material takes its diffuse colour from a texture whose video embeds the PNG', async () => {
     const result = await exportJob(deps, jobs.chair, { projectDir: makeProject('unity'), name: 'chair' });
     const fbx = result.files.find((f) => f.kind === 'fbx')!;

@@ -29,12 +29,14 @@ const KEYS: [string, OutputKind][] = [
   ['retopo_obj_12', { type: 'retopology', file: 'obj', index: 12 }],
   ['retopo_image', { type: 'retopology', file: 'image', index: 0 }],
   ['retopo_image_2', { type: 'retopology', file: 'image', index: 2 }],
-  ['retopo_obj:mesh.mtl', { type: 'obj-file', index: 0, name: 'mesh.mtl' }],
-  ['retopo_obj_1:mesh_1.png', { type: 'obj-file', index: 1, name: 'mesh_1.png' }],
+  ['retopo_obj:mesh.mtl', { type: 'obj-file', of: 'retopo_obj', name: 'mesh.mtl' }],
+  ['retopo_obj_1:mesh_1.png', { type: 'obj-file', of: 'retopo_obj_1', name: 'mesh_1.png' }],
+  ['obj:mesh.mtl', { type: 'obj-file', of: 'obj', name: 'mesh.mtl' }],
+  ['preview_obj:mesh.png', { type: 'obj-file', of: 'preview_obj', name: 'mesh.png' }],
 ];
 
 /** Keys this version does not make: never a crash, shown as they are. */
-const UNKNOWN = ['', 'GLB', 'glbx', 'notglb', 'preview_', 'preview_mp4', 'polished_image', 'spin_', 'spin_01', 'spin_x', 'spin_-1', 'retopo_obj_0', 'retopo_obj_01', 'retopo_obj:../x.mtl', 'retopo_obj:a/b.png', 'retopo_obj:.mtl', 'retopo_image:x.png', 'retopo_obj_0:x.mtl', 'retopo_mesh', 'library:', 'prompt:', 'prompt::usdz', ':x', 'foo:bar', 'rig', 'animations', '__proto__', 'toString', 'constructor'];
+const UNKNOWN = ['', 'GLB', 'glbx', 'notglb', 'preview_', 'preview_mp4', 'polished_image', 'spin_', 'spin_01', 'spin_x', 'spin_-1', 'retopo_obj_0', 'retopo_obj_01', 'retopo_obj:../x.mtl', 'retopo_obj:a/b.png', 'retopo_obj:.mtl', 'retopo_image:x.png', 'retopo_obj_0:x.mtl', 'glb:x.mtl', 'zip:mesh.mtl', 'retopo_mesh', 'library:', 'prompt:', 'prompt::usdz', ':x', 'foo:bar', 'rig', 'animations', '__proto__', 'toString', 'constructor'];
 
 describe('output kinds', () => {
   it.each(KEYS)('%s parses to its kind and formats back to the same key', (key, kind) => {
