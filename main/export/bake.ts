@@ -48,6 +48,7 @@ export function bakeSimilarity(doc: Document, given: Similarity): void {
     }
   }
   for (const skin of root.listSkins()) once(skin.getInverseBindMatrices(), (a) => mapVectors(a, 16, (m) => conjugate(m, sim)));
+  moveSkinnedBindSpace(doc, sim.translation);
 
   // A skinned mesh node's transform is ignored (it follows its joints): it only keeps its meaning, conjugated.
   const roots = new Set(root.listScenes().flatMap((s) => s.listChildren()).filter((n) => !n.getSkin()));
@@ -58,6 +59,34 @@ export function bakeSimilarity(doc: Document, given: Similarity): void {
   }
   bakeAnimations(doc, sim, roots);
   for (const scene of root.listScenes()) for (const node of scene.listChildren()) pushDown(doc, node);
+}
+
+/**
+ * The translation goes into skinned meshes' vertices too, and out of their inverse bind matrices
+ * (IBM' = B·IBM·B⁻¹·T(-t)), so that each joint's bind pose (IBM'⁻¹, where Blender's importer and others take
+ * the rest pose from) is where the joint is at rest: without it the rest pose stays at the old pivot.
+ * Skinned positions: v' = B·v + t; then Wj'·IBM'·v' = A·Wj·IBM·v as before.
+ */
+function moveSkinnedBindSpace(doc: Document, t: vec3): void {
+  if (t[0] === 0 && t[1] === 0 && t[2] === 0) return;
+  const skinned = doc.getRoot().listNodes().filter((n) => n.getSkin() && n.getMesh());
+  const positions = new Set(skinned.flatMap((n) => n.getMesh()!.listPrimitives().flatMap((p) => p.getAttribute('POSITION') ?? [])));
+  for (const a of positions) mapVectors(a, 3, (v) => add(v as vec3, t));
+  for (const skin of new Set(skinned.map((n) => n.getSkin()!))) {
+    let ibm = skin.getInverseBindMatrices();
+    if (!ibm) {
+      const identity = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+      const buffer = doc.getRoot().listBuffers()[0] ?? doc.createBuffer();
+      ibm = doc.createAccessor().setType('MAT4').setBuffer(buffer).setArray(new Float32Array(skin.listJoints().flatMap(() => identity)));
+      skin.setInverseBindMatrices(ibm);
+    }
+    // M·T(-t): the translation column gains -(linear part)·t.
+    mapVectors(ibm, 16, (m) => {
+      const out = [...m];
+      for (let r = 0; r < 3; r++) out[12 + r] = m[12 + r]! - (m[r]! * t[0] + m[4 + r]! * t[1] + m[8 + r]! * t[2]);
+      return out;
+    });
+  }
 }
 
 type Baking = Similarity & { permuteScale: (s: vec3) => vec3 };

@@ -105,10 +105,6 @@ describe('transformGlb', () => {
       expect(root.getScale()).toEqual([1, 1, 1]);
     }
     for (const node of out.getRoot().listNodes()) expectClose(node.getScale(), [1, 1, 1]);
-    // The vertices are in the new frame: (x, y, z) -> 0.01 (x, -z, y).
-    const positions = (d: Document) => Array.from(d.getRoot().listMeshes()[0]!.listPrimitives()[0]!.getAttribute('POSITION')!.getArray()!);
-    const [before, after] = [positions(source), positions(out)];
-    for (const i of [0, 3 * 100, 3 * 1000]) expectClose(after.slice(i, i + 3), [0.01 * before[i]!, -0.01 * before[i + 2]!, 0.01 * before[i + 1]!]);
     expect(out.getRoot().listAnimations().map((a) => a.getName())).toEqual(['Survey', 'Walk', 'Run']);
 
     // A joint's world position, at rest and at a key of each clip, is the source's mapped by the same similarity.
@@ -116,6 +112,19 @@ describe('transformGlb', () => {
     const head = (d: Document) => d.getRoot().listNodes().find((n) => n.getName() === 'b_Head_05')!;
     const rest = [worldPosition(head(source)), worldPosition(head(out))];
     const offset = [0, 1, 2].map((k) => rest[1]![k]! - map(rest[0]!, [0, 0, 0])[k]!);
+    // The vertices are in the new frame, pivot included: (x, y, z) -> 0.01 (x, -z, y) + offset.
+    const positions = (d: Document) => Array.from(d.getRoot().listMeshes()[0]!.listPrimitives()[0]!.getAttribute('POSITION')!.getArray()!);
+    const [before, after] = [positions(source), positions(out)];
+    for (const i of [0, 3 * 100, 3 * 1000]) expectClose(after.slice(i, i + 3), map(before.slice(i, i + 3), offset));
+    // Each joint's bind pose (the inverse of its inverse bind matrix, where importers such as Blender's take the
+    // rest pose from) is where the joint is at rest, as in the source: the skin matrix Wj·IBMj stays the identity.
+    for (const doc of [source, out]) {
+      const skin = doc.getRoot().listSkins()[0]!;
+      for (const [k, joint] of skin.listJoints().entries()) {
+        const skinMatrix = multiply(joint.getWorldMatrix() as unknown as number[], skin.getInverseBindMatrices()!.getElement(k, []));
+        expectClose(skinMatrix, [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], 4);
+      }
+    }
     for (const clip of ['Survey', 'Walk', 'Run']) {
       for (const key of [3, 11]) {
         const at = [pose(source, clip, key), pose(out, clip, key)];
@@ -182,4 +191,11 @@ function pose(doc: Document, clip: string, index: number): number {
     else if (channel.getTargetPath() === 'scale') node.setScale(v as [number, number, number]);
   }
   return time;
+}
+
+/** Column-major 4x4 product a·b. */
+function multiply(a: number[], b: number[]): number[] {
+  const out = new Array<number>(16).fill(0);
+  for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) for (let k = 0; k < 4; k++) out[c * 4 + r]! += a[k * 4 + r]! * b[c * 4 + k]!;
+  return out;
 }
