@@ -2,7 +2,7 @@
 // (main/files/batch.ts), each item's state sent as a `batch.item` event (upload progress thinned), the
 // summary as `batch.done`; batch.cancel stops one. Every batch is kept in the data folder (batch-log.ts).
 import { randomUUID } from 'node:crypto';
-import type { BatchView, CommandInput } from '../../shared/bridge/contract.ts';
+import type { BatchView, CommandInput, EventPayload } from '../../shared/bridge/contract.ts';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { listBatchFiles, runBatch, type BatchItem } from '../files/batch.ts';
@@ -60,9 +60,14 @@ export class BridgeBatches {
 
   /** Files chosen in a native dialog: offered to the UI's batch dialog (folders walked), to confirm before anything is sent. */
   async offer(paths: readonly string[]): Promise<void> {
+    this.#events.emit('batch.offer', await this.expand(paths));
+  }
+
+  /** The files a batch of these paths would have (folders walked), each with its name and size, and how many are left out. */
+  async expand(paths: readonly string[]): Promise<EventPayload<'batch.offer'>> {
     const { files, skipped } = await listBatchFiles(paths);
     const sized = await Promise.all(files.map(async (path) => ({ path, name: basename(path), size: await stat(path).then((s) => s.size, () => 0) })));
-    this.#events.emit('batch.offer', { files: sized, skipped: skipped.length });
+    return { files: sized, skipped: skipped.length };
   }
 
   /** The kept batches, newest first. */

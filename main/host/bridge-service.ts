@@ -250,6 +250,7 @@ export class BridgeService {
       },
       'batch.start': async ({ files, ...request }) => this.#batches.start(this.services, files.map((f) => this.#platform.resolveFile(f)), request),
       'batch.cancel': async (i) => this.#batches.cancel(i.batchId),
+      'batch.expand': async (i) => this.#batches.expand(i.files.map((f) => this.#platform.resolveFile(f))),
       'batch.list': async () => ({ batches: this.#batches.list() }),
       'batch.forget': async (i) => ({ forgotten: this.#batches.forget(i.batchIds) }),
       'cache.outputs': async (i) => ({ outputs: this.#outputsOf(i.sessionId) }),

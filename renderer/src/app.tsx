@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { getTransport } from '../bridge/index.ts';
 import { connectionLabel, connectionSentence } from '../../shared/bridge/connection-text.ts';
 import { applyServiceHealth, appState, dismissNotice, notices, patchApp, pushNotice, refreshInfo } from './app-state.ts';
-import { offerBatch, offeredFiles, offerPaths } from './batch.ts';
+import { offerDrop, offeredFiles, offerPaths } from './batch.ts';
 import { followCredits } from './credits.ts';
 import { BatchDialog } from './screens/batch-dialog.tsx';
 import { Create } from './screens/create/index.tsx';
@@ -136,7 +136,9 @@ function useDrop(): boolean {
       e.preventDefault();
       depth = 0;
       setOver(false);
-      offerBatch([...e.dataTransfer.files]); // the batch dialog asks for options and a confirm
+      // Which are folders is known only during the event; the batch dialog then asks for options and a confirm.
+      const folders = [...e.dataTransfer.items].filter((i) => i.kind === 'file').map((i) => i.webkitGetAsEntry?.()?.isDirectory === true);
+      void offerDrop([...e.dataTransfer.files], folders);
     };
     addEventListener('dragenter', enter);
     addEventListener('dragleave', leave);

@@ -66,6 +66,27 @@ export function offerBatch(files: File[]): void {
   if (files.length > 0) offeredFiles.set(files.map((file) => ({ name: file.name, size: file.size, file })));
 }
 
+/**
+ * A drop: its files are offered; a dropped folder is walked by main in the desktop app (a drop gives paths
+ * there), and left out in a browser, which cannot send a folder (said in a notice). `folders[i]`: file i is one.
+ */
+export async function offerDrop(files: File[], folders: readonly boolean[]): Promise<void> {
+  if (!folders.some(Boolean)) return offerBatch(files);
+  const transport = getTransport();
+  if (transport.kind === 'electron') {
+    try {
+      const refs = await Promise.all(files.map((f) => transport.fileRef(f)));
+      offerPaths(await transport.api.call('batch.expand', { files: refs.filter((r): r is { path: string } => 'path' in r) }));
+    } catch (e) {
+      pushNotice('error', `The dropped folders could not be read: ${toShownError(e).message}`);
+    }
+    return;
+  }
+  const names = files.filter((_, i) => folders[i]).map((f) => f.name);
+  pushNotice('warning', `${names.join(', ')}: a browser cannot send a folder. Drop the files inside it, or use the desktop app, which takes folders.`);
+  offerBatch(files.filter((_, i) => !folders[i]));
+}
+
 /** Files main offers (the desktop app's File › Add Files…, folders walked): the same dialog and confirm. */
 export function offerPaths(offer: EventPayload<'batch.offer'>): void {
   if (offer.skipped > 0) pushNotice('info', `${offer.skipped} file${offer.skipped === 1 ? ' was' : 's were'} left out of those folders: hidden, or not a picture, an FBX or a zip.`);

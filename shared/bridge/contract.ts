@@ -102,6 +102,9 @@ export const batchView = z.object({
 });
 export type BatchView = z.output<typeof batchView>;
 
+/** Files found at paths (folders walked) for the batch dialog to confirm: each with its name and size, and how many were left out. */
+export const batchOffer = z.object({ files: z.array(z.object({ path: z.string(), name: z.string(), size: z.number() })), skipped: z.number().int() });
+
 /** What one create costs: credits (null when the service does not publish it) and where the figure comes from. */
 export const costView = z.object({
   credits: z.number().nullable(),
@@ -269,6 +272,8 @@ export const COMMANDS = {
     output: z.object({ batchId: z.string() }),
   },
   'batch.cancel': { input: z.object({ batchId: id }), output: z.object({ cancelled: z.boolean() }) },
+  /** The files of dropped folders (desktop app: a drop gives paths), for the batch dialog; nothing is sent. */
+  'batch.expand': { input: z.object({ files: z.array(z.object({ path })).min(1).max(10_000) }), output: batchOffer },
   /** The batches kept in the data folder, newest first (one still running included). */
   'batch.list': { input: z.object({}), output: z.object({ batches: z.array(batchView) }) },
   /** Forgets finished batches (the queue's Clear finished); a running one is kept. */
@@ -385,7 +390,7 @@ export const EVENTS = {
   job: jobView,
   'batch.item': batchItemView,
   /** Files chosen in a native dialog (folders walked), for the batch dialog to confirm: nothing is sent yet. */
-  'batch.offer': z.object({ files: z.array(z.object({ path: z.string(), name: z.string(), size: z.number() })), skipped: z.number().int() }),
+  'batch.offer': batchOffer,
   'batch.done': z.object({ batchId: z.string(), total: z.number(), submitted: z.number(), rejected: z.number(), failed: z.number(), cancelled: z.number() }),
   'cache.progress': z.object({ sessionId: z.string(), kind: z.string(), bytes: z.number(), total: z.number().nullable() }),
   'cache.output': cachedOutput,

@@ -93,6 +93,8 @@ describe('batches kept in the data folder', () => {
     expect(offer.files.map((f) => f.name)).toEqual(['chair.png', 'Male_Casual.fbx']);
     expect(offer.files[0]).toEqual({ path: join(folder, 'chair.png'), name: 'chair.png', size: readFileSync(join(folder, 'chair.png')).length });
     expect(offer.skipped).toBe(1);
+    // A folder dropped on the desktop app's window: the same walk, answered to the page.
+    expect(await bridge.call('batch.expand', { files: [{ path: folder }] })).toEqual(offer);
     expect(((await bridge.call('batch.list', {})) as { batches: BatchView[] }).batches).toEqual([]);
     expect(bridge.services.store.jobs.list({})).toEqual([]);
   });

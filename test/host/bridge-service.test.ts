@@ -69,6 +69,7 @@ describe('inputs', () => {
     create: [{ endpoint: 'getImageTo3d' }, 'endpoint'],
     'batch.start': [{ files: [] }, 'files'],
     'batch.cancel': [{}, 'batchId'],
+    'batch.expand': [{ files: [] }, 'files'],
     'batch.list': [42, '(body)'],
     'batch.forget': [{ batchIds: [''] }, 'batchIds[0]'],
     'cache.outputs': [{}, 'sessionId'],
