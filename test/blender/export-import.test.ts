@@ -39,23 +39,12 @@ const BLENDER_CAP_MS = 15 * 60_000;
 const SIZE_TOLERANCE = 0.01;
 /** Two prompts that do not begin with a library clip's name (Idle, Walk, Run, Jump), so that each clip is told apart. */
 const PROMPTS = ['wave with both hands', 'spin on the spot'];
+/** The clips of the animation kept by the per-clip choice (exportJob's `clips`): a prompt's and a library clip, by name. */
+const CHOSEN_CLIPS = [PROMPTS[1]!, 'Walk'];
 const MESH_EXTENSIONS = new Set(['.glb', '.gltf', '.fbx', '.obj', '.usd', '.usda', '.usdc', '.usdz']);
 /** Assets also exported scaled to this height (metres) standing on their origin: every format carries it, or is not written. */
 const TRANSFORMED: Readonly<Partial<Record<Asset, number>>> = { chair: 2, animation: 1, fox: 1 };
 const standing = (height: number): Transforms => ({ scale: { height }, pivot: 'bottom-center' });
-
-/**
- * The checks the export fails today, each with the reason (#16's items): run as `it.fails` so the suite stays
- * green and says so; an entry goes as soon as its fix lands (`it.fails` then fails, which tells).
- */
-const KNOWN_FAILING: Readonly<Record<string, string>> = {
-  'chair textures': 'items 2/3: the image-to-3D job\'s OBJ is written without its MTL and texture (the cache keeps OBJ companions for retopology only), so Blender shows no texture',
-  // Blender's glTF importer takes the rest pose from the inverse bind matrices (its default), as the vertices are stored.
-  'animation transforms': 'item 6: the pivot\'s move is put in the joints and inverse bind matrices, not in the skinned vertices (scaled only): 1.3 cm below the ground, 1.6 cm off centre',
-  'fox transforms': 'item 6: the pivot\'s move is put in the joints and inverse bind matrices, not in the skinned vertices (scaled only): 0.136 m off centre along the fox\'s length',
-};
-/** `it`, or `it.fails` for a check listed in KNOWN_FAILING. */
-const check = (id: string) => (id in KNOWN_FAILING ? it.fails : it);
 
 const ASSETS = ['chair', 'animation', 'retopology', 'fox', 'male'] as const;
 type Asset = (typeof ASSETS)[number];
@@ -92,6 +81,8 @@ interface Run {
   format?: ExportFormat;
   /** The height asked for with the transforms (pivot at the bottom centre). */
   height?: number;
+  /** The clips chosen (an animation job's per-clip choice); every clip when omitted. */
+  clips?: string[];
   result?: ExportResult;
   /** Why the export was refused (an ExportError's message). */
   refused?: string;
@@ -273,20 +264,21 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
           .filter((height, i) => i === 0 || height !== undefined)
           .flatMap((height) => [undefined, ...EXPORT_FORMATS].map((format): Omit<Run, 'key' | 'preset'> => ({ asset, ...(format && { format }), ...(height && { height }) }))),
       );
+      wanted.push({ asset: 'animation', clips: CHOSEN_CLIPS });
       for (const w of wanted) {
-        const key = `${preset}/${w.asset}/${w.height ? `${w.height}m-` : ''}${w.format ?? 'default'}`;
+        const key = `${preset}/${w.asset}/${w.height ? `${w.height}m-` : ''}${w.clips ? 'chosen-clips' : (w.format ?? 'default')}`;
         const run: Run = { key, preset, ...w };
         const name = key.replace(/\//g, ' ');
         const job = jobs[w.asset];
         const options = { projectDir, engine: preset, name, ...(w.format && { format: w.format }), ...(w.height && { transforms: standing(w.height) }) };
         try {
-          run.result = job ? await exportJob(deps, job, options) : await exportAsset({ ...options, files: fixtures[w.asset]!, source: { sessionId: `FIXTURE_${w.asset}`, kind: 'asset' } });
+          run.result = job ? await exportJob(deps, job, { ...options, ...(w.clips && { clips: w.clips }) }) : await exportAsset({ ...options, files: fixtures[w.asset]!, source: { sessionId: `FIXTURE_${w.asset}`, kind: 'asset' } });
         } catch (error) {
           if (!(error instanceof ExportError)) throw error;
           run.refused = error.message;
         }
         // The default format again by name: the same files, not imported twice.
-        const same = runs.some((r) => r.preset === preset && r.asset === w.asset && r.height === w.height && r.format === undefined && r.result?.files.some((f) => extname(f.path).toLowerCase() === `.${w.format}`));
+        const same = !w.clips && runs.some((r) => r.preset === preset && r.asset === w.asset && r.height === w.height && r.format === undefined && !r.clips && r.result?.files.some((f) => extname(f.path).toLowerCase() === `.${w.format}`));
         if (same && run.result) continue;
         runs.push(run);
         for (const f of run.result?.files ?? []) {
@@ -316,7 +308,7 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
   /** What Blender reports for every file, as a Markdown table, then what each export wrote or why it was refused. */
   function table(): string {
     const rows = imported.map((i) => {
-      const where = i.run ? `${i.run.preset} | ${i.asset} | ${i.run.height ? `${i.run.height} m, ` : ''}${i.run.format ?? 'default'}` : `source | ${i.asset} |`;
+      const where = i.run ? `${i.run.preset} | ${i.asset} | ${i.run.height ? `${i.run.height} m, ` : ''}${i.run.format ?? 'default'}${i.run.clips ? `, clips ${i.run.clips.join(' + ')}` : ''}` : `source | ${i.asset} |`;
       const f = facts[i.id];
       if (!f || f.error) return `| ${where} | ${basename(i.path)} | import failed: ${(f?.error ?? 'not imported').trim().split('\n').at(-1)} | | | | | |`;
       const textured = f.materials.filter((m) => m.base_color_image?.has_data).length;
@@ -362,7 +354,7 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
     expect(Math.abs(reference.get('retopology')![2]! - reference.get('chair')![2]!)).toBeLessThan(0.1 * reference.get('chair')![2]!);
   });
 
-  check('defaults')('every preset writes each asset in its default format, one mesh file (with transforms: or says why not), and Blender imports each file', () => {
+  it('every preset writes each asset in its default format, one mesh file (with transforms: or says why not), and Blender imports each file', () => {
     const problems: string[] = [];
     for (const r of runs.filter((x) => x.format === undefined)) {
       const meshes = r.result?.files.filter((f) => MESH_EXTENSIONS.has(extname(f.path).toLowerCase())) ?? [];
@@ -378,7 +370,7 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
     expect(problems).toEqual([]);
   });
 
-  check('formats as asked')('a format asked for is written as asked (also with transforms), or refused with a reason', () => {
+  it('a format asked for is written as asked (also with transforms), or refused with a reason', () => {
     const problems: string[] = [];
     for (const r of runs.filter((x) => x.format !== undefined && x.result)) {
       const meshes = r.result!.files.filter((f) => MESH_EXTENSIONS.has(extname(f.path).toLowerCase()));
@@ -388,15 +380,15 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
   });
 
   describe.each(ASSETS)('%s', (asset) => {
-    check(`${asset} sizes`)('has the size of its source in metres in every format and preset, its height along Blender\'s Z', () => {
+    it('has the size of its source in metres in every format and preset, its height along Blender\'s Z', () => {
       const want = reference.get(asset)!;
       const wrong = of(asset).filter((i) => !dims(factsOf(i)).every((d, k) => near(d, want[k]!)));
       expect(wrong.map((i) => `${i.id}: ${fmt(dims(factsOf(i)))} m`), `the source is ${fmt(want)} m`).toEqual([]);
     });
 
-    check(`${asset} clips`)('keeps every clip of its source in every file', () => {
+    it('keeps every clip of its source in every file', () => {
       const clips = expected.get(asset)!.clips;
-      const missing = of(asset, undefined, true).flatMap((i) => {
+      const missing = of(asset, undefined, true).filter((i) => !i.run!.clips).flatMap((i) => {
         const actions = factsOf(i).actions;
         const lost = clips.filter((c) => !actions.some((a) => actionHas(a, c)));
         return lost.length > 0 ? [`${i.id} lacks ${lost.join(', ')} (has ${actions.join(', ') || 'no action'})`] : [];
@@ -404,19 +396,19 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
       expect(missing).toEqual([]);
     });
 
-    check(`${asset} bones`)('keeps its bones', () => {
+    it('keeps its bones', () => {
       const want = expected.get(asset)!.bones;
       const wrong = of(asset, undefined, true).filter((i) => factsOf(i).bones !== want);
       expect(wrong.map((i) => `${i.id}: ${factsOf(i).bones} bones`), `the source has ${want}`).toEqual([]);
     });
 
-    check(`${asset} triangles`)('keeps every triangle of its source in every file (the same geometry in every format)', () => {
+    it('keeps every triangle of its source in every file (the same geometry in every format)', () => {
       const want = factsOf(sourceOf(asset)).triangles;
       const wrong = of(asset, undefined, true).filter((i) => factsOf(i).triangles !== want);
       expect(wrong.map((i) => `${i.id}: ${factsOf(i).triangles} triangles`), `the source has ${want}`).toEqual([]);
     });
 
-    check(`${asset} texture files`)('writes only textures that a material uses', () => {
+    it('writes only textures that a material uses', () => {
       const unused: string[] = [];
       for (const r of runs.filter((x) => x.asset === asset && x.result)) {
         const used = new Set(imported.filter((i) => i.run === r).flatMap((i) => factsOf(i).materials.map((m) => m.base_color_image?.file.toLowerCase()).filter((f): f is string => !!f)));
@@ -425,7 +417,7 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
       expect(unused).toEqual([]);
     });
 
-    (TRANSFORMED[asset] ? check(`${asset} transforms`) : it.skip)('with transforms (a height, the pivot at the bottom centre) has that height along Z, on its origin, in every file written', () => {
+    it.runIf(TRANSFORMED[asset] !== undefined)('with transforms (a height, the pivot at the bottom centre) has that height along Z, on its origin, in every file written', () => {
       const height = TRANSFORMED[asset]!;
       const source = reference.get(asset)!;
       const want = source.map((d) => (d * height) / source[2]!);
@@ -441,7 +433,7 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
       expect(files.length, 'written with transforms in some preset').toBeGreaterThan(0);
     });
 
-    (TEXTURED.has(asset) ? check(`${asset} textures`) : it.skip)('shows its texture through every material\'s Base Color in every file', () => {
+    it.runIf(TEXTURED.has(asset))('shows its texture through every material\'s Base Color in every file', () => {
       const bare = of(asset, undefined, true).flatMap((i) => {
         const f = factsOf(i);
         if (f.materials.length === 0 || f.mesh_objects_without_material > 0) return [`${i.id}: ${f.mesh_objects_without_material} mesh(es) without a material`];
@@ -452,7 +444,18 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
     });
   });
 
-  check('unreal size')('Unreal\'s files are in metres like the others, not 100 times too big', () => {
+  it('an animation exported with a choice of clips keeps those and no other, in every preset', () => {
+    const files = of('animation').filter((i) => i.run!.clips);
+    expect(new Set(files.map((i) => i.run!.preset)).size, `${files.map((i) => i.id).join(', ')}`).toBe(EXPORT_TARGETS.length);
+    const wrong = files.flatMap((i) => {
+      const actions = factsOf(i).actions;
+      const ok = actions.length === CHOSEN_CLIPS.length && CHOSEN_CLIPS.every((c) => actions.some((a) => actionHas(a, c)));
+      return ok ? [] : [`${i.id}: ${actions.join(', ') || 'no action'}`];
+    });
+    expect(wrong, `chosen: ${CHOSEN_CLIPS.join(', ')}`).toEqual([]);
+  });
+
+  it('Unreal\'s files are in metres like the others, not 100 times too big', () => {
     const wrong = ASSETS.flatMap((asset) =>
       of(asset, 'unreal')
         .filter((i) => !near(dims(factsOf(i))[2]!, reference.get(asset)![2]!))
