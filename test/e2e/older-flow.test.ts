@@ -43,7 +43,7 @@ describe('the older step-by-step flow', () => {
     const { jobs } = await h.call('jobs.list', { search: code, limit: 10 });
     const byStep = (step: string) => (jobs as { id: string; step: string }[]).find((j) => j.step === step)!;
     // The model the page's viewer is given (its output kind).
-    const viewerLabel = () => page.locator('#job-preview [data-model]').getAttribute('data-model', { timeout: 240_000 });
+    const viewerLabel = () => page.locator('[data-model]').getAttribute('data-model', { timeout: 240_000 });
     await h.go(`#/job/${encodeURIComponent(byStep('refine').id)}`);
     await poll(async () => (await viewerLabel()) ?? '', 240_000).toMatch(/^(polished_)?glb$/);
     await h.go(`#/job/${encodeURIComponent(byStep('preview').id)}`);
