@@ -23,7 +23,8 @@ export type Recipe =
   | { type: 'texture'; seed: string }
   /** OBJ + MTL + PNG texture: `<folder>/mesh.obj`, `<folder>/mesh.mtl`, `<folder>/mesh.png` (flat `model.*` without a folder). */
   | { type: 'obj-zip'; mesh: MeshOptions; folder?: string }
-  | { type: 'fbx'; mesh: MeshOptions }
+  /** The seeded mesh as FBX; with `texture`, its material embeds the same texture as the GLB's (older recipes have none). */
+  | { type: 'fbx'; mesh: MeshOptions; texture?: boolean }
   | { type: 'usdz'; mesh: MeshOptions }
   | { type: 'image'; seed: string; size: number }
   | { type: 'figure'; seed: string; size: number }
@@ -142,7 +143,7 @@ export function makeArtifact(recipe: Recipe, read: ReadStored = noStore): Buffer
       ]);
     }
     case 'fbx':
-      return buildFbxBinary(recipe.mesh.seed, recipe.mesh);
+      return buildFbxBinary(recipe.mesh.seed, recipe.mesh, recipe.texture === true);
     case 'usdz':
       return buildUsdz(recipe.mesh);
     case 'image':

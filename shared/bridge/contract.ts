@@ -331,10 +331,16 @@ export const COMMANDS = {
     input: z.object({ jobId: id, projectDir: path, engine: z.enum(EXPORT_TARGETS).optional(), name: z.string().min(1).max(64).optional(), transforms: transformsSchema.optional(), format: exportFormatSchema.optional(), clips: exportClipsSchema.optional() }),
     output: z.object({
       engine: z.enum(EXPORT_TARGETS),
+      /** The asset folder written; `exists`: an earlier export is there (only overwrite replaces it). */
+      targetDir: z.string(),
+      exists: z.boolean(),
       format: exportFormatSchema.nullable(),
       note: z.string().optional(),
-      write: z.array(z.object({ name: z.string(), kind: z.string() })),
+      /** `transformed`: made from the transformed model (an FBX or OBJ made again from the transformed GLB). */
+      write: z.array(z.object({ name: z.string(), kind: z.string(), from: z.string(), transformed: z.boolean() })),
       skip: z.array(z.object({ name: z.string(), kind: z.string(), why: z.string() })),
+      /** An animated model's clips: those the job has, those the GLB will hold, and those that cannot go in. */
+      clips: z.object({ available: z.array(z.object({ id: z.string(), name: z.string(), source: z.enum(['prompt', 'library']) })), written: z.array(z.string()), skipped: z.array(z.object({ name: z.string(), why: z.string() })) }).optional(),
     }),
   },
   'export.run': {

@@ -1,6 +1,7 @@
 // A reader of binary FBX 7.x node records, for the export tests: what an importer such as Blender's walks
 // (Objects, Connections), with each node's properties decoded.
 import { inflateSync } from 'node:zlib';
+import { expect } from 'vitest';
 
 export interface FbxRecord {
   name: string;
@@ -72,3 +73,17 @@ function readNode(data: Buffer, at: number, wide: boolean): [FbxRecord | undefin
 
 /** The first child named `name`. */
 export const child = (node: FbxRecord | undefined, name: string) => node?.children.find((c) => c.name === name);
+
+/** Blender's FBX importer's path to a texture: Material ←OP(DiffuseColor)– Texture ←OO– Video with Content; Material –OO→ Model. */
+export function expectTexturedFbx(bytes: Buffer): FbxRecord[] {
+  const nodes = readFbxNodes(bytes);
+  const objects = nodes.find((n) => n.name === 'Objects')!;
+  const idOf = (name: string) => child(objects, name)?.props[0] as bigint;
+  const [model, material, texture, video] = ['Model', 'Material', 'Texture', 'Video'].map(idOf);
+  expect([model, material, texture, video].every((id) => typeof id === 'bigint')).toBe(true);
+  const content = child(child(objects, 'Video'), 'Content')!.props[0] as Buffer;
+  expect(content.subarray(1, 4).toString()).toBe('PNG');
+  const links = nodes.find((n) => n.name === 'Connections')!.children.map((c) => c.props.map(String).join(' '));
+  expect(links).toEqual(expect.arrayContaining([`OO ${material} ${model}`, `OP ${texture} ${material} DiffuseColor`, `OO ${video} ${texture}`]));
+  return nodes;
+}

@@ -16,7 +16,7 @@ import type { JobRecord } from '../../main/store/jobs.ts';
 import { parseOutputKind } from '../../shared/output-kind.ts';
 import { realFixture } from '../fixtures.ts';
 import { tempDir as hostTempDir } from '../host/helpers.ts';
-import { child, readFbxNodes, type FbxRecord } from './fbx-nodes.ts';
+import { child, expectTexturedFbx } from './fbx-nodes.ts';
 import { makeProject, readGlb, tempDir, validatorErrors, withGltfast } from './helpers.ts';
 
 const PROMPTS = ['wave with both hands', 'spin on the spot'];
@@ -197,20 +197,6 @@ describe('image-to-3D jobs (items 2, 3)', () => {
     expect(await validatorErrors(readFileSync(result.files[0]!.path))).toEqual([]);
   });
 });
-
-/** Blender's FBX importer's path to a texture: Material ←OP(DiffuseColor)– Texture ←OO– Video with Content; Material –OO→ Model. */
-function expectTexturedFbx(bytes: Buffer): FbxRecord[] {
-  const nodes = readFbxNodes(bytes);
-  const objects = nodes.find((n) => n.name === 'Objects')!;
-  const idOf = (name: string) => child(objects, name)?.props[0] as bigint;
-  const [model, material, texture, video] = ['Model', 'Material', 'Texture', 'Video'].map(idOf);
-  expect([model, material, texture, video].every((id) => typeof id === 'bigint')).toBe(true);
-  const content = child(child(objects, 'Video'), 'Content')!.props[0] as Buffer;
-  expect(content.subarray(1, 4).toString()).toBe('PNG');
-  const links = nodes.find((n) => n.name === 'Connections')!.children.map((c) => c.props.map(String).join(' '));
-  expect(links).toEqual(expect.arrayContaining([`OO ${material} ${model}`, `OP ${texture} ${material} DiffuseColor`, `OO ${video} ${texture}`]));
-  return nodes;
-}
 
 describe('planJob (for the export panel)', () => {
   it('says what exportJob writes and why the rest is not, writing nothing', async () => {

@@ -179,7 +179,7 @@ function finish(s: Services, rec: GenerationRecord, _step: StepName, endedAt: nu
     asset.files = {
       glb: output(rec._id, name, { type: 'glb', mesh, texture }),
       obj: objInFolder(rec._id, name, mesh, texture),
-      fbx: output(rec._id, name, { type: 'fbx', mesh }),
+      fbx: output(rec._id, name, { type: 'fbx', mesh, texture }),
       usdz: output(rec._id, name, { type: 'usdz', mesh }),
       image: output(rec._id, `${name}-preview`, { type: 'image', seed: `${rec._id}:${name}`, size: PREVIEW_SIZE }),
     };

@@ -194,7 +194,7 @@ function meshFiles(rec: ImageTo3dRecord, name: string) {
     glb: output(code, name, { type: 'glb', mesh, texture: rec.texture_model !== 'none' }),
     obj: objInFolder(code, name, mesh, true),
     zip: output(code, name, { type: 'obj-zip', mesh, folder: code }),
-    fbx: output(code, name, { type: 'fbx', mesh }),
+    fbx: output(code, name, { type: 'fbx', mesh, texture: rec.texture_model !== 'none' }),
     usdz: output(code, name, { type: 'usdz', mesh }),
   };
 }

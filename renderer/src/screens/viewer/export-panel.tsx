@@ -96,18 +96,25 @@ function formatOptionLabel(facts: FormatFacts, f: ExportFormat): string {
 }
 
 /** What export.plan said, in a list: "Will write: … / Not written: … because …". */
-function PlanList({ plan }: { plan: Plan }) {
+function PlanList({ plan, overwrite }: { plan: Plan; overwrite: boolean }) {
   return (
     <div class="export-plan" aria-live="polite" data-plan-format={plan.format ?? ''}>
       {plan.note && <p class="hint">{plan.note}</p>}
       <p>
-        Will write: {plan.write.length === 0 ? 'nothing yet (the files are downloaded when you export)' : plan.write.map((f) => f.name).join(', ')}
+        Will write into <code>{plan.targetDir}</code>: {plan.write.length === 0 ? 'nothing' : plan.write.map((f) => f.name).join(', ')}
+        {plan.clips && plan.clips.written.length > 0 && ` (clips: ${plan.clips.written.join(', ')})`}
       </p>
-      {plan.skip.length > 0 && (
+      {plan.exists && !overwrite && <p class="hint export-exists">An earlier export is there: tick “Replace an earlier export of the same name” to replace it, or change the name.</p>}
+      {(plan.skip.length > 0 || (plan.clips?.skipped.length ?? 0) > 0) && (
         <ul class="export-skipped" aria-label="Not written">
           {plan.skip.map((f) => (
             <li key={`${f.kind}:${f.name}`} data-skipped={f.kind}>
               Not written: {f.name.includes('.') ? <code>{f.name}</code> : f.name} because {f.why}
+            </li>
+          ))}
+          {plan.clips?.skipped.map((c) => (
+            <li key={`clip:${c.name}`} data-skipped="clip">
+              Clip not written: {c.name} because {c.why}
             </li>
           ))}
         </ul>
@@ -362,8 +369,8 @@ export function ExportPanel({ job, stage, clips }: { job: JobView; stage?: () =>
           Its files are replaced; what the engine or you added beside them (Unity's .meta files, materials) is kept.
         </p>
       </div>
-      {plan && ('error' in plan ? <p class="job-error export-plan-error">{plan.error}</p> : <PlanList plan={plan} />)}
-      <button type="submit" disabled={busy || !projectDir.trim() || noClips || (plan !== undefined && 'error' in plan)}>
+      {plan && ('error' in plan ? <p class="job-error export-plan-error">{plan.error}</p> : <PlanList plan={plan} overwrite={overwrite} />)}
+      <button type="submit" disabled={busy || !projectDir.trim() || noClips}>
         {busy ? 'Exporting…' : 'Export'}
       </button>
       <ErrorBox error={error} title="The export did not happen" />
