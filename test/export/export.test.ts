@@ -76,6 +76,15 @@ describe('exportAsset: layouts and manifest', () => {
     expect(readFileSync(join(result.targetDir, 'OakChair.mtl'), 'utf8')).toMatch(/^map_Kd OakChair_Model\.png$/m);
   });
 
+  it('never leaves an OBJ naming a material library that is not written beside it', async () => {
+    const [obj] = generatedSources().obj;
+    const result = await exportAsset({ ...options(makeProject('godot')), files: [obj!] });
+    expect(result.files.map((f) => f.kind)).toEqual(['obj']);
+    const text = readFileSync(result.files[0]!.path, 'utf8');
+    expect(text).not.toMatch(/^mtllib/m);
+    expect(text).toMatch(/^v /m);
+  });
+
   it('writes only the FBX for Unity (its default format), without the loose texture: the FBX embeds its own', async () => {
     const root = makeProject('unity');
     const sources = generatedSources();
