@@ -2,6 +2,7 @@
 // state), and the file store makes the bytes from the recipe the first time the file is needed.
 import { buildAnimatedGlb, buildFbxBinary, buildGlb, buildObj, buildZip, renderPreviewImage, renderTexture, type MeshOptions } from './outputs/index.ts';
 import { jointPositions, renderFigure } from './figure.ts';
+import { characterGlb, characterUsdz } from './character/outputs.ts';
 import { mapsOf, objTexturesOf, pictureFbx, pictureGlb, pictureMtl, pictureObj, pictureObjZip, pictureRender, pictureTexture, pictureUsdz, type TextureMap } from './generate/picture-outputs.ts';
 import type { PictureMesh } from './generate/mesh-options.ts';
 import { paintPrompt } from './picture/paint.ts';
@@ -11,6 +12,10 @@ export type Recipe =
   | { type: 'glb'; mesh: MeshOptions; texture: boolean }
   /** A skinned humanoid rigged on the figure of `seed` (its render is `size` pixels), one clip per name. */
   | { type: 'animated-glb'; seed: string; size: number; clips: string[] }
+  /** An uploaded character (its stored JSON, `character`) skinned to its own skeleton, one clip per name (character/). */
+  | { type: 'character-glb'; character: string; clips: string[] }
+  /** The uploaded character's mesh as a static USDZ. */
+  | { type: 'character-usdz'; character: string }
   /**
    * An OBJ. With `companions` it is `mesh.obj` in a folder of its own, naming `mesh.mtl` (and with a texture
    * `mesh.png`) beside it: those are served from the same folder (see companionsOf), so a client that resolves
@@ -57,6 +62,8 @@ export interface Output {
 const EXTENSION: Record<Exclude<Recipe['type'], 'input' | 'made'>, string> = {
   glb: 'glb',
   'animated-glb': 'glb',
+  'character-glb': 'glb',
+  'character-usdz': 'usdz',
   obj: 'obj',
   mtl: 'mtl',
   texture: 'png',
@@ -125,6 +132,10 @@ export function makeArtifact(recipe: Recipe, read: ReadStored = noStore): Buffer
       return buildGlb({ ...recipe.mesh, texture: recipe.texture });
     case 'animated-glb':
       return buildAnimatedGlb({ seed: recipe.seed, joints: jointPositions(recipe.seed, recipe.size), size: recipe.size, clips: recipe.clips });
+    case 'character-glb':
+      return characterGlb(read(recipe.character), recipe.clips);
+    case 'character-usdz':
+      return characterUsdz(read(recipe.character));
     case 'obj':
       return Buffer.from(buildObj(recipe.companions ? { ...recipe.mesh, name: OBJ_FOLDER_NAME } : recipe.mesh).obj);
     case 'mtl':

@@ -1,23 +1,38 @@
-// The motions the engine can animate from a text prompt, and the words that name them. A text is animated
-// when it names at least one of them (in any inflection: walk, walks, walked, walking); the first one it
-// names decides the clip's kind of motion.
+// The motions the engine can animate from a text prompt, and the words that name them. A text is animated when
+// it names one of the clips of the animation library (idle, walk, run, jump, wave, sit) by a word or a synonym
+// in any inflection (walk, walks, walked, walking; jog, jogging); the first one it names decides the clip.
+// Speed words (slowly, quickly; a jog is a slow run, a sprint a fast one, a hop a small jump) and a side
+// (the left hand, the right arm) shape it.
 
-export const MOTION_KINDS = {
-  idle: ['idle', 'stand', 'breathe', 'wait', 'rest', 'pose', 'look', 'listen', 'think', 'stay'],
-  walk: ['walk', 'stroll', 'march', 'step', 'pace', 'tiptoe', 'sneak', 'limp', 'wander', 'stride', 'strut', 'stagger', 'shuffle', 'patrol'],
-  run: ['run', 'ran', 'jog', 'sprint', 'dash', 'rush', 'chase', 'flee', 'fled', 'race', 'charge', 'hurry'],
-  jump: ['jump', 'hop', 'leap', 'leapt', 'bounce', 'skip', 'vault', 'spring', 'sprang'],
-  gesture: ['wave', 'greet', 'salute', 'point', 'clap', 'cheer', 'celebrate', 'shrug', 'nod', 'bow', 'beckon', 'applaud', 'gesture', 'talk', 'laugh', 'cry'],
-  dance: ['dance', 'twirl', 'spin', 'sway', 'groove', 'boogie', 'shimmy', 'pirouette', 'waltz'],
-  fight: ['punch', 'kick', 'fight', 'fought', 'attack', 'box', 'strike', 'struck', 'swing', 'swung', 'slash', 'block', 'dodge', 'parry', 'stab', 'throw', 'threw', 'thrown', 'shoot', 'shot'],
-  action: [
-    'sit', 'sat', 'crouch', 'kneel', 'knelt', 'squat', 'crawl', 'climb', 'swim', 'swam', 'fly', 'flew', 'fall', 'fell', 'roll',
-    'stretch', 'turn', 'catch', 'caught', 'lift', 'push', 'pull', 'dive', 'dove', 'stumble', 'shake', 'reach', 'pick', 'carry',
-    'lie', 'exercise', 'yawn', 'flip', 'cartwheel', 'somersault',
+export type ClipKind = 'idle' | 'walk' | 'run' | 'jump' | 'wave' | 'sit';
+
+/** What a prompt asks for: the clip, how fast (1 normal), how big (1 normal) and, for a wave, with which hand(s). */
+export interface MotionSpec {
+  clip: ClipKind;
+  speed: number;
+  amplitude: number;
+  side: 'left' | 'right' | 'both';
+}
+
+type Word = [word: string, speed?: number, amplitude?: number];
+
+export const MOTION_WORDS: Record<ClipKind, Word[]> = {
+  idle: [['idle'], ['stand'], ['breathe'], ['wait'], ['rest'], ['pose'], ['listen'], ['think'], ['stay'], ['still'], ['relax', 0.8]],
+  walk: [
+    ['walk'], ['stroll', 0.7], ['march', 1.1, 1.2], ['step'], ['pace'], ['tiptoe', 0.6, 0.6], ['sneak', 0.6, 0.7], ['wander', 0.75],
+    ['stride', 1, 1.2], ['strut', 1, 1.1], ['patrol'], ['amble', 0.7], ['saunter', 0.7], ['limp', 0.6, 0.7], ['trudge', 0.65],
   ],
-} as const;
+  run: [
+    ['run'], ['ran'], ['jog', 0.75, 0.8], ['sprint', 1.35, 1.2], ['dash', 1.3, 1.15], ['rush', 1.2], ['chase', 1.15], ['flee', 1.25],
+    ['fled', 1.25], ['race', 1.3, 1.15], ['hurry', 1.15],
+  ],
+  jump: [['jump'], ['hop', 1.3, 0.5], ['leap', 0.9, 1.3], ['leapt', 0.9, 1.3], ['bounce', 1.2, 0.6], ['vault', 1, 1.2], ['spring']],
+  wave: [['wave'], ['greet'], ['hello'], ['hi'], ['goodbye'], ['bye'], ['salute', 0.8], ['beckon', 0.8], ['hail']],
+  sit: [['sit'], ['sat'], ['seat'], ['seated'], ['chair'], ['bench'], ['stool'], ['sofa'], ['couch']],
+};
 
-export type MotionKind = keyof typeof MOTION_KINDS;
+const SLOW = ['slow', 'slowly', 'gently', 'leisurely', 'lazily', 'carefully', 'calmly', 'tired', 'tiredly'];
+const FAST = ['fast', 'quick', 'quickly', 'rapid', 'rapidly', 'hurriedly', 'briskly', 'swiftly', 'energetic', 'energetically'];
 
 /** The word forms a verb takes: walk, walks, walked, walking; dance, danced, dancing; hop, hopped, hopping. */
 function formsOf(word: string): string[] {
@@ -28,23 +43,35 @@ function formsOf(word: string): string[] {
   return forms;
 }
 
-const KIND_OF_FORM = new Map<string, MotionKind>();
-for (const [kind, words] of Object.entries(MOTION_KINDS) as [MotionKind, readonly string[]][]) {
-  for (const word of words) for (const form of formsOf(word)) if (!KIND_OF_FORM.has(form)) KIND_OF_FORM.set(form, kind);
-}
-
-/** The kind of motion a text names first, or undefined when it names none the engine knows. */
-export function motionKindOf(text: string): MotionKind | undefined {
-  for (const word of text.toLowerCase().split(/[^a-z]+/)) {
-    const kind = KIND_OF_FORM.get(word);
-    if (kind !== undefined) return kind;
+const WORD_OF_FORM = new Map<string, { clip: ClipKind; speed: number; amplitude: number }>();
+for (const [clip, words] of Object.entries(MOTION_WORDS) as [ClipKind, Word[]][]) {
+  for (const [word, speed = 1, amplitude = 1] of words) {
+    for (const form of formsOf(word)) if (!WORD_OF_FORM.has(form)) WORD_OF_FORM.set(form, { clip, speed, amplitude });
   }
-  return undefined;
 }
 
-/** For messages: each kind with a few of its words. */
+const wordsOf = (text: string) => text.toLowerCase().split(/[^a-z]+/).filter(Boolean);
+
+/** What a text asks for, or undefined when it names no motion of the library. */
+export function motionOfText(text: string): MotionSpec | undefined {
+  const words = wordsOf(text);
+  const first = words.map((w) => WORD_OF_FORM.get(w)).find((x) => x !== undefined);
+  if (first === undefined) return undefined;
+  let { speed } = first;
+  if (words.some((w) => SLOW.includes(w))) speed *= 0.65;
+  if (words.some((w) => FAST.includes(w))) speed *= 1.35;
+  const left = words.includes('left');
+  const right = words.includes('right');
+  const both = words.includes('both') || words.includes('hands') || words.includes('arms') || (left && right);
+  return { clip: first.clip, speed, amplitude: first.amplitude, side: both ? 'both' : left ? 'left' : 'right' };
+}
+
+/** The clip a text names first, or undefined. */
+export function motionKindOf(text: string): ClipKind | undefined {
+  return motionOfText(text)?.clip;
+}
+
+/** For messages: each clip with a few of its words. */
 export function describeMotionKinds(): string {
-  return (Object.entries(MOTION_KINDS) as [MotionKind, readonly string[]][])
-    .map(([kind, words]) => `${kind} (${words.slice(0, 3).join(', ')}…)`)
-    .join(', ');
+  return (Object.entries(MOTION_WORDS) as [ClipKind, Word[]][]).map(([clip, words]) => `${clip} (${words.slice(0, 3).map(([w]) => w).join(', ')}…)`).join(', ');
 }

@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOINT_NAMES } from '../../shared/contract/index.ts';
 import { buildFbxBinary, buildZip } from '../../main/engine/outputs/index.ts';
+import { GENERATOR } from '../../main/engine/outputs/mesh.ts';
+import { realFixture } from '../fixtures.ts';
 import { call, download, expectError, expectSuccess, inputUrl, KEY, PNG_SIGNATURE, pollUntil, send, startTestEngine, type TestEngine } from './helpers.ts';
 
 let engine: TestEngine;
@@ -12,18 +15,18 @@ afterAll(() => engine.dispose());
 function upload(target: TestEngine, bytes: Uint8Array, name = 'hero.fbx') {
   const form = new FormData();
   form.append('note', 'ignored');
-  form.append('file', new Blob([bytes]), name);
+  form.append('file', new Blob([new Uint8Array(bytes)]), name);
   return send(`${target.url}/mesh-animation/upload`, { body: form });
 }
 const read = async (code: string) => expectSuccess('getAnimation', await call(engine, 'getAnimation', { params: { session_code: code } }));
 const finished = (code: string) => pollUntil(() => read(code), (s) => s.status === 'predefined_done' || s.status.endsWith('_failed'));
 
 describe('mesh animation', () => {
-  it('accepts binary FBX, ASCII FBX and zip uploads and stores the file', async () => {
+  it("accepts the engine's own FBX, a rigged character and a zip, and stores the file", async () => {
     const fbx = buildFbxBinary('hero');
     const uploads: [Uint8Array, string][] = [
       [fbx, 'hero.fbx'],
-      [Buffer.from('\uFEFF\n  ; FBX 7.4.0 project file\nFBXHeaderExtension: {\n}\n'), 'hero-ascii.fbx'],
+      [readFileSync(realFixture('fbx', 'maya_kenney_character_7700_binary.fbx')), 'kenney.fbx'],
       [buildZip([{ name: 'hero.fbx', data: fbx }]), 'heroes.zip'],
     ];
     for (const [bytes, name] of uploads) {
@@ -52,7 +55,7 @@ describe('mesh animation', () => {
     expect(render.bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
     expect(render.bytes.readUInt32BE(16)).toBe(512);
     expect((await download(done.mesh_url)).bytes.subarray(0, 4).toString('latin1')).toBe('glTF');
-    expect(done.animation_library.map((a: { label: string }) => a.label)).toEqual(['Idle', 'Walk', 'Run', 'Jump']);
+    expect(done.animation_library.map((a: { label: string }) => a.label)).toEqual(['Idle', 'Walk', 'Run', 'Jump', 'Wave', 'Sit']);
 
     const joints = done.animation_joint_dict as Record<string, [number, number]>;
     expect(Object.keys(joints).sort()).toEqual([...JOINT_NAMES].sort());
@@ -117,12 +120,17 @@ describe('mesh animation', () => {
     expect(done).toMatchObject({ status: 'init_failed', mesh_url: '', animation_library: [] });
   });
 
-  it('streams a large upload without trouble', async () => {
+  it('streams a large upload without trouble, and judges it once it is whole', async () => {
     const big = Buffer.alloc(64 * 2 ** 20, 7);
     Buffer.from('Kaydara FBX Binary  \0', 'latin1').copy(big);
+    // Made by this engine (its generator's name inside): rigged on the engine's figure, so it is kept.
+    Buffer.from(GENERATOR, 'latin1').copy(big, 1000);
     const result = expectSuccess('uploadAnimationMesh', await upload(engine, big, 'big.fbx'));
     const head = await download(result.mesh_url, { range: 'bytes=0-19', 'x-api-key': KEY });
     expect(head.status).toBe(206);
     expect(head.bytes.toString('latin1')).toBe('Kaydara FBX Binary  ');
+    // The same bytes from elsewhere have no bones: refused once received.
+    big.fill(7, 1000, 1000 + GENERATOR.length);
+    expectError(await upload(engine, big, 'big.fbx'), 400, 'big.fbx', 'no skeleton');
   });
 });

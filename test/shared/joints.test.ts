@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BODY_PAIRS, bonesByJoint, JOINT_NAMES, jointOfBone, jointPoints } from '../../shared/joints.ts';
+import { BODY_PAIRS, boneOfEachJoint, bonesByJoint, humanoidOf, JOINT_NAMES, jointOfBone, jointPoints } from '../../shared/joints.ts';
 
 describe('joints', () => {
   it('has the 17 joints, every one in the body skeleton, as a connected tree', () => {
@@ -54,6 +54,18 @@ describe('joints', () => {
     ['Armature|LowerLeg_Right', 'R_Knee'],
     ['L_Shoulder', 'L_Shoulder'],
     ['R_Ankle', 'R_Ankle'],
+    ['DEF-thigh.L', 'L_Hip'],
+    ['DEF-shin.R', 'R_Knee'],
+    ['DEF-upper_arm.L', 'L_Shoulder'],
+    ['DEF-forearm.L.001', 'L_Elbow'],
+    ['DEF-spine', 'Pelvis'],
+    ['DEF-spine.006', 'Head'],
+    ['Palm.L', 'L_Wrist'],
+    ['LowerLeg.R', 'R_Knee'],
+    ['Abdomen', 'Torso'],
+    ['Bip01 L Thigh', 'L_Hip'],
+    ['Bip01 R Forearm', 'R_Elbow'],
+    ['clavicle_l', 'L_Shoulder'],
   ])('maps the bone %s to %s', (bone, joint) => {
     expect(jointOfBone(bone)).toBe(joint);
   });
@@ -65,9 +77,23 @@ describe('joints', () => {
   it('groups the bones of a rig by joint', () => {
     expect(bonesByJoint(['mixamorig:Hips', 'mixamorig:Spine', 'mixamorig:Spine1', 'mixamorig:LeftHandThumb1', 'mixamorig:LeftHand'])).toEqual({
       Pelvis: ['mixamorig:Hips'],
-      Torso: ['mixamorig:Spine', 'mixamorig:Spine1'],
+      Torso: ['mixamorig:Spine1', 'mixamorig:Spine'], // the middle of the spine first
       L_Wrist: ['mixamorig:LeftHand'],
     });
+  });
+
+  it('picks one bone per joint: the upper arm over the clavicle, the middle of the spine', () => {
+    const unreal = ['pelvis', 'spine_01', 'spine_02', 'spine_03', 'clavicle_l', 'upperarm_l', 'neck_01', 'head'];
+    expect(boneOfEachJoint(unreal)).toMatchObject({ Pelvis: 'pelvis', Torso: 'spine_02', L_Shoulder: 'upperarm_l', Neck: 'neck_01', Head: 'head' });
+    const quaternius = ['Hips', 'Abdomen', 'Torso', 'Neck', 'Head', 'Shoulder.L', 'UpperArm.L', 'LowerArm.L', 'Palm.L'];
+    expect(boneOfEachJoint(quaternius)).toMatchObject({ Torso: 'Abdomen', L_Shoulder: 'UpperArm.L', L_Elbow: 'LowerArm.L', L_Wrist: 'Palm.L' });
+  });
+
+  it('tells a humanoid rig from a chain of bones or none', () => {
+    const mixamo = ['Hips', 'Spine', 'Neck', 'Head'].concat(...['Left', 'Right'].map((s) => ['UpLeg', 'Leg', 'Foot', 'Arm', 'ForeArm', 'Hand'].map((b) => `mixamorig:${s}${b}`)));
+    expect(humanoidOf(mixamo)).toMatchObject({ humanoid: true, missing: [] });
+    expect(humanoidOf(['Bone001', 'Bone002', 'Bone003']).humanoid).toBe(false);
+    expect(humanoidOf([]).missing).toHaveLength(14);
   });
 
   it('reads the points of a joint dict, skipping malformed ones', () => {

@@ -15,6 +15,9 @@ import type { Handlers } from '../router.ts';
 import { describeMotionKinds, motionKindOf } from '../motion-words.ts';
 import { findOwned, inputGate, inputUrl, keepNew, refresh, type InputRef } from './common.ts';
 import { faultOfStart, withEndFaults } from './faults.ts';
+import { judgeUpload } from '../character/judge.ts';
+import { makeCharacterFiles, type CharacterFiles } from '../character/make-files.ts';
+import { describeInput } from '../inputs.ts';
 
 interface PromptRecord extends Stepped {
   _id: string;
@@ -44,6 +47,11 @@ export interface AnimationRecord extends Stepped {
   outputs: Partial<Record<'render_url' | 'mesh_url' | 'thumbnail' | 'animation_url', Output>>;
   library: { label: string; _id: string; file?: Output }[];
   prompts: PromptRecord[];
+  /**
+   * The uploaded character (character/): `figure` for a model this engine made (rigged on its procedural
+   * figure); else its files once read, or why it cannot be animated. Absent in records of older versions.
+   */
+  character?: { kind?: 'character' | 'figure'; entry?: string; made?: CharacterFiles; error?: string };
   created_at: string;
   updated_at: string;
 }
@@ -55,7 +63,7 @@ const PHASES: Phases = [
 ];
 /** The share of the session's step after which its mesh is initialised (status init_done): texts can be animated. */
 const READY_AT = 0.4;
-const LIBRARY = ['Idle', 'Walk', 'Run', 'Jump'];
+const LIBRARY = ['Idle', 'Walk', 'Run', 'Jump', 'Wave', 'Sit'];
 const MAX_TEXT_LENGTH = 300;
 const MAX_UPLOAD_BYTES = 4 * 2 ** 30;
 const RENDER_SIZE = 512;
@@ -71,8 +79,9 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
     rec.step ? (rec.fails ? 'init_processing' : phaseStatus(PHASES, s.clock.fraction(rec.step, now))) : rec.status;
   const status = (rec: AnimationRecord, now: number) => (rec.step && rec.running_status !== undefined ? rec.running_status : phase(rec, now));
 
-  /** When the session's mesh was (or will be) ready for text animations; undefined if it never will be. */
+  /** When the session's mesh was (or will be) ready for text animations; undefined if it never will be (or not known yet). */
   function readyAt(rec: AnimationRecord): number | undefined {
+    if (rec.character !== undefined && rec.character.kind !== 'figure' && rec.character.made === undefined) return undefined;
     if (rec.step) return rec.fails ? undefined : rec.step.startedAt + READY_AT * (s.clock.end(rec.step) - rec.step.startedAt);
     return rec.status === 'predefined_done' ? Date.parse(rec.created_at) : undefined;
   }
@@ -110,18 +119,90 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
       s,
       () => {
         let changed = startQueued(rec, now);
-        changed = (inputGate(rec, rec.source, failOnInput) ?? settle(rec, s.clock, now, withEndFaults(s, (r) => r.session_code, finishSession))) || changed;
-        return rec.prompts.reduce((any, p) => settle(p, s.clock, now, finishPrompt) || any, changed);
+        changed = (inputGate(rec, rec.source, failOnInput) ?? characterGate(rec) ?? settle(rec, s.clock, now, withEndFaults(s, (r) => r.session_code, finishSession))) || changed;
+        return rec.prompts.reduce((any, p) => settle(p, s.clock, now, (prompt, step, at) => finishPrompt(rec, prompt, step, at)) || any, changed);
       },
       () => [...Object.values(rec.outputs), ...rec.library.map((a) => a.file), ...rec.prompts.flatMap((p) => [p.mesh, p.usdz])],
     );
     return rec;
   }
 
+  /** Characters being read (by session code), each once. */
+  const reading = new Map<string, Promise<void>>();
+
+  /**
+   * What comes before settling a running session whose mesh has been stored: judging and reading its
+   * character (in the background, once). Undefined when the steps settle as usual, else whether the record
+   * changed (see inputGate): a character that cannot be animated fails the session with why.
+   */
+  function characterGate(rec: AnimationRecord): boolean | undefined {
+    const file = rec.source.file;
+    if (rec.step === undefined || rec.fails || file === undefined) return undefined;
+    const character = (rec.character ??= {});
+    if (character.kind === 'figure' || character.made !== undefined) return undefined;
+    if (character.error !== undefined) {
+      delete rec.step;
+      failOnInput(rec, character.error, Date.now());
+      return true;
+    }
+    startReading(rec);
+    return false;
+  }
+
+  function startReading(rec: AnimationRecord): void {
+    const code = rec.session_code;
+    const file = rec.source.file;
+    if (reading.has(code) || file === undefined) return;
+    const character = (rec.character ??= {});
+    const what = rec.source.url === undefined ? 'The uploaded mesh' : describeInput(rec.source, 'animation-mesh');
+    const format = file.key.endsWith('.zip') ? 'zip' : 'fbx';
+    const path = s.files.path(file.key);
+    const job = (async () => {
+      if (character.kind === undefined) {
+        const judged = await judgeUpload(path, format);
+        if (judged.kind === 'refused') character.error = `${what} ${judged.reason}.`;
+        else character.kind = judged.kind;
+        if (judged.kind === 'character' && judged.entry !== undefined) character.entry = judged.entry;
+      }
+      if (character.kind === 'character') {
+        const made = await makeCharacterFiles(s.files, {
+          path,
+          format,
+          ...(character.entry === undefined ? {} : { entry: character.entry }),
+          owner: code,
+          renderSize: RENDER_SIZE,
+          thumbnailSize: THUMBNAIL_SIZE,
+        });
+        if ('error' in made) character.error = `${what} ${made.error}.`;
+        else character.made = made;
+      }
+    })()
+      .catch((error: unknown) => {
+        character.error = `${what} could not be read (${error instanceof Error ? error.message : String(error)}).`;
+      })
+      .then(() => s.save())
+      .catch(() => undefined) // a failed save is retried by the next change
+      .finally(() => reading.delete(code));
+    reading.set(code, job);
+  }
+
   return {
     async uploadAnimationMesh({ userId, now, body, req }) {
       const code = newSessionCode();
-      const source: InputRef = body === undefined ? await receiveUpload(s, req, code) : { url: body.mesh_url };
+      const received = body === undefined ? await receiveUpload(s, req, code) : undefined;
+      const source: InputRef = received?.source ?? { url: body!.mesh_url };
+      if (received !== undefined) {
+        // Judged from its bytes as it arrives: a mesh that cannot be animated is refused now, not rigged.
+        const judged = await judgeUpload(s.files.path(received.source.file!.key), received.format).catch((error: unknown) => ({
+          kind: 'refused' as const,
+          reason: `could not be read (${error instanceof Error ? error.message : String(error)})`,
+        }));
+        if (judged.kind === 'refused') {
+          await rm(s.files.path(received.source.file!.key), { force: true });
+          throw new HttpError(400, `file: ${received.filename || 'the upload'} ${judged.reason}.`);
+        }
+        received.character = { kind: judged.kind, ...(judged.kind === 'character' && judged.entry !== undefined ? { entry: judged.entry } : {}) };
+      }
       try {
         charge(s, userId, 'uploadAnimationMesh');
       } catch (error) {
@@ -139,10 +220,12 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
         outputs: {},
         library: LIBRARY.map((label) => ({ label, _id: randomHex() })),
         prompts: [],
+        character: received?.character ?? {},
         ...createdAt(now),
       };
       s.inputs.read(rec.source, 'animation-mesh', `${code}/upload`);
       await keepNew(s, s.state.animations, code, rec);
+      if (received !== undefined && !rec.fails) startReading(rec);
       return { session_code: code, mesh_url: inputUrl(s, source, now), status: status(rec, now) };
     },
 
@@ -160,7 +243,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
         if (motionKindOf(text) === undefined) {
           return {
             text,
-            message: `Cannot animate "${text}": it names no motion the engine knows. Describe a motion, e.g. "walk forward" or "wave with both hands"; kinds of motion understood: ${describeMotionKinds()}.`,
+            message: `Cannot animate "${text}": it names no motion the engine knows (the local engine plays procedural clips, it does not animate any text as the service's AI does). Describe one of its motions, e.g. "walk forward", "jog", "wave with the left hand" or "sit down on a chair"; motions understood: ${describeMotionKinds()}.`,
             isError: true,
           };
         }
@@ -209,7 +292,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
           updated_at: p.updated_at,
         })),
         animation_library: done ? rec.library.map((a) => ({ label: a.label, url: url(a.file), _id: a._id })) : [],
-        animation_joint_dict: done ? jointPositions(rec.session_code, RENDER_SIZE) : {},
+        animation_joint_dict: done ? (rec.character?.made?.joints ?? jointPositions(rec.session_code, RENDER_SIZE)) : {},
         created_at: rec.created_at,
         updated_at: rec.updated_at,
       };
@@ -217,8 +300,15 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
   };
 }
 
+interface Received {
+  source: InputRef;
+  filename: string;
+  format: 'fbx' | 'zip';
+  character?: AnimationRecord['character'];
+}
+
 /** Streams the multipart `file` to disk and accepts binary FBX, ASCII FBX or zip content only. */
-async function receiveUpload(s: Services, req: IncomingMessage, code: string): Promise<InputRef> {
+async function receiveUpload(s: Services, req: IncomingMessage, code: string): Promise<Received> {
   const temp = await s.files.tempPath();
   try {
     const received = await receiveFile(req, 'file', temp, MAX_UPLOAD_BYTES);
@@ -234,7 +324,7 @@ async function receiveUpload(s: Services, req: IncomingMessage, code: string): P
     }
     const file: Output = { key: `${code}/upload.${format}`, recipe: { type: 'input' } };
     await s.files.adopt(file.key, temp);
-    return { file };
+    return { source: { file }, filename: received.filename, format };
   } finally {
     await rm(temp, { force: true });
   }
@@ -258,7 +348,19 @@ function finishSessionOutputs(rec: AnimationRecord, _step: StepName, endedAt: nu
   }
   const code = rec.session_code;
   rec.status = 'predefined_done';
-  // Each library file is the session's rigged figure with that one clip; animation_url holds them all.
+  const made = rec.character?.made;
+  if (made !== undefined) {
+    // The uploaded character on its own skeleton: each library file has one clip, animation_url all of them.
+    for (const entry of rec.library) entry.file = output(code, `animation-${entry.label.toLowerCase()}`, { type: 'character-glb', character: made.model, clips: [entry.label] });
+    rec.outputs = {
+      render_url: { key: made.render, recipe: { type: 'made' } },
+      thumbnail: { key: made.thumbnail, recipe: { type: 'made' } },
+      mesh_url: output(code, 'mesh', { type: 'character-glb', character: made.model, clips: [] }),
+      animation_url: output(code, 'animation', { type: 'character-glb', character: made.model, clips: rec.library.map((a) => a.label) }),
+    };
+    return;
+  }
+  // A model this engine made: rigged on its procedural figure. Each library file is the session's rigged figure with that one clip; animation_url holds them all.
   for (const entry of rec.library) {
     entry.file = output(code, `animation-${entry.label.toLowerCase()}`, { type: 'animated-glb', seed: code, size: RENDER_SIZE, clips: [entry.label] });
   }
@@ -283,9 +385,16 @@ function failOnInput(rec: AnimationRecord, message: string, at: number): void {
   }
 }
 
-function finishPrompt(prompt: PromptRecord, _step: StepName, endedAt: number): void {
+function finishPrompt(rec: AnimationRecord, prompt: PromptRecord, _step: StepName, endedAt: number): void {
   prompt.updated_at = iso(endedAt);
   prompt.status = 'text_done';
+  const made = rec.character?.made;
+  if (made !== undefined) {
+    // The uploaded character with one clip named by the text; USDZ holds its mesh at rest.
+    prompt.mesh = output(prompt.session_code, `prompt-${prompt._id}`, { type: 'character-glb', character: made.model, clips: [prompt.text] });
+    prompt.usdz = output(prompt.session_code, `prompt-${prompt._id}`, { type: 'character-usdz', character: made.model });
+    return;
+  }
   // The animated figure (a clip named by the text, its motion seeded by it); USDZ stays a static mesh.
   prompt.mesh = output(prompt.session_code, `prompt-${prompt._id}`, { type: 'animated-glb', seed: prompt.session_code, size: RENDER_SIZE, clips: [prompt.text] });
   prompt.usdz = output(prompt.session_code, `prompt-${prompt._id}`, { type: 'usdz', mesh: character(`${prompt.session_code}:${prompt.text}`) });

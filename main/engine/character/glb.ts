@@ -1,0 +1,152 @@
+// An uploaded character as glTF 2.0 binary (GLB): its mesh (one primitive per material) skinned to ALL the
+// bones of its skeleton, at rest in its bind pose, and one looping clip per motion of the animation library or
+// prompt, posed by pose.ts on the bones that stand for the body's joints (rig.ts); the other bones follow.
+import { JOINT_NAMES, type JointName } from '../../../shared/contract/animation.ts';
+import type { MotionSpec } from '../motion-words.ts';
+import { BinaryBody, GL, glbContainer } from '../outputs/glb.ts';
+import { GENERATOR } from '../outputs/mesh.ts';
+import type { CharacterModel, Quat, V3 } from './model.ts';
+import { poseAt, periodOf } from './pose.ts';
+import { conj, IDENTITY, mul, normalizeQ, rotate, sub } from './quat.ts';
+import type { Rig } from './rig.ts';
+
+const FPS = 24;
+
+export interface CharacterClip {
+  name: string;
+  spec: MotionSpec;
+}
+
+export function buildCharacterGlb(model: CharacterModel, rig: Rig, clips: CharacterClip[]): Buffer {
+  const bones = model.bones;
+  const n = bones.length;
+  const bin = new BinaryBody();
+  const accessors: object[] = [];
+  const accessor = (a: object) => accessors.push(a) - 1;
+  const vertexCount = model.positions.length / 3;
+
+  // ---- the mesh ----
+  const positions = Float32Array.from(model.positions);
+  const min: V3 = [Infinity, Infinity, Infinity];
+  const max: V3 = [-Infinity, -Infinity, -Infinity];
+  for (let k = 0; k < positions.length; k++) {
+    min[k % 3] = Math.min(min[k % 3]!, positions[k]!);
+    max[k % 3] = Math.max(max[k % 3]!, positions[k]!);
+  }
+  const POSITION = accessor({ bufferView: bin.add(positions, GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC3', min, max });
+  const NORMAL = accessor({ bufferView: bin.add(Float32Array.from(model.normals), GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC3' });
+  const joints = n <= 256 ? Uint8Array.from(model.joints) : Uint16Array.from(model.joints);
+  const JOINTS_0 = accessor({ bufferView: bin.add(joints, GL.ARRAY_BUFFER), componentType: n <= 256 ? GL.UNSIGNED_BYTE : GL.UNSIGNED_SHORT, count: vertexCount, type: 'VEC4' });
+  const WEIGHTS_0 = accessor({ bufferView: bin.add(Float32Array.from(model.weights), GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC4' });
+  const wide = vertexCount > 65535;
+  const primitives = model.parts.map((part, i) => ({
+    attributes: { POSITION, NORMAL, JOINTS_0, WEIGHTS_0 },
+    indices: accessor({
+      bufferView: bin.add(wide ? Uint32Array.from(part.indices) : Uint16Array.from(part.indices), GL.ELEMENT_ARRAY_BUFFER),
+      componentType: wide ? GL.UNSIGNED_INT : GL.UNSIGNED_SHORT,
+      count: part.indices.length,
+      type: 'SCALAR',
+    }),
+    material: i,
+  }));
+  const materials = model.parts.map((part) => ({ name: part.name, pbrMetallicRoughness: { baseColorFactor: [...part.color.map(clamp01), 1], metallicFactor: 0, roughnessFactor: 0.8 } }));
+
+  // ---- the bones: local rest transforms from the world ones; inverse bind matrices ----
+  const boneNode = (i: number) => i + 1;
+  const nodes: object[] = [{ name: model.source.replace(/^.*[\\/]/, '').replace(/\.fbx$/i, '') || 'character', mesh: 0, skin: 0 }];
+  const local = bones.map((b) => {
+    if (b.parent < 0) return { t: b.t, r: b.r };
+    const p = bones[b.parent]!;
+    return { t: rotate(conj(p.r), sub(b.t, p.t)), r: normalizeQ(mul(conj(p.r), b.r)) };
+  });
+  bones.forEach((b, i) => {
+    const children = bones.flatMap((c, k) => (c.parent === i ? [boneNode(k)] : []));
+    nodes.push({ name: b.name, translation: local[i]!.t, rotation: local[i]!.r, ...(children.length ? { children } : {}) });
+  });
+  const ibm = new Float32Array(n * 16);
+  bones.forEach((b, i) => ibm.set(inverseRigid(b.r, b.t), i * 16));
+  const IBM = accessor({ bufferView: bin.add(ibm), componentType: GL.FLOAT, count: n, type: 'MAT4' });
+  const roots = bones.flatMap((b, i) => (b.parent < 0 ? [boneNode(i)] : []));
+
+  // ---- the clips ----
+  const jointOf = new Map<number, JointName>();
+  for (const joint of JOINT_NAMES) if (rig.bones[joint] !== undefined) jointOf.set(rig.bones[joint]!, joint);
+  const pelvis = rig.bones.Pelvis!;
+  const animations = clips.map((clip) => {
+    const period = periodOf(clip.spec);
+    const frames = Math.max(2, Math.round(period * FPS) + 1);
+    const times = Float32Array.from({ length: frames }, (_, f) => (f / (frames - 1)) * period);
+    const driven = [...jointOf.keys()].sort((x, y) => x - y);
+    const rotations = new Map(driven.map((i) => [i, new Float32Array(frames * 4)]));
+    const hips = new Float32Array(frames * 3);
+    for (let f = 0; f < frames; f++) {
+      const pose = poseAt(clip.spec, rig, (f / (frames - 1)) * Math.PI * 2);
+      const turn = new Map<number, Quat>();
+      const turnOf = (i: number): Quat => {
+        const known = turn.get(i);
+        if (known) return known;
+        const own = jointOf.has(i) ? pose.turn[jointOf.get(i)!] : undefined;
+        const parent = bones[i]!.parent;
+        const value = own ?? (parent < 0 ? IDENTITY : turnOf(parent));
+        turn.set(i, value);
+        return value;
+      };
+      for (const i of driven) {
+        const b = bones[i]!;
+        const world = mul(turnOf(i), b.r);
+        const parentWorld = b.parent < 0 ? IDENTITY : mul(turnOf(b.parent), bones[b.parent]!.r);
+        const q = normalizeQ(mul(conj(parentWorld), world));
+        // Keep neighbouring keys in the same hemisphere, so that linear interpolation takes the short way.
+        const out = rotations.get(i)!;
+        if (f > 0 && q[0] * out[(f - 1) * 4]! + q[1] * out[(f - 1) * 4 + 1]! + q[2] * out[(f - 1) * 4 + 2]! + q[3] * out[(f - 1) * 4 + 3]! < 0) q.forEach((x, k) => (q[k] = -x));
+        out.set(q, f * 4);
+      }
+      const b = bones[pelvis]!;
+      const parentWorld = b.parent < 0 ? IDENTITY : mul(turnOf(b.parent), bones[b.parent]!.r);
+      const offset = rotate(conj(parentWorld), pose.hips);
+      const t = local[pelvis]!.t;
+      hips.set([t[0] + offset[0], t[1] + offset[1], t[2] + offset[2]], f * 3);
+    }
+    const input = accessor({ bufferView: bin.add(times), componentType: GL.FLOAT, count: frames, type: 'SCALAR', min: [0], max: [period] });
+    const samplers: object[] = [];
+    const channels: object[] = [];
+    for (const i of driven) {
+      const output = accessor({ bufferView: bin.add(rotations.get(i)!), componentType: GL.FLOAT, count: frames, type: 'VEC4' });
+      channels.push({ sampler: samplers.push({ input, output, interpolation: 'LINEAR' }) - 1, target: { node: boneNode(i), path: 'rotation' } });
+    }
+    const output = accessor({ bufferView: bin.add(hips), componentType: GL.FLOAT, count: frames, type: 'VEC3' });
+    channels.push({ sampler: samplers.push({ input, output, interpolation: 'LINEAR' }) - 1, target: { node: boneNode(pelvis), path: 'translation' } });
+    return { name: clip.name, samplers, channels };
+  });
+
+  const gltf = {
+    asset: { version: '2.0', generator: GENERATOR },
+    scene: 0,
+    scenes: [{ nodes: [0, ...roots] }],
+    nodes,
+    meshes: [{ name: nodes[0] && (nodes[0] as { name: string }).name, primitives }],
+    materials,
+    skins: [{ name: 'skeleton', inverseBindMatrices: IBM, joints: bones.map((_, i) => boneNode(i)), ...(roots.length === 1 ? { skeleton: roots[0] } : {}) }],
+    ...(animations.length ? { animations } : {}),
+    accessors,
+    bufferViews: bin.views,
+    buffers: [{ byteLength: bin.length }],
+  };
+  return glbContainer(Buffer.from(JSON.stringify(gltf)), bin.concat());
+}
+
+/** Column-major inverse of the rigid transform (rotation r, then translation t). */
+function inverseRigid(r: Quat, t: V3): number[] {
+  const [x, y, z, w] = r;
+  // Rotation matrix R (row i, column j), then its transpose for the inverse.
+  const R = [
+    [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+    [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+    [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+  ];
+  const inv = (i: number, j: number) => R[j]![i]!; // Rᵀ
+  const tt = [0, 1, 2].map((i) => -(inv(i, 0) * t[0] + inv(i, 1) * t[1] + inv(i, 2) * t[2]));
+  return [inv(0, 0), inv(1, 0), inv(2, 0), 0, inv(0, 1), inv(1, 1), inv(2, 1), 0, inv(0, 2), inv(1, 2), inv(2, 2), 0, tt[0]!, tt[1]!, tt[2]!, 1];
+}
+
+const clamp01 = (x: number) => Math.min(1, Math.max(0, x));

@@ -1,0 +1,86 @@
+// Is an animation upload a character the engine can animate? An FBX (or the FBX files of a zip) is judged
+// from its bytes (fbx-bones.ts, milliseconds): a rigged humanoid is animated on its own skeleton; a mesh
+// with no bones, a skeleton that is not a humanoid or a zip of static props is refused with why. An FBX
+// written by this engine itself (a generated model, no skeleton) is rigged with the engine's own
+// procedural figure, as before.
+import { readFile } from 'node:fs/promises';
+import yauzl from 'yauzl';
+import { humanoidOf } from '../../../shared/skeleton-names.ts';
+import { GENERATOR } from '../outputs/mesh.ts';
+import { fbxBones } from './fbx-bones.ts';
+
+export type Judgement =
+  /** A rigged humanoid: `entry` is its path in the zip (undefined for an FBX upload). */
+  | { kind: 'character'; entry?: string; bones: number }
+  /** A model this engine made: animated on the engine's procedural figure. */
+  | { kind: 'figure' }
+  /** Why it cannot be animated, completing "<the upload> …". */
+  | { kind: 'refused'; reason: string };
+
+const GENERATOR_BYTES = Buffer.from(GENERATOR, 'latin1');
+const MAX_ENTRY_BYTES = 512 * 2 ** 20;
+
+export async function judgeUpload(path: string, format: 'fbx' | 'zip'): Promise<Judgement> {
+  if (format === 'fbx') return judgeFbx(await readFile(path));
+  const entries = await fbxEntries(path);
+  if (entries.length === 0) return { kind: 'refused', reason: 'holds no FBX file: put the rigged character (an .fbx file) in the zip' };
+  const judged = entries.map(({ name, bytes }) => ({ name, judgement: judgeFbx(bytes) }));
+  const ours = judged.find((j) => j.judgement.kind === 'figure');
+  if (ours) return { kind: 'figure' };
+  const character = judged.find((j) => j.judgement.kind === 'character');
+  if (character) return { kind: 'character', entry: character.name, bones: (character.judgement as { bones: number }).bones };
+  const rigged = judged.filter((j) => j.judgement.kind === 'refused' && !j.judgement.reason.startsWith('has no skeleton'));
+  if (rigged.length === 0) {
+    return {
+      kind: 'refused',
+      reason:
+        `holds ${entries.length === 1 ? 'one FBX file' : `${entries.length} FBX files`} and none has a skeleton: ${entries.length === 1 ? 'it is a static mesh' : 'they are static props'} (no bones), which cannot be animated. ` +
+        'Upload one rigged humanoid character (an FBX with its armature and skin, e.g. from Mixamo or Blender)',
+    };
+  }
+  return { kind: 'refused', reason: `holds no humanoid character: ${rigged[0]!.name} ${rigged[0]!.judgement.reason ?? ''}` };
+}
+
+type Refusable = { kind: 'character'; bones: number; reason?: undefined } | { kind: 'figure'; reason?: undefined } | { kind: 'refused'; reason: string };
+
+function judgeFbx(bytes: Buffer): Refusable {
+  if (bytes.subarray(0, 64 * 1024).includes(GENERATOR_BYTES)) return { kind: 'figure' };
+  const found = fbxBones(bytes);
+  if (found.bones.length === 0) {
+    return {
+      kind: 'refused',
+      reason: `has no skeleton: its ${found.mesh ? 'mesh has' : 'file has no mesh and'} no bones, so it cannot be animated. Rig it first (e.g. with Mixamo or Blender's Rigify) and export the FBX with its armature and skin`,
+    };
+  }
+  if (!found.skinned) return { kind: 'refused', reason: `has ${found.bones.length} bones but no skin binds its mesh to them, so nothing would move. Export the FBX with the mesh's armature modifier (skin) included` };
+  const { missing } = humanoidOf(found.bones);
+  if (missing.length > 0) {
+    const shown = found.bones.slice(0, 6).join(', ') + (found.bones.length > 6 ? ', …' : '');
+    return {
+      kind: 'refused',
+      reason:
+        `has a skeleton (${found.bones.length} bones: ${shown}) that is not a humanoid: no bone was found for ${missing.join(', ')}. ` +
+        'The local engine animates humanoid rigs whose bones are named like Mixamo, Unreal, Unity, Blender Rigify or Quaternius ones (Hips, LeftUpLeg, thigh_l, UpperArm.L…)',
+    };
+  }
+  return { kind: 'character', bones: found.bones.length };
+}
+
+/** The FBX files of a zip (not macOS's resource forks), read whole. */
+export async function fbxEntries(path: string, only?: string): Promise<{ name: string; bytes: Buffer }[]> {
+  const zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false });
+  const out: { name: string; bytes: Buffer }[] = [];
+  try {
+    for await (const entry of zip.eachEntry()) {
+      if (!/\.fbx$/i.test(entry.fileName) || entry.fileName.startsWith('__MACOSX/') || entry.uncompressedSize > MAX_ENTRY_BYTES) continue;
+      if (only !== undefined && entry.fileName !== only) continue;
+      const stream = await zip.openReadStreamPromise(entry);
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      out.push({ name: entry.fileName, bytes: Buffer.concat(chunks) });
+    }
+  } finally {
+    zip.close();
+  }
+  return out;
+}

@@ -1,0 +1,67 @@
+// The 17 body joints of a character: the bone standing for each (by name, shared/skeleton-names.ts), where
+// each is at rest, which way the body faces, and how tall it is. Joints with no bone of their own (the nose,
+// the top of the head; a torso or neck a rig names otherwise) are placed between the others.
+import { JOINT_NAMES, type JointName } from '../../../shared/contract/animation.ts';
+import { humanoidOf } from '../../../shared/skeleton-names.ts';
+import type { CharacterModel, V3 } from './model.ts';
+import { add, cross, normalize, scale, sub } from './quat.ts';
+
+export interface Rig {
+  /** The bone (index into model.bones) that stands for each joint it has one for. */
+  bones: Partial<Record<JointName, number>>;
+  /** Each joint's place at rest, world space. */
+  points: Record<JointName, V3>;
+  /** Unit vectors: the body's left side, and the way it faces (left × up). */
+  left: V3;
+  forward: V3;
+  /** Floor to the top of the head. */
+  height: number;
+  floor: number;
+}
+
+/** Why a character cannot be animated, completing "The mesh … ". */
+export type RigProblem = { problem: string };
+
+export function rigOf(model: CharacterModel): Rig | RigProblem {
+  if (model.bones.length === 0) return { problem: 'has no skeleton: its mesh has no bones, so it cannot be animated' };
+  const names = model.bones.map((b) => b.name);
+  const { joints, missing } = humanoidOf(names);
+  if (missing.length > 0) {
+    const shown = names.slice(0, 6).join(', ') + (names.length > 6 ? ', …' : '');
+    return {
+      problem: `has a skeleton (${names.length} bones: ${shown}) that is not a humanoid: no bone was found for ${missing.join(', ')} (bone names of Mixamo, Unreal, Unity, Blender Rigify, Quaternius or with Left/Right, .L/.R, _l/_r spellings are understood)`,
+    };
+  }
+  const index = new Map(names.map((n, i) => [n, i]));
+  const bones: Partial<Record<JointName, number>> = {};
+  for (const [joint, bone] of Object.entries(joints) as [JointName, string][]) bones[joint] = index.get(bone)!;
+  const at = (joint: JointName): V3 | undefined => (bones[joint] === undefined ? undefined : model.bones[bones[joint]!]!.t);
+
+  let floor = Infinity;
+  let top = -Infinity;
+  for (let i = 1; i < model.positions.length; i += 3) {
+    floor = Math.min(floor, model.positions[i]!);
+    top = Math.max(top, model.positions[i]!);
+  }
+  const head = at('Head')!;
+  const pelvis = at('Pelvis')!;
+  const shoulders = scale(add(at('L_Shoulder')!, at('R_Shoulder')!), 0.5);
+  const neck = at('Neck') ?? [head[0], (head[1] + shoulders[1]) / 2, head[2]];
+  const torso = at('Torso') ?? scale(add(pelvis, neck), 0.5);
+  const headTop = Math.max(head[1], top);
+  const points = {} as Record<JointName, V3>;
+  for (const joint of JOINT_NAMES) points[joint] = at(joint) ?? [0, 0, 0];
+  points.Neck = neck;
+  points.Torso = torso;
+  points.Nose = [head[0], head[1] + 0.3 * (headTop - head[1]), head[2]];
+  points.Head = [head[0], head[1] + 0.75 * (headTop - head[1]), head[2]];
+
+  const across = sub(add(points.L_Hip, points.L_Shoulder), add(points.R_Hip, points.R_Shoulder));
+  const left = normalize([across[0], 0, across[2]]);
+  const forward = cross(left, [0, 1, 0]);
+  return { bones, points, left, forward, height: Math.max(1e-6, headTop - floor), floor };
+}
+
+export function isRig(x: Rig | RigProblem): x is Rig {
+  return !('problem' in x);
+}
