@@ -149,7 +149,7 @@ export function RetopologyForm() {
         errors={form.errors('input.model')}
       />
       <CheckboxField id="retopo-quads" label="Convert triangles to quads where possible" checked={quads} onChange={setQuads} hint="Default on; the result may mix quads and triangles." errors={form.errors('input.quads')} />
-      <FormFooter form={form} label="Start retopology" />
+      <FormFooter form={form} label="Start retopology" endpoint="createRetopology" />
       {form.result && <CreatedJob result={form.result} what="Retopology" />}
     </FormShell>
   );
