@@ -217,6 +217,8 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
   const reference = new Map<Asset, number[]>();
   const sourceOf = (asset: Asset) => imported.find((i) => i.run === undefined && i.asset === asset)!;
   let facts: Record<string, Facts> = {};
+  /** Blender's version and the seconds its imports took (for the table). */
+  let blender = { version: '', seconds: 0 };
 
   beforeAll(async () => {
     host = await startWebHost({ dataDir, rendererDir: join(data.path, 'none'), serviceOptions: { engineSpeed: 500 }, notice: () => undefined });
@@ -292,7 +294,9 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
     writeFileSync(filesPath, JSON.stringify(imported.map(({ id, path }) => ({ id, path }))));
     const run = await runBlender(filesPath, factsPath);
     try {
-      facts = (JSON.parse(readFileSync(factsPath, 'utf8')) as { files: Record<string, Facts> }).files;
+      const report = JSON.parse(readFileSync(factsPath, 'utf8')) as { blender: string; seconds: number; files: Record<string, Facts> };
+      facts = report.files;
+      blender = { version: report.blender, seconds: report.seconds };
     } catch {
       throw new Error(`Blender wrote no facts (exit ${run.code}):\n${run.output.slice(-4000)}`);
     }
@@ -325,7 +329,8 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
         ? `- ${r.key}: ${r.result.files.map((f) => basename(f.path)).join(', ')}${r.result.skipped.length > 0 ? `; skipped ${r.result.skipped.map((f) => `${f.kind} (${f.why})`).join(', ')}` : ''}`
         : `- ${r.key}: refused: ${r.refused}`,
     );
-    return [...head, ...rows, '', 'What each export wrote, or why it was refused:', '', ...written, ''].join('\n');
+    const summary = `Blender ${blender.version} imported ${imported.length} files (${runs.filter((r) => r.result).length} exports written, ${runs.filter((r) => !r.result).length} refused) in ${blender.seconds} s.`;
+    return [summary, '', ...head, ...rows, '', 'What each export wrote, or why it was refused:', '', ...written, ''].join('\n');
   }
 
   /** The imports of the asset's exports (of one preset), without transforms unless `transformed`. */

@@ -13,6 +13,7 @@ armature's deformation, so the clip that happens to be active does not change th
 import json
 import os
 import sys
+import time
 import traceback
 
 import bpy
@@ -121,6 +122,7 @@ numpy_compat()
 with open(files_path, encoding="utf-8") as file:
     files = json.load(file)
 facts = {"blender": bpy.app.version_string, "files": {}}
+started = time.monotonic()
 for entry in files:
     bpy.ops.wm.read_factory_settings(use_empty=True)
     numpy_compat()
@@ -131,5 +133,6 @@ for entry in files:
     except Exception:  # noqa: BLE001  (the test reports it per file)
         fact = {"error": traceback.format_exc(limit=3)}
     facts["files"][entry["id"]] = fact
+    facts["seconds"] = round(time.monotonic() - started, 1)
     with open(facts_path, "w", encoding="utf-8") as file:  # after each file: a crash still leaves the others
         json.dump(facts, file, indent=1)
