@@ -123,8 +123,8 @@ describe('viewer animation', () => {
     const canvas = page.locator('.animation-preview .viewer-canvas');
     await poll(async () => `${await page.locator('#anim-file').inputValue()} ${await page.locator('.animation-preview .viewer').getAttribute('data-state')}`, 30_000).toBe('animation ready');
     expect(await page.locator('#anim-clip option').allTextContents()).toEqual(['Idle', 'Walk', 'Run', 'Jump', 'Wave', 'Sit']);
-    // The animated GLB and the four library clips, each listed once its download is complete.
-    await poll(() => page.locator('#anim-file option').count(), 30_000).toBe(5);
+    // The animated GLB and the six library clips, each listed once its download is complete.
+    await poll(() => page.locator('#anim-file option').count(), 30_000).toBe(7);
     // The same animated GLBs are offered for offline review in #/viewer's list of downloaded models.
     const { models } = await h.call('cache.models', {});
     const mine = (models as { sessionId: string; kind: string; format: string; jobId: string | null }[]).filter((m) => m.sessionId === code);

@@ -8,7 +8,7 @@ import { GENERATOR } from '../outputs/mesh.ts';
 import type { CharacterModel, Quat, V3 } from './model.ts';
 import { poseAt, periodOf } from './pose.ts';
 import { conj, IDENTITY, mul, normalizeQ, rotate, sub } from './quat.ts';
-import type { Rig } from './rig.ts';
+import { hangLimbs, type Rig } from './rig.ts';
 
 const FPS = 24;
 
@@ -17,7 +17,8 @@ export interface CharacterClip {
   spec: MotionSpec;
 }
 
-export function buildCharacterGlb(model: CharacterModel, rig: Rig, clips: CharacterClip[]): Buffer {
+export function buildCharacterGlb(given: CharacterModel, rig: Rig, clips: CharacterClip[]): Buffer {
+  const model = hangLimbs(given, rig);
   const bones = model.bones;
   const n = bones.length;
   const bin = new BinaryBody();
@@ -71,7 +72,7 @@ export function buildCharacterGlb(model: CharacterModel, rig: Rig, clips: Charac
   // ---- the clips ----
   const jointOf = new Map<number, JointName>();
   for (const joint of JOINT_NAMES) if (rig.bones[joint] !== undefined) jointOf.set(rig.bones[joint]!, joint);
-  const pelvis = rig.bones.Pelvis!;
+  const pelvis = rig.root;
   const animations = clips.map((clip) => {
     const period = periodOf(clip.spec);
     const frames = Math.max(2, Math.round(period * FPS) + 1);

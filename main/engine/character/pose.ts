@@ -114,7 +114,7 @@ export function poseAt(spec: MotionSpec, rig: Rig, phase: number): Pose {
       const chest = spine(IDENTITY, 0.25 * s - 0.15 * s * s + 0.02 * Math.sin(4 * p));
       for (const side of ['L', 'R'] as const) {
         leg(side, IDENTITY, (Math.PI / 2) * s, (Math.PI / 2) * s);
-        arm(side, chest, 0.5 * s, 1.1 * s + 0.15);
+        arm(side, chest, 0.15 * s, 0.9 * s + 0.15);
       }
       hips = add3(scale([0, 1, 0], -thigh * s), scale(forward, -thigh * 0.95 * s));
       break;

@@ -17,6 +17,8 @@ export interface Rig {
   /** Floor to the top of the head. */
   height: number;
   floor: number;
+  /** The bone that carries the pelvis and both legs (where the body moves up, down and back). */
+  root: number;
 }
 
 /** Why a character cannot be animated, completing "The mesh … ". */
@@ -59,7 +61,47 @@ export function rigOf(model: CharacterModel): Rig | RigProblem {
   const across = sub(add(points.L_Hip, points.L_Shoulder), add(points.R_Hip, points.R_Shoulder));
   const left = normalize([across[0], 0, across[2]]);
   const forward = cross(left, [0, 1, 0]);
-  return { bones, points, left, forward, height: Math.max(1e-6, headTop - floor), floor };
+  return { bones, points, left, forward, height: Math.max(1e-6, headTop - floor), floor, root: commonAncestor(model, [bones.Pelvis!, bones.L_Hip!, bones.R_Hip!]) };
+}
+
+const ancestors = (model: CharacterModel, bone: number): number[] => {
+  const out: number[] = [];
+  for (let b = bone; b >= 0; b = model.bones[b]!.parent) out.push(b);
+  return out;
+};
+
+/** The deepest bone that all of `bones` descend from (or are); the first one when they share none. */
+function commonAncestor(model: CharacterModel, bones: number[]): number {
+  const [first, ...rest] = bones.map((b) => ancestors(model, b));
+  return first!.find((a) => rest.every((chain) => chain.includes(a))) ?? bones[0]!;
+}
+
+/** Limb joints whose bone does not hang from the joint before it (a foot under an IK control): re-hung there. */
+const LIMBS: [JointName, JointName][] = [
+  ['L_Hip', 'L_Knee'],
+  ['L_Knee', 'L_Ankle'],
+  ['R_Hip', 'R_Knee'],
+  ['R_Knee', 'R_Ankle'],
+  ['L_Shoulder', 'L_Elbow'],
+  ['L_Elbow', 'L_Wrist'],
+  ['R_Shoulder', 'R_Elbow'],
+  ['R_Elbow', 'R_Wrist'],
+];
+
+/**
+ * The model with each limb bone hanging from the limb bone before it (a rig's foot parented to an IK target
+ * would otherwise stay put while the leg swings); every bone is kept, with the same rest pose.
+ */
+export function hangLimbs(model: CharacterModel, rig: Rig): CharacterModel {
+  const bones = model.bones.map((b) => ({ ...b }));
+  for (const [upper, lower] of LIMBS) {
+    const a = rig.bones[upper];
+    const b = rig.bones[lower];
+    if (a === undefined || b === undefined || ancestors(model, b).includes(a)) continue;
+    if (ancestors(model, a).includes(b)) continue; // never make a loop
+    bones[b]!.parent = a;
+  }
+  return { ...model, bones };
 }
 
 export function isRig(x: Rig | RigProblem): x is Rig {
