@@ -67,8 +67,9 @@ export const STATE_LABELS: Record<JobView['state'], string> = {
   cancelled: 'Cancelled',
 };
 
-export function jobTitle(job: JobView): string {
-  return job.label || job.remoteId || job.id;
+/** The name shown for a job: the one given in the library, else its label (input file name or prompt). */
+export function jobTitle(job: Pick<JobView, 'name' | 'label' | 'remoteId' | 'id'>): string {
+  return job.name || job.label || job.remoteId || job.id;
 }
 
 export function stepLabel(job: JobView): string {
