@@ -236,7 +236,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       'scale-largest': { type: 'string', value: 'M', text: 'scale so the largest side is this many metres', number: { min: 0, minExclusive: true, unit: 'metres' } },
       'scale-factor': { type: 'string', value: 'F', text: 'scale by this factor', number: { min: 0, minExclusive: true } },
       pivot: { type: 'string', value: oneOf(PIVOTS), text: 'move the origin' },
-      'up-axis': { type: 'string', value: oneOf(UP_AXES), text: 'turn the model for a Z-up or a Y-up engine' },
+      'up-axis': { type: 'string', value: oneOf(UP_AXES), text: 'turn the model: z-to-y fixes a model made Z up; y-to-z is for a tool that does not convert (engines\' importers already turn Y up into their own axes)' },
     },
     exclusive: [['scale-height', 'scale-largest', 'scale-factor']],
     examples: ['asset-studio export job_a1c7… --project ~/games/my-game --pivot bottom-center'],

@@ -4,6 +4,7 @@
 //    and the export write Chair.fbx and no GLB; with glTFast the same job writes Chair.glb and no FBX.
 //  - Unreal: the hint speaks in Unreal's axes; Z up and ×100 are warned about as double conversions (the
 //    preview reframes on the ×100 model), and the default export writes no transform.
+//  - A retopology job's OBJ is offered and written with its MTL and the texture the MTL names.
 //  - An animation job (three text prompts) has the export panel with a checkbox per clip, named by its
 //    prompt: two of the three chosen, the GLB written holds exactly those two.
 //  - A screenshot of the export panel goes to test-results/viewer/export-panel-unity.png (docs/screenshots/export-panel.png is one).
@@ -55,7 +56,8 @@ async function pointAt(jobId: string, project: string, found: string): Promise<v
   await page.waitForSelector('#export-dir');
   await page.fill('#export-dir', project);
   await poll(textOf(page.locator('#export-dir-hint'))).toContain(found);
-  await page.locator('.export-plan').waitFor({ state: 'visible', timeout: 120_000 });
+  await page.locator('.export-plan, .export-plan-error').first().waitFor({ state: 'visible', timeout: 120_000 });
+  expect(await page.locator('.export-plan-error').count(), await textOf(page.locator('.export-form'))()).toBe(0);
 }
 
 /** Runs the export and answers the mesh files it wrote (names in the asset folder) and the folder. */
@@ -68,11 +70,12 @@ async function exportNow(): Promise<{ meshes: string[]; files: string[] }> {
 }
 
 describe('export from the job page', () => {
-  it('has an image-to-3D job with its GLB and FBX cached', async () => {
+  it('has a textured image-to-3D job with its GLB and FBX cached', async () => {
     const { page } = h;
     await h.go('#/create/image-to-3d');
     await page.setInputFiles('#i3d-image-file', realFixture('images', 'chair.png'));
     await poll(textOf(page.locator('.image-source .hint'))).toContain('chair.png');
+    await page.selectOption('#i3d-texture', 'baked'); // a textured model: every format carries its texture
     await page.click('button:has-text("Create 3D model")');
     await poll(textOf(page.locator('.created', { hasText: 'chair.png' }).locator('.badge'))).toBe('Done');
     const { jobs } = await h.call('jobs.list', { search: 'chair.png', limit: 10 });
@@ -93,7 +96,7 @@ describe('export from the job page', () => {
     );
     expect(await page.locator('#export-format option[value="glb"]').isDisabled()).toBe(true);
     expect(await page.locator('#export-format option[value="auto"]').textContent()).toBe("Unity's default (FBX)");
-    await poll(textOf(page.locator('.export-plan'))).toContain('Will write: Chair.fbx');
+    await poll(textOf(page.locator('.export-plan'))).toMatch(/Will write into \S+: Chair\.fbx/);
     expect(await textOf(page.locator('.export-plan'))()).toContain('Not written: the GLB because Unity gets FBX here: one format per export, so the model is imported once');
     const { meshes } = await exportNow();
     expect(meshes.map((f) => f.split('/').pop())).toEqual(['Chair.fbx']);
@@ -106,7 +109,7 @@ describe('export from the job page', () => {
     const project = unityProject('UnityGltfast', true);
     await pointAt(chairJob, project, 'Unity project found');
     await poll(textOf(page.locator('#export-format-hint'))).toContain('(found: glTFast in Packages/manifest.json)');
-    await poll(textOf(page.locator('.export-plan'))).toContain('Will write: Chair.glb');
+    await poll(textOf(page.locator('.export-plan'))).toMatch(/Will write into \S+: Chair\.glb/);
     await page.locator('.export-form').scrollIntoViewIfNeeded();
     await h.screenshot('export-panel-unity', page.locator('.export-form'));
     const { meshes } = await exportNow();
@@ -132,13 +135,40 @@ describe('export from the job page', () => {
     await h.screenshot('export-unreal-x100', page.locator('section:has(#job-preview-heading)'));
     await page.selectOption('#export-scale', 'none');
     await poll(async () => page.locator('.export-twice').count()).toBe(0);
-    await poll(textOf(page.locator('.export-plan'))).toContain('Will write: Chair.fbx');
+    await poll(textOf(page.locator('.export-plan'))).toMatch(/Will write into \S+: Chair\.fbx/);
     const { meshes } = await exportNow();
     expect(meshes.map((f) => f.split('/').pop())).toEqual(['Chair.fbx']);
     const dir = join(project, 'Content', 'AssetStudio', 'Chair');
     const manifest = JSON.parse(readFileSync(join(dir, 'Chair.assetstudio.json'), 'utf8')) as { transforms?: unknown; files: { transformed: boolean }[] };
     expect(manifest.transforms).toBeUndefined();
     expect(manifest.files.every((f) => !f.transformed)).toBe(true);
+  });
+
+  it('offers a retopology job\'s OBJ with its MTL and texture, and writes them together', async () => {
+    const { page } = h;
+    await h.go('#/library'); // so that the create form is a new one
+    await poll(textOf(page.locator('h1'))).toBe('Library');
+    await h.go('#/create/retopology');
+    await poll(() => page.locator(`#retopo-job option[value="${chairJob}"]`).count()).toBe(1);
+    await page.selectOption('#retopo-job', chairJob);
+    await page.click('button:has-text("Start retopology")');
+    await poll(textOf(page.locator('.created .badge'))).toBe('Done');
+    const { jobs } = await h.call('jobs.list', { kinds: ['v3_session'], limit: 10 });
+    const job = (jobs as { id: string }[])[0]!;
+    const project = join(root, 'retopo-godot');
+    mkdirSync(project);
+    writeFileSync(join(project, 'project.godot'), 'config_version=5\n');
+    await pointAt(job.id, project, 'Godot project found');
+    const willWrite = async () => ((await textOf(page.locator('.export-plan p:not(.hint)'))()).split(': ').pop() ?? '').split(', ').map((n) => n.split('.').pop()).sort();
+    await poll(willWrite).toEqual(['mtl', 'obj', 'png']);
+    const { files, meshes } = await exportNow();
+    expect(meshes.map((f) => f.split('.').pop())).toEqual(['obj']);
+    const mtl = files.find((f) => f.endsWith('.mtl'))!;
+    expect(mtl).toBeDefined();
+    const texture = /^map_Kd (.+)$/m.exec(readFileSync(mtl, 'utf8'))?.[1];
+    expect(texture).toMatch(/\.png$/);
+    expect(existsSync(join(dirname(mtl), texture!))).toBe(true);
+    expect(readFileSync(meshes[0]!, 'utf8')).toMatch(new RegExp(`^mtllib ${mtl.split('/').pop()!.replace('.', '\\.')}$`, 'm'));
   });
 
   it('exports an animation job with two of its three clips, chosen by their prompts', async () => {

@@ -36,7 +36,8 @@ import { useStore } from '../../store.ts';
 import { formatBytes, toShownError, type ShownError } from '../../util.ts';
 
 const PIVOT_LABELS: Record<Pivot, string> = { 'bottom-center': 'Bottom centre (stands on the ground)', center: 'Centre of the box' };
-const UP_AXIS_LABELS: Record<UpAxis, string> = { 'y-to-z': 'Z up (stand it up in a Z-up world)', 'z-to-y': 'Fix a model made Z up' };
+// Engines' importers turn the file's Y up into their own up axis themselves: Z up is for a tool that does not.
+const UP_AXIS_LABELS: Record<UpAxis, string> = { 'y-to-z': 'Z up (not for an engine: its importer does it)', 'z-to-y': 'Fix a model made Z up' };
 const isOneOf = <T extends string>(list: readonly T[], value: string): value is T => (list as readonly string[]).includes(value);
 const metres = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(2));
 
