@@ -37,8 +37,11 @@ if (!HAS_BLENDER) console.warn('test/blender/export-import.test.ts is skipped: `
 const BLENDER_CAP_MS = 15 * 60_000;
 /** Sizes of the same asset agree within this fraction, whatever the format and preset. */
 const SIZE_TOLERANCE = 0.01;
-/** Two prompts that do not begin with a library clip's name (Idle, Walk, Run, Jump), so that each clip is told apart. */
-const PROMPTS = ['wave with both hands', 'spin on the spot'];
+/**
+ * Two prompts naming motions the engine animates (a wave, a run) that do not begin with a library clip's name
+ * (Idle, Walk, Run, Jump, Wave, Sit), so that each clip is told apart.
+ */
+const PROMPTS = ['greet the crowd with both hands', 'sprint to the door'];
 /** The clips of the animation kept by the per-clip choice (exportJob's `clips`): a prompt's and a library clip, by name. */
 const CHOSEN_CLIPS = [PROMPTS[1]!, 'Walk'];
 const MESH_EXTENSIONS = new Set(['.glb', '.gltf', '.fbx', '.obj', '.usd', '.usda', '.usdc', '.usdz']);
@@ -231,6 +234,7 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
     const prompts = await call('create', { endpoint: 'submitTextAnimations', body: { session_code: animationJob.remoteId, texts: PROMPTS }, label: 'hero moves' });
     const retopology = await call('create', { endpoint: 'createRetopology', body: { type: 'retopology', input: { mesh: (chairJob.result as any).mesh_url_glb, model: 'swift', quads: true } }, label: 'chair retopology' });
     const promptsJob = await succeeded(prompts.job.id);
+    if (JSON.stringify(promptsJob.texts) !== JSON.stringify(PROMPTS)) throw new Error(`the engine animated ${JSON.stringify(promptsJob.texts)} of the prompts ${JSON.stringify(PROMPTS)}`);
     const retopologyJob = await succeeded(retopology.job.id);
 
     // The sources, and what Blender must find in every export of each.
