@@ -35,11 +35,26 @@ export function cachedOutput(outputs: CachedOutput[] | undefined, match: (kind: 
   });
 }
 
-/** The bytes of a cached output (same origin), as a File named `name`. */
+/** The type of a picture from its first bytes (PNG, JPEG, WebP), or undefined. */
+function pictureType(head: Uint8Array): { type: string; extension: string } | undefined {
+  const at = (i: number, text: string) => [...text].every((c, k) => head[i + k] === c.charCodeAt(0));
+  if (head[0] === 0x89 && at(1, 'PNG')) return { type: 'image/png', extension: 'png' };
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return { type: 'image/jpeg', extension: 'jpg' };
+  if (at(0, 'RIFF') && at(8, 'WEBP')) return { type: 'image/webp', extension: 'webp' };
+  return undefined;
+}
+
+/**
+ * The bytes of a cached output (same origin), as a File named `name`. A picture gets its type and extension
+ * from its first bytes (the service's image_url needs an image data URI, not application/octet-stream).
+ */
 export async function cachedFile(output: CachedOutput, name: string): Promise<File> {
   const response = await fetch(output.url!);
   if (!response.ok) throw new Error(`The cached file ${output.kind} could not be read (HTTP ${response.status}). Download the job's files again on its page.`);
-  return new File([await response.blob()], name);
+  const blob = await response.blob();
+  const picture = pictureType(new Uint8Array(await blob.slice(0, 12).arrayBuffer()));
+  if (!picture) return new File([blob], name, { type: blob.type });
+  return new File([blob], name.replace(/\.[a-z]+$/i, `.${picture.extension}`), { type: picture.type });
 }
 
 

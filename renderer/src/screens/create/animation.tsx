@@ -6,6 +6,7 @@ import { getBridge, getTransport } from '../../../bridge/index.ts';
 import { FieldMessages, Progress } from '../../components/ui.tsx';
 import { formatBytes, record, toShownError } from '../../util.ts';
 import { FbxCheckPanel } from '../viewer/fbx-check-panel.tsx';
+import { PromptStatuses } from '../viewer/animation-job.tsx';
 import { CreatedJob, FormFooter, useCreateForm, useJob, type CreateOutput, FormShell } from './form.tsx';
 import { TextField } from './inputs.tsx';
 import { takeHandOff } from '../../next-step.ts';
@@ -81,7 +82,7 @@ function UploadForm({ onSession }: { onSession: (code: string) => void }) {
           <input id="anim-file" type="file" accept=".fbx,.zip,application/zip" aria-describedby={fileError ? 'anim-file-errors' : undefined} onChange={(e) => (setFile(e.currentTarget.files?.[0]), setFileError(undefined))} />
           {file && <p class="hint">{`${file.name} (${formatBytes(file.size)})`}</p>}
           <FieldMessages id="anim-file-errors" messages={fileError ? [fileError] : undefined} />
-          {file && /\.fbx$/i.test(file.name) && <FbxCheckPanel file={file} />}
+          {file && MESH_FILE.test(file.name) && <FbxCheckPanel file={file} />}
         </div>
       ) : (
         <TextField id="anim-url" label="URL of an FBX or zip file" type="url" value={url} onChange={setUrl} onTouch={() => form.touch('mesh_url')} errors={form.errors('mesh_url')} placeholder="https://…/character.fbx" />
@@ -145,6 +146,12 @@ function TextPromptsForm({ sessionCode, setSessionCode }: { sessionCode: string;
   );
 }
 
+/** Each prompt's status as the job is read (useJob follows it live). */
+function LivePromptStatuses({ result }: { result: CreateOutput }) {
+  const job = useJob(result.job?.id, result.job);
+  return job ? <PromptStatuses job={job} /> : null;
+}
+
 /** The per-text answers of text-multi: a text the service refused is shown with its message. */
 function PromptResults({ result }: { result: CreateOutput }) {
   const responses = record(result.job?.result).responses;
@@ -161,6 +168,7 @@ function PromptResults({ result }: { result: CreateOutput }) {
         </ul>
       )}
       <CreatedJob result={result} what="Text animations" />
+      <LivePromptStatuses result={result} />
     </>
   );
 }
