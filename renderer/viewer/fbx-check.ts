@@ -1,13 +1,55 @@
 // The FBX check before an animation upload: the picked file is opened in a small viewer from the File
 // itself (nothing is uploaded) and its box is compared with the service's reference pose: a character
-// standing up (Y up), facing forward (+Z), so taller than it is deep, and wider (arms) than deep.
+// standing up (Y up), facing forward (+Z), so taller than it is deep, and wider (arms) than deep. Its
+// skeleton is read from its bytes (shared/fbx-bones.ts) and its bone names matched to the 17 body joints
+// (shared/skeleton-names.ts, the table the engine uses): no bones, or not a humanoid, is warned about. A zip
+// is checked by the FBX files inside it: a zip of static props (no FBX with bones) is warned about.
+import { fbxBones } from '../../shared/fbx-bones.ts';
+import { humanoidOf } from '../../shared/skeleton-names.ts';
 import { loadBabylon } from './load-babylon.ts';
 import type { ModelStats } from './types.ts';
+import { fbxFilesOfZip } from './zip-fbx.ts';
 
 export interface FbxCheck {
-  stats: ModelStats;
+  /** The model's facts; undefined for a zip (not shown in 3D). */
+  stats?: ModelStats;
   bones: number;
   warnings: string[];
+}
+
+/** What the bone names say about animating the file: nothing when it is a rigged humanoid. */
+export function skeletonWarnings(bones: string[], skinned: boolean): string[] {
+  if (bones.length === 0) {
+    return ['It has no bones (no skeleton): a static mesh cannot be animated, and the upload will be refused. Rig it first (e.g. with Mixamo or Blender) and export it with its armature.'];
+  }
+  const { missing } = humanoidOf(bones);
+  const warnings: string[] = [];
+  if (missing.length > 0) {
+    warnings.push(
+      `Its skeleton (${bones.length} ${bones.length === 1 ? 'bone' : 'bones'}) is not a humanoid: no bone for ${missing.join(', ')}. Only humanoid rigs named like Mixamo, Unreal, Unity, Rigify or Quaternius ones (Hips, LeftUpLeg, thigh_l, UpperArm.L…) can be animated.`,
+    );
+  }
+  if (!skinned) warnings.push('Its bones bind no mesh (no skin): nothing would move. Export it with the armature modifier (skin).');
+  return warnings;
+}
+
+/** The check of a zip: the FBX files in it, judged by their skeletons (the first rigged humanoid wins). */
+export async function checkZip(file: Blob): Promise<FbxCheck> {
+  const entries = await fbxFilesOfZip(file);
+  if (entries.length === 0) return { bones: 0, warnings: ['The zip holds no FBX file: put the rigged character (an .fbx file) in it.'] };
+  const judged = entries.map((e) => ({ name: e.name, ...fbxBones(e.bytes) }));
+  const character = judged.find((j) => j.bones.length > 0 && skeletonWarnings(j.bones, j.skinned).length === 0);
+  if (character) return { bones: character.bones.length, warnings: [] };
+  if (judged.every((j) => j.bones.length === 0)) {
+    return {
+      bones: 0,
+      warnings: [
+        `The zip holds ${entries.length === 1 ? 'one FBX file' : `${entries.length} FBX files`} and none has bones: ${entries.length === 1 ? 'a static mesh' : 'static props'} cannot be animated, and the upload will be refused. Upload one rigged humanoid character.`,
+      ],
+    };
+  }
+  const rigged = judged.find((j) => j.bones.length > 0)!;
+  return { bones: rigged.bones.length, warnings: skeletonWarnings(rigged.bones, rigged.skinned).map((w) => `${rigged.name}: ${w}`) };
 }
 
 /** What looks wrong about the model's orientation, in words (empty when it matches the reference pose). */
@@ -38,8 +80,10 @@ export async function createFbxChecker(canvas: HTMLCanvasElement): Promise<FbxCh
   const viewer = createViewer(canvas);
   return {
     async check(file) {
+      if (/\.zip$/i.test(file.name)) return checkZip(file);
       const stats = await viewer.load({ files: [file] });
-      return { stats, bones: boneCount(canvas), warnings: poseWarnings(stats) };
+      const skeleton = fbxBones(new Uint8Array(await file.arrayBuffer()));
+      return { stats, bones: Math.max(boneCount(canvas), skeleton.bones.length), warnings: [...skeletonWarnings(skeleton.bones, skeleton.skinned), ...poseWarnings(stats)] };
     },
     dispose: () => viewer.dispose(),
   };

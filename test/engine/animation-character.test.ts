@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fbxBones } from '../../main/engine/character/fbx-bones.ts';
+import { fbxBones } from '../../shared/fbx-bones.ts';
 import { JOINT_NAMES } from '../../shared/contract/index.ts';
 import { realFixture } from '../fixtures.ts';
 import { accessorData, nodePosition, readGlb, type Gltf } from './animation-glb-pose.ts';

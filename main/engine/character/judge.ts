@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import yauzl from 'yauzl';
 import { humanoidOf } from '../../../shared/skeleton-names.ts';
 import { GENERATOR } from '../outputs/mesh.ts';
-import { fbxBones } from './fbx-bones.ts';
+import { fbxBones } from '../../../shared/fbx-bones.ts';
 
 export type Judgement =
   /** A rigged humanoid: `entry` is its path in the zip (undefined for an FBX upload). */
