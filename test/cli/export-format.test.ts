@@ -44,13 +44,12 @@ describe('asset-studio export --format', () => {
     expect(gltfast.names.filter((n) => /\.(glb|fbx|obj)$/.test(n))).toEqual(['Chair.glb']);
   });
 
-  it('writes the format asked for: OBJ alone for Godot', async () => {
+  it('writes the format asked for: OBJ with its MTL for Godot', async () => {
     const godot = join(dataDir, 'godot');
     mkdirSync(godot);
     writeFileSync(join(godot, 'project.godot'), 'config_version=5\n');
     const obj = await exportJson(['--project', godot, '--format', 'obj']);
-    // Its MTL comes with it once the cache keeps an OBJ's companions (#16 item 2, main/export/from-job.ts).
-    expect(obj.names.filter((n) => /\.(glb|fbx|obj)$/.test(n))).toEqual(['chair.obj']);
+    expect(obj.names.filter((n) => /\.(glb|fbx|obj|mtl)$/.test(n))).toEqual(['chair.mtl', 'chair.obj']);
   });
 
   it('refuses GLB for Unity without a glTF package (exit 2, naming the choices) and writes nothing', async () => {
