@@ -206,6 +206,14 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: [JOB], options: {}, globals: ['wait', 'timeout'], examples: ['asset-studio retry job_a1c7… --wait'],
   },
   {
+    name: 'rename', group: 'Jobs', summary: 'Give a job the name the library shows ("" goes back to its input file name or prompt)',
+    args: [JOB, { name: '<name>', text: 'the new name (at most 200 characters)' }], options: {}, examples: ['asset-studio rename job_a1c7… "Hero barrel"'],
+  },
+  {
+    name: 'delete', group: 'Jobs', summary: "Delete jobs from the library here, with their cached files (the service's copy stays)",
+    args: [{ ...JOB, name: '<job>...' }], options: {}, examples: ['asset-studio delete job_a1c7… job_b2d8…'],
+  },
+  {
     name: 'reconcile', group: 'Jobs', summary: 'Find creates whose answer was lost, at the service, or give them up',
     args: [{ name: '[OP]', text: 'one operation id (op_…); without it, every lost submission' }],
     options: {

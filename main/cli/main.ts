@@ -20,6 +20,7 @@ import { cacheCommand, exportCommand, pullCommand } from './files-commands.ts';
 import { exitWhenFlushed } from './flush.ts';
 import { commandHelp, generalHelp } from './help.ts';
 import { JOB_COMMANDS } from './job-commands.ts';
+import { LIBRARY_COMMANDS } from './library-commands.ts';
 import { checkExclusive, checkNumbers, joinNegativeNumbers, resolvePaths } from './option-values.ts';
 import { parseNumber, UsageError } from './values.ts';
 
@@ -37,6 +38,7 @@ const RUNS: Record<string, Run> = {
   cache: cacheCommand,
   export: exportCommand,
   ...JOB_COMMANDS,
+  ...LIBRARY_COMMANDS,
 };
 
 /** Is `--json` among the options (before a `--` that ends them)? Known even when the rest cannot be read. */
