@@ -212,6 +212,42 @@ const actionHas = (action: string, clip: string) => {
   return a === c || a.startsWith(`${c}_`);
 };
 
+/** The embedded engine's jobs, followed to success with their outputs cached: the chair, its animation's upload and prompts, its retopology. */
+async function createJobs(): Promise<Record<'chairJob' | 'animationJob' | 'promptsJob' | 'retopologyJob', JobRecord>> {
+  const image = `data:image/png;base64,${readFileSync(realFixture('images', 'chair.png')).toString('base64')}`;
+  const model = await call('create', { endpoint: 'createImageTo3d', body: { image_url: image, texture_model: 'baked' }, label: 'chair.png' });
+  const uploaded = await upload(realFixture('fbx', 'Male_Casual.fbx')); // a rigged character, as the animation service needs
+  const animation = await call('create', { endpoint: 'uploadAnimationMesh', file: { uploadId: uploaded.uploadId }, label: 'hero to animate' });
+  const chairJob = await succeeded(model.job.id);
+  const animationJob = await succeeded(animation.job.id);
+  const prompts = await call('create', { endpoint: 'submitTextAnimations', body: { session_code: animationJob.remoteId, texts: PROMPTS }, label: 'hero moves' });
+  const retopology = await call('create', { endpoint: 'createRetopology', body: { type: 'retopology', input: { mesh: (chairJob.result as any).mesh_url_glb, model: 'swift', quads: true } }, label: 'chair retopology' });
+  const promptsJob = await succeeded(prompts.job.id);
+  if (JSON.stringify(promptsJob.texts) !== JSON.stringify(PROMPTS)) throw new Error(`the engine animated ${JSON.stringify(promptsJob.texts)} of the prompts ${JSON.stringify(PROMPTS)}`);
+  return { chairJob, animationJob, promptsJob, retopologyJob: await succeeded(retopology.job.id) };
+}
+
+/** The exports asked of every preset: each asset in its default format and each other one, also with transforms, and the animation with a choice of clips. */
+function wantedExports(): Omit<Run, 'key' | 'preset'>[] {
+  const formats = [undefined, ...EXPORT_FORMATS];
+  return [
+    ...ASSETS.flatMap((asset) => formats.map((format) => ({ asset, ...(format && { format }) }))),
+    ...ASSETS.flatMap((asset) => {
+      const height = TRANSFORMED[asset];
+      return height ? formats.map((format) => ({ asset, ...(format && { format }), height })) : [];
+    }),
+    { asset: 'animation', clips: CHOSEN_CLIPS },
+  ];
+}
+
+/** One export: a job's through exportJob (as the CLI and the app), a fixture's files through exportAsset. */
+function exportOne(run: Run, projectDir: string, job: JobRecord | undefined, files: SourceFile[] | undefined): Promise<ExportResult> {
+  const options = { projectDir, engine: run.preset, name: run.key.replace(/\//g, ' '), ...(run.format && { format: run.format }), ...(run.height && { transforms: standing(run.height) }) };
+  const { cache, store, tracker, outputFormats } = host.bridge.services;
+  if (job) return exportJob({ cache, store, refresh: (id) => tracker.refresh(id), formats: outputFormats }, job, { ...options, ...(run.clips && { clips: run.clips }) });
+  return exportAsset({ ...options, files: files!, source: { sessionId: `FIXTURE_${run.asset}`, kind: 'asset' } });
+}
+
 describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () => {
   const runs: Run[] = [];
   const imported: Imported[] = [];
@@ -225,17 +261,7 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
 
   beforeAll(async () => {
     host = await startWebHost({ dataDir, rendererDir: join(data.path, 'none'), serviceOptions: { engineSpeed: 500 }, notice: () => undefined });
-    const image = `data:image/png;base64,${readFileSync(realFixture('images', 'chair.png')).toString('base64')}`;
-    const model = await call('create', { endpoint: 'createImageTo3d', body: { image_url: image, texture_model: 'baked' }, label: 'chair.png' });
-    const uploaded = await upload(realFixture('fbx', 'Male_Casual.fbx')); // a rigged character, as the animation service needs
-    const animation = await call('create', { endpoint: 'uploadAnimationMesh', file: { uploadId: uploaded.uploadId }, label: 'hero to animate' });
-    const chairJob = await succeeded(model.job.id);
-    const animationJob = await succeeded(animation.job.id);
-    const prompts = await call('create', { endpoint: 'submitTextAnimations', body: { session_code: animationJob.remoteId, texts: PROMPTS }, label: 'hero moves' });
-    const retopology = await call('create', { endpoint: 'createRetopology', body: { type: 'retopology', input: { mesh: (chairJob.result as any).mesh_url_glb, model: 'swift', quads: true } }, label: 'chair retopology' });
-    const promptsJob = await succeeded(prompts.job.id);
-    if (JSON.stringify(promptsJob.texts) !== JSON.stringify(PROMPTS)) throw new Error(`the engine animated ${JSON.stringify(promptsJob.texts)} of the prompts ${JSON.stringify(PROMPTS)}`);
-    const retopologyJob = await succeeded(retopology.job.id);
+    const { chairJob, animationJob, promptsJob, retopologyJob } = await createJobs();
 
     // The sources, and what Blender must find in every export of each.
     const fox = realFixture('glb', 'Fox.glb');
@@ -258,27 +284,16 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
     const maleClips = ['Clapping', 'Death', 'Idle', 'Jump', 'Punch', 'Run', 'RunningJump', 'Sitting', 'Standing', 'SwordSlash', 'Walk'].map((c) => `Man_${c}`);
     expected.set('male', { clips: maleClips, bones: 42 });
 
-    // Every preset, in its default format and each other one, and with transforms.
-    const { cache, store, tracker, outputFormats } = host.bridge.services;
-    const deps = { cache, store, refresh: (id: string) => tracker.refresh(id), formats: outputFormats };
+    // Every preset, in its default format and each other one, with transforms, and with a choice of clips.
     const jobs: Partial<Record<Asset, JobRecord>> = { chair: chairJob, animation: promptsJob, retopology: retopologyJob };
     const fixtures: Partial<Record<Asset, SourceFile[]>> = { fox: [{ kind: 'glb', path: fox }], male: [{ kind: 'fbx', path: male }] };
     for (const preset of EXPORT_TARGETS) {
       const projectDir = makeProject(preset, join(data.path, 'projects', preset));
-      const wanted = ASSETS.flatMap((asset) =>
-        [undefined, TRANSFORMED[asset]]
-          .filter((height, i) => i === 0 || height !== undefined)
-          .flatMap((height) => [undefined, ...EXPORT_FORMATS].map((format): Omit<Run, 'key' | 'preset'> => ({ asset, ...(format && { format }), ...(height && { height }) }))),
-      );
-      wanted.push({ asset: 'animation', clips: CHOSEN_CLIPS });
-      for (const w of wanted) {
+      for (const w of wantedExports()) {
         const key = `${preset}/${w.asset}/${w.height ? `${w.height}m-` : ''}${w.clips ? 'chosen-clips' : (w.format ?? 'default')}`;
         const run: Run = { key, preset, ...w };
-        const name = key.replace(/\//g, ' ');
-        const job = jobs[w.asset];
-        const options = { projectDir, engine: preset, name, ...(w.format && { format: w.format }), ...(w.height && { transforms: standing(w.height) }) };
         try {
-          run.result = job ? await exportJob(deps, job, { ...options, ...(w.clips && { clips: w.clips }) }) : await exportAsset({ ...options, files: fixtures[w.asset]!, source: { sessionId: `FIXTURE_${w.asset}`, kind: 'asset' } });
+          run.result = await exportOne(run, projectDir, jobs[w.asset], fixtures[w.asset]);
         } catch (error) {
           if (!(error instanceof ExportError)) throw error;
           run.refused = error.message;
