@@ -17,6 +17,9 @@ export interface FbxCheck {
   warnings: string[];
 }
 
+/** As the engine: a skeleton with fewer bones cannot be a body (character/judge.ts). */
+const MIN_BODY_BONES = 14;
+
 /** What the bone names say about animating the file: nothing when it is a rigged humanoid. */
 export function skeletonWarnings(bones: string[], skinned: boolean): string[] {
   if (bones.length === 0) {
@@ -24,7 +27,11 @@ export function skeletonWarnings(bones: string[], skinned: boolean): string[] {
   }
   const { missing } = humanoidOf(bones);
   const warnings: string[] = [];
-  if (missing.length > 0) {
+  if (missing.length > 0 && bones.length >= MIN_BODY_BONES) {
+    warnings.push(
+      `Its ${bones.length} bones are not named like a humanoid rig the engine knows (no bone named for ${missing.join(', ')}): the local engine will look for the body's joints by where the bones are, and refuses the upload if it finds no two legs, two arms and a head.`,
+    );
+  } else if (missing.length > 0) {
     warnings.push(
       `Its skeleton (${bones.length} ${bones.length === 1 ? 'bone' : 'bones'}) is not a humanoid: no bone for ${missing.join(', ')}. Only humanoid rigs named like Mixamo, Unreal, Unity, Rigify or Quaternius ones (Hips, LeftUpLeg, thigh_l, UpperArm.L…) can be animated.`,
     );

@@ -155,6 +155,27 @@ function heightOf(glb: { gltf: Gltf; bin: Buffer }, bones: Character['bones']): 
   return nodePosition(glb, bones.head)[1] - Math.min(nodePosition(glb, bones.lAnkle)[1], nodePosition(glb, bones.rAnkle)[1]);
 }
 
+/** The FBX with every model renamed `b0xx…` (same lengths, so the binary stays valid): names no table knows. */
+function renamed(bytes: Buffer): Buffer {
+  let n = 0;
+  const text = bytes.toString('latin1').replace(/([A-Za-z][\w.]*)\x00\x01Model/g, (_m, name: string) => `${`b${(n++).toString(36)}${'x'.repeat(40)}`.slice(0, name.length)}\x00\x01Model`);
+  return Buffer.from(text, 'latin1');
+}
+
+describe('a rig whose bone names no table knows', () => {
+  it('finds the joints by where the bones are: the same joints as by their names', async () => {
+    const bytes = readFileSync(realFixture('fbx', 'maya_kenney_character_7700_binary.fbx'));
+    const named = await finished(expectSuccess('uploadAnimationMesh', await upload(bytes, 'kenney.fbx')).session_code);
+    const unnamed = await finished(expectSuccess('uploadAnimationMesh', await upload(renamed(bytes), 'renamed.fbx')).session_code);
+    expect(unnamed.status).toBe('predefined_done');
+    const glb = await glbOf(unnamed.animation_url);
+    expect(glb.gltf.nodes.some((node) => node.name === 'LeftUpLeg')).toBe(false);
+    for (const joint of ['Pelvis', 'Head', 'L_Hip', 'L_Knee', 'L_Ankle', 'R_Hip', 'R_Knee', 'R_Ankle', 'L_Shoulder', 'L_Elbow', 'L_Wrist', 'R_Shoulder', 'R_Elbow', 'R_Wrist']) {
+      expect(unnamed.animation_joint_dict[joint], joint).toEqual(named.animation_joint_dict[joint]);
+    }
+  }, 240_000);
+});
+
 describe('meshes that cannot be animated', () => {
   it.each([
     ['blender_282_suzanne_7400_binary.fbx', 'fbx', /blender_282_suzanne_7400_binary\.fbx has no skeleton: its mesh has no bones/],

@@ -19,6 +19,8 @@ export type Judgement =
 
 const GENERATOR_BYTES = Buffer.from(GENERATOR, 'latin1');
 const MAX_ENTRY_BYTES = 512 * 2 ** 20;
+/** Pelvis, head, and two bones each for hips, knees, ankles, shoulders, elbows, wrists could not be fewer. */
+const MIN_BODY_BONES = 14;
 
 export async function judgeUpload(path: string, format: 'fbx' | 'zip'): Promise<Judgement> {
   if (format === 'fbx') return judgeFbx(await readFile(path));
@@ -54,13 +56,14 @@ function judgeFbx(bytes: Buffer): Refusable {
   }
   if (!found.skinned) return { kind: 'refused', reason: `has ${found.bones.length} bones but no skin binds its mesh to them, so nothing would move. Export the FBX with the mesh's armature modifier (skin) included` };
   const { missing } = humanoidOf(found.bones);
-  if (missing.length > 0) {
+  // Names no table knows: a skeleton big enough for a body is looked at by where its bones are once it is read (rig.ts).
+  if (missing.length > 0 && found.bones.length < MIN_BODY_BONES) {
     const shown = found.bones.slice(0, 6).join(', ') + (found.bones.length > 6 ? ', …' : '');
     return {
       kind: 'refused',
       reason:
-        `has a skeleton (${found.bones.length} bones: ${shown}) that is not a humanoid: no bone was found for ${missing.join(', ')}. ` +
-        'The local engine animates humanoid rigs whose bones are named like Mixamo, Unreal, Unity, Blender Rigify or Quaternius ones (Hips, LeftUpLeg, thigh_l, UpperArm.L…)',
+        `has a skeleton (${found.bones.length} bones: ${shown}) that is not a humanoid: no bone was found for ${missing.join(', ')}, and a body needs ${MIN_BODY_BONES} bones at least. ` +
+        'The local engine animates humanoid rigs (bones named like Mixamo, Unreal, Unity, Blender Rigify or Quaternius ones, e.g. Hips, LeftUpLeg, thigh_l, UpperArm.L, or placed like a body)'
     };
   }
   return { kind: 'character', bones: found.bones.length };
