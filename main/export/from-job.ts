@@ -65,7 +65,8 @@ export function exportSourcesOf(job: Pick<JobRecord, 'remoteId' | 'step'>, cache
   const entries = cache
     .list()
     .filter((e) => e.sessionId === job.remoteId && e.state === 'complete')
-    .sort((a, b) => rank(a.kind) - rank(b.kind)); // stable: otherwise in the cache's order
+    // Then by key: the cache lists the most recently used first, and reading a file is a use.
+    .sort((a, b) => rank(a.kind) - rank(b.kind) || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
   const seen = new Set<FileKind>();
   const files: SourceFile[] = [];
   let objKey: string | undefined;
@@ -83,7 +84,8 @@ export function exportSourcesOf(job: Pick<JobRecord, 'remoteId' | 'step'>, cache
     if (seen.has(kind)) continue;
     seen.add(kind);
     if (kind === 'obj') objKey = entry.kind;
-    files.push({ kind, path, ...(kind === 'texture' && { name: 'texture.png' }), ...(kind === 'obj' && { name: 'model.obj' }) });
+    // Named as the service names its files (the cache's blobs have none): what the plan and the manifest show.
+    files.push({ kind, path, name: kind === 'texture' ? 'texture.png' : `model.${kind}` });
   }
   // The OBJ taken comes with the MTL and textures kept beside it (named as it names them).
   for (const c of companions) if (c.of === objKey) files.push(c.file);

@@ -64,8 +64,10 @@ export async function prepareFiles<F extends PreparedFile>(files: readonly F[], 
     return out;
   }
   // Transformed: the untransformed meshes would not match; the format asked for is made from the GLB.
-  const why = 'it is made again from the transformed model, so that it matches the GLB';
-  out.replaced = files.filter((f) => MESH_OR_COMPANION.has(f.kind) || (f.kind === 'texture' && files.some((g) => g.kind === 'mtl'))).map((file) => ({ file, why }));
+  const remade = new Set<FileKind>(options.format === 'obj' ? ['obj', 'mtl', 'texture'] : options.format === 'fbx' ? ['fbx'] : []);
+  const why = (f: F) =>
+    remade.has(f.kind) ? 'it is made again from the transformed model, so that it matches the GLB' : 'an untransformed copy would not match the transformed model';
+  out.replaced = files.filter((f) => MESH_OR_COMPANION.has(f.kind) || (f.kind === 'texture' && files.some((g) => g.kind === 'mtl'))).map((file) => ({ file, why: why(file) }));
   const replaced = new Set(out.replaced.map((r) => r.file));
   const converted = options.format === 'fbx' || options.format === 'obj' ? await convertGlb(bytes, options.format, glb.name ?? glb.path) : [];
   out.files = [...files.filter((f) => !replaced.has(f)).map((f) => (f === glb ? made : f)), ...converted.map((c) => ({ ...c, path: glb.path, transformed: true }) as F)];

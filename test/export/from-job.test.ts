@@ -12,15 +12,17 @@ function cacheOf(kinds: string[]): DownloadCache {
 describe('export sources of a job', () => {
   const kinds = ['spin_0', 'preview_glb', 'preview_usdz', 'glb', 'obj', 'fbx', 'usdz', 'zip', 'polished_glb'];
 
-  it('takes one file per export kind, the final mesh first, for a one-step job', () => {
+  it('takes one file per export kind, the final mesh first then by key, for a one-step job', () => {
     const files = exportSourcesOf({ remoteId: 'SESSION_a', step: null }, cacheOf(kinds));
     expect(files.map((f) => [f.kind, f.path])).toEqual([
       ['glb', '/cache/glb'],
       ['usdz', '/cache/usdz'],
-      ['obj', '/cache/obj'],
       ['fbx', '/cache/fbx'],
+      ['obj', '/cache/obj'],
       ['zip', '/cache/zip'],
     ]);
+    // Named as the service names its files (the cache's blobs have none), in an order that does not depend on use.
+    expect(files.map((f) => f.name)).toEqual(['model.glb', 'model.usdz', 'model.fbx', 'model.obj', 'model.zip']);
   });
 
   it('a refine job exports the refined mesh, a preview job its preview', () => {

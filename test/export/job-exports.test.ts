@@ -215,6 +215,11 @@ describe('planJob (for the export panel)', () => {
       expect(plan.write.map((w) => [w.name, w.kind, w.transformed])).toEqual(result.files.map((f) => [basename(f.path), f.kind, f.transformed]));
       expect(plan.skip.map((s) => [s.kind, s.why])).toEqual(result.skipped.map((s) => [s.kind, s.why]));
     }
+    const unity = await planJob(deps, jobs.chair, { projectDir: makeProject('unity'), name: 'chair', transforms: { scale: { height: 2 } } });
+    expect(unity.write.map((w) => [w.name, w.transformed])).toEqual([['Chair.fbx', true]]);
+    expect(unity.skip).toContainEqual({ name: 'model.fbx', kind: 'fbx', why: 'it is made again from the transformed model, so that it matches the GLB' });
+    expect(unity.skip).toContainEqual({ name: 'model.obj', kind: 'obj', why: 'an untransformed copy would not match the transformed model' });
+    expect(unity.skip.map((f) => f.name).sort()).toEqual(['mesh.mtl', 'mesh.png', 'model.fbx', 'model.glb', 'model.obj', 'model.usdz', 'model.zip']);
     const animated = await planJob(deps, jobs.prompts, { projectDir: makeProject('unreal'), name: 'hero', transforms: { scale: { factor: 2 } } });
     expect(animated).toMatchObject({ format: 'glb', note: expect.stringContaining('FBX is not written with transforms for animated models') });
     expect(animated.skip).toContainEqual(expect.objectContaining({ kind: 'fbx', why: expect.stringContaining('would lose the rig and its clips') }));
