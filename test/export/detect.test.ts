@@ -14,10 +14,12 @@ const SUBFOLDER: Record<GameEngine, string[]> = {
 describe('detectProject', () => {
   it.each(['unity', 'unreal', 'godot'] as const)('finds a %s project from its root and from a subfolder', async (engine) => {
     const root = realpathSync(makeProject(engine));
-    expect(await detectProject(root)).toEqual({ engine, root, dir: root });
+    // A Unity project also says which glTF package it has (none here: null).
+    const unity = engine === 'unity' ? { gltfPackage: null } : {};
+    expect(await detectProject(root)).toEqual({ engine, root, dir: root, ...unity });
     const sub = join(root, ...SUBFOLDER[engine]);
     mkdirSync(sub, { recursive: true });
-    expect(await detectProject(sub)).toEqual({ engine, root, dir: sub });
+    expect(await detectProject(sub)).toEqual({ engine, root, dir: sub, ...unity });
   });
 
   it('needs both Unity markers', async () => {
@@ -65,8 +67,8 @@ describe('detectProject', () => {
   it('finds the project a new folder would be in', async () => {
     const root = realpathSync(makeProject('unity'));
     const fresh = join(root, 'Assets', 'Props', 'Lamps');
-    expect(await detectProject(fresh)).toEqual({ engine: 'unity', root, dir: fresh, newFolder: true });
-    expect(await detectProject(fresh, 'unity')).toEqual({ engine: 'unity', root, dir: fresh, newFolder: true });
+    expect(await detectProject(fresh)).toEqual({ engine: 'unity', root, dir: fresh, newFolder: true, gltfPackage: null });
+    expect(await detectProject(fresh, 'unity')).toEqual({ engine: 'unity', root, dir: fresh, newFolder: true, gltfPackage: null });
     await expect(detectProject(fresh, 'godot')).rejects.toMatchObject({ code: 'not-a-project' });
   });
 
