@@ -22,7 +22,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   cache: ['api', 'jobs', 'store', 'serve', 'durable'],
   export: ['cache', 'store', 'durable', 'formats'],
   engine: ['jobs', 'files', 'serve', 'durable', 'images', 'formats'],
-  app: ['api', 'store', 'config', 'jobs', 'files', 'cache', 'export', 'engine', 'durable'],
+  app: ['api', 'store', 'config', 'jobs', 'files', 'cache', 'export', 'engine', 'durable', 'images'],
   host: ['app', 'api', 'store', 'config', 'jobs', 'files', 'cache', 'export', 'serve', 'durable'],
   cli: ['app', 'api', 'store', 'config', 'jobs', 'files', 'cache', 'export'],
   electron: ['app', 'host', 'config', 'store'],

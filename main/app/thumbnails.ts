@@ -1,7 +1,7 @@
 // The library's thumbnails: a picture of each finished job, kept in the cache beside its outputs. The
 // service's own picture when it has one (an animation's thumbnail or render, a text-to-image's image, a
-// retopology's preview); else a render of the cached model (GLB, else OBJ) by the engine's software
-// rasterizer, with no GPU and no network, for jobs made by the app or the CLI alike. A render is kept as
+// retopology's preview); else a render of the cached model (GLB, else OBJ; textured where main/images
+// decodes its textures) by the engine's software rasterizer, with no GPU and no network, for jobs made by the app or the CLI alike. A render is kept as
 // the session's `thumbnail` output, so it is made once: a library of 1,000 jobs is never re-rendered,
 // and it is served, evicted and deleted with the session's other files.
 import { readFile } from 'node:fs/promises';
@@ -14,7 +14,8 @@ import type { JobRecord } from '../store/jobs.ts';
 import type { FaceMesh, TriangleMesh } from '../engine/retopology/mesh.ts';
 import { readGltf } from '../engine/retopology/read-gltf.ts';
 import { readObj } from '../engine/retopology/read-obj.ts';
-import { renderPreview } from '../engine/retopology/render.ts';
+import { renderPreview, type TexturePixels } from '../engine/retopology/render.ts';
+import { decodeImage } from '../images/decode-image.ts';
 
 /** The key a render is kept under (the service's own thumbnail output, when a session has one, wins). */
 export const THUMBNAIL_KIND = formatOutputKind({ type: 'thumbnail' });
@@ -81,7 +82,17 @@ function rankModel(kind: OutputKind | undefined): { rank: number; format: 'glb' 
 /** A PNG of the model file at `path`, seen from the front-right and a little above, in its materials' colours. */
 export async function renderModelThumbnail(path: string, format: 'glb' | 'obj', size = THUMBNAIL_SIZE): Promise<Buffer> {
   const mesh = format === 'glb' ? await readGltf(await readFile(path), 'glb') : readObj(await readFile(path, 'utf8'));
-  return renderPreview(asFaces(mesh), size, [], { edges: false });
+  const textures = mesh.materials.map((m) => (m.texture === undefined ? undefined : decodeTexture(m.texture.bytes)));
+  return renderPreview(asFaces(mesh), size, textures, { edges: false });
+}
+
+/** A material's base-colour texture, when it is a picture main/images reads (not WebP): else its colour is used. */
+function decodeTexture(bytes: Uint8Array): TexturePixels | undefined {
+  try {
+    return decodeImage(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 const asFaces = (mesh: TriangleMesh): FaceMesh => ({
