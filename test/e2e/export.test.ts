@@ -97,7 +97,7 @@ describe('export from the job page', () => {
     expect(await page.locator('#export-format option[value="glb"]').isDisabled()).toBe(true);
     expect(await page.locator('#export-format option[value="auto"]').textContent()).toBe("Unity's default (FBX)");
     await poll(textOf(page.locator('.export-plan'))).toMatch(/Will write into \S+: Chair\.fbx/);
-    expect(await textOf(page.locator('.export-plan'))()).toContain('Not written: the GLB because Unity gets FBX here: one format per export, so the model is imported once');
+    expect(await textOf(page.locator('.export-plan'))()).toMatch(/Not written: (the GLB|\S+\.glb) because Unity gets FBX here: one format per export, so the model is imported once/);
     const { meshes } = await exportNow();
     expect(meshes.map((f) => f.split('/').pop())).toEqual(['Chair.fbx']);
     const target = join(project, 'Assets', 'AssetStudio', 'Chair');
@@ -126,12 +126,21 @@ describe('export from the job page', () => {
     await page.selectOption('#export-up', 'y-to-z');
     await poll(textOf(page.locator('.export-twice'))).toContain('would make the model lie on its side');
     await page.selectOption('#export-up', 'none');
+    const canvas = 'section:has(#job-preview-heading) .viewer-canvas';
+    await poll(async () => (await page.locator('[data-preview-min]').textContent()) ?? '').toMatch(/The model will be 0\.\d+ ×/);
+    await poll(async () => (await page.locator(canvas).getAttribute('data-rendering')) ?? '').toBe('idle');
+    const before = await canvasPixels(page, canvas);
     await page.selectOption('#export-scale', 'factor');
     await page.fill('#export-scale-value', '100');
     await poll(textOf(page.locator('.export-twice'))).toContain('×100 makes the model 100 times too large');
-    // The preview reframes: the 100-times larger model still fills the view (not clipped, not off screen).
+    // The preview reframes: the 100-times larger model takes about as much of the view as before (the camera
+    // moved back with its clip planes and zoom limits), not filling it from too close or clipped.
     await poll(async () => (await page.locator('[data-preview-min]').textContent()) ?? '').toMatch(/The model will be \d{2,}/);
-    await poll(async () => (await canvasPixels(page, 'section:has(#job-preview-heading) .viewer-canvas')).covered > 0.02).toBe(true);
+    await poll(async () => (await page.locator(canvas).getAttribute('data-rendering')) ?? '').toBe('idle');
+    await poll(async () => {
+      const ratio = (await canvasPixels(page, canvas)).covered / before.covered;
+      return ratio > 0.6 && ratio < 1.6 ? 'reframed' : `covered ${ratio.toFixed(2)}× as much as before`;
+    }).toBe('reframed');
     await h.screenshot('export-unreal-x100', page.locator('section:has(#job-preview-heading)'));
     await page.selectOption('#export-scale', 'none');
     await poll(async () => page.locator('.export-twice').count()).toBe(0);

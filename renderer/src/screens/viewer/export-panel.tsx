@@ -208,15 +208,29 @@ export function ExportPanel({ job, stage, clips }: { job: JobView; stage?: () =>
     };
   }, [planKey, job.id, job.state, job.outputsFetched]);
 
-  // Preview the transforms on the shown model.
+  // Preview the transforms on the shown model; tried again until the viewer shows one (it may still be loading).
   useEffect(() => {
-    const holder = stage ? stage() : document.getElementById('job-preview');
-    const canvas = holder?.querySelector<HTMLCanvasElement>('.viewer-canvas');
-    if (!canvas) return;
     let current = true;
-    void loadBabylon().then((m) => current && setPreview(m.previewTransforms(canvas, transforms ?? {})));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const attempt = (left: number) => {
+      const holder = stage ? stage() : document.getElementById('job-preview');
+      const canvas = holder?.querySelector<HTMLCanvasElement>('.viewer-canvas');
+      const shown = canvas?.closest('.viewer')?.getAttribute('data-state') === 'ready';
+      const again = () => {
+        if (current && left > 0) timer = setTimeout(() => attempt(left - 1), 500);
+      };
+      if (!canvas || !shown) return again();
+      void loadBabylon().then((m) => {
+        if (!current) return;
+        const box = m.previewTransforms(canvas, transforms ?? {});
+        if (box) setPreview(box);
+        else again();
+      });
+    };
+    attempt(240);
     return () => {
       current = false;
+      clearTimeout(timer);
     };
   }, [key]);
 
