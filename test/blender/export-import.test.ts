@@ -403,8 +403,7 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
     expect(problems).toEqual([]);
   });
 
-  // Fails at 2bfd0cf (it.fails until fixed): a refusal to convert says "FBX of <data folder>/cache/blobs/35/3500f0…: is not written".
-  it.fails('a refusal names the job or the file given, never a file of the download cache', () => {
+  it('a refusal names the job or the file given, never a file of the download cache', () => {
     const cache = join(dataDir, 'cache');
     expect(runs.filter((r) => r.refused?.includes(cache)).map((r) => `${r.key}: ${r.refused}`)).toEqual([]);
   });
