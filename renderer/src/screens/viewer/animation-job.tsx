@@ -3,12 +3,13 @@
 // and for the session, the joint overlay on its render (beside the 3D view on a wide window), whose hovered
 // joint lights up the matching bones. Clips are called by their prompt's text (or library label), never by
 // an id, and each prompt's status is listed as the job is read.
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { CachedOutput, JobView } from '../../../../shared/bridge/contract.ts';
 import type { JointName } from '../../../../shared/joints.ts';
 import { jobDef, outputLabelOf } from '../../../../shared/kinds/index.ts';
 import { isAnimatedModel, parseOutputKind, type OutputKind } from '../../../../shared/output-kind.ts';
 import type { UrlSource } from '../../../viewer/index.ts';
+import { getBridge } from '../../../bridge/index.ts';
 import { Section } from '../../components/ui.tsx';
 import { jobTitle } from '../../util.ts';
 import { AnimationExport } from './export-panel.tsx';
@@ -67,8 +68,29 @@ export function clipNamer(job: Pick<JobView, 'kind' | 'result'>, fileKind: strin
   return (name, index) => names?.prompt.get(name) || names?.library.get(name) || (index === 0 && own && (!name || /^[0-9a-f]{16,}$/i.test(name)) ? own : '') || name;
 }
 
+/**
+ * The job with the newest read of its session: a session job is no longer read once its upload is done, but
+ * the text-animation jobs of the same session are, and each read holds every prompt of the session (their
+ * texts and statuses name the clips). Followed live through `job` events.
+ */
+function useNewestSessionRead(job: JobView): JobView {
+  const [newest, setNewest] = useState<JobView | undefined>();
+  const code = job.kind === 'animation_session' ? job.remoteId : null;
+  useEffect(() => {
+    setNewest(undefined);
+    if (!code) return;
+    const bridge = getBridge();
+    const take = (j: JobView) => j.remoteId === code && j.kind === 'animation_prompt' && setNewest((n) => (n && n.updatedAt >= j.updatedAt ? n : j));
+    const off = bridge.on('job', take);
+    bridge.call('jobs.list', { search: code, kinds: ['animation_prompt'], limit: 50 }).then((r) => r.jobs.forEach(take), () => {});
+    return off;
+  }, [code]);
+  return newest && newest.updatedAt > job.updatedAt && newest.result ? { ...job, result: newest.result } : job;
+}
+
 /** The Preview section of a mesh-animation job (session or text prompts): its prompts, and its files once cached. */
-export function AnimationPanel({ outputs, job }: { outputs: CachedOutput[] | undefined; job: JobView }) {
+export function AnimationPanel({ outputs, job: own }: { outputs: CachedOutput[] | undefined; job: JobView }) {
+  const job = useNewestSessionRead(own);
   const files = animationFiles(outputs, job).length > 0;
   if (!files && promptsOf(job).length === 0) return null;
   return (
