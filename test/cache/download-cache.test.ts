@@ -66,7 +66,8 @@ describe('download cache', () => {
     h.tracker.start();
     const report = await reported;
     expect(report.failed).toEqual([]);
-    expect(report.fetched.map((f) => f.kind)).toEqual(['glb', 'obj', 'zip', 'fbx', 'usdz']);
+    // The OBJ's MTL (named by its mtllib, served beside it) is kept with it (#16 item 2).
+    expect(report.fetched.map((f) => f.kind)).toEqual(['glb', 'obj', 'zip', 'fbx', 'usdz', 'obj:mesh.mtl']);
     expect(h.store.jobs.require(job!.id).outputsFetched).toBe(true);
 
     await h.tracker.stop();
@@ -129,9 +130,9 @@ describe('download cache', () => {
     const before = h.engine.faults.requestCount('files');
     const report = await fetchJobOutputs(cache, h.store, done!, refresh);
     expect(report.failed).toEqual([]);
-    expect(report.fetched).toHaveLength(5);
-    expect(reads).toBe(1); // one re-read served the five refused links
-    expect(h.engine.faults.requestCount('files') - before).toBe(10); // each: 403, then the fresh link
+    expect(report.fetched).toHaveLength(6); // the five outputs and the OBJ's MTL
+    expect(reads).toBe(1); // one re-read served the six refused links
+    expect(h.engine.faults.requestCount('files') - before).toBe(12); // each: 403, then the fresh link
     expect(h.store.jobs.require(done!.id).outputsFetched).toBe(true);
   });
 
