@@ -27,12 +27,6 @@ interface Listed {
   steps?: { id: string; step: string; state: string }[];
 }
 
-/** The job as jobs.list (grouped) shows it, found by id. */
-async function listed(id: string): Promise<Listed | undefined> {
-  const r = await h.call('jobs.list', { group: true, limit: 200 });
-  return (r.jobs as Listed[]).find((j) => j.id === id || j.steps?.some((s) => s.id === id));
-}
-
 async function create(input: object): Promise<{ id: string; remoteId: string }> {
   const r = await h.call('create', input);
   expect(r.job, JSON.stringify(r)).toBeTruthy();
@@ -51,7 +45,7 @@ function pictureColours(jobId: string): () => Promise<number> {
   return () =>
     h.page.evaluate((id) => {
       const img = document.querySelector(`.job-row[data-job-id="${id}"] .thumb img`);
-      if (!img || !img.complete || img.naturalWidth === 0) return 0;
+      if (!img?.complete || img.naturalWidth === 0) return 0;
       const canvas = document.createElement('canvas');
       canvas.width = img.naturalWidth;
       canvas.height = img.naturalHeight;

@@ -22,7 +22,8 @@ export function SelectionBar(props: { selected: readonly string[]; pageIds: read
       pushNotice('info', `Deleted ${entries} from the library (${outcome.files} cached file${outcome.files === 1 ? '' : 's'}). ${outcome.note}`);
     });
   return (
-    <div class="selection-bar" role="group" aria-label="Selected entries">
+    <fieldset class="selection-bar">
+      <legend class="visually-hidden">Selected entries</legend>
       <label>
         <input type="checkbox" checked={allOnPage} aria-label="Select every entry on this page" onChange={(e) => props.onSelect(e.currentTarget.checked ? [...new Set([...selected, ...pageIds])] : selected.filter((id) => !pageIds.includes(id)))} />
         {n === 0 ? 'Select all on this page' : `${entries} selected`}
@@ -54,6 +55,6 @@ export function SelectionBar(props: { selected: readonly string[]; pageIds: read
           <ErrorBox error={error} title="Nothing was deleted." />
         </div>
       )}
-    </div>
+    </fieldset>
   );
 }
