@@ -197,7 +197,6 @@ describe('export from the job page', () => {
     expect(job).toBeDefined();
     const project = join(root, 'clips-folder');
     await pointAt(job.id, project, 'New folder');
-    const boxes = page.locator('.export-clips input[type="checkbox"]');
     await poll(async () => (await page.locator('.export-clips label').allTextContents()).map((t) => t.trim())).toHaveLength(3);
     const names = (await page.locator('.export-clips label').allTextContents()).map((t) => t.trim());
     expect(names.some((n) => /SESSION_|prompt:/.test(n)), `clip names ${names.join(', ')}`).toBe(false);
