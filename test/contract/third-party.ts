@@ -52,7 +52,7 @@ export async function pythonGet(url: string, key = KEY): Promise<RawAnswer> {
 /** A Unity script's `UnityWebRequest.Post(url, form)` with a file in the multipart field `file`. */
 export async function unityUpload(url: string, bytes: Uint8Array, filename: string, key = KEY): Promise<RawAnswer> {
   const form = new FormData();
-  form.append('file', new Blob([bytes], { type: 'application/octet-stream' }), filename);
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/octet-stream' }), filename);
   return answer(await fetch(url, { method: 'POST', headers: { 'x-api-key': key, 'User-Agent': 'UnityPlayer/2022.3.10f1 (UnityWebRequest/1.0, libcurl/8.1.1-DEV)' }, body: form }));
 }
 
