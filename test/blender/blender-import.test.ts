@@ -8,7 +8,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { request } from 'node:http';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { NodeIO, getBounds, type Document } from '@gltf-transform/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBlenderAddon } from '../../scripts/build-blender-addon.ts';
@@ -46,7 +46,7 @@ async function succeeded(id: string): Promise<any> {
 /** The web host's upload route, as the add-on (and a file dropped on the page) uses it. */
 function upload(path: string): Promise<{ uploadId: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: host.port, method: 'POST', path: '/api/upload', headers: { authorization: `Bearer ${host.token}`, 'x-file-name': 'suzanne.fbx', 'content-length': statSync(path).size } }, (res) => {
+    const req = request({ host: '127.0.0.1', port: host.port, method: 'POST', path: '/api/upload', headers: { authorization: `Bearer ${host.token}`, 'x-file-name': basename(path), 'content-length': statSync(path).size } }, (res) => {
       let body = '';
       res.on('data', (c: Buffer) => (body += c.toString()));
       res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(body))));
@@ -95,8 +95,8 @@ describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
     host = await startWebHost({ dataDir, rendererDir: join(data.path, 'none'), serviceOptions: { engineSpeed: 500 }, notice: () => undefined });
     const image = `data:image/png;base64,${readFileSync(realFixture('images', 'chair.png')).toString('base64')}`;
     const model = await call('create', { endpoint: 'createImageTo3d', body: { image_url: image, texture_model: 'baked' }, label: 'chair for blender' });
-    const uploaded = await upload(realFixture('fbx', 'blender_282_suzanne_7400_binary.fbx'));
-    const animation = await call('create', { endpoint: 'uploadAnimationMesh', file: { uploadId: uploaded.uploadId }, label: 'suzanne to animate' });
+    const uploaded = await upload(realFixture('fbx', 'Male_Casual.fbx')); // rigged: the engine animates only a mesh with bones
+    const animation = await call('create', { endpoint: 'uploadAnimationMesh', file: { uploadId: uploaded.uploadId }, label: 'character to animate' });
     modelJob = await succeeded(model.job.id);
     animationJob = await succeeded(animation.job.id);
     const retopology = await call('create', { endpoint: 'createRetopology', body: { type: 'retopology', input: { mesh: modelJob.result.mesh_url_glb, model: 'swift', quads: true } } });
