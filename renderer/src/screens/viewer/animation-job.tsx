@@ -117,7 +117,7 @@ function AnimationPreview({ outputs, job, title }: { outputs: CachedOutput[] | u
   return (
     <div class={`animation-preview${joints ? ' with-joints' : ''}`}>
       {source && (
-        <ModelViewer source={source} label={`${title} (${file!.label})`} keepCamera highlightJoint={joint} clipName={clipName}>
+        <ModelViewer source={source} label={`${title} (${file!.label})`} keepCamera highlightJoint={joint} clipName={clipName} fileLabel={file!.label}>
           <label for="anim-file">Animation file</label>
           <select id="anim-file" value={file!.name} onChange={(e) => setPicked(e.currentTarget.value)}>
             {files.map((f) => (

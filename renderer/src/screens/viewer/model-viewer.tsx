@@ -57,6 +57,7 @@ export function ModelViewer({
   keepCamera,
   highlightJoint,
   clipName,
+  fileLabel,
   children,
 }: {
   source: ModelSource | undefined;
@@ -65,6 +66,8 @@ export function ModelViewer({
   highlightJoint?: JointName | undefined;
   /** What a user calls a clip of the file (a prompt's text rather than an id); default the clip's own name. */
   clipName?: ((name: string, index: number) => string) | undefined;
+  /** What the facts call the file (a clip's prompt rather than its output kind); default the source's name. */
+  fileLabel?: string | undefined;
   children?: ComponentChildren;
 }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -215,7 +218,7 @@ export function ModelViewer({
           </ul>
         )}
         {(stats || status.state === 'error') && source && gltf && <ValidationPanel source={source} />}
-        {stats && status.state === 'ready' && <ModelFacts name={status.name} stats={stats} bytes={bytes} textures={textures} />}
+        {stats && status.state === 'ready' && <ModelFacts name={fileLabel ?? status.name} stats={stats} bytes={bytes} textures={textures} />}
       </div>
     </div>
   );
