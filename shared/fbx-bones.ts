@@ -17,8 +17,21 @@ const LIMB_TYPES = ['LimbNode', 'Limb'];
 const MAGIC = 'Kaydara FBX Binary';
 
 export function fbxBones(bytes: Uint8Array): FbxBones {
-  const head = latin1(bytes.subarray(0, MAGIC.length));
-  return head === MAGIC ? binaryBones(bytes) : asciiBones(new TextDecoder().decode(bytes));
+  return isBinaryFbx(bytes) ? binaryBones(bytes) : asciiBones(new TextDecoder().decode(bytes));
+}
+
+export function isBinaryFbx(head: Uint8Array): boolean {
+  return latin1(head.subarray(0, MAGIC.length)) === MAGIC;
+}
+
+/** The bones of one window of a file read in pieces (each overlapping the last by 1 KiB), in the file's format. */
+export function fbxBonesOfPiece(piece: Uint8Array, binary: boolean): FbxBones {
+  return binary ? binaryBones(piece) : asciiBones(new TextDecoder().decode(piece));
+}
+
+/** The bones of a file read in pieces, together. */
+export function mergeBones(parts: FbxBones[]): FbxBones {
+  return { bones: [...new Set(parts.flatMap((p) => p.bones))], skinned: parts.some((p) => p.skinned), mesh: parts.some((p) => p.mesh) };
 }
 
 function binaryBones(buf: Uint8Array): FbxBones {

@@ -120,7 +120,7 @@ describe('asset-studio CLI', () => {
     mkdirSync(drop);
     copyFileSync(realFixture('images', 'chair.png'), join(drop, 'chair.png'));
     copyFileSync(realFixture('images', 'fox.jpg'), join(drop, 'fox.jpg'));
-    copyFileSync(realFixture('fbx', 'blender_282_suzanne_7400_binary.fbx'), join(drop, 'suzanne.fbx'));
+    copyFileSync(realFixture('fbx', 'maya_kenney_character_7700_binary.fbx'), join(drop, 'kenney.fbx'));
     writeFileSync(join(drop, 'broken.fbx'), 'this is not an fbx');
     const result = await runCli(['batch', drop, '--topology', 'quads', '--json', '--engine-speed', '500'], env(dataDir));
     expect(result.code).toBe(2);

@@ -14,6 +14,7 @@ import { KEY } from '../engine/helpers.ts';
 import { realFixture } from '../fixtures.ts';
 import { makeHarness, type Harness } from '../jobs/harness.ts';
 import { sparseFbx, UPLOAD_CHILD, type ChildReport } from './helpers.ts';
+import { buildZip } from '../../main/engine/outputs/index.ts';
 
 const GiB = 2 ** 30;
 let h: Harness;
@@ -72,9 +73,13 @@ describe('upload of a local file', () => {
     expect(h.store.journal.list(1)[0]).toMatchObject({ filePath: path, state: 'rejected' });
   });
 
-  it('uploads the real zip', async () => {
-    const outcome = await h.submitter.submit('uploadAnimationMesh', { file: realFixture('zip', 'Platformer Kit (1.0).zip') }, { label: 'kit' });
+  it('uploads a zip of a real character; a real zip of static props is refused by the engine', async () => {
+    const zip = join(dir, 'kenney.zip');
+    writeFileSync(zip, buildZip([{ name: 'kenney/character.fbx', data: readFileSync(realFixture('fbx', 'maya_kenney_character_7700_binary.fbx')) }]));
+    const outcome = await h.submitter.submit('uploadAnimationMesh', { file: zip }, { label: 'kenney' });
     expect(outcome.job?.kind).toBe('animation_session');
+    const refused = await h.submitter.submit('uploadAnimationMesh', { file: realFixture('zip', 'Platformer Kit (1.0).zip') }, { label: 'kit' }).catch((e: unknown) => e);
+    expect((refused as Error).message).toMatch(/static props/);
   });
 
   it('does not send a file that cannot be read, and journals the request as rejected', async () => {

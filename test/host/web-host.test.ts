@@ -181,12 +181,12 @@ describe('round trips', () => {
   });
 
   it('takes a real FBX through /api/upload and creates the animation job from its upload id', async () => {
-    const fbx = realFixture('fbx', 'blender_282_suzanne_7400_binary.fbx');
+    const fbx = realFixture('fbx', 'maya_kenney_character_7700_binary.fbx');
     const upload = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       // Streamed, like the browser's XHR: the body is never built in memory here either.
       import('node:http').then(({ request }) => {
         const req = request(
-          { host: '127.0.0.1', port: host.port, method: 'POST', path: WEB_PROTOCOL.upload, headers: { host: hostHeader, cookie, [WEB_PROTOCOL.fileNameHeader]: encodeURIComponent('Suzanne (test).fbx'), 'content-type': 'application/octet-stream', 'content-length': statSync(fbx).size } },
+          { host: '127.0.0.1', port: host.port, method: 'POST', path: WEB_PROTOCOL.upload, headers: { host: hostHeader, cookie, [WEB_PROTOCOL.fileNameHeader]: encodeURIComponent('Kenney (test).fbx'), 'content-type': 'application/octet-stream', 'content-length': statSync(fbx).size } },
           (res) => {
             let body = '';
             res.on('data', (c: Buffer) => (body += c.toString()));
@@ -199,7 +199,7 @@ describe('round trips', () => {
     });
     expect(upload.status).toBe(200);
     const answer = JSON.parse(upload.body) as UploadAnswer;
-    expect(answer).toMatchObject({ name: 'Suzanne (test).fbx', size: statSync(fbx).size });
+    expect(answer).toMatchObject({ name: 'Kenney (test).fbx', size: statSync(fbx).size });
     // The page follows the second leg too (host → service) by the create's operation id.
     const opened = await socket({ origin: `http://${hostHeader}`, cookie });
     if (!('ws' in opened)) throw new Error(`socket refused: ${opened.refused}`);
@@ -212,7 +212,7 @@ describe('round trips', () => {
       const res = await call('create', { endpoint: 'uploadAnimationMesh', file: { uploadId: answer.uploadId }, operationId: 'op_fbx_progress' });
       expect(res.status).toBe(200);
       const created = COMMANDS.create.output.parse(JSON.parse(res.body));
-      expect(created.job).toMatchObject({ kind: 'animation_session', label: 'Suzanne (test).fbx' });
+      expect(created.job).toMatchObject({ kind: 'animation_session', label: 'Kenney (test).fbx' });
       const last = await until(() => progress.find((p) => p.sent === p.total), 10_000, 'the last upload progress event');
       expect(last).toMatchObject({ operationId: 'op_fbx_progress', total: statSync(fbx).size });
       expect(progress.every((p) => p.operationId === 'op_fbx_progress' && p.sent <= p.total)).toBe(true);

@@ -3,11 +3,11 @@
 // with no bones, a skeleton that is not a humanoid or a zip of static props is refused with why. An FBX
 // written by this engine itself (a generated model, no skeleton) is rigged with the engine's own
 // procedural figure, as before.
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import yauzl from 'yauzl';
 import { humanoidOf } from '../../../shared/skeleton-names.ts';
 import { GENERATOR } from '../outputs/mesh.ts';
-import { fbxBones } from '../../../shared/fbx-bones.ts';
+import { fbxBones, fbxBonesOfPiece, isBinaryFbx, mergeBones, type FbxBones } from '../../../shared/fbx-bones.ts';
 
 export type Judgement =
   /** A rigged humanoid: `entry` is its path in the zip (undefined for an FBX upload). */
@@ -23,7 +23,7 @@ const MAX_ENTRY_BYTES = 512 * 2 ** 20;
 const MIN_BODY_BONES = 14;
 
 export async function judgeUpload(path: string, format: 'fbx' | 'zip'): Promise<Judgement> {
-  if (format === 'fbx') return judgeFbx(await readFile(path));
+  if (format === 'fbx') return judgeFbx(await readPieces(path));
   const entries = await fbxEntries(path);
   if (entries.length === 0) return { kind: 'refused', reason: 'holds no FBX file: put the rigged character (an .fbx file) in the zip' };
   const judged = entries.map(({ name, bytes }) => ({ name, judgement: judgeFbx(bytes) }));
@@ -45,9 +45,37 @@ export async function judgeUpload(path: string, format: 'fbx' | 'zip'): Promise<
 
 type Refusable = { kind: 'character'; bones: number; reason?: undefined } | { kind: 'figure'; reason?: undefined } | { kind: 'refused'; reason: string };
 
-function judgeFbx(bytes: Buffer): Refusable {
-  if (bytes.subarray(0, 64 * 1024).includes(GENERATOR_BYTES)) return { kind: 'figure' };
-  const found = fbxBones(bytes);
+/** An FBX file's head and bones, read 16 MiB at a time (overlapping by 1 KiB), so a large upload is never held whole. */
+async function readPieces(path: string): Promise<{ head: Buffer; found: FbxBones }> {
+  const handle = await open(path, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    const piece = Buffer.alloc(Math.min(size, PIECE + OVERLAP));
+    const parts: FbxBones[] = [];
+    let head = Buffer.alloc(0);
+    let binary = false;
+    for (let at = 0; at < size; at += PIECE) {
+      const { bytesRead } = await handle.read(piece, 0, Math.min(piece.length, size - at), at);
+      const bytes = piece.subarray(0, bytesRead);
+      if (at === 0) {
+        head = Buffer.from(bytes.subarray(0, 64 * 1024));
+        binary = isBinaryFbx(bytes);
+      }
+      parts.push(fbxBonesOfPiece(bytes, binary));
+    }
+    return { head, found: mergeBones(parts) };
+  } finally {
+    await handle.close();
+  }
+}
+
+const PIECE = 16 * 2 ** 20;
+const OVERLAP = 1024;
+
+function judgeFbx(file: Buffer | { head: Buffer; found: FbxBones }): Refusable {
+  const head = Buffer.isBuffer(file) ? file.subarray(0, 64 * 1024) : file.head;
+  if (head.includes(GENERATOR_BYTES)) return { kind: 'figure' };
+  const found = Buffer.isBuffer(file) ? fbxBones(file) : file.found;
   if (found.bones.length === 0) {
     return {
       kind: 'refused',

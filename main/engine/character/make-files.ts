@@ -2,7 +2,10 @@
 // rig (rig.ts), and written into the file store: the character as JSON (the GLBs of its clips are made
 // from it when first downloaded), its front view at the render's and the thumbnail's sizes, and the 17
 // joints on that render.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+
+/** The FBX loader holds the file, as text of a data URL and parsed: larger characters are refused with why. */
+const MAX_READ_BYTES = 256 * 2 ** 20;
 import type { JointName } from '../../../shared/contract/animation.ts';
 import type { FileStore } from '../file-store.ts';
 import { fbxEntries } from './judge.ts';
@@ -41,6 +44,8 @@ export async function makeCharacterFiles(files: FileStore, work: CharacterWork):
     if (entry === undefined) return { error: `has no ${work.entry ?? 'FBX file'} any more` };
     ({ bytes, name: source } = entry);
   } else {
+    const size = (await stat(work.path)).size;
+    if (size > MAX_READ_BYTES) return { error: `is ${(size / 2 ** 20).toFixed(0)} MiB: the local engine reads characters of up to ${MAX_READ_BYTES / 2 ** 20} MiB (the service takes larger ones). Export it without embedded media, or with fewer polygons` };
     bytes = await readFile(work.path);
     source = 'upload.fbx';
   }
