@@ -66,8 +66,22 @@ export function JobsList() {
   }, [searchText]);
 
   // Live: an entry on this page takes the job's new state in place (keeping its picture and steps);
-  // anything else (a step of a session, a new job) re-reads the page, at most 2× a second.
+  // anything else (a step of a session, a new job) re-reads the page, at most 2× a second, and so does a
+  // file of a shown job reaching the cache (its "files cached" and picture come with the page: the job
+  // itself sends no event when its last file arrives).
+  const shown = useRef<JobView[]>([]);
+  shown.current = data?.jobs ?? [];
   useEffect(() => {
+    const refetchSoon = () => {
+      if (refetchTimer.current !== undefined) return;
+      refetchTimer.current = setTimeout(() => {
+        refetchTimer.current = undefined;
+        load();
+      }, 500);
+    };
+    const offOutput = bridge.on('cache.output', (o) => {
+      if (o.state === 'complete' && shown.current.some((j) => j.remoteId === o.sessionId && (!j.outputsFetched || !j.thumbnail))) refetchSoon();
+    });
     const off = bridge.on('job', (job) => {
       let replaced = false;
       setData((d) => {
@@ -79,15 +93,11 @@ export function JobsList() {
         jobs[i] = { ...job, thumbnail: d.jobs[i]!.thumbnail ?? null };
         return { ...d, jobs };
       });
-      if (!replaced && refetchTimer.current === undefined) {
-        refetchTimer.current = setTimeout(() => {
-          refetchTimer.current = undefined;
-          load();
-        }, 500);
-      }
+      if (!replaced) refetchSoon();
     });
     return () => {
       off();
+      offOutput();
       clearTimeout(refetchTimer.current);
       refetchTimer.current = undefined;
     };
