@@ -2,7 +2,8 @@
 // cached zip), written once for both transports: the web host sends the answer with main/serve/node.ts,
 // Electron's app:// protocol with main/serve/fetch.ts, so both give the same statuses and headers.
 import { open } from 'node:fs/promises';
-import { parseCachePath, WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
+import { objFileNameOf, parseCachePath, WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
+import { formatOutputKind, isObjOutput, parseOutputKind } from '../../shared/output-kind.ts';
 import type { DownloadCache } from '../cache/download-cache.ts';
 import { entryPathOf, openCachedZipEntry, ZipEntryError } from '../cache/zip-entries.ts';
 import { sniff } from '../files/sniff.ts';
@@ -16,9 +17,15 @@ export const CACHED_OUTPUT_CACHING = 'private, max-age=3600';
 export async function answerCached(cache: Pick<DownloadCache, 'open'>, pathname: string, req: FileRequest): Promise<Answer> {
   const parsed = parseCachePath(pathname.slice(WEB_PROTOCOL.cachePrefix.length));
   if (parsed === undefined) return textAnswer(404, `Not a cached output: ${pathname} (expected /cache/<session>/<kind>).`);
-  const { sessionId, kind } = parsed;
+  const { sessionId } = parsed;
+  let kind = parsed.kind;
   const entry = entryPathOf(parsed.entry);
-  if (entry !== undefined) return answerZipEntry(cache, sessionId, kind, entry);
+  if (entry !== undefined && isObjOutput(parseOutputKind(kind))) {
+    // An OBJ is served as a file in a folder of its own, beside the MTL and textures it names.
+    if (entry !== objFileNameOf(kind)) kind = formatOutputKind({ type: 'obj-file', of: kind, name: entry });
+  } else if (entry !== undefined) {
+    return answerZipEntry(cache, sessionId, kind, entry);
+  }
   const path = cache.open(sessionId, kind);
   if (path === undefined) return textAnswer(404, `The ${kind} output of ${sessionId} is not in the cache: download the job's outputs first.`);
   const answer = await answerFile(req, { path, contentType: await cachedContentType(path), cacheControl: CACHED_OUTPUT_CACHING });

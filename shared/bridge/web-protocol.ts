@@ -1,5 +1,6 @@
 // The wire protocol of the local web host (main/host/web-host.ts serves it, renderer/bridge/web-client.ts
 // speaks it). Both sides import these names; the full description is at the top of web-host.ts.
+import { isObjOutput, parseOutputKind } from '../output-kind.ts';
 import type { EventName, EventPayload } from './contract.ts';
 
 export const WEB_PROTOCOL = {
@@ -16,7 +17,8 @@ export const WEB_PROTOCOL = {
   fileNameHeader: 'x-file-name',
   /**
    * `GET /cache/<sessionId>/<kind>` (both URI-encoded): a cached output, with Range support;
-   * `GET /cache/<sessionId>/<kind>/<entry path>` (each segment URI-encoded): a file inside a cached zip.
+   * `GET /cache/<sessionId>/<kind>/<entry path>` (each segment URI-encoded): a file inside a cached zip;
+   * for an OBJ output, `<kind>/<kind>.obj` is the OBJ and `<kind>/<name>` a file it names (see cachePath).
    */
   cachePrefix: '/cache/',
 } as const;
@@ -32,10 +34,18 @@ export interface UploadAnswer {
   size: number;
 }
 
-/** The URL (path) of a cached output on the web host. */
+/**
+ * The URL (path) of a cached output on the web host. An OBJ output's path ends in a file name
+ * (`/cache/<session>/obj/obj.obj`), so the MTL and textures it names resolve beside it
+ * (`/cache/<session>/obj/mesh.mtl`), where the host serves the companions the cache keeps with it.
+ */
 export function cachePath(sessionId: string, kind: string): string {
-  return `${WEB_PROTOCOL.cachePrefix}${encodeURIComponent(sessionId)}/${encodeURIComponent(kind)}`;
+  const path = `${WEB_PROTOCOL.cachePrefix}${encodeURIComponent(sessionId)}/${encodeURIComponent(kind)}`;
+  return isObjOutput(parseOutputKind(kind)) ? `${path}/${encodeURIComponent(objFileNameOf(kind))}` : path;
 }
+
+/** The file name an OBJ output is served under (its companions are served beside it). */
+export const objFileNameOf = (kind: string): string => `${kind}.obj`;
 
 /** The URL (path) of a file inside a cached zip output: `<cachePath>/<entry path, URI-encoded per segment>`. */
 export function cacheEntryPath(sessionId: string, kind: string, entry: string): string {

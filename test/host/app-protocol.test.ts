@@ -23,6 +23,8 @@ const FILES: Record<string, Buffer> = {
   'prompt:walk:usdz': buildZip([{ name: 'model.usdc', data: Buffer.from('usd') }]),
   image: renderTexture('served'),
   retopo_obj: Buffer.from('# a retopologized mesh\nmtllib mesh.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n'),
+  'retopo_obj:mesh.mtl': Buffer.from('newmtl skin\nmap_Kd mesh.png\n'),
+  'retopo_obj:mesh.png': renderTexture('served'),
   zip: makeArtifact({ type: 'obj-zip', mesh: { seed: 'served' }, folder: SESSION }),
 };
 
@@ -135,6 +137,21 @@ describe('the web host and the app:// protocol serve files alike', () => {
     expect(missing.body.toString('utf8')).toContain('is not in the cache');
     expect((await same(cacheEntryPath(SESSION, 'zip', 'nothing.obj'))).status).toBe(404);
     expect((await same('/cache/')).status).toBe(404);
+  });
+
+  it("an OBJ output is served as a file in a folder of its own, with the MTL and texture it names beside it", async () => {
+    const path = cachePath(SESSION, 'retopo_obj');
+    expect(path).toBe(`/cache/${SESSION}/retopo_obj/retopo_obj.obj`);
+    expect((await same(path)).body.toString('utf8')).toBe(FILES.retopo_obj!.toString('utf8'));
+    // What a viewer loading the OBJ asks for: the names it reads, resolved against the OBJ's URL.
+    const mtl = await same(new URL('mesh.mtl', `http://x${path}`).pathname);
+    expect(mtl.status).toBe(200);
+    expect(mtl.body.toString('utf8')).toContain('map_Kd mesh.png');
+    const texture = await same(new URL('mesh.png', `http://x${path}`).pathname);
+    expect(texture.headers['content-type']).toBe('image/png');
+    const absent = await same(new URL('other.mtl', `http://x${path}`).pathname);
+    expect(absent.status).toBe(404);
+    expect(absent.body.toString('utf8')).toContain('retopo_obj:other.mtl');
   });
 
   it("the renderer's files: caching by kind of file, the worker's own CSP", async () => {
