@@ -6,7 +6,7 @@
 // and it is served, evicted and deleted with the session's other files.
 import { readFile } from 'node:fs/promises';
 import { formatOutputKind, parseOutputKind, type OutputKind } from '../../shared/output-kind.ts';
-import { keepLocalOutput } from '../cache/local-output.ts';
+import { keepLocalOutput, localSource } from '../cache/local-output.ts';
 import type { DownloadCache } from '../cache/download-cache.ts';
 import type { CacheEntry } from '../store/cache-entries.ts';
 import type { Store } from '../store/database.ts';
@@ -38,12 +38,21 @@ export interface ThumbnailAnswer {
   reason: string | null;
 }
 
-/** The job's picture already in the cache (no render, no file access): what the library list shows at once. */
+/**
+ * The job's picture already in the cache (no render, no file access): what the library list shows at once.
+ * A render of a model that a better one has since joined (the older flow's preview, then its refined mesh)
+ * is out of date: none is returned, so the next jobs.thumbnail draws the better one.
+ */
 export function cachedPicture(store: Store, sessionId: string | null): CacheEntry | undefined {
   if (sessionId === null) return undefined;
+  const entries = store.cache.listSession(sessionId);
   for (const kind of PICTURES) {
-    const entry = store.cache.get({ sessionId, kind });
-    if (entry?.state === 'complete') return entry;
+    const entry = entries.find((e) => e.kind === kind && e.state === 'complete');
+    if (entry === undefined) continue;
+    const source = localSource(entry.urlKey);
+    const best = source === undefined ? undefined : modelToRender(entries);
+    if (best !== undefined && best.entry.kind !== source) return undefined;
+    return entry;
   }
   return undefined;
 }
@@ -140,7 +149,7 @@ export class Thumbnails {
   }
 
   async #render(job: JobRecord, sessionId: string): Promise<ThumbnailAnswer> {
-    const entries = this.#store.cache.list().filter((e) => e.sessionId === sessionId);
+    const entries = this.#store.cache.listSession(sessionId);
     const model = modelToRender(entries);
     const fallback = entries.find((e) => e.kind === FALLBACK && e.state === 'complete');
     if (model === undefined) {
@@ -151,7 +160,7 @@ export class Thumbnails {
     if (path === undefined) return { entry: fallback, reason: fallback ? null : `Its ${model.entry.kind} file is no longer in the cache: download its files again from its page.` };
     const run = this.#queue.then(async () => {
       const png = await renderModelThumbnail(path, model.format);
-      return keepLocalOutput(this.#cache, this.#store, { sessionId, jobId: job.id, kind: THUMBNAIL_KIND, bytes: png });
+      return keepLocalOutput(this.#cache, this.#store, { sessionId, jobId: job.id, kind: THUMBNAIL_KIND, bytes: png, source: model.entry.kind });
     });
     this.#queue = run.catch(() => undefined);
     try {

@@ -15,7 +15,7 @@ export interface DeletedFiles {
 
 /** Forgets every cached output of the session and deletes the blobs no other entry uses. */
 export async function deleteSessionFiles(cache: DownloadCache, store: Store, sessionId: string): Promise<DeletedFiles> {
-  const mine = store.cache.list().filter((e) => e.sessionId === sessionId);
+  const mine = store.cache.listSession(sessionId);
   for (const entry of mine) store.cache.delete(entry.id);
   const stillUsed = new Set(store.cache.list().flatMap((e) => (e.blobPath === null ? [] : [e.blobPath])));
   const files = [...new Set(mine.flatMap((e) => (e.blobPath === null ? [] : [e.blobPath])))].filter((path) => !stillUsed.has(path));

@@ -28,6 +28,7 @@ import type { KeyVault, Profile } from '../config/profiles.ts';
 import type { ConnectionSettings } from '../config/data-dir.ts';
 import { detectProject } from '../export/index.ts';
 import { reconcileJournal } from '../jobs/reconcile.ts';
+import type { CacheEntry } from '../store/cache-entries.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import { BatchLog } from './batch-log.ts';
 import { BridgeBatches } from './bridge-batches.ts';
@@ -209,7 +210,7 @@ export class BridgeService {
       'jobs.thumbnail': async (i) => {
         const { cache, store } = this.services;
         const answer = await thumbnailsOf(cache, store).ensure(this.#job(i.id));
-        return { url: answer.entry ? this.#platform.cacheUrl(answer.entry.sessionId, answer.entry.kind) : null, reason: answer.reason };
+        return { url: answer.entry ? this.#pictureUrl(answer.entry) : null, reason: answer.reason };
       },
       'jobs.get': async (i) => toJobView(this.#job(i.id)),
       'jobs.cancel': async (i) => {
@@ -309,9 +310,15 @@ export class BridgeService {
     const steps = group && job.kind === 'image_to_3d_older' && job.remoteId !== null ? entryRows(this.services.store, job) : undefined;
     return {
       ...toJobView(job),
-      thumbnail: picture ? this.#platform.cacheUrl(picture.sessionId, picture.kind) : null,
+      thumbnail: picture ? this.#pictureUrl(picture) : null,
       ...(steps && { steps: steps.map(toJobView) }),
     };
+  }
+
+  /** A picture's URL with its bytes' version (`?v=`, ignored by the file route), so a new render under the same output is not taken from the browser's cache. */
+  #pictureUrl(entry: CacheEntry): string {
+    const url = this.#platform.cacheUrl(entry.sessionId, entry.kind);
+    return entry.sha256 === null ? url : `${url}?v=${entry.sha256.slice(0, 12)}`;
   }
 
   #cachedModels(): CommandOutput<'cache.models'>['models'] {

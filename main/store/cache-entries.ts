@@ -66,6 +66,7 @@ export class CacheRepository {
   readonly #upsert: StatementSync;
   readonly #get: StatementSync;
   readonly #list: StatementSync;
+  readonly #listSession: StatementSync;
   readonly #started: StatementSync;
   readonly #progress: StatementSync;
   readonly #complete: StatementSync;
@@ -92,6 +93,7 @@ export class CacheRepository {
       RETURNING *`);
     this.#get = db.prepare('SELECT * FROM cache_entries WHERE session_id = :session_id AND kind = :kind');
     this.#list = db.prepare('SELECT * FROM cache_entries ORDER BY last_access_at DESC, rowid DESC');
+    this.#listSession = db.prepare('SELECT * FROM cache_entries WHERE session_id = ? ORDER BY created_at, rowid');
     this.#started = db.prepare(`
       UPDATE cache_entries SET state = 'partial', etag = :etag, size = :size, bytes_done = :bytes_done, error = NULL,
         sha256 = CASE WHEN etag IS :etag THEN sha256 END
@@ -130,6 +132,11 @@ export class CacheRepository {
   }
 
   /** Every entry, the most recently used first. */
+  /** The entries of one session (its outputs), oldest first. */
+  listSession(sessionId: string): CacheEntry[] {
+    return this.#listSession.all(sessionId).map(toEntry);
+  }
+
   list(): CacheEntry[] {
     return this.#list.all().map(toEntry);
   }

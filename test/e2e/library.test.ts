@@ -87,7 +87,7 @@ describe('library', () => {
     expect(await src(barrel.id)).toContain(`/cache/${barrel.remoteId}/image`);
     // The render is kept beside the outputs: a reload shows it from the list, with no second render.
     const entry = h.host.bridge.services.store.cache.get({ sessionId: chair.remoteId, kind: 'thumbnail' })!;
-    expect(entry).toMatchObject({ state: 'complete', urlKey: 'local:thumbnail' });
+    expect(entry).toMatchObject({ state: 'complete', urlKey: 'local:thumbnail?from=glb' });
     await page.reload();
     await poll(pictureColours(chair.id)).toBeGreaterThan(40);
     expect(h.host.bridge.services.store.cache.get({ sessionId: chair.remoteId, kind: 'thumbnail' })).toMatchObject({ id: entry.id, createdAt: entry.createdAt });

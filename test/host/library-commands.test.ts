@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../shared/bridge/contract.ts';
 import { cachePath } from '../../shared/bridge/web-protocol.ts';
 import { createServices, type ServiceOptions } from '../../main/app/services.ts';
+import { keepLocalOutput } from '../../main/cache/local-output.ts';
 import { DEFAULT_TIMING, scaleTiming } from '../../main/jobs/schedule.ts';
 import { BridgeService } from '../../main/host/bridge-service.ts';
 import { BridgeFailure } from '../../main/host/errors.ts';
@@ -33,6 +34,12 @@ afterAll(async () => {
 
 const list = async (input: object) => COMMANDS['jobs.list'].output.parse(await bridge.call('jobs.list', input));
 const thumbnail = async (id: string) => COMMANDS['jobs.thumbnail'].output.parse(await bridge.call('jobs.thumbnail', { id }));
+
+/** The URL of a session's picture: its cache path with the version of its bytes. */
+function thumbUrl(sessionId: string, kind = 'thumbnail'): string {
+  const entry = bridge.services.store.cache.get({ sessionId, kind })!;
+  return `${cachePath(sessionId, kind)}?v=${entry.sha256!.slice(0, 12)}`;
+}
 
 /** Creates through the bridge and waits until the job's outputs are all cached. */
 async function finished(endpoint: string, body: object): Promise<{ id: string; remoteId: string }> {
@@ -65,22 +72,33 @@ describe('the library commands', () => {
   it('renders a finished model once into the cache beside its outputs, and shows a text-to-image its own image', async () => {
     const before = await list({ group: true });
     expect(before.jobs.find((j) => j.id === model.id)!.thumbnail).toBeNull(); // nothing rendered yet
-    expect(before.jobs.find((j) => j.id === picture.id)!.thumbnail).toBe(cachePath(picture.remoteId, 'image'));
+    expect(before.jobs.find((j) => j.id === picture.id)!.thumbnail).toBe(thumbUrl(picture.remoteId, 'image'));
 
     const answer = await thumbnail(model.id);
-    expect(answer).toEqual({ url: cachePath(model.remoteId, 'thumbnail'), reason: null });
+    expect(answer).toEqual({ url: thumbUrl(model.remoteId), reason: null });
     const entry = bridge.services.store.cache.get({ sessionId: model.remoteId, kind: 'thumbnail' })!;
-    expect(entry).toMatchObject({ state: 'complete', jobId: model.id, urlKey: 'local:thumbnail' });
+    expect(entry).toMatchObject({ state: 'complete', jobId: model.id, urlKey: 'local:thumbnail?from=glb' });
     const path = join(bridge.services.cache.dir, entry.blobPath!);
     const png = readFileSync(path);
     expect(PNG.sync.read(png)).toMatchObject({ width: 192, height: 192 });
     expect(colours(png)).toBeGreaterThan(50); // a shaded model on a gradient, not a tile
 
     // Kept: listed at once, and asked again it is not rendered again (the same entry, the same blob).
-    expect((await list({ group: true })).jobs.find((j) => j.id === model.id)!.thumbnail).toBe(cachePath(model.remoteId, 'thumbnail'));
+    expect((await list({ group: true })).jobs.find((j) => j.id === model.id)!.thumbnail).toBe(thumbUrl(model.remoteId));
     expect(await thumbnail(model.id)).toEqual(answer);
     expect(bridge.services.store.cache.get({ sessionId: model.remoteId, kind: 'thumbnail' })).toMatchObject({ id: entry.id, createdAt: entry.createdAt, blobPath: entry.blobPath });
-    expect(await thumbnail(picture.id)).toEqual({ url: cachePath(picture.remoteId, 'image'), reason: null });
+    expect(await thumbnail(picture.id)).toEqual({ url: thumbUrl(picture.remoteId, 'image'), reason: null });
+  });
+
+  it('draws again when a better model joins the session (the older flow: preview, then the refined mesh)', async () => {
+    const { cache, store } = bridge.services;
+    const glb = readFileSync(cache.open(model.remoteId, 'glb')!);
+    await keepLocalOutput(cache, store, { sessionId: model.remoteId, jobId: model.id, kind: 'polished_glb', bytes: glb });
+    // The render of the GLB is out of date: not listed, and asked for it is drawn from the refined mesh.
+    expect((await list({ group: true })).jobs.find((j) => j.id === model.id)!.thumbnail).toBeNull();
+    expect(await thumbnail(model.id)).toEqual({ url: thumbUrl(model.remoteId), reason: null });
+    expect(store.cache.get({ sessionId: model.remoteId, kind: 'thumbnail' })).toMatchObject({ state: 'complete', urlKey: 'local:thumbnail?from=polished_glb' });
+    expect((await list({ group: true })).jobs.find((j) => j.id === model.id)!.thumbnail).toBe(thumbUrl(model.remoteId));
   });
 
   it('renames: the list and search show the new name; blank goes back to the label', async () => {

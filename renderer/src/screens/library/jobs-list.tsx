@@ -68,7 +68,8 @@ export function JobsList() {
   // Live: an entry on this page takes the job's new state in place (keeping its picture and steps);
   // anything else (a step of a session, a new job) re-reads the page, at most 2× a second, and so does a
   // file of a shown job reaching the cache (its "files cached" and picture come with the page: the job
-  // itself sends no event when its last file arrives).
+  // itself sends no event when its last file arrives; an older-flow session's refined mesh replaces the
+  // preview's picture).
   const shown = useRef<JobView[]>([]);
   shown.current = data?.jobs ?? [];
   useEffect(() => {
@@ -80,7 +81,7 @@ export function JobsList() {
       }, 500);
     };
     const offOutput = bridge.on('cache.output', (o) => {
-      if (o.state === 'complete' && shown.current.some((j) => j.remoteId === o.sessionId && (!j.outputsFetched || !j.thumbnail))) refetchSoon();
+      if (o.state === 'complete' && shown.current.some((j) => j.remoteId === o.sessionId && (j.steps !== undefined || !j.outputsFetched || !j.thumbnail))) refetchSoon();
     });
     const off = bridge.on('job', (job) => {
       let replaced = false;

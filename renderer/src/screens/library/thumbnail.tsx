@@ -25,6 +25,13 @@ export function Thumbnail({ job, size = 72 }: { job: JobView; size?: number }) {
   const [arrived, setArrived] = useState(0);
   const want = !job.thumbnail && job.state === 'succeeded';
   const have = !!made?.url;
+  // The list names the picture: what was asked before is forgotten, so if the list drops it again (a
+  // better model joined the session, its render is out of date) a new one is asked for.
+  useEffect(() => {
+    if (!job.thumbnail) return;
+    asked.delete(job.id);
+    setMade(undefined);
+  }, [job.thumbnail]);
   useEffect(() => {
     if (!want || have || !job.remoteId) return;
     return getBridge().on('cache.output', (o) => {
