@@ -4,7 +4,6 @@
 // 17 points sit where the session's joint dict puts them on the displayed render; no request leaves this
 // machine. Screenshots go to test-results/viewer/.
 import { describe, expect, it } from 'vitest';
-import { jointPositions } from '../../main/engine/figure.ts';
 import { JOINT_NAMES } from '../../shared/joints.ts';
 import { realFixture } from '../fixtures.ts';
 import { canvasRgb, grey } from './canvas.ts';
@@ -94,7 +93,10 @@ describe('viewer animation', () => {
     // The overlay: 17 points, each where the dict puts it on the displayed image.
     const overlay = page.locator('.joint-overlay');
     await poll(async () => (await overlay.locator('circle').count()) === 17 && (await overlay.getAttribute('data-joints')), 60_000).toBe('17');
-    const dict = jointPositions(code, 512);
+    // The engine's joints of this character (its own skeleton on its front render), as the job recorded them.
+    const recorded = (await h.call('jobs.get', { id: job.id })) as { result?: { animation_joint_dict?: Record<string, [number, number]> } };
+    const dict = recorded.result!.animation_joint_dict!;
+    expect(dict.Head![1]).toBeLessThan(dict.Pelvis![1]);
     const placed = await overlay.evaluate((el: any) => {
       const img = el.querySelector('img');
       const box = img.getBoundingClientRect();
@@ -113,7 +115,7 @@ describe('viewer animation', () => {
     expect(placed.scale).toBeGreaterThan(0.3);
     expect(placed.points.map((p: { name: string }) => p.name)).toEqual([...JOINT_NAMES]);
     for (const p of placed.points as { name: (typeof JOINT_NAMES)[number]; cx: number; cy: number; x: number; y: number }[]) {
-      const [x, y] = dict[p.name];
+      const [x, y] = dict[p.name]!;
       expect([p.cx, p.cy], p.name).toEqual([x, y]);
       expect(Math.abs(p.x - x * placed.scale), `${p.name} x on screen`).toBeLessThan(1);
       expect(Math.abs(p.y - y * placed.scale), `${p.name} y on screen`).toBeLessThan(1);
