@@ -11,6 +11,7 @@ export function toJobView(job: JobRecord): JobView {
     kind: job.kind,
     remoteId: job.remoteId,
     step: job.step,
+    texts: job.texts,
     label: job.label,
     name: job.name ?? job.label,
     state: job.rawStatus === CANCELLED_STATUS ? 'cancelled' : job.state,

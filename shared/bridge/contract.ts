@@ -18,6 +18,8 @@ const jobViewBase = z.object({
   kind: z.enum(RESOURCE_KINDS),
   remoteId: z.string().nullable(),
   step: z.enum(OLDER_STEPS).nullable(),
+  /** A text-animation job's prompts (its clips are named by them); null for other kinds. */
+  texts: z.array(z.string()).nullable(),
   label: z.string(),
   /** The name shown: the one the user gave it (jobs.rename), else the label (the input file name or prompt). */
   name: z.string().optional(),
