@@ -165,7 +165,7 @@ describe('compare and export', () => {
     expect(await textOf(page.locator('.export-form [role="alert"]'))()).toContain('/proc/asset-studio-cannot-write-here');
   });
 
-  it('checks an FBX before the animation upload: lying down warns, Male_Casual does not', async () => {
+  it('checks an FBX before the animation upload: lying down, no bones and a zip of props warn, Male_Casual does not', async () => {
     const { page } = h;
     await h.go('#/create/animation');
     await page.waitForSelector('#anim-file');
@@ -178,6 +178,14 @@ describe('compare and export', () => {
     await poll(async () => (await page.locator('.fbx-check').getAttribute('data-state')) ?? '', 30_000).toBe('done');
     await poll(textOf(page.locator('.fbx-warnings'))).toContain('lies down');
     await h.screenshot('fbx-check-lying', page.locator('.fbx-check'));
+    // A mesh with no bones: warned, not the green "stands up like the reference pose" (#17 item 10).
+    await page.setInputFiles('#anim-file', realFixture('fbx', 'blender_282_suzanne_7400_binary.fbx'));
+    await poll(textOf(page.locator('.fbx-warnings')), 30_000).toContain('It has no bones (no skeleton)');
+    expect(await page.locator('.fbx-ok').count()).toBe(0);
+    await h.screenshot('fbx-check-no-bones', page.locator('.fbx-check'));
+    // A zip of static props: warned too.
+    await page.setInputFiles('#anim-file', realFixture('zip', 'Platformer Kit (1.0).zip'));
+    await poll(textOf(page.locator('.fbx-warnings')), 30_000).toContain('none has bones: static props cannot be animated');
     await shot('fbx-check-form');
   });
 
