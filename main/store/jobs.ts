@@ -9,6 +9,10 @@ import { containsPattern, fromJsonColumn, newId, toJsonColumn } from './sql.ts';
 /** The lifecycle, plus `submission_unknown`: the create request's answer was lost, so there is no remote id yet. */
 export type JobState = Lifecycle | 'submission_unknown';
 
+/** Where a job was made: the embedded local engine (a procedural stand-in) or a real service. */
+export const JOB_ORIGINS = ['local-engine', 'service'] as const;
+export type JobOrigin = (typeof JOB_ORIGINS)[number];
+
 export interface JobRecord {
   id: string;
   kind: ResourceKind;
@@ -22,6 +26,8 @@ export interface JobRecord {
   label: string;
   /** The name the user gave it in the library (rename); null: it is shown by its label. */
   name: string | null;
+  /** Where it was made; null: unknown (recorded before origins were). */
+  origin: JobOrigin | null;
   state: JobState;
   rawStatus: string;
   percent: number | null;
@@ -52,6 +58,8 @@ export interface NewJob {
   texts?: readonly string[] | null;
   parentId?: string | null;
   operationId?: string | null;
+  /** Where it is made (the connection of the process that creates it); default null, unknown. */
+  origin?: JobOrigin | null;
   /** Default: `queued` with a remote id, `submission_unknown` without. */
   state?: JobState;
   rawStatus?: string;
@@ -115,6 +123,7 @@ interface JobRow {
   operation_id: string | null;
   label: string;
   name: string | null;
+  origin: string | null;
   state: string;
   raw_status: string;
   percent: number | null;
@@ -188,9 +197,9 @@ export class JobsRepository {
 
   constructor(db: DatabaseSync) {
     this.#insert = db.prepare(`
-      INSERT INTO jobs (id, kind, remote_id, step, texts, parent_id, operation_id, label, state, raw_status, percent, final,
+      INSERT INTO jobs (id, kind, remote_id, step, texts, parent_id, operation_id, label, origin, state, raw_status, percent, final,
                         result, created_at, updated_at, finished_at, next_poll_at, last_change_at, unknown_since)
-      VALUES (:id, :kind, :remote_id, :step, :texts, :parent_id, :operation_id, :label, :state, :raw_status, :percent, :final,
+      VALUES (:id, :kind, :remote_id, :step, :texts, :parent_id, :operation_id, :label, :origin, :state, :raw_status, :percent, :final,
               :result, :now, :now, CASE WHEN :final = 1 THEN :now END, :next_poll_at, :now, CASE WHEN :state = 'unknown' THEN :now END)
       RETURNING *`);
     this.#get = db.prepare('SELECT * FROM jobs WHERE id = ?');
@@ -243,6 +252,7 @@ export class JobsRepository {
       parent_id: job.parentId ?? null,
       operation_id: job.operationId ?? null,
       label: job.label,
+      origin: job.origin ?? null,
       state: job.state ?? (remoteId === null ? 'submission_unknown' : 'queued'),
       raw_status: job.rawStatus ?? '',
       percent: job.percent ?? null,
@@ -420,6 +430,7 @@ function toRecord(row: unknown): JobRecord {
     operationId: r.operation_id,
     label: r.label,
     name: r.name,
+    origin: (r.origin ?? null) as JobOrigin | null,
     state: r.state as JobState,
     rawStatus: r.raw_status,
     percent: r.percent,

@@ -99,4 +99,12 @@ ALTER TABLE jobs ADD COLUMN name TEXT CHECK (name IS NULL OR length(name) BETWEE
 CREATE INDEX jobs_created_at ON jobs (created_at);
 `;
 
-export const MIGRATIONS: readonly Migration[] = [V1_INITIAL, V2_CACHE, V3_JOB_NAMES];
+/**
+ * Where a job was made: 'local-engine' (the embedded engine, a procedural stand-in) or 'service'; null for
+ * jobs recorded before this version (unknown).
+ */
+const V4_JOB_ORIGIN = `
+ALTER TABLE jobs ADD COLUMN origin TEXT CHECK (origin IS NULL OR origin IN ('local-engine', 'service'));
+`;
+
+export const MIGRATIONS: readonly Migration[] = [V1_INITIAL, V2_CACHE, V3_JOB_NAMES, V4_JOB_ORIGIN];
