@@ -158,7 +158,8 @@ function heightOf(glb: { gltf: Gltf; bin: Buffer }, bones: Character['bones']): 
 /** The FBX with every model renamed `b0xx…` (same lengths, so the binary stays valid): names no table knows. */
 function renamed(bytes: Buffer): Buffer {
   let n = 0;
-  const text = bytes.toString('latin1').replace(/([A-Za-z][\w.]*)\x00\x01Model/g, (_m, name: string) => `${`b${(n++).toString(36)}${'x'.repeat(40)}`.slice(0, name.length)}\x00\x01Model`);
+  const model = new RegExp(`([A-Za-z][\\w.]*)${String.fromCharCode(0, 1)}Model`, 'g');
+  const text = bytes.toString('latin1').replace(model, (whole, name: string) => `b${(n++).toString(36)}${'x'.repeat(40)}`.slice(0, name.length) + whole.slice(name.length));
   return Buffer.from(text, 'latin1');
 }
 

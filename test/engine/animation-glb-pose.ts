@@ -75,7 +75,7 @@ export function worldMatrices(file: { gltf: Gltf; bin: Buffer }, clip?: number, 
     } else local[ch.target.node]![ch.target.path === 'translation' ? 't' : 's'] = v as V3;
   }
   const parent = new Map<number, number>();
-  gltf.nodes.forEach((n, i) => n.children?.forEach((c) => parent.set(c, i)));
+  for (const [i, n] of gltf.nodes.entries()) for (const c of n.children ?? []) parent.set(c, i);
   const world: number[][] = [];
   const of = (i: number): number[] => {
     if (world[i]) return world[i]!;
@@ -83,7 +83,7 @@ export function worldMatrices(file: { gltf: Gltf; bin: Buffer }, clip?: number, 
     world[i] = parent.has(i) ? mul(of(parent.get(i)!), m) : m;
     return world[i]!;
   };
-  gltf.nodes.forEach((_, i) => of(i));
+  for (let i = 0; i < gltf.nodes.length; i++) of(i);
   return world;
 }
 

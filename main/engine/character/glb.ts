@@ -65,7 +65,7 @@ export function buildCharacterGlb(given: CharacterModel, rig: Rig, clips: Charac
     nodes.push({ name: b.name, translation: local[i]!.t, rotation: local[i]!.r, ...(children.length ? { children } : {}) });
   });
   const ibm = new Float32Array(n * 16);
-  bones.forEach((b, i) => ibm.set(inverseRigid(b.r, b.t), i * 16));
+  for (const [i, b] of bones.entries()) ibm.set(inverseRigid(b.r, b.t), i * 16);
   const IBM = accessor({ bufferView: bin.add(ibm), componentType: GL.FLOAT, count: n, type: 'MAT4' });
   const roots = bones.flatMap((b, i) => (b.parent < 0 ? [boneNode(i)] : []));
 
@@ -99,7 +99,7 @@ export function buildCharacterGlb(given: CharacterModel, rig: Rig, clips: Charac
         const q = normalizeQ(mul(conj(parentWorld), world));
         // Keep neighbouring keys in the same hemisphere, so that linear interpolation takes the short way.
         const out = rotations.get(i)!;
-        if (f > 0 && q[0] * out[(f - 1) * 4]! + q[1] * out[(f - 1) * 4 + 1]! + q[2] * out[(f - 1) * 4 + 2]! + q[3] * out[(f - 1) * 4 + 3]! < 0) q.forEach((x, k) => (q[k] = -x));
+        if (f > 0 && q[0] * out[(f - 1) * 4]! + q[1] * out[(f - 1) * 4 + 1]! + q[2] * out[(f - 1) * 4 + 2]! + q[3] * out[(f - 1) * 4 + 3]! < 0) for (let k = 0; k < 4; k++) q[k] = -q[k]!;
         out.set(q, f * 4);
       }
       const b = bones[pelvis]!;

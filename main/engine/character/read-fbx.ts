@@ -6,6 +6,7 @@ import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh.js';
 import type { Bone } from '@babylonjs/core/Bones/bone.js';
 import type { Skeleton } from '@babylonjs/core/Bones/skeleton.js';
 import { NullEngine } from '@babylonjs/core/Engines/nullEngine.js';
+import type { AssetContainer } from '@babylonjs/core/assetContainer.js';
 import { LoadAssetContainerAsync } from '@babylonjs/core/Loading/sceneLoader.js';
 import { Matrix, Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector.js';
 import { VertexBuffer } from '@babylonjs/core/Buffers/buffer.js';
@@ -24,7 +25,7 @@ export async function readFbxCharacter(bytes: Uint8Array, source: string): Promi
   try {
     const scene = new Scene(engine);
     scene.useRightHandedSystem = true;
-    let container;
+    let container: AssetContainer;
     try {
       container = await LoadAssetContainerAsync(`data:;base64,${Buffer.from(bytes).toString('base64')}`, scene, {
         pluginExtension: '.fbx',
