@@ -39,9 +39,12 @@ export function buildCharacterGlb(given: CharacterModel, rig: Rig, clips: Charac
   const joints = n <= 256 ? Uint8Array.from(model.joints) : Uint16Array.from(model.joints);
   const JOINTS_0 = accessor({ bufferView: bin.add(joints, GL.ARRAY_BUFFER), componentType: n <= 256 ? GL.UNSIGNED_BYTE : GL.UNSIGNED_SHORT, count: vertexCount, type: 'VEC4' });
   const WEIGHTS_0 = accessor({ bufferView: bin.add(Float32Array.from(model.weights), GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC4' });
+  const COLOR_0 = model.colors
+    ? accessor({ bufferView: bin.add(Float32Array.from(model.colors, (c) => Math.min(1, Math.max(0, c))), GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC3' })
+    : undefined;
   const wide = vertexCount > 65535;
   const primitives = model.parts.map((part, i) => ({
-    attributes: { POSITION, NORMAL, JOINTS_0, WEIGHTS_0 },
+    attributes: { POSITION, NORMAL, JOINTS_0, WEIGHTS_0, ...(COLOR_0 === undefined ? {} : { COLOR_0 }) },
     indices: accessor({
       bufferView: bin.add(wide ? Uint32Array.from(part.indices) : Uint16Array.from(part.indices), GL.ELEMENT_ARRAY_BUFFER),
       componentType: wide ? GL.UNSIGNED_INT : GL.UNSIGNED_SHORT,

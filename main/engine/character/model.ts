@@ -32,6 +32,8 @@ export interface CharacterModel {
   /** Four bone indices and four weights (summing to 1) per vertex. */
   joints: number[];
   weights: number[];
+  /** Linear RGB per vertex, when the file paints its mesh with vertex colours (multiplies the parts' colours). */
+  colors?: number[];
   parts: CharacterPart[];
 }
 

@@ -106,6 +106,8 @@ function collect(meshes: AbstractMesh[], source: string): CharacterModel {
   const joints: number[] = [];
   const weights: number[] = [];
   const parts: CharacterPart[] = [];
+  const colored = meshes.some((m) => m.isVerticesDataPresent(VertexBuffer.ColorKind));
+  const colors: number[] = [];
   for (const mesh of meshes) {
     const base = positions.length / 3;
     const world = mesh.getWorldMatrix();
@@ -123,6 +125,11 @@ function collect(meshes: AbstractMesh[], source: string): CharacterModel {
         normals.push(p.x, p.y, p.z);
       } else normals.push(0, 1, 0);
     }
+    if (colored) {
+      const c = mesh.getVerticesData(VertexBuffer.ColorKind);
+      const stride = c ? c.length / count : 0;
+      for (let v = 0; v < count; v++) colors.push(...(c ? [c[v * stride]!, c[v * stride + 1]!, c[v * stride + 2]!] : [1, 1, 1]));
+    }
     const influences = skinOf(mesh, boneIndex, count);
     joints.push(...influences.joints);
     weights.push(...influences.weights);
@@ -138,7 +145,7 @@ function collect(meshes: AbstractMesh[], source: string): CharacterModel {
       if (list.length) parts.push({ name: materialName(mesh, sub.materialIndex), color: materialColour(mesh, sub.materialIndex), indices: list });
     }
   }
-  return { source, bones, positions, normals, joints, weights, parts };
+  return { source, bones, positions, normals, joints, weights, ...(colored ? { colors } : {}), parts };
 }
 
 /** The index of a bone in the skin matrices (Babylon maps a bone to `_index` when the loader sets one). */

@@ -87,10 +87,12 @@ export function renderCharacter(model: CharacterModel, view: FrontView): Buffer 
       const nrm = normalize([e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]]);
       const facing = dot(nrm, toward) < 0 ? -1 : 1;
       const shade = 0.45 + 0.55 * Math.max(0, facing * dot(nrm, light));
+      // Vertex colours (linear) multiply the material's colour: the triangle's mean, to sRGB.
+      const paint = [0, 1, 2].map((k) => (model.colors ? ((model.colors[a * 3 + k]! + model.colors[b * 3 + k]! + model.colors[c * 3 + k]!) / 3) ** (1 / 2.2) : 1));
       fill(sx, sy, sz, a, b, c, w, (at, z) => {
         if (z <= depth[at]!) return;
         depth[at] = z;
-        for (let k = 0; k < 3; k++) rgb[at * 3 + k] = base[k]! * shade;
+        for (let k = 0; k < 3; k++) rgb[at * 3 + k] = base[k]! * paint[k]! * shade;
       });
     }
   }
