@@ -126,10 +126,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         },
         [command, input] as const,
       ),
-    async close() {
+    async close(this: Harness) {
       await context.close().catch(() => {});
       await browser.close().catch(() => {});
-      await host.close();
+      await this.host.close(); // the host of the harness now (a test may have started it again, e.g. reconnect.test.ts)
       rmSync(root, { recursive: true, force: true });
     },
   };
