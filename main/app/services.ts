@@ -92,7 +92,10 @@ export async function createServices(settings: ConnectionSettings, options: Serv
   const cacheConfig = store.settings.get('cache', cacheSettings) ?? {};
   const formats = store.settings.get('outputFormats', outputFormatsSetting) ?? DEFAULT_FORMATS;
   const cache = openCache(store, settings.dataDir, cacheConfig, options.notice ?? stderrNotice);
+  const mode = connection.localEngine || settings.baseUrl === undefined ? 'embedded' : 'service';
   const tracker = new JobTracker({
+    // Where the jobs it adds are made (a lost submission found after a crash keeps an unknown origin).
+    origin: mode === 'embedded' ? 'local-engine' : 'service',
     onFinished: createDownloadHook(cache, store, { formats }),
     store,
     client,
@@ -107,7 +110,7 @@ export async function createServices(settings: ConnectionSettings, options: Serv
     ...(options.healthIntervalMs !== undefined && { intervalMs: options.healthIntervalMs }),
   });
   return {
-    mode: connection.localEngine || settings.baseUrl === undefined ? 'embedded' : 'service',
+    mode,
     client,
     store,
     tracker,

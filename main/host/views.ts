@@ -14,6 +14,7 @@ export function toJobView(job: JobRecord): JobView {
     texts: job.texts,
     label: job.label,
     name: job.name ?? job.label,
+    origin: job.origin,
     state: job.rawStatus === CANCELLED_STATUS ? 'cancelled' : job.state,
     rawStatus: job.rawStatus,
     percent: job.percent,

@@ -112,7 +112,7 @@ export class Submitter {
   #recordUnfollowable(ref: KindRef, operationId: string, options: SubmitOptions, data: unknown): { job: JobRecord } {
     const status = jobStatus(ref, data);
     const job = this.#store.jobs.insert({
-      kind: ref.kind, label: options.label, remoteId: ref.id, operationId, state: status.state, rawStatus: status.raw,
+      kind: ref.kind, label: options.label, remoteId: ref.id, operationId, origin: this.#tracker.origin, state: status.state, rawStatus: status.raw,
       final: status.final, result: data, nextPollAt: null, now: this.#now(),
     });
     this.#store.journal.linkJob(operationId, job.id);
@@ -150,6 +150,7 @@ export class Submitter {
       label: options.label,
       operationId: entry.operationId,
       parentId: options.parentId ?? null,
+      origin: this.#tracker.origin,
       state: 'submission_unknown',
       rawStatus: 'submission_unknown',
       now,

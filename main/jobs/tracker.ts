@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events';
 import type { ServiceClient } from '../api/client.ts';
 import { ApiError, ServiceResponseError } from '../api/errors.ts';
-import type { JobRecord } from '../store/jobs.ts';
+import type { JobOrigin, JobRecord } from '../store/jobs.ts';
 import type { Store } from '../store/database.ts';
 import { normaliseStatus } from '../../shared/contract/lifecycle.ts';
 import { RequestBudget } from './budget.ts';
@@ -43,6 +43,8 @@ export interface TrackerOptions {
    */
   followIntervalMs?: number;
   onFinished?: FinishedHook;
+  /** Where the jobs this tracker adds are made (the connection it reads from); default: unknown (null). */
+  origin?: JobOrigin;
   now?: () => number;
   random?: () => number;
 }
@@ -57,6 +59,8 @@ export interface TrackInput extends TrackedRef {
 
 export class JobTracker extends EventEmitter<TrackerEvents> {
   readonly budget: RequestBudget;
+  /** Where the jobs this tracker adds are made; null: unknown. The submitter records its jobs with it too. */
+  readonly origin: JobOrigin | null;
   readonly #store: Store;
   readonly #client: ServiceClient;
   readonly #timing: PollTiming;
@@ -83,6 +87,7 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
     this.#store = options.store;
     this.#client = options.client;
     this.budget = options.budget ?? new RequestBudget();
+    this.origin = options.origin ?? null;
     this.#timing = options.timing ?? DEFAULT_TIMING;
     this.#unknownLimitMs = options.unknownStatusLimitMs ?? 24 * 3_600_000;
     this.#defaultPauseMs = options.defaultPauseMs ?? 30_000;
@@ -153,6 +158,7 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
       texts: input.texts ?? null,
       parentId: input.parentId ?? null,
       operationId: input.operationId ?? null,
+      origin: this.origin,
       result: input.initial,
       nextPollAt: now + this.#delay({ kind: input.kind, step: input.step ?? null, createdAt: now, percent: null }, now),
       now,

@@ -23,6 +23,8 @@ const jobViewBase = z.object({
   label: z.string(),
   /** The name shown: the one the user gave it (jobs.rename), else the label (the input file name or prompt). */
   name: z.string().optional(),
+  /** Where it was made: the embedded local engine (a procedural stand-in) or a service; null: unknown (older records). */
+  origin: z.enum(['local-engine', 'service']).nullable(),
   state: z.union([z.enum(LIFECYCLE_STATES), z.literal('submission_unknown'), z.literal('cancelled')]),
   rawStatus: z.string(),
   percent: z.number().nullable(),

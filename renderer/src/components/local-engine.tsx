@@ -1,5 +1,6 @@
-// Saying plainly that the local engine is a stand-in: a badge on its results and a line on the create forms,
-// shown while the app is connected to the embedded local engine (not the service).
+// Saying plainly that the local engine is a stand-in: a badge on the results it made (whatever the app is
+// connected to now) and a line on the create forms while the app is connected to it.
+import type { JobView } from '../../../shared/bridge/contract.ts';
 import { appState } from '../app-state.ts';
 import { useStore } from '../store.ts';
 
@@ -11,9 +12,13 @@ export function useLocalEngine(): boolean {
   return useStore(appState).info?.connection.mode === 'local-engine';
 }
 
-/** On a job's results (the job view, library rows) while connected to the local engine. */
-export function LocalEngineBadge() {
-  if (!useLocalEngine()) return null;
+/**
+ * On a job's results (the job view, library rows) made by the local engine. A job of unknown origin (recorded
+ * before origins were) gets it while the app is connected to the local engine.
+ */
+export function LocalEngineBadge({ origin }: { origin: JobView['origin'] | undefined }) {
+  const connected = useLocalEngine();
+  if (!(origin === 'local-engine' || (origin == null && connected))) return null;
   return (
     <span class="local-engine-badge" data-local-engine-badge title={LOCAL_ENGINE_LINE}>
       {LOCAL_ENGINE_BADGE}

@@ -124,7 +124,7 @@ export function JobPage({ id }: { id: string }) {
         <div class="created-status">
           <StateBadge job={job} />
           <Progress percent={job.percent ?? (job.state === 'succeeded' ? 100 : null)} label={`Progress of ${jobTitle(job)}`} />
-          <LocalEngineBadge />
+          <LocalEngineBadge origin={job.origin} />
         </div>
         {job.error && <p class="job-error">{job.error}</p>}
         <dl class="facts">

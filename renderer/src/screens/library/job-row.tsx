@@ -55,7 +55,7 @@ export function JobRow({ job, selection, onRenamed }: { job: JobView; selection?
           {job.remoteId && <code>{job.remoteId}</code>}
           <span>{formatTime(job.createdAt)}</span>
           {shown.outputsFetched && <span class="cached">files cached</span>}
-          <LocalEngineBadge />
+          <LocalEngineBadge origin={job.origin} />
         </div>
         {job.steps && job.steps.length > 0 && <SessionSteps steps={job.steps} />}
         {shown.error && <p class="job-error">{shown.error}</p>}

@@ -1,0 +1,71 @@
+// Where each job was made (#15): a job created on the embedded engine says 'local-engine', one created at a
+// service says 'service', and each keeps its origin after the app's connection changes (the stand-in badge
+// follows the job, not the current connection).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../shared/bridge/contract.ts';
+import { cachePath } from '../../shared/bridge/web-protocol.ts';
+import { createServices, startDataFolderEngine, type ServiceOptions } from '../../main/app/services.ts';
+import { EncryptedFileVault, type Encryptor } from '../../main/config/profiles.ts';
+import type { RunningLocalEngine } from '../../main/engine/engine.ts';
+import { DEFAULT_TIMING, scaleTiming } from '../../main/jobs/schedule.ts';
+import { BridgeService } from '../../main/host/bridge-service.ts';
+import { tempDir } from './helpers.ts';
+
+const KEY = 'sk_live_ORIGIN_TEST_key_0001';
+const FAST: ServiceOptions = { engineSpeed: 500, timing: scaleTiming(DEFAULT_TIMING, 500) };
+const encryptor: Encryptor = {
+  unavailableReason: () => undefined,
+  encrypt: (text) => Buffer.from(text, 'utf8'),
+  decrypt: (data) => data.toString('utf8'),
+};
+
+const data = tempDir('origin');
+const remote = tempDir('origin-remote');
+let bridge: BridgeService;
+let service: RunningLocalEngine;
+
+beforeAll(async () => {
+  // A second engine plays the real service: the bridge reaches it through a service profile and a key.
+  writeFileSync(join(remote.path, 'engine-key'), KEY, { mode: 0o600 });
+  service = await startDataFolderEngine(remote.path, { speed: 500 });
+  bridge = await BridgeService.open({
+    dataDir: data.path,
+    openServices: (c) => createServices(c, FAST),
+    platform: { transport: 'web', keyVault: new EncryptedFileVault(data.path, encryptor), resolveFile: (ref) => ('path' in ref ? ref.path : ref.uploadId), cacheUrl: cachePath },
+  });
+});
+
+afterAll(async () => {
+  await bridge.close();
+  await service.close();
+  data.remove();
+  remote.remove();
+});
+
+const get = async (id: string) => COMMANDS['jobs.get'].output.parse(await bridge.call('jobs.get', { id }));
+const create = async (prompt: string) =>
+  COMMANDS.create.output.parse(await bridge.call('create', { endpoint: 'createTextToImage', body: { prompt } }));
+
+describe('the origin of a job', () => {
+  it("is 'local-engine' for a job created on the embedded engine, 'service' at a service, and stays after the connection changes", async () => {
+    const info = COMMANDS['app.info'].output.parse(await bridge.call('app.info', {}));
+    expect(info.connection.mode).toBe('local-engine');
+    const local = await create('a red barrel');
+    expect(local.job?.origin).toBe('local-engine');
+    expect((await get(local.job!.id)).origin).toBe('local-engine');
+
+    await bridge.call('settings.update', { profile: { name: 'cloud', baseUrl: service.url, legacyBaseUrl: service.legacyUrl } });
+    await bridge.call('key.set', { profile: 'cloud', key: KEY });
+    await bridge.call('settings.update', { activeProfile: 'cloud' });
+    expect(COMMANDS['app.info'].output.parse(await bridge.call('app.info', {})).connection.mode).toBe('service');
+    const remoteJob = await create('a blue crate');
+    expect(remoteJob.job?.origin).toBe('service');
+
+    // On the service now, the engine's job still says where it was made (in jobs.get and jobs.list).
+    expect((await get(local.job!.id)).origin).toBe('local-engine');
+    const listed = COMMANDS['jobs.list'].output.parse(await bridge.call('jobs.list', {}));
+    expect(Object.fromEntries(listed.jobs.map((j) => [j.id, j.origin]))).toMatchObject({ [local.job!.id]: 'local-engine', [remoteJob.job!.id]: 'service' });
+  }, 120_000);
+});
