@@ -7,43 +7,19 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { JobView } from '../../../../shared/bridge/contract.ts';
 import { RETOPOLOGY_MODELS, createRetopologyRequest } from '../../../../shared/contract/v3.ts';
-import { jobOutputs } from '../../../../shared/kinds/index.ts';
 import { getBridge, getTransport } from '../../../bridge/index.ts';
 import { appState } from '../../app-state.ts';
 import { FieldMessages } from '../../components/ui.tsx';
 import { takeHandOff } from '../../next-step.ts';
+import { isThisComputer, serviceMeshOf } from '../../service-mesh.ts';
 import { useStore } from '../../store.ts';
-import { formatBytes, jobTitle, record, toShownError } from '../../util.ts';
+import { formatBytes, jobTitle, toShownError } from '../../util.ts';
 import { CreatedJob, FormFooter, useCreateForm, FormShell } from './form.tsx';
 import { CheckboxField, SelectField, TextField } from './inputs.tsx';
 
 type Source = 'library' | 'file' | 'url';
 const MODEL_FILE = /\.(glb|obj|fbx)$/i;
 const MODEL_KINDS = ['image_to_3d', 'image_to_3d_older', 'v3_session'] as const;
-
-const isThisComputer = (url: string) => {
-  try {
-    const host = new URL(url).hostname;
-    return host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
-  } catch {
-    return false;
-  }
-};
-
-/**
- * What the service is sent for a library job's model: a retopology's output asset id, else the service's URL
- * of the job's GLB (the step's own first). `reason` when there is none, or when it is a link to this
- * computer (made by the local engine) while the connection is a remote service.
- */
-export function serviceMeshOf(job: JobView, remote: boolean): { mesh: string } | { reason: string } {
-  const meshes = record(record(job.result).output).meshes;
-  const asset = record(Array.isArray(meshes) ? meshes[0] : undefined);
-  if (typeof asset._id === 'string' && asset._id.startsWith('ASSET_')) return { mesh: asset._id };
-  const glb = jobOutputs(job).find((c) => c.kind.type === 'mesh' && c.kind.format === 'glb' && c.url);
-  if (!glb?.url) return { reason: `"${jobTitle(job)}" has no GLB at the service to start from.` };
-  if (remote && isThisComputer(glb.url)) return { reason: `"${jobTitle(job)}" was made by the local engine: its file is on this computer, which the service cannot read. Export it, put it at an https URL and paste that URL.` };
-  return { mesh: glb.url };
-}
 
 export function RetopologyForm() {
   const handed = useState(() => takeHandOff('retopology'))[0];
