@@ -50,6 +50,7 @@ const GENERAL = {
   unsupported: map('unsupported', 2, 501),
   'upload-too-large': map('too-large', 2, 413),
   'input-too-large': map('too-large', 2, 413),
+  'insufficient-credits': map('insufficient-credits', 2, 402),
   // Settings, folders and keys.
   settings: SETTINGS,
   connection: SETTINGS,

@@ -2,9 +2,12 @@
 // image-to-3D jobs (with the create-3d options), FBX/zip animation uploads. One bad file never stops the
 // others. Exit 0 when every file was submitted, 2 when some were rejected (bad files), 3 when the
 // service refused some (or, with --wait, a job failed).
-import { runBatch, type BatchItem } from '../files/batch.ts';
+import type { EndpointId } from '../../shared/contract/index.ts';
+import { listBatchFiles, runBatch, type BatchItem } from '../files/batch.ts';
+import { expectedKind } from '../files/inspect.ts';
 import { formatBytes } from '../files/limits.ts';
 import { printJson, str, timeoutOf, type CommandContext } from './context.ts';
+import { checkCost, costJson } from './cost-check.ts';
 import { imageOptionsFrom } from './commands.ts';
 import { parseNumber, UsageError } from './values.ts';
 import { waitForJobs } from './wait-jobs.ts';
@@ -19,6 +22,11 @@ export async function batchCommand(ctx: CommandContext): Promise<number> {
   const concurrency = str(ctx.values, 'concurrency');
   const services = await ctx.services();
   try {
+    // The price of what the files would create (by their names: images → image to 3D, FBX/zip → uploads), before any is sent.
+    const { files } = await listBatchFiles(ctx.positionals);
+    const creates = files.flatMap((f): EndpointId[] => (expectedKind(f) === 'image' ? ['createImageTo3d'] : expectedKind(f) === 'any' ? [] : ['uploadAnimationMesh']));
+    const cost = await checkCost(services, creates);
+    if (!ctx.values.json) ctx.io.stderr(`${cost.line}\n`);
     let lastState = new Map<number, string>();
     const summary = await runBatch(ctx.positionals, {
       submitter: services.submitter,
@@ -39,7 +47,7 @@ export async function batchCommand(ctx: CommandContext): Promise<number> {
       const jobs = await waitForJobs(services, jobIds, ctx.io, { timeoutMs: timeoutOf(ctx.values), quiet: ctx.values.json === true });
       waitFailed = jobs.some((j) => j.state !== 'succeeded');
     }
-    if (ctx.values.json) printJson(ctx.io, summary);
+    if (ctx.values.json) printJson(ctx.io, { ...summary, cost: costJson(cost) });
     else {
       ctx.io.stdout(
         `${summary.total} file(s): ${summary.submitted} submitted, ${summary.rejected} rejected, ${summary.failed} failed, ${summary.cancelled} cancelled` +

@@ -4,6 +4,7 @@ import { ENDPOINTS, type EndpointId } from '../../shared/contract/index.ts';
 import { readEndpointOfCreate } from '../../shared/kinds/index.ts';
 import type { EndpointCommand } from './commands.ts';
 import { printJson, str, timeoutOf, type CommandContext } from './context.ts';
+import { checkCost, costJson } from './cost-check.ts';
 import { formatBytes } from '../files/limits.ts';
 import { formatResult } from './format.ts';
 import { UsageError } from './values.ts';
@@ -25,12 +26,16 @@ export async function runEndpointCommand(command: EndpointCommand, ctx: CommandC
       ctx.io.stdout(`${ctx.values.json ? JSON.stringify(data, null, 2) : formatResult(command.endpoint, data)}\n`);
       return 0;
     }
+    // A replay of a journaled operation sends nothing new: no price to show.
+    const replay = operationId !== undefined && services.store.journal.get(operationId) !== undefined;
+    const cost = replay ? undefined : await checkCost(services, [command.endpoint]);
+    if (cost && !ctx.values.json) ctx.io.stderr(`${cost.line}\n`);
     const outcome = await services.submitter.submit(command.endpoint, call, { label: labelOf(command, ctx.positionals), operationId });
     const job = outcome.job;
     if (outcome.status !== 'created') ctx.io.stderr(`Operation ${outcome.operationId} ${outcome.status}: nothing new was sent.\n`);
     if (ctx.values.wait && job) {
       const [done] = await waitForJobs(services, [job.id], ctx.io, { timeoutMs: timeoutOf(ctx.values), quiet: ctx.values.json === true });
-      if (ctx.values.json) printJson(ctx.io, { operationId: outcome.operationId, job: done });
+      if (ctx.values.json) printJson(ctx.io, { operationId: outcome.operationId, job: done, ...(cost && { cost: costJson(cost) }) });
       else ctx.io.stdout(`${formatResult(readEndpointOf(command), done!.result)}\n`);
       if (done!.state !== 'succeeded') {
         ctx.io.stderr(`error: ${done!.remoteId} ended ${done!.rawStatus}: ${done!.error ?? 'the service could not finish the job.'}\n`);
@@ -39,7 +44,7 @@ export async function runEndpointCommand(command: EndpointCommand, ctx: CommandC
       return 0;
     }
     const data = 'data' in outcome ? outcome.data : job?.result;
-    if (ctx.values.json) printJson(ctx.io, { operationId: outcome.operationId, ...(job && { jobId: job.id }), data });
+    if (ctx.values.json) printJson(ctx.io, { operationId: outcome.operationId, ...(job && { jobId: job.id }), data, ...(cost && { cost: costJson(cost) }) });
     else {
       ctx.io.stdout(`${formatResult(command.endpoint, data)}\n`);
       ctx.io.stderr(`operation ${outcome.operationId}${job ? `, job ${job.id}` : ''}\n`);

@@ -114,7 +114,7 @@ async function runCommand(argv: string[], io: CliIO, redacted: CliIO, run: { sec
     settings,
     secrets,
     services: async (options) => {
-      const services = await createServices(settings, { ...(engineSpeed !== undefined && { engineSpeed }), ...options });
+      const services = await createServices(settings, { ...(engineSpeed !== undefined && { engineSpeed }), ...engineCreditsOf(io.env), ...options });
       if (services.mode === 'embedded') secrets.push(localEngineKey(settings.dataDir));
       return services;
     },
@@ -178,3 +178,13 @@ export async function main(): Promise<void> {
 }
 
 if (import.meta.main) await main();
+
+/**
+ * Tests only: ASSET_STUDIO_ENGINE_CREDITS sets the starting balance of a new embedded engine account (as it does
+ * for main/engine/run.ts), so a short balance can be tried without spending 1000 credits first.
+ */
+function engineCreditsOf(env: NodeJS.ProcessEnv): { engineCredits?: number } {
+  const text = env.ASSET_STUDIO_ENGINE_CREDITS?.trim();
+  const credits = text ? Number(text) : NaN;
+  return Number.isInteger(credits) && credits >= 0 ? { engineCredits: credits } : {};
+}
