@@ -10,6 +10,8 @@ export const UPLOAD_CHILD = new URL('./upload-child.ts', import.meta.url).pathna
 export interface ChildReport {
   /** Peak resident set size of the child, in bytes. */
   maxRssBytes: number;
+  /** The peak before the upload started (modules loaded, client made). */
+  baseRssBytes: number;
   seconds: number;
   sent: number;
   sessionCode: string;

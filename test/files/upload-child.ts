@@ -10,10 +10,12 @@ if (!baseUrl || !apiKey || !file) {
   process.exit(2);
 }
 const client = new ServiceClient({ baseUrl, apiKey });
+/** The peak before the upload: the runtime and the client's modules (about 110 MB), not the upload's own cost. */
+const baseRssBytes = process.resourceUsage().maxRSS * 1024;
 let sent = 0;
 const start = performance.now();
 const result = await client.uploadAnimationMesh({ file }, { onUploadProgress: (p) => (sent = p.sent) });
 const seconds = (performance.now() - start) / 1000;
 await client.close();
-const report: ChildReport = { maxRssBytes: process.resourceUsage().maxRSS * 1024, seconds, sent, sessionCode: result.session_code };
+const report: ChildReport = { maxRssBytes: process.resourceUsage().maxRSS * 1024, baseRssBytes, seconds, sent, sessionCode: result.session_code };
 process.stdout.write(`${JSON.stringify(report)}\n`);

@@ -120,15 +120,18 @@ describe('upload of a local file', () => {
     expect(h.store.journal.listUnresolved()).toEqual([]);
   });
 
-  it('keeps memory flat: a 1 GiB upload in a child process peaks under 150 MB', { timeout: 180_000 }, async () => {
+  it('keeps memory flat: a 1 GiB upload in a child process adds less than 64 MB to its peak', { timeout: 180_000 }, async () => {
     const path = join(dir, 'huge.fbx');
     await sparseFbx(path, GiB);
     const { stdout } = await promisify(execFile)(process.execPath, [UPLOAD_CHILD, h.engine.url, KEY, path], { timeout: 170_000 });
     const report = JSON.parse(stdout) as ChildReport;
-    console.log(`1 GiB upload in a child process: ${(report.maxRssBytes / 2 ** 20).toFixed(1)} MB peak RSS, ${(GiB / 2 ** 20 / report.seconds).toFixed(0)} MiB/s`);
+    const added = report.maxRssBytes - report.baseRssBytes;
+    console.log(`1 GiB upload in a child process: ${(report.maxRssBytes / 2 ** 20).toFixed(1)} MB peak RSS (${(report.baseRssBytes / 2 ** 20).toFixed(1)} MB before the upload), ${(GiB / 2 ** 20 / report.seconds).toFixed(0)} MiB/s`);
     expect(report.sent).toBe(GiB);
     expect(report.sessionCode).toMatch(/^SESSION_/);
-    expect(report.maxRssBytes).toBeLessThan(150 * 2 ** 20);
+    // What the upload itself holds, whatever the runtime and modules take (about 110 MB of Node 24 here): it
+    // does not grow with the file's size. The absolute peak is in bench/RESULTS.md (bench/transfer-upload.ts).
+    expect(added).toBeLessThan(64 * 2 ** 20);
     rmSync(path);
   });
 });
