@@ -7,6 +7,7 @@
 //   journal reconciles it) and while an earlier retry's job runs or has succeeded answers that job.
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
+import type { EndpointId } from '../../shared/contract/index.ts';
 import { conflict } from '../../shared/errors.ts';
 import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
@@ -38,7 +39,8 @@ export interface RetryOutcome {
 /** Jobs being sent again by this process: a second retry of one of them waits for the first's answer. */
 const sending = new Set<string>();
 
-export async function retryJob(services: Pick<Services, 'store' | 'submitter'>, job: JobRecord): Promise<RetryOutcome> {
+/** `beforeSend`: called before a new request is sent (not for a replay), e.g. to show its price or refuse it (throw). */
+export async function retryJob(services: Pick<Services, 'store' | 'submitter'>, job: JobRecord, options: { beforeSend?: (endpoint: EndpointId) => Promise<void> } = {}): Promise<RetryOutcome> {
   const { store, submitter } = services;
   if (!job.final || job.state === 'succeeded') throw conflict(`"${job.label}" is ${job.rawStatus || job.state}: only a failed, cancelled or abandoned job can be retried.`);
   const entry = job.operationId === null ? undefined : store.journal.get(job.operationId);
@@ -63,6 +65,7 @@ export async function retryJob(services: Pick<Services, 'store' | 'submitter'>, 
   const args = { params: entry.params, ...(entry.filePath === null ? { body: entry.body } : { file: entry.filePath }) };
   sending.add(job.id);
   try {
+    if (options.beforeSend && operationId !== attempt.entry?.operationId) await options.beforeSend(entry.endpoint);
     const outcome = await submitter.submit(entry.endpoint, args, {
       label: job.label,
       operationId,

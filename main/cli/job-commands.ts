@@ -5,6 +5,7 @@ import { reconcileJournal } from '../jobs/reconcile.ts';
 import { canObserve } from '../jobs/resources.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import { printJson, str, timeoutOf, type CommandContext } from './context.ts';
+import { checkCost, costJson, type CostFacts } from './cost-check.ts';
 import { jobLine } from './progress.ts';
 import { parseNumber, UsageError } from './values.ts';
 import { waitForJobs } from './wait-jobs.ts';
@@ -111,11 +112,17 @@ function retry(ctx: CommandContext): Promise<number> {
   const ref = ctx.positionals[0];
   if (!ref) throw new UsageError('missing argument: asset-studio retry <job>');
   return withServices(ctx, async (s) => {
-    const outcome = await retryJob(s, findJob(s, ref));
+    let cost: CostFacts | undefined;
+    const outcome = await retryJob(s, findJob(s, ref), {
+      beforeSend: async (endpoint) => {
+        cost = await checkCost(s, [endpoint]);
+        if (!ctx.values.json) ctx.io.stderr(`${cost.line}\n`);
+      },
+    });
     if (outcome.status !== 'created') ctx.io.stderr(`Operation ${outcome.operationId} ${outcome.status}: nothing new was sent.\n`);
     let job = outcome.job;
     if (ctx.values.wait) [job] = (await waitForJobs(s, [job.id], ctx.io, { timeoutMs: timeoutOf(ctx.values), quiet: ctx.values.json === true })) as [JobRecord];
-    if (ctx.values.json) printJson(ctx.io, { operationId: outcome.operationId, job });
+    if (ctx.values.json) printJson(ctx.io, { operationId: outcome.operationId, job, ...(cost && { cost: costJson(cost) }) });
     else {
       ctx.io.stdout(`${jobLine(job)}\n`);
       ctx.io.stderr(`operation ${outcome.operationId}, job ${job.id}\n`);

@@ -68,6 +68,28 @@ describe('the cost of a create, before it is sent', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ error: { code: 'insufficient-credits' } });
   });
 
+  it('retry: prices the request sent again, and refuses it when the balance is short (a replay sends nothing: no price)', async () => {
+    const dataDir = tempDataDir();
+    const first = await runCli(['create-3d', CHAIR, '--json'], env(dataDir, 25));
+    expect(first.code).toBe(0);
+    const jobId = (JSON.parse(first.stdout) as { jobId: string }).jobId;
+    expect((await runCli(['cancel', jobId], env(dataDir, 25))).code).toBe(0);
+    const retried = await runCli(['retry', jobId], env(dataDir, 25));
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(retried.stderr.split('\n')[0]).toBe('Costs 10 credits (balance 15 → 5)');
+    const replayed = await runCli(['retry', jobId], env(dataDir, 25));
+    expect(replayed.stderr).not.toContain('Costs');
+
+    const shortDir = tempDataDir();
+    const made = await runCli(['create-3d', CHAIR, '--json'], env(shortDir, 15));
+    const shortJob = (JSON.parse(made.stdout) as { jobId: string }).jobId;
+    expect((await runCli(['cancel', shortJob], env(shortDir, 15))).code).toBe(0);
+    const refused = await runCli(['retry', shortJob, '--json'], env(shortDir, 15));
+    expect(refused.code).toBe(2);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'insufficient-credits', message: expect.stringMatching(/costs 10 credits .* has 5\. Nothing was sent/) } });
+    expect(await jobCount(shortDir)).toBe(1);
+  });
+
   describe('at a service', () => {
     const remote = tempDataDir();
     const KEY = 'sk_live_COSTS_TEST_key_000001';
