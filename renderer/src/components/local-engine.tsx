@@ -2,6 +2,7 @@
 // connected to now) and a line on the create forms while the app is connected to it.
 import type { JobView } from '../../../shared/bridge/contract.ts';
 import { appState } from '../app-state.ts';
+import { madeByLocalEngine } from '../job-origin.ts';
 import { useStore } from '../store.ts';
 
 export const LOCAL_ENGINE_BADGE = 'Local engine — procedural stand-in';
@@ -17,8 +18,8 @@ export function useLocalEngine(): boolean {
  * before origins were) gets it while the app is connected to the local engine.
  */
 export function LocalEngineBadge({ origin }: { origin: JobView['origin'] | undefined }) {
-  const connected = useLocalEngine();
-  if (!(origin === 'local-engine' || (origin == null && connected))) return null;
+  const mode = useStore(appState).info?.connection.mode;
+  if (!madeByLocalEngine(origin, mode)) return null;
   return (
     <span class="local-engine-badge" data-local-engine-badge title={LOCAL_ENGINE_LINE}>
       {LOCAL_ENGINE_BADGE}
