@@ -8,9 +8,14 @@ describe('crash recovery of the CLI', () => {
     const env = cleanEnv({ ASSET_STUDIO_DATA_DIR: tempDataDir() });
     const speed = ['--engine-speed', '20'];
     const child = startCli(['create-3d', realFixture('images', 'robot.png'), '--wait', ...speed], env);
-    // The first progress line on stderr means the create was answered and the CLI is waiting.
+    // The first progress line on stderr (after the price line, printed before sending) means the create was
+    // answered and the CLI is waiting.
     await new Promise<void>((resolve, reject) => {
-      child.stderr!.once('data', () => resolve());
+      let text = '';
+      child.stderr!.on('data', (d) => {
+        text += String(d);
+        if (text.split('\n').some((line) => line !== '' && !line.startsWith('Costs '))) resolve();
+      });
       child.once('exit', (code) => reject(new Error(`the CLI ended (${code}) before it waited`)));
     });
     child.kill('SIGKILL');
