@@ -83,6 +83,7 @@ export function exportCommand(ctx: CommandContext): Promise<number> {
     });
     const twice = doubleConversion(result.engine, transforms);
     if (twice) ctx.io.stderr(`warning: ${twice}\n`);
+    if (result.note) ctx.io.stderr(`note: ${result.note}\n`);
     if (ctx.values.json) printJson(ctx.io, result);
     else {
       ctx.io.stdout(`Exported to ${result.targetDir} (${result.engine})\n`);

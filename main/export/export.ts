@@ -71,6 +71,8 @@ export interface ExportResult {
   bbox?: Bounds;
   /** The animations the GLB holds (by name) and the clips that could not go in, when the model has clips. */
   clips?: { written: string[]; skipped: { name: string; why: string }[] };
+  /** Why the format written is not the engine's default, or why the engine may not import it as it is (e.g. GLB in Unity without glTFast). */
+  note?: string;
   /** Whether an existing folder was replaced. */
   replaced: boolean;
   /** Entries of the replaced folder kept in the new one (engine sidecars such as Unity's .meta files). */
@@ -88,7 +90,7 @@ interface Planned {
  */
 export async function exportAsset(options: ExportOptions): Promise<ExportResult> {
   const { source, transforms } = checkOptions(options);
-  const { project, preset, assetName, prepared, chosen, skipped } = await decide(options, transforms);
+  const { project, preset, assetName, note, prepared, chosen, skipped } = await decide(options, transforms);
 
   // A plain folder that does not exist yet (a game project's root always exists: its markers were found).
   if (project.newFolder && project.engine === 'folder') await createNewFolder(project.root);
@@ -139,6 +141,7 @@ export async function exportAsset(options: ExportOptions): Promise<ExportResult>
       manifestPath: join(targetDir, manifestName),
       ...(bbox && { bbox }),
       ...(prepared.clips && { clips: prepared.clips }),
+      ...(note && { note }),
       replaced,
       kept,
     };

@@ -51,7 +51,8 @@ export const PRESETS: Readonly<Record<ExportTarget, Preset>> = {
   unreal: { engine: 'unreal', label: 'Unreal', contentDir: ['Content'], baseDir: ['Content', 'AssetStudio'], style: 'pascal', ...MESHES, extras: ['texture'] },
   // res:// is the folder of project.godot; Godot 4.3+ also imports FBX natively.
   godot: { engine: 'godot', label: 'Godot', contentDir: [], baseDir: ['assets', 'asset_studio'], style: 'snake', ...MESHES, extras: ['texture'] },
-  folder: { engine: 'folder', label: 'plain folder', contentDir: [], baseDir: [], style: 'keep', ...MESHES, extras: ['texture', 'zip', 'mp4'] },
+  // Not the zip: it holds the OBJ set again, and an export writes the model once.
+  folder: { engine: 'folder', label: 'plain folder', contentDir: [], baseDir: [], style: 'keep', ...MESHES, extras: ['texture', 'mp4'] },
 };
 
 export interface FormatChoice {
@@ -117,6 +118,8 @@ function skipReason(preset: Preset, kind: FileKind, mesh: MeshKind | undefined, 
   const isMesh = (preset.meshes as readonly FileKind[]).includes(kind);
   if (glbOnly && isMesh) return 'transforms apply to the GLB only, and an untransformed copy would not match it';
   if (isMesh && mesh) return `${preset.label} gets ${upper(mesh)} here: one format per export, so the model is imported once`;
+  if (kind === 'zip') return 'the zip holds the model again (its OBJ, MTL and textures): an export writes the model once';
+  if (kind === 'usdz') return `USDZ is for Apple's viewers, not an export format (${EXPORT_FORMATS.map(upper).join(', ')} are)`;
   return `${preset.label} does not import .${kind} files`;
 }
 

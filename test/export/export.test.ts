@@ -95,6 +95,16 @@ describe('exportAsset: layouts and manifest', () => {
     expect(readFileSync(join(result.targetDir, 'OakChair.fbx')).equals(readFileSync(fbx))).toBe(true);
   });
 
+  it('says so when the only model format is one the engine needs a package for (a GLB for Unity without glTFast)', async () => {
+    const root = makeProject('unity');
+    const { glb } = generatedSources();
+    const result = await exportAsset({ ...options(root), files: [glb] });
+    expect(readdirSync(result.targetDir).sort()).toEqual(['OakChair.assetstudio.json', 'OakChair.glb']);
+    expect(result.note).toMatch(/^GLB is this result's only model format: Unity imports GLB only with the glTFast or UnityGLTF package/);
+    const withPackage = await exportAsset({ ...options(withGltfast(makeProject('unity'))), files: [glb] });
+    expect(withPackage.note).toBeUndefined();
+  });
+
   it('writes the GLB (or the format asked for) into a plain folder when no game project is found', async () => {
     const dir = realpathSync(tempDir());
     const result = await exportAsset(options(dir));

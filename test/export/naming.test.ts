@@ -75,7 +75,7 @@ describe('presets', () => {
     expect(chosen('unity', all)).toEqual(['fbx', 'texture']);
     expect(chosen('unreal', all)).toEqual(['fbx', 'texture']);
     expect(chosen('godot', all)).toEqual(['glb', 'texture']);
-    expect(chosen('folder', all)).toEqual(['glb', 'texture', 'zip', 'mp4']);
+    expect(chosen('folder', all)).toEqual(['glb', 'texture', 'mp4']);
   });
 
   it('falls back to another mesh format only when the default one is missing', () => {
@@ -88,7 +88,7 @@ describe('presets', () => {
     const out = selectFiles(PRESETS.unity, files('glb', 'fbx', 'texture'), true);
     expect(out.chosen.map((f) => f.kind)).toEqual(['glb', 'texture']);
     expect(out.skipped).toEqual([{ file: { kind: 'fbx', path: '/cache/fbx' }, why: expect.stringMatching(/transforms apply to the GLB only/) }]);
-    expect(selectFiles(PRESETS.godot, files('usdz'), false).skipped[0]!.why).toBe('Godot does not import .usdz files');
+    expect(selectFiles(PRESETS.godot, files('usdz'), false).skipped[0]!.why).toBe("USDZ is for Apple's viewers, not an export format (GLB, FBX, OBJ are)");
     expect(selectFiles(PRESETS.unity, files('glb', 'fbx', 'obj'), false).skipped[0]!.why).toBe('Unity gets FBX here: one format per export, so the model is imported once');
   });
 
