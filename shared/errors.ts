@@ -83,8 +83,10 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorMapping>> = {
   ...GENERAL,
   ...(Object.fromEntries(INSPECTION_CODES.map((c) => [c, map('file-rejected', 2, 422)])) as Record<InspectionCode, ErrorMapping>),
   ...(Object.fromEntries(EXPORT_ERROR_CODES.map((c) => [c, map(`export-${c}`, 1, 422)])) as Record<ExportErrorCode, ErrorMapping>),
-  // A format the engine cannot import, or the result does not have: refused before anything is written, like a bad option.
+  // A format the engine cannot import, or the result does not have, and options that name what is not there
+  // (clips the job does not have, bad transforms): refused before anything is written, like a bad option.
   'bad-format': map('export-bad-format', 2, 422),
+  'bad-input': map('export-bad-input', 2, 422),
 };
 
 /** What an error code means to the bridge, the CLI and the web host. */

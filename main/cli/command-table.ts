@@ -238,6 +238,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       project: { type: 'string', value: 'DIR', path: true, text: 'the game project (required)' },
       engine: { type: 'string', value: oneOf(EXPORT_TARGETS), text: 'the project\'s engine (found from the project when not given)' },
       format: { type: 'string', value: oneOf(EXPORT_FORMATS), text: 'the one mesh format written (default: Unity FBX, or GLB with glTFast/UnityGLTF; Unreal FBX; Godot and a folder GLB)' },
+      clips: { type: 'string', value: 'A,B', text: 'an animated job: the clips its GLB keeps, by prompt or library name (default: every clip)' },
       name: { type: 'string', value: 'N', text: 'name of the asset folder' },
       overwrite: { type: 'boolean', text: 'replace an earlier export of the same name' },
       'scale-height': { type: 'string', value: 'M', text: 'scale to this height in metres', number: { min: 0, minExclusive: true, unit: 'metres' } },

@@ -62,7 +62,7 @@ export function cacheCommand(ctx: CommandContext): Promise<number> {
 export function exportCommand(ctx: CommandContext): Promise<number> {
   const ref = ctx.positionals[0];
   const projectDir = str(ctx.values, 'project');
-  if (!ref || !projectDir) throw new UsageError('usage: asset-studio export <job> --project DIR [--engine unity|unreal|godot|folder] [--format glb|fbx|obj] [--name N] [--overwrite]');
+  if (!ref || !projectDir) throw new UsageError('usage: asset-studio export <job> --project DIR [--engine unity|unreal|godot|folder] [--format glb|fbx|obj] [--clips A,B] [--name N] [--overwrite]');
   const engine = str(ctx.values, 'engine');
   if (engine !== undefined && !(EXPORT_TARGETS as readonly string[]).includes(engine)) throw new UsageError(`--engine must be one of ${EXPORT_TARGETS.join(', ')} (got "${engine}").`);
   const format = str(ctx.values, 'format');
@@ -80,6 +80,7 @@ export function exportCommand(ctx: CommandContext): Promise<number> {
       transforms,
       overwrite: ctx.values.overwrite === true,
       format: format as ExportFormat | undefined,
+      clips: clipsFrom(ctx),
     });
     const twice = doubleConversion(result.engine, transforms);
     if (twice) ctx.io.stderr(`warning: ${twice}\n`);
@@ -89,9 +90,20 @@ export function exportCommand(ctx: CommandContext): Promise<number> {
       ctx.io.stdout(`Exported to ${result.targetDir} (${result.engine})\n`);
       for (const f of result.files) ctx.io.stdout(`  ${f.path}  ${formatBytes(f.size)}\n`);
       for (const f of result.skipped) ctx.io.stdout(`  skipped ${f.kind}: ${f.why}\n`);
+      if (result.clips) ctx.io.stdout(`  clips: ${result.clips.written.join(', ') || 'none'}\n`);
+      for (const c of result.clips?.skipped ?? []) ctx.io.stdout(`  clip left out: ${c.name}: ${c.why}\n`);
     }
     return 0;
   });
+}
+
+/** `--clips "walk forward,Idle"`: the clips an animated export keeps (by name, id or output key); every clip without it. */
+function clipsFrom(ctx: CommandContext): string[] | undefined {
+  const raw = str(ctx.values, 'clips');
+  if (raw === undefined) return undefined;
+  const clips = raw.split(',').map((c) => c.trim()).filter((c) => c !== '');
+  if (clips.length === 0) throw new UsageError('--clips needs at least one clip name (comma-separated), e.g. --clips "Idle,walk forward".');
+  return clips;
 }
 
 function transformsFrom(ctx: CommandContext): Transforms | undefined {
