@@ -187,11 +187,15 @@ export function ExportPanel({ job, stage, clips }: { job: JobView; stage?: () =>
   }, [projectDir]);
 
   // What the export will write, said again when an option changes (after typing stops).
+  // A result or error shown is that of other options (or another job): it goes. Not when the job's files
+  // arrive (outputsFetched): the export just made stays on screen while the plan is read again.
   useEffect(() => {
-    setPlan(undefined);
-    // A result or error shown is that of other options (or another job): it goes.
     setResult(undefined);
     setError(undefined);
+  }, [planKey, job.id]);
+
+  useEffect(() => {
+    setPlan(undefined);
     if (!projectDir.trim() || job.state !== 'succeeded') return;
     let current = true;
     const timer = setTimeout(() => {
