@@ -238,14 +238,20 @@ class TalkingToARunningApp(unittest.TestCase):
         self.assertEqual(link.source_mesh(found).split("?")[0].rsplit(".", 1)[1], "glb")
 
     def test_a_file_sent_back_becomes_an_animation_job_with_a_thumbnail_and_clips(self):
-        job = self.client.send_animation_mesh(os.path.join(FIXTURES, "fbx", "blender_282_suzanne_7400_binary.fbx"), label="suzanne from blender")
-        self.assertEqual((job["kind"], job["label"]), ("animation_session", "suzanne from blender"))
+        # A rigged character (a mesh with no bones, such as Suzanne, is refused by the engine at upload).
+        job = self.client.send_animation_mesh(os.path.join(FIXTURES, "fbx", "maya_kenney_character_7700_binary.fbx"), label="kenney from blender")
+        self.assertEqual((job["kind"], job["label"]), ("animation_session", "kenney from blender"))
         done = self.wait_succeeded(job["id"])
         kind, fmt = self.client.model_output(done)
         self.assertEqual((kind, fmt), ("animation", "glb"))
         preview = wait_for(lambda: self.client.preview_image(done, os.path.join(self.tmp, "thumbs")), "the thumbnail")
         with open(preview, "rb") as file:
             self.assertEqual(file.read(8), b"\x89PNG\r\n\x1a\n")
+
+    def test_a_mesh_with_no_bones_is_refused_with_the_engines_reason(self):
+        with self.assertRaises(link.AppRefused) as caught:
+            self.client.send_animation_mesh(os.path.join(FIXTURES, "fbx", "blender_282_suzanne_7400_binary.fbx"), label="suzanne from blender")
+        self.assertIn("bones", str(caught.exception))
 
     def test_a_text_to_image_job_has_no_model_to_import(self):
         created = self.client.call("create", {"endpoint": "createTextToImage", "body": {"prompt": "a wooden crate"}})
