@@ -8,6 +8,8 @@ import { getBridge } from '../bridge/index.ts';
 
 const known = new Map<string, CachedOutput[]>();
 const loading = new Map<string, Promise<void>>();
+/** Sessions with an event during their read: the answer may be older than the event, so it is read again. */
+const stale = new Set<string>();
 const listeners = new Map<string, Set<() => void>>();
 let subscribed = false;
 
@@ -19,6 +21,7 @@ function ensureSubscribed() {
   if (subscribed) return;
   subscribed = true;
   getBridge().on('cache.output', (output) => {
+    if (loading.has(output.sessionId)) stale.add(output.sessionId);
     const list = known.get(output.sessionId);
     if (!list) return; // loaded in full when first asked for
     const i = list.findIndex((o) => o.kind === output.kind);
@@ -39,6 +42,10 @@ export function loadOutputs(sessionId: string, force = false): Promise<void> {
     })
     .catch(() => {
       if (!known.has(sessionId)) known.set(sessionId, []);
+    })
+    .finally(() => {
+      if (loading.get(sessionId) === p) loading.delete(sessionId);
+      if (stale.delete(sessionId)) void loadOutputs(sessionId, true);
     });
   loading.set(sessionId, p);
   return p;
