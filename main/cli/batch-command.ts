@@ -23,12 +23,12 @@ export async function batchCommand(ctx: CommandContext): Promise<number> {
   const services = await ctx.services();
   try {
     // The price of what the files would create (by their names: images → image to 3D, FBX/zip → uploads), before any is sent.
-    const { files } = await listBatchFiles(ctx.positionals);
-    const creates = files.flatMap((f): EndpointId[] => (expectedKind(f) === 'image' ? ['createImageTo3d'] : expectedKind(f) === 'any' ? [] : ['uploadAnimationMesh']));
+    const listed = await listBatchFiles(ctx.positionals);
+    const creates = listed.files.flatMap((f): EndpointId[] => (expectedKind(f) === 'image' ? ['createImageTo3d'] : expectedKind(f) === 'any' ? [] : ['uploadAnimationMesh']));
     const cost = await checkCost(services, creates);
     if (!ctx.values.json) ctx.io.stderr(`${cost.line}\n`);
     let lastState = new Map<number, string>();
-    const summary = await runBatch(ctx.positionals, {
+    const summary = await runBatch(listed, {
       submitter: services.submitter,
       imageOptions: imageOptionsFrom(ctx.values),
       ...(concurrency !== undefined && { concurrency: parseNumber('concurrency', concurrency) }),

@@ -39,6 +39,12 @@ export interface SkippedPath {
   reason: string;
 }
 
+/** The files of a batch (folders walked) and the paths left out. */
+export interface BatchFiles {
+  files: string[];
+  skipped: SkippedPath[];
+}
+
 export interface BatchSummary {
   /** Items (files found and not skipped). */
   total: number;
@@ -68,13 +74,13 @@ export interface BatchOptions {
 
 export const DEFAULT_CONCURRENCY = 3;
 
-export async function runBatch(paths: readonly string[], options: BatchOptions): Promise<BatchSummary> {
+/** `paths`: files and folders (walked here), or what listBatchFiles already found of them (not walked again). */
+export async function runBatch(paths: readonly string[] | BatchFiles, options: BatchOptions): Promise<BatchSummary> {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a whole number above 0, got ${concurrency}`);
   const limits = options.limits ?? DEFAULT_LIMITS;
   const { signal } = options;
-  const skipped: SkippedPath[] = [];
-  const files = await collectFiles(paths, skipped);
+  const { files, skipped } = 'files' in paths ? paths : await listBatchFiles(paths);
   const items: BatchItem[] = files.map((path, index) => ({ index, path, name: basename(path), state: 'inspecting' }));
   const update = (item: BatchItem, change: Partial<BatchItem>) => {
     Object.assign(item, change);
@@ -134,7 +140,7 @@ async function submitPrompts(item: BatchItem, upload: SubmitOutcome, options: Ba
 }
 
 /** The files a batch of these paths would have (folders walked), and the paths it would leave out, with why. */
-export async function listBatchFiles(paths: readonly string[]): Promise<{ files: string[]; skipped: SkippedPath[] }> {
+export async function listBatchFiles(paths: readonly string[]): Promise<BatchFiles> {
   const skipped: SkippedPath[] = [];
   return { files: await collectFiles(paths, skipped), skipped };
 }
