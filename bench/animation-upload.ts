@@ -20,7 +20,10 @@ const engine = await startLocalEngine({ dataDir: dir, apiKey: KEY, speed: 1e6, i
 const headers = { 'x-api-key': KEY };
 
 const cases: [string, Buffer][] = [
-  ['Male_Casual.fbx (its own skeleton)', readFileSync(resolve(import.meta.dirname, '..', '..', 'shared', 'fixtures', 'real', 'fbx', 'Male_Casual.fbx'))],
+  [
+    'Male_Casual.fbx (its own skeleton)',
+    readFileSync(resolve(import.meta.dirname, '..', '..', 'shared', 'fixtures', 'real', 'fbx', 'Male_Casual.fbx')),
+  ],
   ["baseline: the engine's own FBX (figure)", buildFbxBinary('bench-hero', { kind: 'character', targetFaces: 4000 })],
 ];
 
@@ -29,15 +32,34 @@ async function once(name: string, bytes: Buffer): Promise<{ cpu: number; wall: n
   const t0 = performance.now();
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(bytes)]), name);
-  const up = (await (await fetch(`${engine.url}/mesh-animation/upload`, { method: 'POST', headers, body: form })).json()) as { data: { session_code: string } };
-  let session: { status: string; render_url: string; thumbnail: string; mesh_url: string; animation_url: string; animation_library: { url: string }[] };
+  const up = (await (
+    await fetch(`${engine.url}/mesh-animation/upload`, { method: 'POST', headers, body: form })
+  ).json()) as { data: { session_code: string } };
+  let session: {
+    status: string;
+    render_url: string;
+    thumbnail: string;
+    mesh_url: string;
+    animation_url: string;
+    animation_library: { url: string }[];
+  };
   for (;;) {
-    session = ((await (await fetch(`${engine.url}/mesh-animation/${up.data.session_code}`, { headers })).json()) as { data: typeof session }).data;
+    session = (
+      (await (await fetch(`${engine.url}/mesh-animation/${up.data.session_code}`, { headers })).json()) as {
+        data: typeof session;
+      }
+    ).data;
     if (session.status === 'predefined_done' || session.status.endsWith('failed')) break;
     await new Promise((r) => setTimeout(r, 20));
   }
   if (session.status !== 'predefined_done') throw new Error(`${name}: ${session.status}`);
-  for (const url of [session.render_url, session.thumbnail, session.mesh_url, session.animation_url, ...session.animation_library.map((a) => a.url)]) {
+  for (const url of [
+    session.render_url,
+    session.thumbnail,
+    session.mesh_url,
+    session.animation_url,
+    ...session.animation_library.map((a) => a.url),
+  ]) {
     const answer = await fetch(url);
     if (!answer.ok) throw new Error(`${name}: ${answer.status} for ${url}`);
     await answer.arrayBuffer();
@@ -55,7 +77,15 @@ try {
   await engine.close();
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(`${rounds} alternating rounds per case after one warm-up; upload to ready session with every file downloaded; medians`);
+console.log(
+  `${rounds} alternating rounds per case after one warm-up; upload to ready session with every file downloaded; medians`,
+);
 for (const [name, runs] of results) {
-  console.log(`${name.padEnd(42)} engine CPU ${median(runs.map((r) => r.cpu)).toFixed(0).padStart(5)} ms   wall ${median(runs.map((r) => r.wall)).toFixed(0).padStart(5)} ms`);
+  console.log(
+    `${name.padEnd(42)} engine CPU ${median(runs.map((r) => r.cpu))
+      .toFixed(0)
+      .padStart(5)} ms   wall ${median(runs.map((r) => r.wall))
+      .toFixed(0)
+      .padStart(5)} ms`,
+  );
 }

@@ -13,14 +13,21 @@ import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { ServiceClient } from '../main/api/client.ts';
 
-const { values } = parseArgs({ options: { requests: { type: 'string', default: '200' }, rounds: { type: 'string', default: '40' } } });
+const { values } = parseArgs({
+  options: { requests: { type: 'string', default: '200' }, rounds: { type: 'string', default: '40' } },
+});
 const perRound = Number(values.requests);
 const rounds = Number(values.rounds);
 const apiKey = 'bench-key-0123456789';
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-overhead-'));
 
 const engine = spawn(process.execPath, ['main/engine/run.ts'], {
-  env: { ...process.env, ASSET_STUDIO_ENGINE_DATA_DIR: dataDir, ASSET_STUDIO_API_KEY: apiKey, ASSET_STUDIO_ENGINE_SPEED: '1' },
+  env: {
+    ...process.env,
+    ASSET_STUDIO_ENGINE_DATA_DIR: dataDir,
+    ASSET_STUDIO_API_KEY: apiKey,
+    ASSET_STUDIO_ENGINE_SPEED: '1',
+  },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 const first = await new Promise<string>((resolve) => createInterface({ input: engine.stdout! }).once('line', resolve));
@@ -37,7 +44,10 @@ async function viaClient(): Promise<void> {
 }
 
 async function viaUndici(): Promise<void> {
-  const res = await request(`${url}/tti-sessions/${code}`, { headers: { 'x-api-key': apiKey, accept: 'application/json' }, dispatcher: bare });
+  const res = await request(`${url}/tti-sessions/${code}`, {
+    headers: { 'x-api-key': apiKey, accept: 'application/json' },
+    dispatcher: bare,
+  });
   const body = (await res.body.json()) as { data: { session_code: string } };
   if (body.data.session_code !== code) throw new Error('wrong session');
 }
@@ -73,8 +83,12 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const perReq = (runs: Sample[], key: keyof Sample) => (median(runs.map((x) => x[key])) * 1000) / perRound;
 const ratios = clientRuns.map((c, i) => c.wallMs / undiciRuns[i]!.wallMs);
 console.log(`${rounds} alternating rounds of ${perRound} GET /tti-sessions/:code each (medians shown)`);
-console.log(`bare undici.request : ${perReq(undiciRuns, 'wallMs').toFixed(1)} µs/request wall, ${perReq(undiciRuns, 'cpuMs').toFixed(1)} µs/request CPU in this process`);
-console.log(`asset-studio client : ${perReq(clientRuns, 'wallMs').toFixed(1)} µs/request wall, ${perReq(clientRuns, 'cpuMs').toFixed(1)} µs/request CPU in this process`);
+console.log(
+  `bare undici.request : ${perReq(undiciRuns, 'wallMs').toFixed(1)} µs/request wall, ${perReq(undiciRuns, 'cpuMs').toFixed(1)} µs/request CPU in this process`,
+);
+console.log(
+  `asset-studio client : ${perReq(clientRuns, 'wallMs').toFixed(1)} µs/request wall, ${perReq(clientRuns, 'cpuMs').toFixed(1)} µs/request CPU in this process`,
+);
 console.log(`ratio client/undici : ${median(ratios).toFixed(3)} (median of per-round wall-time ratios; goal <= 1.15)`);
 
 await client.close();

@@ -11,7 +11,14 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import jpeg from 'jpeg-js';
-import { companionsOf, makeArtifact, objInFolder, output, pictureObjInFolder, type Output } from '../main/engine/artifacts.ts';
+import {
+  companionsOf,
+  makeArtifact,
+  objInFolder,
+  output,
+  pictureObjInFolder,
+  type Output,
+} from '../main/engine/artifacts.ts';
 import { decodeImage, type RgbaImage } from '../main/images/decode-image.ts';
 import type { PictureMesh } from '../main/engine/generate/mesh-options.ts';
 import { encodePng } from '../main/engine/outputs/png.ts';
@@ -45,7 +52,9 @@ function enlarged(name: string, format: 'png' | 'jpeg'): Buffer {
     }
   }
   const big: RgbaImage = { width: SIZE, height: SIZE, data };
-  return format === 'png' ? encodePng(SIZE, SIZE, big.data) : jpeg.encode({ width: SIZE, height: SIZE, data: Buffer.from(big.data) }, 90).data;
+  return format === 'png'
+    ? encodePng(SIZE, SIZE, big.data)
+    : jpeg.encode({ width: SIZE, height: SIZE, data: Buffer.from(big.data) }, 90).data;
 }
 
 /** Every file of a finished current-form session, companions of the OBJ included. */
@@ -54,7 +63,15 @@ function sessionFiles(main: Output[]): Output[] {
 }
 
 function pictureFiles(key: string, texture: (typeof TEXTURES)[number]): Output[] {
-  const model: PictureMesh = { picture: key, faces: FACES, quads: false, texture, scale: [-1, -1, -1], preserveAspectRatio: false, pivot: [0, 0, 0] };
+  const model: PictureMesh = {
+    picture: key,
+    faces: FACES,
+    quads: false,
+    texture,
+    scale: [-1, -1, -1],
+    preserveAspectRatio: false,
+    pivot: [0, 0, 0],
+  };
   return sessionFiles([
     output('bench', 'mesh', { type: 'picture-glb', model }),
     pictureObjInFolder('bench', 'mesh', model),
@@ -65,7 +82,14 @@ function pictureFiles(key: string, texture: (typeof TEXTURES)[number]): Output[]
 }
 
 function seededFiles(seed: string, texture: (typeof TEXTURES)[number]): Output[] {
-  const mesh: MeshOptions = { seed, quads: false, targetFaces: FACES, scale: [-1, -1, -1], preserveAspectRatio: false, pivot: [0, 0, 0] };
+  const mesh: MeshOptions = {
+    seed,
+    quads: false,
+    targetFaces: FACES,
+    scale: [-1, -1, -1],
+    preserveAspectRatio: false,
+    pivot: [0, 0, 0],
+  };
   return sessionFiles([
     output('bench', 'mesh', { type: 'glb', mesh, texture: texture !== 'none' }),
     objInFolder('bench', 'mesh', mesh, true),
@@ -95,7 +119,9 @@ const pictures = [
   { name: 'chair.png', format: 'png' as const, label: 'chair.png enlarged, PNG with alpha' },
   { name: 'fox.jpg', format: 'jpeg' as const, label: 'fox.jpg enlarged, JPEG on a backdrop' },
 ];
-console.log(`${rounds} alternating rounds per case, ${SIZE}×${SIZE} picture, ${FACES} faces (high_poly), triangles; CPU ms, medians`);
+console.log(
+  `${rounds} alternating rounds per case, ${SIZE}×${SIZE} picture, ${FACES} faces (high_poly), triangles; CPU ms, medians`,
+);
 let worst = 0;
 for (const picture of pictures) {
   const bytes = enlarged(picture.name, picture.format);
@@ -115,9 +141,15 @@ for (const picture of pictures) {
     worst = Math.max(worst, all);
     console.log(
       `${picture.label.padEnd(38)} texture ${texture.padEnd(5)}: from the picture ${all.toFixed(0).padStart(5)} ms ` +
-        `(GLB first: ${median(fresh.map((m) => m.glb)).toFixed(0)} ms) | seeded baseline ${median(seeded.map((m) => m.all)).toFixed(0).padStart(5)} ms ` +
+        `(GLB first: ${median(fresh.map((m) => m.glb)).toFixed(0)} ms) | seeded baseline ${median(
+          seeded.map((m) => m.all),
+        )
+          .toFixed(0)
+          .padStart(5)} ms ` +
         `(GLB ${median(seeded.map((m) => m.glb)).toFixed(0)} ms)`,
     );
   }
 }
-console.log(`worst case, all files of one session from the picture: ${(worst / 1000).toFixed(2)} s of CPU (goal: under 2 s)`);
+console.log(
+  `worst case, all files of one session from the picture: ${(worst / 1000).toFixed(2)} s of CPU (goal: under 2 s)`,
+);

@@ -27,7 +27,9 @@ import { buildFbxBinary, buildGlb, encodePng } from '../main/engine/outputs/inde
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-const { values } = parseArgs({ options: { speed: { type: 'string', default: '20' }, jobs: { type: 'string', default: '50' } } });
+const { values } = parseArgs({
+  options: { speed: { type: 'string', default: '20' }, jobs: { type: 'string', default: '50' } },
+});
 const SPEED = Number(values.speed);
 const JOBS = Number(values.jobs);
 const KEY = 'bench-polling-key-0123456789';
@@ -36,7 +38,10 @@ const SECRET = `whsec_${Buffer.from('polling bench webhook secret!!!!').toString
 const READS = ['getImageTo3d', 'getTextToImage', 'getAnimation', 'getV3Session', 'getMesh', 'listImageTo3d'] as const;
 
 /** The animation and retopology inputs, served on loopback: the engine reads its inputs, as the service does. */
-const INPUTS: Record<string, Buffer> = { '/hero.fbx': buildFbxBinary('bench', { targetFaces: 500 }), '/a.glb': buildGlb({ seed: 'bench', targetFaces: 500 }) };
+const INPUTS: Record<string, Buffer> = {
+  '/hero.fbx': buildFbxBinary('bench', { targetFaces: 500 }),
+  '/a.glb': buildGlb({ seed: 'bench', targetFaces: 500 }),
+};
 const inputServer = createServer((req, res) => {
   const body = INPUTS[req.url ?? ''];
   if (body === undefined) res.writeHead(404).end();
@@ -47,7 +52,11 @@ inputServer.unref();
 const INPUT_BASE = `http://127.0.0.1:${(inputServer.address() as AddressInfo).port}`;
 
 /** The mix: image-to-3D, text-to-image, animation uploads and swift retopology, interleaved. */
-type Create = { endpoint: 'createImageTo3d' | 'createTextToImage' | 'uploadAnimationMesh' | 'createRetopology'; body: unknown; kind: ResourceKind };
+type Create = {
+  endpoint: 'createImageTo3d' | 'createTextToImage' | 'uploadAnimationMesh' | 'createRetopology';
+  body: unknown;
+  kind: ResourceKind;
+};
 function mix(n: number): Create[] {
   const kinds: Create[] = [
     { endpoint: 'createImageTo3d', body: { image_url: PNG }, kind: 'image_to_3d' },
@@ -55,7 +64,11 @@ function mix(n: number): Create[] {
     { endpoint: 'createImageTo3d', body: { image_url: PNG, resolution: 'low_poly' }, kind: 'image_to_3d' },
     { endpoint: 'uploadAnimationMesh', body: { mesh_url: `${INPUT_BASE}/hero.fbx` }, kind: 'animation_session' },
     { endpoint: 'createTextToImage', body: { prompt: 'a barrel' }, kind: 'text_to_image' },
-    { endpoint: 'createRetopology', body: { type: 'retopology', input: { mesh: `${INPUT_BASE}/a.glb`, model: 'swift' } }, kind: 'v3_session' },
+    {
+      endpoint: 'createRetopology',
+      body: { type: 'retopology', input: { mesh: `${INPUT_BASE}/a.glb`, model: 'swift' } },
+      kind: 'v3_session',
+    },
   ];
   return Array.from({ length: n }, (_, i) => kinds[i % kinds.length]!);
 }
@@ -90,13 +103,22 @@ interface Engine {
 async function withEngine<T>(fn: (engine: Engine, client: ServiceClient, dir: string) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-polling-'));
   const child = spawn(process.execPath, ['main/engine/run.ts'], {
-    env: { ...process.env, ASSET_STUDIO_ENGINE_DATA_DIR: join(dir, 'engine'), ASSET_STUDIO_API_KEY: KEY, ASSET_STUDIO_ENGINE_SPEED: String(SPEED) },
+    env: {
+      ...process.env,
+      ASSET_STUDIO_ENGINE_DATA_DIR: join(dir, 'engine'),
+      ASSET_STUDIO_API_KEY: KEY,
+      ASSET_STUDIO_ENGINE_SPEED: String(SPEED),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const first = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
   const { url, legacyUrl } = JSON.parse(first) as { url: string; legacyUrl: string };
   const control = async (path: string, body?: unknown) => {
-    const res = await fetch(`${url}${path}`, { method: body ? 'POST' : 'GET', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const res = await fetch(`${url}${path}`, {
+      method: body ? 'POST' : 'GET',
+      headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
     return (await res.json()) as { byEndpoint: Record<string, number> };
   };
   const engine: Engine = {
@@ -132,7 +154,11 @@ async function baseline(): Promise<{ reads: number; outcomes: Outcome[] }> {
           const seen = await observe(client, ref);
           if (seen.status.final) {
             const end = finishedAt(seen.value);
-            return { kind: c.kind, durationMs: (end - createdAt(seen.value)) * SPEED, delayMs: (Date.now() - end) * SPEED };
+            return {
+              kind: c.kind,
+              durationMs: (end - createdAt(seen.value)) * SPEED,
+              delayMs: (Date.now() - end) * SPEED,
+            };
           }
         }
       }),
@@ -152,7 +178,9 @@ async function tracked(webhooks: boolean): Promise<{ reads: number; outcomes: Ou
       budget: new RequestBudget({ maxConcurrent: 8, maxPerSecond: 8 * SPEED }),
       webhooks: () => webhooks,
     });
-    const receiver = webhooks ? await startWebhookReceiver({ store, secret: SECRET, onEvent: (e) => tracker.wake(e.sessionId, e.newStatus) }) : undefined;
+    const receiver = webhooks
+      ? await startWebhookReceiver({ store, secret: SECRET, onEvent: (e) => tracker.wake(e.sessionId, e.newStatus) })
+      : undefined;
     if (receiver) await engine.webhook(receiver.url, SECRET);
     const known = new Map<string, number>();
     tracker.on('finished', (j) => known.set(j.id, Date.now()));
@@ -160,11 +188,16 @@ async function tracked(webhooks: boolean): Promise<{ reads: number; outcomes: Ou
     const submitter = new Submitter({ store, client, tracker });
     tracker.start();
     const ids: string[] = [];
-    for (const c of mix(JOBS)) ids.push((await submitter.submit(c.endpoint, { body: c.body }, { label: c.endpoint })).job!.id);
+    for (const c of mix(JOBS))
+      ids.push((await submitter.submit(c.endpoint, { body: c.body }, { label: c.endpoint })).job!.id);
     const jobs = await tracker.waitFor(ids, AbortSignal.timeout(600_000));
     const outcomes = jobs.map((j) => {
       const end = finishedAt(j.result);
-      return { kind: j.kind, durationMs: (end - createdAt(j.result)) * SPEED, delayMs: (known.get(j.id)! - end) * SPEED };
+      return {
+        kind: j.kind,
+        durationMs: (end - createdAt(j.result)) * SPEED,
+        delayMs: (known.get(j.id)! - end) * SPEED,
+      };
     });
     await tracker.stop();
     await receiver?.close();
@@ -187,15 +220,21 @@ function report(name: string, r: { reads: number; outcomes: Outcome[] }) {
   if (process.env.BENCH_DETAIL) {
     for (const kind of new Set(r.outcomes.map((o) => o.kind))) {
       const mine = r.outcomes.filter((o) => o.kind === kind);
-      console.log(`    ${kind.padEnd(20)} n=${mine.length} worst delay/bound ${Math.max(...mine.map((o) => o.delayMs / Math.max(2000, 0.1 * o.durationMs))).toFixed(2)}`);
+      console.log(
+        `    ${kind.padEnd(20)} n=${mine.length} worst delay/bound ${Math.max(...mine.map((o) => o.delayMs / Math.max(2000, 0.1 * o.durationMs))).toFixed(2)}`,
+      );
     }
   }
   return { reads: r.reads, p95ratio: percentile(ratios, 95) };
 }
 
-console.log(`${JOBS} jobs (image-to-3D, text-to-image, animation, swift retopology), engine speed ${SPEED}; delays in service time (x${SPEED})`);
+console.log(
+  `${JOBS} jobs (image-to-3D, text-to-image, animation, swift retopology), engine speed ${SPEED}; delays in service time (x${SPEED})`,
+);
 const base = report('baseline: fixed 5 s poll', await baseline());
 const ours = report('tracker (polling)', await tracked(false));
 const hooks = report('tracker + webhooks', await tracked(true));
-console.log(`reads vs baseline: ${(ours.reads / base.reads).toFixed(2)} (goal <= 0.5); p95 delay/bound ${ours.p95ratio.toFixed(2)} (goal <= 1)`);
+console.log(
+  `reads vs baseline: ${(ours.reads / base.reads).toFixed(2)} (goal <= 0.5); p95 delay/bound ${ours.p95ratio.toFixed(2)} (goal <= 1)`,
+);
 console.log(`webhooks: ${(hooks.reads / JOBS).toFixed(2)} reads per job (goal <= 2)`);

@@ -14,9 +14,17 @@ async function main(): Promise<void> {
     process.stderr.write('usage: node bench/retopology-run.ts INPUT OUT_DIR FACES quads|triangles\n');
     process.exit(2);
   }
-  const made = await makeRetopologyFiles(await readInputMesh(input), { faces: Number(faces), quads: mode === 'quads', name: 'mesh', imageSize: 512 });
+  const made = await makeRetopologyFiles(await readInputMesh(input), {
+    faces: Number(faces),
+    quads: mode === 'quads',
+    name: 'mesh',
+    imageSize: 512,
+  });
   await mkdir(out, { recursive: true });
-  await Promise.all([...made.folder.map((f) => writeFile(join(out, f.file), f.bytes)), writeFile(join(out, 'preview.png'), made.image)]);
+  await Promise.all([
+    ...made.folder.map((f) => writeFile(join(out, f.file), f.bytes)),
+    writeFile(join(out, 'preview.png'), made.image),
+  ]);
   process.stdout.write(`${JSON.stringify(made.stats)}\n`);
 }
 

@@ -46,14 +46,29 @@ const dir = await mkdtemp(join(tmpdir(), 'bench-retopology-'));
 try {
   const input = join(dir, 'input.glb');
   const inputTriangles = await writeInput(input, grid);
-  console.log(`input: displaced cube-sphere, ${inputTriangles.toLocaleString('en')} triangles, UV atlas of 6 charts with a texture (${input})`);
+  console.log(
+    `input: displaced cube-sphere, ${inputTriangles.toLocaleString('en')} triangles, UV atlas of 6 charts with a texture (${input})`,
+  );
 
   const bundle = join(dir, 'retopology-run.cjs');
-  await build({ ...NODE_BUNDLE, sourcemap: false, logLevel: 'error', entryPoints: [join(import.meta.dirname, 'retopology-run.ts')], outfile: bundle });
+  await build({
+    ...NODE_BUNDLE,
+    sourcemap: false,
+    logLevel: 'error',
+    entryPoints: [join(import.meta.dirname, 'retopology-run.ts')],
+    outfile: bundle,
+  });
   const ratio = faces / inputTriangles;
   const ours = (out: string, mode: 'quads' | 'triangles', from: 'bundle' | 'sources' = 'bundle') =>
-    timed(process.execPath, [from === 'bundle' ? bundle : join(import.meta.dirname, 'retopology-run.ts'), input, out, String(faces), mode]);
-  const theirs = (out: string) => timed(process.execPath, [cli, 'simplify', input, out, '--ratio', ratio.toFixed(6), '--error', '1']);
+    timed(process.execPath, [
+      from === 'bundle' ? bundle : join(import.meta.dirname, 'retopology-run.ts'),
+      input,
+      out,
+      String(faces),
+      mode,
+    ]);
+  const theirs = (out: string) =>
+    timed(process.execPath, [cli, 'simplify', input, out, '--ratio', ratio.toFixed(6), '--error', '1']);
 
   await ours(join(dir, 'warm-ours'), 'quads'); // warm the disk cache for all
   await theirs(join(dir, 'warm-theirs.glb'));
@@ -73,15 +88,24 @@ try {
   const stats = JSON.parse(ourRuns.at(-1)!.stdout) as { faces: number; quads: number; triangles: number; kept: string };
   const triangleStats = JSON.parse(triangleRun.stdout) as { faces: number };
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const ratios = (runs: Timed[], key: 'wallMs' | 'cpuMs') => median(runs.map((o, i) => o[key] / theirRuns[i]![key])).toFixed(2);
+  const ratios = (runs: Timed[], key: 'wallMs' | 'cpuMs') =>
+    median(runs.map((o, i) => o[key] / theirRuns[i]![key])).toFixed(2);
   const row = (name: string, runs: Timed[]) =>
-    `${name.padEnd(28)}: ${median(runs.map((t) => t.wallMs)).toFixed(0).padStart(6)} ms wall, ${median(runs.map((t) => t.cpuMs)).toFixed(0).padStart(6)} ms CPU   (wall runs: ${runs.map((t) => t.wallMs.toFixed(0)).join(', ')})`;
+    `${name.padEnd(28)}: ${median(runs.map((t) => t.wallMs))
+      .toFixed(0)
+      .padStart(6)} ms wall, ${median(runs.map((t) => t.cpuMs))
+      .toFixed(0)
+      .padStart(6)} ms CPU   (wall runs: ${runs.map((t) => t.wallMs.toFixed(0)).join(', ')})`;
 
-  console.log(`\n${rounds} alternating rounds, each run a child process, to ${faces.toLocaleString('en')} faces (medians)`);
+  console.log(
+    `\n${rounds} alternating rounds, each run a child process, to ${faces.toLocaleString('en')} faces (medians)`,
+  );
   console.log(row('gltf-transform simplify', theirRuns));
   console.log(row('asset-studio, as shipped', ourRuns));
   console.log(row('asset-studio, from sources', sourceRuns));
-  console.log(`ratio as shipped/gltf-tr.   : ${ratios(ourRuns, 'wallMs')} wall, ${ratios(ourRuns, 'cpuMs')} CPU (medians of per-round ratios; goal <= 1.2)`);
+  console.log(
+    `ratio as shipped/gltf-tr.   : ${ratios(ourRuns, 'wallMs')} wall, ${ratios(ourRuns, 'cpuMs')} CPU (medians of per-round ratios; goal <= 1.2)`,
+  );
   console.log(`ratio from sources/gltf-tr. : ${ratios(sourceRuns, 'wallMs')} wall, ${ratios(sourceRuns, 'cpuMs')} CPU`);
 
   // Geometric error against the input.
@@ -91,10 +115,20 @@ try {
   const theirMesh = await readGltf(await readFile(join(dir, 'theirs.glb')), 'glb');
   const results: [string, string, TriangleMesh][] = [
     ['gltf-transform simplify', `${(theirMesh.indices.length / 3).toLocaleString('en')} triangles`, theirMesh],
-    ['asset-studio (quads)', `${stats.faces.toLocaleString('en')} faces: ${stats.quads.toLocaleString('en')} quads + ${stats.triangles.toLocaleString('en')} triangles`, readObj(await readFile(join(dir, 'ours', 'mesh.obj'), 'utf8'))],
-    ['asset-studio (triangles)', `${triangleStats.faces.toLocaleString('en')} triangles`, readObj(await readFile(join(dir, 'ours-triangles', 'mesh.obj'), 'utf8'))],
+    [
+      'asset-studio (quads)',
+      `${stats.faces.toLocaleString('en')} faces: ${stats.quads.toLocaleString('en')} quads + ${stats.triangles.toLocaleString('en')} triangles`,
+      readObj(await readFile(join(dir, 'ours', 'mesh.obj'), 'utf8')),
+    ],
+    [
+      'asset-studio (triangles)',
+      `${triangleStats.faces.toLocaleString('en')} triangles`,
+      readObj(await readFile(join(dir, 'ours-triangles', 'mesh.obj'), 'utf8')),
+    ],
   ];
-  console.log(`\ngeometric error against the input (symmetric Hausdorff distance, ${samples.toLocaleString('en')} samples a side plus the vertices; bounding-box diagonal ${diagonal.toFixed(4)})`);
+  console.log(
+    `\ngeometric error against the input (symmetric Hausdorff distance, ${samples.toLocaleString('en')} samples a side plus the vertices; bounding-box diagonal ${diagonal.toFixed(4)})`,
+  );
   for (const [name, what, mesh] of results) {
     const d = surfaceDistance(await surfaceOfTriangles(mesh), inputSurface, samples);
     const pct = (x: number) => `${((100 * x) / diagonal).toFixed(3)}%`;
@@ -102,7 +136,9 @@ try {
       `${name.padEnd(25)}: Hausdorff ${d.hausdorff.toFixed(5)} (${pct(d.hausdorff)} of the diagonal), mean ${((d.meanAToB + d.meanBToA) / 2).toFixed(5)} (${pct((d.meanAToB + d.meanBToA) / 2)})  [${what}]`,
     );
   }
-  console.log(`\nasset-studio's simplification kept: ${stats.kept} (borders-and-seams: open borders locked and UV seams kept; seams: borders released to reach the budget, UV seams kept)`);
+  console.log(
+    `\nasset-studio's simplification kept: ${stats.kept} (borders-and-seams: open borders locked and UV seams kept; seams: borders released to reach the budget, UV seams kept)`,
+  );
 } finally {
   await rm(dir, { recursive: true, force: true });
 }
@@ -118,7 +154,9 @@ function timed(command: string, args: string[]): Promise<Timed> {
   const quoted = [command, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn('bash', ['-c', `TIMEFORMAT='%3U %3S'; time ${quoted} 2>/dev/null`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', `TIMEFORMAT='%3U %3S'; time ${quoted} 2>/dev/null`], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -145,15 +183,39 @@ async function surfaceOfTriangles(mesh: TriangleMesh): Promise<Surface> {
  */
 async function writeInput(path: string, n: number): Promise<number> {
   const faces: [number[], number[], number[]][] = [
-    [[1, 0, 0], [0, 0, -1], [0, 1, 0]],
-    [[-1, 0, 0], [0, 0, 1], [0, 1, 0]],
-    [[0, 1, 0], [1, 0, 0], [0, 0, -1]],
-    [[0, -1, 0], [1, 0, 0], [0, 0, 1]],
-    [[0, 0, 1], [1, 0, 0], [0, 1, 0]],
-    [[0, 0, -1], [-1, 0, 0], [0, 1, 0]],
+    [
+      [1, 0, 0],
+      [0, 0, -1],
+      [0, 1, 0],
+    ],
+    [
+      [-1, 0, 0],
+      [0, 0, 1],
+      [0, 1, 0],
+    ],
+    [
+      [0, 1, 0],
+      [1, 0, 0],
+      [0, 0, -1],
+    ],
+    [
+      [0, -1, 0],
+      [1, 0, 0],
+      [0, 0, 1],
+    ],
+    [
+      [0, 0, 1],
+      [1, 0, 0],
+      [0, 1, 0],
+    ],
+    [
+      [0, 0, -1],
+      [-1, 0, 0],
+      [0, 1, 0],
+    ],
   ];
   let seed = 12345;
-  const random = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const random = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const waves = Array.from({ length: 48 }, (_, i) => {
     const d = [random() - 0.5, random() - 0.5, random() - 0.5];
     const l = Math.hypot(d[0]!, d[1]!, d[2]!);
@@ -175,7 +237,8 @@ async function writeInput(path: string, n: number): Promise<number> {
         const l = Math.hypot(c[0]!, c[1]!, c[2]!);
         const d = c.map((x) => x / l);
         let r = 1;
-        for (const w of waves) r += w.amp * Math.sin(w.freq * (d[0]! * w.d[0]! + d[1]! * w.d[1]! + d[2]! * w.d[2]!) + w.phase);
+        for (const w of waves)
+          r += w.amp * Math.sin(w.freq * (d[0]! * w.d[0]! + d[1]! * w.d[1]! + d[2]! * w.d[2]!) + w.phase);
         const vi = f * side * side + j * side + i;
         positions.set([d[0]! * r, d[1]! * r * 0.8, d[2]! * r], vi * 3);
         normals.set(d, vi * 3);

@@ -27,7 +27,15 @@ import { databasePath, openDatabase } from '../main/store/database.ts';
 import { DEFAULT_RENDERER_DIR, isBuilt } from '../main/host/static.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const JOBS = 1000;
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, before: { type: 'string' } } });
 const rounds = Number(values.rounds);
@@ -39,7 +47,11 @@ if (!isBuilt(DEFAULT_RENDERER_DIR)) {
 }
 
 /** ms from spawn until the first stdout line matching `pattern`; the child is returned running. */
-function spawnUntil(args: string[], pattern: RegExp, cwd = ROOT): Promise<{ ms: number; match: RegExpMatchArray; stop(): Promise<void> }> {
+function spawnUntil(
+  args: string[],
+  pattern: RegExp,
+  cwd = ROOT,
+): Promise<{ ms: number; match: RegExpMatchArray; stop(): Promise<void> }> {
   const started = performance.now();
   const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
@@ -50,26 +62,44 @@ function spawnUntil(args: string[], pattern: RegExp, cwd = ROOT): Promise<{ ms: 
       const match = pattern.exec(out);
       if (match) resolveStart({ ms: performance.now() - started, match, stop: () => (child.kill('SIGTERM'), exited) });
     });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}) before printing ${pattern}: ${out}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${args.join(' ')} exited (${code}) before printing ${pattern}: ${out}`)),
+    );
   });
 }
 
 type Seed = 'none' | 'jobs' | 'thumbnails' | 'before';
 
 async function seedJobs(dataDir: string, thumbnails: boolean, root = ROOT): Promise<void> {
-  const open: typeof openDatabase = root === ROOT ? openDatabase : (await import(join(root, 'main', 'store', 'database.ts'))).openDatabase;
+  const open: typeof openDatabase =
+    root === ROOT ? openDatabase : (await import(join(root, 'main', 'store', 'database.ts'))).openDatabase;
   const store = open(databasePath(dataDir));
   const now = Date.now();
   store.transaction(() => {
     for (let i = 0; i < JOBS; i++) {
-      store.jobs.insert({ id: `job_bench${i}`, kind: 'text_to_image', label: `bench job ${i}`, remoteId: `SESSION_bench${i}`, state: 'succeeded', rawStatus: 'completed', final: true, nextPollAt: null, now: now - i * 1000 });
+      store.jobs.insert({
+        id: `job_bench${i}`,
+        kind: 'text_to_image',
+        label: `bench job ${i}`,
+        remoteId: `SESSION_bench${i}`,
+        state: 'succeeded',
+        rawStatus: 'completed',
+        final: true,
+        nextPollAt: null,
+        now: now - i * 1000,
+      });
     }
   });
   if (thumbnails) {
     // A distinct 192 × 192 picture per job, kept as the library keeps a render: the session's `thumbnail` output.
     const cache = new DownloadCache({ store, dir: defaultCacheDir(dataDir), notice: () => {} });
     for (let i = 0; i < JOBS; i++) {
-      await keepLocalOutput(cache, store, { sessionId: `SESSION_bench${i}`, jobId: `job_bench${i}`, kind: 'thumbnail', bytes: renderPreviewImage(`bench ${i}`, 192, 192) });
+      await keepLocalOutput(cache, store, {
+        sessionId: `SESSION_bench${i}`,
+        jobId: `job_bench${i}`,
+        kind: 'thumbnail',
+        bytes: renderPreviewImage(`bench ${i}`, 192, 192),
+      });
     }
     await cache.close();
   }
@@ -77,7 +107,8 @@ async function seedJobs(dataDir: string, thumbnails: boolean, root = ROOT): Prom
 }
 
 /** Every picture of the library's first page that is in view has been decoded (the rest load lazily). */
-const PICTURES_SHOWN = "[...document.querySelectorAll('.job-row .thumb img')].filter((img) => img.getBoundingClientRect().top < innerHeight).every((img) => img.complete && img.naturalWidth > 0) && document.querySelectorAll('.job-row .thumb img').length > 0";
+const PICTURES_SHOWN =
+  "[...document.querySelectorAll('.job-row .thumb img')].filter((img) => img.getBoundingClientRect().top < innerHeight).every((img) => img.complete && img.naturalWidth > 0) && document.querySelectorAll('.job-row .thumb img').length > 0";
 
 /** Spawn the web host, open it, wait for `ready` (a selector, or a function of the page). */
 async function appRound(browser: Browser, seed: Seed): Promise<{ hostUp: number; ready: number; pageOnly: number }> {
@@ -86,7 +117,11 @@ async function appRound(browser: Browser, seed: Seed): Promise<{ hostUp: number;
     const root = seed === 'before' ? BEFORE! : ROOT;
     if (seed !== 'none') await seedJobs(dataDir, seed === 'thumbnails', root);
     const started = performance.now();
-    const host = await spawnUntil(['scripts/start.ts', '--web', '--no-build', '--data-dir', dataDir], /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/, root);
+    const host = await spawnUntil(
+      ['scripts/start.ts', '--web', '--no-build', '--data-dir', dataDir],
+      /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/,
+      root,
+    );
     const page = await browser.newPage();
     const opened = performance.now();
     await page.goto(host.match[1]!);
@@ -140,13 +175,29 @@ try {
   }
   console.log(`startup, median of ${rounds} rounds (node ${process.version}, headless Chromium)`);
   console.log('                                         process up   page ready   total');
-  console.log(`baseline: node -e + bare page            ${fmt(median(bare.map((b) => b.process)))}   ${fmt(median(bare.map((b) => b.page)))}   ${fmt(median(bare.map((b) => b.process + b.page)))}`);
-  console.log(`web host, empty library → [data-ready]   ${fmt(median(cold.map((r) => r.hostUp)))}   ${fmt(median(cold.map((r) => r.pageOnly)))}   ${fmt(median(cold.map((r) => r.ready)))}`);
-  console.log(`web host, ${JOBS} jobs → first page + total ${fmt(median(seeded.map((r) => r.hostUp)))}   ${fmt(median(seeded.map((r) => r.pageOnly)))}   ${fmt(median(seeded.map((r) => r.ready)))}`);
-  console.log(`  … with thumbnails → + pictures in view  ${fmt(median(pictured.map((r) => r.hostUp)))}   ${fmt(median(pictured.map((r) => r.pageOnly)))}   ${fmt(median(pictured.map((r) => r.ready)))}`);
-  if (BEFORE !== undefined) console.log(`earlier version, ${JOBS} jobs → first page ${fmt(median(before.map((r) => r.hostUp)))}   ${fmt(median(before.map((r) => r.pageOnly)))}   ${fmt(median(before.map((r) => r.ready)))}`);
-  console.log(`thumbnails / no thumbnails (total): ${(median(pictured.map((r) => r.ready)) / median(seeded.map((r) => r.ready))).toFixed(2)}x`);
-  if (BEFORE !== undefined) console.log(`thumbnails / earlier version (total): ${(median(pictured.map((r) => r.ready)) / median(before.map((r) => r.ready))).toFixed(2)}x`);
+  console.log(
+    `baseline: node -e + bare page            ${fmt(median(bare.map((b) => b.process)))}   ${fmt(median(bare.map((b) => b.page)))}   ${fmt(median(bare.map((b) => b.process + b.page)))}`,
+  );
+  console.log(
+    `web host, empty library → [data-ready]   ${fmt(median(cold.map((r) => r.hostUp)))}   ${fmt(median(cold.map((r) => r.pageOnly)))}   ${fmt(median(cold.map((r) => r.ready)))}`,
+  );
+  console.log(
+    `web host, ${JOBS} jobs → first page + total ${fmt(median(seeded.map((r) => r.hostUp)))}   ${fmt(median(seeded.map((r) => r.pageOnly)))}   ${fmt(median(seeded.map((r) => r.ready)))}`,
+  );
+  console.log(
+    `  … with thumbnails → + pictures in view  ${fmt(median(pictured.map((r) => r.hostUp)))}   ${fmt(median(pictured.map((r) => r.pageOnly)))}   ${fmt(median(pictured.map((r) => r.ready)))}`,
+  );
+  if (BEFORE !== undefined)
+    console.log(
+      `earlier version, ${JOBS} jobs → first page ${fmt(median(before.map((r) => r.hostUp)))}   ${fmt(median(before.map((r) => r.pageOnly)))}   ${fmt(median(before.map((r) => r.ready)))}`,
+    );
+  console.log(
+    `thumbnails / no thumbnails (total): ${(median(pictured.map((r) => r.ready)) / median(seeded.map((r) => r.ready))).toFixed(2)}x`,
+  );
+  if (BEFORE !== undefined)
+    console.log(
+      `thumbnails / earlier version (total): ${(median(pictured.map((r) => r.ready)) / median(before.map((r) => r.ready))).toFixed(2)}x`,
+    );
 } finally {
   await browser.close();
 }

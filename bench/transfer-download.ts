@@ -91,10 +91,23 @@ const timeBinary = ['/usr/bin/time'].find((path) => {
 /** Our side, in a child process (test/cache/fixtures/fetch-output.ts) with a fresh cache folder. */
 async function viaCache(name: string, file: { url: string; sha256: string }): Promise<Sample> {
   const dir = join(work, name);
-  const args = ['test/cache/fixtures/fetch-output.ts', '--db', join(dir, 'asset-studio.db'), '--cache-dir', join(dir, 'cache'), '--session', 'SESSION_bench', '--kind', 'glb', '--url', file.url];
+  const args = [
+    'test/cache/fixtures/fetch-output.ts',
+    '--db',
+    join(dir, 'asset-studio.db'),
+    '--cache-dir',
+    join(dir, 'cache'),
+    '--session',
+    'SESSION_bench',
+    '--kind',
+    'glb',
+    '--url',
+    file.url,
+  ];
   const { stdout } = await run(process.execPath, args, { maxBuffer: 1 << 20 });
   const result = JSON.parse(stdout) as { path: string; ms: number; cpuMs: number; maxRssKiB: number };
-  if (!result.path.endsWith(file.sha256)) throw new Error(`our download gave ${result.path}, expected the blob ${file.sha256}`);
+  if (!result.path.endsWith(file.sha256))
+    throw new Error(`our download gave ${result.path}, expected the blob ${file.sha256}`);
   rmSync(dir, { recursive: true, force: true });
   return { ms: result.ms, cpuMs: result.cpuMs, maxRssKiB: result.maxRssKiB };
 }
@@ -103,7 +116,9 @@ async function viaCache(name: string, file: { url: string; sha256: string }): Pr
 async function viaCurl(name: string, sync: boolean): Promise<Sample> {
   const out = join(work, `${name}.bin`);
   const curlArgs = ['-s', '-o', out, '-w', '%{time_total} %{size_download}', big.url];
-  const { stdout, stderr } = timeBinary ? await run(timeBinary, ['-f', 'cpu %U %S', 'curl', ...curlArgs]) : await run('curl', curlArgs);
+  const { stdout, stderr } = timeBinary
+    ? await run(timeBinary, ['-f', 'cpu %U %S', 'curl', ...curlArgs])
+    : await run('curl', curlArgs);
   const [seconds, bytes] = stdout.trim().split(' ').map(Number) as [number, number];
   const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(stderr);
   if (bytes !== size) throw new Error(`curl got ${bytes} bytes, expected ${size}`);
@@ -124,7 +139,9 @@ async function viaCurlHashed(name: string): Promise<Sample> {
   const script = `curl -s "$1" | tee "$2" | openssl dgst -sha256 -r`;
   const started = performance.now();
   const args = ['-c', script, 'sh', big.url, out];
-  const { stdout, stderr } = timeBinary ? await run(timeBinary, ['-f', 'cpu %U %S', 'sh', ...args]) : await run('sh', args);
+  const { stdout, stderr } = timeBinary
+    ? await run(timeBinary, ['-f', 'cpu %U %S', 'sh', ...args])
+    : await run('sh', args);
   const ms = performance.now() - started;
   const digest = stdout.trim().split(/\s+/)[0];
   if (digest !== big.sha256) throw new Error(`curl | tee | openssl gave the SHA-256 ${digest}, expected ${big.sha256}`);
@@ -163,7 +180,12 @@ const median = (xs: Sample[], field: 'ms' | 'cpuMs' | 'engineCpuMs' = 'ms') => {
 };
 const seconds = (ms: number | undefined) => (ms === undefined ? 'n/a' : `${(ms / 1000).toFixed(2)} s`);
 const mibps = (ms: number) => size / 2 ** 20 / (ms / 1000);
-const [oursMs, curlMs, curlSyncMs, curlHashedMs] = [median(ours)!, median(curl)!, median(curlSync)!, median(curlHashed)!];
+const [oursMs, curlMs, curlSyncMs, curlHashedMs] = [
+  median(ours)!,
+  median(curl)!,
+  median(curlSync)!,
+  median(curlHashed)!,
+];
 const mb = (kib: number) => (kib / 1024).toFixed(0);
 const peak = Math.max(...ours.map((s) => s.maxRssKiB!));
 const report = [

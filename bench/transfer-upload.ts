@@ -25,7 +25,11 @@ import { openDatabase } from '../main/store/database.ts';
 import { sparseFbx, UPLOAD_CHILD, type ChildReport } from '../test/files/helpers.ts';
 
 const { values } = parseArgs({
-  options: { 'size-mb': { type: 'string', default: '500' }, runs: { type: 'string', default: '7' }, files: { type: 'string', default: '200' } },
+  options: {
+    'size-mb': { type: 'string', default: '500' },
+    runs: { type: 'string', default: '7' },
+    files: { type: 'string', default: '200' },
+  },
 });
 const sizeBytes = Number(values['size-mb']) * 1e6;
 const runs = Number(values.runs);
@@ -35,7 +39,13 @@ const work = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'b
 const run = promisify(execFile);
 
 const engine = spawn(process.execPath, ['main/engine/run.ts'], {
-  env: { ...process.env, ASSET_STUDIO_ENGINE_DATA_DIR: join(work, 'engine'), ASSET_STUDIO_API_KEY: apiKey, ASSET_STUDIO_ENGINE_SPEED: '1', ASSET_STUDIO_ENGINE_CREDITS: '1000000' },
+  env: {
+    ...process.env,
+    ASSET_STUDIO_ENGINE_DATA_DIR: join(work, 'engine'),
+    ASSET_STUDIO_API_KEY: apiKey,
+    ASSET_STUDIO_ENGINE_SPEED: '1',
+    ASSET_STUDIO_ENGINE_CREDITS: '1000000',
+  },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 const first = await new Promise<string>((resolve) => createInterface({ input: engine.stdout! }).once('line', resolve));
@@ -59,7 +69,18 @@ try {
     rss.push(report.maxRssBytes / 2 ** 20);
   };
   const viaCurl = async () => {
-    const { stdout } = await run('curl', ['-sS', '-o', '/dev/null', '-w', '%{http_code} %{time_total}', '-H', `x-api-key: ${apiKey}`, '-F', `file=@${big}`, `${url}/mesh-animation/upload`]);
+    const { stdout } = await run('curl', [
+      '-sS',
+      '-o',
+      '/dev/null',
+      '-w',
+      '%{http_code} %{time_total}',
+      '-H',
+      `x-api-key: ${apiKey}`,
+      '-F',
+      `file=@${big}`,
+      `${url}/mesh-animation/upload`,
+    ]);
     const [status, seconds] = stdout.trim().split(' ');
     if (status !== '200') throw new Error(`curl upload answered HTTP ${status}`);
     curl.push(mbps(sizeBytes, Number(seconds)));
@@ -76,11 +97,21 @@ try {
     }
   }
   rmSync(big);
-  console.log(`${runs} alternating runs of a ${sizeBytes / 1e6} MB multipart upload (sparse FBX) to POST /mesh-animation/upload (medians)`);
-  console.log(`curl -F file=@…     : ${median(curl).toFixed(0)} MB/s   (runs: ${curl.map((x) => x.toFixed(0)).join(', ')})`);
-  console.log(`asset-studio upload : ${median(ours).toFixed(0)} MB/s   (runs: ${ours.map((x) => x.toFixed(0)).join(', ')})`);
-  console.log(`ratio ours/curl     : ${median(ours.map((x, i) => x / curl[i]!)).toFixed(2)} (median of the per-run throughput ratios; goal >= 0.8)`);
-  console.log(`our peak RSS        : ${Math.max(...rss).toFixed(1)} MB in the uploading child process (goal <= 150 MB)`);
+  console.log(
+    `${runs} alternating runs of a ${sizeBytes / 1e6} MB multipart upload (sparse FBX) to POST /mesh-animation/upload (medians)`,
+  );
+  console.log(
+    `curl -F file=@…     : ${median(curl).toFixed(0)} MB/s   (runs: ${curl.map((x) => x.toFixed(0)).join(', ')})`,
+  );
+  console.log(
+    `asset-studio upload : ${median(ours).toFixed(0)} MB/s   (runs: ${ours.map((x) => x.toFixed(0)).join(', ')})`,
+  );
+  console.log(
+    `ratio ours/curl     : ${median(ours.map((x, i) => x / curl[i]!)).toFixed(2)} (median of the per-run throughput ratios; goal >= 0.8)`,
+  );
+  console.log(
+    `our peak RSS        : ${Math.max(...rss).toFixed(1)} MB in the uploading child process (goal <= 150 MB)`,
+  );
 
   // ---- 2. a batch of small files ------------------------------------------------------------------
   const folder = join(work, 'drop');
@@ -95,8 +126,12 @@ try {
   const submitter = new Submitter({ store, client, tracker: new JobTracker({ store, client }) });
 
   // Baseline: the same creates as bare client calls, 3 at a time, images already read as data URIs.
-  const paths = readdirSync(folder).sort().map((n) => join(folder, n));
-  const images = new Map(await Promise.all(paths.filter((p) => p.endsWith('.png')).map(async (p) => [p, await toDataUri(p)] as const)));
+  const paths = readdirSync(folder)
+    .sort()
+    .map((n) => join(folder, n));
+  const images = new Map(
+    await Promise.all(paths.filter((p) => p.endsWith('.png')).map(async (p) => [p, await toDataUri(p)] as const)),
+  );
   let next = 0;
   const t0 = performance.now();
   await Promise.all(
@@ -114,10 +149,19 @@ try {
   const t1 = performance.now();
   const summary = await runBatch([folder], { submitter });
   const batchMs = performance.now() - t1;
-  if (summary.submitted !== fileCount) throw new Error(`batch submitted ${summary.submitted} of ${fileCount}: ${JSON.stringify(summary.items.find((i) => i.error))}`);
-  console.log(`\nbatch of ${fileCount} files (${fileCount / 2} PNG 128×128, ${fileCount / 2} binary FBX), concurrency 3`);
-  console.log(`bare client calls   : ${bareMs.toFixed(0)} ms, ${(bareMs / fileCount).toFixed(2)} ms/file (creates only, images read beforehand)`);
-  console.log(`runBatch            : ${batchMs.toFixed(0)} ms, ${(batchMs / fileCount).toFixed(2)} ms/file (walk, inspect, hash, data URI, journal, job record)`);
+  if (summary.submitted !== fileCount)
+    throw new Error(
+      `batch submitted ${summary.submitted} of ${fileCount}: ${JSON.stringify(summary.items.find((i) => i.error))}`,
+    );
+  console.log(
+    `\nbatch of ${fileCount} files (${fileCount / 2} PNG 128×128, ${fileCount / 2} binary FBX), concurrency 3`,
+  );
+  console.log(
+    `bare client calls   : ${bareMs.toFixed(0)} ms, ${(bareMs / fileCount).toFixed(2)} ms/file (creates only, images read beforehand)`,
+  );
+  console.log(
+    `runBatch            : ${batchMs.toFixed(0)} ms, ${(batchMs / fileCount).toFixed(2)} ms/file (walk, inspect, hash, data URI, journal, job record)`,
+  );
   console.log(`overhead per file   : ${((batchMs - bareMs) / fileCount).toFixed(2)} ms`);
   await client.close();
   store.close();

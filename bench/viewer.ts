@@ -124,8 +124,18 @@ globalThis.playFirst = () => {
 
 async function buildBare(dir: string, canvas: { width: number; height: number }): Promise<void> {
   mkdirSync(dir, { recursive: true });
-  await build({ stdin: { contents: BARE_ENTRY, resolveDir: ROOT, loader: 'js' }, bundle: true, minify: true, format: 'esm', outfile: join(dir, 'bare.js'), logLevel: 'error' });
-  writeFileSync(join(dir, 'index.html'), `<!doctype html><body style="margin:0"><input type="file" id="f"><canvas id="c" style="width:${canvas.width}px;height:${canvas.height}px"></canvas><script type="module" src="bare.js"></script></body>`);
+  await build({
+    stdin: { contents: BARE_ENTRY, resolveDir: ROOT, loader: 'js' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    outfile: join(dir, 'bare.js'),
+    logLevel: 'error',
+  });
+  writeFileSync(
+    join(dir, 'index.html'),
+    `<!doctype html><body style="margin:0"><input type="file" id="f"><canvas id="c" style="width:${canvas.width}px;height:${canvas.height}px"></canvas><script type="module" src="bare.js"></script></body>`,
+  );
 }
 
 function serve(dir: string): Promise<{ url: string; close(): void }> {
@@ -133,12 +143,18 @@ function serve(dir: string): Promise<{ url: string; close(): void }> {
   const server = createServer((req, res) => {
     try {
       const body = readFileSync(join(dir, new URL(req.url!, 'http://x').pathname.replace(/^\/$/, '/index.html')));
-      res.writeHead(200, { 'content-type': types[extname(req.url!)] ?? 'text/html', 'cache-control': 'max-age=3600' }).end(body);
+      res
+        .writeHead(200, { 'content-type': types[extname(req.url!)] ?? 'text/html', 'cache-control': 'max-age=3600' })
+        .end(body);
     } catch {
       res.writeHead(404).end();
     }
   });
-  return new Promise((done) => server.listen(0, '127.0.0.1', () => done({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() })));
+  return new Promise((done) =>
+    server.listen(0, '127.0.0.1', () =>
+      done({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() }),
+    ),
+  );
 }
 
 /**
@@ -165,9 +181,18 @@ async function waitTimes(page: Page): Promise<Open> {
 }
 
 /** Gives the file to the input, waits until `rendered` holds; the page's times. */
-async function timeOpen<A>(page: Page, input: string, file: string, rendered: (arg: A) => boolean, arg: A): Promise<Open> {
+async function timeOpen<A>(
+  page: Page,
+  input: string,
+  file: string,
+  rendered: (arg: A) => boolean,
+  arg: A,
+): Promise<Open> {
   await page.setInputFiles(input, file);
-  await page.waitForFunction(rendered as (arg: unknown) => boolean, arg as unknown, { polling: 'raf', timeout: 120_000 });
+  await page.waitForFunction(rendered as (arg: unknown) => boolean, arg as unknown, {
+    polling: 'raf',
+    timeout: 120_000,
+  });
   return waitTimes(page);
 }
 
@@ -261,7 +286,13 @@ async function bareRound(browser: Browser, url: string, file: string): Promise<R
  * (served from the host's /cache/ route), against the bare page loading the same bytes by URL from its own
  * server. First in a fresh context, then again in a new page of it (the HTTP cache holds the file).
  */
-async function cacheRound(browser: Browser, appUrl: string, option: string, bareUrl: string, glbUrl: string): Promise<{ app: Open[]; bare: Open[] }> {
+async function cacheRound(
+  browser: Browser,
+  appUrl: string,
+  option: string,
+  bareUrl: string,
+  glbUrl: string,
+): Promise<{ app: Open[]; bare: Open[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.addInitScript(CLOCK);
   const app: Open[] = [];
@@ -292,7 +323,12 @@ async function cacheRound(browser: Browser, appUrl: string, option: string, bare
 }
 
 /** ms per frame over 3 s of the Fox's first clip playing. */
-async function foxFrames(browser: Browser, appUrl: string, bareUrl: string, fox: string): Promise<{ app: number; bare: number }> {
+async function foxFrames(
+  browser: Browser,
+  appUrl: string,
+  bareUrl: string,
+  fox: string,
+): Promise<{ app: number; bare: number }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const app = await context.newPage();
   await app.goto(`${appUrl}#/viewer`);
@@ -343,7 +379,16 @@ const host = await startWebHost({ dataDir: join(work, 'data'), rendererDir: outD
 const bare = await serve(join(work, 'bare'));
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--use-angle=swiftshader',
+    '--enable-unsafe-swiftshader',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 try {
   // The bare page's canvas is given the size of the app's viewer canvas: the same number of pixels to shade.
@@ -360,7 +405,8 @@ try {
   const row = (name: string, bytes: number, pairs: [number, number][]) =>
     `${name.padEnd(22)} ${`${(bytes / 2 ** 20).toFixed(1)} MB`.padStart(8)}${pairs.map(([a, b]) => `  ${fmt(a)}  ${fmt(b)}   ${(a / b).toFixed(2).padStart(5)}×`).join('')}`;
   const kinds = ['first', 'second', 'plain'] as const;
-  const pairsOf = (app: Round[], raw: Round[], at: keyof Open) => kinds.map((k) => [median(app.map((r) => r[k][at])), median(raw.map((r) => r[k][at]))] as [number, number]);
+  const pairsOf = (app: Round[], raw: Round[], at: keyof Open) =>
+    kinds.map((k) => [median(app.map((r) => r[k][at])), median(raw.map((r) => r[k][at]))] as [number, number]);
   const header = [
     '                                  studio environment (both pages)                          lights only (both pages)',
     'file                       size     app first  bare first   ratio   app second  bare second  ratio    app second  bare second  ratio',
@@ -381,27 +427,55 @@ try {
   }
   // A finished image-to-3D job of the embedded engine, its GLB in the download cache.
   const image = `data:image/png;base64,${readFileSync(resolve(FIXTURES, '..', 'images', 'chair.png')).toString('base64')}`;
-  const created = (await host.bridge.call('create', { endpoint: 'createImageTo3d', body: { image_url: image } })) as { job: { remoteId: string } };
+  const created = (await host.bridge.call('create', { endpoint: 'createImageTo3d', body: { image_url: image } })) as {
+    job: { remoteId: string };
+  };
   let cached: { sessionId: string; kind: string } | undefined;
   for (let tries = 0; !cached; tries++) {
     if (tries > 1200) throw new Error('the job GLB never reached the cache');
     await new Promise((r) => setTimeout(r, 50));
-    const { models } = (await host.bridge.call('cache.models', {})) as { models: { sessionId: string; kind: string }[] };
+    const { models } = (await host.bridge.call('cache.models', {})) as {
+      models: { sessionId: string; kind: string }[];
+    };
     cached = models.find((m) => m.sessionId === created.job.remoteId && m.kind === 'glb');
   }
   copyFileSync(host.bridge.services.cache.open(cached.sessionId, cached.kind)!, join(work, 'bare', 'cached.glb'));
   const cacheRounds: { app: Open[]; bare: Open[] }[] = [];
-  for (let i = 0; i < rounds; i++) cacheRounds.push(await cacheRound(browser, host.url, `${cached.sessionId}\n${cached.kind}`, bare.url, `${bare.url}cached.glb`));
+  for (let i = 0; i < rounds; i++)
+    cacheRounds.push(
+      await cacheRound(browser, host.url, `${cached.sessionId}\n${cached.kind}`, bare.url, `${bare.url}cached.glb`),
+    );
   const cachedBytes = statSync(join(work, 'bare', 'cached.glb')).size;
-  for (const [rows, at] of [[drawnRows, 'drawn'], [nextRows, 'next']] as const) {
-    rows.push(row('job GLB from the cache', cachedBytes, [0, 1].map((k) => [median(cacheRounds.map((r) => r.app[k]![at])), median(cacheRounds.map((r) => r.bare[k]![at]))] as [number, number])));
+  for (const [rows, at] of [
+    [drawnRows, 'drawn'],
+    [nextRows, 'next'],
+  ] as const) {
+    rows.push(
+      row(
+        'job GLB from the cache',
+        cachedBytes,
+        [0, 1].map(
+          (k) =>
+            [median(cacheRounds.map((r) => r.app[k]![at])), median(cacheRounds.map((r) => r.bare[k]![at]))] as [
+              number,
+              number,
+            ],
+        ),
+      ),
+    );
   }
-  console.log(`viewer: open → first frame drawn with the model, median of ${rounds} rounds (headless Chromium, SwiftShader WebGL, node ${process.version})`);
+  console.log(
+    `viewer: open → first frame drawn with the model, median of ${rounds} rounds (headless Chromium, SwiftShader WebGL, node ${process.version})`,
+  );
   console.log([...header, ...drawnRows].join('\n'));
-  console.log(`\nthe same opens, until the page's next animation frame (the drawn frame taken by the browser; the app's panels laid out)`);
+  console.log(
+    `\nthe same opens, until the page's next animation frame (the drawn frame taken by the browser; the app's panels laid out)`,
+  );
   console.log([...header, ...nextRows].join('\n'));
   const fox = await foxFrames(browser, host.url, bare.url, join(FIXTURES, 'Fox.glb'));
-  console.log(`Fox.glb playing its first clip: app ${fox.app.toFixed(1)} ms/frame, bare ${fox.bare.toFixed(1)} ms/frame`);
+  console.log(
+    `Fox.glb playing its first clip: app ${fox.app.toFixed(1)} ms/frame, bare ${fox.bare.toFixed(1)} ms/frame`,
+  );
 } finally {
   await browser.close();
   bare.close();

@@ -37,7 +37,12 @@ const BABYLON_ASSETS: readonly [from: string, to: string][] = [
  * viewer (renderer/viewer/usd/usd-loader.ts) reads it and otherwise opens USDZ with its built-in reader.
  */
 const USD_RUNTIME_DIR = join(HERE, '..', 'assets', 'vendor', 'babylon-usd-importer');
-const USD_RUNTIME_FILES = ['babylon-usd-importer.js', 'babylon-usd-importer.wasm', 'babylon-usd-importer.data', 'babylon-usd-importer.worker.js'];
+const USD_RUNTIME_FILES = [
+  'babylon-usd-importer.js',
+  'babylon-usd-importer.wasm',
+  'babylon-usd-importer.data',
+  'babylon-usd-importer.worker.js',
+];
 
 export interface RendererBuildOptions {
   /** Output folder (created); default `dist/renderer` of the checkout. */
@@ -76,7 +81,13 @@ function options(outDir: string, minify: boolean, sourcemap: boolean): BuildOpti
         name: 'zod-english-only',
         setup(b) {
           b.onResolve({ filter: /locales\/index\.js$/ }, (args) =>
-            /[\\/]zod[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'zod-locales', pluginData: join(args.resolveDir, '..', 'locales', 'en.js') } : undefined,
+            /[\\/]zod[\\/]/.test(args.importer)
+              ? {
+                  path: 'zod-locales',
+                  namespace: 'zod-locales',
+                  pluginData: join(args.resolveDir, '..', 'locales', 'en.js'),
+                }
+              : undefined,
           );
           b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
             contents: `export { default as en } from ${JSON.stringify(args.pluginData as string)};`,
@@ -88,9 +99,16 @@ function options(outDir: string, minify: boolean, sourcemap: boolean): BuildOpti
       {
         name: 'no-node-builtins',
         setup(b) {
-          b.onResolve({ filter: /^node:|^(fs|path|os|child_process|crypto|net|http|https|url|util|stream)$/ }, (args) => ({
-            errors: [{ text: `The renderer imports the Node module "${args.path}" (from ${args.importer}); the UI must only use the bridge.` }],
-          }));
+          b.onResolve(
+            { filter: /^node:|^(fs|path|os|child_process|crypto|net|http|https|url|util|stream)$/ },
+            (args) => ({
+              errors: [
+                {
+                  text: `The renderer imports the Node module "${args.path}" (from ${args.importer}); the UI must only use the bridge.`,
+                },
+              ],
+            }),
+          );
         },
       },
     ],
@@ -142,9 +160,16 @@ export async function buildRenderer(opts: RendererBuildOptions = {}): Promise<Re
   await rm(join(outDir, 'chunks'), { recursive: true, force: true }); // chunk names carry hashes: no stale ones
   const minify = opts.minify ?? true;
   const sourcemap = opts.sourcemap ?? false;
-  await Promise.all([build(options(outDir, minify, sourcemap)), build(babylonOptions(outDir, minify, sourcemap)), build(ktx2WorkerOptions(outDir, minify, sourcemap))]);
+  await Promise.all([
+    build(options(outDir, minify, sourcemap)),
+    build(babylonOptions(outDir, minify, sourcemap)),
+    build(ktx2WorkerOptions(outDir, minify, sourcemap)),
+  ]);
   await finish(outDir);
-  return { outDir, files: ['index.html', 'app.js', 'app.css', 'chunks/', 'viewer/babylon.js', 'babylon/', 'environment/studio.hdr'] };
+  return {
+    outDir,
+    files: ['index.html', 'app.js', 'app.css', 'chunks/', 'viewer/babylon.js', 'babylon/', 'environment/studio.hdr'],
+  };
 }
 
 /** esbuild names the CSS entry after it; the page wants app.css. Then the page and Babylon's decoders. */
@@ -158,23 +183,50 @@ async function finish(outDir: string) {
   }
   const usdRuntime = join(outDir, 'babylon', 'babylonUsdImporter');
   await rm(usdRuntime, { recursive: true, force: true });
-  const present = await Promise.all(USD_RUNTIME_FILES.map((f) => access(join(USD_RUNTIME_DIR, f)).then(() => true, () => false)));
+  const present = await Promise.all(
+    USD_RUNTIME_FILES.map((f) =>
+      access(join(USD_RUNTIME_DIR, f)).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
   const available = present.every(Boolean);
   if (available) await cp(USD_RUNTIME_DIR, usdRuntime, { recursive: true });
-  else if (present.some(Boolean)) console.warn(`${USD_RUNTIME_DIR} lacks ${USD_RUNTIME_FILES.filter((_, i) => !present[i]).join(', ')}: the OpenUSD importer runtime is left out.`);
-  await writeFile(join(outDir, 'babylon', 'usd-runtime.json'), `${JSON.stringify(available ? { available, folder: 'babylonUsdImporter/', files: USD_RUNTIME_FILES } : { available })}\n`);
+  else if (present.some(Boolean))
+    console.warn(
+      `${USD_RUNTIME_DIR} lacks ${USD_RUNTIME_FILES.filter((_, i) => !present[i]).join(', ')}: the OpenUSD importer runtime is left out.`,
+    );
+  await writeFile(
+    join(outDir, 'babylon', 'usd-runtime.json'),
+    `${JSON.stringify(available ? { available, folder: 'babylonUsdImporter/', files: USD_RUNTIME_FILES } : { available })}\n`,
+  );
   await writeStudioHdr(join(outDir, 'environment', 'studio.hdr')); // the viewer's default lighting (renderer/environment/)
 }
 
 async function main(argv: string[]) {
   const dev = argv.includes('--dev');
   const outIndex = argv.indexOf('--out');
-  const outDir = resolve(outIndex >= 0 && argv[outIndex + 1] ? argv[outIndex + 1]! : join(HERE, '..', 'dist', 'renderer'));
+  const outDir = resolve(
+    outIndex >= 0 && argv[outIndex + 1] ? argv[outIndex + 1]! : join(HERE, '..', 'dist', 'renderer'),
+  );
   if (argv.includes('--watch')) {
     await mkdir(outDir, { recursive: true });
     const ctx = await context({
       ...options(outDir, !dev, dev),
-      plugins: [...(options(outDir, !dev, dev).plugins ?? []), { name: 'finish', setup: (b) => b.onEnd(async (r) => { if (r.errors.length === 0) { await finish(outDir); console.log(`renderer rebuilt in ${outDir}`); } }) }],
+      plugins: [
+        ...(options(outDir, !dev, dev).plugins ?? []),
+        {
+          name: 'finish',
+          setup: (b) =>
+            b.onEnd(async (r) => {
+              if (r.errors.length === 0) {
+                await finish(outDir);
+                console.log(`renderer rebuilt in ${outDir}`);
+              }
+            }),
+        },
+      ],
     });
     const viewerCtx = await context(babylonOptions(outDir, !dev, dev));
     const workerCtx = await context(ktx2WorkerOptions(outDir, !dev, dev));

@@ -27,14 +27,26 @@ export const NODE_BUNDLE: BuildOptions = {
 
 export async function buildElectron(): Promise<string[]> {
   await Promise.all([
-    build({ ...NODE_BUNDLE, entryPoints: [join(ROOT, 'main', 'electron', 'main.ts')], outfile: join(ELECTRON_OUT, 'main.cjs') }),
+    build({
+      ...NODE_BUNDLE,
+      entryPoints: [join(ROOT, 'main', 'electron', 'main.ts')],
+      outfile: join(ELECTRON_OUT, 'main.cjs'),
+    }),
     // The preload runs in the renderer's sandbox: only 'electron' may be required there, the rest is bundled.
-    build({ ...NODE_BUNDLE, minify: true, entryPoints: [join(ROOT, 'main', 'electron', 'preload.ts')], outfile: join(ELECTRON_OUT, 'preload.cjs') }),
+    build({
+      ...NODE_BUNDLE,
+      minify: true,
+      entryPoints: [join(ROOT, 'main', 'electron', 'preload.ts')],
+      outfile: join(ELECTRON_OUT, 'preload.cjs'),
+    }),
   ]);
   // The engine's Draco decoder (draco3dgltf, for compressed retopology inputs) loads its WebAssembly from the
   // folder of the script that runs it: in the bundle, dist/electron/.
   const dracoWasm = join(ELECTRON_OUT, 'draco_decoder_gltf.wasm');
-  copyFileSync(join(dirname(createRequire(import.meta.url).resolve('draco3dgltf')), 'draco_decoder_gltf.wasm'), dracoWasm);
+  copyFileSync(
+    join(dirname(createRequire(import.meta.url).resolve('draco3dgltf')), 'draco_decoder_gltf.wasm'),
+    dracoWasm,
+  );
   return [join(ELECTRON_OUT, 'main.cjs'), join(ELECTRON_OUT, 'preload.cjs'), dracoWasm];
 }
 
@@ -61,5 +73,7 @@ if (import.meta.main) {
   const files = await buildElectron();
   const renderer = process.argv.includes('--no-renderer') ? false : await buildRendererIfPresent();
   files.push(buildBlenderAddon());
-  console.log(`built ${files.map((f) => f.slice(ROOT.length + 1)).join(', ')}${renderer ? ', dist/renderer/' : ''} in ${Math.round(performance.now() - started)} ms`);
+  console.log(
+    `built ${files.map((f) => f.slice(ROOT.length + 1)).join(', ')}${renderer ? ', dist/renderer/' : ''} in ${Math.round(performance.now() - started)} ms`,
+  );
 }

@@ -14,7 +14,14 @@ import { startWebHost } from '../main/host/web-host.ts';
 import { buildElectron, buildRendererIfPresent } from './build.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const { values } = parseArgs({ options: { web: { type: 'boolean' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, 'no-build': { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: {
+    web: { type: 'boolean' },
+    port: { type: 'string' },
+    'data-dir': { type: 'string' },
+    'no-build': { type: 'boolean' },
+  },
+});
 
 /**
  * The Electron binary's path, or why there is none. Read from the electron package's path.txt rather
@@ -31,9 +38,14 @@ function electronBinary(): { path: string } | { missing: string } {
   try {
     name = readFileSync(join(dir, 'path.txt'), 'utf8').trim();
   } catch {
-    return { missing: 'its download was skipped or blocked (ELECTRON_SKIP_BINARY_DOWNLOAD); run "node node_modules/electron/install.js" where the network allows it' };
+    return {
+      missing:
+        'its download was skipped or blocked (ELECTRON_SKIP_BINARY_DOWNLOAD); run "node node_modules/electron/install.js" where the network allows it',
+    };
   }
-  const path = process.env.ELECTRON_OVERRIDE_DIST_PATH ? join(process.env.ELECTRON_OVERRIDE_DIST_PATH, name) : join(dir, 'dist', name);
+  const path = process.env.ELECTRON_OVERRIDE_DIST_PATH
+    ? join(process.env.ELECTRON_OVERRIDE_DIST_PATH, name)
+    : join(dir, 'dist', name);
   return existsSync(path) ? { path } : { missing: `${path} does not exist` };
 }
 
@@ -46,13 +58,23 @@ function refused(error: unknown): never {
 }
 
 async function web(reason?: string): Promise<void> {
-  if (reason) console.log(`The Electron binary is not available (${reason}).\nStarting the local web host instead: open the address below in your browser.`);
+  if (reason)
+    console.log(
+      `The Electron binary is not available (${reason}).\nStarting the local web host instead: open the address below in your browser.`,
+    );
   // Without --port: the port of the last launch when it is free (an open tab reconnects), else a free one.
   const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new Error(`--port must be a port number (0-65535), got "${values.port}"`);
-  const host = await startWebHost({ dataDir: resolveDataDir({ flags: { dataDir: values['data-dir'] }, env: process.env }), ...(port !== undefined && { port }), connectionSources: { env: process.env } }).catch(refused);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535))
+    throw new Error(`--port must be a port number (0-65535), got "${values.port}"`);
+  const host = await startWebHost({
+    dataDir: resolveDataDir({ flags: { dataDir: values['data-dir'] }, env: process.env }),
+    ...(port !== undefined && { port }),
+    connectionSources: { env: process.env },
+  }).catch(refused);
   const { connection } = host.bridge;
-  console.log(`\nAsset Studio (web host): ${host.url}\n(the link holds the token, kept with the port between launches; stop with Ctrl+C)`);
+  console.log(
+    `\nAsset Studio (web host): ${host.url}\n(the link holds the token, kept with the port between launches; stop with Ctrl+C)`,
+  );
   console.log(`Connected to: ${connectionSentence(connection)}${connection.note ? `\nNote: ${connection.note}` : ''}`);
   const stop = () => void host.close().finally(() => process.exit(0));
   process.once('SIGINT', stop);

@@ -2,7 +2,18 @@
 // and main's `batch.done` all count with this one function, so they always say the same.
 
 /** Every state an item of a batch can be in: the renderer's own (before main has the file), then main's. */
-export const BATCH_ITEM_PHASES = ['waiting', 'sending', 'send_failed', 'inspecting', 'rejected', 'queued', 'uploading', 'submitted', 'failed', 'cancelled'] as const;
+export const BATCH_ITEM_PHASES = [
+  'waiting',
+  'sending',
+  'send_failed',
+  'inspecting',
+  'rejected',
+  'queued',
+  'uploading',
+  'submitted',
+  'failed',
+  'cancelled',
+] as const;
 export type BatchItemPhase = (typeof BATCH_ITEM_PHASES)[number];
 
 /** Not sent to the app, rejected by the check, or refused by the service. */
@@ -24,7 +35,13 @@ export function countBatch(phases: readonly BatchItemPhase[]): BatchCounts {
   const submitted = of(['submitted']);
   const problems = of(PROBLEMS);
   const cancelled = of(['cancelled']);
-  return { total: phases.length, submitted, problems, cancelled, going: phases.length - submitted - problems - cancelled };
+  return {
+    total: phases.length,
+    submitted,
+    problems,
+    cancelled,
+    going: phases.length - submitted - problems - cancelled,
+  };
 }
 
 /** "3 of 5 files submitted, 1 with a problem, 1 cancelled" (and how many are still going). */

@@ -21,19 +21,47 @@ export interface ErrorMapping {
 
 /** Why a local file cannot be sent (main/files). */
 export const INSPECTION_CODES = [
-  'unreadable', 'not-a-file', 'empty', 'too-large', 'wrong-format', 'truncated', 'zip-damaged', 'zip-unsupported', 'zip-no-fbx',
-  'zip-unsafe-path', 'zip-symlink', 'zip-encrypted', 'zip-too-many-entries', 'zip-bomb', 'image-too-large',
+  'unreadable',
+  'not-a-file',
+  'empty',
+  'too-large',
+  'wrong-format',
+  'truncated',
+  'zip-damaged',
+  'zip-unsupported',
+  'zip-no-fbx',
+  'zip-unsafe-path',
+  'zip-symlink',
+  'zip-encrypted',
+  'zip-too-many-entries',
+  'zip-bomb',
+  'image-too-large',
 ] as const;
 export type InspectionCode = (typeof INSPECTION_CODES)[number];
 
 /** Why an export into a game project failed (main/export). */
 export const EXPORT_ERROR_CODES = [
-  'bad-name', 'bad-input', 'source-missing', 'not-a-project', 'ambiguous-project', 'outside-project', 'target-exists',
-  'nothing-to-export', 'unreadable-glb', 'unsupported-glb', 'bad-manifest', 'io', 'bad-format',
+  'bad-name',
+  'bad-input',
+  'source-missing',
+  'not-a-project',
+  'ambiguous-project',
+  'outside-project',
+  'target-exists',
+  'nothing-to-export',
+  'unreadable-glb',
+  'unsupported-glb',
+  'bad-manifest',
+  'io',
+  'bad-format',
 ] as const;
 export type ExportErrorCode = (typeof EXPORT_ERROR_CODES)[number];
 
-const map = (bridgeCode: string, exitCode: ExitCode, httpStatus: number): ErrorMapping => ({ bridgeCode, exitCode, httpStatus });
+const map = (bridgeCode: string, exitCode: ExitCode, httpStatus: number): ErrorMapping => ({
+  bridgeCode,
+  exitCode,
+  httpStatus,
+});
 const INVALID = map('invalid-input', 2, 400);
 const SETTINGS = map('invalid-settings', 2, 400);
 const INTERNAL = map('internal', 1, 500);
@@ -81,8 +109,14 @@ export type ErrorCode = keyof typeof GENERAL | InspectionCode | ExportErrorCode;
 /** Every code: what it is to the bridge, the CLI and the web host. */
 export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorMapping>> = {
   ...GENERAL,
-  ...(Object.fromEntries(INSPECTION_CODES.map((c) => [c, map('file-rejected', 2, 422)])) as Record<InspectionCode, ErrorMapping>),
-  ...(Object.fromEntries(EXPORT_ERROR_CODES.map((c) => [c, map(`export-${c}`, 1, 422)])) as Record<ExportErrorCode, ErrorMapping>),
+  ...(Object.fromEntries(INSPECTION_CODES.map((c) => [c, map('file-rejected', 2, 422)])) as Record<
+    InspectionCode,
+    ErrorMapping
+  >),
+  ...(Object.fromEntries(EXPORT_ERROR_CODES.map((c) => [c, map(`export-${c}`, 1, 422)])) as Record<
+    ExportErrorCode,
+    ErrorMapping
+  >),
   // A format the engine cannot import, or the result does not have, and options that name what is not there
   // (clips the job does not have, bad transforms): refused before anything is written, like a bad option.
   'bad-format': map('export-bad-format', 2, 422),
@@ -117,7 +151,8 @@ export class AppError<C extends ErrorCode = ErrorCode> extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
-    if (options.issues !== undefined) Object.defineProperty(this, 'issues', { value: options.issues, enumerable: true });
+    if (options.issues !== undefined)
+      Object.defineProperty(this, 'issues', { value: options.issues, enumerable: true });
   }
 
   /** The CLI's exit code, from the table. */

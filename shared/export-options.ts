@@ -10,7 +10,12 @@ export const EXPORT_TARGETS = ['unity', 'unreal', 'godot', 'folder'] as const;
 export type ExportTarget = (typeof EXPORT_TARGETS)[number];
 
 /** Each target as the UI names it. */
-export const EXPORT_TARGET_LABELS: Readonly<Record<ExportTarget, string>> = { unity: 'Unity', unreal: 'Unreal', godot: 'Godot', folder: 'Plain folder' };
+export const EXPORT_TARGET_LABELS: Readonly<Record<ExportTarget, string>> = {
+  unity: 'Unity',
+  unreal: 'Unreal',
+  godot: 'Godot',
+  folder: 'Plain folder',
+};
 
 /** glTF is Y up; `y-to-z` stands a Y-up model up in a Z-up world, `z-to-y` fixes a model made Z up. */
 export const UP_AXES = ['y-to-z', 'z-to-y'] as const;
@@ -27,7 +32,11 @@ export const transformsSchema = z
     upAxis: z.enum(UP_AXES).optional(),
     /** A factor, or the size in metres of the largest dimension or of the height (along the output's up axis). */
     scale: z
-      .union([z.object({ factor: size }).strict(), z.object({ largest: size }).strict(), z.object({ height: size }).strict()])
+      .union([
+        z.object({ factor: size }).strict(),
+        z.object({ largest: size }).strict(),
+        z.object({ height: size }).strict(),
+      ])
       .optional(),
     /** Moves the origin to the bottom centre or to the centre of the model's box. */
     pivot: z.enum(PIVOTS).optional(),
@@ -58,7 +67,10 @@ export const exportFormatSchema = z.enum(EXPORT_FORMATS);
 export const EXPORT_FORMAT_LABELS: Readonly<Record<ExportFormat, string>> = { glb: 'GLB', fbx: 'FBX', obj: 'OBJ' };
 
 /** The Unity packages that import glTF (GLB), by their id in Packages/manifest.json. */
-export const UNITY_GLTF_PACKAGES: Readonly<Record<string, string>> = { 'com.unity.cloud.gltfast': 'glTFast', 'org.khronos.unitygltf': 'UnityGLTF' };
+export const UNITY_GLTF_PACKAGES: Readonly<Record<string, string>> = {
+  'com.unity.cloud.gltfast': 'glTFast',
+  'org.khronos.unitygltf': 'UnityGLTF',
+};
 
 /**
  * What an export's format depends on in the project: for Unity, the glTF package found in
@@ -110,10 +122,10 @@ export function formatNeeds({ engine, gltfPackage }: FormatFacts): string {
 
 /** The engine's own axes and units, and that its importer converts from the file's glTF axes (metres, Y up). */
 export const ENGINE_AXES: Readonly<Record<ExportTarget, string>> = {
-  unity: 'Unity: Y up, Z forward, metres — the importer converts from the file\'s right-handed metres/Y-up.',
-  unreal: 'Unreal: X forward, Z up, centimetres — the importer converts from the file\'s metres/Y-up.',
-  godot: 'Godot: Y up, -Z forward, metres — the same as the file\'s metres/Y-up.',
-  folder: 'The file keeps glTF\'s axes: Y up, +Z forward, metres.',
+  unity: "Unity: Y up, Z forward, metres — the importer converts from the file's right-handed metres/Y-up.",
+  unreal: "Unreal: X forward, Z up, centimetres — the importer converts from the file's metres/Y-up.",
+  godot: "Godot: Y up, -Z forward, metres — the same as the file's metres/Y-up.",
+  folder: "The file keeps glTF's axes: Y up, +Z forward, metres.",
 };
 
 /**
@@ -124,10 +136,14 @@ export const ENGINE_AXES: Readonly<Record<ExportTarget, string>> = {
 export function doubleConversion(engine: ExportTarget, t: Transforms | undefined): string | undefined {
   const said: string[] = [];
   if (engine !== 'folder' && t?.upAxis === 'y-to-z') {
-    said.push(`${EXPORT_TARGET_LABELS[engine]}'s importer already stands a Y-up file up${engine === 'unreal' ? ' in its Z-up world' : ''}, so "Z up" would make the model lie on its side`);
+    said.push(
+      `${EXPORT_TARGET_LABELS[engine]}'s importer already stands a Y-up file up${engine === 'unreal' ? ' in its Z-up world' : ''}, so "Z up" would make the model lie on its side`,
+    );
   }
   if (engine === 'unreal' && t?.scale && 'factor' in t.scale && t.scale.factor >= 10) {
-    said.push(`Unreal's importer already turns the file's metres into centimetres, so ×${t.scale.factor} makes the model ${t.scale.factor} times too large`);
+    said.push(
+      `Unreal's importer already turns the file's metres into centimetres, so ×${t.scale.factor} makes the model ${t.scale.factor} times too large`,
+    );
   }
   return said.length > 0 ? `${said.join('; ')}.` : undefined;
 }

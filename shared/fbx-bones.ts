@@ -31,7 +31,11 @@ export function fbxBonesOfPiece(piece: Uint8Array, binary: boolean): FbxBones {
 
 /** The bones of a file read in pieces, together. */
 export function mergeBones(parts: FbxBones[]): FbxBones {
-  return { bones: [...new Set(parts.flatMap((p) => p.bones))], skinned: parts.some((p) => p.skinned), mesh: parts.some((p) => p.mesh) };
+  return {
+    bones: [...new Set(parts.flatMap((p) => p.bones))],
+    skinned: parts.some((p) => p.skinned),
+    mesh: parts.some((p) => p.mesh),
+  };
 }
 
 function binaryBones(buf: Uint8Array): FbxBones {
@@ -56,7 +60,8 @@ function binaryBones(buf: Uint8Array): FbxBones {
 /** The string record ('S', uint32 length, bytes) that ends right where `end` is, if there is one. */
 function stringBefore(buf: Uint8Array, view: DataView, end: number): string | undefined {
   for (let n = 1; n <= 512 && end - n - 5 >= 0; n++) {
-    if (buf[end - n - 5] === 0x53 && view.getUint32(end - n - 4, true) === n) return new TextDecoder().decode(buf.subarray(end - n, end));
+    if (buf[end - n - 5] === 0x53 && view.getUint32(end - n - 4, true) === n)
+      return new TextDecoder().decode(buf.subarray(end - n, end));
   }
   return undefined;
 }
@@ -82,7 +87,11 @@ const latin1 = (bytes: Uint8Array) => String.fromCharCode(...bytes);
 /** Index of `pattern` in `buf` from `from`, or -1. */
 function find(buf: Uint8Array, pattern: Uint8Array, from: number): number {
   const first = pattern[0]!;
-  for (let at = buf.indexOf(first, from); at >= 0 && at + pattern.length <= buf.length; at = buf.indexOf(first, at + 1)) {
+  for (
+    let at = buf.indexOf(first, from);
+    at >= 0 && at + pattern.length <= buf.length;
+    at = buf.indexOf(first, at + 1)
+  ) {
     let k = 1;
     while (k < pattern.length && buf[at + k] === pattern[k]) k++;
     if (k === pattern.length) return at;
@@ -97,6 +106,8 @@ function asciiBones(text: string): FbxBones {
   return {
     bones: [...new Set(bones)],
     skinned: /"Cluster"/.test(text),
-    mesh: /Geometry:\s*(?:-?\d+,\s*)?"Geometry::[^"]*",\s*"Mesh"/.test(text) || /Model:\s*(?:-?\d+,\s*)?"Model::[^"]*",\s*"Mesh"/.test(text),
+    mesh:
+      /Geometry:\s*(?:-?\d+,\s*)?"Geometry::[^"]*",\s*"Mesh"/.test(text) ||
+      /Model:\s*(?:-?\d+,\s*)?"Model::[^"]*",\s*"Mesh"/.test(text),
   };
 }

@@ -24,14 +24,28 @@ export const BODY_PAIRS: readonly (readonly [JointName, JointName])[] = [
   ['R_Elbow', 'R_Wrist'],
 ];
 
-export { bonesByJoint, boneOfEachJoint, humanoidOf, jointOfBone, matchBone, REQUIRED_JOINTS } from './skeleton-names.ts';
+export {
+  bonesByJoint,
+  boneOfEachJoint,
+  humanoidOf,
+  jointOfBone,
+  matchBone,
+  REQUIRED_JOINTS,
+} from './skeleton-names.ts';
 
 /** The 17 points of a joint dict that are present and numeric, in JOINT_NAMES order. */
 export function jointPoints(dict: Record<string, unknown> | undefined): { name: JointName; x: number; y: number }[] {
   const out: { name: JointName; x: number; y: number }[] = [];
   for (const name of JOINT_NAMES) {
     const p = dict?.[name];
-    if (Array.isArray(p) && p.length === 2 && typeof p[0] === 'number' && typeof p[1] === 'number' && Number.isFinite(p[0]) && Number.isFinite(p[1])) {
+    if (
+      Array.isArray(p) &&
+      p.length === 2 &&
+      typeof p[0] === 'number' &&
+      typeof p[1] === 'number' &&
+      Number.isFinite(p[0]) &&
+      Number.isFinite(p[1])
+    ) {
       out.push({ name, x: p[0], y: p[1] });
     }
   }

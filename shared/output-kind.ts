@@ -48,9 +48,19 @@ export type ClipSource = 'library' | 'prompt';
 export type OutputType = OutputKind['type'];
 
 const STAGE_PREFIX: Readonly<Record<MeshStage, string>> = { final: '', preview: 'preview_', polished: 'polished_' };
-const SINGLE = { mp4: 'video', image: 'image', mesh: 'input-mesh', animation: 'animation', render: 'render', thumbnail: 'thumbnail' } as const;
+const SINGLE = {
+  mp4: 'video',
+  image: 'image',
+  mesh: 'input-mesh',
+  animation: 'animation',
+  render: 'render',
+  thumbnail: 'thumbnail',
+} as const;
 type SingleType = (typeof SINGLE)[keyof typeof SINGLE];
-const SINGLE_KEY = Object.fromEntries(Object.entries(SINGLE).map(([key, type]) => [type, key])) as Record<SingleType, string>;
+const SINGLE_KEY = Object.fromEntries(Object.entries(SINGLE).map(([key, type]) => [type, key])) as Record<
+  SingleType,
+  string
+>;
 const USDZ_SUFFIX = ':usdz';
 /** A companion file's name: a plain name (no folder, no leading dot), as an OBJ or MTL names its files. */
 export const OBJ_FILE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_. -]{0,199}$/;
@@ -81,10 +91,14 @@ export function parseOutputKind(key: string): OutputKind | undefined {
   for (const stage of MESH_STAGES) {
     const prefix = STAGE_PREFIX[stage];
     const format = key.startsWith(prefix) ? key.slice(prefix.length) : undefined;
-    if (format !== undefined && (MESH_FILE_FORMATS as readonly string[]).includes(format)) return { type: 'mesh', stage, format: format as MeshFileFormat };
+    if (format !== undefined && (MESH_FILE_FORMATS as readonly string[]).includes(format))
+      return { type: 'mesh', stage, format: format as MeshFileFormat };
   }
   const colon = key.indexOf(':');
-  if (colon > 0) return parseObjFile(key.slice(0, colon), key.slice(colon + 1)) ?? parseClip(key.slice(0, colon), key.slice(colon + 1));
+  if (colon > 0)
+    return (
+      parseObjFile(key.slice(0, colon), key.slice(colon + 1)) ?? parseClip(key.slice(0, colon), key.slice(colon + 1))
+    );
   const spin = /^spin_(.+)$/.exec(key);
   if (spin) return INDEX.test(spin[1]!) ? { type: 'spin', index: Number(spin[1]) } : undefined;
   const retopo = /^retopo_(obj|image)(?:_(.+))?$/.exec(key);
@@ -163,7 +177,13 @@ export function isAnimatedModel(kind: OutputKind | undefined): boolean {
 /** A picture (for thumbnails): a generated image, a spin view, a render or thumbnail, a retopology's image. */
 export function isPicture(kind: OutputKind | undefined): boolean {
   const type = kind?.type;
-  return type === 'image' || type === 'spin' || type === 'render' || type === 'thumbnail' || (kind?.type === 'retopology' && kind.file === 'image');
+  return (
+    type === 'image' ||
+    type === 'spin' ||
+    type === 'render' ||
+    type === 'thumbnail' ||
+    (kind?.type === 'retopology' && kind.file === 'image')
+  );
 }
 
 /** What a user calls the clips of a session, by source and id (the library's labels, the prompts' texts). */
@@ -176,8 +196,18 @@ export interface OutputLabelContext {
   format?: boolean | undefined;
 }
 
-const FORMAT_LABEL: Readonly<Record<MeshFileFormat, string>> = { glb: 'GLB', obj: 'OBJ', fbx: 'FBX', usdz: 'USDZ', zip: 'zip' };
-const STAGE_LABEL: Readonly<Record<MeshStage, string>> = { final: 'Mesh', preview: 'Preview mesh', polished: 'Refined mesh' };
+const FORMAT_LABEL: Readonly<Record<MeshFileFormat, string>> = {
+  glb: 'GLB',
+  obj: 'OBJ',
+  fbx: 'FBX',
+  usdz: 'USDZ',
+  zip: 'zip',
+};
+const STAGE_LABEL: Readonly<Record<MeshStage, string>> = {
+  final: 'Mesh',
+  preview: 'Preview mesh',
+  polished: 'Refined mesh',
+};
 const SINGLE_LABEL: Readonly<Record<SingleType, string>> = {
   video: 'Turntable video',
   image: 'Image',

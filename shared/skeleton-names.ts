@@ -144,7 +144,8 @@ export function bonesByJoint(boneNames: Iterable<string>): Partial<Record<JointN
 /** The one bone standing for each joint (the best of bonesByJoint). */
 export function boneOfEachJoint(boneNames: Iterable<string>): Partial<Record<JointName, string>> {
   const out: Partial<Record<JointName, string>> = {};
-  for (const [joint, bones] of Object.entries(bonesByJoint(boneNames)) as [JointName, string[]][]) out[joint] = bones[0]!;
+  for (const [joint, bones] of Object.entries(bonesByJoint(boneNames)) as [JointName, string[]][])
+    out[joint] = bones[0]!;
   return out;
 }
 
@@ -152,10 +153,16 @@ export function boneOfEachJoint(boneNames: Iterable<string>): Partial<Record<Joi
  * The joints a humanoid rig must have bones for: the pelvis, the head, both hips, knees, ankles, shoulders,
  * elbows and wrists (the neck, torso and nose can be placed between them).
  */
-export const REQUIRED_JOINTS: readonly JointName[] = JOINT_NAMES.filter((j) => j !== 'Nose' && j !== 'Torso' && j !== 'Neck');
+export const REQUIRED_JOINTS: readonly JointName[] = JOINT_NAMES.filter(
+  (j) => j !== 'Nose' && j !== 'Torso' && j !== 'Neck',
+);
 
 /** What a rig's bone names say about it: the joints found, those missing, and whether it is a humanoid. */
-export function humanoidOf(boneNames: Iterable<string>): { joints: Partial<Record<JointName, string>>; missing: JointName[]; humanoid: boolean } {
+export function humanoidOf(boneNames: Iterable<string>): {
+  joints: Partial<Record<JointName, string>>;
+  missing: JointName[];
+  humanoid: boolean;
+} {
   const joints = boneOfEachJoint(boneNames);
   const missing = REQUIRED_JOINTS.filter((j) => joints[j] === undefined);
   return { joints, missing, humanoid: missing.length === 0 };

@@ -7,7 +7,9 @@ export const REAL_FIXTURES = resolve(import.meta.dirname, '..', '..', 'shared', 
 export function realFixture(...parts: string[]): string {
   const path = join(REAL_FIXTURES, ...parts);
   if (!existsSync(path)) {
-    throw new Error(`Missing test fixture ${path}: the tests expect the shared/ folder (with fixtures/real/) beside the checkout.`);
+    throw new Error(
+      `Missing test fixture ${path}: the tests expect the shared/ folder (with fixtures/real/) beside the checkout.`,
+    );
   }
   return path;
 }

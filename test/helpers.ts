@@ -34,7 +34,11 @@ export async function rejection<E>(promise: Promise<unknown>, type: abstract new
  * Runs `node script ...args`, waits until it prints `marker` on stdout, then kills it with SIGKILL.
  * Resolves with what it printed and how it ended; rejects if it ends before printing the marker.
  */
-export async function killAtMarker(script: string, args: string[], marker: string): Promise<{ pid: number; stdout: string; stderr: string; code: number | null; signal: NodeJS.Signals | null }> {
+export async function killAtMarker(
+  script: string,
+  args: string[],
+  marker: string,
+): Promise<{ pid: number; stdout: string; stderr: string; code: number | null; signal: NodeJS.Signals | null }> {
   const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -41,7 +41,11 @@ function sourceFiles(folder: string): string[] {
 /** The relative specifiers a file imports or re-exports (static and dynamic, types included). */
 function relativeImports(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specs = [...text.matchAll(/^\s*(?:import|export)\s[^'";]*?\bfrom\s+'(\.[^']*)'/gm), ...text.matchAll(/^\s*import\s+'(\.[^']*)'/gm), ...text.matchAll(/\bimport\(\s*'(\.[^']*)'\s*\)/g)];
+  const specs = [
+    ...text.matchAll(/^\s*(?:import|export)\s[^'";]*?\bfrom\s+'(\.[^']*)'/gm),
+    ...text.matchAll(/^\s*import\s+'(\.[^']*)'/gm),
+    ...text.matchAll(/\bimport\(\s*'(\.[^']*)'\s*\)/g),
+  ];
   return specs.map((m) => m[1]!);
 }
 
@@ -63,7 +67,8 @@ describe('main/ areas', () => {
       for (const file of sourceFiles(join(MAIN, area))) {
         for (const spec of relativeImports(file)) {
           const target = areaOf(resolve(dirname(file), spec));
-          if (target && target !== area && !MAY_IMPORT[area]?.includes(target)) wrong.push(`${relative(MAIN, file)} → ${spec}`);
+          if (target && target !== area && !MAY_IMPORT[area]?.includes(target))
+            wrong.push(`${relative(MAIN, file)} → ${spec}`);
         }
       }
     }

@@ -1,7 +1,17 @@
 // The API client of the service: one typed method per endpoint of the contract table.
 // Requests are validated before they leave the machine; responses are checked against the schemas.
 import type { z } from 'zod';
-import { ENDPOINTS, type EndpointData, type EndpointDef, type EndpointId, envelope, fillPath, pathParams, routeLabel, sessionCode } from '../../shared/contract/index.ts';
+import {
+  ENDPOINTS,
+  type EndpointData,
+  type EndpointDef,
+  type EndpointId,
+  envelope,
+  fillPath,
+  pathParams,
+  routeLabel,
+  sessionCode,
+} from '../../shared/contract/index.ts';
 import { describeIssues, type FieldIssue } from '../../shared/contract/issues.ts';
 import { multipartFile, type UploadProgressListener } from '../files/upload.ts';
 import { ProtocolError, RequestValidationError, ServiceResponseError } from './errors.ts';
@@ -22,8 +32,12 @@ export interface CallOptions {
   maxAttempts?: number;
 }
 
-type Body<E extends EndpointId> = (typeof ENDPOINTS)[E] extends { body: infer S extends z.ZodType } ? z.input<S> : never;
-type Query<E extends EndpointId> = (typeof ENDPOINTS)[E] extends { query: infer S extends z.ZodType } ? z.input<S> : never;
+type Body<E extends EndpointId> = (typeof ENDPOINTS)[E] extends { body: infer S extends z.ZodType }
+  ? z.input<S>
+  : never;
+type Query<E extends EndpointId> = (typeof ENDPOINTS)[E] extends { query: infer S extends z.ZodType }
+  ? z.input<S>
+  : never;
 
 export interface CallArgs {
   params?: Record<string, string>;
@@ -87,9 +101,13 @@ export class ServiceClient {
     }
     const body = def.body && args.file === undefined ? validate(def.body, args.body ?? {}, issues) : undefined;
     const query = def.query ? validate(def.query, args.query ?? {}, issues) : undefined;
-    if (args.file !== undefined && !def.multipart) issues.push({ path: 'file', message: 'this endpoint does not take a file' });
+    if (args.file !== undefined && !def.multipart)
+      issues.push({ path: 'file', message: 'this endpoint does not take a file' });
     if (def.base === 'legacy' && this.legacyBaseUrl === undefined) {
-      issues.push({ path: 'legacy base URL', message: 'is not configured: set --legacy-base-url or ASSET_STUDIO_LEGACY_BASE_URL' });
+      issues.push({
+        path: 'legacy base URL',
+        message: 'is not configured: set --legacy-base-url or ASSET_STUDIO_LEGACY_BASE_URL',
+      });
     }
     if (issues.length > 0) throw new RequestValidationError({ endpoint: route, issues });
     return {
@@ -166,7 +184,10 @@ export class ServiceClient {
     return this.call('createStyle', { body, ...o });
   }
   /** Upload a local FBX/zip (streamed from disk as multipart) or point the service at a URL. */
-  uploadAnimationMesh(source: { file: string } | { mesh_url: string }, o: CallOptions & { onUploadProgress?: UploadProgressListener } = {}) {
+  uploadAnimationMesh(
+    source: { file: string } | { mesh_url: string },
+    o: CallOptions & { onUploadProgress?: UploadProgressListener } = {},
+  ) {
     return 'file' in source
       ? this.call('uploadAnimationMesh', { file: source.file, ...o })
       : this.call('uploadAnimationMesh', { body: source, ...o });
@@ -204,7 +225,13 @@ function unwrap(def: EndpointDef, route: string, status: number, body: unknown):
   const env = body as { error?: unknown; message?: unknown } | null;
   if (def.envelope && typeof env?.error === 'string' && env.error !== '') {
     const serviceMessage = typeof env.message === 'string' ? env.message : undefined;
-    throw new ServiceResponseError({ endpoint: route, status, idempotent: !def.mutating, serviceError: env.error, ...(serviceMessage !== undefined && { serviceMessage }) });
+    throw new ServiceResponseError({
+      endpoint: route,
+      status,
+      idempotent: !def.mutating,
+      serviceError: env.error,
+      ...(serviceMessage !== undefined && { serviceMessage }),
+    });
   }
   const schema = responseSchema(def);
   const result = schema.safeParse(body);
@@ -217,12 +244,19 @@ function unwrap(def: EndpointDef, route: string, status: number, body: unknown):
 }
 
 /** The multipart body of a local file; a file that cannot be read means the request is not sent. */
-async function fileBody(route: string, path: string, onProgress: UploadProgressListener | undefined): Promise<StreamBody> {
+async function fileBody(
+  route: string,
+  path: string,
+  onProgress: UploadProgressListener | undefined,
+): Promise<StreamBody> {
   try {
     return await multipartFile(path, onProgress);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new RequestValidationError({ endpoint: route, issues: [{ path: 'file', message: `cannot be read (${code}): ${path}` }] });
+    throw new RequestValidationError({
+      endpoint: route,
+      issues: [{ path: 'file', message: `cannot be read (${code}): ${path}` }],
+    });
   }
 }
 

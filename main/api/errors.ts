@@ -42,7 +42,13 @@ export abstract class ApiError extends AppError<ApiErrorKind> {
   }
 
   toJSON(): Record<string, unknown> {
-    return { name: this.name, message: this.message, kind: this.kind, exitCode: this.exitCode, ...Object.fromEntries(Object.entries(this)) };
+    return {
+      name: this.name,
+      message: this.message,
+      kind: this.kind,
+      exitCode: this.exitCode,
+      ...Object.fromEntries(Object.entries(this)),
+    };
   }
 }
 
@@ -51,11 +57,15 @@ export class RequestValidationError extends ApiError {
   declare readonly issues: FieldIssue[];
 
   constructor(f: { endpoint: string; issues: FieldIssue[] }) {
-    super('request-validation', `${f.endpoint}: the request was not sent because it is invalid: ${issuesToText(f.issues)}. Fix these values and try again.`, {
-      endpoint: f.endpoint,
-      retryable: false,
-      issues: f.issues,
-    });
+    super(
+      'request-validation',
+      `${f.endpoint}: the request was not sent because it is invalid: ${issuesToText(f.issues)}. Fix these values and try again.`,
+      {
+        endpoint: f.endpoint,
+        retryable: false,
+        issues: f.issues,
+      },
+    );
   }
 }
 
@@ -87,7 +97,8 @@ export class ServiceResponseError extends ApiError {
     let what = `answered HTTP ${f.status}`;
     if (f.status < 400 && f.expectedStatus) what += ` instead of ${f.expectedStatus.join(' or ')}`;
     if (envelope) what += ` (${envelope})`;
-    else if (f.nonJsonBody !== undefined) what += ` with a body that is not JSON, probably from a proxy or gateway: "${f.nonJsonBody}"`;
+    else if (f.nonJsonBody !== undefined)
+      what += ` with a body that is not JSON, probably from a proxy or gateway: "${f.nonJsonBody}"`;
     super('service-response', `${f.endpoint}: the service ${what}. ${statusAdvice(f.status, f.retryAfterMs)}`, {
       endpoint: f.endpoint,
       retryable: f.status === 429 || (f.idempotent && RETRYABLE_5XX.has(f.status)),
@@ -104,7 +115,8 @@ function statusAdvice(status: number, retryAfterMs: number | undefined): string 
   if (status === 404) return 'Check the id or code you gave; it may be wrong or expired.';
   if (status === 409) return 'The resource is not in a state that allows this yet; check its status and try again.';
   if (status === 413) return 'The upload is too large; use a smaller file.';
-  if (status === 429) return `Too many requests: wait ${retryAfterMs ? formatDuration(retryAfterMs) : 'a moment'} and try again.`;
+  if (status === 429)
+    return `Too many requests: wait ${retryAfterMs ? formatDuration(retryAfterMs) : 'a moment'} and try again.`;
   if (status >= 500) return 'The service is having problems; try again in a few minutes.';
   if (status >= 400) return 'Check the values you gave and try again.';
   return 'This version of Asset Studio may not match the service; update it or report the problem.';
@@ -155,14 +167,23 @@ export class TimeoutError extends ApiError {
       headers: `the service did not answer within ${limit} (headers timeout). Check your connection or try again; raise --timeout for slow networks.`,
       body: `the service stopped sending its response for ${limit} (body timeout). Check your connection or try again; raise --timeout for slow networks.`,
     };
-    super('timeout', `${f.endpoint}: ${what[f.phase]}`, { endpoint: f.endpoint, retryable: f.phase === 'connect' || f.idempotent });
+    super('timeout', `${f.endpoint}: ${what[f.phase]}`, {
+      endpoint: f.endpoint,
+      retryable: f.phase === 'connect' || f.idempotent,
+    });
     this.phase = f.phase;
     this.timeoutMs = f.timeoutMs;
   }
 }
 
 /** Codes of failures that happen before the request reaches the service. */
-export const NOT_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+export const NOT_SENT_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 export class NetworkError extends ApiError {
   /** Low-level code such as ECONNRESET, ECONNREFUSED, ENOTFOUND, UND_ERR_SOCKET. */
@@ -171,11 +192,18 @@ export class NetworkError extends ApiError {
   /** Safe to retry when the request never reached the service, otherwise only when idempotent. */
   constructor(f: { endpoint: string; code: string; detail: string; idempotent: boolean }) {
     let what: string;
-    if (f.code === 'ECONNREFUSED') what = 'the service refused the connection (ECONNREFUSED). Check the service address and that the service is up, then try again.';
-    else if (f.code === 'ENOTFOUND' || f.code === 'EAI_AGAIN') what = `could not find the service host (${f.code}). Check the service address and your internet connection.`;
-    else if (f.code === 'ECONNRESET' || f.code === 'EPIPE' || f.code === 'UND_ERR_SOCKET') what = `the connection was closed unexpectedly (${f.code}). Check your connection, proxy or VPN and try again.`;
+    if (f.code === 'ECONNREFUSED')
+      what =
+        'the service refused the connection (ECONNREFUSED). Check the service address and that the service is up, then try again.';
+    else if (f.code === 'ENOTFOUND' || f.code === 'EAI_AGAIN')
+      what = `could not find the service host (${f.code}). Check the service address and your internet connection.`;
+    else if (f.code === 'ECONNRESET' || f.code === 'EPIPE' || f.code === 'UND_ERR_SOCKET')
+      what = `the connection was closed unexpectedly (${f.code}). Check your connection, proxy or VPN and try again.`;
     else what = `a network error occurred (${f.code}: ${f.detail}). Check your connection and try again.`;
-    super('network', `${f.endpoint}: ${what}`, { endpoint: f.endpoint, retryable: NOT_SENT_CODES.has(f.code) || f.idempotent });
+    super('network', `${f.endpoint}: ${what}`, {
+      endpoint: f.endpoint,
+      retryable: NOT_SENT_CODES.has(f.code) || f.idempotent,
+    });
     this.networkCode = f.code;
   }
 }
@@ -186,10 +214,14 @@ export class CancelledError extends ApiError {
   readonly unsent: boolean;
 
   constructor(f: { endpoint: string; unsent?: boolean }) {
-    super('cancelled', `${f.endpoint}: the request was cancelled before it finished. Run the command again if you still need it.`, {
-      endpoint: f.endpoint,
-      retryable: false,
-    });
+    super(
+      'cancelled',
+      `${f.endpoint}: the request was cancelled before it finished. Run the command again if you still need it.`,
+      {
+        endpoint: f.endpoint,
+        retryable: false,
+      },
+    );
     this.unsent = f.unsent ?? false;
   }
 }

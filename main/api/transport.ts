@@ -187,7 +187,12 @@ export class HttpTransport {
     }
   }
 
-  async #attempt(req: TransportRequest, url: URL, body: string | FormData | undefined, call: Call): Promise<TransportResponse> {
+  async #attempt(
+    req: TransportRequest,
+    url: URL,
+    body: string | FormData | undefined,
+    call: Call,
+  ): Promise<TransportResponse> {
     const headers: Record<string, string> = {
       'x-api-key': this.#apiKey,
       accept: 'application/json',
@@ -222,7 +227,13 @@ export class HttpTransport {
     return this.#interpret(res.statusCode, res.headers, text, req.expectedStatus, call);
   }
 
-  #interpret(status: number, headers: ResponseHeaders, text: string, expected: number[] | undefined, call: Call): TransportResponse {
+  #interpret(
+    status: number,
+    headers: ResponseHeaders,
+    text: string,
+    expected: number[] | undefined,
+    call: Call,
+  ): TransportResponse {
     const empty = !/\S/.test(text); // stops at the first non-space; trim() would copy the body
     let parsed: { value: unknown } | undefined;
     try {
@@ -259,16 +270,22 @@ export class HttpTransport {
     if (call.signal?.aborted) return new CancelledError({ ...call, unsent: stream !== undefined && !stream.complete });
     if (stream?.failure !== undefined) {
       const why = this.#redact(stream.failure instanceof Error ? stream.failure.message : String(stream.failure));
-      return new RequestValidationError({ ...call, issues: [{ path: '(body)', message: `could not be read while it was sent (${why})` }] });
+      return new RequestValidationError({
+        ...call,
+        issues: [{ path: '(body)', message: `could not be read while it was sent (${why})` }],
+      });
     }
     const code = errorCode(err);
     const timeoutPhase = TIMEOUT_PHASES.get(code);
     if (timeoutPhase) {
-      const timeoutMs = { connect: this.#connectTimeoutMs, headers: this.#headersTimeoutMs, body: this.#bodyTimeoutMs }[timeoutPhase];
+      const timeoutMs = { connect: this.#connectTimeoutMs, headers: this.#headersTimeoutMs, body: this.#bodyTimeoutMs }[
+        timeoutPhase
+      ];
       return new TimeoutError({ ...call, phase: timeoutPhase, timeoutMs });
     }
     const detail = this.#redact(err instanceof Error ? err.message : String(err));
-    if (code === 'UND_ERR_INVALID_ARG') return new RequestValidationError({ ...call, issues: [{ path: '(request)', message: detail }] });
+    if (code === 'UND_ERR_INVALID_ARG')
+      return new RequestValidationError({ ...call, issues: [{ path: '(request)', message: detail }] });
     if (phase === 'body') return new ProtocolError({ ...call, problem: 'truncated', detail: code });
     return new NetworkError({ ...call, code, detail });
   }
@@ -281,7 +298,10 @@ export class HttpTransport {
       throw new RequestValidationError({ ...call, issues: [{ path: 'url', message: 'is not a valid URL' }] });
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new RequestValidationError({ ...call, issues: [{ path: 'url', message: 'must start with http:// or https://' }] });
+      throw new RequestValidationError({
+        ...call,
+        issues: [{ path: 'url', message: 'must start with http:// or https://' }],
+      });
     }
     for (const [name, value] of Object.entries(req.query ?? {})) {
       if (value !== undefined) url.searchParams.append(name, value);
@@ -291,14 +311,20 @@ export class HttpTransport {
 
   #encodeBody(req: TransportRequest, call: Call): string | FormData | undefined {
     if ([req.json !== undefined, req.multipart !== undefined, req.stream !== undefined].filter(Boolean).length > 1) {
-      throw new RequestValidationError({ ...call, issues: [{ path: '(body)', message: 'give only one of a JSON body, a multipart form or a stream body' }] });
+      throw new RequestValidationError({
+        ...call,
+        issues: [{ path: '(body)', message: 'give only one of a JSON body, a multipart form or a stream body' }],
+      });
     }
     if (req.json === undefined) return req.multipart;
     try {
       return JSON.stringify(req.json);
     } catch (err) {
       const why = this.#redact(err instanceof Error ? err.message : String(err));
-      throw new RequestValidationError({ ...call, issues: [{ path: '(body)', message: `cannot be sent as JSON (${why})` }] });
+      throw new RequestValidationError({
+        ...call,
+        issues: [{ path: '(body)', message: `cannot be sent as JSON (${why})` }],
+      });
     }
   }
 

@@ -5,7 +5,13 @@ import { ProfileStore, SessionKeyVault, type KeyVault, type Profile } from '../c
 import type { ConnectionSettings } from '../config/data-dir.ts';
 import { readKeyFile } from '../config/key-file.ts';
 import { databasePath, openDatabase, type Store } from '../store/database.ts';
-import { ConnectionError, resolveConnection, savedProfile, type ConnectionSources, type ResolvedConnection } from './connection.ts';
+import {
+  ConnectionError,
+  resolveConnection,
+  savedProfile,
+  type ConnectionSources,
+  type ResolvedConnection,
+} from './connection.ts';
 import type { Services } from './services.ts';
 
 export interface AppSessionOptions {
@@ -46,7 +52,10 @@ export class AppSession {
     this.#options = options;
     this.secrets = options.secrets ?? new Set();
     this.settingsDb = openDatabase(databasePath(options.dataDir));
-    this.profiles = new ProfileStore(this.settingsDb.settings, { persistent: options.keyVault, session: new SessionKeyVault() });
+    this.profiles = new ProfileStore(this.settingsDb.settings, {
+      persistent: options.keyVault,
+      session: new SessionKeyVault(),
+    });
   }
 
   /** Opens the services of the active profile (the embedded engine when its key is missing, with a note). */
@@ -111,13 +120,20 @@ export class AppSession {
    */
   #resolveConnection(): ResolvedConnection {
     const given = this.#options.connectionSources;
-    const sources = { ...given, dataDir: this.dataDir, keyFile: this.#keyFile(given?.flags?.apiKey ?? given?.env?.ASSET_STUDIO_API_KEY) };
+    const sources = {
+      ...given,
+      dataDir: this.dataDir,
+      keyFile: this.#keyFile(given?.flags?.apiKey ?? given?.env?.ASSET_STUDIO_API_KEY),
+    };
     const saved = savedProfile(this.profiles);
     try {
       return resolveConnection({ ...sources, saved });
     } catch (error) {
       if (!(error instanceof ConnectionError) || error.problem !== 'profile-key-missing') throw error;
-      return { ...resolveConnection({ ...sources, saved: { profile: saved.profile } }), note: { level: 'warning', text: `${error.message} Until then the embedded local engine is used.` } };
+      return {
+        ...resolveConnection({ ...sources, saved: { profile: saved.profile } }),
+        note: { level: 'warning', text: `${error.message} Until then the embedded local engine is used.` },
+      };
     }
   }
 

@@ -66,9 +66,18 @@ export class ConnectionError extends SettingsError {
 }
 
 const URL_PATTERN = /^https?:\/\/[^/]/i;
-const ENV = { baseUrl: 'ASSET_STUDIO_BASE_URL', legacyBaseUrl: 'ASSET_STUDIO_LEGACY_BASE_URL', apiKey: 'ASSET_STUDIO_API_KEY' } as const;
-const KEY_NAMES: Record<'argument' | 'file' | 'stdin', string> = { argument: '--api-key', file: '--api-key-file', stdin: '--api-key-file -' };
-const HOW_TO_GIVE_A_KEY = 'pass --api-key-file FILE (or --api-key-file - to read it from standard input), set ASSET_STUDIO_API_KEY, or run "asset-studio key set"';
+const ENV = {
+  baseUrl: 'ASSET_STUDIO_BASE_URL',
+  legacyBaseUrl: 'ASSET_STUDIO_LEGACY_BASE_URL',
+  apiKey: 'ASSET_STUDIO_API_KEY',
+} as const;
+const KEY_NAMES: Record<'argument' | 'file' | 'stdin', string> = {
+  argument: '--api-key',
+  file: '--api-key-file',
+  stdin: '--api-key-file -',
+};
+const HOW_TO_GIVE_A_KEY =
+  'pass --api-key-file FILE (or --api-key-file - to read it from standard input), set ASSET_STUDIO_API_KEY, or run "asset-studio key set"';
 
 function clean(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
@@ -77,7 +86,10 @@ function clean(value: string | undefined): string | undefined {
 
 function checkUrl(value: string | undefined, name: string): string | undefined {
   if (value !== undefined && !URL_PATTERN.test(value)) {
-    throw new ConnectionError('invalid', `${name} must be an http:// or https:// address, e.g. https://api.example.com (got "${value}").`);
+    throw new ConnectionError(
+      'invalid',
+      `${name} must be an http:// or https:// address, e.g. https://api.example.com (got "${value}").`,
+    );
   }
   return value;
 }
@@ -86,29 +98,47 @@ function checkUrl(value: string | undefined, name: string): string | undefined {
 export function resolveConnection(sources: ConnectionSources): ResolvedConnection {
   // process.env is not a plain object: copied, so the schema sees its entries.
   const parsed = connectionSourcesSchema.safeParse({ ...sources, ...(sources.env && { env: { ...sources.env } }) });
-  if (!parsed.success) throw new ConnectionError('invalid', `The connection settings are invalid: ${issuesToText(describeIssues(parsed.error))}.`);
+  if (!parsed.success)
+    throw new ConnectionError(
+      'invalid',
+      `The connection settings are invalid: ${issuesToText(describeIssues(parsed.error))}.`,
+    );
   const { dataDir, flags, env, saved, keyFile } = parsed.data;
 
   const flagUrl = checkUrl(clean(flags.baseUrl), '--base-url');
   const envUrl = checkUrl(clean(env[ENV.baseUrl]), ENV.baseUrl);
-  const legacy = checkUrl(clean(flags.legacyBaseUrl), '--legacy-base-url') ?? checkUrl(clean(env[ENV.legacyBaseUrl]), ENV.legacyBaseUrl);
+  const legacy =
+    checkUrl(clean(flags.legacyBaseUrl), '--legacy-base-url') ??
+    checkUrl(clean(env[ENV.legacyBaseUrl]), ENV.legacyBaseUrl);
   const flagKey = clean(flags.apiKey);
   const envKey = clean(env[ENV.apiKey]);
-  const explicitKey = flagKey !== undefined
-    ? { key: flagKey, source: flags.apiKeyFrom, name: KEY_NAMES[flags.apiKeyFrom] }
-    : envKey !== undefined ? { key: envKey, source: 'environment' as const, name: ENV.apiKey } : undefined;
+  const explicitKey =
+    flagKey !== undefined
+      ? { key: flagKey, source: flags.apiKeyFrom, name: KEY_NAMES[flags.apiKeyFrom] }
+      : envKey !== undefined
+        ? { key: envKey, source: 'environment' as const, name: ENV.apiKey }
+        : undefined;
   const savedKey = clean(keyFile);
-  const profileUrl = saved?.baseUrl === undefined ? undefined : checkUrl(clean(saved.baseUrl), `The saved address of profile "${saved.profile}"`);
+  const profileUrl =
+    saved?.baseUrl === undefined
+      ? undefined
+      : checkUrl(clean(saved.baseUrl), `The saved address of profile "${saved.profile}"`);
 
-  const address = flagUrl !== undefined
-    ? { origin: 'flag' as const, baseUrl: flagUrl, name: '--base-url' }
-    : envUrl !== undefined ? { origin: 'environment' as const, baseUrl: envUrl, name: ENV.baseUrl }
-    : profileUrl !== undefined && saved ? { origin: 'profile' as const, baseUrl: profileUrl, name: `the profile "${saved.profile}"` }
-    : undefined;
+  const address =
+    flagUrl !== undefined
+      ? { origin: 'flag' as const, baseUrl: flagUrl, name: '--base-url' }
+      : envUrl !== undefined
+        ? { origin: 'environment' as const, baseUrl: envUrl, name: ENV.baseUrl }
+        : profileUrl !== undefined && saved
+          ? { origin: 'profile' as const, baseUrl: profileUrl, name: `the profile "${saved.profile}"` }
+          : undefined;
 
   if (address === undefined) {
     if (explicitKey) {
-      throw new ConnectionError('address-missing', `An API key is set (${explicitKey.name}) but no service address: pass --base-url or set ${ENV.baseUrl} (or unset the key to use the embedded local engine).`);
+      throw new ConnectionError(
+        'address-missing',
+        `An API key is set (${explicitKey.name}) but no service address: pass --base-url or set ${ENV.baseUrl} (or unset the key to use the embedded local engine).`,
+      );
     }
     return {
       dataDir,
@@ -116,7 +146,10 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
       origin: 'engine',
       keySource: 'engine',
       ...(savedKey !== undefined && {
-        note: { level: 'warning', text: `The API key saved by "asset-studio key set" is not used: no service address is set (pass --base-url or set ${ENV.baseUrl}), so the embedded local engine is used.` },
+        note: {
+          level: 'warning',
+          text: `The API key saved by "asset-studio key set" is not used: no service address is set (pass --base-url or set ${ENV.baseUrl}), so the embedded local engine is used.`,
+        },
       }),
     };
   }
@@ -124,16 +157,26 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
   const fromProfile = address.origin === 'profile' && saved ? saved : undefined;
   const key = explicitKey
     ? { key: explicitKey.key, source: explicitKey.source }
-    // A profile's own key is sent to that profile's address only, never to one from a flag or the environment.
-    : fromProfile?.apiKey !== undefined ? { key: fromProfile.apiKey, source: 'profile' as const }
-    : savedKey !== undefined ? { key: savedKey, source: 'key-file' as const }
-    : undefined;
+    : // A profile's own key is sent to that profile's address only, never to one from a flag or the environment.
+      fromProfile?.apiKey !== undefined
+      ? { key: fromProfile.apiKey, source: 'profile' as const }
+      : savedKey !== undefined
+        ? { key: savedKey, source: 'key-file' as const }
+        : undefined;
   if (key === undefined) {
     if (fromProfile) {
-      const why = fromProfile.keyProblem?.replace(/\.$/, '') ?? 'no key is stored for it that this program can read (a session-only key is forgotten when the app quits; the command line cannot read the desktop app\'s keychain)';
-      throw new ConnectionError('profile-key-missing', `The active profile "${fromProfile.profile}" (${address.baseUrl}) has no API key here: ${why}. Set its key in Settings, or ${HOW_TO_GIVE_A_KEY}; or switch to the "local" profile.`);
+      const why =
+        fromProfile.keyProblem?.replace(/\.$/, '') ??
+        "no key is stored for it that this program can read (a session-only key is forgotten when the app quits; the command line cannot read the desktop app's keychain)";
+      throw new ConnectionError(
+        'profile-key-missing',
+        `The active profile "${fromProfile.profile}" (${address.baseUrl}) has no API key here: ${why}. Set its key in Settings, or ${HOW_TO_GIVE_A_KEY}; or switch to the "local" profile.`,
+      );
     }
-    throw new ConnectionError('key-missing', `A service address is set (${address.name}) but no API key: ${HOW_TO_GIVE_A_KEY}.`);
+    throw new ConnectionError(
+      'key-missing',
+      `A service address is set (${address.name}) but no API key: ${HOW_TO_GIVE_A_KEY}.`,
+    );
   }
 
   const legacyBaseUrl = legacy ?? fromProfile?.legacyBaseUrl;
@@ -147,7 +190,9 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
     origin: address.origin,
     keySource: key.source,
     ...((fromProfile ?? overridden) !== undefined && { profile: fromProfile?.profile ?? overridden }),
-    ...(overridden !== undefined && { note: { level: 'info', text: `The saved profile "${overridden}" is not used while ${address.name} is set.` } }),
+    ...(overridden !== undefined && {
+      note: { level: 'info', text: `The saved profile "${overridden}" is not used while ${address.name} is set.` },
+    }),
   };
 }
 
@@ -180,9 +225,19 @@ export function savedProfile(profiles: ProfileStore): SavedProfile {
   if (profile.baseUrl === undefined) return { profile: name };
   try {
     const apiKey = profiles.key(name);
-    return { profile: name, baseUrl: profile.baseUrl, ...(profile.legacyBaseUrl !== undefined && { legacyBaseUrl: profile.legacyBaseUrl }), ...(apiKey !== undefined && { apiKey }) };
+    return {
+      profile: name,
+      baseUrl: profile.baseUrl,
+      ...(profile.legacyBaseUrl !== undefined && { legacyBaseUrl: profile.legacyBaseUrl }),
+      ...(apiKey !== undefined && { apiKey }),
+    };
   } catch (error) {
     if (!(error instanceof KeyStorageError)) throw error;
-    return { profile: name, baseUrl: profile.baseUrl, ...(profile.legacyBaseUrl !== undefined && { legacyBaseUrl: profile.legacyBaseUrl }), keyProblem: error.message };
+    return {
+      profile: name,
+      baseUrl: profile.baseUrl,
+      ...(profile.legacyBaseUrl !== undefined && { legacyBaseUrl: profile.legacyBaseUrl }),
+      keyProblem: error.message,
+    };
   }
 }

@@ -16,7 +16,10 @@ export const LIST_BASIS = 'the service’s list: credits ÷ image-to-3D creates 
 export const UNPUBLISHED_BASIS = 'cost not published by the service';
 
 /** Reads the balance (one short page of the image-to-3D list) and prices every create. */
-export async function creditsView(services: Pick<Services, 'client' | 'mode'>, describe: (error: unknown) => string): Promise<CreditsView> {
+export async function creditsView(
+  services: Pick<Services, 'client' | 'mode'>,
+  describe: (error: unknown) => string,
+): Promise<CreditsView> {
   let balance: number | null = null;
   let perImage: number | null = null;
   let paysNone = false;
@@ -24,7 +27,8 @@ export async function creditsView(services: Pick<Services, 'client' | 'mode'>, d
   try {
     const list = await services.client.listImageTo3d({ page: '1', limit: '1' });
     balance = list.credits ?? null;
-    if (list.credits !== undefined && list.image_to_3d_credits !== undefined && list.image_to_3d_credits > 0) perImage = Math.floor(list.credits / list.image_to_3d_credits);
+    if (list.credits !== undefined && list.image_to_3d_credits !== undefined && list.image_to_3d_credits > 0)
+      perImage = Math.floor(list.credits / list.image_to_3d_credits);
     paysNone = list.image_to_3d_credits === 0;
     if (balance === null) balanceError = 'the service’s list does not report the balance';
   } catch (error) {

@@ -36,9 +36,14 @@ export class SendingCreates {
   }
 
   /** Sends a create; `onUploadProgress` follows the file being sent to the service. */
-  async create(services: Pick<Services, 'submitter'>, request: CreateRequest, onUploadProgress?: (operationId: string, p: { sent: number; total: number }) => void): Promise<SubmitOutcome> {
+  async create(
+    services: Pick<Services, 'submitter'>,
+    request: CreateRequest,
+    onUploadProgress?: (operationId: string, p: { sent: number; total: number }) => void,
+  ): Promise<SubmitOutcome> {
     const operationId = request.operationId ?? `op_${randomUUID()}`;
-    if (this.#sending.has(operationId)) throw conflict(`The create ${operationId} is already being sent. Wait for its answer.`);
+    if (this.#sending.has(operationId))
+      throw conflict(`The create ${operationId} is already being sent. Wait for its answer.`);
     const abort = new AbortController();
     this.#sending.set(operationId, abort);
     try {
@@ -53,7 +58,12 @@ export class SendingCreates {
         {
           ...(request.params && { params: request.params }),
           ...(request.body !== undefined && { body: request.body }),
-          ...(file !== undefined && { file, ...(onUploadProgress && { onUploadProgress: (p: { sent: number; total: number }) => onUploadProgress(operationId, p) }) }),
+          ...(file !== undefined && {
+            file,
+            ...(onUploadProgress && {
+              onUploadProgress: (p: { sent: number; total: number }) => onUploadProgress(operationId, p),
+            }),
+          }),
           signal: abort.signal,
         },
         { label: request.label ?? labelOf(request.endpoint, request.body, file), operationId, fileHash },
@@ -71,6 +81,7 @@ export function labelOf(endpoint: EndpointId, body: unknown, file: string | unde
   const text = [b.text, b.texts, b.description, b.prompt].find((v) => typeof v === 'string' || Array.isArray(v));
   if (text !== undefined) return String(Array.isArray(text) ? text.join(', ') : text).slice(0, 120);
   const url = [b.image_url, b.mesh_url, b.zip_url].find((v): v is string => typeof v === 'string');
-  if (url !== undefined) return url.startsWith('data:') ? `${endpoint} image` : (basename(url.split('?')[0]!) || endpoint).slice(0, 120);
+  if (url !== undefined)
+    return url.startsWith('data:') ? `${endpoint} image` : (basename(url.split('?')[0]!) || endpoint).slice(0, 120);
   return endpoint;
 }

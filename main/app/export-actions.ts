@@ -8,9 +8,18 @@ import type { JobRecord } from '../store/jobs.ts';
 import type { SettingsRepository } from '../store/settings-table.ts';
 import type { Services } from './services.ts';
 
-export async function exportAndRemember(services: Services, settings: SettingsRepository, job: JobRecord, request: JobExportOptions): Promise<ExportResult> {
+export async function exportAndRemember(
+  services: Services,
+  settings: SettingsRepository,
+  job: JobRecord,
+  request: JobExportOptions,
+): Promise<ExportResult> {
   const { cache, store, tracker, outputFormats } = services;
-  const result = await exportJob({ cache, store, refresh: (id) => tracker.refresh(id), formats: outputFormats }, job, request);
+  const result = await exportJob(
+    { cache, store, refresh: (id) => tracker.refresh(id), formats: outputFormats },
+    job,
+    request,
+  );
   settings.set('export', { engine: result.engine, projectDir: request.projectDir });
   return result;
 }
@@ -22,11 +31,28 @@ export type JobExportPlan = Omit<ExportPlan, 'bbox' | 'projectRoot'>;
  * What exportJob would write for these options, from the job's cached files, writing nothing (from-job.ts
  * planJob: the export's own decisions). A refused format or unknown clip throws its ExportError, as the export would.
  */
-export async function planJobExport(services: Services, job: JobRecord, request: Omit<JobExportOptions, 'overwrite'>): Promise<JobExportPlan> {
-  const { bbox: _, projectRoot: __, ...plan } = await planJob({ cache: services.cache, store: services.store }, job, request);
+export async function planJobExport(
+  services: Services,
+  job: JobRecord,
+  request: Omit<JobExportOptions, 'overwrite'>,
+): Promise<JobExportPlan> {
+  const {
+    bbox: _,
+    projectRoot: __,
+    ...plan
+  } = await planJob({ cache: services.cache, store: services.store }, job, request);
   // A cached file's own name is its content hash: it is named by its format instead.
   return { ...plan, skip: plan.skip.map((f) => (f.name.includes('.') ? f : { ...f, name: KIND_NAMES[f.kind] })) };
 }
 
 /** A cached file as the plan names it when it has no name of its own. */
-const KIND_NAMES: Readonly<Record<FileKind, string>> = { glb: 'the GLB', fbx: 'the FBX', obj: 'the OBJ', mtl: 'the MTL', usdz: 'the USDZ', texture: 'a texture', zip: 'the zip', mp4: 'the video' };
+const KIND_NAMES: Readonly<Record<FileKind, string>> = {
+  glb: 'the GLB',
+  fbx: 'the FBX',
+  obj: 'the OBJ',
+  mtl: 'the MTL',
+  usdz: 'the USDZ',
+  texture: 'a texture',
+  zip: 'the zip',
+  mp4: 'the video',
+};

@@ -23,8 +23,15 @@ export const CANCEL_MESSAGE =
 
 /** Marks a job that has not ended as cancelled here and stops polling it; returns it as it is now. */
 export function cancelJob(store: Store, job: JobRecord, now = Date.now()): JobRecord {
-  if (job.final) throw conflict(`"${job.label}" has already ended (${job.rawStatus || job.state}): there is nothing to cancel.`);
-  store.jobs.updateStatus(job.id, { state: 'failed', rawStatus: CANCELLED_STATUS, final: true, error: CANCEL_MESSAGE, now });
+  if (job.final)
+    throw conflict(`"${job.label}" has already ended (${job.rawStatus || job.state}): there is nothing to cancel.`);
+  store.jobs.updateStatus(job.id, {
+    state: 'failed',
+    rawStatus: CANCELLED_STATUS,
+    final: true,
+    error: CANCEL_MESSAGE,
+    now,
+  });
   return store.jobs.schedule(job.id, null, now);
 }
 
@@ -40,11 +47,21 @@ export interface RetryOutcome {
 const sending = new Set<string>();
 
 /** `beforeSend`: called before a new request is sent (not for a replay), e.g. to show its price or refuse it (throw). */
-export async function retryJob(services: Pick<Services, 'store' | 'submitter'>, job: JobRecord, options: { beforeSend?: (endpoint: EndpointId) => Promise<void> } = {}): Promise<RetryOutcome> {
+export async function retryJob(
+  services: Pick<Services, 'store' | 'submitter'>,
+  job: JobRecord,
+  options: { beforeSend?: (endpoint: EndpointId) => Promise<void> } = {},
+): Promise<RetryOutcome> {
   const { store, submitter } = services;
-  if (!job.final || job.state === 'succeeded') throw conflict(`"${job.label}" is ${job.rawStatus || job.state}: only a failed, cancelled or abandoned job can be retried.`);
+  if (!job.final || job.state === 'succeeded')
+    throw conflict(
+      `"${job.label}" is ${job.rawStatus || job.state}: only a failed, cancelled or abandoned job can be retried.`,
+    );
   const entry = job.operationId === null ? undefined : store.journal.get(job.operationId);
-  if (!entry) throw conflict(`"${job.label}" has no recorded request to send again (it was found at the service, not created here). Create it again.`);
+  if (!entry)
+    throw conflict(
+      `"${job.label}" has no recorded request to send again (it was found at the service, not created here). Create it again.`,
+    );
   if (mayHaveBeenCreated(entry)) {
     throw conflict(
       `"${job.label}" may already exist at the service: the answer to its request (operation ${entry.operationId}) was lost, so sending it again could pay twice. ` +
@@ -52,16 +69,26 @@ export async function retryJob(services: Pick<Services, 'store' | 'submitter'>, 
     );
   }
   if (entry.filePath !== null && !existsSync(entry.filePath)) {
-    throw conflict(`The file of "${job.label}" (${basename(entry.filePath)}) is no longer there. Drop it again to create a new job.`);
+    throw conflict(
+      `The file of "${job.label}" (${basename(entry.filePath)}) is no longer there. Drop it again to create a new job.`,
+    );
   }
   if (sending.has(job.id)) throw conflict(`"${job.label}" is already being sent again. Wait for its answer.`);
   const attempt = lastAttempt(store, job);
   const earlier = attempt.entry?.jobId ? store.jobs.get(attempt.entry.jobId) : undefined;
-  if (attempt.entry && !mayHaveBeenCreated(attempt.entry) && earlier && !(earlier.final && earlier.state !== 'succeeded')) {
+  if (
+    attempt.entry &&
+    !mayHaveBeenCreated(attempt.entry) &&
+    earlier &&
+    !(earlier.final && earlier.state !== 'succeeded')
+  ) {
     return { job: earlier, operationId: attempt.entry.operationId, status: 'replayed' };
   }
   // An unanswered earlier retry is replayed (the journal reconciles it, never sends it twice); else a new one.
-  const operationId = attempt.entry && mayHaveBeenCreated(attempt.entry) ? attempt.entry.operationId : retryOperationId(job, attempt.next);
+  const operationId =
+    attempt.entry && mayHaveBeenCreated(attempt.entry)
+      ? attempt.entry.operationId
+      : retryOperationId(job, attempt.next);
   const args = { params: entry.params, ...(entry.filePath === null ? { body: entry.body } : { file: entry.filePath }) };
   sending.add(job.id);
   try {
@@ -72,7 +99,10 @@ export async function retryJob(services: Pick<Services, 'store' | 'submitter'>, 
       parentId: job.parentId ?? undefined,
       fileHash: entry.fileHash ?? undefined,
     });
-    if (!outcome.job) throw conflict(`The request of "${job.label}" was sent again (operation ${outcome.operationId}) but creates nothing that can be followed.`);
+    if (!outcome.job)
+      throw conflict(
+        `The request of "${job.label}" was sent again (operation ${outcome.operationId}) but creates nothing that can be followed.`,
+      );
     return { job: outcome.job, operationId: outcome.operationId, status: outcome.status };
   } finally {
     sending.delete(job.id);
@@ -93,6 +123,11 @@ export function retryOperationId(job: Pick<JobRecord, 'id'>, n: number): string 
 function lastAttempt(store: Store, job: JobRecord): { entry?: JournalEntry; next: number } {
   let entry: JournalEntry | undefined;
   let n = 1;
-  for (let found = store.journal.get(retryOperationId(job, n)); found; found = store.journal.get(retryOperationId(job, ++n))) entry = found;
+  for (
+    let found = store.journal.get(retryOperationId(job, n));
+    found;
+    found = store.journal.get(retryOperationId(job, ++n))
+  )
+    entry = found;
   return { ...(entry && { entry }), next: n };
 }

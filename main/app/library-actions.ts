@@ -11,12 +11,16 @@ import type { JobRecord } from '../store/jobs.ts';
 export const MAX_NAME_LENGTH = 200;
 
 /** What a delete from the library leaves alone, in words for the confirm and the answer. */
-export const SERVICE_COPY_NOTE = "The service's copy is not deleted: it stays in your account there (and in the service's own list).";
+export const SERVICE_COPY_NOTE =
+  "The service's copy is not deleted: it stays in your account there (and in the service's own list).";
 
 /** Gives a job the name shown in the library; blank: back to its label (the input file name or prompt). */
 export function renameJob(store: Store, job: JobRecord, name: string | null, now = Date.now()): JobRecord {
   const trimmed = name?.replace(/\s+/g, ' ').trim() ?? '';
-  if (trimmed.length > MAX_NAME_LENGTH) throw invalidInput('The name', [{ path: 'name', message: `is ${trimmed.length} characters long; use at most ${MAX_NAME_LENGTH}` }]);
+  if (trimmed.length > MAX_NAME_LENGTH)
+    throw invalidInput('The name', [
+      { path: 'name', message: `is ${trimmed.length} characters long; use at most ${MAX_NAME_LENGTH}` },
+    ]);
   return store.jobs.rename(job.id, trimmed === '' || trimmed === job.label ? null : trimmed, now);
 }
 
@@ -37,14 +41,22 @@ export interface DeleteOutcome {
  * Deletes library entries. Refused, before anything is deleted, when one of them is still running here
  * (stop following it first). The cached files of a session go when no remaining job uses that session.
  */
-export async function deleteFromLibrary(services: { store: Store; cache: DownloadCache }, jobs: readonly JobRecord[]): Promise<DeleteOutcome> {
+export async function deleteFromLibrary(
+  services: { store: Store; cache: DownloadCache },
+  jobs: readonly JobRecord[],
+): Promise<DeleteOutcome> {
   const { store, cache } = services;
   const rows = new Map<string, JobRecord>();
   for (const job of jobs) for (const row of entryRows(store, job)) rows.set(row.id, row);
   const running = [...rows.values()].filter((r) => !r.final);
   if (running.length > 0) {
-    const names = running.slice(0, 3).map((r) => `"${r.name ?? r.label}"`).join(', ');
-    throw conflict(`${names}${running.length > 3 ? ` and ${running.length - 3} more` : ''} ${running.length === 1 ? 'is' : 'are'} still running: cancel ${running.length === 1 ? 'it' : 'them'} first (Cancel stops following a job here), or wait until ${running.length === 1 ? 'it ends' : 'they end'}, then delete.`);
+    const names = running
+      .slice(0, 3)
+      .map((r) => `"${r.name ?? r.label}"`)
+      .join(', ');
+    throw conflict(
+      `${names}${running.length > 3 ? ` and ${running.length - 3} more` : ''} ${running.length === 1 ? 'is' : 'are'} still running: cancel ${running.length === 1 ? 'it' : 'them'} first (Cancel stops following a job here), or wait until ${running.length === 1 ? 'it ends' : 'they end'}, then delete.`,
+    );
   }
   store.transaction(() => {
     for (const id of rows.keys()) store.jobs.delete(id);

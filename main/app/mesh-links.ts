@@ -11,7 +11,11 @@ import { basename, extname } from 'node:path';
 import { AppError } from '../../shared/errors.ts';
 
 const LINK_LIFETIME_MS = 60 * 60_000;
-const TYPES: Readonly<Record<string, string>> = { '.glb': 'model/gltf-binary', '.obj': 'text/plain', '.fbx': 'application/octet-stream' };
+const TYPES: Readonly<Record<string, string>> = {
+  '.glb': 'model/gltf-binary',
+  '.obj': 'text/plain',
+  '.fbx': 'application/octet-stream',
+};
 export const LINKABLE_MESH_EXTENSIONS = Object.keys(TYPES);
 
 export class MeshLinkError extends AppError<'invalid-input'> {
@@ -28,8 +32,14 @@ export class MeshLinks {
   /** A loopback URL of the file (`.glb`, `.obj` or `.fbx`) for the local engine; valid for an hour. */
   async link(path: string, name = basename(path)): Promise<string> {
     const extension = extname(name).toLowerCase();
-    if (!TYPES[extension]) throw new MeshLinkError(`${name} is not a GLB, OBJ or FBX file: retopology takes a model in one of these formats.`);
-    const size = await stat(path).then((s) => s.size, () => 0);
+    if (!TYPES[extension])
+      throw new MeshLinkError(
+        `${name} is not a GLB, OBJ or FBX file: retopology takes a model in one of these formats.`,
+      );
+    const size = await stat(path).then(
+      (s) => s.size,
+      () => 0,
+    );
     if (size === 0) throw new MeshLinkError(`${name} is empty or could not be read: choose the model file again.`);
     const token = randomBytes(24).toString('base64url');
     const now = Date.now();
@@ -44,8 +54,12 @@ export class MeshLinks {
         const [, token, name] = (req.url ?? '').split('/');
         const file = token ? this.#files.get(token) : undefined;
         if (req.method !== 'GET' || !file || file.until < Date.now()) return void res.writeHead(404).end();
-        res.writeHead(200, { 'content-type': TYPES[extname(decodeURIComponent(name ?? '')).toLowerCase()] ?? 'application/octet-stream' });
-        createReadStream(file.path).on('error', () => res.destroy()).pipe(res);
+        res.writeHead(200, {
+          'content-type': TYPES[extname(decodeURIComponent(name ?? '')).toLowerCase()] ?? 'application/octet-stream',
+        });
+        createReadStream(file.path)
+          .on('error', () => res.destroy())
+          .pipe(res);
       });
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));

@@ -8,7 +8,12 @@ export function profileView(session: AppSession, name: string): ProfileView {
   return { ...session.profiles.get(name), key: session.profiles.keyStatus(name) };
 }
 
-export async function setKey(session: AppSession, profile: string, key: string, sessionOnly: boolean): Promise<ProfileView> {
+export async function setKey(
+  session: AppSession,
+  profile: string,
+  key: string,
+  sessionOnly: boolean,
+): Promise<ProfileView> {
   session.secrets.add(key);
   session.profiles.setKey(profile, key, sessionOnly);
   if (profile === session.profiles.activeName()) await session.rebuild();

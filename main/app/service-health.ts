@@ -27,9 +27,11 @@ export function healthOf(outcome: { ok: true } | { error: unknown }, now: number
   if ('ok' in outcome) return { state: 'reachable', checkedAt: now };
   const error = outcome.error;
   if (!(error instanceof ApiError)) return undefined;
-  if (error.kind === 'network' || error.kind === 'timeout') return { state: 'unreachable', reason: error.message, checkedAt: now };
+  if (error.kind === 'network' || error.kind === 'timeout')
+    return { state: 'unreachable', reason: error.message, checkedAt: now };
   if (error instanceof ServiceResponseError) {
-    if (error.status === 401 || error.status === 403) return { state: 'failing', reason: error.message, checkedAt: now };
+    if (error.status === 401 || error.status === 403)
+      return { state: 'failing', reason: error.message, checkedAt: now };
     if (error.status >= 500) return { state: 'failing', reason: error.message, checkedAt: now };
     return { state: 'reachable', checkedAt: now }; // it answered (429, 404...): it is there
   }
@@ -104,9 +106,19 @@ export class ServiceHealthMonitor extends EventEmitter<{ change: [ServiceHealth]
     } catch (error) {
       if (stopped.aborted) return this.#status;
       if (timeout.aborted) {
-        this.#set({ state: 'unreachable', reason: `the service did not answer within ${Math.round(this.#probeTimeoutMs / 1000)} s`, checkedAt: this.#now() });
+        this.#set({
+          state: 'unreachable',
+          reason: `the service did not answer within ${Math.round(this.#probeTimeoutMs / 1000)} s`,
+          checkedAt: this.#now(),
+        });
       } else {
-        this.#set(healthOf({ error }, this.#now()) ?? { state: 'failing', reason: error instanceof Error ? error.message : String(error), checkedAt: this.#now() });
+        this.#set(
+          healthOf({ error }, this.#now()) ?? {
+            state: 'failing',
+            reason: error instanceof Error ? error.message : String(error),
+            checkedAt: this.#now(),
+          },
+        );
       }
     }
     return this.#status;

@@ -46,8 +46,6 @@ export interface Services {
   close(): Promise<void>;
 }
 
-
-
 export interface ServiceOptions {
   /** Time factor of the embedded engine (1 = realistic durations). */
   engineSpeed?: number;
@@ -151,8 +149,14 @@ export async function createServices(settings: ConnectionSettings, options: Serv
  * The download cache in the folder of the settings, or the default one (with a notice) when that folder
  * cannot be used now (e.g. a drive that is not mounted): the setting is kept for the next start.
  */
-function openCache(store: Store, dataDir: string, config: { dir?: string | undefined; maxBytes?: number | undefined }, notice: Notice): DownloadCache {
-  const open = (dir: string) => new DownloadCache({ store, dir, notice, ...(config.maxBytes && { maxBytes: config.maxBytes }) });
+function openCache(
+  store: Store,
+  dataDir: string,
+  config: { dir?: string | undefined; maxBytes?: number | undefined },
+  notice: Notice,
+): DownloadCache {
+  const open = (dir: string) =>
+    new DownloadCache({ store, dir, notice, ...(config.maxBytes && { maxBytes: config.maxBytes }) });
   if (config.dir === undefined) return open(defaultCacheDir(dataDir));
   try {
     return open(config.dir);
@@ -169,7 +173,10 @@ async function connect(settings: ConnectionSettings, options: ServiceOptions): P
   }
   const apiKey = localEngineKey(settings.dataDir);
   try {
-    const engine = await startDataFolderEngine(settings.dataDir, { speed: options.engineSpeed ?? DEFAULT_LOCAL_ENGINE_SPEED, ...(options.engineCredits !== undefined && { initialCredits: options.engineCredits }) });
+    const engine = await startDataFolderEngine(settings.dataDir, {
+      speed: options.engineSpeed ?? DEFAULT_LOCAL_ENGINE_SPEED,
+      ...(options.engineCredits !== undefined && { initialCredits: options.engineCredits }),
+    });
     return { baseUrl: engine.url, legacyBaseUrl: engine.legacyUrl, apiKey, localEngine: engine };
   } catch (error) {
     if (!(error instanceof LocalEngineBusyError)) throw error;
@@ -207,8 +214,15 @@ function showLostSubmissions(store: Store, recovered: readonly JournalEntry[]): 
  * Starts the embedded engine of a data folder and publishes its address in the folder, so other
  * processes of the same folder (the CLI next to the app) use it instead of starting their own.
  */
-export async function startDataFolderEngine(dataDir: string, options: Omit<LocalEngineOptions, 'dataDir' | 'apiKey'> = {}): Promise<RunningLocalEngine> {
-  const engine = await startLocalEngine({ ...options, dataDir: join(dataDir, 'engine'), apiKey: localEngineKey(dataDir) });
+export async function startDataFolderEngine(
+  dataDir: string,
+  options: Omit<LocalEngineOptions, 'dataDir' | 'apiKey'> = {},
+): Promise<RunningLocalEngine> {
+  const engine = await startLocalEngine({
+    ...options,
+    dataDir: join(dataDir, 'engine'),
+    apiKey: localEngineKey(dataDir),
+  });
   const address = engineAddressFile(dataDir);
   writeFileDurableSync(address, JSON.stringify({ pid: process.pid, url: engine.url, legacyUrl: engine.legacyUrl })); // never read half written
   return {
@@ -226,8 +240,13 @@ function engineAddressFile(dataDir: string): string {
 
 function readEngineAddress(dataDir: string): { url: string; legacyUrl: string } | undefined {
   try {
-    const value = JSON.parse(readFileSync(engineAddressFile(dataDir), 'utf8')) as { url?: unknown; legacyUrl?: unknown };
-    return typeof value.url === 'string' && typeof value.legacyUrl === 'string' ? { url: value.url, legacyUrl: value.legacyUrl } : undefined;
+    const value = JSON.parse(readFileSync(engineAddressFile(dataDir), 'utf8')) as {
+      url?: unknown;
+      legacyUrl?: unknown;
+    };
+    return typeof value.url === 'string' && typeof value.legacyUrl === 'string'
+      ? { url: value.url, legacyUrl: value.legacyUrl }
+      : undefined;
   } catch {
     return undefined;
   }

@@ -2,7 +2,14 @@
 // The composition root reads them; the bridge (UI) and the CLI change them. The fields and their limits
 // are shared with the bridge contract and the settings screen (shared/setting-fields.ts).
 import { z } from 'zod';
-import { cacheMaxBytes, exportEngine, WEBHOOK_DEFAULTS, webhookPath, webhookPort, webhookSecret } from '../../shared/setting-fields.ts';
+import {
+  cacheMaxBytes,
+  exportEngine,
+  WEBHOOK_DEFAULTS,
+  webhookPath,
+  webhookPort,
+  webhookSecret,
+} from '../../shared/setting-fields.ts';
 import { OUTPUT_FORMATS, DEFAULT_FORMATS } from '../cache/outputs.ts';
 
 /** `webhooks`: the receiver used while jobs are followed. */

@@ -10,7 +10,13 @@ import type { OutputFormat } from '../cache/outputs.ts';
 import type { SettingsRepository } from '../store/settings-table.ts';
 import type { AppSession } from './app-session.ts';
 import { profileView } from './profile-actions.ts';
-import { cacheSettings, DEFAULT_FORMATS, exportSettings, outputFormatsSetting, webhookSettings } from './setting-schemas.ts';
+import {
+  cacheSettings,
+  DEFAULT_FORMATS,
+  exportSettings,
+  outputFormatsSetting,
+  webhookSettings,
+} from './setting-schemas.ts';
 
 export type SettingsUpdate = z.output<(typeof COMMANDS)['settings.update']['input']>;
 
@@ -21,7 +27,13 @@ export function settingsView(session: AppSession): SettingsView {
   return {
     profiles: profiles.list().map((p) => profileView(session, p.name)),
     activeProfile: profiles.activeName(),
-    webhooks: { enabled: hooks.enabled, host: hooks.host, port: hooks.port, path: hooks.path, secretSet: hooks.secret !== undefined },
+    webhooks: {
+      enabled: hooks.enabled,
+      host: hooks.host,
+      port: hooks.port,
+      path: hooks.path,
+      secretSet: hooks.secret !== undefined,
+    },
     cache: { dir: cache.dir, maxBytes: cache.maxBytes, usedBytes: cache.usage().bytes },
     export: settings.get('export', exportSettings) ?? {},
     outputFormats: savedOutputFormats(settings),
@@ -34,13 +46,21 @@ export function savedOutputFormats(settings: SettingsRepository): OutputFormat[]
 }
 
 /** Saves what `update` gives; `notice`: a line for the user (e.g. the cache folder chosen is a subfolder). */
-export async function updateSettings(session: AppSession, update: SettingsUpdate, notice: (line: string) => void): Promise<SettingsView> {
+export async function updateSettings(
+  session: AppSession,
+  update: SettingsUpdate,
+  notice: (line: string) => void,
+): Promise<SettingsView> {
   const { settings, profiles } = session;
   // First, so a refused folder changes nothing: the folder the cache will use, its own (see cache/folder.ts).
   const cacheDir = update.cache?.dir === undefined ? undefined : claimCacheDir(session, update.cache.dir, notice);
   if (update.outputFormats) {
     const formats = outputFormatsSetting.safeParse(update.outputFormats);
-    if (!formats.success) throw invalidInput('The settings', describeIssues(formats.error).map((x) => ({ ...x, path: `outputFormats${x.path === '(body)' ? '' : x.path}` })));
+    if (!formats.success)
+      throw invalidInput(
+        'The settings',
+        describeIssues(formats.error).map((x) => ({ ...x, path: `outputFormats${x.path === '(body)' ? '' : x.path}` })),
+      );
     settings.set('outputFormats', formats.data);
   }
   if (update.profile) profiles.save(update.profile);
@@ -55,7 +75,11 @@ export async function updateSettings(session: AppSession, update: SettingsUpdate
     rebuild = true;
   }
   if (update.cache) {
-    settings.set('cache', { ...settings.get('cache', cacheSettings), ...update.cache, ...(cacheDir !== undefined && { dir: cacheDir }) });
+    settings.set('cache', {
+      ...settings.get('cache', cacheSettings),
+      ...update.cache,
+      ...(cacheDir !== undefined && { dir: cacheDir }),
+    });
     rebuild = true;
   }
   if (rebuild) await session.rebuild();
@@ -67,7 +91,8 @@ function claimCacheDir(session: AppSession, chosen: string, notice: (line: strin
   try {
     return claimCacheFolder(chosen, cacheOwnerId(session.settingsDb), { notice });
   } catch (error) {
-    if (error instanceof CacheFolderError) throw invalidInput('The cache folder', [{ path: 'cache.dir', message: error.message }]);
+    if (error instanceof CacheFolderError)
+      throw invalidInput('The cache folder', [{ path: 'cache.dir', message: error.message }]);
     throw error;
   }
 }

@@ -58,7 +58,9 @@ export function cachedPicture(store: Store, sessionId: string | null): CacheEntr
 }
 
 /** The cached model to render, best first: the refined mesh, the final one, the preview, an animation, a clip, a retopology. */
-export function modelToRender(entries: readonly CacheEntry[]): { entry: CacheEntry; format: 'glb' | 'obj' } | undefined {
+export function modelToRender(
+  entries: readonly CacheEntry[],
+): { entry: CacheEntry; format: 'glb' | 'obj' } | undefined {
   let best: { entry: CacheEntry; format: 'glb' | 'obj'; rank: number } | undefined;
   for (const entry of entries) {
     if (entry.state !== 'complete') continue;
@@ -89,7 +91,11 @@ function rankModel(kind: OutputKind | undefined): { rank: number; format: 'glb' 
 }
 
 /** A PNG of the model file at `path`, seen from the front-right and a little above, in its materials' colours. */
-export async function renderModelThumbnail(path: string, format: 'glb' | 'obj', size = THUMBNAIL_SIZE): Promise<Buffer> {
+export async function renderModelThumbnail(
+  path: string,
+  format: 'glb' | 'obj',
+  size = THUMBNAIL_SIZE,
+): Promise<Buffer> {
   const mesh = format === 'glb' ? await readGltf(await readFile(path), 'glb') : readObj(await readFile(path, 'utf8'));
   const textures = mesh.materials.map((m) => (m.texture === undefined ? undefined : decodeTexture(m.texture.bytes)));
   return renderPreview(asFaces(mesh), size, textures, { edges: false });
@@ -137,7 +143,11 @@ export class Thumbnails {
   /** The job's picture: the one cached, or a render of its cached model made now and kept. Never throws. */
   ensure(job: JobRecord): Promise<ThumbnailAnswer> {
     const sessionId = job.remoteId;
-    if (sessionId === null) return Promise.resolve({ entry: undefined, reason: 'It was not created at the service (its submission is unknown), so it has no files.' });
+    if (sessionId === null)
+      return Promise.resolve({
+        entry: undefined,
+        reason: 'It was not created at the service (its submission is unknown), so it has no files.',
+      });
     const cached = cachedPicture(this.#store, sessionId);
     if (cached !== undefined) return Promise.resolve({ entry: cached, reason: null });
     let answer = this.#pending.get(sessionId);
@@ -153,21 +163,43 @@ export class Thumbnails {
     const model = modelToRender(entries);
     const fallback = entries.find((e) => e.kind === FALLBACK && e.state === 'complete');
     if (model === undefined) {
-      const reason = job.state !== 'succeeded' ? `It is ${job.rawStatus || job.state}: a picture is made when it has finished.` : entries.length === 0 ? 'Its files are not cached yet: they are downloaded when it finishes (or from its page).' : 'None of its cached files is a picture or a model (GLB or OBJ).';
+      const reason =
+        job.state !== 'succeeded'
+          ? `It is ${job.rawStatus || job.state}: a picture is made when it has finished.`
+          : entries.length === 0
+            ? 'Its files are not cached yet: they are downloaded when it finishes (or from its page).'
+            : 'None of its cached files is a picture or a model (GLB or OBJ).';
       return { entry: fallback, reason: fallback ? null : reason };
     }
     const path = this.#cache.open(sessionId, model.entry.kind);
-    if (path === undefined) return { entry: fallback, reason: fallback ? null : `Its ${model.entry.kind} file is no longer in the cache: download its files again from its page.` };
+    if (path === undefined)
+      return {
+        entry: fallback,
+        reason: fallback
+          ? null
+          : `Its ${model.entry.kind} file is no longer in the cache: download its files again from its page.`,
+      };
     const run = this.#queue.then(async () => {
       const png = await renderModelThumbnail(path, model.format);
-      return keepLocalOutput(this.#cache, this.#store, { sessionId, jobId: job.id, kind: THUMBNAIL_KIND, bytes: png, source: model.entry.kind });
+      return keepLocalOutput(this.#cache, this.#store, {
+        sessionId,
+        jobId: job.id,
+        kind: THUMBNAIL_KIND,
+        bytes: png,
+        source: model.entry.kind,
+      });
     });
     this.#queue = run.catch(() => undefined);
     try {
       return { entry: await run, reason: null };
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      return { entry: fallback, reason: fallback ? null : `Its ${model.entry.kind} file could not be drawn (${why}). Open it in the viewer to check it.` };
+      return {
+        entry: fallback,
+        reason: fallback
+          ? null
+          : `Its ${model.entry.kind} file could not be drawn (${why}). Open it in the viewer to check it.`,
+      };
     }
   }
 }

@@ -25,7 +25,11 @@ export interface OutputsReport {
 }
 
 /** The tracker's hook: downloads the outputs of each job that succeeds; the outcome goes to `options.onReport`. */
-export function createDownloadHook(cache: DownloadCache, store: Store, options: DownloadHookOptions = {}): FinishedHook {
+export function createDownloadHook(
+  cache: DownloadCache,
+  store: Store,
+  options: DownloadHookOptions = {},
+): FinishedHook {
   return async (job, refresh) => {
     const report = await fetchJobOutputs(cache, store, job, refresh, options.formats);
     options.onReport?.(report);
@@ -44,32 +48,60 @@ export async function fetchJobOutputs(
   const sessionId = job.remoteId;
   if (sessionId === null) return report;
   let fresh: Promise<JobRecord> | undefined; // one re-read serves every refused link of the job
-  const refreshUrl = (kind: string) => async () => outputsOf(await (fresh ??= refresh()), formats).find((o) => o.kind === kind)?.url;
+  const refreshUrl = (kind: string) => async () =>
+    outputsOf(await (fresh ??= refresh()), formats).find((o) => o.kind === kind)?.url;
   const outputs = outputsOf(job, formats);
   const results = await Promise.allSettled(
-    outputs.map((o) => cache.fetchOutput({ sessionId, jobId: job.id, kind: o.kind, url: o.url, refreshUrl: refreshUrl(o.kind), label: job.label })),
+    outputs.map((o) =>
+      cache.fetchOutput({
+        sessionId,
+        jobId: job.id,
+        kind: o.kind,
+        url: o.url,
+        refreshUrl: refreshUrl(o.kind),
+        label: job.label,
+      }),
+    ),
   );
   results.forEach((result, i) => {
     const kind = outputs[i]!.kind;
     if (result.status === 'fulfilled') report.fetched.push({ kind, path: result.value });
-    else report.failed.push({ kind, error: result.reason instanceof Error ? result.reason.message : String(result.reason) });
+    else
+      report.failed.push({
+        kind,
+        error: result.reason instanceof Error ? result.reason.message : String(result.reason),
+      });
   });
   // An OBJ's MTL and textures are kept with it (a retopology's OBJ names them; they sit beside it).
   for (const [i, result] of results.entries()) {
     const { kind, url } = outputs[i]!;
     if (result.status !== 'fulfilled') continue;
-    const request = { sessionId, jobId: job.id, objKind: kind, objUrl: url, objPath: result.value, refreshObjUrl: refreshUrl(kind), label: job.label };
+    const request = {
+      sessionId,
+      jobId: job.id,
+      objKind: kind,
+      objUrl: url,
+      objPath: result.value,
+      refreshObjUrl: refreshUrl(kind),
+      label: job.label,
+    };
     try {
       report.fetched.push(...(await fetchObjCompanions(cache, request)));
     } catch (error) {
-      report.failed.push({ kind: `${kind} (its MTL or texture)`, error: error instanceof Error ? error.message : String(error) });
+      report.failed.push({
+        kind: `${kind} (its MTL or texture)`,
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
   }
   if (report.failed.length === 0) {
     try {
       store.jobs.markOutputsFetched(job.id);
     } catch (error) {
-      report.failed.push({ kind: '(job)', error: `The outputs are cached but the job could not be marked as fetched: ${error instanceof Error ? error.message : String(error)}` });
+      report.failed.push({
+        kind: '(job)',
+        error: `The outputs are cached but the job could not be marked as fetched: ${error instanceof Error ? error.message : String(error)}`,
+      });
     }
   }
   return report;
@@ -87,7 +119,8 @@ export async function downloadMissing(
 ): Promise<OutputsReport[]> {
   const reports: OutputsReport[] = [];
   for (const job of store.jobs.list({ final: true })) {
-    if (job.state === 'succeeded' && !job.outputsFetched) reports.push(await fetchJobOutputs(cache, store, job, () => refresh(job.id), formats));
+    if (job.state === 'succeeded' && !job.outputsFetched)
+      reports.push(await fetchJobOutputs(cache, store, job, () => refresh(job.id), formats));
   }
   return reports;
 }

@@ -22,7 +22,8 @@ export async function hashFile(path: string): Promise<string> {
 /** Feeds a file's first `length` bytes (all when omitted) into `hash`, streamed. */
 export async function feedHash(hash: Hash, path: string, length?: number): Promise<Hash> {
   if (length === 0) return hash;
-  for await (const chunk of createReadStream(path, length === undefined ? {} : { end: length - 1 })) hash.update(chunk as Buffer);
+  for await (const chunk of createReadStream(path, length === undefined ? {} : { end: length - 1 }))
+    hash.update(chunk as Buffer);
   return hash;
 }
 

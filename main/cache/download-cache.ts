@@ -118,7 +118,10 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
     this.#inUse = options.inUse ?? (() => []);
     this.#now = options.now ?? Date.now;
     this.#downloader = new Downloader({
-      dispatcher: () => (this.#agent ??= import('undici').then(({ Agent }) => new Agent({ connect: { timeout: 10_000 }, headersTimeout: 30_000, bodyTimeout: 60_000 }))),
+      dispatcher: () =>
+        (this.#agent ??= import('undici').then(
+          ({ Agent }) => new Agent({ connect: { timeout: 10_000 }, headersTimeout: 30_000, bodyTimeout: 60_000 }),
+        )),
       ...(options.retry && { retry: options.retry }),
       ...(options.checkpointBytes !== undefined && { checkpointBytes: options.checkpointBytes }),
     });
@@ -180,9 +183,18 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
     for (const blob of blobs) {
       const sha256 = await hashFile(join(this.dir, blob.path)).catch(() => undefined);
       if (sha256 === blob.sha256) continue;
-      const why = sha256 === undefined ? 'its file is missing' : `its bytes changed on disk (SHA-256 ${sha256} instead of ${blob.sha256})`;
+      const why =
+        sha256 === undefined
+          ? 'its file is missing'
+          : `its bytes changed on disk (SHA-256 ${sha256} instead of ${blob.sha256})`;
       for (const entry of blob.entries) {
-        bad.push(this.#store.cache.markFailed(entry.id, `The cached copy of ${describe(entry)} was deleted because ${why}; it is downloaded again when next needed.`, 0));
+        bad.push(
+          this.#store.cache.markFailed(
+            entry.id,
+            `The cached copy of ${describe(entry)} was deleted because ${why}; it is downloaded again when next needed.`,
+            0,
+          ),
+        );
       }
       await rm(join(this.dir, blob.path), { force: true });
     }
@@ -207,7 +219,13 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
 
   async #fetch(req: FetchRequest): Promise<string> {
     const cache = this.#store.cache;
-    const entry = cache.upsert({ sessionId: req.sessionId, jobId: req.jobId ?? null, kind: req.kind, urlKey: urlKey(req.url), now: this.#now() });
+    const entry = cache.upsert({
+      sessionId: req.sessionId,
+      jobId: req.jobId ?? null,
+      kind: req.kind,
+      urlKey: urlKey(req.url),
+      now: this.#now(),
+    });
     const cached = this.#use(entry);
     if (cached !== undefined) return cached;
     const partPath = join(this.dir, 'tmp', `${entry.id}.part`);
@@ -221,7 +239,8 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
         known: { etag: entry.etag, size: entry.size, sha256: entry.sha256, bytesDone: entry.bytesDone },
         onStarted: (file) => cache.markStarted(entry.id, file),
         onCheckpoint: (bytesDone) => cache.markProgress(entry.id, bytesDone),
-        onProgress: (bytes, total) => this.emit('progress', { sessionId: entry.sessionId, kind: entry.kind, bytes, total }),
+        onProgress: (bytes, total) =>
+          this.emit('progress', { sessionId: entry.sessionId, kind: entry.kind, bytes, total }),
         signal: this.#abort.signal,
       });
       const done = cache.markComplete(entry.id, { ...blob, now: this.#now() });
@@ -231,7 +250,8 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
     } catch (error) {
       if (!(error instanceof DownloadError)) throw error;
       if (error.bytesKept === 0) await rm(partPath, { force: true });
-      if (error.reason === 'cancelled') cache.markProgress(entry.id, error.bytesKept); // stays partial
+      if (error.reason === 'cancelled')
+        cache.markProgress(entry.id, error.bytesKept); // stays partial
       else this.emit('failed', cache.markFailed(entry.id, error.message, error.bytesKept), error);
       throw error;
     }
@@ -254,7 +274,8 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
     let freedBytes = 0;
     if (total <= this.maxBytes) return { evicted, freedBytes };
     const inUse = new Set(this.#inUse());
-    const spared = (e: CacheEntry) => e.pinned || inUse.has(e.sessionId) || keep.has(e.id) || this.#inFlight.has(`${e.sessionId}\n${e.kind}`);
+    const spared = (e: CacheEntry) =>
+      e.pinned || inUse.has(e.sessionId) || keep.has(e.id) || this.#inFlight.has(`${e.sessionId}\n${e.kind}`);
     for (const blob of blobs.sort((a, b) => a.lastAccessAt - b.lastAccessAt)) {
       if (total <= this.maxBytes) break;
       if (blob.entries.some(spared)) continue;
@@ -310,7 +331,14 @@ function groupBlobs(entries: CacheEntry[]): BlobGroup[] {
   for (const e of entries) {
     if (e.state !== 'complete' || e.blobPath === null || e.sha256 === null) continue;
     const group = groups.get(e.blobPath);
-    if (group === undefined) groups.set(e.blobPath, { path: e.blobPath, sha256: e.sha256, bytes: e.size ?? 0, lastAccessAt: e.lastAccessAt, entries: [e] });
+    if (group === undefined)
+      groups.set(e.blobPath, {
+        path: e.blobPath,
+        sha256: e.sha256,
+        bytes: e.size ?? 0,
+        lastAccessAt: e.lastAccessAt,
+        entries: [e],
+      });
     else {
       group.lastAccessAt = Math.max(group.lastAccessAt, e.lastAccessAt);
       group.entries.push(e);

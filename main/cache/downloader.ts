@@ -23,7 +23,10 @@ export class DownloadError extends AppError<'download'> {
   /** Bytes left in the partial file for a later resume (0: it was discarded). */
   readonly bytesKept: number;
 
-  constructor(message: string, fields: { reason: DownloadFailure; status?: number; bytesKept: number; cause?: unknown }) {
+  constructor(
+    message: string,
+    fields: { reason: DownloadFailure; status?: number; bytesKept: number; cause?: unknown },
+  ) {
     super('download', message, { cause: fields.cause });
     this.reason = fields.reason;
     this.status = fields.status;
@@ -107,26 +110,47 @@ export class Downloader {
   constructor(options: DownloaderOptions) {
     this.#dispatcher = options.dispatcher;
     this.#fastPath = options.fastPath ?? true;
-    this.#retry = { maxAttempts: options.retry?.maxAttempts ?? 5, baseMs: options.retry?.baseMs ?? 500, maxMs: options.retry?.maxMs ?? 15_000 };
+    this.#retry = {
+      maxAttempts: options.retry?.maxAttempts ?? 5,
+      baseMs: options.retry?.baseMs ?? 500,
+      maxMs: options.retry?.maxMs ?? 15_000,
+    };
     this.#checkpointBytes = options.checkpointBytes ?? 16 << 20;
   }
 
   async download(req: DownloadRequest): Promise<DownloadedBlob> {
-    const state: AttemptState = { url: req.url, etag: req.known.etag, size: req.known.size, trusted: req.known.bytesDone, resumed: false };
+    const state: AttemptState = {
+      url: req.url,
+      etag: req.known.etag,
+      size: req.known.size,
+      trusted: req.known.bytesDone,
+      resumed: false,
+    };
     let refreshed = false;
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.#attempt(req, state);
       } catch (error) {
-        if (req.signal?.aborted) throw new DownloadError(`The download of ${req.label} was cancelled; it resumes from ${mib(state.trusted)} next time.`, { reason: 'cancelled', bytesKept: state.trusted });
+        if (req.signal?.aborted)
+          throw new DownloadError(
+            `The download of ${req.label} was cancelled; it resumes from ${mib(state.trusted)} next time.`,
+            { reason: 'cancelled', bytesKept: state.trusted },
+          );
         if (error instanceof DownloadError) {
           if (error.reason !== 'refused' || refreshed || req.refreshUrl === undefined) throw error;
           refreshed = true;
           attempt--; // a fresh link is not a retry
           const fresh = await req.refreshUrl().catch((cause: unknown) => {
-            throw new DownloadError(`${error.message} Reading the job again for a fresh link failed too: ${messageOf(cause)}`, { reason: 'refused', bytesKept: state.trusted, cause });
+            throw new DownloadError(
+              `${error.message} Reading the job again for a fresh link failed too: ${messageOf(cause)}`,
+              { reason: 'refused', bytesKept: state.trusted, cause },
+            );
           });
-          if (!fresh) throw new DownloadError(`${error.message} The job, read again, no longer offers this output.`, { reason: 'refused', bytesKept: state.trusted });
+          if (!fresh)
+            throw new DownloadError(`${error.message} The job, read again, no longer offers this output.`, {
+              reason: 'refused',
+              bytesKept: state.trusted,
+            });
           state.url = fresh;
           continue;
         }
@@ -140,7 +164,9 @@ export class Downloader {
             { reason: 'network', bytesKept: state.trusted, cause: error },
           );
         }
-        await delay(Math.max(backoffDelay(attempt, this.#retry), retry.waitMs ?? 0), undefined, { signal: req.signal }).catch(() => undefined);
+        await delay(Math.max(backoffDelay(attempt, this.#retry), retry.waitMs ?? 0), undefined, {
+          signal: req.signal,
+        }).catch(() => undefined);
       }
     }
   }
@@ -151,11 +177,14 @@ export class Downloader {
     if (have > 0) Object.assign(headers, { range: `bytes=${have}-`, 'if-range': state.etag! });
     const res = await this.#get(state.url, headers, req.signal).catch((error: unknown) => {
       if (!(error instanceof FastGetError && error.code === 'ERR_FAST_GET_HEADERS_TOO_LARGE')) throw error;
-      throw new DownloadError(`The server's answer for ${req.label} (${urlKey(state.url)}) has a head larger than 64 KiB; it was not cached. Report it to the service.`, {
-        reason: 'http',
-        bytesKept: state.trusted,
-        cause: error,
-      });
+      throw new DownloadError(
+        `The server's answer for ${req.label} (${urlKey(state.url)}) has a head larger than 64 KiB; it was not cached. Report it to the service.`,
+        {
+          reason: 'http',
+          bytesKept: state.trusted,
+          cause: error,
+        },
+      );
     });
     const answer = readAnswer(req, state, res, have);
     if (answer === undefined) {
@@ -189,10 +218,17 @@ export class Downloader {
       await handle.close();
     }
     const sha256 = hash.digest('hex');
-    const expected = answer.digest ?? (req.known.sha256 !== null && req.known.etag !== null && req.known.etag === answer.etag ? req.known.sha256 : undefined);
+    const expected =
+      answer.digest ??
+      (req.known.sha256 !== null && req.known.etag !== null && req.known.etag === answer.etag
+        ? req.known.sha256
+        : undefined);
     if (expected !== undefined && expected !== sha256) {
       await discard(req.partPath, state);
-      const why = answer.digest !== undefined ? 'the SHA-256 the server announced' : `the copy verified earlier under the same ETag ${answer.etag}`;
+      const why =
+        answer.digest !== undefined
+          ? 'the SHA-256 the server announced'
+          : `the copy verified earlier under the same ETag ${answer.etag}`;
       // Bytes of two versions may have been joined by a resume: one fresh try from byte 0.
       if (state.resumed) throw new Retry(`the resumed file did not match ${why}`, true);
       throw new DownloadError(
@@ -233,7 +269,10 @@ export class Downloader {
       this.#slowOrigins.add(origin); // chunked, a redirect, a proxy…: the general client
     }
     // undici is loaded only when needed: it adds about 27 MB to a process that only downloads.
-    const [{ request }, dispatcher] = await Promise.all([import('undici'), typeof this.#dispatcher === 'function' ? this.#dispatcher() : this.#dispatcher]);
+    const [{ request }, dispatcher] = await Promise.all([
+      import('undici'),
+      typeof this.#dispatcher === 'function' ? this.#dispatcher() : this.#dispatcher,
+    ]);
     const res = await request(url, { method: 'GET', headers, dispatcher, signal: signal ?? null });
     return undiciResponse(res);
   }
@@ -275,7 +314,8 @@ function undiciResponse(res: Dispatcher.ResponseData): HttpAnswer {
       let received = start;
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
         received += chunk.length;
-        if (total !== undefined && received > total) throw new Retry(`the server sent more than the ${total} bytes it announced`, true);
+        if (total !== undefined && received > total)
+          throw new Retry(`the server sent more than the ${total} bytes it announced`, true);
         await writer.add(chunk);
       }
     },
@@ -334,12 +374,16 @@ function readAnswer(req: DownloadRequest, state: AttemptState, res: HttpAnswer, 
       { reason: 'refused', status, bytesKept: state.trusted },
     );
   }
-  if (RETRY_STATUS.has(status)) throw new Retry(`the server answered HTTP ${status}`, false, parseRetryAfter(res.headers['retry-after']));
-  throw new DownloadError(`The server answered HTTP ${status} for ${req.label} (${urlKey(state.url)}); it was not cached. Retry later, or report it to the service.`, {
-    reason: 'http',
-    status,
-    bytesKept: state.trusted,
-  });
+  if (RETRY_STATUS.has(status))
+    throw new Retry(`the server answered HTTP ${status}`, false, parseRetryAfter(res.headers['retry-after']));
+  throw new DownloadError(
+    `The server answered HTTP ${status} for ${req.label} (${urlKey(state.url)}); it was not cached. Retry later, or report it to the service.`,
+    {
+      reason: 'http',
+      status,
+      bytesKept: state.trusted,
+    },
+  );
 }
 
 /** Makes the partial file hold exactly the bytes to resume from; returns their count (0: start over). */
@@ -383,13 +427,27 @@ function header(headers: FastHeaders, name: string): string | undefined {
 }
 
 /** Sockets and HTTP parsing fail with undici's codes or the system's network codes: worth another attempt. */
-const NETWORK_CODES = new Set(['ERR_FAST_GET_TRUNCATED', 'ERR_FAST_GET_BAD_RESPONSE', 'ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN']);
+const NETWORK_CODES = new Set([
+  'ERR_FAST_GET_TRUNCATED',
+  'ERR_FAST_GET_BAD_RESPONSE',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+]);
 
 /** A network error is retried; a file system error ends the download; anything else is a bug and is thrown as it is. */
 function classify(req: DownloadRequest, state: AttemptState, error: unknown): Retry | DownloadError {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') throw error;
-  if (code.startsWith('UND_ERR') || NETWORK_CODES.has(code)) return new Retry(`network error (${code}: ${messageOf(error)})`, false);
+  if (code.startsWith('UND_ERR') || NETWORK_CODES.has(code))
+    return new Retry(`network error (${code}: ${messageOf(error)})`, false);
   return new DownloadError(
     `Could not write ${req.label} into the cache folder ${req.cacheDir}: ${messageOf(error)}. Free some disk space or check the folder's permissions, then retry.`,
     { reason: 'disk', bytesKept: state.trusted, cause: error },
@@ -409,4 +467,3 @@ function mib(bytes: number): string {
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
-

@@ -33,7 +33,11 @@ export interface FastGetOptions {
 
 /** An error of the fast path. `ERR_FAST_GET_TRUNCATED`: the connection closed before Content-Length bytes. */
 export class FastGetError extends Error {
-  readonly code: 'ERR_FAST_GET_TRUNCATED' | 'ERR_FAST_GET_HEADERS_TOO_LARGE' | 'ERR_FAST_GET_BAD_RESPONSE' | 'ETIMEDOUT';
+  readonly code:
+    | 'ERR_FAST_GET_TRUNCATED'
+    | 'ERR_FAST_GET_HEADERS_TOO_LARGE'
+    | 'ERR_FAST_GET_BAD_RESPONSE'
+    | 'ETIMEDOUT';
   constructor(code: FastGetError['code'], message: string) {
     super(message);
     this.name = 'FastGetError';
@@ -136,16 +140,28 @@ class Reader {
     const port = Number(url.port) || (https ? 443 : 80);
     const onread = { buffer: () => this.#nextBuffer(), callback: (bytes: number) => this.#onRead(bytes) };
     // `tls.connect` honours `onread` like `net.connect` (its types omit it): decrypted records land in our buffers.
-    const tlsOptions = { host, port, onread, ALPNProtocols: ['http/1.1'], ...(isIP(host) === 0 && { servername: host }), ...(options.ca !== undefined && { ca: options.ca }) };
+    const tlsOptions = {
+      host,
+      port,
+      onread,
+      ALPNProtocols: ['http/1.1'],
+      ...(isIP(host) === 0 && { servername: host }),
+      ...(options.ca !== undefined && { ca: options.ca }),
+    };
     this.#socket = https ? tlsConnect(tlsOptions) : netConnect({ host, port, onread });
-    const connectTimer = setTimeout(() => this.fail(new FastGetError('ETIMEDOUT', `connecting to ${url.host} timed out`)), options.connectTimeoutMs ?? 10_000);
+    const connectTimer = setTimeout(
+      () => this.fail(new FastGetError('ETIMEDOUT', `connecting to ${url.host} timed out`)),
+      options.connectTimeoutMs ?? 10_000,
+    );
     this.#socket.once(https ? 'secureConnect' : 'connect', () => {
       clearTimeout(connectTimer);
       this.#socket.setTimeout(options.headersTimeoutMs ?? 30_000);
       this.#socket.setNoDelay(true);
       this.#socket.write(this.#requestText);
     });
-    this.#socket.on('timeout', () => this.fail(new FastGetError('ETIMEDOUT', `the server at ${url.host} sent nothing for too long`)));
+    this.#socket.on('timeout', () =>
+      this.fail(new FastGetError('ETIMEDOUT', `the server at ${url.host} sent nothing for too long`)),
+    );
     this.#socket.on('error', (error) => this.fail(error));
     this.#socket.on('end', () => this.#onEnd());
     this.#socket.on('close', () => {
@@ -208,7 +224,13 @@ class Reader {
   }
 
   #requestHead(): string {
-    const lines = [`GET ${this.#url.pathname}${this.#url.search} HTTP/1.1`, `Host: ${this.#url.host}`, 'Accept-Encoding: identity', 'Connection: close', 'User-Agent: asset-studio'];
+    const lines = [
+      `GET ${this.#url.pathname}${this.#url.search} HTTP/1.1`,
+      `Host: ${this.#url.host}`,
+      'Accept-Encoding: identity',
+      'Connection: close',
+      'User-Agent: asset-studio',
+    ];
     for (const [name, value] of Object.entries(this.#options.headers ?? {})) {
       if (/[\r\n]/.test(name + value)) throw new TypeError(`invalid header ${name}`);
       if (!/^(host|connection|accept-encoding)$/i.test(name)) lines.push(`${name}: ${value}`);
@@ -279,11 +301,20 @@ class Reader {
   #onEnd(): void {
     if (this.#phase === 'done') return;
     if (this.#phase === 'head') {
-      this.fail(Object.assign(new Error(`the server at ${this.#url.host} closed the connection before answering`), { code: 'ECONNRESET' }));
+      this.fail(
+        Object.assign(new Error(`the server at ${this.#url.host} closed the connection before answering`), {
+          code: 'ECONNRESET',
+        }),
+      );
     } else if (this.#spillEnd > this.#spillStart || this.#phase === 'waiting') {
       this.#ended = true; // bytes in hand, or no sink yet: the end is seen once they are delivered
     } else {
-      this.fail(new FastGetError('ERR_FAST_GET_TRUNCATED', `the connection closed with ${this.#remaining} bytes of the body missing`));
+      this.fail(
+        new FastGetError(
+          'ERR_FAST_GET_TRUNCATED',
+          `the connection closed with ${this.#remaining} bytes of the body missing`,
+        ),
+      );
     }
   }
 
@@ -297,7 +328,12 @@ class Reader {
       const end = this.#spill.indexOf('\r\n\r\n', this.#spillStart, 'latin1');
       if (end < 0 || end >= this.#spillEnd) {
         if (this.#spillEnd >= this.#maxHeaderBytes) {
-          this.fail(new FastGetError('ERR_FAST_GET_HEADERS_TOO_LARGE', `the response head from ${this.#url.host} is larger than ${this.#maxHeaderBytes} bytes`));
+          this.fail(
+            new FastGetError(
+              'ERR_FAST_GET_HEADERS_TOO_LARGE',
+              `the response head from ${this.#url.host} is larger than ${this.#maxHeaderBytes} bytes`,
+            ),
+          );
         }
         return;
       }
@@ -305,7 +341,12 @@ class Reader {
       this.#spillStart = end + 4;
       const parsed = parseHead(text);
       if (parsed === undefined) {
-        this.fail(new FastGetError('ERR_FAST_GET_BAD_RESPONSE', `the server at ${this.#url.host} sent a malformed response head`));
+        this.fail(
+          new FastGetError(
+            'ERR_FAST_GET_BAD_RESPONSE',
+            `the server at ${this.#url.host} sent a malformed response head`,
+          ),
+        );
         return;
       }
       const { status, headers } = parsed;
@@ -332,7 +373,8 @@ class Reader {
     }
     this.#remaining = contentLength ?? 0;
     this.#phase = contentLength === undefined ? 'done' : 'waiting';
-    if (contentLength === undefined) this.#cleanup(); // the body of an error is not needed
+    if (contentLength === undefined)
+      this.#cleanup(); // the body of an error is not needed
     else this.#pause(); // until a sink is given
     this.#settle = undefined;
     settle.resolve(new FastResponse(this, status, headers, contentLength));

@@ -7,7 +7,17 @@ import { randomBytes } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { checkWritable, createFolder, makePrivate, privateNotice, PRIVATE_FILE_MODE, statFolder, stderrNotice, type FolderRole, type Notice } from '../store/data-folder.ts';
+import {
+  checkWritable,
+  createFolder,
+  makePrivate,
+  privateNotice,
+  PRIVATE_FILE_MODE,
+  statFolder,
+  stderrNotice,
+  type FolderRole,
+  type Notice,
+} from '../store/data-folder.ts';
 import type { Store } from '../store/database.ts';
 import { DataFolderError } from '../store/errors.ts';
 
@@ -119,11 +129,18 @@ function writeMarker(dir: string, owner: string): boolean {
       'keep nothing else in this folder. Delete this file only together with the whole folder.',
   };
   try {
-    writeFileSync(join(dir, CACHE_MARKER), `${JSON.stringify(marker, null, 2)}\n`, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+    writeFileSync(join(dir, CACHE_MARKER), `${JSON.stringify(marker, null, 2)}\n`, {
+      mode: PRIVATE_FILE_MODE,
+      flag: 'wx',
+    });
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return ownsCacheFolder(dir, owner); // another process of ours was first
-    throw CACHE_FOLDER.fail(dir, `The cache folder ${dir} cannot be written (${(error as Error).message}). Make it writable for you, or ${CACHE_FOLDER.instead}.`, error);
+    throw CACHE_FOLDER.fail(
+      dir,
+      `The cache folder ${dir} cannot be written (${(error as Error).message}). Make it writable for you, or ${CACHE_FOLDER.instead}.`,
+      error,
+    );
   }
 }
 

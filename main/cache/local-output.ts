@@ -20,7 +20,8 @@ export interface LocalOutput {
 }
 
 /** The URL key of an output made here (from `source`, when given). */
-export const localUrlKey = (kind: string, source?: string): string => `local:${kind}${source === undefined ? '' : `?from=${source}`}`;
+export const localUrlKey = (kind: string, source?: string): string =>
+  `local:${kind}${source === undefined ? '' : `?from=${source}`}`;
 
 /** The output an output made here was made from, read back from its URL key; undefined for a downloaded one. */
 export function localSource(urlKey: string): string | undefined {
@@ -28,8 +29,19 @@ export function localSource(urlKey: string): string | undefined {
 }
 
 /** Stores the bytes as the session's `kind` output (replacing what it had) and announces it (`downloaded`). */
-export async function keepLocalOutput(cache: DownloadCache, store: Store, output: LocalOutput, now = Date.now()): Promise<CacheEntry> {
-  const entry = store.cache.upsert({ sessionId: output.sessionId, jobId: output.jobId, kind: output.kind, urlKey: localUrlKey(output.kind, output.source), now });
+export async function keepLocalOutput(
+  cache: DownloadCache,
+  store: Store,
+  output: LocalOutput,
+  now = Date.now(),
+): Promise<CacheEntry> {
+  const entry = store.cache.upsert({
+    sessionId: output.sessionId,
+    jobId: output.jobId,
+    kind: output.kind,
+    urlKey: localUrlKey(output.kind, output.source),
+    now,
+  });
   const part = join(cache.dir, 'tmp', `${entry.id}.part`); // named as the cache names its partial files, so a crash leaves nothing the sweep misses
   await writeFileDurable(part, output.bytes, { private: true });
   const sha256 = createHash('sha256').update(output.bytes).digest('hex');

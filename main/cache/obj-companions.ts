@@ -12,7 +12,9 @@ const TEXTURE_STATEMENT = /^[ \t]*(?:map_\w+|bump|disp|decal|refl|norm)[ \t]+(?:
 
 /** The material libraries an OBJ names (`mtllib a.mtl b.mtl`), as plain file names. */
 export function mtlLibraries(obj: string): string[] {
-  return [...obj.matchAll(/^[ \t]*mtllib[ \t]+(.+?)[ \t]*$/gm)].flatMap((m) => m[1]!.split(/[ \t]+/)).flatMap(plainName);
+  return [...obj.matchAll(/^[ \t]*mtllib[ \t]+(.+?)[ \t]*$/gm)]
+    .flatMap((m) => m[1]!.split(/[ \t]+/))
+    .flatMap(plainName);
 }
 
 /** The texture files an MTL names, as plain file names. */
@@ -43,18 +45,30 @@ export interface CompanionRequest {
  * Downloads the MTL an OBJ names and the textures that MTL names into the cache, each as
  * `<objKind>:<name>`. Returns each file fetched; throws the first download's error (a DownloadError).
  */
-export async function fetchObjCompanions(cache: DownloadCache, req: CompanionRequest): Promise<{ kind: string; path: string }[]> {
+export async function fetchObjCompanions(
+  cache: DownloadCache,
+  req: CompanionRequest,
+): Promise<{ kind: string; path: string }[]> {
   if (!isObjOutput(parseOutputKind(req.objKind))) return [];
   const fetched: { kind: string; path: string }[] = [];
   const fetchName = async (name: string) => {
     const kind = formatOutputKind({ type: 'obj-file', of: req.objKind, name });
     const beside = (url: string) => new URL(encodeURIComponent(name), url).href;
     const refresh = req.refreshObjUrl;
-    const refreshUrl = refresh && (async () => {
-      const url = await refresh();
-      return url === undefined ? undefined : beside(url);
+    const refreshUrl =
+      refresh &&
+      (async () => {
+        const url = await refresh();
+        return url === undefined ? undefined : beside(url);
+      });
+    const path = await cache.fetchOutput({
+      sessionId: req.sessionId,
+      jobId: req.jobId,
+      kind,
+      url: beside(req.objUrl),
+      refreshUrl,
+      label: req.label,
     });
-    const path = await cache.fetchOutput({ sessionId: req.sessionId, jobId: req.jobId, kind, url: beside(req.objUrl), refreshUrl, label: req.label });
     fetched.push({ kind, path });
     return path;
   };

@@ -30,10 +30,14 @@ const record = (v: unknown): Fields => (v !== null && typeof v === 'object' && !
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** The input mesh of a v3 retopology job: the GLB URL of its input asset, else what the create request said. */
-export function inputMeshOf(job: Pick<JobRecord, 'result' | 'operationId'>, store: Pick<Store, 'journal'>): { url?: string; assetId?: string } {
+export function inputMeshOf(
+  job: Pick<JobRecord, 'result' | 'operationId'>,
+  store: Pick<Store, 'journal'>,
+): { url?: string; assetId?: string } {
   const mesh = record(record(job.result).input).mesh;
   const asset = record(mesh);
-  const url = str(record(asset.data).glb_url) ?? (str(mesh) && !str(mesh)!.startsWith(ASSET_PREFIX) ? str(mesh) : undefined);
+  const url =
+    str(record(asset.data).glb_url) ?? (str(mesh) && !str(mesh)!.startsWith(ASSET_PREFIX) ? str(mesh) : undefined);
   const assetId = str(asset._id) ?? (str(mesh)?.startsWith(ASSET_PREFIX) ? str(mesh) : undefined);
   if (url !== undefined) return { url, ...(assetId && { assetId }) };
   // The create request, as the journal recorded it (the service echoes an asset object; older reads may not).
@@ -50,9 +54,13 @@ function isRetopologizedMesh(key: string): boolean {
 
 export function findOriginal(store: Pick<Store, 'jobs' | 'journal' | 'cache'>, job: JobRecord): OriginalLookup {
   const entries = store.cache.list();
-  const own = job.remoteId === null ? undefined : entries.find((e) => e.sessionId === job.remoteId && e.state === 'complete' && isRetopologizedMesh(e.kind));
+  const own =
+    job.remoteId === null
+      ? undefined
+      : entries.find((e) => e.sessionId === job.remoteId && e.state === 'complete' && isRetopologizedMesh(e.kind));
   const kind = own?.kind ?? null;
-  if (!jobDef(job.kind)?.hasOriginal) return { mesh: null, original: null, kind, reason: 'Only a retopology job has an original mesh to compare with.' };
+  if (!jobDef(job.kind)?.hasOriginal)
+    return { mesh: null, original: null, kind, reason: 'Only a retopology job has an original mesh to compare with.' };
   let { url, assetId } = inputMeshOf(job, store);
   if (url === undefined && assetId !== undefined) {
     // An asset of an earlier session: its GLB URL is in that session's input.
@@ -65,24 +73,49 @@ export function findOriginal(store: Pick<Store, 'jobs' | 'journal' | 'cache'>, j
       }
     }
     if (url === undefined) {
-      return { mesh: assetId, original: null, kind, reason: `The input mesh is the asset ${assetId} of an earlier session that is not in this library, so its file is not known here: pick the original yourself with Compare with…` };
+      return {
+        mesh: assetId,
+        original: null,
+        kind,
+        reason: `The input mesh is the asset ${assetId} of an earlier session that is not in this library, so its file is not known here: pick the original yourself with Compare with…`,
+      };
     }
   }
-  if (url === undefined) return { mesh: null, original: null, kind, reason: 'The service has not said which mesh this job retopologizes.' };
+  if (url === undefined)
+    return { mesh: null, original: null, kind, reason: 'The service has not said which mesh this job retopologizes.' };
   const key = urlKey(url);
   const matches = entries.filter((e) => e.urlKey === key && e.sessionId !== job.remoteId);
   for (const entry of matches.filter((e) => e.state === 'complete')) {
-    const owner = (entry.jobId !== null ? store.jobs.get(entry.jobId) : undefined) ?? store.jobs.findByRemoteId(entry.sessionId);
-    if (owner) return { mesh: key, original: { jobId: owner.id, sessionId: entry.sessionId, kind: entry.kind, label: owner.label }, kind, reason: null };
+    const owner =
+      (entry.jobId !== null ? store.jobs.get(entry.jobId) : undefined) ?? store.jobs.findByRemoteId(entry.sessionId);
+    if (owner)
+      return {
+        mesh: key,
+        original: { jobId: owner.id, sessionId: entry.sessionId, kind: entry.kind, label: owner.label },
+        kind,
+        reason: null,
+      };
   }
   const partial = matches[0];
   if (partial !== undefined) {
-    const owner = (partial.jobId !== null ? store.jobs.get(partial.jobId) : undefined) ?? store.jobs.findByRemoteId(partial.sessionId);
+    const owner =
+      (partial.jobId !== null ? store.jobs.get(partial.jobId) : undefined) ??
+      store.jobs.findByRemoteId(partial.sessionId);
     const whose = owner ? `"${owner.label}"` : `session ${partial.sessionId}`;
     if (partial.state !== 'complete') {
-      return { mesh: key, original: null, kind, reason: `The original mesh (the ${partial.kind} output of ${whose}) is not fully downloaded yet (${partial.state}): download that job's files, then compare.` };
+      return {
+        mesh: key,
+        original: null,
+        kind,
+        reason: `The original mesh (the ${partial.kind} output of ${whose}) is not fully downloaded yet (${partial.state}): download that job's files, then compare.`,
+      };
     }
-    return { mesh: key, original: null, kind, reason: `The original mesh is cached (the ${partial.kind} output of session ${partial.sessionId}) but no library job holds it: pick it yourself with Compare with…` };
+    return {
+      mesh: key,
+      original: null,
+      kind,
+      reason: `The original mesh is cached (the ${partial.kind} output of session ${partial.sessionId}) but no library job holds it: pick it yourself with Compare with…`,
+    };
   }
   return { mesh: key, original: null, kind, reason: NOT_CACHED };
 }

@@ -18,7 +18,10 @@ export interface OutputFile {
   url: string;
 }
 
-export function outputsOf(job: Pick<JobRecord, 'kind' | 'step' | 'texts' | 'result'>, formats: readonly OutputFormat[] = DEFAULT_FORMATS): OutputFile[] {
+export function outputsOf(
+  job: Pick<JobRecord, 'kind' | 'step' | 'texts' | 'result'>,
+  formats: readonly OutputFormat[] = DEFAULT_FORMATS,
+): OutputFile[] {
   const kinds = new Set<string>();
   const urls = new Set<string>();
   const out: OutputFile[] = [];

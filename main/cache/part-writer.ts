@@ -53,7 +53,8 @@ export class PartWriter implements BodySink {
     this.#checkpointBytes = options.checkpointBytes;
     this.#onWritten = options.onWritten;
     this.#onSynced = options.onSynced;
-    const size = options.expected === undefined ? BATCH_BYTES : Math.min(BATCH_BYTES, Math.max(MIN_ROOM * 2, options.expected));
+    const size =
+      options.expected === undefined ? BATCH_BYTES : Math.min(BATCH_BYTES, Math.max(MIN_ROOM * 2, options.expected));
     this.#batches = [Buffer.allocUnsafe(size), Buffer.allocUnsafe(size)];
   }
 

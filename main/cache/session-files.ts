@@ -18,8 +18,11 @@ export async function deleteSessionFiles(cache: DownloadCache, store: Store, ses
   const mine = store.cache.listSession(sessionId);
   for (const entry of mine) store.cache.delete(entry.id);
   const stillUsed = new Set(store.cache.list().flatMap((e) => (e.blobPath === null ? [] : [e.blobPath])));
-  const files = [...new Set(mine.flatMap((e) => (e.blobPath === null ? [] : [e.blobPath])))].filter((path) => !stillUsed.has(path));
+  const files = [...new Set(mine.flatMap((e) => (e.blobPath === null ? [] : [e.blobPath])))].filter(
+    (path) => !stillUsed.has(path),
+  );
   for (const path of files) await rm(join(cache.dir, path), { force: true });
-  for (const entry of mine) if (entry.state !== 'complete') await rm(join(cache.dir, 'tmp', `${entry.id}.part`), { force: true });
+  for (const entry of mine)
+    if (entry.state !== 'complete') await rm(join(cache.dir, 'tmp', `${entry.id}.part`), { force: true });
   return { entries: mine.length, files };
 }

@@ -52,9 +52,11 @@ const MAX_OPEN = 8;
 const opened = new Map<string, { zip: Promise<OpenZip>; timer: NodeJS.Timeout }>();
 
 async function openZip(path: string): Promise<OpenZip> {
-  const zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true }).catch((error: unknown) => {
-    throw new ZipEntryError(400, `The cached file is not a readable zip archive (${(error as Error).message}).`);
-  });
+  const zip = await yauzl
+    .openPromise(path, { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true })
+    .catch((error: unknown) => {
+      throw new ZipEntryError(400, `The cached file is not a readable zip archive (${(error as Error).message}).`);
+    });
   const entries = new Map<string, Entry>();
   try {
     for await (const entry of zip.eachEntry()) {
@@ -92,7 +94,10 @@ function close(path: string): void {
   opened.delete(path);
   clearTimeout(known.timer);
   // Streams still reading keep the file open until they end (yauzl counts them).
-  known.zip.then((z) => z.zip.close(), () => undefined);
+  known.zip.then(
+    (z) => z.zip.close(),
+    () => undefined,
+  );
 }
 
 /** Closes every zip kept open (tests, shutdown). */
@@ -122,9 +127,16 @@ export async function readZipEntry(path: string, name: string): Promise<OpenedEn
   const entry = entries.get(name);
   if (entry === undefined) {
     const names = [...entries.keys()];
-    throw new ZipEntryError(404, `The zip has no file "${name}" (it holds ${names.length === 0 ? 'no files' : names.slice(0, 20).join(', ')}).`);
+    throw new ZipEntryError(
+      404,
+      `The zip has no file "${name}" (it holds ${names.length === 0 ? 'no files' : names.slice(0, 20).join(', ')}).`,
+    );
   }
-  if (!entry.canDecodeFileData() || entry.isEncrypted()) throw new ZipEntryError(404, `"${name}" is stored in a way that cannot be read (encrypted, or compression method ${entry.compressionMethod}).`);
+  if (!entry.canDecodeFileData() || entry.isEncrypted())
+    throw new ZipEntryError(
+      404,
+      `"${name}" is stored in a way that cannot be read (encrypted, or compression method ${entry.compressionMethod}).`,
+    );
   const stream = await zip.openReadStreamPromise(entry).catch((error: unknown) => {
     throw new ZipEntryError(500, `"${name}" cannot be read from the cached zip (${(error as Error).message}).`);
   });
@@ -148,15 +160,32 @@ export function entryPathOf(segments: readonly string[]): string | undefined {
  * A file inside a complete cached zip output: what the web host and the Electron protocol handler serve at
  * `/cache/<sessionId>/<kind>/<entry path>`. Throws a ZipEntryError saying what is missing.
  */
-export async function openCachedZipEntry(cache: Pick<DownloadCache, 'open'>, sessionId: string, kind: string, name: string): Promise<OpenedEntry> {
+export async function openCachedZipEntry(
+  cache: Pick<DownloadCache, 'open'>,
+  sessionId: string,
+  kind: string,
+  name: string,
+): Promise<OpenedEntry> {
   const blob = cache.open(sessionId, kind);
-  if (blob === undefined) throw new ZipEntryError(404, `The ${kind} output of ${sessionId} is not in the cache: download the job's outputs first.`);
+  if (blob === undefined)
+    throw new ZipEntryError(
+      404,
+      `The ${kind} output of ${sessionId} is not in the cache: download the job's outputs first.`,
+    );
   return readZipEntry(blob, name);
 }
 
 /** The files of a complete cached zip output (`cache.entries`). */
-export async function cachedZipEntries(cache: Pick<DownloadCache, 'open'>, sessionId: string, kind: string): Promise<ZipEntryInfo[]> {
+export async function cachedZipEntries(
+  cache: Pick<DownloadCache, 'open'>,
+  sessionId: string,
+  kind: string,
+): Promise<ZipEntryInfo[]> {
   const blob = cache.open(sessionId, kind);
-  if (blob === undefined) throw new ZipEntryError(404, `The ${kind} output of ${sessionId} is not in the cache: download the job's outputs first.`);
+  if (blob === undefined)
+    throw new ZipEntryError(
+      404,
+      `The ${kind} output of ${sessionId} is not in the cache: download the job's outputs first.`,
+    );
   return listZipEntries(blob);
 }

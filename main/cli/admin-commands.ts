@@ -42,10 +42,12 @@ export async function engineCommand(ctx: CommandContext, speed: number | undefin
 export async function keyCommand(ctx: CommandContext): Promise<number> {
   const { settings, io } = ctx;
   const action = ctx.positionals[0];
-  const answer = (value: Record<string, unknown>, text: string) => (ctx.values.json ? printJson(io, value) : io.stdout(`${text}\n`));
+  const answer = (value: Record<string, unknown>, text: string) =>
+    ctx.values.json ? printJson(io, value) : io.stdout(`${text}\n`);
   if (action === 'set') {
     const key = (await io.readStdin()).split(/\r?\n/)[0]?.trim() ?? '';
-    if (key === '') throw new UsageError('no key given: pipe it on standard input, e.g. asset-studio key set < key.txt');
+    if (key === '')
+      throw new UsageError('no key given: pipe it on standard input, e.g. asset-studio key set < key.txt');
     const path = writeKeyFile(settings.dataDir, key);
     answer({ saved: true, keyFile: path }, `API key saved to ${path} (readable by you only).`);
     return 0;
@@ -59,7 +61,9 @@ export async function keyCommand(ctx: CommandContext): Promise<number> {
   if (action === 'status') {
     const env = Boolean(io.env.ASSET_STUDIO_API_KEY);
     const file = hasKeyFile(settings.dataDir) ? keyFilePath(settings.dataDir) : null;
-    const where = [env && 'ASSET_STUDIO_API_KEY is set', file && `the key file ${file} exists`].filter(Boolean).join('; ');
+    const where = [env && 'ASSET_STUDIO_API_KEY is set', file && `the key file ${file} exists`]
+      .filter(Boolean)
+      .join('; ');
     const connection = await connectionInUse(ctx);
     answer(
       { configured: env || file !== null, environment: env, keyFile: file, connection },
@@ -71,12 +75,28 @@ export async function keyCommand(ctx: CommandContext): Promise<number> {
 }
 
 /** What the other commands would connect to, and why (the one resolver; its error said, not thrown). */
-async function connectionInUse(ctx: CommandContext): Promise<{ mode: string; origin: string; text: string } | { mode: 'unresolved'; text: string }> {
+async function connectionInUse(
+  ctx: CommandContext,
+): Promise<{ mode: string; origin: string; text: string } | { mode: 'unresolved'; text: string }> {
   try {
     const c = await resolveCliConnection(ctx.values, ctx.io, ctx.secrets);
-    if (c.mode === 'local-engine') return { mode: c.mode, origin: c.origin, text: 'Commands use the embedded local engine (no service address is set).' };
-    const from = c.origin === 'flag' ? 'the --base-url flag' : c.origin === 'environment' ? 'ASSET_STUDIO_BASE_URL' : `the app's profile "${c.profile ?? ''}"`;
-    return { mode: c.mode, origin: c.origin, text: `Commands use the service at ${displayAddress(c.baseUrl ?? '')} (from ${from}).` };
+    if (c.mode === 'local-engine')
+      return {
+        mode: c.mode,
+        origin: c.origin,
+        text: 'Commands use the embedded local engine (no service address is set).',
+      };
+    const from =
+      c.origin === 'flag'
+        ? 'the --base-url flag'
+        : c.origin === 'environment'
+          ? 'ASSET_STUDIO_BASE_URL'
+          : `the app's profile "${c.profile ?? ''}"`;
+    return {
+      mode: c.mode,
+      origin: c.origin,
+      text: `Commands use the service at ${displayAddress(c.baseUrl ?? '')} (from ${from}).`,
+    };
   } catch (error) {
     return { mode: 'unresolved', text: `Commands cannot connect as configured: ${(error as Error).message}` };
   }
@@ -101,21 +121,36 @@ export async function webhooksCommand(ctx: CommandContext): Promise<number> {
         ...(str(ctx.values, 'path') !== undefined && { path: str(ctx.values, 'path') }),
         ...(secret && { secret: secret.value }),
       });
-      if (!next.success) throw new UsageError(`invalid webhook settings: ${next.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      if (!next.success)
+        throw new UsageError(
+          `invalid webhook settings: ${next.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        );
       settings.set('webhooks', next.data);
-      if (ctx.values.json) printJson(ctx.io, { ...next.data, secret: next.data.secret ? '(set, not shown)' : undefined });
-      else ctx.io.stdout(action === 'enable'
-        ? `Webhooks on: while jobs are followed, notifications are received at http://${next.data.host}:${next.data.port}${next.data.path}${next.data.secret ? ' and verified with your secret' : ' (not verified: set --secret-file to verify signatures)'}. Register that address with the service.\n`
-        : 'Webhooks off: jobs are followed by polling.\n');
+      if (ctx.values.json)
+        printJson(ctx.io, { ...next.data, secret: next.data.secret ? '(set, not shown)' : undefined });
+      else
+        ctx.io.stdout(
+          action === 'enable'
+            ? `Webhooks on: while jobs are followed, notifications are received at http://${next.data.host}:${next.data.port}${next.data.path}${next.data.secret ? ' and verified with your secret' : ' (not verified: set --secret-file to verify signatures)'}. Register that address with the service.\n`
+            : 'Webhooks off: jobs are followed by polling.\n',
+        );
       return 0;
     }
     if (action === 'status') {
       const shown = { ...current, secret: current.secret ? '(set, not shown)' : undefined };
       if (ctx.values.json) printJson(ctx.io, shown);
-      else ctx.io.stdout(`${Object.entries(shown).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}: ${String(v)}`).join('\n')}\n`);
+      else
+        ctx.io.stdout(
+          `${Object.entries(shown)
+            .filter(([, v]) => v !== undefined)
+            .map(([k, v]) => `${k}: ${String(v)}`)
+            .join('\n')}\n`,
+        );
       return 0;
     }
-    throw new UsageError('usage: asset-studio webhooks enable [--port N] [--host H] [--path /p] [--secret-file FILE|-] | disable | status');
+    throw new UsageError(
+      'usage: asset-studio webhooks enable [--port N] [--host H] [--path /p] [--secret-file FILE|-] | disable | status',
+    );
   } finally {
     await services.close();
   }

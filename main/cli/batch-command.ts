@@ -24,7 +24,9 @@ export async function batchCommand(ctx: CommandContext): Promise<number> {
   try {
     // The price of what the files would create (by their names: images → image to 3D, FBX/zip → uploads), before any is sent.
     const listed = await listBatchFiles(ctx.positionals);
-    const creates = listed.files.flatMap((f): EndpointId[] => (expectedKind(f) === 'image' ? ['createImageTo3d'] : expectedKind(f) === 'any' ? [] : ['uploadAnimationMesh']));
+    const creates = listed.files.flatMap((f): EndpointId[] =>
+      expectedKind(f) === 'image' ? ['createImageTo3d'] : expectedKind(f) === 'any' ? [] : ['uploadAnimationMesh'],
+    );
     const cost = await checkCost(services, creates);
     if (!ctx.values.json) ctx.io.stderr(`${cost.line}\n`);
     let lastState = new Map<number, string>();
@@ -44,7 +46,10 @@ export async function batchCommand(ctx: CommandContext): Promise<number> {
     const jobIds = summary.items.flatMap((i) => (i.jobId ? [i.jobId] : []));
     let waitFailed = false;
     if (ctx.values.wait && jobIds.length > 0) {
-      const jobs = await waitForJobs(services, jobIds, ctx.io, { timeoutMs: timeoutOf(ctx.values), quiet: ctx.values.json === true });
+      const jobs = await waitForJobs(services, jobIds, ctx.io, {
+        timeoutMs: timeoutOf(ctx.values),
+        quiet: ctx.values.json === true,
+      });
       waitFailed = jobs.some((j) => j.state !== 'succeeded');
     }
     if (ctx.values.json) printJson(ctx.io, { ...summary, cost: costJson(cost) });

@@ -41,7 +41,17 @@ function need(positionals: string[], count: number, usage: string): string[] {
 
 /** The create-3d options given on the command line (shared by create-3d and batch). */
 export function imageOptionsFrom(v: Values): Record<string, unknown> {
-  return fields(v, { 'geometry-model': keep, 'texture-model': keep, 'scaled-bbox': triple('scaled-bbox'), topology: keep, resolution: keep }, { 'preserve-aspect-ratio': 'preserve_aspect_ratio' });
+  return fields(
+    v,
+    {
+      'geometry-model': keep,
+      'texture-model': keep,
+      'scaled-bbox': triple('scaled-bbox'),
+      topology: keep,
+      resolution: keep,
+    },
+    { 'preserve-aspect-ratio': 'preserve_aspect_ratio' },
+  );
 }
 
 const session = (p: string[]) => ({ params: { session_code: need(p, 1, '<session>')[0]! } });
@@ -49,35 +59,54 @@ const decimal = (option: string) => (t: string) => parseNumber(option, t);
 
 /** How each endpoint command builds its request from its arguments and options. */
 const BUILDERS: Record<string, Build> = {
-  'create-3d': async (p, v) => ({ body: { image_url: await imageArgument(need(p, 1, '<image-url|file>')[0]!), ...imageOptionsFrom(v) } }),
+  'create-3d': async (p, v) => ({
+    body: { image_url: await imageArgument(need(p, 1, '<image-url|file>')[0]!), ...imageOptionsFrom(v) },
+  }),
   'create-3d-legacy': async (p, v) => ({
-    body: { image_url: await imageArgument(need(p, 1, '<image-url|file>')[0]!), ...fields(v, { 'model-version': keep }, { 'auto-gen-3d': 'auto_gen_3d' }) },
+    body: {
+      image_url: await imageArgument(need(p, 1, '<image-url|file>')[0]!),
+      ...fields(v, { 'model-version': keep }, { 'auto-gen-3d': 'auto_gen_3d' }),
+    },
   }),
   spin: async (p) => {
     const [code, image] = need(p, 2, '<session> <image-url|file>');
     return { body: { session_code: code, image_urls: [await imageArgument(image!)] } };
   },
   preview: (p, v) => {
-    const body = fields(v, { 'model-version': keep, 'scaled-bbox': triple('scaled-bbox'), 'pivot-point': triple('pivot-point') });
+    const body = fields(v, {
+      'model-version': keep,
+      'scaled-bbox': triple('scaled-bbox'),
+      'pivot-point': triple('pivot-point'),
+    });
     const index = str(v, 'spin-index');
     if (index !== undefined) body.selected_spin_index = parseNumber('spin-index', index);
     const spin = str(v, 'spin-url');
     if (spin !== undefined) body.selected_spin = spin;
     return { ...session(p), body };
   },
-  refine: (p, v) => ({ ...session(p), body: fields(v, { 'scaled-bbox': triple('scaled-bbox'), 'pivot-point': triple('pivot-point') }) }),
+  refine: (p, v) => ({
+    ...session(p),
+    body: fields(v, { 'scaled-bbox': triple('scaled-bbox'), 'pivot-point': triple('pivot-point') }),
+  }),
   get: session,
   list: (_p, v) => ({ query: fields(v, { limit: decimal('limit'), page: decimal('page') }) }),
   'get-mesh': session,
-  'text-to-image': (p, v) => ({ body: { prompt: need(p, 1, '<prompt>').join(' '), ...fields(v, { 'style-id': keep }) } }),
+  'text-to-image': (p, v) => ({
+    body: { prompt: need(p, 1, '<prompt>').join(' '), ...fields(v, { 'style-id': keep }) },
+  }),
   'get-image': session,
-  style: (p, v) => ({ body: { zip_url: need(p, 1, '<zip-url>')[0], ...fields(v, { description: keep }, { public: 'is_public' }) } }),
+  style: (p, v) => ({
+    body: { zip_url: need(p, 1, '<zip-url>')[0], ...fields(v, { description: keep }, { public: 'is_public' }) },
+  }),
   upload: async (p, v) => {
     const url = str(v, 'url');
     if (url !== undefined) return { body: { mesh_url: url } };
     const file = need(p, 1, '<file.fbx|file.zip> (or --url URL)')[0]!;
     const inspected = await inspectFile(file);
-    if (inspected.kind === 'image') throw new UsageError(`${file} is an image: animation needs an FBX file or a zip of FBX files. For a 3D model from an image use "create-3d".`);
+    if (inspected.kind === 'image')
+      throw new UsageError(
+        `${file} is an image: animation needs an FBX file or a zip of FBX files. For a 3D model from an image use "create-3d".`,
+      );
     return { file };
   },
   'animate-text': (p) => {

@@ -53,14 +53,21 @@ export function printJson(io: CliIO, value: unknown): void {
 export async function resolveCliConnection(values: Values, io: CliIO, secrets: string[]): Promise<ResolvedConnection> {
   const envKey = io.env.ASSET_STUDIO_API_KEY?.trim();
   if (envKey) secrets.push(envKey);
-  const key = await readSecretOption(values, io, { value: 'api-key', alternatives: 'ASSET_STUDIO_API_KEY, or "asset-studio key set"' });
+  const key = await readSecretOption(values, io, {
+    value: 'api-key',
+    alternatives: 'ASSET_STUDIO_API_KEY, or "asset-studio key set"',
+  });
   if (key) secrets.push(key.value);
   const dataDir = resolveDataDir({ flags: { dataDir: str(values, 'data-dir') }, env: io.env });
   // The saved key file is read only when no key is given (a file others can read is refused with the fix).
   const keyFile = key || envKey ? undefined : readKeyFile(dataDir);
   const connection = resolveConnection({
     dataDir,
-    flags: { baseUrl: str(values, 'base-url'), legacyBaseUrl: str(values, 'legacy-base-url'), ...(key && { apiKey: key.value, apiKeyFrom: key.from }) },
+    flags: {
+      baseUrl: str(values, 'base-url'),
+      legacyBaseUrl: str(values, 'legacy-base-url'),
+      ...(key && { apiKey: key.value, apiKeyFrom: key.from }),
+    },
     env: io.env,
     saved: readSavedProfile(dataDir),
     keyFile,

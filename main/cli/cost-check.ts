@@ -27,7 +27,10 @@ export interface CostFacts {
 }
 
 /** Prices these creates (one entry per create sent) against the balance; throws when the balance is known to be short. */
-export async function checkCost(services: Pick<Services, 'client' | 'mode'>, creates: readonly EndpointId[]): Promise<CostFacts> {
+export async function checkCost(
+  services: Pick<Services, 'client' | 'mode'>,
+  creates: readonly EndpointId[],
+): Promise<CostFacts> {
   const view = await creditsView(services, (error) => (error instanceof Error ? error.message : String(error)));
   return costFacts(view, creates);
 }
@@ -46,10 +49,20 @@ export function costFacts(view: CreditsView, creates: readonly EndpointId[]): Co
       view.source === 'local-engine'
         ? 'Use another --data-dir (a new local engine account starts with its full balance) or connect to the service, then run the command again.'
         : 'Add credits to the account (or use another API key), then run the command again.';
-    throw new InsufficientCreditsError(`Not enough credits: this costs ${what} and ${where.charAt(0).toLowerCase()}${where.slice(1)} has ${balance ?? 'too few for it'}. Nothing was sent. ${fix}`);
+    throw new InsufficientCreditsError(
+      `Not enough credits: this costs ${what} and ${where.charAt(0).toLowerCase()}${where.slice(1)} has ${balance ?? 'too few for it'}. Nothing was sent. ${fix}`,
+    );
   }
-  const after = balance === null ? `balance unknown: ${view.balanceError ?? 'not reported'}` : credits === null ? `balance ${balance}` : `balance ${balance} → ${balance - credits}`;
-  const line = credits === null ? `Cost not published by the service (${after})` : `Costs ${credits} credit${credits === 1 ? '' : 's'} (${after})`;
+  const after =
+    balance === null
+      ? `balance unknown: ${view.balanceError ?? 'not reported'}`
+      : credits === null
+        ? `balance ${balance}`
+        : `balance ${balance} → ${balance - credits}`;
+  const line =
+    credits === null
+      ? `Cost not published by the service (${after})`
+      : `Costs ${credits} credit${credits === 1 ? '' : 's'} (${after})`;
   return { credits, balance, basis, line };
 }
 

@@ -13,12 +13,17 @@ import { waitForJobs } from './wait-jobs.ts';
 export async function runEndpointCommand(command: EndpointCommand, ctx: CommandContext): Promise<number> {
   const call = await command.build(ctx.positionals, ctx.values);
   if (call.file !== undefined && ctx.io.stderrIsTTY && !ctx.values.json) {
-    call.onUploadProgress = ({ sent, total }) => ctx.io.stderr(`\r\x1b[2Kuploading ${formatBytes(sent)} of ${formatBytes(total)} (${total ? Math.floor((100 * sent) / total) : 100}%)${sent === total ? '\n' : ''}`);
+    call.onUploadProgress = ({ sent, total }) =>
+      ctx.io.stderr(
+        `\r\x1b[2Kuploading ${formatBytes(sent)} of ${formatBytes(total)} (${total ? Math.floor((100 * sent) / total) : 100}%)${sent === total ? '\n' : ''}`,
+      );
   }
   const mutating = ENDPOINTS[command.endpoint].mutating;
   const operationId = str(ctx.values, 'operation-id');
-  if (ctx.values.wait && !command.waits) throw new UsageError(`--wait does not apply to "${command.name}": it does not start a job that can be followed.`);
-  if (operationId !== undefined && !mutating) throw new UsageError(`--operation-id applies to commands that create something, not to "${command.name}".`);
+  if (ctx.values.wait && !command.waits)
+    throw new UsageError(`--wait does not apply to "${command.name}": it does not start a job that can be followed.`);
+  if (operationId !== undefined && !mutating)
+    throw new UsageError(`--operation-id applies to commands that create something, not to "${command.name}".`);
   const services = await ctx.services();
   try {
     if (!mutating) {
@@ -30,21 +35,37 @@ export async function runEndpointCommand(command: EndpointCommand, ctx: CommandC
     const replay = operationId !== undefined && services.store.journal.get(operationId) !== undefined;
     const cost = replay ? undefined : await checkCost(services, [command.endpoint]);
     if (cost && !ctx.values.json) ctx.io.stderr(`${cost.line}\n`);
-    const outcome = await services.submitter.submit(command.endpoint, call, { label: labelOf(command, ctx.positionals), operationId });
+    const outcome = await services.submitter.submit(command.endpoint, call, {
+      label: labelOf(command, ctx.positionals),
+      operationId,
+    });
     const job = outcome.job;
-    if (outcome.status !== 'created') ctx.io.stderr(`Operation ${outcome.operationId} ${outcome.status}: nothing new was sent.\n`);
+    if (outcome.status !== 'created')
+      ctx.io.stderr(`Operation ${outcome.operationId} ${outcome.status}: nothing new was sent.\n`);
     if (ctx.values.wait && job) {
-      const [done] = await waitForJobs(services, [job.id], ctx.io, { timeoutMs: timeoutOf(ctx.values), quiet: ctx.values.json === true });
-      if (ctx.values.json) printJson(ctx.io, { operationId: outcome.operationId, job: done, ...(cost && { cost: costJson(cost) }) });
+      const [done] = await waitForJobs(services, [job.id], ctx.io, {
+        timeoutMs: timeoutOf(ctx.values),
+        quiet: ctx.values.json === true,
+      });
+      if (ctx.values.json)
+        printJson(ctx.io, { operationId: outcome.operationId, job: done, ...(cost && { cost: costJson(cost) }) });
       else ctx.io.stdout(`${formatResult(readEndpointOf(command), done!.result)}\n`);
       if (done!.state !== 'succeeded') {
-        ctx.io.stderr(`error: ${done!.remoteId} ended ${done!.rawStatus}: ${done!.error ?? 'the service could not finish the job.'}\n`);
+        ctx.io.stderr(
+          `error: ${done!.remoteId} ended ${done!.rawStatus}: ${done!.error ?? 'the service could not finish the job.'}\n`,
+        );
         return 3;
       }
       return 0;
     }
     const data = 'data' in outcome ? outcome.data : job?.result;
-    if (ctx.values.json) printJson(ctx.io, { operationId: outcome.operationId, ...(job && { jobId: job.id }), data, ...(cost && { cost: costJson(cost) }) });
+    if (ctx.values.json)
+      printJson(ctx.io, {
+        operationId: outcome.operationId,
+        ...(job && { jobId: job.id }),
+        data,
+        ...(cost && { cost: costJson(cost) }),
+      });
     else {
       ctx.io.stdout(`${formatResult(command.endpoint, data)}\n`);
       ctx.io.stderr(`operation ${outcome.operationId}${job ? `, job ${job.id}` : ''}\n`);
@@ -58,7 +79,7 @@ export async function runEndpointCommand(command: EndpointCommand, ctx: CommandC
 /** What the user sees for the job: the file name, prompt or session. */
 function labelOf(command: EndpointCommand, positionals: string[]): string {
   const first = positionals.join(' ');
-  const label = first.startsWith('data:') ? 'image' : first.split(/[\\/]/).pop() ?? first;
+  const label = first.startsWith('data:') ? 'image' : (first.split(/[\\/]/).pop() ?? first);
   return `${command.name} ${label}`.slice(0, 120);
 }
 

@@ -18,14 +18,29 @@ export interface CliFailure {
 
 const WORD = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 /** Errors of the language and of Node itself: a failure nobody planned for. */
-const BUILT_IN = new Set(['Error', 'TypeError', 'RangeError', 'SyntaxError', 'ReferenceError', 'EvalError', 'URIError', 'AggregateError', 'SystemError', 'DOMException']);
+const BUILT_IN = new Set([
+  'Error',
+  'TypeError',
+  'RangeError',
+  'SyntaxError',
+  'ReferenceError',
+  'EvalError',
+  'URIError',
+  'AggregateError',
+  'SystemError',
+  'DOMException',
+]);
 
 export function describeFailure(error: unknown, options: { stopped?: boolean } = {}): CliFailure {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof AppError) return { code: error.code, message, exitCode: mappingOf(error.code).exitCode };
   const fields = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; kind?: unknown };
   if (typeof fields.code === 'string' && fields.code.startsWith('ERR_PARSE_ARGS')) {
-    return { code: 'usage', message: `${message}. Run "asset-studio help" to see the options.`, exitCode: ERROR_TABLE.usage.exitCode };
+    return {
+      code: 'usage',
+      message: `${message}. Run "asset-studio help" to see the options.`,
+      exitCode: ERROR_TABLE.usage.exitCode,
+    };
   }
   return { code: codeOf(error, fields, options.stopped === true), message, exitCode: ERROR_TABLE.internal.exitCode };
 }

@@ -17,7 +17,9 @@ const SEPARATOR = Buffer.from(sep);
 export function findByBytes(given: string): Buffer | undefined {
   if (process.platform === 'win32') return undefined; // names are UTF-16 there, never decoded lossily
   let current = SEPARATOR;
-  for (const part of resolve(given).split(sep).filter((p) => p !== '')) {
+  for (const part of resolve(given)
+    .split(sep)
+    .filter((p) => p !== '')) {
     const prefix = current.equals(SEPARATOR) ? current : Buffer.concat([current, SEPARATOR]);
     const direct = Buffer.concat([prefix, Buffer.from(part)]);
     if (existsSync(direct)) {

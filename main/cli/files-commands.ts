@@ -17,7 +17,10 @@ export function pullCommand(ctx: CommandContext): Promise<number> {
   if (!ref) throw new UsageError('missing argument: asset-studio pull <job>');
   return withServices(ctx, async (s) => {
     const job = findJob(s, ref);
-    if (job.state !== 'succeeded') throw new UsageError(`${job.remoteId ?? job.id} is ${job.state}: only finished jobs have outputs. Follow it with "asset-studio wait ${job.id}".`);
+    if (job.state !== 'succeeded')
+      throw new UsageError(
+        `${job.remoteId ?? job.id} is ${job.state}: only finished jobs have outputs. Follow it with "asset-studio wait ${job.id}".`,
+      );
     const report = await fetchJobOutputs(s.cache, s.store, job, () => s.tracker.refresh(job.id), s.outputFormats);
     if (ctx.values.json) printJson(ctx.io, report);
     else {
@@ -36,7 +39,10 @@ export function cacheCommand(ctx: CommandContext): Promise<number> {
       const entries = s.cache.list();
       if (ctx.values.json) printJson(ctx.io, { entries, usage: s.cache.usage() });
       else {
-        for (const e of entries) ctx.io.stdout(`${e.sessionId}  ${e.kind.padEnd(16)} ${e.state.padEnd(8)} ${e.size === null ? '' : formatBytes(e.size)}${e.pinned ? '  pinned' : ''}\n`);
+        for (const e of entries)
+          ctx.io.stdout(
+            `${e.sessionId}  ${e.kind.padEnd(16)} ${e.state.padEnd(8)} ${e.size === null ? '' : formatBytes(e.size)}${e.pinned ? '  pinned' : ''}\n`,
+          );
         const u = s.cache.usage();
         ctx.io.stdout(`${entries.length} output(s), ${formatBytes(u.bytes)} of ${formatBytes(u.maxBytes)}\n`);
       }
@@ -45,13 +51,19 @@ export function cacheCommand(ctx: CommandContext): Promise<number> {
     if (action === 'verify') {
       const report = await s.cache.verify();
       if (ctx.values.json) printJson(ctx.io, report);
-      else ctx.io.stdout(`${report.checked} blob(s) checked, ${report.bad.length} damaged and removed${report.bad.length ? ' (run "asset-studio pull <job>" to download them again)' : ''}\n`);
+      else
+        ctx.io.stdout(
+          `${report.checked} blob(s) checked, ${report.bad.length} damaged and removed${report.bad.length ? ' (run "asset-studio pull <job>" to download them again)' : ''}\n`,
+        );
       return report.bad.length ? 3 : 0;
     }
     if (action === 'gc') {
       const report = await s.cache.gc();
       if (ctx.values.json) printJson(ctx.io, report);
-      else ctx.io.stdout(`${report.evicted.length} output(s) evicted, ${formatBytes(report.freedBytes)} freed, ${report.orphans} stray file(s) removed\n`);
+      else
+        ctx.io.stdout(
+          `${report.evicted.length} output(s) evicted, ${formatBytes(report.freedBytes)} freed, ${report.orphans} stray file(s) removed\n`,
+        );
       return 0;
     }
     throw new UsageError('usage: asset-studio cache ls|verify|gc');
@@ -62,26 +74,35 @@ export function cacheCommand(ctx: CommandContext): Promise<number> {
 export function exportCommand(ctx: CommandContext): Promise<number> {
   const ref = ctx.positionals[0];
   const projectDir = str(ctx.values, 'project');
-  if (!ref || !projectDir) throw new UsageError('usage: asset-studio export <job> --project DIR [--engine unity|unreal|godot|folder] [--format glb|fbx|obj] [--clips A,B] [--name N] [--overwrite]');
+  if (!ref || !projectDir)
+    throw new UsageError(
+      'usage: asset-studio export <job> --project DIR [--engine unity|unreal|godot|folder] [--format glb|fbx|obj] [--clips A,B] [--name N] [--overwrite]',
+    );
   const engine = str(ctx.values, 'engine');
-  if (engine !== undefined && !(EXPORT_TARGETS as readonly string[]).includes(engine)) throw new UsageError(`--engine must be one of ${EXPORT_TARGETS.join(', ')} (got "${engine}").`);
+  if (engine !== undefined && !(EXPORT_TARGETS as readonly string[]).includes(engine))
+    throw new UsageError(`--engine must be one of ${EXPORT_TARGETS.join(', ')} (got "${engine}").`);
   const format = str(ctx.values, 'format');
-  if (format !== undefined && !(EXPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')} (got "${format}").`);
+  if (format !== undefined && !(EXPORT_FORMATS as readonly string[]).includes(format))
+    throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')} (got "${format}").`);
   const transforms = transformsFrom(ctx);
   // A path with `..` steps is said resolved before anything is written: the user sees where it lands.
   const resolved = resolve(projectDir);
   if (projectDir.split(/[\\/]/).includes('..')) ctx.io.stderr(`Project folder: ${resolved} (from "${projectDir}")\n`);
   return withServices(ctx, async (s) => {
     const job = findJob(s, ref);
-    const result = await exportJob({ cache: s.cache, store: s.store, refresh: (id) => s.tracker.refresh(id), formats: s.outputFormats }, job, {
-      projectDir: resolved,
-      engine: engine as ExportTarget | undefined,
-      name: str(ctx.values, 'name'),
-      transforms,
-      overwrite: ctx.values.overwrite === true,
-      format: format as ExportFormat | undefined,
-      clips: clipsFrom(ctx),
-    });
+    const result = await exportJob(
+      { cache: s.cache, store: s.store, refresh: (id) => s.tracker.refresh(id), formats: s.outputFormats },
+      job,
+      {
+        projectDir: resolved,
+        engine: engine as ExportTarget | undefined,
+        name: str(ctx.values, 'name'),
+        transforms,
+        overwrite: ctx.values.overwrite === true,
+        format: format as ExportFormat | undefined,
+        clips: clipsFrom(ctx),
+      },
+    );
     const twice = doubleConversion(result.engine, transforms);
     if (twice) ctx.io.stderr(`warning: ${twice}\n`);
     if (result.note) ctx.io.stderr(`note: ${result.note}\n`);
@@ -101,8 +122,12 @@ export function exportCommand(ctx: CommandContext): Promise<number> {
 function clipsFrom(ctx: CommandContext): string[] | undefined {
   const raw = str(ctx.values, 'clips');
   if (raw === undefined) return undefined;
-  const clips = raw.split(',').map((c) => c.trim()).filter((c) => c !== '');
-  if (clips.length === 0) throw new UsageError('--clips needs at least one clip name (comma-separated), e.g. --clips "Idle,walk forward".');
+  const clips = raw
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
+  if (clips.length === 0)
+    throw new UsageError('--clips needs at least one clip name (comma-separated), e.g. --clips "Idle,walk forward".');
   return clips;
 }
 
@@ -120,6 +145,9 @@ function transformsFrom(ctx: CommandContext): Transforms | undefined {
   };
   if (Object.keys(raw).length === 0) return undefined;
   const parsed = transformsSchema.safeParse(raw);
-  if (!parsed.success) throw new UsageError(`invalid transform options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new UsageError(
+      `invalid transform options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   return parsed.data;
 }

@@ -10,7 +10,9 @@ export function formatResult(endpoint: EndpointId, data: unknown): string {
   if (endpoint === 'listImageTo3d') return formatList(data as ListLike, kind);
   if (endpoint === 'submitTextAnimations') {
     const items = (data as { responses: { text: string; message: string; isError: boolean }[] }).responses;
-    return items.map((r) => `${r.isError ? 'FAILED' : 'ok    '}  ${r.text}${r.message ? `  (${r.message})` : ''}`).join('\n');
+    return items
+      .map((r) => `${r.isError ? 'FAILED' : 'ok    '}  ${r.text}${r.message ? `  (${r.message})` : ''}`)
+      .join('\n');
   }
   if (Array.isArray(data)) return (data as Record<string, unknown>[]).map((r) => formatRecord(r, kind)).join('\n\n');
   return formatRecord(data as Record<string, unknown>, kind);

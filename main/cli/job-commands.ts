@@ -33,7 +33,10 @@ export async function withServices<T>(ctx: CommandContext, fn: (s: Services) => 
 /** A local job id, or the session code / id of a tracked job. */
 export function findJob(s: Services, ref: string): JobRecord {
   const job = s.store.jobs.get(ref) ?? s.store.jobs.findByRemoteId(ref);
-  if (!job) throw new UsageError(`"${ref}" is not a job of this app. See "asset-studio jobs"; sessions created elsewhere can be read with "asset-studio get".`);
+  if (!job)
+    throw new UsageError(
+      `"${ref}" is not a job of this app. See "asset-studio jobs"; sessions created elsewhere can be read with "asset-studio get".`,
+    );
   return job;
 }
 
@@ -55,8 +58,26 @@ function showJob(ctx: CommandContext): Promise<number> {
     const job = findJob(s, ref);
     if (ctx.values.json) printJson(ctx.io, job);
     else {
-      const fields = { id: job.id, remote: job.remoteId, kind: job.kind, step: job.step, label: job.label, state: job.state, status: job.rawStatus, percent: job.percent, error: job.error, operation: job.operationId, created: new Date(job.createdAt).toISOString(), finished: job.finishedAt && new Date(job.finishedAt).toISOString() };
-      ctx.io.stdout(`${Object.entries(fields).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => `${k}: ${String(v)}`).join('\n')}\n`);
+      const fields = {
+        id: job.id,
+        remote: job.remoteId,
+        kind: job.kind,
+        step: job.step,
+        label: job.label,
+        state: job.state,
+        status: job.rawStatus,
+        percent: job.percent,
+        error: job.error,
+        operation: job.operationId,
+        created: new Date(job.createdAt).toISOString(),
+        finished: job.finishedAt && new Date(job.finishedAt).toISOString(),
+      };
+      ctx.io.stdout(
+        `${Object.entries(fields)
+          .filter(([, v]) => v !== null && v !== undefined)
+          .map(([k, v]) => `${k}: ${String(v)}`)
+          .join('\n')}\n`,
+      );
     }
     return 0;
   });
@@ -75,14 +96,24 @@ function waitJobs(ctx: CommandContext): Promise<number> {
   return withServices(ctx, (s) => {
     const jobs = ctx.positionals.map((ref) => findJob(s, ref));
     const blind = jobs.find((j) => !j.final && !canObserve(j.kind));
-    if (blind) throw new UsageError(`${blind.remoteId ?? blind.id} is a ${blind.kind}: the service offers no way to read it back, so it cannot be waited for.`);
-    return finishWait(ctx, s, jobs.map((j) => j.id));
+    if (blind)
+      throw new UsageError(
+        `${blind.remoteId ?? blind.id} is a ${blind.kind}: the service offers no way to read it back, so it cannot be waited for.`,
+      );
+    return finishWait(
+      ctx,
+      s,
+      jobs.map((j) => j.id),
+    );
   });
 }
 
 function watchJobs(ctx: CommandContext): Promise<number> {
   return withServices(ctx, async (s) => {
-    const ids = s.store.jobs.listActive().filter((j) => j.remoteId !== null && canObserve(j.kind)).map((j) => j.id);
+    const ids = s.store.jobs
+      .listActive()
+      .filter((j) => j.remoteId !== null && canObserve(j.kind))
+      .map((j) => j.id);
     if (ids.length === 0) {
       if (ctx.values.json) printJson(ctx.io, []);
       ctx.io.stderr('No unfinished jobs.\n');
@@ -119,16 +150,24 @@ function retry(ctx: CommandContext): Promise<number> {
         if (!ctx.values.json) ctx.io.stderr(`${cost.line}\n`);
       },
     });
-    if (outcome.status !== 'created') ctx.io.stderr(`Operation ${outcome.operationId} ${outcome.status}: nothing new was sent.\n`);
+    if (outcome.status !== 'created')
+      ctx.io.stderr(`Operation ${outcome.operationId} ${outcome.status}: nothing new was sent.\n`);
     let job = outcome.job;
-    if (ctx.values.wait) [job] = (await waitForJobs(s, [job.id], ctx.io, { timeoutMs: timeoutOf(ctx.values), quiet: ctx.values.json === true })) as [JobRecord];
-    if (ctx.values.json) printJson(ctx.io, { operationId: outcome.operationId, job, ...(cost && { cost: costJson(cost) }) });
+    if (ctx.values.wait)
+      [job] = (await waitForJobs(s, [job.id], ctx.io, {
+        timeoutMs: timeoutOf(ctx.values),
+        quiet: ctx.values.json === true,
+      })) as [JobRecord];
+    if (ctx.values.json)
+      printJson(ctx.io, { operationId: outcome.operationId, job, ...(cost && { cost: costJson(cost) }) });
     else {
       ctx.io.stdout(`${jobLine(job)}\n`);
       ctx.io.stderr(`operation ${outcome.operationId}, job ${job.id}\n`);
     }
     if (ctx.values.wait && job.state !== 'succeeded') {
-      ctx.io.stderr(`error: ${job.remoteId ?? job.id} ended ${job.rawStatus}: ${job.error ?? 'the service could not finish the job.'}\n`);
+      ctx.io.stderr(
+        `error: ${job.remoteId ?? job.id} ended ${job.rawStatus}: ${job.error ?? 'the service could not finish the job.'}\n`,
+      );
       return 3;
     }
     return 0;
@@ -139,17 +178,28 @@ function reconcile(ctx: CommandContext): Promise<number> {
   return withServices(ctx, async (s) => {
     const results = await reconcileJournal(
       { store: s.store, client: s.client, tracker: s.tracker },
-      { operationId: ctx.positionals[0], sessionCode: str(ctx.values, 'session'), abandon: ctx.values.abandon === true },
+      {
+        operationId: ctx.positionals[0],
+        sessionCode: str(ctx.values, 'session'),
+        abandon: ctx.values.abandon === true,
+      },
     );
-    if (ctx.values.json) printJson(ctx.io, results.map(({ job, ...r }) => ({ ...r, jobId: job?.id })));
+    if (ctx.values.json)
+      printJson(
+        ctx.io,
+        results.map(({ job, ...r }) => ({ ...r, jobId: job?.id })),
+      );
     else if (results.length === 0) ctx.io.stdout('No lost submissions.\n');
     else {
       for (const r of results) {
         ctx.io.stdout(`${r.operationId}  ${r.outcome}\n`);
-        for (const c of r.candidates ?? []) ctx.io.stdout(`  candidate ${c.sessionCode}  created ${c.createdAt}  ${c.status}\n`);
+        for (const c of r.candidates ?? [])
+          ctx.io.stdout(`  candidate ${c.sessionCode}  created ${c.createdAt}  ${c.status}\n`);
       }
       if (results.some((r) => !r.reconciled)) {
-        ctx.io.stdout('For each one not reconciled: "asset-studio reconcile OP --session CODE" if you find it at the service, or "asset-studio reconcile OP --abandon" if it was never created.\n');
+        ctx.io.stdout(
+          'For each one not reconciled: "asset-studio reconcile OP --session CODE" if you find it at the service, or "asset-studio reconcile OP --abandon" if it was never created.\n',
+        );
       }
     }
     return results.every((r) => r.reconciled) ? 0 : 3;

@@ -14,7 +14,10 @@ export const LIBRARY_COMMANDS = {
 /** Gives a job the name the library shows; "" goes back to its label (the input file name or prompt). */
 function rename(ctx: CommandContext): Promise<number> {
   const [ref, name] = ctx.positionals;
-  if (!ref || name === undefined) throw new UsageError('missing argument: asset-studio rename <job> <name> (use "" to go back to its input file name or prompt)');
+  if (!ref || name === undefined)
+    throw new UsageError(
+      'missing argument: asset-studio rename <job> <name> (use "" to go back to its input file name or prompt)',
+    );
   return withServices(ctx, async (s) => {
     const job = renameJob(s.store, findJob(s, ref), name);
     if (ctx.values.json) printJson(ctx.io, job);
@@ -27,10 +30,15 @@ function rename(ctx: CommandContext): Promise<number> {
 function deleteJobs(ctx: CommandContext): Promise<number> {
   if (ctx.positionals.length === 0) throw new UsageError('missing argument: asset-studio delete <job>...');
   return withServices(ctx, async (s) => {
-    const outcome = await deleteFromLibrary(s, ctx.positionals.map((ref) => findJob(s, ref)));
+    const outcome = await deleteFromLibrary(
+      s,
+      ctx.positionals.map((ref) => findJob(s, ref)),
+    );
     if (ctx.values.json) printJson(ctx.io, outcome);
     else {
-      ctx.io.stdout(`Deleted ${outcome.deleted.length} job record${outcome.deleted.length === 1 ? '' : 's'} and ${outcome.files} cached file${outcome.files === 1 ? '' : 's'}.\n`);
+      ctx.io.stdout(
+        `Deleted ${outcome.deleted.length} job record${outcome.deleted.length === 1 ? '' : 's'} and ${outcome.files} cached file${outcome.files === 1 ? '' : 's'}.\n`,
+      );
       ctx.io.stderr(`${outcome.note}\n`);
     }
     return 0;

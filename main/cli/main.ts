@@ -73,7 +73,12 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
-async function runCommand(argv: string[], io: CliIO, redacted: CliIO, run: { secrets: string[]; aliases: PathAliases; json: boolean }): Promise<number> {
+async function runCommand(
+  argv: string[],
+  io: CliIO,
+  redacted: CliIO,
+  run: { secrets: string[]; aliases: PathAliases; json: boolean },
+): Promise<number> {
   const { secrets } = run;
   const { name, rest } = splitCommand(argv);
   if (name === 'version') {
@@ -92,7 +97,12 @@ async function runCommand(argv: string[], io: CliIO, redacted: CliIO, run: { sec
     return asked ? 0 : 2;
   }
   const spec = known(name);
-  const parsed = parseArgs({ args: joinNegativeNumbers(rest, spec), options: parseArgsOptions(spec), allowPositionals: true, strict: true });
+  const parsed = parseArgs({
+    args: joinNegativeNumbers(rest, spec),
+    options: parseArgsOptions(spec),
+    allowPositionals: true,
+    strict: true,
+  });
   const values = parsed.values as Values;
   if (values.help) {
     redacted.stdout(`${commandHelp(spec)}\n`);
@@ -102,9 +112,13 @@ async function runCommand(argv: string[], io: CliIO, redacted: CliIO, run: { sec
   checkExclusive(values, spec);
   const positionals = resolvePaths(spec, values, parsed.positionals, run.aliases);
   // Before anything reads or writes there: created 0700 or made private (one line), DataFolderError (exit 2) when unusable.
-  openDataFolder(resolveDataDir({ flags: { dataDir: str(values, 'data-dir') }, env: io.env }), { notice: (line) => redacted.stderr(`${line}\n`) });
+  openDataFolder(resolveDataDir({ flags: { dataDir: str(values, 'data-dir') }, env: io.env }), {
+    notice: (line) => redacted.stderr(`${line}\n`),
+  });
   const settings: ConnectionSettings =
-    name === 'key' ? { dataDir: resolveDataDir({ flags: { dataDir: str(values, 'data-dir') }, env: io.env }) } : await resolveCliConnection(values, redacted, secrets);
+    name === 'key'
+      ? { dataDir: resolveDataDir({ flags: { dataDir: str(values, 'data-dir') }, env: io.env }) }
+      : await resolveCliConnection(values, redacted, secrets);
   const speedText = str(values, 'engine-speed');
   const engineSpeed = speedText === undefined ? undefined : parseNumber('engine-speed', speedText);
   const ctx: CommandContext = {
@@ -114,7 +128,11 @@ async function runCommand(argv: string[], io: CliIO, redacted: CliIO, run: { sec
     settings,
     secrets,
     services: async (options) => {
-      const services = await createServices(settings, { ...(engineSpeed !== undefined && { engineSpeed }), ...engineCreditsOf(io.env), ...options });
+      const services = await createServices(settings, {
+        ...(engineSpeed !== undefined && { engineSpeed }),
+        ...engineCreditsOf(io.env),
+        ...options,
+      });
       if (services.mode === 'embedded') secrets.push(localEngineKey(settings.dataDir));
       return services;
     },
@@ -131,7 +149,11 @@ function known(name: string): CommandSpec {
   return spec;
 }
 
-const STRING_GLOBALS = new Set(Object.entries(GLOBAL_OPTIONS).filter(([, o]) => o.type === 'string').map(([k]) => `--${k}`));
+const STRING_GLOBALS = new Set(
+  Object.entries(GLOBAL_OPTIONS)
+    .filter(([, o]) => o.type === 'string')
+    .map(([k]) => `--${k}`),
+);
 
 /** The command is the first word that is neither an option nor the value of a global option. */
 function splitCommand(argv: string[]): { name: string | undefined; rest: string[] } {

@@ -20,8 +20,10 @@ export function describeRule(rule: NumberRule): string {
   const what = rule.integer ? 'a whole number' : 'a number';
   const { min, max } = rule;
   let range = '';
-  if (min !== undefined && max !== undefined) range = rule.minExclusive ? ` above ${min} and at most ${max}` : ` from ${min} to ${max}`;
-  else if (min !== undefined) range = rule.minExclusive ? ` above ${min}` : rule.integer && min === 1 ? ' of 1 or more' : ` of at least ${min}`;
+  if (min !== undefined && max !== undefined)
+    range = rule.minExclusive ? ` above ${min} and at most ${max}` : ` from ${min} to ${max}`;
+  else if (min !== undefined)
+    range = rule.minExclusive ? ` above ${min}` : rule.integer && min === 1 ? ' of 1 or more' : ` of at least ${min}`;
   else if (max !== undefined) range = ` of at most ${max}`;
   return `${what}${range}${rule.unit ? ` (${rule.unit})` : ''}`;
 }
@@ -48,7 +50,10 @@ export function plainDecimal(text: string): number | undefined {
  */
 export function parseDecimal(name: string, text: string, rule: NumberRule = {}): number {
   const n = plainDecimal(text);
-  if (n === undefined) throw new UsageError(`${name} takes ${describeRule(rule)} written as a plain decimal, e.g. ${example(rule)} (got "${text}").`);
+  if (n === undefined)
+    throw new UsageError(
+      `${name} takes ${describeRule(rule)} written as a plain decimal, e.g. ${example(rule)} (got "${text}").`,
+    );
   const why = broken(n, rule);
   if (why) throw new UsageError(`${name} takes ${describeRule(rule)} (got "${text}": ${why}).`);
   return n;
@@ -61,10 +66,15 @@ export function parseDecimalList(name: string, text: string, rule: NumberRule = 
     const n = plainDecimal(part);
     if (n === undefined) {
       const what = part.trim() === '' ? 'an empty item' : `"${part.trim()}" is not a plain decimal`;
-      throw new UsageError(`${name} takes numbers written as plain decimals and separated by commas, e.g. 1,-1,0.5 (got "${text}": ${what}).`);
+      throw new UsageError(
+        `${name} takes numbers written as plain decimals and separated by commas, e.g. 1,-1,0.5 (got "${text}": ${what}).`,
+      );
     }
     const why = broken(n, rule);
-    if (why) throw new UsageError(`${name} takes numbers that are each ${describeRule(rule)} (got "${text}": ${part.trim()} is ${why}).`);
+    if (why)
+      throw new UsageError(
+        `${name} takes numbers that are each ${describeRule(rule)} (got "${text}": ${part.trim()} is ${why}).`,
+      );
     return n;
   });
 }

@@ -50,7 +50,9 @@ export function checkExclusive(values: Values, command: CommandSpec | undefined)
   for (const group of command?.exclusive ?? []) {
     const given = group.filter((name) => values[name] !== undefined);
     if (given.length > 1) {
-      throw new UsageError(`${given.map((n) => `--${n}`).join(' and ')} cannot be used together: give one of ${group.map((n) => `--${n}`).join(', ')}.`);
+      throw new UsageError(
+        `${given.map((n) => `--${n}`).join(' and ')} cannot be used together: give one of ${group.map((n) => `--${n}`).join(', ')}.`,
+      );
     }
   }
 }
@@ -61,7 +63,12 @@ const isUrl = (value: string) => isHttpUrl(value) || dataUriMime(value) !== unde
  * The positionals with their paths resolved (see file-names.ts); path options are resolved in `values`.
  * URLs, data URIs and `-` (standard input) are left as they are.
  */
-export function resolvePaths(command: CommandSpec, values: Values, positionals: readonly string[], aliases: PathAliases): string[] {
+export function resolvePaths(
+  command: CommandSpec,
+  values: Values,
+  positionals: readonly string[],
+  aliases: PathAliases,
+): string[] {
   const resolve = (value: string) => (value === '-' || isUrl(value) ? value : aliases.resolve(value));
   for (const [name, option] of Object.entries(optionsOf(command))) {
     const value = values[name];

@@ -9,7 +9,10 @@ export interface ProgressView {
 export function jobLine(job: JobRecord): string {
   const width = 20;
   const percent = job.percent ?? (job.state === 'succeeded' ? 100 : undefined);
-  const bar = percent === undefined ? ' '.repeat(width + 7) : `[${'#'.repeat(Math.round((percent / 100) * width)).padEnd(width, '-')}] ${String(Math.round(percent)).padStart(3)}%`;
+  const bar =
+    percent === undefined
+      ? ' '.repeat(width + 7)
+      : `[${'#'.repeat(Math.round((percent / 100) * width)).padEnd(width, '-')}] ${String(Math.round(percent)).padStart(3)}%`;
   const id = job.remoteId ?? job.operationId ?? job.id;
   // The step the service reports (its raw status), with the older flow's step it belongs to.
   const step = job.step && job.rawStatus ? `${job.step}: ${job.rawStatus}` : job.rawStatus;

@@ -19,12 +19,18 @@ export interface GivenSecret {
 }
 
 /** The secret of `option`, read from its file or standard input, or from the argument with a warning. */
-export async function readSecretOption(values: Values, io: CliIO, option: SecretOption): Promise<GivenSecret | undefined> {
+export async function readSecretOption(
+  values: Values,
+  io: CliIO,
+  option: SecretOption,
+): Promise<GivenSecret | undefined> {
   const fileOption = `${option.value}-file`;
   const inline = values[option.value];
   const file = values[fileOption];
   if (typeof inline === 'string' && typeof file === 'string') {
-    throw new UsageError(`--${option.value} and --${fileOption} were both given: keep --${fileOption} (the argument is visible to other users).`);
+    throw new UsageError(
+      `--${option.value} and --${fileOption} were both given: keep --${fileOption} (the argument is visible to other users).`,
+    );
   }
   if (typeof inline === 'string') {
     io.stderr(
@@ -34,13 +40,16 @@ export async function readSecretOption(values: Values, io: CliIO, option: Secret
     return nonEmpty({ value: inline.trim(), from: 'argument' }, `--${option.value}`);
   }
   if (typeof file !== 'string') return undefined;
-  if (file === '-') return nonEmpty({ value: firstLine(await io.readStdin()), from: 'stdin' }, `--${fileOption} - (standard input)`);
+  if (file === '-')
+    return nonEmpty({ value: firstLine(await io.readStdin()), from: 'stdin' }, `--${fileOption} - (standard input)`);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new UsageError(`--${fileOption}: the file "${file}" cannot be read (${code}). Check the path, or pass - to read the secret from standard input.`);
+    throw new UsageError(
+      `--${fileOption}: the file "${file}" cannot be read (${code}). Check the path, or pass - to read the secret from standard input.`,
+    );
   }
   if (process.platform !== 'win32' && (statSync(file).mode & 0o077) !== 0) {
     io.stderr(`warning: ${file} (--${fileOption}) can be read by other users: run chmod 600 "${file}".\n`);
@@ -49,7 +58,12 @@ export async function readSecretOption(values: Values, io: CliIO, option: Secret
 }
 
 function firstLine(text: string): string {
-  return text.split(/\r?\n/).find((line) => line.trim() !== '')?.trim() ?? '';
+  return (
+    text
+      .split(/\r?\n/)
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? ''
+  );
 }
 
 function nonEmpty(secret: GivenSecret, where: string): GivenSecret {

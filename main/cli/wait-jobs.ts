@@ -12,7 +12,12 @@ export class WaitTimeoutError extends AppError<'wait-timeout'> {
   }
 }
 
-export async function waitForJobs(services: Services, ids: string[], io: CliIO, options: { timeoutMs?: number | undefined; quiet?: boolean }): Promise<JobRecord[]> {
+export async function waitForJobs(
+  services: Services,
+  ids: string[],
+  io: CliIO,
+  options: { timeoutMs?: number | undefined; quiet?: boolean },
+): Promise<JobRecord[]> {
   const { tracker, store } = services;
   const view = progressView(io.stderr, io.stderrIsTTY);
   const show = (job: JobRecord) => {
@@ -21,7 +26,10 @@ export async function waitForJobs(services: Services, ids: string[], io: CliIO, 
   for (const id of ids) show(store.jobs.require(id));
   const events = ['progress', 'finished', 'failed', 'job-added'] as const;
   for (const e of events) tracker.on(e, show);
-  const stop = AbortSignal.any([io.interrupt, ...(options.timeoutMs !== undefined ? [AbortSignal.timeout(options.timeoutMs)] : [])]);
+  const stop = AbortSignal.any([
+    io.interrupt,
+    ...(options.timeoutMs !== undefined ? [AbortSignal.timeout(options.timeoutMs)] : []),
+  ]);
   await services.startWebhooks();
   // The bars show what the service reports on the way, not only the end: watched jobs are read often.
   const unwatch = options.quiet ? () => undefined : tracker.watch(ids);
@@ -31,7 +39,10 @@ export async function waitForJobs(services: Services, ids: string[], io: CliIO, 
     await cacheOutputs(services, jobs, io, options.quiet === true);
     return jobs;
   } catch (error) {
-    if (io.interrupt.aborted) throw new Error('Stopped. The jobs keep running at the service; resume with "asset-studio wait" or "asset-studio watch".');
+    if (io.interrupt.aborted)
+      throw new Error(
+        'Stopped. The jobs keep running at the service; resume with "asset-studio wait" or "asset-studio watch".',
+      );
     if (stop.aborted) {
       const open = ids.map((id) => store.jobs.require(id)).filter((j) => !j.final);
       throw new WaitTimeoutError(
@@ -54,7 +65,8 @@ export async function waitForJobs(services: Services, ids: string[], io: CliIO, 
 async function cacheOutputs(services: Services, jobs: JobRecord[], io: CliIO, quiet: boolean): Promise<void> {
   for (const job of jobs.filter((j) => j.state === 'succeeded')) {
     const report = await fetchJobOutputs(services.cache, services.store, job, () => services.tracker.refresh(job.id));
-    if (!quiet && io.stderrIsTTY && report.fetched.length) io.stderr(`${job.remoteId}: ${report.fetched.length} output(s) in the local cache\n`);
+    if (!quiet && io.stderrIsTTY && report.fetched.length)
+      io.stderr(`${job.remoteId}: ${report.fetched.length} output(s) in the local cache\n`);
     for (const failed of report.failed) io.stderr(`warning: ${job.remoteId}: ${failed.kind}: ${failed.error}\n`);
   }
 }

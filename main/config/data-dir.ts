@@ -13,7 +13,12 @@ export interface ConnectionSettings {
 }
 
 export interface SettingsSources {
-  flags: { baseUrl?: string | undefined; legacyBaseUrl?: string | undefined; apiKey?: string | undefined; dataDir?: string | undefined };
+  flags: {
+    baseUrl?: string | undefined;
+    legacyBaseUrl?: string | undefined;
+    apiKey?: string | undefined;
+    dataDir?: string | undefined;
+  };
   env: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
   home?: string;
@@ -27,7 +32,11 @@ export class SettingsError extends AppError<'settings' | 'connection'> {
 }
 
 /** The per-user data folder: database, download cache, the embedded engine's state. */
-export function defaultDataDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform, home = homedir()): string {
+export function defaultDataDir(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+  home = homedir(),
+): string {
   if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Asset Studio');
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Asset Studio');
   return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'asset-studio');

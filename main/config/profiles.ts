@@ -87,14 +87,18 @@ export class EncryptedFileVault implements KeyVault {
     try {
       return this.#encryptor.decrypt(Buffer.from(sealed, 'base64'));
     } catch {
-      throw new KeyStorageError(`The stored API key of profile "${profile}" cannot be decrypted (the OS keychain changed or the file was copied from another account). Set the key again.`);
+      throw new KeyStorageError(
+        `The stored API key of profile "${profile}" cannot be decrypted (the OS keychain changed or the file was copied from another account). Set the key again.`,
+      );
     }
   }
 
   set(profile: string, key: string): void {
     const reason = this.#encryptor.unavailableReason();
     if (reason !== undefined) {
-      throw new KeyStorageError(`The API key cannot be stored safely on this system: ${reason}. Keep it for this session only instead (it is forgotten when the app quits), or start a keyring service and try again.`);
+      throw new KeyStorageError(
+        `The API key cannot be stored safely on this system: ${reason}. Keep it for this session only instead (it is forgotten when the app quits), or start a keyring service and try again.`,
+      );
     }
     this.#write({ ...this.#read(), [profile]: this.#encryptor.encrypt(key).toString('base64') });
   }
@@ -144,12 +148,22 @@ export class ProfileStore {
 
   /** The local profile first, then the others by name. */
   list(): Profile[] {
-    return [{ name: LOCAL_PROFILE }, ...this.#stored().list.filter((p) => p.name !== LOCAL_PROFILE).sort((a, b) => a.name.localeCompare(b.name))];
+    return [
+      { name: LOCAL_PROFILE },
+      ...this.#stored()
+        .list.filter((p) => p.name !== LOCAL_PROFILE)
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    ];
   }
 
   get(name: string): Profile {
     const profile = this.list().find((p) => p.name === name);
-    if (!profile) throw new ProfileError(`There is no profile "${name}". Create it first (name and service address), or choose one of: ${this.list().map((p) => p.name).join(', ')}.`);
+    if (!profile)
+      throw new ProfileError(
+        `There is no profile "${name}". Create it first (name and service address), or choose one of: ${this.list()
+          .map((p) => p.name)
+          .join(', ')}.`,
+      );
     return profile;
   }
 
@@ -161,9 +175,15 @@ export class ProfileStore {
   /** Adds or changes a profile. The local profile cannot be changed. */
   save(profile: Profile): Profile {
     const checked = profileSchema.parse(profile);
-    if (checked.name === LOCAL_PROFILE) throw new ProfileError(`The profile "${LOCAL_PROFILE}" is the embedded engine and cannot be changed: give your profile another name.`);
+    if (checked.name === LOCAL_PROFILE)
+      throw new ProfileError(
+        `The profile "${LOCAL_PROFILE}" is the embedded engine and cannot be changed: give your profile another name.`,
+      );
     const stored = this.#stored();
-    this.#settings.set(PROFILES_KEY, { ...stored, list: [...stored.list.filter((p) => p.name !== checked.name), checked] });
+    this.#settings.set(PROFILES_KEY, {
+      ...stored,
+      list: [...stored.list.filter((p) => p.name !== checked.name), checked],
+    });
     return checked;
   }
 
@@ -188,13 +208,18 @@ export class ProfileStore {
 
   /** Stores a key; `sessionOnly` keeps it in memory. A stored key replaces a session one and vice versa. */
   setKey(name: string, key: string, sessionOnly: boolean): void {
-    if (this.get(name).baseUrl === undefined) throw new ProfileError(`The profile "${name}" uses the embedded engine, which needs no API key: set the key on a profile with a service address.`);
+    if (this.get(name).baseUrl === undefined)
+      throw new ProfileError(
+        `The profile "${name}" uses the embedded engine, which needs no API key: set the key on a profile with a service address.`,
+      );
     if (sessionOnly) {
       this.#session.set(name, key);
       return;
     }
     if (!this.#persistent) {
-      throw new KeyStorageError('Keys cannot be stored safely here (no OS keychain in the web host). Keep it for this session only, or store it with the desktop app.');
+      throw new KeyStorageError(
+        'Keys cannot be stored safely here (no OS keychain in the web host). Keep it for this session only, or store it with the desktop app.',
+      );
     }
     this.#persistent.set(name, key);
     this.#session.remove(name);

@@ -8,7 +8,19 @@
 // folders 0700), the default here; an export into a game project passes `private: false` and gets the modes
 // of the rest of a project (files 0644, folders 0755). Windows cannot open a folder to sync it; NTFS journals renames.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, fchmodSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { chmod, link, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
@@ -28,7 +40,11 @@ export interface DurableWriteOptions {
 }
 
 /** Writes `data` to `path` durably: temp file, fsync, rename (or link when exclusive), fsync of the folder. */
-export async function writeFileDurable(path: string, data: string | Uint8Array, options: DurableWriteOptions = {}): Promise<void> {
+export async function writeFileDurable(
+  path: string,
+  data: string | Uint8Array,
+  options: DurableWriteOptions = {},
+): Promise<void> {
   const isPrivate = options.private ?? true;
   await makeDirDurable(dirname(path), { private: isPrivate });
   const temp = tempName(path);
@@ -75,7 +91,11 @@ export function writeFileDurableSync(path: string, data: string | Uint8Array, op
  * Creates a new file (EEXIST if there is one) and syncs it, with no temp name: for a file inside a folder
  * that is itself put in place later by one rename (an export's staging folder), whose folder the caller syncs.
  */
-export async function writeNewFileDurable(path: string, data: string | Uint8Array, options: Pick<DurableWriteOptions, 'private'> = {}): Promise<void> {
+export async function writeNewFileDurable(
+  path: string,
+  data: string | Uint8Array,
+  options: Pick<DurableWriteOptions, 'private'> = {},
+): Promise<void> {
   const isPrivate = options.private ?? true;
   const handle = await open(path, 'wx', fileMode(isPrivate));
   try {
@@ -91,7 +111,11 @@ export async function writeNewFileDurable(path: string, data: string | Uint8Arra
  * Moves a finished file (a download, an upload) to `to` durably: its bytes synced, the folders made for it
  * synced, the rename, then the folder it now lives in. Replaces a file already at `to`.
  */
-export async function moveFileDurable(from: string, to: string, options: Pick<DurableWriteOptions, 'private'> = {}): Promise<void> {
+export async function moveFileDurable(
+  from: string,
+  to: string,
+  options: Pick<DurableWriteOptions, 'private'> = {},
+): Promise<void> {
   const handle = await open(from, 'r');
   try {
     await handle.sync();

@@ -5,7 +5,20 @@
 // everything else a page could do to leave the app (new windows, navigation, webviews) refused.
 // Bundled to dist/electron/main.cjs by scripts/build.ts.
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, safeStorage, screen, session, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  protocol,
+  safeStorage,
+  screen,
+  session,
+  shell,
+  type IpcMainInvokeEvent,
+  type MenuItemConstructorOptions,
+} from 'electron';
 import { cachePath } from '../../shared/bridge/web-protocol.ts';
 import type { CommandName } from '../../shared/bridge/contract.ts';
 import { createServices } from '../app/services.ts';
@@ -25,16 +38,24 @@ import { windowOptions, windowState, WINDOW_STATE_KEY } from './window-factory.t
 const PRELOAD = join(__dirname, 'preload.cjs');
 const HEADERS = securityHeaders(contentSecurityPolicy());
 
-protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true, codeCache: true } }]);
+protocol.registerSchemesAsPrivileged([
+  {
+    scheme: APP_SCHEME,
+    privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true, codeCache: true },
+  },
+]);
 
 if (!app.requestSingleInstanceLock()) {
   app.quit(); // the running instance is focused by its 'second-instance' handler
 } else {
-  void app.whenReady().then(start).catch((error: unknown) => {
-    dialog.showErrorBox('Asset Studio could not start', toBridgeError(error, []).message);
-    const exitCode = (error as { exitCode?: unknown } | null)?.exitCode; // 2: an unusable data folder
-    app.exit(typeof exitCode === 'number' ? exitCode : 1);
-  });
+  void app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      dialog.showErrorBox('Asset Studio could not start', toBridgeError(error, []).message);
+      const exitCode = (error as { exitCode?: unknown } | null)?.exitCode; // 2: an unusable data folder
+      app.exit(typeof exitCode === 'number' ? exitCode : 1);
+    });
 }
 
 let window: BrowserWindow | undefined;
@@ -57,7 +78,11 @@ async function start(): Promise<void> {
       resolveFile: (ref) => {
         if ('path' in ref) return ref.path;
         if (link !== undefined) return link.resolveUpload(ref.uploadId); // a file a tool sent over the link
-        throw new BridgeFailure({ code: 'invalid-input', message: 'The desktop app takes files by path: drop them on the window or use Open.', issues: [{ path: 'file.uploadId', message: 'is for the web host' }] });
+        throw new BridgeFailure({
+          code: 'invalid-input',
+          message: 'The desktop app takes files by path: drop them on the window or use Open.',
+          issues: [{ path: 'file.uploadId', message: 'is for the web host' }],
+        });
       },
       cacheUrl: (sessionId, kind) => `${APP_ORIGIN}${cachePath(sessionId, kind)}`,
     },
@@ -93,7 +118,9 @@ async function start(): Promise<void> {
 function openWindow(bridge: BridgeService): void {
   const settings = bridge.services.store.settings;
   const saved = settings.get(WINDOW_STATE_KEY, windowState);
-  const win = new BrowserWindow(windowOptions({ preloadPath: PRELOAD, saved, workAreas: screen.getAllDisplays().map((d) => d.workArea) }));
+  const win = new BrowserWindow(
+    windowOptions({ preloadPath: PRELOAD, saved, workAreas: screen.getAllDisplays().map((d) => d.workArea) }),
+  );
   window = win;
   if (saved?.maximized) win.maximize();
   win.once('ready-to-show', () => win.show());
@@ -108,10 +135,18 @@ function openWindow(bridge: BridgeService): void {
 }
 
 /** A command from the renderer: only from our own page's main frame; the bridge parses the input. */
-async function invoke(bridge: BridgeService, event: IpcMainInvokeEvent, command: CommandName, input: unknown): Promise<IpcAnswer> {
+async function invoke(
+  bridge: BridgeService,
+  event: IpcMainInvokeEvent,
+  command: CommandName,
+  input: unknown,
+): Promise<IpcAnswer> {
   const frame = event.senderFrame;
   if (!frame || frame !== event.sender.mainFrame || !isAppUrl(frame.url)) {
-    return { ok: false, error: { code: 'forbidden', message: 'Commands are only accepted from the Asset Studio window.' } };
+    return {
+      ok: false,
+      error: { code: 'forbidden', message: 'Commands are only accepted from the Asset Studio window.' },
+    };
   }
   try {
     return { ok: true, value: await bridge.call(command, input) };
@@ -125,7 +160,15 @@ async function invoke(bridge: BridgeService, event: IpcMainInvokeEvent, command:
  * as the web host's (host/app-protocol.ts: ranges, ETags, HEAD, the content type of a cached output).
  */
 function serveApp(bridge: BridgeService): void {
-  protocol.handle(APP_SCHEME, appProtocolHandler({ host: APP_HOST, rendererDir: DEFAULT_RENDERER_DIR, cache: () => bridge.services.cache, headers: HEADERS }));
+  protocol.handle(
+    APP_SCHEME,
+    appProtocolHandler({
+      host: APP_HOST,
+      rendererDir: DEFAULT_RENDERER_DIR,
+      cache: () => bridge.services.cache,
+      headers: HEADERS,
+    }),
+  );
 }
 
 /** No new windows, no navigation away, no webviews, no permissions; https links of known hosts go to the browser. */
@@ -163,7 +206,10 @@ function nativeDialogs(): Dialogs {
       return result.canceled ? [] : result.filePaths;
     },
     async chooseFolder({ title }) {
-      const result = await dialog.showOpenDialog({ properties: ['openDirectory', 'createDirectory'], ...(title && { title }) });
+      const result = await dialog.showOpenDialog({
+        properties: ['openDirectory', 'createDirectory'],
+        ...(title && { title }),
+      });
       return result.canceled ? null : (result.filePaths[0] ?? null);
     },
   };
@@ -186,22 +232,47 @@ function safeStorageEncryptor(): Encryptor {
 
 function menuTemplate(bridge: BridgeService): MenuItemConstructorOptions[] {
   const openFiles = async () => {
-    const result = await dialog.showOpenDialog({ properties: ['openFile', 'openDirectory', 'multiSelections'], filters: [{ name: 'Images, FBX and zip', extensions: ['png', 'jpg', 'jpeg', 'webp', 'fbx', 'zip'] }] });
+    const result = await dialog.showOpenDialog({
+      properties: ['openFile', 'openDirectory', 'multiSelections'],
+      filters: [{ name: 'Images, FBX and zip', extensions: ['png', 'jpg', 'jpeg', 'webp', 'fbx', 'zip'] }],
+    });
     if (result.canceled || result.filePaths.length === 0) return;
     // The batch dialog of the window shows them with their options and cost; nothing is sent before its Submit.
     await bridge.offerFiles(result.filePaths).catch((error: unknown) => {
-      dialog.showErrorBox('The files could not be added', error instanceof BridgeFailure ? error.error.message : String(error));
+      dialog.showErrorBox(
+        'The files could not be added',
+        error instanceof BridgeFailure ? error.error.message : String(error),
+      );
     });
   };
   return [
     ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
-    { label: 'File', submenu: [{ label: 'Add Files…', accelerator: 'CmdOrCtrl+O', click: () => void openFiles() }, { type: 'separator' }, { role: process.platform === 'darwin' ? 'close' : 'quit' }] },
+    {
+      label: 'File',
+      submenu: [
+        { label: 'Add Files…', accelerator: 'CmdOrCtrl+O', click: () => void openFiles() },
+        { type: 'separator' },
+        { role: process.platform === 'darwin' ? 'close' : 'quit' },
+      ],
+    },
     { role: 'editMenu' },
     {
       label: 'View',
-      submenu: [{ role: 'reload' }, ...(app.isPackaged ? [] : [{ role: 'toggleDevTools' as const }]), { type: 'separator' }, { role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { type: 'separator' }, { role: 'togglefullscreen' }],
+      submenu: [
+        { role: 'reload' },
+        ...(app.isPackaged ? [] : [{ role: 'toggleDevTools' as const }]),
+        { type: 'separator' },
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+      ],
     },
     { role: 'windowMenu' },
-    { role: 'help', submenu: [{ label: 'Asset Studio on GitHub', click: () => void shell.openExternal('https://github.com/') }] },
+    {
+      role: 'help',
+      submenu: [{ label: 'Asset Studio on GitHub', click: () => void shell.openExternal('https://github.com/') }],
+    },
   ];
 }

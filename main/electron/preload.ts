@@ -22,7 +22,8 @@ function bridgeError(error: BridgeError): BridgeError {
 
 contextBridge.exposeInMainWorld('assetStudio', {
   async call(command: string, input: unknown): Promise<unknown> {
-    if (!commands.has(command)) throw bridgeError({ code: 'invalid-input', message: `"${command}" is not a command of Asset Studio.` });
+    if (!commands.has(command))
+      throw bridgeError({ code: 'invalid-input', message: `"${command}" is not a command of Asset Studio.` });
     const answer = (await ipcRenderer.invoke(commandChannel(command as CommandName), input)) as IpcAnswer;
     if (!answer.ok) throw bridgeError(answer.error);
     return answer.value;

@@ -31,7 +31,12 @@ export function windowOptions(inputs: WindowInputs): BrowserWindowConstructorOpt
   const saved = inputs.saved;
   const width = Math.max(MIN_SIZE.width, saved?.width ?? DEFAULT_SIZE.width);
   const height = Math.max(MIN_SIZE.height, saved?.height ?? DEFAULT_SIZE.height);
-  const position = saved?.x !== undefined && saved.y !== undefined && onScreen({ x: saved.x, y: saved.y, width, height }, inputs.workAreas) ? { x: saved.x, y: saved.y } : {};
+  const position =
+    saved?.x !== undefined &&
+    saved.y !== undefined &&
+    onScreen({ x: saved.x, y: saved.y, width, height }, inputs.workAreas)
+      ? { x: saved.x, y: saved.y }
+      : {};
   return {
     title: inputs.title ?? 'Asset Studio',
     width,

@@ -1,9 +1,30 @@
 // Output files as recipes: a session records what each of its files is made from (JSON, stored in the
 // state), and the file store makes the bytes from the recipe the first time the file is needed.
-import { buildAnimatedGlb, buildFbxBinary, buildGlb, buildObj, buildZip, renderPreviewImage, renderTexture, type MeshOptions } from './outputs/index.ts';
+import {
+  buildAnimatedGlb,
+  buildFbxBinary,
+  buildGlb,
+  buildObj,
+  buildZip,
+  renderPreviewImage,
+  renderTexture,
+  type MeshOptions,
+} from './outputs/index.ts';
 import { jointPositions, renderFigure } from './figure.ts';
 import { characterGlb, characterUsdz } from './character/outputs.ts';
-import { mapsOf, objTexturesOf, pictureFbx, pictureGlb, pictureMtl, pictureObj, pictureObjZip, pictureRender, pictureTexture, pictureUsdz, type TextureMap } from './generate/picture-outputs.ts';
+import {
+  mapsOf,
+  objTexturesOf,
+  pictureFbx,
+  pictureGlb,
+  pictureMtl,
+  pictureObj,
+  pictureObjZip,
+  pictureRender,
+  pictureTexture,
+  pictureUsdz,
+  type TextureMap,
+} from './generate/picture-outputs.ts';
 import type { PictureMesh } from './generate/mesh-options.ts';
 import { paintPrompt } from './picture/paint.ts';
 import { buildUsdz } from './usdz.ts';
@@ -83,7 +104,11 @@ const EXTENSION: Record<Exclude<Recipe['type'], 'input' | 'made'>, string> = {
   render: 'png',
 };
 
-export function output(owner: string, name: string, recipe: Exclude<Recipe, { type: 'input' } | { type: 'made' }>): Output {
+export function output(
+  owner: string,
+  name: string,
+  recipe: Exclude<Recipe, { type: 'input' } | { type: 'made' }>,
+): Output {
   return { key: `${owner}/${name}.${EXTENSION[recipe.type]}`, recipe };
 }
 
@@ -108,14 +133,24 @@ export function companionsOf(file: Output): Output[] {
     const names = objTexturesOf(recipe.model, OBJ_FOLDER_NAME);
     return [
       { key: `${folder}/${OBJ_FOLDER_NAME}.mtl`, recipe: { type: 'picture-mtl', model: recipe.model } },
-      ...mapsOf(recipe.model).map((map): Output => ({ key: `${folder}/${names[map]}`, recipe: { type: 'picture-texture', model: recipe.model, map } })),
+      ...mapsOf(recipe.model).map(
+        (map): Output => ({
+          key: `${folder}/${names[map]}`,
+          recipe: { type: 'picture-texture', model: recipe.model, map },
+        }),
+      ),
     ];
   }
   if (recipe.type !== 'obj' || recipe.companions === undefined) return [];
   const folder = file.key.slice(0, file.key.lastIndexOf('/'));
   const { texture } = recipe.companions;
-  const mtl: Output = { key: `${folder}/${OBJ_FOLDER_NAME}.mtl`, recipe: { type: 'mtl', mesh: recipe.mesh, name: OBJ_FOLDER_NAME, texture } };
-  return texture ? [mtl, { key: `${folder}/${OBJ_FOLDER_NAME}.png`, recipe: { type: 'texture', seed: recipe.mesh.seed } }] : [mtl];
+  const mtl: Output = {
+    key: `${folder}/${OBJ_FOLDER_NAME}.mtl`,
+    recipe: { type: 'mtl', mesh: recipe.mesh, name: OBJ_FOLDER_NAME, texture },
+  };
+  return texture
+    ? [mtl, { key: `${folder}/${OBJ_FOLDER_NAME}.png`, recipe: { type: 'texture', seed: recipe.mesh.seed } }]
+    : [mtl];
 }
 
 /** Reads a stored file by its key (a session's input picture), for the outputs made from it. */
@@ -131,7 +166,12 @@ export function makeArtifact(recipe: Recipe, read: ReadStored = noStore): Buffer
     case 'glb':
       return buildGlb({ ...recipe.mesh, texture: recipe.texture });
     case 'animated-glb':
-      return buildAnimatedGlb({ seed: recipe.seed, joints: jointPositions(recipe.seed, recipe.size), size: recipe.size, clips: recipe.clips });
+      return buildAnimatedGlb({
+        seed: recipe.seed,
+        joints: jointPositions(recipe.seed, recipe.size),
+        size: recipe.size,
+        clips: recipe.clips,
+      });
     case 'character-glb':
       return characterGlb(read(recipe.character), recipe.clips);
     case 'character-usdz':

@@ -22,9 +22,15 @@ export function bodyKindOf(req: IncomingMessage, accepts: { multipart: boolean }
   const [type = '', ...params] = header.split(';').map((part) => part.trim());
   const mediaType = type.toLowerCase();
   if (mediaType === JSON_TYPE) {
-    const charset = params.map(parseParam).find((p) => p.name === 'charset')?.value.toLowerCase();
+    const charset = params
+      .map(parseParam)
+      .find((p) => p.name === 'charset')
+      ?.value.toLowerCase();
     if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-      throw unsupported(`JSON bodies must be UTF-8, but the Content-Type says charset=${charset}: send UTF-8 JSON with Content-Type: ${JSON_TYPE}.`, accepts);
+      throw unsupported(
+        `JSON bodies must be UTF-8, but the Content-Type says charset=${charset}: send UTF-8 JSON with Content-Type: ${JSON_TYPE}.`,
+        accepts,
+      );
     }
     return 'json';
   }
@@ -42,9 +48,17 @@ function hasBody(req: IncomingMessage): boolean {
 function parseParam(param: string): { name: string; value: string } {
   const at = param.indexOf('=');
   if (at < 0) return { name: param.toLowerCase(), value: '' };
-  return { name: param.slice(0, at).trim().toLowerCase(), value: param.slice(at + 1).trim().replace(/^"(.*)"$/, '$1') };
+  return {
+    name: param.slice(0, at).trim().toLowerCase(),
+    value: param
+      .slice(at + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1'),
+  };
 }
 
 function unsupported(message: string, accepts: { multipart: boolean }): HttpError {
-  return new HttpError(415, message, { 'accept-post': accepts.multipart ? `${JSON_TYPE}, ${MULTIPART_TYPE}` : JSON_TYPE });
+  return new HttpError(415, message, {
+    'accept-post': accepts.multipart ? `${JSON_TYPE}, ${MULTIPART_TYPE}` : JSON_TYPE,
+  });
 }

@@ -27,9 +27,11 @@ export function creditsOf(s: Services, userId: string): number {
 export function charge(s: Services, userId: string, endpoint: keyof typeof CREATE_COSTS): number {
   const price = CREATE_COSTS[endpoint];
   const balance = creditsOf(s, userId);
-  if (balance < price) throw new HttpError(402, `Not enough credits: this costs ${price} and the account has ${balance}.`);
+  if (balance < price)
+    throw new HttpError(402, `Not enough credits: this costs ${price} and the account has ${balance}.`);
   s.state.credits[userId] = balance - price;
   return price;
 }
 
-export const imageTo3dCreditsOf = (s: Services, userId: string): number => Math.floor(creditsOf(s, userId) / CREATE_COSTS.createImageTo3d);
+export const imageTo3dCreditsOf = (s: Services, userId: string): number =>
+  Math.floor(creditsOf(s, userId) / CREATE_COSTS.createImageTo3d);

@@ -7,20 +7,38 @@ import { errorReply, statusText, type Reply } from './http.ts';
 
 /** The answer of a `status` fault: the JSON envelope, or an HTML page like a proxy's. */
 export function faultReply(rule: Extract<FaultRule, { kind: 'status' }>, envelope: boolean): Reply {
-  const headers: Record<string, string> = rule.retryAfterSeconds === undefined ? {} : { 'retry-after': String(rule.retryAfterSeconds) };
+  const headers: Record<string, string> =
+    rule.retryAfterSeconds === undefined ? {} : { 'retry-after': String(rule.retryAfterSeconds) };
   if (!rule.htmlBody) {
-    return errorReply(rule.status, `Injected fault: the service answered ${rule.status} ${statusText(rule.status)}.`, envelope, headers);
+    return errorReply(
+      rule.status,
+      `Injected fault: the service answered ${rule.status} ${statusText(rule.status)}.`,
+      envelope,
+      headers,
+    );
   }
   const title = `${rule.status} ${statusText(rule.status)}`;
-  const page = typeof rule.htmlBody === 'string' ? rule.htmlBody : `<html><head><title>${title}</title></head><body><center><h1>${title}</h1></center></body></html>\n`;
+  const page =
+    typeof rule.htmlBody === 'string'
+      ? rule.htmlBody
+      : `<html><head><title>${title}</title></head><body><center><h1>${title}</h1></center></body></html>\n`;
   const body = Buffer.from(page);
-  return { status: rule.status, headers: { ...headers, 'content-type': 'text/html', 'content-length': body.length }, body };
+  return {
+    status: rule.status,
+    headers: { ...headers, 'content-type': 'text/html', 'content-length': body.length },
+    body,
+  };
 }
 
 const FILE_CHUNK_BYTES = 2 ** 20;
 
 /** Sends `reply`; a `truncate` fault sends half the body then cuts the connection, `drop-response` sends nothing. */
-export async function deliver(req: IncomingMessage, res: ServerResponse, reply: Reply, fault?: FaultRule): Promise<void> {
+export async function deliver(
+  req: IncomingMessage,
+  res: ServerResponse,
+  reply: Reply,
+  fault?: FaultRule,
+): Promise<void> {
   if (fault?.kind === 'drop-response') {
     req.socket.destroy();
     return;

@@ -78,7 +78,8 @@ export const FAULTS_ENV = 'ASSET_STUDIO_ENGINE_FAULTS';
 
 export async function startLocalEngine(options: LocalEngineOptions): Promise<RunningLocalEngine> {
   const speed = options.speed ?? 1;
-  if (!(speed > 0) || !Number.isFinite(speed)) throw new RangeError(`speed must be a number above 0, got ${options.speed}`);
+  if (!(speed > 0) || !Number.isFinite(speed))
+    throw new RangeError(`speed must be a number above 0, got ${options.speed}`);
   if (options.apiKey === '') throw new RangeError('apiKey must not be empty');
   const faults = new Faults([...(options.faults ?? []), ...envFaultRules()]);
 
@@ -97,7 +98,17 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
     stopInputs = () => inputs.close();
     const retopologies = new RetopologyRunner(files);
     stopRetopologies = () => retopologies.close();
-    const services: Services = { state: store.state, save: store.save, files, clock: makeClock(speed), initialCredits: options.initialCredits ?? 1000, uploadedImages: options.uploadedImages ?? 'as-sent', inputs, retopologies, faults };
+    const services: Services = {
+      state: store.state,
+      save: store.save,
+      files,
+      clock: makeClock(speed),
+      initialCredits: options.initialCredits ?? 1000,
+      uploadedImages: options.uploadedImages ?? 'as-sent',
+      inputs,
+      retopologies,
+      faults,
+    };
     const handlers: Handlers = {
       ...imageTo3dHandlers(services),
       ...textToImageHandlers(services),
@@ -173,8 +184,13 @@ function inputSettings(given: Partial<InputSettings> = {}): InputSettings {
   if (env !== undefined && env !== '' && env !== 'allow' && env !== 'refuse') {
     throw new Error(`${REMOTE_INPUTS_ENV} must be "allow" or "refuse", got ${JSON.stringify(env)}`);
   }
-  const settings: InputSettings = { ...DEFAULT_INPUT_SETTINGS, ...(env === 'allow' || env === 'refuse' ? { remoteHosts: env } : {}), ...given };
-  if (!(settings.maxBytes > 0) || !(settings.timeoutMs > 0)) throw new RangeError('inputs.maxBytes and inputs.timeoutMs must be above 0');
+  const settings: InputSettings = {
+    ...DEFAULT_INPUT_SETTINGS,
+    ...(env === 'allow' || env === 'refuse' ? { remoteHosts: env } : {}),
+    ...given,
+  };
+  if (!(settings.maxBytes > 0) || !(settings.timeoutMs > 0))
+    throw new RangeError('inputs.maxBytes and inputs.timeoutMs must be above 0');
   return settings;
 }
 

@@ -12,13 +12,17 @@ const ENDPOINT_IDS = Object.keys(ENDPOINTS) as [EndpointId, ...EndpointId[]];
 const common = {
   match: z
     .object({
-      endpoint: z.enum([...ENDPOINT_IDS, 'files'], { error: `must be an endpoint id (${ENDPOINT_IDS.join(', ')}) or "files"` }).optional(),
+      endpoint: z
+        .enum([...ENDPOINT_IDS, 'files'], { error: `must be an endpoint id (${ENDPOINT_IDS.join(', ')}) or "files"` })
+        .optional(),
       method: z.enum(['GET', 'POST'], { error: 'must be "GET" or "POST"' }).optional(),
     })
     .optional(),
   /** How many matching requests the rule hits; default 1; Infinity or -1 = every one. */
   times: z
-    .union([z.number().int().min(1), z.literal(-1), z.literal(Infinity)], { error: 'must be a whole number above 0, or -1 (or Infinity) for always' })
+    .union([z.number().int().min(1), z.literal(-1), z.literal(Infinity)], {
+      error: 'must be a whole number above 0, or -1 (or Infinity) for always',
+    })
     .optional(),
 };
 
@@ -26,7 +30,10 @@ const common = {
 const sessionMatch = z
   .object({
     endpoint: z.enum(ENDPOINT_IDS, { error: `must be an endpoint id (${ENDPOINT_IDS.join(', ')})` }).optional(),
-    session: z.string({ error: 'must be a session code or id' }).min(1, { error: 'must be a session code or id' }).optional(),
+    session: z
+      .string({ error: 'must be a session code or id' })
+      .min(1, { error: 'must be a session code or id' })
+      .optional(),
   })
   .optional();
 
@@ -37,7 +44,9 @@ export const faultRuleSchema = z.discriminatedUnion(
   [
     z.object({
       kind: z.literal('status'),
-      status: z.union([z.literal(429), z.literal(500), z.literal(502), z.literal(503)], { error: 'must be 429, 500, 502 or 503' }),
+      status: z.union([z.literal(429), z.literal(500), z.literal(502), z.literal(503)], {
+        error: 'must be 429, 500, 502 or 503',
+      }),
       retryAfterSeconds: z.number().int().min(0).optional(),
       /** Answer with an HTML page (as a proxy would) instead of the JSON envelope; a string is the page itself. */
       htmlBody: z.union([z.boolean(), z.string()]).optional(),
@@ -52,21 +61,29 @@ export const faultRuleSchema = z.discriminatedUnion(
     /** The session step hit reports `status` while it runs (a status no client knows, or another allowed one). */
     z.object({
       kind: z.literal('session-status'),
-      status: z.string({ error: 'must be a status word' }).regex(/^[a-z][a-z0-9_]*$/, { error: 'must be a status word: lower-case letters, digits and _' }),
+      status: z
+        .string({ error: 'must be a status word' })
+        .regex(/^[a-z][a-z0-9_]*$/, { error: 'must be a status word: lower-case letters, digits and _' }),
       match: sessionMatch,
       times: common.times,
     }),
   ],
-  { error: 'must have kind "status", "reset", "truncate", "slow", "drop-response", "session-failure" or "session-status"' },
+  {
+    error:
+      'must have kind "status", "reset", "truncate", "slow", "drop-response", "session-failure" or "session-status"',
+  },
 );
 
 export type FaultRule = z.input<typeof faultRuleSchema>;
 export type SessionFaultRule = Extract<FaultRule, { kind: (typeof SESSION_FAULT_KINDS)[number] }>;
 export type HttpFaultRule = Exclude<FaultRule, SessionFaultRule>;
-const isSessionRule = (rule: FaultRule): rule is SessionFaultRule => (SESSION_FAULT_KINDS as readonly string[]).includes(rule.kind);
+const isSessionRule = (rule: FaultRule): rule is SessionFaultRule =>
+  (SESSION_FAULT_KINDS as readonly string[]).includes(rule.kind);
 
 /** Where a session step is decided: at its start (by the request that starts it) or at its end. */
-export type SessionFaultPoint = { at: 'start'; endpoint: EndpointId; session?: string } | { at: 'end'; session: string };
+export type SessionFaultPoint =
+  | { at: 'start'; endpoint: EndpointId; session?: string }
+  | { at: 'end'; session: string };
 
 export function parseFaultRules(value: unknown, source: string): FaultRule[] {
   const parsed = parseWith(z.array(faultRuleSchema, { error: 'must be a JSON array of fault rules' }), value);
@@ -149,7 +166,9 @@ export class Faults implements FaultController {
     if (this.seen.length > HISTORY_LIMIT) this.seen.shift();
     const rule = this.use(
       (r): r is HttpFaultRule =>
-        !isSessionRule(r) && (r.match?.endpoint === undefined || r.match.endpoint === target) && (r.match?.method === undefined || r.match.method === method),
+        !isSessionRule(r) &&
+        (r.match?.endpoint === undefined || r.match.endpoint === target) &&
+        (r.match?.method === undefined || r.match.method === method),
     );
     if (rule) record.fault = rule.kind;
     return rule;
@@ -164,8 +183,11 @@ export class Faults implements FaultController {
     return this.use((r): r is SessionFaultRule => {
       if (!isSessionRule(r)) return false;
       const { endpoint, session } = r.match ?? {};
-      if (point.at === 'end') return r.kind === 'session-failure' && endpoint === undefined && session === point.session;
-      return (endpoint === undefined || endpoint === point.endpoint) && (session === undefined || session === point.session);
+      if (point.at === 'end')
+        return r.kind === 'session-failure' && endpoint === undefined && session === point.session;
+      return (
+        (endpoint === undefined || endpoint === point.endpoint) && (session === undefined || session === point.session)
+      );
     });
   }
 

@@ -55,7 +55,11 @@ export function jointPositions(seed: string, size = BASE_SIZE): Record<JointName
   for (const name of JOINT_NAMES) {
     const [x, y] = STANDING[name];
     const side = name.startsWith('R_') ? -1 : name.startsWith('L_') ? 1 : 0;
-    const spread = /Elbow|Wrist/.test(name) ? arms * (name.includes('Wrist') ? 1.5 : 1) : /Knee|Ankle/.test(name) ? stance : 0;
+    const spread = /Elbow|Wrist/.test(name)
+      ? arms * (name.includes('Wrist') ? 1.5 : 1)
+      : /Knee|Ankle/.test(name)
+        ? stance
+        : 0;
     out[name] = [round1((x + side * spread) * scale), round1(y * scale)];
   }
   return out;

@@ -102,7 +102,11 @@ export class FileStore {
       () => false,
     );
     // Outputs made from a stored input (a mesh from the session's picture) read it from this store.
-    if (!exists) await writeFileDurable(path, makeArtifact(file.recipe, (key) => readFileSync(this.path(key))));
+    if (!exists)
+      await writeFileDurable(
+        path,
+        makeArtifact(file.recipe, (key) => readFileSync(this.path(key))),
+      );
     this.ready.add(file.key);
   }
 
@@ -132,7 +136,8 @@ export function* outputsIn(value: unknown): Generator<Output> {
     for (const item of value) yield* outputsIn(item);
   } else if (value !== null && typeof value === 'object') {
     const record = value as Record<string, unknown>;
-    if (typeof record.key === 'string' && record.recipe !== null && typeof record.recipe === 'object') yield record as unknown as Output;
+    if (typeof record.key === 'string' && record.recipe !== null && typeof record.recipe === 'object')
+      yield record as unknown as Output;
     else for (const item of Object.values(record)) yield* outputsIn(item);
   }
 }

@@ -38,7 +38,9 @@ export function parseFileUrl(url: URL): FileUrl | undefined {
     const path = segments.slice(at + 1);
     if (!match || folder.length < 2 || path.length === 0) return undefined;
     const key = [...folder, ...path].join('/');
-    return validKey(key) ? { key, signed: `${folder.join('/')}/`, expires: Number(match[1]), sig: match[2]! } : undefined;
+    return validKey(key)
+      ? { key, signed: `${folder.join('/')}/`, expires: Number(match[1]), sig: match[2]! }
+      : undefined;
   }
   const key = segments.join('/');
   if (segments.length < 2 || !validKey(key)) return undefined;
@@ -47,7 +49,13 @@ export function parseFileUrl(url: URL): FileUrl | undefined {
 
 const validKey = (key: string) => key.split('/').every((s) => SEGMENT.test(s));
 
-export async function serveFile(req: IncomingMessage, url: URL, files: FileStore, signer: Signer, now: number): Promise<Reply> {
+export async function serveFile(
+  req: IncomingMessage,
+  url: URL,
+  files: FileStore,
+  signer: Signer,
+  now: number,
+): Promise<Reply> {
   const named = parseFileUrl(url);
   if (named === undefined) return fileError(404, 'File not found.');
   const { key, expires, sig } = named;
@@ -59,7 +67,10 @@ export async function serveFile(req: IncomingMessage, url: URL, files: FileStore
   }
   const secondsLeft = expires - Math.floor(now / 1000);
   if (secondsLeft <= 0) {
-    return fileError(403, `This file URL expired at ${iso(expires * 1000)}: read the session again to get a fresh URL.`);
+    return fileError(
+      403,
+      `This file URL expired at ${iso(expires * 1000)}: read the session again to get a fresh URL.`,
+    );
   }
 
   await files.prepare(key);
@@ -72,8 +83,14 @@ export async function serveFile(req: IncomingMessage, url: URL, files: FileStore
   if (answer === undefined) return fileError(404, 'File not found.');
   if (answer.status === 416) {
     const range = answer.headers['content-range']!;
-    return fileError(416, `The requested range is outside the file (${range.slice('bytes */'.length)} bytes).`, { 'content-range': range });
+    return fileError(416, `The requested range is outside the file (${range.slice('bytes */'.length)} bytes).`, {
+      'content-range': range,
+    });
   }
   const body = answer.body !== undefined && 'file' in answer.body ? answer.body : undefined;
-  return { status: answer.status, headers: answer.headers, ...(body && { file: { path: body.file, start: body.start, end: body.end } }) };
+  return {
+    status: answer.status,
+    headers: answer.headers,
+    ...(body && { file: { path: body.file, start: body.start, end: body.end } }),
+  };
 }

@@ -26,11 +26,20 @@ export const statusText = (status: number): string => STATUS_CODES[status] ?? 'E
 
 export function jsonReply(status: number, value: unknown, headers: Record<string, string> = {}): Reply {
   const body = Buffer.from(JSON.stringify(value));
-  return { status, headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length, ...headers }, body };
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length, ...headers },
+    body,
+  };
 }
 
 /** Error body: the envelope with `data: null`, or the bare `{error, message, statusCode}` of /v3. */
-export function errorReply(status: number, message: string, envelope: boolean, headers: Record<string, string> = {}): Reply {
+export function errorReply(
+  status: number,
+  message: string,
+  envelope: boolean,
+  headers: Record<string, string> = {},
+): Reply {
   const body = { error: statusText(status), message, statusCode: status };
   return jsonReply(status, envelope ? { ...body, data: null } : body, headers);
 }

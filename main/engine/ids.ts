@@ -14,7 +14,10 @@ export const newAssetId = (): string => ASSET_PREFIX + randomHex();
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** A new record's two timestamps, both `now`. */
-export const createdAt = (now: number): { created_at: string; updated_at: string } => ({ created_at: iso(now), updated_at: iso(now) });
+export const createdAt = (now: number): { created_at: string; updated_at: string } => ({
+  created_at: iso(now),
+  updated_at: iso(now),
+});
 
 /** The account of an API key: a stable id that does not reveal the key. */
 export function userIdOf(apiKey: string): string {

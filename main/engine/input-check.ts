@@ -54,7 +54,11 @@ export async function checkInput(path: string, kind: InputKind, maxBytes: number
   } catch (error) {
     throw problemOf(error);
   }
-  const limits = fileLimits({ maxFbxBytes: maxBytes, maxZipBytes: maxBytes, maxImageBytes: Math.min(maxBytes, MAX_IMAGE_BYTES) });
+  const limits = fileLimits({
+    maxFbxBytes: maxBytes,
+    maxZipBytes: maxBytes,
+    maxImageBytes: Math.min(maxBytes, MAX_IMAGE_BYTES),
+  });
   const content = sniff(file.head);
   const wrong = () => new InputProblem(`is not ${INPUT_WHAT[kind]} (it starts like ${describeContent(content)})`);
   try {
@@ -109,8 +113,12 @@ function checkGlbHeader(head: Buffer, size: number): string {
   const version = head.readUInt32LE(4);
   if (version !== 2) throw new InputProblem(`is a GLB of version ${version}; only glTF 2.0 (GLB version 2) is read`);
   const declared = head.readUInt32LE(8);
-  if (declared !== size) throw new InputProblem(`is cut off or damaged: its header says ${formatBytes(declared)}, but it has ${formatBytes(size)}`);
-  if (head.toString('latin1', 16, 20) !== 'JSON') throw new InputProblem('is damaged: its first chunk is not the JSON chunk');
+  if (declared !== size)
+    throw new InputProblem(
+      `is cut off or damaged: its header says ${formatBytes(declared)}, but it has ${formatBytes(size)}`,
+    );
+  if (head.toString('latin1', 16, 20) !== 'JSON')
+    throw new InputProblem('is damaged: its first chunk is not the JSON chunk');
   return 'glb';
 }
 
@@ -136,7 +144,8 @@ function isGltfJson(text: string): boolean {
 
 /** A zip with at least one image in it. */
 async function checkImageZip(path: string): Promise<void> {
-  if (!(await zipHolds(path, IMAGE_ENTRY))) throw new InputProblem('holds no image (no .png, .jpg or .webp file in it)');
+  if (!(await zipHolds(path, IMAGE_ENTRY)))
+    throw new InputProblem('holds no image (no .png, .jpg or .webp file in it)');
 }
 
 /** Does a zip hold an entry whose name matches (its central directory read, nothing extracted)? */
@@ -148,7 +157,8 @@ async function zipHolds(path: string, name: RegExp): Promise<boolean> {
     throw new InputProblem(`is not a complete zip archive (${(error as Error).message})`);
   }
   try {
-    for await (const entry of zip.eachEntry()) if (name.test(entry.fileName) && !entry.fileName.startsWith('__MACOSX/')) return true;
+    for await (const entry of zip.eachEntry())
+      if (name.test(entry.fileName) && !entry.fileName.startsWith('__MACOSX/')) return true;
     return false;
   } catch (error) {
     throw new InputProblem(`is a damaged zip archive (${(error as Error).message})`);
@@ -156,4 +166,3 @@ async function zipHolds(path: string, name: RegExp): Promise<boolean> {
     zip.close();
   }
 }
-

@@ -125,7 +125,10 @@ export class InputReader {
       } else {
         await download(url, temp, this.settings, this.closing.signal);
       }
-      const file: Output = { key: `${key}.${await checkInput(temp, kind, this.settings.maxBytes)}`, recipe: { type: 'input' } };
+      const file: Output = {
+        key: `${key}.${await checkInput(temp, kind, this.settings.maxBytes)}`,
+        recipe: { type: 'input' },
+      };
       await this.files.adopt(file.key, temp);
       return file;
     } finally {
@@ -135,10 +138,19 @@ export class InputReader {
 
   /** The key of one of the engine's own file URLs (signed by it, on this machine, whatever its port then); throws when it expired. */
   private ownFile(url: URL): string | undefined {
-    if (!isLoopback(url.hostname) && url.hostname !== new URL(this.files.baseUrl || 'http://127.0.0.1').hostname) return undefined;
+    if (!isLoopback(url.hostname) && url.hostname !== new URL(this.files.baseUrl || 'http://127.0.0.1').hostname)
+      return undefined;
     const named = parseFileUrl(url);
-    if (named === undefined || !Number.isInteger(named.expires) || !this.files.verify(named.signed, named.expires, named.sig)) return undefined;
-    if (named.expires * 1000 <= Date.now()) throw new InputProblem('is one of this engine\'s file URLs, but it has expired: read its session again for a fresh URL');
+    if (
+      named === undefined ||
+      !Number.isInteger(named.expires) ||
+      !this.files.verify(named.signed, named.expires, named.sig)
+    )
+      return undefined;
+    if (named.expires * 1000 <= Date.now())
+      throw new InputProblem(
+        "is one of this engine's file URLs, but it has expired: read its session again for a fresh URL",
+      );
     return named.key;
   }
 }
@@ -163,7 +175,8 @@ async function download(url: URL, dest: string, settings: InputSettings, closing
   const signal = AbortSignal.any([AbortSignal.timeout(settings.timeoutMs), closing]);
   let current = url;
   for (let hop = 0; ; hop++) {
-    if (current.protocol !== 'http:' && current.protocol !== 'https:') throw new FetchProblem(`it leads to ${current.protocol} URL, which the engine does not read`);
+    if (current.protocol !== 'http:' && current.protocol !== 'https:')
+      throw new FetchProblem(`it leads to ${current.protocol} URL, which the engine does not read`);
     if (settings.remoteHosts === 'refuse' && !isLoopback(current.hostname)) {
       throw new FetchProblem(
         `the engine is set to read inputs from this machine only (${REMOTE_INPUTS_ENV}=refuse), and ${current.host} is another host: send the file as a data URI, serve it on 127.0.0.1, or start the engine with remote inputs allowed`,
@@ -171,14 +184,19 @@ async function download(url: URL, dest: string, settings: InputSettings, closing
     }
     let res: Response;
     try {
-      res = await fetch(current, { redirect: 'manual', signal, headers: { 'user-agent': 'asset-studio-local-engine' } });
+      res = await fetch(current, {
+        redirect: 'manual',
+        signal,
+        headers: { 'user-agent': 'asset-studio-local-engine' },
+      });
     } catch (error) {
       throw new FetchProblem(networkReason(error, current, settings));
     }
     if (REDIRECTS.has(res.status)) {
       await res.body?.cancel();
       const location = res.headers.get('location');
-      if (location === null) throw new FetchProblem(`${current.host} answered ${res.status} without saying where to (no Location header)`);
+      if (location === null)
+        throw new FetchProblem(`${current.host} answered ${res.status} without saying where to (no Location header)`);
       if (hop >= MAX_REDIRECTS) throw new FetchProblem(`it redirects more than ${MAX_REDIRECTS} times`);
       current = new URL(location, current);
       continue;
@@ -190,19 +208,27 @@ async function download(url: URL, dest: string, settings: InputSettings, closing
     const declared = Number(res.headers.get('content-length') ?? NaN);
     if (declared > settings.maxBytes) {
       await res.body?.cancel();
-      throw new FetchProblem(`it is ${formatBytes(declared)}, more than the ${formatBytes(settings.maxBytes)} the engine reads`);
+      throw new FetchProblem(
+        `it is ${formatBytes(declared)}, more than the ${formatBytes(settings.maxBytes)} the engine reads`,
+      );
     }
     if (res.body === null) throw new FetchProblem(`${current.host} answered ${res.status} with no content`);
     let received = 0;
     const cap = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         received += chunk.length;
-        if (received > settings.maxBytes) done(new FetchProblem(`it is larger than the ${formatBytes(settings.maxBytes)} the engine reads`));
+        if (received > settings.maxBytes)
+          done(new FetchProblem(`it is larger than the ${formatBytes(settings.maxBytes)} the engine reads`));
         else done(null, chunk);
       },
     });
     try {
-      await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), cap, createWriteStream(dest, { mode: 0o600 }), { signal });
+      await pipeline(
+        Readable.fromWeb(res.body as WebReadableStream<Uint8Array>),
+        cap,
+        createWriteStream(dest, { mode: 0o600 }),
+        { signal },
+      );
     } catch (error) {
       if (error instanceof FetchProblem) throw error;
       throw new FetchProblem(networkReason(error, current, settings));

@@ -17,28 +17,82 @@ export interface MotionSpec {
 type Word = [word: string, speed?: number, amplitude?: number];
 
 export const MOTION_WORDS: Record<ClipKind, Word[]> = {
-  idle: [['idle'], ['stand'], ['breathe'], ['wait'], ['rest'], ['pose'], ['listen'], ['think'], ['stay'], ['still'], ['relax', 0.8]],
+  idle: [
+    ['idle'],
+    ['stand'],
+    ['breathe'],
+    ['wait'],
+    ['rest'],
+    ['pose'],
+    ['listen'],
+    ['think'],
+    ['stay'],
+    ['still'],
+    ['relax', 0.8],
+  ],
   walk: [
-    ['walk'], ['stroll', 0.7], ['march', 1.1, 1.2], ['step'], ['pace'], ['tiptoe', 0.6, 0.6], ['sneak', 0.6, 0.7], ['wander', 0.75],
-    ['stride', 1, 1.2], ['strut', 1, 1.1], ['patrol'], ['amble', 0.7], ['saunter', 0.7], ['limp', 0.6, 0.7], ['trudge', 0.65],
+    ['walk'],
+    ['stroll', 0.7],
+    ['march', 1.1, 1.2],
+    ['step'],
+    ['pace'],
+    ['tiptoe', 0.6, 0.6],
+    ['sneak', 0.6, 0.7],
+    ['wander', 0.75],
+    ['stride', 1, 1.2],
+    ['strut', 1, 1.1],
+    ['patrol'],
+    ['amble', 0.7],
+    ['saunter', 0.7],
+    ['limp', 0.6, 0.7],
+    ['trudge', 0.65],
   ],
   run: [
-    ['run'], ['ran'], ['jog', 0.75, 0.8], ['sprint', 1.35, 1.2], ['dash', 1.3, 1.15], ['rush', 1.2], ['chase', 1.15], ['flee', 1.25],
-    ['fled', 1.25], ['race', 1.3, 1.15], ['hurry', 1.15],
+    ['run'],
+    ['ran'],
+    ['jog', 0.75, 0.8],
+    ['sprint', 1.35, 1.2],
+    ['dash', 1.3, 1.15],
+    ['rush', 1.2],
+    ['chase', 1.15],
+    ['flee', 1.25],
+    ['fled', 1.25],
+    ['race', 1.3, 1.15],
+    ['hurry', 1.15],
   ],
-  jump: [['jump'], ['hop', 1.3, 0.5], ['leap', 0.9, 1.3], ['leapt', 0.9, 1.3], ['bounce', 1.2, 0.6], ['vault', 1, 1.2], ['spring']],
+  jump: [
+    ['jump'],
+    ['hop', 1.3, 0.5],
+    ['leap', 0.9, 1.3],
+    ['leapt', 0.9, 1.3],
+    ['bounce', 1.2, 0.6],
+    ['vault', 1, 1.2],
+    ['spring'],
+  ],
   wave: [['wave'], ['greet'], ['hello'], ['hi'], ['goodbye'], ['bye'], ['salute', 0.8], ['beckon', 0.8], ['hail']],
   sit: [['sit'], ['sat'], ['seat'], ['seated'], ['chair'], ['bench'], ['stool'], ['sofa'], ['couch']],
 };
 
 const SLOW = ['slow', 'slowly', 'gently', 'leisurely', 'lazily', 'carefully', 'calmly', 'tired', 'tiredly'];
-const FAST = ['fast', 'quick', 'quickly', 'rapid', 'rapidly', 'hurriedly', 'briskly', 'swiftly', 'energetic', 'energetically'];
+const FAST = [
+  'fast',
+  'quick',
+  'quickly',
+  'rapid',
+  'rapidly',
+  'hurriedly',
+  'briskly',
+  'swiftly',
+  'energetic',
+  'energetically',
+];
 
 /** The word forms a verb takes: walk, walks, walked, walking; dance, danced, dancing; hop, hopped, hopping. */
 function formsOf(word: string): string[] {
   const forms = [word, `${word}s`, `${word}es`, `${word}ed`, `${word}d`, `${word}ing`, `${word}er`, `${word}ers`];
   if (word.endsWith('e')) forms.push(`${word.slice(0, -1)}ing`);
-  if (/[^aeiou][aeiou][bcdfgklmnprstvz]$/.test(word)) forms.push(`${word}${word.at(-1)}ed`, `${word}${word.at(-1)}ing`, `${word}${word.at(-1)}er`);
+  if (/[^aeiou][aeiou][bcdfgklmnprstvz]$/.test(word))
+    forms.push(`${word}${word.at(-1)}ed`, `${word}${word.at(-1)}ing`, `${word}${word.at(-1)}er`);
   if (word.endsWith('y')) forms.push(`${word.slice(0, -1)}ies`, `${word.slice(0, -1)}ied`);
   return forms;
 }
@@ -50,7 +104,11 @@ for (const [clip, words] of Object.entries(MOTION_WORDS) as [ClipKind, Word[]][]
   }
 }
 
-const wordsOf = (text: string) => text.toLowerCase().split(/[^a-z]+/).filter(Boolean);
+const wordsOf = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter(Boolean);
 
 /** What a text asks for, or undefined when it names no motion of the library. */
 export function motionOfText(text: string): MotionSpec | undefined {
@@ -73,5 +131,13 @@ export function motionKindOf(text: string): ClipKind | undefined {
 
 /** For messages: each clip with a few of its words. */
 export function describeMotionKinds(): string {
-  return (Object.entries(MOTION_WORDS) as [ClipKind, Word[]][]).map(([clip, words]) => `${clip} (${words.slice(0, 3).map(([w]) => w).join(', ')}…)`).join(', ');
+  return (Object.entries(MOTION_WORDS) as [ClipKind, Word[]][])
+    .map(
+      ([clip, words]) =>
+        `${clip} (${words
+          .slice(0, 3)
+          .map(([w]) => w)
+          .join(', ')}…)`,
+    )
+    .join(', ');
 }

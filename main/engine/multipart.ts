@@ -19,7 +19,12 @@ const HEAD_BYTES = 4096;
  * Writes the form field `field` to `dest`; other fields and files are skipped. Resolves undefined
  * when the form has no such file. The caller removes `dest` when it does not keep it.
  */
-export function receiveFile(req: IncomingMessage, field: string, dest: string, maxBytes: number): Promise<ReceivedFile | undefined> {
+export function receiveFile(
+  req: IncomingMessage,
+  field: string,
+  dest: string,
+  maxBytes: number,
+): Promise<ReceivedFile | undefined> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -37,7 +42,8 @@ export function receiveFile(req: IncomingMessage, field: string, dest: string, m
       let tooLarge = false;
       stream.on('limit', () => (tooLarge = true));
       const done = pipeline(stream, createWriteStream(dest, { mode: 0o600 })).then(async () => {
-        if (tooLarge) throw new HttpError(413, `${field}: the file is larger than ${Math.round(maxBytes / 2 ** 30)} GiB.`);
+        if (tooLarge)
+          throw new HttpError(413, `${field}: the file is larger than ${Math.round(maxBytes / 2 ** 30)} GiB.`);
         return { filename: info.filename ?? '', ...(await readHead(dest)) };
       });
       done.catch(() => undefined); // reported through `close` below

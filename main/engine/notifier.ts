@@ -40,7 +40,12 @@ const WATCHED: Watched[] = [
 const FINAL = /^(complete|completed|failed|refine_done|predefined_done|text_done)$|_failed$/;
 const OLDER_FLOW = /^(uploaded|spin_generate_|preview_|refine_)/;
 
-export function startNotifier(deps: { state: EngineState; handlers: Handlers; intervalMs: number; log: (line: string) => void }): Notifier {
+export function startNotifier(deps: {
+  state: EngineState;
+  handlers: Handlers;
+  intervalMs: number;
+  log: (line: string) => void;
+}): Notifier {
   const last = new Map<string, string>();
   let target: WebhookTarget | undefined;
   let sent = 0;
@@ -50,9 +55,18 @@ export function startNotifier(deps: { state: EngineState; handlers: Handlers; in
   /** The status a client would read now, plus the prompts' statuses for animation sessions. */
   async function look(w: Watched, id: string, userId: string): Promise<{ status: string; digest: string } | undefined> {
     const handler = deps.handlers[w.read] as (call: unknown) => Promise<Record<string, unknown>>;
-    const read = await handler({ userId, now: Date.now(), params: { [w.param]: id }, body: undefined, query: undefined, req: undefined as unknown as IncomingMessage });
+    const read = await handler({
+      userId,
+      now: Date.now(),
+      params: { [w.param]: id },
+      body: undefined,
+      query: undefined,
+      req: undefined as unknown as IncomingMessage,
+    });
     const status = String(read.session_status ?? read.status ?? '');
-    const prompts = Array.isArray(read.prompts) ? (read.prompts as { status: string }[]).map((p) => p.status).join(',') : '';
+    const prompts = Array.isArray(read.prompts)
+      ? (read.prompts as { status: string }[]).map((p) => p.status).join(',')
+      : '';
     return { status, digest: `${status}|${prompts}` };
   }
 
@@ -78,11 +92,20 @@ export function startNotifier(deps: { state: EngineState; handlers: Handlers; in
       : { type: 'session_status_changed', session_id: sessionId, old_status: oldStatus, new_status: newStatus };
     const body = JSON.stringify(payload);
     const id = `msg_${randomBytes(12).toString('hex')}`;
-    const headers = { 'content-type': 'application/json', ...(to.secret ? webhookHeaders(to.secret, id, body) : { 'webhook-id': id }) };
+    const headers = {
+      'content-type': 'application/json',
+      ...(to.secret ? webhookHeaders(to.secret, id, body) : { 'webhook-id': id }),
+    };
     const delivery = (async () => {
       for (let attempt = 0; attempt < 3 && !stopped; attempt++) {
         try {
-          const res = await request(to.url, { method: 'POST', headers, body, headersTimeout: 5_000, bodyTimeout: 5_000 });
+          const res = await request(to.url, {
+            method: 'POST',
+            headers,
+            body,
+            headersTimeout: 5_000,
+            bodyTimeout: 5_000,
+          });
           await res.body.dump();
           if (res.statusCode < 500) {
             sent++;

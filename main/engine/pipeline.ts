@@ -29,7 +29,9 @@ export interface PipelineDeps {
 export const CONTROL_FAULTS_PATH = '/__engine/faults';
 export const CONTROL_WEBHOOK_PATH = '/__engine/webhook';
 
-export function createPipeline(deps: PipelineDeps): (base: Base, req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function createPipeline(
+  deps: PipelineDeps,
+): (base: Base, req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { faults, log } = deps;
 
   function failure(error: unknown, envelope: boolean): Reply {
@@ -58,16 +60,24 @@ export function createPipeline(deps: PipelineDeps): (base: Base, req: IncomingMe
   async function webhookControl(req: IncomingMessage, method: string): Promise<Reply> {
     deps.authenticate(req);
     if (method === 'POST') {
-      const body = (bodyKindOf(req, { multipart: false }) === 'json' ? await readJsonBody(req, 2 ** 16) : {}) as { url?: unknown; secret?: unknown } | null;
+      const body = (bodyKindOf(req, { multipart: false }) === 'json' ? await readJsonBody(req, 2 ** 16) : {}) as {
+        url?: unknown;
+        secret?: unknown;
+      } | null;
       const url = body?.url;
       const secret = body?.secret;
-      if (url !== undefined && (typeof url !== 'string' || !/^https?:\/\//.test(url))) throw new HttpError(400, 'url: must be an http(s) URL');
+      if (url !== undefined && (typeof url !== 'string' || !/^https?:\/\//.test(url)))
+        throw new HttpError(400, 'url: must be an http(s) URL');
       if (secret !== undefined && typeof secret !== 'string') throw new HttpError(400, 'secret: must be text');
       deps.notifier.configure(url === undefined ? undefined : { url, secret });
     } else if (method !== 'GET') {
       throw new HttpError(405, `${method} is not allowed here; use GET or POST.`, { allow: 'GET, POST' });
     }
-    return jsonReply(200, { url: deps.notifier.target?.url ?? null, signed: Boolean(deps.notifier.target?.secret), sent: deps.notifier.sent });
+    return jsonReply(200, {
+      url: deps.notifier.target?.url ?? null,
+      signed: Boolean(deps.notifier.target?.secret),
+      sent: deps.notifier.sent,
+    });
   }
 
   return async (base, req, res) => {
@@ -75,12 +85,17 @@ export function createPipeline(deps: PipelineDeps): (base: Base, req: IncomingMe
     const url = new URL(req.url ?? '/', 'http://engine');
     const method = req.method ?? 'GET';
     const envelope = !url.pathname.startsWith('/v3/');
-    if (url.pathname === CONTROL_FAULTS_PATH) return deliver(req, res, await control(req, method).catch((e: unknown) => failure(e, true)));
-    if (url.pathname === CONTROL_WEBHOOK_PATH) return deliver(req, res, await webhookControl(req, method).catch((e: unknown) => failure(e, true)));
+    if (url.pathname === CONTROL_FAULTS_PATH)
+      return deliver(req, res, await control(req, method).catch((e: unknown) => failure(e, true)));
+    if (url.pathname === CONTROL_WEBHOOK_PATH)
+      return deliver(req, res, await webhookControl(req, method).catch((e: unknown) => failure(e, true)));
 
     let route: Route | 'files' | undefined;
     try {
-      route = url.pathname.startsWith(FILES_PREFIX) && (method === 'GET' || method === 'HEAD') ? 'files' : matchRoute(base, method, url.pathname);
+      route =
+        url.pathname.startsWith(FILES_PREFIX) && (method === 'GET' || method === 'HEAD')
+          ? 'files'
+          : matchRoute(base, method, url.pathname);
     } catch (error) {
       faults.take(undefined, method);
       return deliver(req, res, failure(error, envelope));

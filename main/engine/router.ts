@@ -8,13 +8,14 @@ import { HttpError, jsonReply, readJsonBody, type Reply } from './http.ts';
 
 type Def<E extends EndpointId> = (typeof ENDPOINTS)[E];
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
-type BodyOf<E extends EndpointId> = Def<E> extends { acceptedBody: infer S }
-  ? Parsed<S>
-  : Def<E> extends { body: infer S }
-  ? Def<E> extends { multipart: true }
-    ? Parsed<S> | undefined // undefined when the request is multipart form data: read it from `req`
-    : Parsed<S>
-  : undefined;
+type BodyOf<E extends EndpointId> =
+  Def<E> extends { acceptedBody: infer S }
+    ? Parsed<S>
+    : Def<E> extends { body: infer S }
+      ? Def<E> extends { multipart: true }
+        ? Parsed<S> | undefined // undefined when the request is multipart form data: read it from `req`
+        : Parsed<S>
+      : undefined;
 type QueryOf<E extends EndpointId> = Def<E> extends { query: infer S } ? Parsed<S> : undefined;
 
 export interface Call<E extends EndpointId> {
@@ -64,7 +65,10 @@ const COMPILED: Compiled[] = (Object.entries(ENDPOINTS) as [EndpointId, Endpoint
  * service's shared host, every other endpoint too. A path that exists with another method is a 405.
  */
 export function matchRoute(base: Base, method: string, pathname: string): Route | undefined {
-  const candidates = base === 'legacy' ? [...COMPILED.filter((c) => c.def.base === 'legacy'), ...COMPILED] : COMPILED.filter((c) => c.def.base === 'base');
+  const candidates =
+    base === 'legacy'
+      ? [...COMPILED.filter((c) => c.def.base === 'legacy'), ...COMPILED]
+      : COMPILED.filter((c) => c.def.base === 'base');
   const allowed = new Set<string>();
   for (const c of candidates) {
     const m = c.pattern.exec(pathname);
@@ -79,7 +83,10 @@ export function matchRoute(base: Base, method: string, pathname: string): Route 
     });
     return { id: c.id, params };
   }
-  if (allowed.size > 0) throw new HttpError(405, `${method} is not allowed here; use ${[...allowed].join(' or ')}.`, { allow: [...allowed].join(', ') });
+  if (allowed.size > 0)
+    throw new HttpError(405, `${method} is not allowed here; use ${[...allowed].join(' or ')}.`, {
+      allow: [...allowed].join(', '),
+    });
   return undefined;
 }
 
@@ -92,11 +99,21 @@ function decodePathPart(text: string): string {
 }
 
 /** Validates the request against the endpoint's schemas, runs the handler and wraps its result. */
-export async function dispatch(route: Route, req: IncomingMessage, url: URL, handlers: Handlers, userId: string, now: number): Promise<Reply> {
+export async function dispatch(
+  route: Route,
+  req: IncomingMessage,
+  url: URL,
+  handlers: Handlers,
+  userId: string,
+  now: number,
+): Promise<Reply> {
   const def: EndpointDef = ENDPOINTS[route.id];
   const kind = def.body ? bodyKindOf(req, { multipart: def.multipart === true }) : 'empty';
   const schema = def.acceptedBody ?? def.body;
-  const body = schema && kind !== 'multipart' ? validate(schema, kind === 'json' ? await readJsonBody(req, MAX_JSON_BYTES) : {}) : undefined;
+  const body =
+    schema && kind !== 'multipart'
+      ? validate(schema, kind === 'json' ? await readJsonBody(req, MAX_JSON_BYTES) : {})
+      : undefined;
   const query = def.query ? validate(def.query, Object.fromEntries(url.searchParams)) : undefined;
   const handler = handlers[route.id] as Handler<EndpointId>;
   const data = await handler({ userId, now, params: route.params, body, query, req } as Call<EndpointId>);

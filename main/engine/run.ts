@@ -33,13 +33,22 @@ const number = (text: string | undefined, name: string): number | undefined => {
 const dataDir = values['data-dir'] ?? env.ASSET_STUDIO_ENGINE_DATA_DIR;
 const apiKey = values['api-key'] ?? env.ASSET_STUDIO_API_KEY;
 if (!dataDir || !apiKey) {
-  process.stderr.write('run.ts needs --data-dir and --api-key (or ASSET_STUDIO_ENGINE_DATA_DIR and ASSET_STUDIO_API_KEY)\n');
+  process.stderr.write(
+    'run.ts needs --data-dir and --api-key (or ASSET_STUDIO_ENGINE_DATA_DIR and ASSET_STUDIO_API_KEY)\n',
+  );
   process.exit(2);
 }
 
 const uploadedImages = values['uploaded-images'] ?? env.ASSET_STUDIO_ENGINE_UPLOADED_IMAGES;
-if (uploadedImages !== undefined && uploadedImages !== '' && uploadedImages !== 'as-sent' && uploadedImages !== 'recompressed') {
-  process.stderr.write(`--uploaded-images must be "as-sent" or "recompressed", got ${JSON.stringify(uploadedImages)}\n`);
+if (
+  uploadedImages !== undefined &&
+  uploadedImages !== '' &&
+  uploadedImages !== 'as-sent' &&
+  uploadedImages !== 'recompressed'
+) {
+  process.stderr.write(
+    `--uploaded-images must be "as-sent" or "recompressed", got ${JSON.stringify(uploadedImages)}\n`,
+  );
   process.exit(2);
 }
 

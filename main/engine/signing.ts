@@ -19,7 +19,8 @@ export async function loadSigner(dataDir: string): Promise<Signer> {
     await writeFileDurable(path, secret);
   }
   const key = secret;
-  const sign = (file: string, expires: number) => createHmac('sha256', key).update(`${file}\n${expires}`).digest('base64url');
+  const sign = (file: string, expires: number) =>
+    createHmac('sha256', key).update(`${file}\n${expires}`).digest('base64url');
   return {
     sign,
     verify(file, expires, sig) {

@@ -82,8 +82,11 @@ async function load(path: string): Promise<EngineState> {
   try {
     value = JSON.parse(text) as Partial<EngineState>;
   } catch (error) {
-    throw new Error(`The engine state ${path} is not valid JSON (${(error as Error).message}); move it away to start afresh.`);
+    throw new Error(
+      `The engine state ${path} is not valid JSON (${(error as Error).message}); move it away to start afresh.`,
+    );
   }
-  if (value.version !== VERSION) throw new Error(`The engine state ${path} has version ${value.version}; this engine reads version ${VERSION}.`);
+  if (value.version !== VERSION)
+    throw new Error(`The engine state ${path} has version ${value.version}; this engine reads version ${VERSION}.`);
   return { ...empty(), ...value };
 }

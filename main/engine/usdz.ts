@@ -29,12 +29,18 @@ const round = (x: number) => String(Math.round(x * 1e6) / 1e6);
 /** `a` read `n` numbers at a time as USDA tuples, "(x, y, z), …", each number through `map` first. */
 function tuples(a: Float32Array, n: number, map: (v: number, k: number) => number = (v) => v): string {
   const out: string[] = [];
-  for (let i = 0; i < a.length; i += n) out.push(`(${Array.from(a.subarray(i, i + n), (v, k) => round(map(v, k))).join(', ')})`);
+  for (let i = 0; i < a.length; i += n)
+    out.push(`(${Array.from(a.subarray(i, i + n), (v, k) => round(map(v, k))).join(', ')})`);
   return out.join(', ');
 }
 
 /** The layer's header and the mesh prim opened by `meshLine`, up to its texture coordinates (the caller closes it). */
-function meshPrimLines(meshLine: string, mesh: { positions: Float32Array; normals: Float32Array; uvs: Float32Array }, counts: number[], indices: ArrayLike<number>): string[] {
+function meshPrimLines(
+  meshLine: string,
+  mesh: { positions: Float32Array; normals: Float32Array; uvs: Float32Array },
+  counts: number[],
+  indices: ArrayLike<number>,
+): string[] {
   const { min, max } = bounds(mesh.positions);
   return [
     '#usda 1.0',
@@ -60,9 +66,13 @@ function meshPrimLines(meshLine: string, mesh: { positions: Float32Array; normal
 export function buildPolygonUsdz(mesh: PolygonMesh, material: MeshMaterial): Buffer {
   const files: { name: string; data: Buffer }[] = [];
   if (material.baseColor) files.push({ name: 'textures/base_color.png', data: material.baseColor });
-  if (material.metallicRoughness) files.push({ name: 'textures/metallic_roughness.png', data: material.metallicRoughness });
+  if (material.metallicRoughness)
+    files.push({ name: 'textures/metallic_roughness.png', data: material.metallicRoughness });
   if (material.normal) files.push({ name: 'textures/normal.png', data: material.normal });
-  return buildZip([{ name: LAYER_NAME, data: Buffer.from(polygonUsda(mesh, material)) }, ...files], { method: 'store', align: 64 });
+  return buildZip([{ name: LAYER_NAME, data: Buffer.from(polygonUsda(mesh, material)) }, ...files], {
+    method: 'store',
+    align: 64,
+  });
 }
 
 function polygonUsda(mesh: PolygonMesh, material: MeshMaterial): string {
@@ -81,14 +91,26 @@ function polygonUsda(mesh: PolygonMesh, material: MeshMaterial): string {
     '            }',
   ];
   const surface = [
-    material.baseColor ? `color3f inputs:diffuseColor.connect = <${path}/base_color.outputs:rgb>` : `color3f inputs:diffuseColor = (${material.color.map(round).join(', ')})`,
-    material.metallicRoughness ? `float inputs:roughness.connect = <${path}/metallic_roughness.outputs:g>` : 'float inputs:roughness = 0.8',
-    material.metallicRoughness ? `float inputs:metallic.connect = <${path}/metallic_roughness.outputs:b>` : 'float inputs:metallic = 0',
+    material.baseColor
+      ? `color3f inputs:diffuseColor.connect = <${path}/base_color.outputs:rgb>`
+      : `color3f inputs:diffuseColor = (${material.color.map(round).join(', ')})`,
+    material.metallicRoughness
+      ? `float inputs:roughness.connect = <${path}/metallic_roughness.outputs:g>`
+      : 'float inputs:roughness = 0.8',
+    material.metallicRoughness
+      ? `float inputs:metallic.connect = <${path}/metallic_roughness.outputs:b>`
+      : 'float inputs:metallic = 0',
     ...(material.normal ? [`normal3f inputs:normal.connect = <${path}/normal.outputs:rgb>`] : []),
   ];
-  const textured = material.baseColor !== undefined || material.metallicRoughness !== undefined || material.normal !== undefined;
+  const textured =
+    material.baseColor !== undefined || material.metallicRoughness !== undefined || material.normal !== undefined;
   return [
-    ...meshPrimLines('    def Mesh "mesh" (\n        prepend apiSchemas = ["MaterialBindingAPI"]\n    )\n    {', mesh, Array.from(mesh.sizes), mesh.polygons),
+    ...meshPrimLines(
+      '    def Mesh "mesh" (\n        prepend apiSchemas = ["MaterialBindingAPI"]\n    )\n    {',
+      mesh,
+      Array.from(mesh.sizes),
+      mesh.polygons,
+    ),
     `        color3f[] primvars:displayColor = [(${material.color.map(round).join(', ')})]`,
     '        uniform token subdivisionScheme = "none"',
     `        rel material:binding = <${path}>`,
@@ -115,10 +137,28 @@ function polygonUsda(mesh: PolygonMesh, material: MeshMaterial): string {
           '            }',
         ]
       : []),
-    ...(material.baseColor ? ['', ...texture('base_color', 'textures/base_color.png', 'sRGB', 'float3 outputs:rgb')] : []),
-    ...(material.metallicRoughness ? ['', ...texture('metallic_roughness', 'textures/metallic_roughness.png', 'raw', 'float outputs:g\n                float outputs:b')] : []),
+    ...(material.baseColor
+      ? ['', ...texture('base_color', 'textures/base_color.png', 'sRGB', 'float3 outputs:rgb')]
+      : []),
+    ...(material.metallicRoughness
+      ? [
+          '',
+          ...texture(
+            'metallic_roughness',
+            'textures/metallic_roughness.png',
+            'raw',
+            'float outputs:g\n                float outputs:b',
+          ),
+        ]
+      : []),
     ...(material.normal
-      ? ['', ...texture('normal', 'textures/normal.png', 'raw', 'float3 outputs:rgb', ['float4 inputs:scale = (2, 2, 2, 1)', 'float4 inputs:bias = (-1, -1, -1, 0)'])]
+      ? [
+          '',
+          ...texture('normal', 'textures/normal.png', 'raw', 'float3 outputs:rgb', [
+            'float4 inputs:scale = (2, 2, 2, 1)',
+            'float4 inputs:bias = (-1, -1, -1, 0)',
+          ]),
+        ]
       : []),
     '        }',
     '    }',

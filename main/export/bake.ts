@@ -47,13 +47,21 @@ export function bakeSimilarity(doc: Document, given: Similarity): void {
       }
     }
   }
-  for (const skin of root.listSkins()) once(skin.getInverseBindMatrices(), (a) => mapVectors(a, 16, (m) => conjugate(m, sim)));
+  for (const skin of root.listSkins())
+    once(skin.getInverseBindMatrices(), (a) => mapVectors(a, 16, (m) => conjugate(m, sim)));
   moveSkinnedBindSpace(doc, sim.translation);
 
   // A skinned mesh node's transform is ignored (it follows its joints): it only keeps its meaning, conjugated.
-  const roots = new Set(root.listScenes().flatMap((s) => s.listChildren()).filter((n) => !n.getSkin()));
+  const roots = new Set(
+    root
+      .listScenes()
+      .flatMap((s) => s.listChildren())
+      .filter((n) => !n.getSkin()),
+  );
   for (const node of root.listNodes()) {
-    node.setTranslation(add(scaled(sim.rotate(node.getTranslation()), sim.scale), roots.has(node) ? sim.translation : [0, 0, 0]));
+    node.setTranslation(
+      add(scaled(sim.rotate(node.getTranslation()), sim.scale), roots.has(node) ? sim.translation : [0, 0, 0]),
+    );
     node.setRotation(conjugateRotation(node.getRotation(), sim));
     node.setScale(sim.permuteScale(node.getScale()));
   }
@@ -69,15 +77,29 @@ export function bakeSimilarity(doc: Document, given: Similarity): void {
  */
 function moveSkinnedBindSpace(doc: Document, t: vec3): void {
   if (t[0] === 0 && t[1] === 0 && t[2] === 0) return;
-  const skinned = doc.getRoot().listNodes().filter((n) => n.getSkin() && n.getMesh());
-  const positions = new Set(skinned.flatMap((n) => n.getMesh()!.listPrimitives().flatMap((p) => p.getAttribute('POSITION') ?? [])));
+  const skinned = doc
+    .getRoot()
+    .listNodes()
+    .filter((n) => n.getSkin() && n.getMesh());
+  const positions = new Set(
+    skinned.flatMap((n) =>
+      n
+        .getMesh()!
+        .listPrimitives()
+        .flatMap((p) => p.getAttribute('POSITION') ?? []),
+    ),
+  );
   for (const a of positions) mapVectors(a, 3, (v) => add(v as vec3, t));
   for (const skin of new Set(skinned.map((n) => n.getSkin()!))) {
     let ibm = skin.getInverseBindMatrices();
     if (!ibm) {
       const identity = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
       const buffer = doc.getRoot().listBuffers()[0] ?? doc.createBuffer();
-      ibm = doc.createAccessor().setType('MAT4').setBuffer(buffer).setArray(new Float32Array(skin.listJoints().flatMap(() => identity)));
+      ibm = doc
+        .createAccessor()
+        .setType('MAT4')
+        .setBuffer(buffer)
+        .setArray(new Float32Array(skin.listJoints().flatMap(() => identity)));
       skin.setInverseBindMatrices(ibm);
     }
     // M·T(-t): the translation column gains -(linear part)·t.
@@ -128,7 +150,8 @@ function bakeAnimations(doc: Document, sim: Baking, roots: Set<Node>): void {
       const offset = role === 'translation:root' ? sim.translation : ([0, 0, 0] as vec3);
       // Cubic splines keep (in-tangent, value, out-tangent) per key: tangents are directions (no offset).
       const isValue = (i: number) => !cubic || i % 3 === 1;
-      if (path === 'translation') mapVectors(target, 3, (v, i) => add(scaled(sim.rotate(v as vec3), sim.scale), isValue(i) ? offset : [0, 0, 0]));
+      if (path === 'translation')
+        mapVectors(target, 3, (v, i) => add(scaled(sim.rotate(v as vec3), sim.scale), isValue(i) ? offset : [0, 0, 0]));
       else if (path === 'rotation') mapVectors(target, 4, (q) => conjugateRotation(q as vec4, sim));
       else mapVectors(target, 3, (v) => sim.permuteScale(v as vec3));
     }
@@ -153,7 +176,8 @@ function pushDown(doc: Document, node: Node): void {
     for (const channel of channelsOf(doc, child, 'translation')) {
       const sampler = channel.getSampler()!;
       const output = sampler.getOutput()!;
-      const own = output.listParents().filter((p) => p.propertyType === 'AnimationSampler').length > 1 ? output.clone() : output;
+      const own =
+        output.listParents().filter((p) => p.propertyType === 'AnimationSampler').length > 1 ? output.clone() : output;
       sampler.setOutput(own);
       const cubic = sampler.getInterpolation() === 'CUBICSPLINE';
       mapVectors(own, 3, (v, i) => (!cubic || i % 3 === 1 ? add(v as vec3, t) : (v as vec3)));

@@ -70,7 +70,9 @@ function influenceSets(semantics: string[], get: (s: string) => Attribute | null
 function jointMatrices(skin: Skin): mat4[] {
   const ibm = skin.getInverseBindMatrices();
   const identity: mat4 = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-  return skin.listJoints().map((joint, k) => multiply(joint.getWorldMatrix(), ibm ? (ibm.getElement(k, [...identity]) as mat4) : identity));
+  return skin
+    .listJoints()
+    .map((joint, k) => multiply(joint.getWorldMatrix(), ibm ? (ibm.getElement(k, [...identity]) as mat4) : identity));
 }
 
 function skinPoint(joints: mat4[], sets: [Attribute, Attribute][], i: number, local: Vec3, out: Vec3): void {
@@ -99,6 +101,7 @@ function transformPoint(m: mat4, v: Vec3, out: Vec3): void {
 
 function multiply(a: mat4, b: mat4): mat4 {
   const out = new Array<number>(16).fill(0);
-  for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) for (let k = 0; k < 4; k++) out[c * 4 + r]! += a[k * 4 + r]! * b[c * 4 + k]!;
+  for (let c = 0; c < 4; c++)
+    for (let r = 0; r < 4; r++) for (let k = 0; k < 4; k++) out[c * 4 + r]! += a[k * 4 + r]! * b[c * 4 + k]!;
   return out as unknown as mat4;
 }

@@ -29,7 +29,11 @@ export function chooseClips(clips: readonly ClipSource[], wanted: readonly strin
   const unknown = wanted.filter((w) => !clips.some((c) => matches(c, w)));
   if (unknown.length > 0) {
     const known = clips.map((c) => `"${c.name}"`).join(', ') || 'none';
-    throw new ExportError('bad-input', { file: 'clips', why: `names clips the job does not have (${unknown.map((u) => `"${u}"`).join(', ')})`, fix: `Choose among: ${known}` });
+    throw new ExportError('bad-input', {
+      file: 'clips',
+      why: `names clips the job does not have (${unknown.map((u) => `"${u}"`).join(', ')})`,
+      fix: `Choose among: ${known}`,
+    });
   }
   return clips.filter((c) => wanted.some((w) => matches(c, w)));
 }
@@ -38,13 +42,22 @@ export function chooseClips(clips: readonly ClipSource[], wanted: readonly strin
  * The base GLB with exactly the given clips as its animations. `read` gives a file's bytes; `file` names the
  * base in errors. A clip whose animation targets a node the base does not have (by name) is skipped.
  */
-export async function mergeClips(base: { path: string; bytes: Uint8Array }, clips: readonly ClipSource[], read: (path: string) => Promise<Uint8Array>): Promise<MergedClips> {
+export async function mergeClips(
+  base: { path: string; bytes: Uint8Array },
+  clips: readonly ClipSource[],
+  read: (path: string) => Promise<Uint8Array>,
+): Promise<MergedClips> {
   const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
   const load = async (path: string, bytes: Uint8Array) => {
     try {
       return await io.readBinary(bytes);
     } catch (error) {
-      throw new ExportError('unreadable-glb', { file: path, why: `cannot be read to gather the clips (${reason(error)})`, fix: 'Download the job again, or export it without its clips', cause: error });
+      throw new ExportError('unreadable-glb', {
+        file: path,
+        why: `cannot be read to gather the clips (${reason(error)})`,
+        fix: 'Download the job again, or export it without its clips',
+        cause: error,
+      });
     }
   };
   const doc = await load(base.path, base.bytes);
@@ -54,15 +67,27 @@ export async function mergeClips(base: { path: string; bytes: Uint8Array }, clip
   const skipped: MergedClips['skipped'] = [];
   const docs = new Map<string, Promise<Document>>();
   for (const clip of clips) {
-    if (!docs.has(clip.path)) docs.set(clip.path, read(clip.path).then((bytes) => load(clip.path, bytes)));
+    if (!docs.has(clip.path))
+      docs.set(
+        clip.path,
+        read(clip.path).then((bytes) => load(clip.path, bytes)),
+      );
     const source = await docs.get(clip.path)!;
     const animations = source.getRoot().listAnimations();
-    const animation = clip.animation === undefined ? animations[0] : animations.find((a) => a.getName() === clip.animation);
+    const animation =
+      clip.animation === undefined ? animations[0] : animations.find((a) => a.getName() === clip.animation);
     if (!animation) {
-      skipped.push({ name: clip.name, why: clip.animation === undefined ? 'its file has no animation' : `its file has no animation "${clip.animation}"` });
+      skipped.push({
+        name: clip.name,
+        why:
+          clip.animation === undefined ? 'its file has no animation' : `its file has no animation "${clip.animation}"`,
+      });
       continue;
     }
-    const missing = animation.listChannels().map((c) => c.getTargetNode()?.getName() ?? '').find((n) => !nodes.has(n));
+    const missing = animation
+      .listChannels()
+      .map((c) => c.getTargetNode()?.getName() ?? '')
+      .find((n) => !nodes.has(n));
     if (missing !== undefined) {
       skipped.push({ name: clip.name, why: `it moves a bone the model does not have ("${missing}")` });
       continue;
@@ -111,7 +136,13 @@ function copyAnimation(doc: Document, from: Animation, name: string, nodes: Map<
       .setOutput(copied(sampler.getOutput()!))
       .setInterpolation(sampler.getInterpolation());
     animation.addSampler(s);
-    animation.addChannel(doc.createAnimationChannel().setTargetNode(nodes.get(channel.getTargetNode()!.getName())!).setTargetPath(channel.getTargetPath()!).setSampler(s));
+    animation.addChannel(
+      doc
+        .createAnimationChannel()
+        .setTargetNode(nodes.get(channel.getTargetNode()!.getName())!)
+        .setTargetPath(channel.getTargetPath()!)
+        .setSampler(s),
+    );
   }
 }
 

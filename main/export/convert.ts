@@ -31,26 +31,43 @@ export function conversionRefusal(doc: Document, format: Exclude<ExportFormat, '
   }
   const prims = meshNodes(doc).flatMap(({ node }) => node.getMesh()!.listPrimitives());
   if (prims.length === 0) return `${label} cannot be made from this model: it has no mesh`;
-  if (prims.some((p) => p.getMode() !== TRIANGLES)) return `${label} cannot be made from this model: it has points or lines, not only triangles`;
+  if (prims.some((p) => p.getMode() !== TRIANGLES))
+    return `${label} cannot be made from this model: it has points or lines, not only triangles`;
   const materials = new Set(prims.map((p) => p.getMaterial()));
-  if (format === 'fbx' && materials.size > 1) return `FBX is made here with one material, and this model has ${materials.size}: export the GLB or the OBJ`;
+  if (format === 'fbx' && materials.size > 1)
+    return `FBX is made here with one material, and this model has ${materials.size}: export the GLB or the OBJ`;
   for (const m of materials) {
     const mime = m?.getBaseColorTexture()?.getMimeType();
-    if (mime && !IMAGE_EXTENSIONS[mime]) return `${label} cannot carry this model's ${mime} texture (importers read PNG and JPEG): export the GLB`;
+    if (mime && !IMAGE_EXTENSIONS[mime])
+      return `${label} cannot carry this model's ${mime} texture (importers read PNG and JPEG): export the GLB`;
   }
   return undefined;
 }
 
 /** The files of `format` made from the GLB; throws ExportError `bad-format` with conversionRefusal's reason. */
-export async function convertGlb(glb: Uint8Array, format: Exclude<ExportFormat, 'glb'>, file: string): Promise<ConvertedFile[]> {
+export async function convertGlb(
+  glb: Uint8Array,
+  format: Exclude<ExportFormat, 'glb'>,
+  file: string,
+): Promise<ConvertedFile[]> {
   let doc: Document;
   try {
     doc = await new NodeIO().registerExtensions(ALL_EXTENSIONS).readBinary(glb);
   } catch (error) {
-    throw new ExportError('unreadable-glb', { file, why: `cannot be read to make the ${format.toUpperCase()} (${reason(error)})`, fix: 'Export the GLB, or check it with a glTF validator', cause: error });
+    throw new ExportError('unreadable-glb', {
+      file,
+      why: `cannot be read to make the ${format.toUpperCase()} (${reason(error)})`,
+      fix: 'Export the GLB, or check it with a glTF validator',
+      cause: error,
+    });
   }
   const refusal = conversionRefusal(doc, format);
-  if (refusal) throw new ExportError('bad-format', { file: `${format.toUpperCase()} of ${file}`, why: `is not written: ${refusal}`, fix: 'Choose GLB, or export without transforms' });
+  if (refusal)
+    throw new ExportError('bad-format', {
+      file: `${format.toUpperCase()} of ${file}`,
+      why: `is not written: ${refusal}`,
+      fix: 'Choose GLB, or export without transforms',
+    });
   const { groups, materials, textures } = worldGroups(doc);
   if (format === 'obj') {
     const { obj, mtl } = writeObj('model', groups, materials, CREATOR);
@@ -71,7 +88,8 @@ interface Texture {
 function meshNodes(doc: Document): { node: Node; world: mat4 }[] {
   const scene = doc.getRoot().getDefaultScene() ?? doc.getRoot().listScenes()[0];
   const out: { node: Node; world: mat4 }[] = [];
-  for (const root of scene?.listChildren() ?? []) root.traverse((node) => void (node.getMesh() && out.push({ node, world: node.getWorldMatrix() })));
+  for (const root of scene?.listChildren() ?? [])
+    root.traverse((node) => void (node.getMesh() && out.push({ node, world: node.getWorldMatrix() })));
   return out;
 }
 
@@ -98,7 +116,8 @@ function worldGroups(doc: Document): { groups: ObjGroup[]; materials: ObjMateria
   };
   const groups: ObjGroup[] = [];
   for (const { node, world } of meshNodes(doc)) {
-    for (const prim of node.getMesh()!.listPrimitives()) groups.push(groupOf(prim, world, materialOf(prim.getMaterial())));
+    for (const prim of node.getMesh()!.listPrimitives())
+      groups.push(groupOf(prim, world, materialOf(prim.getMaterial())));
   }
   return { groups, materials, textures };
 }
@@ -109,7 +128,9 @@ function groupOf(prim: Primitive, world: mat4, material: number): ObjGroup {
   const normal = prim.getAttribute('NORMAL');
   const uv = prim.getAttribute('TEXCOORD_0');
   const indices = prim.getIndices();
-  const triangles = indices ? Uint32Array.from({ length: indices.getCount() }, (_, i) => indices.getScalar(i)) : Uint32Array.from({ length: count }, (_, i) => i);
+  const triangles = indices
+    ? Uint32Array.from({ length: indices.getCount() }, (_, i) => indices.getScalar(i))
+    : Uint32Array.from({ length: count }, (_, i) => i);
   const positions = new Float32Array(count * 3);
   const normals = new Float32Array(count * 3);
   const uvs = new Float32Array(count * 2);
@@ -129,7 +150,9 @@ function groupOf(prim: Primitive, world: mat4, material: number): ObjGroup {
       uvs.set(t, 2 * i);
     }
   }
-  if (flip) for (let k = 0; k < triangles.length; k += 3) [triangles[k + 1], triangles[k + 2]] = [triangles[k + 2]!, triangles[k + 1]!];
+  if (flip)
+    for (let k = 0; k < triangles.length; k += 3)
+      [triangles[k + 1], triangles[k + 2]] = [triangles[k + 2]!, triangles[k + 1]!];
   if (!normal) faceNormals(positions, triangles, normals);
   return { material, positions, normals, uvs, triangles };
 }
@@ -165,7 +188,10 @@ function inverseTranspose(m: mat4): number[] {
     const rows = [0, 1, 2].filter((r) => r !== r0);
     const cols = [0, 1, 2].filter((k) => k !== c0);
     const at = (r: number, k: number) => m[k * 4 + r]!;
-    return (at(rows[0]!, cols[0]!) * at(rows[1]!, cols[1]!) - at(rows[0]!, cols[1]!) * at(rows[1]!, cols[0]!)) * ((r0 + c0) % 2 === 0 ? 1 : -1);
+    return (
+      (at(rows[0]!, cols[0]!) * at(rows[1]!, cols[1]!) - at(rows[0]!, cols[1]!) * at(rows[1]!, cols[0]!)) *
+      ((r0 + c0) % 2 === 0 ? 1 : -1)
+    );
   };
   const out = new Array<number>(16).fill(0);
   const sign = determinant(m) < 0 ? -1 : 1;
@@ -185,7 +211,8 @@ function fbxOf(groups: ObjGroup[], materials: ObjMaterial[], textures: Texture[]
     positions.set(g.positions, base * 3);
     normals.set(g.normals, base * 3);
     uvs.set(g.uvs, base * 2);
-    for (let k = 0; k < g.triangles.length; k += 3) polygons.push(base + g.triangles[k]!, base + g.triangles[k + 1]!, ~(base + g.triangles[k + 2]!));
+    for (let k = 0; k < g.triangles.length; k += 3)
+      polygons.push(base + g.triangles[k]!, base + g.triangles[k + 1]!, ~(base + g.triangles[k + 2]!));
     base += g.positions.length / 3;
   }
   const material = materials[0]!;
@@ -196,7 +223,10 @@ function fbxOf(groups: ObjGroup[], materials: ObjMaterial[], textures: Texture[]
       normals,
       uvs,
       polygonVertexIndex: Int32Array.from(polygons),
-      material: { color: material.color, ...(texture && { texture: { png: Buffer.from(texture.data), fileName: texture.name } }) },
+      material: {
+        color: material.color,
+        ...(texture && { texture: { png: Buffer.from(texture.data), fileName: texture.name } }),
+      },
     },
     CREATOR,
   );

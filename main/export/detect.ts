@@ -25,7 +25,8 @@ export interface Project {
 const MARKERS: Record<GameEngine, { text: string; test: (dir: string) => Promise<boolean> }> = {
   unity: {
     text: 'Assets/ and ProjectSettings/ProjectVersion.txt',
-    test: async (dir) => (await isKind(join(dir, 'Assets'), 'dir')) && isKind(join(dir, 'ProjectSettings', 'ProjectVersion.txt'), 'file'),
+    test: async (dir) =>
+      (await isKind(join(dir, 'Assets'), 'dir')) && isKind(join(dir, 'ProjectSettings', 'ProjectVersion.txt'), 'file'),
   },
   unreal: {
     text: 'a *.uproject file',
@@ -58,7 +59,8 @@ export async function detectProject(dir: string, engine?: ExportTarget): Promise
         fix: 'Choose the engine explicitly',
       });
     }
-    if (found[0] === 'unity') return { engine: 'unity', root: at, dir: start, ...fresh, gltfPackage: await unityGltfPackage(at) };
+    if (found[0] === 'unity')
+      return { engine: 'unity', root: at, dir: start, ...fresh, gltfPackage: await unityGltfPackage(at) };
     if (found[0]) return { engine: found[0], root: at, dir: start, ...fresh };
     if (dirname(at) === at) break;
   }
@@ -70,7 +72,10 @@ export async function detectProject(dir: string, engine?: ExportTarget): Promise
       fix: 'Choose the project folder or a folder inside it, or export to a plain folder',
     });
   }
-  const where = missing.length > 0 ? `a new folder (it will be created), in no game project: found none of ${markers} above it` : `not a game project: found none of ${markers} here or above`;
+  const where =
+    missing.length > 0
+      ? `a new folder (it will be created), in no game project: found none of ${markers} above it`
+      : `not a game project: found none of ${markers} here or above`;
   return { engine: 'folder', root: start, dir: start, reason: where, ...fresh };
 }
 
@@ -114,7 +119,10 @@ async function realFolder(dir: string): Promise<{ existing: string; missing: str
       throw ioError(at, 'opening the project folder', error);
     }
     if (!(await isKind(real, 'dir'))) {
-      const why = missing.length === 0 ? 'is a file, not a folder' : `is a file, so ${join(at, ...missing)} cannot be created in it`;
+      const why =
+        missing.length === 0
+          ? 'is a file, not a folder'
+          : `is a file, so ${join(at, ...missing)} cannot be created in it`;
       throw new ExportError('not-a-project', { file: at, why, fix: 'Choose the project folder' });
     }
     return { existing: real, missing };

@@ -6,11 +6,27 @@ import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import type { Bounds } from './bounds.ts';
 import { detectProject, type Project } from './detect.ts';
 import { ExportError, ioError } from './errors.ts';
-import { buildManifest, exportSourceSchema, MANIFEST_SUFFIX, manifestFileName, readManifest, type ExportSource } from './manifest.ts';
+import {
+  buildManifest,
+  exportSourceSchema,
+  MANIFEST_SUFFIX,
+  manifestFileName,
+  readManifest,
+  type ExportSource,
+} from './manifest.ts';
 import { styleName, uniqueName } from './naming.ts';
 import { assertPlainName, ensureFolderInside, entryKind } from './paths.ts';
 import { formatRefusal, type ExportClip } from '../../shared/export-options.ts';
-import { chooseFormat, fileName, PRESETS, selectFiles, type ExportFormat, type ExportTarget, type FileKind, type Preset } from './presets.ts';
+import {
+  chooseFormat,
+  fileName,
+  PRESETS,
+  selectFiles,
+  type ExportFormat,
+  type ExportTarget,
+  type FileKind,
+  type Preset,
+} from './presets.ts';
 import { rewriteReferences } from './references.ts';
 import { cleanStale, commitStaging, copyEntries, createStaging, writeDurable } from './staging.ts';
 import { mtlTextures } from '../cache/obj-companions.ts';
@@ -123,14 +139,23 @@ export async function exportAsset(options: ExportOptions): Promise<ExportResult>
       name: assetName,
       engine: project.engine,
       source,
-      files: written.map((f) => ({ path: basename(f.path), kind: f.kind, size: f.size, sha256: f.sha256, from: f.from, transformed: f.transformed })),
+      files: written.map((f) => ({
+        path: basename(f.path),
+        kind: f.kind,
+        size: f.size,
+        sha256: f.sha256,
+        from: f.from,
+        transformed: f.transformed,
+      })),
       ...(hasTransforms(transforms) && { transforms }),
       ...(bbox && { bbox }),
       ...(prepared.clips && { clips: prepared.clips.written }),
     });
     await writeDurable(join(staging, manifestName), `${JSON.stringify(manifest, null, 2)}\n`);
     const replaced = existing === 'dir';
-    const kept = replaced ? await keepForeignEntries(targetDir, staging, new Set([manifestName, ...plan.map((p) => p.name)])) : [];
+    const kept = replaced
+      ? await keepForeignEntries(targetDir, staging, new Set([manifestName, ...plan.map((p) => p.name)]))
+      : [];
     await commitStaging(staging, targetDir, replaced);
     return {
       engine: project.engine,
@@ -185,9 +210,21 @@ export async function planExport(options: Omit<ExportOptions, 'overwrite' | 'onP
     exists: (await entryKind(targetDir)) !== 'none',
     format: format ?? null,
     ...(note && { note }),
-    write: planNames(chosen, preset, assetName).map((p) => ({ name: p.name, kind: p.source.kind, from: sourceName(p.source), transformed: p.source.transformed === true })),
+    write: planNames(chosen, preset, assetName).map((p) => ({
+      name: p.name,
+      kind: p.source.kind,
+      from: sourceName(p.source),
+      transformed: p.source.transformed === true,
+    })),
     skip: skipped.map(({ file, why }) => ({ name: sourceName(file), kind: file.kind, why })),
-    ...(options.clips && options.clips.length > 0 && { clips: { available: options.clips.map(({ id, name, source }) => ({ id, name, source })), written: prepared.clips?.written ?? [], skipped: prepared.clips?.skipped ?? [] } }),
+    ...(options.clips &&
+      options.clips.length > 0 && {
+        clips: {
+          available: options.clips.map(({ id, name, source }) => ({ id, name, source })),
+          written: prepared.clips?.written ?? [],
+          skipped: prepared.clips?.skipped ?? [],
+        },
+      }),
     ...(prepared.bbox && { bbox: prepared.bbox }),
   };
 }
@@ -202,35 +239,65 @@ async function decide(options: Omit<ExportOptions, 'overwrite' | 'onProgress'>, 
   let note = choice.note;
   const glb = options.files.find((f) => f.kind === 'glb');
   const reads = selectFiles(preset, options.files, false, format).chosen;
-  await checkSources(glb && (hasTransforms(transforms) || options.clips?.length) ? [...new Set([glb, ...reads])] : reads, preset, transforms);
-  const prepare = (f: ExportFormat | undefined) => prepareFiles(options.files, { transforms, format: f, clips: options.clips, keepClips: options.keepClips });
+  await checkSources(
+    glb && (hasTransforms(transforms) || options.clips?.length) ? [...new Set([glb, ...reads])] : reads,
+    preset,
+    transforms,
+  );
+  const prepare = (f: ExportFormat | undefined) =>
+    prepareFiles(options.files, { transforms, format: f, clips: options.clips, keepClips: options.keepClips });
   const refusals: { file: SourceFile; why: string }[] = [];
   const prepared = await prepare(format).catch(async (error: unknown) => {
     // A format the engine picked (not the user) that cannot be made from the transformed model: the GLB instead, when the engine imports it.
-    if (!(error instanceof ExportError && error.code === 'bad-format') || options.format !== undefined || !glb || formatRefusal(project, 'glb') !== undefined) throw error;
+    if (
+      !(error instanceof ExportError && error.code === 'bad-format') ||
+      options.format !== undefined ||
+      !glb ||
+      formatRefusal(project, 'glb') !== undefined
+    )
+      throw error;
     refusals.push({ file: { ...glb, kind: format as FileKind }, why: error.why.replace(/^is not written: /, '') });
     note = `${PRESETS[project.engine].label} gets GLB: ${error.why.replace(/^is not written: /, '')}`;
     format = 'glb';
     return prepare(format);
   });
   const selection = selectFiles(preset, prepared.files, false, format);
-  const { chosen, skipped } = await onlyUsedTextures(selection.chosen, [...refusals, ...prepared.replaced, ...selection.skipped]);
+  const { chosen, skipped } = await onlyUsedTextures(selection.chosen, [
+    ...refusals,
+    ...prepared.replaced,
+    ...selection.skipped,
+  ]);
   return { project, preset, assetName, format, note, prepared, chosen, skipped };
 }
 
-function checkOptions(o: Omit<ExportOptions, 'overwrite' | 'onProgress'>): { source: ExportSource; transforms?: Transforms } {
+function checkOptions(o: Omit<ExportOptions, 'overwrite' | 'onProgress'>): {
+  source: ExportSource;
+  transforms?: Transforms;
+} {
   assertPlainName(o.name);
   if (o.files.length === 0) {
-    throw new ExportError('nothing-to-export', { file: `asset "${o.name}"`, why: 'has no files', fix: 'Pass the downloaded files of the result' });
+    throw new ExportError('nothing-to-export', {
+      file: `asset "${o.name}"`,
+      why: 'has no files',
+      fix: 'Pass the downloaded files of the result',
+    });
   }
   const source = parseWith(exportSourceSchema, o.source);
   if (!source.ok) {
-    throw new ExportError('bad-input', { file: 'source', why: issuesToText(source.issues), fix: 'Pass the session id and resource kind of the result' });
+    throw new ExportError('bad-input', {
+      file: 'source',
+      why: issuesToText(source.issues),
+      fix: 'Pass the session id and resource kind of the result',
+    });
   }
   if (o.transforms === undefined) return { source: source.value };
   const transforms = parseWith(transformsSchema, o.transforms);
   if (!transforms.ok) {
-    throw new ExportError('bad-input', { file: 'transforms', why: issuesToText(transforms.issues), fix: 'Fix these values and export again' });
+    throw new ExportError('bad-input', {
+      file: 'transforms',
+      why: issuesToText(transforms.issues),
+      fix: 'Fix these values and export again',
+    });
   }
   return { source: source.value, transforms: transforms.value };
 }
@@ -247,7 +314,8 @@ async function checkSources(chosen: SourceFile[], preset: Preset, transforms: Tr
   for (const f of chosen) {
     if (f.data !== undefined) continue;
     const s = await stat(f.path).catch(() => undefined);
-    if (!s?.isFile()) throw new ExportError('source-missing', { file: f.path, why: 'is not there', fix: 'Download the result again' });
+    if (!s?.isFile())
+      throw new ExportError('source-missing', { file: f.path, why: 'is not there', fix: 'Download the result again' });
   }
 }
 
@@ -268,7 +336,11 @@ function assetParent(project: Project, preset: Preset): string {
   return picked ? project.dir : join(project.root, ...preset.baseDir);
 }
 
-async function checkTarget(target: string, kind: Awaited<ReturnType<typeof entryKind>>, overwrite: boolean): Promise<void> {
+async function checkTarget(
+  target: string,
+  kind: Awaited<ReturnType<typeof entryKind>>,
+  overwrite: boolean,
+): Promise<void> {
   if (kind === 'none') return;
   if (kind === 'link') {
     throw new ExportError('outside-project', {
@@ -277,7 +349,8 @@ async function checkTarget(target: string, kind: Awaited<ReturnType<typeof entry
       fix: 'Export under another name, or replace the link by a folder',
     });
   }
-  if (kind === 'other') throw new ExportError('target-exists', { file: target, why: 'is a file', fix: 'Export under another name' });
+  if (kind === 'other')
+    throw new ExportError('target-exists', { file: target, why: 'is a file', fix: 'Export under another name' });
   if (overwrite) return;
   const names = new Set((await readdir(dirname(target))).map((n) => n.toLowerCase()));
   const free = uniqueName(basename(target), (s) => names.has(s.toLowerCase()));
@@ -308,7 +381,13 @@ function planNames(chosen: SourceFile[], preset: Preset, asset: string): Planned
 }
 
 const EXTENSIONS: Record<Exclude<FileKind, 'texture'>, string> = {
-  glb: '.glb', fbx: '.fbx', obj: '.obj', mtl: '.mtl', usdz: '.usdz', zip: '.zip', mp4: '.mp4',
+  glb: '.glb',
+  fbx: '.fbx',
+  obj: '.obj',
+  mtl: '.mtl',
+  usdz: '.usdz',
+  zip: '.zip',
+  mp4: '.mp4',
 };
 
 function extensionOf(f: SourceFile): string {
@@ -342,14 +421,24 @@ function formatsOnOffer(files: readonly SourceFile[], transforms: Transforms | u
  * Textures are written only when a material uses them: beside an OBJ, those its MTL names (a GLB and an FBX
  * carry theirs inside). A picture that is the whole result (a generated image, no model) is written as it is.
  */
-async function onlyUsedTextures(chosen: SourceFile[], skipped: { file: SourceFile; why: string }[]): Promise<{ chosen: SourceFile[]; skipped: { file: SourceFile; why: string }[] }> {
-  if (!chosen.some((f) => f.kind === 'glb' || f.kind === 'fbx' || f.kind === 'obj' || f.kind === 'usdz')) return { chosen, skipped };
+async function onlyUsedTextures(
+  chosen: SourceFile[],
+  skipped: { file: SourceFile; why: string }[],
+): Promise<{ chosen: SourceFile[]; skipped: { file: SourceFile; why: string }[] }> {
+  if (!chosen.some((f) => f.kind === 'glb' || f.kind === 'fbx' || f.kind === 'obj' || f.kind === 'usdz'))
+    return { chosen, skipped };
   const named = new Set<string>();
-  for (const mtl of chosen.filter((f) => f.kind === 'mtl')) for (const t of mtlTextures(Buffer.from(await readSource(mtl)).toString('utf8'))) named.add(t.toLowerCase());
+  for (const mtl of chosen.filter((f) => f.kind === 'mtl'))
+    for (const t of mtlTextures(Buffer.from(await readSource(mtl)).toString('utf8'))) named.add(t.toLowerCase());
   const used = (f: SourceFile) => f.kind !== 'texture' || named.has(sourceName(f).toLowerCase());
   return {
     chosen: chosen.filter(used),
-    skipped: [...skipped, ...chosen.filter((f) => !used(f)).map((file) => ({ file, why: 'no material of the model uses it (a GLB or FBX carries its textures inside)' }))],
+    skipped: [
+      ...skipped,
+      ...chosen
+        .filter((f) => !used(f))
+        .map((file) => ({ file, why: 'no material of the model uses it (a GLB or FBX carries its textures inside)' })),
+    ],
   };
 }
 

@@ -3,7 +3,14 @@
 // (the library's and every prompt's, each a GLB of the same rig) are gathered into its one GLB (clips.ts);
 // a retopology's OBJ comes with the MTL and textures the cache keeps beside it (cache/obj-companions.ts).
 import { jobDef } from '../../shared/kinds/index.ts';
-import { formatOutputKind, parseOutputKind, type ClipNames, type MeshFileFormat, type MeshStage, type OutputKind } from '../../shared/output-kind.ts';
+import {
+  formatOutputKind,
+  parseOutputKind,
+  type ClipNames,
+  type MeshFileFormat,
+  type MeshStage,
+  type OutputKind,
+} from '../../shared/output-kind.ts';
 import { fetchJobOutputs } from '../cache/auto-download.ts';
 import type { DownloadCache } from '../cache/download-cache.ts';
 import type { OutputFormat } from '../cache/outputs.ts';
@@ -11,7 +18,14 @@ import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import type { ClipSource } from './clips.ts';
 import { ExportError } from './errors.ts';
-import { exportAsset, planExport, type ExportOptions, type ExportPlan, type ExportResult, type SourceFile } from './export.ts';
+import {
+  exportAsset,
+  planExport,
+  type ExportOptions,
+  type ExportPlan,
+  type ExportResult,
+  type SourceFile,
+} from './export.ts';
 import type { ExportFormat, ExportTarget, FileKind } from './presets.ts';
 import type { Transforms } from './transform.ts';
 
@@ -51,7 +65,9 @@ const PREFERRED: Readonly<Record<'preview' | 'refine' | 'other', readonly string
 
 /** Cached outputs tried first: the final mesh (an animation's own GLB), except that the older flow's preview job exports its preview. */
 function preferred(step: JobRecord['step']): readonly string[] {
-  return step === 'preview' || step === 'refine' ? PREFERRED[step] : [...PREFERRED.other, formatOutputKind({ type: 'animation' })];
+  return step === 'preview' || step === 'refine'
+    ? PREFERRED[step]
+    : [...PREFERRED.other, formatOutputKind({ type: 'animation' })];
 }
 
 /**
@@ -104,7 +120,11 @@ function mergedNames(jobs: readonly Pick<JobRecord, 'kind' | 'result'>[]): ClipN
  * clip and each prompt's result, named by the library's label or the prompt's text. A library clip whose own
  * GLB is not cached is taken from the session's animated GLB (which holds every library clip by its label).
  */
-export function clipSourcesOf(job: Pick<JobRecord, 'remoteId' | 'kind' | 'result'>, cache: DownloadCache, sameSession: readonly Pick<JobRecord, 'kind' | 'result'>[] = []): ClipSource[] {
+export function clipSourcesOf(
+  job: Pick<JobRecord, 'remoteId' | 'kind' | 'result'>,
+  cache: DownloadCache,
+  sameSession: readonly Pick<JobRecord, 'kind' | 'result'>[] = [],
+): ClipSource[] {
   if (job.remoteId === null) return [];
   const names = mergedNames([job, ...sameSession]);
   if (names === undefined) return [];
@@ -122,7 +142,8 @@ export function clipSourcesOf(job: Pick<JobRecord, 'remoteId' | 'kind' | 'result
       const path = cached.get(key);
       const name = label || id;
       if (path !== undefined) out.push({ id: key, name, source, path });
-      else if (source === 'library' && animation !== undefined) out.push({ id: key, name, source, path: animation, animation: label });
+      else if (source === 'library' && animation !== undefined)
+        out.push({ id: key, name, source, path: animation, animation: label });
     }
   }
   return out;
@@ -152,7 +173,11 @@ export interface JobExportOptions {
 /** Exports a finished job's outputs from the cache (downloading them first if they are missing). */
 export async function exportJob(deps: JobExportDeps, job: JobRecord, options: JobExportOptions): Promise<ExportResult> {
   if (job.state !== 'succeeded' || job.remoteId === null) {
-    throw new ExportError('nothing-to-export', { file: job.label, why: `it is ${job.rawStatus || job.state}, not finished`, fix: 'Wait until the job has succeeded, then export it' });
+    throw new ExportError('nothing-to-export', {
+      file: job.label,
+      why: `it is ${job.rawStatus || job.state}, not finished`,
+      fix: 'Wait until the job has succeeded, then export it',
+    });
   }
   let files = exportSourcesOf(job, deps.cache);
   if (files.length === 0) {
@@ -160,7 +185,11 @@ export async function exportJob(deps: JobExportDeps, job: JobRecord, options: Jo
     files = exportSourcesOf(job, deps.cache);
   }
   if (files.length === 0) {
-    throw new ExportError('nothing-to-export', { file: job.label, why: 'none of its outputs is in the local cache', fix: 'Download its outputs first (check your connection), then export again' });
+    throw new ExportError('nothing-to-export', {
+      file: job.label,
+      why: 'none of its outputs is in the local cache',
+      fix: 'Download its outputs first (check your connection), then export again',
+    });
   }
   return exportAsset({ ...assetOptions(deps, job, options, files), overwrite: options.overwrite ?? false });
 }
@@ -170,20 +199,39 @@ export async function exportJob(deps: JobExportDeps, job: JobRecord, options: Jo
  * nothing (export.ts planExport: the same decisions). A job whose files are not cached has nothing to plan:
  * ExportError `nothing-to-export` (exportJob downloads them first).
  */
-export async function planJob(deps: Pick<JobExportDeps, 'cache' | 'store'>, job: JobRecord, options: Omit<JobExportOptions, 'overwrite'>): Promise<ExportPlan> {
+export async function planJob(
+  deps: Pick<JobExportDeps, 'cache' | 'store'>,
+  job: JobRecord,
+  options: Omit<JobExportOptions, 'overwrite'>,
+): Promise<ExportPlan> {
   if (job.state !== 'succeeded' || job.remoteId === null) {
-    throw new ExportError('nothing-to-export', { file: job.label, why: `it is ${job.rawStatus || job.state}, not finished`, fix: 'Wait until the job has succeeded, then export it' });
+    throw new ExportError('nothing-to-export', {
+      file: job.label,
+      why: `it is ${job.rawStatus || job.state}, not finished`,
+      fix: 'Wait until the job has succeeded, then export it',
+    });
   }
   const files = exportSourcesOf(job, deps.cache);
   if (files.length === 0) {
-    throw new ExportError('nothing-to-export', { file: job.label, why: 'none of its outputs is in the local cache yet', fix: 'Export it to download them first, or wait for the download' });
+    throw new ExportError('nothing-to-export', {
+      file: job.label,
+      why: 'none of its outputs is in the local cache yet',
+      fix: 'Export it to download them first, or wait for the download',
+    });
   }
   return planExport(assetOptions(deps, job, options, files));
 }
 
-function assetOptions(deps: Pick<JobExportDeps, 'cache' | 'store'>, job: JobRecord, options: Omit<JobExportOptions, 'overwrite'>, files: SourceFile[]): Omit<ExportOptions, 'overwrite' | 'onProgress'> {
+function assetOptions(
+  deps: Pick<JobExportDeps, 'cache' | 'store'>,
+  job: JobRecord,
+  options: Omit<JobExportOptions, 'overwrite'>,
+  files: SourceFile[],
+): Omit<ExportOptions, 'overwrite' | 'onProgress'> {
   const remoteId = job.remoteId!;
-  const sameSession = (['animation_session', 'animation_prompt'] as const).flatMap((kind) => deps.store.jobs.findByRemoteId(remoteId, kind) ?? []);
+  const sameSession = (['animation_session', 'animation_prompt'] as const).flatMap(
+    (kind) => deps.store.jobs.findByRemoteId(remoteId, kind) ?? [],
+  );
   const clips = clipSourcesOf(job, deps.cache, sameSession);
   return {
     projectDir: options.projectDir,

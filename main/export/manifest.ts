@@ -11,7 +11,9 @@ import { transformsSchema } from './transform.ts';
 export const MANIFEST_SUFFIX = '.assetstudio.json';
 export const MANIFEST_FORMAT = 'asset-studio-export/1';
 
-const APP_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const APP_VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 /** What the asset was made by, as the caller knows it. */
 export const exportSourceSchema = z
@@ -65,13 +67,25 @@ export function manifestFileName(name: string): string {
 export function buildManifest(fields: ManifestFields, now = new Date()): Manifest {
   let source: ExportSource;
   try {
-    const text = JSON.stringify(fields.source, (_key, value: unknown) => (typeof value === 'string' ? scrub(value) : value));
+    const text = JSON.stringify(fields.source, (_key, value: unknown) =>
+      typeof value === 'string' ? scrub(value) : value,
+    );
     source = JSON.parse(text) as ExportSource;
   } catch (error) {
     const why = `cannot be written as JSON (${reason(error)})`;
-    throw new ExportError('bad-input', { file: 'source', why, fix: 'Pass the request and result as plain JSON values' });
+    throw new ExportError('bad-input', {
+      file: 'source',
+      why,
+      fix: 'Pass the request and result as plain JSON values',
+    });
   }
-  return { format: MANIFEST_FORMAT, ...fields, source, app: { name: 'asset-studio', version: APP_VERSION }, exportedAt: now.toISOString() };
+  return {
+    format: MANIFEST_FORMAT,
+    ...fields,
+    source,
+    app: { name: 'asset-studio', version: APP_VERSION },
+    exportedAt: now.toISOString(),
+  };
 }
 
 /** Reads and validates a manifest. */

@@ -49,7 +49,12 @@ function conventionName(raw: string, style: 'pascal' | 'snake'): string {
 
 /** Leading dots would hide the file (and could clash with the export's own hidden staging folders). */
 function keepName(raw: string): string {
-  return raw.normalize('NFC').trim().replace(FORBIDDEN, '_').replace(/\s+/g, '_').replace(/^[._]+/, '');
+  return raw
+    .normalize('NFC')
+    .trim()
+    .replace(FORBIDDEN, '_')
+    .replace(/\s+/g, '_')
+    .replace(/^[._]+/, '');
 }
 
 /** Windows drops trailing dots and spaces; a trailing separator is just noise. */

@@ -18,7 +18,11 @@ export function assertPlainName(name: string): void {
           ? 'would name the folder itself or the one above it'
           : undefined;
   if (why) {
-    throw new ExportError('bad-name', { file: `name "${name}"`, why, fix: 'Give a plain asset name such as "Oak Chair"' });
+    throw new ExportError('bad-name', {
+      file: `name "${name}"`,
+      why,
+      fix: 'Give a plain asset name such as "Oak Chair"',
+    });
   }
 }
 
@@ -49,7 +53,11 @@ export async function ensureFolderInside(root: string, dir: string): Promise<str
     });
     if (!isInside(root, real)) throw outside(at, root, real);
     if (!(await stat(real)).isDirectory()) {
-      throw new ExportError('bad-input', { file: at, why: 'is a file where a folder is needed', fix: 'Move the file away or export elsewhere' });
+      throw new ExportError('bad-input', {
+        file: at,
+        why: 'is a file where a folder is needed',
+        fix: 'Move the file away or export elsewhere',
+      });
     }
   }
   return real;

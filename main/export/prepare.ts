@@ -40,16 +40,23 @@ export interface Prepared<F extends PreparedFile> {
 
 const MESH_OR_COMPANION: ReadonlySet<FileKind> = new Set(['fbx', 'obj', 'mtl', 'usdz', 'zip']);
 
-export async function prepareFiles<F extends PreparedFile>(files: readonly F[], options: PrepareOptions): Promise<Prepared<F>> {
+export async function prepareFiles<F extends PreparedFile>(
+  files: readonly F[],
+  options: PrepareOptions,
+): Promise<Prepared<F>> {
   const glb = files.find((f) => f.kind === 'glb');
-  const clips = options.clips !== undefined && options.clips.length > 0 ? chooseClips(options.clips, options.keepClips) : undefined;
+  const clips =
+    options.clips !== undefined && options.clips.length > 0 ? chooseClips(options.clips, options.keepClips) : undefined;
   const transforms = hasTransforms(options.transforms) ? options.transforms : undefined;
-  if (glb === undefined || (clips === undefined && transforms === undefined)) return { files: [...files], replaced: [] };
+  if (glb === undefined || (clips === undefined && transforms === undefined))
+    return { files: [...files], replaced: [] };
 
   const out: Prepared<F> = { files: [], replaced: [] };
   let bytes = await readSource(glb);
   if (clips !== undefined) {
-    const merged = await mergeClips({ path: glb.path, bytes }, clips, (path) => readFile(path).catch((error: unknown) => Promise.reject(ioError(path, 'reading a clip', error))));
+    const merged = await mergeClips({ path: glb.path, bytes }, clips, (path) =>
+      readFile(path).catch((error: unknown) => Promise.reject(ioError(path, 'reading a clip', error))),
+    );
     bytes = merged.glb;
     out.clips = { written: merged.clips, skipped: merged.skipped };
   }
@@ -64,13 +71,25 @@ export async function prepareFiles<F extends PreparedFile>(files: readonly F[], 
     return out;
   }
   // Transformed: the untransformed meshes would not match; the format asked for is made from the GLB.
-  const remade = new Set<FileKind>(options.format === 'obj' ? ['obj', 'mtl', 'texture'] : options.format === 'fbx' ? ['fbx'] : []);
+  const remade = new Set<FileKind>(
+    options.format === 'obj' ? ['obj', 'mtl', 'texture'] : options.format === 'fbx' ? ['fbx'] : [],
+  );
   const why = (f: F) =>
-    remade.has(f.kind) ? 'it is made again from the transformed model, so that it matches the GLB' : 'an untransformed copy would not match the transformed model';
-  out.replaced = files.filter((f) => MESH_OR_COMPANION.has(f.kind) || (f.kind === 'texture' && files.some((g) => g.kind === 'mtl'))).map((file) => ({ file, why: why(file) }));
+    remade.has(f.kind)
+      ? 'it is made again from the transformed model, so that it matches the GLB'
+      : 'an untransformed copy would not match the transformed model';
+  out.replaced = files
+    .filter((f) => MESH_OR_COMPANION.has(f.kind) || (f.kind === 'texture' && files.some((g) => g.kind === 'mtl')))
+    .map((file) => ({ file, why: why(file) }));
   const replaced = new Set(out.replaced.map((r) => r.file));
-  const converted = options.format === 'fbx' || options.format === 'obj' ? await convertGlb(bytes, options.format, glb.name ?? glb.path) : [];
-  out.files = [...files.filter((f) => !replaced.has(f)).map((f) => (f === glb ? made : f)), ...converted.map((c) => ({ ...c, path: glb.path, transformed: true }) as F)];
+  const converted =
+    options.format === 'fbx' || options.format === 'obj'
+      ? await convertGlb(bytes, options.format, glb.name ?? glb.path)
+      : [];
+  out.files = [
+    ...files.filter((f) => !replaced.has(f)).map((f) => (f === glb ? made : f)),
+    ...converted.map((c) => ({ ...c, path: glb.path, transformed: true }) as F),
+  ];
   return out;
 }
 

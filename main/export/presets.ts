@@ -47,12 +47,44 @@ export interface Preset {
 const MESHES = { meshes: EXPORT_FORMATS, fallbackMeshes: [] } as const satisfies Partial<Preset>;
 
 export const PRESETS: Readonly<Record<ExportTarget, Preset>> = {
-  unity: { engine: 'unity', label: 'Unity', contentDir: ['Assets'], baseDir: ['Assets', 'AssetStudio'], style: 'pascal', ...MESHES, extras: ['texture'] },
-  unreal: { engine: 'unreal', label: 'Unreal', contentDir: ['Content'], baseDir: ['Content', 'AssetStudio'], style: 'pascal', ...MESHES, extras: ['texture'] },
+  unity: {
+    engine: 'unity',
+    label: 'Unity',
+    contentDir: ['Assets'],
+    baseDir: ['Assets', 'AssetStudio'],
+    style: 'pascal',
+    ...MESHES,
+    extras: ['texture'],
+  },
+  unreal: {
+    engine: 'unreal',
+    label: 'Unreal',
+    contentDir: ['Content'],
+    baseDir: ['Content', 'AssetStudio'],
+    style: 'pascal',
+    ...MESHES,
+    extras: ['texture'],
+  },
   // res:// is the folder of project.godot; Godot 4.3+ also imports FBX natively.
-  godot: { engine: 'godot', label: 'Godot', contentDir: [], baseDir: ['assets', 'asset_studio'], style: 'snake', ...MESHES, extras: ['texture'] },
+  godot: {
+    engine: 'godot',
+    label: 'Godot',
+    contentDir: [],
+    baseDir: ['assets', 'asset_studio'],
+    style: 'snake',
+    ...MESHES,
+    extras: ['texture'],
+  },
   // Not the zip: it holds the OBJ set again, and an export writes the model once.
-  folder: { engine: 'folder', label: 'plain folder', contentDir: [], baseDir: [], style: 'keep', ...MESHES, extras: ['texture', 'mp4'] },
+  folder: {
+    engine: 'folder',
+    label: 'plain folder',
+    contentDir: [],
+    baseDir: [],
+    style: 'keep',
+    ...MESHES,
+    extras: ['texture', 'mp4'],
+  },
 };
 
 export interface FormatChoice {
@@ -74,21 +106,40 @@ export function chooseFormat(facts: FormatFacts, kinds: readonly FileKind[], req
   const given = EXPORT_FORMATS.filter((f) => kinds.includes(f));
   const label = PRESETS[facts.engine].label;
   const choices = importableFormats(facts).filter((f) => given.includes(f));
-  const fix = choices.length > 0 ? `Choose ${choices.map(upper).join(' or ')}` : 'Download the model\'s other formats first, or export to a plain folder';
+  const fix =
+    choices.length > 0
+      ? `Choose ${choices.map(upper).join(' or ')}`
+      : "Download the model's other formats first, or export to a plain folder";
   if (requested !== undefined) {
     const refusal = formatRefusal(facts, requested);
-    if (refusal) throw new ExportError('bad-format', { file: `${upper(requested)} for ${label}`, why: `is refused: ${refusal}`, fix });
+    if (refusal)
+      throw new ExportError('bad-format', {
+        file: `${upper(requested)} for ${label}`,
+        why: `is refused: ${refusal}`,
+        fix,
+      });
     if (!given.includes(requested)) {
       const has = given.length > 0 ? `it has ${given.map(upper).join(', ')}` : 'it has no model file';
-      throw new ExportError('bad-format', { file: `${upper(requested)} for ${label}`, why: `is not among this result's files (${has})`, fix });
+      throw new ExportError('bad-format', {
+        file: `${upper(requested)} for ${label}`,
+        why: `is not among this result's files (${has})`,
+        fix,
+      });
     }
     return { format: requested };
   }
   const order = formatOrder(facts);
   const first = order.find((f) => given.includes(f) && formatRefusal(facts, f) === undefined);
-  if (first) return first === order[0] ? { format: first } : { format: first, note: `${label} gets ${upper(first)}: this result has no ${upper(order[0]!)}` };
+  if (first)
+    return first === order[0]
+      ? { format: first }
+      : { format: first, note: `${label} gets ${upper(first)}: this result has no ${upper(order[0]!)}` };
   const fallback = order.find((f) => given.includes(f));
-  if (fallback) return { format: fallback, note: `${upper(fallback)} is this result's only model format: ${formatRefusal(facts, fallback)}` };
+  if (fallback)
+    return {
+      format: fallback,
+      note: `${upper(fallback)} is this result's only model format: ${formatRefusal(facts, fallback)}`,
+    };
   return { format: undefined };
 }
 
@@ -102,9 +153,21 @@ export interface Selection<F> {
  * model once) with its MTL for an OBJ, and the extras. With `glbOnly` (transforms asked for) the GLB is the
  * mesh, since only the GLB is transformed.
  */
-export function selectFiles<F extends { kind: FileKind }>(preset: Preset, files: readonly F[], glbOnly: boolean, format: ExportFormat | undefined = chooseFormat({ engine: preset.engine }, files.map((f) => f.kind)).format): Selection<F> {
+export function selectFiles<F extends { kind: FileKind }>(
+  preset: Preset,
+  files: readonly F[],
+  glbOnly: boolean,
+  format: ExportFormat | undefined = chooseFormat(
+    { engine: preset.engine },
+    files.map((f) => f.kind),
+  ).format,
+): Selection<F> {
   const mesh: MeshKind | undefined = glbOnly ? 'glb' : format;
-  const written = new Set<FileKind>([...(mesh ? [mesh] : []), ...preset.extras, ...(mesh === 'obj' ? (['mtl'] as const) : [])]);
+  const written = new Set<FileKind>([
+    ...(mesh ? [mesh] : []),
+    ...preset.extras,
+    ...(mesh === 'obj' ? (['mtl'] as const) : []),
+  ]);
   const out: Selection<F> = { chosen: [], skipped: [] };
   for (const file of files) {
     if (written.has(file.kind)) out.chosen.push(file);
@@ -117,14 +180,23 @@ function skipReason(preset: Preset, kind: FileKind, mesh: MeshKind | undefined, 
   if (kind === 'mtl') return 'an MTL goes with its OBJ, which is not written';
   const isMesh = (preset.meshes as readonly FileKind[]).includes(kind);
   if (glbOnly && isMesh) return 'transforms apply to the GLB only, and an untransformed copy would not match it';
-  if (isMesh && mesh) return `${preset.label} gets ${upper(mesh)} here: one format per export, so the model is imported once`;
-  if (kind === 'zip') return 'the zip holds the model again (its OBJ, MTL and textures): an export writes the model once';
-  if (kind === 'usdz') return `USDZ is for Apple's viewers, not an export format (${EXPORT_FORMATS.map(upper).join(', ')} are)`;
+  if (isMesh && mesh)
+    return `${preset.label} gets ${upper(mesh)} here: one format per export, so the model is imported once`;
+  if (kind === 'zip')
+    return 'the zip holds the model again (its OBJ, MTL and textures): an export writes the model once';
+  if (kind === 'usdz')
+    return `USDZ is for Apple's viewers, not an export format (${EXPORT_FORMATS.map(upper).join(', ')} are)`;
   return `${preset.label} does not import .${kind} files`;
 }
 
 /** The name of a written file: `<asset><ext>`, or `<asset>_<part><ext>` for a texture, unique in `taken` (lower case). */
-export function fileName(preset: Preset, asset: string, ext: string, taken: ReadonlySet<string>, part?: string): string {
+export function fileName(
+  preset: Preset,
+  asset: string,
+  ext: string,
+  taken: ReadonlySet<string>,
+  part?: string,
+): string {
   // `asset` is styled already; `keep` only cuts the joined name to length.
   const stem = styleName(part === undefined ? asset : `${asset}_${styleName(part, preset.style)}`, 'keep');
   return uniqueName(stem, (s) => taken.has(`${s}${ext}`.toLowerCase())) + ext;

@@ -80,7 +80,11 @@ export async function commitStaging(staging: string, target: string, replace: bo
     await renameOrExplain(staging, target);
   } catch (error) {
     await rename(aside, target).catch((restoreError: unknown) => {
-      throw ioError(aside, `putting the previous ${basename(target)} back (rename it to ${basename(target)} by hand)`, restoreError);
+      throw ioError(
+        aside,
+        `putting the previous ${basename(target)} back (rename it to ${basename(target)} by hand)`,
+        restoreError,
+      );
     });
     throw error;
   }

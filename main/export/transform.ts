@@ -32,7 +32,11 @@ export function hasTransforms(t: Transforms | undefined): t is Transforms {
 }
 
 /** Applies the transforms; `bbox` is the default scene's box after them, in metres. `file` names the GLB in errors. */
-export async function transformGlb(glb: Uint8Array, t: Transforms, file: string): Promise<{ glb: Uint8Array; bbox?: Bounds }> {
+export async function transformGlb(
+  glb: Uint8Array,
+  t: Transforms,
+  file: string,
+): Promise<{ glb: Uint8Array; bbox?: Bounds }> {
   const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
   let doc: Document;
   try {
@@ -50,7 +54,11 @@ export async function transformGlb(glb: Uint8Array, t: Transforms, file: string)
   const source = main && sceneBounds(main);
   const needsBox = t.pivot !== undefined || (t.scale !== undefined && !('factor' in t.scale));
   if (!source && needsBox) {
-    throw new ExportError('unsupported-glb', { file, why: 'has no mesh geometry to measure', fix: 'Export it without a target size or pivot' });
+    throw new ExportError('unsupported-glb', {
+      file,
+      why: 'has no mesh geometry to measure',
+      fix: 'Export it without a target size or pivot',
+    });
   }
   const rotation = t.upAxis ? ROTATIONS[t.upAxis] : NO_ROTATION;
   const rotated = source && rotateBox(source, rotation.apply);
@@ -58,11 +66,18 @@ export async function transformGlb(glb: Uint8Array, t: Transforms, file: string)
   const offset: Vec3 = [0, 0, 0];
   if (rotated && t.pivot) {
     for (let k = 0; k < 3; k++) {
-      const anchor = t.pivot === 'bottom-center' && k === rotation.up ? rotated.min[k]! : (rotated.min[k]! + rotated.max[k]!) / 2;
+      const anchor =
+        t.pivot === 'bottom-center' && k === rotation.up ? rotated.min[k]! : (rotated.min[k]! + rotated.max[k]!) / 2;
       offset[k] = -s * anchor;
     }
   }
-  bakeSimilarity(doc, { scale: s, rotation: rotation.q, rotate: rotation.apply as (v: vec3) => vec3, unrotate: rotation.back as (v: vec3) => vec3, translation: offset });
+  bakeSimilarity(doc, {
+    scale: s,
+    rotation: rotation.q,
+    rotate: rotation.apply as (v: vec3) => vec3,
+    unrotate: rotation.back as (v: vec3) => vec3,
+    translation: offset,
+  });
   const place = (p: Vec3) => p.map((v, k) => s * v + offset[k]!) as Vec3;
   const bbox = rotated && box(place(rotated.min), place(rotated.max));
   return { glb: await io.writeBinary(doc), ...(bbox && { bbox }) };
@@ -71,7 +86,8 @@ export async function transformGlb(glb: Uint8Array, t: Transforms, file: string)
 function scaleFactor(scale: Transforms['scale'], rotated: Bounds | undefined, up: 1 | 2, file: string): number {
   if (!scale) return 1;
   if ('factor' in scale) return scale.factor;
-  const [target, current] = 'largest' in scale ? [scale.largest, Math.max(...rotated!.size)] : [scale.height, rotated!.size[up]];
+  const [target, current] =
+    'largest' in scale ? [scale.largest, Math.max(...rotated!.size)] : [scale.height, rotated!.size[up]];
   if (!(current > 0)) {
     const why = 'is flat along the measured axis, so it cannot be fitted to a size';
     throw new ExportError('unsupported-glb', { file, why, fix: 'Use a scale factor instead' });
@@ -83,5 +99,8 @@ function scaleFactor(scale: Transforms['scale'], rotated: Bounds | undefined, up
 function rotateBox(b: Bounds, apply: (p: Vec3) => Vec3): Bounds {
   const a = apply(b.min);
   const c = apply(b.max);
-  return box([0, 1, 2].map((k) => Math.min(a[k]!, c[k]!)) as Vec3, [0, 1, 2].map((k) => Math.max(a[k]!, c[k]!)) as Vec3);
+  return box(
+    [0, 1, 2].map((k) => Math.min(a[k]!, c[k]!)) as Vec3,
+    [0, 1, 2].map((k) => Math.max(a[k]!, c[k]!)) as Vec3,
+  );
 }

@@ -77,7 +77,8 @@ export const DEFAULT_CONCURRENCY = 3;
 /** `paths`: files and folders (walked here), or what listBatchFiles already found of them (not walked again). */
 export async function runBatch(paths: readonly string[] | BatchFiles, options: BatchOptions): Promise<BatchSummary> {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a whole number above 0, got ${concurrency}`);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new RangeError(`concurrency must be a whole number above 0, got ${concurrency}`);
   const limits = options.limits ?? DEFAULT_LIMITS;
   const { signal } = options;
   const { files, skipped } = 'files' in paths ? paths : await listBatchFiles(paths);
@@ -103,39 +104,85 @@ export async function runBatch(paths: readonly string[] | BatchFiles, options: B
     update(item, { state: 'uploading' });
     try {
       const outcome = await submitItem(item, options, limits, (sent, total) => update(item, { sent, total }));
-      update(item, { state: 'submitted', operationId: outcome.operationId, ...(outcome.job && { jobId: outcome.job.id }) });
-      if (item.inspected!.kind !== 'image' && options.animationTexts?.length) await submitPrompts(item, outcome, options, update);
+      update(item, {
+        state: 'submitted',
+        operationId: outcome.operationId,
+        ...(outcome.job && { jobId: outcome.job.id }),
+      });
+      if (item.inspected!.kind !== 'image' && options.animationTexts?.length)
+        await submitPrompts(item, outcome, options, update);
     } catch (error) {
-      const state = error instanceof InspectionError ? 'rejected' : signal?.aborted && isCancellation(error) ? 'cancelled' : 'failed';
+      const state =
+        error instanceof InspectionError
+          ? 'rejected'
+          : signal?.aborted && isCancellation(error)
+            ? 'cancelled'
+            : 'failed';
       update(item, { state, error: messageOf(error) });
     }
   });
 
   const count = (state: BatchItemState) => items.filter((item) => item.state === state).length;
-  return { total: items.length, submitted: count('submitted'), rejected: count('rejected'), failed: count('failed'), cancelled: count('cancelled'), items, skipped };
+  return {
+    total: items.length,
+    submitted: count('submitted'),
+    rejected: count('rejected'),
+    failed: count('failed'),
+    cancelled: count('cancelled'),
+    items,
+    skipped,
+  };
 }
 
-async function submitItem(item: BatchItem, options: BatchOptions, limits: FileLimits, onBytes: (sent: number, total: number) => void): Promise<SubmitOutcome> {
+async function submitItem(
+  item: BatchItem,
+  options: BatchOptions,
+  limits: FileLimits,
+  onBytes: (sent: number, total: number) => void,
+): Promise<SubmitOutcome> {
   const { submitter, signal } = options;
   if (item.inspected!.kind === 'image') {
     const image_url = await toDataUri(item.path, limits);
-    return submitter.submit('createImageTo3d', { body: { ...options.imageOptions, image_url }, signal }, { label: item.name });
+    return submitter.submit(
+      'createImageTo3d',
+      { body: { ...options.imageOptions, image_url }, signal },
+      { label: item.name },
+    );
   }
   const fileHash = await sha256File(item.path, signal);
   const onUploadProgress = ({ sent, total }: UploadProgress) => onBytes(sent, total);
-  return submitter.submit('uploadAnimationMesh', { file: item.path, signal, onUploadProgress }, { label: item.name, fileHash });
+  return submitter.submit(
+    'uploadAnimationMesh',
+    { file: item.path, signal, onUploadProgress },
+    { label: item.name, fileHash },
+  );
 }
 
 /** Asks the animations of an uploaded mesh (the service queues them until the mesh is ready); a refusal stays on the item. */
-async function submitPrompts(item: BatchItem, upload: SubmitOutcome, options: BatchOptions, update: (item: BatchItem, change: Partial<BatchItem>) => void): Promise<void> {
+async function submitPrompts(
+  item: BatchItem,
+  upload: SubmitOutcome,
+  options: BatchOptions,
+  update: (item: BatchItem, change: Partial<BatchItem>) => void,
+): Promise<void> {
   const texts = [...options.animationTexts!];
   const sessionCode = upload.job?.remoteId;
-  if (!sessionCode) return update(item, { error: 'The mesh was uploaded, but the service gave no session to animate: its animation prompts were not sent. Send them from Create › Animation.' });
+  if (!sessionCode)
+    return update(item, {
+      error:
+        'The mesh was uploaded, but the service gave no session to animate: its animation prompts were not sent. Send them from Create › Animation.',
+    });
   try {
-    const outcome = await options.submitter.submit('submitTextAnimations', { body: { session_code: sessionCode, texts }, signal: options.signal }, { label: `${item.name}: ${texts.join(', ')}`.slice(0, 120) });
+    const outcome = await options.submitter.submit(
+      'submitTextAnimations',
+      { body: { session_code: sessionCode, texts }, signal: options.signal },
+      { label: `${item.name}: ${texts.join(', ')}`.slice(0, 120) },
+    );
     if (outcome.job) update(item, { promptsJobId: outcome.job.id });
   } catch (error) {
-    update(item, { error: `The mesh was uploaded, but its animation prompts were not sent: ${messageOf(error)}. Send them from Create › Animation.` });
+    update(item, {
+      error: `The mesh was uploaded, but its animation prompts were not sent: ${messageOf(error)}. Send them from Create › Animation.`,
+    });
   }
 }
 
@@ -154,7 +201,10 @@ async function collectFiles(paths: readonly string[], skipped: SkippedPath[]): P
   const found = new Map<string, string>();
   const add = (path: string) => found.has(resolve(path)) || found.set(resolve(path), path);
   for (const path of paths) {
-    const isFolder = await stat(path).then((s) => s.isDirectory(), () => false);
+    const isFolder = await stat(path).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
     if (isFolder) await walk(path, add, skipped);
     else add(path);
   }
@@ -166,7 +216,10 @@ async function walk(folder: string, add: (path: string) => void, skipped: Skippe
   try {
     entries = await readdir(folder, { withFileTypes: true });
   } catch (error) {
-    skipped.push({ path: folder, reason: `the folder cannot be read (${(error as NodeJS.ErrnoException).code ?? messageOf(error)})` });
+    skipped.push({
+      path: folder,
+      reason: `the folder cannot be read (${(error as NodeJS.ErrnoException).code ?? messageOf(error)})`,
+    });
     return;
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -174,7 +227,14 @@ async function walk(folder: string, add: (path: string) => void, skipped: Skippe
     const path = join(folder, entry.name);
     if (entry.name.startsWith('.')) skipped.push({ path, reason: 'hidden' });
     else if (entry.isDirectory()) await walk(path, add, skipped);
-    else if (entry.isSymbolicLink() && (await stat(path).then((s) => s.isDirectory(), () => false))) skipped.push({ path, reason: 'a link to a folder (not followed)' });
+    else if (
+      entry.isSymbolicLink() &&
+      (await stat(path).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ))
+    )
+      skipped.push({ path, reason: 'a link to a folder (not followed)' });
     else if (expectedKind(path) === 'any') skipped.push({ path, reason: 'not an FBX, zip, PNG, JPEG or WebP file' });
     else add(path);
   }

@@ -25,15 +25,26 @@ export type Expected = 'fbx' | 'zip' | 'image' | 'any';
 
 const EXPECTED: Record<Expected, { what: string; action: string }> = {
   fbx: { what: 'an FBX file', action: 'Export it again from your 3D tool as FBX binary or ASCII.' },
-  zip: { what: 'a zip archive', action: 'Create the zip again (e.g. "Compress" in your file manager) with the FBX files in it.' },
+  zip: {
+    what: 'a zip archive',
+    action: 'Create the zip again (e.g. "Compress" in your file manager) with the FBX files in it.',
+  },
   image: { what: 'a PNG, JPEG or WebP image', action: 'Save or convert it as PNG or JPEG and try again.' },
-  any: { what: 'a file Asset Studio can send', action: 'Choose an FBX file, a zip of FBX files, or a PNG, JPEG or WebP image.' },
+  any: {
+    what: 'a file Asset Studio can send',
+    action: 'Choose an FBX file, a zip of FBX files, or a PNG, JPEG or WebP image.',
+  },
 };
 
 /** `x.fbx is not an FBX file (it starts like a PNG image). Export it again …` */
 export function wrongFormat(file: string, expected: Expected, found: string): InspectionError {
   const e = EXPECTED[expected];
-  return new InspectionError({ code: 'wrong-format', file, reason: `is not ${e.what} (it starts like ${found})`, action: e.action });
+  return new InspectionError({
+    code: 'wrong-format',
+    file,
+    reason: `is not ${e.what} (it starts like ${found})`,
+    action: e.action,
+  });
 }
 
 /** The file is cut off or its structure is broken. */

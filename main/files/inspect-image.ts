@@ -28,7 +28,8 @@ export async function inspectImage(file: OpenedFile, limits: FileLimits): Promis
     });
   }
   const kind = sniff(file.head);
-  const info = kind === 'png' ? await png(file) : kind === 'jpeg' ? await jpeg(file) : kind === 'webp' ? webp(file) : undefined;
+  const info =
+    kind === 'png' ? await png(file) : kind === 'jpeg' ? await jpeg(file) : kind === 'webp' ? webp(file) : undefined;
   if (info === undefined) throw wrongFormat(file.path, 'image', describeContent(kind));
   if (info.width === 0 || info.height === 0) throw damaged(file.path, 'its header gives no size', AGAIN);
   if (info.width * info.height > limits.maxImagePixels) {
@@ -49,7 +50,8 @@ export async function toDataUri(path: string, limits: FileLimits = DEFAULT_LIMIT
   try {
     const { mime } = await inspectImage(file, limits);
     const bytes = await file.handle.readFile();
-    if (bytes.length !== file.size) throw damaged(path, 'it changed while it was being read', 'Try again once it is saved.');
+    if (bytes.length !== file.size)
+      throw damaged(path, 'it changed while it was being read', 'Try again once it is saved.');
     return `data:${mime};base64,${bytes.toString('base64')}`;
   } finally {
     await file.handle.close();
@@ -58,7 +60,8 @@ export async function toDataUri(path: string, limits: FileLimits = DEFAULT_LIMIT
 
 async function png(file: OpenedFile): Promise<ImageInfo> {
   const h = file.head;
-  if (h.length < 24 || h.toString('latin1', 12, 16) !== 'IHDR') throw damaged(file.path, 'its PNG header is incomplete', AGAIN);
+  if (h.length < 24 || h.toString('latin1', 12, 16) !== 'IHDR')
+    throw damaged(file.path, 'its PNG header is incomplete', AGAIN);
   const end = await readAt(file.handle, Math.max(0, file.size - PNG_END.length), PNG_END.length);
   if (!end.equals(PNG_END)) throw damaged(file.path, 'it does not end with the PNG end marker', AGAIN);
   return { mime: 'image/png', width: h.readUInt32BE(16), height: h.readUInt32BE(20) };
@@ -103,6 +106,7 @@ function webp(file: OpenedFile): ImageInfo {
     const bits = h.readUInt32LE(d + 1);
     return { mime: 'image/webp', width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
   }
-  if (chunk === 'VP8X') return { mime: 'image/webp', width: h.readUIntLE(d + 4, 3) + 1, height: h.readUIntLE(d + 7, 3) + 1 };
+  if (chunk === 'VP8X')
+    return { mime: 'image/webp', width: h.readUIntLE(d + 4, 3) + 1, height: h.readUIntLE(d + 7, 3) + 1 };
   throw damaged(file.path, `its first WebP chunk ("${chunk}") is not an image header`, AGAIN);
 }

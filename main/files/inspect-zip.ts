@@ -36,19 +36,33 @@ const S_IFLNK = 0o120000;
 const REZIP = 'Create the zip again from a folder of FBX files (e.g. "Compress" in your file manager).';
 
 export async function inspectZip(file: OpenedFile, limits: FileLimits): Promise<ZipInfo> {
-  const fail = (code: InspectionCode, reason: string, action = REZIP) => new InspectionError({ code, file: file.path, reason, action });
+  const fail = (code: InspectionCode, reason: string, action = REZIP) =>
+    new InspectionError({ code, file: file.path, reason, action });
   if (file.size > limits.maxZipBytes) {
-    throw fail('too-large', `is ${formatBytes(file.size)}, more than the ${formatBytes(limits.maxZipBytes)} allowed for a zip`, 'Split it into smaller zips.');
+    throw fail(
+      'too-large',
+      `is ${formatBytes(file.size)}, more than the ${formatBytes(limits.maxZipBytes)} allowed for a zip`,
+      'Split it into smaller zips.',
+    );
   }
   let zip: ZipFile;
   try {
-    zip = await yauzl.openPromise(file.path, { lazyEntries: true, autoClose: false, decodeStrings: false, strictFileNames: true });
+    zip = await yauzl.openPromise(file.path, {
+      lazyEntries: true,
+      autoClose: false,
+      decodeStrings: false,
+      strictFileNames: true,
+    });
   } catch (error) {
     throw damaged(file.path, `it is not a complete zip archive (${(error as Error).message})`, REZIP);
   }
   try {
     if (zip.entryCount > limits.maxZipEntries) {
-      throw fail('zip-too-many-entries', `has ${zip.entryCount} entries, more than the ${limits.maxZipEntries} allowed`, 'Split it into smaller zips, or leave out files the animation does not need.');
+      throw fail(
+        'zip-too-many-entries',
+        `has ${zip.entryCount} entries, more than the ${limits.maxZipEntries} allowed`,
+        'Split it into smaller zips, or leave out files the animation does not need.',
+      );
     }
     const fbxEntries: Entry[] = [];
     let uncompressedBytes = 0;
@@ -58,12 +72,20 @@ export async function inspectZip(file: OpenedFile, limits: FileLimits): Promise<
       if (problem) throw fail(problem.code, `has an entry "${name}" that ${problem.why}`, problem.action ?? REZIP);
       uncompressedBytes += entry.uncompressedSize;
       if (uncompressedBytes > limits.maxZipUncompressedBytes) {
-        throw fail('zip-bomb', `would expand to more than the ${formatBytes(limits.maxZipUncompressedBytes)} allowed in total`, 'Split it into smaller zips, or send the FBX files themselves.');
+        throw fail(
+          'zip-bomb',
+          `would expand to more than the ${formatBytes(limits.maxZipUncompressedBytes)} allowed in total`,
+          'Split it into smaller zips, or send the FBX files themselves.',
+        );
       }
       if (isFbxEntry(name)) fbxEntries.push(entry);
     }
     if (fbxEntries.length === 0) {
-      throw fail('zip-no-fbx', 'holds no FBX file (no entry ending in .fbx)', 'Put the FBX files to animate in the zip, or send an FBX file itself.');
+      throw fail(
+        'zip-no-fbx',
+        'holds no FBX file (no entry ending in .fbx)',
+        'Put the FBX files to animate in the zip, or send an FBX file itself.',
+      );
     }
     const fbx: ZipFbxEntry[] = [];
     for (const entry of fbxEntries) fbx.push(await checkFbxEntry(zip, entry, file.path));
@@ -79,7 +101,12 @@ async function* readEntries(zip: ZipFile, path: string): AsyncGenerator<Entry> {
     for await (const entry of zip.eachEntry()) yield entry;
   } catch (error) {
     if (error instanceof InspectionError) throw error;
-    throw new InspectionError({ code: 'zip-damaged', file: path, reason: `cannot be read as a zip archive (${(error as Error).message})`, action: REZIP });
+    throw new InspectionError({
+      code: 'zip-damaged',
+      file: path,
+      reason: `cannot be read as a zip archive (${(error as Error).message})`,
+      action: REZIP,
+    });
   }
 }
 
@@ -94,14 +121,31 @@ function isFbxEntry(name: string): boolean {
   return name.toLowerCase().endsWith('.fbx') && !name.startsWith('__MACOSX/') && !base.startsWith('._');
 }
 
-function entryProblem(entry: Entry, name: string, limits: FileLimits): { code: InspectionCode; why: string; action?: string } | undefined {
+function entryProblem(
+  entry: Entry,
+  name: string,
+  limits: FileLimits,
+): { code: InspectionCode; why: string; action?: string } | undefined {
   const unsafe = unsafePath(name);
-  if (unsafe) return { code: 'zip-unsafe-path', why: unsafe, action: 'Create the zip again from a folder, so that every entry has a plain relative path.' };
+  if (unsafe)
+    return {
+      code: 'zip-unsafe-path',
+      why: unsafe,
+      action: 'Create the zip again from a folder, so that every entry has a plain relative path.',
+    };
   if (entry.versionMadeBy >> 8 === MADE_BY_UNIX && ((entry.externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK) {
-    return { code: 'zip-symlink', why: 'is a symbolic link', action: 'Create the zip again without links (copy the linked files in instead).' };
+    return {
+      code: 'zip-symlink',
+      why: 'is a symbolic link',
+      action: 'Create the zip again without links (copy the linked files in instead).',
+    };
   }
   if (entry.generalPurposeBitFlag & GENERAL_PURPOSE_ENCRYPTED) {
-    return { code: 'zip-encrypted', why: 'is encrypted (password-protected)', action: 'Create the zip again without a password.' };
+    return {
+      code: 'zip-encrypted',
+      why: 'is encrypted (password-protected)',
+      action: 'Create the zip again without a password.',
+    };
   }
   const { uncompressedSize: full, compressedSize: packed } = entry;
   if (full >= RATIO_CHECK_FROM_BYTES && full > packed * limits.maxZipEntryRatio) {
@@ -113,7 +157,11 @@ function entryProblem(entry: Entry, name: string, limits: FileLimits): { code: I
     };
   }
   if (!entry.canDecodeFileData() && isFbxEntry(name)) {
-    return { code: 'zip-unsupported', why: `is compressed with method ${entry.compressionMethod}, which cannot be read`, action: 'Create the zip again with standard (deflate) compression.' };
+    return {
+      code: 'zip-unsupported',
+      why: `is compressed with method ${entry.compressionMethod}, which cannot be read`,
+      action: 'Create the zip again with standard (deflate) compression.',
+    };
   }
   return undefined;
 }

@@ -40,7 +40,13 @@ const BY_EXTENSION: Record<string, Exclude<Expected, 'any'>> = {
   '.webp': 'image',
 };
 
-const BY_CONTENT: Partial<Record<ContentKind, Exclude<Expected, 'any'>>> = { fbx: 'fbx', zip: 'zip', png: 'image', jpeg: 'image', webp: 'image' };
+const BY_CONTENT: Partial<Record<ContentKind, Exclude<Expected, 'any'>>> = {
+  fbx: 'fbx',
+  zip: 'zip',
+  png: 'image',
+  jpeg: 'image',
+  webp: 'image',
+};
 
 /** What a file's name says it is; `any` for other names. */
 export function expectedKind(path: string): Expected {
@@ -51,14 +57,19 @@ export function expectedKind(path: string): Expected {
  * Recognises a file by its first bytes and checks it. A file whose name says FBX, zip or image must hold
  * that kind of content (images may be any of PNG/JPEG/WebP); other names are judged by content alone.
  */
-export async function inspectFile(path: string, limits: FileLimits = DEFAULT_LIMITS, options: InspectOptions = {}): Promise<InspectedFile> {
+export async function inspectFile(
+  path: string,
+  limits: FileLimits = DEFAULT_LIMITS,
+  options: InspectOptions = {},
+): Promise<InspectedFile> {
   const file = await openFile(path);
   let inspected: InspectedFile;
   try {
     const expected = expectedKind(path);
     const content = sniff(file.head);
     const kind = BY_CONTENT[content];
-    if (kind === undefined || (expected !== 'any' && expected !== kind)) throw wrongFormat(path, expected, describeContent(content));
+    if (kind === undefined || (expected !== 'any' && expected !== kind))
+      throw wrongFormat(path, expected, describeContent(content));
     const facts = { path, size: file.size };
     if (kind === 'fbx') inspected = { kind, ...facts, ...(await inspectFbx(file, limits)) };
     else if (kind === 'zip') inspected = { kind, ...facts, ...(await inspectZip(file, limits)) };
@@ -74,7 +85,8 @@ export async function inspectFile(path: string, limits: FileLimits = DEFAULT_LIM
 export async function sha256File(path: string, signal?: AbortSignal): Promise<string> {
   const hash = createHash('sha256');
   try {
-    for await (const chunk of createReadStream(path, { highWaterMark: 2 ** 20, ...(signal && { signal }) })) hash.update(chunk as Buffer);
+    for await (const chunk of createReadStream(path, { highWaterMark: 2 ** 20, ...(signal && { signal }) }))
+      hash.update(chunk as Buffer);
   } catch (error) {
     throw signal?.aborted ? error : unreadable(path, error);
   }

@@ -33,10 +33,20 @@ export async function openFile(path: string): Promise<OpenedFile> {
     const stat = await handle.stat();
     if (!stat.isFile()) {
       const reason = stat.isDirectory() ? 'is a folder, not a file' : 'is not a regular file';
-      throw new InspectionError({ code: 'not-a-file', file: path, reason, action: 'Choose an FBX file, a zip of FBX files, or an image.' });
+      throw new InspectionError({
+        code: 'not-a-file',
+        file: path,
+        reason,
+        action: 'Choose an FBX file, a zip of FBX files, or an image.',
+      });
     }
     if (stat.size === 0) {
-      throw new InspectionError({ code: 'empty', file: path, reason: 'is empty (0 bytes)', action: 'Check that it was saved or copied completely, or export it again.' });
+      throw new InspectionError({
+        code: 'empty',
+        file: path,
+        reason: 'is empty (0 bytes)',
+        action: 'Check that it was saved or copied completely, or export it again.',
+      });
     }
     return { path, handle, size: stat.size, head: await readAt(handle, 0, Math.min(stat.size, SNIFF_BYTES)) };
   } catch (error) {
@@ -55,5 +65,10 @@ export async function readAt(handle: FileHandle, position: number, length: numbe
 export function unreadable(path: string, error: unknown): InspectionError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
   const reason = WHY[code] ?? `cannot be read (${code || (error instanceof Error ? error.message : String(error))})`;
-  return new InspectionError({ code: code === 'EISDIR' ? 'not-a-file' : 'unreadable', file: path, reason, action: 'Check the path and that you are allowed to read the file.' });
+  return new InspectionError({
+    code: code === 'EISDIR' ? 'not-a-file' : 'unreadable',
+    file: path,
+    reason,
+    action: 'Check the path and that you are allowed to read the file.',
+  });
 }

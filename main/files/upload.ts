@@ -51,7 +51,8 @@ export async function multipartFile(path: string, onProgress?: UploadProgressLis
         for (let n = 0; sent < total; n++) {
           const buffer = buffers[n % BUFFERS]!;
           const { bytesRead } = await file.read(buffer, 0, Math.min(buffer.length, total - sent), sent);
-          if (bytesRead === 0) throw new Error(`${path} became shorter while it was being sent (${sent} of ${total} bytes)`);
+          if (bytesRead === 0)
+            throw new Error(`${path} became shorter while it was being sent (${sent} of ${total} bytes)`);
           yield buffer.subarray(0, bytesRead);
           sent += bytesRead;
           onProgress?.({ sent, total });

@@ -23,14 +23,21 @@ export interface ObjGroup {
 }
 
 /** The OBJ text (naming `<name>.mtl`) and the MTL text. `header` goes in a comment at the top of both. */
-export function writeObj(name: string, groups: readonly ObjGroup[], materials: readonly ObjMaterial[], header: string): { obj: string; mtl: string } {
+export function writeObj(
+  name: string,
+  groups: readonly ObjGroup[],
+  materials: readonly ObjMaterial[],
+  header: string,
+): { obj: string; mtl: string } {
   const lines = [`# ${header}`, `mtllib ${name}.mtl`, `o ${name}`];
   let base = 1;
   for (const g of groups) {
     const count = g.positions.length / 3;
-    for (let i = 0; i < count; i++) lines.push(`v ${num(g.positions[3 * i]!)} ${num(g.positions[3 * i + 1]!)} ${num(g.positions[3 * i + 2]!)}`);
+    for (let i = 0; i < count; i++)
+      lines.push(`v ${num(g.positions[3 * i]!)} ${num(g.positions[3 * i + 1]!)} ${num(g.positions[3 * i + 2]!)}`);
     for (let i = 0; i < count; i++) lines.push(`vt ${num(g.uvs[2 * i]!)} ${num(1 - g.uvs[2 * i + 1]!)}`);
-    for (let i = 0; i < count; i++) lines.push(`vn ${num(g.normals[3 * i]!)} ${num(g.normals[3 * i + 1]!)} ${num(g.normals[3 * i + 2]!)}`);
+    for (let i = 0; i < count; i++)
+      lines.push(`vn ${num(g.normals[3 * i]!)} ${num(g.normals[3 * i + 1]!)} ${num(g.normals[3 * i + 2]!)}`);
     lines.push(`usemtl ${materials[g.material]!.name}`);
     for (let t = 0; t < g.triangles.length; t += 3) {
       const corner = (k: number) => {
@@ -43,7 +50,15 @@ export function writeObj(name: string, groups: readonly ObjGroup[], materials: r
   }
   const mtl = [`# ${header}`];
   for (const m of materials) {
-    mtl.push('', `newmtl ${m.name}`, `Kd ${m.color.map(num).join(' ')}`, 'Ka 0 0 0', 'Ks 0 0 0', `d ${num(m.opacity)}`, 'illum 1');
+    mtl.push(
+      '',
+      `newmtl ${m.name}`,
+      `Kd ${m.color.map(num).join(' ')}`,
+      'Ka 0 0 0',
+      'Ks 0 0 0',
+      `d ${num(m.opacity)}`,
+      'illum 1',
+    );
     if (m.texture !== undefined) mtl.push(`map_Kd ${m.texture}`);
   }
   return { obj: `${lines.join('\n')}\n`, mtl: `${mtl.join('\n')}\n` };

@@ -19,7 +19,9 @@ export interface AppProtocolOptions {
   headers: Record<string, string>;
 }
 
-export function appProtocolHandler(options: AppProtocolOptions): (request: RequestLike & { url: string }) => Promise<Response> {
+export function appProtocolHandler(
+  options: AppProtocolOptions,
+): (request: RequestLike & { url: string }) => Promise<Response> {
   return async (request) => {
     const answer = await answerApp(options, request);
     return toResponse(request, answer, options.headers);

@@ -33,7 +33,8 @@ export class BatchLog {
     for (const batch of this.#batches) {
       if (batch.finishedAt !== undefined) continue;
       cut = true;
-      for (const item of batch.items) if (!FINAL.has(item.state)) Object.assign(item, { state: 'cancelled', error: INTERRUPTED });
+      for (const item of batch.items)
+        if (!FINAL.has(item.state)) Object.assign(item, { state: 'cancelled', error: INTERRUPTED });
       batch.finishedAt = Date.now();
     }
     if (cut) this.#save();
@@ -47,7 +48,8 @@ export class BatchLog {
   begin(batchId: string, notSent: BatchView['notSent']): void {
     this.#batches.unshift({ batchId, createdAt: Date.now(), items: [], notSent });
     const finished = this.#batches.filter((b) => b.finishedAt !== undefined);
-    while (this.#batches.length > KEPT_BATCHES && finished.length > 0) this.#batches.splice(this.#batches.indexOf(finished.pop()!), 1);
+    while (this.#batches.length > KEPT_BATCHES && finished.length > 0)
+      this.#batches.splice(this.#batches.indexOf(finished.pop()!), 1);
     this.#save();
   }
 
@@ -66,15 +68,28 @@ export class BatchLog {
     };
     const at = batch.items.findIndex((i) => i.index === item.index);
     const before = at < 0 ? undefined : batch.items[at]!;
-    if (before && before.state === next.state && before.jobId === next.jobId && before.promptsJobId === next.promptsJobId && before.error === next.error) return;
+    if (
+      before &&
+      before.state === next.state &&
+      before.jobId === next.jobId &&
+      before.promptsJobId === next.promptsJobId &&
+      before.error === next.error
+    )
+      return;
     if (at < 0) batch.items.push(next);
-    else batch.items[at] = { ...next, ...(next.size === undefined && before?.size !== undefined && { size: before.size }) };
+    else
+      batch.items[at] = {
+        ...next,
+        ...(next.size === undefined && before?.size !== undefined && { size: before.size }),
+      };
     if (this.#timer === undefined) {
       this.#timer = setTimeout(() => {
         try {
           this.flush();
         } catch (error) {
-          this.#notice(`The batches could not be saved in ${this.path} (${(error as Error).message}): after a restart the queue may not show their last states.`);
+          this.#notice(
+            `The batches could not be saved in ${this.path} (${(error as Error).message}): after a restart the queue may not show their last states.`,
+          );
         }
       }, SAVE_MS);
       this.#timer.unref?.();
@@ -116,12 +131,25 @@ function read(path: string, notice: (message: string) => void): BatchView[] {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') notice(`The list of dropped-file batches (${path}) could not be read (${(error as Error).message}): the queue starts empty.`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      notice(
+        `The list of dropped-file batches (${path}) could not be read (${(error as Error).message}): the queue starts empty.`,
+      );
     return [];
   }
-  const parsed = file.safeParse((() => { try { return JSON.parse(text); } catch { return undefined; } })());
+  const parsed = file.safeParse(
+    (() => {
+      try {
+        return JSON.parse(text);
+      } catch {
+        return undefined;
+      }
+    })(),
+  );
   if (!parsed.success) {
-    notice(`The list of dropped-file batches (${path}) is not one this version can read: the queue starts empty, and the file is replaced at the next batch.`);
+    notice(
+      `The list of dropped-file batches (${path}) is not one this version can read: the queue starts empty, and the file is replaced at the next batch.`,
+    );
     return [];
   }
   return parsed.data.batches;

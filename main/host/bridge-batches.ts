@@ -38,16 +38,35 @@ export class BridgeBatches {
       log.item(batchId, item);
       if (item.state === 'uploading' && !events.due(`${batchId}:${item.index}`, item.sent === item.total)) return;
       events.emit('batch.item', {
-        batchId, index: item.index, name: item.name, state: item.state,
-        ...(item.sent !== undefined && { sent: item.sent }), ...(item.total !== undefined && { total: item.total }),
-        ...(item.jobId !== undefined && { jobId: item.jobId }), ...(item.promptsJobId !== undefined && { promptsJobId: item.promptsJobId }), ...(item.error !== undefined && { error: item.error.replaceAll(item.path, item.name) }), // not the temp path of an upload
+        batchId,
+        index: item.index,
+        name: item.name,
+        state: item.state,
+        ...(item.sent !== undefined && { sent: item.sent }),
+        ...(item.total !== undefined && { total: item.total }),
+        ...(item.jobId !== undefined && { jobId: item.jobId }),
+        ...(item.promptsJobId !== undefined && { promptsJobId: item.promptsJobId }),
+        ...(item.error !== undefined && { error: item.error.replaceAll(item.path, item.name) }), // not the temp path of an upload
       });
     };
-    runBatch(paths, { submitter: services.submitter, signal: abort.signal, onItem, ...(imageOptions && { imageOptions }), ...(animationTexts?.length && { animationTexts }) })
+    runBatch(paths, {
+      submitter: services.submitter,
+      signal: abort.signal,
+      onItem,
+      ...(imageOptions && { imageOptions }),
+      ...(animationTexts?.length && { animationTexts }),
+    })
       .then(
         (s) => {
           log.finish(batchId);
-          events.emit('batch.done', { batchId, total: s.total, submitted: s.submitted, rejected: s.rejected, failed: s.failed, cancelled: s.cancelled });
+          events.emit('batch.done', {
+            batchId,
+            total: s.total,
+            submitted: s.submitted,
+            rejected: s.rejected,
+            failed: s.failed,
+            cancelled: s.cancelled,
+          });
         },
         (error) => {
           log.finish(batchId);
@@ -66,7 +85,16 @@ export class BridgeBatches {
   /** The files a batch of these paths would have (folders walked), each with its name and size, and how many are left out. */
   async expand(paths: readonly string[]): Promise<EventPayload<'batch.offer'>> {
     const { files, skipped } = await listBatchFiles(paths);
-    const sized = await Promise.all(files.map(async (path) => ({ path, name: basename(path), size: await stat(path).then((s) => s.size, () => 0) })));
+    const sized = await Promise.all(
+      files.map(async (path) => ({
+        path,
+        name: basename(path),
+        size: await stat(path).then(
+          (s) => s.size,
+          () => 0,
+        ),
+      })),
+    );
     return { files: sized, skipped: skipped.length };
   }
 

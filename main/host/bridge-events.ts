@@ -63,12 +63,18 @@ export class BridgeEvents {
 }
 
 /** Forwards the events of a set of services; returns the function that stops it. */
-export function forwardServiceEvents(s: Services, events: BridgeEvents, cacheUrl: (sessionId: string, kind: string) => string): () => void {
+export function forwardServiceEvents(
+  s: Services,
+  events: BridgeEvents,
+  cacheUrl: (sessionId: string, kind: string) => string,
+): () => void {
   const job = (record: JobRecord) => events.emit('job', toJobView(record));
   const progress = (p: { sessionId: string; kind: string; bytes: number; total: number | undefined }) => {
-    if (events.due(`${p.sessionId}\n${p.kind}`, p.bytes === p.total)) events.emit('cache.progress', { ...p, total: p.total ?? null });
+    if (events.due(`${p.sessionId}\n${p.kind}`, p.bytes === p.total))
+      events.emit('cache.progress', { ...p, total: p.total ?? null });
   };
-  const output = (entry: Parameters<typeof toCachedOutput>[0]) => events.emit('cache.output', toCachedOutput(entry, cacheUrl));
+  const output = (entry: Parameters<typeof toCachedOutput>[0]) =>
+    events.emit('cache.output', toCachedOutput(entry, cacheUrl));
   const readError = (_record: JobRecord, error: Error) => {
     s.health.record({ error });
     events.notice('warning', error.message);
@@ -77,7 +83,14 @@ export function forwardServiceEvents(s: Services, events: BridgeEvents, cacheUrl
   s.health.on('change', health);
   /** The service answered a read of a job: the periodic reachability check can wait. */
   const answered = () => s.health.record({ ok: true });
-  const tracker = [['job-added', job], ['progress', job], ['finished', job], ['failed', job], ['read-error', readError], ['read-answered', answered]] as const;
+  const tracker = [
+    ['job-added', job],
+    ['progress', job],
+    ['finished', job],
+    ['failed', job],
+    ['read-error', readError],
+    ['read-answered', answered],
+  ] as const;
   for (const [event, listener] of tracker) s.tracker.on(event, listener as never);
   s.cache.on('progress', progress);
   s.cache.on('downloaded', output);

@@ -7,7 +7,14 @@
 // `platform`, so the class runs and is tested in plain Node.
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
-import { COMMANDS, type CommandName, type CommandOutput, type ConnectionView, type EventName, type EventPayload } from '../../shared/bridge/contract.ts';
+import {
+  COMMANDS,
+  type CommandName,
+  type CommandOutput,
+  type ConnectionView,
+  type EventName,
+  type EventPayload,
+} from '../../shared/bridge/contract.ts';
 import { describeIssues } from '../../shared/contract/issues.ts';
 import { AppSession } from '../app/app-session.ts';
 import { connectionView, type ConnectionSources } from '../app/connection.ts';
@@ -73,7 +80,9 @@ export interface BridgeServiceOptions {
 type Input<C extends CommandName> = z.output<(typeof COMMANDS)[C]['input']>;
 type Handlers = { [C in CommandName]: (input: Input<C>) => Promise<CommandOutput<C>> };
 
-const APP_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const APP_VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 export class BridgeService {
   readonly dataDir: string;
@@ -87,7 +96,13 @@ export class BridgeService {
   /** Local model files handed to the embedded engine (retopology of a file of this computer). */
   readonly #meshLinks = new MeshLinks();
 
-  private constructor(session: AppSession, platform: HostPlatform, events: BridgeEvents, batches: BridgeBatches, creates: SendingCreates) {
+  private constructor(
+    session: AppSession,
+    platform: HostPlatform,
+    events: BridgeEvents,
+    batches: BridgeBatches,
+    creates: SendingCreates,
+  ) {
     this.dataDir = session.dataDir;
     this.#session = session;
     this.#platform = platform;
@@ -102,7 +117,11 @@ export class BridgeService {
     const secrets = new Set<string>();
     const events = new BridgeEvents(secrets);
     const describe = (error: unknown) => toBridgeError(error, [...secrets]).message;
-    const batches = new BridgeBatches(events, describe, new BatchLog(options.dataDir, (message) => events.notice('warning', message)));
+    const batches = new BridgeBatches(
+      events,
+      describe,
+      new BatchLog(options.dataDir, (message) => events.notice('warning', message)),
+    );
     const creates = new SendingCreates();
     const session = await AppSession.open({
       dataDir: options.dataDir,
@@ -143,7 +162,12 @@ export class BridgeService {
   async call(command: string, input: unknown): Promise<unknown> {
     try {
       if (!Object.hasOwn(COMMANDS, command)) {
-        throw invalidInput('The command', [{ path: 'command', message: `"${command}" is not a command of Asset Studio (known: ${Object.keys(COMMANDS).join(', ')})` }]);
+        throw invalidInput('The command', [
+          {
+            path: 'command',
+            message: `"${command}" is not a command of Asset Studio (known: ${Object.keys(COMMANDS).join(', ')})`,
+          },
+        ]);
       }
       const name = command as CommandName;
       const parsed = COMMANDS[name].input.safeParse(input ?? {});
@@ -199,14 +223,23 @@ export class BridgeService {
           ...(i.group && { group: true }),
         };
         const jobs = this.services.store.jobs;
-        return { jobs: jobs.list({ ...filter, sort: i.sort, limit: i.limit, offset: i.offset }).map((j) => this.#libraryView(j, i.group === true)), total: jobs.count(filter) };
+        return {
+          jobs: jobs
+            .list({ ...filter, sort: i.sort, limit: i.limit, offset: i.offset })
+            .map((j) => this.#libraryView(j, i.group === true)),
+          total: jobs.count(filter),
+        };
       },
       'jobs.rename': async (i) => {
         const job = renameJob(this.services.store, this.#job(i.id), i.name);
         events.emit('job', toJobView(job));
         return this.#libraryView(job, true);
       },
-      'jobs.delete': async (i) => deleteFromLibrary(this.services, i.ids.map((id) => this.#job(id))),
+      'jobs.delete': async (i) =>
+        deleteFromLibrary(
+          this.services,
+          i.ids.map((id) => this.#job(id)),
+        ),
       'jobs.thumbnail': async (i) => {
         const { cache, store } = this.services;
         const answer = await thumbnailsOf(cache, store).ensure(this.#job(i.id));
@@ -227,7 +260,13 @@ export class BridgeService {
         }
         const results = await reconcileJournal({ store, client, tracker }, i);
         for (const r of results) if (r.job) events.emit('job', toJobView(r.job));
-        return { results: results.map((r) => ({ operationId: r.operationId, outcome: r.outcome, ...(r.candidates && { candidates: r.candidates }) })) };
+        return {
+          results: results.map((r) => ({
+            operationId: r.operationId,
+            outcome: r.outcome,
+            ...(r.candidates && { candidates: r.candidates }),
+          })),
+        };
       },
       'sessions.list': async (i) => {
         const { client, health } = this.services;
@@ -237,19 +276,36 @@ export class BridgeService {
         });
         health.record({ ok: true });
         const credits = data.credits ?? data.image_to_3d_credits;
-        return { results: data.results as Record<string, unknown>[], page: data.page, totalPages: data.totalPages, totalResults: data.totalResults, ...(credits !== undefined && { credits }) };
+        return {
+          results: data.results as Record<string, unknown>[],
+          page: data.page,
+          totalPages: data.totalPages,
+          totalResults: data.totalResults,
+          ...(credits !== undefined && { credits }),
+        };
       },
-      'credits.get': async () => creditsView(this.services, (error) => toBridgeError(error, [...session.secrets]).message),
+      'credits.get': async () =>
+        creditsView(this.services, (error) => toBridgeError(error, [...session.secrets]).message),
       create: async (i) => {
         const file = i.file && this.#platform.resolveFile(i.file);
         // Progress of sending the file to the service (a large FBX takes a while), a few times a second.
         const onUpload = (operationId: string, p: { sent: number; total: number }) => {
-          if (events.due(`create:${operationId}`, p.sent === p.total)) events.emit('create.upload', { operationId, sent: p.sent, total: p.total });
+          if (events.due(`create:${operationId}`, p.sent === p.total))
+            events.emit('create.upload', { operationId, sent: p.sent, total: p.total });
         };
         const outcome = await this.#creates.create(this.services, { ...i, file }, onUpload);
-        return { operationId: outcome.operationId, status: outcome.status, ...(outcome.job && { job: toJobView(outcome.job) }) };
+        return {
+          operationId: outcome.operationId,
+          status: outcome.status,
+          ...(outcome.job && { job: toJobView(outcome.job) }),
+        };
       },
-      'batch.start': async ({ files, ...request }) => this.#batches.start(this.services, files.map((f) => this.#platform.resolveFile(f)), request),
+      'batch.start': async ({ files, ...request }) =>
+        this.#batches.start(
+          this.services,
+          files.map((f) => this.#platform.resolveFile(f)),
+          request,
+        ),
       'batch.cancel': async (i) => this.#batches.cancel(i.batchId),
       'batch.expand': async (i) => this.#batches.expand(i.files.map((f) => this.#platform.resolveFile(f))),
       'batch.list': async () => ({ batches: this.#batches.list() }),
@@ -258,7 +314,10 @@ export class BridgeService {
       'cache.models': async () => ({ models: this.#cachedModels() }),
       'cache.fetch': async (i) => {
         const job = this.#job(i.jobId);
-        if (job.state !== 'succeeded' || job.remoteId === null) throw conflict(`"${job.label}" has no outputs to download: it is ${job.rawStatus || job.state}. Wait until it has succeeded.`);
+        if (job.state !== 'succeeded' || job.remoteId === null)
+          throw conflict(
+            `"${job.label}" has no outputs to download: it is ${job.rawStatus || job.state}. Wait until it has succeeded.`,
+          );
         const { cache, store, tracker } = this.services;
         await fetchJobOutputs(cache, store, job, () => tracker.refresh(job.id), savedOutputFormats(session.settings));
         return { outputs: this.#outputsOf(job.remoteId) };
@@ -267,7 +326,12 @@ export class BridgeService {
         try {
           const entries = await cachedZipEntries(this.services.cache, i.sessionId, i.kind);
           const base = this.#platform.cacheUrl(i.sessionId, i.kind);
-          return { entries: entries.map((e) => ({ ...e, url: `${base}/${e.name.split('/').map(encodeURIComponent).join('/')}` })) };
+          return {
+            entries: entries.map((e) => ({
+              ...e,
+              url: `${base}/${e.name.split('/').map(encodeURIComponent).join('/')}`,
+            })),
+          };
         } catch (error) {
           if (!(error instanceof ZipEntryError)) throw error;
           throw error.status === 404 ? notFound(error.message) : conflict(error.message);
@@ -275,21 +339,38 @@ export class BridgeService {
       },
       'jobs.original': async (i) => findOriginal(this.services.store, this.#job(i.id)),
       'files.meshLink': async (i) => {
-        if (this.services.mode !== 'embedded') throw new MeshLinkError(`${i.name} is on this computer, which the service cannot read: its retopology takes a model only as an https URL of a GLB or an ASSET_ id. Put the file where the service can fetch it and paste its URL, or pick a model the service made from the library.`);
+        if (this.services.mode !== 'embedded')
+          throw new MeshLinkError(
+            `${i.name} is on this computer, which the service cannot read: its retopology takes a model only as an https URL of a GLB or an ASSET_ id. Put the file where the service can fetch it and paste its URL, or pick a model the service made from the library.`,
+          );
         return { url: await this.#meshLinks.link(this.#platform.resolveFile(i.file), i.name) };
       },
       'export.detect': async (i) => {
         const project = await detectProject(i.projectDir);
-        return { engine: project.engine, root: project.root, dir: project.dir, ...(project.newFolder && { newFolder: true }), ...(project.gltfPackage !== undefined && { gltfPackage: project.gltfPackage }) };
+        return {
+          engine: project.engine,
+          root: project.root,
+          dir: project.dir,
+          ...(project.newFolder && { newFolder: true }),
+          ...(project.gltfPackage !== undefined && { gltfPackage: project.gltfPackage }),
+        };
       },
       'export.plan': async ({ jobId, ...request }) => planJobExport(this.services, this.#job(jobId), request),
       'export.run': async ({ jobId, ...request }) => {
         const result = await exportAndRemember(this.services, session.settings, this.#job(jobId), request);
         const files = result.files.map((f) => ({ path: f.path, size: f.size }));
-        return { engine: result.engine, targetDir: result.targetDir, files, manifestPath: result.manifestPath, replaced: result.replaced, kept: result.kept };
+        return {
+          engine: result.engine,
+          targetDir: result.targetDir,
+          files,
+          manifestPath: result.manifestPath,
+          replaced: result.replaced,
+          kept: result.kept,
+        };
       },
       'settings.get': async () => settingsView(session),
-      'settings.update': async (i) => settingsChanged(await updateSettings(session, i, (line) => events.notice('info', line))),
+      'settings.update': async (i) =>
+        settingsChanged(await updateSettings(session, i, (line) => events.notice('info', line))),
       'key.set': async (i) => settingsChanged(await setKey(session, i.profile, i.key, i.sessionOnly)),
       'key.remove': async (i) => settingsChanged(await removeKey(session, i.profile)),
       'dialog.openFiles': async (i) => ({ paths: await this.#dialogs().openFiles(i) }),
@@ -300,14 +381,20 @@ export class BridgeService {
   #job(id: string): JobRecord {
     const store = this.services.store;
     const job = store.jobs.get(id) ?? store.jobs.findByRemoteId(id);
-    if (!job) throw notFound(`There is no job "${id}" in this app. It may belong to another profile or data folder; refresh the job list.`);
+    if (!job)
+      throw notFound(
+        `There is no job "${id}" in this app. It may belong to another profile or data folder; refresh the job list.`,
+      );
     return job;
   }
 
   /** A job as the library lists it: with its cached picture and, grouped, the steps of its older-flow session. */
   #libraryView(job: JobRecord, group: boolean): CommandOutput<'jobs.get'> {
     const picture = cachedPicture(this.services.store, job.remoteId);
-    const steps = group && job.kind === 'image_to_3d_older' && job.remoteId !== null ? entryRows(this.services.store, job) : undefined;
+    const steps =
+      group && job.kind === 'image_to_3d_older' && job.remoteId !== null
+        ? entryRows(this.services.store, job)
+        : undefined;
     return {
       ...toJobView(job),
       thumbnail: picture ? this.#pictureUrl(picture) : null,
@@ -329,17 +416,31 @@ export class BridgeService {
       const view = toCachedOutput(entry, this.#platform.cacheUrl);
       if (format === undefined || view.state !== 'complete' || view.url === null) continue;
       const job = store.jobs.findByRemoteId(entry.sessionId);
-      models.push({ sessionId: entry.sessionId, kind: entry.kind, format, url: view.url, size: view.size, jobId: job?.id ?? null, label: `${job?.label ?? entry.sessionId} · ${outputLabelOf(entry.kind, job, { format: false })}` }); // the list shows the format beside it
+      models.push({
+        sessionId: entry.sessionId,
+        kind: entry.kind,
+        format,
+        url: view.url,
+        size: view.size,
+        jobId: job?.id ?? null,
+        label: `${job?.label ?? entry.sessionId} · ${outputLabelOf(entry.kind, job, { format: false })}`,
+      }); // the list shows the format beside it
     }
     return models;
   }
 
   #outputsOf(sessionId: string): CommandOutput<'cache.outputs'>['outputs'] {
-    return this.services.cache.list().filter((e) => e.sessionId === sessionId).map((e) => toCachedOutput(e, this.#platform.cacheUrl));
+    return this.services.cache
+      .list()
+      .filter((e) => e.sessionId === sessionId)
+      .map((e) => toCachedOutput(e, this.#platform.cacheUrl));
   }
 
   #dialogs() {
-    if (!this.#platform.dialogs) throw unsupported('Native dialogs exist only in the desktop app: use the browser\'s file picker or drop the files on the page.');
+    if (!this.#platform.dialogs)
+      throw unsupported(
+        "Native dialogs exist only in the desktop app: use the browser's file picker or drop the files on the page.",
+      );
     return this.#platform.dialogs;
   }
 }

@@ -14,9 +14,14 @@ import { BYTES, contentTypeOfExtension } from '../serve/content-types.ts';
 export const CACHED_OUTPUT_CACHING = 'private, max-age=3600';
 
 /** The answer for a path under `/cache/` (the whole URL path, prefix included). */
-export async function answerCached(cache: Pick<DownloadCache, 'open'>, pathname: string, req: FileRequest): Promise<Answer> {
+export async function answerCached(
+  cache: Pick<DownloadCache, 'open'>,
+  pathname: string,
+  req: FileRequest,
+): Promise<Answer> {
   const parsed = parseCachePath(pathname.slice(WEB_PROTOCOL.cachePrefix.length));
-  if (parsed === undefined) return textAnswer(404, `Not a cached output: ${pathname} (expected /cache/<session>/<kind>).`);
+  if (parsed === undefined)
+    return textAnswer(404, `Not a cached output: ${pathname} (expected /cache/<session>/<kind>).`);
   const { sessionId } = parsed;
   let kind = parsed.kind;
   const entry = entryPathOf(parsed.entry);
@@ -27,18 +32,34 @@ export async function answerCached(cache: Pick<DownloadCache, 'open'>, pathname:
     return answerZipEntry(cache, sessionId, kind, entry);
   }
   const path = cache.open(sessionId, kind);
-  if (path === undefined) return textAnswer(404, `The ${kind} output of ${sessionId} is not in the cache: download the job's outputs first.`);
-  const answer = await answerFile(req, { path, contentType: await cachedContentType(path), cacheControl: CACHED_OUTPUT_CACHING });
-  return answer ?? textAnswer(404, 'This file is no longer there (removed from the cache or the folder): reload the page.');
+  if (path === undefined)
+    return textAnswer(404, `The ${kind} output of ${sessionId} is not in the cache: download the job's outputs first.`);
+  const answer = await answerFile(req, {
+    path,
+    contentType: await cachedContentType(path),
+    cacheControl: CACHED_OUTPUT_CACHING,
+  });
+  return (
+    answer ?? textAnswer(404, 'This file is no longer there (removed from the cache or the folder): reload the page.')
+  );
 }
 
 /** A file inside a cached zip (the OBJ of `mesh_url_zip` with its MTL and texture beside it), inflated as it is sent. */
-async function answerZipEntry(cache: Pick<DownloadCache, 'open'>, sessionId: string, kind: string, name: string): Promise<Answer> {
+async function answerZipEntry(
+  cache: Pick<DownloadCache, 'open'>,
+  sessionId: string,
+  kind: string,
+  name: string,
+): Promise<Answer> {
   try {
     const opened = await openCachedZipEntry(cache, sessionId, kind, name);
     return {
       status: 200,
-      headers: { 'content-type': opened.contentType, 'content-length': String(opened.size), 'cache-control': CACHED_OUTPUT_CACHING },
+      headers: {
+        'content-type': opened.contentType,
+        'content-length': String(opened.size),
+        'cache-control': CACHED_OUTPUT_CACHING,
+      },
       body: { stream: opened.stream },
     };
   } catch (error) {
@@ -64,7 +85,14 @@ export async function cachedContentType(path: string): Promise<string> {
   }
 }
 
-const SNIFFED: Readonly<Partial<Record<ReturnType<typeof sniff>, string>>> = { png: 'png', jpeg: 'jpg', webp: 'webp', gif: 'gif', glb: 'glb', obj: 'obj' };
+const SNIFFED: Readonly<Partial<Record<ReturnType<typeof sniff>, string>>> = {
+  png: 'png',
+  jpeg: 'jpg',
+  webp: 'webp',
+  gif: 'gif',
+  glb: 'glb',
+  obj: 'obj',
+};
 
 function formatOf(head: Buffer): string | undefined {
   if (head.toString('latin1', 4, 8) === 'ftyp') return 'mp4';

@@ -28,11 +28,18 @@ export function toBridgeError(error: unknown, secrets: readonly string[]): Bridg
     const message = error instanceof Error ? error.message : String(error);
     out = {
       code,
-      message: code === 'internal' ? `Something went wrong in Asset Studio (${message}). Try again; if it keeps happening, restart the app and report the problem.` : message,
+      message:
+        code === 'internal'
+          ? `Something went wrong in Asset Studio (${message}). Try again; if it keeps happening, restart the app and report the problem.`
+          : message,
       ...(error instanceof AppError && error.issues && { issues: error.issues }),
     };
   }
-  return { code: out.code, message: redact(out.message), ...(out.issues && { issues: out.issues.map((i) => ({ path: redact(i.path), message: redact(i.message) })) }) };
+  return {
+    code: out.code,
+    message: redact(out.message),
+    ...(out.issues && { issues: out.issues.map((i) => ({ path: redact(i.path), message: redact(i.message) })) }),
+  };
 }
 
 /** The HTTP status of a BridgeError on the web host (shared/errors.ts). */

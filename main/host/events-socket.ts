@@ -27,14 +27,19 @@ export interface EventSocketOptions {
   maxBufferedBytes?: number;
 }
 
-export function attachEventSocket(server: Server, bridge: Pick<BridgeService, 'onAny'>, options: EventSocketOptions): EventSocket {
+export function attachEventSocket(
+  server: Server,
+  bridge: Pick<BridgeService, 'onAny'>,
+  options: EventSocketOptions,
+): EventSocket {
   const maxBuffered = options.maxBufferedBytes ?? MAX_BUFFERED_EVENT_BYTES;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 });
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node leaves an upgraded socket without an error listener: a peer resetting it would end the process.
     socket.on('error', () => socket.destroy());
     const path = upgradePathOf(req);
-    const refused = path === undefined ? '400 Bad Request' : path !== options.path ? '404 Not Found' : options.allow(req);
+    const refused =
+      path === undefined ? '400 Bad Request' : path !== options.path ? '404 Not Found' : options.allow(req);
     if (refused !== undefined) {
       socket.end(`HTTP/1.1 ${refused}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
@@ -52,7 +57,8 @@ export function attachEventSocket(server: Server, bridge: Pick<BridgeService, 'o
     const frame = JSON.stringify(message);
     for (const client of wss.clients) {
       if (client.readyState !== client.OPEN) continue;
-      if (client.bufferedAmount > maxBuffered) client.terminate(); // not reading: its page reconnects
+      if (client.bufferedAmount > maxBuffered)
+        client.terminate(); // not reading: its page reconnects
       else client.send(frame);
     }
   });

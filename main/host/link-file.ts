@@ -25,7 +25,9 @@ export const linkFileSchema = z.object({
 });
 export type LinkFile = z.output<typeof linkFileSchema>;
 
-const APP_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const APP_VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 export function linkFilePath(dataDir: string): string {
   return join(dataDir, LINK_FILE_NAME);

@@ -37,7 +37,13 @@ export function contentSecurityPolicy(connect: readonly string[] = []): string {
 const EVAL_WORKERS = new Set(['/babylon/ktx2-worker.js']);
 
 export function workerContentSecurityPolicy(): string {
-  return ["default-src 'self'", "script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'", "connect-src 'self'", "object-src 'none'", "base-uri 'none'"].join('; ');
+  return [
+    "default-src 'self'",
+    "script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+  ].join('; ');
 }
 
 /** The CSP a renderer file is served with, if not the page's (`pathname` as in the URL). */
@@ -47,7 +53,12 @@ export function assetContentSecurityPolicy(pathname: string): string | undefined
 
 /** Headers every response carries (the CSP included). */
 export function securityHeaders(csp: string): Record<string, string> {
-  return { 'content-security-policy': csp, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' };
+  return {
+    'content-security-policy': csp,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+  };
 }
 
 /** The file under `root` a URL path names (`/` is index.html); undefined when missing or outside `root`. */
@@ -90,7 +101,10 @@ export const NOT_BUILT_PAGE = `<!doctype html>
 export async function answerAsset(rendererDir: string, pathname: string, req: FileRequest): Promise<Answer> {
   if (!isBuilt(rendererDir)) return textAnswer(503, NOT_BUILT_PAGE, 'text/html; charset=utf-8');
   const file = resolveAsset(rendererDir, pathname);
-  const answer = file === undefined ? undefined : await answerFile(req, { path: file, contentType: contentTypeOf(file), cacheControl: assetCaching(pathname) });
+  const answer =
+    file === undefined
+      ? undefined
+      : await answerFile(req, { path: file, contentType: contentTypeOf(file), cacheControl: assetCaching(pathname) });
   if (answer === undefined) return textAnswer(404, `Not found: ${pathname}`);
   const ownPolicy = assetContentSecurityPolicy(pathname);
   if (ownPolicy !== undefined) answer.headers['content-security-policy'] = ownPolicy;

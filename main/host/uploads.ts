@@ -14,7 +14,11 @@ import { AppError, invalidInput, notFound } from '../../shared/errors.ts';
 import { DEFAULT_LIMITS, formatBytes } from '../files/limits.ts';
 
 /** The largest file any inspection accepts (FBX and zip: 2 GiB by default). */
-export const MAX_UPLOAD_BYTES = Math.max(DEFAULT_LIMITS.maxFbxBytes, DEFAULT_LIMITS.maxZipBytes, DEFAULT_LIMITS.maxImageBytes);
+export const MAX_UPLOAD_BYTES = Math.max(
+  DEFAULT_LIMITS.maxFbxBytes,
+  DEFAULT_LIMITS.maxZipBytes,
+  DEFAULT_LIMITS.maxImageBytes,
+);
 
 export class UploadStore {
   readonly dir: string;
@@ -52,7 +56,9 @@ export class UploadStore {
     }
     if (size === 0) {
       await rm(folder, { recursive: true, force: true });
-      throw invalidInput('The upload', [{ path: name, message: 'is empty (0 bytes); check that the file was saved completely' }]);
+      throw invalidInput('The upload', [
+        { path: name, message: 'is empty (0 bytes); check that the file was saved completely' },
+      ]);
     }
     this.#paths.set(uploadId, path);
     return { uploadId, name, size };
@@ -61,7 +67,10 @@ export class UploadStore {
   /** The local path of an upload of this run. */
   path(uploadId: string): string {
     const path = this.#paths.get(uploadId);
-    if (path === undefined) throw notFound(`The uploaded file ${uploadId} is not known (uploads last until Asset Studio stops). Drop the file again.`);
+    if (path === undefined)
+      throw notFound(
+        `The uploaded file ${uploadId} is not known (uploads last until Asset Studio stops). Drop the file again.`,
+      );
     return path;
   }
 
@@ -79,10 +88,16 @@ function safeName(header: string | string[] | undefined): string {
   } catch {
     // keep it as sent
   }
-  const name = basename((raw ?? '').replace(/\\/g, '/')).replace(/[^\w.\- ()+,]/g, '_').replace(/^\.+/, '').slice(-120);
+  const name = basename((raw ?? '').replace(/\\/g, '/'))
+    .replace(/[^\w.\- ()+,]/g, '_')
+    .replace(/^\.+/, '')
+    .slice(-120);
   return name === '' ? 'file' : name;
 }
 
 function tooLarge(name: string, size: number, max: number): AppError {
-  return new AppError('upload-too-large', `${name} is too large (${formatBytes(size)}; at most ${formatBytes(max)} can be uploaded). Use a smaller file.`);
+  return new AppError(
+    'upload-too-large',
+    `${name} is too large (${formatBytes(size)}; at most ${formatBytes(max)} can be uploaded). Use a smaller file.`,
+  );
 }

@@ -4,7 +4,6 @@ import { CANCELLED_STATUS } from '../app/job-actions.ts';
 import type { CacheEntry } from '../store/cache-entries.ts';
 import type { JobRecord } from '../store/jobs.ts';
 
-
 export function toJobView(job: JobRecord): JobView {
   return {
     id: job.id,

@@ -98,19 +98,28 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   const uploads = new UploadStore(options.dataDir, options.maxUploadBytes);
   const rendererDir = options.rendererDir ?? DEFAULT_RENDERER_DIR;
   const ownBridge = options.bridge === undefined;
-  const bridge = options.bridge ?? await BridgeService.open({
-    dataDir: options.dataDir,
-    openServices: (connection) => createServices(connection, { ...(options.notice && { notice: options.notice }), ...options.serviceOptions }),
-    ...(options.connectionSources && { connectionSources: options.connectionSources }),
-    platform: {
-      transport: 'web',
-      resolveFile: (ref: FileRef) => {
-        if ('uploadId' in ref) return uploads.path(ref.uploadId);
-        throw invalidInput('The file', [{ path: 'file.path', message: 'local paths are not taken by the web host: upload the file (drop it on the page) and pass its uploadId' }]);
+  const bridge =
+    options.bridge ??
+    (await BridgeService.open({
+      dataDir: options.dataDir,
+      openServices: (connection) =>
+        createServices(connection, { ...(options.notice && { notice: options.notice }), ...options.serviceOptions }),
+      ...(options.connectionSources && { connectionSources: options.connectionSources }),
+      platform: {
+        transport: 'web',
+        resolveFile: (ref: FileRef) => {
+          if ('uploadId' in ref) return uploads.path(ref.uploadId);
+          throw invalidInput('The file', [
+            {
+              path: 'file.path',
+              message:
+                'local paths are not taken by the web host: upload the file (drop it on the page) and pass its uploadId',
+            },
+          ]);
+        },
+        cacheUrl: cachePath,
       },
-      cacheUrl: cachePath,
-    },
-  });
+    }));
 
   let port = 0;
   const hosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
@@ -142,21 +151,34 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     const url = requestUrl(req);
     const given = url.searchParams.get(WEB_PROTOCOL.tokenParam);
     if (given !== null && req.method === 'GET' && hosts().includes(req.headers.host ?? '')) {
-      if (!sameToken(given, token)) return sendText(res, 401, 'This link is not valid (any more). Open the link Asset Studio printed when it started: the token changes when the host starts on another port.');
+      if (!sameToken(given, token))
+        return sendText(
+          res,
+          401,
+          'This link is not valid (any more). Open the link Asset Studio printed when it started: the token changes when the host starts on another port.',
+        );
       res.writeHead(303, { location: '/', 'set-cookie': tokenCookie(token), 'cache-control': 'no-store' });
       return void res.end();
     }
     const refused = refusal(req, 'optional');
     if (refused !== undefined) {
       const [status] = refused.split(' ');
-      return sendText(res, Number(status), refused.startsWith('401')
-        ? 'Asset Studio needs its token: open the link it printed when it started (http://127.0.0.1:<port>/?token=...).'
-        : 'This request was refused: open Asset Studio at http://127.0.0.1 or http://localhost with the port it printed.');
+      return sendText(
+        res,
+        Number(status),
+        refused.startsWith('401')
+          ? 'Asset Studio needs its token: open the link it printed when it started (http://127.0.0.1:<port>/?token=...).'
+          : 'This request was refused: open Asset Studio at http://127.0.0.1 or http://localhost with the port it printed.',
+      );
     }
     const path = url.pathname;
     if (path.startsWith(WEB_PROTOCOL.callPrefix)) {
       if (req.method !== 'POST') return sendText(res, 405, 'Commands are sent with POST.');
-      if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return sendJson(res, 415, { code: 'invalid-input', message: 'Commands take a JSON body (Content-Type: application/json).' });
+      if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
+        return sendJson(res, 415, {
+          code: 'invalid-input',
+          message: 'Commands take a JSON body (Content-Type: application/json).',
+        });
       const command = commandOf(path);
       const input = await readJson(req);
       try {
@@ -179,11 +201,15 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Only GET is served here.');
     // The cached outputs and the renderer's files, answered as Electron's app:// answers them (main/serve).
     const fileRequest = nodeFileRequest(req);
-    if (path.startsWith(WEB_PROTOCOL.cachePrefix)) return sendAnswer(req, res, await answerCached(bridge.services.cache, path, fileRequest));
+    if (path.startsWith(WEB_PROTOCOL.cachePrefix))
+      return sendAnswer(req, res, await answerCached(bridge.services.cache, path, fileRequest));
     return sendAnswer(req, res, await answerAsset(rendererDir, path, fileRequest));
   }
 
-  const events = attachEventSocket(server, bridge, { path: WEB_PROTOCOL.events, allow: (req) => refusal(req, 'required') });
+  const events = attachEventSocket(server, bridge, {
+    path: WEB_PROTOCOL.events,
+    allow: (req) => refusal(req, 'required'),
+  });
   const listen = (at: number) =>
     new Promise<void>((ok, fail) => {
       server.once('error', fail);
@@ -208,7 +234,8 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   port = (server.address() as AddressInfo).port;
   headers = securityHeaders(contentSecurityPolicy(origins().map((o) => o.replace(/^http:/, 'ws:'))));
   const origin = `http://127.0.0.1:${port}`;
-  if (options.port === undefined && (saved?.port !== port || saved.token !== token)) await saveAddress(options.dataDir, { port, token });
+  if (options.port === undefined && (saved?.port !== port || saved.token !== token))
+    await saveAddress(options.dataDir, { port, token });
   // The local link: tools of this user (the Blender add-on) find the host and its token here (link-file.ts).
   await writeLinkFile(options.dataDir, { origin, token });
   return {
@@ -231,12 +258,20 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+  });
   res.end(text);
 }
 
 function sendText(res: ServerResponse, status: number, text: string, type = 'text/plain; charset=utf-8'): void {
-  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.writeHead(status, {
+    'content-type': type,
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+  });
   res.end(text);
 }
 
@@ -245,7 +280,9 @@ function requestUrl(req: IncomingMessage): URL {
   try {
     return new URL(req.url ?? '/', 'http://127.0.0.1');
   } catch {
-    throw invalidInput('The request', [{ path: '(url)', message: `${JSON.stringify(String(req.url).slice(0, 200))} is not a valid URL path` }]);
+    throw invalidInput('The request', [
+      { path: '(url)', message: `${JSON.stringify(String(req.url).slice(0, 200))} is not a valid URL path` },
+    ]);
   }
 }
 
@@ -255,7 +292,12 @@ function commandOf(path: string): string {
   try {
     return decodeURIComponent(encoded);
   } catch {
-    throw invalidInput('The command', [{ path: 'command', message: `"${encoded.slice(0, 200)}" has a malformed percent-escape; send the command name URI-encoded (e.g. ${WEB_PROTOCOL.callPrefix}app.info)` }]);
+    throw invalidInput('The command', [
+      {
+        path: 'command',
+        message: `"${encoded.slice(0, 200)}" has a malformed percent-escape; send the command name URI-encoded (e.g. ${WEB_PROTOCOL.callPrefix}app.info)`,
+      },
+    ]);
   }
 }
 
@@ -266,12 +308,19 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   try {
     for await (const chunk of req) {
       size += (chunk as Buffer).length;
-      if (size > MAX_JSON_BYTES) throw new AppError('input-too-large', 'The command input is larger than 1 MiB. Send files through the upload, not inside a command.');
+      if (size > MAX_JSON_BYTES)
+        throw new AppError(
+          'input-too-large',
+          'The command input is larger than 1 MiB. Send files through the upload, not inside a command.',
+        );
       chunks.push(chunk as Buffer);
     }
   } catch (error) {
     if (error instanceof AppError) throw error;
-    throw new AppError('cancelled', 'The command input was cut off before its end (the connection closed). Send the command again.');
+    throw new AppError(
+      'cancelled',
+      'The command input was cut off before its end (the connection closed). Send the command again.',
+    );
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return {};

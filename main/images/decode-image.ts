@@ -31,7 +31,8 @@ export function imageFormatOf(bytes: Uint8Array): ImageFormat | undefined {
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (b.length >= 8 && b.readUInt32BE(0) === 0x89504e47 && b.readUInt32BE(4) === 0x0d0a1a0a) return 'png';
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
-  if (b.length >= 6 && (b.toString('latin1', 0, 6) === 'GIF87a' || b.toString('latin1', 0, 6) === 'GIF89a')) return 'gif';
+  if (b.length >= 6 && (b.toString('latin1', 0, 6) === 'GIF87a' || b.toString('latin1', 0, 6) === 'GIF89a'))
+    return 'gif';
   if (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return 'webp';
   return undefined;
 }
@@ -43,10 +44,19 @@ export function decodeImage(bytes: Uint8Array): RgbaImage {
     switch (format) {
       case 'png': {
         const png = pngjs.PNG.sync.read(buffer);
-        return checked({ width: png.width, height: png.height, data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.byteLength) });
+        return checked({
+          width: png.width,
+          height: png.height,
+          data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.byteLength),
+        });
       }
       case 'jpeg': {
-        const decoded = jpeg.decode(buffer, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: MAX_PIXELS / 1e6, maxMemoryUsageInMB: 2048 });
+        const decoded = jpeg.decode(buffer, {
+          useTArray: true,
+          formatAsRGBA: true,
+          maxResolutionInMP: MAX_PIXELS / 1e6,
+          maxMemoryUsageInMB: 2048,
+        });
         return checked({ width: decoded.width, height: decoded.height, data: decoded.data });
       }
       case 'gif': {
@@ -63,17 +73,23 @@ export function decodeImage(bytes: Uint8Array): RgbaImage {
     }
   } catch (error) {
     if (error instanceof ImageDecodeError) throw error;
-    throw new ImageDecodeError(`could not be decoded as ${format?.toUpperCase()} (${error instanceof Error ? error.message : String(error)}): it may be damaged or cut off`);
+    throw new ImageDecodeError(
+      `could not be decoded as ${format?.toUpperCase()} (${error instanceof Error ? error.message : String(error)}): it may be damaged or cut off`,
+    );
   }
 }
 
 function sizeCheck(width: number, height: number): void {
   if (!(width >= 1 && height >= 1)) throw new ImageDecodeError(`has no pixels (${width}×${height})`);
-  if (width * height > MAX_PIXELS) throw new ImageDecodeError(`is ${width}×${height}, more than the ${MAX_PIXELS / 2 ** 20} megapixels the engine reads`);
+  if (width * height > MAX_PIXELS)
+    throw new ImageDecodeError(
+      `is ${width}×${height}, more than the ${MAX_PIXELS / 2 ** 20} megapixels the engine reads`,
+    );
 }
 
 function checked(image: RgbaImage): RgbaImage {
   sizeCheck(image.width, image.height);
-  if (image.data.length !== image.width * image.height * 4) throw new ImageDecodeError('decoded to the wrong number of bytes');
+  if (image.data.length !== image.width * image.height * 4)
+    throw new ImageDecodeError('decoded to the wrong number of bytes');
   return image;
 }

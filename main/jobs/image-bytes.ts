@@ -16,7 +16,9 @@ export async function imageBytes(source: string, signal?: AbortSignal): Promise<
   try {
     res = await fetch(source, { signal: signal ? AbortSignal.any([signal, limit]) : limit, redirect: 'follow' });
   } catch (error) {
-    throw new ImageUnavailableError(`it could not be downloaded (${(error as Error).name === 'TimeoutError' ? 'no answer in time' : (error as Error).message})`);
+    throw new ImageUnavailableError(
+      `it could not be downloaded (${(error as Error).name === 'TimeoutError' ? 'no answer in time' : (error as Error).message})`,
+    );
   }
   if (!res.ok || !res.body) {
     await res.body?.cancel();

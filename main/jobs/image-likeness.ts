@@ -43,7 +43,11 @@ export function fingerprint(bytes: Buffer): ImageFingerprint {
   try {
     const format = imageFormatOf(bytes);
     if (format === 'png' || format === 'jpeg' || format === 'gif') decoded = lumaOf(decodeImage(bytes));
-    else return { sha256, reason: `${formatOf(bytes)} cannot be compared by their look here (only PNG, JPEG and GIF can)` };
+    else
+      return {
+        sha256,
+        reason: `${formatOf(bytes)} cannot be compared by their look here (only PNG, JPEG and GIF can)`,
+      };
   } catch (error) {
     return { sha256, reason: `the picture could not be decoded: ${(error as Error).message}` };
   }
@@ -66,11 +70,16 @@ export function compareImages(a: ImageFingerprint, b: ImageFingerprint): Likenes
     }
   }
   const { differing, compared, meanGap } = best!;
-  if (compared < MIN_COMPARED) return { verdict: 'unsure', why: 'the picture is too plain to be recognised by its look' };
+  if (compared < MIN_COMPARED)
+    return { verdict: 'unsure', why: 'the picture is too plain to be recognised by its look' };
   const share = differing / compared;
   if (share <= SAME_AT_MOST && meanGap <= SAME_MEAN_WITHIN) return { verdict: 'same-picture', differing, compared };
-  if (share >= DIFFERENT_AT_LEAST) return { verdict: 'different', why: `${differing} of ${compared} brightness gradients differ` };
-  return { verdict: 'unsure', why: `the pictures look alike but not the same (${differing} of ${compared} brightness gradients differ)` };
+  if (share >= DIFFERENT_AT_LEAST)
+    return { verdict: 'different', why: `${differing} of ${compared} brightness gradients differ` };
+  return {
+    verdict: 'unsure',
+    why: `the pictures look alike but not the same (${differing} of ${compared} brightness gradients differ)`,
+  };
 }
 
 const rank = (s: { differing: number; compared: number }) => (s.compared === 0 ? 1 : s.differing / s.compared);
@@ -95,8 +104,10 @@ function perceptualOf(grid: LumaGrid, aspect: number): Perceptual {
   const wide = resample(values, grid.width, grid.height, 9, 8);
   const tall = resample(values, grid.width, grid.height, 8, 9);
   const gradients = new Float64Array(128);
-  for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) gradients[y * 8 + x] = wide[y * 9 + x + 1]! - wide[y * 9 + x]!;
-  for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) gradients[64 + y * 8 + x] = tall[(y + 1) * 8 + x]! - tall[y * 8 + x]!;
+  for (let y = 0; y < 8; y++)
+    for (let x = 0; x < 8; x++) gradients[y * 8 + x] = wide[y * 9 + x + 1]! - wide[y * 9 + x]!;
+  for (let y = 0; y < 8; y++)
+    for (let x = 0; x < 8; x++) gradients[64 + y * 8 + x] = tall[(y + 1) * 8 + x]! - tall[y * 8 + x]!;
   let sum = 0;
   for (const v of values) sum += v;
   return { gradients, mean: sum / values.length, aspect };
@@ -110,7 +121,8 @@ function resample(values: Float64Array, w: number, h: number, ow: number, oh: nu
       const from = (o * n) / on;
       const to = ((o + 1) * n) / on;
       const parts: [number, number][] = [];
-      for (let i = Math.floor(from); i < Math.min(n, Math.ceil(to)); i++) parts.push([i, Math.min(to, i + 1) - Math.max(from, i)]);
+      for (let i = Math.floor(from); i < Math.min(n, Math.ceil(to)); i++)
+        parts.push([i, Math.min(to, i + 1) - Math.max(from, i)]);
       return parts;
     });
   const xs = spans(w, ow);
@@ -119,10 +131,11 @@ function resample(values: Float64Array, w: number, h: number, ow: number, oh: nu
     for (let ox = 0; ox < ow; ox++) {
       let sum = 0;
       let weight = 0;
-      for (const [y, wy] of ys[oy]!) for (const [x, wx] of xs[ox]!) {
-        sum += values[y * w + x]! * wx * wy;
-        weight += wx * wy;
-      }
+      for (const [y, wy] of ys[oy]!)
+        for (const [x, wx] of xs[ox]!) {
+          sum += values[y * w + x]! * wx * wy;
+          weight += wx * wy;
+        }
       out[oy * ow + ox] = weight > 0 ? sum / weight : 0;
     }
   }

@@ -3,7 +3,12 @@
 // their input image compared with the one sent. A service may store an uploaded data URI and list it
 // under its own hosted URL (possibly re-encoded), so the pictures are compared, not the URLs: exact
 // bytes first, then by their look (image-likeness.ts).
-import type { CreateImageTo3dLegacyRequest, CreateImageTo3dRequest, ImageTo3dSession, ImageTo3dSessionOlder } from '../../shared/contract/index.ts';
+import type {
+  CreateImageTo3dLegacyRequest,
+  CreateImageTo3dRequest,
+  ImageTo3dSession,
+  ImageTo3dSessionOlder,
+} from '../../shared/contract/index.ts';
 import type { ServiceClient } from '../api/client.ts';
 import type { Store } from '../store/database.ts';
 import type { JournalEntry } from '../store/journal.ts';
@@ -36,7 +41,11 @@ const PAGE_SIZE = 100;
 /** Candidates whose images are downloaded at most; more than that are left to the user. */
 const MAX_COMPARED = 25;
 
-export async function searchLostCreate(deps: { store: Store; client: ServiceClient }, entry: JournalEntry, now: number): Promise<SearchResult> {
+export async function searchLostCreate(
+  deps: { store: Store; client: ServiceClient },
+  entry: JournalEntry,
+  now: number,
+): Promise<SearchResult> {
   const sentAt = entry.sentAt ?? entry.createdAt;
   const from = sentAt - MATCH_WINDOW_MS;
   const to = (entry.answeredAt ?? now) + MATCH_WINDOW_MS;
@@ -63,7 +72,13 @@ export async function searchLostCreate(deps: { store: Store; client: ServiceClie
       result.ruledOut.push({ sessionCode: s.session_code, why: options });
       continue;
     }
-    const candidate = (match: Candidate['match'], note: string): Candidate => ({ sessionCode: s.session_code, createdAt: s.created_at, status: s.status, match, note });
+    const candidate = (match: Candidate['match'], note: string): Candidate => ({
+      sessionCode: s.session_code,
+      createdAt: s.created_at,
+      status: s.status,
+      match,
+      note,
+    });
     const listed = [...new Set([s.image_url, s.input_image, s.user_image].filter((u) => u !== ''))];
     if (sent === undefined) {
       result.unsure.push(candidate('unverified', 'the journal holds no input image to compare'));
@@ -78,7 +93,9 @@ export async function searchLostCreate(deps: { store: Store; client: ServiceClie
       continue;
     }
     if (++compared > MAX_COMPARED) {
-      result.unsure.push(candidate('unverified', `not compared: more than ${MAX_COMPARED} sessions were created around then`));
+      result.unsure.push(
+        candidate('unverified', `not compared: more than ${MAX_COMPARED} sessions were created around then`),
+      );
       continue;
     }
     local ??= imageBytes(sent).then(fingerprint, (error: unknown) => asUnavailable(error));
@@ -88,9 +105,12 @@ export async function searchLostCreate(deps: { store: Store; client: ServiceClie
       continue;
     }
     const verdict = await bestLikeness(mine, listed);
-    if (verdict.verdict === 'same-file') result.sure.push(candidate('same-file', 'its input image is byte for byte the one sent'));
-    else if (verdict.verdict === 'same-picture') result.sure.push(candidate('same-picture', 'its input image is the picture sent, re-encoded by the service'));
-    else if (verdict.verdict === 'different') result.ruledOut.push({ sessionCode: s.session_code, why: `another input image (${verdict.why})` });
+    if (verdict.verdict === 'same-file')
+      result.sure.push(candidate('same-file', 'its input image is byte for byte the one sent'));
+    else if (verdict.verdict === 'same-picture')
+      result.sure.push(candidate('same-picture', 'its input image is the picture sent, re-encoded by the service'));
+    else if (verdict.verdict === 'different')
+      result.ruledOut.push({ sessionCode: s.session_code, why: `another input image (${verdict.why})` });
     else result.unsure.push(candidate('unverified', `its input image could not be compared: ${verdict.why}`));
   }
   return result;
@@ -114,7 +134,9 @@ async function bestLikeness(mine: ImageFingerprint, urls: string[]): Promise<Lik
 }
 
 function asUnavailable(error: unknown): ImageUnavailableError {
-  return error instanceof ImageUnavailableError ? error : new ImageUnavailableError(`it could not be read (${(error as Error).message})`);
+  return error instanceof ImageUnavailableError
+    ? error
+    : new ImageUnavailableError(`it could not be read (${(error as Error).message})`);
 }
 
 function sentImage(entry: JournalEntry): string | undefined {
@@ -123,10 +145,16 @@ function sentImage(entry: JournalEntry): string | undefined {
 }
 
 /** Why the session cannot be the lost create's by its options; undefined when they agree (or cannot be read). */
-async function differentOptions(client: ServiceClient, entry: JournalEntry, listed: ImageTo3dSessionOlder): Promise<string | undefined> {
+async function differentOptions(
+  client: ServiceClient,
+  entry: JournalEntry,
+  listed: ImageTo3dSessionOlder,
+): Promise<string | undefined> {
   if (entry.endpoint === 'createImageTo3dLegacy') {
     const sent = (entry.body as Partial<CreateImageTo3dLegacyRequest> | null)?.model_version ?? '';
-    return listed.model_version !== undefined && listed.model_version !== sent ? `model_version ${JSON.stringify(listed.model_version)}, not ${JSON.stringify(sent)}` : undefined;
+    return listed.model_version !== undefined && listed.model_version !== sent
+      ? `model_version ${JSON.stringify(listed.model_version)}, not ${JSON.stringify(sent)}`
+      : undefined;
   }
   const sent = (entry.body ?? {}) as Partial<CreateImageTo3dRequest>;
   let current: ImageTo3dSession;
@@ -141,7 +169,11 @@ async function differentOptions(client: ServiceClient, entry: JournalEntry, list
     }
   }
   const box = current.scaled_bbox;
-  if (sent.scaled_bbox !== undefined && box !== undefined && (box.length !== 3 || box.some((v, i) => v !== sent.scaled_bbox![i]))) {
+  if (
+    sent.scaled_bbox !== undefined &&
+    box !== undefined &&
+    (box.length !== 3 || box.some((v, i) => v !== sent.scaled_bbox![i]))
+  ) {
     return `scaled_bbox ${JSON.stringify(box)}, not ${JSON.stringify(sent.scaled_bbox)}`;
   }
   return undefined;

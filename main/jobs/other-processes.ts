@@ -15,7 +15,17 @@ const MARGIN_MS = 10_000;
 
 /** What the page and the CLI show of a job: a change of any of these is reported. */
 function fingerprint(job: JobRecord): string {
-  return JSON.stringify([job.state, job.rawStatus, job.percent, job.final, job.error, job.outputsFetched, job.label, job.remoteId, (job as { name?: unknown }).name ?? null]);
+  return JSON.stringify([
+    job.state,
+    job.rawStatus,
+    job.percent,
+    job.final,
+    job.error,
+    job.outputsFetched,
+    job.label,
+    job.remoteId,
+    (job as { name?: unknown }).name ?? null,
+  ]);
 }
 
 interface Seen {
@@ -43,7 +53,12 @@ export class OtherProcessChanges {
 
   /** This process changed (or reported) the job: it is not another's change. */
   saw(job: JobRecord): void {
-    this.#seen.set(job.id, { print: fingerprint(job), updatedAt: job.updatedAt, final: job.final, waitingForOutputs: job.state === 'succeeded' && !job.outputsFetched });
+    this.#seen.set(job.id, {
+      print: fingerprint(job),
+      updatedAt: job.updatedAt,
+      final: job.final,
+      waitingForOutputs: job.state === 'succeeded' && !job.outputsFetched,
+    });
   }
 
   /** The changes other processes committed since the last check (none when the data version did not move). */
@@ -67,7 +82,8 @@ export class OtherProcessChanges {
       else if (!added) changes.push({ event: 'progress', job });
     }
     // What cannot change any more without a new updated_at is forgotten.
-    for (const [id, s] of this.#seen) if (s.updatedAt < since - MARGIN_MS && !s.waitingForOutputs) this.#seen.delete(id);
+    for (const [id, s] of this.#seen)
+      if (s.updatedAt < since - MARGIN_MS && !s.waitingForOutputs) this.#seen.delete(id);
     return changes;
   }
 }

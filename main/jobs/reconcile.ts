@@ -59,9 +59,21 @@ export function attachOperation(deps: ReconcileDeps, entry: JournalEntry, remote
   if (job) {
     const note = job.error;
     job = store.jobs.attachRemote(job.id, remoteId, now);
-    if (note !== null) job = store.jobs.updateStatus(job.id, { state: job.state, rawStatus: job.rawStatus, percent: job.percent, final: job.final, error: null, now });
+    if (note !== null)
+      job = store.jobs.updateStatus(job.id, {
+        state: job.state,
+        rawStatus: job.rawStatus,
+        percent: job.percent,
+        final: job.final,
+        error: null,
+        now,
+      });
   } else {
-    const ref = refOfCreate(entry.endpoint, { params: entry.params, body: entry.body }, { session_code: remoteId, _id: remoteId });
+    const ref = refOfCreate(
+      entry.endpoint,
+      { params: entry.params, body: entry.body },
+      { session_code: remoteId, _id: remoteId },
+    );
     if (!ref) throw new Error(`${entry.endpoint} creates nothing that can be tracked`);
     job = tracker.track({ ...ref, label: remoteId, operationId: entry.operationId });
     store.journal.linkJob(entry.operationId, job.id);
@@ -88,7 +100,10 @@ export function adviceFor(entry: JournalEntry, outcome: ReconcileOutcome): strin
   const abandon = `"asset-studio reconcile ${op} --abandon"`;
   if (outcome.status === 'ambiguous') {
     const list = outcome.candidates.map((c) => `${c.sessionCode} (created ${c.createdAt}; ${c.note})`).join(', ');
-    const which = outcome.candidates.length === 1 ? 'One session at the service may be it, but it could not be confirmed' : `${outcome.candidates.length} sessions at the service may be it`;
+    const which =
+      outcome.candidates.length === 1
+        ? 'One session at the service may be it, but it could not be confirmed'
+        : `${outcome.candidates.length} sessions at the service may be it`;
     return (
       `The answer to this create was lost. ${which}: ${list}. ` +
       `Attach the right one with "asset-studio reconcile ${op} --session <session_code>", or run ${abandon} if none is (then create it again).`
@@ -98,13 +113,16 @@ export function adviceFor(entry: JournalEntry, outcome: ReconcileOutcome): strin
     return `The answer to this ${entry.endpoint} request was lost and the session shows no sign that it started. Run "asset-studio reconcile" again later, or ${abandon} and send it again.`;
   }
   if (outcome.status === 'not-found') {
-    const others = outcome.ruledOut ? ` (${outcome.ruledOut} created around then have another input image or other options)` : '';
+    const others = outcome.ruledOut
+      ? ` (${outcome.ruledOut} created around then have another input image or other options)`
+      : '';
     return (
       `The answer to this create was lost and no session at the service matches it${others}. ` +
       `Run "asset-studio reconcile" again later; if it is still not found, run ${abandon} and create it again.`
     );
   }
-  if (outcome.status === 'unsupported') return `The answer to this request was lost and ${outcome.reason}: find it yourself, then run "asset-studio reconcile ${op} --session <code>", or ${abandon}.`;
+  if (outcome.status === 'unsupported')
+    return `The answer to this request was lost and ${outcome.reason}: find it yourself, then run "asset-studio reconcile ${op} --session <code>", or ${abandon}.`;
   return undefined;
 }
 
@@ -114,7 +132,14 @@ function noteOnJob(deps: ReconcileDeps, entry: JournalEntry, outcome: ReconcileO
   const job = entry.jobId ? deps.store.jobs.get(entry.jobId) : undefined;
   if (advice === undefined || job?.state !== 'submission_unknown') return;
   const now = (deps.now ?? Date.now)();
-  const noted = deps.store.jobs.updateStatus(job.id, { state: job.state, rawStatus: job.rawStatus, percent: job.percent, final: job.final, error: advice, now });
+  const noted = deps.store.jobs.updateStatus(job.id, {
+    state: job.state,
+    rawStatus: job.rawStatus,
+    percent: job.percent,
+    final: job.final,
+    error: advice,
+    now,
+  });
   deps.tracker.emit('progress', noted); // so the library shows the candidates
 }
 
@@ -130,7 +155,8 @@ async function checkStep(deps: ReconcileDeps, entry: JournalEntry): Promise<Reco
   if (!code) return { status: 'unsupported', reason: 'the operation names no session' };
   const records = await deps.client.getMesh(code);
   const status = records[0]?.status ?? '';
-  if (STEP_STARTED[entry.endpoint]!.test(status)) return { status: 'reconciled', remoteId: code, job: attachOperation(deps, entry, code) };
+  if (STEP_STARTED[entry.endpoint]!.test(status))
+    return { status: 'reconciled', remoteId: code, job: attachOperation(deps, entry, code) };
   return { status: 'not-found' };
 }
 
@@ -167,10 +193,14 @@ export async function reconcileJournal(deps: ReconcileDeps, request: ReconcileRe
   if (request.operationId === undefined && (request.sessionCode !== undefined || request.abandon)) {
     throw new UnknownOperationError('Name the operation to attach or abandon (its id is shown by "reconcile").');
   }
-  const entries = request.operationId === undefined ? store.journal.listUnresolved() : [store.journal.get(request.operationId)];
+  const entries =
+    request.operationId === undefined ? store.journal.listUnresolved() : [store.journal.get(request.operationId)];
   const results: ReconcileResult[] = [];
   for (const entry of entries) {
-    if (!entry) throw new UnknownOperationError(`There is no journaled operation ${request.operationId}. Run "reconcile" without an id to see the open ones.`);
+    if (!entry)
+      throw new UnknownOperationError(
+        `There is no journaled operation ${request.operationId}. Run "reconcile" without an id to see the open ones.`,
+      );
     const operationId = entry.operationId;
     if (request.sessionCode !== undefined) {
       const job = attachOperation(deps, entry, request.sessionCode);
@@ -179,16 +209,30 @@ export async function reconcileJournal(deps: ReconcileDeps, request: ReconcileRe
       const now = (deps.now ?? Date.now)();
       store.journal.markAbandoned(operationId, now);
       const job = entry.jobId
-        ? store.jobs.updateStatus(entry.jobId, { state: 'failed', rawStatus: 'abandoned', final: true, error: 'The submission was abandoned: the service did not create it. Create it again if you still need it.', now })
+        ? store.jobs.updateStatus(entry.jobId, {
+            state: 'failed',
+            rawStatus: 'abandoned',
+            final: true,
+            error: 'The submission was abandoned: the service did not create it. Create it again if you still need it.',
+            now,
+          })
         : undefined;
       results.push({ operationId, outcome: 'abandoned', reconciled: true, ...(job && { job }) });
     } else {
       const outcome = await reconcileOperation(deps, entry);
       const advice = adviceFor(entry, outcome);
       const open = { reconciled: false, ...(advice !== undefined && { advice }) };
-      if (outcome.status === 'reconciled') results.push({ operationId, outcome: `reconciled with ${outcome.remoteId}`, reconciled: true, job: outcome.job });
-      else if (outcome.status === 'ambiguous') results.push({ operationId, outcome: 'ambiguous', ...open, candidates: outcome.candidates });
-      else if (outcome.status === 'unsupported') results.push({ operationId, outcome: `needs you: ${outcome.reason}`, ...open });
+      if (outcome.status === 'reconciled')
+        results.push({
+          operationId,
+          outcome: `reconciled with ${outcome.remoteId}`,
+          reconciled: true,
+          job: outcome.job,
+        });
+      else if (outcome.status === 'ambiguous')
+        results.push({ operationId, outcome: 'ambiguous', ...open, candidates: outcome.candidates });
+      else if (outcome.status === 'unsupported')
+        results.push({ operationId, outcome: `needs you: ${outcome.reason}`, ...open });
       else results.push({ operationId, outcome: 'not found at the service', ...open });
     }
   }

@@ -1,7 +1,20 @@
 // How a job is read back: the endpoint, the status and the value to keep come from its kind (shared/kinds/).
 // Used by the tracker and by `--wait`.
-import { ENDPOINTS, pathParams, type EndpointDef, type EndpointId, type NormalisedStatus } from '../../shared/contract/index.ts';
-import { canFollow, jobDef, jobStatus, refOfCreate as jobOfCreate, type CreateCall, type KindRef } from '../../shared/kinds/index.ts';
+import {
+  ENDPOINTS,
+  pathParams,
+  type EndpointDef,
+  type EndpointId,
+  type NormalisedStatus,
+} from '../../shared/contract/index.ts';
+import {
+  canFollow,
+  jobDef,
+  jobStatus,
+  refOfCreate as jobOfCreate,
+  type CreateCall,
+  type KindRef,
+} from '../../shared/kinds/index.ts';
 import type { ServiceClient } from '../api/client.ts';
 
 export type TrackedRef = KindRef;
@@ -24,7 +37,12 @@ export function canObserve(kind: string): boolean {
 }
 
 /** Reads the resource once and normalises its status. */
-export async function observe(client: ServiceClient, ref: TrackedRef, signal?: AbortSignal, maxAttempts?: number): Promise<Observation> {
+export async function observe(
+  client: ServiceClient,
+  ref: TrackedRef,
+  signal?: AbortSignal,
+  maxAttempts?: number,
+): Promise<Observation> {
   const o = { signal, ...(maxAttempts !== undefined && { maxAttempts }) };
   const job = jobDef(ref.kind);
   if (job?.read === undefined) throw new Error(`cannot read a resource of kind ${ref.kind}`);
@@ -37,7 +55,11 @@ export async function observe(client: ServiceClient, ref: TrackedRef, signal?: A
 }
 
 /** The older form of a session from the list endpoint (newest first: recent sessions are on the first pages). */
-async function findInList(client: ServiceClient, code: string, o: { signal?: AbortSignal | undefined; maxAttempts?: number }): Promise<unknown> {
+async function findInList(
+  client: ServiceClient,
+  code: string,
+  o: { signal?: AbortSignal | undefined; maxAttempts?: number },
+): Promise<unknown> {
   for (let page = 1; page <= 5; page++) {
     const list = await client.listImageTo3d({ limit: 100, page }, o);
     const found = list.results.find((s) => s.session_code === code);

@@ -4,7 +4,16 @@
 import type { EndpointId } from '../../shared/contract/index.ts';
 import { canFollow, jobStatus, refOfCreate as jobOfCreate, type KindRef } from '../../shared/kinds/index.ts';
 import type { CallArgs, PreparedCall, ServiceClient } from '../api/client.ts';
-import { ApiError, CancelledError, NetworkError, NOT_SENT_CODES, ProtocolError, RequestValidationError, ServiceResponseError, TimeoutError } from '../api/errors.ts';
+import {
+  ApiError,
+  CancelledError,
+  NetworkError,
+  NOT_SENT_CODES,
+  ProtocolError,
+  RequestValidationError,
+  ServiceResponseError,
+  TimeoutError,
+} from '../api/errors.ts';
 import { AppError } from '../../shared/errors.ts';
 import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
@@ -35,7 +44,10 @@ export class SubmissionUnknownError extends AppError<'submission-unknown'> {
         : `Sessions at the service that may be it: ${candidates.map((c) => `${c.sessionCode} (created ${c.createdAt}; ${c.note})`).join(', ')}. ` +
           `Attach the right one with "asset-studio reconcile ${operationId} --session <session_code>", ` +
           `or run "asset-studio reconcile ${operationId} --abandon" if none is.`;
-    super('submission-unknown', `The answer to operation ${operationId} was lost (${cause}), so the service may or may not have created it. It was NOT sent again, to avoid paying twice. ${found}`);
+    super(
+      'submission-unknown',
+      `The answer to operation ${operationId} was lost (${cause}), so the service may or may not have created it. It was NOT sent again, to avoid paying twice. ${found}`,
+    );
     this.operationId = operationId;
     this.jobId = jobId;
     this.candidates = candidates;
@@ -102,8 +114,15 @@ export class Submitter {
     }
     const ref = jobOfCreate(endpoint, prepared, data);
     journal.markAnswered(op, ref?.id ?? remoteIdOf(data), this.#now());
-    if (!ref || !canFollow(ref.kind)) return { status: 'created', operationId: op, data, ...(ref && this.#recordUnfollowable(ref, op, options, data)) };
-    const job = this.#tracker.track({ ...ref, label: options.label, operationId: op, parentId: options.parentId ?? null, initial: data });
+    if (!ref || !canFollow(ref.kind))
+      return { status: 'created', operationId: op, data, ...(ref && this.#recordUnfollowable(ref, op, options, data)) };
+    const job = this.#tracker.track({
+      ...ref,
+      label: options.label,
+      operationId: op,
+      parentId: options.parentId ?? null,
+      initial: data,
+    });
     journal.linkJob(op, job.id);
     return { status: 'created', operationId: op, data, job };
   }
@@ -112,8 +131,17 @@ export class Submitter {
   #recordUnfollowable(ref: KindRef, operationId: string, options: SubmitOptions, data: unknown): { job: JobRecord } {
     const status = jobStatus(ref, data);
     const job = this.#store.jobs.insert({
-      kind: ref.kind, label: options.label, remoteId: ref.id, operationId, origin: this.#tracker.origin, state: status.state, rawStatus: status.raw,
-      final: status.final, result: data, nextPollAt: null, now: this.#now(),
+      kind: ref.kind,
+      label: options.label,
+      remoteId: ref.id,
+      operationId,
+      origin: this.#tracker.origin,
+      state: status.state,
+      rawStatus: status.raw,
+      final: status.final,
+      result: data,
+      nextPollAt: null,
+      now: this.#now(),
     });
     this.#store.journal.linkJob(operationId, job.id);
     this.#tracker.emit('job-added', job);
@@ -123,23 +151,43 @@ export class Submitter {
   async #replay(previous: JournalEntry, hash: string): Promise<SubmitOutcome> {
     const op = previous.operationId;
     if (previous.bodyHash !== hash) {
-      throw new OperationConflictError(`Operation ${op} was journaled with a different request. Use a new --operation-id for a new request.`);
+      throw new OperationConflictError(
+        `Operation ${op} was journaled with a different request. Use a new --operation-id for a new request.`,
+      );
     }
     const job = previous.jobId ? this.#store.jobs.get(previous.jobId) : undefined;
     if (previous.state === 'answered' || previous.state === 'reconciled') {
-      return { status: 'replayed', operationId: op, data: job?.result ?? { id: previous.remoteId }, ...(job && { job }) };
+      return {
+        status: 'replayed',
+        operationId: op,
+        data: job?.result ?? { id: previous.remoteId },
+        ...(job && { job }),
+      };
     }
     if (previous.state === 'pending' || previous.state === 'unknown') {
-      const outcome = await reconcileOperation({ store: this.#store, client: this.#client, tracker: this.#tracker, now: this.#now }, previous);
+      const outcome = await reconcileOperation(
+        { store: this.#store, client: this.#client, tracker: this.#tracker, now: this.#now },
+        previous,
+      );
       if (outcome.status === 'reconciled') return { status: 'reconciled', operationId: op, job: outcome.job };
-      throw new SubmissionUnknownError(op, previous.jobId ?? undefined, previous.error ?? 'no answer was recorded', outcome.status === 'ambiguous' ? outcome.candidates : []);
+      throw new SubmissionUnknownError(
+        op,
+        previous.jobId ?? undefined,
+        previous.error ?? 'no answer was recorded',
+        outcome.status === 'ambiguous' ? outcome.candidates : [],
+      );
     }
     throw new OperationConflictError(
       `Operation ${op} is ${previous.state}${previous.error ? ` (${previous.error})` : ''}: nothing was created. Submit again with a new --operation-id or without one.`,
     );
   }
 
-  async #onLostAnswer(entry: JournalEntry, prepared: PreparedCall, options: SubmitOptions, cause: string): Promise<SubmitOutcome> {
+  async #onLostAnswer(
+    entry: JournalEntry,
+    prepared: PreparedCall,
+    options: SubmitOptions,
+    cause: string,
+  ): Promise<SubmitOutcome> {
     const now = this.#now();
     // What the job would have been, without the remote id that the lost answer carried.
     const expected = jobOfCreate(entry.endpoint, prepared, {});
@@ -162,8 +210,14 @@ export class Submitter {
       { store: this.#store, client: this.#client, tracker: this.#tracker, now: this.#now },
       this.#store.journal.get(entry.operationId)!,
     ).catch(() => undefined);
-    if (outcome?.status === 'reconciled') return { status: 'reconciled', operationId: entry.operationId, job: outcome.job };
-    throw new SubmissionUnknownError(entry.operationId, job.id, cause, outcome?.status === 'ambiguous' ? outcome.candidates : []);
+    if (outcome?.status === 'reconciled')
+      return { status: 'reconciled', operationId: entry.operationId, job: outcome.job };
+    throw new SubmissionUnknownError(
+      entry.operationId,
+      job.id,
+      cause,
+      outcome?.status === 'ambiguous' ? outcome.candidates : [],
+    );
   }
 }
 

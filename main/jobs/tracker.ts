@@ -108,7 +108,12 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
     this.#running = true;
     const now = this.#now();
     for (const job of this.#store.jobs.listActive()) {
-      if (job.remoteId !== null && canObserve(job.kind) && job.updatedAt < this.#createdAt && (job.nextPollAt === null || job.nextPollAt > now)) {
+      if (
+        job.remoteId !== null &&
+        canObserve(job.kind) &&
+        job.updatedAt < this.#createdAt &&
+        (job.nextPollAt === null || job.nextPollAt > now)
+      ) {
         this.#store.jobs.schedule(job.id, now, now);
       }
     }
@@ -177,8 +182,14 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
     const now = this.#now();
     let woken = 0;
     for (const job of this.#store.jobs.activeByRemoteId(remoteId)) {
-      const said = claimed === undefined ? undefined : normaliseStatus(job.kind, claimed, { step: job.step ?? undefined });
-      const urgent = said === undefined || said.final || said.state === 'unknown' || job.state === 'queued' || job.state === 'submission_unknown';
+      const said =
+        claimed === undefined ? undefined : normaliseStatus(job.kind, claimed, { step: job.step ?? undefined });
+      const urgent =
+        said === undefined ||
+        said.final ||
+        said.state === 'unknown' ||
+        job.state === 'queued' ||
+        job.state === 'submission_unknown';
       if (!urgent) continue;
       this.#store.jobs.schedule(job.id, now, now);
       woken++;
@@ -279,7 +290,12 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
   }
 
   async #read(job: JobRecord): Promise<void> {
-    const ref: TrackedRef = { kind: job.kind, id: job.remoteId!, ...(job.step && { step: job.step }), ...(job.texts && { texts: job.texts }) };
+    const ref: TrackedRef = {
+      kind: job.kind,
+      id: job.remoteId!,
+      ...(job.step && { step: job.step }),
+      ...(job.texts && { texts: job.texts }),
+    };
     let seen: Observation;
     try {
       seen = await this.budget.run(async () => {
@@ -306,7 +322,15 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
     if (current.final) {
       // A finished job read again (refresh: fresh signed URLs) keeps its state and takes the new result;
       // one cancelled here while the read was on its way stays cancelled.
-      if (job.final) this.#store.jobs.updateStatus(job.id, { state: current.state, rawStatus: current.rawStatus, percent: current.percent, final: true, result: seen.value, now });
+      if (job.final)
+        this.#store.jobs.updateStatus(job.id, {
+          state: current.state,
+          rawStatus: current.rawStatus,
+          percent: current.percent,
+          final: true,
+          result: seen.value,
+          now,
+        });
       return;
     }
     const s = seen.status;
@@ -318,10 +342,23 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
       final = true;
       error = `The service reported the status "${s.raw}", which this version does not know, for longer than ${Math.round(this.#unknownLimitMs / 60_000)} min. Check the session at the service; update Asset Studio if it finished there.`;
     }
-    if (s.state === 'failed') error = `The service reported "${s.raw}": it could not finish this job. Check the input and create the job again.`;
+    if (s.state === 'failed')
+      error = `The service reported "${s.raw}": it could not finish this job. Check the input and create the job again.`;
     const before = job.lastChangeAt;
-    this.#store.jobs.updateStatus(job.id, { state, rawStatus: s.raw, percent: s.percent ?? null, final, result: seen.value, error, now });
-    const fresh = this.#store.jobs.schedule(job.id, final ? null : now + this.#watchedDelay(job.id, this.#delay({ ...job, percent: s.percent ?? null }, now)), now);
+    this.#store.jobs.updateStatus(job.id, {
+      state,
+      rawStatus: s.raw,
+      percent: s.percent ?? null,
+      final,
+      result: seen.value,
+      error,
+      now,
+    });
+    const fresh = this.#store.jobs.schedule(
+      job.id,
+      final ? null : now + this.#watchedDelay(job.id, this.#delay({ ...job, percent: s.percent ?? null }, now)),
+      now,
+    );
     if (!final) {
       if (fresh.lastChangeAt !== before) this.emit('progress', fresh);
       return;
@@ -343,7 +380,10 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
     }
     if (error instanceof ServiceResponseError && error.status === 404) {
       this.#store.jobs.updateStatus(job.id, {
-        state: 'failed', rawStatus: job.rawStatus, final: true, now,
+        state: 'failed',
+        rawStatus: job.rawStatus,
+        final: true,
+        now,
         error: `The service no longer knows ${job.remoteId} (HTTP 404). It may have been deleted or belong to another API key.`,
       });
       this.emit('failed', this.#store.jobs.schedule(job.id, null, now));
@@ -351,7 +391,11 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
     }
     // Back off this job: twice the usual delay, at least until a pause ends.
     const delay = Math.min(this.#timing.maxIntervalMs, 2 * Math.max(this.#timing.steadyFloorMs, this.#delay(job, now)));
-    this.emit('read-error', this.#store.jobs.schedule(job.id, Math.max(now + delay, this.budget.pausedUntil), now), error);
+    this.emit(
+      'read-error',
+      this.#store.jobs.schedule(job.id, Math.max(now + delay, this.budget.pausedUntil), now),
+      error,
+    );
   }
 
   /** A 429 pauses every request of the app until its Retry-After has passed. */
@@ -367,7 +411,14 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
   }
 
   #delay(job: Pick<JobRecord, 'kind' | 'step' | 'createdAt' | 'percent'>, now: number): number {
-    const state = { now, startedAt: job.createdAt, kind: job.kind, step: job.step ?? undefined, percent: job.percent ?? undefined, webhooks: this.#webhooks() };
+    const state = {
+      now,
+      startedAt: job.createdAt,
+      kind: job.kind,
+      step: job.step ?? undefined,
+      percent: job.percent ?? undefined,
+      webhooks: this.#webhooks(),
+    };
     return nextPollDelay(state, this.#timing, this.#random);
   }
 }

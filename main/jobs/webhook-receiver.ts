@@ -41,11 +41,17 @@ export function parseWebhookBody(text: string): WebhookEvent | undefined {
   if (!parsed.success) return undefined;
   const p = parsed.data;
   const inner = p.payload ?? p.data ?? {};
-  const sessionId = p.session_id ?? p.session_code ?? inner.session_id ?? inner.session_code ?? inner.scenario ?? p.scenario;
+  const sessionId =
+    p.session_id ?? p.session_code ?? inner.session_id ?? inner.session_code ?? inner.scenario ?? p.scenario;
   if (!sessionId) return undefined;
   const type = p.type ?? p.event ?? 'unknown';
   // The older form names the new status in its type (e.g. `preview_done`).
-  const newStatus = p.new_status ?? inner.new_status ?? inner.status ?? p.status ?? (type === 'session_status_changed' || type === 'unknown' ? undefined : type);
+  const newStatus =
+    p.new_status ??
+    inner.new_status ??
+    inner.status ??
+    p.status ??
+    (type === 'session_status_changed' || type === 'unknown' ? undefined : type);
   return { sessionId, type, newStatus };
 }
 
@@ -93,7 +99,12 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     };
     const id = header('webhook-id');
     if (options.secret) {
-      const verdict = verifyWebhook(options.secret, { id, timestamp: header('webhook-timestamp'), signature: header('webhook-signature') }, body, now());
+      const verdict = verifyWebhook(
+        options.secret,
+        { id, timestamp: header('webhook-timestamp'), signature: header('webhook-signature') },
+        body,
+        now(),
+      );
       if (!verdict.ok) {
         options.log?.(`webhook refused: ${verdict.reason}`);
         return reply(res, 401, verdict.reason);
@@ -102,7 +113,11 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     const event = parseWebhookBody(body);
     if (!event) return reply(res, 400, 'not a session notification');
     const deliveryId = id ?? `body_${createHash('sha256').update(body).digest('hex')}`;
-    const isNew = options.store.webhooks.recordIfNew(deliveryId, { sessionId: event.sessionId, eventType: event.type, now: now() });
+    const isNew = options.store.webhooks.recordIfNew(deliveryId, {
+      sessionId: event.sessionId,
+      eventType: event.type,
+      now: now(),
+    });
     reply(res, 204);
     if (isNew) options.onEvent(event);
   }

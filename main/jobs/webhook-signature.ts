@@ -7,7 +7,9 @@ export const WEBHOOK_TOLERANCE_MS = 5 * 60_000;
 export type VerifyResult = { ok: true } | { ok: false; reason: string };
 
 function secretBytes(secret: string): Buffer {
-  return secret.startsWith('whsec_') ? Buffer.from(secret.slice('whsec_'.length), 'base64') : Buffer.from(secret, 'utf8');
+  return secret.startsWith('whsec_')
+    ? Buffer.from(secret.slice('whsec_'.length), 'base64')
+    : Buffer.from(secret, 'utf8');
 }
 
 export function signWebhook(secret: string, id: string, timestampSeconds: number, body: string): string {
@@ -29,10 +31,12 @@ export function verifyWebhook(
   toleranceMs = WEBHOOK_TOLERANCE_MS,
 ): VerifyResult {
   const { id, timestamp, signature } = headers;
-  if (!id || !timestamp || !signature) return { ok: false, reason: 'missing webhook-id, webhook-timestamp or webhook-signature header' };
+  if (!id || !timestamp || !signature)
+    return { ok: false, reason: 'missing webhook-id, webhook-timestamp or webhook-signature header' };
   if (!/^\d+$/.test(timestamp)) return { ok: false, reason: 'webhook-timestamp is not a number of seconds' };
   const ts = Number(timestamp);
-  if (Math.abs(now - ts * 1000) > toleranceMs) return { ok: false, reason: 'webhook-timestamp is outside the 5-minute tolerance (stale or replayed)' };
+  if (Math.abs(now - ts * 1000) > toleranceMs)
+    return { ok: false, reason: 'webhook-timestamp is outside the 5-minute tolerance (stale or replayed)' };
   const expected = Buffer.from(signWebhook(secret, id, ts, body).slice(3), 'base64');
   for (const candidate of signature.split(' ')) {
     const [version, mac] = candidate.split(',', 2);

@@ -43,7 +43,12 @@ export async function answerFile(req: FileRequest, file: ServedFile): Promise<An
   if (!info?.isFile()) return undefined;
   const size = info.size;
   const etag = strongEtag(file.identity ?? file.path, info);
-  const headers: Record<string, string> = { 'content-type': file.contentType, 'accept-ranges': 'bytes', etag, 'cache-control': file.cacheControl };
+  const headers: Record<string, string> = {
+    'content-type': file.contentType,
+    'accept-ranges': 'bytes',
+    etag,
+    'cache-control': file.cacheControl,
+  };
 
   if (matchesAny(req.header('if-none-match'), etag)) return { status: 304, headers };
 
@@ -51,17 +56,34 @@ export async function answerFile(req: FileRequest, file: ServedFile): Promise<An
   const rangeHeader = ifRange === undefined || ifRange === etag ? req.header('range') : undefined;
   const range = rangeHeader === undefined ? undefined : parseRange(rangeHeader, size);
   if (range === 'unsatisfiable') return { status: 416, headers: { ...headers, 'content-range': `bytes */${size}` } };
-  if (range === undefined) return { status: 200, headers: { ...headers, 'content-length': String(size) }, body: { file: file.path, start: 0, end: size - 1 } };
+  if (range === undefined)
+    return {
+      status: 200,
+      headers: { ...headers, 'content-length': String(size) },
+      body: { file: file.path, start: 0, end: size - 1 },
+    };
   return {
     status: 206,
-    headers: { ...headers, 'content-length': String(range.end - range.start + 1), 'content-range': `bytes ${range.start}-${range.end}/${size}` },
+    headers: {
+      ...headers,
+      'content-length': String(range.end - range.start + 1),
+      'content-range': `bytes ${range.start}-${range.end}/${size}`,
+    },
     body: { file: file.path, ...range },
   };
 }
 
 /** A text answer (errors, pages), never cached. */
 export function textAnswer(status: number, text: string, contentType = 'text/plain; charset=utf-8'): Answer {
-  return { status, headers: { 'content-type': contentType, 'content-length': String(Buffer.byteLength(text)), 'cache-control': 'no-store' }, body: { text } };
+  return {
+    status,
+    headers: {
+      'content-type': contentType,
+      'content-length': String(Buffer.byteLength(text)),
+      'cache-control': 'no-store',
+    },
+    body: { text },
+  };
 }
 
 /** `"<32 hex>"`: the same file (identity, size, mtime, inode) always gets the same tag. */

@@ -24,6 +24,14 @@ export function toResponse(request: RequestLike, answer: Answer, extraHeaders: R
     return new Response(null, { status: answer.status, headers });
   }
   if ('text' in body) return new Response(body.text, { status: answer.status, headers });
-  const stream = 'stream' in body ? body.stream : body.end < body.start ? undefined : createReadStream(body.file, { start: body.start, end: body.end });
-  return new Response(stream ? (Readable.toWeb(stream) as unknown as ReadableStream<Uint8Array>) : null, { status: answer.status, headers });
+  const stream =
+    'stream' in body
+      ? body.stream
+      : body.end < body.start
+        ? undefined
+        : createReadStream(body.file, { start: body.start, end: body.end });
+  return new Response(stream ? (Readable.toWeb(stream) as unknown as ReadableStream<Uint8Array>) : null, {
+    status: answer.status,
+    headers,
+  });
 }

@@ -116,14 +116,16 @@ export class CacheRepository {
    * the entry starts over as `pending`: its old blob, if no other entry shares it, is left to `gc`.
    */
   upsert(entry: NewCacheEntry): CacheEntry {
-    return toEntry(this.#upsert.get({
-      id: newId('cache'),
-      session_id: entry.sessionId,
-      job_id: entry.jobId ?? null,
-      kind: entry.kind,
-      url_key: entry.urlKey,
-      now: entry.now,
-    }));
+    return toEntry(
+      this.#upsert.get({
+        id: newId('cache'),
+        session_id: entry.sessionId,
+        job_id: entry.jobId ?? null,
+        kind: entry.kind,
+        url_key: entry.urlKey,
+        now: entry.now,
+      }),
+    );
   }
 
   get(key: CacheKey): CacheEntry | undefined {
@@ -146,7 +148,10 @@ export class CacheRepository {
    * The hash of an earlier copy is kept only while the validator stays the same.
    */
   markStarted(id: string, response: { etag: string | null; size: number | null; bytesDone: number }): CacheEntry {
-    return found(id, this.#started.get({ id, etag: response.etag, size: response.size, bytes_done: response.bytesDone }));
+    return found(
+      id,
+      this.#started.get({ id, etag: response.etag, size: response.size, bytes_done: response.bytesDone }),
+    );
   }
 
   /** Bytes of the partial download now synced to disk. */
@@ -154,8 +159,21 @@ export class CacheRepository {
     this.#progress.run({ id, bytes_done: bytesDone });
   }
 
-  markComplete(id: string, blob: { etag: string | null; size: number; sha256: string; blobPath: string; now: number }): CacheEntry {
-    return found(id, this.#complete.get({ id, etag: blob.etag, size: blob.size, sha256: blob.sha256, blob_path: blob.blobPath, now: blob.now }));
+  markComplete(
+    id: string,
+    blob: { etag: string | null; size: number; sha256: string; blobPath: string; now: number },
+  ): CacheEntry {
+    return found(
+      id,
+      this.#complete.get({
+        id,
+        etag: blob.etag,
+        size: blob.size,
+        sha256: blob.sha256,
+        blob_path: blob.blobPath,
+        now: blob.now,
+      }),
+    );
   }
 
   /** `bytesDone`: what a later attempt may resume from (0 when the partial file was discarded). */

@@ -83,9 +83,17 @@ export function statFolder(dir: string, role: FolderRole): Stats | undefined {
     if (code === 'ENOENT') return undefined;
     if (code === 'ENOTDIR') throw notAFolder(dir, fileOnPath(dir), role, error);
     if (code === 'EACCES' || code === 'EPERM') {
-      throw role.fail(dir, `${role.name} ${dir} cannot be reached: you may not open a folder above it (permission denied). Give yourself access to its parent folders, or ${role.instead}.`, error);
+      throw role.fail(
+        dir,
+        `${role.name} ${dir} cannot be reached: you may not open a folder above it (permission denied). Give yourself access to its parent folders, or ${role.instead}.`,
+        error,
+      );
     }
-    throw role.fail(dir, `${role.name} ${dir} cannot be used (${messageOf(error)}). Check the path, or ${role.instead}.`, error);
+    throw role.fail(
+      dir,
+      `${role.name} ${dir} cannot be used (${messageOf(error)}). Check the path, or ${role.instead}.`,
+      error,
+    );
   }
   if (!info.isDirectory()) throw notAFolder(dir, dir, role);
   return info;
@@ -100,11 +108,29 @@ export function createFolder(dir: string, role: FolderRole): void {
     const parent = existingAncestor(dir);
     if (code === 'ENOTDIR' || code === 'EEXIST') throw notAFolder(dir, fileOnPath(dir), role, error);
     if (code === 'EACCES' || code === 'EPERM') {
-      throw role.fail(dir, `${role.name} ${dir} cannot be created: you may not write in ${parent} (permission denied). Create the folder with write access for you, or ${role.instead}.`, error);
+      throw role.fail(
+        dir,
+        `${role.name} ${dir} cannot be created: you may not write in ${parent} (permission denied). Create the folder with write access for you, or ${role.instead}.`,
+        error,
+      );
     }
-    if (code === 'EROFS') throw role.fail(dir, `${role.name} ${dir} cannot be created: ${parent} is on a read-only file system. ${capitalize(role.instead)}.`, error);
-    if (code === 'ENOSPC') throw role.fail(dir, `${role.name} ${dir} cannot be created: the disk of ${parent} is full. Free some space, or ${role.instead}.`, error);
-    throw role.fail(dir, `${role.name} ${dir} cannot be created (${messageOf(error)}). ${capitalize(role.instead)}.`, error);
+    if (code === 'EROFS')
+      throw role.fail(
+        dir,
+        `${role.name} ${dir} cannot be created: ${parent} is on a read-only file system. ${capitalize(role.instead)}.`,
+        error,
+      );
+    if (code === 'ENOSPC')
+      throw role.fail(
+        dir,
+        `${role.name} ${dir} cannot be created: the disk of ${parent} is full. Free some space, or ${role.instead}.`,
+        error,
+      );
+    throw role.fail(
+      dir,
+      `${role.name} ${dir} cannot be created (${messageOf(error)}). ${capitalize(role.instead)}.`,
+      error,
+    );
   }
 }
 
@@ -113,9 +139,21 @@ export function checkWritable(dir: string, role: FolderRole): void {
   try {
     accessSync(dir, constants.R_OK | constants.W_OK | constants.X_OK);
   } catch (error) {
-    if (codeOf(error) === 'EROFS') throw role.fail(dir, `${role.name} ${dir} is on a read-only file system; Asset Studio needs to write in it. ${capitalize(role.instead)}.`, error);
-    const fix = process.platform === 'win32' ? 'give your user write access to it' : `make it writable for you (chmod u+rwx "${dir}")`;
-    throw role.fail(dir, `${role.name} ${dir} is read-only for you; Asset Studio needs to read and write in it. ${capitalize(fix)}, or ${role.instead}.`, error);
+    if (codeOf(error) === 'EROFS')
+      throw role.fail(
+        dir,
+        `${role.name} ${dir} is on a read-only file system; Asset Studio needs to write in it. ${capitalize(role.instead)}.`,
+        error,
+      );
+    const fix =
+      process.platform === 'win32'
+        ? 'give your user write access to it'
+        : `make it writable for you (chmod u+rwx "${dir}")`;
+    throw role.fail(
+      dir,
+      `${role.name} ${dir} is read-only for you; Asset Studio needs to read and write in it. ${capitalize(fix)}, or ${role.instead}.`,
+      error,
+    );
   }
 }
 
@@ -132,8 +170,15 @@ export function makePrivate(root: string, role: FolderRole, entries?: readonly (
     try {
       chmodSync(path, info.mode & 0o700);
     } catch (error) {
-      const why = codeOf(error) === 'EPERM' ? 'belongs to another user (perhaps made by a run with sudo)' : `cannot be changed (${messageOf(error)})`;
-      throw role.fail(root, `${role.name} ${root} cannot be made private: ${path} ${why}. Give it back to you (sudo chown -R "$USER" "${root}"), or ${role.instead}.`, error);
+      const why =
+        codeOf(error) === 'EPERM'
+          ? 'belongs to another user (perhaps made by a run with sudo)'
+          : `cannot be changed (${messageOf(error)})`;
+      throw role.fail(
+        root,
+        `${role.name} ${root} cannot be made private: ${path} ${why}. Give it back to you (sudo chown -R "$USER" "${root}"), or ${role.instead}.`,
+        error,
+      );
     }
     changed++;
   };
@@ -153,18 +198,26 @@ export function makePrivate(root: string, role: FolderRole, entries?: readonly (
       return readdirSync(path);
     } catch (error) {
       if (codeOf(error) === 'ENOENT') return [];
-      throw role.fail(root, `${role.name} ${root} cannot be made private: ${path} cannot be read by you (${messageOf(error)}). Give it back to you (sudo chown -R "$USER" "${root}"), or ${role.instead}.`, error);
+      throw role.fail(
+        root,
+        `${role.name} ${root} cannot be made private: ${path} cannot be read by you (${messageOf(error)}). Give it back to you (sudo chown -R "$USER" "${root}"), or ${role.instead}.`,
+        error,
+      );
     }
   };
   tighten(root, statSync(root));
   for (const name of list(root)) {
-    if (entries === undefined || entries.some((e) => (typeof e === 'string' ? e === name : e.test(name)))) walk(join(root, name));
+    if (entries === undefined || entries.some((e) => (typeof e === 'string' ? e === name : e.test(name))))
+      walk(join(root, name));
   }
   return changed;
 }
 
 function notAFolder(dir: string, file: string, role: FolderRole, cause?: unknown): Error {
-  const what = file === dir ? `${role.name} ${dir} is a file, not a folder` : `${role.name} ${dir} cannot be used: ${file} is a file, not a folder`;
+  const what =
+    file === dir
+      ? `${role.name} ${dir} is a file, not a folder`
+      : `${role.name} ${dir} cannot be used: ${file} is a file, not a folder`;
   return role.fail(dir, `${what}. Move that file away, or ${role.instead}.`, cause);
 }
 

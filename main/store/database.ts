@@ -54,7 +54,9 @@ export function openDatabase(path: string, options: OpenOptions = {}): Store {
     if (path !== ':memory:') createPrivately(path);
     const db = new DatabaseSync(path);
     try {
-      db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;`);
+      db.exec(
+        `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;`,
+      );
       migrate(db, path, migrations);
       return db;
     } catch (error) {
@@ -67,7 +69,10 @@ export function openDatabase(path: string, options: OpenOptions = {}): Store {
     jobs: new JobsRepository(db),
     journal: new JournalRepository(db),
     webhooks: new WebhooksRepository(db),
-    settings: new SettingsRepository(db, options.warn ?? ((message) => process.emitWarning(message, 'AssetStudioStore'))),
+    settings: new SettingsRepository(
+      db,
+      options.warn ?? ((message) => process.emitWarning(message, 'AssetStudioStore')),
+    ),
     cache: new CacheRepository(db),
     transaction: (fn) => transaction(db, fn),
     close: () => {
@@ -106,7 +111,9 @@ function isSqliteHeader(header: Buffer): boolean {
   return (
     header.length === SQLITE_HEADER_SIZE &&
     header.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC) &&
-    header[21] === 64 && header[22] === 32 && header[23] === 32
+    header[21] === 64 &&
+    header[22] === 32 &&
+    header[23] === 32
   );
 }
 
@@ -142,7 +149,8 @@ function transaction<T>(db: DatabaseSync, fn: () => T): T {
   db.exec(begin);
   try {
     const result = fn();
-    if (result instanceof Promise) throw new TypeError('store.transaction() needs a synchronous function: a transaction cannot span an await.');
+    if (result instanceof Promise)
+      throw new TypeError('store.transaction() needs a synchronous function: a transaction cannot span an await.');
     db.exec(commit);
     return result;
   } catch (error) {
@@ -156,7 +164,8 @@ function asCorruptError<T>(path: string, fn: () => T): T {
     return fn();
   } catch (error) {
     const code = (error as { errcode?: unknown } | null)?.errcode;
-    if (typeof code === 'number' && [SQLITE_CORRUPT, SQLITE_NOTADB].includes(code & 0xff)) throw new DatabaseCorruptError(path, error);
+    if (typeof code === 'number' && [SQLITE_CORRUPT, SQLITE_NOTADB].includes(code & 0xff))
+      throw new DatabaseCorruptError(path, error);
     throw error;
   }
 }

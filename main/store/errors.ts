@@ -41,7 +41,10 @@ export class DuplicateOperationError extends AppError<'duplicate-operation'> {
   readonly operationId: string;
 
   constructor(operationId: string) {
-    super('duplicate-operation', `The operation ${operationId} is already in the submission journal; use a new operation id for a new request.`);
+    super(
+      'duplicate-operation',
+      `The operation ${operationId} is already in the submission journal; use a new operation id for a new request.`,
+    );
     this.operationId = operationId;
   }
 }
@@ -53,7 +56,10 @@ export class JournalStateError extends AppError<'journal-state'> {
   readonly to: string;
 
   constructor(operationId: string, from: string, to: string) {
-    super('journal-state', `The operation ${operationId} is ${from} in the submission journal and cannot become ${to}.`);
+    super(
+      'journal-state',
+      `The operation ${operationId} is ${from} in the submission journal and cannot become ${to}.`,
+    );
     this.operationId = operationId;
     this.from = from;
     this.to = to;

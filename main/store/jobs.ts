@@ -144,14 +144,23 @@ interface JobRow {
 const OLDER = "'image_to_3d_older'";
 /** Row `m` belongs to the library entry of row `j` (grouped: the same older-flow session). */
 const memberOf = (m: string, group: boolean) =>
-  group ? `(${m}.id = j.id OR (j.kind = ${OLDER} AND j.remote_id IS NOT NULL AND ${m}.kind = ${OLDER} AND ${m}.remote_id = j.remote_id))` : `${m}.id = j.id`;
+  group
+    ? `(${m}.id = j.id OR (j.kind = ${OLDER} AND j.remote_id IS NOT NULL AND ${m}.kind = ${OLDER} AND ${m}.remote_id = j.remote_id))`
+    : `${m}.id = j.id`;
 /** `j` is the first row of its older-flow session (or not part of one). */
 const HEAD = `(j.kind <> ${OLDER} OR j.remote_id IS NULL OR NOT EXISTS (
   SELECT 1 FROM jobs o WHERE o.kind = ${OLDER} AND o.remote_id = j.remote_id AND (o.created_at < j.created_at OR (o.created_at = j.created_at AND o.rowid < j.rowid))))`;
-const LIKE = (m: string) => `${m}.label LIKE :search ESCAPE '\\' OR ${m}.name LIKE :search ESCAPE '\\' OR ${m}.id LIKE :search ESCAPE '\\' OR ${m}.remote_id LIKE :search ESCAPE '\\'`;
+const LIKE = (m: string) =>
+  `${m}.label LIKE :search ESCAPE '\\' OR ${m}.name LIKE :search ESCAPE '\\' OR ${m}.id LIKE :search ESCAPE '\\' OR ${m}.remote_id LIKE :search ESCAPE '\\'`;
 /** The state of an entry: of a group its newest step's. */
-const stateOf = (group: boolean) => (group ? `(SELECT n.state FROM jobs n WHERE ${memberOf('n', true)} ORDER BY n.created_at DESC, n.rowid DESC LIMIT 1)` : 'j.state');
-const finalOf = (group: boolean) => (group ? `(SELECT n.final FROM jobs n WHERE ${memberOf('n', true)} ORDER BY n.created_at DESC, n.rowid DESC LIMIT 1)` : 'j.final');
+const stateOf = (group: boolean) =>
+  group
+    ? `(SELECT n.state FROM jobs n WHERE ${memberOf('n', true)} ORDER BY n.created_at DESC, n.rowid DESC LIMIT 1)`
+    : 'j.state';
+const finalOf = (group: boolean) =>
+  group
+    ? `(SELECT n.final FROM jobs n WHERE ${memberOf('n', true)} ORDER BY n.created_at DESC, n.rowid DESC LIMIT 1)`
+    : 'j.final';
 
 function filterSql(group: boolean): string {
   return `
@@ -209,13 +218,23 @@ export class JobsRepository {
     this.#db = db;
     this.#rename = db.prepare('UPDATE jobs SET name = :name, updated_at = :now WHERE id = :id RETURNING *');
     this.#delete = db.prepare('DELETE FROM jobs WHERE id = ? RETURNING *');
-    this.#sessionSteps = db.prepare(`SELECT * FROM jobs WHERE kind = ${OLDER} AND remote_id = ? ORDER BY created_at, rowid`);
+    this.#sessionSteps = db.prepare(
+      `SELECT * FROM jobs WHERE kind = ${OLDER} AND remote_id = ? ORDER BY created_at, rowid`,
+    );
     this.#listActive = db.prepare('SELECT * FROM jobs WHERE final = 0 ORDER BY created_at DESC, rowid DESC');
-    this.#nextDueAt = db.prepare('SELECT MIN(next_poll_at) AS at FROM jobs WHERE final = 0 AND next_poll_at IS NOT NULL');
-    this.#activeByRemote = db.prepare('SELECT * FROM jobs WHERE final = 0 AND remote_id = ? ORDER BY created_at, rowid');
+    this.#nextDueAt = db.prepare(
+      'SELECT MIN(next_poll_at) AS at FROM jobs WHERE final = 0 AND next_poll_at IS NOT NULL',
+    );
+    this.#activeByRemote = db.prepare(
+      'SELECT * FROM jobs WHERE final = 0 AND remote_id = ? ORDER BY created_at, rowid',
+    );
     // A claim: of two processes on one data folder that find the same read due, one gets it.
-    this.#markPolling = db.prepare('UPDATE jobs SET next_poll_at = NULL, last_polled_at = :now WHERE id = :id AND next_poll_at IS NOT NULL AND next_poll_at <= :now');
-    this.#changedSince = db.prepare('SELECT * FROM jobs WHERE updated_at >= :since OR id IN (SELECT value FROM json_each(:ids)) ORDER BY created_at, rowid');
+    this.#markPolling = db.prepare(
+      'UPDATE jobs SET next_poll_at = NULL, last_polled_at = :now WHERE id = :id AND next_poll_at IS NOT NULL AND next_poll_at <= :now',
+    );
+    this.#changedSince = db.prepare(
+      'SELECT * FROM jobs WHERE updated_at >= :since OR id IN (SELECT value FROM json_each(:ids)) ORDER BY created_at, rowid',
+    );
     this.#dataVersion = db.prepare('PRAGMA data_version');
     this.#due = db.prepare(`
       SELECT * FROM jobs WHERE final = 0 AND next_poll_at <= :now ORDER BY next_poll_at, created_at, rowid LIMIT :limit`);
@@ -282,13 +301,19 @@ export class JobsRepository {
   list(page: JobPage = {}): JobRecord[] {
     const group = page.group === true;
     const sort = page.sort ?? 'newest';
-    const statement = this.#prepared(`list:${group}:${sort}`, () => `SELECT * FROM jobs j WHERE ${filterSql(group)} ORDER BY ${ORDER[sort](group)} LIMIT :limit OFFSET :offset`);
+    const statement = this.#prepared(
+      `list:${group}:${sort}`,
+      () => `SELECT * FROM jobs j WHERE ${filterSql(group)} ORDER BY ${ORDER[sort](group)} LIMIT :limit OFFSET :offset`,
+    );
     return statement.all({ ...filterParams(page), limit: page.limit ?? -1, offset: page.offset ?? 0 }).map(toRecord);
   }
 
   count(filter: JobFilter = {}): number {
     const group = filter.group === true;
-    const statement = this.#prepared(`count:${group}`, () => `SELECT count(*) AS n FROM jobs j WHERE ${filterSql(group)}`);
+    const statement = this.#prepared(
+      `count:${group}`,
+      () => `SELECT count(*) AS n FROM jobs j WHERE ${filterSql(group)}`,
+    );
     return (statement.get(filterParams(filter)) as { n: number }).n;
   }
 
@@ -357,18 +382,21 @@ export class JobsRepository {
    * `finishedAt` is set when the job becomes final, `unknownSince` is kept while the state stays unknown.
    */
   updateStatus(id: string, update: StatusUpdate): JobRecord {
-    return found(id, this.#updateStatus.get({
+    return found(
       id,
-      state: update.state,
-      raw_status: update.rawStatus,
-      percent: update.percent ?? null,
-      final: update.final ? 1 : 0,
-      keep_result: update.result === undefined ? 1 : 0,
-      result: toJsonColumn(update.result),
-      keep_error: update.error === undefined ? 1 : 0,
-      error: update.error ?? null,
-      now: update.now,
-    }));
+      this.#updateStatus.get({
+        id,
+        state: update.state,
+        raw_status: update.rawStatus,
+        percent: update.percent ?? null,
+        final: update.final ? 1 : 0,
+        keep_result: update.result === undefined ? 1 : 0,
+        result: toJsonColumn(update.result),
+        keep_error: update.error === undefined ? 1 : 0,
+        error: update.error ?? null,
+        now: update.now,
+      }),
+    );
   }
 
   /** Records a poll: the next poll time (null: none planned), `lastPolledAt` = now, one more poll counted. */

@@ -83,7 +83,11 @@ export function bodyHash(endpoint: EndpointId, params: Readonly<Record<string, s
 /** Each transition: the states it may start from, and what it sets besides `state` and `updated_at`. */
 const TRANSITIONS = {
   sent: { to: 'pending', from: ['pending'], set: 'sent_at = :now' },
-  answered: { to: 'answered', from: ['pending', 'unknown'], set: 'remote_id = :remote_id, answered_at = :now, error = NULL' },
+  answered: {
+    to: 'answered',
+    from: ['pending', 'unknown'],
+    set: 'remote_id = :remote_id, answered_at = :now, error = NULL',
+  },
   unknown: { to: 'unknown', from: ['pending', 'unknown'], set: 'error = :error' },
   rejected: { to: 'rejected', from: ['pending'], set: 'error = :error, answered_at = :now' },
   reconciled: { to: 'reconciled', from: ['unknown'], set: 'remote_id = :remote_id' },
@@ -116,7 +120,9 @@ export class JournalRepository {
       ]),
     ) as Record<Transition, StatementSync>;
     this.#linkJob = db.prepare('UPDATE journal SET job_id = :job_id WHERE operation_id = :id RETURNING *');
-    this.#listUnresolved = db.prepare("SELECT * FROM journal WHERE state IN ('pending', 'unknown') ORDER BY created_at, rowid");
+    this.#listUnresolved = db.prepare(
+      "SELECT * FROM journal WHERE state IN ('pending', 'unknown') ORDER BY created_at, rowid",
+    );
     this.#recover = db.prepare(`
       UPDATE journal SET state = 'unknown', error = :error, updated_at = :now WHERE state = 'pending' AND created_at <= :now
       RETURNING *`);

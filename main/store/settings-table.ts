@@ -17,7 +17,9 @@ export class SettingsRepository {
   constructor(db: DatabaseSync, warn: Warn) {
     this.#warn = warn;
     this.#get = db.prepare('SELECT value FROM settings WHERE key = ?');
-    this.#set = db.prepare('INSERT INTO settings (key, value) VALUES (:key, :value) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+    this.#set = db.prepare(
+      'INSERT INTO settings (key, value) VALUES (:key, :value) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    );
     this.#delete = db.prepare('DELETE FROM settings WHERE key = ?');
     this.#all = db.prepare('SELECT key, value FROM settings ORDER BY key');
   }
@@ -34,13 +36,16 @@ export class SettingsRepository {
     if (!stored.ok) return undefined;
     const result = schema.safeParse(stored.value);
     if (result.success) return result.data;
-    this.#warn(`The stored setting "${key}" is invalid (${issuesToText(describeIssues(result.error))}); the default is used until it is set again.`);
+    this.#warn(
+      `The stored setting "${key}" is invalid (${issuesToText(describeIssues(result.error))}); the default is used until it is set again.`,
+    );
     return undefined;
   }
 
   set(key: string, value: unknown): void {
     const json = JSON.stringify(value);
-    if (json === undefined) throw new TypeError(`The setting "${key}" cannot be stored: its value is not JSON (use delete() to remove it).`);
+    if (json === undefined)
+      throw new TypeError(`The setting "${key}" cannot be stored: its value is not JSON (use delete() to remove it).`);
     this.#set.run({ key, value: json });
   }
 

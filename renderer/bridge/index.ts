@@ -41,7 +41,11 @@ export function getTransport(): Transport {
       api: electron,
       async fileRef(file, onProgress) {
         const path = electron.pathForFile?.(file);
-        if (!path) throw new BridgeCallError({ code: 'file_path_unknown', message: `The location of ${file.name} is not known: use the Browse button to pick it.` });
+        if (!path)
+          throw new BridgeCallError({
+            code: 'file_path_unknown',
+            message: `The location of ${file.name} is not known: use the Browse button to pick it.`,
+          });
         onProgress?.({ sent: file.size, total: file.size });
         return { path };
       },

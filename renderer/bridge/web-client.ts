@@ -2,7 +2,15 @@
 // (the session cookie goes along by itself: same origin), events arrive on one WebSocket as
 // `{event, payload}` messages, and local files are uploaded raw (with progress) to get an upload id.
 // Nothing here knows the API key: it never crosses this transport towards the page.
-import type { BridgeApi, BridgeError, CommandInput, CommandName, CommandOutput, EventName, EventPayload } from '../../shared/bridge/contract.ts';
+import type {
+  BridgeApi,
+  BridgeError,
+  CommandInput,
+  CommandName,
+  CommandOutput,
+  EventName,
+  EventPayload,
+} from '../../shared/bridge/contract.ts';
 import { WEB_PROTOCOL, type EventMessage, type UploadAnswer } from '../../shared/bridge/web-protocol.ts';
 
 /** The web host's routes, shared with main/host/web-host.ts. */
@@ -27,12 +35,23 @@ export function isBridgeError(value: unknown): value is BridgeCallError {
 function toBridgeError(body: unknown, status: number): BridgeCallError {
   const b = (body ?? {}) as Partial<BridgeError>;
   if (typeof b.code === 'string' && typeof b.message === 'string') {
-    return new BridgeCallError({ code: b.code, message: b.message, ...(Array.isArray(b.issues) && { issues: b.issues }) });
+    return new BridgeCallError({
+      code: b.code,
+      message: b.message,
+      ...(Array.isArray(b.issues) && { issues: b.issues }),
+    });
   }
   if (status === 401 || status === 403) {
-    return new BridgeCallError({ code: 'unauthorized', message: 'This page is no longer signed in to Asset Studio. Open it again from the app (the link holds a new token).' });
+    return new BridgeCallError({
+      code: 'unauthorized',
+      message:
+        'This page is no longer signed in to Asset Studio. Open it again from the app (the link holds a new token).',
+    });
   }
-  return new BridgeCallError({ code: 'host_error', message: `Asset Studio answered with an error (HTTP ${status}). Try again; if it keeps happening, restart the app.` });
+  return new BridgeCallError({
+    code: 'host_error',
+    message: `Asset Studio answered with an error (HTTP ${status}). Try again; if it keeps happening, restart the app.`,
+  });
 }
 
 export type ConnectionState = 'connecting' | 'open' | 'closed';
@@ -78,7 +97,10 @@ export class WebBridgeClient implements BridgeApi {
         credentials: 'same-origin',
       });
     } catch {
-      throw new BridgeCallError({ code: 'host_unreachable', message: 'Asset Studio is not answering. Check that the app is still running, then try again.' });
+      throw new BridgeCallError({
+        code: 'host_unreachable',
+        message: 'Asset Studio is not answering. Check that the app is still running, then try again.',
+      });
     }
     const text = await response.text();
     let body: unknown;
@@ -109,7 +131,11 @@ export class WebBridgeClient implements BridgeApi {
   }
 
   /** Uploads a local file as a raw body; resolves with the upload id that commands accept. */
-  upload(file: Blob & { name?: string }, onProgress?: (progress: UploadProgress) => void, signal?: AbortSignal): Promise<{ uploadId: string }> {
+  upload(
+    file: Blob & { name?: string },
+    onProgress?: (progress: UploadProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<{ uploadId: string }> {
     return new Promise((resolve, reject) => {
       const xhr = new XMLHttpRequest();
       xhr.open('POST', `${this.#origin}${WEB_ROUTES.upload}`);
@@ -117,7 +143,13 @@ export class WebBridgeClient implements BridgeApi {
       xhr.setRequestHeader(WEB_ROUTES.fileNameHeader, encodeURIComponent(file.name ?? 'file'));
       xhr.setRequestHeader('content-type', 'application/octet-stream');
       xhr.upload.onprogress = (e) => onProgress?.({ sent: e.loaded, total: e.lengthComputable ? e.total : file.size });
-      xhr.onerror = () => reject(new BridgeCallError({ code: 'host_unreachable', message: 'The upload was cut off: Asset Studio is not answering. Check the app is running and try again.' }));
+      xhr.onerror = () =>
+        reject(
+          new BridgeCallError({
+            code: 'host_unreachable',
+            message: 'The upload was cut off: Asset Studio is not answering. Check the app is running and try again.',
+          }),
+        );
       xhr.onabort = () => reject(new BridgeCallError({ code: 'cancelled', message: 'The upload was cancelled.' }));
       xhr.onload = () => {
         let body: unknown;
@@ -126,7 +158,12 @@ export class WebBridgeClient implements BridgeApi {
         } catch {
           body = undefined;
         }
-        if (xhr.status >= 200 && xhr.status < 300 && body && typeof (body as Partial<UploadAnswer>).uploadId === 'string') {
+        if (
+          xhr.status >= 200 &&
+          xhr.status < 300 &&
+          body &&
+          typeof (body as Partial<UploadAnswer>).uploadId === 'string'
+        ) {
           onProgress?.({ sent: file.size, total: file.size });
           resolve({ uploadId: (body as UploadAnswer).uploadId });
         } else reject(toBridgeError(body, xhr.status));
@@ -181,10 +218,13 @@ export class WebBridgeClient implements BridgeApi {
       if (this.#closed) return;
       // Exponential backoff with jitter, so a restarted app is found again without a storm.
       const base = Math.min(this.#maxDelay, this.#minDelay * 2 ** this.#attempt++);
-      this.#timer = setTimeout(() => {
-        this.#timer = undefined;
-        this.#connect();
-      }, base / 2 + Math.random() * (base / 2));
+      this.#timer = setTimeout(
+        () => {
+          this.#timer = undefined;
+          this.#connect();
+        },
+        base / 2 + Math.random() * (base / 2),
+      );
     };
   }
 }

@@ -36,7 +36,11 @@ export const notices = new Store<Notice[]>([]);
 let nextNotice = 1;
 
 /** How long an info or a warning stays before it closes by itself; an error stays until dismissed. */
-export const NOTICE_MS: Readonly<Record<Notice['level'], number | undefined>> = { info: 8000, warning: 15000, error: undefined };
+export const NOTICE_MS: Readonly<Record<Notice['level'], number | undefined>> = {
+  info: 8000,
+  warning: 15000,
+  error: undefined,
+};
 /** At most this many infos and warnings are shown (the oldest go first); errors are never dropped. */
 const MAX_PASSING = 3;
 
@@ -67,7 +71,12 @@ export function applyServiceHealth(service: ServiceHealth): void {
   appState.update((s) => ({
     ...s,
     service,
-    serviceDown: service.state === 'unreachable' ? (service.reason ?? 'no answer') : service.state === 'reachable' ? undefined : s.serviceDown,
+    serviceDown:
+      service.state === 'unreachable'
+        ? (service.reason ?? 'no answer')
+        : service.state === 'reachable'
+          ? undefined
+          : s.serviceDown,
   }));
 }
 

@@ -2,7 +2,15 @@
 import { useEffect, useState } from 'preact/hooks';
 import { getTransport } from '../bridge/index.ts';
 import { connectionLabel, connectionSentence } from '../../shared/bridge/connection-text.ts';
-import { applyServiceHealth, appState, dismissNotice, notices, patchApp, pushNotice, refreshInfo } from './app-state.ts';
+import {
+  applyServiceHealth,
+  appState,
+  dismissNotice,
+  notices,
+  patchApp,
+  pushNotice,
+  refreshInfo,
+} from './app-state.ts';
 import { offerDrop, offeredFiles, offerPaths } from './batch.ts';
 import { followCredits } from './credits.ts';
 import { BatchDialog } from './screens/batch-dialog.tsx';
@@ -35,7 +43,11 @@ function parseRoute(hash: string): Route {
     case 'viewer':
       return { screen: 'viewer' };
     case 'compare':
-      return { screen: 'compare', ...(arg && { arg: decodeURIComponent(arg) }), ...(arg2 && { arg2: decodeURIComponent(arg2) }) };
+      return {
+        screen: 'compare',
+        ...(arg && { arg: decodeURIComponent(arg) }),
+        ...(arg2 && { arg2: decodeURIComponent(arg2) }),
+      };
     case 'job':
       return arg ? { screen: 'job', arg: decodeURIComponent(arg) } : { screen: 'library' };
     default:
@@ -113,7 +125,8 @@ function useDrop(): boolean {
   const [over, setOver] = useState(false);
   useEffect(() => {
     let depth = 0;
-    const hasFiles = (e: DragEvent) => !!e.dataTransfer && [...e.dataTransfer.types].includes('Files') && parseRoute(location.hash).screen !== 'viewer';
+    const hasFiles = (e: DragEvent) =>
+      !!e.dataTransfer && [...e.dataTransfer.types].includes('Files') && parseRoute(location.hash).screen !== 'viewer';
     const enter = (e: DragEvent) => {
       if (!hasFiles(e)) return;
       depth++;
@@ -137,7 +150,9 @@ function useDrop(): boolean {
       depth = 0;
       setOver(false);
       // Which are folders is known only during the event; the batch dialog then asks for options and a confirm.
-      const folders = [...e.dataTransfer.items].filter((i) => i.kind === 'file').map((i) => i.webkitGetAsEntry?.()?.isDirectory === true);
+      const folders = [...e.dataTransfer.items]
+        .filter((i) => i.kind === 'file')
+        .map((i) => i.webkitGetAsEntry?.()?.isDirectory === true);
       void offerDrop([...e.dataTransfer.files], folders);
     };
     addEventListener('dragenter', enter);
@@ -171,7 +186,10 @@ export function App() {
       </a>
       <header class="top">
         <div class="brand">
-          <span class="logo" aria-hidden="true">◆</span> Asset Studio
+          <span class="logo" aria-hidden="true">
+            ◆
+          </span>{' '}
+          Asset Studio
         </div>
         <nav aria-label="Main">
           <ul>
@@ -186,7 +204,13 @@ export function App() {
         </nav>
         <div class="status-line">
           {state.info && (
-            <a class="origin" href="#/settings" data-testid="connection-origin" data-origin={state.info.connection.origin} title={[connectionSentence(state.info.connection), state.info.connection.note].filter(Boolean).join(' ')}>
+            <a
+              class="origin"
+              href="#/settings"
+              data-testid="connection-origin"
+              data-origin={state.info.connection.origin}
+              title={[connectionSentence(state.info.connection), state.info.connection.note].filter(Boolean).join(' ')}
+            >
               {connectionLabel(state.info.connection)}
             </a>
           )}
@@ -205,7 +229,8 @@ export function App() {
         )}
         {state.serviceDown && (
           <div class="banner banner-offline" role="status">
-            <strong>Working offline.</strong> The service cannot be reached ({state.serviceDown}). Your jobs and cached files are shown from this computer; new jobs can be created once it is back.
+            <strong>Working offline.</strong> The service cannot be reached ({state.serviceDown}). Your jobs and cached
+            files are shown from this computer; new jobs can be created once it is back.
           </div>
         )}
       </div>
@@ -225,7 +250,9 @@ export function App() {
         {route.screen === 'queue' && <Queue />}
         {route.screen === 'settings' && <Settings />}
         {route.screen === 'viewer' && <ViewerScreen />}
-        {route.screen === 'compare' && <CompareScreen key={`${route.arg}/${route.arg2}`} a={route.arg} b={route.arg2} />}
+        {route.screen === 'compare' && (
+          <CompareScreen key={`${route.arg}/${route.arg2}`} a={route.arg} b={route.arg2} />
+        )}
         {route.screen === 'job' && route.arg && <JobPage key={route.arg} id={route.arg} />}
       </main>
       {offered && <BatchDialog files={offered} />}

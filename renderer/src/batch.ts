@@ -76,21 +76,31 @@ export async function offerDrop(files: File[], folders: readonly boolean[]): Pro
   if (transport.kind === 'electron') {
     try {
       const refs = await Promise.all(files.map((f) => transport.fileRef(f)));
-      offerPaths(await transport.api.call('batch.expand', { files: refs.filter((r): r is { path: string } => 'path' in r) }));
+      offerPaths(
+        await transport.api.call('batch.expand', { files: refs.filter((r): r is { path: string } => 'path' in r) }),
+      );
     } catch (e) {
       pushNotice('error', `The dropped folders could not be read: ${toShownError(e).message}`);
     }
     return;
   }
   const names = files.filter((_, i) => folders[i]).map((f) => f.name);
-  pushNotice('warning', `${names.join(', ')}: a browser cannot send a folder. Drop the files inside it, or use the desktop app, which takes folders.`);
+  pushNotice(
+    'warning',
+    `${names.join(', ')}: a browser cannot send a folder. Drop the files inside it, or use the desktop app, which takes folders.`,
+  );
   offerBatch(files.filter((_, i) => !folders[i]));
 }
 
 /** Files main offers (the desktop app's File › Add Files…, folders walked): the same dialog and confirm. */
 export function offerPaths(offer: EventPayload<'batch.offer'>): void {
-  if (offer.skipped > 0) pushNotice('info', `${offer.skipped} file${offer.skipped === 1 ? ' was' : 's were'} left out of those folders: hidden, or not a picture, an FBX or a zip.`);
-  if (offer.files.length === 0) pushNotice('warning', 'Those folders hold no picture, FBX or zip file: nothing to send.');
+  if (offer.skipped > 0)
+    pushNotice(
+      'info',
+      `${offer.skipped} file${offer.skipped === 1 ? ' was' : 's were'} left out of those folders: hidden, or not a picture, an FBX or a zip.`,
+    );
+  if (offer.files.length === 0)
+    pushNotice('warning', 'Those folders hold no picture, FBX or zip file: nothing to send.');
   else offeredFiles.set(offer.files.map((f) => ({ name: f.name, size: f.size, ref: { path: f.path } })));
 }
 
@@ -154,7 +164,10 @@ function finish(key: string) {
   if (!batch) return;
   const counts = batchCounts(batch);
   const trouble = counts.problems + counts.cancelled;
-  pushNotice(trouble ? 'warning' : 'info', `Batch finished: ${describeCounts(counts)}${trouble ? ' (see the queue for why)' : ''}.`);
+  pushNotice(
+    trouble ? 'warning' : 'info',
+    `Batch finished: ${describeCounts(counts)}${trouble ? ' (see the queue for why)' : ''}.`,
+  );
   void refreshCredits();
 }
 
@@ -166,7 +179,12 @@ export async function startBatch(files: readonly OfferedFile[], choices: BatchCh
   subscribe();
   const transport = getTransport();
   const key = `b${nextKey++}`;
-  const items: QueueItem[] = files.map((f, i) => ({ key: `${key}-${i}`, name: f.name, size: f.size, phase: 'waiting' }));
+  const items: QueueItem[] = files.map((f, i) => ({
+    key: `${key}-${i}`,
+    name: f.name,
+    size: f.size,
+    phase: 'waiting',
+  }));
   batches.update((list) => [{ key, createdAt: Date.now(), items }, ...list]);
   const refs: (FileRef | undefined)[] = new Array(files.length);
   const sendErrors: string[] = new Array(files.length);
@@ -183,7 +201,9 @@ export async function startBatch(files: readonly OfferedFile[], choices: BatchCh
       }
       patchItem(key, item.key, { phase: 'sending', sent: 0, total: offered.size });
       try {
-        refs[i] = await transport.fileRef(offered.file!, (p) => patchItem(key, item.key, { sent: p.sent, total: p.total }));
+        refs[i] = await transport.fileRef(offered.file!, (p) =>
+          patchItem(key, item.key, { sent: p.sent, total: p.total }),
+        );
         patchItem(key, item.key, { phase: 'queued', sent: 0 });
       } catch (e) {
         sendErrors[i] = toShownError(e).message;
@@ -192,18 +212,34 @@ export async function startBatch(files: readonly OfferedFile[], choices: BatchCh
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENT_SENDS, files.length) }, worker));
-  const sendable = refs.map((ref, i) => ({ ref, i })).filter((x): x is { ref: FileRef; i: number } => x.ref !== undefined);
+  const sendable = refs
+    .map((ref, i) => ({ ref, i }))
+    .filter((x): x is { ref: FileRef; i: number } => x.ref !== undefined);
   if (sendable.length === 0) {
     patchBatch(key, (b) => ({ ...b, error: 'No file could be sent: see each file for why.', finished: true }));
     return;
   }
   // Items are numbered as batch.start sees them.
-  patchBatch(key, (b) => ({ ...b, items: b.items.map((it, i) => { const at = sendable.findIndex((s) => s.i === i); return at < 0 ? it : { ...it, index: at }; }) }));
-  const notSent = files.flatMap((f, i) => (refs[i] === undefined ? [{ name: f.name, size: f.size, error: sendErrors[i] ?? 'not sent' }] : []));
+  patchBatch(key, (b) => ({
+    ...b,
+    items: b.items.map((it, i) => {
+      const at = sendable.findIndex((s) => s.i === i);
+      return at < 0 ? it : { ...it, index: at };
+    }),
+  }));
+  const notSent = files.flatMap((f, i) =>
+    refs[i] === undefined ? [{ name: f.name, size: f.size, error: sendErrors[i] ?? 'not sent' }] : [],
+  );
   try {
-    const { batchId } = await transport.api.call('batch.start', { files: sendable.map((s) => s.ref), ...choices, ...(notSent.length && { notSent }) });
+    const { batchId } = await transport.api.call('batch.start', {
+      files: sendable.map((s) => s.ref),
+      ...choices,
+      ...(notSent.length && { notSent }),
+    });
     // The queue may have listed it from main already (a list read while this answer was on its way).
-    batches.update((list) => list.filter((b) => !(b.batchId === batchId && b.key !== key)).map((b) => (b.key === key ? { ...b, batchId } : b)));
+    batches.update((list) =>
+      list.filter((b) => !(b.batchId === batchId && b.key !== key)).map((b) => (b.key === key ? { ...b, batchId } : b)),
+    );
     const pending = early.get(batchId);
     if (pending) {
       early.delete(batchId);
@@ -224,17 +260,27 @@ export function fromView(view: BatchView): QueueBatch {
     createdAt: view.createdAt,
     finished: view.finishedAt !== undefined,
     items: [
-      ...view.items.map((i): QueueItem => ({
-        key: `${key}-${i.index}`,
-        name: i.name,
-        phase: i.state,
-        index: i.index,
-        ...(i.size !== undefined && { size: i.size }),
-        ...(i.jobId !== undefined && { jobId: i.jobId }),
-        ...(i.promptsJobId !== undefined && { promptsJobId: i.promptsJobId }),
-        ...(i.error !== undefined && { error: i.error }),
-      })),
-      ...view.notSent.map((n, k): QueueItem => ({ key: `${key}-n${k}`, name: n.name, size: n.size, phase: 'send_failed', error: n.error })),
+      ...view.items.map(
+        (i): QueueItem => ({
+          key: `${key}-${i.index}`,
+          name: i.name,
+          phase: i.state,
+          index: i.index,
+          ...(i.size !== undefined && { size: i.size }),
+          ...(i.jobId !== undefined && { jobId: i.jobId }),
+          ...(i.promptsJobId !== undefined && { promptsJobId: i.promptsJobId }),
+          ...(i.error !== undefined && { error: i.error }),
+        }),
+      ),
+      ...view.notSent.map(
+        (n, k): QueueItem => ({
+          key: `${key}-n${k}`,
+          name: n.name,
+          size: n.size,
+          phase: 'send_failed',
+          error: n.error,
+        }),
+      ),
     ],
   };
 }
@@ -246,7 +292,9 @@ export async function loadKeptBatches(): Promise<void> {
     const { batches: kept } = await getTransport().api.call('batch.list', {});
     batches.update((list) => {
       const known = new Set(list.map((b) => b.batchId));
-      return [...list, ...kept.filter((v) => !known.has(v.batchId)).map(fromView)].sort((a, b) => b.createdAt - a.createdAt);
+      return [...list, ...kept.filter((v) => !known.has(v.batchId)).map(fromView)].sort(
+        (a, b) => b.createdAt - a.createdAt,
+      );
     });
   } catch (e) {
     pushNotice('error', `The earlier batches could not be listed: ${toShownError(e).message}`);

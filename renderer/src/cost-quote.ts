@@ -47,7 +47,9 @@ export function quote(view: CreditsView | undefined, parts: readonly CostPart[])
     known += cost.credits * part.count;
     if (part.what && cost.credits > 0) sums.push(`${part.count} ${part.what} × ${credits(cost.credits)}`);
   }
-  const basis = [...new Set(counted.map((p) => view.costs[p.endpoint]?.basis).filter((b): b is string => !!b))].join('; ');
+  const basis = [...new Set(counted.map((p) => view.costs[p.endpoint]?.basis).filter((b): b is string => !!b))].join(
+    '; ',
+  );
   const balance = view.balance;
   const after = balance === null ? null : balance - known;
   const costText =
@@ -60,7 +62,12 @@ export function quote(view: CreditsView | undefined, parts: readonly CostPart[])
         : known === 0 && unpublished.length === 0
           ? `Free (${basis}).`
           : `Costs ${credits(known)}${sums.length > 1 ? ` (${sums.join(' + ')})` : ''}${unpublished.length ? ' plus what the service does not publish' : ''} (${basis}).`;
-  const balanceText = balance === null ? `Balance unknown${view.balanceError ? `: ${view.balanceError}` : ''}.` : known > 0 ? `Balance ${credits(balance)} → ${credits(after!)} after.` : `Balance ${credits(balance)}.`;
+  const balanceText =
+    balance === null
+      ? `Balance unknown${view.balanceError ? `: ${view.balanceError}` : ''}.`
+      : known > 0
+        ? `Balance ${credits(balance)} → ${credits(after!)} after.`
+        : `Balance ${credits(balance)}.`;
   const out: Quote = { known, unpublished, balance, after, text: `${costText} ${balanceText}` };
   if (balance !== null && (known > balance || shortKnown)) {
     out.refusal = shortKnown

@@ -21,7 +21,13 @@ export async function refreshCredits(): Promise<void> {
     patchApp({ credits: view.balance ?? undefined });
   } catch (e) {
     // Prices read before stay; without any, the forms say the cost and balance are unknown, and why.
-    if (!creditsStore.get()) creditsStore.set({ balance: null, balanceError: `the balance and prices could not be read: ${toShownError(e).message}`, source: 'service', costs: {} });
+    if (!creditsStore.get())
+      creditsStore.set({
+        balance: null,
+        balanceError: `the balance and prices could not be read: ${toShownError(e).message}`,
+        source: 'service',
+        costs: {},
+      });
   }
 }
 
@@ -40,7 +46,11 @@ export function followCredits(): () => void {
   if (following) return () => {};
   following = true;
   const bridge = getBridge();
-  const offs = [bridge.on('job', refreshCreditsSoon), bridge.on('settings', () => void refreshCredits()), bridge.on('batch.done', () => void refreshCredits())];
+  const offs = [
+    bridge.on('job', refreshCreditsSoon),
+    bridge.on('settings', () => void refreshCredits()),
+    bridge.on('batch.done', () => void refreshCredits()),
+  ];
   return () => {
     following = false;
     for (const off of offs) off();

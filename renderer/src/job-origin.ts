@@ -2,6 +2,9 @@
 // unknown origin (recorded before origins were) is taken to be the current connection's.
 import type { JobView } from '../../shared/bridge/contract.ts';
 
-export function madeByLocalEngine(origin: JobView['origin'] | undefined, connectionMode: 'service' | 'local-engine' | undefined): boolean {
+export function madeByLocalEngine(
+  origin: JobView['origin'] | undefined,
+  connectionMode: 'service' | 'local-engine' | undefined,
+): boolean {
   return origin === 'local-engine' || (origin == null && connectionMode === 'local-engine');
 }

@@ -14,17 +14,40 @@ export interface LiveStatus {
 /** The page's own event connection to Asset Studio (the transport's ConnectionState). */
 type PageConnection = 'connecting' | 'open' | 'closed';
 
-export function liveStatus(s: { connection: PageConnection; service?: ServiceHealth | undefined; serviceDown?: string | undefined }): LiveStatus {
-  if (s.connection === 'connecting') return { kind: 'connecting', text: 'Connecting…', title: 'Connecting to Asset Studio' };
-  if (s.connection !== 'open') return { kind: 'closed', text: 'Reconnecting…', title: 'The page lost its connection to Asset Studio: reconnecting' };
-  if (s.serviceDown !== undefined) return { kind: 'offline', text: 'Offline', title: `The service cannot be reached: ${s.serviceDown}` };
+export function liveStatus(s: {
+  connection: PageConnection;
+  service?: ServiceHealth | undefined;
+  serviceDown?: string | undefined;
+}): LiveStatus {
+  if (s.connection === 'connecting')
+    return { kind: 'connecting', text: 'Connecting…', title: 'Connecting to Asset Studio' };
+  if (s.connection !== 'open')
+    return {
+      kind: 'closed',
+      text: 'Reconnecting…',
+      title: 'The page lost its connection to Asset Studio: reconnecting',
+    };
+  if (s.serviceDown !== undefined)
+    return { kind: 'offline', text: 'Offline', title: `The service cannot be reached: ${s.serviceDown}` };
   switch (s.service?.state) {
     case 'reachable':
-      return { kind: 'open', text: 'Live', title: `The service answered${s.service.checkedAt ? ` at ${new Date(s.service.checkedAt).toLocaleTimeString()}` : ''}; updates are live` };
+      return {
+        kind: 'open',
+        text: 'Live',
+        title: `The service answered${s.service.checkedAt ? ` at ${new Date(s.service.checkedAt).toLocaleTimeString()}` : ''}; updates are live`,
+      };
     case 'unreachable':
-      return { kind: 'offline', text: 'Offline', title: `The service cannot be reached: ${s.service.reason ?? 'no answer'}` };
+      return {
+        kind: 'offline',
+        text: 'Offline',
+        title: `The service cannot be reached: ${s.service.reason ?? 'no answer'}`,
+      };
     case 'failing':
-      return { kind: 'offline', text: 'Service error', title: `The service answers with errors: ${s.service.reason ?? 'unknown'}` };
+      return {
+        kind: 'offline',
+        text: 'Service error',
+        title: `The service answers with errors: ${s.service.reason ?? 'unknown'}`,
+      };
     default:
       return { kind: 'checking', text: 'Checking…', title: 'Checking that the service answers' };
   }

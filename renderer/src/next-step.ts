@@ -28,7 +28,10 @@ export function takeHandOff<F extends NextStep['form']>(form: F): Extract<NextSt
 }
 
 /** A complete cached output of a job whose kind matches. */
-export function cachedOutput(outputs: CachedOutput[] | undefined, match: (kind: NonNullable<ReturnType<typeof parseOutputKind>>) => boolean): CachedOutput | undefined {
+export function cachedOutput(
+  outputs: CachedOutput[] | undefined,
+  match: (kind: NonNullable<ReturnType<typeof parseOutputKind>>) => boolean,
+): CachedOutput | undefined {
   return outputs?.find((o) => {
     const kind = parseOutputKind(o.kind);
     return o.state === 'complete' && !!o.url && !!kind && match(kind);
@@ -50,16 +53,22 @@ function pictureType(head: Uint8Array): { type: string; extension: string } | un
  */
 export async function cachedFile(output: CachedOutput, name: string): Promise<File> {
   const response = await fetch(output.url!);
-  if (!response.ok) throw new Error(`The cached file ${output.kind} could not be read (HTTP ${response.status}). Download the job's files again on its page.`);
+  if (!response.ok)
+    throw new Error(
+      `The cached file ${output.kind} could not be read (HTTP ${response.status}). Download the job's files again on its page.`,
+    );
   const blob = await response.blob();
   const picture = pictureType(new Uint8Array(await blob.slice(0, 12).arrayBuffer()));
   if (!picture) return new File([blob], name, { type: blob.type });
   return new File([blob], name.replace(/\.[a-z]+$/i, `.${picture.extension}`), { type: picture.type });
 }
 
-
 /** A file name from a job's name (its label), with an extension. */
 export function fileNameOf(job: Pick<JobView, 'label' | 'id'>, extension: string): string {
-  const base = (job.label || job.id).replace(/[^\w.-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 60) || 'model';
+  const base =
+    (job.label || job.id)
+      .replace(/[^\w.-]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 60) || 'model';
   return base.toLowerCase().endsWith(`.${extension}`) ? base : `${base}.${extension}`;
 }

@@ -52,7 +52,11 @@ export function loadOutputs(sessionId: string, force = false): Promise<void> {
 }
 
 /** The cached outputs of a session (undefined until loaded); `enabled` false skips the read. */
-export function useOutputs(sessionId: string | null | undefined, enabled = true, refreshKey: unknown = undefined): CachedOutput[] | undefined {
+export function useOutputs(
+  sessionId: string | null | undefined,
+  enabled = true,
+  refreshKey: unknown = undefined,
+): CachedOutput[] | undefined {
   const [, setTick] = useState(0);
   useEffect(() => {
     if (!sessionId || !enabled) return;
@@ -78,7 +82,9 @@ const zipEntries = new Map<string, Promise<ZipEntries>>();
 function entriesOf(zip: CachedOutput): Promise<ZipEntries> {
   let p = zipEntries.get(zip.url!);
   if (!p) {
-    p = getBridge().call('cache.entries', { sessionId: zip.sessionId, kind: zip.kind }).then((r) => r.entries);
+    p = getBridge()
+      .call('cache.entries', { sessionId: zip.sessionId, kind: zip.kind })
+      .then((r) => r.entries);
     p.catch(() => zipEntries.delete(zip.url!)); // asked again next time
     zipEntries.set(zip.url!, p);
   }
@@ -104,7 +110,10 @@ export function objEntryOf(entries: ZipEntries): ZipEntries[number] | undefined 
  * anything else (or an OBJ without a zip, or a zip without an OBJ) as it is. Undefined while the zip's
  * files are being listed, so the viewer does not load the bare OBJ first.
  */
-export function useViewerSource(outputs: CachedOutput[] | undefined, picked: UrlSource | undefined): UrlSource | undefined {
+export function useViewerSource(
+  outputs: CachedOutput[] | undefined,
+  picked: UrlSource | undefined,
+): UrlSource | undefined {
   const zip = picked?.format === 'obj' ? zipBeside(outputs, picked.name) : undefined;
   const [found, setFound] = useState<{ zip: string; entry: string | undefined } | undefined>();
   useEffect(() => {
@@ -118,6 +127,18 @@ export function useViewerSource(outputs: CachedOutput[] | undefined, picked: Url
       current = false;
     };
   }, [zip?.url]);
-  const url = !picked ? undefined : !zip ? picked.url : found?.zip !== zip.url ? undefined : (found.entry ?? picked.url);
-  return useMemo(() => (picked && url ? { url, format: picked.format, name: picked.name, ...(url === picked.url && { size: picked.size ?? null }) } : undefined), [url, picked?.format, picked?.name]);
+  const url = !picked
+    ? undefined
+    : !zip
+      ? picked.url
+      : found?.zip !== zip.url
+        ? undefined
+        : (found.entry ?? picked.url);
+  return useMemo(
+    () =>
+      picked && url
+        ? { url, format: picked.format, name: picked.name, ...(url === picked.url && { size: picked.size ?? null }) }
+        : undefined,
+    [url, picked?.format, picked?.name],
+  );
 }

@@ -24,6 +24,9 @@ export function serviceMeshOf(job: JobView, remote: boolean): { mesh: string } |
   if (typeof asset._id === 'string' && asset._id.startsWith('ASSET_')) return { mesh: asset._id };
   const glb = jobOutputs(job).find((c) => c.kind.type === 'mesh' && c.kind.format === 'glb' && c.url);
   if (!glb?.url) return { reason: `"${jobTitle(job)}" has no GLB at the service to start from.` };
-  if (remote && isThisComputer(glb.url)) return { reason: `"${jobTitle(job)}" was made by the local engine: its file is on this computer, which the service cannot read. Export it, put it at an https URL and paste that URL.` };
+  if (remote && isThisComputer(glb.url))
+    return {
+      reason: `"${jobTitle(job)}" was made by the local engine: its file is on this computer, which the service cannot read. Export it, put it at an https URL and paste that URL.`,
+    };
   return { mesh: glb.url };
 }

@@ -2,7 +2,11 @@
 import { useState } from 'preact/hooks';
 import { toShownError, type ShownError } from './util.ts';
 
-export function useAction(): { busy: boolean; error: ShownError | undefined; run: (what: () => Promise<unknown>, shown?: (e: unknown) => ShownError) => Promise<void> } {
+export function useAction(): {
+  busy: boolean;
+  error: ShownError | undefined;
+  run: (what: () => Promise<unknown>, shown?: (e: unknown) => ShownError) => Promise<void>;
+} {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ShownError | undefined>();
   /** Runs `what`, busy meanwhile; a failure becomes the error shown (through `shown`), a new run clears it. */

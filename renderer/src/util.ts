@@ -12,7 +12,9 @@ export interface ShownError {
 export function toShownError(error: unknown): ShownError {
   if (error && typeof error === 'object') {
     const e = error as { message?: unknown; code?: unknown; issues?: unknown };
-    const out: ShownError = { message: typeof e.message === 'string' && e.message !== '' ? e.message : 'Something went wrong. Try again.' };
+    const out: ShownError = {
+      message: typeof e.message === 'string' && e.message !== '' ? e.message : 'Something went wrong. Try again.',
+    };
     if (typeof e.code === 'string') out.code = e.code;
     if (Array.isArray(e.issues)) out.issues = e.issues as FieldIssue[];
     return out;

@@ -17,12 +17,19 @@ export async function checkGltfFiles(main: File, files: readonly File[]): Promis
   try {
     json = JSON.parse(await main.text());
   } catch (error) {
-    throw new Error(`${main.name} is not valid glTF JSON (${error instanceof Error ? error.message : String(error)}). If it is a binary glTF, rename it to .glb.`);
+    throw new Error(
+      `${main.name} is not valid glTF JSON (${error instanceof Error ? error.message : String(error)}). If it is a binary glTF, rename it to .glb.`,
+    );
   }
-  const missing = missingFiles(json, files.map((f) => f.name));
+  const missing = missingFiles(
+    json,
+    files.map((f) => f.name),
+  );
   if (missing.length > 0) {
     const list = missing.join(', ');
-    throw new Error(`${main.name} needs ${list}, which ${missing.length > 1 ? 'were' : 'was'} not picked with it. Pick the .gltf together with all its files (its .bin and textures), or open the model's .glb.`);
+    throw new Error(
+      `${main.name} needs ${list}, which ${missing.length > 1 ? 'were' : 'was'} not picked with it. Pick the .gltf together with all its files (its .bin and textures), or open the model's .glb.`,
+    );
   }
   for (const uri of referencedFiles(json)) {
     const name = uri.split('/').pop()!.toLowerCase();

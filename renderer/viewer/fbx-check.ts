@@ -23,7 +23,9 @@ const MIN_BODY_BONES = 14;
 /** What the bone names say about animating the file: nothing when it is a rigged humanoid. */
 export function skeletonWarnings(bones: string[], skinned: boolean): string[] {
   if (bones.length === 0) {
-    return ['It has no bones (no skeleton): a static mesh cannot be animated, and the upload will be refused. Rig it first (e.g. with Mixamo or Blender) and export it with its armature.'];
+    return [
+      'It has no bones (no skeleton): a static mesh cannot be animated, and the upload will be refused. Rig it first (e.g. with Mixamo or Blender) and export it with its armature.',
+    ];
   }
   const { missing } = humanoidOf(bones);
   const warnings: string[] = [];
@@ -36,14 +38,16 @@ export function skeletonWarnings(bones: string[], skinned: boolean): string[] {
       `Its skeleton (${bones.length} ${bones.length === 1 ? 'bone' : 'bones'}) is not a humanoid: no bone for ${missing.join(', ')}. Only humanoid rigs named like Mixamo, Unreal, Unity, Rigify or Quaternius ones (Hips, LeftUpLeg, thigh_l, UpperArm.L…) can be animated.`,
     );
   }
-  if (!skinned) warnings.push('Its bones bind no mesh (no skin): nothing would move. Export it with the armature modifier (skin).');
+  if (!skinned)
+    warnings.push('Its bones bind no mesh (no skin): nothing would move. Export it with the armature modifier (skin).');
   return warnings;
 }
 
 /** The check of a zip: the FBX files in it, judged by their skeletons (the first rigged humanoid wins). */
 export async function checkZip(file: Blob): Promise<FbxCheck> {
   const entries = await fbxFilesOfZip(file);
-  if (entries.length === 0) return { bones: 0, warnings: ['The zip holds no FBX file: put the rigged character (an .fbx file) in it.'] };
+  if (entries.length === 0)
+    return { bones: 0, warnings: ['The zip holds no FBX file: put the rigged character (an .fbx file) in it.'] };
   const judged = entries.map((e) => ({ name: e.name, ...fbxBones(e.bytes) }));
   const character = judged.find((j) => j.bones.length > 0 && skeletonWarnings(j.bones, j.skinned).length === 0);
   if (character) return { bones: character.bones.length, warnings: [] };
@@ -56,7 +60,10 @@ export async function checkZip(file: Blob): Promise<FbxCheck> {
     };
   }
   const rigged = judged.find((j) => j.bones.length > 0)!;
-  return { bones: rigged.bones.length, warnings: skeletonWarnings(rigged.bones, rigged.skinned).map((w) => `${rigged.name}: ${w}`) };
+  return {
+    bones: rigged.bones.length,
+    warnings: skeletonWarnings(rigged.bones, rigged.skinned).map((w) => `${rigged.name}: ${w}`),
+  };
 }
 
 /** What looks wrong about the model's orientation, in words (empty when it matches the reference pose). */
@@ -68,7 +75,9 @@ export function poseWarnings(stats: ModelStats): string[] {
       `It is ${Math.max(x, z) > x ? 'much deeper' : 'much wider'} than tall (${fmt(x)} × ${fmt(y)} × ${fmt(z)}): it probably lies down, e.g. exported Z up. Export it Y up, standing, facing forward (+Z).`,
     );
   } else if (z > 1.3 * x) {
-    warnings.push(`It is deeper than wide (${fmt(x)} × ${fmt(y)} × ${fmt(z)}): it may face sideways. Turn it to face forward (+Z), like the reference pose.`);
+    warnings.push(
+      `It is deeper than wide (${fmt(x)} × ${fmt(y)} × ${fmt(z)}): it may face sideways. Turn it to face forward (+Z), like the reference pose.`,
+    );
   }
   if (stats.meshes === 0) warnings.push('It has no mesh.');
   return warnings;
@@ -90,7 +99,11 @@ export async function createFbxChecker(canvas: HTMLCanvasElement): Promise<FbxCh
       if (/\.zip$/i.test(file.name)) return checkZip(file);
       const stats = await viewer.load({ files: [file] });
       const skeleton = fbxBones(new Uint8Array(await file.arrayBuffer()));
-      return { stats, bones: Math.max(boneCount(canvas), skeleton.bones.length), warnings: [...skeletonWarnings(skeleton.bones, skeleton.skinned), ...poseWarnings(stats)] };
+      return {
+        stats,
+        bones: Math.max(boneCount(canvas), skeleton.bones.length),
+        warnings: [...skeletonWarnings(skeleton.bones, skeleton.skinned), ...poseWarnings(stats)],
+      };
     },
     dispose: () => viewer.dispose(),
   };

@@ -8,7 +8,14 @@ declare module 'gltf-validator' {
     offset?: number;
   }
   export interface ValidationReport {
-    issues: { numErrors: number; numWarnings: number; numInfos: number; numHints: number; messages: ValidationMessage[]; truncated: boolean };
+    issues: {
+      numErrors: number;
+      numWarnings: number;
+      numInfos: number;
+      numHints: number;
+      messages: ValidationMessage[];
+      truncated: boolean;
+    };
   }
   export interface ValidationOptions {
     uri?: string;

@@ -4,7 +4,18 @@
 // on first use). Nothing here imports Babylon: app.js stays free of it.
 export type { Babylon } from './load-babylon.ts';
 export { loadBabylon } from './load-babylon.ts';
-export type { EnvironmentChoice, ModelFormat, ModelSource, ModelStats, Playback, PreviewTransforms, TextureInfo, UrlSource, Viewer, ViewMode } from './types.ts';
+export type {
+  EnvironmentChoice,
+  ModelFormat,
+  ModelSource,
+  ModelStats,
+  Playback,
+  PreviewTransforms,
+  TextureInfo,
+  UrlSource,
+  Viewer,
+  ViewMode,
+} from './types.ts';
 export { PBR_MODES } from './types.ts';
 export type { FbxCheck, FbxChecker } from './fbx-check.ts';
 export { createFbxChecker } from './fbx-check.ts';

@@ -7,9 +7,13 @@ let loading: Promise<Babylon> | undefined;
 
 export function loadBabylon(): Promise<Babylon> {
   // A URL esbuild leaves alone (the file is a separate build): resolved against the page, like app.js.
-  loading ??= (import(new URL('viewer/babylon.js', document.baseURI).href) as Promise<Babylon>).catch((error: unknown) => {
-    loading = undefined; // a failed fetch may succeed on the next try
-    throw new Error(`The 3D viewer could not be loaded (${error instanceof Error ? error.message : String(error)}). Reload the window to try again.`);
-  });
+  loading ??= (import(new URL('viewer/babylon.js', document.baseURI).href) as Promise<Babylon>).catch(
+    (error: unknown) => {
+      loading = undefined; // a failed fetch may succeed on the next try
+      throw new Error(
+        `The 3D viewer could not be loaded (${error instanceof Error ? error.message : String(error)}). Reload the window to try again.`,
+      );
+    },
+  );
   return loading;
 }

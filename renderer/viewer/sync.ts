@@ -28,7 +28,8 @@ export function linkCameras(a: HTMLCanvasElement, b: HTMLCanvasElement): () => v
   let stopped = false;
   let detach = () => {};
   let last = '';
-  const state = (c: ArcRotateCamera) => [c.alpha, c.beta, c.radius, c.target.x, c.target.y, c.target.z].map((v) => v.toFixed(5)).join(' ');
+  const state = (c: ArcRotateCamera) =>
+    [c.alpha, c.beta, c.radius, c.target.x, c.target.y, c.target.z].map((v) => v.toFixed(5)).join(' ');
   const attach = (sa: Scene, sb: Scene) => {
     const follow = (from: Scene, to: Scene) => () => {
       const src = cameraOf(from);
@@ -69,18 +70,22 @@ export function linkCameras(a: HTMLCanvasElement, b: HTMLCanvasElement): () => v
 
 const PREVIEW = 'ExportPreviewRoot';
 
-
 /**
  * Shows what the export will write: the model's root nodes go under one node with the same scale, pivot
  * and up-axis rotation as main/export/transform.ts applies (in Babylon's left-handed space: the glTF
  * loader mirrors Z). Returns the model's box afterwards (x, y, z in the viewer's space), or undefined
  * when no model is shown.
  */
-export function previewTransforms(canvas: HTMLCanvasElement, t: PreviewTransforms): { min: number[]; max: number[] } | undefined {
+export function previewTransforms(
+  canvas: HTMLCanvasElement,
+  t: PreviewTransforms,
+): { min: number[]; max: number[] } | undefined {
   const scene = sceneOf(canvas);
   if (!scene) return undefined;
   // The model's roots (and its bounding box lines) go under the preview node; a model opened since is added.
-  const roots = scene.rootNodes.filter((n) => n !== scene.activeCamera && !scene.lights.includes(n as never) && n.name !== 'grid' && n.name !== PREVIEW);
+  const roots = scene.rootNodes.filter(
+    (n) => n !== scene.activeCamera && !scene.lights.includes(n as never) && n.name !== 'grid' && n.name !== PREVIEW,
+  );
   let root = scene.getTransformNodeByName(PREVIEW);
   if (!root && roots.length === 0) return undefined;
   root ??= new TransformNode(PREVIEW, scene);
@@ -95,7 +100,13 @@ export function previewTransforms(canvas: HTMLCanvasElement, t: PreviewTransform
   const size = box.max.subtract(box.min);
   // The height is along the output's up axis: glTF Z (here -Z) after y-to-z, else Y.
   const height = t.upAxis === 'y-to-z' ? size.z : size.y;
-  const s = !t.scale ? 1 : 'factor' in t.scale ? t.scale.factor : 'height' in t.scale ? t.scale.height / height : t.scale.largest / Math.max(size.x, size.y, size.z);
+  const s = !t.scale
+    ? 1
+    : 'factor' in t.scale
+      ? t.scale.factor
+      : 'height' in t.scale
+        ? t.scale.height / height
+        : t.scale.largest / Math.max(size.x, size.y, size.z);
   if (Number.isFinite(s) && s > 0) root.scaling.setAll(s);
   box = boundsOf(root)!;
   if (t.pivot) {
@@ -114,7 +125,12 @@ export function previewTransforms(canvas: HTMLCanvasElement, t: PreviewTransform
   const grid = scene.getMeshByName('grid');
   grid?.position.set(0, 0, 0);
   const gridBox = grid?.getBoundingInfo().boundingBox;
-  if (grid && gridBox) grid.position.set(centre.x - (gridBox.minimumWorld.x + gridBox.maximumWorld.x) / 2, box.min.y - gridBox.minimumWorld.y, centre.z - (gridBox.minimumWorld.z + gridBox.maximumWorld.z) / 2);
+  if (grid && gridBox)
+    grid.position.set(
+      centre.x - (gridBox.minimumWorld.x + gridBox.maximumWorld.x) / 2,
+      box.min.y - gridBox.minimumWorld.y,
+      centre.z - (gridBox.minimumWorld.z + gridBox.maximumWorld.z) / 2,
+    );
   // Reframe as the viewer frames a model (clip planes and zoom limits for the new size, so a model scaled
   // ×100 is neither clipped nor held at the old distance), keeping the direction the user looks from.
   const camera = cameraOf(scene);

@@ -88,7 +88,10 @@ export interface Viewer extends ClipControls {
   showEnvironmentBackground(show: boolean): void;
   /** `keepCamera`: leave the camera where it is (switching between files of the same character). */
   /** `onProgress`: the share of the file read so far (0…1), when its length is known. */
-  load(source: ModelSource, options?: { keepCamera?: boolean; onProgress?: (share: number) => void }): Promise<ModelStats>;
+  load(
+    source: ModelSource,
+    options?: { keepCamera?: boolean; onProgress?: (share: number) => void },
+  ): Promise<ModelStats>;
   playback(): Playback | undefined;
   /** Called on every rendered frame while playing and on every change of the playback; returns the unsubscribe. */
   onPlayback(listener: (playback: Playback | undefined) => void): () => void;

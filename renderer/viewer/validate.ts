@@ -18,7 +18,9 @@ export interface ValidationSummary {
 export const MAX_MESSAGES = 20;
 const SEVERITIES = ['error', 'warning', 'info', 'hint'] as const;
 
-async function read(source: ModelSource): Promise<{ bytes: Uint8Array; uri: string; resource: (uri: string) => Promise<Uint8Array> }> {
+async function read(
+  source: ModelSource,
+): Promise<{ bytes: Uint8Array; uri: string; resource: (uri: string) => Promise<Uint8Array> }> {
   if ('files' in source) {
     const main = source.files.find((f) => /\.(glb|gltf)$/i.test(f.name));
     if (!main) throw new Error('no glTF file is open');
@@ -52,14 +54,26 @@ async function read(source: ModelSource): Promise<{ bytes: Uint8Array; uri: stri
 
 export async function validateModel(source: ModelSource): Promise<ValidationSummary> {
   const [validator, input] = await Promise.all([import('gltf-validator'), read(source)]);
-  const report = await validator.validateBytes(input.bytes, { uri: input.uri, writeTimestamp: false, maxIssues: 0, externalResourceFunction: input.resource });
+  const report = await validator.validateBytes(input.bytes, {
+    uri: input.uri,
+    writeTimestamp: false,
+    maxIssues: 0,
+    externalResourceFunction: input.resource,
+  });
   const issues = report.issues;
   return {
     errors: issues.numErrors,
     warnings: issues.numWarnings,
     infos: issues.numInfos,
     hints: issues.numHints,
-    messages: issues.messages.slice(0, MAX_MESSAGES).map((m) => ({ code: m.code, message: m.message, pointer: m.pointer ?? (m.offset !== undefined ? `byte ${m.offset}` : ''), severity: SEVERITIES[m.severity] ?? 'info' })),
+    messages: issues.messages
+      .slice(0, MAX_MESSAGES)
+      .map((m) => ({
+        code: m.code,
+        message: m.message,
+        pointer: m.pointer ?? (m.offset !== undefined ? `byte ${m.offset}` : ''),
+        severity: SEVERITIES[m.severity] ?? 'info',
+      })),
     more: Math.max(0, issues.messages.length - MAX_MESSAGES),
     version: validator.version(),
   };

@@ -46,7 +46,8 @@ export async function warmUpGltf(scene: Scene): Promise<void> {
     const container = await LoadAssetContainerAsync(triangleGlb(), scene, { pluginExtension: '.glb' });
     container.dispose();
     const brdf = scene.environmentBRDFTexture;
-    for (let waited = 0; brdf && !brdf.isReady() && !scene.isDisposed && waited < 5000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    for (let waited = 0; brdf && !brdf.isReady() && !scene.isDisposed && waited < 5000; waited += 20)
+      await new Promise((r) => setTimeout(r, 20));
   } catch (error) {
     if (scene.isDisposed) return; // the viewer closed meanwhile
     console.warn('The glTF loader could not be prepared ahead of the first file:', error);

@@ -21,7 +21,13 @@ export function connectionLabel(view: ConnectionView): string {
 
 /** A sentence: what it is connected to, where that comes from, and where the key comes from. */
 export function connectionSentence(view: ConnectionView): string {
-  if (view.origin === 'engine') return 'The embedded local engine (no service address is set by a flag, the environment or the active profile).';
-  const from = view.origin === 'profile' ? `the saved profile "${view.profile ?? ''}"` : view.origin === 'flag' ? '--base-url' : 'ASSET_STUDIO_BASE_URL';
+  if (view.origin === 'engine')
+    return 'The embedded local engine (no service address is set by a flag, the environment or the active profile).';
+  const from =
+    view.origin === 'profile'
+      ? `the saved profile "${view.profile ?? ''}"`
+      : view.origin === 'flag'
+        ? '--base-url'
+        : 'ASSET_STUDIO_BASE_URL';
   return `The service at ${view.address ?? '(unknown address)'}, from ${from}; API key from ${KEY_WORDS[view.keySource]}.`;
 }

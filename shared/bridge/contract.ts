@@ -89,16 +89,18 @@ export type BatchItemView = z.output<typeof batchItemView>;
 export const batchView = z.object({
   batchId: z.string(),
   createdAt: z.number(),
-  items: z.array(z.object({
-    index: z.number().int(),
-    name: z.string(),
-    size: z.number().optional(),
-    state: batchItemView.shape.state,
-    jobId: z.string().optional(),
-    /** The job of the animation prompts asked of an uploaded FBX/zip. */
-    promptsJobId: z.string().optional(),
-    error: z.string().optional(),
-  })),
+  items: z.array(
+    z.object({
+      index: z.number().int(),
+      name: z.string(),
+      size: z.number().optional(),
+      state: batchItemView.shape.state,
+      jobId: z.string().optional(),
+      /** The job of the animation prompts asked of an uploaded FBX/zip. */
+      promptsJobId: z.string().optional(),
+      error: z.string().optional(),
+    }),
+  ),
   /** Files the app never got (the browser could not send them), with why. */
   notSent: z.array(z.object({ name: z.string(), size: z.number(), error: z.string() })),
   /** Set once every file has its final state. */
@@ -107,7 +109,10 @@ export const batchView = z.object({
 export type BatchView = z.output<typeof batchView>;
 
 /** Files found at paths (folders walked) for the batch dialog to confirm: each with its name and size, and how many were left out. */
-export const batchOffer = z.object({ files: z.array(z.object({ path: z.string(), name: z.string(), size: z.number() })), skipped: z.number().int() });
+export const batchOffer = z.object({
+  files: z.array(z.object({ path: z.string(), name: z.string(), size: z.number() })),
+  skipped: z.number().int(),
+});
 
 /** What one create costs: credits (null when the service does not publish it) and where the figure comes from. */
 export const costView = z.object({
@@ -134,14 +139,23 @@ export const profileView = z.object({
   baseUrl: z.string().optional(),
   legacyBaseUrl: z.string().optional(),
   /** Whether a key is stored, and where; never the key. */
-  key: z.object({ configured: z.boolean(), storage: z.enum(['os-keychain', 'session-only', 'file', 'environment', 'none']) }),
+  key: z.object({
+    configured: z.boolean(),
+    storage: z.enum(['os-keychain', 'session-only', 'file', 'environment', 'none']),
+  }),
 });
 export type ProfileView = z.output<typeof profileView>;
 
 export const settingsView = z.object({
   profiles: z.array(profileView),
   activeProfile: z.string(),
-  webhooks: z.object({ enabled: z.boolean(), host: z.string(), port: z.number(), path: z.string(), secretSet: z.boolean() }),
+  webhooks: z.object({
+    enabled: z.boolean(),
+    host: z.string(),
+    port: z.number(),
+    path: z.string(),
+    secretSet: z.boolean(),
+  }),
   cache: z.object({ dir: z.string(), maxBytes: z.number(), usedBytes: z.number() }),
   export: z.object({ engine: exportEngine.optional(), projectDir: z.string().optional() }),
   outputFormats: z.array(z.string()),
@@ -197,7 +211,9 @@ const id = z.string().min(1).max(200);
 const path = z.string().min(1).max(4096);
 
 /** A create of any endpoint that makes something, with the same body rules as the CLI and client. */
-const MUTATING = Object.entries(ENDPOINTS).filter(([, d]) => d.mutating).map(([k]) => k) as [EndpointId, ...EndpointId[]];
+const MUTATING = Object.entries(ENDPOINTS)
+  .filter(([, d]) => d.mutating)
+  .map(([k]) => k) as [EndpointId, ...EndpointId[]];
 export const createInput = z.object({
   endpoint: z.enum(MUTATING),
   params: z.record(z.string(), z.string()).optional(),
@@ -207,7 +223,10 @@ export const createInput = z.object({
   file: z.union([z.object({ path }), z.object({ uploadId: id })]).optional(),
   label: z.string().max(200).optional(),
   /** Chosen by the UI: makes the create idempotent (a repeat replays it) and lets jobs.cancel cut off its upload. */
-  operationId: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'letters, digits, _ and - only (at most 100)').optional(),
+  operationId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,100}$/, 'letters, digits, _ and - only (at most 100)')
+    .optional(),
 });
 
 // ---- the commands -------------------------------------------------------------------------------
@@ -242,7 +261,10 @@ export const COMMANDS = {
     output: z.object({ deleted: z.array(z.string()), files: z.number().int(), note: z.string() }),
   },
   /** The job's picture for the library: cached, or rendered now from its cached model and kept. `url` null: `reason` says why. */
-  'jobs.thumbnail': { input: z.object({ id }), output: z.object({ url: z.string().nullable(), reason: z.string().nullable() }) },
+  'jobs.thumbnail': {
+    input: z.object({ id }),
+    output: z.object({ url: z.string().nullable(), reason: z.string().nullable() }),
+  },
   'jobs.get': { input: z.object({ id }), output: jobView },
   /**
    * Stops following a job here (the service offers no cancel). `id` may also be the operationId of a create
@@ -252,26 +274,59 @@ export const COMMANDS = {
   /** Sends a failed or abandoned job's request again, as a new operation. */
   'jobs.retry': { input: z.object({ id }), output: jobView },
   'jobs.reconcile': {
-    input: z.object({ operationId: id.optional(), sessionCode: z.string().startsWith('SESSION_').optional(), abandon: z.boolean().optional() }),
-    output: z.object({ results: z.array(z.object({ operationId: z.string(), outcome: z.string(), candidates: z.array(z.object({ sessionCode: z.string(), createdAt: z.string(), status: z.string() })).optional() })) }),
+    input: z.object({
+      operationId: id.optional(),
+      sessionCode: z.string().startsWith('SESSION_').optional(),
+      abandon: z.boolean().optional(),
+    }),
+    output: z.object({
+      results: z.array(
+        z.object({
+          operationId: z.string(),
+          outcome: z.string(),
+          candidates: z
+            .array(z.object({ sessionCode: z.string(), createdAt: z.string(), status: z.string() }))
+            .optional(),
+        }),
+      ),
+    }),
   },
   /** The service's own list (image-to-3D sessions, newest first) with paging and credits. */
   'sessions.list': {
     input: z.object({ page: z.number().int().min(1).default(1), limit: z.number().int().min(1).max(100).default(20) }),
-    output: z.object({ results: z.array(z.record(z.string(), z.unknown())), page: z.number(), totalPages: z.number(), totalResults: z.number(), credits: z.number().optional() }),
+    output: z.object({
+      results: z.array(z.record(z.string(), z.unknown())),
+      page: z.number(),
+      totalPages: z.number(),
+      totalResults: z.number(),
+      credits: z.number().optional(),
+    }),
   },
   /** The balance and what each create costs (read from the service's list; the local engine's own prices). */
   'credits.get': { input: z.object({}), output: creditsView },
-  create: { input: createInput, output: z.object({ operationId: z.string(), job: jobView.optional(), status: z.enum(['created', 'replayed', 'reconciled']) }) },
+  create: {
+    input: createInput,
+    output: z.object({
+      operationId: z.string(),
+      job: jobView.optional(),
+      status: z.enum(['created', 'replayed', 'reconciled']),
+    }),
+  },
   'batch.start': {
     input: z.object({
-      files: z.array(z.union([z.object({ path }), z.object({ uploadId: id })])).min(1).max(10_000),
+      files: z
+        .array(z.union([z.object({ path }), z.object({ uploadId: id })]))
+        .min(1)
+        .max(10_000),
       /** Image-to-3D settings of the pictures (the image itself is each file). */
       imageOptions: createImageTo3dRequest.omit({ image_url: true }).partial().optional(),
       /** Animations asked of every FBX/zip once uploaded. */
       animationTexts: textMultiRequest.shape.texts.optional(),
       /** Files of the drop the browser could not send to the app: kept with the batch, with why. */
-      notSent: z.array(z.object({ name: z.string().max(1000), size: z.number(), error: z.string().max(2000) })).max(10_000).optional(),
+      notSent: z
+        .array(z.object({ name: z.string().max(1000), size: z.number(), error: z.string().max(2000) }))
+        .max(10_000)
+        .optional(),
     }),
     output: z.object({ batchId: z.string() }),
   },
@@ -281,7 +336,10 @@ export const COMMANDS = {
   /** The batches kept in the data folder, newest first (one still running included). */
   'batch.list': { input: z.object({}), output: z.object({ batches: z.array(batchView) }) },
   /** Forgets finished batches (the queue's Clear finished); a running one is kept. */
-  'batch.forget': { input: z.object({ batchIds: z.array(id).max(10_000) }), output: z.object({ forgotten: z.number().int() }) },
+  'batch.forget': {
+    input: z.object({ batchIds: z.array(id).max(10_000) }),
+    output: z.object({ forgotten: z.number().int() }),
+  },
   'cache.outputs': { input: z.object({ sessionId: id }), output: z.object({ outputs: z.array(cachedOutput) }) },
   'cache.fetch': { input: z.object({ jobId: id }), output: z.object({ outputs: z.array(cachedOutput) }) },
   /** The files inside a complete cached zip output (e.g. `zip`: the OBJ, its MTL and texture), each with a URL that serves it. */
@@ -309,7 +367,13 @@ export const COMMANDS = {
    * input mesh (the service takes a URL or an ASSET_ id only). Refused when connected to a remote service,
    * which cannot reach this computer.
    */
-  'files.meshLink': { input: z.object({ file: z.union([z.object({ path }), z.object({ uploadId: id })]), name: z.string().min(1).max(255) }), output: z.object({ url: z.string() }) },
+  'files.meshLink': {
+    input: z.object({
+      file: z.union([z.object({ path }), z.object({ uploadId: id })]),
+      name: z.string().min(1).max(255),
+    }),
+    output: z.object({ url: z.string() }),
+  },
   /** Every complete model file in the download cache (newest use first), for offline review in the viewer. */
   'cache.models': { input: z.object({}), output: z.object({ models: z.array(cachedModel) }) },
   'export.detect': {
@@ -332,7 +396,15 @@ export const COMMANDS = {
    * when not the engine's default), the files with their names, and those left out with the reason.
    */
   'export.plan': {
-    input: z.object({ jobId: id, projectDir: path, engine: z.enum(EXPORT_TARGETS).optional(), name: z.string().min(1).max(64).optional(), transforms: transformsSchema.optional(), format: exportFormatSchema.optional(), clips: exportClipsSchema.optional() }),
+    input: z.object({
+      jobId: id,
+      projectDir: path,
+      engine: z.enum(EXPORT_TARGETS).optional(),
+      name: z.string().min(1).max(64).optional(),
+      transforms: transformsSchema.optional(),
+      format: exportFormatSchema.optional(),
+      clips: exportClipsSchema.optional(),
+    }),
     output: z.object({
       engine: z.enum(EXPORT_TARGETS),
       /** The asset folder written; `exists`: an earlier export is there (only overwrite replaces it). */
@@ -344,7 +416,13 @@ export const COMMANDS = {
       write: z.array(z.object({ name: z.string(), kind: z.string(), from: z.string(), transformed: z.boolean() })),
       skip: z.array(z.object({ name: z.string(), kind: z.string(), why: z.string() })),
       /** An animated model's clips: those the job has, those the GLB will hold, and those that cannot go in. */
-      clips: z.object({ available: z.array(z.object({ id: z.string(), name: z.string(), source: z.enum(['prompt', 'library']) })), written: z.array(z.string()), skipped: z.array(z.object({ name: z.string(), why: z.string() })) }).optional(),
+      clips: z
+        .object({
+          available: z.array(z.object({ id: z.string(), name: z.string(), source: z.enum(['prompt', 'library']) })),
+          written: z.array(z.string()),
+          skipped: z.array(z.object({ name: z.string(), why: z.string() })),
+        })
+        .optional(),
     }),
   },
   'export.run': {
@@ -373,9 +451,23 @@ export const COMMANDS = {
   'settings.get': { input: z.object({}), output: settingsView },
   'settings.update': {
     input: z.object({
-      profile: z.object({ name: z.string().min(1).max(60), baseUrl: z.string().url().optional(), legacyBaseUrl: z.string().url().optional() }).optional(),
+      profile: z
+        .object({
+          name: z.string().min(1).max(60),
+          baseUrl: z.string().url().optional(),
+          legacyBaseUrl: z.string().url().optional(),
+        })
+        .optional(),
       activeProfile: z.string().optional(),
-      webhooks: z.object({ enabled: z.boolean(), host: z.string().optional(), port: webhookPort.optional(), path: webhookPath.optional(), secret: webhookSecret.optional() }).optional(),
+      webhooks: z
+        .object({
+          enabled: z.boolean(),
+          host: z.string().optional(),
+          port: webhookPort.optional(),
+          path: webhookPath.optional(),
+          secret: webhookSecret.optional(),
+        })
+        .optional(),
       cache: z.object({ maxBytes: cacheMaxBytes.optional(), dir: path.optional() }).optional(),
       export: z.object({ engine: exportEngine.optional(), projectDir: path.optional() }).optional(),
       outputFormats: z.array(z.string()).optional(),
@@ -383,11 +475,20 @@ export const COMMANDS = {
     output: settingsView,
   },
   /** Stores the key of a profile (OS keychain; or for this session only). Write-only: never read back. */
-  'key.set': { input: z.object({ profile: z.string(), key: z.string().min(8).max(4096), sessionOnly: z.boolean().default(false) }), output: profileView },
+  'key.set': {
+    input: z.object({ profile: z.string(), key: z.string().min(8).max(4096), sessionOnly: z.boolean().default(false) }),
+    output: profileView,
+  },
   'key.remove': { input: z.object({ profile: z.string() }), output: profileView },
   /** Native dialogs (Electron only; the web host answers that the browser's own picker is to be used). */
-  'dialog.openFiles': { input: z.object({ filters: z.array(z.string()).optional(), multiple: z.boolean().default(true) }), output: z.object({ paths: z.array(z.string()) }) },
-  'dialog.chooseFolder': { input: z.object({ title: z.string().optional() }), output: z.object({ path: z.string().nullable() }) },
+  'dialog.openFiles': {
+    input: z.object({ filters: z.array(z.string()).optional(), multiple: z.boolean().default(true) }),
+    output: z.object({ paths: z.array(z.string()) }),
+  },
+  'dialog.chooseFolder': {
+    input: z.object({ title: z.string().optional() }),
+    output: z.object({ path: z.string().nullable() }),
+  },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -401,8 +502,20 @@ export const EVENTS = {
   'batch.item': batchItemView,
   /** Files chosen in a native dialog (folders walked), for the batch dialog to confirm: nothing is sent yet. */
   'batch.offer': batchOffer,
-  'batch.done': z.object({ batchId: z.string(), total: z.number(), submitted: z.number(), rejected: z.number(), failed: z.number(), cancelled: z.number() }),
-  'cache.progress': z.object({ sessionId: z.string(), kind: z.string(), bytes: z.number(), total: z.number().nullable() }),
+  'batch.done': z.object({
+    batchId: z.string(),
+    total: z.number(),
+    submitted: z.number(),
+    rejected: z.number(),
+    failed: z.number(),
+    cancelled: z.number(),
+  }),
+  'cache.progress': z.object({
+    sessionId: z.string(),
+    kind: z.string(),
+    bytes: z.number(),
+    total: z.number().nullable(),
+  }),
   'cache.output': cachedOutput,
   /** A create's file being sent to the service (after the web host got it from the browser): bytes so far. */
   'create.upload': z.object({ operationId: z.string(), sent: z.number(), total: z.number() }),

@@ -26,9 +26,18 @@ export const createImageTo3dLegacyRequest = z.object({
   model_version: z.string(rule('must be text')).default(''),
   /** Older scripts send the strings "true" and "false" (Python's str() gives "True"/"False"); all are accepted. */
   auto_gen_3d: z
-    .union([z.boolean(), z.string().regex(/^(true|false)$/i).transform((text) => text.toLowerCase() === 'true')], {
-      error: 'must be true or false (a boolean, or the text "true" or "false")',
-    })
+    .union(
+      [
+        z.boolean(),
+        z
+          .string()
+          .regex(/^(true|false)$/i)
+          .transform((text) => text.toLowerCase() === 'true'),
+      ],
+      {
+        error: 'must be true or false (a boolean, or the text "true" or "false")',
+      },
+    )
     .default(false),
 });
 

@@ -5,7 +5,13 @@ import { z } from 'zod';
 import { ASSET_PREFIX, dataUriMime, isHttpUrl, oneOf, timestamp, rule } from './common.ts';
 import { GEOMETRY_MODELS, RESOLUTIONS, TEXTURE_MODELS } from './image-to-3d.ts';
 
-export const V3_SESSION_TYPES = ['image_to_3d', 'multiview_to_3d', 'text_to_image', 'image_to_kit', 'retopology'] as const;
+export const V3_SESSION_TYPES = [
+  'image_to_3d',
+  'multiview_to_3d',
+  'text_to_image',
+  'image_to_kit',
+  'retopology',
+] as const;
 export const RETOPOLOGY_MODELS = ['swift', 'precision'] as const;
 
 export const meshReference = z
@@ -35,7 +41,11 @@ export const imageReference = z
     if (isHttpUrl(value) || (value.startsWith(ASSET_PREFIX) && value.length > ASSET_PREFIX.length)) return;
     const mime = dataUriMime(value);
     if (mime === undefined) {
-      ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL, a base64 data URI such as data:image/png;base64,..., or an asset id starting with ASSET_' });
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'must be an http(s) URL, a base64 data URI such as data:image/png;base64,..., or an asset id starting with ASSET_',
+      });
     } else if (!mime.startsWith('image/')) {
       ctx.addIssue({ code: 'custom', message: `must hold an image, but its MIME type is ${mime}` });
     }
@@ -51,20 +61,20 @@ export const generationSettings = z
       geometry_model: oneOf(GEOMETRY_MODELS).default('base'),
       texture_model: oneOf(TEXTURE_MODELS).default('none'),
       resolution: z
-        .union(
-          [
-            z.number().int().min(100).max(MAX_GENERATION_FACES),
-            z.enum(RESOLUTIONS),
-          ],
-          { error: `must be a face count from 100 to ${MAX_GENERATION_FACES} (e.g. 200000), or "low_poly" or "high_poly"` },
-        )
+        .union([z.number().int().min(100).max(MAX_GENERATION_FACES), z.enum(RESOLUTIONS)], {
+          error: `must be a face count from 100 to ${MAX_GENERATION_FACES} (e.g. 200000), or "low_poly" or "high_poly"`,
+        })
         .optional(),
     },
     rule('must be an object with geometry_model, texture_model and resolution'),
   )
   .default({ geometry_model: 'base', texture_model: 'none' });
 
-const generationModel = z.string(rule('must be a model name, e.g. "sculpt"')).trim().min(1, rule('must be a model name, e.g. "sculpt"')).default('sculpt');
+const generationModel = z
+  .string(rule('must be a model name, e.g. "sculpt"'))
+  .trim()
+  .min(1, rule('must be a model name, e.g. "sculpt"'))
+  .default('sculpt');
 
 export const createImageTo3dV3Request = z.object({
   type: z.literal('image_to_3d'),
@@ -80,7 +90,11 @@ export const createImageToKitV3Request = z.object({
     {
       image: imageReference,
       model: generationModel,
-      decomposition_model: z.string(rule('must be a model name, e.g. "pro"')).trim().min(1, rule('must be a model name, e.g. "pro"')).default('pro'),
+      decomposition_model: z
+        .string(rule('must be a model name, e.g. "pro"'))
+        .trim()
+        .min(1, rule('must be a model name, e.g. "pro"'))
+        .default('pro'),
       settings: generationSettings,
     },
     rule('must be an object with image, model, decomposition_model and settings'),
@@ -91,12 +105,16 @@ export const createImageToKitV3Request = z.object({
 export const CREATABLE_V3_TYPES = ['retopology', 'image_to_3d', 'image_to_kit'] as const;
 
 /** Any session the embedded engine creates: retopology, image_to_3d or image_to_kit. */
-export const createV3SessionRequest = z.discriminatedUnion('type', [createRetopologyRequest, createImageTo3dV3Request, createImageToKitV3Request], {
-  error: (issue: { input?: unknown }) =>
-    issue.input === undefined
-      ? 'is required'
-      : `must be one of ${CREATABLE_V3_TYPES.map((t) => `"${t}"`).join(', ')} (multiview_to_3d and text_to_image sessions cannot be created here)`,
-});
+export const createV3SessionRequest = z.discriminatedUnion(
+  'type',
+  [createRetopologyRequest, createImageTo3dV3Request, createImageToKitV3Request],
+  {
+    error: (issue: { input?: unknown }) =>
+      issue.input === undefined
+        ? 'is required'
+        : `must be one of ${CREATABLE_V3_TYPES.map((t) => `"${t}"`).join(', ')} (multiview_to_3d and text_to_image sessions cannot be created here)`,
+  },
+);
 
 export const asset = z.looseObject({
   _id: z.string(),

@@ -19,7 +19,15 @@ const statuses: StatusTable = {
   text_failed: 'failed',
 };
 
-const promptStatuses: StatusTable = { queued: 'queued', text_processing: 'running', processing: 'running', in_progress: 'running', text_done: 'succeeded', completed: 'succeeded', text_failed: 'failed' };
+const promptStatuses: StatusTable = {
+  queued: 'queued',
+  text_processing: 'running',
+  processing: 'running',
+  in_progress: 'running',
+  text_done: 'succeeded',
+  completed: 'succeeded',
+  text_failed: 'failed',
+};
 
 /** A library clip's id in its output kind: its `_id`, else its label. */
 const libraryId = (entry: Readonly<Record<string, unknown>>) => str(entry._id) || str(entry.label);
@@ -51,7 +59,12 @@ export const animationSession = defineResource({
         { kind: { type: 'animation' }, url: str(r.animation_url) },
         { kind: { type: 'render' }, url: str(r.render_url) },
         { kind: { type: 'thumbnail' }, url: str(r.thumbnail) },
-        ...list(r.animation_library).map((a): OutputCandidate => ({ kind: { type: 'clip', source: 'library', id: libraryId(a), format: 'glb' }, url: str(a.url) })),
+        ...list(r.animation_library).map(
+          (a): OutputCandidate => ({
+            kind: { type: 'clip', source: 'library', id: libraryId(a), format: 'glb' },
+            url: str(a.url),
+          }),
+        ),
       ];
     },
     clipNames,
@@ -70,7 +83,9 @@ export const animationPrompt = defineResource({
         const body = record(call.body);
         // The texts the service accepted; before an answer, all those asked for.
         const responses = d.responses as { text: string; isError: boolean }[] | undefined;
-        const texts = responses ? responses.filter((r) => !r.isError).map((r) => r.text) : ((body.texts ?? []) as string[]);
+        const texts = responses
+          ? responses.filter((r) => !r.isError).map((r) => r.text)
+          : ((body.texts ?? []) as string[]);
         return { id: String(body.session_code), texts };
       },
     },
@@ -99,7 +114,10 @@ export const animationUpload = defineResource({
 });
 
 /** The combined status of the prompts for the given texts: failed if any failed, done when all are. */
-function promptsStatus(prompts: readonly { text: string; status: string }[], texts: readonly string[]): NormalisedStatus {
+function promptsStatus(
+  prompts: readonly { text: string; status: string }[],
+  texts: readonly string[],
+): NormalisedStatus {
   const mine = prompts.filter((p) => texts.includes(p.text));
   const states = mine.map((p) => normaliseWith({ statuses: promptStatuses }, p.status));
   const raw = states.map((s) => s.raw).join(',') || 'pending';

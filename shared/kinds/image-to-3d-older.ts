@@ -17,18 +17,27 @@ export const imageTo3dOlder = defineResource({
   answers: ['createImageTo3dLegacy', 'listImageTo3d'],
   job: {
     creates: {
-      createImageTo3dLegacy: (call, d) => ({ id: String(d.session_code), step: autoGenerates(record(call.body).auto_gen_3d) ? 'preview' : 'spin' }),
+      createImageTo3dLegacy: (call, d) => ({
+        id: String(d.session_code),
+        step: autoGenerates(record(call.body).auto_gen_3d) ? 'preview' : 'spin',
+      }),
       submitSpin: (call) => ({ id: String(record(call.body).session_code), step: 'spin' }),
       preview: (call) => ({ id: String(call.params?.session_code), step: 'preview' }),
       refine: (call) => ({ id: String(call.params?.session_code), step: 'refine' }),
     },
     // The first create is an image-to-3D session of the same list; what its later steps take is not published.
-    costs: { createImageTo3dLegacy: 'image-to-3d-list', submitSpin: 'unpublished', preview: 'unpublished', refine: 'unpublished' },
+    costs: {
+      createImageTo3dLegacy: 'image-to-3d-list',
+      submitSpin: 'unpublished',
+      preview: 'unpublished',
+      refine: 'unpublished',
+    },
     // The older flow's statuses (spin_generate_*, preview_*, refine_*) are reported by get-mesh.
     read: 'getMesh',
     // The four spin images are only in the older form, which only the list endpoint returns.
     readListed: (ref, status) => status.final && ref.step === 'spin',
-    status: (value, ref) => normaliseWith(rules, (value as MeshAvailability[])[0]?.status ?? 'unknown', { step: ref.step }),
+    status: (value, ref) =>
+      normaliseWith(rules, (value as MeshAvailability[])[0]?.status ?? 'unknown', { step: ref.step }),
     shortestMs: { spin: 10_000, preview: 20_000, refine: 45_000 },
     // The tracker reads get-mesh (a list of one availability record); the list endpoint gives the older form.
     outputs: (job) => stepFiles(record(Array.isArray(job.result) ? job.result[0] : job.result), job.step),
@@ -40,7 +49,14 @@ export const imageTo3dOlder = defineResource({
 export const get3dJob = defineResource({
   kind: 'get3d_job',
   label: '3D job',
-  statuses: { unprocessed: 'queued', processing: 'running', in_progress: 'running', processed: 'succeeded', complete: 'succeeded', completed: 'succeeded' } satisfies StatusTable,
+  statuses: {
+    unprocessed: 'queued',
+    processing: 'running',
+    in_progress: 'running',
+    processed: 'succeeded',
+    complete: 'succeeded',
+    completed: 'succeeded',
+  } satisfies StatusTable,
   answers: ['preview', 'refine'],
 });
 
@@ -54,7 +70,9 @@ export const meshAvailability = defineResource({
 
 /** Each step's own files first, so a URL shared with `mesh_url_*` keeps the step's kind. */
 function stepFiles(r: Fields, step: OlderStep | null): OutputCandidate[] {
-  const spin = list(r.inference).map((image, index): OutputCandidate => ({ kind: { type: 'spin', index }, url: str(image.image_url) }));
+  const spin = list(r.inference).map(
+    (image, index): OutputCandidate => ({ kind: { type: 'spin', index }, url: str(image.image_url) }),
+  );
   const preview = meshFiles(r, 'preview');
   const polished = meshFiles(r, 'polished');
   const mesh = meshFiles(r, 'final');

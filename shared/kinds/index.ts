@@ -16,10 +16,25 @@ import type { CostBasis, CreateCall, JobDef, JobOutputsInput, JobRef, OutputCand
 export type { CostBasis, CreateCall, JobDef, JobOutputsInput, JobRef, OutputCandidate, ResourceDef } from './types.ts';
 
 /** Every kind, in the order lists show them. */
-const RESOURCES = [imageTo3d, imageTo3dOlder, get3dJob, meshAvailability, textToImage, style, animationUpload, animationSession, animationPrompt, retopology, asset] as const;
+const RESOURCES = [
+  imageTo3d,
+  imageTo3dOlder,
+  get3dJob,
+  meshAvailability,
+  textToImage,
+  style,
+  animationUpload,
+  animationSession,
+  animationPrompt,
+  retopology,
+  asset,
+] as const;
 
 export type ResourceKind = (typeof RESOURCES)[number]['kind'];
-export const RESOURCE_KINDS = RESOURCES.map((r) => r.kind) as readonly ResourceKind[] as readonly [ResourceKind, ...ResourceKind[]];
+export const RESOURCE_KINDS = RESOURCES.map((r) => r.kind) as readonly ResourceKind[] as readonly [
+  ResourceKind,
+  ...ResourceKind[],
+];
 
 const BY_KIND: ReadonlyMap<string, ResourceDef> = new Map(RESOURCES.map((r) => [r.kind, r]));
 
@@ -27,7 +42,9 @@ const BY_KIND: ReadonlyMap<string, ResourceDef> = new Map(RESOURCES.map((r) => [
 export const JOB_KINDS: readonly ResourceKind[] = RESOURCES.filter((r) => r.job !== undefined).map((r) => r.kind);
 
 /** Each kind's status table. */
-export const STATUS_TABLES = Object.fromEntries(RESOURCES.map((r) => [r.kind, r.statuses])) as Readonly<Record<ResourceKind, StatusTable>>;
+export const STATUS_TABLES = Object.fromEntries(RESOURCES.map((r) => [r.kind, r.statuses])) as Readonly<
+  Record<ResourceKind, StatusTable>
+>;
 
 /** The definition of a kind; undefined for a name this version does not know (a newer database). */
 export function resourceDef(kind: string): ResourceDef | undefined {
@@ -54,7 +71,11 @@ export interface KindRef extends JobRef {
 }
 
 const CREATES = new Map<EndpointId, { kind: ResourceKind; ref: NonNullable<JobDef['creates'][EndpointId]> }>(
-  RESOURCES.flatMap((r) => Object.entries(r.job?.creates ?? {}).map(([endpoint, ref]) => [endpoint as EndpointId, { kind: r.kind, ref: ref! }] as const)),
+  RESOURCES.flatMap((r) =>
+    Object.entries(r.job?.creates ?? {}).map(
+      ([endpoint, ref]) => [endpoint as EndpointId, { kind: r.kind, ref: ref! }] as const,
+    ),
+  ),
 );
 
 /** The kind of job a create starts, or undefined when the endpoint starts none (a read, a list). */
@@ -62,7 +83,11 @@ export function kindOfCreate(endpoint: EndpointId): ResourceKind | undefined {
   return CREATES.get(endpoint)?.kind;
 }
 
-const COSTS = new Map<EndpointId, CostBasis>(RESOURCES.flatMap((r) => Object.entries(r.job?.costs ?? {}).map(([endpoint, basis]) => [endpoint as EndpointId, basis] as const)));
+const COSTS = new Map<EndpointId, CostBasis>(
+  RESOURCES.flatMap((r) =>
+    Object.entries(r.job?.costs ?? {}).map(([endpoint, basis]) => [endpoint as EndpointId, basis] as const),
+  ),
+);
 
 /** How the price of a create is known at a service (its kind's module says); `unpublished` for any other endpoint. */
 export function costBasisOf(endpoint: EndpointId): CostBasis {
@@ -86,7 +111,9 @@ export function readEndpointOfCreate(endpoint: EndpointId): EndpointId | undefin
   return kind && jobDef(kind)?.read;
 }
 
-const DATA_KIND = new Map<EndpointId, ResourceKind>(RESOURCES.flatMap((r) => r.answers.map((e) => [e, r.kind] as const)));
+const DATA_KIND = new Map<EndpointId, ResourceKind>(
+  RESOURCES.flatMap((r) => r.answers.map((e) => [e, r.kind] as const)),
+);
 
 /** The kind of resource an endpoint's data is (whose table reads its status field). */
 export function kindOfData(endpoint: EndpointId): ResourceKind | undefined {
@@ -120,7 +147,11 @@ export function jobOutputs(job: JobOutputsInput & { kind: string }): OutputCandi
  * What users see for an output of a job: its clips named by their prompt or library label when the job's
  * result is known. `format: false` leaves out the file format, where it is shown beside the label.
  */
-export function outputLabelOf(key: string, job?: { kind: string; result: unknown } | null, options: { format?: boolean } = {}): string {
+export function outputLabelOf(
+  key: string,
+  job?: { kind: string; result: unknown } | null,
+  options: { format?: boolean } = {},
+): string {
   const clips = job ? jobDef(job.kind)?.clipNames?.(job.result) : undefined;
   return outputLabel(key, { clips, format: options.format });
 }

@@ -8,7 +8,10 @@ const FIELD_PREFIX: Readonly<Record<MeshStage, string>> = { final: '', preview: 
 /** The mesh of one stage in every format (`mesh_url` is the GLB when `mesh_url_glb` is empty). */
 export function meshFiles(r: Fields, stage: MeshStage): OutputCandidate[] {
   const prefix = FIELD_PREFIX[stage];
-  const file = (format: MeshFileFormat, field: string): OutputCandidate => ({ kind: { type: 'mesh', stage, format }, url: str(r[`${prefix}${field}`]) });
+  const file = (format: MeshFileFormat, field: string): OutputCandidate => ({
+    kind: { type: 'mesh', stage, format },
+    url: str(r[`${prefix}${field}`]),
+  });
   return [
     file('glb', 'mesh_url_glb'),
     file('glb', 'mesh_url'),

@@ -2,7 +2,15 @@
 // endpoint, and also accepted from a current-form session (the service mixes them).
 import type { Lifecycle, OlderStep, StatusTable } from '../contract/status.ts';
 
-const ORDER = ['uploaded', 'spin_generate_processing', 'spin_generate_done', 'preview_processing', 'preview_done', 'refine_processing', 'refine_done'] as const;
+const ORDER = [
+  'uploaded',
+  'spin_generate_processing',
+  'spin_generate_done',
+  'preview_processing',
+  'preview_done',
+  'refine_processing',
+  'refine_done',
+] as const;
 const STEP_DONE: Readonly<Record<OlderStep, number>> = {
   spin: ORDER.indexOf('spin_generate_done'),
   preview: ORDER.indexOf('preview_done'),

@@ -4,7 +4,13 @@ import type { TextToImageStyle } from '../contract/text-to-image.ts';
 import { normaliseWith, type StatusTable } from '../contract/status.ts';
 import { defineResource } from './types.ts';
 
-const statuses: StatusTable = { training: 'running', trained: 'succeeded', completed: 'succeeded', complete: 'succeeded', ready: 'succeeded' };
+const statuses: StatusTable = {
+  training: 'running',
+  trained: 'succeeded',
+  completed: 'succeeded',
+  complete: 'succeeded',
+  ready: 'succeeded',
+};
 
 export const style = defineResource({
   kind: 'style',

@@ -4,7 +4,13 @@ import { normaliseWith, type StatusTable } from '../contract/status.ts';
 import { record, str } from './fields.ts';
 import { defineResource } from './types.ts';
 
-const statuses: StatusTable = { queued: 'queued', in_progress: 'running', processing: 'running', completed: 'succeeded', complete: 'succeeded' };
+const statuses: StatusTable = {
+  queued: 'queued',
+  in_progress: 'running',
+  processing: 'running',
+  completed: 'succeeded',
+  complete: 'succeeded',
+};
 
 export const textToImage = defineResource({
   kind: 'text_to_image',

@@ -16,7 +16,10 @@ beforeAll(async () => {
     res.end(JSON.stringify(next));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  client = new ServiceClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: 'k_0123456789' });
+  client = new ServiceClient({
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    apiKey: 'k_0123456789',
+  });
 });
 
 afterAll(async () => {
@@ -28,7 +31,12 @@ const T = '2026-11-21T10:00:00.000Z';
 
 describe('response checks', () => {
   it('names the endpoint and the field whose type is wrong', async () => {
-    next = { error: '', message: 'Retrieved', statusCode: 200, data: { _id: 'a', session_code: 'SESSION_t', prompt: 'p', status: 42, created_at: T, updated_at: T } };
+    next = {
+      error: '',
+      message: 'Retrieved',
+      statusCode: 200,
+      data: { _id: 'a', session_code: 'SESSION_t', prompt: 'p', status: 42, created_at: T, updated_at: T },
+    };
     const error = await client.getTextToImage('SESSION_t').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProtocolError);
     expect((error as Error).message).toMatch(/^GET \/tti-sessions\/:session_code: .*data\.status/);
@@ -36,7 +44,20 @@ describe('response checks', () => {
   });
 
   it('keeps unknown fields and unknown statuses', async () => {
-    next = { error: '', message: 'Retrieved', statusCode: 200, data: { _id: 'a', session_code: 'SESSION_t', prompt: 'p', status: 'dreaming', created_at: T, updated_at: T, future: { x: 1 } } };
+    next = {
+      error: '',
+      message: 'Retrieved',
+      statusCode: 200,
+      data: {
+        _id: 'a',
+        session_code: 'SESSION_t',
+        prompt: 'p',
+        status: 'dreaming',
+        created_at: T,
+        updated_at: T,
+        future: { x: 1 },
+      },
+    };
     const s = await client.getTextToImage('SESSION_t');
     expect(s.status).toBe('dreaming');
     expect((s as Record<string, unknown>).future).toEqual({ x: 1 });
@@ -51,7 +72,15 @@ describe('response checks', () => {
   });
 
   it('a /v3 object is read bare, without an envelope', async () => {
-    next = { _id: 'SESSION_v', status: 'complete', type: 'retopology', input: {}, output: { meshes: [] }, created_at: T, updated_at: T };
+    next = {
+      _id: 'SESSION_v',
+      status: 'complete',
+      type: 'retopology',
+      input: {},
+      output: { meshes: [] },
+      created_at: T,
+      updated_at: T,
+    };
     expect((await client.getV3Session('SESSION_v')).status).toBe('complete');
   });
 });

@@ -4,7 +4,14 @@ import { inspect } from 'node:util';
 import { FormData } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backoffDelay, MAX_RETRY_AFTER_MS, parseRetryAfter } from '../../main/api/backoff.ts';
-import { ApiError, CancelledError, NetworkError, ProtocolError, ServiceResponseError, TimeoutError } from '../../main/api/errors.ts';
+import {
+  ApiError,
+  CancelledError,
+  NetworkError,
+  ProtocolError,
+  ServiceResponseError,
+  TimeoutError,
+} from '../../main/api/errors.ts';
 import { createRedactingLogger, redactSecrets, type Logger } from '../../main/api/redact.ts';
 import { HttpTransport, type TransportOptions } from '../../main/api/transport.ts';
 
@@ -18,14 +25,18 @@ interface Received {
   body: string;
 }
 
-const json = (status: number, value: unknown, headers: Record<string, string> = {}): Behaviour => (_req, res) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(value));
-};
-const text = (status: number, body: string): Behaviour => (_req, res) => {
-  res.writeHead(status, { 'content-type': 'text/html' });
-  res.end(body);
-};
+const json =
+  (status: number, value: unknown, headers: Record<string, string> = {}): Behaviour =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(value));
+  };
+const text =
+  (status: number, body: string): Behaviour =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'text/html' });
+    res.end(body);
+  };
 const truncated: Behaviour = (_req, res) => {
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
   res.write('{"data": ');
@@ -75,7 +86,12 @@ function makeTransport(overrides: Partial<TransportOptions> = {}): HttpTransport
   const capture = (level: string) => (msg: string, fields?: Record<string, unknown>) => {
     logLines.push(`${level} ${msg} ${JSON.stringify(fields)}`);
   };
-  const logger: Logger = { debug: capture('debug'), info: capture('info'), warn: capture('warn'), error: capture('error') };
+  const logger: Logger = {
+    debug: capture('debug'),
+    info: capture('info'),
+    warn: capture('warn'),
+    error: capture('error'),
+  };
   transport = new HttpTransport({
     apiKey: KEY,
     logger,
@@ -95,7 +111,13 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
   );
   expect(err).toBeInstanceOf(ApiError);
   const apiErr = err as ApiError;
-  for (const rendering of [apiErr.message, apiErr.stack, String(apiErr), JSON.stringify(apiErr), inspect(apiErr, { depth: 10 })]) {
+  for (const rendering of [
+    apiErr.message,
+    apiErr.stack,
+    String(apiErr),
+    JSON.stringify(apiErr),
+    inspect(apiErr, { depth: 10 }),
+  ]) {
     expect(rendering).not.toContain(KEY);
   }
   expect(apiErr.cause).toBeUndefined();
@@ -121,7 +143,11 @@ describe('HttpTransport', () => {
   it('sends JSON bodies with a JSON content type', async () => {
     queue.push(json(201, { data: { session_code: 'SESSION_2' } }));
     const res = await makeTransport().request({
-      method: 'POST', url: `${baseUrl}/tti-sessions`, route: '/tti-sessions', json: { prompt: 'a chair' }, expectedStatus: [201],
+      method: 'POST',
+      url: `${baseUrl}/tti-sessions`,
+      route: '/tti-sessions',
+      json: { prompt: 'a chair' },
+      expectedStatus: [201],
     });
     expect(res.status).toBe(201);
     expect(received[0]!.headers['content-type']).toBe('application/json');
@@ -138,7 +164,10 @@ describe('HttpTransport', () => {
   });
 
   it('accepts an empty 204 and rejects an empty 200', async () => {
-    queue.push((_req, res) => res.writeHead(204).end(), (_req, res) => res.writeHead(200).end());
+    queue.push(
+      (_req, res) => res.writeHead(204).end(),
+      (_req, res) => res.writeHead(200).end(),
+    );
     const t = makeTransport();
     expect((await get(t)).body).toBeUndefined();
     const err = await failure(get(t));
@@ -150,7 +179,13 @@ describe('HttpTransport', () => {
     queue.push(json(404, { error: 'not_found', message: 'Session not found', statusCode: 404 }));
     const err = await failure(get(makeTransport()));
     expect(err).toBeInstanceOf(ServiceResponseError);
-    expect(err).toMatchObject({ status: 404, serviceError: 'not_found', serviceMessage: 'Session not found', retryable: false, exitCode: 3 });
+    expect(err).toMatchObject({
+      status: 404,
+      serviceError: 'not_found',
+      serviceMessage: 'Session not found',
+      retryable: false,
+      exitCode: 3,
+    });
     expect(err.message).toMatch(/^GET \/tti-sessions\/:code: .*HTTP 404.*Session not found.*Check/);
     expect(received).toHaveLength(1);
   });
@@ -167,7 +202,13 @@ describe('HttpTransport', () => {
   it('never retries a non-idempotent POST on 503', async () => {
     fallback = json(503, { error: 'unavailable', message: 'try later' });
     const err = await failure(
-      makeTransport().request({ method: 'POST', url: `${baseUrl}/tti-sessions`, route: '/tti-sessions', json: {}, idempotent: false }),
+      makeTransport().request({
+        method: 'POST',
+        url: `${baseUrl}/tti-sessions`,
+        route: '/tti-sessions',
+        json: {},
+        idempotent: false,
+      }),
     );
     expect(err).toMatchObject({ status: 503, retryable: false });
     expect(received).toHaveLength(1);
@@ -175,7 +216,10 @@ describe('HttpTransport', () => {
   });
 
   it('waits at least Retry-After before retrying a 429', async () => {
-    queue.push(json(429, { error: 'rate_limited', message: 'slow down' }, { 'retry-after': '1' }), json(200, { data: 2 }));
+    queue.push(
+      json(429, { error: 'rate_limited', message: 'slow down' }, { 'retry-after': '1' }),
+      json(200, { data: 2 }),
+    );
     const res = await get(makeTransport());
     expect(res.body).toEqual({ data: 2 });
     expect(received).toHaveLength(2);
@@ -267,7 +311,9 @@ describe('HttpTransport', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const err = await failure(makeTransport().request({ method: 'GET', url: `http://127.0.0.1:${port}/x`, route: '/x' }));
+    const err = await failure(
+      makeTransport().request({ method: 'GET', url: `http://127.0.0.1:${port}/x`, route: '/x' }),
+    );
     expect(err).toBeInstanceOf(NetworkError);
     expect(err).toMatchObject({ code: 'network', networkCode: 'ECONNREFUSED', exitCode: 5, retryable: true });
     expect(err.message).toMatch(/refused the connection/);
@@ -328,7 +374,12 @@ describe('redaction', () => {
 
   it('redacts logger messages and nested fields', () => {
     const lines: unknown[] = [];
-    const inner: Logger = { debug: () => {}, info: (msg, fields) => lines.push(msg, fields), warn: () => {}, error: () => {} };
+    const inner: Logger = {
+      debug: () => {},
+      info: (msg, fields) => lines.push(msg, fields),
+      warn: () => {},
+      error: () => {},
+    };
     createRedactingLogger(inner, () => [KEY]).info(`key ${KEY}`, {
       nested: { list: [KEY, 1] },
       err: new Error(`boom ${KEY}`),

@@ -23,8 +23,21 @@ afterEach(async () => {
 /** Services talking to a separate engine as to a remote service, its accounts starting with `credits`. */
 async function serviceWith(credits: number): Promise<Services> {
   const dir = tempDir();
-  open.engine = await startLocalEngine({ dataDir: join(dir, 'engine'), apiKey: 'sk_test_costs_1234', speed: 500, initialCredits: credits });
-  open.services = await createServices({ dataDir: join(dir, 'data'), baseUrl: open.engine.url, legacyBaseUrl: open.engine.legacyUrl, apiKey: 'sk_test_costs_1234' }, { engineSpeed: 500 });
+  open.engine = await startLocalEngine({
+    dataDir: join(dir, 'engine'),
+    apiKey: 'sk_test_costs_1234',
+    speed: 500,
+    initialCredits: credits,
+  });
+  open.services = await createServices(
+    {
+      dataDir: join(dir, 'data'),
+      baseUrl: open.engine.url,
+      legacyBaseUrl: open.engine.legacyUrl,
+      apiKey: 'sk_test_costs_1234',
+    },
+    { engineSpeed: 500 },
+  );
   return open.services;
 }
 

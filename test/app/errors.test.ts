@@ -3,7 +3,14 @@
 // The expectations are what each front end answered before the table existed.
 import { describe, expect, it } from 'vitest';
 import { AppError, ERROR_TABLE, EXPORT_ERROR_CODES, INSPECTION_CODES } from '../../shared/errors.ts';
-import { CancelledError, NetworkError, ProtocolError, RequestValidationError, ServiceResponseError, TimeoutError } from '../../main/api/errors.ts';
+import {
+  CancelledError,
+  NetworkError,
+  ProtocolError,
+  RequestValidationError,
+  ServiceResponseError,
+  TimeoutError,
+} from '../../main/api/errors.ts';
 import { ConnectionError } from '../../main/app/connection.ts';
 import { CacheFolderError } from '../../main/cache/folder.ts';
 import { DownloadError } from '../../main/cache/downloader.ts';
@@ -17,14 +24,25 @@ import { InspectionError } from '../../main/files/errors.ts';
 import { httpStatusOf, toBridgeError } from '../../main/host/errors.ts';
 import { UnknownOperationError } from '../../main/jobs/reconcile.ts';
 import { OperationConflictError, SubmissionUnknownError } from '../../main/jobs/submit.ts';
-import { DatabaseCorruptError, DatabaseTooNewError, DataFolderError, RecordNotFoundError } from '../../main/store/errors.ts';
+import {
+  DatabaseCorruptError,
+  DatabaseTooNewError,
+  DataFolderError,
+  RecordNotFoundError,
+} from '../../main/store/errors.ts';
 
 const endpoint = 'GET /x';
 
 /** [error, CLI code, exit code, bridge code, HTTP status] */
 const CASES: [Error, string, number, string, number][] = [
   [new UsageError('bad'), 'usage', 2, 'invalid-input', 400],
-  [new RequestValidationError({ endpoint, issues: [{ path: 'a', message: 'is required' }] }), 'request-validation', 2, 'invalid-input', 400],
+  [
+    new RequestValidationError({ endpoint, issues: [{ path: 'a', message: 'is required' }] }),
+    'request-validation',
+    2,
+    'invalid-input',
+    400,
+  ],
   [new ServiceResponseError({ endpoint, status: 404, idempotent: true }), 'service-response', 3, 'service-error', 502],
   [new ProtocolError({ endpoint, problem: 'empty' }), 'protocol', 3, 'protocol', 502],
   [new TimeoutError({ endpoint, phase: 'headers', timeoutMs: 10, idempotent: true }), 'timeout', 4, 'timeout', 504],
@@ -39,8 +57,25 @@ const CASES: [Error, string, number, string, number][] = [
   [new CacheFolderError('/x', 'a file'), 'cache-folder', 2, 'invalid-settings', 400],
   [new ProfileError('no profile'), 'profile', 1, 'invalid-settings', 400],
   [new KeyStorageError('no keychain'), 'key-storage', 1, 'key-storage', 422],
-  [new InspectionError({ code: 'wrong-format', file: 'a.fbx', reason: 'is not an FBX file', action: 'Export it again.' }), 'wrong-format', 2, 'file-rejected', 422],
-  [new ExportError('target-exists', { file: '/p/a', why: 'exists', fix: 'Overwrite' }), 'target-exists', 1, 'export-target-exists', 422],
+  [
+    new InspectionError({
+      code: 'wrong-format',
+      file: 'a.fbx',
+      reason: 'is not an FBX file',
+      action: 'Export it again.',
+    }),
+    'wrong-format',
+    2,
+    'file-rejected',
+    422,
+  ],
+  [
+    new ExportError('target-exists', { file: '/p/a', why: 'exists', fix: 'Overwrite' }),
+    'target-exists',
+    1,
+    'export-target-exists',
+    422,
+  ],
   [new DownloadError('gone', { reason: 'http', bytesKept: 0 }), 'download', 1, 'download-failed', 502],
   [new RecordNotFoundError('jobs', 'job_1'), 'record-not-found', 1, 'not-found', 404],
   [new WaitTimeoutError('waited'), 'wait-timeout', 4, 'timeout', 504],
@@ -65,7 +100,8 @@ describe('the error table', () => {
 
   it('gives each bridge code one HTTP status', () => {
     const statuses = new Map<string, Set<number>>();
-    for (const m of Object.values(ERROR_TABLE)) statuses.set(m.bridgeCode, (statuses.get(m.bridgeCode) ?? new Set()).add(m.httpStatus));
+    for (const m of Object.values(ERROR_TABLE))
+      statuses.set(m.bridgeCode, (statuses.get(m.bridgeCode) ?? new Set()).add(m.httpStatus));
     for (const [code, set] of statuses) expect([...set], code).toHaveLength(1);
   });
 
@@ -74,13 +110,18 @@ describe('the error table', () => {
   });
 
   it('keeps field issues and messages, and redacts secrets', () => {
-    const error = new RequestValidationError({ endpoint, issues: [{ path: 'image_url', message: 'sk_live_SECRET is not a URL' }] });
+    const error = new RequestValidationError({
+      endpoint,
+      issues: [{ path: 'image_url', message: 'sk_live_SECRET is not a URL' }],
+    });
     const bridge = toBridgeError(error, ['sk_live_SECRET']);
     expect(bridge.issues).toEqual([{ path: 'image_url', message: '[redacted] is not a URL' }]);
     expect(bridge.message).not.toContain('sk_live_SECRET');
   });
 
   it('wraps an unplanned failure in words, keeping its message', () => {
-    expect(toBridgeError(new Error('boom'), []).message).toMatch(/^Something went wrong in Asset Studio \(boom\)\. Try again/);
+    expect(toBridgeError(new Error('boom'), []).message).toMatch(
+      /^Something went wrong in Asset Studio \(boom\)\. Try again/,
+    );
   });
 });

@@ -14,7 +14,10 @@ import { dataDirWithLostCreate } from './lost-create.ts';
 let services: Services;
 
 beforeEach(async () => {
-  services = await createServices({ dataDir: tempDir() }, { engineSpeed: 500, timing: scaleTiming(DEFAULT_TIMING, 500) });
+  services = await createServices(
+    { dataDir: tempDir() },
+    { engineSpeed: 500, timing: scaleTiming(DEFAULT_TIMING, 500) },
+  );
 });
 
 afterEach(async () => {
@@ -65,7 +68,13 @@ describe('retry', () => {
     const original = services.store.journal.get(job.operationId!)!;
     // A first retry that was sent and whose answer never came.
     const lost = retryOperationId(job, 1);
-    services.store.journal.begin({ operationId: lost, endpoint: original.endpoint, params: original.params, body: original.body, now: Date.now() });
+    services.store.journal.begin({
+      operationId: lost,
+      endpoint: original.endpoint,
+      params: original.params,
+      body: original.body,
+      now: Date.now(),
+    });
     services.store.journal.markSent(lost, Date.now());
     services.store.journal.markUnknown(lost, 'the connection was reset', Date.now());
     const size = journalSize();
@@ -81,14 +90,27 @@ describe('retry', () => {
     const job = cancelJob(services.store, await created('a brass key'));
     const [a, b] = await Promise.allSettled([retryJob(services, job), retryJob(services, job)]);
     expect(a.status).toBe('fulfilled');
-    expect(b).toMatchObject({ status: 'rejected', reason: { code: 'conflict', message: expect.stringMatching(/already being sent again/) } });
+    expect(b).toMatchObject({
+      status: 'rejected',
+      reason: { code: 'conflict', message: expect.stringMatching(/already being sent again/) },
+    });
     expect(services.store.journal.get(retryOperationId(job, 2))).toBeUndefined();
   });
 
   it('refuses a job whose own create may have reached the service, a job not created here, and one that has not ended', async () => {
     const running = await created('a tin cup');
-    expect((await refusal(retryJob(services, running))).message).toMatch(/only a failed, cancelled or abandoned job can be retried/);
-    const found = services.store.jobs.insert({ kind: 'text_to_image', label: 'found', remoteId: 'SESSION_found', state: 'failed', rawStatus: 'failed', final: true, now: Date.now() });
+    expect((await refusal(retryJob(services, running))).message).toMatch(
+      /only a failed, cancelled or abandoned job can be retried/,
+    );
+    const found = services.store.jobs.insert({
+      kind: 'text_to_image',
+      label: 'found',
+      remoteId: 'SESSION_found',
+      state: 'failed',
+      rawStatus: 'failed',
+      final: true,
+      now: Date.now(),
+    });
     expect((await refusal(retryJob(services, found))).message).toMatch(/no recorded request to send again/);
   });
 });

@@ -8,7 +8,13 @@ export function dataDirWithLostCreate(more?: (store: Store) => void): string {
   const dataDir = tempDir();
   const store = openDatabase(databasePath(dataDir));
   const tenMinutesAgo = Date.now() - 10 * 60_000;
-  store.journal.begin({ operationId: 'op_lost', endpoint: 'createTextToImage', params: {}, body: { prompt: 'a lamp' }, now: tenMinutesAgo });
+  store.journal.begin({
+    operationId: 'op_lost',
+    endpoint: 'createTextToImage',
+    params: {},
+    body: { prompt: 'a lamp' },
+    now: tenMinutesAgo,
+  });
   store.journal.markSent('op_lost', tenMinutesAgo);
   more?.(store);
   store.close();

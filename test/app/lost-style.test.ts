@@ -10,7 +10,13 @@ describe('services after a crash while a style was sent', () => {
     const dataDir = tempDir();
     const store = openDatabase(databasePath(dataDir));
     const tenMinutesAgo = Date.now() - 10 * 60_000;
-    store.journal.begin({ operationId: 'op_style', endpoint: 'createStyle', params: {}, body: { zip_url: 'https://example.com/s.zip', description: 'ink' }, now: tenMinutesAgo });
+    store.journal.begin({
+      operationId: 'op_style',
+      endpoint: 'createStyle',
+      params: {},
+      body: { zip_url: 'https://example.com/s.zip', description: 'ink' },
+      now: tenMinutesAgo,
+    });
     store.journal.markSent('op_style', tenMinutesAgo);
     store.close();
 

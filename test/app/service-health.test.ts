@@ -18,7 +18,9 @@ describe('ServiceHealthMonitor', () => {
     cleanup.push(() => rm(engine.dataDir, { recursive: true, force: true })); // the test stops the engine itself
     const client = new ServiceClient({ baseUrl: engine.url, legacyBaseUrl: engine.legacyUrl, apiKey: KEY });
     cleanup.push(() => client.close());
-    const monitor = new ServiceHealthMonitor({ probe: (signal) => client.listImageTo3d({ page: 1, limit: 1 }, { signal, maxAttempts: 1 }) });
+    const monitor = new ServiceHealthMonitor({
+      probe: (signal) => client.listImageTo3d({ page: 1, limit: 1 }, { signal, maxAttempts: 1 }),
+    });
     const changes: ServiceHealth[] = [];
     monitor.on('change', (h) => changes.push(h));
     expect(monitor.status.state).toBe('unknown');
@@ -37,7 +39,9 @@ describe('ServiceHealthMonitor', () => {
     cleanup.push(() => engine.dispose());
     const client = new ServiceClient({ baseUrl: engine.url, apiKey: 'sk_wrong_key_0123456789' });
     cleanup.push(() => client.close());
-    const monitor = new ServiceHealthMonitor({ probe: (signal) => client.listImageTo3d({ page: 1, limit: 1 }, { signal, maxAttempts: 1 }) });
+    const monitor = new ServiceHealthMonitor({
+      probe: (signal) => client.listImageTo3d({ page: 1, limit: 1 }, { signal, maxAttempts: 1 }),
+    });
     const status = await monitor.check();
     expect(status.state).toBe('failing');
     expect(status.reason).toMatch(/401/);
@@ -48,7 +52,11 @@ describe('the periodic check', () => {
   it('is left out while other requests get answers, and sent again once they stop or fail', async () => {
     let clock = 0;
     let probes = 0;
-    const monitor = new ServiceHealthMonitor({ probe: async () => void probes++, intervalMs: 30_000, now: () => clock });
+    const monitor = new ServiceHealthMonitor({
+      probe: async () => void probes++,
+      intervalMs: 30_000,
+      now: () => clock,
+    });
     await monitor.due();
     expect(probes).toBe(1);
     clock = 20_000;
@@ -72,8 +80,12 @@ describe('healthOf', () => {
   it('reads reachability from the outcome of any request', () => {
     const network = new NetworkError({ endpoint: 'GET /x', code: 'ECONNREFUSED', detail: '', idempotent: true });
     expect(healthOf({ error: network }, 5)).toMatchObject({ state: 'unreachable', checkedAt: 5 });
-    expect(healthOf({ error: new ServiceResponseError({ endpoint: 'GET /x', status: 404, idempotent: true }) }, 5)?.state).toBe('reachable');
-    expect(healthOf({ error: new ServiceResponseError({ endpoint: 'GET /x', status: 503, idempotent: true }) }, 5)?.state).toBe('failing');
+    expect(
+      healthOf({ error: new ServiceResponseError({ endpoint: 'GET /x', status: 404, idempotent: true }) }, 5)?.state,
+    ).toBe('reachable');
+    expect(
+      healthOf({ error: new ServiceResponseError({ endpoint: 'GET /x', status: 503, idempotent: true }) }, 5)?.state,
+    ).toBe('failing');
     expect(healthOf({ error: new Error('not a request') }, 5)).toBeUndefined();
     expect(healthOf({ ok: true }, 5)).toEqual({ state: 'reachable', checkedAt: 5 });
   });

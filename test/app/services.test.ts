@@ -7,7 +7,13 @@ import { dataDirWithLostCreate } from './lost-create.ts';
 describe('services after a crash', () => {
   it('turns creates left pending long ago into submission_unknown jobs', async () => {
     const dataDir = dataDirWithLostCreate((store) =>
-      store.journal.begin({ operationId: 'op_recent', endpoint: 'createTextToImage', params: {}, body: { prompt: 'a chair' }, now: Date.now() }),
+      store.journal.begin({
+        operationId: 'op_recent',
+        endpoint: 'createTextToImage',
+        params: {},
+        body: { prompt: 'a chair' },
+        now: Date.now(),
+      }),
     );
 
     const services = await createServices({ dataDir }, { engineSpeed: 100 });

@@ -10,10 +10,20 @@ const entry = (kind: string, state: CacheEntry['state'] = 'complete') => ({ kind
 
 describe('modelToRender', () => {
   it('picks the refined mesh over the final and the preview, GLB over OBJ, and skips what is not complete or not a model', () => {
-    expect(modelToRender([entry('preview_glb'), entry('obj'), entry('glb'), entry('polished_glb', 'partial')])).toMatchObject({ entry: { kind: 'glb' }, format: 'glb' });
-    expect(modelToRender([entry('preview_glb'), entry('polished_obj')])).toMatchObject({ entry: { kind: 'polished_obj' }, format: 'obj' });
-    expect(modelToRender([entry('retopo_obj_1'), entry('retopo_obj'), entry('retopo_image')])).toMatchObject({ entry: { kind: 'retopo_obj' }, format: 'obj' });
-    expect(modelToRender([entry('prompt:p1'), entry('animation'), entry('mesh')])).toMatchObject({ entry: { kind: 'animation' } });
+    expect(
+      modelToRender([entry('preview_glb'), entry('obj'), entry('glb'), entry('polished_glb', 'partial')]),
+    ).toMatchObject({ entry: { kind: 'glb' }, format: 'glb' });
+    expect(modelToRender([entry('preview_glb'), entry('polished_obj')])).toMatchObject({
+      entry: { kind: 'polished_obj' },
+      format: 'obj',
+    });
+    expect(modelToRender([entry('retopo_obj_1'), entry('retopo_obj'), entry('retopo_image')])).toMatchObject({
+      entry: { kind: 'retopo_obj' },
+      format: 'obj',
+    });
+    expect(modelToRender([entry('prompt:p1'), entry('animation'), entry('mesh')])).toMatchObject({
+      entry: { kind: 'animation' },
+    });
     expect(modelToRender([entry('image'), entry('fbx'), entry('usdz'), entry('spin_0'), entry('mp4')])).toBeUndefined();
   });
 });

@@ -16,19 +16,23 @@ const data = tempDir('blender-addon');
 afterAll(() => data.remove());
 
 describe('the link client (Python unit tests)', () => {
-  it('passes test/blender/test_link.py', () => {
-    const run = spawnSync(PYTHON, ['-m', 'unittest', 'discover', '-s', 'test/blender', '-p', 'test_*.py', '-v'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      // Node 24 for the web hosts the tests start; no __pycache__ left in the add-on's folder.
-      env: { ...process.env, ASSET_STUDIO_NODE: process.execPath, PYTHONDONTWRITEBYTECODE: '1' },
-      timeout: 15 * 60_000,
-    });
-    if (run.error) throw run.error;
-    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
-    expect(run.stderr).toMatch(/^Ran \d+ tests/m);
-    expect(run.stderr).toMatch(/^OK$/m);
-  }, 16 * 60_000);
+  it(
+    'passes test/blender/test_link.py',
+    () => {
+      const run = spawnSync(PYTHON, ['-m', 'unittest', 'discover', '-s', 'test/blender', '-p', 'test_*.py', '-v'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        // Node 24 for the web hosts the tests start; no __pycache__ left in the add-on's folder.
+        env: { ...process.env, ASSET_STUDIO_NODE: process.execPath, PYTHONDONTWRITEBYTECODE: '1' },
+        timeout: 15 * 60_000,
+      });
+      if (run.error) throw run.error;
+      expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+      expect(run.stderr).toMatch(/^Ran \d+ tests/m);
+      expect(run.stderr).toMatch(/^OK$/m);
+    },
+    16 * 60_000,
+  );
 });
 
 function zipEntries(path: string): Promise<Map<string, Buffer>> {
@@ -60,10 +64,15 @@ describe('the add-on zip', () => {
     const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
     expect(path).toBe(join(data.path, 'dist', `asset_studio-${version}.zip`));
     const entries = await zipEntries(path);
-    const sources = readdirSync(ADDON_DIR).filter((f) => f.endsWith('.py')).sort();
-    expect(sources).toEqual(expect.arrayContaining(['__init__.py', 'link.py', 'operators.py', 'panel.py', 'preferences.py']));
+    const sources = readdirSync(ADDON_DIR)
+      .filter((f) => f.endsWith('.py'))
+      .sort();
+    expect(sources).toEqual(
+      expect.arrayContaining(['__init__.py', 'link.py', 'operators.py', 'panel.py', 'preferences.py']),
+    );
     expect([...entries.keys()].sort()).toEqual(sources.map((f) => `asset_studio/${f}`));
-    for (const [name, bytes] of entries) expect(bytes.equals(readFileSync(join(ADDON_DIR, name.slice('asset_studio/'.length)))), name).toBe(true);
+    for (const [name, bytes] of entries)
+      expect(bytes.equals(readFileSync(join(ADDON_DIR, name.slice('asset_studio/'.length)))), name).toBe(true);
     const init = entries.get('asset_studio/__init__.py')!.toString('utf8');
     expect(init).toMatch(/^bl_info = \{$/m);
     expect(init).toContain('"blender": (3, 4, 0)');

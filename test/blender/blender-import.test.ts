@@ -17,7 +17,10 @@ import { realFixture } from '../fixtures.ts';
 import { tempDir } from '../host/helpers.ts';
 
 const HAS_BLENDER = spawnSync('sh', ['-c', 'command -v blender'], { encoding: 'utf8' }).status === 0;
-if (!HAS_BLENDER) console.warn('test/blender/blender-import.test.ts is skipped: `blender` is not on PATH (apt-get install blender python3-numpy; .ci/run does).');
+if (!HAS_BLENDER)
+  console.warn(
+    'test/blender/blender-import.test.ts is skipped: `blender` is not on PATH (apt-get install blender python3-numpy; .ci/run does).',
+  );
 
 /** A cap for a hung Blender, not a speed bar: Blender starts slowly on a loaded 2-core machine. */
 const BLENDER_CAP_MS = 15 * 60_000;
@@ -27,7 +30,11 @@ const dataDir = join(data.path, 'data');
 let host: RunningWebHost;
 
 async function call(command: string, input: unknown): Promise<any> {
-  const res = await fetch(`${host.origin}/api/call/${command}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}` }, body: JSON.stringify(input) });
+  const res = await fetch(`${host.origin}/api/call/${command}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}` },
+    body: JSON.stringify(input),
+  });
   const body = await res.json();
   if (res.status !== 200) throw new Error(`${command}: ${res.status} ${JSON.stringify(body)}`);
   return body;
@@ -46,11 +53,24 @@ async function succeeded(id: string): Promise<any> {
 /** The web host's upload route, as the add-on (and a file dropped on the page) uses it. */
 function upload(path: string): Promise<{ uploadId: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: host.port, method: 'POST', path: '/api/upload', headers: { authorization: `Bearer ${host.token}`, 'x-file-name': basename(path), 'content-length': statSync(path).size } }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(body))));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: host.port,
+        method: 'POST',
+        path: '/api/upload',
+        headers: {
+          authorization: `Bearer ${host.token}`,
+          'x-file-name': basename(path),
+          'content-length': statSync(path).size,
+        },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(body))));
+      },
+    );
     req.on('error', reject);
     createReadStream(path).pipe(req);
   });
@@ -58,20 +78,28 @@ function upload(path: string): Promise<{ uploadId: string }> {
 
 /** The cached GLB of an output, read with glTF-Transform. */
 async function cachedGlb(sessionId: string, kind: string): Promise<Document> {
-  const res = await fetch(`${host.origin}/cache/${encodeURIComponent(sessionId)}/${encodeURIComponent(kind)}`, { headers: { authorization: `Bearer ${host.token}` } });
+  const res = await fetch(`${host.origin}/cache/${encodeURIComponent(sessionId)}/${encodeURIComponent(kind)}`, {
+    headers: { authorization: `Bearer ${host.token}` },
+  });
   expect(res.status).toBe(200);
   return new NodeIO().readBinary(new Uint8Array(await res.arrayBuffer()));
 }
 
 function triangles(doc: Document): number {
   let count = 0;
-  for (const mesh of doc.getRoot().listMeshes()) for (const prim of mesh.listPrimitives()) count += (prim.getIndices()?.getCount() ?? prim.getAttribute('POSITION')!.getCount()) / 3;
+  for (const mesh of doc.getRoot().listMeshes())
+    for (const prim of mesh.listPrimitives())
+      count += (prim.getIndices()?.getCount() ?? prim.getAttribute('POSITION')!.getCount()) / 3;
   return count;
 }
 
 function runBlender(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('blender', ['-b', '--factory-startup', '--python', join(import.meta.dirname, 'blender_import.py'), '--', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      'blender',
+      ['-b', '--factory-startup', '--python', join(import.meta.dirname, 'blender_import.py'), '--', ...args],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -92,19 +120,41 @@ describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
   let blenderOutput = '';
 
   beforeAll(async () => {
-    host = await startWebHost({ dataDir, rendererDir: join(data.path, 'none'), serviceOptions: { engineSpeed: 500 }, notice: () => undefined });
+    host = await startWebHost({
+      dataDir,
+      rendererDir: join(data.path, 'none'),
+      serviceOptions: { engineSpeed: 500 },
+      notice: () => undefined,
+    });
     const image = `data:image/png;base64,${readFileSync(realFixture('images', 'chair.png')).toString('base64')}`;
-    const model = await call('create', { endpoint: 'createImageTo3d', body: { image_url: image, texture_model: 'baked' }, label: 'chair for blender' });
+    const model = await call('create', {
+      endpoint: 'createImageTo3d',
+      body: { image_url: image, texture_model: 'baked' },
+      label: 'chair for blender',
+    });
     const uploaded = await upload(realFixture('fbx', 'Male_Casual.fbx')); // rigged: the engine animates only a mesh with bones
-    const animation = await call('create', { endpoint: 'uploadAnimationMesh', file: { uploadId: uploaded.uploadId }, label: 'character to animate' });
+    const animation = await call('create', {
+      endpoint: 'uploadAnimationMesh',
+      file: { uploadId: uploaded.uploadId },
+      label: 'character to animate',
+    });
     modelJob = await succeeded(model.job.id);
     animationJob = await succeeded(animation.job.id);
-    const retopology = await call('create', { endpoint: 'createRetopology', body: { type: 'retopology', input: { mesh: modelJob.result.mesh_url_glb, model: 'swift', quads: true } } });
+    const retopology = await call('create', {
+      endpoint: 'createRetopology',
+      body: { type: 'retopology', input: { mesh: modelJob.result.mesh_url_glb, model: 'swift', quads: true } },
+    });
     retopologyJob = await succeeded(retopology.job.id);
 
     const zip = buildBlenderAddon(join(data.path, 'dist'));
     const factsPath = join(data.path, 'facts.json');
-    const env = { ...process.env, ASSET_STUDIO_DATA_DIR: dataDir, BLENDER_USER_SCRIPTS: join(data.path, 'blender-scripts'), BLENDER_USER_CONFIG: join(data.path, 'blender-config'), TMPDIR: join(data.path) };
+    const env = {
+      ...process.env,
+      ASSET_STUDIO_DATA_DIR: dataDir,
+      BLENDER_USER_SCRIPTS: join(data.path, 'blender-scripts'),
+      BLENDER_USER_CONFIG: join(data.path, 'blender-config'),
+      TMPDIR: join(data.path),
+    };
     // The model job by its local id, the animation job by its session code: both are accepted.
     const run = await runBlender([factsPath, zip, modelJob.id, animationJob.remoteId, retopologyJob.id], env);
     blenderOutput = run.output;
@@ -152,10 +202,13 @@ describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
     const imported = facts.centimetres;
     expect(imported.triangles).toBe(facts.model.triangles);
     expect(imported.bounds.max[2] - imported.bounds.min[2]).toBeCloseTo((bounds.max[1]! - bounds.min[1]!) * 100, 2);
-    expect((imported.bounds.max[1] + imported.bounds.min[1]) / 2).toBeCloseTo(300 - ((bounds.max[2]! + bounds.min[2]!) / 2) * 100, 2);
+    expect((imported.bounds.max[1] + imported.bounds.min[1]) / 2).toBeCloseTo(
+      300 - ((bounds.max[2]! + bounds.min[2]!) / 2) * 100,
+      2,
+    );
   });
 
-  it('imports a retopology job\'s OBJ, also in metres in a scene measured in centimetres', async () => {
+  it("imports a retopology job's OBJ, also in metres in a scene measured in centimetres", async () => {
     const bounds = getBounds((await cachedGlb(modelJob.remoteId, 'glb')).getRoot().listScenes()[0]!);
     const imported = facts.retopology;
     expect(imported.result).toEqual(['FINISHED']);
@@ -165,12 +218,18 @@ describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
     // The engine remeshes the model's own shape at its size: about as tall, in metres (here 100 units a metre).
     const height = (imported.bounds.max[2] - imported.bounds.min[2]) / 100;
     expect(Math.abs(height - (bounds.max[1]! - bounds.min[1]!))).toBeLessThan(0.1 * (bounds.max[1]! - bounds.min[1]!));
-    expect((imported.bounds.max[1] + imported.bounds.min[1]) / 2).toBeCloseTo(-300 - ((bounds.max[2]! + bounds.min[2]!) / 2) * 100, -1);
+    expect((imported.bounds.max[1] + imported.bounds.min[1]) / 2).toBeCloseTo(
+      -300 - ((bounds.max[2]! + bounds.min[2]!) / 2) * 100,
+      -1,
+    );
   });
 
   it('imports the animation job with every clip as an action, kept when the file is saved', async () => {
     const glb = await cachedGlb(animationJob.remoteId, 'animation');
-    const clips = glb.getRoot().listAnimations().map((a) => a.getName());
+    const clips = glb
+      .getRoot()
+      .listAnimations()
+      .map((a) => a.getName());
     expect(clips.length).toBeGreaterThan(1);
     const imported = facts.animation;
     expect(imported.objects.map((o: any) => o.type)).toContain('ARMATURE');
@@ -197,7 +256,7 @@ describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
     expect(blenderOutput).not.toContain(host.token);
   });
 
-  it('sends an imported model for retopology: the new job\'s original is the job it came from', async () => {
+  it("sends an imported model for retopology: the new job's original is the job it came from", async () => {
     expect(facts.retopology_sent).toEqual(['FINISHED']);
     expect(facts.retopology_followed).toMatchObject({ kind: 'v3_session' });
     const found = await call('jobs.original', { id: facts.retopology_followed.job });

@@ -31,7 +31,10 @@ import { realFixture } from '../fixtures.ts';
 import { tempDir } from '../host/helpers.ts';
 
 const HAS_BLENDER = spawnSync('sh', ['-c', 'command -v blender'], { encoding: 'utf8' }).status === 0;
-if (!HAS_BLENDER) console.warn('test/blender/export-import.test.ts is skipped: `blender` is not on PATH (apt-get install blender python3-numpy; .ci/run does).');
+if (!HAS_BLENDER)
+  console.warn(
+    'test/blender/export-import.test.ts is skipped: `blender` is not on PATH (apt-get install blender python3-numpy; .ci/run does).',
+  );
 
 /** A cap for a hung Blender, not a speed bar: Blender starts slowly on a loaded 2-core machine. */
 const BLENDER_CAP_MS = 15 * 60_000;
@@ -110,7 +113,11 @@ const dataDir = join(data.path, 'data');
 let host: RunningWebHost;
 
 async function call(command: string, input: unknown): Promise<any> {
-  const res = await fetch(`${host.origin}/api/call/${command}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}` }, body: JSON.stringify(input) });
+  const res = await fetch(`${host.origin}/api/call/${command}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}` },
+    body: JSON.stringify(input),
+  });
   const body = await res.json();
   if (res.status !== 200) throw new Error(`${command}: ${res.status} ${JSON.stringify(body)}`);
   return body;
@@ -134,11 +141,24 @@ async function succeeded(id: string): Promise<JobRecord> {
 
 function upload(path: string): Promise<{ uploadId: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: host.port, method: 'POST', path: '/api/upload', headers: { authorization: `Bearer ${host.token}`, 'x-file-name': basename(path), 'content-length': statSync(path).size } }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(body))));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: host.port,
+        method: 'POST',
+        path: '/api/upload',
+        headers: {
+          authorization: `Bearer ${host.token}`,
+          'x-file-name': basename(path),
+          'content-length': statSync(path).size,
+        },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(body))));
+      },
+    );
     req.on('error', reject);
     createReadStream(path).pipe(req);
   });
@@ -179,8 +199,25 @@ function makeProject(target: ExportTarget, root: string): string {
 
 function runBlender(filesPath: string, factsPath: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, BLENDER_USER_SCRIPTS: join(data.path, 'blender-scripts'), BLENDER_USER_CONFIG: join(data.path, 'blender-config'), TMPDIR: data.path };
-    const child = spawn('blender', ['-b', '--factory-startup', '--python', join(import.meta.dirname, 'export_import.py'), '--', filesPath, factsPath], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = {
+      ...process.env,
+      BLENDER_USER_SCRIPTS: join(data.path, 'blender-scripts'),
+      BLENDER_USER_CONFIG: join(data.path, 'blender-config'),
+      TMPDIR: data.path,
+    };
+    const child = spawn(
+      'blender',
+      [
+        '-b',
+        '--factory-startup',
+        '--python',
+        join(import.meta.dirname, 'export_import.py'),
+        '--',
+        filesPath,
+        factsPath,
+      ],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -197,14 +234,23 @@ async function gltfFacts(path: string): Promise<{ clips: string[]; bones: number
   const doc = await new NodeIO().read(path);
   const root = doc.getRoot();
   const b = getBounds(root.listScenes()[0]!);
-  return { clips: root.listAnimations().map((a) => a.getName()), bones: root.listSkins().reduce((n, s) => n + s.listJoints().length, 0), size: [0, 1, 2].map((i) => b.max[i]! - b.min[i]!) };
+  return {
+    clips: root.listAnimations().map((a) => a.getName()),
+    bones: root.listSkins().reduce((n, s) => n + s.listJoints().length, 0),
+    size: [0, 1, 2].map((i) => b.max[i]! - b.min[i]!),
+  };
 }
 
-const dims = (f: Facts): number[] => (f.bounds ? [0, 1, 2].map((i) => f.bounds!.max[i]! - f.bounds!.min[i]!) : [Number.NaN, Number.NaN, Number.NaN]);
+const dims = (f: Facts): number[] =>
+  f.bounds ? [0, 1, 2].map((i) => f.bounds!.max[i]! - f.bounds!.min[i]!) : [Number.NaN, Number.NaN, Number.NaN];
 const near = (a: number, b: number, scale = Math.abs(b)) => Math.abs(a - b) <= SIZE_TOLERANCE * Math.max(scale, 1e-9);
 const fmt = (v: number[]) => v.map((x) => (Number.isFinite(x) ? x.toPrecision(4) : '-')).join(' × ');
 /** A name as an importer or exporter may spell it: lower case, runs of other characters as one `_`. */
-const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
 /** Whether an action holds a clip: FBX names it `Armature|Clip`, Blender's glTF importer `Clip_<object>`. */
 const actionHas = (action: string, clip: string) => {
   const a = norm(action.slice(action.lastIndexOf('|') + 1));
@@ -215,15 +261,34 @@ const actionHas = (action: string, clip: string) => {
 /** The embedded engine's jobs, followed to success with their outputs cached: the chair, its animation's upload and prompts, its retopology. */
 async function createJobs(): Promise<Record<'chairJob' | 'animationJob' | 'promptsJob' | 'retopologyJob', JobRecord>> {
   const image = `data:image/png;base64,${readFileSync(realFixture('images', 'chair.png')).toString('base64')}`;
-  const model = await call('create', { endpoint: 'createImageTo3d', body: { image_url: image, texture_model: 'baked' }, label: 'chair.png' });
+  const model = await call('create', {
+    endpoint: 'createImageTo3d',
+    body: { image_url: image, texture_model: 'baked' },
+    label: 'chair.png',
+  });
   const uploaded = await upload(realFixture('fbx', 'Male_Casual.fbx')); // a rigged character, as the animation service needs
-  const animation = await call('create', { endpoint: 'uploadAnimationMesh', file: { uploadId: uploaded.uploadId }, label: 'hero to animate' });
+  const animation = await call('create', {
+    endpoint: 'uploadAnimationMesh',
+    file: { uploadId: uploaded.uploadId },
+    label: 'hero to animate',
+  });
   const chairJob = await succeeded(model.job.id);
   const animationJob = await succeeded(animation.job.id);
-  const prompts = await call('create', { endpoint: 'submitTextAnimations', body: { session_code: animationJob.remoteId, texts: PROMPTS }, label: 'hero moves' });
-  const retopology = await call('create', { endpoint: 'createRetopology', body: { type: 'retopology', input: { mesh: (chairJob.result as any).mesh_url_glb, model: 'swift', quads: true } }, label: 'chair retopology' });
+  const prompts = await call('create', {
+    endpoint: 'submitTextAnimations',
+    body: { session_code: animationJob.remoteId, texts: PROMPTS },
+    label: 'hero moves',
+  });
+  const retopology = await call('create', {
+    endpoint: 'createRetopology',
+    body: { type: 'retopology', input: { mesh: (chairJob.result as any).mesh_url_glb, model: 'swift', quads: true } },
+    label: 'chair retopology',
+  });
   const promptsJob = await succeeded(prompts.job.id);
-  if (JSON.stringify(promptsJob.texts) !== JSON.stringify(PROMPTS)) throw new Error(`the engine animated ${JSON.stringify(promptsJob.texts)} of the prompts ${JSON.stringify(PROMPTS)}`);
+  if (JSON.stringify(promptsJob.texts) !== JSON.stringify(PROMPTS))
+    throw new Error(
+      `the engine animated ${JSON.stringify(promptsJob.texts)} of the prompts ${JSON.stringify(PROMPTS)}`,
+    );
   return { chairJob, animationJob, promptsJob, retopologyJob: await succeeded(retopology.job.id) };
 }
 
@@ -241,10 +306,25 @@ function wantedExports(): Omit<Run, 'key' | 'preset'>[] {
 }
 
 /** One export: a job's through exportJob (as the CLI and the app), a fixture's files through exportAsset. */
-function exportOne(run: Run, projectDir: string, job: JobRecord | undefined, files: SourceFile[] | undefined): Promise<ExportResult> {
-  const options = { projectDir, engine: run.preset, name: run.key.replace(/\//g, ' '), ...(run.format && { format: run.format }), ...(run.height && { transforms: standing(run.height) }) };
+function exportOne(
+  run: Run,
+  projectDir: string,
+  job: JobRecord | undefined,
+  files: SourceFile[] | undefined,
+): Promise<ExportResult> {
+  const options = {
+    projectDir,
+    engine: run.preset,
+    name: run.key.replace(/\//g, ' '),
+    ...(run.format && { format: run.format }),
+    ...(run.height && { transforms: standing(run.height) }),
+  };
   const { cache, store, tracker, outputFormats } = host.bridge.services;
-  if (job) return exportJob({ cache, store, refresh: (id) => tracker.refresh(id), formats: outputFormats }, job, { ...options, ...(run.clips && { clips: run.clips }) });
+  if (job)
+    return exportJob({ cache, store, refresh: (id) => tracker.refresh(id), formats: outputFormats }, job, {
+      ...options,
+      ...(run.clips && { clips: run.clips }),
+    });
   return exportAsset({ ...options, files: files!, source: { sessionId: `FIXTURE_${run.asset}`, kind: 'asset' } });
 }
 
@@ -260,7 +340,12 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
   let blender = { version: '', seconds: 0 };
 
   beforeAll(async () => {
-    host = await startWebHost({ dataDir, rendererDir: join(data.path, 'none'), serviceOptions: { engineSpeed: 500 }, notice: () => undefined });
+    host = await startWebHost({
+      dataDir,
+      rendererDir: join(data.path, 'none'),
+      serviceOptions: { engineSpeed: 500 },
+      notice: () => undefined,
+    });
     const { chairJob, animationJob, promptsJob, retopologyJob } = await createJobs();
 
     // The sources, and what Blender must find in every export of each.
@@ -273,7 +358,8 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
       fox,
       male,
     };
-    for (const asset of ASSETS) imported.push({ id: `source/${asset}/${basename(sources[asset])}`, asset, path: sources[asset] });
+    for (const asset of ASSETS)
+      imported.push({ id: `source/${asset}/${basename(sources[asset])}`, asset, path: sources[asset] });
     const library = ((animationJob.result as any).animation_library as { label: string }[]).map((a) => a.label);
     expected.set('chair', { clips: [], bones: 0 });
     expected.set('retopology', { clips: [], bones: 0 });
@@ -281,12 +367,31 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
     const foxFacts = await gltfFacts(fox);
     expected.set('fox', { clips: foxFacts.clips, bones: foxFacts.bones });
     // Male_Casual.fbx's 11 clips and 42 bones, as ../shared/fixtures/real/SOURCES.md lists them (checked against Blender's import of it).
-    const maleClips = ['Clapping', 'Death', 'Idle', 'Jump', 'Punch', 'Run', 'RunningJump', 'Sitting', 'Standing', 'SwordSlash', 'Walk'].map((c) => `Man_${c}`);
+    const maleClips = [
+      'Clapping',
+      'Death',
+      'Idle',
+      'Jump',
+      'Punch',
+      'Run',
+      'RunningJump',
+      'Sitting',
+      'Standing',
+      'SwordSlash',
+      'Walk',
+    ].map((c) => `Man_${c}`);
     expected.set('male', { clips: maleClips, bones: 42 });
 
     // Every preset, in its default format and each other one, with transforms, and with a choice of clips.
-    const jobs: Partial<Record<Asset, JobRecord>> = { chair: chairJob, animation: promptsJob, retopology: retopologyJob };
-    const fixtures: Partial<Record<Asset, SourceFile[]>> = { fox: [{ kind: 'glb', path: fox }], male: [{ kind: 'fbx', path: male }] };
+    const jobs: Partial<Record<Asset, JobRecord>> = {
+      chair: chairJob,
+      animation: promptsJob,
+      retopology: retopologyJob,
+    };
+    const fixtures: Partial<Record<Asset, SourceFile[]>> = {
+      fox: [{ kind: 'glb', path: fox }],
+      male: [{ kind: 'fbx', path: male }],
+    };
     for (const preset of EXPORT_TARGETS) {
       const projectDir = makeProject(preset, join(data.path, 'projects', preset));
       for (const w of wantedExports()) {
@@ -299,11 +404,22 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
           run.refused = error.message;
         }
         // The default format again by name: the same files, not imported twice.
-        const same = !w.clips && runs.some((r) => r.preset === preset && r.asset === w.asset && r.height === w.height && r.format === undefined && !r.clips && r.result?.files.some((f) => extname(f.path).toLowerCase() === `.${w.format}`));
+        const same =
+          !w.clips &&
+          runs.some(
+            (r) =>
+              r.preset === preset &&
+              r.asset === w.asset &&
+              r.height === w.height &&
+              r.format === undefined &&
+              !r.clips &&
+              r.result?.files.some((f) => extname(f.path).toLowerCase() === `.${w.format}`),
+          );
         if (same && run.result) continue;
         runs.push(run);
         for (const f of run.result?.files ?? []) {
-          if (MESH_EXTENSIONS.has(extname(f.path).toLowerCase())) imported.push({ id: `${key}/${basename(f.path)}`, asset: w.asset, run, path: f.path });
+          if (MESH_EXTENSIONS.has(extname(f.path).toLowerCase()))
+            imported.push({ id: `${key}/${basename(f.path)}`, asset: w.asset, run, path: f.path });
         }
       }
     }
@@ -313,7 +429,11 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
     writeFileSync(filesPath, JSON.stringify(imported.map(({ id, path }) => ({ id, path }))));
     const run = await runBlender(filesPath, factsPath);
     try {
-      const report = JSON.parse(readFileSync(factsPath, 'utf8')) as { blender: string; seconds: number; files: Record<string, Facts> };
+      const report = JSON.parse(readFileSync(factsPath, 'utf8')) as {
+        blender: string;
+        seconds: number;
+        files: Record<string, Facts>;
+      };
       facts = report.files;
       blender = { version: report.blender, seconds: report.seconds };
     } catch {
@@ -331,30 +451,54 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
   /** What Blender reports for every file, as a Markdown table, then what each export wrote or why it was refused. */
   function table(): string {
     const rows = imported.map((i) => {
-      const where = i.run ? `${i.run.preset} | ${i.asset} | ${i.run.height ? `${i.run.height} m, ` : ''}${i.run.format ?? 'default'}${i.run.clips ? `, clips ${i.run.clips.join(' + ')}` : ''}` : `source | ${i.asset} |`;
+      const where = i.run
+        ? `${i.run.preset} | ${i.asset} | ${i.run.height ? `${i.run.height} m, ` : ''}${i.run.format ?? 'default'}${i.run.clips ? `, clips ${i.run.clips.join(' + ')}` : ''}`
+        : `source | ${i.asset} |`;
       const f = facts[i.id];
-      if (!f || f.error) return `| ${where} | ${basename(i.path)} | import failed: ${(f?.error ?? 'not imported').trim().split('\n').at(-1)} | | | | | |`;
+      if (!f || f.error)
+        return `| ${where} | ${basename(i.path)} | import failed: ${(f?.error ?? 'not imported').trim().split('\n').at(-1)} | | | | | |`;
       const textured = f.materials.filter((m) => m.base_color_image?.has_data).length;
       const size = dims(f);
       const height = i.run?.height ?? reference.get(i.asset)![2]!;
       const up = ['X', 'Y', 'Z'][size.findIndex((d) => near(d, height))] ?? '?';
-      const counts = `${Object.entries(f.objects).map(([type, n]) => `${n} ${type.toLowerCase()}`).join(', ')}; ${f.triangles} triangles`;
+      const counts = `${Object.entries(f.objects)
+        .map(([type, n]) => `${n} ${type.toLowerCase()}`)
+        .join(', ')}; ${f.triangles} triangles`;
       const clips = f.actions.map((a) => a.slice(a.lastIndexOf('|') + 1)).join(', ');
       return `| ${where} | ${basename(i.path)} | ${counts} | ${f.bones} | ${f.actions.length}${clips ? `: ${clips}` : ''} | ${f.materials.length} (${textured} with Base Color image) | ${fmt(size)} | ${up} |`;
     });
-    const head = ['| preset | asset | format asked | file | objects | bones | clips (actions) | materials | size x × y × z (m) | height along |', '|---|---|---|---|---|---|---|---|---|---|'];
+    const head = [
+      '| preset | asset | format asked | file | objects | bones | clips (actions) | materials | size x × y × z (m) | height along |',
+      '|---|---|---|---|---|---|---|---|---|---|',
+    ];
     const written = runs.map((r) =>
       r.result
         ? `- ${r.key}: ${r.result.files.map((f) => basename(f.path)).join(', ')}${r.result.skipped.length > 0 ? `; skipped ${r.result.skipped.map((f) => `${f.kind} (${f.why})`).join(', ')}` : ''}`
         : `- ${r.key}: refused: ${r.refused}`,
     );
     const summary = `Blender ${blender.version} imported ${imported.length} files (${runs.filter((r) => r.result).length} exports written, ${runs.filter((r) => !r.result).length} refused) in ${blender.seconds} s.`;
-    return [summary, '', ...head, ...rows, '', 'What each export wrote, or why it was refused:', '', ...written, ''].join('\n');
+    return [
+      summary,
+      '',
+      ...head,
+      ...rows,
+      '',
+      'What each export wrote, or why it was refused:',
+      '',
+      ...written,
+      '',
+    ].join('\n');
   }
 
   /** The imports of the asset's exports (of one preset), without transforms unless `transformed`. */
   const of = (asset: Asset, preset?: ExportTarget, transformed = false) =>
-    imported.filter((i) => i.run && (transformed || !i.run.height) && i.asset === asset && (preset === undefined || i.run.preset === preset));
+    imported.filter(
+      (i) =>
+        i.run &&
+        (transformed || !i.run.height) &&
+        i.asset === asset &&
+        (preset === undefined || i.run.preset === preset),
+    );
   const factsOf = (i: Imported): Facts => {
     const f = facts[i.id];
     if (!f) throw new Error(`Blender did not get to ${i.id}`);
@@ -366,16 +510,26 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
     for (const asset of ['chair', 'animation', 'fox'] as const) {
       const gltf = await gltfFacts(sourceOf(asset).path);
       // glTF is Y up; Blender is Z up (and -Z forward becomes +Y): the glTF's Y extent is Blender's Z.
-      expect(reference.get(asset)!.map((d) => d.toPrecision(4)), asset).toEqual([gltf.size[0]!, gltf.size[2]!, gltf.size[1]!].map((d) => d.toPrecision(4)));
+      expect(
+        reference.get(asset)!.map((d) => d.toPrecision(4)),
+        asset,
+      ).toEqual([gltf.size[0]!, gltf.size[2]!, gltf.size[1]!].map((d) => d.toPrecision(4)));
     }
     for (const asset of ASSETS) {
       const f = factsOf(sourceOf(asset));
       expect(f.bones, asset).toBe(expected.get(asset)!.bones);
       // The animation's prompts are clips of their own GLBs: the session's animated GLB has the library's.
-      if (asset !== 'animation') for (const clip of expected.get(asset)!.clips) expect(f.actions.some((a) => actionHas(a, clip)), `${asset}: ${clip} in ${f.actions.join(', ')}`).toBe(true);
+      if (asset !== 'animation')
+        for (const clip of expected.get(asset)!.clips)
+          expect(
+            f.actions.some((a) => actionHas(a, clip)),
+            `${asset}: ${clip} in ${f.actions.join(', ')}`,
+          ).toBe(true);
     }
     // The retopology is of the chair, at its size (the engine remeshes its shape): as tall within 10%.
-    expect(Math.abs(reference.get('retopology')![2]! - reference.get('chair')![2]!)).toBeLessThan(0.1 * reference.get('chair')![2]!);
+    expect(Math.abs(reference.get('retopology')![2]! - reference.get('chair')![2]!)).toBeLessThan(
+      0.1 * reference.get('chair')![2]!,
+    );
   });
 
   it('every preset writes each asset in its default format, one mesh file (with transforms: or says why not), and Blender imports each file', () => {
@@ -384,11 +538,15 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
       const meshes = r.result?.files.filter((f) => MESH_EXTENSIONS.has(extname(f.path).toLowerCase())) ?? [];
       if (!r.result) {
         if (!r.height) problems.push(`${r.key}: refused: ${r.refused}`);
-      } else if (meshes.length !== 1) problems.push(`${r.key}: ${meshes.length} mesh files (${meshes.map((f) => basename(f.path)).join(', ')}), not one`);
+      } else if (meshes.length !== 1)
+        problems.push(
+          `${r.key}: ${meshes.length} mesh files (${meshes.map((f) => basename(f.path)).join(', ')}), not one`,
+        );
     }
     for (const i of imported) {
       const f = facts[i.id];
-      if (!f || f.error) problems.push(`${i.id}: Blender could not import it: ${(f?.error ?? 'not reached').trim().split('\n').at(-1)}`);
+      if (!f || f.error)
+        problems.push(`${i.id}: Blender could not import it: ${(f?.error ?? 'not reached').trim().split('\n').at(-1)}`);
       else if (f.meshes === 0) problems.push(`${i.id}: no mesh in Blender`);
     }
     expect(problems).toEqual([]);
@@ -398,7 +556,10 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
     const problems: string[] = [];
     for (const r of runs.filter((x) => x.format !== undefined && x.result)) {
       const meshes = r.result!.files.filter((f) => MESH_EXTENSIONS.has(extname(f.path).toLowerCase()));
-      if (meshes.length !== 1 || extname(meshes[0]!.path).toLowerCase() !== `.${r.format}`) problems.push(`${r.key}: ${r.format!.toUpperCase()} asked, ${meshes.map((f) => basename(f.path)).join(', ') || 'no mesh'} written`);
+      if (meshes.length !== 1 || extname(meshes[0]!.path).toLowerCase() !== `.${r.format}`)
+        problems.push(
+          `${r.key}: ${r.format!.toUpperCase()} asked, ${meshes.map((f) => basename(f.path)).join(', ') || 'no mesh'} written`,
+        );
     }
     expect(problems).toEqual([]);
   });
@@ -409,63 +570,91 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
   });
 
   describe.each(ASSETS)('%s', (asset) => {
-    it('has the size of its source in metres in every format and preset, its height along Blender\'s Z', () => {
+    it("has the size of its source in metres in every format and preset, its height along Blender's Z", () => {
       const want = reference.get(asset)!;
       const wrong = of(asset).filter((i) => !dims(factsOf(i)).every((d, k) => near(d, want[k]!)));
-      expect(wrong.map((i) => `${i.id}: ${fmt(dims(factsOf(i)))} m`), `the source is ${fmt(want)} m`).toEqual([]);
+      expect(
+        wrong.map((i) => `${i.id}: ${fmt(dims(factsOf(i)))} m`),
+        `the source is ${fmt(want)} m`,
+      ).toEqual([]);
     });
 
     it('keeps every clip of its source in every file', () => {
       const clips = expected.get(asset)!.clips;
-      const missing = of(asset, undefined, true).filter((i) => !i.run!.clips).flatMap((i) => {
-        const actions = factsOf(i).actions;
-        const lost = clips.filter((c) => !actions.some((a) => actionHas(a, c)));
-        return lost.length > 0 ? [`${i.id} lacks ${lost.join(', ')} (has ${actions.join(', ') || 'no action'})`] : [];
-      });
+      const missing = of(asset, undefined, true)
+        .filter((i) => !i.run!.clips)
+        .flatMap((i) => {
+          const actions = factsOf(i).actions;
+          const lost = clips.filter((c) => !actions.some((a) => actionHas(a, c)));
+          return lost.length > 0 ? [`${i.id} lacks ${lost.join(', ')} (has ${actions.join(', ') || 'no action'})`] : [];
+        });
       expect(missing).toEqual([]);
     });
 
     it('keeps its bones', () => {
       const want = expected.get(asset)!.bones;
       const wrong = of(asset, undefined, true).filter((i) => factsOf(i).bones !== want);
-      expect(wrong.map((i) => `${i.id}: ${factsOf(i).bones} bones`), `the source has ${want}`).toEqual([]);
+      expect(
+        wrong.map((i) => `${i.id}: ${factsOf(i).bones} bones`),
+        `the source has ${want}`,
+      ).toEqual([]);
     });
 
     it('keeps every triangle of its source in every file (the same geometry in every format)', () => {
       const want = factsOf(sourceOf(asset)).triangles;
       const wrong = of(asset, undefined, true).filter((i) => factsOf(i).triangles !== want);
-      expect(wrong.map((i) => `${i.id}: ${factsOf(i).triangles} triangles`), `the source has ${want}`).toEqual([]);
+      expect(
+        wrong.map((i) => `${i.id}: ${factsOf(i).triangles} triangles`),
+        `the source has ${want}`,
+      ).toEqual([]);
     });
 
     it('writes only textures that a material uses', () => {
       const unused: string[] = [];
       for (const r of runs.filter((x) => x.asset === asset && x.result)) {
-        const used = new Set(imported.filter((i) => i.run === r).flatMap((i) => factsOf(i).materials.map((m) => m.base_color_image?.file.toLowerCase()).filter((f): f is string => !!f)));
-        for (const f of r.result!.files) if (f.kind === 'texture' && !used.has(basename(f.path).toLowerCase())) unused.push(`${r.key}/${basename(f.path)}`);
+        const used = new Set(
+          imported
+            .filter((i) => i.run === r)
+            .flatMap((i) =>
+              factsOf(i)
+                .materials.map((m) => m.base_color_image?.file.toLowerCase())
+                .filter((f): f is string => !!f),
+            ),
+        );
+        for (const f of r.result!.files)
+          if (f.kind === 'texture' && !used.has(basename(f.path).toLowerCase()))
+            unused.push(`${r.key}/${basename(f.path)}`);
       }
       expect(unused).toEqual([]);
     });
 
-    it.runIf(TRANSFORMED[asset] !== undefined)('with transforms (a height, the pivot at the bottom centre) has that height along Z, on its origin, in every file written', () => {
-      const height = TRANSFORMED[asset]!;
-      const source = reference.get(asset)!;
-      const want = source.map((d) => (d * height) / source[2]!);
-      const files = imported.filter((i) => i.asset === asset && i.run?.height);
-      const wrong = files.flatMap((i) => {
-        const f = factsOf(i);
-        const size = dims(f);
-        const centre = [0, 1].map((k) => (f.bounds!.min[k]! + f.bounds!.max[k]!) / 2);
-        const ok = size.every((d, k) => near(d, want[k]!)) && near(f.bounds!.min[2]!, 0, height) && centre.every((c) => near(c, 0, height));
-        return ok ? [] : [`${i.id}: ${fmt(size)} m from ${fmt(f.bounds!.min)} to ${fmt(f.bounds!.max)}`];
-      });
-      expect(wrong, `wanted ${fmt(want)} m from z = 0, centred on x = y = 0`).toEqual([]);
-      expect(files.length, 'written with transforms in some preset').toBeGreaterThan(0);
-    });
+    it.runIf(TRANSFORMED[asset] !== undefined)(
+      'with transforms (a height, the pivot at the bottom centre) has that height along Z, on its origin, in every file written',
+      () => {
+        const height = TRANSFORMED[asset]!;
+        const source = reference.get(asset)!;
+        const want = source.map((d) => (d * height) / source[2]!);
+        const files = imported.filter((i) => i.asset === asset && i.run?.height);
+        const wrong = files.flatMap((i) => {
+          const f = factsOf(i);
+          const size = dims(f);
+          const centre = [0, 1].map((k) => (f.bounds!.min[k]! + f.bounds!.max[k]!) / 2);
+          const ok =
+            size.every((d, k) => near(d, want[k]!)) &&
+            near(f.bounds!.min[2]!, 0, height) &&
+            centre.every((c) => near(c, 0, height));
+          return ok ? [] : [`${i.id}: ${fmt(size)} m from ${fmt(f.bounds!.min)} to ${fmt(f.bounds!.max)}`];
+        });
+        expect(wrong, `wanted ${fmt(want)} m from z = 0, centred on x = y = 0`).toEqual([]);
+        expect(files.length, 'written with transforms in some preset').toBeGreaterThan(0);
+      },
+    );
 
-    it.runIf(TEXTURED.has(asset))('shows its texture through every material\'s Base Color in every file', () => {
+    it.runIf(TEXTURED.has(asset))("shows its texture through every material's Base Color in every file", () => {
       const bare = of(asset, undefined, true).flatMap((i) => {
         const f = factsOf(i);
-        if (f.materials.length === 0 || f.mesh_objects_without_material > 0) return [`${i.id}: ${f.mesh_objects_without_material} mesh(es) without a material`];
+        if (f.materials.length === 0 || f.mesh_objects_without_material > 0)
+          return [`${i.id}: ${f.mesh_objects_without_material} mesh(es) without a material`];
         const without = f.materials.filter((m) => !m.base_color_image?.has_data).map((m) => m.name);
         return without.length > 0 ? [`${i.id}: ${without.join(', ')} without an image on Base Color`] : [];
       });
@@ -475,16 +664,19 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
 
   it('an animation exported with a choice of clips keeps those and no other, in every preset', () => {
     const files = of('animation').filter((i) => i.run!.clips);
-    expect(new Set(files.map((i) => i.run!.preset)).size, `${files.map((i) => i.id).join(', ')}`).toBe(EXPORT_TARGETS.length);
+    expect(new Set(files.map((i) => i.run!.preset)).size, `${files.map((i) => i.id).join(', ')}`).toBe(
+      EXPORT_TARGETS.length,
+    );
     const wrong = files.flatMap((i) => {
       const actions = factsOf(i).actions;
-      const ok = actions.length === CHOSEN_CLIPS.length && CHOSEN_CLIPS.every((c) => actions.some((a) => actionHas(a, c)));
+      const ok =
+        actions.length === CHOSEN_CLIPS.length && CHOSEN_CLIPS.every((c) => actions.some((a) => actionHas(a, c)));
       return ok ? [] : [`${i.id}: ${actions.join(', ') || 'no action'}`];
     });
     expect(wrong, `chosen: ${CHOSEN_CLIPS.join(', ')}`).toEqual([]);
   });
 
-  it('Unreal\'s files are in metres like the others, not 100 times too big', () => {
+  it("Unreal's files are in metres like the others, not 100 times too big", () => {
     const wrong = ASSETS.flatMap((asset) =>
       of(asset, 'unreal')
         .filter((i) => !near(dims(factsOf(i))[2]!, reference.get(asset)![2]!))
@@ -492,5 +684,4 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
     );
     expect(wrong).toEqual([]);
   });
-
 });

@@ -7,7 +7,12 @@ import { startWebHost } from '../../main/host/web-host.ts';
 
 const [dataDir, speed] = process.argv.slice(2);
 if (dataDir === undefined) throw new Error('Usage: node test/blender/web-host-process.ts <data dir> [engine speed]');
-const host = await startWebHost({ dataDir, rendererDir: join(dataDir, 'no-renderer'), serviceOptions: { engineSpeed: Number(speed ?? 500) }, notice: () => undefined });
+const host = await startWebHost({
+  dataDir,
+  rendererDir: join(dataDir, 'no-renderer'),
+  serviceOptions: { engineSpeed: Number(speed ?? 500) },
+  notice: () => undefined,
+});
 process.stdout.write(`${JSON.stringify({ port: host.port, token: host.token })}\n`);
 let closing = false;
 const stop = () => {

@@ -5,7 +5,12 @@ import { open, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDownloadHook, downloadMissing, fetchJobOutputs, type OutputsReport } from '../../main/cache/auto-download.ts';
+import {
+  createDownloadHook,
+  downloadMissing,
+  fetchJobOutputs,
+  type OutputsReport,
+} from '../../main/cache/auto-download.ts';
 import { DownloadCache, type CacheOptions } from '../../main/cache/download-cache.ts';
 import { DownloadError } from '../../main/cache/downloader.ts';
 import { openDatabase, type Store } from '../../main/store/database.ts';
@@ -76,7 +81,11 @@ describe('download cache', () => {
     const glb = cache.open(session, 'glb')!;
     expect(readFileSync(glb).subarray(0, 4).toString()).toBe('glTF');
     expect(basename(glb)).toBe(sha256File(glb));
-    expect(h.store.cache.get({ sessionId: session, kind: 'glb' })).toMatchObject({ state: 'complete', sha256: basename(glb), jobId: job!.id });
+    expect(h.store.cache.get({ sessionId: session, kind: 'glb' })).toMatchObject({
+      state: 'complete',
+      sha256: basename(glb),
+      jobId: job!.id,
+    });
 
     // Another process on the same folder finds them too, and a fetch with the old link needs no network.
     const later = makeCache(h.store, h.dir);
@@ -118,7 +127,9 @@ describe('download cache', () => {
     const [done] = await h.tracker.waitFor([job!.id], AbortSignal.timeout(20_000));
     h.engine.expireFileLinks(); // every link of the last read has expired (whatever the machine's speed)
     const stale = (done!.result as { mesh_url_glb: string }).mesh_url_glb;
-    await expect(cache.fetchOutput({ sessionId: done!.remoteId!, kind: 'glb', url: stale, label: 'chair' })).rejects.toThrow(
+    await expect(
+      cache.fetchOutput({ sessionId: done!.remoteId!, kind: 'glb', url: stale, label: 'chair' }),
+    ).rejects.toThrow(
       /the glb output of "chair" \(session SESSION_\w+\).*HTTP 403: the signed link expired.*fresh link/,
     );
 
@@ -210,10 +221,20 @@ describe('download cache', () => {
     await fetchOne('c');
     inUse.add('SESSION_c');
     await fetchOne('d'); // 4 MiB > 2.5 MiB: the oldest that may go is b (a is pinned)
-    const sessions = () => cache.list().map((e) => e.sessionId).sort();
+    const sessions = () =>
+      cache
+        .list()
+        .map((e) => e.sessionId)
+        .sort();
     expect(sessions()).toEqual(['SESSION_a', 'SESSION_c', 'SESSION_d']);
     expect(cache.open('SESSION_b', 'glb')).toBeUndefined();
-    expect(cache.usage()).toMatchObject({ bytes: 3 * MiB, blobs: 3, entries: 3, pinnedBytes: MiB, maxBytes: 2.5 * MiB });
+    expect(cache.usage()).toMatchObject({
+      bytes: 3 * MiB,
+      blobs: 3,
+      entries: 3,
+      pinnedBytes: MiB,
+      maxBytes: 2.5 * MiB,
+    });
 
     inUse.add('SESSION_d');
     expect(await cache.gc()).toMatchObject({ evicted: [], freedBytes: 0 }); // still over the cap, but nothing may go

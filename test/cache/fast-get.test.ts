@@ -49,7 +49,11 @@ async function serve(handler: Handler): Promise<{ url: string; requests: Incomin
 const ranged: Handler = (req, res) => {
   const from = Number(/^bytes=(\d+)-$/.exec(req.headers.range ?? '')?.[1] ?? 0);
   if (from > 0) {
-    res.writeHead(206, { etag: '"v1"', 'content-length': BODY.length - from, 'content-range': `bytes ${from}-${BODY.length - 1}/${BODY.length}` });
+    res.writeHead(206, {
+      etag: '"v1"',
+      'content-length': BODY.length - from,
+      'content-range': `bytes ${from}-${BODY.length - 1}/${BODY.length}`,
+    });
     res.end(BODY.subarray(from));
   } else {
     res.writeHead(200, { etag: '"v1"', 'content-length': BODY.length });
@@ -85,7 +89,11 @@ describe('fast reader', () => {
     const sink = collector(res);
     await res.readBody(sink);
     expect(sha256(sink.bytes())).toBe(sha256(BODY));
-    expect(server.requests[0]!.headers).toMatchObject({ host: new URL(server.url).host, 'accept-encoding': 'identity', connection: 'close' });
+    expect(server.requests[0]!.headers).toMatchObject({
+      host: new URL(server.url).host,
+      'accept-encoding': 'identity',
+      connection: 'close',
+    });
     expect(server.requests[0]!.url).toBe('/files/out.glb?sig=x');
   });
 
@@ -93,7 +101,11 @@ describe('fast reader', () => {
     const server = await serve(ranged);
     const from = 1_000_003;
     const res = (await fastGet(server.url, { headers: { range: `bytes=${from}-`, 'if-range': '"v1"' } }))!;
-    expect(res).toMatchObject({ status: 206, contentLength: BODY.length - from, headers: { 'content-range': `bytes ${from}-${BODY.length - 1}/${BODY.length}` } });
+    expect(res).toMatchObject({
+      status: 206,
+      contentLength: BODY.length - from,
+      headers: { 'content-range': `bytes ${from}-${BODY.length - 1}/${BODY.length}` },
+    });
     const sink = collector(res, 10_000, 7);
     await res.readBody(sink);
     expect(sink.pauses).toBeGreaterThan(0);
@@ -108,7 +120,11 @@ describe('fast reader', () => {
       else if (status === 302) res.writeHead(302, { location: '/elsewhere', 'content-length': 0 }).end();
       else res.writeHead(status, { 'retry-after': '3', 'content-type': 'text/html' }).end('<html>refused</html>');
     });
-    expect(await fastGet(server.url)).toMatchObject({ status: 403, contentLength: undefined, headers: { 'retry-after': '3' } });
+    expect(await fastGet(server.url)).toMatchObject({
+      status: 403,
+      contentLength: undefined,
+      headers: { 'retry-after': '3' },
+    });
     status = 503;
     expect(await fastGet(server.url)).toMatchObject({ status: 503 });
     status = 302;
@@ -138,8 +154,13 @@ describe('fast reader', () => {
   });
 
   it('refuses a response head over the limit with a clear error', async () => {
-    const server = await serve((_req, res) => res.writeHead(200, { 'x-huge': 'a'.repeat(80_000), 'content-length': 1 }).end('x'));
-    await expect(fastGet(server.url)).rejects.toMatchObject({ code: 'ERR_FAST_GET_HEADERS_TOO_LARGE', message: /response head .* larger than 65536 bytes/ });
+    const server = await serve((_req, res) =>
+      res.writeHead(200, { 'x-huge': 'a'.repeat(80_000), 'content-length': 1 }).end('x'),
+    );
+    await expect(fastGet(server.url)).rejects.toMatchObject({
+      code: 'ERR_FAST_GET_HEADERS_TOO_LARGE',
+      message: /response head .* larger than 65536 bytes/,
+    });
   });
 
   it('is cancelled by its signal, before the head and in the body', async () => {
@@ -174,7 +195,27 @@ describe('fast reader', () => {
     const dir = mkdtempSync(join(tmpdir(), 'asset-studio-tls-'));
     cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
     try {
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-keyout',
+          join(dir, 'key.pem'),
+          '-out',
+          join(dir, 'cert.pem'),
+          '-days',
+          '1',
+          '-subj',
+          '/CN=localhost',
+          '-addext',
+          'subjectAltName=DNS:localhost',
+        ],
+        { stdio: 'ignore' },
+      );
     } catch {
       context.skip('openssl is not available to make a self-signed certificate');
       return;
@@ -196,7 +237,12 @@ describe('fast path in the download cache', () => {
   function makeCache(): { cache: DownloadCache; store: ReturnType<typeof openDatabase> } {
     const dir = mkdtempSync(join(tmpdir(), 'asset-studio-fast-'));
     const store = openDatabase(join(dir, 'asset-studio.db'));
-    const cache = new DownloadCache({ store, dir: join(dir, 'cache'), retry: { maxAttempts: 2, baseMs: 1, maxMs: 2 }, checkpointBytes: 1 << 20 });
+    const cache = new DownloadCache({
+      store,
+      dir: join(dir, 'cache'),
+      retry: { maxAttempts: 2, baseMs: 1, maxMs: 2 },
+      checkpointBytes: 1 << 20,
+    });
     cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
     cleanup.push(() => store.close());
     cleanup.push(() => cache.close());
@@ -227,7 +273,10 @@ describe('fast path in the download cache', () => {
     const request = { sessionId: 'SESSION_t', kind: 'glb', url: server.url };
     const error = await cache.fetchOutput(request).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DownloadError);
-    expect(error).toMatchObject({ reason: 'network', message: expect.stringMatching(/after 2 attempts: the connection ended after \d+ of \d+ bytes .*MiB are kept/) });
+    expect(error).toMatchObject({
+      reason: 'network',
+      message: expect.stringMatching(/after 2 attempts: the connection ended after \d+ of \d+ bytes .*MiB are kept/),
+    });
     expect((error as DownloadError).bytesKept).toBeGreaterThanOrEqual(1 << 20);
     expect(store.cache.get(request)).toMatchObject({ state: 'failed' });
 
@@ -238,7 +287,9 @@ describe('fast path in the download cache', () => {
   });
 
   it('says clearly when the answer has an oversized head', async () => {
-    const server = await serve((_req, res) => res.writeHead(200, { 'x-huge': 'a'.repeat(80_000), 'content-length': 1 }).end('x'));
+    const server = await serve((_req, res) =>
+      res.writeHead(200, { 'x-huge': 'a'.repeat(80_000), 'content-length': 1 }).end('x'),
+    );
     const { cache } = makeCache();
     await expect(cache.fetchOutput({ sessionId: 'SESSION_h', kind: 'glb', url: server.url })).rejects.toMatchObject({
       reason: 'http',

@@ -1,10 +1,26 @@
 // The cache deletes only what it wrote: it keeps its cache in a folder of its own (marked, or a subfolder
 // of a chosen folder that holds other files), sweeps only the names it makes there, and keeps it private.
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DownloadCache } from '../../main/cache/download-cache.ts';
-import { CACHE_MARKER, CACHE_SUBFOLDER, CacheFolderError, claimCacheFolder, cacheOwnerId } from '../../main/cache/folder.ts';
+import {
+  CACHE_MARKER,
+  CACHE_SUBFOLDER,
+  CacheFolderError,
+  claimCacheFolder,
+  cacheOwnerId,
+} from '../../main/cache/folder.ts';
 import { openDatabase, type Store } from '../../main/store/database.ts';
 import { tempDir } from '../helpers.ts';
 
@@ -42,9 +58,15 @@ function plant(root: string, files: string[]): string[] {
 }
 
 describe('the cache folder', () => {
-  it("never deletes files in a folder it did not make: a chosen folder with other files gets a subfolder, and gc leaves them alone", async () => {
+  it('never deletes files in a folder it did not make: a chosen folder with other files gets a subfolder, and gc leaves them alone', async () => {
     const chosen = join(tempDir(), 'Projects');
-    const theirs = plant(chosen, ['tmp/render.part', join('tmp', PART), 'blobs/2024/holiday.jpg', ORPHAN_BLOB, 'notes.txt']);
+    const theirs = plant(chosen, [
+      'tmp/render.part',
+      join('tmp', PART),
+      'blobs/2024/holiday.jpg',
+      ORPHAN_BLOB,
+      'notes.txt',
+    ]);
     const c = cache(store(), chosen);
     expect(c.dir).toBe(join(chosen, CACHE_SUBFOLDER));
     expect(existsSync(join(chosen, CACHE_MARKER))).toBe(false);
@@ -57,7 +79,13 @@ describe('the cache folder', () => {
   it('in its own folder, sweeps only the names it makes (blobs/<aa>/<sha256>, tmp/<entry id>.part)', async () => {
     const c = cache(store(), join(tempDir(), 'cache'));
     const [part, blob] = plant(c.dir, [join('tmp', PART), ORPHAN_BLOB]);
-    const dropped = plant(c.dir, ['tmp/notes.txt', 'tmp/cache_gone.part', 'blobs/ab/holiday.jpg', `blobs/ab/${'c'.repeat(64)}`, 'readme.txt']);
+    const dropped = plant(c.dir, [
+      'tmp/notes.txt',
+      'tmp/cache_gone.part',
+      'blobs/ab/holiday.jpg',
+      `blobs/ab/${'c'.repeat(64)}`,
+      'readme.txt',
+    ]);
 
     const report = await c.gc();
     expect(report.orphans).toBe(2);
@@ -103,7 +131,9 @@ describe('the cache folder', () => {
     const file = join(tempDir(), 'cache');
     writeFileSync(file, '');
     expect(() => claimCacheFolder(file, mine)).toThrow(CacheFolderError);
-    expect(() => claimCacheFolder(file, mine)).toThrow(`The cache folder ${file} is a file, not a folder. Move that file away, or choose another cache folder in the settings.`);
+    expect(() => claimCacheFolder(file, mine)).toThrow(
+      `The cache folder ${file} is a file, not a folder. Move that file away, or choose another cache folder in the settings.`,
+    );
 
     const busy = tempDir();
     plant(busy, ['notes.txt', join(CACHE_SUBFOLDER, 'notes.txt')]);
@@ -119,20 +149,29 @@ describe('the cache folder', () => {
     expect(readdirSync(busy).sort()).toEqual([CACHE_SUBFOLDER, 'notes.txt']);
   });
 
-  it.skipIf(process.platform === 'win32')('is private: its folders 0700 and files 0600, an existing one tightened with one line', () => {
-    const s = store();
-    const dir = join(tempDir(), 'cache');
-    const c = cache(s, dir);
-    expect(statSync(c.dir).mode & 0o777).toBe(0o700);
-    expect(statSync(join(c.dir, CACHE_MARKER)).mode & 0o777).toBe(0o600);
+  it.skipIf(process.platform === 'win32')(
+    'is private: its folders 0700 and files 0600, an existing one tightened with one line',
+    () => {
+      const s = store();
+      const dir = join(tempDir(), 'cache');
+      const c = cache(s, dir);
+      expect(statSync(c.dir).mode & 0o777).toBe(0o700);
+      expect(statSync(join(c.dir, CACHE_MARKER)).mode & 0o777).toBe(0o600);
 
-    const [blob] = plant(dir, [ORPHAN_BLOB]);
-    chmodSync(dir, 0o755);
-    chmodSync(dirname(blob!), 0o755);
-    chmodSync(blob!, 0o644);
-    const lines: string[] = [];
-    cache(s, dir, (line) => lines.push(line));
-    expect([statSync(dir).mode & 0o777, statSync(dirname(blob!)).mode & 0o777, statSync(blob!).mode & 0o777]).toEqual([0o700, 0o700, 0o600]);
-    expect(lines).toEqual([expect.stringMatching(new RegExp(`^The cache folder ${dir} could be read by other users \\(4 items\\): made it private`))]);
-  });
+      const [blob] = plant(dir, [ORPHAN_BLOB]);
+      chmodSync(dir, 0o755);
+      chmodSync(dirname(blob!), 0o755);
+      chmodSync(blob!, 0o644);
+      const lines: string[] = [];
+      cache(s, dir, (line) => lines.push(line));
+      expect([statSync(dir).mode & 0o777, statSync(dirname(blob!)).mode & 0o777, statSync(blob!).mode & 0o777]).toEqual(
+        [0o700, 0o700, 0o600],
+      );
+      expect(lines).toEqual([
+        expect.stringMatching(
+          new RegExp(`^The cache folder ${dir} could be read by other users \\(4 items\\): made it private`),
+        ),
+      ]);
+    },
+  );
 });

@@ -18,7 +18,12 @@ export interface HostedFile {
 }
 
 /** Puts `size` bytes of varied content at `key` in the engine's files and returns how to reach them. */
-export async function hostFile(engine: RunningLocalEngine & { dataDir: string }, key: string, size: number, ttlMs = 3_600_000): Promise<HostedFile> {
+export async function hostFile(
+  engine: RunningLocalEngine & { dataDir: string },
+  key: string,
+  size: number,
+  ttlMs = 3_600_000,
+): Promise<HostedFile> {
   const files = new FileStore(join(engine.dataDir, 'files'), await loadSigner(engine.dataDir), ttlMs);
   files.baseUrl = engine.url;
   const temp = await files.tempPath();
@@ -71,7 +76,12 @@ export async function recordingProxy(engineUrl: string): Promise<RecordingProxy>
     client.on('data', (chunk: Buffer) => {
       for (const head of chunk.toString('latin1').split(/\r\n\r\n/)) {
         const line = /^(GET|HEAD) \S+ HTTP\/1\.1/m.exec(head)?.[0];
-        if (line) requests.push({ line, range: /^range: *(\S+)/im.exec(head)?.[1], ifRange: /^if-range: *(\S+)/im.exec(head)?.[1] });
+        if (line)
+          requests.push({
+            line,
+            range: /^range: *(\S+)/im.exec(head)?.[1],
+            ifRange: /^if-range: *(\S+)/im.exec(head)?.[1],
+          });
       }
       upstream.write(chunk);
     });

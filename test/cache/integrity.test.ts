@@ -33,7 +33,8 @@ afterEach(async () => {
 async function start(served: Served): Promise<string> {
   server = createServer((_req, res) => {
     const headers: Record<string, string | number> = { etag: '"v1"', 'content-length': served.body.length };
-    if (served.digestOf) headers['repr-digest'] = `sha-256=:${createHash('sha256').update(served.digestOf).digest('base64')}:`;
+    if (served.digestOf)
+      headers['repr-digest'] = `sha-256=:${createHash('sha256').update(served.digestOf).digest('base64')}:`;
     res.writeHead(200, headers).end(served.body);
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));

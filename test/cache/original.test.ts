@@ -19,21 +19,48 @@ const GLB = 'https://cdn.example.com/sessions/SESSION_A/mesh.glb';
 
 function cacheEntry(sessionId: string, jobId: string | null, kind: string, url: string, complete: boolean) {
   const entry = store.cache.upsert({ sessionId, jobId, kind, urlKey: url.split('?')[0]!, now });
-  if (complete) store.cache.markComplete(entry.id, { etag: null, size: 10, sha256: 'a'.repeat(64), blobPath: `blobs/aa/${'a'.repeat(64)}`, now });
+  if (complete)
+    store.cache.markComplete(entry.id, {
+      etag: null,
+      size: 10,
+      sha256: 'a'.repeat(64),
+      blobPath: `blobs/aa/${'a'.repeat(64)}`,
+      now,
+    });
 }
 
-const original = store.jobs.insert({ kind: 'image_to_3d', label: 'chair.png', remoteId: 'SESSION_A', state: 'succeeded', final: true, now });
+const original = store.jobs.insert({
+  kind: 'image_to_3d',
+  label: 'chair.png',
+  remoteId: 'SESSION_A',
+  state: 'succeeded',
+  final: true,
+  now,
+});
 cacheEntry('SESSION_A', original.id, 'glb', `${GLB}?expires=1&sig=old`, true);
 
 function retopo(remoteId: string, mesh: unknown) {
-  const job = store.jobs.insert({ kind: 'v3_session', label: 'Retopology', remoteId, state: 'succeeded', final: true, result: { _id: remoteId, type: 'retopology', input: { mesh, model: 'swift' } }, now });
+  const job = store.jobs.insert({
+    kind: 'v3_session',
+    label: 'Retopology',
+    remoteId,
+    state: 'succeeded',
+    final: true,
+    result: { _id: remoteId, type: 'retopology', input: { mesh, model: 'swift' } },
+    now,
+  });
   cacheEntry(remoteId, job.id, 'retopo_obj', `https://cdn.example.com/${remoteId}/retopology.obj`, true);
   return job;
 }
 
 describe('findOriginal', () => {
-  it('matches the input asset\'s signed GLB URL to the cached output, whatever its signature', () => {
-    const job = retopo('V3_1', { _id: 'ASSET_1', name: 'mesh.glb', status: 'complete', data: { glb_url: `${GLB}?expires=2&sig=new` } });
+  it("matches the input asset's signed GLB URL to the cached output, whatever its signature", () => {
+    const job = retopo('V3_1', {
+      _id: 'ASSET_1',
+      name: 'mesh.glb',
+      status: 'complete',
+      data: { glb_url: `${GLB}?expires=2&sig=new` },
+    });
     expect(findOriginal(store, job)).toEqual({
       mesh: GLB,
       original: { jobId: original.id, sessionId: 'SESSION_A', kind: 'glb', label: 'chair.png' },
@@ -53,16 +80,33 @@ describe('findOriginal', () => {
   });
 
   it('says the original is not fully downloaded, or not in the cache at all', () => {
-    const other = store.jobs.insert({ kind: 'image_to_3d', label: 'robot.png', remoteId: 'SESSION_B', state: 'succeeded', final: true, now });
+    const other = store.jobs.insert({
+      kind: 'image_to_3d',
+      label: 'robot.png',
+      remoteId: 'SESSION_B',
+      state: 'succeeded',
+      final: true,
+      now,
+    });
     cacheEntry('SESSION_B', other.id, 'glb', 'https://cdn.example.com/sessions/SESSION_B/mesh.glb?sig=x', false);
     const partial = findOriginal(store, retopo('V3_5', 'https://cdn.example.com/sessions/SESSION_B/mesh.glb?sig=y'));
     expect(partial.original).toBeNull();
-    expect(partial.reason).toBe('The original mesh (the glb output of "robot.png") is not fully downloaded yet (pending): download that job\'s files, then compare.');
+    expect(partial.reason).toBe(
+      'The original mesh (the glb output of "robot.png") is not fully downloaded yet (pending): download that job\'s files, then compare.',
+    );
     const elsewhere = findOriginal(store, retopo('V3_6', 'https://elsewhere.example.com/m.glb?sig=z'));
-    expect(elsewhere).toMatchObject({ mesh: 'https://elsewhere.example.com/m.glb', original: null, kind: 'retopo_obj', reason: NOT_CACHED });
+    expect(elsewhere).toMatchObject({
+      mesh: 'https://elsewhere.example.com/m.glb',
+      original: null,
+      kind: 'retopo_obj',
+      reason: NOT_CACHED,
+    });
   });
 
   it('has no original for other kinds of jobs', () => {
-    expect(findOriginal(store, original)).toMatchObject({ original: null, reason: 'Only a retopology job has an original mesh to compare with.' });
+    expect(findOriginal(store, original)).toMatchObject({
+      original: null,
+      reason: 'Only a retopology job has an original mesh to compare with.',
+    });
   });
 });

@@ -18,7 +18,12 @@ describe('outputs of finished jobs', () => {
     const cache = new DownloadCache({ store: h.store, dir: join(h.dir, 'cache') });
     closing(() => cache.close());
     const reports = new Map<string, OutputsReport>();
-    const tracker = h.restartTracker({ onFinished: createDownloadHook(cache, h.store, { formats: ['image', 'usdz'], onReport: (r) => reports.set(r.jobId, r) }) });
+    const tracker = h.restartTracker({
+      onFinished: createDownloadHook(cache, h.store, {
+        formats: ['image', 'usdz'],
+        onReport: (r) => reports.set(r.jobId, r),
+      }),
+    });
     tracker.start();
     const finish = async (...jobs: { job?: JobRecord }[]) => {
       const ids = jobs.map((j) => j.job!.id);
@@ -34,7 +39,11 @@ describe('outputs of finished jobs', () => {
     const [current, image, retopo, animation] = await finish(
       await s.submit('createImageTo3d', { body: { image_url: PNG } }, { label: 'chair' }),
       await s.submit('createTextToImage', { body: { prompt: 'a lamp' } }, { label: 'lamp' }),
-      await s.submit('createRetopology', { body: { type: 'retopology', input: { mesh: inputUrl('a.glb') } } }, { label: 'retopo' }),
+      await s.submit(
+        'createRetopology',
+        { body: { type: 'retopology', input: { mesh: inputUrl('a.glb') } } },
+        { label: 'retopo' },
+      ),
       await s.submit('uploadAnimationMesh', { body: { mesh_url: inputUrl('hero.fbx') } }, { label: 'hero' }),
     );
     expect(current).toEqual(['glb', 'usdz']); // obj, zip and fbx are not enabled
@@ -47,19 +56,28 @@ describe('outputs of finished jobs', () => {
 
     const session = h.store.jobs.list({ kinds: ['animation_session'] })[0]!.remoteId!;
     const older = await s.submit('createImageTo3dLegacy', { body: { image_url: PNG } }, { label: 'older' });
-    const [prompts, spin] = await finish(await s.submit('submitTextAnimations', { body: { session_code: session, texts: ['walk'] } }, { label: 'walk' }), older);
+    const [prompts, spin] = await finish(
+      await s.submit('submitTextAnimations', { body: { session_code: session, texts: ['walk'] } }, { label: 'walk' }),
+      older,
+    );
     expect(prompts!.length).toBe(2);
     expect(prompts!.every((k) => /^prompt:\w+(:usdz)?$/.test(k))).toBe(true);
     expect(spin).toEqual(['spin_0', 'spin_1', 'spin_2', 'spin_3']); // the tracker reads them from the list endpoint
     const code = older.job!.remoteId!;
-    const [preview] = await finish(await s.submit('preview', { params: { session_code: code }, body: {} }, { label: 'preview' }));
+    const [preview] = await finish(
+      await s.submit('preview', { params: { session_code: code }, body: {} }, { label: 'preview' }),
+    );
     expect(preview).toEqual(['preview_glb', 'preview_usdz']); // mesh_url_glb is the preview's GLB: not twice
     const [refine] = await finish(await s.submit('refine', { params: { session_code: code } }, { label: 'refine' }));
     expect(refine).toEqual(['glb', 'usdz']);
 
     // The older form (list endpoint) names the spin images and the polished mesh.
     const listed = (await h.client.listImageTo3d({})).results.find((r) => r.session_code === code)!;
-    expect(outputsOf({ kind: 'image_to_3d_older', step: 'spin', texts: null, result: listed }).map((o) => o.kind)).toEqual(['spin_0', 'spin_1', 'spin_2', 'spin_3']);
-    expect(outputsOf({ kind: 'image_to_3d_older', step: 'refine', texts: null, result: listed }, []).map((o) => o.kind)).toEqual(['glb']);
+    expect(
+      outputsOf({ kind: 'image_to_3d_older', step: 'spin', texts: null, result: listed }).map((o) => o.kind),
+    ).toEqual(['spin_0', 'spin_1', 'spin_2', 'spin_3']);
+    expect(
+      outputsOf({ kind: 'image_to_3d_older', step: 'refine', texts: null, result: listed }, []).map((o) => o.kind),
+    ).toEqual(['glb']);
   });
 });

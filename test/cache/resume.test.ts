@@ -26,7 +26,9 @@ afterEach(async () => {
 
 /** Runs the child to its end (or, with `hang`, until its first checkpoint, then kills it); returns its output line. */
 async function runChild(args: string[], hang: boolean): Promise<{ line: string; signal: NodeJS.Signals | null }> {
-  const child = spawn(process.execPath, [CHILD, ...args, ...(hang ? ['--hang-at-checkpoint'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CHILD, ...args, ...(hang ? ['--hang-at-checkpoint'] : [])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = once(child, 'exit');
@@ -43,7 +45,20 @@ it('resumes a download killed with SIGKILL mid-way, in a new process, and the bl
   const file = await hostFile(engine, 'big/output.glb', 200 * MiB);
   proxy = await recordingProxy(engine.url);
   const db = join(dir, 'asset-studio.db');
-  const args = ['--db', db, '--cache-dir', join(dir, 'cache'), '--session', 'SESSION_big', '--kind', 'glb', '--url', proxy.via(file.url()), '--checkpoint-bytes', String(8 * MiB)];
+  const args = [
+    '--db',
+    db,
+    '--cache-dir',
+    join(dir, 'cache'),
+    '--session',
+    'SESSION_big',
+    '--kind',
+    'glb',
+    '--url',
+    proxy.via(file.url()),
+    '--checkpoint-bytes',
+    String(8 * MiB),
+  ];
 
   const crashed = await runChild(args, true);
   expect(crashed.signal).toBe('SIGKILL');
@@ -51,16 +66,26 @@ it('resumes a download killed with SIGKILL mid-way, in a new process, and the bl
   expect(synced).toBeGreaterThanOrEqual(8 * MiB);
   expect(synced).toBeLessThan(200 * MiB);
   const store = openDatabase(db);
-  expect(store.cache.get({ sessionId: 'SESSION_big', kind: 'glb' })).toMatchObject({ state: 'partial', size: 200 * MiB });
+  expect(store.cache.get({ sessionId: 'SESSION_big', kind: 'glb' })).toMatchObject({
+    state: 'partial',
+    size: 200 * MiB,
+  });
   store.close();
 
   const resumed = await runChild(args, false);
   const { path } = JSON.parse(resumed.line) as { path: string };
   const etag = (await fetch(file.url(), { method: 'HEAD' })).headers.get('etag');
-  expect(proxy.requests.map((r) => [r.range, r.ifRange])).toEqual([[undefined, undefined], [`bytes=${synced}-`, etag]]);
+  expect(proxy.requests.map((r) => [r.range, r.ifRange])).toEqual([
+    [undefined, undefined],
+    [`bytes=${synced}-`, etag],
+  ]);
   expect(basename(path)).toBe(file.sha256);
   expect(sha256File(path)).toBe(file.sha256);
   const after = openDatabase(db);
-  expect(after.cache.get({ sessionId: 'SESSION_big', kind: 'glb' })).toMatchObject({ state: 'complete', sha256: file.sha256, size: 200 * MiB });
+  expect(after.cache.get({ sessionId: 'SESSION_big', kind: 'glb' })).toMatchObject({
+    state: 'complete',
+    sha256: file.sha256,
+    size: 200 * MiB,
+  });
   after.close();
 });

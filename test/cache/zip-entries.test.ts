@@ -7,7 +7,15 @@ import { text } from 'node:stream/consumers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeArtifact } from '../../main/engine/artifacts.ts';
 import { buildZip } from '../../main/engine/outputs/index.ts';
-import { cachedZipEntries, closeZipEntries, entryPathOf, listZipEntries, openCachedZipEntry, readZipEntry, ZipEntryError } from '../../main/cache/zip-entries.ts';
+import {
+  cachedZipEntries,
+  closeZipEntries,
+  entryPathOf,
+  listZipEntries,
+  openCachedZipEntry,
+  readZipEntry,
+  ZipEntryError,
+} from '../../main/cache/zip-entries.ts';
 import { cacheEntryPath, parseCachePath, WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
 import { contentTypeOf } from '../../main/serve/content-types.ts';
 
@@ -36,13 +44,16 @@ afterAll(() => {
 });
 
 async function refusal(promise: Promise<unknown>): Promise<ZipEntryError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ZipEntryError);
   return error as ZipEntryError;
 }
 
 describe('zip entries', () => {
-  it('lists the OBJ, its MTL and its texture from the engine\'s mesh_url_zip', async () => {
+  it("lists the OBJ, its MTL and its texture from the engine's mesh_url_zip", async () => {
     const entries = await listZipEntries(objZip);
     expect(entries.map((e) => e.name)).toEqual([OBJ, MTL, PNG]);
     for (const e of entries) expect(e.size).toBeGreaterThan(0);
@@ -65,7 +76,15 @@ describe('zip entries', () => {
   });
 
   it('refuses traversal and absolute names, asked or stored, with a 404 that says why', async () => {
-    for (const name of ['../model.obj', 'a/../../model.obj', '/model.obj', 'C:/model.obj', 'a\\..\\model.obj', '', './model.obj']) {
+    for (const name of [
+      '../model.obj',
+      'a/../../model.obj',
+      '/model.obj',
+      'C:/model.obj',
+      'a\\..\\model.obj',
+      '',
+      './model.obj',
+    ]) {
       const error = await refusal(readZipEntry(objZip, name));
       expect(error.status).toBe(404);
       expect(error.message).toMatch(/is not a file of the zip: the path/);
@@ -85,7 +104,9 @@ describe('zip entries', () => {
 
   it('refuses a file that is not a zip, and an output the cache does not hold', async () => {
     expect((await refusal(listZipEntries(notZip))).status).toBe(400);
-    const cache = { open: (sessionId: string, kind: string) => (sessionId === 'SESSION_A' && kind === 'zip' ? objZip : undefined) };
+    const cache = {
+      open: (sessionId: string, kind: string) => (sessionId === 'SESSION_A' && kind === 'zip' ? objZip : undefined),
+    };
     expect((await cachedZipEntries(cache, 'SESSION_A', 'zip')).length).toBe(3);
     expect(await text((await openCachedZipEntry(cache, 'SESSION_A', 'zip', MTL)).stream)).toContain('newmtl');
     const missing = await refusal(openCachedZipEntry(cache, 'SESSION_B', 'zip', 'model.obj'));

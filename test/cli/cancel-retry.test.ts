@@ -13,7 +13,9 @@ interface JsonJob {
 }
 
 describe('cancel and retry', () => {
-  it('stops following a job, refuses to stop it twice, and sends it again once (exit codes, --json, --wait)', { timeout: 120_000 }, async () => {
+  it('stops following a job, refuses to stop it twice, and sends it again once (exit codes, --json, --wait)', {
+    timeout: 120_000,
+  }, async () => {
     const env = cleanEnv({ ASSET_STUDIO_DATA_DIR: tempDataDir() });
     const created = await runCli(['text-to-image', 'a', 'copper', 'kettle', '--json', '--engine-speed', '2000'], env);
     expect(created.code, created.stderr).toBe(0);
@@ -21,11 +23,19 @@ describe('cancel and retry', () => {
 
     const cancelled = await runCli(['cancel', jobId, '--json'], env);
     expect(cancelled.code, cancelled.stderr).toBe(0);
-    expect(JSON.parse(cancelled.stdout)).toMatchObject({ id: jobId, state: 'failed', rawStatus: 'cancelled_here', final: true, error: expect.stringMatching(/may still finish there/) });
+    expect(JSON.parse(cancelled.stdout)).toMatchObject({
+      id: jobId,
+      state: 'failed',
+      rawStatus: 'cancelled_here',
+      final: true,
+      error: expect.stringMatching(/may still finish there/),
+    });
 
     const again = await runCli(['cancel', jobId, '--json'], env);
     expect(again.code).toBe(2);
-    expect(JSON.parse(again.stdout)).toEqual({ error: { code: 'conflict', exitCode: 2, message: expect.stringMatching(/has already ended .*nothing to cancel/) } });
+    expect(JSON.parse(again.stdout)).toEqual({
+      error: { code: 'conflict', exitCode: 2, message: expect.stringMatching(/has already ended .*nothing to cancel/) },
+    });
     expect(again.stderr).toMatch(/^error: "text-to-image a copper kettle" has already ended/);
 
     const retried = await runCli(['retry', jobId, '--wait', '--json', '--engine-speed', '2000'], env);
@@ -46,9 +56,16 @@ describe('cancel and retry', () => {
     const unknown = await runCli(['retry', 'job_missing', '--json'], env);
     const missing = await runCli(['cancel'], env);
     expect(succeeded.code).toBe(2);
-    expect(JSON.parse(succeeded.stdout)).toMatchObject({ error: { code: 'conflict', message: expect.stringMatching(/is completed: only a failed, cancelled or abandoned job can be retried/) } });
+    expect(JSON.parse(succeeded.stdout)).toMatchObject({
+      error: {
+        code: 'conflict',
+        message: expect.stringMatching(/is completed: only a failed, cancelled or abandoned job can be retried/),
+      },
+    });
     expect(unknown.code).toBe(2);
-    expect(JSON.parse(unknown.stdout)).toMatchObject({ error: { code: 'usage', message: expect.stringMatching(/"job_missing" is not a job of this app/) } });
+    expect(JSON.parse(unknown.stdout)).toMatchObject({
+      error: { code: 'usage', message: expect.stringMatching(/"job_missing" is not a job of this app/) },
+    });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/missing argument: asset-studio cancel <job>/);
 
@@ -58,7 +75,11 @@ describe('cancel and retry', () => {
 
   it('has its own help, with --wait for retry', async () => {
     const env = cleanEnv({ ASSET_STUDIO_DATA_DIR: tempDataDir() });
-    const [retry, cancel, general] = await Promise.all([runCli(['retry', '--help'], env), runCli(['help', 'cancel'], env), runCli(['help'], env)]);
+    const [retry, cancel, general] = await Promise.all([
+      runCli(['retry', '--help'], env),
+      runCli(['help', 'cancel'], env),
+      runCli(['help'], env),
+    ]);
     expect(retry.stdout).toMatch(/^Usage: asset-studio retry <job> \[options\]/);
     expect(retry.stdout).toMatch(/--wait/);
     expect(cancel.stdout).toMatch(/^Usage: asset-studio cancel <job>/);

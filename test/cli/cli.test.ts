@@ -1,6 +1,15 @@
 // The command line end to end: a real child process against the embedded engine (no key, no address).
 import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { realFixture } from '../fixtures.ts';
@@ -17,7 +26,19 @@ describe('asset-studio CLI', () => {
   it('prints its commands; no command is bad usage', async () => {
     const help = await runCli(['help'], env());
     expect(help.code).toBe(0);
-    for (const name of ['create-3d', 'preview', 'refine', 'list', 'retopology', 'upload', 'batch', 'engine', 'jobs', 'reconcile']) expect(help.stdout).toContain(name);
+    for (const name of [
+      'create-3d',
+      'preview',
+      'refine',
+      'list',
+      'retopology',
+      'upload',
+      'batch',
+      'engine',
+      'jobs',
+      'reconcile',
+    ])
+      expect(help.stdout).toContain(name);
     expect((await runCli([], env())).code).toBe(2);
     const unknown = await runCli(['frobnicate'], env());
     expect(unknown.code).toBe(2);
@@ -25,10 +46,16 @@ describe('asset-studio CLI', () => {
   });
 
   it('creates a real job on the embedded engine and waits for it, JSON only on stdout', async () => {
-    const result = await runCli(['create-3d', CHAIR, '--topology', 'quads', '--wait', '--json', '--engine-speed', '2000'], env());
+    const result = await runCli(
+      ['create-3d', CHAIR, '--topology', 'quads', '--wait', '--json', '--engine-speed', '2000'],
+      env(),
+    );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    const out = JSON.parse(result.stdout) as { operationId: string; job: { state: string; remoteId: string; result: { mesh_url_glb: string; topology: string } } };
+    const out = JSON.parse(result.stdout) as {
+      operationId: string;
+      job: { state: string; remoteId: string; result: { mesh_url_glb: string; topology: string } };
+    };
     expect(out.job.state).toBe('succeeded');
     expect(out.job.remoteId).toMatch(/^SESSION_/);
     expect(out.job.result.topology).toBe('quads');
@@ -70,7 +97,14 @@ describe('asset-studio CLI', () => {
     expect(result.code).toBe(5);
     expect(result.stderr).toMatch(/refused the connection/);
     expect(result.stdout + result.stderr).not.toContain(SECRET);
-    const viaEnv = await runCli(['get', 'SESSION_x'], cleanEnv({ ASSET_STUDIO_DATA_DIR: tempDataDir(), ASSET_STUDIO_BASE_URL: 'http://127.0.0.1:9', ASSET_STUDIO_API_KEY: SECRET }));
+    const viaEnv = await runCli(
+      ['get', 'SESSION_x'],
+      cleanEnv({
+        ASSET_STUDIO_DATA_DIR: tempDataDir(),
+        ASSET_STUDIO_BASE_URL: 'http://127.0.0.1:9',
+        ASSET_STUDIO_API_KEY: SECRET,
+      }),
+    );
     expect(viaEnv.code).toBe(5);
     expect(viaEnv.stdout + viaEnv.stderr).not.toContain(SECRET);
   });
@@ -107,7 +141,10 @@ describe('asset-studio CLI', () => {
     expect(on.stdout).toMatch(/verified with your secret/);
     const status = await runCli(['webhooks', 'status', '--json'], env(dataDir));
     expect(JSON.parse(status.stdout)).toMatchObject({ enabled: true, secret: '(set, not shown)' });
-    const result = await runCli(['text-to-image', 'a', 'lamp', '--wait', '--json', '--engine-speed', '200'], env(dataDir));
+    const result = await runCli(
+      ['text-to-image', 'a', 'lamp', '--wait', '--json', '--engine-speed', '200'],
+      env(dataDir),
+    );
     expect(result.code).toBe(0);
     expect((JSON.parse(result.stdout) as { job: { state: string } }).job.state).toBe('succeeded');
     expect(on.stdout + status.stdout + result.stdout + result.stderr).not.toContain(secret);
@@ -122,9 +159,17 @@ describe('asset-studio CLI', () => {
     copyFileSync(realFixture('images', 'fox.jpg'), join(drop, 'fox.jpg'));
     copyFileSync(realFixture('fbx', 'maya_kenney_character_7700_binary.fbx'), join(drop, 'kenney.fbx'));
     writeFileSync(join(drop, 'broken.fbx'), 'this is not an fbx');
-    const result = await runCli(['batch', drop, '--topology', 'quads', '--json', '--engine-speed', '500'], env(dataDir));
+    const result = await runCli(
+      ['batch', drop, '--topology', 'quads', '--json', '--engine-speed', '500'],
+      env(dataDir),
+    );
     expect(result.code).toBe(2);
-    const summary = JSON.parse(result.stdout) as { total: number; submitted: number; rejected: number; items: { name: string; state: string; error?: string }[] };
+    const summary = JSON.parse(result.stdout) as {
+      total: number;
+      submitted: number;
+      rejected: number;
+      items: { name: string; state: string; error?: string }[];
+    };
     expect(summary).toMatchObject({ total: 4, submitted: 3, rejected: 1 });
     expect(summary.items.find((i) => i.name === 'broken.fbx')!.error).toMatch(/not an FBX file/);
     const jobs = JSON.parse((await runCli(['jobs', '--json'], env(dataDir))).stdout) as { kind: string }[];
@@ -136,8 +181,12 @@ describe('asset-studio CLI', () => {
     const created = await runCli(['create-3d', CHAIR, '--wait', '--json', '--engine-speed', '2000'], env(dataDir));
     expect(created.code).toBe(0);
     const jobId = (JSON.parse(created.stdout) as { job: { id: string } }).job.id;
-    const ls = JSON.parse((await runCli(['cache', 'ls', '--json'], env(dataDir))).stdout) as { entries: { kind: string; state: string }[] };
-    expect(ls.entries.filter((e) => e.state === 'complete').map((e) => e.kind)).toEqual(expect.arrayContaining(['glb', 'obj', 'fbx']));
+    const ls = JSON.parse((await runCli(['cache', 'ls', '--json'], env(dataDir))).stdout) as {
+      entries: { kind: string; state: string }[];
+    };
+    expect(ls.entries.filter((e) => e.state === 'complete').map((e) => e.kind)).toEqual(
+      expect.arrayContaining(['glb', 'obj', 'fbx']),
+    );
     const pulled = await runCli(['pull', jobId, '--json'], env(dataDir));
     expect(JSON.parse(pulled.stdout).failed).toEqual([]);
     const verify = await runCli(['cache', 'verify'], env(dataDir));
@@ -146,10 +195,18 @@ describe('asset-studio CLI', () => {
     const project = join(dataDir, 'my-game');
     mkdirSync(project);
     writeFileSync(join(project, 'project.godot'), '[application]\nconfig/name="My Game"\n');
-    const exported = await runCli(['export', jobId, '--project', project, '--pivot', 'bottom-center', '--json'], env(dataDir));
+    const exported = await runCli(
+      ['export', jobId, '--project', project, '--pivot', 'bottom-center', '--json'],
+      env(dataDir),
+    );
     expect(exported.stderr).toBe('');
     expect(exported.code).toBe(0);
-    const result = JSON.parse(exported.stdout) as { engine: string; targetDir: string; manifestPath: string; files: { path: string }[] };
+    const result = JSON.parse(exported.stdout) as {
+      engine: string;
+      targetDir: string;
+      manifestPath: string;
+      files: { path: string }[];
+    };
     expect(result.engine).toBe('godot');
     expect(result.targetDir.startsWith(join(project, 'assets'))).toBe(true);
     expect(result.files.some((f) => f.path.endsWith('.glb'))).toBe(true);
@@ -172,7 +229,11 @@ describe('the data folder (CLI)', () => {
   function runReadOnly(args: string[], dataDir: string): Promise<CliResult> {
     const asRoot = process.getuid?.() === 0;
     const user = asRoot ? { uid: 65534, gid: 65534 } : {};
-    const child = spawn(process.execPath, [LAUNCHER, ...args], { env: cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir, HOME: dirname(dataDir) }), stdio: ['ignore', 'pipe', 'pipe'], ...user });
+    const child = spawn(process.execPath, [LAUNCHER, ...args], {
+      env: cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir, HOME: dirname(dataDir) }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...user,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += String(d)));
@@ -186,52 +247,78 @@ describe('the data folder (CLI)', () => {
     writeFileSync(file, 'a file where the data folder should be');
     const isFile = await runCli(['jobs'], env(file));
     expect(isFile.code).toBe(2);
-    expect(isFile.stderr).toBe(`error: The data folder ${file} is a file, not a folder. Move that file away, or point --data-dir (or ASSET_STUDIO_DATA_DIR) at another folder.\n`);
+    expect(isFile.stderr).toBe(
+      `error: The data folder ${file} is a file, not a folder. Move that file away, or point --data-dir (or ASSET_STUDIO_DATA_DIR) at another folder.\n`,
+    );
     const below = await runCli(['jobs'], env(join(file, 'asset-studio')));
     expect(below.code).toBe(2);
-    expect(below.stderr).toMatch(new RegExp(`The data folder ${join(file, 'asset-studio')} cannot be used: ${file} is a file, not a folder`));
+    expect(below.stderr).toMatch(
+      new RegExp(`The data folder ${join(file, 'asset-studio')} cannot be used: ${file} is a file, not a folder`),
+    );
     const keySet = await runCli(['key', 'set', '--data-dir', file], cleanEnv(), 'sk_test_0123456789abcdef\n');
     expect(keySet.code).toBe(2);
     expect(keySet.stderr).toMatch(/is a file, not a folder/);
     for (const r of [isFile, below, keySet]) expect(r.stderr).not.toMatch(/EEXIST|ENOTDIR|EACCES|SQLite|sqlite/);
   }, 90_000); // several runs of the CLI
 
-  it.skipIf(!posix)('a read-only data folder is exit 2, saying so, and nothing is written', async () => {
-    const parent = tempDataDir();
-    chmodSync(parent, 0o755); // reachable by the unprivileged user
-    const readOnly = join(parent, 'data');
-    mkdirSync(readOnly, { mode: 0o555 });
-    chmodSync(readOnly, 0o555);
-    const result = await runReadOnly(['jobs'], readOnly);
-    expect(result.stderr).toMatch(new RegExp(`^error: The data folder ${readOnly} is read-only for you; Asset Studio needs to read and write in it\\. .*--data-dir`));
-    expect(result.code).toBe(2);
-    expect(result.stderr).not.toMatch(/EACCES|EPERM|SQLite|readonly database/);
-    const inside = join(readOnly, 'asset-studio');
-    const create = await runReadOnly(['jobs'], inside);
-    expect(create.code).toBe(2);
-    expect(create.stderr).toMatch(new RegExp(`^error: The data folder ${inside} cannot be created: you may not write in ${readOnly} \\(permission denied\\)`));
-    expect(readdirSync(readOnly)).toEqual([]);
-  }, 90_000); // several runs of the CLI
+  it.skipIf(!posix)(
+    'a read-only data folder is exit 2, saying so, and nothing is written',
+    async () => {
+      const parent = tempDataDir();
+      chmodSync(parent, 0o755); // reachable by the unprivileged user
+      const readOnly = join(parent, 'data');
+      mkdirSync(readOnly, { mode: 0o555 });
+      chmodSync(readOnly, 0o555);
+      const result = await runReadOnly(['jobs'], readOnly);
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^error: The data folder ${readOnly} is read-only for you; Asset Studio needs to read and write in it\\. .*--data-dir`,
+        ),
+      );
+      expect(result.code).toBe(2);
+      expect(result.stderr).not.toMatch(/EACCES|EPERM|SQLite|readonly database/);
+      const inside = join(readOnly, 'asset-studio');
+      const create = await runReadOnly(['jobs'], inside);
+      expect(create.code).toBe(2);
+      expect(create.stderr).toMatch(
+        new RegExp(
+          `^error: The data folder ${inside} cannot be created: you may not write in ${readOnly} \\(permission denied\\)`,
+        ),
+      );
+      expect(readdirSync(readOnly)).toEqual([]);
+    },
+    90_000,
+  ); // several runs of the CLI
 
-  it.skipIf(!posix)('is made 0700 with its files 0600; an existing folder readable by others is tightened, with one line saying so', async () => {
-    const dataDir = join(tempDataDir(), 'data');
-    const created = await runCli(['text-to-image', 'a', 'lamp', '--wait', '--json', '--engine-speed', '500'], env(dataDir));
-    expect(created.code).toBe(0);
-    expect(created.stderr).toBe('');
-    const all = readdirSync(dataDir, { recursive: true }).map((p) => join(dataDir, String(p)));
-    expect(all).toContain(join(dataDir, 'asset-studio.db'));
-    expect(all.some((p) => p.includes(join('cache', 'blobs')))).toBe(true);
-    for (const path of [dataDir, ...all]) expect({ path, mode: mode(path) }).toEqual({ path, mode: statSync(path).isDirectory() ? '700' : '600' });
+  it.skipIf(!posix)(
+    'is made 0700 with its files 0600; an existing folder readable by others is tightened, with one line saying so',
+    async () => {
+      const dataDir = join(tempDataDir(), 'data');
+      const created = await runCli(
+        ['text-to-image', 'a', 'lamp', '--wait', '--json', '--engine-speed', '500'],
+        env(dataDir),
+      );
+      expect(created.code).toBe(0);
+      expect(created.stderr).toBe('');
+      const all = readdirSync(dataDir, { recursive: true }).map((p) => join(dataDir, String(p)));
+      expect(all).toContain(join(dataDir, 'asset-studio.db'));
+      expect(all.some((p) => p.includes(join('cache', 'blobs')))).toBe(true);
+      for (const path of [dataDir, ...all])
+        expect({ path, mode: mode(path) }).toEqual({ path, mode: statSync(path).isDirectory() ? '700' : '600' });
 
-    // As a version before this one left it: the folder 0755, the database 0644.
-    chmodSync(dataDir, 0o755);
-    chmodSync(join(dataDir, 'asset-studio.db'), 0o644);
-    const tightened = await runCli(['jobs', '--json'], env(dataDir));
-    expect(tightened.code).toBe(0);
-    expect(tightened.stderr).toBe(`The data folder ${dataDir} could be read by other users (2 items): made it private to you (folders 0700, files 0600).\n`);
-    expect([mode(dataDir), mode(join(dataDir, 'asset-studio.db'))]).toEqual(['700', '600']);
-    expect((await runCli(['jobs', '--json'], env(dataDir))).stderr).toBe('');
-  }, 90_000); // several runs of the CLI
+      // As a version before this one left it: the folder 0755, the database 0644.
+      chmodSync(dataDir, 0o755);
+      chmodSync(join(dataDir, 'asset-studio.db'), 0o644);
+      const tightened = await runCli(['jobs', '--json'], env(dataDir));
+      expect(tightened.code).toBe(0);
+      expect(tightened.stderr).toBe(
+        `The data folder ${dataDir} could be read by other users (2 items): made it private to you (folders 0700, files 0600).\n`,
+      );
+      expect([mode(dataDir), mode(join(dataDir, 'asset-studio.db'))]).toEqual(['700', '600']);
+      expect((await runCli(['jobs', '--json'], env(dataDir))).stderr).toBe('');
+    },
+    90_000,
+  ); // several runs of the CLI
 
   it('cache gc says how many outputs it evicted', async () => {
     const result = await runCli(['cache', 'gc'], env());

@@ -31,11 +31,15 @@ describe('the cost of a create, before it is sent', () => {
     const model = await runCli(['create-3d', CHAIR, '--json'], env(dataDir, 12));
     expect(model.code).toBe(0);
     expect(model.stderr).not.toContain('Costs');
-    expect(JSON.parse(model.stdout)).toMatchObject({ cost: { credits: 10, balance: 11, basis: 'the local engine’s price list' } });
+    expect(JSON.parse(model.stdout)).toMatchObject({
+      cost: { credits: 10, balance: 11, basis: 'the local engine’s price list' },
+    });
 
     const refused = await runCli(['create-3d', CHAIR], env(dataDir, 12));
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/Not enough credits: this costs 10 credits and the local engine's account of this data folder has 1\. Nothing was sent\. Use another --data-dir/);
+    expect(refused.stderr).toMatch(
+      /Not enough credits: this costs 10 credits and the local engine's account of this data folder has 1\. Nothing was sent\. Use another --data-dir/,
+    );
     expect(await jobCount(dataDir)).toBe(2);
 
     const json = await runCli(['create-3d', CHAIR, '--json'], env(dataDir, 12));
@@ -54,7 +58,9 @@ describe('the cost of a create, before it is sent', () => {
     const shortDir = tempDataDir();
     const refused = await runCli(['batch', folder], env(shortDir, 15));
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/Not enough credits: this costs 20 credits and the local engine's account of this data folder has 15\. Nothing was sent\./);
+    expect(refused.stderr).toMatch(
+      /Not enough credits: this costs 20 credits and the local engine's account of this data folder has 15\. Nothing was sent\./,
+    );
     expect(await jobCount(shortDir)).toBe(0);
 
     const dataDir = tempDataDir();
@@ -86,7 +92,12 @@ describe('the cost of a create, before it is sent', () => {
     expect((await runCli(['cancel', shortJob], env(shortDir, 15))).code).toBe(0);
     const refused = await runCli(['retry', shortJob, '--json'], env(shortDir, 15));
     expect(refused.code).toBe(2);
-    expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'insufficient-credits', message: expect.stringMatching(/costs 10 credits .* has 5\. Nothing was sent/) } });
+    expect(JSON.parse(refused.stdout)).toMatchObject({
+      error: {
+        code: 'insufficient-credits',
+        message: expect.stringMatching(/costs 10 credits .* has 5\. Nothing was sent/),
+      },
+    });
     expect(await jobCount(shortDir)).toBe(1);
   });
 
@@ -105,7 +116,12 @@ describe('the cost of a create, before it is sent', () => {
 
     it('says when the service does not publish a price, and prices image to 3D from its list', async () => {
       const dataDir = tempDataDir();
-      const at = cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir, ASSET_STUDIO_BASE_URL: service.url, ASSET_STUDIO_LEGACY_BASE_URL: service.legacyUrl, ASSET_STUDIO_API_KEY: KEY });
+      const at = cleanEnv({
+        ASSET_STUDIO_DATA_DIR: dataDir,
+        ASSET_STUDIO_BASE_URL: service.url,
+        ASSET_STUDIO_LEGACY_BASE_URL: service.legacyUrl,
+        ASSET_STUDIO_API_KEY: KEY,
+      });
       const picture = await runCli(['text-to-image', 'a', 'lamp'], at);
       expect(picture.code).toBe(0);
       expect(picture.stderr.split('\n')[0]).toBe('Cost not published by the service (balance 30)');

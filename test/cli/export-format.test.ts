@@ -31,7 +31,10 @@ describe('asset-studio export --format', () => {
   beforeAll(async () => {
     dataDir = tempDataDir();
     env = cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir });
-    const created = await runCli(['create-3d', realFixture('images', 'chair.png'), '--wait', '--json', '--engine-speed', '2000'], env);
+    const created = await runCli(
+      ['create-3d', realFixture('images', 'chair.png'), '--wait', '--json', '--engine-speed', '2000'],
+      env,
+    );
     expect(created.code).toBe(0);
     jobId = (JSON.parse(created.stdout) as { job: { id: string } }).job.id;
   });
@@ -56,7 +59,9 @@ describe('asset-studio export --format', () => {
     const project = unityProject(join(dataDir, 'unity-refused'), false);
     const r = await runCli(['export', jobId, '--project', project, '--format', 'glb'], env);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('GLB for Unity: is refused: Unity imports GLB only with the glTFast or UnityGLTF package');
+    expect(r.stderr).toContain(
+      'GLB for Unity: is refused: Unity imports GLB only with the glTFast or UnityGLTF package',
+    );
     expect(r.stderr).toContain('Choose FBX or OBJ');
     expect(existsSync(join(project, 'Assets', 'AssetStudio'))).toBe(false);
   });
@@ -68,12 +73,14 @@ describe('asset-studio export --format', () => {
     expect(existsSync(join(dataDir, 'folder'))).toBe(false);
   });
 
-  it('warns when a transform would be done twice by Unreal\'s importer', async () => {
+  it("warns when a transform would be done twice by Unreal's importer", async () => {
     const unreal = join(dataDir, 'unreal');
     mkdirSync(join(unreal, 'Content'), { recursive: true });
     writeFileSync(join(unreal, 'Game.uproject'), '{}');
     const r = await runCli(['export', jobId, '--project', unreal, '--up-axis', 'y-to-z'], env);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('warning: Unreal\'s importer already stands a Y-up file up in its Z-up world, so "Z up" would make the model lie on its side.');
+    expect(r.stderr).toContain(
+      'warning: Unreal\'s importer already stands a Y-up file up in its Z-up world, so "Z up" would make the model lie on its side.',
+    );
   });
 });

@@ -11,18 +11,35 @@ describe('asset-studio export: options', () => {
   it.each([
     [['--scale-height', '2', '--scale-factor', '3'], '--scale-height and --scale-factor'],
     [['--scale-largest', '1', '--scale-height', '2'], '--scale-height and --scale-largest'],
-    [['--scale-height', '1', '--scale-largest', '2', '--scale-factor', '3'], '--scale-height and --scale-largest and --scale-factor'],
+    [
+      ['--scale-height', '1', '--scale-largest', '2', '--scale-factor', '3'],
+      '--scale-height and --scale-largest and --scale-factor',
+    ],
   ])('refuses conflicting scale options %j (exit 2), writing nothing', async (flags, named) => {
     const dataDir = tempDataDir();
     const project = join(dataDir, 'game');
-    const result = await runInProcess(['export', 'job_x', '--project', project, ...flags], cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir }));
+    const result = await runInProcess(
+      ['export', 'job_x', '--project', project, ...flags],
+      cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir }),
+    );
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`${named} cannot be used together: give one of --scale-height, --scale-largest, --scale-factor`);
+    expect(result.stderr).toContain(
+      `${named} cannot be used together: give one of --scale-height, --scale-largest, --scale-factor`,
+    );
     expect(existsSync(project)).toBe(false);
   });
 
   it('takes one scale option with a pivot and an up axis', async () => {
-    const result = await runInProcess(['export', 'job_x', '--project', join(tempDataDir(), 'game'), '--scale-factor', '3', '--pivot', 'center']);
+    const result = await runInProcess([
+      'export',
+      'job_x',
+      '--project',
+      join(tempDataDir(), 'game'),
+      '--scale-factor',
+      '3',
+      '--pivot',
+      'center',
+    ]);
     expect(result.stderr).not.toMatch(/cannot be used together/);
     expect(result.stderr).toMatch(/job_x/); // it got as far as looking for the job
   });
@@ -30,7 +47,10 @@ describe('asset-studio export: options', () => {
   it('resolves a project path with .. steps and says where it goes before writing', async () => {
     const dataDir = tempDataDir();
     const env = cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir });
-    const created = await runCli(['create-3d', realFixture('images', 'chair.png'), '--wait', '--json', '--engine-speed', '2000'], env);
+    const created = await runCli(
+      ['create-3d', realFixture('images', 'chair.png'), '--wait', '--json', '--engine-speed', '2000'],
+      env,
+    );
     expect(created.code).toBe(0);
     const jobId = (JSON.parse(created.stdout) as { job: { id: string } }).job.id;
     const project = join(dataDir, 'my-game');

@@ -17,7 +17,11 @@ const DECODED = 'ch\uFFFD.png';
  * command line (the arguments of child_process.spawn are strings, always encoded as valid UTF-8).
  */
 function runWithRawArgs(shellArgs: string, cwd: string, env: NodeJS.ProcessEnv): Promise<CliResult> {
-  const child = spawn('sh', ['-c', `exec "$0" "$1" ${shellArgs}`, process.execPath, LAUNCHER], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('sh', ['-c', `exec "$0" "$1" ${shellArgs}`, process.execPath, LAUNCHER], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += String(d)));
@@ -26,7 +30,9 @@ function runWithRawArgs(shellArgs: string, cwd: string, env: NodeJS.ProcessEnv):
 }
 
 describe.skipIf(process.platform !== 'linux')('file names that are not valid UTF-8', () => {
-  it('create-3d opens the image by its bytes; batch walks a folder named so; the output shows the name as given', { timeout: 120_000 }, async () => {
+  it('create-3d opens the image by its bytes; batch walks a folder named so; the output shows the name as given', {
+    timeout: 120_000,
+  }, async () => {
     const dataDir = tempDataDir();
     const env = cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir });
     const work = join(dataDir, 'work');
@@ -41,7 +47,7 @@ describe.skipIf(process.platform !== 'linux')('file names that are not valid UTF
     const batch = await runWithRawArgs(`batch "$(printf 'drop-ch\\377.png')" --json`, work, env);
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
-    const job = (JSON.parse(created.stdout) as { jobId: string; data: { session_code: string } });
+    const job = JSON.parse(created.stdout) as { jobId: string; data: { session_code: string } };
     expect(job.data.session_code).toMatch(/^SESSION_/);
     expect(batch.code).toBe(0);
     const summary = JSON.parse(batch.stdout) as { submitted: number; items: { name: string; path: string }[] };
@@ -56,7 +62,11 @@ describe.skipIf(process.platform !== 'linux')('file names that are not valid UTF
 
   it('a name that matches no file by its bytes either still says it does not exist', { timeout: 120_000 }, async () => {
     const dataDir = tempDataDir();
-    const result = await runWithRawArgs(`create-3d "$(printf 'no\\377.png')"`, dataDir, cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir }));
+    const result = await runWithRawArgs(
+      `create-3d "$(printf 'no\\377.png')"`,
+      dataDir,
+      cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir }),
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`no\uFFFD.png does not exist`);
   });

@@ -13,7 +13,8 @@ describe('help', () => {
       expect(help.stderr).toBe('');
       expect(help.stdout.startsWith(`Usage: asset-studio ${command.name}`), help.stdout).toBe(true);
       for (const arg of command.args) expect(help.stdout, command.name).toContain(arg.name);
-      for (const option of [...Object.keys(command.options), ...globalsOf(command)]) expect(help.stdout, command.name).toContain(`--${option}`);
+      for (const option of [...Object.keys(command.options), ...globalsOf(command)])
+        expect(help.stdout, command.name).toContain(`--${option}`);
       expect(help.stdout).toMatch(new RegExp(`Examples?:\\n  asset-studio ${command.name}[ \\n]`));
       expect(help.stdout, command.name).not.toContain('Service commands:');
       // "help <command>" and -h say the same.

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, tempDataDir } from './run-cli.ts';
 
 describe('rename and delete', () => {
-  it('renames a job (blank: back to its prompt) and deletes it from the library, saying the service keeps its copy', { timeout: 120_000 }, async () => {
+  it('renames a job (blank: back to its prompt) and deletes it from the library, saying the service keeps its copy', {
+    timeout: 120_000,
+  }, async () => {
     const env = cleanEnv({ ASSET_STUDIO_DATA_DIR: tempDataDir() });
     const created = await runCli(['text-to-image', 'a', 'copper', 'kettle', '--json', '--engine-speed', '2000'], env);
     expect(created.code, created.stderr).toBe(0);
@@ -21,12 +23,17 @@ describe('rename and delete', () => {
 
     const deleted = await runCli(['delete', jobId, '--json'], env);
     expect(deleted.code, deleted.stderr).toBe(0);
-    expect(JSON.parse(deleted.stdout)).toMatchObject({ deleted: [jobId], note: expect.stringMatching(/service's copy is not deleted/) });
+    expect(JSON.parse(deleted.stdout)).toMatchObject({
+      deleted: [jobId],
+      note: expect.stringMatching(/service's copy is not deleted/),
+    });
     expect(JSON.parse((await runCli(['jobs', '--json'], env)).stdout)).toEqual([]);
 
     const missing = await runCli(['delete', jobId, '--json'], env);
     expect(missing.code).toBe(2);
-    expect(JSON.parse(missing.stdout)).toMatchObject({ error: { code: 'usage', message: expect.stringMatching(/is not a job of this app/) } });
+    expect(JSON.parse(missing.stdout)).toMatchObject({
+      error: { code: 'usage', message: expect.stringMatching(/is not a job of this app/) },
+    });
     const noName = await runCli(['rename', 'job_x'], env);
     expect(noName.code).toBe(2);
     expect(noName.stderr).toMatch(/missing argument: asset-studio rename <job> <name>/);

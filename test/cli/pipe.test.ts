@@ -39,7 +39,10 @@ async function startEngine(env: NodeJS.ProcessEnv): Promise<void> {
  */
 function throughSlowPipe(args: string[], env: NodeJS.ProcessEnv): Promise<{ stdout: string; stderr: string }> {
   const script = '{ "$0" "$@"; echo "exit $?" >&2; } | { sleep 1; cat; }';
-  const child = spawn('sh', ['-c', script, process.execPath, LAUNCHER, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('sh', ['-c', script, process.execPath, LAUNCHER, ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += String(d)));
@@ -48,13 +51,16 @@ function throughSlowPipe(args: string[], env: NodeJS.ProcessEnv): Promise<{ stdo
 }
 
 describe('asset-studio through a pipe', () => {
-  it('piped --json larger than 64 KiB is whole while the data folder\'s engine runs in another process', { timeout: 180_000 }, async () => {
+  it("piped --json larger than 64 KiB is whole while the data folder's engine runs in another process", {
+    timeout: 180_000,
+  }, async () => {
     const dataDir = tempDataDir();
     const env = cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir });
     await startEngine(env);
     const drop = join(dataDir, 'drop');
     mkdirSync(drop);
-    for (let i = 0; i < JOBS; i++) symlinkSync(realFixture('images', 'fox.jpg'), join(drop, `fox-${String(i).padStart(3, '0')}.jpg`));
+    for (let i = 0; i < JOBS; i++)
+      symlinkSync(realFixture('images', 'fox.jpg'), join(drop, `fox-${String(i).padStart(3, '0')}.jpg`));
     const batch = await runCli(['batch', drop, '--json'], env);
     expect(batch.code).toBe(0);
     expect((JSON.parse(batch.stdout) as { submitted: number }).submitted).toBe(JOBS);

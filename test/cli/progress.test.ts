@@ -16,7 +16,10 @@ function percents(stderr: string): number[] {
 describe('asset-studio create-3d --wait: progress', () => {
   it('shows the percentages the engine reports on the way, rising, then 100%', async () => {
     // Speed 5: the job takes about 12 s, the first read is due after 5.4 s; the bars are read every 0.36 s.
-    const result = await runCli(['create-3d', CHAIR, '--wait', '--engine-speed', '5'], cleanEnv({ ASSET_STUDIO_DATA_DIR: tempDataDir() }));
+    const result = await runCli(
+      ['create-3d', CHAIR, '--wait', '--engine-speed', '5'],
+      cleanEnv({ ASSET_STUDIO_DATA_DIR: tempDataDir() }),
+    );
     expect(result.code, result.stderr).toBe(0);
     const seen = percents(result.stderr);
     const between = [...new Set(seen.filter((p) => p > 0 && p < 100))];

@@ -3,7 +3,10 @@
 import { runCli } from '../../main/cli/main.ts';
 import { cleanEnv, tempDataDir, type CliResult } from './run-cli.ts';
 
-export async function runInProcess(argv: string[], env: NodeJS.ProcessEnv = cleanEnv({ ASSET_STUDIO_DATA_DIR: tempDataDir() })): Promise<CliResult> {
+export async function runInProcess(
+  argv: string[],
+  env: NodeJS.ProcessEnv = cleanEnv({ ASSET_STUDIO_DATA_DIR: tempDataDir() }),
+): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const code = await runCli(argv, {

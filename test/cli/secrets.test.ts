@@ -20,7 +20,8 @@ afterAll(async () => {
 });
 
 const env = () => cleanEnv({ ASSET_STUDIO_DATA_DIR: tempDataDir() });
-const WARNING = /warning: --api-key puts the secret on the command line, where other users of this computer can see it \(ps\).*Use --api-key-file FILE/;
+const WARNING =
+  /warning: --api-key puts the secret on the command line, where other users of this computer can see it \(ps\).*Use --api-key-file FILE/;
 
 describe('API key options', () => {
   it('--api-key works but warns on stderr that others can see it', async () => {
@@ -41,7 +42,11 @@ describe('API key options', () => {
   });
 
   it('--api-key-file - reads it from standard input', async () => {
-    const result = await runCli(['list', '--base-url', service.url, '--api-key-file', '-', '--json'], env(), `${KEY}\n`);
+    const result = await runCli(
+      ['list', '--base-url', service.url, '--api-key-file', '-', '--json'],
+      env(),
+      `${KEY}\n`,
+    );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
   });
@@ -64,7 +69,7 @@ describe('API key options', () => {
 });
 
 describe('the connection of the CLI', () => {
-  it("follows the app's active profile when no flag or environment sets one (key from \"key set\")", async () => {
+  it('follows the app\'s active profile when no flag or environment sets one (key from "key set")', async () => {
     const dataDir = tempDataDir();
     const store = openDatabase(databasePath(dataDir));
     const profiles = new ProfileStore(store.settings, { session: new SessionKeyVault() });
@@ -73,7 +78,11 @@ describe('the connection of the CLI', () => {
     profiles.activate('studio');
     store.close();
     writeKeyFile(dataDir, KEY);
-    const made = await fetch(`${service.url}/tti-sessions`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'only at the service' }) });
+    const made = await fetch(`${service.url}/tti-sessions`, {
+      method: 'POST',
+      headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'only at the service' }),
+    });
     const code = ((await made.json()) as { data: { session_code: string } }).data.session_code;
     const read = await runCli(['get-image', code], cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir }));
     expect(read.stderr).toBe('');

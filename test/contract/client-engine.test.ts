@@ -2,7 +2,14 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../main/api/client.ts';
-import { ApiError, NetworkError, ProtocolError, RequestValidationError, ServiceResponseError, TimeoutError } from '../../main/api/errors.ts';
+import {
+  ApiError,
+  NetworkError,
+  ProtocolError,
+  RequestValidationError,
+  ServiceResponseError,
+  TimeoutError,
+} from '../../main/api/errors.ts';
 import { buildFbxBinary, encodePng } from '../../main/engine/outputs/index.ts';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,7 +43,8 @@ beforeAll(async () => {
 afterAll(async () => {
   // The key never appears in an error or a log line, however the error is shown.
   for (const e of errors) {
-    for (const text of [String(e), (e as Error).stack ?? '', JSON.stringify(e), inspect(e, { depth: 5 })]) expect(text).not.toContain(KEY);
+    for (const text of [String(e), (e as Error).stack ?? '', JSON.stringify(e), inspect(e, { depth: 5 })])
+      expect(text).not.toContain(KEY);
   }
   for (const line of logs) expect(line).not.toContain(KEY);
   await client.close();
@@ -69,9 +77,13 @@ describe('every endpoint, success', () => {
     expect(created.session_code).toMatch(/^SESSION_/);
     expect(created.session_status).toBe('queued');
     expect(created.scaled_bbox).toEqual([-1, 1.8, -1]);
-    const done = await until(() => client.getImageTo3d(created.session_code), (s) => s.session_status === 'complete');
+    const done = await until(
+      () => client.getImageTo3d(created.session_code),
+      (s) => s.session_status === 'complete',
+    );
     expect(done.percent_done).toBe(100);
-    for (const url of [done.mesh_url_glb, done.mesh_url_obj, done.mesh_url_zip, done.mesh_url_fbx]) expect(url).toMatch(/^http:\/\/127\.0\.0\.1/);
+    for (const url of [done.mesh_url_glb, done.mesh_url_obj, done.mesh_url_zip, done.mesh_url_fbx])
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1/);
     const glb = await fetch(done.mesh_url_glb);
     expect(glb.status).toBe(200);
     expect(Buffer.from(await glb.arrayBuffer()).toString('latin1', 0, 4)).toBe('glTF');
@@ -85,19 +97,31 @@ describe('every endpoint, success', () => {
   it('the older flow at the legacy address: spin, preview with spin choice, refine', async () => {
     const created = await client.createImageTo3dLegacy({ image_url: png });
     expect(created.status).toBe('uploaded');
-    const spun = await until(() => client.listImageTo3d({ limit: 50 }), (l) => l.results.find((s) => s.session_code === created.session_code)?.status === 'spin_generate_done');
+    const spun = await until(
+      () => client.listImageTo3d({ limit: 50 }),
+      (l) => l.results.find((s) => s.session_code === created.session_code)?.status === 'spin_generate_done',
+    );
     const older = spun.results.find((s) => s.session_code === created.session_code)!;
     expect(older.inference).toHaveLength(4);
     await client.submitSpin({ session_code: created.session_code, image_urls: [png] });
-    await until(() => client.getMesh(created.session_code), (m) => m[0]!.status === 'spin_generate_done');
+    await until(
+      () => client.getMesh(created.session_code),
+      (m) => m[0]!.status === 'spin_generate_done',
+    );
     const ack = await client.preview(created.session_code, { selected_spin_index: 2, pivot_point: [0, -0.5, 0] });
     expect(ack.scenario).toBe(created.session_code);
     expect(ack.status).toBe('unprocessed');
     expect(ack.complete_job_data?.task_data).toMatchObject({ selected_spin_index: 2 });
-    const preview = await until(() => client.getMesh(created.session_code), (m) => m[0]!.status === 'preview_done');
+    const preview = await until(
+      () => client.getMesh(created.session_code),
+      (m) => m[0]!.status === 'preview_done',
+    );
     expect(preview[0]!.preview_mesh_url_glb).not.toBe('');
     await client.refine(created.session_code, {});
-    await until(() => client.getMesh(created.session_code), (m) => m[0]!.status === 'refine_done');
+    await until(
+      () => client.getMesh(created.session_code),
+      (m) => m[0]!.status === 'refine_done',
+    );
   });
 
   it('text-to-image with a trained style', async () => {
@@ -122,7 +146,10 @@ describe('every endpoint, success', () => {
     ))!;
     expect(created.style_id).toBe(style.style_id);
     expect(['in_progress', 'processing']).toContain(created.status);
-    const done = await until(() => client.getTextToImage(created.session_code), (s) => s.status === 'completed');
+    const done = await until(
+      () => client.getTextToImage(created.session_code),
+      (s) => s.status === 'completed',
+    );
     expect(done.image_url).toMatch(/^http/);
   });
 
@@ -132,21 +159,36 @@ describe('every endpoint, success', () => {
     writeFileSync(fbx, buildFbxBinary('hero'));
     const upload = await client.uploadAnimationMesh({ file: fbx });
     expect(upload.status).toBe('init_processing');
-    const ready = await until(() => client.getAnimation(upload.session_code), (s) => s.status === 'predefined_done');
+    const ready = await until(
+      () => client.getAnimation(upload.session_code),
+      (s) => s.status === 'predefined_done',
+    );
     expect(Object.keys(ready.animation_joint_dict)).toHaveLength(17);
     expect(ready.animation_library.length).toBeGreaterThan(0);
-    const multi = await client.submitTextAnimations({ session_code: upload.session_code, texts: ['walk forward', 'qzxv blorp'] });
+    const multi = await client.submitTextAnimations({
+      session_code: upload.session_code,
+      texts: ['walk forward', 'qzxv blorp'],
+    });
     expect(multi.responses.map((r) => r.isError)).toEqual([false, true]);
-    const animated = await until(() => client.getAnimation(upload.session_code), (s) => s.prompts.some((p) => p.status === 'text_done'));
+    const animated = await until(
+      () => client.getAnimation(upload.session_code),
+      (s) => s.prompts.some((p) => p.status === 'text_done'),
+    );
     expect(animated.prompts.find((p) => p.text === 'walk forward')!.mesh_url).toMatch(/^http/);
     const byUrl = await client.uploadAnimationMesh({ mesh_url: inputUrl('hero.fbx') });
     expect(byUrl.session_code).toMatch(/^SESSION_/);
   });
 
   it('retopology on /v3 without envelope', async () => {
-    const created = await client.createRetopology({ type: 'retopology', input: { mesh: inputUrl('in.glb'), model: 'swift', quads: true } });
+    const created = await client.createRetopology({
+      type: 'retopology',
+      input: { mesh: inputUrl('in.glb'), model: 'swift', quads: true },
+    });
     expect(created.status).toBe('incomplete');
-    const done = await until(() => client.getV3Session(created._id), (s) => s.status === 'complete');
+    const done = await until(
+      () => client.getV3Session(created._id),
+      (s) => s.status === 'complete',
+    );
     const meshes = (done.output as { meshes: { data: { obj_url: string; image_url: string } }[] }).meshes;
     expect(meshes[0]!.data.obj_url).toMatch(/^http/);
     expect(meshes[0]!.data.image_url).toMatch(/^http/);
@@ -250,7 +292,12 @@ describe('injected faults', () => {
   });
 
   it('a slow answer past the headers timeout becomes a TimeoutError (exit 4)', async () => {
-    const impatient = new ServiceClient({ baseUrl: engine.url, apiKey: KEY, headersTimeoutMs: 300, retry: { maxAttempts: 1 } });
+    const impatient = new ServiceClient({
+      baseUrl: engine.url,
+      apiKey: KEY,
+      headersTimeoutMs: 300,
+      retry: { maxAttempts: 1 },
+    });
     engine.faults.add({ kind: 'slow', delayMs: 3000, match: { endpoint: 'getTextToImage' } });
     const error = await rejection(impatient.getTextToImage('SESSION_slow'));
     expect(error).toBeInstanceOf(TimeoutError);

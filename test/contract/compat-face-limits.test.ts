@@ -15,7 +15,11 @@ const facesOf = (obj: string) => obj.split('\n').filter((line) => line.startsWit
 async function retopology(mesh: string, model: 'swift' | 'precision', quads: boolean): Promise<string> {
   const created = await pythonPost(`${engine.url}/v3/sessions`, { type: 'retopology', input: { mesh, model, quads } });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const done = await pollData(`${engine.url}/v3/sessions/${created.body._id}`, (d) => d.status !== 'incomplete', 60_000);
+  const done = await pollData(
+    `${engine.url}/v3/sessions/${created.body._id}`,
+    (d) => d.status !== 'incomplete',
+    60_000,
+  );
   expect(done.status).toBe('complete');
   return done.output.meshes[0].data.obj_url;
 }
@@ -23,8 +27,16 @@ async function retopology(mesh: string, model: 'swift' | 'precision', quads: boo
 describe('item 5: swift retopology stays within 8,000 faces', () => {
   it('for the densest image-to-3D mesh, a precision remesh and a foreign mesh, with quads and triangles', async () => {
     // The engine's densest meshes: a high-poly image-to-3D mesh in quads (GLB and FBX), and a precision remesh.
-    const made = await pythonPost(`${engine.url}/image-to-3d-sessions`, { image_url: PNG_DATA_URI, topology: 'quads', resolution: 'high_poly', texture_model: 'pbr' });
-    const session = await pollData(`${engine.url}/image-to-3d-sessions/${made.body.data.session_code}`, (d) => d.percent_done === 100 || d.session_status === 'failed');
+    const made = await pythonPost(`${engine.url}/image-to-3d-sessions`, {
+      image_url: PNG_DATA_URI,
+      topology: 'quads',
+      resolution: 'high_poly',
+      texture_model: 'pbr',
+    });
+    const session = await pollData(
+      `${engine.url}/image-to-3d-sessions/${made.body.data.session_code}`,
+      (d) => d.percent_done === 100 || d.session_status === 'failed',
+    );
     expect(session.session_status).toBe('complete');
     const dense = await retopology(session.mesh_url_glb, 'precision', false);
     expect(facesOf((await download(dense)).bytes.toString('utf8'))).toBeGreaterThan(8_000);
@@ -42,10 +54,14 @@ describe('item 5: swift retopology stays within 8,000 faces', () => {
         const obj = (await download(await retopology(input, 'swift', quads))).bytes.toString('utf8');
         const faces = facesOf(obj);
         expect(faces, `${input} quads=${quads}`).toBeLessThanOrEqual(8_000);
-        if (kind === 'dense') expect(faces, `${input} quads=${quads}`).toBeGreaterThan(6_000); // still the model's light mesh, not a token one
+        if (kind === 'dense')
+          expect(faces, `${input} quads=${quads}`).toBeGreaterThan(6_000); // still the model's light mesh, not a token one
         else expect(faces, `${input} quads=${quads}`).toBeLessThanOrEqual(192);
         // Mixed topology with quads (a third or more of the faces), triangles only without.
-        const corners = obj.split('\n').filter((line) => line.startsWith('f ')).map((line) => line.trim().split(/\s+/).length - 1);
+        const corners = obj
+          .split('\n')
+          .filter((line) => line.startsWith('f '))
+          .map((line) => line.trim().split(/\s+/).length - 1);
         if (quads) expect(corners.filter((n) => n === 4).length, `${input}`).toBeGreaterThan(corners.length / 3);
         expect(corners.every((n) => n === 3 || (quads && n === 4))).toBe(true);
       }

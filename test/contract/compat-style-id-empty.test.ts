@@ -23,7 +23,10 @@ describe('item 1: an empty style_id means no style', () => {
       body: '{"prompt":"a lantern","style_id":""}',
     });
     expect(unity.status).toBe(201);
-    const done = await pollData(`${engine.url}/tti-sessions/${python.body.data.session_code}`, (d) => d.status === 'completed' || d.status === 'failed');
+    const done = await pollData(
+      `${engine.url}/tti-sessions/${python.body.data.session_code}`,
+      (d) => d.status === 'completed' || d.status === 'failed',
+    );
     expect(done).toMatchObject({ status: 'completed', style_id: '' });
     expect(done.image_url).toMatch(/^http/);
 

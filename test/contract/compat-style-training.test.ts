@@ -14,28 +14,55 @@ describe('item 3: a style that is still training', () => {
       const slow = await startTestEngine({ dataDir, speed: 1 });
       let codes: { good: string; bad: string; styleId: string };
       try {
-        const style = await pythonPost(`${slow.url}/tti-styles`, { zip_url: inputUrl('ink.zip'), description: 'ink wash', is_public: false });
+        const style = await pythonPost(`${slow.url}/tti-styles`, {
+          zip_url: inputUrl('ink.zip'),
+          description: 'ink wash',
+          is_public: false,
+        });
         expect(style.body.data.status).toBe('training');
         slow.faults.add({ kind: 'session-failure', match: { endpoint: 'createStyle' } });
-        const doomed = await pythonPost(`${slow.url}/tti-styles`, { zip_url: inputUrl('bad.zip'), description: 'never trains' });
-        const good = await pythonPost(`${slow.url}/tti-sessions`, { prompt: 'a crane in the reeds', style_id: style.body.data.style_id });
+        const doomed = await pythonPost(`${slow.url}/tti-styles`, {
+          zip_url: inputUrl('bad.zip'),
+          description: 'never trains',
+        });
+        const good = await pythonPost(`${slow.url}/tti-sessions`, {
+          prompt: 'a crane in the reeds',
+          style_id: style.body.data.style_id,
+        });
         expect(good.status).toBe(201);
-        expect(good.body.data).toMatchObject({ style_id: style.body.data.style_id, status: 'processing', image_url: '' });
-        const bad = await pythonPost(`${slow.url}/tti-sessions`, { prompt: 'a heron', style_id: doomed.body.data.style_id });
+        expect(good.body.data).toMatchObject({
+          style_id: style.body.data.style_id,
+          status: 'processing',
+          image_url: '',
+        });
+        const bad = await pythonPost(`${slow.url}/tti-sessions`, {
+          prompt: 'a heron',
+          style_id: doomed.body.data.style_id,
+        });
         expect(bad.status).toBe(201);
         const waiting = await pythonGet(`${slow.url}/tti-sessions/${good.body.data.session_code}`);
         expect(waiting.body.data).toMatchObject({ status: 'processing', image_url: '' });
-        codes = { good: good.body.data.session_code, bad: bad.body.data.session_code, styleId: style.body.data.style_id };
+        codes = {
+          good: good.body.data.session_code,
+          bad: bad.body.data.session_code,
+          styleId: style.body.data.style_id,
+        };
       } finally {
         await slow.close();
       }
       // The same data, a fast engine: the training ends, then the sessions.
       const fast = await startTestEngine({ dataDir, speed: 100_000 });
       try {
-        const done = await pollData(`${fast.url}/tti-sessions/${codes.good}`, (d) => d.status === 'completed' || d.status === 'failed');
+        const done = await pollData(
+          `${fast.url}/tti-sessions/${codes.good}`,
+          (d) => d.status === 'completed' || d.status === 'failed',
+        );
         expect(done).toMatchObject({ status: 'completed', style_id: codes.styleId });
         expect((await download(done.image_url)).bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
-        const failed = await pollData(`${fast.url}/tti-sessions/${codes.bad}`, (d) => d.status === 'completed' || d.status === 'failed');
+        const failed = await pollData(
+          `${fast.url}/tti-sessions/${codes.bad}`,
+          (d) => d.status === 'completed' || d.status === 'failed',
+        );
         expect(failed).toMatchObject({ status: 'failed', image_url: '' });
         // A style known to have failed its training is refused, saying so.
         const refused = await pythonPost(`${fast.url}/tti-sessions`, { prompt: 'a heron', style_id: failed.style_id });

@@ -17,7 +17,10 @@ describe('item 4: text-multi right after an upload', () => {
         const upload = await unityUpload(`${slow.url}/mesh-animation/upload`, buildFbxBinary('hero'), 'hero.fbx');
         expect(upload.body.data.status).toBe('init_processing');
         code = upload.body.data.session_code;
-        const multi = await pythonPost(`${slow.url}/mesh-animation/text-multi`, { session_code: code, texts: ['walk forward', 'qzxv blorp', 'wave with both hands'] });
+        const multi = await pythonPost(`${slow.url}/mesh-animation/text-multi`, {
+          session_code: code,
+          texts: ['walk forward', 'qzxv blorp', 'wave with both hands'],
+        });
         expect(multi.status).toBe(200);
         expect(multi.body).toMatchObject({ error: '', message: 'Success', statusCode: 200 });
         const responses = multi.body.data.responses as { text: string; message: string; isError: boolean }[];
@@ -40,7 +43,9 @@ describe('item 4: text-multi right after an upload', () => {
       // The same data, a fast engine: the mesh gets ready, then the queued texts are animated.
       const fast = await startTestEngine({ dataDir, speed: 1000 });
       try {
-        const done = await pollData(`${fast.url}/mesh-animation/${code}`, (d) => d.prompts.every((p: { status: string }) => p.status === 'text_done' || p.status === 'text_failed'));
+        const done = await pollData(`${fast.url}/mesh-animation/${code}`, (d) =>
+          d.prompts.every((p: { status: string }) => p.status === 'text_done' || p.status === 'text_failed'),
+        );
         expect(done.status).toBe('predefined_done');
         expect(done.prompts.map((p: { status: string }) => p.status)).toEqual(['text_done', 'text_done']);
         const glb = readGlbJson((await download(done.prompts[0].mesh_url)).bytes) as { animations: { name: string }[] };

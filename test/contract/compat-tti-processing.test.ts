@@ -18,7 +18,9 @@ describe('item 8: text-to-image status while running', () => {
       try {
         const created = await pythonPost(`${slow.url}/tti-sessions`, { prompt: 'a paper lantern', style_id: '' });
         expect(created.body.data.status).toBe('processing');
-        expect((await pythonGet(`${slow.url}/tti-sessions/${created.body.data.session_code}`)).body.data.status).toBe('processing');
+        expect((await pythonGet(`${slow.url}/tti-sessions/${created.body.data.session_code}`)).body.data.status).toBe(
+          'processing',
+        );
         // A service answering in_progress (allowed by the seed), made explicit with a fault rule.
         slow.faults.add({ kind: 'session-status', status: 'in_progress', match: { endpoint: 'createTextToImage' } });
         const other = await client.createTextToImage({ prompt: 'a paper boat' });
@@ -34,7 +36,9 @@ describe('item 8: text-to-image status while running', () => {
       const fast = await startTestEngine({ dataDir, speed: 1000 });
       const fastClient = new ServiceClient({ baseUrl: fast.url, apiKey: KEY });
       try {
-        expect((await pollData(`${fast.url}/tti-sessions/${codes[0]}`, (d) => d.status !== 'processing')).status).toBe('completed');
+        expect((await pollData(`${fast.url}/tti-sessions/${codes[0]}`, (d) => d.status !== 'processing')).status).toBe(
+          'completed',
+        );
         let done = await fastClient.getTextToImage(codes[1]!);
         while (!normaliseStatus('text_to_image', done.status).final) done = await fastClient.getTextToImage(codes[1]!);
         expect(done.status).toBe('completed');

@@ -11,7 +11,11 @@ export function pythonJson(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'number') return String(value);
-  if (typeof value === 'string') return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (typeof value === 'string')
+    return JSON.stringify(value).replace(
+      /[\u007f-\uffff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
   if (Array.isArray(value)) return `[${value.map(pythonJson).join(', ')}]`;
   return `{${Object.entries(value as Record<string, unknown>)
     .map(([k, v]) => `${pythonJson(k)}: ${pythonJson(v)}`)
@@ -38,7 +42,12 @@ export async function pythonPost(url: string, body: unknown, key = KEY): Promise
   return answer(
     await fetch(url, {
       method: 'POST',
-      headers: { 'x-api-key': key, 'Content-Type': 'application/json', 'User-Agent': 'python-requests/2.31.0', Accept: '*/*' },
+      headers: {
+        'x-api-key': key,
+        'Content-Type': 'application/json',
+        'User-Agent': 'python-requests/2.31.0',
+        Accept: '*/*',
+      },
       body: pythonJson(body),
     }),
   );
@@ -46,14 +55,22 @@ export async function pythonPost(url: string, body: unknown, key = KEY): Promise
 
 /** `requests.get(url, headers={"x-api-key": KEY})`. */
 export async function pythonGet(url: string, key = KEY): Promise<RawAnswer> {
-  return answer(await fetch(url, { headers: { 'x-api-key': key, 'User-Agent': 'python-requests/2.31.0', Accept: '*/*' } }));
+  return answer(
+    await fetch(url, { headers: { 'x-api-key': key, 'User-Agent': 'python-requests/2.31.0', Accept: '*/*' } }),
+  );
 }
 
 /** A Unity script's `UnityWebRequest.Post(url, form)` with a file in the multipart field `file`. */
 export async function unityUpload(url: string, bytes: Uint8Array, filename: string, key = KEY): Promise<RawAnswer> {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/octet-stream' }), filename);
-  return answer(await fetch(url, { method: 'POST', headers: { 'x-api-key': key, 'User-Agent': 'UnityPlayer/2022.3.10f1 (UnityWebRequest/1.0, libcurl/8.1.1-DEV)' }, body: form }));
+  return answer(
+    await fetch(url, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'User-Agent': 'UnityPlayer/2022.3.10f1 (UnityWebRequest/1.0, libcurl/8.1.1-DEV)' },
+      body: form,
+    }),
+  );
 }
 
 /** Polls the GET `url` until `done` holds for the answer's `data` (or the bare body of /v3). */
@@ -63,7 +80,8 @@ export async function pollData(url: string, done: (data: any) => boolean, limitM
     const got = await pythonGet(url);
     const data = url.includes('/v3/') ? got.body : got.body?.data;
     if (got.status === 200 && done(data)) return data;
-    if (Date.now() > until) throw new Error(`condition not reached in ${limitMs} ms; last answer: ${JSON.stringify(got).slice(0, 500)}`);
+    if (Date.now() > until)
+      throw new Error(`condition not reached in ${limitMs} ms; last answer: ${JSON.stringify(got).slice(0, 500)}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

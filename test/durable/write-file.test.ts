@@ -24,7 +24,7 @@ describe('durable writes', () => {
     expect(readdirSync(dirname(path))).toEqual(['state.json']); // no temp file left
   });
 
-  it('gives a game project\'s modes (private: false): files 0644, folders 0755, whatever the umask', async () => {
+  it("gives a game project's modes (private: false): files 0644, folders 0755, whatever the umask", async () => {
     const path = join(tempDir(), 'project', 'models', 'chair.glb');
     const umask = process.umask(0o077);
     try {
@@ -39,7 +39,9 @@ describe('durable writes', () => {
     const dir = tempDir();
     const path = join(dir, 'engine-key');
     writeFileDurableSync(path, 'first', { exclusive: true });
-    expect(() => writeFileDurableSync(path, 'second', { exclusive: true })).toThrow(expect.objectContaining({ code: 'EEXIST' }));
+    expect(() => writeFileDurableSync(path, 'second', { exclusive: true })).toThrow(
+      expect.objectContaining({ code: 'EEXIST' }),
+    );
     await expect(writeFileDurable(path, 'third', { exclusive: true })).rejects.toMatchObject({ code: 'EEXIST' });
     expect(readFileSync(path, 'utf8')).toBe('first');
     expect(readdirSync(dir)).toEqual(['engine-key']);
@@ -85,7 +87,8 @@ describe.skipIf(!strace)('durable writes, as system calls (strace)', () => {
     const from = events[rename]!.from;
     expect(events.slice(0, rename).some((e) => e.call === 'fsync' && e.path === from)).toBe(true);
     expect(events.slice(rename + 1).some((e) => e.call === 'fsync' && e.path === dirname(target))).toBe(true);
-    if (newFolder) expect(events.slice(0, rename).some((e) => e.call === 'fsync' && e.path === dirname(dirname(target)))).toBe(true);
+    if (newFolder)
+      expect(events.slice(0, rename).some((e) => e.call === 'fsync' && e.path === dirname(dirname(target)))).toBe(true);
     if (kind !== 'move') expect(mode(target)).toBe(0o600);
   });
 });
@@ -101,7 +104,11 @@ interface Event {
 function traceWrites(kind: string, dir: string): Event[] {
   const log = join(tempDir(), 'strace.log');
   const calls = 'trace=open,openat,close,fsync,fdatasync,rename,renameat,renameat2';
-  const run = spawnSync('strace', ['-f', '-qq', '-s', '4096', '-e', calls, '-o', log, process.execPath, WRITER, kind, dir], { encoding: 'utf8' });
+  const run = spawnSync(
+    'strace',
+    ['-f', '-qq', '-s', '4096', '-e', calls, '-o', log, process.execPath, WRITER, kind, dir],
+    { encoding: 'utf8' },
+  );
   expect(run.status, run.stderr).toBe(0);
   const fds = new Map<string, string>();
   const pending = new Map<string, string>();
@@ -121,8 +128,10 @@ function traceWrites(kind: string, dir: string): Event[] {
     const paths = [...args.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!);
     if ((name === 'open' || name === 'openat') && Number(result) >= 0) fds.set(result, paths[0]!);
     else if (name === 'close') fds.delete(args.trim());
-    else if ((name === 'fsync' || name === 'fdatasync') && result === '0') events.push({ call: 'fsync', path: fds.get(args.trim())! });
-    else if (name?.startsWith('rename') && result === '0') events.push({ call: 'rename', from: paths[0]!, to: paths[1]! });
+    else if ((name === 'fsync' || name === 'fdatasync') && result === '0')
+      events.push({ call: 'fsync', path: fds.get(args.trim())! });
+    else if (name?.startsWith('rename') && result === '0')
+      events.push({ call: 'rename', from: paths[0]!, to: paths[1]! });
   }
   return events;
 }

@@ -11,12 +11,23 @@ const h = useHarness({}, '');
 describe('drop and animation', () => {
   it('turns 10 dropped files into a batch and reports the one bad file', async () => {
     const { page } = h;
-    const images = ['chair.png', 'fox.jpg', 'robot.png'].map((name) => ({ name, data: readFileSync(realFixture('images', name)).toString('base64') }));
+    const images = ['chair.png', 'fox.jpg', 'robot.png'].map((name) => ({
+      name,
+      data: readFileSync(realFixture('images', name)).toString('base64'),
+    }));
     const files = Array.from({ length: 9 }, (_, i) => {
       const image = images[i % 3]!;
-      return { name: `${i + 1}-${image.name}`, data: image.data, type: image.name.endsWith('.jpg') ? 'image/jpeg' : 'image/png' };
+      return {
+        name: `${i + 1}-${image.name}`,
+        data: image.data,
+        type: image.name.endsWith('.jpg') ? 'image/jpeg' : 'image/png',
+      };
     });
-    files.splice(4, 0, { name: 'broken.png', data: Buffer.from('this is not an image at all').toString('base64'), type: 'image/png' });
+    files.splice(4, 0, {
+      name: 'broken.png',
+      data: Buffer.from('this is not an image at all').toString('base64'),
+      type: 'image/png',
+    });
     expect(files).toHaveLength(10);
     await dropFiles(page, files);
     // The drop asks for a confirm first (batch-confirm.test.ts checks the dialog itself); then the queue

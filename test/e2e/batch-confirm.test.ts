@@ -13,12 +13,20 @@ import { openApp, poll, textOf, useHarness } from './harness.ts';
 const h = useHarness({}, '');
 const DOCS = resolve(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 
-const picture = (name: string, fixture: string, type: string): DroppedFile => ({ name, data: readFileSync(realFixture('images', fixture)).toString('base64'), type });
+const picture = (name: string, fixture: string, type: string): DroppedFile => ({
+  name,
+  data: readFileSync(realFixture('images', fixture)).toString('base64'),
+  type,
+});
 const FILES: DroppedFile[] = [
   picture('chair.png', 'chair.png', 'image/png'),
   picture('fox.jpg', 'fox.jpg', 'image/jpeg'),
   picture('robot.png', 'robot.png', 'image/png'),
-  { name: 'Male_Casual.fbx', data: readFileSync(realFixture('fbx', 'Male_Casual.fbx')).toString('base64'), type: 'application/octet-stream' },
+  {
+    name: 'Male_Casual.fbx',
+    data: readFileSync(realFixture('fbx', 'Male_Casual.fbx')).toString('base64'),
+    type: 'application/octet-stream',
+  },
   { name: 'notes.txt', data: Buffer.from('not a model').toString('base64'), type: 'text/plain' },
 ];
 
@@ -51,11 +59,21 @@ describe('confirm before a drop is submitted', () => {
     await dropFiles(page, FILES);
     const dialog = page.locator('.batch-dialog');
     await poll(() => dialog.locator('tbody tr').count()).toBe(5);
-    const kinds = await dialog.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [(r as any).dataset.file, (r as any).dataset.kind]));
-    expect(kinds).toEqual([['chair.png', 'image'], ['fox.jpg', 'image'], ['robot.png', 'image'], ['Male_Casual.fbx', 'mesh'], ['notes.txt', 'other']]);
+    const kinds = await dialog
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((r) => [(r as any).dataset.file, (r as any).dataset.kind]));
+    expect(kinds).toEqual([
+      ['chair.png', 'image'],
+      ['fox.jpg', 'image'],
+      ['robot.png', 'image'],
+      ['Male_Casual.fbx', 'mesh'],
+      ['notes.txt', 'other'],
+    ]);
     expect(await textOf(dialog.locator('tr[data-file="notes.txt"]'))()).toContain('rejected');
     // Per-kind options: image-to-3D settings for the pictures, animation prompts for the FBX.
-    expect(await textOf(dialog.locator('fieldset[data-kind="image"] legend'))()).toBe('Image to 3D settings (3 pictures)');
+    expect(await textOf(dialog.locator('fieldset[data-kind="image"] legend'))()).toBe(
+      'Image to 3D settings (3 pictures)',
+    );
     await dialog.locator('#batch-geometry').selectOption('turbo');
     await dialog.locator('#batch-texture').selectOption('pbr');
     await dialog.locator('#batch-prompts').fill('walk forward\nwave with the right hand');
@@ -78,11 +96,23 @@ describe('confirm before a drop is submitted', () => {
     const counts = await textOf(batch.locator('.batch-counts'))();
     expect(counts).toBe('4 of 5 files submitted, 1 with a problem · finished');
     await poll(textOf(page.locator('.notices'))).toContain('Batch finished: 4 of 5 files submitted, 1 with a problem');
-    expect(await batch.locator('tbody tr .badge').allTextContents()).toEqual(['Submitted', 'Submitted', 'Submitted', 'Submitted', 'Rejected']);
+    expect(await batch.locator('tbody tr .badge').allTextContents()).toEqual([
+      'Submitted',
+      'Submitted',
+      'Submitted',
+      'Submitted',
+      'Rejected',
+    ]);
     await poll(() => batch.locator('a[aria-label="Animations of Male_Casual.fbx"]').count()).toBe(1);
     // The options went with the pictures: the library's jobs are 3 image-to-3D, 1 upload, 1 set of prompts.
     const jobs = (await h.call('jobs.list', {})).jobs as { kind: string; label: string }[];
-    expect(jobs.map((j) => j.kind).sort()).toEqual(['animation_prompt', 'animation_session', 'image_to_3d', 'image_to_3d', 'image_to_3d']);
+    expect(jobs.map((j) => j.kind).sort()).toEqual([
+      'animation_prompt',
+      'animation_session',
+      'image_to_3d',
+      'image_to_3d',
+      'image_to_3d',
+    ]);
     // The balance after, in the header.
     await poll(textOf(page.locator('.status-line .credits'))).toBe('965 credits');
     await page.screenshot({ path: join(DOCS, 'queue.png'), fullPage: true }); // the README's "Dropped files"
@@ -92,7 +122,13 @@ describe('confirm before a drop is submitted', () => {
     const again = page.locator('.batch').first();
     await poll(() => again.locator('tbody tr').count()).toBe(5);
     expect(await textOf(again.locator('.batch-counts'))()).toBe(counts);
-    expect(await again.locator('tbody tr').evaluateAll((rows) => rows.map((r) => (r as any).dataset.file))).toEqual(['chair.png', 'fox.jpg', 'robot.png', 'Male_Casual.fbx', 'notes.txt']);
+    expect(await again.locator('tbody tr').evaluateAll((rows) => rows.map((r) => (r as any).dataset.file))).toEqual([
+      'chair.png',
+      'fox.jpg',
+      'robot.png',
+      'Male_Casual.fbx',
+      'notes.txt',
+    ]);
     expect(h.pageErrors).toEqual([]);
   });
 });

@@ -9,7 +9,10 @@ declare const document: {
   createElement(tag: 'canvas'): {
     width: number;
     height: number;
-    getContext(kind: '2d'): { drawImage(c: unknown, x: number, y: number, w: number, h: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+    getContext(kind: '2d'): {
+      drawImage(c: unknown, x: number, y: number, w: number, h: number): void;
+      getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+    };
   };
 };
 

@@ -19,7 +19,13 @@ afterAll(async () => {
 });
 
 const h = useHarness(() => ({
-  connectionSources: { env: { ASSET_STUDIO_BASE_URL: service.url, ASSET_STUDIO_LEGACY_BASE_URL: service.legacyUrl, ASSET_STUDIO_API_KEY: KEY } },
+  connectionSources: {
+    env: {
+      ASSET_STUDIO_BASE_URL: service.url,
+      ASSET_STUDIO_LEGACY_BASE_URL: service.legacyUrl,
+      ASSET_STUDIO_API_KEY: KEY,
+    },
+  },
   healthIntervalMs: 300,
 }));
 
@@ -37,8 +43,12 @@ describe('connection in the header', () => {
     await h.screenshot('40-connection-live');
 
     await page.click('[data-testid="connection-origin"]');
-    await poll(textOf(page.locator('[data-testid="connection-sentence"]'))).toContain(`The service at ${service.url}, from ASSET_STUDIO_BASE_URL; API key from ASSET_STUDIO_API_KEY.`);
-    await poll(textOf(page.locator('[data-testid="profiles-overridden"]'))).toContain('started with ASSET_STUDIO_BASE_URL');
+    await poll(textOf(page.locator('[data-testid="connection-sentence"]'))).toContain(
+      `The service at ${service.url}, from ASSET_STUDIO_BASE_URL; API key from ASSET_STUDIO_API_KEY.`,
+    );
+    await poll(textOf(page.locator('[data-testid="profiles-overridden"]'))).toContain(
+      'started with ASSET_STUDIO_BASE_URL',
+    );
 
     await service.close();
     await poll(textOf(live), 15_000).toMatch(/^Offline: The service cannot be reached: .*refused the connection/);

@@ -34,19 +34,31 @@ describe('cost before spending', () => {
     await h.go('#/create/image-to-3d');
     const submit = page.locator('button:has-text("Create 3D model")');
     await poll(() => submit.isDisabled()).toBe(true);
-    expect(await textOf(page.locator('.cost-refusal'))()).toBe('Not enough credits: this costs 10 credits and the balance is 5 credits. Add credits at the service, or send fewer.');
+    expect(await textOf(page.locator('.cost-refusal'))()).toBe(
+      'Not enough credits: this costs 10 credits and the balance is 5 credits. Add credits at the service, or send fewer.',
+    );
     expect(await submit.getAttribute('aria-describedby')).toBeTruthy();
     await h.go('#/create/text-to-image');
-    await poll(textOf(page.locator('.cost-text').first())).toBe('Costs 1 credit (the local engine’s price list). Balance 5 credits → 4 credits after.');
+    await poll(textOf(page.locator('.cost-text').first())).toBe(
+      'Costs 1 credit (the local engine’s price list). Balance 5 credits → 4 credits after.',
+    );
     expect(await page.locator('button:has-text("Create image")').isDisabled()).toBe(false);
     await h.screenshot('cost-short');
   });
 
   it('the batch dialog refuses a drop the balance cannot pay', async () => {
     const { page } = h;
-    await dropFiles(page, [{ name: 'chair.png', data: readFileSync(realFixture('images', 'chair.png')).toString('base64'), type: 'image/png' }]);
+    await dropFiles(page, [
+      {
+        name: 'chair.png',
+        data: readFileSync(realFixture('images', 'chair.png')).toString('base64'),
+        type: 'image/png',
+      },
+    ]);
     const dialog = page.locator('.batch-dialog');
-    await poll(textOf(dialog.locator('.cost-refusal'))).toContain('Not enough credits: this costs 10 credits and the balance is 5 credits');
+    await poll(textOf(dialog.locator('.cost-refusal'))).toContain(
+      'Not enough credits: this costs 10 credits and the balance is 5 credits',
+    );
     expect(await dialog.locator('button:has-text("Submit 1 file")').isDisabled()).toBe(true);
     await dialog.locator('button:has-text("Cancel")').click();
     expect((await h.call('jobs.list', {})).total).toBe(0);

@@ -83,7 +83,9 @@ describe('export from the job page', () => {
     chairJob = job.id;
     await poll(async () => {
       const { outputs } = await h.call('cache.outputs', { sessionId: job.remoteId });
-      return ['glb', 'fbx'].every((k) => (outputs as { kind: string; state: string }[]).some((o) => o.kind === k && o.state === 'complete'));
+      return ['glb', 'fbx'].every((k) =>
+        (outputs as { kind: string; state: string }[]).some((o) => o.kind === k && o.state === 'complete'),
+      );
     }).toBe(true);
   });
 
@@ -97,7 +99,9 @@ describe('export from the job page', () => {
     expect(await page.locator('#export-format option[value="glb"]').isDisabled()).toBe(true);
     expect(await page.locator('#export-format option[value="auto"]').textContent()).toBe("Unity's default (FBX)");
     await poll(textOf(page.locator('.export-plan'))).toMatch(/Will write into \S+: Chair\.fbx/);
-    expect(await textOf(page.locator('.export-plan'))()).toMatch(/Not written: (the GLB|\S+\.glb) because Unity gets FBX here: one format per export, so the model is imported once/);
+    expect(await textOf(page.locator('.export-plan'))()).toMatch(
+      /Not written: (the GLB|\S+\.glb) because Unity gets FBX here: one format per export, so the model is imported once/,
+    );
     const { meshes } = await exportNow();
     expect(meshes.map((f) => f.split('/').pop())).toEqual(['Chair.fbx']);
     const target = join(project, 'Assets', 'AssetStudio', 'Chair');
@@ -114,20 +118,26 @@ describe('export from the job page', () => {
     await h.screenshot('export-panel-unity', page.locator('.export-form'));
     const { meshes } = await exportNow();
     expect(meshes.map((f) => f.split('/').pop())).toEqual(['Chair.glb']);
-    expect(readdirSync(join(project, 'Assets', 'AssetStudio', 'Chair')).filter((n) => /\.(glb|fbx|obj)$/.test(n))).toEqual(['Chair.glb']);
+    expect(
+      readdirSync(join(project, 'Assets', 'AssetStudio', 'Chair')).filter((n) => /\.(glb|fbx|obj)$/.test(n)),
+    ).toEqual(['Chair.glb']);
   });
 
-  it('speaks in Unreal\'s axes, warns of Z up and ×100, reframes the preview, and writes no transform by default', async () => {
+  it("speaks in Unreal's axes, warns of Z up and ×100, reframes the preview, and writes no transform by default", async () => {
     const { page } = h;
     const project = unrealProject('UnrealGame');
     await pointAt(chairJob, project, 'Unreal project found');
-    await poll(textOf(page.locator('#export-axes'))).toContain("Unreal: X forward, Z up, centimetres — the importer converts from the file's metres/Y-up.");
+    await poll(textOf(page.locator('#export-axes'))).toContain(
+      "Unreal: X forward, Z up, centimetres — the importer converts from the file's metres/Y-up.",
+    );
     expect(await page.locator('.export-twice').count()).toBe(0);
     await page.selectOption('#export-up', 'y-to-z');
     await poll(textOf(page.locator('.export-twice'))).toContain('would make the model lie on its side');
     await page.selectOption('#export-up', 'none');
     const canvas = 'section:has(#job-preview-heading) .viewer-canvas';
-    await poll(async () => (await page.locator('[data-preview-min]').textContent()) ?? '').toMatch(/The model will be 0\.\d+ ×/);
+    await poll(async () => (await page.locator('[data-preview-min]').textContent()) ?? '').toMatch(
+      /The model will be 0\.\d+ ×/,
+    );
     await poll(async () => (await page.locator(canvas).getAttribute('data-rendering')) ?? '').toBe('idle');
     const before = await canvasPixels(page, canvas);
     await page.selectOption('#export-scale', 'factor');
@@ -135,7 +145,9 @@ describe('export from the job page', () => {
     await poll(textOf(page.locator('.export-twice'))).toContain('×100 makes the model 100 times too large');
     // The preview reframes: the 100-times larger model takes about as much of the view as before (the camera
     // moved back with its clip planes and zoom limits), not filling it from too close or clipped.
-    await poll(async () => (await page.locator('[data-preview-min]').textContent()) ?? '').toMatch(/The model will be \d{2,}/);
+    await poll(async () => (await page.locator('[data-preview-min]').textContent()) ?? '').toMatch(
+      /The model will be \d{2,}/,
+    );
     await poll(async () => (await page.locator(canvas).getAttribute('data-rendering')) ?? '').toBe('idle');
     await poll(async () => {
       const ratio = (await canvasPixels(page, canvas)).covered / before.covered;
@@ -148,12 +160,15 @@ describe('export from the job page', () => {
     const { meshes } = await exportNow();
     expect(meshes.map((f) => f.split('/').pop())).toEqual(['Chair.fbx']);
     const dir = join(project, 'Content', 'AssetStudio', 'Chair');
-    const manifest = JSON.parse(readFileSync(join(dir, 'Chair.assetstudio.json'), 'utf8')) as { transforms?: unknown; files: { transformed: boolean }[] };
+    const manifest = JSON.parse(readFileSync(join(dir, 'Chair.assetstudio.json'), 'utf8')) as {
+      transforms?: unknown;
+      files: { transformed: boolean }[];
+    };
     expect(manifest.transforms).toBeUndefined();
     expect(manifest.files.every((f) => !f.transformed)).toBe(true);
   });
 
-  it('offers a retopology job\'s OBJ with its MTL and texture, and writes them together', async () => {
+  it("offers a retopology job's OBJ with its MTL and texture, and writes them together", async () => {
     const { page } = h;
     await h.go('#/library'); // so that the create form is a new one
     await poll(textOf(page.locator('h1'))).toBe('Library');
@@ -168,7 +183,11 @@ describe('export from the job page', () => {
     mkdirSync(project);
     writeFileSync(join(project, 'project.godot'), 'config_version=5\n');
     await pointAt(job.id, project, 'Godot project found');
-    const willWrite = async () => ((await textOf(page.locator('.export-plan p:not(.hint)'))()).split(': ').pop() ?? '').split(', ').map((n) => n.split('.').pop()).sort();
+    const willWrite = async () =>
+      ((await textOf(page.locator('.export-plan p:not(.hint)'))()).split(': ').pop() ?? '')
+        .split(', ')
+        .map((n) => n.split('.').pop())
+        .sort();
     await poll(willWrite).toEqual(['mtl', 'obj', 'png']);
     const { files, meshes } = await exportNow();
     expect(meshes.map((f) => f.split('.').pop())).toEqual(['obj']);
@@ -177,7 +196,9 @@ describe('export from the job page', () => {
     const texture = /^map_Kd (.+)$/m.exec(readFileSync(mtl, 'utf8'))?.[1];
     expect(texture).toMatch(/\.png$/);
     expect(existsSync(join(dirname(mtl), texture!))).toBe(true);
-    expect(readFileSync(meshes[0]!, 'utf8')).toMatch(new RegExp(`^mtllib ${mtl.split('/').pop()!.replace('.', '\\.')}$`, 'm'));
+    expect(readFileSync(meshes[0]!, 'utf8')).toMatch(
+      new RegExp(`^mtllib ${mtl.split('/').pop()!.replace('.', '\\.')}$`, 'm'),
+    );
   });
 
   it('exports an animation job with two of its three clips, chosen by their prompts', async () => {
@@ -197,17 +218,27 @@ describe('export from the job page', () => {
     expect(job).toBeDefined();
     const project = join(root, 'clips-folder');
     await pointAt(job.id, project, 'New folder');
-    await poll(async () => (await page.locator('.export-clips label').allTextContents()).map((t) => t.trim())).toHaveLength(3);
+    await poll(async () =>
+      (await page.locator('.export-clips label').allTextContents()).map((t) => t.trim()),
+    ).toHaveLength(3);
     const names = (await page.locator('.export-clips label').allTextContents()).map((t) => t.trim());
-    expect(names.some((n) => /SESSION_|prompt:/.test(n)), `clip names ${names.join(', ')}`).toBe(false);
+    expect(
+      names.some((n) => /SESSION_|prompt:/.test(n)),
+      `clip names ${names.join(', ')}`,
+    ).toBe(false);
     expect(names.join(' | ')).toMatch(/walk forward.*wave with the right hand.*jump up high/);
     await page.locator('.export-clips label', { hasText: 'wave with the right hand' }).locator('input').uncheck();
     const { meshes } = await exportNow();
     expect(meshes).toHaveLength(1);
     const glb = meshes[0]!;
     expect(glb.endsWith('.glb')).toBe(true);
-    const doc = await new NodeIO().readBinary(new Uint8Array(readFileSync(glb.startsWith('/') ? glb : resolve(project, glb))));
-    const animations = doc.getRoot().listAnimations().map((a) => a.getName());
+    const doc = await new NodeIO().readBinary(
+      new Uint8Array(readFileSync(glb.startsWith('/') ? glb : resolve(project, glb))),
+    );
+    const animations = doc
+      .getRoot()
+      .listAnimations()
+      .map((a) => a.getName());
     expect(animations).toHaveLength(2);
     expect(animations.join(' | ')).toMatch(/walk forward/);
     expect(animations.join(' | ')).toMatch(/jump up high/);

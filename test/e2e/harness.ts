@@ -61,7 +61,8 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-const isLocal = (url: URL) => url.protocol === 'data:' || url.protocol === 'blob:' || url.hostname === '127.0.0.1' || url.hostname === 'localhost';
+const isLocal = (url: URL) =>
+  url.protocol === 'data:' || url.protocol === 'blob:' || url.hostname === '127.0.0.1' || url.hostname === 'localhost';
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const root = mkdtempSync(join(tmpdir(), 'asset-studio-e2e-'));
@@ -70,7 +71,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const host = await startWebHost({
     dataDir,
     rendererDir: outDir,
-    serviceOptions: { engineSpeed: options.engineSpeed ?? 500, ...(options.engineCredits !== undefined && { engineCredits: options.engineCredits }), ...(options.healthIntervalMs !== undefined && { healthIntervalMs: options.healthIntervalMs }) },
+    serviceOptions: {
+      engineSpeed: options.engineSpeed ?? 500,
+      ...(options.engineCredits !== undefined && { engineCredits: options.engineCredits }),
+      ...(options.healthIntervalMs !== undefined && { healthIntervalMs: options.healthIntervalMs }),
+    },
     ...(options.connectionSources && { connectionSources: options.connectionSources }),
   });
   const browser = await chromium.launch({
@@ -121,7 +126,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     call: (command, input) =>
       page.evaluate(
         async ([c, i]) => {
-          const r = await fetch(`/api/call/${c}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(i) });
+          const r = await fetch(`/api/call/${c}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(i),
+          });
           return r.json();
         },
         [command, input] as const,

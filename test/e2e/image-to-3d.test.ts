@@ -18,7 +18,9 @@ describe('image to 3D', () => {
     await page.click('nav[aria-label="Main"] >> text=Create');
     await page.waitForSelector('#i3d-image-file');
     // Connected to the local engine, the form says what it makes.
-    await poll(textOf(page.locator('[data-local-engine-line]'))).toBe("The local engine makes a geometric stand-in from your picture/prompt, not the service's AI.");
+    await poll(textOf(page.locator('[data-local-engine-line]'))).toBe(
+      "The local engine makes a geometric stand-in from your picture/prompt, not the service's AI.",
+    );
     // A wrong value is named next to its field before anything is sent.
     await page.fill('.vec3 input >> nth=0', '0');
     await page.click('button:has-text("Create 3D model")');
@@ -45,12 +47,16 @@ describe('image to 3D', () => {
     const session = (await row.locator('.job-meta code').textContent())!;
     expect(session).toMatch(/^SESSION_/);
     const { outputs } = await h.call('cache.outputs', { sessionId: session });
-    expect(outputs.some((o: { kind: string; state: string }) => o.kind.includes('glb') && o.state === 'complete')).toBe(true);
+    expect(outputs.some((o: { kind: string; state: string }) => o.kind.includes('glb') && o.state === 'complete')).toBe(
+      true,
+    );
     await h.screenshot('04-library-done');
 
     await row.locator('a.job-title').click();
     await page.locator('table.outputs').first().waitFor({ state: 'visible' });
-    await poll(textOf(page.locator('.created-status [data-local-engine-badge]'))).toBe('Local engine — procedural stand-in');
+    await poll(textOf(page.locator('.created-status [data-local-engine-badge]'))).toBe(
+      'Local engine — procedural stand-in',
+    );
     await poll(textOf(page.locator('table.outputs tbody tr').first())).toContain('complete');
     await h.screenshot('05-job-page');
   });
@@ -89,7 +95,11 @@ describe('image to 3D', () => {
 
   it('renders every create form with its defaults, keyboard first', async () => {
     const { page } = h;
-    for (const [tab, heading] of [['text-to-image', 'Text to image'], ['animation', 'Animate a mesh: upload'], ['retopology', 'Retopology']] as const) {
+    for (const [tab, heading] of [
+      ['text-to-image', 'Text to image'],
+      ['animation', 'Animate a mesh: upload'],
+      ['retopology', 'Retopology'],
+    ] as const) {
       await h.go(`#/create/${tab}`);
       await poll(textOf(page.locator('.create-form h2').first())).toBe(heading);
       await h.screenshot(`13-create-${tab}`);
@@ -105,8 +115,18 @@ describe('image to 3D', () => {
     await page.reload();
     await page.waitForSelector('#app-root[data-ready="true"]');
     await page.keyboard.press('Tab');
-    await poll(() => page.evaluate(() => (globalThis as unknown as { document: { activeElement: { className: string } } }).document.activeElement.className)).toBe('skip-link');
+    await poll(() =>
+      page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { activeElement: { className: string } } }).document.activeElement
+            .className,
+      ),
+    ).toBe('skip-link');
     await page.keyboard.press('Enter');
-    await poll(() => page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id)).toBe('main');
+    await poll(() =>
+      page.evaluate(
+        () => (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id,
+      ),
+    ).toBe('main');
   });
 });

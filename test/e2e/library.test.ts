@@ -16,7 +16,8 @@ const h = useHarness({}, '#/library');
 const JOBS = 'section[aria-labelledby="jobs-heading"]';
 const DOCS_SHOT = resolve(import.meta.dirname, '..', '..', 'docs', 'screenshots', 'library.png');
 
-const dataUri = (name: string) => `data:image/png;base64,${readFileSync(realFixture('images', name)).toString('base64')}`;
+const dataUri = (name: string) =>
+  `data:image/png;base64,${readFileSync(realFixture('images', name)).toString('base64')}`;
 
 interface Listed {
   id: string;
@@ -64,14 +65,32 @@ describe('library', () => {
   let older: { id: string; remoteId: string };
 
   it('shows a real picture of each finished job: a render of the model, the text-to-image its image', async () => {
-    chair = await create({ endpoint: 'createImageTo3d', body: { image_url: dataUri('chair.png') }, label: 'chair.png' });
+    chair = await create({
+      endpoint: 'createImageTo3d',
+      body: { image_url: dataUri('chair.png') },
+      label: 'chair.png',
+    });
     barrel = await create({ endpoint: 'createTextToImage', body: { prompt: 'a red barrel' } });
-    older = await create({ endpoint: 'createImageTo3dLegacy', body: { image_url: dataUri('robot.png') }, label: 'robot.png (step by step)' });
+    older = await create({
+      endpoint: 'createImageTo3dLegacy',
+      body: { image_url: dataUri('robot.png') },
+      label: 'robot.png (step by step)',
+    });
     await Promise.all([finished(chair.id), finished(barrel.id), finished(older.id)]);
     const code = older.remoteId;
-    const preview = await create({ endpoint: 'preview', params: { session_code: code }, body: { model_version: '1.1', selected_spin_index: 0, pivot_point: [0, 0, 0] }, label: `${code} preview` });
+    const preview = await create({
+      endpoint: 'preview',
+      params: { session_code: code },
+      body: { model_version: '1.1', selected_spin_index: 0, pivot_point: [0, 0, 0] },
+      label: `${code} preview`,
+    });
     await finished(preview.id);
-    const refine = await create({ endpoint: 'refine', params: { session_code: code }, body: { pivot_point: [0, 0, 0] }, label: `${code} refine` });
+    const refine = await create({
+      endpoint: 'refine',
+      params: { session_code: code },
+      body: { pivot_point: [0, 0, 0] },
+      label: `${code} refine`,
+    });
     await finished(refine.id);
 
     const { page } = h;
@@ -90,7 +109,10 @@ describe('library', () => {
     expect(entry).toMatchObject({ state: 'complete', urlKey: 'local:thumbnail?from=glb' });
     await page.reload();
     await poll(pictureColours(chair.id)).toBeGreaterThan(40);
-    expect(h.host.bridge.services.store.cache.get({ sessionId: chair.remoteId, kind: 'thumbnail' })).toMatchObject({ id: entry.id, createdAt: entry.createdAt });
+    expect(h.host.bridge.services.store.cache.get({ sessionId: chair.remoteId, kind: 'thumbnail' })).toMatchObject({
+      id: entry.id,
+      createdAt: entry.createdAt,
+    });
 
     const shot = await h.screenshot('library-thumbnails', page.locator(JOBS));
     mkdirSync(resolve(DOCS_SHOT, '..'), { recursive: true });
@@ -104,7 +126,9 @@ describe('library', () => {
     const row = page.locator(`.job-row[data-job-id="${older.id}"]`);
     await poll(textOf(row.locator('.job-title'))).toBe('robot.png (step by step)');
     await poll(() => row.locator('.entry-steps li').count()).toBe(3);
-    expect(await row.locator('.entry-steps li').evaluateAll((items: any[]) => items.map((li) => li.dataset.step))).toEqual(['spin', 'preview', 'refine']);
+    expect(
+      await row.locator('.entry-steps li').evaluateAll((items: any[]) => items.map((li) => li.dataset.step)),
+    ).toEqual(['spin', 'preview', 'refine']);
     await poll(textOf(row.locator('.job-status .badge'))).toBe('Done');
     await page.fill('#filter-search', '');
     await poll(textOf(page.locator(`${JOBS} .count`))).toBe('3 jobs');
@@ -151,7 +175,11 @@ describe('library', () => {
     const { page } = h;
     const store = h.host.bridge.services.store;
     const cacheDir = h.host.bridge.services.cache.dir;
-    const blobsOf = (sessionId: string) => store.cache.list().filter((e) => e.sessionId === sessionId && e.blobPath !== null).map((e) => join(cacheDir, e.blobPath!));
+    const blobsOf = (sessionId: string) =>
+      store.cache
+        .list()
+        .filter((e) => e.sessionId === sessionId && e.blobPath !== null)
+        .map((e) => join(cacheDir, e.blobPath!));
     const files = [...blobsOf(chair.remoteId), ...blobsOf(older.remoteId)];
     expect(files.length).toBeGreaterThan(3);
     expect(files.every((f) => existsSync(f))).toBe(true);
@@ -170,7 +198,9 @@ describe('library', () => {
     // The records (every step of the older-flow session) and their cached files are gone; the service still has the sessions.
     expect(store.jobs.get(chair.id)).toBeUndefined();
     expect(store.jobs.list({ search: older.remoteId })).toEqual([]);
-    expect(store.cache.list().filter((e) => e.sessionId === chair.remoteId || e.sessionId === older.remoteId)).toEqual([]);
+    expect(store.cache.list().filter((e) => e.sessionId === chair.remoteId || e.sessionId === older.remoteId)).toEqual(
+      [],
+    );
     expect(files.filter((f) => existsSync(f))).toEqual([]);
     const remote = await h.host.bridge.services.client.getImageTo3d(chair.remoteId);
     expect(remote).toBeTruthy();

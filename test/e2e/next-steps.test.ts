@@ -12,22 +12,38 @@ import { poll, textOf, useHarness } from './harness.ts';
 const h = useHarness({ webgl: true }, '');
 const DOCS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 
-type Job = { id: string; kind: string; state: string; remoteId: string; label: string; result: any; step: string | null };
+type Job = {
+  id: string;
+  kind: string;
+  state: string;
+  remoteId: string;
+  label: string;
+  result: any;
+  step: string | null;
+};
 const jobs = async (input: object): Promise<Job[]> => (await h.call('jobs.list', { limit: 50, ...input })).jobs;
 /** The created job's badge (of the n-th form of the page) reads Done. */
-const done = (form = 0) => poll(textOf(h.page.locator('.create-form').nth(form).locator('.created .badge').first()), 240_000).toBe('Done');
+const done = (form = 0) =>
+  poll(textOf(h.page.locator('.create-form').nth(form).locator('.created .badge').first()), 240_000).toBe('Done');
 
 let model: Job;
 
 describe('next steps in one click', () => {
   it('text to image → image to 3D from its picture → retopology from the library and from a file', async () => {
     const { page } = h;
-    const made = await h.call('create', { endpoint: 'createTextToImage', body: { prompt: 'a wooden chair' }, label: 'a wooden chair' });
+    const made = await h.call('create', {
+      endpoint: 'createTextToImage',
+      body: { prompt: 'a wooden chair' },
+      label: 'a wooden chair',
+    });
     const picture = made.job as Job;
     await h.go(`#/job/${picture.id}`);
     const toModel = page.locator('[data-next="image-to-3d"]');
     await toModel.waitFor({ state: 'visible', timeout: 240_000 });
-    await poll(async () => (await page.locator('table.outputs tr[data-output="image"]').textContent()) ?? '', 240_000).toContain('complete');
+    await poll(
+      async () => (await page.locator('table.outputs tr[data-output="image"]').textContent()) ?? '',
+      240_000,
+    ).toContain('complete');
     await toModel.click();
     await poll(() => page.evaluate(() => (globalThis as any).location.hash)).toBe('#/create/image-to-3d');
     // The picture is the form's input, read from the cache (a data URI, not a link to this computer).
@@ -85,16 +101,29 @@ describe('next steps in one click', () => {
     await h.go(`#/job/${session.id}`);
     // Each prompt with its status, as the session is read.
     const prompts = page.locator('.prompt-statuses li');
-    await poll(async () => (await prompts.allTextContents()).sort(), 240_000).toEqual(['walk forward: Done', 'wave with the right hand: Done']);
+    await poll(async () => (await prompts.allTextContents()).sort(), 240_000).toEqual([
+      'walk forward: Done',
+      'wave with the right hand: Done',
+    ]);
     // The files and the clips inside them are called by their prompts, never by an id.
     const files = page.locator('.animation-preview select#anim-file option');
     await poll(async () => (await files.allTextContents()).join(' | '), 240_000).toContain('walk forward');
     expect((await files.allTextContents()).join(' | ')).toContain('wave with the right hand');
     // A prompt's own file: its clip is called by the prompt too.
-    const walk = await files.evaluateAll((options) => (options as unknown as { value: string; textContent: string }[]).find((o) => o.textContent.includes('walk forward'))?.value);
+    const walk = await files.evaluateAll(
+      (options) =>
+        (options as unknown as { value: string; textContent: string }[]).find((o) =>
+          o.textContent.includes('walk forward'),
+        )?.value,
+    );
     await page.selectOption('.animation-preview select#anim-file', walk!);
-    await poll(async () => (await page.locator('#anim-clip option').allTextContents()).join(' | '), 240_000).toContain('walk forward');
-    for (const name of [...(await files.allTextContents()), ...(await page.locator('#anim-clip option').allTextContents())]) {
+    await poll(async () => (await page.locator('#anim-clip option').allTextContents()).join(' | '), 240_000).toContain(
+      'walk forward',
+    );
+    for (const name of [
+      ...(await files.allTextContents()),
+      ...(await page.locator('#anim-clip option').allTextContents()),
+    ]) {
       expect(name, 'a clip or file named by an id').not.toMatch(/[0-9a-f]{16,}/i);
     }
     // The 17 joints beside the 3D view, not below it.
@@ -104,7 +133,10 @@ describe('next steps in one click', () => {
     const joints = (await overlay.boundingBox())!;
     expect(joints.x).toBeGreaterThanOrEqual(view.x + view.width - 1);
     expect(joints.y).toBeLessThan(view.y + view.height);
-    await poll(async () => (await page.locator('.animation-preview .viewer').getAttribute('data-state')) ?? '', 240_000).toBe('ready');
+    await poll(
+      async () => (await page.locator('.animation-preview .viewer').getAttribute('data-state')) ?? '',
+      240_000,
+    ).toBe('ready');
     // The facts name the file by its prompt too.
     await poll(textOf(page.locator('.animation-preview dl').first())).toContain('Prompt: walk forward');
     // The screenshot: from the prompts to the clip controls (the facts and the export panel below left out).
@@ -112,7 +144,11 @@ describe('next steps in one click', () => {
     const clip = await section.evaluate((el: any) => {
       const g = globalThis as any;
       const box = el.getBoundingClientRect();
-      const bottom = Math.max(...[...el.querySelectorAll('.viewer-stage, .joint-overlay, .animation-controls')].map((e: any) => e.getBoundingClientRect().bottom));
+      const bottom = Math.max(
+        ...[...el.querySelectorAll('.viewer-stage, .joint-overlay, .animation-controls')].map(
+          (e: any) => e.getBoundingClientRect().bottom,
+        ),
+      );
       return { x: box.left + g.scrollX, y: box.top + g.scrollY, width: box.width, height: bottom - box.top + 16 };
     });
     const shot = await h.screenshot('animation-clips-section', section);

@@ -25,7 +25,10 @@ describe('the older step-by-step flow', () => {
     await page.fill('.step:nth-child(2) .vec3 input >> nth=1', '-0.5');
     await page.click('button:has-text("Make preview")');
     await poll(textOf(page.locator('.step:nth-child(2) .created .badge')), 240_000).toBe('Done');
-    const refinePivot = () => page.locator('.step:nth-child(3) .vec3 input').evaluateAll((inputs) => inputs.map((i) => (i as unknown as { value: string }).value));
+    const refinePivot = () =>
+      page
+        .locator('.step:nth-child(3) .vec3 input')
+        .evaluateAll((inputs) => inputs.map((i) => (i as unknown as { value: string }).value));
     await poll(refinePivot).toEqual(['0', '-0.5', '0']);
     await h.screenshot('older-flow-before-reload');
 

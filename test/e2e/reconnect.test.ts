@@ -18,7 +18,11 @@ describe('an open tab across a restart of the web host', () => {
     const { port, token } = h.host;
     await h.host.close();
     await poll(textOf(live)).toContain('Reconnecting');
-    h.host = await startWebHost({ dataDir: h.dataDir, rendererDir: join(dirname(h.dataDir), 'renderer'), serviceOptions: { engineSpeed: 500 } });
+    h.host = await startWebHost({
+      dataDir: h.dataDir,
+      rendererDir: join(dirname(h.dataDir), 'renderer'),
+      serviceOptions: { engineSpeed: 500 },
+    });
     expect(h.host.port).toBe(port);
     expect(h.host.token).toBe(token);
     // The page reconnects by itself: its cookie still holds the token.
@@ -26,9 +30,14 @@ describe('an open tab across a restart of the web host', () => {
 
     // A job the CLI creates on this data folder shows in the open library, done.
     await h.go('#/library');
-    const cli = await runCli(['create-3d', CHAIR, '--engine-speed', '500'], cleanEnv({ ASSET_STUDIO_DATA_DIR: h.dataDir }));
+    const cli = await runCli(
+      ['create-3d', CHAIR, '--engine-speed', '500'],
+      cleanEnv({ ASSET_STUDIO_DATA_DIR: h.dataDir }),
+    );
     expect(cli.code, cli.stderr).toBe(0);
-    await poll(textOf(page.locator('.job-row', { hasText: 'chair.png' }).first().locator('.badge')), 240_000).toBe('Done');
+    await poll(textOf(page.locator('.job-row', { hasText: 'chair.png' }).first().locator('.badge')), 240_000).toBe(
+      'Done',
+    );
     expect(h.pageErrors.filter((e) => !e.includes('favicon') && !e.includes('WebSocket'))).toEqual([]);
   });
 });

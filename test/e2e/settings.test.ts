@@ -21,7 +21,12 @@ describe('settings', () => {
       if ((r.postData() ?? '').includes(KEY) || r.url().includes(KEY)) requestsWithKey.push(new URL(r.url()).pathname);
     });
     page.on('response', (r) => {
-      responses.push(r.text().then((t) => `${r.url()} ${JSON.stringify(r.headers())} ${t}`, () => ''));
+      responses.push(
+        r.text().then(
+          (t) => `${r.url()} ${JSON.stringify(r.headers())} ${t}`,
+          () => '',
+        ),
+      );
     });
     page.on('websocket', (ws) => {
       ws.on('framereceived', (f) => frames.push(String(f.payload)));
@@ -74,12 +79,16 @@ describe('settings', () => {
     const { page } = h;
     // A job made on the local engine first, so there is something cached to show.
     await page.evaluate(async () => {
-      await fetch('/api/call/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ endpoint: 'createTextToImage', body: { prompt: 'a red barrel' }, label: 'red barrel' }) });
+      await fetch('/api/call/create', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ endpoint: 'createTextToImage', body: { prompt: 'a red barrel' }, label: 'red barrel' }),
+      });
     });
     await page.fill('#api-key', KEY);
     await page.click('button:has-text("Save key")');
     await page.locator('tr[data-profile="studio"] input[type="radio"]').click();
-    await poll(async () => (await page.locator('tr[data-profile="studio"] input[type="radio"]').isChecked())).toBe(true);
+    await poll(async () => await page.locator('tr[data-profile="studio"] input[type="radio"]').isChecked()).toBe(true);
     await page.click('nav[aria-label="Main"] >> text=Library');
     await page.locator('.banner-offline').waitFor({ timeout: 30_000 });
     await poll(textOf(page.locator('.job-list'))).toContain('red barrel');

@@ -92,9 +92,14 @@ describe('viewer animation', () => {
 
     // The overlay: 17 points, each where the dict puts it on the displayed image.
     const overlay = page.locator('.joint-overlay');
-    await poll(async () => (await overlay.locator('circle').count()) === 17 && (await overlay.getAttribute('data-joints')), 60_000).toBe('17');
+    await poll(
+      async () => (await overlay.locator('circle').count()) === 17 && (await overlay.getAttribute('data-joints')),
+      60_000,
+    ).toBe('17');
     // The engine's joints of this character (its own skeleton on its front render), as the job recorded them.
-    const recorded = (await h.call('jobs.get', { id: job.id })) as { result?: { animation_joint_dict?: Record<string, [number, number]> } };
+    const recorded = (await h.call('jobs.get', { id: job.id })) as {
+      result?: { animation_joint_dict?: Record<string, [number, number]> };
+    };
     const dict = recorded.result!.animation_joint_dict!;
     expect(dict.Head![1]).toBeLessThan(dict.Pelvis![1]);
     const placed = await overlay.evaluate((el: any) => {
@@ -107,14 +112,26 @@ describe('viewer animation', () => {
         points: [...el.querySelectorAll('g[data-joint]')].map((g: any) => {
           const c = g.querySelector('circle');
           const r = c.getBoundingClientRect();
-          return { name: g.dataset.joint, cx: Number(c.getAttribute('cx')), cy: Number(c.getAttribute('cy')), x: r.x + r.width / 2 - box.x, y: r.y + r.height / 2 - box.y };
+          return {
+            name: g.dataset.joint,
+            cx: Number(c.getAttribute('cx')),
+            cy: Number(c.getAttribute('cy')),
+            x: r.x + r.width / 2 - box.x,
+            y: r.y + r.height / 2 - box.y,
+          };
         }),
       };
     });
     expect(placed.natural).toEqual([512, 512]);
     expect(placed.scale).toBeGreaterThan(0.3);
     expect(placed.points.map((p: { name: string }) => p.name)).toEqual([...JOINT_NAMES]);
-    for (const p of placed.points as { name: (typeof JOINT_NAMES)[number]; cx: number; cy: number; x: number; y: number }[]) {
+    for (const p of placed.points as {
+      name: (typeof JOINT_NAMES)[number];
+      cx: number;
+      cy: number;
+      x: number;
+      y: number;
+    }[]) {
       const [x, y] = dict[p.name]!;
       expect([p.cx, p.cy], p.name).toEqual([x, y]);
       expect(Math.abs(p.x - x * placed.scale), `${p.name} x on screen`).toBeLessThan(1);
@@ -123,14 +140,31 @@ describe('viewer animation', () => {
 
     // The animated GLB: the library's clips, playing; another file keeps the camera.
     const canvas = page.locator('.animation-preview .viewer-canvas');
-    await poll(async () => `${await page.locator('#anim-file').inputValue()} ${await page.locator('.animation-preview .viewer').getAttribute('data-state')}`, 30_000).toBe('animation ready');
-    expect(await page.locator('#anim-clip option').allTextContents()).toEqual(['Idle', 'Walk', 'Run', 'Jump', 'Wave', 'Sit']);
+    await poll(
+      async () =>
+        `${await page.locator('#anim-file').inputValue()} ${await page.locator('.animation-preview .viewer').getAttribute('data-state')}`,
+      30_000,
+    ).toBe('animation ready');
+    expect(await page.locator('#anim-clip option').allTextContents()).toEqual([
+      'Idle',
+      'Walk',
+      'Run',
+      'Jump',
+      'Wave',
+      'Sit',
+    ]);
     // The animated GLB and the six library clips, each listed once its download is complete.
     await poll(() => page.locator('#anim-file option').count(), 30_000).toBe(7);
     // The same animated GLBs are offered for offline review in #/viewer's list of downloaded models.
     const { models } = await h.call('cache.models', {});
-    const mine = (models as { sessionId: string; kind: string; format: string; jobId: string | null }[]).filter((m) => m.sessionId === code);
-    expect(mine.map((m) => m.kind).sort()).toEqual(['animation', ...(await page.locator('#anim-file option').evaluateAll((os: any[]) => os.map((o) => o.value)))].filter((k, i, all) => all.indexOf(k) === i).sort());
+    const mine = (models as { sessionId: string; kind: string; format: string; jobId: string | null }[]).filter(
+      (m) => m.sessionId === code,
+    );
+    expect(mine.map((m) => m.kind).sort()).toEqual(
+      ['animation', ...(await page.locator('#anim-file option').evaluateAll((os: any[]) => os.map((o) => o.value)))]
+        .filter((k, i, all) => all.indexOf(k) === i)
+        .sort(),
+    );
     expect(mine.every((m) => m.format === 'glb' && m.jobId === job.id)).toBe(true);
     await poll(async () => (await canvas.getAttribute('data-rendering')) ?? '', 20_000).toBe('idle');
     const camera = await canvas.getAttribute('data-camera');
@@ -141,8 +175,12 @@ describe('viewer animation', () => {
     await page.click('.anim-play');
     const walk = (await page.locator('#anim-file option').allTextContents()).indexOf('Library: Jump');
     await page.selectOption('#anim-file', { index: walk });
-    await poll(async () => await page.locator('.animation-preview .viewer').getAttribute('data-name'), 20_000).toMatch(/^library:/);
-    await poll(async () => await page.locator('.animation-preview .viewer').getAttribute('data-state'), 20_000).toBe('ready');
+    await poll(async () => await page.locator('.animation-preview .viewer').getAttribute('data-name'), 20_000).toMatch(
+      /^library:/,
+    );
+    await poll(async () => await page.locator('.animation-preview .viewer').getAttribute('data-state'), 20_000).toBe(
+      'ready',
+    );
     expect(await page.locator('#anim-clip option').allTextContents()).toEqual(['Jump']);
     await poll(async () => (await canvas.getAttribute('data-rendering')) ?? '', 20_000).toBe('idle');
     expect(await canvas.getAttribute('data-camera')).toBe(camera);

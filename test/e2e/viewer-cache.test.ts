@@ -22,16 +22,26 @@ describe('viewer: open from the cache', () => {
     await h.go('#/viewer');
     const select = page.locator('#viewer-cached');
     const value = `${job.remoteId}\nglb`; // the option's value: session and kind
-    await poll(async () => (await select.locator('option').allTextContents()).some((t) => t.includes(job.label) && t.includes('GLB')), 20_000).toBe(true);
+    await poll(
+      async () =>
+        (await select.locator('option').allTextContents()).some((t) => t.includes(job.label) && t.includes('GLB')),
+      20_000,
+    ).toBe(true);
     await select.selectOption(value);
     const viewer = page.locator('.viewer');
     await modelShown(h);
     expect(await stat(h, 'triangles')).toBeGreaterThan(0);
     // The cached file's size, as the cache knows it.
     const { models } = await h.call('cache.models', {});
-    const size = models.find((m: { sessionId: string; kind: string }) => m.sessionId === job.remoteId && m.kind === 'glb').size as number;
-    const [, shown, unit] = /^([\d.]+) (KB|MB)$/.exec(await viewer.locator('[data-stat="file-size"]').innerText()) ?? [];
-    expect(Math.abs(Number(shown) * 1024 ** (unit === 'MB' ? 2 : 1) - size) / size, 'shown size against the cached size').toBeLessThan(0.06);
+    const size = models.find(
+      (m: { sessionId: string; kind: string }) => m.sessionId === job.remoteId && m.kind === 'glb',
+    ).size as number;
+    const [, shown, unit] =
+      /^([\d.]+) (KB|MB)$/.exec(await viewer.locator('[data-stat="file-size"]').innerText()) ?? [];
+    expect(
+      Math.abs(Number(shown) * 1024 ** (unit === 'MB' ? 2 : 1) - size) / size,
+      'shown size against the cached size',
+    ).toBeLessThan(0.06);
     expect(h.requestedPaths()).toContain(`/cache/${encodeURIComponent(job.remoteId)}/glb`);
     await h.screenshot('open-from-cache', viewer);
     expect(h.offHost()).toEqual([]);

@@ -24,7 +24,10 @@ const jobIds: string[] = [];
 
 beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), 'asset-studio-godot-'));
-  writeFileSync(join(project, 'project.godot'), '; Engine configuration file.\nconfig_version=5\n\n[application]\nconfig/name="Viewer export test"\n');
+  writeFileSync(
+    join(project, 'project.godot'),
+    '; Engine configuration file.\nconfig_version=5\n\n[application]\nconfig/name="Viewer export test"\n',
+  );
 });
 
 afterAll(() => {
@@ -82,13 +85,17 @@ describe('compare and export', () => {
     await page.mouse.down();
     await page.mouse.move(left.x + left.width / 2 + 160, left.y + left.height / 2 + 40, { steps: 6 });
     await page.mouse.up();
-    await poll(async () => (await page.locator('.compare-side[data-side="a"] .viewer-canvas').getAttribute('data-rendering')) ?? '', 10_000).toBe('idle');
+    await poll(
+      async () =>
+        (await page.locator('.compare-side[data-side="a"] .viewer-canvas').getAttribute('data-rendering')) ?? '',
+      10_000,
+    ).toBe('idle');
     // The right view was not touched: it changed because its camera followed.
     await poll(async () => (await canvasPixels(right)).print !== before.print).toBe(true);
     await shot('compare-after-orbit');
   });
 
-  it('counts an OBJ\'s faces by vertex count (Babylon triangulates it)', async () => {
+  it("counts an OBJ's faces by vertex count (Babylon triangulates it)", async () => {
     const { page } = h;
     await h.go(`#/compare/${jobIds[0]}~obj/${jobIds[0]}`);
     const left = page.locator('.compare-side[data-side="a"]');
@@ -98,7 +105,9 @@ describe('compare and export', () => {
     const tris = Number((await left.locator('[data-stat="tris"]').innerText()).replace(/,/g, ''));
     expect(quads + tris).toBeGreaterThan(0);
     // Babylon's triangle count is the OBJ's triangles plus two per quad.
-    expect(Number((await left.locator('[data-stat="triangles"]').innerText()).replace(/,/g, ''))).toBe(tris + 2 * quads);
+    expect(Number((await left.locator('[data-stat="triangles"]').innerText()).replace(/,/g, ''))).toBe(
+      tris + 2 * quads,
+    );
     expect(await page.locator('.compare-side[data-side="b"] [data-stat="quads"]').count()).toBe(0);
     await shot('compare-obj-faces');
   });
@@ -111,7 +120,9 @@ describe('compare and export', () => {
     await page.fill('#export-dir', project);
     await poll(textOf(page.locator('#export-dir-hint')), 10_000).toContain('Godot project found');
     await page.selectOption('#export-pivot', 'bottom-center');
-    await poll(async () => (await page.locator('[data-preview-min]').getAttribute('data-preview-min'))?.split(' ')[1] ?? '').toMatch(/^-?0\.000$/);
+    await poll(
+      async () => (await page.locator('[data-preview-min]').getAttribute('data-preview-min'))?.split(' ')[1] ?? '',
+    ).toMatch(/^-?0\.000$/);
     await page.locator('#job-preview-heading').scrollIntoViewIfNeeded();
     await shot('export-preview');
     await page.click('.export-form button[type="submit"]');
@@ -135,7 +146,9 @@ describe('compare and export', () => {
     await h.go(`#/job/${jobIds[0]}`);
     await page.waitForSelector('#export-dir');
     await page.fill('#export-dir', `${project}/assets/../assets/..`);
-    await poll(textOf(page.locator('#export-dir-hint')), 10_000).toBe(`The folder you typed is ${project}. Godot project found at ${project}.`);
+    await poll(textOf(page.locator('#export-dir-hint')), 10_000).toBe(
+      `The folder you typed is ${project}. Godot project found at ${project}.`,
+    );
     expect(await page.isChecked('#export-overwrite')).toBe(false);
     await page.click('.export-form button[type="submit"]');
     await page.locator('.export-form [role="alert"]').first().waitFor({ state: 'visible', timeout: 15_000 });
@@ -147,7 +160,9 @@ describe('compare and export', () => {
     await page.check('#export-overwrite');
     await page.click('.export-form button[type="submit"]');
     await page.locator('.export-result').waitFor({ state: 'visible', timeout: 30_000 });
-    expect(await textOf(page.locator('.export-result p'))()).toContain(`, replacing the earlier export (kept: ${asset}.glb.import):`);
+    expect(await textOf(page.locator('.export-result p'))()).toContain(
+      `, replacing the earlier export (kept: ${asset}.glb.import):`,
+    );
     expect(readFileSync(sidecar, 'utf8')).toBe('[remap]\nimporter="scene"\n');
     expect(readdirSync(target)).toEqual([asset]); // replaced in place: no second folder, nothing left aside
     await page.locator('.export-form').scrollIntoViewIfNeeded();
@@ -159,10 +174,17 @@ describe('compare and export', () => {
     await page.fill('#export-dir', '/proc/asset-studio-cannot-write-here');
     // A folder that does not exist yet is detected as a new plain folder (no error); only the export fails.
     await poll(async () => (await page.locator('#export-dir-hint').getAttribute('data-detected')) ?? '').toBe('folder');
-    expect(await textOf(page.locator('#export-dir-hint'))()).toBe('New folder: the export creates /proc/asset-studio-cannot-write-here.');
+    expect(await textOf(page.locator('#export-dir-hint'))()).toBe(
+      'New folder: the export creates /proc/asset-studio-cannot-write-here.',
+    );
     await page.click('.export-form button[type="submit"]');
-    await page.locator('.export-form .error-box, .export-form [role="alert"]').first().waitFor({ state: 'visible', timeout: 15_000 });
-    expect(await textOf(page.locator('.export-form [role="alert"]'))()).toContain('/proc/asset-studio-cannot-write-here');
+    await page
+      .locator('.export-form .error-box, .export-form [role="alert"]')
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 });
+    expect(await textOf(page.locator('.export-form [role="alert"]'))()).toContain(
+      '/proc/asset-studio-cannot-write-here',
+    );
   });
 
   it('checks an FBX before the animation upload: lying down, no bones and a zip of props warn, Male_Casual does not', async () => {
@@ -174,7 +196,11 @@ describe('compare and export', () => {
     expect(await page.locator('.fbx-warnings').count()).toBe(0);
     expect(await textOf(page.locator('[data-fbx-counts]'))()).toMatch(/^[1-9]\d* mesh(es)?, [1-9]\d* bones?, /);
     await h.screenshot('fbx-check-standing', page.locator('.fbx-check'));
-    await page.setInputFiles('#anim-file', { name: 'lying.fbx', mimeType: 'application/octet-stream', buffer: Buffer.from(lyingFbx()) });
+    await page.setInputFiles('#anim-file', {
+      name: 'lying.fbx',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(lyingFbx()),
+    });
     await poll(async () => (await page.locator('.fbx-check').getAttribute('data-state')) ?? '', 30_000).toBe('done');
     await poll(textOf(page.locator('.fbx-warnings'))).toContain('lies down');
     await h.screenshot('fbx-check-lying', page.locator('.fbx-check'));
@@ -185,7 +211,9 @@ describe('compare and export', () => {
     await h.screenshot('fbx-check-no-bones', page.locator('.fbx-check'));
     // A zip of static props: warned too.
     await page.setInputFiles('#anim-file', realFixture('zip', 'Platformer Kit (1.0).zip'));
-    await poll(textOf(page.locator('.fbx-warnings')), 30_000).toContain('none has bones: static props cannot be animated');
+    await poll(textOf(page.locator('.fbx-warnings')), 30_000).toContain(
+      'none has bones: static props cannot be animated',
+    );
     await shot('fbx-check-form');
   });
 
@@ -199,7 +227,9 @@ describe('compare and export', () => {
     let console422 = 0;
     let console404 = 0;
     const expected = (e: string) =>
-      /^HTTP 422 \/api\/call\/export\.run$|^HTTP 404 \/cache\/SESSION_\w+\/model\.mtl$/.test(e) || (/status of 422/.test(e) && ++console422 <= refused) || (/status of 404/.test(e) && ++console404 <= mtl);
+      /^HTTP 422 \/api\/call\/export\.run$|^HTTP 404 \/cache\/SESSION_\w+\/model\.mtl$/.test(e) ||
+      (/status of 422/.test(e) && ++console422 <= refused) ||
+      (/status of 404/.test(e) && ++console404 <= mtl);
     expect(h.pageErrors.filter((e) => !expected(e))).toEqual([]);
   });
 });

@@ -26,7 +26,8 @@ afterAll(() => {
 });
 
 const h = useViewerHarness();
-const environmentRequests = () => h.requests.filter((u) => /^https?:/.test(u) && /\.(hdr|env)$/.test(new URL(u).pathname));
+const environmentRequests = () =>
+  h.requests.filter((u) => /^https?:/.test(u) && /\.(hdr|env)$/.test(new URL(u).pathname));
 
 const canvas = () => h.page.locator('.viewer-canvas');
 const environment = () => h.page.locator('.viewer-environment');
@@ -72,8 +73,13 @@ function metalSpheresGlb(): Buffer {
     scene: 0,
     scenes: [{ nodes: roughness.map((_, i) => i) }],
     nodes: roughness.map((_, i) => ({ mesh: i, translation: [(i - 1) * 2.3, 1, 0] })),
-    meshes: roughness.map((_, i) => ({ primitives: [{ attributes: { POSITION: 0, NORMAL: 1 }, indices: 2, material: i }] })),
-    materials: roughness.map((r) => ({ name: `metal-${r}`, pbrMetallicRoughness: { baseColorFactor: [0.95, 0.93, 0.88, 1], metallicFactor: 1, roughnessFactor: r } })),
+    meshes: roughness.map((_, i) => ({
+      primitives: [{ attributes: { POSITION: 0, NORMAL: 1 }, indices: 2, material: i }],
+    })),
+    materials: roughness.map((r) => ({
+      name: `metal-${r}`,
+      pbrMetallicRoughness: { baseColorFactor: [0.95, 0.93, 0.88, 1], metallicFactor: 1, roughnessFactor: r },
+    })),
     accessors: [
       { bufferView: 0, componentType: 5126, count: vertexCount, type: 'VEC3', min: [-1, -1, -1], max: [1, 1, 1] },
       { bufferView: 1, componentType: 5126, count: vertexCount, type: 'VEC3' },
@@ -111,7 +117,9 @@ describe('viewer environment lighting', () => {
     const origin = new URL(h.page.url()).origin;
     expect(environmentRequests()).toContain(`${origin}/environment/studio.hdr`);
     expect(await environment().getAttribute('data-environment')).toBe('studio');
-    expect(await h.page.locator('.viewer-environment button[data-environment="studio"]').getAttribute('aria-pressed')).toBe('true');
+    expect(
+      await h.page.locator('.viewer-environment button[data-environment="studio"]').getAttribute('aria-pressed'),
+    ).toBe('true');
     expect(await textOf(environment().locator('legend'))()).toBe('Environment');
     // The background is off by default: the corner keeps the plain colour the other tests measure against.
     expect(await environment().locator('input[type="checkbox"]').isChecked()).toBe(false);
@@ -146,7 +154,9 @@ describe('viewer environment lighting', () => {
     await changeView(h, () => h.page.setInputFiles('.viewer-environment-file', warm));
     expect(await environment().getAttribute('data-environment')).toBe('file');
     expect(await textOf(environment().locator('.hint'))()).toBe('In use: warm-sunset.hdr');
-    expect(await h.page.locator('.viewer-environment button[data-environment="file"]').getAttribute('aria-pressed')).toBe('true');
+    expect(
+      await h.page.locator('.viewer-environment button[data-environment="file"]').getAttribute('aria-pressed'),
+    ).toBe('true');
     const user = await canvasRgb(h.page);
     await shot('env-user-hdr-2CylinderEngine');
     expect(difference(user, studio), 'the user environment changes the picture').toBeGreaterThan(1.5);
@@ -164,16 +174,26 @@ describe('viewer environment lighting', () => {
     await shot('env-user-hdr-background');
     expect(difference(withBackground, user), 'the background shows').toBeGreaterThan(3);
     // The plain background colour is gone from the corner (the environment is behind the model).
-    expect(Math.abs(withBackground[0]! - user[0]!) + Math.abs(withBackground[1]! - user[1]!) + Math.abs(withBackground[2]! - user[2]!)).toBeGreaterThan(20);
+    expect(
+      Math.abs(withBackground[0]! - user[0]!) +
+        Math.abs(withBackground[1]! - user[1]!) +
+        Math.abs(withBackground[2]! - user[2]!),
+    ).toBeGreaterThan(20);
     await changeView(h, () => h.page.uncheck('.viewer-environment input[type="checkbox"]'));
     expect(difference(await canvasRgb(h.page), user), 'background off again').toBeLessThan(0.5);
   });
 
   it('shows why a corrupt .hdr cannot be used, keeps the previous environment, and the viewer still works', async () => {
     const before = await canvasRgb(h.page);
-    await h.page.setInputFiles('.viewer-environment-file', { name: 'broken.hdr', mimeType: 'application/octet-stream', buffer: Buffer.from('this is not a Radiance file at all, just text') });
+    await h.page.setInputFiles('.viewer-environment-file', {
+      name: 'broken.hdr',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from('this is not a Radiance file at all, just text'),
+    });
     await poll(textOf(h.page.locator('.viewer-environment-error')), 30_000).toContain('broken.hdr');
-    expect(await textOf(h.page.locator('.viewer-environment-error'))()).toContain('The previous environment is still in use');
+    expect(await textOf(h.page.locator('.viewer-environment-error'))()).toContain(
+      'The previous environment is still in use',
+    );
     expect(await h.page.locator('.viewer-environment-error').getAttribute('role')).toBe('alert');
     await idle();
     expect(await environment().getAttribute('data-environment')).toBe('file');
@@ -181,10 +201,20 @@ describe('viewer environment lighting', () => {
     expect(difference(await canvasRgb(h.page), before), 'the picture is unchanged').toBeLessThan(0.5);
     await shot('env-corrupt-hdr');
     // A file that is not an environment at all is refused by name.
-    await h.page.setInputFiles('.viewer-environment-file', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
-    await poll(textOf(h.page.locator('.viewer-environment-error')), 10_000).toContain('notes.txt is not an environment file');
+    await h.page.setInputFiles('.viewer-environment-file', {
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('hello'),
+    });
+    await poll(textOf(h.page.locator('.viewer-environment-error')), 10_000).toContain(
+      'notes.txt is not an environment file',
+    );
     // A corrupt .env (Babylon's prefiltered format) too.
-    await h.page.setInputFiles('.viewer-environment-file', { name: 'broken.env', mimeType: 'application/octet-stream', buffer: Buffer.from('not a Babylon environment either') });
+    await h.page.setInputFiles('.viewer-environment-file', {
+      name: 'broken.env',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from('not a Babylon environment either'),
+    });
     await poll(textOf(h.page.locator('.viewer-environment-error')), 30_000).toContain('broken.env');
     await idle();
     expect(await textOf(environment().locator('.hint'))()).toBe('In use: warm-sunset.hdr');
@@ -198,7 +228,11 @@ describe('viewer environment lighting', () => {
   });
 
   it('metal reflects the studio: polished spheres are lit with it and dark with the lights only', async () => {
-    await h.page.setInputFiles('#viewer-file', { name: 'MetalSpheres.glb', mimeType: 'model/gltf-binary', buffer: metalSpheresGlb() });
+    await h.page.setInputFiles('#viewer-file', {
+      name: 'MetalSpheres.glb',
+      mimeType: 'model/gltf-binary',
+      buffer: metalSpheresGlb(),
+    });
     await modelShown(h, { name: 'MetalSpheres.glb' });
     const lit = await canvasRgb(h.page);
     await shot('env-studio-metal-spheres');
@@ -218,10 +252,13 @@ describe('viewer environment lighting', () => {
   it.each([
     ['BoxTextured.glb', [realFixture('glb', 'BoxTextured.glb')]],
     ['Fox.glb', [realFixture('glb', 'Fox.glb')]],
-    ['spider.obj', (() => {
-      const dir = realFixture('obj', 'spider');
-      return readdirSync(dir).map((f) => join(dir, f));
-    })()],
+    [
+      'spider.obj',
+      (() => {
+        const dir = realFixture('obj', 'spider');
+        return readdirSync(dir).map((f) => join(dir, f));
+      })(),
+    ],
   ] as const)('renders %s lit, neither black nor washed out, with Studio and None', async (name, paths) => {
     await openModel([...paths], name);
     const lit = measure(await canvasRgb(h.page));
@@ -235,6 +272,8 @@ describe('viewer environment lighting', () => {
 
   it('made no request beyond this machine', () => {
     expect(h.offHost()).toEqual([]);
-    expect(h.pageErrors.filter((e) => !/broken\.(hdr|env)|Bad HDR|Failed to parse|not a Babylon environment/i.test(e))).toEqual([]);
+    expect(
+      h.pageErrors.filter((e) => !/broken\.(hdr|env)|Bad HDR|Failed to parse|not a Babylon environment/i.test(e)),
+    ).toEqual([]);
   });
 });

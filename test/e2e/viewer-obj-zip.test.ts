@@ -24,7 +24,8 @@ const retopoSessions: string[] = [];
 
 const shot = (name: string) => h.screenshot(name);
 const go = (hash: string) => h.go(hash);
-const number = async (locator: ReturnType<Harness['page']['locator']>) => Number((await locator.innerText()).replace(/,/g, ''));
+const number = async (locator: ReturnType<Harness['page']['locator']>) =>
+  Number((await locator.innerText()).replace(/,/g, ''));
 
 /** Share of a canvas that differs from its corner colour. */
 const covered = async (selector: string) => measure(await canvasRgb(h.page, selector, 80)).covered;
@@ -66,7 +67,7 @@ describe('an OBJ from its zip, and a retopology against its original', () => {
     for (const kind of ['glb', 'obj', 'zip']) await cached(imageJob.remoteId, kind);
   });
 
-  it('opens the job\'s OBJ from inside its zip, with its MTL and texture', async () => {
+  it("opens the job's OBJ from inside its zip, with its MTL and texture", async () => {
     const { page } = h;
     const before = h.requests.length;
     await go(`#/compare/${imageJob.id}~obj`);
@@ -122,7 +123,9 @@ describe('an OBJ from its zip, and a retopology against its original', () => {
     await cached(retopo.remoteId, 'retopo_obj');
     await cached(retopo.remoteId, 'retopo_obj:mesh.mtl');
     await go(`#/job/${retopo.id}`);
-    await poll(textOf(page.locator('[data-original-missing]')), 20_000).toContain('The original mesh is not in the local cache');
+    await poll(textOf(page.locator('[data-original-missing]')), 20_000).toContain(
+      'The original mesh is not in the local cache',
+    );
     expect(await page.locator('[data-compare-original]').count()).toBe(0);
     await page.locator('#job-preview-heading').scrollIntoViewIfNeeded();
     await shot('retopo-original-missing');

@@ -27,11 +27,20 @@ export async function openFiles(h: Harness, paths: string | string[]): Promise<v
  * Waits until the viewer inside `scope` has shown its model (named `name`, if given) and its render loop
  * has stopped.
  */
-export async function modelShown(h: Harness, { name, scope = '' }: { name?: string; scope?: string } = {}): Promise<void> {
+export async function modelShown(
+  h: Harness,
+  { name, scope = '' }: { name?: string; scope?: string } = {},
+): Promise<void> {
   const viewer = h.page.locator(`${scope} .viewer`.trim());
-  const state = async () => (name === undefined ? ((await viewer.getAttribute('data-state')) ?? '') : `${await viewer.getAttribute('data-state')} ${await viewer.getAttribute('data-name')}`);
+  const state = async () =>
+    name === undefined
+      ? ((await viewer.getAttribute('data-state')) ?? '')
+      : `${await viewer.getAttribute('data-state')} ${await viewer.getAttribute('data-name')}`;
   await poll(state, VIEWER_WAIT_MS).toBe(name === undefined ? 'ready' : `ready ${name}`);
-  await poll(async () => (await viewer.locator('.viewer-canvas').getAttribute('data-rendering')) ?? '', VIEWER_WAIT_MS).toBe('idle');
+  await poll(
+    async () => (await viewer.locator('.viewer-canvas').getAttribute('data-rendering')) ?? '',
+    VIEWER_WAIT_MS,
+  ).toBe('idle');
 }
 
 /** A number the viewer inside `scope` shows in its stats (`triangles`, `vertices`...). */
@@ -56,7 +65,10 @@ export async function changeView(h: Harness, action: () => Promise<unknown>): Pr
   const frames = await canvas.getAttribute('data-frames');
   await action();
   await poll(
-    async () => (await canvas.getAttribute('data-frames')) !== frames && (await canvas.getAttribute('data-rendering')) === 'idle' && ((await environment.count()) === 0 || (await environment.getAttribute('data-reading')) === null),
+    async () =>
+      (await canvas.getAttribute('data-frames')) !== frames &&
+      (await canvas.getAttribute('data-rendering')) === 'idle' &&
+      ((await environment.count()) === 0 || (await environment.getAttribute('data-reading')) === null),
     VIEWER_WAIT_MS,
   ).toBe(true);
 }

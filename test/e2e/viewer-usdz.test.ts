@@ -24,8 +24,17 @@ let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'viewer-usdz-'));
   writeFileSync(join(dir, 'model.usdz'), buildUsdz(MESH));
-  writeFileSync(join(dir, 'quads.usdz'), buildUsdz({ ...MESH, seed: 'viewer-usdz-quads', kind: 'character', quads: true, targetFaces: 1500 }));
-  writeFileSync(join(dir, 'binary.usdz'), buildZip([{ name: 'model.usdc', data: Buffer.concat([Buffer.from('PXR-USDC'), Buffer.alloc(120)]) }], { method: 'store', align: 64 }));
+  writeFileSync(
+    join(dir, 'quads.usdz'),
+    buildUsdz({ ...MESH, seed: 'viewer-usdz-quads', kind: 'character', quads: true, targetFaces: 1500 }),
+  );
+  writeFileSync(
+    join(dir, 'binary.usdz'),
+    buildZip([{ name: 'model.usdc', data: Buffer.concat([Buffer.from('PXR-USDC'), Buffer.alloc(120)]) }], {
+      method: 'store',
+      align: 64,
+    }),
+  );
 });
 
 afterAll(() => {
@@ -49,7 +58,11 @@ describe('viewer: USDZ', () => {
     await expectRendered(h, 'model.glb', 'usdz-engine-as-glb');
     const glbFacts = await textOf(h.page.locator('.viewer-stats'))();
     // The same numbers, the files' own sizes apart.
-    const numbers = (t: string) => t.replace(/^.*?Triangles/, '').replace(/model\.(usdz|glb)/g, '').replace(/File size.*?Textures/, 'Textures');
+    const numbers = (t: string) =>
+      t
+        .replace(/^.*?Triangles/, '')
+        .replace(/model\.(usdz|glb)/g, '')
+        .replace(/File size.*?Textures/, 'Textures');
     expect(numbers(usdz.facts)).toBe(numbers(glbFacts));
     const glb = await canvasRgb(h.page);
     let sum = 0;
@@ -82,12 +95,16 @@ describe('viewer: USDZ', () => {
     // that fails every extraction, naming the glue URL it was given.
     const babylon = join(dirname(h.dataDir), 'renderer', 'babylon');
     mkdirSync(join(babylon, 'babylonUsdImporter'), { recursive: true });
-    for (const f of ['babylon-usd-importer.js', 'babylon-usd-importer.wasm', 'babylon-usd-importer.data']) writeFileSync(join(babylon, 'babylonUsdImporter', f), '');
+    for (const f of ['babylon-usd-importer.js', 'babylon-usd-importer.wasm', 'babylon-usd-importer.data'])
+      writeFileSync(join(babylon, 'babylonUsdImporter', f), '');
     writeFileSync(
       join(babylon, 'babylonUsdImporter', 'babylon-usd-importer.worker.js'),
       "self.onmessage = (e) => self.postMessage({ type: 'error', requestId: e.data.requestId, message: 'stand-in runtime, glue ' + e.data.asset.glueUrl });\n",
     );
-    writeFileSync(join(babylon, 'usd-runtime.json'), JSON.stringify({ available: true, folder: 'babylonUsdImporter/' }));
+    writeFileSync(
+      join(babylon, 'usd-runtime.json'),
+      JSON.stringify({ available: true, folder: 'babylonUsdImporter/' }),
+    );
     try {
       await openApp(h, '#/viewer'); // a fresh page reads the manifest again
       await h.page.waitForSelector('#viewer-file');
@@ -98,7 +115,9 @@ describe('viewer: USDZ', () => {
       await h.page.setInputFiles('#viewer-file', join(dir, 'binary.usdz'));
       await h.page.waitForSelector('.viewer-error');
       const error = await textOf(h.page.locator('.viewer-error'))();
-      expect(error).toMatch(/The OpenUSD importer failed \(stand-in runtime, glue http:\/\/127\.0\.0\.1:\d+\/babylon\/babylonUsdImporter\/babylon-usd-importer\.js\), and so did the built-in reader: This USDZ holds a binary USD \(USDC\) layer/);
+      expect(error).toMatch(
+        /The OpenUSD importer failed \(stand-in runtime, glue http:\/\/127\.0\.0\.1:\d+\/babylon\/babylonUsdImporter\/babylon-usd-importer\.js\), and so did the built-in reader: This USDZ holds a binary USD \(USDC\) layer/,
+      );
     } finally {
       writeFileSync(join(babylon, 'usd-runtime.json'), JSON.stringify({ available: false }));
     }

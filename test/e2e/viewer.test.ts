@@ -31,7 +31,10 @@ describe('viewer', () => {
 
   it('opens the spider OBJ with its MTL and textures', async () => {
     const dir = realFixture('obj', 'spider');
-    await openFiles(h, readdirSync(dir).map((f) => join(dir, f)));
+    await openFiles(
+      h,
+      readdirSync(dir).map((f) => join(dir, f)),
+    );
     await expectRendered(h, 'spider.obj', 'obj-spider');
     const textures = Number(await h.page.locator('[data-stat="textures"]').innerText());
     expect(textures).toBeGreaterThan(0);
@@ -41,7 +44,9 @@ describe('viewer', () => {
     for (const li of await items.all()) expect(Number(await li.getAttribute('data-width'))).toBeGreaterThan(0);
     expect(await textOf(items.first())()).toMatch(/\.jpg \d+ × \d+, [\d.]+ [KM]B$/);
     const objSize = statSync(join(dir, 'spider.obj')).size;
-    expect(await textOf(h.page.locator('[data-stat="file-size"]'))()).toMatch(new RegExp(`^${(objSize / 1024).toFixed(0)}(\\.\\d)? KB \\(\\+ 6 beside it: `));
+    expect(await textOf(h.page.locator('[data-stat="file-size"]'))()).toMatch(
+      new RegExp(`^${(objSize / 1024).toFixed(0)}(\\.\\d)? KB \\(\\+ 6 beside it: `),
+    );
   });
 
   it('opens an OBJ picked without its MTL, untextured, and says why', async () => {
@@ -53,7 +58,10 @@ describe('viewer', () => {
     expect(await textOf(h.page.locator('[data-stat="textures"]'))()).toBe('0');
     // With its files the warning goes.
     const dir = realFixture('obj', 'spider');
-    await openFiles(h, readdirSync(dir).map((f) => join(dir, f)));
+    await openFiles(
+      h,
+      readdirSync(dir).map((f) => join(dir, f)),
+    );
     await expectRendered(h, 'spider.obj', 'obj-spider-again');
     expect(await h.page.locator('.viewer-warnings').count()).toBe(0);
   });
@@ -63,11 +71,17 @@ describe('viewer', () => {
     await expectRendered(h, 'blender_282_suzanne.obj', 'obj-suzanne');
   });
 
-  it.each(readdirSync(realFixture('fbx')).filter((f) => f.endsWith('.fbx')).sort())('opens the FBX %s', async (file) => {
+  it.each(
+    readdirSync(realFixture('fbx'))
+      .filter((f) => f.endsWith('.fbx'))
+      .sort(),
+  )('opens the FBX %s', async (file) => {
     await openFiles(h, [realFixture('fbx', file)]);
     await expectRendered(h, file, `fbx-${file.replace(/\.fbx$/, '')}`);
     // In metres (the file's UnitScaleFactor applied): objects of a few metres at most, not hundreds of centimetres.
-    const size = (await h.page.locator('[data-stat="size"]').innerText()).split('×').map((t) => Number(t.trim().replace(/,/g, '')));
+    const size = (await h.page.locator('[data-stat="size"]').innerText())
+      .split('×')
+      .map((t) => Number(t.trim().replace(/,/g, '')));
     expect(Math.max(...size)).toBeLessThan(10);
     expect(Math.max(...size)).toBeGreaterThan(0.05);
   });
@@ -132,13 +146,17 @@ describe('viewer', () => {
 
     await openFiles(h, [realFixture('glb', 'Fox.glb')]);
     await expectRendered(h, 'Fox.glb', 'glb-Fox-channels');
-    for (const mode of channels) expect(await h.page.locator(`[data-mode="${mode}"]`).isEnabled(), `${mode} enabled for Fox`).toBe(true);
+    for (const mode of channels)
+      expect(await h.page.locator(`[data-mode="${mode}"]`).isEnabled(), `${mode} enabled for Fox`).toBe(true);
   });
 
   it('saves the view as a PNG the size of the canvas', async () => {
     await openFiles(h, [realFixture('glb', 'BoxTextured.glb')]);
     await expectRendered(h, 'BoxTextured.glb', 'view-before-screenshot');
-    const [download] = await Promise.all([h.page.waitForEvent('download'), h.page.click('button:has-text("Screenshot")')]);
+    const [download] = await Promise.all([
+      h.page.waitForEvent('download'),
+      h.page.click('button:has-text("Screenshot")'),
+    ]);
     expect(download.suggestedFilename()).toBe('BoxTextured.png');
     const png = readFileSync(await download.path());
     expect(png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe(true);
@@ -175,7 +193,11 @@ describe('viewer', () => {
   });
 
   it('shows why a corrupt file fails, and the next file still opens', async () => {
-    await h.page.setInputFiles('#viewer-file', { name: 'broken.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from('this is not a binary glTF file at all') });
+    await h.page.setInputFiles('#viewer-file', {
+      name: 'broken.glb',
+      mimeType: 'model/gltf-binary',
+      buffer: Buffer.from('this is not a binary glTF file at all'),
+    });
     await h.page.waitForSelector('.viewer-error');
     expect(await textOf(h.page.locator('.viewer-error'))()).toContain('Could not open broken.glb');
     await h.screenshot('corrupt', h.page.locator('.viewer'));
@@ -191,8 +213,11 @@ describe('viewer', () => {
     await panel.locator('button:has-text("Validate")').click();
     await poll(async () => (await panel.getAttribute('data-state')) ?? '', 30_000).toBe('done');
     expect(await textOf(panel.locator('[data-count="errors"]'))()).toBe('0');
-    for (const kind of ['warnings', 'infos', 'hints']) expect(await textOf(panel.locator(`[data-count="${kind}"]`))()).toMatch(/^\d+$/);
-    expect(await textOf(panel.locator('.validation-counts'))()).toMatch(/^0 errors, \d+ warnings?, \d+ infos?, \d+ hints?$/);
+    for (const kind of ['warnings', 'infos', 'hints'])
+      expect(await textOf(panel.locator(`[data-count="${kind}"]`))()).toMatch(/^\d+$/);
+    expect(await textOf(panel.locator('.validation-counts'))()).toMatch(
+      /^0 errors, \d+ warnings?, \d+ infos?, \d+ hints?$/,
+    );
 
     // The same file with an accessor's count changed from 36 to 99 (same length: still a valid GLB and
     // JSON, but the accessor no longer fits its buffer view).
@@ -202,8 +227,16 @@ describe('viewer', () => {
     expect(json).toContain('"count":36');
     const broken = Buffer.from(bytes);
     broken.write(json.replace('"count":36', '"count":99'), 20, 'utf8');
-    await h.page.setInputFiles('#viewer-file', { name: 'BadAccessor.glb', mimeType: 'model/gltf-binary', buffer: broken });
-    await poll(async () => `${await h.page.locator('.viewer').getAttribute('data-name')} ${await h.page.locator('.viewer').getAttribute('data-state')}`, 20_000).toMatch(/^BadAccessor\.glb (ready|error)$/);
+    await h.page.setInputFiles('#viewer-file', {
+      name: 'BadAccessor.glb',
+      mimeType: 'model/gltf-binary',
+      buffer: broken,
+    });
+    await poll(
+      async () =>
+        `${await h.page.locator('.viewer').getAttribute('data-name')} ${await h.page.locator('.viewer').getAttribute('data-state')}`,
+      20_000,
+    ).toMatch(/^BadAccessor\.glb (ready|error)$/);
     // Whether or not Babylon opens it, the panel offers the validator (a file that fails to open is one to check).
     expect(await panel.getAttribute('data-state'), 'a new file resets the report').toBe('idle');
     await panel.locator('button:has-text("Validate")').click();
@@ -215,7 +248,7 @@ describe('viewer', () => {
     await h.screenshot('validate-bad-accessor', h.page.locator('.viewer'));
   });
 
-  it("draws the model before it says ready, its PBR shader compiled once (for the lights it has) and kept for the next open", async () => {
+  it('draws the model before it says ready, its PBR shader compiled once (for the lights it has) and kept for the next open', async () => {
     // A fresh page: a new engine, so that no model shader is compiled yet. Once the viewer has prepared its
     // glTF loader (warm-up.ts), the page's WebGL calls are watched for the programs linked, and the canvas
     // is read the moment the viewer says "ready".
@@ -253,7 +286,8 @@ describe('viewer', () => {
         ctx.drawImage(src, 0, 0, c.width, c.height);
         const d = ctx.getImageData(0, 0, c.width, c.height).data;
         let covered = 0;
-        for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - d[0]) + Math.abs(d[i + 1] - d[1]) + Math.abs(d[i + 2] - d[2]) > 24) covered++;
+        for (let i = 0; i < d.length; i += 4)
+          if (Math.abs(d[i] - d[0]) + Math.abs(d[i + 1] - d[1]) + Math.abs(d[i + 2] - d[2]) > 24) covered++;
         g.__atReady = covered / (d.length / 4);
         g.__framesAtReady = Number(src.dataset.frames);
       }).observe(viewer, { attributes: true, attributeFilter: ['data-state'] });
@@ -262,7 +296,11 @@ describe('viewer', () => {
     await expectRendered(h, 'Fox.glb', 'glb-Fox-fresh-page');
     const { atReady, framesAtReady, linked } = await h.page.evaluate(() => {
       const g = globalThis as any;
-      return { atReady: g.__atReady as number, framesAtReady: g.__framesAtReady as number, linked: g.__linked as string[] };
+      return {
+        atReady: g.__atReady as number,
+        framesAtReady: g.__framesAtReady as number,
+        linked: g.__linked as string[],
+      };
     });
     expect(atReady, 'share of the canvas showing the model when the viewer said ready').toBeGreaterThan(0.02);
     // The panels that appear with "ready" (animation, environment) change nothing in the view: no frame more.
@@ -283,47 +321,62 @@ describe('viewer', () => {
     await h.page.evaluate(() => ((globalThis as any).__linked.length = 0));
     await openFiles(h, [realFixture('glb', 'Fox.glb')]);
     await expectRendered(h, 'Fox.glb', 'glb-Fox-again');
-    expect(await h.page.evaluate(() => (globalThis as any).__linked.length), 'programs linked for the fox opened again').toBe(0);
+    expect(
+      await h.page.evaluate(() => (globalThis as any).__linked.length),
+      'programs linked for the fox opened again',
+    ).toBe(0);
   });
 
-  it.each(['etc1s', 'uastc'] as const)('opens a GLB with a KTX2 texture (KHR_texture_basisu, %s), decoded by the app from its own files', async (codec) => {
-    // A 2 x 1 m quad whose texture is red on the left and blue on the right, as KTX2 (Basis Universal).
-    const dir = mkdtempSync(join(tmpdir(), 'viewer-ktx2-'));
-    try {
-      const file = join(dir, `quad-${codec}.glb`);
-      writeFileSync(file, await basisuGlb(await encodeKtx2(64, 32, pixels(64, 32, halves(64)), codec)));
-      await openFiles(h, [file]);
-      await expectRendered(h, `quad-${codec}.glb`, `glb-ktx2-${codec}`);
-      await poll(() => h.page.locator('.texture-list li').count()).toBe(1);
-      expect(await h.page.locator('.texture-list li').getAttribute('data-width')).toBe('64');
-      // Both halves of the texture are on the canvas (a texture that failed would leave the quad one colour).
-      const rgb = await canvasRgb(h.page);
-      let red = 0;
-      let blue = 0;
-      for (let i = 0; i < rgb.length; i += 3) {
-        const [r, g, b] = [rgb[i]!, rgb[i + 1]!, rgb[i + 2]!];
-        if (r > b + 80 && r > g + 80) red++;
-        if (b > r + 80) blue++;
+  it.each(['etc1s', 'uastc'] as const)(
+    'opens a GLB with a KTX2 texture (KHR_texture_basisu, %s), decoded by the app from its own files',
+    async (codec) => {
+      // A 2 x 1 m quad whose texture is red on the left and blue on the right, as KTX2 (Basis Universal).
+      const dir = mkdtempSync(join(tmpdir(), 'viewer-ktx2-'));
+      try {
+        const file = join(dir, `quad-${codec}.glb`);
+        writeFileSync(file, await basisuGlb(await encodeKtx2(64, 32, pixels(64, 32, halves(64)), codec)));
+        await openFiles(h, [file]);
+        await expectRendered(h, `quad-${codec}.glb`, `glb-ktx2-${codec}`);
+        await poll(() => h.page.locator('.texture-list li').count()).toBe(1);
+        expect(await h.page.locator('.texture-list li').getAttribute('data-width')).toBe('64');
+        // Both halves of the texture are on the canvas (a texture that failed would leave the quad one colour).
+        const rgb = await canvasRgb(h.page);
+        let red = 0;
+        let blue = 0;
+        for (let i = 0; i < rgb.length; i += 3) {
+          const [r, g, b] = [rgb[i]!, rgb[i + 1]!, rgb[i + 2]!];
+          if (r > b + 80 && r > g + 80) red++;
+          if (b > r + 80) blue++;
+        }
+        red /= rgb.length / 3;
+        blue /= rgb.length / 3;
+        expect(red, 'share of red pixels').toBeGreaterThan(0.01);
+        expect(blue, 'share of blue pixels').toBeGreaterThan(0.01);
+        // Decoded by the app's worker with the transcoder it ships, both from this host.
+        expect(h.requestedPaths()).toContain('/babylon/ktx2-worker.js');
+        expect(h.requestedPaths()).toContain('/babylon/basisTranscoder/1/basis_transcoder.wasm');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
-      red /= rgb.length / 3;
-      blue /= rgb.length / 3;
-      expect(red, 'share of red pixels').toBeGreaterThan(0.01);
-      expect(blue, 'share of blue pixels').toBeGreaterThan(0.01);
-      // Decoded by the app's worker with the transcoder it ships, both from this host.
-      expect(h.requestedPaths()).toContain('/babylon/ktx2-worker.js');
-      expect(h.requestedPaths()).toContain('/babylon/basisTranscoder/1/basis_transcoder.wasm');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 
   it('says why a damaged KTX2 texture fails, and opens the next file', async () => {
     const ktx2 = await encodeKtx2(64, 32, pixels(64, 32, halves(64)), 'etc1s');
     const glb = await basisuGlb(ktx2.slice(0, Math.floor(ktx2.length * 0.6))); // the texture's level data cut off
-    await h.page.setInputFiles('#viewer-file', { name: 'damaged-ktx2.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from(glb) });
+    await h.page.setInputFiles('#viewer-file', {
+      name: 'damaged-ktx2.glb',
+      mimeType: 'model/gltf-binary',
+      buffer: Buffer.from(glb),
+    });
     const viewer = h.page.locator('.viewer');
-    await poll(async () => `${await viewer.getAttribute('data-state')} ${await viewer.getAttribute('data-name')}`, 20_000).toBe('error damaged-ktx2.glb');
-    expect(await textOf(h.page.locator('.viewer-error'))()).toMatch(/KTX2 texture: The KTX2 texture (is damaged|could not be prepared|.*could not be decoded)/);
+    await poll(
+      async () => `${await viewer.getAttribute('data-state')} ${await viewer.getAttribute('data-name')}`,
+      20_000,
+    ).toBe('error damaged-ktx2.glb');
+    expect(await textOf(h.page.locator('.viewer-error'))()).toMatch(
+      /KTX2 texture: The KTX2 texture (is damaged|could not be prepared|.*could not be decoded)/,
+    );
     await openFiles(h, [realFixture('glb', 'BoxTextured.glb')]);
     await expectRendered(h, 'BoxTextured.glb', 'after-damaged-ktx2');
   });
@@ -331,30 +384,33 @@ describe('viewer', () => {
   it.each([
     ['draco', '/babylon/draco_wasm_wrapper_gltf.js'],
     ['meshopt', '/babylon/meshopt_decoder.js'],
-  ] as const)('opens a GLB with %s-compressed geometry, decoded by Babylon from the app\'s own files', async (codec, decoder) => {
-    const original = realFixture('glb', '2CylinderEngine.glb');
-    await openFiles(h, [original]);
-    await expectRendered(h, '2CylinderEngine.glb', `glb-2CylinderEngine-before-${codec}`);
-    const stat = (name: string) => textOf(h.page.locator(`[data-stat="${name}"]`))();
-    const [triangles, size] = [await stat('triangles'), await stat('size')];
-    const dir = mkdtempSync(join(tmpdir(), `viewer-${codec}-`));
-    try {
-      const file = join(dir, `engine-${codec}.glb`);
-      const compressed = await compressedGlb(original, codec);
-      writeFileSync(file, compressed.glb);
-      await openFiles(h, [file]);
-      await expectRendered(h, `engine-${codec}.glb`, `glb-${codec}`);
-      // The geometry the file holds (the reference decoder's count: the encoder may drop degenerate
-      // triangles), at the original's size (to the quantisation's precision).
-      expect(Number((await stat('triangles')).replace(/,/g, ''))).toBe(compressed.triangles);
-      expect(compressed.triangles).toBeGreaterThan(0.9 * Number(triangles.replace(/,/g, '')));
-      const metres = (text: string) => text.split('×').map((t) => Number(t.trim().replace(/,/g, '')));
-      for (const [i, v] of metres(await stat('size')).entries()) expect(v).toBeCloseTo(metres(size)[i]!, 1);
-      expect(h.requestedPaths()).toContain(decoder);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  ] as const)(
+    "opens a GLB with %s-compressed geometry, decoded by Babylon from the app's own files",
+    async (codec, decoder) => {
+      const original = realFixture('glb', '2CylinderEngine.glb');
+      await openFiles(h, [original]);
+      await expectRendered(h, '2CylinderEngine.glb', `glb-2CylinderEngine-before-${codec}`);
+      const stat = (name: string) => textOf(h.page.locator(`[data-stat="${name}"]`))();
+      const [triangles, size] = [await stat('triangles'), await stat('size')];
+      const dir = mkdtempSync(join(tmpdir(), `viewer-${codec}-`));
+      try {
+        const file = join(dir, `engine-${codec}.glb`);
+        const compressed = await compressedGlb(original, codec);
+        writeFileSync(file, compressed.glb);
+        await openFiles(h, [file]);
+        await expectRendered(h, `engine-${codec}.glb`, `glb-${codec}`);
+        // The geometry the file holds (the reference decoder's count: the encoder may drop degenerate
+        // triangles), at the original's size (to the quantisation's precision).
+        expect(Number((await stat('triangles')).replace(/,/g, ''))).toBe(compressed.triangles);
+        expect(compressed.triangles).toBeGreaterThan(0.9 * Number(triangles.replace(/,/g, '')));
+        const metres = (text: string) => text.split('×').map((t) => Number(t.trim().replace(/,/g, '')));
+        for (const [i, v] of metres(await stat('size')).entries()) expect(v).toBeCloseTo(metres(size)[i]!, 1);
+        expect(h.requestedPaths()).toContain(decoder);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('opens a .gltf with its .bin and a texture in a folder, and says which file is missing when one is', async () => {
     // BoxTextured as glTF JSON + .bin + PNG in a textures/ folder (written by glTF Transform), all picked
@@ -365,17 +421,28 @@ describe('viewer', () => {
       const doc = await io.read(realFixture('glb', 'BoxTextured.glb'));
       for (const [i, t] of doc.getRoot().listTextures().entries()) t.setURI(`textures/box-${i}.png`);
       await io.write(join(dir, 'box.gltf'), doc);
-      const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(dir, f)).isFile()).sort();
+      const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+        .filter((f) => statSync(join(dir, f)).isFile())
+        .sort();
       expect(files).toEqual(['box.bin', 'box.gltf', join('textures', 'box-0.png')]);
-      await openFiles(h, files.map((f) => join(dir, f)));
+      await openFiles(
+        h,
+        files.map((f) => join(dir, f)),
+      );
       await expectRendered(h, 'box.gltf', 'gltf-separate-files');
       expect(await textOf(h.page.locator('[data-stat="textures"]'))()).toBe('1');
       await poll(() => h.page.locator('.texture-list li').count()).toBe(1);
 
       // Without its .bin: an error naming the problem, and the viewer still opens the next file.
-      await openFiles(h, files.filter((f) => !f.endsWith('.bin')).map((f) => join(dir, f)));
+      await openFiles(
+        h,
+        files.filter((f) => !f.endsWith('.bin')).map((f) => join(dir, f)),
+      );
       const viewer = h.page.locator('.viewer');
-      await poll(async () => `${await viewer.getAttribute('data-state')} ${await viewer.getAttribute('data-name')}`, 20_000).toBe('error box.gltf');
+      await poll(
+        async () => `${await viewer.getAttribute('data-state')} ${await viewer.getAttribute('data-name')}`,
+        20_000,
+      ).toBe('error box.gltf');
       expect(await viewer.innerText()).toContain('box.gltf needs box.bin, which was not picked with it.');
       await openFiles(h, [realFixture('glb', 'BoxTextured.glb')]);
       await expectRendered(h, 'BoxTextured.glb', 'gltf-after-missing-bin');

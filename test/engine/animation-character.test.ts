@@ -8,10 +8,23 @@ import { fbxBones } from '../../shared/fbx-bones.ts';
 import { JOINT_NAMES } from '../../shared/contract/index.ts';
 import { realFixture } from '../fixtures.ts';
 import { accessorData, nodePosition, readGlb, type Gltf } from './animation-glb-pose.ts';
-import { call, download, expectError, expectSuccess, PNG_SIGNATURE, pollUntil, send, startTestEngine, type TestEngine } from './helpers.ts';
+import {
+  call,
+  download,
+  expectError,
+  expectSuccess,
+  PNG_SIGNATURE,
+  pollUntil,
+  send,
+  startTestEngine,
+  type TestEngine,
+} from './helpers.ts';
 
 const validator = createRequire(import.meta.url)('gltf-validator') as {
-  validateBytes(data: Uint8Array, options?: { maxIssues?: number; writeTimestamp?: boolean }): Promise<{ issues: { numErrors: number; messages: unknown[] } }>;
+  validateBytes(
+    data: Uint8Array,
+    options?: { maxIssues?: number; writeTimestamp?: boolean },
+  ): Promise<{ issues: { numErrors: number; messages: unknown[] } }>;
 };
 
 let engine: TestEngine;
@@ -25,31 +38,65 @@ function upload(bytes: Uint8Array, name: string) {
   form.append('file', new Blob([new Uint8Array(bytes)]), name);
   return send(`${engine.url}/mesh-animation/upload`, { body: form });
 }
-const read = async (code: string) => expectSuccess('getAnimation', await call(engine, 'getAnimation', { params: { session_code: code } }));
+const read = async (code: string) =>
+  expectSuccess('getAnimation', await call(engine, 'getAnimation', { params: { session_code: code } }));
 /** Reading a 2 MB FBX takes seconds of CPU on a loaded machine: a cap for a hung session, not a speed bar. */
-const finished = (code: string) => pollUntil(() => read(code), (s) => s.status === 'predefined_done' || s.status.endsWith('_failed'), 180_000);
+const finished = (code: string) =>
+  pollUntil(
+    () => read(code),
+    (s) => s.status === 'predefined_done' || s.status.endsWith('_failed'),
+    180_000,
+  );
 const glbOf = async (url: string) => readGlb((await download(url)).bytes);
 
 interface Character {
   file: string;
   /** Bone names of the 17 joints' bones, as the file spells them. */
-  bones: { hips: string; head: string; lAnkle: string; rAnkle: string; lWrist: string; rWrist: string; lShoulder: string; rShoulder: string };
+  bones: {
+    hips: string;
+    head: string;
+    lAnkle: string;
+    rAnkle: string;
+    lWrist: string;
+    rWrist: string;
+    lShoulder: string;
+    rShoulder: string;
+  };
   triangles: number;
 }
 const CHARACTERS: Character[] = [
   {
     file: 'Male_Casual.fbx',
-    bones: { hips: 'Hips', head: 'Head', lAnkle: 'Foot.L', rAnkle: 'Foot.R', lWrist: 'Palm.L', rWrist: 'Palm.R', lShoulder: 'UpperArm.L', rShoulder: 'UpperArm.R' },
+    bones: {
+      hips: 'Hips',
+      head: 'Head',
+      lAnkle: 'Foot.L',
+      rAnkle: 'Foot.R',
+      lWrist: 'Palm.L',
+      rWrist: 'Palm.R',
+      lShoulder: 'UpperArm.L',
+      rShoulder: 'UpperArm.R',
+    },
     triangles: 1854,
   },
   {
     file: 'maya_kenney_character_7700_binary.fbx',
-    bones: { hips: 'Hips', head: 'Head', lAnkle: 'LeftFoot', rAnkle: 'RightFoot', lWrist: 'LeftHand', rWrist: 'RightHand', lShoulder: 'LeftArm', rShoulder: 'RightArm' },
+    bones: {
+      hips: 'Hips',
+      head: 'Head',
+      lAnkle: 'LeftFoot',
+      rAnkle: 'RightFoot',
+      lWrist: 'LeftHand',
+      rWrist: 'RightHand',
+      lShoulder: 'LeftArm',
+      rShoulder: 'RightArm',
+    },
     triangles: 1604,
   },
 ];
 
-const triangles = (file: { gltf: Gltf; bin: Buffer }) => file.gltf.meshes[0]!.primitives.reduce((n, p) => n + file.gltf.accessors[p.indices]!.count / 3, 0);
+const triangles = (file: { gltf: Gltf; bin: Buffer }) =>
+  file.gltf.meshes[0]!.primitives.reduce((n, p) => n + file.gltf.accessors[p.indices]!.count / 3, 0);
 const duration = (file: { gltf: Gltf; bin: Buffer }, clip: number) => {
   const sampler = file.gltf.animations![clip]!.samplers[0]!;
   return file.gltf.accessors[sampler.input]!.max![0]!;
@@ -93,7 +140,10 @@ describe.each(CHARACTERS)('an uploaded character: $file', ({ file, bones, triang
     const limbNodes = fbxBones(bytes).bones;
     for (const url of [session.mesh_url, session.animation_url]) {
       const bytesOfGlb = (await download(url)).bytes;
-      const report = await validator.validateBytes(new Uint8Array(bytesOfGlb), { maxIssues: 20, writeTimestamp: false });
+      const report = await validator.validateBytes(new Uint8Array(bytesOfGlb), {
+        maxIssues: 20,
+        writeTimestamp: false,
+      });
       expect(report.issues.messages).toEqual([]);
       const glb = readGlb(bytesOfGlb);
       const joints = glb.gltf.skins[0]!.joints.map((n) => glb.gltf.nodes[n]!.name);
@@ -104,7 +154,14 @@ describe.each(CHARACTERS)('an uploaded character: $file', ({ file, bones, triang
     }
     const animated = await glbOf(session.animation_url);
     expect(animated.gltf.animations!.map((a) => a.name)).toEqual(['Idle', 'Walk', 'Run', 'Jump', 'Wave', 'Sit']);
-    expect(session.animation_library.map((a: { label: string }) => a.label)).toEqual(['Idle', 'Walk', 'Run', 'Jump', 'Wave', 'Sit']);
+    expect(session.animation_library.map((a: { label: string }) => a.label)).toEqual([
+      'Idle',
+      'Walk',
+      'Run',
+      'Jump',
+      'Wave',
+      'Sit',
+    ]);
     expect((await glbOf(session.mesh_url)).gltf.animations).toBeUndefined();
   });
 
@@ -115,22 +172,39 @@ describe.each(CHARACTERS)('an uploaded character: $file', ({ file, bones, triang
     const walk = clip('Walk');
     const T = duration(glb, walk);
     // A quarter of the loop in, the left foot is ahead of the right; three quarters in, the right is ahead.
-    expect(forward(bones.lAnkle, walk, T / 4) - forward(bones.rAnkle, walk, T / 4)).toBeGreaterThan(0.05 * heightOf(glb, bones));
-    expect(forward(bones.rAnkle, walk, (3 * T) / 4) - forward(bones.lAnkle, walk, (3 * T) / 4)).toBeGreaterThan(0.05 * heightOf(glb, bones));
+    expect(forward(bones.lAnkle, walk, T / 4) - forward(bones.rAnkle, walk, T / 4)).toBeGreaterThan(
+      0.05 * heightOf(glb, bones),
+    );
+    expect(forward(bones.rAnkle, walk, (3 * T) / 4) - forward(bones.lAnkle, walk, (3 * T) / 4)).toBeGreaterThan(
+      0.05 * heightOf(glb, bones),
+    );
     const hipsY = (c: number | undefined, t = 0) => nodePosition(glb, bones.hips, c, t)[1];
-    expect(hipsY(clip('Jump'), duration(glb, clip('Jump')) / 2)).toBeGreaterThan(hipsY(undefined) + 0.1 * heightOf(glb, bones));
-    expect(hipsY(clip('Sit'), duration(glb, clip('Sit')) / 2)).toBeLessThan(hipsY(undefined) - 0.1 * heightOf(glb, bones));
+    expect(hipsY(clip('Jump'), duration(glb, clip('Jump')) / 2)).toBeGreaterThan(
+      hipsY(undefined) + 0.1 * heightOf(glb, bones),
+    );
+    expect(hipsY(clip('Sit'), duration(glb, clip('Sit')) / 2)).toBeLessThan(
+      hipsY(undefined) - 0.1 * heightOf(glb, bones),
+    );
     // Standing still: the feet stay on the floor and the head where it was.
     const idle = clip('Idle');
-    expect(Math.abs(nodePosition(glb, bones.head, idle, 1)[1] - nodePosition(glb, bones.head)[1])).toBeLessThan(0.05 * heightOf(glb, bones));
+    expect(Math.abs(nodePosition(glb, bones.head, idle, 1)[1] - nodePosition(glb, bones.head)[1])).toBeLessThan(
+      0.05 * heightOf(glb, bones),
+    );
   });
 
   it('animates several prompts as several clips: the left hand waves when asked, unknown motions are refused', async () => {
     const texts = ['wave with the left hand', 'slowly walk', 'sit down on a chair', 'jog', 'do a backflip'];
-    const submitted = expectSuccess('submitTextAnimations', await call(engine, 'submitTextAnimations', { json: { session_code: session.session_code, texts } }));
+    const submitted = expectSuccess(
+      'submitTextAnimations',
+      await call(engine, 'submitTextAnimations', { json: { session_code: session.session_code, texts } }),
+    );
     expect(submitted.responses.map((r: { isError: boolean }) => r.isError)).toEqual([false, false, false, false, true]);
     expect(submitted.responses[4].message).toMatch(/do a backflip.*no motion the engine knows.*walk/);
-    const done = await pollUntil(() => read(session.session_code), (s) => s.prompts.length === 4 && s.prompts.every((p: { status: string }) => p.status === 'text_done'), 120_000);
+    const done = await pollUntil(
+      () => read(session.session_code),
+      (s) => s.prompts.length === 4 && s.prompts.every((p: { status: string }) => p.status === 'text_done'),
+      120_000,
+    );
     const byText = new Map(done.prompts.map((p: { text: string; mesh_url: string; usdz_url: string }) => [p.text, p]));
     const wave = await glbOf((byText.get('wave with the left hand') as { mesh_url: string }).mesh_url);
     expect(wave.gltf.animations!.map((a) => a.name)).toEqual(['wave with the left hand']);
@@ -141,10 +215,17 @@ describe.each(CHARACTERS)('an uploaded character: $file', ({ file, bones, triang
     // "slowly walk" is a slower walk than the library's; "jog" a run; each its own GLB.
     const slow = await glbOf((byText.get('slowly walk') as { mesh_url: string }).mesh_url);
     const library = await glbOf(session.animation_url);
-    expect(duration(slow, 0)).toBeGreaterThan(duration(library, library.gltf.animations!.findIndex((a) => a.name === 'Walk')));
+    expect(duration(slow, 0)).toBeGreaterThan(
+      duration(
+        library,
+        library.gltf.animations!.findIndex((a) => a.name === 'Walk'),
+      ),
+    );
     const jog = await glbOf((byText.get('jog') as { mesh_url: string }).mesh_url);
     expect(jog.gltf.animations![0]!.name).toBe('jog');
-    expect(accessorData(jog, jog.gltf.skins[0]!.inverseBindMatrices)).toHaveLength(16 * jog.gltf.skins[0]!.joints.length);
+    expect(accessorData(jog, jog.gltf.skins[0]!.inverseBindMatrices)).toHaveLength(
+      16 * jog.gltf.skins[0]!.joints.length,
+    );
     const usdz = await download((byText.get('jog') as { usdz_url: string }).usdz_url);
     expect(usdz.headers.get('content-type')).toBe('model/vnd.usdz+zip');
   });
@@ -152,14 +233,22 @@ describe.each(CHARACTERS)('an uploaded character: $file', ({ file, bones, triang
 
 /** The character's height, from its head bone over its lower ankle at rest. */
 function heightOf(glb: { gltf: Gltf; bin: Buffer }, bones: Character['bones']): number {
-  return nodePosition(glb, bones.head)[1] - Math.min(nodePosition(glb, bones.lAnkle)[1], nodePosition(glb, bones.rAnkle)[1]);
+  return (
+    nodePosition(glb, bones.head)[1] - Math.min(nodePosition(glb, bones.lAnkle)[1], nodePosition(glb, bones.rAnkle)[1])
+  );
 }
 
 /** The FBX with every model renamed `b0xx…` (same lengths, so the binary stays valid): names no table knows. */
 function renamed(bytes: Buffer): Buffer {
   let n = 0;
   const model = new RegExp(`([A-Za-z][\\w.]*)${String.fromCharCode(0, 1)}Model`, 'g');
-  const text = bytes.toString('latin1').replace(model, (whole, name: string) => `b${(n++).toString(36)}${'x'.repeat(40)}`.slice(0, name.length) + whole.slice(name.length));
+  const text = bytes
+    .toString('latin1')
+    .replace(
+      model,
+      (whole, name: string) =>
+        `b${(n++).toString(36)}${'x'.repeat(40)}`.slice(0, name.length) + whole.slice(name.length),
+    );
   return Buffer.from(text, 'latin1');
 }
 
@@ -167,11 +256,28 @@ describe('a rig whose bone names no table knows', () => {
   it('finds the joints by where the bones are: the same joints as by their names', async () => {
     const bytes = readFileSync(realFixture('fbx', 'maya_kenney_character_7700_binary.fbx'));
     const named = await finished(expectSuccess('uploadAnimationMesh', await upload(bytes, 'kenney.fbx')).session_code);
-    const unnamed = await finished(expectSuccess('uploadAnimationMesh', await upload(renamed(bytes), 'renamed.fbx')).session_code);
+    const unnamed = await finished(
+      expectSuccess('uploadAnimationMesh', await upload(renamed(bytes), 'renamed.fbx')).session_code,
+    );
     expect(unnamed.status).toBe('predefined_done');
     const glb = await glbOf(unnamed.animation_url);
     expect(glb.gltf.nodes.some((node) => node.name === 'LeftUpLeg')).toBe(false);
-    for (const joint of ['Pelvis', 'Head', 'L_Hip', 'L_Knee', 'L_Ankle', 'R_Hip', 'R_Knee', 'R_Ankle', 'L_Shoulder', 'L_Elbow', 'L_Wrist', 'R_Shoulder', 'R_Elbow', 'R_Wrist']) {
+    for (const joint of [
+      'Pelvis',
+      'Head',
+      'L_Hip',
+      'L_Knee',
+      'L_Ankle',
+      'R_Hip',
+      'R_Knee',
+      'R_Ankle',
+      'L_Shoulder',
+      'L_Elbow',
+      'L_Wrist',
+      'R_Shoulder',
+      'R_Elbow',
+      'R_Wrist',
+    ]) {
       expect(unnamed.animation_joint_dict[joint], joint).toEqual(named.animation_joint_dict[joint]);
     }
   }, 240_000);
@@ -179,7 +285,11 @@ describe('a rig whose bone names no table knows', () => {
 
 describe('meshes that cannot be animated', () => {
   it.each([
-    ['blender_282_suzanne_7400_binary.fbx', 'fbx', /blender_282_suzanne_7400_binary\.fbx has no skeleton: its mesh has no bones/],
+    [
+      'blender_282_suzanne_7400_binary.fbx',
+      'fbx',
+      /blender_282_suzanne_7400_binary\.fbx has no skeleton: its mesh has no bones/,
+    ],
     ['max_transformed_skin_6100_binary.fbx', 'fbx', /skeleton \(5 bones: Bone001.*not a humanoid/],
     ['Platformer Kit (1.0).zip', 'zip', /holds 59 FBX files and none has a skeleton: they are static props/],
   ])('refuses %s at upload with why', async (name, folder, message) => {

@@ -5,10 +5,22 @@ type V3 = [number, number, number];
 type Q = [number, number, number, number];
 
 export interface Gltf {
-  nodes: { name?: string; mesh?: number; skin?: number; translation?: V3; rotation?: Q; scale?: V3; children?: number[] }[];
+  nodes: {
+    name?: string;
+    mesh?: number;
+    skin?: number;
+    translation?: V3;
+    rotation?: Q;
+    scale?: V3;
+    children?: number[];
+  }[];
   skins: { joints: number[]; inverseBindMatrices: number }[];
   meshes: { primitives: { attributes: Record<string, number>; indices: number }[] }[];
-  animations?: { name: string; channels: { sampler: number; target: { node: number; path: string } }[]; samplers: { input: number; output: number }[] }[];
+  animations?: {
+    name: string;
+    channels: { sampler: number; target: { node: number; path: string } }[];
+    samplers: { input: number; output: number }[];
+  }[];
   accessors: { bufferView: number; count: number; type: string; componentType: number; max?: number[] }[];
   bufferViews: { byteOffset?: number; byteLength: number }[];
 }
@@ -29,10 +41,13 @@ export function accessorData({ gltf, bin }: { gltf: Gltf; bin: Buffer }, index: 
   const at = view.byteOffset ?? 0;
   const copy = Buffer.from(bin.subarray(at, at + view.byteLength));
   const typed =
-    a.componentType === 5126 ? new Float32Array(copy.buffer, copy.byteOffset, n)
-    : a.componentType === 5121 ? new Uint8Array(copy.buffer, copy.byteOffset, n)
-    : a.componentType === 5123 ? new Uint16Array(copy.buffer, copy.byteOffset, n)
-    : new Uint32Array(copy.buffer, copy.byteOffset, n);
+    a.componentType === 5126
+      ? new Float32Array(copy.buffer, copy.byteOffset, n)
+      : a.componentType === 5121
+        ? new Uint8Array(copy.buffer, copy.byteOffset, n)
+        : a.componentType === 5123
+          ? new Uint16Array(copy.buffer, copy.byteOffset, n)
+          : new Uint32Array(copy.buffer, copy.byteOffset, n);
   return Array.from(typed);
 }
 
@@ -40,20 +55,37 @@ export function accessorData({ gltf, bin }: { gltf: Gltf; bin: Buffer }, index: 
 function trs(t: V3 = [0, 0, 0], q: Q = [0, 0, 0, 1], s: V3 = [1, 1, 1]): number[] {
   const [x, y, z, w] = q;
   return [
-    (1 - 2 * (y * y + z * z)) * s[0], 2 * (x * y + z * w) * s[0], 2 * (x * z - y * w) * s[0], 0,
-    2 * (x * y - z * w) * s[1], (1 - 2 * (x * x + z * z)) * s[1], 2 * (y * z + x * w) * s[1], 0,
-    2 * (x * z + y * w) * s[2], 2 * (y * z - x * w) * s[2], (1 - 2 * (x * x + y * y)) * s[2], 0,
-    t[0], t[1], t[2], 1,
+    (1 - 2 * (y * y + z * z)) * s[0],
+    2 * (x * y + z * w) * s[0],
+    2 * (x * z - y * w) * s[0],
+    0,
+    2 * (x * y - z * w) * s[1],
+    (1 - 2 * (x * x + z * z)) * s[1],
+    2 * (y * z + x * w) * s[1],
+    0,
+    2 * (x * z + y * w) * s[2],
+    2 * (y * z - x * w) * s[2],
+    (1 - 2 * (x * x + y * y)) * s[2],
+    0,
+    t[0],
+    t[1],
+    t[2],
+    1,
   ];
 }
 
 function mul(a: number[], b: number[]): number[] {
   const out = new Array(16).fill(0);
-  for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) for (let k = 0; k < 4; k++) out[c * 4 + r] += a[k * 4 + r]! * b[c * 4 + k]!;
+  for (let c = 0; c < 4; c++)
+    for (let r = 0; r < 4; r++) for (let k = 0; k < 4; k++) out[c * 4 + r] += a[k * 4 + r]! * b[c * 4 + k]!;
   return out;
 }
 
-const apply = (m: number[], p: V3): V3 => [m[0]! * p[0] + m[4]! * p[1] + m[8]! * p[2] + m[12]!, m[1]! * p[0] + m[5]! * p[1] + m[9]! * p[2] + m[13]!, m[2]! * p[0] + m[6]! * p[1] + m[10]! * p[2] + m[14]!];
+const apply = (m: number[], p: V3): V3 => [
+  m[0]! * p[0] + m[4]! * p[1] + m[8]! * p[2] + m[12]!,
+  m[1]! * p[0] + m[5]! * p[1] + m[9]! * p[2] + m[13]!,
+  m[2]! * p[0] + m[6]! * p[1] + m[10]! * p[2] + m[14]!,
+];
 
 /** World matrices of every node at `time` of animation `clip` (undefined: the rest pose). */
 export function worldMatrices(file: { gltf: Gltf; bin: Buffer }, clip?: number, time = 0): number[][] {
@@ -68,7 +100,10 @@ export function worldMatrices(file: { gltf: Gltf; bin: Buffer }, clip?: number, 
     let k = 0;
     while (k < times.length - 2 && times[k + 1]! <= time) k++;
     const u = Math.min(1, Math.max(0, (time - times[k]!) / (times[k + 1]! - times[k]! || 1)));
-    const v = Array.from({ length: width }, (_, j) => values[k * width + j]! * (1 - u) + values[(k + 1) * width + j]! * u);
+    const v = Array.from(
+      { length: width },
+      (_, j) => values[k * width + j]! * (1 - u) + values[(k + 1) * width + j]! * u,
+    );
     if (width === 4) {
       const n = Math.hypot(...v);
       local[ch.target.node]!.r = v.map((x) => x / n) as Q;

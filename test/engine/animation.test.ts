@@ -4,7 +4,19 @@ import { JOINT_NAMES } from '../../shared/contract/index.ts';
 import { buildFbxBinary, buildZip } from '../../main/engine/outputs/index.ts';
 import { GENERATOR } from '../../main/engine/outputs/mesh.ts';
 import { realFixture } from '../fixtures.ts';
-import { call, download, expectError, expectSuccess, inputUrl, KEY, PNG_SIGNATURE, pollUntil, send, startTestEngine, type TestEngine } from './helpers.ts';
+import {
+  call,
+  download,
+  expectError,
+  expectSuccess,
+  inputUrl,
+  KEY,
+  PNG_SIGNATURE,
+  pollUntil,
+  send,
+  startTestEngine,
+  type TestEngine,
+} from './helpers.ts';
 
 let engine: TestEngine;
 beforeAll(async () => {
@@ -18,8 +30,13 @@ function upload(target: TestEngine, bytes: Uint8Array, name = 'hero.fbx') {
   form.append('file', new Blob([new Uint8Array(bytes)]), name);
   return send(`${target.url}/mesh-animation/upload`, { body: form });
 }
-const read = async (code: string) => expectSuccess('getAnimation', await call(engine, 'getAnimation', { params: { session_code: code } }));
-const finished = (code: string) => pollUntil(() => read(code), (s) => s.status === 'predefined_done' || s.status.endsWith('_failed'));
+const read = async (code: string) =>
+  expectSuccess('getAnimation', await call(engine, 'getAnimation', { params: { session_code: code } }));
+const finished = (code: string) =>
+  pollUntil(
+    () => read(code),
+    (s) => s.status === 'predefined_done' || s.status.endsWith('_failed'),
+  );
 
 describe('mesh animation', () => {
   it("accepts the engine's own FBX, a rigged character and a zip, and stores the file", async () => {
@@ -46,16 +63,31 @@ describe('mesh animation', () => {
   });
 
   it('progresses to predefined_done with render, rig, library and text animations', async () => {
-    const result = expectSuccess('uploadAnimationMesh', await call(engine, 'uploadAnimationMesh', { json: { mesh_url: inputUrl('hero.fbx') } }));
-    expect(result).toEqual({ session_code: expect.any(String), mesh_url: inputUrl('hero.fbx'), status: 'init_processing' });
+    const result = expectSuccess(
+      'uploadAnimationMesh',
+      await call(engine, 'uploadAnimationMesh', { json: { mesh_url: inputUrl('hero.fbx') } }),
+    );
+    expect(result).toEqual({
+      session_code: expect.any(String),
+      mesh_url: inputUrl('hero.fbx'),
+      status: 'init_processing',
+    });
     const done = await finished(result.session_code);
     expect(done.status).toBe('predefined_done');
-    for (const field of ['render_url', 'mesh_url', 'thumbnail', 'animation_url']) expect(done[field], field).not.toBe('');
+    for (const field of ['render_url', 'mesh_url', 'thumbnail', 'animation_url'])
+      expect(done[field], field).not.toBe('');
     const render = await download(done.render_url);
     expect(render.bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
     expect(render.bytes.readUInt32BE(16)).toBe(512);
     expect((await download(done.mesh_url)).bytes.subarray(0, 4).toString('latin1')).toBe('glTF');
-    expect(done.animation_library.map((a: { label: string }) => a.label)).toEqual(['Idle', 'Walk', 'Run', 'Jump', 'Wave', 'Sit']);
+    expect(done.animation_library.map((a: { label: string }) => a.label)).toEqual([
+      'Idle',
+      'Walk',
+      'Run',
+      'Jump',
+      'Wave',
+      'Sit',
+    ]);
 
     const joints = done.animation_joint_dict as Record<string, [number, number]>;
     expect(Object.keys(joints).sort()).toEqual([...JOINT_NAMES].sort());
@@ -68,7 +100,10 @@ describe('mesh animation', () => {
     expect(joints.R_Shoulder![0]).toBeLessThan(joints.L_Shoulder![0]);
 
     const texts = ['walk forward', 'x'.repeat(301), 'qzxv blorp', 'wave with both hands'];
-    const submitted = expectSuccess('submitTextAnimations', await call(engine, 'submitTextAnimations', { json: { session_code: result.session_code, texts } }));
+    const submitted = expectSuccess(
+      'submitTextAnimations',
+      await call(engine, 'submitTextAnimations', { json: { session_code: result.session_code, texts } }),
+    );
     expect(submitted.responses.map((r: { text: string; isError: boolean }) => [r.text, r.isError])).toEqual([
       ['walk forward', false],
       ['x'.repeat(301), true],
@@ -76,7 +111,10 @@ describe('mesh animation', () => {
       ['wave with both hands', false],
     ]);
     expect(submitted.responses[1].message).toContain('too long');
-    const animated = await pollUntil(() => read(result.session_code), (s) => s.prompts.length === 2 && s.prompts.every((p: { status: string }) => p.status === 'text_done'));
+    const animated = await pollUntil(
+      () => read(result.session_code),
+      (s) => s.prompts.length === 2 && s.prompts.every((p: { status: string }) => p.status === 'text_done'),
+    );
     for (const prompt of animated.prompts) {
       expect(prompt.session_code).toBe(result.session_code);
       expect((await download(prompt.mesh_url)).bytes.subarray(0, 4).toString('latin1')).toBe('glTF');
@@ -87,15 +125,31 @@ describe('mesh animation', () => {
   it('text-multi queues texts until the rig is ready, and knows its sessions', async () => {
     const slow = await startTestEngine({ speed: 1 }); // its mesh is ready after 17 s at the earliest
     try {
-      const result = expectSuccess('uploadAnimationMesh', await call(slow, 'uploadAnimationMesh', { json: { mesh_url: inputUrl('a.fbx') } }));
-      const submitted = expectSuccess('submitTextAnimations', await call(slow, 'submitTextAnimations', { json: { session_code: result.session_code, texts: ['walk', 'qzxv blorp'] } }));
+      const result = expectSuccess(
+        'uploadAnimationMesh',
+        await call(slow, 'uploadAnimationMesh', { json: { mesh_url: inputUrl('a.fbx') } }),
+      );
+      const submitted = expectSuccess(
+        'submitTextAnimations',
+        await call(slow, 'submitTextAnimations', {
+          json: { session_code: result.session_code, texts: ['walk', 'qzxv blorp'] },
+        }),
+      );
       expect(submitted.responses.map((r: { isError: boolean }) => r.isError)).toEqual([false, true]);
       expect(submitted.responses[0].message).toContain('when the mesh is ready');
       expect(submitted.responses[1].message).toMatch(/no motion the engine knows.*walk/);
-      const session = expectSuccess('getAnimation', await call(slow, 'getAnimation', { params: { session_code: result.session_code } }));
+      const session = expectSuccess(
+        'getAnimation',
+        await call(slow, 'getAnimation', { params: { session_code: result.session_code } }),
+      );
       expect(session.status).toBe('init_processing');
-      expect(session.prompts.map((p: { text: string; status: string }) => [p.text, p.status])).toEqual([['walk', 'text_processing']]);
-      expectError(await call(slow, 'submitTextAnimations', { json: { session_code: 'SESSION_unknown', texts: ['walk'] } }), 404);
+      expect(session.prompts.map((p: { text: string; status: string }) => [p.text, p.status])).toEqual([
+        ['walk', 'text_processing'],
+      ]);
+      expectError(
+        await call(slow, 'submitTextAnimations', { json: { session_code: 'SESSION_unknown', texts: ['walk'] } }),
+        404,
+      );
     } finally {
       await slow.dispose();
     }
@@ -103,19 +157,35 @@ describe('mesh animation', () => {
 
   it('fails the queued texts of a session whose mesh cannot be prepared, and answers later texts isError', async () => {
     engine.faults.add({ kind: 'session-failure', match: { endpoint: 'uploadAnimationMesh' } });
-    const result = expectSuccess('uploadAnimationMesh', await call(engine, 'uploadAnimationMesh', { json: { mesh_url: inputUrl('b.fbx') } }));
-    const submitted = expectSuccess('submitTextAnimations', await call(engine, 'submitTextAnimations', { json: { session_code: result.session_code, texts: ['run'] } }));
+    const result = expectSuccess(
+      'uploadAnimationMesh',
+      await call(engine, 'uploadAnimationMesh', { json: { mesh_url: inputUrl('b.fbx') } }),
+    );
+    const submitted = expectSuccess(
+      'submitTextAnimations',
+      await call(engine, 'submitTextAnimations', { json: { session_code: result.session_code, texts: ['run'] } }),
+    );
     // Sent while it runs, the text waits; when the session ends failed, so does the text.
     const failed = await finished(result.session_code);
     expect(failed.status).toBe('init_failed');
-    if (!submitted.responses[0].isError) expect(failed.prompts.map((p: { status: string }) => p.status)).toEqual(['text_failed']);
-    const later = expectSuccess('submitTextAnimations', await call(engine, 'submitTextAnimations', { json: { session_code: result.session_code, texts: ['jump'] } }));
-    expect(later.responses[0]).toMatchObject({ isError: true, message: expect.stringContaining('upload the mesh again') });
+    if (!submitted.responses[0].isError)
+      expect(failed.prompts.map((p: { status: string }) => p.status)).toEqual(['text_failed']);
+    const later = expectSuccess(
+      'submitTextAnimations',
+      await call(engine, 'submitTextAnimations', { json: { session_code: result.session_code, texts: ['jump'] } }),
+    );
+    expect(later.responses[0]).toMatchObject({
+      isError: true,
+      message: expect.stringContaining('upload the mesh again'),
+    });
   });
 
   it('ends init_failed when a session-failure fault rule says so', async () => {
     engine.faults.add({ kind: 'session-failure', match: { endpoint: 'uploadAnimationMesh' } });
-    const result = expectSuccess('uploadAnimationMesh', await call(engine, 'uploadAnimationMesh', { json: { mesh_url: inputUrl('hero.fbx') } }));
+    const result = expectSuccess(
+      'uploadAnimationMesh',
+      await call(engine, 'uploadAnimationMesh', { json: { mesh_url: inputUrl('hero.fbx') } }),
+    );
     const done = await finished(result.session_code);
     expect(done).toMatchObject({ status: 'init_failed', mesh_url: '', animation_library: [] });
   });

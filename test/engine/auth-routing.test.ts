@@ -28,16 +28,30 @@ describe('authentication', () => {
 });
 
 describe('routing', () => {
-  it.each(['getImageTo3d', 'getMesh', 'getTextToImage', 'getAnimation', 'preview', 'refine'] as const)('%s of an unknown session is a 404 envelope', async (id) => {
-    const answer = await call(engine, id, { params: { session_code: UNKNOWN }, ...(ENDPOINTS[id].method === 'POST' ? { json: {} } : {}) });
-    expectError(answer, 404, `Session ${UNKNOWN} not found`);
-    expect(answer.body.error).toBe('Not Found');
-    expect(answer.body.data).toBeNull();
-  });
+  it.each(['getImageTo3d', 'getMesh', 'getTextToImage', 'getAnimation', 'preview', 'refine'] as const)(
+    '%s of an unknown session is a 404 envelope',
+    async (id) => {
+      const answer = await call(engine, id, {
+        params: { session_code: UNKNOWN },
+        ...(ENDPOINTS[id].method === 'POST' ? { json: {} } : {}),
+      });
+      expectError(answer, 404, `Session ${UNKNOWN} not found`);
+      expect(answer.body.error).toBe('Not Found');
+      expect(answer.body.data).toBeNull();
+    },
+  );
 
   it('unknown sessions in bodies are 404 too', async () => {
-    expectError(await call(engine, 'submitSpin', { json: { session_code: UNKNOWN, image_urls: ['https://x/a.png'] } }), 404, UNKNOWN);
-    expectError(await call(engine, 'submitTextAnimations', { json: { session_code: UNKNOWN, texts: ['walk'] } }), 404, UNKNOWN);
+    expectError(
+      await call(engine, 'submitSpin', { json: { session_code: UNKNOWN, image_urls: ['https://x/a.png'] } }),
+      404,
+      UNKNOWN,
+    );
+    expectError(
+      await call(engine, 'submitTextAnimations', { json: { session_code: UNKNOWN, texts: ['walk'] } }),
+      404,
+      UNKNOWN,
+    );
   });
 
   it('v3 errors are bare objects without data', async () => {
@@ -54,7 +68,10 @@ describe('routing', () => {
   });
 
   it('a malformed JSON body is a 400', async () => {
-    const answer = await send(`${engine.url}/tti-sessions`, { body: '{"prompt": ', headers: { 'content-type': 'application/json' } });
+    const answer = await send(`${engine.url}/tti-sessions`, {
+      body: '{"prompt": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(answer, 400, 'Malformed JSON body');
     expect(answer.body.error).toBe('Bad Request');
   });

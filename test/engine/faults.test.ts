@@ -3,7 +3,18 @@ import { createInterface } from 'node:readline';
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, download, expectSuccess, inputUrl, KEY, makeDataDir, pollUntil, send, startTestEngine, type TestEngine } from './helpers.ts';
+import {
+  call,
+  download,
+  expectSuccess,
+  inputUrl,
+  KEY,
+  makeDataDir,
+  pollUntil,
+  send,
+  startTestEngine,
+  type TestEngine,
+} from './helpers.ts';
 
 let engine: TestEngine;
 beforeAll(async () => {
@@ -53,7 +64,10 @@ describe('fault injection', () => {
   });
 
   it('truncate works on files too', async () => {
-    const session = expectSuccess('createImageTo3d', await call(engine, 'createImageTo3d', { json: { image_url: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUg==' } }));
+    const session = expectSuccess(
+      'createImageTo3d',
+      await call(engine, 'createImageTo3d', { json: { image_url: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUg==' } }),
+    );
     engine.faults.add({ kind: 'truncate', match: { endpoint: 'files' } });
     await expect(download(session.image_url)).rejects.toThrow();
     expect((await download(session.image_url)).status).toBe(200);
@@ -61,7 +75,9 @@ describe('fault injection', () => {
 
   it('slow delays the answer', async () => {
     engine.faults.add({ kind: 'slow', delayMs: 2000, match: { endpoint: 'listImageTo3d' } });
-    await expect(fetch(`${engine.url}/image-to-3d-sessions`, { headers: { 'x-api-key': KEY }, signal: AbortSignal.timeout(100) })).rejects.toThrow();
+    await expect(
+      fetch(`${engine.url}/image-to-3d-sessions`, { headers: { 'x-api-key': KEY }, signal: AbortSignal.timeout(100) }),
+    ).rejects.toThrow();
     engine.faults.add({ kind: 'slow', delayMs: 50 });
     expect((await list()).status).toBe(200);
   });
@@ -80,7 +96,8 @@ describe('fault injection', () => {
     const lists = engine.faults.requestCount('listImageTo3d');
     const total = engine.faults.requestCount();
     engine.faults.add({ kind: 'status', status: 503, times: -1, match: { endpoint: 'getTextToImage' } });
-    for (let i = 0; i < 3; i++) expect((await call(engine, 'getTextToImage', { params: { session_code: 'SESSION_x' } })).status).toBe(503);
+    for (let i = 0; i < 3; i++)
+      expect((await call(engine, 'getTextToImage', { params: { session_code: 'SESSION_x' } })).status).toBe(503);
     expect(engine.faults.list()).toHaveLength(1);
     await list();
     expect(engine.faults.requestCount('listImageTo3d')).toBe(lists + 1);
@@ -90,7 +107,9 @@ describe('fault injection', () => {
 
   it('rules can be replaced over HTTP, with the API key', async () => {
     const rules = [{ kind: 'status', status: 502, times: -1, match: { endpoint: 'listImageTo3d' } }];
-    expect((await send(`${engine.url}/__engine/faults`, { json: rules, headers: { 'x-api-key': 'wrong' } })).status).toBe(401);
+    expect(
+      (await send(`${engine.url}/__engine/faults`, { json: rules, headers: { 'x-api-key': 'wrong' } })).status,
+    ).toBe(401);
     const bad = await send(`${engine.url}/__engine/faults`, { json: [{ kind: 'status', status: 418 }] });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('429, 500, 502 or 503');
@@ -106,14 +125,27 @@ describe('fault injection', () => {
 describe('run.ts in a child process', () => {
   it('prints its addresses and applies ASSET_STUDIO_ENGINE_FAULTS', async () => {
     const dataDir = await makeDataDir();
-    const child = spawn(process.execPath, [fileURLToPath(new URL('../../main/engine/run.ts', import.meta.url)), '--data-dir', dataDir, '--speed', '1000'], {
-      env: { ...process.env, ASSET_STUDIO_API_KEY: KEY, ASSET_STUDIO_ENGINE_FAULTS: JSON.stringify([{ kind: 'status', status: 503, retryAfterSeconds: 1 }]) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [fileURLToPath(new URL('../../main/engine/run.ts', import.meta.url)), '--data-dir', dataDir, '--speed', '1000'],
+      {
+        env: {
+          ...process.env,
+          ASSET_STUDIO_API_KEY: KEY,
+          ASSET_STUDIO_ENGINE_FAULTS: JSON.stringify([{ kind: 'status', status: 503, retryAfterSeconds: 1 }]),
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     try {
       const [line] = await Promise.race([
-        createInterface({ input: child.stdout })[Symbol.asyncIterator]().next().then((r) => [r.value as string]),
-        new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`run.ts exited with ${code}`)))),
+        createInterface({ input: child.stdout })
+          [Symbol.asyncIterator]()
+          .next()
+          .then((r) => [r.value as string]),
+        new Promise<never>((_, reject) =>
+          child.once('exit', (code) => reject(new Error(`run.ts exited with ${code}`))),
+        ),
       ]);
       const { url, legacyUrl } = JSON.parse(line!) as { url: string; legacyUrl: string };
       expect(legacyUrl).not.toBe(url);
@@ -122,7 +154,10 @@ describe('run.ts in a child process', () => {
       expect(first.headers.get('retry-after')).toBe('1');
       const created = await send(`${legacyUrl}/image-to-3d-sessions`, { json: { image_url: inputUrl('a.png') } });
       expect(created.status).toBe(201);
-      const listed = await pollUntil(() => send(`${url}/image-to-3d-sessions`), (a) => a.body.data?.results?.[0]?.status === 'spin_generate_done');
+      const listed = await pollUntil(
+        () => send(`${url}/image-to-3d-sessions`),
+        (a) => a.body.data?.results?.[0]?.status === 'spin_generate_done',
+      );
       expect(listed.body.data.totalResults).toBe(1);
     } finally {
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -7,9 +7,16 @@ let url: string;
 let whole: Buffer;
 beforeAll(async () => {
   engine = await startTestEngine();
-  const created = expectSuccess('createTextToImage', await call(engine, 'createTextToImage', { json: { prompt: 'a teapot' } }));
+  const created = expectSuccess(
+    'createTextToImage',
+    await call(engine, 'createTextToImage', { json: { prompt: 'a teapot' } }),
+  );
   const done = await pollUntil(
-    async () => expectSuccess('getTextToImage', await call(engine, 'getTextToImage', { params: { session_code: created.session_code } })),
+    async () =>
+      expectSuccess(
+        'getTextToImage',
+        await call(engine, 'getTextToImage', { params: { session_code: created.session_code } }),
+      ),
     (s) => s.status === 'completed',
   );
   url = done.image_url;
@@ -83,7 +90,10 @@ describe('file serving', () => {
   it('hands out URLs that live as long as configured', async () => {
     const shortLived = await startTestEngine({ urlTtlMs: 60_000 });
     try {
-      const session = expectSuccess('createImageTo3d', await call(shortLived, 'createImageTo3d', { json: { image_url: 'data:image/png;base64,iVBORw0KGgo=' } }));
+      const session = expectSuccess(
+        'createImageTo3d',
+        await call(shortLived, 'createImageTo3d', { json: { image_url: 'data:image/png;base64,iVBORw0KGgo=' } }),
+      );
       const expires = Number(new URL(session.image_url).searchParams.get('expires'));
       expect(expires * 1000 - Date.now()).toBeGreaterThan(50_000);
       expect(expires * 1000 - Date.now()).toBeLessThanOrEqual(61_000);
@@ -100,6 +110,8 @@ describe('file serving', () => {
     const signer = await loadSigner(engine.dataDir);
     const key = 'SESSION_x/nothing.png';
     const expires = Math.floor(Date.now() / 1000) + 60;
-    expect((await download(`${engine.url}/files/${key}?expires=${expires}&sig=${signer.sign(key, expires)}`)).status).toBe(404);
+    expect(
+      (await download(`${engine.url}/files/${key}?expires=${expires}&sig=${signer.sign(key, expires)}`)).status,
+    ).toBe(404);
   });
 });

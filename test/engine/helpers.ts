@@ -42,7 +42,10 @@ export interface Answer {
   body: any;
 }
 
-export async function send(url: string, init: { method?: string; json?: unknown; headers?: Record<string, string>; body?: RequestInit['body'] } = {}): Promise<Answer> {
+export async function send(
+  url: string,
+  init: { method?: string; json?: unknown; headers?: Record<string, string>; body?: RequestInit['body'] } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { 'x-api-key': KEY, ...init.headers };
   if (init.json !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(url, {
@@ -61,7 +64,11 @@ export async function send(url: string, init: { method?: string; json?: unknown;
 }
 
 /** Calls an endpoint of the table at the right address. */
-export function call(engine: RunningLocalEngine, id: EndpointId, options: { params?: Record<string, string>; json?: unknown; query?: string } = {}): Promise<Answer> {
+export function call(
+  engine: RunningLocalEngine,
+  id: EndpointId,
+  options: { params?: Record<string, string>; json?: unknown; query?: string } = {},
+): Promise<Answer> {
   const def = ENDPOINTS[id];
   const base = def.base === 'legacy' ? engine.legacyUrl : engine.url;
   const url = `${base}${fillPath(def.path, options.params ?? {})}${options.query ? `?${options.query}` : ''}`;
@@ -96,12 +103,16 @@ export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => b
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > until) throw new Error(`condition not reached in ${limitMs} ms; last value: ${JSON.stringify(value).slice(0, 500)}`);
+    if (Date.now() > until)
+      throw new Error(`condition not reached in ${limitMs} ms; last value: ${JSON.stringify(value).slice(0, 500)}`);
     await new Promise((resolve) => setTimeout(resolve, 15));
   }
 }
 
-export async function download(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+export async function download(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
   const res = await fetch(url, { headers });
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }

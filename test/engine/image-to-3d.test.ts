@@ -1,10 +1,23 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readGlbJson } from '../../main/engine/outputs/index.ts';
-import { call, download, expectSuccess, inputUrl, PNG_DATA_URI, PNG_SIGNATURE, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
+import {
+  call,
+  download,
+  expectSuccess,
+  inputUrl,
+  PNG_DATA_URI,
+  PNG_SIGNATURE,
+  pollUntil,
+  startTestEngine,
+  type TestEngine,
+} from './helpers.ts';
 
 const validator = createRequire(import.meta.url)('gltf-validator') as {
-  validateBytes(data: Uint8Array, options?: { maxIssues?: number }): Promise<{ issues: { numErrors: number; messages: unknown[] } }>;
+  validateBytes(
+    data: Uint8Array,
+    options?: { maxIssues?: number },
+  ): Promise<{ issues: { numErrors: number; messages: unknown[] } }>;
 };
 
 interface Gltf {
@@ -21,7 +34,11 @@ afterAll(() => engine.dispose());
 async function createAndFinish(json: Record<string, unknown>) {
   const created = expectSuccess('createImageTo3d', await call(engine, 'createImageTo3d', { json }));
   return pollUntil(
-    async () => expectSuccess('getImageTo3d', await call(engine, 'getImageTo3d', { params: { session_code: created.session_code } })),
+    async () =>
+      expectSuccess(
+        'getImageTo3d',
+        await call(engine, 'getImageTo3d', { params: { session_code: created.session_code } }),
+      ),
     (s) => s.session_status === 'complete' || s.session_status === 'failed',
   );
 }
@@ -38,17 +55,31 @@ describe('image-to-3D (current form)', () => {
       resolution: 'low_poly',
     };
     const session = expectSuccess('createImageTo3d', await call(engine, 'createImageTo3d', { json }));
-    expect(session).toMatchObject({ ...json, session_status: 'queued', percent_done: 0, mesh_url: '', mesh_url_glb: '' });
+    expect(session).toMatchObject({
+      ...json,
+      session_status: 'queued',
+      percent_done: 0,
+      mesh_url: '',
+      mesh_url_glb: '',
+    });
     expect(session.session_code).toMatch(/^SESSION_[0-9a-f]{24}$/);
     expect(session.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
   it('progresses to complete with all outputs, and the GLB passes the Khronos validator', async () => {
     const seen = new Set<string>();
-    const created = expectSuccess('createImageTo3d', await call(engine, 'createImageTo3d', { json: { image_url: inputUrl('a.png'), texture_model: 'baked', resolution: 'low_poly' } }));
+    const created = expectSuccess(
+      'createImageTo3d',
+      await call(engine, 'createImageTo3d', {
+        json: { image_url: inputUrl('a.png'), texture_model: 'baked', resolution: 'low_poly' },
+      }),
+    );
     const done = await pollUntil(
       async () => {
-        const s = expectSuccess('getImageTo3d', await call(engine, 'getImageTo3d', { params: { session_code: created.session_code } }));
+        const s = expectSuccess(
+          'getImageTo3d',
+          await call(engine, 'getImageTo3d', { params: { session_code: created.session_code } }),
+        );
         seen.add(s.session_status);
         return s;
       },
@@ -68,7 +99,10 @@ describe('image-to-3D (current form)', () => {
     const files = {
       mesh_url_obj: ['model/obj', (b: Buffer) => b.toString('utf8').includes('\nf ')],
       mesh_url_zip: ['application/zip', (b: Buffer) => b.subarray(0, 4).toString('latin1') === 'PK\x03\x04'],
-      mesh_url_fbx: ['application/octet-stream', (b: Buffer) => b.subarray(0, 18).toString('latin1') === 'Kaydara FBX Binary'],
+      mesh_url_fbx: [
+        'application/octet-stream',
+        (b: Buffer) => b.subarray(0, 18).toString('latin1') === 'Kaydara FBX Binary',
+      ],
       mesh_url_usdz: ['model/vnd.usdz+zip', (b: Buffer) => b.includes(Buffer.from('#usda 1.0'))],
     } as const;
     for (const [field, [type, check]] of Object.entries(files)) {
@@ -79,8 +113,19 @@ describe('image-to-3D (current form)', () => {
   });
 
   it('honours texture, topology, resolution, size and aspect ratio', async () => {
-    const plain = await createAndFinish({ image_url: inputUrl('b.png'), texture_model: 'none', resolution: 'low_poly', scaled_bbox: [2, 1, 0.5] });
-    const dense = await createAndFinish({ image_url: inputUrl('b.png'), resolution: 'high_poly', topology: 'quads', scaled_bbox: [2, 1, 0.5], preserve_aspect_ratio: true });
+    const plain = await createAndFinish({
+      image_url: inputUrl('b.png'),
+      texture_model: 'none',
+      resolution: 'low_poly',
+      scaled_bbox: [2, 1, 0.5],
+    });
+    const dense = await createAndFinish({
+      image_url: inputUrl('b.png'),
+      resolution: 'high_poly',
+      topology: 'quads',
+      scaled_bbox: [2, 1, 0.5],
+      preserve_aspect_ratio: true,
+    });
     const plainGltf = readGlbJson((await download(plain.mesh_url_glb)).bytes) as Gltf;
     const denseGltf = readGlbJson((await download(dense.mesh_url_glb)).bytes) as Gltf;
     expect(plainGltf.images).toBeUndefined();
@@ -105,7 +150,10 @@ describe('image-to-3D (current form)', () => {
   });
 
   it('stores a data-URI image and answers its URL', async () => {
-    const session = expectSuccess('createImageTo3d', await call(engine, 'createImageTo3d', { json: { image_url: PNG_DATA_URI } }));
+    const session = expectSuccess(
+      'createImageTo3d',
+      await call(engine, 'createImageTo3d', { json: { image_url: PNG_DATA_URI } }),
+    );
     expect(session.image_url).toMatch(/\/files\/SESSION_\w+\/input\.png\?/);
     const image = await download(session.image_url);
     expect(image.bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
@@ -113,7 +161,10 @@ describe('image-to-3D (current form)', () => {
 
   it('get-mesh reports availability', async () => {
     const done = await createAndFinish({ image_url: inputUrl('c.png'), resolution: 'low_poly' });
-    const records = expectSuccess('getMesh', await call(engine, 'getMesh', { params: { session_code: done.session_code } }));
+    const records = expectSuccess(
+      'getMesh',
+      await call(engine, 'getMesh', { params: { session_code: done.session_code } }),
+    );
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ status: 'complete', preview_mesh_url_glb: '' });
     expect(records[0].mesh_url_glb).toContain(`/files/${done.session_code}/`);
@@ -127,10 +178,21 @@ describe('listing', () => {
       const codes: string[] = [];
       for (let i = 0; i < 5; i++) {
         const endpoint = i % 2 === 0 ? 'createImageTo3d' : 'createImageTo3dLegacy';
-        codes.push(expectSuccess(endpoint, await call(fresh, endpoint, { json: { image_url: inputUrl(`${i}.png`) } })).session_code);
+        codes.push(
+          expectSuccess(endpoint, await call(fresh, endpoint, { json: { image_url: inputUrl(`${i}.png`) } }))
+            .session_code,
+        );
       }
       const first = expectSuccess('listImageTo3d', await call(fresh, 'listImageTo3d', { query: 'limit=2' }));
-      expect(first).toMatchObject({ page: 1, skip: 0, limit: 2, totalPages: 3, totalResults: 5, credits: 50, image_to_3d_credits: 5 });
+      expect(first).toMatchObject({
+        page: 1,
+        skip: 0,
+        limit: 2,
+        totalPages: 3,
+        totalResults: 5,
+        credits: 50,
+        image_to_3d_credits: 5,
+      });
       expect(first.results.map((r: { session_code: string }) => r.session_code)).toEqual([codes[4], codes[3]]);
       const last = expectSuccess('listImageTo3d', await call(fresh, 'listImageTo3d', { query: 'limit=2&page=3' }));
       expect(last).toMatchObject({ page: 3, skip: 4 });

@@ -93,7 +93,11 @@ afterAll(async () => {
 });
 
 async function post(e: TestEngine, path: string, body: unknown, base = e.url): Promise<any> {
-  const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'x-api-key': KEY, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'x-api-key': KEY, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const json = (await res.json()) as any;
   expect(res.status, JSON.stringify(json)).toBeLessThan(300);
   return path.startsWith('/v3/') ? json : json.data;
@@ -120,10 +124,17 @@ async function imageTo3d(e: TestEngine, image_url: string): Promise<any> {
 async function styleOutcome(styleId: string): Promise<string> {
   return pollUntil(
     async () => {
-      const res = await fetch(`${engine.url}/tti-sessions`, { method: 'POST', headers: { 'x-api-key': KEY, 'Content-Type': 'application/json' }, body: JSON.stringify({ prompt: 'a lamp', style_id: styleId }) });
+      const res = await fetch(`${engine.url}/tti-sessions`, {
+        method: 'POST',
+        headers: { 'x-api-key': KEY, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ prompt: 'a lamp', style_id: styleId }),
+      });
       const body = (await res.json()) as any;
       if (res.status === 400) return body.message as string; // refused while training, or once it failed
-      const session = await pollUntil(() => get(engine, `/tti-sessions/${body.data.session_code}`), (x) => x.status === 'completed' || x.status === 'failed');
+      const session = await pollUntil(
+        () => get(engine, `/tti-sessions/${body.data.session_code}`),
+        (x) => x.status === 'completed' || x.status === 'failed',
+      );
       return session.status as string;
     },
     (outcome) => outcome === 'completed' || /failed/.test(outcome),
@@ -147,7 +158,9 @@ describe('inputs are read', () => {
   it('fails the session with a message naming the input and why it could not be used', async () => {
     const missing = await imageTo3d(engine, bucket.url('/missing.png'));
     expect(missing.session_status).toBe('failed');
-    expect(missing.error).toBe(`The input image ${bucket.url('/missing.png')} could not be read: 127.0.0.1:${new URL(bucket.url('/')).port} answered 404 Not Found.`);
+    expect(missing.error).toBe(
+      `The input image ${bucket.url('/missing.png')} could not be read: 127.0.0.1:${new URL(bucket.url('/')).port} answered 404 Not Found.`,
+    );
 
     const wrong = await imageTo3d(engine, bucket.url('/not-an-image.png'));
     expect(wrong.session_status).toBe('failed');
@@ -155,47 +168,106 @@ describe('inputs are read', () => {
 
     const port = await closedPort();
     const refused = await imageTo3d(engine, `http://127.0.0.1:${port}/x.png?sig=secret`);
-    expect(refused.error).toBe(`The input image http://127.0.0.1:${port}/x.png could not be read: nothing answers at 127.0.0.1:${port} (connection refused).`);
+    expect(refused.error).toBe(
+      `The input image http://127.0.0.1:${port}/x.png could not be read: nothing answers at 127.0.0.1:${port} (connection refused).`,
+    );
 
-    const garbage = await imageTo3d(engine, `data:image/png;base64,${Buffer.from('definitely not a png').toString('base64')}`);
+    const garbage = await imageTo3d(
+      engine,
+      `data:image/png;base64,${Buffer.from('definitely not a png').toString('base64')}`,
+    );
     expect(garbage.session_status).toBe('failed');
     expect(garbage.error).toMatch(/^The input image sent with the request is not an image/);
 
     // The older flow: a spin regenerated from an image that cannot be read fails as spin_generate_failed.
-    const older = await post(engine, '/image-to-3d-sessions', { image_url: bucket.url('/chair.png') }, engine.legacyUrl);
-    const spun = await pollUntil(() => get(engine, `/image-to-3d-sessions/${older.session_code}`), (s) => /spin_generate_(done|failed)/.test(s.status));
+    const older = await post(
+      engine,
+      '/image-to-3d-sessions',
+      { image_url: bucket.url('/chair.png') },
+      engine.legacyUrl,
+    );
+    const spun = await pollUntil(
+      () => get(engine, `/image-to-3d-sessions/${older.session_code}`),
+      (s) => /spin_generate_(done|failed)/.test(s.status),
+    );
     expect(spun.status).toBe('spin_generate_done');
-    await post(engine, '/image-to-3d-sessions/submit-spin-jobs', { session_code: older.session_code, image_urls: [bucket.url('/gone.png')] });
-    const respun = await pollUntil(() => get(engine, `/image-to-3d-sessions/${older.session_code}`), (s) => /spin_generate_(done|failed)/.test(s.status) && s.spins.length === 0);
+    await post(engine, '/image-to-3d-sessions/submit-spin-jobs', {
+      session_code: older.session_code,
+      image_urls: [bucket.url('/gone.png')],
+    });
+    const respun = await pollUntil(
+      () => get(engine, `/image-to-3d-sessions/${older.session_code}`),
+      (s) => /spin_generate_(done|failed)/.test(s.status) && s.spins.length === 0,
+    );
     expect(respun.status).toBe('spin_generate_failed');
     expect(respun.error).toContain(`${bucket.url('/gone.png')} could not be read`);
   });
 
   it('reads mesh URLs for retopology (and an ASSET_ id again without fetching) and animation uploads', async () => {
-    const retopo = await post(engine, '/v3/sessions', { type: 'retopology', input: { mesh: bucket.url('/statue.glb'), model: 'swift', quads: true } });
-    const done = await pollUntil(() => get(engine, `/v3/sessions/${retopo._id}`), (s) => s.status !== 'incomplete');
+    const retopo = await post(engine, '/v3/sessions', {
+      type: 'retopology',
+      input: { mesh: bucket.url('/statue.glb'), model: 'swift', quads: true },
+    });
+    const done = await pollUntil(
+      () => get(engine, `/v3/sessions/${retopo._id}`),
+      (s) => s.status !== 'incomplete',
+    );
     expect(done.status).toBe('complete');
     const fetched = bucket.requests('/statue.glb');
-    const again = await post(engine, '/v3/sessions', { type: 'retopology', input: { mesh: retopo.input.mesh._id, model: 'swift' } });
-    expect((await pollUntil(() => get(engine, `/v3/sessions/${again._id}`), (s) => s.status !== 'incomplete')).status).toBe('complete');
+    const again = await post(engine, '/v3/sessions', {
+      type: 'retopology',
+      input: { mesh: retopo.input.mesh._id, model: 'swift' },
+    });
+    expect(
+      (
+        await pollUntil(
+          () => get(engine, `/v3/sessions/${again._id}`),
+          (s) => s.status !== 'incomplete',
+        )
+      ).status,
+    ).toBe('complete');
     expect(bucket.requests('/statue.glb')).toBe(fetched);
 
-    const notMesh = await post(engine, '/v3/sessions', { type: 'retopology', input: { mesh: bucket.url('/chair.png'), model: 'swift' } });
-    const failed = await pollUntil(() => get(engine, `/v3/sessions/${notMesh._id}`), (s) => s.status !== 'incomplete');
+    const notMesh = await post(engine, '/v3/sessions', {
+      type: 'retopology',
+      input: { mesh: bucket.url('/chair.png'), model: 'swift' },
+    });
+    const failed = await pollUntil(
+      () => get(engine, `/v3/sessions/${notMesh._id}`),
+      (s) => s.status !== 'incomplete',
+    );
     expect(failed.status).toBe('failed');
     expect(failed.error).toContain('is not a 3D model (GLB, glTF, OBJ, FBX or USDZ) (it starts like a PNG image)');
 
     const upload = await post(engine, '/mesh-animation/upload', { mesh_url: bucket.url('/hero.fbx') });
-    expect((await pollUntil(() => get(engine, `/mesh-animation/${upload.session_code}`), (s) => /predefined_done|failed/.test(s.status))).status).toBe('predefined_done');
+    expect(
+      (
+        await pollUntil(
+          () => get(engine, `/mesh-animation/${upload.session_code}`),
+          (s) => /predefined_done|failed/.test(s.status),
+        )
+      ).status,
+    ).toBe('predefined_done');
     const badUpload = await post(engine, '/mesh-animation/upload', { mesh_url: bucket.url('/statue.glb') });
-    const badAnimation = await pollUntil(() => get(engine, `/mesh-animation/${badUpload.session_code}`), (s) => /predefined_done|failed/.test(s.status));
+    const badAnimation = await pollUntil(
+      () => get(engine, `/mesh-animation/${badUpload.session_code}`),
+      (s) => /predefined_done|failed/.test(s.status),
+    );
     expect(badAnimation.status).toBe('init_failed');
-    expect(badAnimation.error).toContain('is not an FBX file or a zip of FBX files (it starts like a GLB (binary glTF) model)');
+    expect(badAnimation.error).toContain(
+      'is not an FBX file or a zip of FBX files (it starts like a GLB (binary glTF) model)',
+    );
   });
 
-  it('reads the image of a v3 image_to_3d session and a style\'s zip', async () => {
-    const v3 = await post(engine, '/v3/sessions', { type: 'image_to_3d', input: { image: bucket.url('/missing.png'), model: 'sculpt', settings: {} } });
-    const failed = await pollUntil(() => get(engine, `/v3/sessions/${v3._id}`), (s) => s.status !== 'incomplete');
+  it("reads the image of a v3 image_to_3d session and a style's zip", async () => {
+    const v3 = await post(engine, '/v3/sessions', {
+      type: 'image_to_3d',
+      input: { image: bucket.url('/missing.png'), model: 'sculpt', settings: {} },
+    });
+    const failed = await pollUntil(
+      () => get(engine, `/v3/sessions/${v3._id}`),
+      (s) => s.status !== 'incomplete',
+    );
     expect(failed.status).toBe('failed');
     expect(failed.error).toContain('answered 404');
     expect(failed.output.mesh.status).toBe('failed');
@@ -211,13 +283,17 @@ describe('inputs are read', () => {
     const strict = await startTestEngine({ inputs: { maxBytes: 50, timeoutMs: 500, remoteHosts: 'refuse' } });
     try {
       const big = await imageTo3d(strict, bucket.url('/chair.png'));
-      expect(big.error).toContain(`could not be read: it is ${PNG.length} bytes, more than the 50 bytes the engine reads.`);
+      expect(big.error).toContain(
+        `could not be read: it is ${PNG.length} bytes, more than the 50 bytes the engine reads.`,
+      );
       const stalled = await imageTo3d(strict, bucket.url('/stalls.png'));
       expect(stalled.error).toContain('it was not read within 0.5 s');
       const remote = await imageTo3d(strict, 'https://assets.example.invalid/chair.png');
       expect(remote.error).toContain('the engine is set to read inputs from this machine only');
       const local = await imageTo3d(strict, `data:image/png;base64,${PNG.toString('base64')}`);
-      expect(local.error).toContain(`The input image sent with the request is ${PNG.length} bytes, more than the 50 bytes allowed for an image`);
+      expect(local.error).toContain(
+        `The input image sent with the request is ${PNG.length} bytes, more than the 50 bytes allowed for an image`,
+      );
     } finally {
       await strict.dispose();
     }
@@ -227,19 +303,31 @@ describe('inputs are read', () => {
     const source = await imageTo3d(engine, bucket.url('/chair.png'));
     const forged = new URL(source.mesh_url_glb);
     forged.searchParams.set('sig', 'forged');
-    const retopo = await post(engine, '/v3/sessions', { type: 'retopology', input: { mesh: forged.href, model: 'swift' } });
-    const refused = await pollUntil(() => get(engine, `/v3/sessions/${retopo._id}`), (s) => s.status !== 'incomplete');
+    const retopo = await post(engine, '/v3/sessions', {
+      type: 'retopology',
+      input: { mesh: forged.href, model: 'swift' },
+    });
+    const refused = await pollUntil(
+      () => get(engine, `/v3/sessions/${retopo._id}`),
+      (s) => s.status !== 'incomplete',
+    );
     expect(refused.error).toContain('answered 403 Forbidden');
 
     const dataDir = await makeDataDir();
     const first = await startTestEngine({ dataDir });
     const { session_code } = await post(first, '/image-to-3d-sessions', { image_url: bucket.url('/held/chair.png') });
-    await pollUntil(async () => bucket.requests('/held/chair.png'), (n) => n > 0);
+    await pollUntil(
+      async () => bucket.requests('/held/chair.png'),
+      (n) => n > 0,
+    );
     await first.close();
     bucket.release();
     const second = await startTestEngine({ dataDir });
     try {
-      const done = await pollUntil(() => get(second, `/image-to-3d-sessions/${session_code}`), (s) => s.session_status === 'complete' || s.session_status === 'failed');
+      const done = await pollUntil(
+        () => get(second, `/image-to-3d-sessions/${session_code}`),
+        (s) => s.session_status === 'complete' || s.session_status === 'failed',
+      );
       expect(done.session_status).toBe('complete');
       expect(bucket.requests('/held/chair.png')).toBe(2);
     } finally {

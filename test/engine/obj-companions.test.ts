@@ -40,7 +40,11 @@ async function fetchOk(url: string): Promise<Response> {
 
 describe('OBJ outputs and the files they name', () => {
   it('serves the MTL and texture of mesh_url_obj beside it, under the same signature', async () => {
-    const created = await post('/image-to-3d-sessions', { image_url: PNG_DATA_URI, texture_model: 'baked', resolution: 'low_poly' });
+    const created = await post('/image-to-3d-sessions', {
+      image_url: PNG_DATA_URI,
+      texture_model: 'baked',
+      resolution: 'low_poly',
+    });
     const code: string = created.data.session_code;
     const done = await pollUntil(
       async () => (await get(`/image-to-3d-sessions/${code}`)).data,
@@ -72,13 +76,16 @@ describe('OBJ outputs and the files they name', () => {
     expect((await fetch(missing)).status).toBe(404);
   });
 
-  it('serves the MTL named by a retopology output\'s obj_url beside it', async () => {
+  it("serves the MTL named by a retopology output's obj_url beside it", async () => {
     const created = await post('/image-to-3d-sessions', { image_url: PNG_DATA_URI, resolution: 'low_poly' });
     const source = await pollUntil(
       async () => (await get(`/image-to-3d-sessions/${created.data.session_code}`)).data,
       (s) => s.session_status === 'complete' || s.session_status === 'failed',
     );
-    const retopo = await post('/v3/sessions', { type: 'retopology', input: { mesh: source.mesh_url_glb, model: 'swift', quads: true } });
+    const retopo = await post('/v3/sessions', {
+      type: 'retopology',
+      input: { mesh: source.mesh_url_glb, model: 'swift', quads: true },
+    });
     const done = await pollUntil(
       () => get(`/v3/sessions/${retopo._id}`),
       (s) => s.status === 'complete' || s.status === 'failed',

@@ -22,7 +22,11 @@ async function read(code: string): Promise<any> {
 
 describe('older-form sessions read with GET /image-to-3d-sessions/<code>', () => {
   it('carry the older status, the spin views and the preview meshes', async () => {
-    const res = await fetch(`${engine.legacyUrl}/image-to-3d-sessions`, { method: 'POST', headers: json, body: JSON.stringify({ image_url: PNG_DATA_URI }) });
+    const res = await fetch(`${engine.legacyUrl}/image-to-3d-sessions`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ image_url: PNG_DATA_URI }),
+    });
     expect(res.status).toBe(201);
     const code: string = ((await res.json()) as any).data.session_code;
 
@@ -31,7 +35,10 @@ describe('older-form sessions read with GET /image-to-3d-sessions/<code>', () =>
     expect(first.spins).toHaveLength(first.status === 'spin_generate_done' ? 4 : 0); // empty until the views exist
     expect(first).toMatchObject({ preview_mesh_url_glb: '', preview_mesh_url_zip: '', preview_mesh_url_usdz: '' });
 
-    const spun = await pollUntil(() => read(code), (s) => s.status === 'spin_generate_done' || s.status.endsWith('_failed'));
+    const spun = await pollUntil(
+      () => read(code),
+      (s) => s.status === 'spin_generate_done' || s.status.endsWith('_failed'),
+    );
     expect(spun.status).toBe('spin_generate_done');
     expect(spun.spins).toHaveLength(4);
     for (const spin of spun.spins) {
@@ -41,11 +48,18 @@ describe('older-form sessions read with GET /image-to-3d-sessions/<code>', () =>
     }
     expect(spun.preview_mesh_url_glb).toBe('');
 
-    const preview = await fetch(`${engine.url}/image-to-3d-sessions/get-3d/preview/${code}`, { method: 'POST', headers: json, body: JSON.stringify({ selected_spin_index: 2 }) });
+    const preview = await fetch(`${engine.url}/image-to-3d-sessions/get-3d/preview/${code}`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ selected_spin_index: 2 }),
+    });
     expect(preview.status).toBe(200);
     const previewing = await read(code);
     expect(['preview_processing', 'preview_done']).toContain(previewing.status);
-    const done = await pollUntil(() => read(code), (s) => s.status === 'preview_done' || s.status.endsWith('_failed'));
+    const done = await pollUntil(
+      () => read(code),
+      (s) => s.status === 'preview_done' || s.status.endsWith('_failed'),
+    );
     expect(done.status).toBe('preview_done');
     for (const field of ['preview_mesh_url_glb', 'preview_mesh_url_zip', 'preview_mesh_url_usdz']) {
       expect(done[field], field).toMatch(/^http/);
@@ -66,9 +80,14 @@ describe('older-form sessions read with GET /image-to-3d-sessions/<code>', () =>
   });
 
   it('leave current-form sessions as they were', async () => {
-    const res = await fetch(`${engine.url}/image-to-3d-sessions`, { method: 'POST', headers: json, body: JSON.stringify({ image_url: PNG_DATA_URI }) });
+    const res = await fetch(`${engine.url}/image-to-3d-sessions`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ image_url: PNG_DATA_URI }),
+    });
     const code: string = ((await res.json()) as any).data.session_code;
     const session = await read(code);
-    for (const field of ['status', 'spins', 'preview_mesh_url_glb', 'preview_mesh_url_zip', 'preview_mesh_url_usdz']) expect(session).not.toHaveProperty(field);
+    for (const field of ['status', 'spins', 'preview_mesh_url_glb', 'preview_mesh_url_zip', 'preview_mesh_url_usdz'])
+      expect(session).not.toHaveProperty(field);
   });
 });

@@ -9,19 +9,36 @@ describe('restart', () => {
       let engine = await startTestEngine({ dataDir });
       await expect(startTestEngine({ dataDir })).rejects.toThrow(/in use by another engine/);
 
-      const created = expectSuccess('createImageTo3d', await call(engine, 'createImageTo3d', { json: { image_url: inputUrl('a.png'), resolution: 'low_poly' } }));
+      const created = expectSuccess(
+        'createImageTo3d',
+        await call(engine, 'createImageTo3d', { json: { image_url: inputUrl('a.png'), resolution: 'low_poly' } }),
+      );
       const done = await pollUntil(
-        async () => expectSuccess('getImageTo3d', await call(engine, 'getImageTo3d', { params: { session_code: created.session_code } })),
+        async () =>
+          expectSuccess(
+            'getImageTo3d',
+            await call(engine, 'getImageTo3d', { params: { session_code: created.session_code } }),
+          ),
         (s) => s.session_status === 'complete',
       );
       const before = await download(done.mesh_url_glb);
-      const tti = expectSuccess('createTextToImage', await call(engine, 'createTextToImage', { json: { prompt: 'a fox' } }));
+      const tti = expectSuccess(
+        'createTextToImage',
+        await call(engine, 'createTextToImage', { json: { prompt: 'a fox' } }),
+      );
       await engine.close();
 
       engine = await startTestEngine({ dataDir });
       try {
-        const again = expectSuccess('getImageTo3d', await call(engine, 'getImageTo3d', { params: { session_code: created.session_code } }));
-        expect(again).toMatchObject({ session_status: 'complete', created_at: done.created_at, updated_at: done.updated_at });
+        const again = expectSuccess(
+          'getImageTo3d',
+          await call(engine, 'getImageTo3d', { params: { session_code: created.session_code } }),
+        );
+        expect(again).toMatchObject({
+          session_status: 'complete',
+          created_at: done.created_at,
+          updated_at: done.updated_at,
+        });
         const after = await download(again.mesh_url_glb);
         expect(after.bytes.equals(before.bytes)).toBe(true);
         expect(after.headers.get('etag')).toBe(before.headers.get('etag'));
@@ -31,7 +48,11 @@ describe('restart', () => {
         const list = expectSuccess('listImageTo3d', await call(engine, 'listImageTo3d'));
         expect(list).toMatchObject({ totalResults: 1, credits: 1000 - 10 - 1 });
         const image = await pollUntil(
-          async () => expectSuccess('getTextToImage', await call(engine, 'getTextToImage', { params: { session_code: tti.session_code } })),
+          async () =>
+            expectSuccess(
+              'getTextToImage',
+              await call(engine, 'getTextToImage', { params: { session_code: tti.session_code } }),
+            ),
           (s) => s.status === 'completed',
         );
         expect(image.image_url).not.toBe('');

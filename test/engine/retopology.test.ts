@@ -7,7 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFbxBinary } from '../../main/engine/outputs/index.ts';
 import { retopologySession } from '../../shared/contract/index.ts';
 import { compressedGlb } from '../renderer/compressed-fixtures.ts';
-import { call, download, expectSuccess, inputUrl, PNG_DATA_URI, PNG_SIGNATURE, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
+import {
+  call,
+  download,
+  expectSuccess,
+  inputUrl,
+  PNG_DATA_URI,
+  PNG_SIGNATURE,
+  pollUntil,
+  startTestEngine,
+  type TestEngine,
+} from './helpers.ts';
 
 let engine: TestEngine;
 beforeAll(async () => {
@@ -15,8 +25,10 @@ beforeAll(async () => {
 });
 afterAll(() => engine.dispose());
 
-const read = async (id: string) => expectSuccess('getV3Session', await call(engine, 'getV3Session', { params: { session_id: id } }));
-const create = async (input: Record<string, unknown>) => expectSuccess('createRetopology', await call(engine, 'createRetopology', { json: { type: 'retopology', input } }));
+const read = async (id: string) =>
+  expectSuccess('getV3Session', await call(engine, 'getV3Session', { params: { session_id: id } }));
+const create = async (input: Record<string, unknown>) =>
+  expectSuccess('createRetopology', await call(engine, 'createRetopology', { json: { type: 'retopology', input } }));
 
 describe('v3 retopology', () => {
   it('creates an incomplete bare session and completes with an OBJ and a PNG', async () => {
@@ -25,7 +37,11 @@ describe('v3 retopology', () => {
     expect(created).toMatchObject({
       status: 'incomplete',
       type: 'retopology',
-      input: { mesh: { name: 'statue.glb', status: 'complete', data: { glb_url: inputUrl('models/statue.glb') } }, model: 'swift', quads: true },
+      input: {
+        mesh: { name: 'statue.glb', status: 'complete', data: { glb_url: inputUrl('models/statue.glb') } },
+        model: 'swift',
+        quads: true,
+      },
       output: { meshes: [{ status: 'incomplete', data: { obj_url: '', image_url: '' } }] },
     });
     expect(created._id).toMatch(/^SESSION_/);
@@ -33,7 +49,10 @@ describe('v3 retopology', () => {
     expect(created.output.meshes[0]._id).toMatch(/^ASSET_/);
     expect(typeof created.user_id).toBe('string');
 
-    const done = await pollUntil(() => read(created._id), (s) => s.status !== 'incomplete');
+    const done = await pollUntil(
+      () => read(created._id),
+      (s) => s.status !== 'incomplete',
+    );
     retopologySession.parse(done);
     expect(done.status).toBe('complete');
     const [mesh] = done.output.meshes;
@@ -45,7 +64,10 @@ describe('v3 retopology', () => {
     // The input asset can be reused by id; triangles when quads is false.
     const again = await create({ mesh: created.input.mesh._id, model: 'precision', quads: false });
     expect(again.input.mesh).toEqual(created.input.mesh);
-    const dense = await pollUntil(() => read(again._id), (s) => s.status !== 'incomplete');
+    const dense = await pollUntil(
+      () => read(again._id),
+      (s) => s.status !== 'incomplete',
+    );
     const triangles = (await download(dense.output.meshes[0].data.obj_url)).bytes.toString('utf8');
     expect(triangles).toMatch(/\nf \S+ \S+ \S+\n/);
     expect(triangles.split('\nf ').length).toBeGreaterThan(obj.split('\nf ').length);
@@ -56,17 +78,26 @@ describe('v3 retopology', () => {
     // then a retopology of its GLB by URL: its box is the GLB's (same size, same place around the origin).
     const scaled = expectSuccess(
       'createImageTo3d',
-      await call(engine, 'createImageTo3d', { json: { image_url: PNG_DATA_URI, scaled_bbox: [2.4, 0.6, 1.2], preserve_aspect_ratio: false } }),
+      await call(engine, 'createImageTo3d', {
+        json: { image_url: PNG_DATA_URI, scaled_bbox: [2.4, 0.6, 1.2], preserve_aspect_ratio: false },
+      }),
     );
     const job = await pollUntil(
-      async () => expectSuccess('getImageTo3d', await call(engine, 'getImageTo3d', { params: { session_code: scaled.session_code } })),
+      async () =>
+        expectSuccess(
+          'getImageTo3d',
+          await call(engine, 'getImageTo3d', { params: { session_code: scaled.session_code } }),
+        ),
       (j) => j.session_status === 'complete',
     );
     const glb = (await download(job.mesh_url_glb)).bytes;
     const glbJson = JSON.parse(glb.subarray(20, 20 + glb.readUInt32LE(12)).toString('utf8'));
     const position = glbJson.accessors[glbJson.meshes[0].primitives[0].attributes.POSITION];
     const created = await create({ mesh: job.mesh_url_glb, model: 'swift', quads: true });
-    const done = await pollUntil(() => read(created._id), (s) => s.status !== 'incomplete');
+    const done = await pollUntil(
+      () => read(created._id),
+      (s) => s.status !== 'incomplete',
+    );
     const obj = (await download(done.output.meshes[0].data.obj_url)).bytes.toString('utf8');
     const { min, max } = objBounds(obj);
     for (let axis = 0; axis < 3; axis++) {
@@ -75,18 +106,27 @@ describe('v3 retopology', () => {
       expect(max[axis]).toBeCloseTo(position.max[axis], 2);
     }
     // Quad-dominant (mixed topology: quads where two triangles make a good one), within swift's 8,000 faces.
-    const corners = obj.split('\n').filter((line) => line.startsWith('f ')).map((line) => line.trim().split(/\s+/).length - 1);
+    const corners = obj
+      .split('\n')
+      .filter((line) => line.startsWith('f '))
+      .map((line) => line.trim().split(/\s+/).length - 1);
     expect(corners.every((n) => n === 3 || n === 4)).toBe(true);
     expect(corners.filter((n) => n === 4).length).toBeGreaterThan(corners.length / 2);
     expect(corners.length).toBeLessThanOrEqual(8_000);
 
     // By the asset's id in a later session: the same shape again. Another server's GLB: read, at its own size.
     const byId = await create({ mesh: created.input.mesh._id, model: 'precision' });
-    const again = await pollUntil(() => read(byId._id), (s) => s.status !== 'incomplete');
+    const again = await pollUntil(
+      () => read(byId._id),
+      (s) => s.status !== 'incomplete',
+    );
     const dense = objBounds((await download(again.output.meshes[0].data.obj_url)).bytes.toString('utf8'));
     expect(dense.max[0]! - dense.min[0]!).toBeCloseTo(2.4, 2);
     const byUrl = await create({ mesh: inputUrl('models/other.glb'), model: 'swift' });
-    const foreign = await pollUntil(() => read(byUrl._id), (s) => s.status !== 'incomplete');
+    const foreign = await pollUntil(
+      () => read(byUrl._id),
+      (s) => s.status !== 'incomplete',
+    );
     const other = objBounds((await download(foreign.output.meshes[0].data.obj_url)).bytes.toString('utf8'));
     expect(other.max[0]! - other.min[0]!).toBeLessThan(1.5);
   });
@@ -94,7 +134,10 @@ describe('v3 retopology', () => {
   it('fails when a session-failure fault rule says so', async () => {
     engine.faults.add({ kind: 'session-failure', match: { endpoint: 'createRetopology' } });
     const created = await create({ mesh: inputUrl('in.glb'), model: 'swift' });
-    const done = await pollUntil(() => read(created._id), (s) => s.status !== 'incomplete');
+    const done = await pollUntil(
+      () => read(created._id),
+      (s) => s.status !== 'incomplete',
+    );
     expect(done.status).toBe('failed');
     expect(done.output.meshes[0].data.obj_url).toBe('');
   });
@@ -106,10 +149,15 @@ function objBounds(obj: string): { min: number[]; max: number[] } {
   const max = [-Infinity, -Infinity, -Infinity];
   for (const line of obj.split('\n')) {
     if (!line.startsWith('v ')) continue;
-    line.trim().split(/\s+/).slice(1, 4).map(Number).forEach((value, axis) => {
-      min[axis] = Math.min(min[axis]!, value);
-      max[axis] = Math.max(max[axis]!, value);
-    });
+    line
+      .trim()
+      .split(/\s+/)
+      .slice(1, 4)
+      .map(Number)
+      .forEach((value, axis) => {
+        min[axis] = Math.min(min[axis]!, value);
+        max[axis] = Math.max(max[axis]!, value);
+      });
   }
   return { min, max };
 }
@@ -128,13 +176,21 @@ describe('v3 retopology of real models', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     served.set('/Fox.glb', await readFile(join(FIXTURES, 'Fox.glb')));
-    served.set('/engine-draco.glb', Buffer.from((await compressedGlb(join(FIXTURES, '2CylinderEngine.glb'), 'draco')).glb));
+    served.set(
+      '/engine-draco.glb',
+      Buffer.from((await compressedGlb(join(FIXTURES, '2CylinderEngine.glb'), 'draco')).glb),
+    );
     served.set('/points.glb', await pointsOnlyGlb());
     served.set('/hero.fbx', buildFbxBinary('foreign', { targetFaces: 200 }));
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const finished = (id: string) => pollUntil(() => read(id), (s) => s.status !== 'incomplete', 120_000);
+  const finished = (id: string) =>
+    pollUntil(
+      () => read(id),
+      (s) => s.status !== 'incomplete',
+      120_000,
+    );
 
   it('retopologises a textured model given by URL: quads, its place and size, the MTL and texture beside the OBJ, a render', async () => {
     const created = await create({ mesh: `${base}/Fox.glb`, model: 'swift' });
@@ -142,7 +198,10 @@ describe('v3 retopology of real models', () => {
     expect(done.status).toBe('complete');
     const { obj_url: objUrl, image_url: imageUrl } = done.output.meshes[0].data;
     const obj = (await download(objUrl)).bytes.toString('utf8');
-    const corners = obj.split('\n').filter((line) => line.startsWith('f ')).map((line) => line.trim().split(/\s+/).length - 1);
+    const corners = obj
+      .split('\n')
+      .filter((line) => line.startsWith('f '))
+      .map((line) => line.trim().split(/\s+/).length - 1);
     expect(corners.length).toBeLessThan(576); // the fox's 576 triangles, some paired into quads
     expect(corners.filter((n) => n === 4).length).toBeGreaterThan(100);
     const { min, max } = objBounds(obj);
@@ -157,7 +216,10 @@ describe('v3 retopology of real models', () => {
     expect(mtl.status).toBe(200);
     expect(mtl.bytes.toString()).toContain('map_Kd mesh.png');
     const texture = await download(new URL('mesh.png', objUrl).href);
-    const foxTexture = (await new NodeIO().readBinary(served.get('/Fox.glb')!)).getRoot().listTextures()[0]!.getImage()!;
+    const foxTexture = (await new NodeIO().readBinary(served.get('/Fox.glb')!))
+      .getRoot()
+      .listTextures()[0]!
+      .getImage()!;
     expect(texture.bytes.equals(Buffer.from(foxTexture))).toBe(true);
     const image = (await download(imageUrl)).bytes;
     expect(image.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
@@ -166,8 +228,11 @@ describe('v3 retopology of real models', () => {
 
   it('decodes a Draco-compressed model of 110K triangles: swift at most 8,000 faces, precision many more', async () => {
     const swift = await finished((await create({ mesh: `${base}/engine-draco.glb`, model: 'swift' }))._id);
-    const precision = await finished((await create({ mesh: swift.input.mesh._id, model: 'precision', quads: false }))._id);
-    const faces = async (session: typeof swift) => (await download(session.output.meshes[0].data.obj_url)).bytes.toString('utf8').split('\nf ').length - 1;
+    const precision = await finished(
+      (await create({ mesh: swift.input.mesh._id, model: 'precision', quads: false }))._id,
+    );
+    const faces = async (session: typeof swift) =>
+      (await download(session.output.meshes[0].data.obj_url)).bytes.toString('utf8').split('\nf ').length - 1;
     expect(swift.status).toBe('complete');
     expect(await faces(swift)).toBeLessThanOrEqual(8_000);
     expect(await faces(swift)).toBeGreaterThan(6_000);
@@ -178,11 +243,15 @@ describe('v3 retopology of real models', () => {
   it('fails saying why when the model cannot be retopologised: no triangles, a foreign FBX', async () => {
     const points = await finished((await create({ mesh: `${base}/points.glb`, model: 'swift' }))._id);
     expect(points.status).toBe('failed');
-    expect(points.error).toBe(`The input mesh ${base}/points.glb holds no triangles (no mesh, or only points and lines): give a model with a triangle mesh.`);
+    expect(points.error).toBe(
+      `The input mesh ${base}/points.glb holds no triangles (no mesh, or only points and lines): give a model with a triangle mesh.`,
+    );
     expect(points.output.meshes[0].data.obj_url).toBe('');
     const fbx = await finished((await create({ mesh: `${base}/hero.fbx`, model: 'swift' }))._id);
     expect(fbx.status).toBe('failed');
-    expect(fbx.error).toMatch(/^The input mesh http:\/\/127\.0\.0\.1:\d+\/hero\.fbx is an FBX file, which retopology does not read \(it reads GLB, glTF and OBJ\): convert it to GLB first\.$/);
+    expect(fbx.error).toMatch(
+      /^The input mesh http:\/\/127\.0\.0\.1:\d+\/hero\.fbx is an FBX file, which retopology does not read \(it reads GLB, glTF and OBJ\): convert it to GLB first\.$/,
+    );
   });
 });
 
@@ -190,7 +259,17 @@ describe('v3 retopology of real models', () => {
 async function pointsOnlyGlb(): Promise<Buffer> {
   const doc = new Document();
   const buffer = doc.createBuffer();
-  const position = doc.createAccessor().setType('VEC3').setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0])).setBuffer(buffer);
-  doc.createScene().addChild(doc.createNode().setMesh(doc.createMesh().addPrimitive(doc.createPrimitive().setMode(0).setAttribute('POSITION', position))));
+  const position = doc
+    .createAccessor()
+    .setType('VEC3')
+    .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]))
+    .setBuffer(buffer);
+  doc
+    .createScene()
+    .addChild(
+      doc
+        .createNode()
+        .setMesh(doc.createMesh().addPrimitive(doc.createPrimitive().setMode(0).setAttribute('POSITION', position))),
+    );
   return Buffer.from(await new NodeIO().writeBinary(doc));
 }

@@ -49,7 +49,11 @@ describe('/v3/sessions of type image_to_3d and image_to_kit', () => {
       input: { image, model: 'sculpt', settings: { geometry_model: 'base', texture_model: 'baked', resolution: 3000 } },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    expect(created.body).toMatchObject({ type: 'image_to_3d', status: 'incomplete', input: { model: 'sculpt', settings: { resolution: 3000 } } });
+    expect(created.body).toMatchObject({
+      type: 'image_to_3d',
+      status: 'incomplete',
+      input: { model: 'sculpt', settings: { resolution: 3000 } },
+    });
     expect(created.body.input.image._id).toMatch(/^ASSET_/);
     expect(created.body.output.mesh).toMatchObject({ _id: expect.stringMatching(/^ASSET_/), status: 'incomplete' });
 
@@ -57,7 +61,8 @@ describe('/v3/sessions of type image_to_3d and image_to_kit', () => {
     expect(single.status).toBe('complete');
     const mesh = single.output.mesh;
     expect(mesh.status).toBe('complete');
-    for (const field of ['glb_url', 'obj_url', 'fbx_url', 'usdz_url', 'image_url'] as const) expect(mesh.data[field], field).toMatch(/^http/);
+    for (const field of ['glb_url', 'obj_url', 'fbx_url', 'usdz_url', 'image_url'] as const)
+      expect(mesh.data[field], field).toMatch(/^http/);
     const glb = await expectGlb(mesh.data.glb_url!);
     expect(Math.abs(triangles(glb) - 3000)).toBeLessThan(600);
     expect(readGlbJson(glb)).toHaveProperty('images'); // baked texture
@@ -67,7 +72,12 @@ describe('/v3/sessions of type image_to_3d and image_to_kit', () => {
     // The image asset of the first session is given again, as the scripts do for the next jobs.
     const kitCreated = await create({
       type: 'image_to_kit',
-      input: { image: single.input.image._id, model: 'sculpt', decomposition_model: 'pro', settings: { geometry_model: 'turbo', texture_model: 'baked', resolution: 2000 } },
+      input: {
+        image: single.input.image._id,
+        model: 'sculpt',
+        decomposition_model: 'pro',
+        settings: { geometry_model: 'turbo', texture_model: 'baked', resolution: 2000 },
+      },
     });
     expect(kitCreated.status, JSON.stringify(kitCreated.body)).toBe(201);
     expect(kitCreated.body.input.image._id).toBe(single.input.image._id);
@@ -113,10 +123,16 @@ describe('/v3/sessions of type image_to_3d and image_to_kit', () => {
     try {
       const made = await create({ type: 'image_to_3d', input: { image, model: 'sculpt', settings: {} } }, slow.url);
       expect(made.status).toBe(201);
-      const notYet = await create({ type: 'retopology', input: { mesh: made.body.output.mesh._id, model: 'swift' } }, slow.url);
+      const notYet = await create(
+        { type: 'retopology', input: { mesh: made.body.output.mesh._id, model: 'swift' } },
+        slow.url,
+      );
       expect(notYet.status).toBe(400);
       expect(notYet.body.message).toMatch(/input\.mesh: the mesh asset ASSET_\w+ is incomplete/);
-      const imageAsMesh = await create({ type: 'retopology', input: { mesh: made.body.input.image._id, model: 'swift' } }, slow.url);
+      const imageAsMesh = await create(
+        { type: 'retopology', input: { mesh: made.body.input.image._id, model: 'swift' } },
+        slow.url,
+      );
       expect(imageAsMesh.status).toBe(400);
       expect(imageAsMesh.body.message).toContain('is an image asset, not a mesh');
       const meshAsImage = await create({ type: 'image_to_3d', input: { image: made.body.output.mesh._id } }, slow.url);

@@ -12,24 +12,79 @@ afterAll(() => engine.dispose());
 const IMAGE = inputUrl('chair.png');
 const CASES: [string, EndpointId, unknown, string[]][] = [
   ['missing image_url', 'createImageTo3d', {}, ['image_url: is required']],
-  ['image data URI with a non-image MIME', 'createImageTo3d', { image_url: 'data:text/plain;base64,aGVsbG8=' }, ['image_url', 'text/plain']],
+  [
+    'image data URI with a non-image MIME',
+    'createImageTo3d',
+    { image_url: 'data:text/plain;base64,aGVsbG8=' },
+    ['image_url', 'text/plain'],
+  ],
   ['image_url not a URL', 'createImageTo3d', { image_url: 'chair.png' }, ['image_url', 'data URI']],
-  ['scaled_bbox with 2 numbers', 'createImageTo3d', { image_url: IMAGE, scaled_bbox: [1, 2] }, ['scaled_bbox', 'exactly 3']],
-  ['scaled_bbox with 0', 'createImageTo3d', { image_url: IMAGE, scaled_bbox: [1, 0, 1] }, ['scaled_bbox[1]', '-1 for automatic']],
-  ['geometry_model enum', 'createImageTo3d', { image_url: IMAGE, geometry_model: 'fast' }, ['geometry_model', '"base", "turbo"']],
-  ['texture_model enum', 'createImageTo3d', { image_url: IMAGE, texture_model: 'shiny' }, ['texture_model', '"none", "baked", "pbr"']],
+  [
+    'scaled_bbox with 2 numbers',
+    'createImageTo3d',
+    { image_url: IMAGE, scaled_bbox: [1, 2] },
+    ['scaled_bbox', 'exactly 3'],
+  ],
+  [
+    'scaled_bbox with 0',
+    'createImageTo3d',
+    { image_url: IMAGE, scaled_bbox: [1, 0, 1] },
+    ['scaled_bbox[1]', '-1 for automatic'],
+  ],
+  [
+    'geometry_model enum',
+    'createImageTo3d',
+    { image_url: IMAGE, geometry_model: 'fast' },
+    ['geometry_model', '"base", "turbo"'],
+  ],
+  [
+    'texture_model enum',
+    'createImageTo3d',
+    { image_url: IMAGE, texture_model: 'shiny' },
+    ['texture_model', '"none", "baked", "pbr"'],
+  ],
   ['topology enum', 'createImageTo3d', { image_url: IMAGE, topology: 'ngons' }, ['topology', '"tris", "quads"']],
-  ['resolution enum', 'createImageTo3d', { image_url: IMAGE, resolution: 'mid' }, ['resolution', '"low_poly", "high_poly"']],
-  ['preserve_aspect_ratio type', 'createImageTo3d', { image_url: IMAGE, preserve_aspect_ratio: 'yes' }, ['preserve_aspect_ratio', 'true or false']],
+  [
+    'resolution enum',
+    'createImageTo3d',
+    { image_url: IMAGE, resolution: 'mid' },
+    ['resolution', '"low_poly", "high_poly"'],
+  ],
+  [
+    'preserve_aspect_ratio type',
+    'createImageTo3d',
+    { image_url: IMAGE, preserve_aspect_ratio: 'yes' },
+    ['preserve_aspect_ratio', 'true or false'],
+  ],
   ['legacy auto_gen_3d type', 'createImageTo3dLegacy', { image_url: IMAGE, auto_gen_3d: 1 }, ['auto_gen_3d']],
-  ['spin with two images', 'submitSpin', { session_code: 'SESSION_x', image_urls: [IMAGE, IMAGE] }, ['image_urls', 'exactly one']],
-  ['spin without a session code', 'submitSpin', { session_code: 'abc', image_urls: [IMAGE] }, ['session_code', 'SESSION_']],
+  [
+    'spin with two images',
+    'submitSpin',
+    { session_code: 'SESSION_x', image_urls: [IMAGE, IMAGE] },
+    ['image_urls', 'exactly one'],
+  ],
+  [
+    'spin without a session code',
+    'submitSpin',
+    { session_code: 'abc', image_urls: [IMAGE] },
+    ['session_code', 'SESSION_'],
+  ],
   ['text-to-image empty prompt', 'createTextToImage', { prompt: '  ' }, ['prompt', 'must not be empty']],
   ['style without description', 'createStyle', { zip_url: 'https://x/s.zip' }, ['description: is required']],
   ['style zip_url not http', 'createStyle', { zip_url: 'ftp://x/s.zip', description: 'ink' }, ['zip_url', 'http']],
   ['upload mesh_url not a URL', 'uploadAnimationMesh', { mesh_url: 'mesh.fbx' }, ['mesh_url']],
-  ['text-multi empty texts', 'submitTextAnimations', { session_code: 'SESSION_x', texts: [] }, ['texts', 'at least one']],
-  ['text-multi blank text', 'submitTextAnimations', { session_code: 'SESSION_x', texts: ['walk', ' '] }, ['texts[1]', 'must not be empty']],
+  [
+    'text-multi empty texts',
+    'submitTextAnimations',
+    { session_code: 'SESSION_x', texts: [] },
+    ['texts', 'at least one'],
+  ],
+  [
+    'text-multi blank text',
+    'submitTextAnimations',
+    { session_code: 'SESSION_x', texts: ['walk', ' '] },
+    ['texts[1]', 'must not be empty'],
+  ],
 ];
 
 describe('request validation', () => {
@@ -47,7 +102,11 @@ describe('request validation', () => {
   });
 
   it('refine: pivot out of range', async () => {
-    expectError(await call(engine, 'refine', { params: { session_code: 'SESSION_x' }, json: { pivot_point: [-0.7, 0, 0] } }), 400, 'pivot_point[0]');
+    expectError(
+      await call(engine, 'refine', { params: { session_code: 'SESSION_x' }, json: { pivot_point: [-0.7, 0, 0] } }),
+      400,
+      'pivot_point[0]',
+    );
   });
 
   it('list: limit and page', async () => {
@@ -56,10 +115,26 @@ describe('request validation', () => {
   });
 
   it.each([
-    ['type must be one the engine creates', { type: 'multiview_to_3d', input: { mesh: 'https://x/m.glb', model: 'swift' } }, ['type', '"retopology", "image_to_3d", "image_to_kit"']],
-    ['image_to_3d needs an image', { type: 'image_to_3d', input: { mesh: 'https://x/m.glb', model: 'swift' } }, ['input.image', 'is required']],
-    ['mesh must be a URL or ASSET_', { type: 'retopology', input: { mesh: 'm.glb', model: 'swift' } }, ['input.mesh', 'ASSET_']],
-    ['model enum', { type: 'retopology', input: { mesh: 'https://x/m.glb', model: 'fast' } }, ['input.model', '"swift", "precision"']],
+    [
+      'type must be one the engine creates',
+      { type: 'multiview_to_3d', input: { mesh: 'https://x/m.glb', model: 'swift' } },
+      ['type', '"retopology", "image_to_3d", "image_to_kit"'],
+    ],
+    [
+      'image_to_3d needs an image',
+      { type: 'image_to_3d', input: { mesh: 'https://x/m.glb', model: 'swift' } },
+      ['input.image', 'is required'],
+    ],
+    [
+      'mesh must be a URL or ASSET_',
+      { type: 'retopology', input: { mesh: 'm.glb', model: 'swift' } },
+      ['input.mesh', 'ASSET_'],
+    ],
+    [
+      'model enum',
+      { type: 'retopology', input: { mesh: 'https://x/m.glb', model: 'fast' } },
+      ['input.model', '"swift", "precision"'],
+    ],
     ['input required', { type: 'retopology' }, ['input']],
   ])('v3: %s (bare error object)', async (_name, json, mentions) => {
     const answer = await call(engine, 'createRetopology', { json });
@@ -68,12 +143,19 @@ describe('request validation', () => {
   });
 
   it('an unknown asset id is a 400', async () => {
-    const answer = await call(engine, 'createRetopology', { json: { type: 'retopology', input: { mesh: 'ASSET_nope', model: 'swift' } } });
+    const answer = await call(engine, 'createRetopology', {
+      json: { type: 'retopology', input: { mesh: 'ASSET_nope', model: 'swift' } },
+    });
     expectError(answer, 400, 'input.mesh', 'ASSET_nope');
   });
 
   it('an unknown style is a 400', async () => {
-    expectError(await call(engine, 'createTextToImage', { json: { prompt: 'a cat', style_id: 'STYLE_nope' } }), 400, 'style_id', 'STYLE_nope');
+    expectError(
+      await call(engine, 'createTextToImage', { json: { prompt: 'a cat', style_id: 'STYLE_nope' } }),
+      400,
+      'style_id',
+      'STYLE_nope',
+    );
   });
 
   it('rejected requests cost nothing and create nothing', async () => {
@@ -98,7 +180,9 @@ describe('body types (415)', () => {
   });
 
   it('a body without a Content-Type is a 415 too; nothing is created', async () => {
-    const answer = await send(`${engine.url}/image-to-3d-sessions`, { body: new TextEncoder().encode(JSON.stringify({ image_url: IMAGE })) });
+    const answer = await send(`${engine.url}/image-to-3d-sessions`, {
+      body: new TextEncoder().encode(JSON.stringify({ image_url: IMAGE })),
+    });
     expectError(answer, 415, 'no Content-Type', 'application/json');
     const list = await call(engine, 'listImageTo3d');
     expect(list.body.data.totalResults).toBe(0);
@@ -110,23 +194,39 @@ describe('body types (415)', () => {
       headers: { 'content-type': 'text/plain' },
     });
     expect(answer.status).toBe(415);
-    expect(answer.body).toEqual({ error: 'Unsupported Media Type', message: expect.stringContaining('application/json'), statusCode: 415 });
+    expect(answer.body).toEqual({
+      error: 'Unsupported Media Type',
+      message: expect.stringContaining('application/json'),
+      statusCode: 415,
+    });
   });
 
   it('the animation upload names both JSON and multipart/form-data', async () => {
-    const answer = await send(`${engine.url}/mesh-animation/upload`, { body: 'mesh_url=https%3A%2F%2Fx%2Fa.fbx', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const answer = await send(`${engine.url}/mesh-animation/upload`, {
+      body: 'mesh_url=https%3A%2F%2Fx%2Fa.fbx',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expectError(answer, 415, 'application/json', 'multipart/form-data');
     expect(answer.headers.get('accept-post')).toBe('application/json, multipart/form-data');
   });
 
   it('the engine control endpoints take JSON only', async () => {
-    expectError(await send(`${engine.url}/__engine/faults`, { body: '[]', headers: { 'content-type': 'text/plain' } }), 415, 'application/json');
+    expectError(
+      await send(`${engine.url}/__engine/faults`, { body: '[]', headers: { 'content-type': 'text/plain' } }),
+      415,
+      'application/json',
+    );
   });
 
   it('accepts application/json with a charset parameter in any case, and a POST without a body', async () => {
-    const created = await send(`${engine.url}/tti-sessions`, { body: lamp, headers: { 'content-type': 'Application/JSON; Charset="UTF-8"' } });
+    const created = await send(`${engine.url}/tti-sessions`, {
+      body: lamp,
+      headers: { 'content-type': 'Application/JSON; Charset="UTF-8"' },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const unknown = await send(`${engine.url}/image-to-3d-sessions/get-3d/refine/SESSION_000000000000000000000000`, { method: 'POST' });
+    const unknown = await send(`${engine.url}/image-to-3d-sessions/get-3d/refine/SESSION_000000000000000000000000`, {
+      method: 'POST',
+    });
     expectError(unknown, 404, 'not found');
   });
 });

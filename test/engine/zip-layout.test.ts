@@ -22,17 +22,26 @@ afterAll(async () => {
 });
 
 async function finishedSession(body: unknown): Promise<any> {
-  const res = await fetch(`${engine.url}/image-to-3d-sessions`, { method: 'POST', headers: { 'x-api-key': KEY, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${engine.url}/image-to-3d-sessions`, {
+    method: 'POST',
+    headers: { 'x-api-key': KEY, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(res.status).toBe(201);
   const code: string = ((await res.json()) as any).data.session_code;
   return pollUntil(
-    async () => ((await (await fetch(`${engine.url}/image-to-3d-sessions/${code}`, { headers: { 'x-api-key': KEY } })).json()) as any).data,
+    async () =>
+      (
+        (await (
+          await fetch(`${engine.url}/image-to-3d-sessions/${code}`, { headers: { 'x-api-key': KEY } })
+        ).json()) as any
+      ).data,
     (s) => s.session_status === 'complete' || s.session_status === 'failed',
   );
 }
 
 describe('the zip output', () => {
-  it('holds <session_code>/mesh.obj with its MTL and texture, read by the app\'s zip reader', async () => {
+  it("holds <session_code>/mesh.obj with its MTL and texture, read by the app's zip reader", async () => {
     // A textured model (texture_model none has no texture: its zip holds the OBJ and MTL only, see below).
     const session = await finishedSession({ image_url: PNG_DATA_URI, resolution: 'low_poly', texture_model: 'baked' });
     expect(session.session_status).toBe('complete');

@@ -25,7 +25,12 @@ it('leaves no target folder when the exporting process is killed mid-export, and
   expect(left).toEqual([expect.stringMatching(new RegExp(`^\\.assetstudio-staging-${ended.pid}-`))]);
   expect(readdirSync(join(parent, left[0]!))).toEqual(['Crashy.glb']); // the export had begun staging
 
-  const result = await exportAsset({ projectDir: root, name: 'Crashy', files: [{ kind: 'glb', path: glb }], source: SOURCE });
+  const result = await exportAsset({
+    projectDir: root,
+    name: 'Crashy',
+    files: [{ kind: 'glb', path: glb }],
+    source: SOURCE,
+  });
   expect(readdirSync(parent)).toEqual(['Crashy']);
   expect(readdirSync(result.targetDir).sort()).toEqual(['Crashy.assetstudio.json', 'Crashy.glb']);
 });

@@ -11,7 +11,9 @@ import { realFixture } from '../fixtures.ts';
 import { generatedSources, makeProject, readGlb, SOURCE, tempDir, validatorErrors, withGltfast } from './helpers.ts';
 
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 function options(projectDir: string, extra: Partial<ExportOptions> = {}): ExportOptions {
   return { projectDir, name: 'oak chair', files: generatedSources().all, source: SOURCE, ...extra };
@@ -24,19 +26,22 @@ const LAYOUT: Record<GameEngine, { dir: string[]; files: string[] }> = {
 };
 
 describe('exportAsset: layouts and manifest', () => {
-  it.each(['unity', 'unreal', 'godot'] as const)('puts a generated GLB (its texture inside) into a %s project, and no loose texture no material uses', async (engine) => {
-    const root = realpathSync(engine === 'unity' ? withGltfast(makeProject(engine)) : makeProject(engine)); // Unity: GLB with glTFast
-    const result = await exportAsset(options(root));
-    const target = join(root, ...LAYOUT[engine].dir);
-    expect(result).toMatchObject({ engine, projectRoot: root, targetDir: target, replaced: false });
-    expect(readdirSync(target).sort()).toEqual(LAYOUT[engine].files);
-    expect(result.skipped.map((s) => [s.kind, s.why])).toEqual([
-      ['obj', expect.stringContaining('one format per export')],
-      ['mtl', 'an MTL goes with its OBJ, which is not written'],
-      ['texture', 'no material of the model uses it (a GLB or FBX carries its textures inside)'],
-    ]);
-    expect(readdirSync(join(target, '..'))).toEqual([LAYOUT[engine].dir.at(-1)]); // no staging folder left
-  });
+  it.each(['unity', 'unreal', 'godot'] as const)(
+    'puts a generated GLB (its texture inside) into a %s project, and no loose texture no material uses',
+    async (engine) => {
+      const root = realpathSync(engine === 'unity' ? withGltfast(makeProject(engine)) : makeProject(engine)); // Unity: GLB with glTFast
+      const result = await exportAsset(options(root));
+      const target = join(root, ...LAYOUT[engine].dir);
+      expect(result).toMatchObject({ engine, projectRoot: root, targetDir: target, replaced: false });
+      expect(readdirSync(target).sort()).toEqual(LAYOUT[engine].files);
+      expect(result.skipped.map((s) => [s.kind, s.why])).toEqual([
+        ['obj', expect.stringContaining('one format per export')],
+        ['mtl', 'an MTL goes with its OBJ, which is not written'],
+        ['texture', 'no material of the model uses it (a GLB or FBX carries its textures inside)'],
+      ]);
+      expect(readdirSync(join(target, '..'))).toEqual([LAYOUT[engine].dir.at(-1)]); // no staging folder left
+    },
+  );
 
   it('writes a manifest that validates, with the right hashes and sizes, and no URL signatures', async () => {
     const sources = generatedSources();
@@ -64,14 +69,21 @@ describe('exportAsset: layouts and manifest', () => {
     const text = readFileSync(result.manifestPath, 'utf8');
     expect(text).not.toContain('secret');
     expect(manifest.source.result).toMatchObject({ mesh_url_glb: 'https://files.example/m.glb' });
-    expect(manifest.source.request).toMatchObject({ image_url: expect.stringMatching(/^data:image\/png,… \(\d+ characters left out\)$/), pivot_point: [0, -0.5, 0] });
+    expect(manifest.source.request).toMatchObject({
+      image_url: expect.stringMatching(/^data:image\/png,… \(\d+ characters left out\)$/),
+      pivot_point: [0, -0.5, 0],
+    });
   });
 
   it('exports an OBJ set with its MTL and texture, renaming the references inside', async () => {
     const root = makeProject('unity');
     const { obj } = generatedSources();
     const result = await exportAsset({ ...options(root), files: obj });
-    expect(result.files.map((f) => f.path.slice(result.targetDir.length + 1))).toEqual(['OakChair.obj', 'OakChair.mtl', 'OakChair_Model.png']);
+    expect(result.files.map((f) => f.path.slice(result.targetDir.length + 1))).toEqual([
+      'OakChair.obj',
+      'OakChair.mtl',
+      'OakChair_Model.png',
+    ]);
     expect(readFileSync(join(result.targetDir, 'OakChair.obj'), 'utf8')).toMatch(/^mtllib OakChair\.mtl$/m);
     expect(readFileSync(join(result.targetDir, 'OakChair.mtl'), 'utf8')).toMatch(/^map_Kd OakChair_Model\.png$/m);
   });
@@ -90,7 +102,10 @@ describe('exportAsset: layouts and manifest', () => {
     const sources = generatedSources();
     const fbx = join(sources.dir, 'fbx-blob');
     writeFileSync(fbx, buildFbxBinary('chair'));
-    const result = await exportAsset({ ...options(root), files: [...sources.all, { kind: 'fbx', path: fbx, name: 'model.fbx' }] });
+    const result = await exportAsset({
+      ...options(root),
+      files: [...sources.all, { kind: 'fbx', path: fbx, name: 'model.fbx' }],
+    });
     expect(readdirSync(result.targetDir).sort()).toEqual(['OakChair.assetstudio.json', 'OakChair.fbx']);
     expect(readFileSync(join(result.targetDir, 'OakChair.fbx')).equals(readFileSync(fbx))).toBe(true);
   });
@@ -100,7 +115,9 @@ describe('exportAsset: layouts and manifest', () => {
     const { glb } = generatedSources();
     const result = await exportAsset({ ...options(root), files: [glb] });
     expect(readdirSync(result.targetDir).sort()).toEqual(['OakChair.assetstudio.json', 'OakChair.glb']);
-    expect(result.note).toMatch(/^GLB is this result's only model format: Unity imports GLB only with the glTFast or UnityGLTF package/);
+    expect(result.note).toMatch(
+      /^GLB is this result's only model format: Unity imports GLB only with the glTFast or UnityGLTF package/,
+    );
     const withPackage = await exportAsset({ ...options(withGltfast(makeProject('unity'))), files: [glb] });
     expect(withPackage.note).toBeUndefined();
   });
@@ -111,15 +128,26 @@ describe('exportAsset: layouts and manifest', () => {
     expect(result).toMatchObject({ engine: 'folder', targetDir: join(dir, 'oak_chair') });
     expect(readdirSync(result.targetDir).sort()).toEqual(['oak_chair.assetstudio.json', 'oak_chair.glb']);
     const obj = await exportAsset({ ...options(dir), name: 'oak chair obj', format: 'obj' });
-    expect(readdirSync(obj.targetDir).sort()).toEqual(['oak_chair_obj.assetstudio.json', 'oak_chair_obj.mtl', 'oak_chair_obj.obj', 'oak_chair_obj_model.png']);
-    expect(readFileSync(join(obj.targetDir, 'oak_chair_obj.mtl'), 'utf8')).toMatch(/^map_Kd oak_chair_obj_model\.png$/m);
+    expect(readdirSync(obj.targetDir).sort()).toEqual([
+      'oak_chair_obj.assetstudio.json',
+      'oak_chair_obj.mtl',
+      'oak_chair_obj.obj',
+      'oak_chair_obj_model.png',
+    ]);
+    expect(readFileSync(join(obj.targetDir, 'oak_chair_obj.mtl'), 'utf8')).toMatch(
+      /^map_Kd oak_chair_obj_model\.png$/m,
+    );
   });
 
   it('puts the asset in the folder the user picked inside the content folder, else in the preset folder', async () => {
     const root = realpathSync(makeProject('unity'));
     mkdirSync(join(root, 'Assets', 'Props'));
-    expect((await exportAsset(options(join(root, 'Assets', 'Props')))).targetDir).toBe(join(root, 'Assets', 'Props', 'OakChair'));
-    expect((await exportAsset(options(join(root, 'ProjectSettings')))).targetDir).toBe(join(root, 'Assets', 'AssetStudio', 'OakChair'));
+    expect((await exportAsset(options(join(root, 'Assets', 'Props')))).targetDir).toBe(
+      join(root, 'Assets', 'Props', 'OakChair'),
+    );
+    expect((await exportAsset(options(join(root, 'ProjectSettings')))).targetDir).toBe(
+      join(root, 'Assets', 'AssetStudio', 'OakChair'),
+    );
   });
 
   it('creates a folder that does not exist yet: a new plain folder, or a new folder inside a project', async () => {
@@ -149,10 +177,18 @@ describe('exportAsset: layouts and manifest', () => {
     const measured = sceneBounds((await readGlb(written.path)).getRoot().getDefaultScene()!)!;
     expect(measured.size[1]).toBeCloseTo(0.5, 5);
     const manifest = await readManifest(fox.manifestPath);
-    expect(manifest).toMatchObject({ engine: 'unreal', transforms: { scale: { height: 0.5 }, pivot: 'bottom-center' }, files: [{ sha256: sha256(written.path), transformed: true }] });
+    expect(manifest).toMatchObject({
+      engine: 'unreal',
+      transforms: { scale: { height: 0.5 }, pivot: 'bottom-center' },
+      files: [{ sha256: sha256(written.path), transformed: true }],
+    });
     expect(manifest.bbox!.size[1]).toBeCloseTo(0.5, 6);
 
-    const godot = await exportAsset({ ...options(makeProject('godot')), name: 'BoxTextured', files: [{ kind: 'glb', path: realFixture('glb', 'BoxTextured.glb') }] });
+    const godot = await exportAsset({
+      ...options(makeProject('godot')),
+      name: 'BoxTextured',
+      files: [{ kind: 'glb', path: realFixture('glb', 'BoxTextured.glb') }],
+    });
     expect(godot.files[0]!.path).toMatch(/assets\/asset_studio\/box_textured\/box_textured\.glb$/);
     expect(godot.files[0]!.sha256).toBe(sha256(realFixture('glb', 'BoxTextured.glb')));
     expect(godot.bbox).toBeUndefined();
@@ -165,7 +201,11 @@ describe('exportAsset: replacing', () => {
     const first = await exportAsset(options(root));
     const before = readFileSync(first.manifestPath, 'utf8');
     const refused = exportAsset(options(root, { name: 'Oak Chair' })); // the same folder once styled
-    await expect(refused).rejects.toMatchObject({ code: 'target-exists', file: first.targetDir, fix: expect.stringContaining('OakChair_2') });
+    await expect(refused).rejects.toMatchObject({
+      code: 'target-exists',
+      file: first.targetDir,
+      fix: expect.stringContaining('OakChair_2'),
+    });
     expect(readFileSync(first.manifestPath, 'utf8')).toBe(before);
     expect(readdirSync(join(first.targetDir, '..'))).toEqual(['OakChair']);
   });
@@ -179,14 +219,24 @@ describe('exportAsset: replacing', () => {
     writeFileSync(join(first.targetDir, 'Materials', 'Oak.mat'), 'material');
 
     const glbOnly = generatedSources().glb;
-    const second = await exportAsset(options(root, { files: [glbOnly], overwrite: true, transforms: { scale: { factor: 2 } } }));
+    const second = await exportAsset(
+      options(root, { files: [glbOnly], overwrite: true, transforms: { scale: { factor: 2 } } }),
+    );
     expect(second).toMatchObject({ targetDir: first.targetDir, replaced: true });
     expect(second.kept.sort()).toEqual(['Materials', 'OakChair.assetstudio.json.meta', 'OakChair.glb.meta']);
     // The texture of the first export is gone: the previous manifest listed it and this export did not write it.
-    expect(readdirSync(second.targetDir).sort()).toEqual(['Materials', 'OakChair.assetstudio.json', 'OakChair.assetstudio.json.meta', 'OakChair.glb', 'OakChair.glb.meta']);
+    expect(readdirSync(second.targetDir).sort()).toEqual([
+      'Materials',
+      'OakChair.assetstudio.json',
+      'OakChair.assetstudio.json.meta',
+      'OakChair.glb',
+      'OakChair.glb.meta',
+    ]);
     expect(readFileSync(join(second.targetDir, 'OakChair.glb.meta'), 'utf8')).toBe('guid: 0123456789abcdef\n');
     expect(readFileSync(join(second.targetDir, 'Materials', 'Oak.mat'), 'utf8')).toBe('material');
-    expect((await readManifest(second.manifestPath)).files.map((f) => [f.path, f.transformed])).toEqual([['OakChair.glb', true]]);
+    expect((await readManifest(second.manifestPath)).files.map((f) => [f.path, f.transformed])).toEqual([
+      ['OakChair.glb', true],
+    ]);
     expect(readdirSync(join(second.targetDir, '..'))).toEqual(['OakChair']); // nothing aside, nothing staged
   });
 });
@@ -202,7 +252,10 @@ describe('exportAsset: refusals', () => {
     const root = makeProject('unity');
     const outside = tempDir();
     symlinkSync(outside, join(root, 'Assets', 'AssetStudio'));
-    await expect(exportAsset(options(root))).rejects.toMatchObject({ code: 'outside-project', message: expect.stringContaining(realpathSync(outside)) });
+    await expect(exportAsset(options(root))).rejects.toMatchObject({
+      code: 'outside-project',
+      message: expect.stringContaining(realpathSync(outside)),
+    });
     expect(readdirSync(outside)).toEqual([]);
   });
 
@@ -217,7 +270,10 @@ describe('exportAsset: refusals', () => {
   it('refuses missing sources, bad transforms, and files the engine cannot use', async () => {
     const root = makeProject('godot');
     const missing = { kind: 'glb' as const, path: join(tempDir(), 'gone.glb') };
-    await expect(exportAsset(options(root, { files: [missing] }))).rejects.toMatchObject({ code: 'source-missing', file: missing.path });
+    await expect(exportAsset(options(root, { files: [missing] }))).rejects.toMatchObject({
+      code: 'source-missing',
+      file: missing.path,
+    });
     await expect(exportAsset(options(root, { transforms: { scale: { factor: -1 } } }))).rejects.toMatchObject({
       code: 'bad-input',
       message: expect.stringContaining('transforms: scale'),
@@ -229,7 +285,10 @@ describe('exportAsset: refusals', () => {
       code: 'nothing-to-export',
       why: 'has no GLB, and the transforms need one',
     });
-    await expect(exportAsset(options(root, { source: { ...SOURCE, sessionId: '' } }))).rejects.toMatchObject({ code: 'bad-input', file: 'source' });
+    await expect(exportAsset(options(root, { source: { ...SOURCE, sessionId: '' } }))).rejects.toMatchObject({
+      code: 'bad-input',
+      file: 'source',
+    });
     expect(existsSync(join(root, 'assets', 'asset_studio', 'oak_chair'))).toBe(false);
   });
 });

@@ -35,12 +35,12 @@ function readNode(data: Buffer, at: number, wide: boolean): [FbxRecord | undefin
   for (let i = 0; i < count; i++) {
     const type = String.fromCharCode(data[p]!);
     p += 1;
-    if (type === 'C') (props.push(data[p] !== 0), (p += 1));
-    else if (type === 'Y') (props.push(data.readInt16LE(p)), (p += 2));
-    else if (type === 'I') (props.push(data.readInt32LE(p)), (p += 4));
-    else if (type === 'F') (props.push(data.readFloatLE(p)), (p += 4));
-    else if (type === 'D') (props.push(data.readDoubleLE(p)), (p += 8));
-    else if (type === 'L') (props.push(data.readBigInt64LE(p)), (p += 8));
+    if (type === 'C') props.push(data[p] !== 0), (p += 1);
+    else if (type === 'Y') props.push(data.readInt16LE(p)), (p += 2);
+    else if (type === 'I') props.push(data.readInt32LE(p)), (p += 4);
+    else if (type === 'F') props.push(data.readFloatLE(p)), (p += 4);
+    else if (type === 'D') props.push(data.readDoubleLE(p)), (p += 8);
+    else if (type === 'L') props.push(data.readBigInt64LE(p)), (p += 8);
     else if (type === 'S' || type === 'R') {
       const length = data.readUInt32LE(p);
       const bytes = data.subarray(p + 4, p + 4 + length);
@@ -55,7 +55,15 @@ function readNode(data: Buffer, at: number, wide: boolean): [FbxRecord | undefin
       const width = type === 'd' || type === 'l' ? 8 : 4;
       const values: number[] = [];
       for (let k = 0; k < length; k++) {
-        values.push(type === 'd' ? bytes.readDoubleLE(k * width) : type === 'f' ? bytes.readFloatLE(k * width) : type === 'l' ? Number(bytes.readBigInt64LE(k * width)) : bytes.readInt32LE(k * width));
+        values.push(
+          type === 'd'
+            ? bytes.readDoubleLE(k * width)
+            : type === 'f'
+              ? bytes.readFloatLE(k * width)
+              : type === 'l'
+                ? Number(bytes.readBigInt64LE(k * width))
+                : bytes.readInt32LE(k * width),
+        );
       }
       props.push(values);
       p += 12 + size;
@@ -84,6 +92,12 @@ export function expectTexturedFbx(bytes: Buffer): FbxRecord[] {
   const content = child(child(objects, 'Video'), 'Content')!.props[0] as Buffer;
   expect(content.subarray(1, 4).toString()).toBe('PNG');
   const links = nodes.find((n) => n.name === 'Connections')!.children.map((c) => c.props.map(String).join(' '));
-  expect(links).toEqual(expect.arrayContaining([`OO ${material} ${model}`, `OP ${texture} ${material} DiffuseColor`, `OO ${video} ${texture}`]));
+  expect(links).toEqual(
+    expect.arrayContaining([
+      `OO ${material} ${model}`,
+      `OP ${texture} ${material} DiffuseColor`,
+      `OO ${video} ${texture}`,
+    ]),
+  );
   return nodes;
 }

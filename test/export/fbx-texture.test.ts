@@ -12,7 +12,9 @@ describe('the engine FBX of a seeded mesh', () => {
   });
 
   it('without one: a material of the mesh colour and no texture (an older recipe too)', () => {
-    const objects = readFbxNodes(makeArtifact({ type: 'fbx', mesh: { seed: 'chair' } })).find((n) => n.name === 'Objects');
+    const objects = readFbxNodes(makeArtifact({ type: 'fbx', mesh: { seed: 'chair' } })).find(
+      (n) => n.name === 'Objects',
+    );
     expect(child(objects, 'Material')).toBeDefined();
     expect(child(objects, 'Texture')).toBeUndefined();
   });

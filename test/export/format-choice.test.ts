@@ -16,7 +16,10 @@ import { generatedSources, makeProject, SOURCE, withGltfast } from './helpers.ts
 function unityWith(dependencies: Record<string, string> | string): string {
   const root = makeProject('unity');
   mkdirSync(join(root, 'Packages'));
-  writeFileSync(join(root, 'Packages', 'manifest.json'), typeof dependencies === 'string' ? dependencies : JSON.stringify({ dependencies }));
+  writeFileSync(
+    join(root, 'Packages', 'manifest.json'),
+    typeof dependencies === 'string' ? dependencies : JSON.stringify({ dependencies }),
+  );
   return root;
 }
 
@@ -50,9 +53,17 @@ describe('chooseFormat', () => {
   });
 
   it('falls back to a format the engine imports, and says so', () => {
-    expect(chooseFormat({ engine: 'unity', gltfPackage: null }, ['glb', 'obj', 'mtl'])).toEqual({ format: 'obj', note: 'Unity gets OBJ: this result has no FBX' });
+    expect(chooseFormat({ engine: 'unity', gltfPackage: null }, ['glb', 'obj', 'mtl'])).toEqual({
+      format: 'obj',
+      note: 'Unity gets OBJ: this result has no FBX',
+    });
     const onlyGlb = chooseFormat({ engine: 'unity', gltfPackage: null }, ['glb']);
-    expect(onlyGlb).toEqual({ format: 'glb', note: expect.stringMatching(/^GLB is this result's only model format: Unity imports GLB only with the glTFast or UnityGLTF package/) });
+    expect(onlyGlb).toEqual({
+      format: 'glb',
+      note: expect.stringMatching(
+        /^GLB is this result's only model format: Unity imports GLB only with the glTFast or UnityGLTF package/,
+      ),
+    });
     expect(chooseFormat({ engine: 'godot' }, ['texture'])).toEqual({ format: undefined });
   });
 
@@ -71,7 +82,9 @@ describe('chooseFormat', () => {
     expect(glb.message).toBe(
       'GLB for Unity: is refused: Unity imports GLB only with the glTFast or UnityGLTF package, and Packages/manifest.json lists neither (add com.unity.cloud.gltfast, or choose FBX or OBJ). Choose FBX or OBJ',
     );
-    expect(refused(() => chooseFormat({ engine: 'godot' }, ['glb', 'texture'], 'fbx')).message).toBe("FBX for Godot: is not among this result's files (it has GLB). Choose GLB");
+    expect(refused(() => chooseFormat({ engine: 'godot' }, ['glb', 'texture'], 'fbx')).message).toBe(
+      "FBX for Godot: is not among this result's files (it has GLB). Choose GLB",
+    );
     expect(mappingOf('bad-format').exitCode).toBe(2);
     expect(chooseFormat({ engine: 'unity', gltfPackage: 'UnityGLTF' }, all, 'glb')).toEqual({ format: 'glb' });
   });
@@ -98,8 +111,15 @@ describe('exportAsset: one mesh format per export', () => {
     const files = allFormats();
     const root = realpathSync(makeProject('unity'));
     const obj = await exportAsset({ projectDir: root, name: 'robot', files, source: SOURCE, format: 'obj' });
-    expect(readdirSync(obj.targetDir).sort()).toEqual(['Robot.assetstudio.json', 'Robot.mtl', 'Robot.obj', 'Robot_Model.png']);
-    await expect(exportAsset({ projectDir: root, name: 'robot2', files, source: SOURCE, format: 'glb' })).rejects.toMatchObject({ code: 'bad-format' });
+    expect(readdirSync(obj.targetDir).sort()).toEqual([
+      'Robot.assetstudio.json',
+      'Robot.mtl',
+      'Robot.obj',
+      'Robot_Model.png',
+    ]);
+    await expect(
+      exportAsset({ projectDir: root, name: 'robot2', files, source: SOURCE, format: 'glb' }),
+    ).rejects.toMatchObject({ code: 'bad-format' });
     expect(readdirSync(join(root, 'Assets', 'AssetStudio'))).toEqual(['Robot']);
     const unreal = await exportAsset({ projectDir: makeProject('unreal'), name: 'robot', files, source: SOURCE });
     expect(unreal.files.map((f) => f.kind).sort()).toEqual(['fbx']);
@@ -108,16 +128,24 @@ describe('exportAsset: one mesh format per export', () => {
 
 describe('engine words (item 5)', () => {
   it('says what each engine needs and its axes, Unreal in its own axes', () => {
-    expect(formatNeeds({ engine: 'unity', gltfPackage: null })).toBe('Unity imports FBX natively; GLB needs glTFast or UnityGLTF (not found in Packages/manifest.json).');
-    expect(formatNeeds({ engine: 'unity', gltfPackage: 'glTFast' })).toContain('(found: glTFast in Packages/manifest.json)');
-    expect(ENGINE_AXES.unreal).toBe("Unreal: X forward, Z up, centimetres — the importer converts from the file's metres/Y-up.");
+    expect(formatNeeds({ engine: 'unity', gltfPackage: null })).toBe(
+      'Unity imports FBX natively; GLB needs glTFast or UnityGLTF (not found in Packages/manifest.json).',
+    );
+    expect(formatNeeds({ engine: 'unity', gltfPackage: 'glTFast' })).toContain(
+      '(found: glTFast in Packages/manifest.json)',
+    );
+    expect(ENGINE_AXES.unreal).toBe(
+      "Unreal: X forward, Z up, centimetres — the importer converts from the file's metres/Y-up.",
+    );
   });
 
   it('warns of a conversion the importer does itself: Z up anywhere, ×100 for Unreal', () => {
     expect(doubleConversion('unreal', { upAxis: 'y-to-z', scale: { factor: 100 } })).toBe(
       "Unreal's importer already stands a Y-up file up in its Z-up world, so \"Z up\" would make the model lie on its side; Unreal's importer already turns the file's metres into centimetres, so ×100 makes the model 100 times too large.",
     );
-    expect(doubleConversion('unity', { upAxis: 'y-to-z' })).toMatch(/^Unity's importer already stands a Y-up file up, so "Z up"/);
+    expect(doubleConversion('unity', { upAxis: 'y-to-z' })).toMatch(
+      /^Unity's importer already stands a Y-up file up, so "Z up"/,
+    );
     expect(doubleConversion('unreal', { scale: { height: 1.8 }, pivot: 'bottom-center' })).toBeUndefined();
     expect(doubleConversion('folder', { upAxis: 'y-to-z' })).toBeUndefined();
   });

@@ -26,8 +26,12 @@ describe('export sources of a job', () => {
   });
 
   it('a refine job exports the refined mesh, a preview job its preview', () => {
-    expect(exportSourcesOf({ remoteId: 'SESSION_a', step: 'refine' }, cacheOf(kinds)).find((f) => f.kind === 'glb')!.path).toBe('/cache/polished_glb');
-    expect(exportSourcesOf({ remoteId: 'SESSION_a', step: 'preview' }, cacheOf(kinds)).find((f) => f.kind === 'glb')!.path).toBe('/cache/preview_glb');
+    expect(
+      exportSourcesOf({ remoteId: 'SESSION_a', step: 'refine' }, cacheOf(kinds)).find((f) => f.kind === 'glb')!.path,
+    ).toBe('/cache/polished_glb');
+    expect(
+      exportSourcesOf({ remoteId: 'SESSION_a', step: 'preview' }, cacheOf(kinds)).find((f) => f.kind === 'glb')!.path,
+    ).toBe('/cache/preview_glb');
   });
 
   it('nothing for a job without a session, or outputs of another session', () => {

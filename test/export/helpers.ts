@@ -31,7 +31,10 @@ export function makeProject(engine: GameEngine, root = tempDir()): string {
 /** A Unity project's Packages/manifest.json listing glTFast, so that its exports default to GLB. */
 export function withGltfast(root: string): string {
   mkdirSync(join(root, 'Packages'), { recursive: true });
-  writeFileSync(join(root, 'Packages', 'manifest.json'), JSON.stringify({ dependencies: { 'com.unity.cloud.gltfast': '6.8.0', 'com.unity.ugui': '2.0.0' } }));
+  writeFileSync(
+    join(root, 'Packages', 'manifest.json'),
+    JSON.stringify({ dependencies: { 'com.unity.cloud.gltfast': '6.8.0', 'com.unity.ugui': '2.0.0' } }),
+  );
   return root;
 }
 
@@ -40,7 +43,11 @@ export const SOURCE: ExportSource = {
   jobId: 'job_1',
   kind: 'image_to_3d',
   request: { image_url: 'data:image/png;base64,AAAA', scaled_bbox: [-1, 2, -1], pivot_point: [0, -0.5, 0] },
-  result: { session_code: 'SESSION_abc123', mesh_url_glb: 'https://files.example/m.glb?sig=secret&exp=1', session_status: 'complete' },
+  result: {
+    session_code: 'SESSION_abc123',
+    mesh_url_glb: 'https://files.example/m.glb?sig=secret&exp=1',
+    session_status: 'complete',
+  },
 };
 
 /** A generated textured GLB plus an OBJ/MTL/PNG set, named as the service names them, in a cache-like folder. */
@@ -51,7 +58,11 @@ export function generatedSources(): { dir: string; glb: SourceFile; obj: SourceF
     return join(dir, file);
   };
   const { obj, mtl } = buildObj({ seed: 'chair', texture: true, name: 'model' });
-  const glb: SourceFile = { kind: 'glb', path: write('0f3a.glb', buildGlb({ seed: 'chair', texture: true })), name: 'model.glb' };
+  const glb: SourceFile = {
+    kind: 'glb',
+    path: write('0f3a.glb', buildGlb({ seed: 'chair', texture: true })),
+    name: 'model.glb',
+  };
   const objSet: SourceFile[] = [
     { kind: 'obj', path: write('1b2c', obj), name: 'model.obj' },
     { kind: 'mtl', path: write('2d3e', mtl), name: 'model.mtl' },
@@ -61,7 +72,10 @@ export function generatedSources(): { dir: string; glb: SourceFile; obj: SourceF
 }
 
 const validator = createRequire(import.meta.url)('gltf-validator') as {
-  validateBytes(data: Uint8Array, options?: { maxIssues?: number; writeTimestamp?: boolean }): Promise<{
+  validateBytes(
+    data: Uint8Array,
+    options?: { maxIssues?: number; writeTimestamp?: boolean },
+  ): Promise<{
     issues: { numErrors: number; messages: { code: string; severity: number; message: string; pointer?: string }[] };
   }>;
 };
@@ -69,7 +83,9 @@ const validator = createRequire(import.meta.url)('gltf-validator') as {
 /** The Khronos validator's errors (severity 0) for a GLB. */
 export async function validatorErrors(glb: Uint8Array): Promise<string[]> {
   const report = await validator.validateBytes(glb, { maxIssues: 100, writeTimestamp: false });
-  return report.issues.messages.filter((m) => m.severity === 0).map((m) => `${m.code} ${m.pointer ?? ''}: ${m.message}`);
+  return report.issues.messages
+    .filter((m) => m.severity === 0)
+    .map((m) => `${m.code} ${m.pointer ?? ''}: ${m.message}`);
 }
 
 export const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);

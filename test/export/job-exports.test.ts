@@ -26,7 +26,11 @@ let deps: JobExportDeps;
 const jobs: Record<'chair' | 'animation' | 'prompts' | 'retopology', JobRecord> = {} as never;
 
 async function call(command: string, input: unknown): Promise<any> {
-  const res = await fetch(`${host.origin}/api/call/${command}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}` }, body: JSON.stringify(input) });
+  const res = await fetch(`${host.origin}/api/call/${command}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}` },
+    body: JSON.stringify(input),
+  });
   const body = await res.json();
   if (res.status !== 200) throw new Error(`${command}: ${res.status} ${JSON.stringify(body)}`);
   return body;
@@ -49,26 +53,60 @@ async function succeeded(id: string): Promise<JobRecord> {
 
 function upload(path: string): Promise<{ uploadId: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: host.port, method: 'POST', path: '/api/upload', headers: { authorization: `Bearer ${host.token}`, 'x-file-name': basename(path), 'content-length': statSync(path).size } }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(body))));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: host.port,
+        method: 'POST',
+        path: '/api/upload',
+        headers: {
+          authorization: `Bearer ${host.token}`,
+          'x-file-name': basename(path),
+          'content-length': statSync(path).size,
+        },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(body))));
+      },
+    );
     req.on('error', reject);
     createReadStream(path).pipe(req);
   });
 }
 
 beforeAll(async () => {
-  host = await startWebHost({ dataDir: join(data.path, 'data'), rendererDir: join(data.path, 'none'), serviceOptions: { engineSpeed: 500 }, notice: () => undefined });
+  host = await startWebHost({
+    dataDir: join(data.path, 'data'),
+    rendererDir: join(data.path, 'none'),
+    serviceOptions: { engineSpeed: 500 },
+    notice: () => undefined,
+  });
   const image = `data:image/png;base64,${readFileSync(realFixture('images', 'chair.png')).toString('base64')}`;
-  const chair = await call('create', { endpoint: 'createImageTo3d', body: { image_url: image, texture_model: 'baked' }, label: 'chair.png' });
+  const chair = await call('create', {
+    endpoint: 'createImageTo3d',
+    body: { image_url: image, texture_model: 'baked' },
+    label: 'chair.png',
+  });
   const uploaded = await upload(realFixture('fbx', 'Male_Casual.fbx'));
-  const animation = await call('create', { endpoint: 'uploadAnimationMesh', file: { uploadId: uploaded.uploadId }, label: 'hero to animate' });
+  const animation = await call('create', {
+    endpoint: 'uploadAnimationMesh',
+    file: { uploadId: uploaded.uploadId },
+    label: 'hero to animate',
+  });
   jobs.chair = await succeeded(chair.job.id);
   jobs.animation = await succeeded(animation.job.id);
-  const prompts = await call('create', { endpoint: 'submitTextAnimations', body: { session_code: jobs.animation.remoteId, texts: PROMPTS }, label: 'hero moves' });
-  const retopology = await call('create', { endpoint: 'createRetopology', body: { type: 'retopology', input: { mesh: (jobs.chair.result as any).mesh_url_glb, model: 'swift', quads: true } }, label: 'chair retopology' });
+  const prompts = await call('create', {
+    endpoint: 'submitTextAnimations',
+    body: { session_code: jobs.animation.remoteId, texts: PROMPTS },
+    label: 'hero moves',
+  });
+  const retopology = await call('create', {
+    endpoint: 'createRetopology',
+    body: { type: 'retopology', input: { mesh: (jobs.chair.result as any).mesh_url_glb, model: 'swift', quads: true } },
+    label: 'chair retopology',
+  });
   jobs.prompts = await succeeded(prompts.job.id);
   jobs.retopology = await succeeded(retopology.job.id);
   const { cache, store, tracker, outputFormats } = host.bridge.services;
@@ -87,13 +125,21 @@ const prompts = () => ((jobs.prompts.result as any).prompts as { text: string }[
 describe('animation jobs (items 1, 9)', () => {
   it('export ONE GLB with every clip of the session, named by library label and prompt text, and no joint render', async () => {
     const clips = clipSourcesOf(jobs.prompts, deps.cache);
-    expect(clips.map((c) => [c.source, c.name])).toEqual([...library().map((l) => ['library', l]), ...prompts().map((p) => ['prompt', p])]);
+    expect(clips.map((c) => [c.source, c.name])).toEqual([
+      ...library().map((l) => ['library', l]),
+      ...prompts().map((p) => ['prompt', p]),
+    ]);
     for (const job of [jobs.prompts, jobs.animation]) {
       const result = await exportJob(deps, job, { projectDir: makeProject('godot'), name: 'hero' });
       expect(result.files.map((f) => basename(f.path))).toEqual(['hero.glb']);
       expect(result.skipped.some((s) => s.kind === 'texture')).toBe(false); // the render is no texture: not even offered
       const doc = await readGlb(result.files[0]!.path);
-      expect(doc.getRoot().listAnimations().map((a) => a.getName())).toEqual([...library(), ...prompts()]);
+      expect(
+        doc
+          .getRoot()
+          .listAnimations()
+          .map((a) => a.getName()),
+      ).toEqual([...library(), ...prompts()]);
       expect(doc.getRoot().listSkins()).toHaveLength(1);
       expect(doc.getRoot().listMeshes()).toHaveLength(1);
       for (const a of doc.getRoot().listAnimations()) expect(a.listChannels().length).toBeGreaterThan(0);
@@ -105,10 +151,21 @@ describe('animation jobs (items 1, 9)', () => {
 
   it('keeps the clips asked for (by name or output key), in the session order, and refuses an unknown one naming the choices', async () => {
     const key = clipSourcesOf(jobs.prompts, deps.cache).find((c) => c.name === prompts().at(-1))!.id;
-    const result = await exportJob(deps, jobs.prompts, { projectDir: tempDir(), name: 'two clips', clips: [key, library()[0]!] });
+    const result = await exportJob(deps, jobs.prompts, {
+      projectDir: tempDir(),
+      name: 'two clips',
+      clips: [key, library()[0]!],
+    });
     const doc = await readGlb(result.files.find((f) => f.kind === 'glb')!.path);
-    expect(doc.getRoot().listAnimations().map((a) => a.getName())).toEqual([library()[0], prompts().at(-1)]);
-    await expect(exportJob(deps, jobs.prompts, { projectDir: tempDir(), name: 'none', clips: ['moonwalk'] })).rejects.toMatchObject({
+    expect(
+      doc
+        .getRoot()
+        .listAnimations()
+        .map((a) => a.getName()),
+    ).toEqual([library()[0], prompts().at(-1)]);
+    await expect(
+      exportJob(deps, jobs.prompts, { projectDir: tempDir(), name: 'none', clips: ['moonwalk'] }),
+    ).rejects.toMatchObject({
       code: 'bad-input',
       file: 'clips',
       message: expect.stringContaining(`"${prompts()[0]}"`),
@@ -116,12 +173,23 @@ describe('animation jobs (items 1, 9)', () => {
   });
 
   it('with transforms, the GLB holds every clip baked, and an FBX asked for is refused with the reason', async () => {
-    const result = await exportJob(deps, jobs.prompts, { projectDir: tempDir(), name: 'tall hero', transforms: { scale: { height: 2 }, pivot: 'bottom-center' } });
+    const result = await exportJob(deps, jobs.prompts, {
+      projectDir: tempDir(),
+      name: 'tall hero',
+      transforms: { scale: { height: 2 }, pivot: 'bottom-center' },
+    });
     const doc = await readGlb(result.files[0]!.path);
     expect(doc.getRoot().listAnimations()).toHaveLength(library().length + prompts().length);
     expect(result.bbox!.size[1]).toBeCloseTo(2, 5);
     for (const root of doc.getRoot().getDefaultScene()!.listChildren()) expect(root.getScale()).toEqual([1, 1, 1]);
-    await expect(exportJob(deps, jobs.prompts, { projectDir: tempDir(), name: 'fbx hero', format: 'fbx', transforms: { scale: { factor: 2 } } })).rejects.toMatchObject({
+    await expect(
+      exportJob(deps, jobs.prompts, {
+        projectDir: tempDir(),
+        name: 'fbx hero',
+        format: 'fbx',
+        transforms: { scale: { factor: 2 } },
+      }),
+    ).rejects.toMatchObject({
       code: 'bad-format',
       message: expect.stringContaining('FBX is not written with transforms for animated models'),
     });
@@ -130,23 +198,34 @@ describe('animation jobs (items 1, 9)', () => {
 
 describe('retopology jobs (items 2, 9)', () => {
   it('the cache keeps the OBJ with the MTL it names and the texture the MTL names', () => {
-    const kinds = deps.cache.list().filter((e) => e.sessionId === jobs.retopology.remoteId && e.state === 'complete').map((e) => e.kind);
+    const kinds = deps.cache
+      .list()
+      .filter((e) => e.sessionId === jobs.retopology.remoteId && e.state === 'complete')
+      .map((e) => e.kind);
     const companions = kinds.map(parseOutputKind).filter((k) => k?.type === 'obj-file');
-    expect(companions.map((k) => k!.type === 'obj-file' && k.name.split('.').pop())).toEqual(expect.arrayContaining(['mtl', 'png']));
+    expect(companions.map((k) => k!.type === 'obj-file' && k.name.split('.').pop())).toEqual(
+      expect.arrayContaining(['mtl', 'png']),
+    );
   });
 
   it('exports the OBJ with its MTL and texture, references renamed, and not the preview picture', async () => {
     for (const engine of ['godot', 'unity'] as const) {
       const root = makeProject(engine);
       const result = await exportJob(deps, jobs.retopology, { projectDir: root, name: 'chair low', format: 'obj' });
-      const names = readdirSync(result.targetDir).filter((n) => !n.endsWith('.json')).sort();
+      const names = readdirSync(result.targetDir)
+        .filter((n) => !n.endsWith('.json'))
+        .sort();
       const stem = engine === 'godot' ? 'chair_low' : 'ChairLow';
       const texture = /^map_Kd (.+)$/m.exec(readFileSync(join(result.targetDir, `${stem}.mtl`), 'utf8'))![1]!;
       expect(texture.startsWith(`${stem}_`)).toBe(true); // renamed after the asset
       expect(names).toEqual([texture, `${stem}.mtl`, `${stem}.obj`].sort());
       expect(readFileSync(join(result.targetDir, texture)).subarray(1, 4).toString()).toBe('PNG');
-      expect(readFileSync(join(result.targetDir, `${stem}.obj`), 'utf8')).toMatch(new RegExp(`^mtllib ${stem}\\.mtl$`, 'm'));
-      expect(readFileSync(join(result.targetDir, `${stem}.mtl`), 'utf8')).toMatch(new RegExp(`^map_Kd ${texture.replace('.', '\\.')}$`, 'm'));
+      expect(readFileSync(join(result.targetDir, `${stem}.obj`), 'utf8')).toMatch(
+        new RegExp(`^mtllib ${stem}\\.mtl$`, 'm'),
+      );
+      expect(readFileSync(join(result.targetDir, `${stem}.mtl`), 'utf8')).toMatch(
+        new RegExp(`^map_Kd ${texture.replace('.', '\\.')}$`, 'm'),
+      );
       expect(result.skipped.filter((s) => s.kind === 'texture')).toEqual([]);
     }
   });
@@ -154,13 +233,16 @@ describe('retopology jobs (items 2, 9)', () => {
 
 describe('image-to-3D jobs (items 2, 3)', () => {
   it('the OBJ comes with its MTL and texture (kept in the cache beside it), references renamed', async () => {
-    const result = await exportJob(deps, jobs.chair, { projectDir: makeProject('godot'), name: 'chair', format: 'obj' });
+    const result = await exportJob(deps, jobs.chair, {
+      projectDir: makeProject('godot'),
+      name: 'chair',
+      format: 'obj',
+    });
     expect(result.files.map((f) => f.kind).sort()).toEqual(['mtl', 'obj', 'texture']);
     expect(readFileSync(join(result.targetDir, 'chair.obj'), 'utf8')).toMatch(/^mtllib chair\.mtl$/m);
     const texture = /^map_Kd (.+)$/m.exec(readFileSync(join(result.targetDir, 'chair.mtl'), 'utf8'))![1]!;
     expect(result.files.map((f) => basename(f.path))).toContain(texture);
   });
-
 
   it('the FBX: its material takes its diffuse colour from a texture whose video embeds the PNG', async () => {
     const result = await exportJob(deps, jobs.chair, { projectDir: makeProject('unity'), name: 'chair' });
@@ -173,12 +255,23 @@ describe('image-to-3D jobs (items 2, 3)', () => {
     const fbx = await exportJob(deps, jobs.chair, { projectDir: makeProject('unity'), name: 'chair', transforms });
     expect(fbx.files.map((f) => [basename(f.path), f.transformed])).toEqual([['Chair.fbx', true]]);
     const nodes = expectTexturedFbx(readFileSync(fbx.files[0]!.path));
-    const vertices = child(child(nodes.find((n) => n.name === 'Objects'), 'Geometry'), 'Vertices')!.props[0] as number[];
+    const vertices = child(
+      child(
+        nodes.find((n) => n.name === 'Objects'),
+        'Geometry',
+      ),
+      'Vertices',
+    )!.props[0] as number[];
     const ys = vertices.filter((_, i) => i % 3 === 1);
     expect(Math.min(...ys)).toBeCloseTo(0, 4);
     expect(Math.max(...ys)).toBeCloseTo(2, 4);
 
-    const obj = await exportJob(deps, jobs.chair, { projectDir: makeProject('godot'), name: 'chair', transforms, format: 'obj' });
+    const obj = await exportJob(deps, jobs.chair, {
+      projectDir: makeProject('godot'),
+      name: 'chair',
+      transforms,
+      format: 'obj',
+    });
     expect(obj.files.map((f) => f.kind).sort()).toEqual(['mtl', 'obj', 'texture']);
     const text = readFileSync(obj.files.find((f) => f.kind === 'obj')!.path, 'utf8');
     const oy = [...text.matchAll(/^v \S+ (\S+) \S+$/gm)].map((m) => Number(m[1]));
@@ -191,7 +284,11 @@ describe('image-to-3D jobs (items 2, 3)', () => {
   });
 
   it('the GLB with transforms for Unity with glTFast: the root keeps a unit scale', async () => {
-    const result = await exportJob(deps, jobs.chair, { projectDir: withGltfast(makeProject('unity')), name: 'chair', transforms: { scale: { factor: 100 } } });
+    const result = await exportJob(deps, jobs.chair, {
+      projectDir: withGltfast(makeProject('unity')),
+      name: 'chair',
+      transforms: { scale: { factor: 100 } },
+    });
     const doc = await readGlb(result.files[0]!.path);
     for (const node of doc.getRoot().listNodes()) expect(node.getScale()).toEqual([1, 1, 1]);
     expect(await validatorErrors(readFileSync(result.files[0]!.path))).toEqual([]);
@@ -201,9 +298,21 @@ describe('image-to-3D jobs (items 2, 3)', () => {
 describe('planJob (for the export panel)', () => {
   it('says what exportJob writes and why the rest is not, writing nothing', async () => {
     const cases = [
-      { job: () => jobs.chair, options: { name: 'chair', transforms: { scale: { height: 2 } } }, project: () => makeProject('unity') },
-      { job: () => jobs.chair, options: { name: 'chair', format: 'obj' as const }, project: () => makeProject('godot') },
-      { job: () => jobs.prompts, options: { name: 'hero', clips: [library()[1]!] }, project: () => makeProject('unreal') },
+      {
+        job: () => jobs.chair,
+        options: { name: 'chair', transforms: { scale: { height: 2 } } },
+        project: () => makeProject('unity'),
+      },
+      {
+        job: () => jobs.chair,
+        options: { name: 'chair', format: 'obj' as const },
+        project: () => makeProject('godot'),
+      },
+      {
+        job: () => jobs.prompts,
+        options: { name: 'hero', clips: [library()[1]!] },
+        project: () => makeProject('unreal'),
+      },
       { job: () => jobs.retopology, options: { name: 'low' }, project: () => tempDir() },
     ];
     for (const c of cases) {
@@ -212,18 +321,48 @@ describe('planJob (for the export panel)', () => {
       expect(existsSync(plan.targetDir)).toBe(false);
       const result = await exportJob(deps, c.job(), { projectDir, ...c.options });
       expect(plan.targetDir).toBe(result.targetDir);
-      expect(plan.write.map((w) => [w.name, w.kind, w.transformed])).toEqual(result.files.map((f) => [basename(f.path), f.kind, f.transformed]));
+      expect(plan.write.map((w) => [w.name, w.kind, w.transformed])).toEqual(
+        result.files.map((f) => [basename(f.path), f.kind, f.transformed]),
+      );
       expect(plan.skip.map((s) => [s.kind, s.why])).toEqual(result.skipped.map((s) => [s.kind, s.why]));
     }
-    const unity = await planJob(deps, jobs.chair, { projectDir: makeProject('unity'), name: 'chair', transforms: { scale: { height: 2 } } });
+    const unity = await planJob(deps, jobs.chair, {
+      projectDir: makeProject('unity'),
+      name: 'chair',
+      transforms: { scale: { height: 2 } },
+    });
     expect(unity.write.map((w) => [w.name, w.transformed])).toEqual([['Chair.fbx', true]]);
-    expect(unity.skip).toContainEqual({ name: 'model.fbx', kind: 'fbx', why: 'it is made again from the transformed model, so that it matches the GLB' });
-    expect(unity.skip).toContainEqual({ name: 'model.obj', kind: 'obj', why: 'an untransformed copy would not match the transformed model' });
-    expect(unity.skip.map((f) => f.name).sort()).toEqual(['mesh.mtl', 'mesh.png', 'model.fbx', 'model.glb', 'model.obj', 'model.usdz', 'model.zip']);
-    const animated = await planJob(deps, jobs.prompts, { projectDir: makeProject('unreal'), name: 'hero', transforms: { scale: { factor: 2 } } });
-    expect(animated).toMatchObject({ format: 'glb', note: expect.stringContaining('FBX is not written with transforms for animated models') });
-    expect(animated.skip).toContainEqual(expect.objectContaining({ kind: 'fbx', why: expect.stringContaining('would lose the rig and its clips') }));
+    expect(unity.skip).toContainEqual({
+      name: 'model.fbx',
+      kind: 'fbx',
+      why: 'it is made again from the transformed model, so that it matches the GLB',
+    });
+    expect(unity.skip).toContainEqual({
+      name: 'model.obj',
+      kind: 'obj',
+      why: 'an untransformed copy would not match the transformed model',
+    });
+    expect(unity.skip.map((f) => f.name).sort()).toEqual([
+      'mesh.mtl',
+      'mesh.png',
+      'model.fbx',
+      'model.glb',
+      'model.obj',
+      'model.usdz',
+      'model.zip',
+    ]);
+    const animated = await planJob(deps, jobs.prompts, {
+      projectDir: makeProject('unreal'),
+      name: 'hero',
+      transforms: { scale: { factor: 2 } },
+    });
+    expect(animated).toMatchObject({
+      format: 'glb',
+      note: expect.stringContaining('FBX is not written with transforms for animated models'),
+    });
+    expect(animated.skip).toContainEqual(
+      expect.objectContaining({ kind: 'fbx', why: expect.stringContaining('would lose the rig and its clips') }),
+    );
     expect(animated.clips!.available.map((c) => c.name)).toEqual([...library(), ...prompts()]);
   });
 });
-

@@ -10,7 +10,16 @@ describe('manifest', () => {
     name: 'OakChair',
     engine: 'unity' as const,
     source: SOURCE,
-    files: [{ path: 'OakChair.glb', kind: 'glb' as const, size: 3, sha256: 'a'.repeat(64), from: 'model.glb', transformed: false }],
+    files: [
+      {
+        path: 'OakChair.glb',
+        kind: 'glb' as const,
+        size: 3,
+        sha256: 'a'.repeat(64),
+        from: 'model.glb',
+        transformed: false,
+      },
+    ],
   };
 
   it('round-trips through the file and is validated on read', async () => {
@@ -25,16 +34,24 @@ describe('manifest', () => {
     const path = join(tempDir(), 'x.assetstudio.json');
     const manifest = buildManifest(fields);
     writeFileSync(path, JSON.stringify({ ...manifest, files: [{ ...manifest.files[0], sha256: 'nope' }] }));
-    await expect(readManifest(path)).rejects.toMatchObject({ code: 'bad-manifest', why: expect.stringContaining('files[0].sha256') });
+    await expect(readManifest(path)).rejects.toMatchObject({
+      code: 'bad-manifest',
+      why: expect.stringContaining('files[0].sha256'),
+    });
     writeFileSync(path, '{ not json');
-    await expect(readManifest(path)).rejects.toMatchObject({ code: 'bad-manifest', why: expect.stringMatching(/^is not JSON/) });
+    await expect(readManifest(path)).rejects.toMatchObject({
+      code: 'bad-manifest',
+      why: expect.stringMatching(/^is not JSON/),
+    });
     await expect(readManifest(join(tempDir(), 'missing.json'))).rejects.toMatchObject({ code: 'io' });
   });
 
   it('refuses a source that is not plain JSON', () => {
     const circular: Record<string, unknown> = {};
     circular.self = circular;
-    expect(() => buildManifest({ ...fields, source: { ...SOURCE, result: circular } })).toThrow(/cannot be written as JSON/);
+    expect(() => buildManifest({ ...fields, source: { ...SOURCE, result: circular } })).toThrow(
+      /cannot be written as JSON/,
+    );
   });
 });
 
@@ -46,11 +63,20 @@ describe('rewriteReferences', () => {
 
   it('renames mtllib files in an OBJ, keeping spacing and CRLF line ends', () => {
     const obj = '# test\r\nmtllib model.mtl other.mtl\r\nv 0 0 0\r\nusemtl model.mtl\r\n';
-    expect(rewriteReferences('obj', obj, renames)).toBe('# test\r\nmtllib OakChair.mtl other.mtl\r\nv 0 0 0\r\nusemtl model.mtl\r\n');
+    expect(rewriteReferences('obj', obj, renames)).toBe(
+      '# test\r\nmtllib OakChair.mtl other.mtl\r\nv 0 0 0\r\nusemtl model.mtl\r\n',
+    );
   });
 
   it('renames the file of texture statements in an MTL, after their options and through folders', () => {
-    const mtl = ['newmtl m', 'map_Kd model.png', '  map_Bump -bm 0.5 textures\\Model.PNG', 'bump model.png', 'Kd 1 1 1', 'map_Ks unknown.png'].join('\n');
+    const mtl = [
+      'newmtl m',
+      'map_Kd model.png',
+      '  map_Bump -bm 0.5 textures\\Model.PNG',
+      'bump model.png',
+      'Kd 1 1 1',
+      'map_Ks unknown.png',
+    ].join('\n');
     expect(rewriteReferences('mtl', mtl, renames).split('\n')).toEqual([
       'newmtl m',
       'map_Kd OakChair_Model.png',

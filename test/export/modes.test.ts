@@ -30,7 +30,12 @@ describe.skipIf(process.platform === 'win32')('export: file and folder modes', (
 
   it.each(['unity', 'godot'] as const)('makes the folders 0755 and the files 0644 in a %s project', async (engine) => {
     const root = makeProject(engine);
-    const result = await exportAsset({ projectDir: root, name: 'oak chair', files: generatedSources().all, source: SOURCE });
+    const result = await exportAsset({
+      projectDir: root,
+      name: 'oak chair',
+      files: generatedSources().all,
+      source: SOURCE,
+    });
     const base = join(result.targetDir, '..'); // AssetStudio/ (Unity) or asset_studio/ (Godot), made by the export
     for (const [path, m] of modes(base)) {
       const isDir = statSync(join(base, path)).isDirectory();
@@ -40,11 +45,22 @@ describe.skipIf(process.platform === 'win32')('export: file and folder modes', (
 
   it('keeps those modes when replacing with overwrite, a kept sub-folder included', async () => {
     const root = makeProject('unity');
-    const first = await exportAsset({ projectDir: root, name: 'oak chair', files: generatedSources().all, source: SOURCE });
+    const first = await exportAsset({
+      projectDir: root,
+      name: 'oak chair',
+      files: generatedSources().all,
+      source: SOURCE,
+    });
     writeFileSync(join(first.targetDir, 'OakChair.glb.meta'), 'guid: 0123\n');
     mkdirSync(join(first.targetDir, 'Materials'));
     writeFileSync(join(first.targetDir, 'Materials', 'm.mat'), 'x');
-    const second = await exportAsset({ projectDir: root, name: 'oak chair', files: generatedSources().all, source: SOURCE, overwrite: true });
+    const second = await exportAsset({
+      projectDir: root,
+      name: 'oak chair',
+      files: generatedSources().all,
+      source: SOURCE,
+      overwrite: true,
+    });
     expect(second.kept.sort()).toEqual(['Materials', 'OakChair.glb.meta']);
     for (const [path, m] of modes(second.targetDir)) {
       const isDir = statSync(join(second.targetDir, path)).isDirectory();
@@ -54,7 +70,12 @@ describe.skipIf(process.platform === 'win32')('export: file and folder modes', (
 
   it('makes a new plain folder 0755', async () => {
     const dir = join(tempDir(), 'new', 'export');
-    const result = await exportAsset({ projectDir: dir, name: 'oak chair', files: generatedSources().all, source: SOURCE });
+    const result = await exportAsset({
+      projectDir: dir,
+      name: 'oak chair',
+      files: generatedSources().all,
+      source: SOURCE,
+    });
     expect(mode(join(dir, '..')).toString(8)).toBe('755');
     expect(mode(dir).toString(8)).toBe('755');
     expect(mode(result.targetDir).toString(8)).toBe('755');

@@ -70,7 +70,7 @@ describe('presets', () => {
   const chosen = (engine: keyof typeof PRESETS, kinds: FileKind[], glbOnly = false) =>
     selectFiles(PRESETS[engine], files(...kinds), glbOnly).chosen.map((f) => f.kind);
 
-  it('writes one mesh format per export: the engine\'s default, textures beside', () => {
+  it("writes one mesh format per export: the engine's default, textures beside", () => {
     const all: FileKind[] = ['glb', 'fbx', 'obj', 'mtl', 'usdz', 'texture', 'zip', 'mp4'];
     expect(chosen('unity', all)).toEqual(['fbx', 'texture']);
     expect(chosen('unreal', all)).toEqual(['fbx', 'texture']);
@@ -87,9 +87,15 @@ describe('presets', () => {
   it('writes no other mesh format beside a transformed GLB, and says why', () => {
     const out = selectFiles(PRESETS.unity, files('glb', 'fbx', 'texture'), true);
     expect(out.chosen.map((f) => f.kind)).toEqual(['glb', 'texture']);
-    expect(out.skipped).toEqual([{ file: { kind: 'fbx', path: '/cache/fbx' }, why: expect.stringMatching(/transforms apply to the GLB only/) }]);
-    expect(selectFiles(PRESETS.godot, files('usdz'), false).skipped[0]!.why).toBe("USDZ is for Apple's viewers, not an export format (GLB, FBX, OBJ are)");
-    expect(selectFiles(PRESETS.unity, files('glb', 'fbx', 'obj'), false).skipped[0]!.why).toBe('Unity gets FBX here: one format per export, so the model is imported once');
+    expect(out.skipped).toEqual([
+      { file: { kind: 'fbx', path: '/cache/fbx' }, why: expect.stringMatching(/transforms apply to the GLB only/) },
+    ]);
+    expect(selectFiles(PRESETS.godot, files('usdz'), false).skipped[0]!.why).toBe(
+      "USDZ is for Apple's viewers, not an export format (GLB, FBX, OBJ are)",
+    );
+    expect(selectFiles(PRESETS.unity, files('glb', 'fbx', 'obj'), false).skipped[0]!.why).toBe(
+      'Unity gets FBX here: one format per export, so the model is imported once',
+    );
   });
 
   it('names files after the asset in the engine style, textures with their part, unique in the folder', () => {

@@ -32,20 +32,32 @@ describe('transformGlb', () => {
     const before = await staticBounds(generated);
     const out = await transformGlb(generated, { scale: { factor: 2.5 } }, 'rock.glb');
     const after = await staticBounds(out.glb);
-    expectClose(after.min, before.min.map((v) => v * 2.5));
-    expectClose(after.max, before.max.map((v) => v * 2.5));
+    expectClose(
+      after.min,
+      before.min.map((v) => v * 2.5),
+    );
+    expectClose(
+      after.max,
+      before.max.map((v) => v * 2.5),
+    );
     expectClose(out.bbox!.max, after.max);
   });
 
   it('fits the largest dimension or the height to a size in metres', async () => {
     const largest = await staticBounds((await transformGlb(generated, { scale: { largest: 3 } }, 'rock.glb')).glb);
     expect(Math.max(...largest.size)).toBeCloseTo(3, 5);
-    const engine = await staticBounds((await transformGlb(fixture('2CylinderEngine.glb'), { scale: { height: 0.5 } }, 'e.glb')).glb);
+    const engine = await staticBounds(
+      (await transformGlb(fixture('2CylinderEngine.glb'), { scale: { height: 0.5 } }, 'e.glb')).glb,
+    );
     expect(engine.size[1]).toBeCloseTo(0.5, 5);
   });
 
   it('puts the pivot at the bottom centre: min y = 0, x and z centred (static meshes)', async () => {
-    const out = await transformGlb(fixture('2CylinderEngine.glb'), { pivot: 'bottom-center', scale: { largest: 2 } }, 'e.glb');
+    const out = await transformGlb(
+      fixture('2CylinderEngine.glb'),
+      { pivot: 'bottom-center', scale: { largest: 2 } },
+      'e.glb',
+    );
     const b = await staticBounds(out.glb);
     expect(b.min[1]).toBeCloseTo(0, 5);
     expect(b.min[0] + b.max[0]).toBeCloseTo(0, 5);
@@ -55,7 +67,9 @@ describe('transformGlb', () => {
   });
 
   it('centres the box with pivot "center"', async () => {
-    const b = await staticBounds((await transformGlb(fixture('2CylinderEngine.glb'), { pivot: 'center' }, 'e.glb')).glb);
+    const b = await staticBounds(
+      (await transformGlb(fixture('2CylinderEngine.glb'), { pivot: 'center' }, 'e.glb')).glb,
+    );
     for (let k = 0; k < 3; k++) expect((b.min[k]! + b.max[k]!) / b.size[k]!).toBeCloseTo(0, 6);
   });
 
@@ -83,7 +97,11 @@ describe('transformGlb', () => {
   });
 
   it('with Z up, measures the height and the bottom along Z', async () => {
-    const out = await transformGlb(fixture('Fox.glb'), { upAxis: 'y-to-z', scale: { height: 1 }, pivot: 'bottom-center' }, 'Fox.glb');
+    const out = await transformGlb(
+      fixture('Fox.glb'),
+      { upAxis: 'y-to-z', scale: { height: 1 }, pivot: 'bottom-center' },
+      'Fox.glb',
+    );
     const b = await skinnedBounds(out.glb);
     expect(b.size[2]).toBeCloseTo(1, 5);
     expect(b.min[2]).toBeCloseTo(0, 6);
@@ -95,7 +113,11 @@ describe('transformGlb', () => {
     const source = await io.readBinary(fixture('Fox.glb'));
     const glb = (await transformGlb(fixture('Fox.glb'), t, 'Fox.glb')).glb;
     const out = await io.readBinary(glb);
-    const names = (d: Document) => d.getRoot().listNodes().map((n) => n.getName());
+    const names = (d: Document) =>
+      d
+        .getRoot()
+        .listNodes()
+        .map((n) => n.getName());
     expect(names(out)).toEqual(names(source));
     const roots = out.getRoot().getDefaultScene()!.listChildren();
     expect(roots.map((n) => n.getName()).sort()).toEqual(['fox', 'root']);
@@ -105,15 +127,29 @@ describe('transformGlb', () => {
       expect(root.getScale()).toEqual([1, 1, 1]);
     }
     for (const node of out.getRoot().listNodes()) expectClose(node.getScale(), [1, 1, 1]);
-    expect(out.getRoot().listAnimations().map((a) => a.getName())).toEqual(['Survey', 'Walk', 'Run']);
+    expect(
+      out
+        .getRoot()
+        .listAnimations()
+        .map((a) => a.getName()),
+    ).toEqual(['Survey', 'Walk', 'Run']);
 
     // A joint's world position, at rest and at a key of each clip, is the source's mapped by the same similarity.
-    const map = (p: number[], offset: number[]) => [0.01 * p[0]! + offset[0]!, -0.01 * p[2]! + offset[1]!, 0.01 * p[1]! + offset[2]!];
-    const head = (d: Document) => d.getRoot().listNodes().find((n) => n.getName() === 'b_Head_05')!;
+    const map = (p: number[], offset: number[]) => [
+      0.01 * p[0]! + offset[0]!,
+      -0.01 * p[2]! + offset[1]!,
+      0.01 * p[1]! + offset[2]!,
+    ];
+    const head = (d: Document) =>
+      d
+        .getRoot()
+        .listNodes()
+        .find((n) => n.getName() === 'b_Head_05')!;
     const rest = [worldPosition(head(source)), worldPosition(head(out))];
     const offset = [0, 1, 2].map((k) => rest[1]![k]! - map(rest[0]!, [0, 0, 0])[k]!);
     // The vertices are in the new frame, pivot included: (x, y, z) -> 0.01 (x, -z, y) + offset.
-    const positions = (d: Document) => Array.from(d.getRoot().listMeshes()[0]!.listPrimitives()[0]!.getAttribute('POSITION')!.getArray()!);
+    const positions = (d: Document) =>
+      Array.from(d.getRoot().listMeshes()[0]!.listPrimitives()[0]!.getAttribute('POSITION')!.getArray()!);
     const [before, after] = [positions(source), positions(out)];
     for (const i of [0, 3 * 100, 3 * 1000]) expectClose(after.slice(i, i + 3), map(before.slice(i, i + 3), offset));
     // Each joint's bind pose (the inverse of its inverse bind matrix, where importers such as Blender's take the
@@ -121,7 +157,10 @@ describe('transformGlb', () => {
     for (const doc of [source, out]) {
       const skin = doc.getRoot().listSkins()[0]!;
       for (const [k, joint] of skin.listJoints().entries()) {
-        const skinMatrix = multiply(joint.getWorldMatrix() as unknown as number[], skin.getInverseBindMatrices()!.getElement(k, []));
+        const skinMatrix = multiply(
+          joint.getWorldMatrix() as unknown as number[],
+          skin.getInverseBindMatrices()!.getElement(k, []),
+        );
         expectClose(skinMatrix, [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], 4);
       }
     }
@@ -152,11 +191,16 @@ describe('transformGlb', () => {
   );
 
   it('refuses what it cannot read or measure', async () => {
-    await expect(transformGlb(new Uint8Array(64), { scale: { factor: 2 } }, 'broken.glb')).rejects.toMatchObject({ code: 'unreadable-glb', file: 'broken.glb' });
+    await expect(transformGlb(new Uint8Array(64), { scale: { factor: 2 } }, 'broken.glb')).rejects.toMatchObject({
+      code: 'unreadable-glb',
+      file: 'broken.glb',
+    });
     const empty = new Document();
     empty.createScene('s').addChild(empty.createNode('camera-only'));
     const glb = await io.writeBinary(empty);
-    await expect(transformGlb(glb, { pivot: 'bottom-center' }, 'empty.glb')).rejects.toMatchObject({ code: 'unsupported-glb' });
+    await expect(transformGlb(glb, { pivot: 'bottom-center' }, 'empty.glb')).rejects.toMatchObject({
+      code: 'unsupported-glb',
+    });
     expect((await transformGlb(glb, { scale: { factor: 2 } }, 'empty.glb')).bbox).toBeUndefined();
   });
 });
@@ -169,7 +213,10 @@ function worldPosition(node: Node): number[] {
 
 /** Sets every node a clip animates to its value at the clip's key `index` (of its first channel's times); returns that time. */
 function pose(doc: Document, clip: string, index: number): number {
-  const animation = doc.getRoot().listAnimations().find((a) => a.getName() === clip)!;
+  const animation = doc
+    .getRoot()
+    .listAnimations()
+    .find((a) => a.getName() === clip)!;
   const time = animation.listChannels()[0]!.getSampler()!.getInput()!.getScalar(index);
   for (const channel of animation.listChannels()) {
     const sampler = channel.getSampler()!;
@@ -196,6 +243,7 @@ function pose(doc: Document, clip: string, index: number): number {
 /** Column-major 4x4 product a·b. */
 function multiply(a: number[], b: number[]): number[] {
   const out = new Array<number>(16).fill(0);
-  for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) for (let k = 0; k < 4; k++) out[c * 4 + r]! += a[k * 4 + r]! * b[c * 4 + k]!;
+  for (let c = 0; c < 4; c++)
+    for (let r = 0; r < 4; r++) for (let k = 0; k < 4; k++) out[c * 4 + r]! += a[k * 4 + r]! * b[c * 4 + k]!;
   return out;
 }

@@ -37,7 +37,8 @@ const REAL = [
 function dropFolder(name: string): string {
   const folder = join(root, name);
   mkdirSync(join(folder, 'meshes'), { recursive: true });
-  for (const [kind, file] of REAL) copyFileSync(realFixture(kind!, file!), join(folder, kind === 'fbx' ? 'meshes' : '', file!));
+  for (const [kind, file] of REAL)
+    copyFileSync(realFixture(kind!, file!), join(folder, kind === 'fbx' ? 'meshes' : '', file!));
   copyFileSync(realFixture('images', 'chair.png'), join(folder, 'meshes', 'not-really.fbx'));
   writeFileSync(join(folder, '.DS_Store'), 'hidden');
   writeFileSync(join(folder, 'notes.txt'), 'to do');
@@ -69,20 +70,29 @@ describe('runBatch', () => {
     // The engine refuses, at upload, the meshes it cannot animate: Suzanne (no bones), the two 5-bone chains
     // (not a humanoid) and the zip of static props; the other 5 are submitted.
     expect(summary).toMatchObject({ total: 10, submitted: 5, rejected: 1, failed: 4, cancelled: 0 });
-    expect(summary.items.filter((i) => i.state === 'failed').map((i) => i.name).sort()).toEqual([
+    expect(
+      summary.items
+        .filter((i) => i.state === 'failed')
+        .map((i) => i.name)
+        .sort(),
+    ).toEqual([
       'Platformer Kit (1.0).zip',
       'blender_282_suzanne_7400_binary.fbx',
       'max_transformed_skin_6100_binary.fbx',
       'max_transformed_skin_7500_ascii.fbx',
     ]);
-    expect(summary.items.find((i) => i.name === 'blender_282_suzanne_7400_binary.fbx')!.error).toMatch(/has no skeleton/);
+    expect(summary.items.find((i) => i.name === 'blender_282_suzanne_7400_binary.fbx')!.error).toMatch(
+      /has no skeleton/,
+    );
     expect(summary.skipped.map((s) => [s.path.slice(folder.length + 1), s.reason])).toEqual([
       ['.DS_Store', 'hidden'],
       ['notes.txt', 'not an FBX, zip, PNG, JPEG or WebP file'],
     ]);
     const bad = summary.items.find((i) => i.state === 'rejected')!;
     expect(bad.name).toBe('not-really.fbx');
-    expect(bad.error).toBe(`${bad.path} is not an FBX file (it starts like a PNG image). Export it again from your 3D tool as FBX binary or ASCII.`);
+    expect(bad.error).toBe(
+      `${bad.path} is not an FBX file (it starts like a PNG image). Export it again from your 3D tool as FBX binary or ASCII.`,
+    );
     expect(seen.get('not-really.fbx')).toEqual(['inspecting', 'rejected']);
 
     const submitted = summary.items.filter((i) => i.state === 'submitted');
@@ -99,7 +109,10 @@ describe('runBatch', () => {
     // Uploads: progress reached the file size, and the journal holds the file's path and hash.
     for (const item of submitted.filter((i) => i.inspected!.kind !== 'image')) {
       expect(bytes.get(item.name)).toBe(item.inspected!.size);
-      expect(h.store.journal.get(item.operationId!)).toMatchObject({ filePath: item.path, fileHash: await sha256File(item.path) });
+      expect(h.store.journal.get(item.operationId!)).toMatchObject({
+        filePath: item.path,
+        fileHash: await sha256File(item.path),
+      });
     }
     // Images: sent as data URIs with the chosen options.
     const chair = submitted.find((i) => i.name === 'chair.png')!;
@@ -110,10 +123,13 @@ describe('runBatch', () => {
 
   it('records a service error on its item and goes on with the others', async () => {
     h.engine.faults.add({ kind: 'status', status: 503, match: { endpoint: 'createImageTo3d' }, times: 1 });
-    const summary = await runBatch([realFixture('images', 'chair.png'), realFixture('fbx', 'Male_Casual.fbx'), join(root, 'nowhere.png')], {
-      submitter: h.submitter,
-      concurrency: 1,
-    });
+    const summary = await runBatch(
+      [realFixture('images', 'chair.png'), realFixture('fbx', 'Male_Casual.fbx'), join(root, 'nowhere.png')],
+      {
+        submitter: h.submitter,
+        concurrency: 1,
+      },
+    );
     expect(summary).toMatchObject({ total: 3, submitted: 1, rejected: 1, failed: 1 });
     const [image, fbx, missing] = summary.items as [BatchItem, BatchItem, BatchItem];
     expect(image).toMatchObject({ state: 'failed', error: expect.stringContaining('the service answered HTTP 503') });
@@ -133,8 +149,12 @@ describe('runBatch', () => {
     // Meshes the engine refuses (no bones, not a humanoid) may come before the first one it takes: those fail.
     expect(summary).toMatchObject({ total: 10, submitted: 1, rejected: 1 });
     expect(summary.failed + summary.cancelled).toBe(8);
-    expect(summary.items.filter((i) => i.state === 'failed').every((i) => /skeleton|static props/.test(i.error ?? ''))).toBe(true);
-    expect(summary.items.filter((i) => i.state === 'cancelled').every((i) => i.error === 'the batch was cancelled')).toBe(true);
+    expect(
+      summary.items.filter((i) => i.state === 'failed').every((i) => /skeleton|static props/.test(i.error ?? '')),
+    ).toBe(true);
+    expect(
+      summary.items.filter((i) => i.state === 'cancelled').every((i) => i.error === 'the batch was cancelled'),
+    ).toBe(true);
   });
 
   it('takes each file once, even when it is dropped twice', async () => {

@@ -26,7 +26,9 @@ export async function sparseFbx(path: string, size: number): Promise<void> {
   try {
     const version = Buffer.alloc(4);
     version.writeUInt32LE(7400);
-    const character = readFileSync(realFixture('fbx', 'maya_kenney_character_7700_binary.fbx')).subarray(FBX_BINARY_MAGIC.length + 4);
+    const character = readFileSync(realFixture('fbx', 'maya_kenney_character_7700_binary.fbx')).subarray(
+      FBX_BINARY_MAGIC.length + 4,
+    );
     await handle.write(Buffer.concat([FBX_BINARY_MAGIC, version, character]).subarray(0, size));
     await handle.truncate(size);
   } finally {

@@ -35,7 +35,10 @@ async function expectRejected(path: string, code: InspectionCode, ...mentions: s
   return error;
 }
 
-function expectKind<K extends InspectedFile['kind']>(file: InspectedFile, kind: K): Extract<InspectedFile, { kind: K }> {
+function expectKind<K extends InspectedFile['kind']>(
+  file: InspectedFile,
+  kind: K,
+): Extract<InspectedFile, { kind: K }> {
   expect(file.kind).toBe(kind);
   return file as Extract<InspectedFile, { kind: K }>;
 }
@@ -70,8 +73,14 @@ describe('FBX', () => {
     const path = join(dir, 'renamed-png.fbx');
     copyFileSync(realFixture('images', 'chair.png'), path);
     const error = await expectRejected(path, 'wrong-format');
-    expect(error.message).toBe(`${path} is not an FBX file (it starts like a PNG image). Export it again from your 3D tool as FBX binary or ASCII.`);
-    expect(error).toMatchObject({ file: path, reason: 'is not an FBX file (it starts like a PNG image)', action: 'Export it again from your 3D tool as FBX binary or ASCII.' });
+    expect(error.message).toBe(
+      `${path} is not an FBX file (it starts like a PNG image). Export it again from your 3D tool as FBX binary or ASCII.`,
+    );
+    expect(error).toMatchObject({
+      file: path,
+      reason: 'is not an FBX file (it starts like a PNG image)',
+      action: 'Export it again from your 3D tool as FBX binary or ASCII.',
+    });
   });
 
   it('rejects an OBJ renamed .fbx', async () => {
@@ -85,11 +94,19 @@ describe('FBX', () => {
   });
 
   it('rejects a truncated binary header', async () => {
-    await expectRejected(write('header.fbx', readFileSync(realFixture('fbx', 'Male_Casual.fbx')).subarray(0, 20)), 'truncated', 'binary FBX header is incomplete');
+    await expectRejected(
+      write('header.fbx', readFileSync(realFixture('fbx', 'Male_Casual.fbx')).subarray(0, 20)),
+      'truncated',
+      'binary FBX header is incomplete',
+    );
   });
 
   it('rejects a binary FBX cut off after its header', async () => {
-    await expectRejected(write('cut.fbx', readFileSync(realFixture('fbx', 'Male_Casual.fbx')).subarray(0, 10_000)), 'truncated', 'does not end like a binary FBX file');
+    await expectRejected(
+      write('cut.fbx', readFileSync(realFixture('fbx', 'Male_Casual.fbx')).subarray(0, 10_000)),
+      'truncated',
+      'does not end like a binary FBX file',
+    );
   });
 
   it('rejects an FBX over the size limit', async () => {
@@ -105,7 +122,11 @@ describe('zip', () => {
     expect(file.entries).toBe(665);
     expect(file.fbx).toHaveLength(59);
     for (const entry of file.fbx) {
-      expect(entry).toMatchObject({ name: expect.stringMatching(/^Models\/FBX format\/[\w-]+\.fbx$/), format: 'ascii', version: '7.3' });
+      expect(entry).toMatchObject({
+        name: expect.stringMatching(/^Models\/FBX format\/[\w-]+\.fbx$/),
+        format: 'ascii',
+        version: '7.3',
+      });
       expect(entry.size).toBeGreaterThan(0);
     }
     expect(file.uncompressedBytes).toBeGreaterThan(file.size);
@@ -113,13 +134,16 @@ describe('zip', () => {
 
   it('lists FBX entries with their format and version, leaving out macOS companions', async () => {
     const ascii = readFileSync(realFixture('fbx', 'max_transformed_skin_7500_ascii.fbx'));
-    const path = write('kit.zip', buildZip([
-      { name: 'models/', data: Buffer.alloc(0) },
-      { name: 'models/hero.fbx', data: fbx },
-      { name: 'models/skin.FBX', data: ascii },
-      { name: '__MACOSX/models/._hero.fbx', data: Buffer.from('AppleDouble') },
-      { name: 'textures/hero.png', data: png },
-    ]));
+    const path = write(
+      'kit.zip',
+      buildZip([
+        { name: 'models/', data: Buffer.alloc(0) },
+        { name: 'models/hero.fbx', data: fbx },
+        { name: 'models/skin.FBX', data: ascii },
+        { name: '__MACOSX/models/._hero.fbx', data: Buffer.from('AppleDouble') },
+        { name: 'textures/hero.png', data: png },
+      ]),
+    );
     const file = expectKind(await inspectFile(path), 'zip');
     expect(file.entries).toBe(5);
     expect(file.fbx).toEqual([
@@ -135,13 +159,22 @@ describe('zip', () => {
     ['C:/evil.fbx', 'drive letter'],
     ['models\\evil.fbx', 'backslash'],
   ])('rejects an entry named %s', async (name, why) => {
-    const path = write('slip.zip', buildZip([{ name: 'ok.fbx', data: fbx }, { name, data: fbx }]));
+    const path = write(
+      'slip.zip',
+      buildZip([
+        { name: 'ok.fbx', data: fbx },
+        { name, data: fbx },
+      ]),
+    );
     const error = await expectRejected(path, 'zip-unsafe-path', why);
     expect(error.reason).toContain(`"${name}"`);
   });
 
   it('rejects a symbolic link entry', async () => {
-    const zip = buildZip([{ name: 'hero.fbx', data: fbx }, { name: 'link.fbx', data: Buffer.from('/etc/passwd') }]);
+    const zip = buildZip([
+      { name: 'hero.fbx', data: fbx },
+      { name: 'link.fbx', data: Buffer.from('/etc/passwd') },
+    ]);
     patchCentral(zip, 1, (h) => {
       h.writeUInt16LE((3 << 8) | 20, 4); // made by: unix
       h.writeUInt32LE((0o120777 << 16) >>> 0, 38); // external attributes: a symlink
@@ -165,25 +198,53 @@ describe('zip', () => {
   });
 
   it('rejects a zip bomb: a 50 MB entry of zeros', async () => {
-    const path = write('bomb.zip', buildZip([{ name: 'hero.fbx', data: fbx }, { name: 'zeros.fbx', data: Buffer.alloc(50_000_000) }]));
+    const path = write(
+      'bomb.zip',
+      buildZip([
+        { name: 'hero.fbx', data: fbx },
+        { name: 'zeros.fbx', data: Buffer.alloc(50_000_000) },
+      ]),
+    );
     const error = await rejection(path, { maxZipEntryRatio: 200 });
     expect(error.code).toBe('zip-bomb');
-    expect(error.reason).toMatch(/"zeros\.fbx" that would expand \d+× \(47\.7 MiB from [\d.]+ KiB\), more than the 200× allowed/);
+    expect(error.reason).toMatch(
+      /"zeros\.fbx" that would expand \d+× \(47\.7 MiB from [\d.]+ KiB\), more than the 200× allowed/,
+    );
   });
 
   it('rejects a zip whose entries add up to more than the total limit', async () => {
-    const path = write('total.zip', buildZip([{ name: 'a.fbx', data: fbx }, { name: 'b.fbx', data: fbx }]));
+    const path = write(
+      'total.zip',
+      buildZip([
+        { name: 'a.fbx', data: fbx },
+        { name: 'b.fbx', data: fbx },
+      ]),
+    );
     const error = await rejection(path, { maxZipUncompressedBytes: fbx.length + 10 });
     expect(error.code).toBe('zip-bomb');
     expect(error.reason).toContain('in total');
   });
 
   it('rejects a zip without FBX files', async () => {
-    await expectRejected(write('none.zip', buildZip([{ name: 'readme.txt', data: Buffer.from('hi') }, { name: 'a.png', data: png }])), 'zip-no-fbx', 'holds no FBX file');
+    await expectRejected(
+      write(
+        'none.zip',
+        buildZip([
+          { name: 'readme.txt', data: Buffer.from('hi') },
+          { name: 'a.png', data: png },
+        ]),
+      ),
+      'zip-no-fbx',
+      'holds no FBX file',
+    );
   });
 
   it('rejects an FBX entry that is not an FBX', async () => {
-    await expectRejected(write('fake.zip', buildZip([{ name: 'chars/hero.fbx', data: png }])), 'wrong-format', '"chars/hero.fbx" that is not an FBX file (it starts like a PNG image)');
+    await expectRejected(
+      write('fake.zip', buildZip([{ name: 'chars/hero.fbx', data: png }])),
+      'wrong-format',
+      '"chars/hero.fbx" that is not an FBX file (it starts like a PNG image)',
+    );
   });
 
   it('rejects a cut-off zip', async () => {
@@ -209,17 +270,35 @@ describe('images', () => {
     header.writeUInt32LE(10, 16);
     header[20] = 0x2f;
     header.writeUInt32LE((300 - 1) | ((200 - 1) << 14), 21);
-    expect(await inspectFile(write('small.webp', header))).toMatchObject({ kind: 'image', mime: 'image/webp', width: 300, height: 200 });
+    expect(await inspectFile(write('small.webp', header))).toMatchObject({
+      kind: 'image',
+      mime: 'image/webp',
+      width: 300,
+      height: 200,
+    });
   });
 
   it('rejects a truncated PNG', async () => {
-    await expectRejected(write('cut.png', readFileSync(realFixture('images', 'chair.png')).subarray(0, 5000)), 'truncated', 'PNG end marker');
+    await expectRejected(
+      write('cut.png', readFileSync(realFixture('images', 'chair.png')).subarray(0, 5000)),
+      'truncated',
+      'PNG end marker',
+    );
   });
 
   it('rejects a GIF', async () => {
     const gif = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.from([1, 0, 1, 0, 0, 0, 0]), Buffer.from(';')]);
-    await expectRejected(write('anim.gif', gif), 'wrong-format', 'is not a file Asset Studio can send (it starts like a GIF image)');
-    await expectRejected(write('anim.png', gif), 'wrong-format', 'is not a PNG, JPEG or WebP image (it starts like a GIF image)', 'Save or convert it as PNG or JPEG');
+    await expectRejected(
+      write('anim.gif', gif),
+      'wrong-format',
+      'is not a file Asset Studio can send (it starts like a GIF image)',
+    );
+    await expectRejected(
+      write('anim.png', gif),
+      'wrong-format',
+      'is not a PNG, JPEG or WebP image (it starts like a GIF image)',
+      'Save or convert it as PNG or JPEG',
+    );
   });
 
   it('rejects images over the pixel or size limits', async () => {
@@ -242,7 +321,9 @@ describe('images', () => {
     const uri = await toDataUri(path);
     expect(uri.startsWith('data:image/jpeg;base64,')).toBe(true);
     expect(Buffer.from(uri.slice(uri.indexOf(',') + 1), 'base64').equals(readFileSync(path))).toBe(true);
-    await expect(toDataUri(realFixture('fbx', 'Male_Casual.fbx'))).rejects.toThrow('is not a PNG, JPEG or WebP image (it starts like an FBX file)');
+    await expect(toDataUri(realFixture('fbx', 'Male_Casual.fbx'))).rejects.toThrow(
+      'is not a PNG, JPEG or WebP image (it starts like an FBX file)',
+    );
   });
 });
 
@@ -253,9 +334,14 @@ describe('any file', () => {
   });
 
   it('throws nothing but InspectionError for damaged files of every kind', async () => {
-    const sources = [fbx, png, readFileSync(realFixture('images', 'fox.jpg')), buildZip([{ name: 'a.fbx', data: fbx }])];
+    const sources = [
+      fbx,
+      png,
+      readFileSync(realFixture('images', 'fox.jpg')),
+      buildZip([{ name: 'a.fbx', data: fbx }]),
+    ];
     let seed = 1;
-    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     for (let i = 0; i < 200; i++) {
       const source = sources[i % sources.length]!;
       const damaged = Buffer.from(source.subarray(0, Math.floor(random() * source.length)));
@@ -266,8 +352,15 @@ describe('any file', () => {
   });
 
   it('checks its limits', () => {
-    expect(DEFAULT_LIMITS).toMatchObject({ maxFbxBytes: 2 ** 31, maxZipEntries: 10_000, maxZipEntryRatio: 200, maxImagePixels: 64 * 2 ** 20 });
-    expect(() => fileLimits({ maxZipEntries: 0, maxImageBytes: 1.5 })).toThrow(/maxZipEntries: maxZipEntries must be above 0; maxImageBytes: maxImageBytes must be a whole number/);
+    expect(DEFAULT_LIMITS).toMatchObject({
+      maxFbxBytes: 2 ** 31,
+      maxZipEntries: 10_000,
+      maxZipEntryRatio: 200,
+      maxImagePixels: 64 * 2 ** 20,
+    });
+    expect(() => fileLimits({ maxZipEntries: 0, maxImageBytes: 1.5 })).toThrow(
+      /maxZipEntries: maxZipEntries must be above 0; maxImageBytes: maxImageBytes must be a whole number/,
+    );
     expect(() => fileLimits({ maxFbxSize: 1 } as FileLimitsInput)).toThrow('unknown field(s): maxFbxSize');
   });
 });
@@ -275,6 +368,7 @@ describe('any file', () => {
 /** Edits the central directory header of entry `index` of a zip made by buildZip. */
 function patchCentral(zip: Buffer, index: number, edit: (header: Buffer) => void): void {
   let at = zip.readUInt32LE(zip.length - 22 + 16);
-  for (let i = 0; i < index; i++) at += 46 + zip.readUInt16LE(at + 28) + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+  for (let i = 0; i < index; i++)
+    at += 46 + zip.readUInt16LE(at + 28) + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
   edit(zip.subarray(at, at + 46));
 }

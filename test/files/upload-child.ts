@@ -17,5 +17,11 @@ const start = performance.now();
 const result = await client.uploadAnimationMesh({ file }, { onUploadProgress: (p) => (sent = p.sent) });
 const seconds = (performance.now() - start) / 1000;
 await client.close();
-const report: ChildReport = { maxRssBytes: process.resourceUsage().maxRSS * 1024, baseRssBytes, seconds, sent, sessionCode: result.session_code };
+const report: ChildReport = {
+  maxRssBytes: process.resourceUsage().maxRSS * 1024,
+  baseRssBytes,
+  seconds,
+  sent,
+  sessionCode: result.session_code,
+};
 process.stdout.write(`${JSON.stringify(report)}\n`);

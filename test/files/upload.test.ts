@@ -34,7 +34,11 @@ describe('upload of a local file', () => {
     const bytes = readFileSync(path);
     const fileHash = await sha256File(path);
     const progress: UploadProgress[] = [];
-    const outcome = await h.submitter.submit('uploadAnimationMesh', { file: path, onUploadProgress: (p) => progress.push(p) }, { label: 'Male_Casual.fbx', fileHash });
+    const outcome = await h.submitter.submit(
+      'uploadAnimationMesh',
+      { file: path, onUploadProgress: (p) => progress.push(p) },
+      { label: 'Male_Casual.fbx', fileHash },
+    );
 
     expect(progress[0]).toEqual({ sent: 0, total: bytes.length });
     expect(progress.at(-1)).toEqual({ sent: bytes.length, total: bytes.length });
@@ -42,8 +46,17 @@ describe('upload of a local file', () => {
 
     if (outcome.status !== 'created') throw new Error(`unexpected outcome ${outcome.status}`);
     const data = outcome.data as { session_code: string; mesh_url: string };
-    expect(outcome.job).toMatchObject({ kind: 'animation_session', remoteId: data.session_code, label: 'Male_Casual.fbx' });
-    expect(h.store.journal.get(outcome.operationId)).toMatchObject({ state: 'answered', filePath: path, fileHash, remoteId: data.session_code });
+    expect(outcome.job).toMatchObject({
+      kind: 'animation_session',
+      remoteId: data.session_code,
+      label: 'Male_Casual.fbx',
+    });
+    expect(h.store.journal.get(outcome.operationId)).toMatchObject({
+      state: 'answered',
+      filePath: path,
+      fileHash,
+      remoteId: data.session_code,
+    });
     expect(fileHash).toBe(createHash('sha256').update(bytes).digest('hex'));
 
     const session = await h.client.getAnimation(data.session_code);
@@ -54,7 +67,10 @@ describe('upload of a local file', () => {
 
   it('sends every byte intact across many chunks', async () => {
     const path = join(dir, 'random.fbx');
-    const bytes = Buffer.concat([readFileSync(realFixture('fbx', 'Male_Casual.fbx')), randomBytes(9 * 2 ** 20 + 12_345)]);
+    const bytes = Buffer.concat([
+      readFileSync(realFixture('fbx', 'Male_Casual.fbx')),
+      randomBytes(9 * 2 ** 20 + 12_345),
+    ]);
     writeFileSync(path, bytes);
     const { session_code, mesh_url } = await h.client.uploadAnimationMesh({ file: path });
     expect(session_code).toMatch(/^SESSION_/);
@@ -65,7 +81,11 @@ describe('upload of a local file', () => {
     const path = join(dir, 'shrinking.fbx');
     await sparseFbx(path, 64 * 2 ** 20);
     const error = await h.submitter
-      .submit('uploadAnimationMesh', { file: path, onUploadProgress: (p) => p.sent > 2 ** 20 && truncateSync(path, 2 ** 21) }, { label: 'shrinking.fbx' })
+      .submit(
+        'uploadAnimationMesh',
+        { file: path, onUploadProgress: (p) => p.sent > 2 ** 20 && truncateSync(path, 2 ** 21) },
+        { label: 'shrinking.fbx' },
+      )
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as Error).message).toContain('could not be read while it was sent');
@@ -75,16 +95,28 @@ describe('upload of a local file', () => {
 
   it('uploads a zip of a real character; a real zip of static props is refused by the engine', async () => {
     const zip = join(dir, 'kenney.zip');
-    writeFileSync(zip, buildZip([{ name: 'kenney/character.fbx', data: readFileSync(realFixture('fbx', 'maya_kenney_character_7700_binary.fbx')) }]));
+    writeFileSync(
+      zip,
+      buildZip([
+        {
+          name: 'kenney/character.fbx',
+          data: readFileSync(realFixture('fbx', 'maya_kenney_character_7700_binary.fbx')),
+        },
+      ]),
+    );
     const outcome = await h.submitter.submit('uploadAnimationMesh', { file: zip }, { label: 'kenney' });
     expect(outcome.job?.kind).toBe('animation_session');
-    const refused = await h.submitter.submit('uploadAnimationMesh', { file: realFixture('zip', 'Platformer Kit (1.0).zip') }, { label: 'kit' }).catch((e: unknown) => e);
+    const refused = await h.submitter
+      .submit('uploadAnimationMesh', { file: realFixture('zip', 'Platformer Kit (1.0).zip') }, { label: 'kit' })
+      .catch((e: unknown) => e);
     expect((refused as Error).message).toMatch(/static props/);
   });
 
   it('does not send a file that cannot be read, and journals the request as rejected', async () => {
     const path = join(dir, 'missing.fbx');
-    const error = await h.submitter.submit('uploadAnimationMesh', { file: path }, { label: 'missing' }).catch((e: unknown) => e);
+    const error = await h.submitter
+      .submit('uploadAnimationMesh', { file: path }, { label: 'missing' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as Error).message).toContain(`file: cannot be read (ENOENT): ${path}`);
     expect(h.store.journal.list(1)[0]).toMatchObject({ filePath: path, state: 'rejected', jobId: null });
@@ -120,13 +152,19 @@ describe('upload of a local file', () => {
     expect(h.store.journal.listUnresolved()).toEqual([]);
   });
 
-  it('keeps memory flat: a 1 GiB upload in a child process adds less than 64 MB to its peak', { timeout: 180_000 }, async () => {
+  it('keeps memory flat: a 1 GiB upload in a child process adds less than 64 MB to its peak', {
+    timeout: 180_000,
+  }, async () => {
     const path = join(dir, 'huge.fbx');
     await sparseFbx(path, GiB);
-    const { stdout } = await promisify(execFile)(process.execPath, [UPLOAD_CHILD, h.engine.url, KEY, path], { timeout: 170_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, [UPLOAD_CHILD, h.engine.url, KEY, path], {
+      timeout: 170_000,
+    });
     const report = JSON.parse(stdout) as ChildReport;
     const added = report.maxRssBytes - report.baseRssBytes;
-    console.log(`1 GiB upload in a child process: ${(report.maxRssBytes / 2 ** 20).toFixed(1)} MB peak RSS (${(report.baseRssBytes / 2 ** 20).toFixed(1)} MB before the upload), ${(GiB / 2 ** 20 / report.seconds).toFixed(0)} MiB/s`);
+    console.log(
+      `1 GiB upload in a child process: ${(report.maxRssBytes / 2 ** 20).toFixed(1)} MB peak RSS (${(report.baseRssBytes / 2 ** 20).toFixed(1)} MB before the upload), ${(GiB / 2 ** 20 / report.seconds).toFixed(0)} MiB/s`,
+    );
     expect(report.sent).toBe(GiB);
     expect(report.sessionCode).toMatch(/^SESSION_/);
     // What the upload itself holds, whatever the runtime and modules take (about 110 MB of Node 24 here): it

@@ -51,9 +51,18 @@ beforeAll(async () => {
   await new Promise<void>((ok) => origin.listen(0, '127.0.0.1', ok));
   const base = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
   for (const kind of Object.keys(FILES)) {
-    await host.bridge.services.cache.fetchOutput({ sessionId: SESSION, kind, url: `${base}/${encodeURIComponent(kind)}` });
+    await host.bridge.services.cache.fetchOutput({
+      sessionId: SESSION,
+      kind,
+      url: `${base}/${encodeURIComponent(kind)}`,
+    });
   }
-  app = appProtocolHandler({ host: 'studio', rendererDir, cache: () => host.bridge.services.cache, headers: securityHeaders(contentSecurityPolicy()) });
+  app = appProtocolHandler({
+    host: 'studio',
+    rendererDir,
+    cache: () => host.bridge.services.cache,
+    headers: securityHeaders(contentSecurityPolicy()),
+  });
 });
 
 afterAll(async () => {
@@ -74,13 +83,17 @@ interface Served {
 
 async function overWebHost(path: string, method: string, headers: Record<string, string>): Promise<Served> {
   const res = await raw(host.port, { method, path, headers: { ...auth, ...headers } });
-  const picked = Object.fromEntries(FILE_HEADERS.flatMap((h) => (res.headers[h] === undefined ? [] : [[h, String(res.headers[h])]])));
+  const picked = Object.fromEntries(
+    FILE_HEADERS.flatMap((h) => (res.headers[h] === undefined ? [] : [[h, String(res.headers[h])]])),
+  );
   return { status: res.status, headers: picked, body: Buffer.from(res.body, 'utf8') };
 }
 
 async function overAppProtocol(path: string, method: string, headers: Record<string, string>): Promise<Served> {
   const res = await app({ url: `app://studio${path}`, method, headers: new Headers(headers) });
-  const picked = Object.fromEntries(FILE_HEADERS.flatMap((h) => (res.headers.get(h) === null ? [] : [[h, res.headers.get(h)!]])));
+  const picked = Object.fromEntries(
+    FILE_HEADERS.flatMap((h) => (res.headers.get(h) === null ? [] : [[h, res.headers.get(h)!]])),
+  );
   return { status: res.status, headers: picked, body: Buffer.from(await res.arrayBuffer()) };
 }
 
@@ -98,7 +111,12 @@ describe('the web host and the app:// protocol serve files alike', () => {
   it('a cached GLB: model/gltf-binary, its length, a validator', async () => {
     const full = await same(cachePath(SESSION, 'glb'));
     expect(full.status).toBe(200);
-    expect(full.headers).toMatchObject({ 'content-type': 'model/gltf-binary', 'content-length': String(GLB.length), 'accept-ranges': 'bytes', 'cache-control': 'private, max-age=3600' });
+    expect(full.headers).toMatchObject({
+      'content-type': 'model/gltf-binary',
+      'content-length': String(GLB.length),
+      'accept-ranges': 'bytes',
+      'cache-control': 'private, max-age=3600',
+    });
     expect(full.headers.etag).toMatch(/^"[0-9a-f]{32}"$/);
   });
 
@@ -108,7 +126,9 @@ describe('the web host and the app:// protocol serve files alike', () => {
     expect(part.status).toBe(206);
     expect(part.headers).toMatchObject({ 'content-range': `bytes 0-3/${GLB.length}`, 'content-length': '4' });
     expect(part.body.toString('latin1')).toBe('glTF');
-    expect((await same(path, { range: 'bytes=-8' })).headers['content-range']).toBe(`bytes ${GLB.length - 8}-${GLB.length - 1}/${GLB.length}`);
+    expect((await same(path, { range: 'bytes=-8' })).headers['content-range']).toBe(
+      `bytes ${GLB.length - 8}-${GLB.length - 1}/${GLB.length}`,
+    );
     const outside = await same(path, { range: `bytes=${GLB.length}-` });
     expect(outside.status).toBe(416);
     expect(outside.headers['content-range']).toBe(`bytes */${GLB.length}`);
@@ -139,7 +159,7 @@ describe('the web host and the app:// protocol serve files alike', () => {
     expect((await same('/cache/')).status).toBe(404);
   });
 
-  it("an OBJ output is served as a file in a folder of its own, with the MTL and texture it names beside it", async () => {
+  it('an OBJ output is served as a file in a folder of its own, with the MTL and texture it names beside it', async () => {
     const path = cachePath(SESSION, 'retopo_obj');
     expect(path).toBe(`/cache/${SESSION}/retopo_obj/retopo_obj.obj`);
     expect((await same(path)).body.toString('utf8')).toBe(FILES.retopo_obj!.toString('utf8'));
@@ -155,8 +175,14 @@ describe('the web host and the app:// protocol serve files alike', () => {
   });
 
   it("the renderer's files: caching by kind of file, the worker's own CSP", async () => {
-    expect((await same('/')).headers).toMatchObject({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    expect((await same('/chunks/viewer-abc123.js')).headers).toMatchObject({ 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable' });
+    expect((await same('/')).headers).toMatchObject({
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+    });
+    expect((await same('/chunks/viewer-abc123.js')).headers).toMatchObject({
+      'content-type': 'text/javascript; charset=utf-8',
+      'cache-control': 'public, max-age=31536000, immutable',
+    });
     expect((await same('/nothing.js')).status).toBe(404);
     const worker = await raw(host.port, { path: '/babylon/ktx2-worker.js', headers: auth });
     const fromApp = await app({ url: 'app://studio/babylon/ktx2-worker.js', method: 'GET', headers: new Headers() });

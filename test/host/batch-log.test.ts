@@ -25,7 +25,11 @@ async function openBridge(dataDir: string): Promise<BridgeService> {
   const bridge = await BridgeService.open({
     dataDir,
     openServices: (c) => createServices(c, { engineSpeed: 500, timing: scaleTiming(DEFAULT_TIMING, 500) }),
-    platform: { transport: 'web', resolveFile: (ref) => ('path' in ref ? ref.path : ref.uploadId), cacheUrl: cachePath },
+    platform: {
+      transport: 'web',
+      resolveFile: (ref) => ('path' in ref ? ref.path : ref.uploadId),
+      cacheUrl: cachePath,
+    },
   });
   bridges.push(bridge);
   return bridge;
@@ -51,12 +55,22 @@ describe('batches kept in the data folder', () => {
       animationTexts: ['walk forward'],
       notSent: [{ name: 'huge.png', size: 5, error: 'too large to send' }],
     })) as { batchId: string };
-    await until(() => recorder.events.find((e) => e.event === 'batch.done' && (e.payload as { batchId: string }).batchId === batchId), 120_000, 'the batch to finish');
+    await until(
+      () =>
+        recorder.events.find((e) => e.event === 'batch.done' && (e.payload as { batchId: string }).batchId === batchId),
+      120_000,
+      'the batch to finish',
+    );
     const { batches } = (await bridge.call('batch.list', {})) as { batches: BatchView[] };
     const batch = batches.find((b) => b.batchId === batchId)!;
     expect(batch.finishedAt).toBeTypeOf('number');
     expect(batch.notSent).toEqual([{ name: 'huge.png', size: 5, error: 'too large to send' }]);
-    expect(batch.items.map((i) => [i.name, i.state])).toEqual([['chair.png', 'submitted'], ['fox.jpg', 'submitted'], ['Male_Casual.fbx', 'submitted'], ['broken.png', 'rejected']]);
+    expect(batch.items.map((i) => [i.name, i.state])).toEqual([
+      ['chair.png', 'submitted'],
+      ['fox.jpg', 'submitted'],
+      ['Male_Casual.fbx', 'submitted'],
+      ['broken.png', 'rejected'],
+    ]);
     expect(batch.items[3]!.error).toMatch(/broken\.png/);
     expect(batch.items[3]!.error).not.toContain(files); // the name, never the path of an upload
     // The pictures were sent with the options chosen; the FBX got its prompts.
@@ -89,9 +103,16 @@ describe('batches kept in the data folder', () => {
     const bridge = await openBridge(join(data.path, 'data'));
     const recorder = recordEvents(bridge);
     await bridge.offerFiles([folder]);
-    const offer = recorder.events.find((e) => e.event === 'batch.offer')!.payload as { files: { path: string; name: string; size: number }[]; skipped: number };
+    const offer = recorder.events.find((e) => e.event === 'batch.offer')!.payload as {
+      files: { path: string; name: string; size: number }[];
+      skipped: number;
+    };
     expect(offer.files.map((f) => f.name)).toEqual(['chair.png', 'Male_Casual.fbx']);
-    expect(offer.files[0]).toEqual({ path: join(folder, 'chair.png'), name: 'chair.png', size: readFileSync(join(folder, 'chair.png')).length });
+    expect(offer.files[0]).toEqual({
+      path: join(folder, 'chair.png'),
+      name: 'chair.png',
+      size: readFileSync(join(folder, 'chair.png')).length,
+    });
     expect(offer.skipped).toBe(1);
     // A folder dropped on the desktop app's window: the same walk, answered to the page.
     expect(await bridge.call('batch.expand', { files: [{ path: folder }] })).toEqual(offer);
@@ -104,8 +125,10 @@ describe('batches kept in the data folder', () => {
     dirs.push(data);
     const log = new BatchLog(data.path);
     log.begin('batch_many', []);
-    const saved = () => (JSON.parse(readFileSync(log.path, 'utf8')) as { batches: BatchView[] }).batches[0]!.items.length;
-    for (let index = 0; index < 2000; index++) log.item('batch_many', { index, path: `/drop/${index}.png`, name: `${index}.png`, state: 'queued' });
+    const saved = () =>
+      (JSON.parse(readFileSync(log.path, 'utf8')) as { batches: BatchView[] }).batches[0]!.items.length;
+    for (let index = 0; index < 2000; index++)
+      log.item('batch_many', { index, path: `/drop/${index}.png`, name: `${index}.png`, state: 'queued' });
     expect(saved()).toBe(0); // not yet written: the changes wait for one write
     log.flush();
     expect(saved()).toBe(2000);
@@ -131,6 +154,10 @@ describe('batches kept in the data folder', () => {
     const bridge = await openBridge(data.path);
     const { batches } = (await bridge.call('batch.list', {})) as { batches: BatchView[] };
     expect(batches[0]!.finishedAt).toBeTypeOf('number');
-    expect(batches[0]!.items.map((i) => [i.state, i.error])).toEqual([['submitted', undefined], ['cancelled', INTERRUPTED], ['cancelled', INTERRUPTED]]);
+    expect(batches[0]!.items.map((i) => [i.state, i.error])).toEqual([
+      ['submitted', undefined],
+      ['cancelled', INTERRUPTED],
+      ['cancelled', INTERRUPTED],
+    ]);
   });
 });

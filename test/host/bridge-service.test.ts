@@ -26,7 +26,10 @@ function fakeEncryptor(refuse?: string): Encryptor {
 }
 
 async function failure(promise: Promise<unknown>): Promise<BridgeFailure['error']> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(BridgeFailure);
   return (error as BridgeFailure).error;
 }
@@ -107,7 +110,12 @@ describe('inputs', () => {
   });
 
   it('refuses a create whose body breaks the endpoint rules, naming the field like the CLI', async () => {
-    const error = await failure(bridge.call('create', { endpoint: 'createImageTo3d', body: { image_url: 'https://example.com/chair.png', scaled_bbox: [1, 0, 1] } }));
+    const error = await failure(
+      bridge.call('create', {
+        endpoint: 'createImageTo3d',
+        body: { image_url: 'https://example.com/chair.png', scaled_bbox: [1, 0, 1] },
+      }),
+    );
     expect(error.code).toBe('invalid-input');
     expect(error.issues?.map((i) => i.path)).toContain('scaled_bbox[1]');
     expect(error.message).toMatch(/scaled_bbox\[1\]: /);
@@ -120,8 +128,17 @@ describe('inputs', () => {
   it('detects a folder that does not exist yet as a new plain folder, not as an error', async () => {
     const fresh = join(realpathSync(data.path), 'exports', 'not-yet');
     const answer = await bridge.call('export.detect', { projectDir: fresh });
-    expect(COMMANDS['export.detect'].output.parse(answer)).toEqual({ engine: 'folder', root: fresh, dir: fresh, newFolder: true });
-    expect(await bridge.call('export.detect', { projectDir: data.path })).toEqual({ engine: 'folder', root: realpathSync(data.path), dir: realpathSync(data.path) });
+    expect(COMMANDS['export.detect'].output.parse(answer)).toEqual({
+      engine: 'folder',
+      root: fresh,
+      dir: fresh,
+      newFolder: true,
+    });
+    expect(await bridge.call('export.detect', { projectDir: data.path })).toEqual({
+      engine: 'folder',
+      root: realpathSync(data.path),
+      dir: realpathSync(data.path),
+    });
   });
 
   it('detects a typed path with .. steps as the folder it resolves to, so it can be shown before the export', async () => {
@@ -133,7 +150,10 @@ describe('inputs', () => {
 
 describe('jobs', () => {
   it('creates, cancels (the service may still finish) and retries as a new operation', async () => {
-    const created = (await bridge.call('create', { endpoint: 'createTextToImage', body: { prompt: 'a wooden crate' } })) as { operationId: string; job: { id: string; label: string } };
+    const created = (await bridge.call('create', {
+      endpoint: 'createTextToImage',
+      body: { prompt: 'a wooden crate' },
+    })) as { operationId: string; job: { id: string; label: string } };
     expect(created.job.label).toBe('a wooden crate');
     const cancelled = COMMANDS['jobs.cancel'].output.parse(await bridge.call('jobs.cancel', { id: created.job.id }))!;
     expect(cancelled).toMatchObject({ state: 'cancelled', final: true });
@@ -149,7 +169,9 @@ describe('jobs', () => {
 
   it('lists the model files of the cache for the viewer, with their job', async () => {
     const image = `data:image/png;base64,${readFileSync(realFixture('images', 'chair.png')).toString('base64')}`;
-    const created = (await bridge.call('create', { endpoint: 'createImageTo3d', body: { image_url: image } })) as { job: { id: string; remoteId: string; label: string } };
+    const created = (await bridge.call('create', { endpoint: 'createImageTo3d', body: { image_url: image } })) as {
+      job: { id: string; remoteId: string; label: string };
+    };
     const listed = () => bridge.call('cache.models', {}).then((r) => COMMANDS['cache.models'].output.parse(r).models);
     let models = await listed();
     for (let tries = 0; !models.some((m) => m.sessionId === created.job.remoteId && m.kind === 'glb'); tries++) {
@@ -168,12 +190,27 @@ describe('jobs', () => {
   it('does not send again a job whose answer was lost and that was cancelled: it is reconciled first (no double spend)', async () => {
     const store = bridge.services.store;
     const now = Date.now();
-    store.journal.begin({ operationId: 'op_lost_bridge', endpoint: 'createTextToImage', params: {}, body: { prompt: 'a lost lamp' }, now });
+    store.journal.begin({
+      operationId: 'op_lost_bridge',
+      endpoint: 'createTextToImage',
+      params: {},
+      body: { prompt: 'a lost lamp' },
+      now,
+    });
     store.journal.markSent('op_lost_bridge', now);
     store.journal.markUnknown('op_lost_bridge', 'the connection was reset', now);
-    const job = store.jobs.insert({ kind: 'text_to_image', label: 'a lost lamp', operationId: 'op_lost_bridge', state: 'submission_unknown', rawStatus: 'submission_unknown', now });
+    const job = store.jobs.insert({
+      kind: 'text_to_image',
+      label: 'a lost lamp',
+      operationId: 'op_lost_bridge',
+      state: 'submission_unknown',
+      rawStatus: 'submission_unknown',
+      now,
+    });
     store.journal.linkJob('op_lost_bridge', job.id);
-    expect(COMMANDS['jobs.cancel'].output.parse(await bridge.call('jobs.cancel', { id: job.id }))).toMatchObject({ state: 'cancelled' });
+    expect(COMMANDS['jobs.cancel'].output.parse(await bridge.call('jobs.cancel', { id: job.id }))).toMatchObject({
+      state: 'cancelled',
+    });
     const sent = store.journal.list(1000).length;
     const error = await failure(bridge.call('jobs.retry', { id: job.id }));
     expect(error.code).toBe('conflict');
@@ -194,7 +231,12 @@ describe('keys', () => {
     const unsafe = await BridgeService.open({
       dataDir: dir.path,
       openServices: (c) => createServices(c, FAST),
-      platform: { transport: 'electron', keyVault: new EncryptedFileVault(dir.path, fakeEncryptor('no keyring is running')), resolveFile: () => '', cacheUrl: cachePath },
+      platform: {
+        transport: 'electron',
+        keyVault: new EncryptedFileVault(dir.path, fakeEncryptor('no keyring is running')),
+        resolveFile: () => '',
+        cacheUrl: cachePath,
+      },
     });
     try {
       await unsafe.call('settings.update', { profile: { name: 'cloud', baseUrl: 'https://api.example.com' } });
@@ -202,7 +244,9 @@ describe('keys', () => {
       expect(error.code).toBe('key-storage');
       expect(error.message).toMatch(/no keyring is running.*session only/);
       expect(error.message).not.toContain(KEY);
-      const view = COMMANDS['key.set'].output.parse(await unsafe.call('key.set', { profile: 'cloud', key: KEY, sessionOnly: true }));
+      const view = COMMANDS['key.set'].output.parse(
+        await unsafe.call('key.set', { profile: 'cloud', key: KEY, sessionOnly: true }),
+      );
       expect(view.key).toEqual({ configured: true, storage: 'session-only' });
     } finally {
       await unsafe.close();
@@ -233,14 +277,26 @@ describe('keys', () => {
           outputs.push((error as BridgeFailure).error);
         }
       };
-      await call('settings.update', { profile: { name: 'cloud', baseUrl: engine.url, legacyBaseUrl: engine.legacyUrl } });
+      await call('settings.update', {
+        profile: { name: 'cloud', baseUrl: engine.url, legacyBaseUrl: engine.legacyUrl },
+      });
       await call('key.set', { profile: 'cloud', key: KEY });
       expect(statSync(join(data.path, 'api-keys.json')).mode & 0o777).toBe(0o600);
       await call('settings.update', { activeProfile: 'cloud' });
       await call('app.info', {});
       await call('create', { endpoint: 'createTextToImage', body: { prompt: `a crate ${KEY}` } });
       const jobId = (outputs.at(-1) as { job: { id: string } }).job.id;
-      await until(() => seen.events.find((e) => e.event === 'job' && (e.payload as { id: string; final: boolean }).id === jobId && (e.payload as { final: boolean }).final), 20_000, 'the job to end');
+      await until(
+        () =>
+          seen.events.find(
+            (e) =>
+              e.event === 'job' &&
+              (e.payload as { id: string; final: boolean }).id === jobId &&
+              (e.payload as { final: boolean }).final,
+          ),
+        20_000,
+        'the job to end',
+      );
       await call('jobs.get', { id: jobId });
       await call('jobs.list', {});
       await call('sessions.list', {});
@@ -250,7 +306,10 @@ describe('keys', () => {
       seen.stop();
       const settings = COMMANDS['settings.get'].output.parse(outputs.at(-3));
       expect(settings.activeProfile).toBe('cloud');
-      expect(settings.profiles.find((p) => p.name === 'cloud')?.key).toEqual({ configured: true, storage: 'os-keychain' });
+      expect(settings.profiles.find((p) => p.name === 'cloud')?.key).toEqual({
+        configured: true,
+        storage: 'os-keychain',
+      });
       for (const { event, payload } of seen.events) EVENTS[event].parse(payload);
       const text = JSON.stringify({ outputs, events: seen.events });
       expect(text).toContain('[redacted]'); // the prompt carried it: it was redacted, not dropped

@@ -7,7 +7,15 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startWebHost, type RunningWebHost } from '../../main/host/web-host.ts';
 import { tempDir } from './helpers.ts';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>bridge test</title><script src="/app.js" defer></script></head>
 <body><pre id="out"></pre><script>window.inlineRan = true;</script></body></html>`;
@@ -49,7 +57,12 @@ it('signs in with the token link, calls the bridge from the page, and keeps the 
   await page.goto(host.url);
   expect(new URL(page.url()).search).toBe(''); // the token left the address bar
   await page.waitForSelector('#out[data-done]');
-  const result = JSON.parse((await page.textContent('#out'))!) as { info: { transport: string }; cookie: string; inlineRan: boolean; socket: boolean };
+  const result = JSON.parse((await page.textContent('#out'))!) as {
+    info: { transport: string };
+    cookie: string;
+    inlineRan: boolean;
+    socket: boolean;
+  };
   expect(result.info.transport).toBe('web');
   expect(result.cookie).toBe('');
   expect(result.inlineRan).toBe(false);

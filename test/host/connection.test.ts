@@ -27,8 +27,14 @@ interface Started {
 }
 
 /** Starts `node scripts/start.ts --web --no-build` as a user would, until it prints its address (or ends). */
-async function startWebProcess(env: NodeJS.ProcessEnv, dataDir: string): Promise<Started | { code: number | null; output: string }> {
-  const child = spawn(process.execPath, [START, '--web', '--no-build', '--data-dir', dataDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startWebProcess(
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+): Promise<Started | { code: number | null; output: string }> {
+  const child = spawn(process.execPath, [START, '--web', '--no-build', '--data-dir', dataDir], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (d) => (output += String(d)));
   child.stderr.on('data', (d) => (output += String(d)));
@@ -51,7 +57,11 @@ function call(url: URL, command: string, input: unknown) {
   return raw(Number(url.port), {
     method: 'POST',
     path: `${WEB_PROTOCOL.callPrefix}${command}`,
-    headers: { host: url.host, 'content-type': 'application/json', authorization: `Bearer ${url.searchParams.get(WEB_PROTOCOL.tokenParam)}` },
+    headers: {
+      host: url.host,
+      'content-type': 'application/json',
+      authorization: `Bearer ${url.searchParams.get(WEB_PROTOCOL.tokenParam)}`,
+    },
     body: JSON.stringify(input),
   });
 }
@@ -70,16 +80,33 @@ describe('npm run web with ASSET_STUDIO_BASE_URL and ASSET_STUDIO_API_KEY', () =
     const service = await engine();
     const data = tempDir('web-connection');
     cleanup.push(() => data.remove());
-    const env = cleanEnv({ ASSET_STUDIO_BASE_URL: service.url, ASSET_STUDIO_LEGACY_BASE_URL: service.legacyUrl, ASSET_STUDIO_API_KEY: KEY });
+    const env = cleanEnv({
+      ASSET_STUDIO_BASE_URL: service.url,
+      ASSET_STUDIO_LEGACY_BASE_URL: service.legacyUrl,
+      ASSET_STUDIO_API_KEY: KEY,
+    });
     const started = await startWebProcess(env, join(data.path, 'data'));
     if (!('child' in started)) throw new Error(`the web host did not start (exit ${started.code}): ${started.output}`);
-    expect(started.output()).toContain(`Connected to: The service at ${service.url}, from ASSET_STUDIO_BASE_URL; API key from ASSET_STUDIO_API_KEY.`);
+    expect(started.output()).toContain(
+      `Connected to: The service at ${service.url}, from ASSET_STUDIO_BASE_URL; API key from ASSET_STUDIO_API_KEY.`,
+    );
 
-    const info = JSON.parse((await call(started.url, 'app.info', {})).body) as { mode: string; connection: Record<string, unknown> };
+    const info = JSON.parse((await call(started.url, 'app.info', {})).body) as {
+      mode: string;
+      connection: Record<string, unknown>;
+    };
     expect(info.mode).toBe('service');
-    expect(info.connection).toEqual({ origin: 'environment', mode: 'service', address: service.url, keySource: 'environment' });
+    expect(info.connection).toEqual({
+      origin: 'environment',
+      mode: 'service',
+      address: service.url,
+      keySource: 'environment',
+    });
 
-    const created = await call(started.url, 'create', { endpoint: 'createTextToImage', body: { prompt: 'a lamp for the other engine' } });
+    const created = await call(started.url, 'create', {
+      endpoint: 'createTextToImage',
+      body: { prompt: 'a lamp for the other engine' },
+    });
     expect(created.status).toBe(200);
     const code = (JSON.parse(created.body) as { job: { remoteId: string } }).job.remoteId;
     expect(code).toMatch(/^SESSION_/);
@@ -92,7 +119,10 @@ describe('npm run web with ASSET_STUDIO_BASE_URL and ASSET_STUDIO_API_KEY', () =
   it('an address without a key stops the start with what to do, instead of using the local engine', async () => {
     const data = tempDir('web-connection');
     cleanup.push(() => data.remove());
-    const started = await startWebProcess(cleanEnv({ ASSET_STUDIO_BASE_URL: 'http://127.0.0.1:9' }), join(data.path, 'data'));
+    const started = await startWebProcess(
+      cleanEnv({ ASSET_STUDIO_BASE_URL: 'http://127.0.0.1:9' }),
+      join(data.path, 'data'),
+    );
     expect('code' in started && started.code).not.toBe(0);
     expect(started.output).toMatch(/ASSET_STUDIO_BASE_URL\) but no API key: pass --api-key-file FILE/);
   });
@@ -107,18 +137,36 @@ describe('the bridge', () => {
       dataDir: data.path,
       openServices: (c) => createServices(c, { healthIntervalMs: 200 }),
       connectionSources: { env: { ASSET_STUDIO_BASE_URL: service.url, ASSET_STUDIO_API_KEY: KEY } },
-      platform: { transport: 'web', resolveFile: (ref) => ('path' in ref ? ref.path : ref.uploadId), cacheUrl: cachePath },
+      platform: {
+        transport: 'web',
+        resolveFile: (ref) => ('path' in ref ? ref.path : ref.uploadId),
+        cacheUrl: cachePath,
+      },
     });
     cleanup.push(() => bridge.close());
     const events = recordEvents(bridge);
     cleanup.push(() => events.stop());
-    await until(() => (bridge.services.health.status.state === 'reachable' ? true : undefined), 15_000, 'a first answer');
+    await until(
+      () => (bridge.services.health.status.state === 'reachable' ? true : undefined),
+      15_000,
+      'a first answer',
+    );
     const info = (await bridge.call('app.info', {})) as { connection: unknown; service: { state: string } };
-    expect(info.connection).toEqual({ origin: 'environment', mode: 'service', address: service.url, keySource: 'environment' });
+    expect(info.connection).toEqual({
+      origin: 'environment',
+      mode: 'service',
+      address: service.url,
+      keySource: 'environment',
+    });
     expect(info.service.state).toBe('reachable');
 
     await service.close();
-    const down = await until(() => events.events.find((e) => e.event === 'service' && (e.payload as { state: string }).state === 'unreachable'), 15_000, 'the service event');
+    const down = await until(
+      () =>
+        events.events.find((e) => e.event === 'service' && (e.payload as { state: string }).state === 'unreachable'),
+      15_000,
+      'the service event',
+    );
     expect((down.payload as { reason: string }).reason).toMatch(/refused the connection/);
     expect(((await bridge.call('app.info', {})) as { service: { state: string } }).service.state).toBe('unreachable');
     expect(JSON.stringify(events.events)).not.toContain(KEY);

@@ -32,7 +32,10 @@ function unityProject(name: string, gltfast: boolean): string {
   mkdirSync(join(dir, 'ProjectSettings'));
   writeFileSync(join(dir, 'ProjectSettings', 'ProjectVersion.txt'), 'm_EditorVersion: 6000.0.23f1\n');
   mkdirSync(join(dir, 'Packages'));
-  writeFileSync(join(dir, 'Packages', 'manifest.json'), JSON.stringify({ dependencies: gltfast ? { 'org.khronos.unitygltf': '2.14.0' } : {} }));
+  writeFileSync(
+    join(dir, 'Packages', 'manifest.json'),
+    JSON.stringify({ dependencies: gltfast ? { 'org.khronos.unitygltf': '2.14.0' } : {} }),
+  );
   return dir;
 }
 
@@ -40,14 +43,23 @@ beforeAll(async () => {
   bridge = await BridgeService.open({
     dataDir: data.path,
     openServices: (c) => createServices(c, FAST),
-    platform: { transport: 'web', keyVault: new EncryptedFileVault(data.path, encryptor), resolveFile: (ref) => ('path' in ref ? ref.path : ref.uploadId), cacheUrl: cachePath },
+    platform: {
+      transport: 'web',
+      keyVault: new EncryptedFileVault(data.path, encryptor),
+      resolveFile: (ref) => ('path' in ref ? ref.path : ref.uploadId),
+      cacheUrl: cachePath,
+    },
   });
   const image = `data:image/png;base64,${readFileSync(realFixture('images', 'chair.png')).toString('base64')}`;
-  const created = (await bridge.call('create', { endpoint: 'createImageTo3d', body: { image_url: image } })) as { job: { id: string; remoteId: string } };
+  const created = (await bridge.call('create', { endpoint: 'createImageTo3d', body: { image_url: image } })) as {
+    job: { id: string; remoteId: string };
+  };
   jobId = created.job.id;
   // Until the job's GLB and FBX are cached.
   for (let tries = 0; ; tries++) {
-    const { outputs } = COMMANDS['cache.outputs'].output.parse(await bridge.call('cache.outputs', { sessionId: created.job.remoteId }));
+    const { outputs } = COMMANDS['cache.outputs'].output.parse(
+      await bridge.call('cache.outputs', { sessionId: created.job.remoteId }),
+    );
     if (['glb', 'fbx'].every((k) => outputs.some((o) => o.kind === k && o.state === 'complete'))) break;
     if (tries > 2400) throw new Error('the GLB and FBX never reached the cache');
     await new Promise((r) => setTimeout(r, 50));
@@ -61,35 +73,66 @@ afterAll(async () => {
 
 describe('export.detect and export.plan', () => {
   it('detects the glTF package of a Unity project', async () => {
-    expect(await bridge.call('export.detect', { projectDir: unityProject('WithGltf', true) })).toMatchObject({ engine: 'unity', gltfPackage: 'UnityGLTF' });
-    expect(await bridge.call('export.detect', { projectDir: unityProject('Plain', false) })).toMatchObject({ engine: 'unity', gltfPackage: null });
+    expect(await bridge.call('export.detect', { projectDir: unityProject('WithGltf', true) })).toMatchObject({
+      engine: 'unity',
+      gltfPackage: 'UnityGLTF',
+    });
+    expect(await bridge.call('export.detect', { projectDir: unityProject('Plain', false) })).toMatchObject({
+      engine: 'unity',
+      gltfPackage: null,
+    });
     expect(await bridge.call('export.detect', { projectDir: data.path })).not.toHaveProperty('gltfPackage');
   });
 
   it('plans one FBX for Unity without a glTF package, names what it leaves out, and writes nothing', async () => {
     const project = unityProject('PlanFbx', false);
-    const plan = COMMANDS['export.plan'].output.parse(await bridge.call('export.plan', { jobId, projectDir: project, name: 'chair' }));
-    expect(plan).toMatchObject({ engine: 'unity', format: 'fbx', exists: false, targetDir: join(project, 'Assets', 'AssetStudio', 'Chair') });
+    const plan = COMMANDS['export.plan'].output.parse(
+      await bridge.call('export.plan', { jobId, projectDir: project, name: 'chair' }),
+    );
+    expect(plan).toMatchObject({
+      engine: 'unity',
+      format: 'fbx',
+      exists: false,
+      targetDir: join(project, 'Assets', 'AssetStudio', 'Chair'),
+    });
     expect(plan.write.filter((f) => ['glb', 'fbx', 'obj'].includes(f.kind)).map((f) => f.name)).toEqual(['Chair.fbx']);
     const glb = plan.skip.find((f) => f.kind === 'glb');
-    expect(glb).toEqual({ name: expect.stringMatching(/^(the GLB|\S+\.glb)$/), kind: 'glb', why: 'Unity gets FBX here: one format per export, so the model is imported once' });
+    expect(glb).toEqual({
+      name: expect.stringMatching(/^(the GLB|\S+\.glb)$/),
+      kind: 'glb',
+      why: 'Unity gets FBX here: one format per export, so the model is imported once',
+    });
     expect(plan.skip.every((f) => !/^[0-9a-f]{32,}$/.test(f.name))).toBe(true);
     expect(existsSync(join(project, 'Assets', 'AssetStudio'))).toBe(false);
   });
 
   it('plans GLB with UnityGLTF, OBJ when asked, and refuses GLB without a package as export-bad-format', async () => {
-    const withGltf = COMMANDS['export.plan'].output.parse(await bridge.call('export.plan', { jobId, projectDir: unityProject('PlanGlb', true), name: 'chair' }));
+    const withGltf = COMMANDS['export.plan'].output.parse(
+      await bridge.call('export.plan', { jobId, projectDir: unityProject('PlanGlb', true), name: 'chair' }),
+    );
     expect(withGltf.format).toBe('glb');
     expect(withGltf.write.map((f) => f.name)).toContain('Chair.glb');
-    const obj = COMMANDS['export.plan'].output.parse(await bridge.call('export.plan', { jobId, projectDir: unityProject('PlanObj', false), name: 'chair', format: 'obj' }));
+    const obj = COMMANDS['export.plan'].output.parse(
+      await bridge.call('export.plan', {
+        jobId,
+        projectDir: unityProject('PlanObj', false),
+        name: 'chair',
+        format: 'obj',
+      }),
+    );
     expect(obj.write.filter((f) => ['glb', 'fbx', 'obj'].includes(f.kind)).map((f) => f.name)).toEqual(['Chair.obj']);
     // Its MTL goes with it under the asset's name once the cache holds it (downloaded after the meshes).
     for (const f of obj.write.filter((w) => w.kind === 'mtl')) expect(f.name).toBe('Chair.mtl');
-    const refused = await bridge.call('export.plan', { jobId, projectDir: unityProject('PlanRefused', false), format: 'glb' }).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const refused = await bridge
+      .call('export.plan', { jobId, projectDir: unityProject('PlanRefused', false), format: 'glb' })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(refused).toBeInstanceOf(BridgeFailure);
-    expect((refused as BridgeFailure).error).toMatchObject({ code: 'export-bad-format', message: expect.stringContaining('Choose FBX or OBJ') });
+    expect((refused as BridgeFailure).error).toMatchObject({
+      code: 'export-bad-format',
+      message: expect.stringContaining('Choose FBX or OBJ'),
+    });
   });
 });

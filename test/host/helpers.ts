@@ -19,20 +19,37 @@ export interface RawResponse {
 }
 
 /** An HTTP request with any headers (Host included). */
-export function raw(port: number, options: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<RawResponse> {
+export function raw(
+  port: number,
+  options: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer },
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path ?? '/', headers: options.headers ?? {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: options.method ?? 'GET',
+        path: options.path ?? '/',
+        headers: options.headers ?? {},
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });
 }
 
 /** Every event of a bridge, in order. */
-export function recordEvents(bridge: BridgeService): { events: { event: EventName; payload: unknown }[]; stop(): void } {
+export function recordEvents(bridge: BridgeService): {
+  events: { event: EventName; payload: unknown }[];
+  stop(): void;
+} {
   const events: { event: EventName; payload: unknown }[] = [];
   const stop = bridge.onAny((event, payload) => events.push({ event, payload }));
   return { events, stop };

@@ -33,7 +33,12 @@ beforeAll(async () => {
   bridge = await BridgeService.open({
     dataDir: data.path,
     openServices: (c) => createServices(c, FAST),
-    platform: { transport: 'web', keyVault: new EncryptedFileVault(data.path, encryptor), resolveFile: (ref) => ('path' in ref ? ref.path : ref.uploadId), cacheUrl: cachePath },
+    platform: {
+      transport: 'web',
+      keyVault: new EncryptedFileVault(data.path, encryptor),
+      resolveFile: (ref) => ('path' in ref ? ref.path : ref.uploadId),
+      cacheUrl: cachePath,
+    },
   });
 });
 
@@ -56,7 +61,9 @@ describe('the origin of a job', () => {
     expect(local.job?.origin).toBe('local-engine');
     expect((await get(local.job!.id)).origin).toBe('local-engine');
 
-    await bridge.call('settings.update', { profile: { name: 'cloud', baseUrl: service.url, legacyBaseUrl: service.legacyUrl } });
+    await bridge.call('settings.update', {
+      profile: { name: 'cloud', baseUrl: service.url, legacyBaseUrl: service.legacyUrl },
+    });
     await bridge.call('key.set', { profile: 'cloud', key: KEY });
     await bridge.call('settings.update', { activeProfile: 'cloud' });
     expect(COMMANDS['app.info'].output.parse(await bridge.call('app.info', {})).connection.mode).toBe('service');
@@ -66,6 +73,9 @@ describe('the origin of a job', () => {
     // On the service now, the engine's job still says where it was made (in jobs.get and jobs.list).
     expect((await get(local.job!.id)).origin).toBe('local-engine');
     const listed = COMMANDS['jobs.list'].output.parse(await bridge.call('jobs.list', {}));
-    expect(Object.fromEntries(listed.jobs.map((j) => [j.id, j.origin]))).toMatchObject({ [local.job!.id]: 'local-engine', [remoteJob.job!.id]: 'service' });
+    expect(Object.fromEntries(listed.jobs.map((j) => [j.id, j.origin]))).toMatchObject({
+      [local.job!.id]: 'local-engine',
+      [remoteJob.job!.id]: 'service',
+    });
   }, 120_000);
 });

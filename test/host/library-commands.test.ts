@@ -23,7 +23,11 @@ beforeAll(async () => {
   bridge = await BridgeService.open({
     dataDir: data.path,
     openServices: (c) => createServices(c, FAST),
-    platform: { transport: 'web', resolveFile: (ref) => ('path' in ref ? ref.path : ref.uploadId), cacheUrl: cachePath },
+    platform: {
+      transport: 'web',
+      resolveFile: (ref) => ('path' in ref ? ref.path : ref.uploadId),
+      cacheUrl: cachePath,
+    },
   });
 });
 
@@ -33,7 +37,8 @@ afterAll(async () => {
 });
 
 const list = async (input: object) => COMMANDS['jobs.list'].output.parse(await bridge.call('jobs.list', input));
-const thumbnail = async (id: string) => COMMANDS['jobs.thumbnail'].output.parse(await bridge.call('jobs.thumbnail', { id }));
+const thumbnail = async (id: string) =>
+  COMMANDS['jobs.thumbnail'].output.parse(await bridge.call('jobs.thumbnail', { id }));
 
 /** The URL of a session's picture: its cache path with the version of its bytes. */
 function thumbUrl(sessionId: string, kind = 'thumbnail'): string {
@@ -45,10 +50,14 @@ function thumbUrl(sessionId: string, kind = 'thumbnail'): string {
 async function finished(endpoint: string, body: object): Promise<{ id: string; remoteId: string }> {
   const created = (await bridge.call('create', { endpoint, body })) as { job: { id: string } };
   const id = created.job.id;
-  const job = await until(() => {
-    const j = bridge.services.store.jobs.get(id);
-    return j?.outputsFetched ? j : undefined;
-  }, 120_000, `${endpoint} to finish with its outputs cached`);
+  const job = await until(
+    () => {
+      const j = bridge.services.store.jobs.get(id);
+      return j?.outputsFetched ? j : undefined;
+    },
+    120_000,
+    `${endpoint} to finish with its outputs cached`,
+  );
   return { id, remoteId: job.remoteId! };
 }
 
@@ -66,7 +75,10 @@ describe('the library commands', () => {
 
   beforeAll(async () => {
     const image = `data:image/png;base64,${readFileSync(realFixture('images', 'chair.png')).toString('base64')}`;
-    [model, picture] = await Promise.all([finished('createImageTo3d', { image_url: image }), finished('createTextToImage', { prompt: 'a red barrel' })]);
+    [model, picture] = await Promise.all([
+      finished('createImageTo3d', { image_url: image }),
+      finished('createTextToImage', { prompt: 'a red barrel' }),
+    ]);
   }, 180_000);
 
   it('renders a finished model once into the cache beside its outputs, and shows a text-to-image its own image', async () => {
@@ -86,23 +98,37 @@ describe('the library commands', () => {
     // Kept: listed at once, and asked again it is not rendered again (the same entry, the same blob).
     expect((await list({ group: true })).jobs.find((j) => j.id === model.id)!.thumbnail).toBe(thumbUrl(model.remoteId));
     expect(await thumbnail(model.id)).toEqual(answer);
-    expect(bridge.services.store.cache.get({ sessionId: model.remoteId, kind: 'thumbnail' })).toMatchObject({ id: entry.id, createdAt: entry.createdAt, blobPath: entry.blobPath });
+    expect(bridge.services.store.cache.get({ sessionId: model.remoteId, kind: 'thumbnail' })).toMatchObject({
+      id: entry.id,
+      createdAt: entry.createdAt,
+      blobPath: entry.blobPath,
+    });
     expect(await thumbnail(picture.id)).toEqual({ url: thumbUrl(picture.remoteId, 'image'), reason: null });
   });
 
   it('draws again when a better model joins the session (the older flow: preview, then the refined mesh)', async () => {
     const { cache, store } = bridge.services;
     const glb = readFileSync(cache.open(model.remoteId, 'glb')!);
-    await keepLocalOutput(cache, store, { sessionId: model.remoteId, jobId: model.id, kind: 'polished_glb', bytes: glb });
+    await keepLocalOutput(cache, store, {
+      sessionId: model.remoteId,
+      jobId: model.id,
+      kind: 'polished_glb',
+      bytes: glb,
+    });
     // The render of the GLB is out of date: not listed, and asked for it is drawn from the refined mesh.
     expect((await list({ group: true })).jobs.find((j) => j.id === model.id)!.thumbnail).toBeNull();
     expect(await thumbnail(model.id)).toEqual({ url: thumbUrl(model.remoteId), reason: null });
-    expect(store.cache.get({ sessionId: model.remoteId, kind: 'thumbnail' })).toMatchObject({ state: 'complete', urlKey: 'local:thumbnail?from=polished_glb' });
+    expect(store.cache.get({ sessionId: model.remoteId, kind: 'thumbnail' })).toMatchObject({
+      state: 'complete',
+      urlKey: 'local:thumbnail?from=polished_glb',
+    });
     expect((await list({ group: true })).jobs.find((j) => j.id === model.id)!.thumbnail).toBe(thumbUrl(model.remoteId));
   });
 
   it('renames: the list and search show the new name; blank goes back to the label', async () => {
-    const renamed = COMMANDS['jobs.rename'].output.parse(await bridge.call('jobs.rename', { id: picture.id, name: '  Hero   barrel ' }));
+    const renamed = COMMANDS['jobs.rename'].output.parse(
+      await bridge.call('jobs.rename', { id: picture.id, name: '  Hero   barrel ' }),
+    );
     expect(renamed).toMatchObject({ name: 'Hero barrel', label: 'a red barrel' });
     expect((await list({ search: 'hero', group: true })).jobs.map((j) => j.id)).toEqual([picture.id]);
     const names = (await list({ sort: 'name', group: true })).jobs.map((j) => j.name!);
@@ -122,9 +148,30 @@ describe('the library commands', () => {
   it('lists an older-flow session as one entry with its steps inside', async () => {
     const store = bridge.services.store;
     const done = { state: 'succeeded' as const, rawStatus: 'completed', final: true, nextPollAt: null };
-    const first = store.jobs.insert({ kind: 'image_to_3d_older', label: 'robot.png (step by step)', remoteId: 'SESSION_older1', step: 'spin', ...done, now: 1000 });
-    store.jobs.insert({ kind: 'image_to_3d_older', label: 'SESSION_older1 preview', remoteId: 'SESSION_older1', step: 'preview', ...done, now: 2000 });
-    store.jobs.insert({ kind: 'image_to_3d_older', label: 'SESSION_older1 refine', remoteId: 'SESSION_older1', step: 'refine', ...done, now: 3000 });
+    const first = store.jobs.insert({
+      kind: 'image_to_3d_older',
+      label: 'robot.png (step by step)',
+      remoteId: 'SESSION_older1',
+      step: 'spin',
+      ...done,
+      now: 1000,
+    });
+    store.jobs.insert({
+      kind: 'image_to_3d_older',
+      label: 'SESSION_older1 preview',
+      remoteId: 'SESSION_older1',
+      step: 'preview',
+      ...done,
+      now: 2000,
+    });
+    store.jobs.insert({
+      kind: 'image_to_3d_older',
+      label: 'SESSION_older1 refine',
+      remoteId: 'SESSION_older1',
+      step: 'refine',
+      ...done,
+      now: 3000,
+    });
     const found = await list({ search: 'SESSION_older1', group: true });
     expect(found.total).toBe(1);
     expect(found.jobs[0]).toMatchObject({ id: first.id, name: 'robot.png (step by step)' });
@@ -139,7 +186,10 @@ describe('the library commands', () => {
 
   it('deletes records and cached files, says the service keeps its copy, and refuses a running job', async () => {
     const cache = bridge.services.cache;
-    const blobs = bridge.services.store.cache.list().filter((e) => e.sessionId === model.remoteId && e.blobPath !== null).map((e) => join(cache.dir, e.blobPath!));
+    const blobs = bridge.services.store.cache
+      .list()
+      .filter((e) => e.sessionId === model.remoteId && e.blobPath !== null)
+      .map((e) => join(cache.dir, e.blobPath!));
     expect(blobs.length).toBeGreaterThan(1);
     expect(blobs.every((b) => existsSync(b))).toBe(true);
 
@@ -154,8 +204,19 @@ describe('the library commands', () => {
     const remote = await bridge.services.client.getImageTo3d(model.remoteId);
     expect(remote.session_code ?? remote).toBeTruthy();
 
-    const running = bridge.services.store.jobs.insert({ kind: 'text_to_image', label: 'still going', remoteId: 'SESSION_running', state: 'running', rawStatus: 'processing', nextPollAt: null, now: Date.now() });
-    const error = await bridge.call('jobs.delete', { ids: [running.id, picture.id] }).then(() => undefined, (e: unknown) => e);
+    const running = bridge.services.store.jobs.insert({
+      kind: 'text_to_image',
+      label: 'still going',
+      remoteId: 'SESSION_running',
+      state: 'running',
+      rawStatus: 'processing',
+      nextPollAt: null,
+      now: Date.now(),
+    });
+    const error = await bridge.call('jobs.delete', { ids: [running.id, picture.id] }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(BridgeFailure);
     expect((error as BridgeFailure).error).toMatchObject({ code: 'conflict' });
     expect((error as BridgeFailure).error.message).toMatch(/"still going" is still running: cancel it first/);

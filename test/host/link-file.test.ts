@@ -11,7 +11,8 @@ import { raw, tempDir } from './helpers.ts';
 const data = tempDir('link-file');
 afterAll(() => data.remove());
 
-const start = (dataDir: string) => startWebHost({ dataDir, rendererDir: join(data.path, 'none'), serviceOptions: { engineSpeed: 500 } });
+const start = (dataDir: string) =>
+  startWebHost({ dataDir, rendererDir: join(data.path, 'none'), serviceOptions: { engineSpeed: 500 } });
 
 describe('link.json', () => {
   it('is written while the host runs (0600) and lets a tool call a command with its token', async () => {
@@ -21,14 +22,30 @@ describe('link.json', () => {
       const path = linkFilePath(dataDir);
       expect(statSync(path).mode & 0o777).toBe(0o600);
       const link = linkFileSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
-      const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+      const version = (
+        JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+      ).version;
       expect(link).toEqual({ url: host.origin, token: host.token, pid: process.pid, version });
       const port = Number(new URL(link.url).port);
       const asked = { method: 'POST', path: '/api/call/jobs.list', body: '{}' };
-      const answer = await raw(port, { ...asked, headers: { host: `127.0.0.1:${port}`, 'content-type': 'application/json', authorization: `Bearer ${link.token}` } });
+      const answer = await raw(port, {
+        ...asked,
+        headers: {
+          host: `127.0.0.1:${port}`,
+          'content-type': 'application/json',
+          authorization: `Bearer ${link.token}`,
+        },
+      });
       expect(answer.status).toBe(200);
       expect(JSON.parse(answer.body)).toEqual({ jobs: [], total: 0 });
-      const refused = await raw(port, { ...asked, headers: { host: `127.0.0.1:${port}`, 'content-type': 'application/json', authorization: 'Bearer not-the-token' } });
+      const refused = await raw(port, {
+        ...asked,
+        headers: {
+          host: `127.0.0.1:${port}`,
+          'content-type': 'application/json',
+          authorization: 'Bearer not-the-token',
+        },
+      });
       expect(refused.status).toBe(401);
     } finally {
       await host.close();
@@ -39,7 +56,10 @@ describe('link.json', () => {
   it('is left in place at close when another host has replaced it', async () => {
     const dataDir = join(data.path, 'two');
     const host = await start(dataDir);
-    const other = await writeLinkFile(dataDir, { origin: 'http://127.0.0.1:1', token: 'another-host-token-0123456789' });
+    const other = await writeLinkFile(dataDir, {
+      origin: 'http://127.0.0.1:1',
+      token: 'another-host-token-0123456789',
+    });
     await host.close();
     expect(JSON.parse(readFileSync(linkFilePath(dataDir), 'utf8'))).toEqual(other);
   });

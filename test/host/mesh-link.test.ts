@@ -13,15 +13,43 @@ const data = tempDir('mesh-link');
 afterAll(() => data.remove());
 const GLB = realFixture('glb', 'BoxTextured.glb');
 
-async function withHost(name: string, env: Record<string, string> | undefined, run: (host: RunningWebHost, call: (command: string, input: unknown) => Promise<{ status: number; body: any }>) => Promise<void>) {
-  const host = await startWebHost({ dataDir: join(data.path, name), rendererDir: join(data.path, 'none'), port: 0, serviceOptions: { engineSpeed: 500 }, notice: () => undefined, ...(env && { connectionSources: { env } }) });
+async function withHost(
+  name: string,
+  env: Record<string, string> | undefined,
+  run: (
+    host: RunningWebHost,
+    call: (command: string, input: unknown) => Promise<{ status: number; body: any }>,
+  ) => Promise<void>,
+) {
+  const host = await startWebHost({
+    dataDir: join(data.path, name),
+    rendererDir: join(data.path, 'none'),
+    port: 0,
+    serviceOptions: { engineSpeed: 500 },
+    notice: () => undefined,
+    ...(env && { connectionSources: { env } }),
+  });
   const headers = { host: `127.0.0.1:${host.port}`, cookie: `${WEB_PROTOCOL.cookieName}=${host.token}` };
   const call = async (command: string, input: unknown) => {
-    const r = await raw(host.port, { method: 'POST', path: `/api/call/${command}`, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(input) });
+    const r = await raw(host.port, {
+      method: 'POST',
+      path: `/api/call/${command}`,
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(input),
+    });
     return { status: r.status, body: JSON.parse(r.body) };
   };
   try {
-    const upload = await raw(host.port, { method: 'POST', path: WEB_PROTOCOL.upload, headers: { ...headers, [WEB_PROTOCOL.fileNameHeader]: 'BoxTextured.glb', 'content-type': 'application/octet-stream' }, body: readFileSync(GLB) });
+    const upload = await raw(host.port, {
+      method: 'POST',
+      path: WEB_PROTOCOL.upload,
+      headers: {
+        ...headers,
+        [WEB_PROTOCOL.fileNameHeader]: 'BoxTextured.glb',
+        'content-type': 'application/octet-stream',
+      },
+      body: readFileSync(GLB),
+    });
     expect(upload.status).toBe(200);
     (host as RunningWebHost & { uploadId: string }).uploadId = JSON.parse(upload.body).uploadId;
     await run(host, call);
@@ -40,7 +68,10 @@ describe('files.meshLink', () => {
       const served = Buffer.from(await (await fetch(link.body.url)).arrayBuffer());
       expect(served.equals(readFileSync(GLB))).toBe(true);
       expect((await fetch(link.body.url.replace(/\/[\w-]{32}\//, '/not-the-token/'))).status).toBe(404);
-      const created = await call('create', { endpoint: 'createRetopology', body: { type: 'retopology', input: { mesh: link.body.url, model: 'swift', quads: true } } });
+      const created = await call('create', {
+        endpoint: 'createRetopology',
+        body: { type: 'retopology', input: { mesh: link.body.url, model: 'swift', quads: true } },
+      });
       expect(created.status).toBe(200);
       expect(created.body.job.remoteId).toMatch(/^SESSION_/);
     });
@@ -51,17 +82,23 @@ describe('files.meshLink', () => {
       const uploadId = (host as RunningWebHost & { uploadId: string }).uploadId;
       const refused = await call('files.meshLink', { file: { uploadId }, name: 'model.stl' });
       expect(refused.status).toBe(400);
-      expect(refused.body.message).toBe('model.stl is not a GLB, OBJ or FBX file: retopology takes a model in one of these formats.');
+      expect(refused.body.message).toBe(
+        'model.stl is not a GLB, OBJ or FBX file: retopology takes a model in one of these formats.',
+      );
     });
   });
 
   it('is refused when connected to a remote service, saying what to do instead', async () => {
-    await withHost('remote', { ASSET_STUDIO_BASE_URL: 'http://127.0.0.1:9', ASSET_STUDIO_API_KEY: 'sk_test_0123456789abcdef' }, async (host, call) => {
-      const uploadId = (host as RunningWebHost & { uploadId: string }).uploadId;
-      const refused = await call('files.meshLink', { file: { uploadId }, name: 'BoxTextured.glb' });
-      expect(refused.status).toBe(400);
-      expect(refused.body.message).toContain('BoxTextured.glb is on this computer, which the service cannot read');
-      expect(refused.body.message).toContain('paste its URL, or pick a model the service made from the library');
-    });
+    await withHost(
+      'remote',
+      { ASSET_STUDIO_BASE_URL: 'http://127.0.0.1:9', ASSET_STUDIO_API_KEY: 'sk_test_0123456789abcdef' },
+      async (host, call) => {
+        const uploadId = (host as RunningWebHost & { uploadId: string }).uploadId;
+        const refused = await call('files.meshLink', { file: { uploadId }, name: 'BoxTextured.glb' });
+        expect(refused.status).toBe(400);
+        expect(refused.body.message).toContain('BoxTextured.glb is on this computer, which the service cannot read');
+        expect(refused.body.message).toContain('paste its URL, or pick a model the service made from the library');
+      },
+    );
   });
 });

@@ -13,16 +13,33 @@ import { raw, tempDir } from './helpers.ts';
 const data = tempDir('saved-address');
 afterAll(() => data.remove());
 
-const start = (dataDir: string, port?: number) => startWebHost({ dataDir, rendererDir: join(data.path, 'none'), serviceOptions: { engineSpeed: 500 }, ...(port !== undefined && { port }) });
+const start = (dataDir: string, port?: number) =>
+  startWebHost({
+    dataDir,
+    rendererDir: join(data.path, 'none'),
+    serviceOptions: { engineSpeed: 500 },
+    ...(port !== undefined && { port }),
+  });
 
 /** A command sent as an open tab sends it: the cookie it was given, the host's own Host header. */
 const callWithCookie = (port: number, token: string) =>
-  raw(port, { method: 'POST', path: '/api/call/jobs.list', body: '{}', headers: { host: `127.0.0.1:${port}`, 'content-type': 'application/json', cookie: `${WEB_PROTOCOL.cookieName}=${token}` } });
+  raw(port, {
+    method: 'POST',
+    path: '/api/call/jobs.list',
+    body: '{}',
+    headers: {
+      host: `127.0.0.1:${port}`,
+      'content-type': 'application/json',
+      cookie: `${WEB_PROTOCOL.cookieName}=${token}`,
+    },
+  });
 
 /** Whether the events socket opens with that cookie (the page's reconnect). */
 const socketOpens = (port: number, token: string) =>
   new Promise<boolean>((resolve) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}${WEB_PROTOCOL.events}`, { headers: { origin: `http://127.0.0.1:${port}`, cookie: `${WEB_PROTOCOL.cookieName}=${token}` } });
+    const ws = new WebSocket(`ws://127.0.0.1:${port}${WEB_PROTOCOL.events}`, {
+      headers: { origin: `http://127.0.0.1:${port}`, cookie: `${WEB_PROTOCOL.cookieName}=${token}` },
+    });
     ws.once('open', () => (ws.close(), resolve(true)));
     ws.once('unexpected-response', () => resolve(false));
     ws.once('error', () => resolve(false));
@@ -60,7 +77,10 @@ describe('the web host port between launches', () => {
       try {
         expect(second.port).not.toBe(port);
         expect(second.token).not.toBe(token);
-        expect(JSON.parse(readFileSync(savedAddressPath(dataDir), 'utf8'))).toEqual({ port: second.port, token: second.token });
+        expect(JSON.parse(readFileSync(savedAddressPath(dataDir), 'utf8'))).toEqual({
+          port: second.port,
+          token: second.token,
+        });
         expect((await callWithCookie(second.port, token)).status).toBe(401);
       } finally {
         await second.close();

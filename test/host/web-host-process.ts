@@ -6,6 +6,10 @@ import { startWebHost } from '../../main/host/web-host.ts';
 
 const dataDir = process.argv[2];
 if (dataDir === undefined) throw new Error('Usage: node test/host/web-host-process.ts <data dir>');
-const host = await startWebHost({ dataDir, rendererDir: join(dataDir, 'no-renderer'), serviceOptions: { engineSpeed: 500 } });
+const host = await startWebHost({
+  dataDir,
+  rendererDir: join(dataDir, 'no-renderer'),
+  serviceOptions: { engineSpeed: 500 },
+});
 process.stdout.write(`${JSON.stringify({ port: host.port, token: host.token })}\n`);
 process.on('SIGTERM', () => void host.close().then(() => process.exit(0)));

@@ -22,11 +22,15 @@ let hostHeader: string;
 let cookie: string;
 
 beforeAll(async () => {
-  child = spawn(process.execPath, [new URL('./web-host-process.ts', import.meta.url).pathname, data.path], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, [new URL('./web-host-process.ts', import.meta.url).pathname, data.path], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`The web host process ended (${code}) before it listened: ${stderr}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`The web host process ended (${code}) before it listened: ${stderr}`)),
+    );
   });
   ({ port, token } = JSON.parse(line) as { port: number; token: string });
   hostHeader = `127.0.0.1:${port}`;
@@ -44,8 +48,16 @@ afterAll(async () => {
 
 /** The host process is still running and still answers a command. */
 async function expectServing(): Promise<void> {
-  expect({ exitCode: child.exitCode, signal: child.signalCode }, `the host process ended: ${stderr}`).toEqual({ exitCode: null, signal: null });
-  const res = await raw(port, { method: 'POST', path: '/api/call/app.info', headers: { host: hostHeader, cookie, 'content-type': 'application/json' }, body: '{}' });
+  expect({ exitCode: child.exitCode, signal: child.signalCode }, `the host process ended: ${stderr}`).toEqual({
+    exitCode: null,
+    signal: null,
+  });
+  const res = await raw(port, {
+    method: 'POST',
+    path: '/api/call/app.info',
+    headers: { host: hostHeader, cookie, 'content-type': 'application/json' },
+    body: '{}',
+  });
   expect(res.status).toBe(200);
 }
 
@@ -64,7 +76,13 @@ function exchange(bytes: string | Buffer, options: { reset?: boolean } = {}): Pr
 }
 
 function upgradeRequest(target: string, headers: Record<string, string>): string {
-  const lines = [`GET ${target} HTTP/1.1`, 'Connection: Upgrade', 'Upgrade: websocket', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=='];
+  const lines = [
+    `GET ${target} HTTP/1.1`,
+    'Connection: Upgrade',
+    'Upgrade: websocket',
+    'Sec-WebSocket-Version: 13',
+    'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+  ];
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   return `${lines.join('\r\n')}\r\n\r\n`;
 }
@@ -77,10 +95,14 @@ async function rawEventSocket(): Promise<{ socket: Socket; received: () => Buffe
   socket.on('error', () => undefined);
   const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
   socket.write(upgradeRequest(WEB_PROTOCOL.events, { host: hostHeader, origin: `http://${hostHeader}`, cookie }));
-  const head = await until(() => {
-    const end = buffer.indexOf('\r\n\r\n');
-    return end < 0 ? undefined : end;
-  }, 15_000, 'the upgrade answer');
+  const head = await until(
+    () => {
+      const end = buffer.indexOf('\r\n\r\n');
+      return end < 0 ? undefined : end;
+    },
+    15_000,
+    'the upgrade answer',
+  );
   expect(buffer.subarray(0, head).toString()).toMatch(/^HTTP\/1\.1 101 /);
   const start = head + 4;
   return { socket, received: () => buffer.subarray(start), closed };
@@ -88,7 +110,10 @@ async function rawEventSocket(): Promise<{ socket: Socket; received: () => Buffe
 
 /** A client frame: masked as RFC 6455 requires unless `masked` is false. */
 function frame(opcode: number, payload: Buffer, masked = true): Buffer {
-  const length = payload.length < 126 ? Buffer.from([payload.length]) : Buffer.from([126, payload.length >> 8, payload.length & 0xff]);
+  const length =
+    payload.length < 126
+      ? Buffer.from([payload.length])
+      : Buffer.from([126, payload.length >> 8, payload.length & 0xff]);
   if (!masked) return Buffer.concat([Buffer.from([0x80 | opcode]), length, payload]);
   length[0]! |= 0x80;
   const mask = Buffer.from([0x12, 0x34, 0x56, 0x78]);
@@ -97,7 +122,9 @@ function frame(opcode: number, payload: Buffer, masked = true): Buffer {
 
 /** A page's own event socket, through the real client: resolves with its first event. */
 async function goodClient(): Promise<{ ws: WebSocket; next: (event: string) => Promise<EventMessage> }> {
-  const ws = new WebSocket(`ws://${hostHeader}${WEB_PROTOCOL.events}`, { headers: { origin: `http://${hostHeader}`, cookie } });
+  const ws = new WebSocket(`ws://${hostHeader}${WEB_PROTOCOL.events}`, {
+    headers: { origin: `http://${hostHeader}`, cookie },
+  });
   const messages: EventMessage[] = [];
   ws.on('message', (data) => messages.push(JSON.parse(String(data)) as EventMessage));
   await new Promise<void>((resolve, reject) => {
@@ -123,18 +150,32 @@ describe('the event socket', () => {
     expect(answer.readUInt16BE(2)).toBe(code);
     await expectServing();
     // The other page still gets its events.
-    const settings = await raw(port, { method: 'POST', path: '/api/call/settings.get', headers: { host: hostHeader, cookie, 'content-type': 'application/json' }, body: '{}' });
+    const settings = await raw(port, {
+      method: 'POST',
+      path: '/api/call/settings.get',
+      headers: { host: hostHeader, cookie, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(settings.status).toBe(200);
-    await raw(port, { method: 'POST', path: '/api/call/settings.update', headers: { host: hostHeader, cookie, 'content-type': 'application/json' }, body: '{}' });
+    await raw(port, {
+      method: 'POST',
+      path: '/api/call/settings.update',
+      headers: { host: hostHeader, cookie, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect((await page.next('settings')).payload).toMatchObject({ activeProfile: expect.any(String) });
     expect(page.ws.readyState).toBe(WebSocket.OPEN);
     page.ws.terminate();
   });
 
   it('survives peers that reset a refused upgrade, and refuses an upgrade whose target is not a URL (400)', async () => {
-    for (let i = 0; i < 20; i++) await exchange(upgradeRequest(WEB_PROTOCOL.events, { host: hostHeader }), { reset: true });
-    for (let i = 0; i < 20; i++) await exchange(upgradeRequest('/elsewhere', { host: hostHeader, cookie }), { reset: true });
-    const answer = await exchange(upgradeRequest('http://[', { host: hostHeader, origin: `http://${hostHeader}`, cookie }));
+    for (let i = 0; i < 20; i++)
+      await exchange(upgradeRequest(WEB_PROTOCOL.events, { host: hostHeader }), { reset: true });
+    for (let i = 0; i < 20; i++)
+      await exchange(upgradeRequest('/elsewhere', { host: hostHeader, cookie }), { reset: true });
+    const answer = await exchange(
+      upgradeRequest('http://[', { host: hostHeader, origin: `http://${hostHeader}`, cookie }),
+    );
     expect(answer.toString()).toMatch(/^HTTP\/1\.1 400 /);
     await expectServing();
   });
@@ -145,14 +186,19 @@ describe('requests', () => {
     `POST ${path} HTTP/1.1\r\nHost: ${hostHeader}\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\n${extra}\r\n${body}`;
 
   it('answers a request target that is not a URL with 400', async () => {
-    const answer = await exchange(`GET http://[ HTTP/1.1\r\nHost: ${hostHeader}\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`);
+    const answer = await exchange(
+      `GET http://[ HTTP/1.1\r\nHost: ${hostHeader}\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`,
+    );
     expect(answer.toString()).toMatch(/^HTTP\/1\.1 400 /);
     await expectServing();
   });
 
   it('fails only the request whose body is cut off, bad JSON, or an upload reset mid-way', async () => {
     await exchange(post('/api/call/app.info', '{"a":', 'Content-Length: 100\r\n'), { reset: true });
-    await exchange(post('/api/call/app.info', '{"a":', 'Transfer-Encoding: chunked\r\n').replace('{"a":', '5\r\n{"a":\r\n'), { reset: true });
+    await exchange(
+      post('/api/call/app.info', '{"a":', 'Transfer-Encoding: chunked\r\n').replace('{"a":', '5\r\n{"a":\r\n'),
+      { reset: true },
+    );
     const bad = await exchange(post('/api/call/app.info', '{nope', 'Content-Length: 5\r\nConnection: close\r\n'));
     expect(bad.toString()).toMatch(/^HTTP\/1\.1 400 [\s\S]*is not valid JSON/);
     const upload = `POST ${WEB_PROTOCOL.upload} HTTP/1.1\r\nHost: ${hostHeader}\r\nCookie: ${cookie}\r\nx-file-name: a.fbx\r\nContent-Length: 100000\r\n\r\n`;

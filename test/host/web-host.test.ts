@@ -22,7 +22,11 @@ beforeAll(async () => {
   writeFileSync(join(renderer, 'app.js'), 'console.log(1);');
   mkdirSync(join(renderer, 'babylon'));
   writeFileSync(join(renderer, 'babylon', 'ktx2-worker.js'), 'onmessage = () => {};');
-  host = await startWebHost({ dataDir: join(data.path, 'data'), rendererDir: renderer, serviceOptions: { engineSpeed: 500 } });
+  host = await startWebHost({
+    dataDir: join(data.path, 'data'),
+    rendererDir: renderer,
+    serviceOptions: { engineSpeed: 500 },
+  });
   hostHeader = `127.0.0.1:${host.port}`;
   cookie = `${WEB_PROTOCOL.cookieName}=${host.token}`;
 });
@@ -33,7 +37,12 @@ afterAll(async () => {
 });
 
 function call(command: string, input: unknown, headers: Record<string, string> = { cookie }) {
-  return raw(host.port, { method: 'POST', path: `/api/call/${command}`, headers: { host: hostHeader, 'content-type': 'application/json', ...headers }, body: JSON.stringify(input) });
+  return raw(host.port, {
+    method: 'POST',
+    path: `/api/call/${command}`,
+    headers: { host: hostHeader, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(input),
+  });
 }
 
 function socket(headers: Record<string, string>): Promise<{ ws: WebSocket } | { refused: number }> {
@@ -57,7 +66,9 @@ describe('access', () => {
   it('refuses a foreign Host header (DNS rebinding), even with the token', async () => {
     const res = await raw(host.port, { path: '/', headers: { host: `evil.example:${host.port}`, cookie } });
     expect(res.status).toBe(421);
-    expect((await raw(host.port, { path: `/?token=${host.token}`, headers: { host: 'evil.example' } })).status).toBe(421);
+    expect((await raw(host.port, { path: `/?token=${host.token}`, headers: { host: 'evil.example' } })).status).toBe(
+      421,
+    );
     expect((await call('app.info', {}, { host: `127.0.0.1:${host.port + 1}`, cookie })).status).toBe(421);
   });
 
@@ -79,7 +90,11 @@ describe('access', () => {
   });
 
   it('sends the CSP and hardening headers on every response, refusals included', async () => {
-    for (const res of [await raw(host.port, { path: '/', headers: { host: hostHeader } }), await raw(host.port, { path: '/', headers: { host: hostHeader, cookie } }), await call('app.info', {})]) {
+    for (const res of [
+      await raw(host.port, { path: '/', headers: { host: hostHeader } }),
+      await raw(host.port, { path: '/', headers: { host: hostHeader, cookie } }),
+      await call('app.info', {}),
+    ]) {
       const csp = String(res.headers['content-security-policy']);
       expect(csp).toContain("default-src 'self'");
       expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'");
@@ -94,14 +109,23 @@ describe('access', () => {
   it("serves the KTX2 worker with a policy of its own that allows eval (its transcoder needs it), the page's without", async () => {
     const get = (path: string) => raw(host.port, { path, headers: { host: hostHeader, cookie } });
     const worker = String((await get('/babylon/ktx2-worker.js')).headers['content-security-policy']);
-    expect(worker).toBe("default-src 'self'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; connect-src 'self'; object-src 'none'; base-uri 'none'");
-    for (const path of ['/', '/app.js', '/chunks/module-ABC123.js', '/babylon/ktx2-worker.js.map', '/babylon/other.js']) {
+    expect(worker).toBe(
+      "default-src 'self'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; connect-src 'self'; object-src 'none'; base-uri 'none'",
+    );
+    for (const path of [
+      '/',
+      '/app.js',
+      '/chunks/module-ABC123.js',
+      '/babylon/ktx2-worker.js.map',
+      '/babylon/other.js',
+    ]) {
       expect(String((await get(path)).headers['content-security-policy']), path).not.toContain("'unsafe-eval'");
     }
   });
 
   it('caches hashed chunks for good, revalidates other files by ETag, and never caches the page', async () => {
-    const get = (path: string, headers: Record<string, string> = {}) => raw(host.port, { path, headers: { host: hostHeader, cookie, ...headers } });
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      raw(host.port, { path, headers: { host: hostHeader, cookie, ...headers } });
     const chunk = await get('/chunks/module-ABC123.js');
     expect(chunk.status).toBe(200);
     expect(chunk.headers['cache-control']).toContain('immutable');
@@ -116,7 +140,9 @@ describe('access', () => {
   });
 
   it('does not serve files outside the renderer folder', async () => {
-    expect((await raw(host.port, { path: '/..%2f..%2fetc%2fpasswd', headers: { host: hostHeader, cookie } })).status).toBe(404);
+    expect(
+      (await raw(host.port, { path: '/..%2f..%2fetc%2fpasswd', headers: { host: hostHeader, cookie } })).status,
+    ).toBe(404);
   });
 });
 
@@ -132,7 +158,10 @@ describe('round trips', () => {
   it('answers app.info and jobs.list', async () => {
     const info = await call('app.info', {});
     expect(info.status).toBe(200);
-    expect(COMMANDS['app.info'].output.parse(JSON.parse(info.body))).toMatchObject({ mode: 'embedded', transport: 'web' });
+    expect(COMMANDS['app.info'].output.parse(JSON.parse(info.body))).toMatchObject({
+      mode: 'embedded',
+      transport: 'web',
+    });
     const jobs = await call('jobs.list', {});
     expect(COMMANDS['jobs.list'].output.parse(JSON.parse(jobs.body)).total).toBe(0);
   });
@@ -161,16 +190,26 @@ describe('round trips', () => {
       const res = await call('create', { endpoint: 'createTextToImage', body: { prompt: 'a red barrel' } });
       expect(res.status).toBe(200);
       const { job } = JSON.parse(res.body) as { job: { id: string; remoteId: string } };
-      await until(() => messages.find((m) => m.event === 'job' && (m.payload as { id: string }).id === job.id), 10_000, 'a job event');
+      await until(
+        () => messages.find((m) => m.event === 'job' && (m.payload as { id: string }).id === job.id),
+        10_000,
+        'a job event',
+      );
       const output = await until(
-        () => messages.find((m) => m.event === 'cache.output' && (m.payload as { sessionId: string }).sessionId === job.remoteId)?.payload as { url: string | null } | undefined,
+        () =>
+          messages.find(
+            (m) => m.event === 'cache.output' && (m.payload as { sessionId: string }).sessionId === job.remoteId,
+          )?.payload as { url: string | null } | undefined,
         20_000,
         'the cached output',
       );
       expect(output.url).toMatch(/^\/cache\//);
       const whole = await raw(host.port, { path: output.url!, headers: { host: hostHeader, cookie } });
       expect(whole.status).toBe(200);
-      const part = await raw(host.port, { path: output.url!, headers: { host: hostHeader, cookie, range: 'bytes=0-7' } });
+      const part = await raw(host.port, {
+        path: output.url!,
+        headers: { host: hostHeader, cookie, range: 'bytes=0-7' },
+      });
       expect(part.status).toBe(206);
       expect(part.headers['content-range']).toMatch(/^bytes 0-7\/\d+$/);
       expect(part.body.length).toBeLessThanOrEqual(8);
@@ -186,7 +225,19 @@ describe('round trips', () => {
       // Streamed, like the browser's XHR: the body is never built in memory here either.
       import('node:http').then(({ request }) => {
         const req = request(
-          { host: '127.0.0.1', port: host.port, method: 'POST', path: WEB_PROTOCOL.upload, headers: { host: hostHeader, cookie, [WEB_PROTOCOL.fileNameHeader]: encodeURIComponent('Kenney (test).fbx'), 'content-type': 'application/octet-stream', 'content-length': statSync(fbx).size } },
+          {
+            host: '127.0.0.1',
+            port: host.port,
+            method: 'POST',
+            path: WEB_PROTOCOL.upload,
+            headers: {
+              host: hostHeader,
+              cookie,
+              [WEB_PROTOCOL.fileNameHeader]: encodeURIComponent('Kenney (test).fbx'),
+              'content-type': 'application/octet-stream',
+              'content-length': statSync(fbx).size,
+            },
+          },
           (res) => {
             let body = '';
             res.on('data', (c: Buffer) => (body += c.toString()));
@@ -209,11 +260,19 @@ describe('round trips', () => {
       if (m.event === 'create.upload') progress.push(EVENTS['create.upload'].parse(m.payload));
     });
     try {
-      const res = await call('create', { endpoint: 'uploadAnimationMesh', file: { uploadId: answer.uploadId }, operationId: 'op_fbx_progress' });
+      const res = await call('create', {
+        endpoint: 'uploadAnimationMesh',
+        file: { uploadId: answer.uploadId },
+        operationId: 'op_fbx_progress',
+      });
       expect(res.status).toBe(200);
       const created = COMMANDS.create.output.parse(JSON.parse(res.body));
       expect(created.job).toMatchObject({ kind: 'animation_session', label: 'Kenney (test).fbx' });
-      const last = await until(() => progress.find((p) => p.sent === p.total), 10_000, 'the last upload progress event');
+      const last = await until(
+        () => progress.find((p) => p.sent === p.total),
+        10_000,
+        'the last upload progress event',
+      );
       expect(last).toMatchObject({ operationId: 'op_fbx_progress', total: statSync(fbx).size });
       expect(progress.every((p) => p.operationId === 'op_fbx_progress' && p.sent <= p.total)).toBe(true);
     } finally {
@@ -225,7 +284,9 @@ describe('round trips', () => {
     const byPath = await call('create', { endpoint: 'uploadAnimationMesh', file: { path: '/etc/passwd' } });
     expect(byPath.status).toBe(400);
     expect(JSON.parse(byPath.body)).toMatchObject({ code: 'invalid-input' });
-    expect((await call('create', { endpoint: 'uploadAnimationMesh', file: { uploadId: 'upload_nope' } })).status).toBe(404);
+    expect((await call('create', { endpoint: 'uploadAnimationMesh', file: { uploadId: 'upload_nope' } })).status).toBe(
+      404,
+    );
   });
 });
 
@@ -235,42 +296,69 @@ describe('the data folder (web host)', () => {
   const start = (dataDir: string, notice?: (line: string) => void) =>
     startWebHost({ dataDir, rendererDir: renderer, serviceOptions: { engineSpeed: 500 }, ...(notice && { notice }) });
 
-  it.skipIf(!posix)('is created 0700 with the database and its -wal/-shm 0600; an existing one is tightened on start, with one line', async () => {
-    const dataDir = join(data.path, 'private');
-    const first = await start(dataDir);
-    try {
-      const db = join(dataDir, 'asset-studio.db');
-      expect(mode(dataDir)).toBe('700');
-      for (const file of [db, `${db}-wal`, `${db}-shm`, join(dataDir, 'engine-key')]) expect({ file, mode: mode(file) }).toEqual({ file, mode: '600' });
-    } finally {
-      await first.close();
-    }
-
-    // As an earlier version left it: every file and folder readable by all.
-    chmodSync(dataDir, 0o755);
-    for (const file of readdirSync(dataDir, { recursive: true }).map((p) => join(dataDir, String(p)))) chmodSync(file, statSync(file).isDirectory() ? 0o755 : 0o644);
-    const lines: string[] = [];
-    const second = await start(dataDir, (line) => lines.push(line));
-    try {
-      expect(lines).toEqual([expect.stringMatching(new RegExp(`^The data folder ${dataDir} could be read by other users \\(\\d+ items\\): made it private to you`)), expect.stringMatching(/^The cache folder .* made it private/)]);
-      for (const path of [dataDir, ...readdirSync(dataDir, { recursive: true }).map((p) => join(dataDir, String(p)))]) {
-        expect({ path, mode: mode(path) }).toEqual({ path, mode: statSync(path).isDirectory() ? '700' : '600' });
+  it.skipIf(!posix)(
+    'is created 0700 with the database and its -wal/-shm 0600; an existing one is tightened on start, with one line',
+    async () => {
+      const dataDir = join(data.path, 'private');
+      const first = await start(dataDir);
+      try {
+        const db = join(dataDir, 'asset-studio.db');
+        expect(mode(dataDir)).toBe('700');
+        for (const file of [db, `${db}-wal`, `${db}-shm`, join(dataDir, 'engine-key')])
+          expect({ file, mode: mode(file) }).toEqual({ file, mode: '600' });
+      } finally {
+        await first.close();
       }
-    } finally {
-      await second.close();
-    }
-  });
+
+      // As an earlier version left it: every file and folder readable by all.
+      chmodSync(dataDir, 0o755);
+      for (const file of readdirSync(dataDir, { recursive: true }).map((p) => join(dataDir, String(p))))
+        chmodSync(file, statSync(file).isDirectory() ? 0o755 : 0o644);
+      const lines: string[] = [];
+      const second = await start(dataDir, (line) => lines.push(line));
+      try {
+        expect(lines).toEqual([
+          expect.stringMatching(
+            new RegExp(
+              `^The data folder ${dataDir} could be read by other users \\(\\d+ items\\): made it private to you`,
+            ),
+          ),
+          expect.stringMatching(/^The cache folder .* made it private/),
+        ]);
+        for (const path of [
+          dataDir,
+          ...readdirSync(dataDir, { recursive: true }).map((p) => join(dataDir, String(p))),
+        ]) {
+          expect({ path, mode: mode(path) }).toEqual({ path, mode: statSync(path).isDirectory() ? '700' : '600' });
+        }
+      } finally {
+        await second.close();
+      }
+    },
+  );
 
   it('a file as the data folder is refused with what to do, before anything starts', async () => {
     const file = join(data.path, 'a-file');
     writeFileSync(file, '');
-    await expect(start(file)).rejects.toMatchObject({ exitCode: 2, message: `The data folder ${file} is a file, not a folder. Move that file away, or point --data-dir (or ASSET_STUDIO_DATA_DIR) at another folder.` });
+    await expect(start(file)).rejects.toMatchObject({
+      exitCode: 2,
+      message: `The data folder ${file} is a file, not a folder. Move that file away, or point --data-dir (or ASSET_STUDIO_DATA_DIR) at another folder.`,
+    });
   });
 
   it('the cache folder setting never takes a folder with other files: it uses a subfolder, and refuses a file', async () => {
     const host = await start(join(data.path, 'cache-setting'));
     const post = (input: unknown) =>
-      raw(host.port, { method: 'POST', path: '/api/call/settings.update', headers: { host: `127.0.0.1:${host.port}`, cookie: `${WEB_PROTOCOL.cookieName}=${host.token}`, 'content-type': 'application/json' }, body: JSON.stringify(input) });
+      raw(host.port, {
+        method: 'POST',
+        path: '/api/call/settings.update',
+        headers: {
+          host: `127.0.0.1:${host.port}`,
+          cookie: `${WEB_PROTOCOL.cookieName}=${host.token}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(input),
+      });
     try {
       const projects = join(data.path, 'Projects');
       mkdirSync(join(projects, 'tmp'), { recursive: true });
@@ -286,7 +374,10 @@ describe('the data folder (web host)', () => {
       writeFileSync(file, '');
       const refused = await post({ cache: { dir: file } });
       expect(refused.status).toBe(400);
-      expect(JSON.parse(refused.body)).toMatchObject({ code: 'invalid-input', issues: [{ path: 'cache.dir', message: expect.stringMatching(/is a file, not a folder/) }] });
+      expect(JSON.parse(refused.body)).toMatchObject({
+        code: 'invalid-input',
+        issues: [{ path: 'cache.dir', message: expect.stringMatching(/is a file, not a folder/) }],
+      });
       expect(host.bridge.services.cache.dir).toBe(used);
     } finally {
       await host.close();

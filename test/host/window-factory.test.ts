@@ -10,18 +10,34 @@ describe('window options', () => {
     const prefs = options.webPreferences as Record<string, unknown>;
     expect(prefs.preload).toBe('/app/dist/electron/preload.cjs');
     for (const on of ['contextIsolation', 'sandbox', 'webSecurity']) expect(prefs[on], on).toBe(true);
-    const off = ['nodeIntegration', 'nodeIntegrationInWorker', 'nodeIntegrationInSubFrames', 'allowRunningInsecureContent', 'webviewTag', 'spellcheck', 'navigateOnDragDrop'];
+    const off = [
+      'nodeIntegration',
+      'nodeIntegrationInWorker',
+      'nodeIntegrationInSubFrames',
+      'allowRunningInsecureContent',
+      'webviewTag',
+      'spellcheck',
+      'navigateOnDragDrop',
+    ];
     for (const name of off) expect(prefs[name], name).toBe(false);
     expect(options).toMatchObject({ minWidth: MIN_SIZE.width, minHeight: MIN_SIZE.height, show: false });
   });
 
   it('restores remembered bounds that are on a screen', () => {
-    const options = windowOptions({ preloadPath: 'p', workAreas: screen, saved: { x: 100, y: 50, width: 1400, height: 900, maximized: false } });
+    const options = windowOptions({
+      preloadPath: 'p',
+      workAreas: screen,
+      saved: { x: 100, y: 50, width: 1400, height: 900, maximized: false },
+    });
     expect(options).toMatchObject({ x: 100, y: 50, width: 1400, height: 900 });
   });
 
   it('drops a position that is off every screen now, and never goes under the minimum size', () => {
-    const options = windowOptions({ preloadPath: 'p', workAreas: screen, saved: { x: 4000, y: 50, width: 200, height: 100, maximized: false } });
+    const options = windowOptions({
+      preloadPath: 'p',
+      workAreas: screen,
+      saved: { x: 4000, y: 50, width: 200, height: 100, maximized: false },
+    });
     expect(options.x).toBeUndefined();
     expect(options.y).toBeUndefined();
     expect(options).toMatchObject({ width: MIN_SIZE.width, height: MIN_SIZE.height });

@@ -31,7 +31,10 @@ describe('crash recovery of the CLI', () => {
     expect(jobs).toHaveLength(1);
     expect(jobs[0]!.state).toBe('succeeded');
 
-    const list = JSON.parse((await runCli(['list', '--json', ...speed], env)).stdout) as { totalResults: number; results: { session_code: string }[] };
+    const list = JSON.parse((await runCli(['list', '--json', ...speed], env)).stdout) as {
+      totalResults: number;
+      results: { session_code: string }[];
+    };
     expect(list.totalResults).toBe(1); // created once, never twice
     expect(list.results[0]!.session_code).toBe(jobs[0]!.remoteId);
   });

@@ -45,7 +45,14 @@ export async function makeHarness(
   const client = new ServiceClient({ baseUrl: engine.url, legacyBaseUrl: engine.legacyUrl, apiKey: KEY });
   const store = openDatabase(join(dir, 'asset-studio.db'));
   const make = (extra: Partial<TrackerOptions> = {}) =>
-    new JobTracker({ store, client, timing: scaleTiming(DEFAULT_TIMING, speed), budget: new RequestBudget({ maxConcurrent: 8, maxPerSecond: 1000 }), ...options.tracker, ...extra });
+    new JobTracker({
+      store,
+      client,
+      timing: scaleTiming(DEFAULT_TIMING, speed),
+      budget: new RequestBudget({ maxConcurrent: 8, maxPerSecond: 1000 }),
+      ...options.tracker,
+      ...extra,
+    });
   let tracker = make();
   const h: Harness = {
     engine,

@@ -17,12 +17,15 @@ const reencoded = (name: string) => readFileSync(join(import.meta.dirname, 'fixt
 describe('perceptual comparison of real pictures', () => {
   const robot = fingerprint(image('robot.png'));
 
-  it.each(['robot-progressive.jpg', 'robot-444-restart.jpg', 'robot-half-grey.jpg'])('robot.png and its JPEG re-encoding %s are the same picture', (name) => {
-    const jpeg = fingerprint(reencoded(name));
-    expect(jpeg.reason).toBeUndefined();
-    expect(compareImages(robot, jpeg)).toMatchObject({ verdict: 'same-picture' });
-    expect(compareImages(fingerprint(image('chair.png')), jpeg)).toMatchObject({ verdict: 'different' });
-  });
+  it.each(['robot-progressive.jpg', 'robot-444-restart.jpg', 'robot-half-grey.jpg'])(
+    'robot.png and its JPEG re-encoding %s are the same picture',
+    (name) => {
+      const jpeg = fingerprint(reencoded(name));
+      expect(jpeg.reason).toBeUndefined();
+      expect(compareImages(robot, jpeg)).toMatchObject({ verdict: 'same-picture' });
+      expect(compareImages(fingerprint(image('chair.png')), jpeg)).toMatchObject({ verdict: 'different' });
+    },
+  );
 
   it('different pictures are different, the same bytes the same file', () => {
     expect(compareImages(robot, fingerprint(image('chair.png')))).toMatchObject({ verdict: 'different' });
@@ -34,7 +37,10 @@ describe('perceptual comparison of real pictures', () => {
     for (const bytes of [image('robot.png'), image('fox.jpg')]) {
       const stored = recompressUpload(bytes);
       expect(stored.equals(bytes)).toBe(false);
-      expect(compareImages(fingerprint(bytes), fingerprint(stored))).toMatchObject({ verdict: 'same-picture', differing: 0 });
+      expect(compareImages(fingerprint(bytes), fingerprint(stored))).toMatchObject({
+        verdict: 'same-picture',
+        differing: 0,
+      });
     }
     const truncated = Buffer.from('iVBORw0KGgoAAAANSUhEUg==', 'base64');
     expect(recompressUpload(truncated)).toBe(truncated);
@@ -49,10 +55,16 @@ describe('cases left undecided', () => {
     expect(compareImages(robot, webp)).toMatchObject({ verdict: 'unsure' });
 
     const flat = (grey: number) => encodePng(32, 32, 0, 8, false, () => [grey, grey, grey, 255]);
-    expect(compareImages(fingerprint(flat(200)), fingerprint(flat(201)))).toMatchObject({ verdict: 'unsure', why: expect.stringContaining('too plain') });
+    expect(compareImages(fingerprint(flat(200)), fingerprint(flat(201)))).toMatchObject({
+      verdict: 'unsure',
+      why: expect.stringContaining('too plain'),
+    });
 
     const pattern = (w: number, h: number) => encodePng(w, h, 2, 8, false, (x, y) => picture(x / w, y / h));
-    expect(compareImages(fingerprint(pattern(64, 64)), fingerprint(pattern(96, 64)))).toMatchObject({ verdict: 'unsure', why: expect.stringContaining('proportions') });
+    expect(compareImages(fingerprint(pattern(64, 64)), fingerprint(pattern(96, 64)))).toMatchObject({
+      verdict: 'unsure',
+      why: expect.stringContaining('proportions'),
+    });
   });
 });
 
@@ -81,14 +93,24 @@ describe('PNG decoding', () => {
       const v = Math.round(255 * ((x + y) % 2));
       return [v, v, v, 255];
     };
-    for (const [colorType, depth] of [[0, 1], [0, 8], [0, 16], [4, 8], [3, 1], [3, 8]] as const) {
+    for (const [colorType, depth] of [
+      [0, 1],
+      [0, 8],
+      [0, 16],
+      [4, 8],
+      [3, 1],
+      [3, 8],
+    ] as const) {
       const values = decodePng(encodePng(4, 4, colorType, depth, false, grey)).grids[0]!.values();
-      expect([...values], `colour type ${colorType}, ${depth}-bit`).toEqual([0, 255, 0, 255, 255, 0, 255, 0, 0, 255, 0, 255, 255, 0, 255, 0]);
+      expect([...values], `colour type ${colorType}, ${depth}-bit`).toEqual([
+        0, 255, 0, 255, 255, 0, 255, 0, 0, 255, 0, 255, 255, 0, 255, 0,
+      ]);
     }
   });
 
   it('a transparent picture is compared over white and over black', () => {
-    const cut = (x: number, y: number): Rgba => (x < 16 ? [0, 0, 0, 0] : [...picture(x / 32, y / 32).slice(0, 3), 255] as Rgba);
+    const cut = (x: number, y: number): Rgba =>
+      x < 16 ? [0, 0, 0, 0] : ([...picture(x / 32, y / 32).slice(0, 3), 255] as Rgba);
     const decoded = decodePng(encodePng(32, 32, 6, 8, false, cut));
     expect(decoded.grids).toHaveLength(2);
     expect(decoded.grids[0]!.values()[0]).toBe(255);
@@ -118,7 +140,14 @@ function picture(u: number, v: number): Rgba {
  * A small PNG encoder for the tests: colour types 0, 2, 3, 4, 6; bit depths 1–16; Adam7; every row
  * filter in turn. The palette of type 3 is built from the picture (black and white only here).
  */
-function encodePng(width: number, height: number, colorType: 0 | 2 | 3 | 4 | 6, depth: 1 | 8 | 16, interlaced: boolean, at: (x: number, y: number) => Rgba): Buffer {
+function encodePng(
+  width: number,
+  height: number,
+  colorType: 0 | 2 | 3 | 4 | 6,
+  depth: 1 | 8 | 16,
+  interlaced: boolean,
+  at: (x: number, y: number) => Rgba,
+): Buffer {
   const channels = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 }[colorType];
   const palette: number[][] = [];
   const samples = (x: number, y: number): number[] => {
@@ -134,7 +163,15 @@ function encodePng(width: number, height: number, colorType: 0 | 2 | 3 | 4 | 6, 
     return { 0: [grey], 2: [r, g, b], 4: [grey, a], 6: [r, g, b, a] }[colorType]!.map(scale);
   };
   const passes = interlaced
-    ? [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]]
+    ? [
+        [0, 0, 8, 8],
+        [4, 0, 8, 8],
+        [0, 4, 4, 8],
+        [2, 0, 4, 4],
+        [0, 2, 2, 4],
+        [1, 0, 2, 2],
+        [0, 1, 1, 2],
+      ]
     : [[0, 0, 1, 1]];
   const bpp = Math.max(1, (channels * depth) >> 3);
   const raw: number[] = [];
@@ -149,13 +186,16 @@ function encodePng(width: number, height: number, colorType: 0 | 2 | 3 | 4 | 6, 
       for (let i = 0; i < w; i++) for (const s of samples(x0 + i * dx, y0 + r * dy)) bits.push(s);
       const row = pack(bits, depth);
       const filter = rowIndex++ % 5;
-      raw.push(filter, ...row.map((value, i) => {
-        const left = i >= bpp ? row[i - bpp]! : 0;
-        const up = previous[i]!;
-        const upLeft = i >= bpp ? previous[i - bpp]! : 0;
-        const predictor = [0, left, up, (left + up) >> 1, paeth(left, up, upLeft)][filter]!;
-        return (value - predictor) & 255;
-      }));
+      raw.push(
+        filter,
+        ...row.map((value, i) => {
+          const left = i >= bpp ? row[i - bpp]! : 0;
+          const up = previous[i]!;
+          const upLeft = i >= bpp ? previous[i - bpp]! : 0;
+          const predictor = [0, left, up, (left + up) >> 1, paeth(left, up, upLeft)][filter]!;
+          return (value - predictor) & 255;
+        }),
+      );
       previous = row;
     }
   }

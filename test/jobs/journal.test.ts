@@ -26,10 +26,14 @@ describe('submission journal', () => {
     // The engine holds the answer back: while it does, the journal must already hold the request.
     h.engine.faults.add({ kind: 'slow', delayMs: 3000, match: { endpoint: 'createTextToImage' } });
     let answered = false;
-    const pending = h.submitter.submit('createTextToImage', { body: { prompt: 'a lamp' } }, { label: 'lamp' }).finally(() => (answered = true));
+    const pending = h.submitter
+      .submit('createTextToImage', { body: { prompt: 'a lamp' } }, { label: 'lamp' })
+      .finally(() => (answered = true));
     let journaledWhileInFlight = false;
     while (!answered && !journaledWhileInFlight) {
-      journaledWhileInFlight = h.store.journal.list(10).some((e) => e.endpoint === 'createTextToImage' && e.state === 'pending' && e.sentAt !== null);
+      journaledWhileInFlight = h.store.journal
+        .list(10)
+        .some((e) => e.endpoint === 'createTextToImage' && e.state === 'pending' && e.sentAt !== null);
       await new Promise((r) => setTimeout(r, 10));
     }
     const outcome = await pending;
@@ -42,7 +46,9 @@ describe('submission journal', () => {
   it('a refused create is journaled as rejected and makes no job', async () => {
     h = await makeHarness();
     h.engine.faults.add({ kind: 'status', status: 503, match: { endpoint: 'createTextToImage' } });
-    const error = await catchError(h.submitter.submit('createTextToImage', { body: { prompt: 'a lamp' } }, { label: 'lamp' }));
+    const error = await catchError(
+      h.submitter.submit('createTextToImage', { body: { prompt: 'a lamp' } }, { label: 'lamp' }),
+    );
     expect(error.message).toMatch(/503/);
     const [entry] = h.store.journal.list(1);
     expect(entry!.state).toBe('rejected');
@@ -73,7 +79,9 @@ describe('submission journal', () => {
     // Another session with the same input, made at the same time by another program.
     await h.client.createImageTo3d({ image_url: PNG });
     h.engine.faults.add({ kind: 'drop-response', match: { endpoint: 'createImageTo3d' } });
-    const error = await catchError(h.submitter.submit('createImageTo3d', { body: { image_url: PNG } }, { label: 'chair' }));
+    const error = await catchError(
+      h.submitter.submit('createImageTo3d', { body: { image_url: PNG } }, { label: 'chair' }),
+    );
     expect(error).toBeInstanceOf(SubmissionUnknownError);
     expect(error.message).toMatch(/NOT sent again/);
     const op = (error as SubmissionUnknownError).operationId;
@@ -81,31 +89,58 @@ describe('submission journal', () => {
     expect(job).toMatchObject({ state: 'submission_unknown', remoteId: null });
 
     const before = h.engine.faults.requestCount('createImageTo3d');
-    const replay = await catchError(h.submitter.submit('createImageTo3d', { body: { image_url: PNG } }, { label: 'chair', operationId: op }));
+    const replay = await catchError(
+      h.submitter.submit('createImageTo3d', { body: { image_url: PNG } }, { label: 'chair', operationId: op }),
+    );
     expect(replay).toBeInstanceOf(SubmissionUnknownError);
     expect(h.engine.faults.requestCount('createImageTo3d')).toBe(before);
 
-    const outcome = await reconcileOperation({ store: h.store, client: h.client, tracker: h.tracker }, h.store.journal.get(op)!);
+    const outcome = await reconcileOperation(
+      { store: h.store, client: h.client, tracker: h.tracker },
+      h.store.journal.get(op)!,
+    );
     expect(outcome.status).toBe('ambiguous');
     const candidates = outcome.status === 'ambiguous' ? outcome.candidates : [];
     expect(candidates).toHaveLength(2);
-    const attached = attachOperation({ store: h.store, client: h.client, tracker: h.tracker }, h.store.journal.get(op)!, candidates[0]!.sessionCode);
+    const attached = attachOperation(
+      { store: h.store, client: h.client, tracker: h.tracker },
+      h.store.journal.get(op)!,
+      candidates[0]!.sessionCode,
+    );
     expect(attached).toMatchObject({ id: job.id, remoteId: candidates[0]!.sessionCode, state: 'queued' });
-    const again = await h.submitter.submit('createImageTo3d', { body: { image_url: PNG } }, { label: 'chair', operationId: op });
+    const again = await h.submitter.submit(
+      'createImageTo3d',
+      { body: { image_url: PNG } },
+      { label: 'chair', operationId: op },
+    );
     expect(again.status).toBe('replayed');
     expect(h.engine.faults.requestCount('createImageTo3d')).toBe(before);
   });
 
   it('--operation-id replays an answered operation and refuses a different request under the same id', async () => {
     h = await makeHarness();
-    const first = await h.submitter.submit('createTextToImage', { body: { prompt: 'a lamp' } }, { label: 'lamp', operationId: 'op_mine_1' });
+    const first = await h.submitter.submit(
+      'createTextToImage',
+      { body: { prompt: 'a lamp' } },
+      { label: 'lamp', operationId: 'op_mine_1' },
+    );
     expect(first.operationId).toBe('op_mine_1');
     const before = h.engine.faults.requestCount('createTextToImage');
-    const replay = await h.submitter.submit('createTextToImage', { body: { prompt: 'a lamp' } }, { label: 'lamp', operationId: 'op_mine_1' });
+    const replay = await h.submitter.submit(
+      'createTextToImage',
+      { body: { prompt: 'a lamp' } },
+      { label: 'lamp', operationId: 'op_mine_1' },
+    );
     expect(replay.status).toBe('replayed');
     expect(replay.job!.id).toBe(first.job!.id);
     expect(h.engine.faults.requestCount('createTextToImage')).toBe(before);
-    const conflict = await catchError(h.submitter.submit('createTextToImage', { body: { prompt: 'a chair' } }, { label: 'chair', operationId: 'op_mine_1' }));
+    const conflict = await catchError(
+      h.submitter.submit(
+        'createTextToImage',
+        { body: { prompt: 'a chair' } },
+        { label: 'chair', operationId: 'op_mine_1' },
+      ),
+    );
     expect(conflict).toBeInstanceOf(OperationConflictError);
   });
 
@@ -115,14 +150,22 @@ describe('submission journal', () => {
     h.tracker.start();
     await h.tracker.waitFor([older.job!.id], AbortSignal.timeout(20_000));
     h.engine.faults.add({ kind: 'drop-response', match: { endpoint: 'preview' } });
-    const outcome = await h.submitter.submit('preview', { params: { session_code: older.job!.remoteId! }, body: {} }, { label: 'preview' });
+    const outcome = await h.submitter.submit(
+      'preview',
+      { params: { session_code: older.job!.remoteId! }, body: {} },
+      { label: 'preview' },
+    );
     expect(outcome.status).toBe('reconciled');
     expect(outcome.job!).toMatchObject({ remoteId: older.job!.remoteId, step: 'preview' });
   });
 
   it('a style is recorded as a job with its status, but never polled (the service has no read endpoint)', async () => {
     h = await makeHarness();
-    const outcome = await h.submitter.submit('createStyle', { body: { zip_url: 'https://example.com/s.zip', description: 'ink' } }, { label: 'ink' });
+    const outcome = await h.submitter.submit(
+      'createStyle',
+      { body: { zip_url: 'https://example.com/s.zip', description: 'ink' } },
+      { label: 'ink' },
+    );
     expect(outcome.job).toMatchObject({ kind: 'style', state: 'running', rawStatus: 'training', nextPollAt: null });
     h.tracker.start();
     await new Promise((r) => setTimeout(r, 50));
@@ -132,7 +175,13 @@ describe('submission journal', () => {
   it('a style whose answer was lost is shown as a style job, not as an image-to-3D one', async () => {
     h = await makeHarness();
     h.engine.faults.add({ kind: 'drop-response', match: { endpoint: 'createStyle' } });
-    const error = (await catchError(h.submitter.submit('createStyle', { body: { zip_url: 'https://example.com/s.zip', description: 'ink' } }, { label: 'ink' }))) as SubmissionUnknownError;
+    const error = (await catchError(
+      h.submitter.submit(
+        'createStyle',
+        { body: { zip_url: 'https://example.com/s.zip', description: 'ink' } },
+        { label: 'ink' },
+      ),
+    )) as SubmissionUnknownError;
     expect(error).toBeInstanceOf(SubmissionUnknownError);
     expect(h.store.jobs.get(error.jobId!)).toMatchObject({ kind: 'style', state: 'submission_unknown', label: 'ink' });
   });
@@ -141,7 +190,9 @@ describe('submission journal', () => {
     h = await makeHarness({ speed: 50 });
     await h.client.createImageTo3d({ image_url: PNG });
     h.engine.faults.add({ kind: 'drop-response', match: { endpoint: 'createImageTo3d' } });
-    const error = (await catchError(h.submitter.submit('createImageTo3d', { body: { image_url: PNG } }, { label: 'chair' }))) as SubmissionUnknownError;
+    const error = (await catchError(
+      h.submitter.submit('createImageTo3d', { body: { image_url: PNG } }, { label: 'chair' }),
+    )) as SubmissionUnknownError;
     const deps = { store: h.store, client: h.client, tracker: h.tracker };
     const [open] = await reconcileJournal(deps, {});
     expect(open).toMatchObject({ operationId: error.operationId, outcome: 'ambiguous', reconciled: false });

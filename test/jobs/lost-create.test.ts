@@ -19,7 +19,10 @@ const robot = () => toDataUri(realFixture('images', 'robot.png'));
 const chair = () => toDataUri(realFixture('images', 'chair.png'));
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-async function lostCreate(h: Harness, body: Record<string, unknown>): Promise<SubmissionUnknownError | { status: string; job?: { id: string; remoteId: string | null } }> {
+async function lostCreate(
+  h: Harness,
+  body: Record<string, unknown>,
+): Promise<SubmissionUnknownError | { status: string; job?: { id: string; remoteId: string | null } }> {
   h.engine.faults.add({ kind: 'drop-response', match: { endpoint: 'createImageTo3d' } });
   try {
     return await h.submitter.submit('createImageTo3d', { body }, { label: 'robot' });
@@ -40,7 +43,9 @@ describe('reconciling a lost create of a local image', () => {
     const list = await h.client.listImageTo3d({ limit: 100 });
     expect(list.totalResults).toBe(3);
     for (const s of list.results) expect(s.image_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\//); // hosted, not the data URI
-    const mine = list.results.find((s) => s.session_code !== otherPicture.session_code && s.session_code !== otherOptions.session_code)!;
+    const mine = list.results.find(
+      (s) => s.session_code !== otherPicture.session_code && s.session_code !== otherOptions.session_code,
+    )!;
     expect(outcome).toMatchObject({ status: 'reconciled', job: { remoteId: mine.session_code } });
   });
 
@@ -59,7 +64,11 @@ describe('reconciling a lost create of a local image', () => {
     h = await makeHarness({ speed: 50 });
     const beta = await h.client.createImageTo3dLegacy({ image_url: await robot(), model_version: 'beta-2' });
     h.engine.faults.add({ kind: 'drop-response', match: { endpoint: 'createImageTo3dLegacy' } });
-    const outcome = await h.submitter.submit('createImageTo3dLegacy', { body: { image_url: await robot() } }, { label: 'robot' });
+    const outcome = await h.submitter.submit(
+      'createImageTo3dLegacy',
+      { body: { image_url: await robot() } },
+      { label: 'robot' },
+    );
     expect(outcome.status).toBe('reconciled');
     expect(outcome.job!.remoteId).not.toBe(beta.session_code);
     expect(outcome.job!.step).toBe('spin');
@@ -69,11 +78,15 @@ describe('reconciling a lost create of a local image', () => {
     h = await makeHarness({ speed: 50 });
     const other = await h.client.createImageTo3d({ image_url: await chair() });
     h.engine.faults.add({ kind: 'reset', match: { endpoint: 'createImageTo3d' } }); // cut before the engine creates anything
-    const error = await h.submitter.submit('createImageTo3d', { body: { image_url: await robot() } }, { label: 'robot' }).catch((e: unknown) => e);
+    const error = await h.submitter
+      .submit('createImageTo3d', { body: { image_url: await robot() } }, { label: 'robot' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SubmissionUnknownError);
     const job = h.store.jobs.require((error as SubmissionUnknownError).jobId!);
     expect(job).toMatchObject({ state: 'submission_unknown', remoteId: null });
-    expect(job.error).toContain('no session at the service matches it (1 created around then have another input image or other options)');
+    expect(job.error).toContain(
+      'no session at the service matches it (1 created around then have another input image or other options)',
+    );
     expect(h.store.jobs.findByRemoteId(other.session_code)).toBeUndefined();
   });
 
@@ -92,7 +105,10 @@ describe('reconciling a lost create of a local image', () => {
 
     const job = h.store.jobs.require(jobId!);
     expect(job.state).toBe('submission_unknown');
-    for (const c of candidates) expect(job.error).toContain(`${c.sessionCode} (created ${c.createdAt}; its input image is byte for byte the one sent)`);
+    for (const c of candidates)
+      expect(job.error).toContain(
+        `${c.sessionCode} (created ${c.createdAt}; its input image is byte for byte the one sent)`,
+      );
     expect(job.error).toContain(`asset-studio reconcile ${operationId} --session <session_code>`);
 
     const deps = { store: h.store, client: h.client, tracker: h.tracker };

@@ -4,7 +4,11 @@ import { DEFAULT_TIMING, nextPollDelay, scaleTiming, type PollState } from '../.
 
 const noJitter = () => 0.5;
 const at = (ageMs: number, extra: Partial<PollState> = {}): number =>
-  nextPollDelay({ now: 1_000_000 + ageMs, startedAt: 1_000_000, kind: 'text_to_image', webhooks: false, ...extra }, DEFAULT_TIMING, noJitter);
+  nextPollDelay(
+    { now: 1_000_000 + ageMs, startedAt: 1_000_000, kind: 'text_to_image', webhooks: false, ...extra },
+    DEFAULT_TIMING,
+    noJitter,
+  );
 
 describe('next poll delay', () => {
   it('waits for most of the shortest plausible duration before the first read', () => {
@@ -34,6 +38,8 @@ describe('next poll delay', () => {
   it('scales every duration with the speed factor', () => {
     const fast = scaleTiming(DEFAULT_TIMING, 100);
     expect(fast.shortestMs.text_to_image).toBe(80);
-    expect(nextPollDelay({ now: 10, startedAt: 0, kind: 'text_to_image', webhooks: false }, fast, noJitter)).toBeCloseTo(62);
+    expect(
+      nextPollDelay({ now: 10, startedAt: 0, kind: 'text_to_image', webhooks: false }, fast, noJitter),
+    ).toBeCloseTo(62);
   });
 });

@@ -22,16 +22,30 @@ describe('job tracker', () => {
     h = await makeHarness({ speed: 500 });
     const { submitter, client } = h;
     const events: string[] = [];
-    for (const e of ['job-added', 'progress', 'finished', 'failed'] as const) h.tracker.on(e, (j) => events.push(`${e}:${j.kind}`));
+    for (const e of ['job-added', 'progress', 'finished', 'failed'] as const)
+      h.tracker.on(e, (j) => events.push(`${e}:${j.kind}`));
     const jobs = [
       await submitter.submit('createImageTo3d', { body: { image_url: PNG } }, { label: 'chair' }),
       await submitter.submit('createTextToImage', { body: { prompt: 'a lamp' } }, { label: 'lamp' }),
-      await submitter.submit('createRetopology', { body: { type: 'retopology', input: { mesh: inputUrl('a.glb') } } }, { label: 'retopo' }),
+      await submitter.submit(
+        'createRetopology',
+        { body: { type: 'retopology', input: { mesh: inputUrl('a.glb') } } },
+        { label: 'retopo' },
+      ),
       await submitter.submit('uploadAnimationMesh', { body: { mesh_url: inputUrl('hero.fbx') } }, { label: 'hero' }),
     ];
     h.engine.faults.add({ kind: 'session-failure', match: { endpoint: 'createTextToImage' } }); // the next one fails
-    jobs.push(await submitter.submit('createTextToImage', { body: { prompt: 'a lamp that will not be drawn' } }, { label: 'bad' }));
-    const done = await finish(h, jobs.map((j) => j.job!.id));
+    jobs.push(
+      await submitter.submit(
+        'createTextToImage',
+        { body: { prompt: 'a lamp that will not be drawn' } },
+        { label: 'bad' },
+      ),
+    );
+    const done = await finish(
+      h,
+      jobs.map((j) => j.job!.id),
+    );
     expect(done.map((j) => j.state)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded', 'failed']);
     expect(done[0]!.percent).toBe(100);
     expect((done[0]!.result as { mesh_url_glb: string }).mesh_url_glb).toMatch(/^http/);
@@ -41,16 +55,28 @@ describe('job tracker', () => {
 
     // Text prompts of the animation session, and the older flow's steps, each as their own job.
     const animation = done[3]!;
-    const prompts = await submitter.submit('submitTextAnimations', { body: { session_code: animation.remoteId!, texts: ['walk', 'jump'] } }, { label: 'moves' });
+    const prompts = await submitter.submit(
+      'submitTextAnimations',
+      { body: { session_code: animation.remoteId!, texts: ['walk', 'jump'] } },
+      { label: 'moves' },
+    );
     const older = await submitter.submit('createImageTo3dLegacy', { body: { image_url: PNG } }, { label: 'older' });
     const [p, spin] = await finish(h, [prompts.job!.id, older.job!.id]);
     expect(p!.state).toBe('succeeded');
     expect(spin!.rawStatus).toBe('spin_generate_done');
     expect((spin!.result as { inference: unknown[] }).inference).toHaveLength(4); // read from the list: the spin images
-    const preview = await submitter.submit('preview', { params: { session_code: older.job!.remoteId! }, body: { selected_spin_index: 1 } }, { label: 'preview' });
+    const preview = await submitter.submit(
+      'preview',
+      { params: { session_code: older.job!.remoteId! }, body: { selected_spin_index: 1 } },
+      { label: 'preview' },
+    );
     const [previewed] = await finish(h, [preview.job!.id]);
     expect(previewed).toMatchObject({ state: 'succeeded', step: 'preview', rawStatus: 'preview_done' });
-    const refine = await submitter.submit('refine', { params: { session_code: older.job!.remoteId! } }, { label: 'refine' });
+    const refine = await submitter.submit(
+      'refine',
+      { params: { session_code: older.job!.remoteId! } },
+      { label: 'refine' },
+    );
     const [refined] = await finish(h, [refine.job!.id]);
     expect(refined).toMatchObject({ state: 'succeeded', step: 'refine', rawStatus: 'refine_done' });
     expect((await client.getMesh(older.job!.remoteId!))[0]!.status).toBe('refine_done');
@@ -69,10 +95,17 @@ describe('job tracker', () => {
 
   it('keeps a job with an unknown status alive, shown raw, until the chosen limit', async () => {
     h = await makeHarness({ speed: 5 }); // slow enough that a loaded machine still reads it while it runs
-    h.engine.faults.add({ kind: 'session-status', status: 'reticulating_splines', match: { endpoint: 'createTextToImage' }, times: 2 });
+    h.engine.faults.add({
+      kind: 'session-status',
+      status: 'reticulating_splines',
+      match: { endpoint: 'createTextToImage' },
+      times: 2,
+    });
     const a = await h.submitter.submit('createTextToImage', { body: { prompt: 'odd' } }, { label: 'odd' });
     h.tracker.start();
-    const seen = await new Promise<JobRecord>((resolve) => h!.tracker.on('progress', (j) => j.rawStatus === 'reticulating_splines' && resolve(j)));
+    const seen = await new Promise<JobRecord>((resolve) =>
+      h!.tracker.on('progress', (j) => j.rawStatus === 'reticulating_splines' && resolve(j)),
+    );
     expect(seen).toMatchObject({ state: 'unknown', final: false, rawStatus: 'reticulating_splines' });
     const [done] = await h.tracker.waitFor([a.job!.id], AbortSignal.timeout(20_000));
     expect(done!.state).toBe('succeeded'); // the status became known again: completed
@@ -88,11 +121,18 @@ describe('job tracker', () => {
 
   it('429 storm: nothing is sent before Retry-After, then every job completes', async () => {
     // One request at a time, so every request after a 429 was sent after the client saw it.
-    h = await makeHarness({ speed: 100, tracker: { budget: new RequestBudget({ maxConcurrent: 1, maxPerSecond: 1000 }) } });
+    h = await makeHarness({
+      speed: 100,
+      tracker: { budget: new RequestBudget({ maxConcurrent: 1, maxPerSecond: 1000 }) },
+    });
     const jobs = [];
-    for (let i = 0; i < 4; i++) jobs.push(await h.submitter.submit('createImageTo3d', { body: { image_url: PNG } }, { label: `c${i}` }));
+    for (let i = 0; i < 4; i++)
+      jobs.push(await h.submitter.submit('createImageTo3d', { body: { image_url: PNG } }, { label: `c${i}` }));
     h.engine.faults.add({ kind: 'status', status: 429, retryAfterSeconds: 1, times: 3, match: { method: 'GET' } });
-    const done = await finish(h, jobs.map((j) => j.job!.id));
+    const done = await finish(
+      h,
+      jobs.map((j) => j.job!.id),
+    );
     expect(done.every((j) => j.state === 'succeeded')).toBe(true);
     const history = h.engine.faults.history().filter((r) => r.method === 'GET');
     const storms = history.filter((r) => r.fault === 'status');

@@ -12,23 +12,33 @@ import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
  * The GLB at `path` with every mesh compressed by `codec`, and its triangle count as the file holds it once
  * decoded (read back with the codec's reference decoder: an encoder may drop degenerate triangles).
  */
-export async function compressedGlb(path: string, codec: 'draco' | 'meshopt'): Promise<{ glb: Uint8Array; triangles: number }> {
+export async function compressedGlb(
+  path: string,
+  codec: 'draco' | 'meshopt',
+): Promise<{ glb: Uint8Array; triangles: number }> {
   await Promise.all([MeshoptEncoder.ready, MeshoptDecoder.ready]);
-  const io = new NodeIO().registerExtensions([KHRDracoMeshCompression, EXTMeshoptCompression, KHRMeshQuantization]).registerDependencies({
-    'draco3d.encoder': await draco3d.createEncoderModule(),
-    'draco3d.decoder': await draco3d.createDecoderModule(),
-    'meshopt.encoder': MeshoptEncoder,
-    'meshopt.decoder': MeshoptDecoder,
-  });
+  const io = new NodeIO()
+    .registerExtensions([KHRDracoMeshCompression, EXTMeshoptCompression, KHRMeshQuantization])
+    .registerDependencies({
+      'draco3d.encoder': await draco3d.createEncoderModule(),
+      'draco3d.decoder': await draco3d.createDecoderModule(),
+      'meshopt.encoder': MeshoptEncoder,
+      'meshopt.decoder': MeshoptDecoder,
+    });
   const quiet = new Logger(Logger.Verbosity.WARN);
   const doc = (await io.read(path)).setLogger(quiet);
-  if (codec === 'draco') doc.createExtension(KHRDracoMeshCompression).setRequired(true).setEncoderOptions({ method: KHRDracoMeshCompression.EncoderMethod.EDGEBREAKER });
+  if (codec === 'draco')
+    doc
+      .createExtension(KHRDracoMeshCompression)
+      .setRequired(true)
+      .setEncoderOptions({ method: KHRDracoMeshCompression.EncoderMethod.EDGEBREAKER });
   else await doc.transform(meshopt({ encoder: MeshoptEncoder, level: 'medium' }));
   const glb = await io.writeBinary(doc);
   let triangles = 0;
   const decoded = (await io.readBinary(glb)).setLogger(quiet);
   for (const node of decoded.getRoot().listNodes()) {
-    for (const primitive of node.getMesh()?.listPrimitives() ?? []) triangles += (primitive.getIndices()?.getCount() ?? primitive.getAttribute('POSITION')!.getCount()) / 3;
+    for (const primitive of node.getMesh()?.listPrimitives() ?? [])
+      triangles += (primitive.getIndices()?.getCount() ?? primitive.getAttribute('POSITION')!.getCount()) / 3;
   }
   return { glb, triangles };
 }

@@ -15,12 +15,19 @@ const warningsOf = (name: string) => {
 
 describe('the FBX check', () => {
   it('warns that Suzanne has no bones (no green "stands up like the reference pose")', () => {
-    expect(warningsOf('blender_282_suzanne_7400_binary.fbx')).toEqual([expect.stringMatching(/^It has no bones \(no skeleton\): a static mesh cannot be animated/)]);
+    expect(warningsOf('blender_282_suzanne_7400_binary.fbx')).toEqual([
+      expect.stringMatching(/^It has no bones \(no skeleton\): a static mesh cannot be animated/),
+    ]);
   });
 
-  it.each(['max_transformed_skin_6100_binary.fbx', 'max_transformed_skin_7500_ascii.fbx'])('warns that the 5-bone chain of %s is not a humanoid', (name) => {
-    expect(warningsOf(name)).toEqual([expect.stringMatching(/^Its skeleton \(5 bones\) is not a humanoid: no bone for Pelvis, R_Hip/)]);
-  });
+  it.each(['max_transformed_skin_6100_binary.fbx', 'max_transformed_skin_7500_ascii.fbx'])(
+    'warns that the 5-bone chain of %s is not a humanoid',
+    (name) => {
+      expect(warningsOf(name)).toEqual([
+        expect.stringMatching(/^Its skeleton \(5 bones\) is not a humanoid: no bone for Pelvis, R_Hip/),
+      ]);
+    },
+  );
 
   it.each(['Male_Casual.fbx', 'maya_kenney_character_7700_binary.fbx'])('finds a humanoid in %s', (name) => {
     expect(warningsOf(name)).toEqual([]);
@@ -28,7 +35,9 @@ describe('the FBX check', () => {
 
   it('warns for a zip of static props, not for a zip holding a rigged character', async () => {
     const props = await checkZip(new Blob([readFileSync(realFixture('zip', 'Platformer Kit (1.0).zip'))]));
-    expect(props.warnings).toEqual([expect.stringMatching(/^The zip holds 59 FBX files and none has bones: static props cannot be animated/)]);
+    expect(props.warnings).toEqual([
+      expect.stringMatching(/^The zip holds 59 FBX files and none has bones: static props cannot be animated/),
+    ]);
     const character = buildZip([
       { name: 'props/crate.fbx', data: readFileSync(realFixture('fbx', 'blender_282_suzanne_7400_binary.fbx')) },
       { name: 'hero/Male_Casual.fbx', data: readFileSync(realFixture('fbx', 'Male_Casual.fbx')) },

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { missingFiles, referencedFiles } from '../../renderer/viewer/gltf-files.ts';
 
 const gltf = {
-  buffers: [{ uri: 'box.bin', byteLength: 8 }, { uri: 'data:application/octet-stream;base64,AAAA', byteLength: 3 }],
+  buffers: [
+    { uri: 'box.bin', byteLength: 8 },
+    { uri: 'data:application/octet-stream;base64,AAAA', byteLength: 3 },
+  ],
   images: [{ uri: './textures/Box%20Texture.png' }, { bufferView: 0, mimeType: 'image/png' }, { uri: 'box.bin' }],
 };
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { madeByLocalEngine } from '../../renderer/src/job-origin.ts';
 
 describe('madeByLocalEngine', () => {
-  it("is true for a local-engine job whatever the connection, false for a service job even while on the engine", () => {
+  it('is true for a local-engine job whatever the connection, false for a service job even while on the engine', () => {
     expect(madeByLocalEngine('local-engine', 'service')).toBe(true);
     expect(madeByLocalEngine('local-engine', 'local-engine')).toBe(true);
     expect(madeByLocalEngine('service', 'local-engine')).toBe(false);

@@ -18,10 +18,25 @@ describe('KTX2 decoding', () => {
     const ktx2 = await encodeKtx2(W, H, pixels(W, H, halves(W)), codec);
     expect(transferFunction(ktx2)).toBe(2); // sRGB
     const decoded = transcodeKtx2(basis, ktx2);
-    expect(decoded).toMatchObject({ width: W, height: H, transcodedFormat: 0x8058, isInGammaSpace: true, hasAlpha: false });
-    expect(decoded.mipmaps.map((m) => [m.width, m.height])).toEqual([[64, 32], [32, 16], [16, 8], [8, 4], [4, 2], [2, 1], [1, 1]]);
+    expect(decoded).toMatchObject({
+      width: W,
+      height: H,
+      transcodedFormat: 0x8058,
+      isInGammaSpace: true,
+      hasAlpha: false,
+    });
+    expect(decoded.mipmaps.map((m) => [m.width, m.height])).toEqual([
+      [64, 32],
+      [32, 16],
+      [16, 8],
+      [8, 4],
+      [4, 2],
+      [2, 1],
+      [1, 1],
+    ]);
     for (const m of decoded.mipmaps) expect(m.data.length).toBe(m.width * m.height * 4);
-    const at = (x: number, y: number) => Array.from(decoded.mipmaps[0]!.data.subarray((y * W + x) * 4, (y * W + x) * 4 + 4));
+    const at = (x: number, y: number) =>
+      Array.from(decoded.mipmaps[0]!.data.subarray((y * W + x) * 4, (y * W + x) * 4 + 4));
     const close = (actual: number[], expected: number[]) => actual.every((v, i) => Math.abs(v - expected[i]!) <= 24);
     expect(close(at(8, 8), [230, 30, 30, 255]), `left ${at(8, 8)}`).toBe(true);
     expect(close(at(56, 24), [30, 60, 230, 255]), `right ${at(56, 24)}`).toBe(true);

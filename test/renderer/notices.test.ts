@@ -29,7 +29,17 @@ describe('notices', () => {
   it('never push an error out: many notices drop the oldest infos only', () => {
     for (let i = 1; i <= 6; i++) pushNotice('error', `E${i}`);
     for (let i = 1; i <= 5; i++) pushNotice('info', `I${i}`);
-    expect(shown()).toEqual(['error:E1', 'error:E2', 'error:E3', 'error:E4', 'error:E5', 'error:E6', 'info:I3', 'info:I4', 'info:I5']);
+    expect(shown()).toEqual([
+      'error:E1',
+      'error:E2',
+      'error:E3',
+      'error:E4',
+      'error:E5',
+      'error:E6',
+      'info:I3',
+      'info:I4',
+      'info:I5',
+    ]);
   });
 
   it('show the same message once', () => {

@@ -5,7 +5,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { directionOf, encodeHdr, SOFT_BOXES, studioHdr, studioPixels, studioRadiance, toRgbe, writeStudioHdr } from '../../renderer/environment/studio-hdr.ts';
+import {
+  directionOf,
+  encodeHdr,
+  SOFT_BOXES,
+  studioHdr,
+  studioPixels,
+  studioRadiance,
+  toRgbe,
+  writeStudioHdr,
+} from '../../renderer/environment/studio-hdr.ts';
 
 interface Decoded {
   width: number;
@@ -62,7 +71,8 @@ function decodeHdr(bytes: Buffer): Decoded {
   return { width, height, header, rgb };
 }
 
-const at = (d: Decoded, x: number, y: number) => Array.from(d.rgb.subarray((y * d.width + x) * 3, (y * d.width + x) * 3 + 3));
+const at = (d: Decoded, x: number, y: number) =>
+  Array.from(d.rgb.subarray((y * d.width + x) * 3, (y * d.width + x) * 3 + 3));
 /** The pixel of a 512 × 256 panorama nearest a direction (degrees). */
 const pixelAt = (d: Decoded, elevationDeg: number, azimuthDeg: number) => {
   const x = Math.min(d.width - 1, Math.floor((azimuthDeg / 360 + 0.5) * d.width));
@@ -88,7 +98,14 @@ describe('studio environment (.hdr)', () => {
   });
 
   it('decodes back to the radiance it was made from (within RGBE precision), neutral grey', () => {
-    for (const [x, y] of [[0, 0], [256, 10], [100, 128], [400, 200], [511, 255], [37, 61]] as const) {
+    for (const [x, y] of [
+      [0, 0],
+      [256, 10],
+      [100, 128],
+      [400, 200],
+      [511, 255],
+      [37, 61],
+    ] as const) {
       const { elevation, azimuth } = directionOf(x, y, 512, 256);
       const expected = studioRadiance(elevation, azimuth);
       const [r, g, b] = at(decoded, x, y);
@@ -148,7 +165,8 @@ describe('studio environment (.hdr)', () => {
     // The three channels share an exponent: each is within 1/128 of the pixel's brightest channel.
     for (let p = 0; p < w * h; p++) {
       const max = Math.max(rgb[p * 3]!, rgb[p * 3 + 1]!, rgb[p * 3 + 2]!);
-      for (let c = 0; c < 3; c++) expect(Math.abs(back.rgb[p * 3 + c]! - rgb[p * 3 + c]!)).toBeLessThanOrEqual(max / 128);
+      for (let c = 0; c < 3; c++)
+        expect(Math.abs(back.rgb[p * 3 + c]! - rgb[p * 3 + c]!)).toBeLessThanOrEqual(max / 128);
     }
   });
 

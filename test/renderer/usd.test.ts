@@ -24,8 +24,10 @@ function expectClose(actual: ArrayLike<number>, expected: ArrayLike<number>, dig
 }
 
 // A unit cube's corners and its six quads, wound counter-clockwise seen from outside.
-const CUBE_POINTS = '[(-0.5, -0.5, 0.5), (0.5, -0.5, 0.5), (-0.5, 0.5, 0.5), (0.5, 0.5, 0.5), (-0.5, 0.5, -0.5), (0.5, 0.5, -0.5), (-0.5, -0.5, -0.5), (0.5, -0.5, -0.5)]';
-const CUBE_FACES = 'int[] faceVertexCounts = [4, 4, 4, 4, 4, 4]\n int[] faceVertexIndices = [0, 1, 3, 2, 2, 3, 5, 4, 4, 5, 7, 6, 6, 7, 1, 0, 1, 7, 5, 3, 6, 0, 2, 4]';
+const CUBE_POINTS =
+  '[(-0.5, -0.5, 0.5), (0.5, -0.5, 0.5), (-0.5, 0.5, 0.5), (0.5, 0.5, 0.5), (-0.5, 0.5, -0.5), (0.5, 0.5, -0.5), (-0.5, -0.5, -0.5), (0.5, -0.5, -0.5)]';
+const CUBE_FACES =
+  'int[] faceVertexCounts = [4, 4, 4, 4, 4, 4]\n int[] faceVertexIndices = [0, 1, 3, 2, 2, 3, 5, 4, 4, 5, 7, 6, 6, 7, 1, 0, 1, 7, 5, 3, 6, 0, 2, 4]';
 
 describe('USDZ archive', () => {
   it("reads the engine's USDZ: one stored, 64-byte aligned USDA layer", async () => {
@@ -41,7 +43,13 @@ describe('USDZ archive', () => {
 
   it('inflates deflated entries and takes the first USD file as the root layer', async () => {
     const layer = usda(`def Mesh "m" { point3f[] points = ${CUBE_POINTS}\n ${CUBE_FACES} }`, 'metersPerUnit = 1');
-    const zip = bytes(buildZip([{ name: 'readme.txt', data: Buffer.from('hello '.repeat(100)) }, { name: 'scene.usda', data: Buffer.from(layer) }, { name: 'other.usda', data: Buffer.from('#usda 1.0\n') }]));
+    const zip = bytes(
+      buildZip([
+        { name: 'readme.txt', data: Buffer.from('hello '.repeat(100)) },
+        { name: 'scene.usda', data: Buffer.from(layer) },
+        { name: 'other.usda', data: Buffer.from('#usda 1.0\n') },
+      ]),
+    );
     expect(listEntries(zip).map((e) => e.method)).toEqual([8, 8, 8]);
     const root = await rootLayer(zip);
     expect(root.name).toBe('scene.usda');
@@ -55,7 +63,9 @@ describe('USDZ archive', () => {
     const zip = bytes(buildUsdz({ seed: 'cut', targetFaces: 50 }));
     expect(() => listEntries(zip.subarray(0, zip.length - 30))).toThrow(/not a USDZ package|damaged/);
     const noLayer = bytes(buildZip([{ name: 'texture.png', data: Buffer.from([1, 2, 3]) }], { method: 'store' }));
-    await expect(readUsdScene(noLayer)).rejects.toThrow('This USDZ package holds no USD layer (.usda, .usdc or .usd); it holds texture.png.');
+    await expect(readUsdScene(noLayer)).rejects.toThrow(
+      'This USDZ package holds no USD layer (.usda, .usdc or .usd); it holds texture.png.',
+    );
   });
 });
 
@@ -115,7 +125,11 @@ over "elsewhere" { }
     const root = layer.prims[0]!;
     expect(root.metadata.kind).toBe('component');
     expect(root.attributes.get('xformOp:translate')!.value).toEqual([4, 5, 6]); // the earliest sample
-    expect(root.attributes.get('xformOpOrder')).toMatchObject({ uniform: true, typeName: 'token[]', value: ['xformOp:translate'] });
+    expect(root.attributes.get('xformOpOrder')).toMatchObject({
+      uniform: true,
+      typeName: 'token[]',
+      value: ['xformOp:translate'],
+    });
     expect(root.attributes.get('note')!.value).toBe('braces { } and "quotes" inside');
     expect(root.relationships.get('material:binding')).toEqual(['/root/mat']);
     expect(root.children.map((c) => `${c.type} ${c.path}`)).toEqual(['Scope /root/child', 'Material /root/mat']);
@@ -123,7 +137,9 @@ over "elsewhere" { }
   });
 
   it('fails with the line of a syntax error', () => {
-    expect(() => parseUsda('#usda 1.0\ndef Mesh "m" {\n  point3f[] points = [(1, 2, 3)\n}\n')).toThrow(/could not be read: .*\(line 4\)/);
+    expect(() => parseUsda('#usda 1.0\ndef Mesh "m" {\n  point3f[] points = [(1, 2, 3)\n}\n')).toThrow(
+      /could not be read: .*\(line 4\)/,
+    );
     expect(() => parseUsda('#usda 1.0\ndef Mesh "m" {\n')).toThrow(/not closed/);
   });
 });
@@ -176,7 +192,8 @@ def Xform "a" {
   });
 
   it('turns a Z-up stage Y up and applies metersPerUnit (centimetres when unset)', () => {
-    const mesh = 'def Mesh "m" { point3f[] points = [(0, 0, 0), (100, 0, 0), (0, 0, 100)]\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0, 1, 2] }';
+    const mesh =
+      'def Mesh "m" { point3f[] points = [(0, 0, 0), (100, 0, 0), (0, 0, 100)]\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0, 1, 2] }';
     const [zUp] = meshes(usda(mesh, 'upAxis = "Z"\n metersPerUnit = 0.01'));
     expectClose(zUp!.positions, [0, 0, 0, 1, 0, 0, 0, 1, 0]);
     // The triangle faces -Y in Z-up terms (x × z); Y up, that is +Z.
@@ -217,7 +234,8 @@ def Xform "a" {
   });
 
   it('flips the winding of a leftHanded mesh and of a mirrored one, and computes missing normals', () => {
-    const tri = (extra: string) => `point3f[] points = [(0, 0, 0), (1, 0, 0), (0, 1, 0)]\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0, 1, 2]\n ${extra}`;
+    const tri = (extra: string) =>
+      `point3f[] points = [(0, 0, 0), (1, 0, 0), (0, 1, 0)]\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0, 1, 2]\n ${extra}`;
     const result = meshes(
       usda(
         `def Mesh "plain" { ${tri('')} }
@@ -236,7 +254,8 @@ def Mesh "mirrored" { ${tri('float3 xformOp:scale = (-1, 1, 1)\n uniform token[]
   });
 
   it("takes the bound UsdPreviewSurface's constants, else displayColor; skips invisible and inactive prims", () => {
-    const tri = 'point3f[] points = [(0, 0, 0), (1, 0, 0), (0, 1, 0)]\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0, 1, 2]';
+    const tri =
+      'point3f[] points = [(0, 0, 0), (1, 0, 0), (0, 1, 0)]\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0, 1, 2]';
     const result = meshes(
       usda(`def Xform "root" {
     rel material:binding = </root/Looks/gold>
@@ -264,9 +283,13 @@ def Mesh "mirrored" { ${tri('float3 xformOp:scale = (-1, 1, 1)\n uniform token[]
   });
 
   it('rejects inconsistent topology with the prim path', () => {
-    expect(() => meshes(usda('def Mesh "bad" { point3f[] points = [(0, 0, 0), (1, 0, 0), (0, 1, 0)]\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0, 1, 5] }'))).toThrow(
-      'The mesh /bad is inconsistent: a face uses point 5 of 3.',
-    );
+    expect(() =>
+      meshes(
+        usda(
+          'def Mesh "bad" { point3f[] points = [(0, 0, 0), (1, 0, 0), (0, 1, 0)]\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0, 1, 5] }',
+        ),
+      ),
+    ).toThrow('The mesh /bad is inconsistent: a face uses point 5 of 3.');
   });
 });
 
@@ -283,8 +306,14 @@ describe('files the built-in reader cannot open', () => {
   });
 
   it('a file that is not USD text, and a layer without meshes', async () => {
-    expect(() => layerText(text('solid cube\nfacet normal 0 0 1\n'), false)).toThrow('This file is not a USD text layer (it does not start with "#usda"), so the built-in reader cannot open it.');
-    await expect(readUsdScene(text(usda('def Xform "root" ( prepend references = @./model.usdc@ ) { }')))).rejects.toThrow(/builds its model from other layers/);
-    await expect(readUsdScene(text(usda('def Sphere "ball" { double radius = 2 }')))).rejects.toThrow('This USD file holds no polygon mesh the built-in reader can show (it holds Sphere prims).');
+    expect(() => layerText(text('solid cube\nfacet normal 0 0 1\n'), false)).toThrow(
+      'This file is not a USD text layer (it does not start with "#usda"), so the built-in reader cannot open it.',
+    );
+    await expect(
+      readUsdScene(text(usda('def Xform "root" ( prepend references = @./model.usdc@ ) { }'))),
+    ).rejects.toThrow(/builds its model from other layers/);
+    await expect(readUsdScene(text(usda('def Sphere "ball" { double radius = 2 }')))).rejects.toThrow(
+      'This USD file holds no polygon mesh the built-in reader can show (it holds Sphere prims).',
+    );
   });
 });

@@ -18,9 +18,12 @@ function sourceFiles(folder: string): string[] {
 function importsOf(file: string): { spec: string; typeOnly: boolean; dynamic: boolean }[] {
   const text = readFileSync(file, 'utf8');
   const found: { spec: string; typeOnly: boolean; dynamic: boolean }[] = [];
-  for (const m of text.matchAll(/^\s*(import|export)\s+(type\s+)?[^'";]*?\bfrom\s+'([^']+)'/gm)) found.push({ spec: m[3]!, typeOnly: !!m[2], dynamic: false });
-  for (const m of text.matchAll(/^\s*import\s+'([^']+)'/gm)) found.push({ spec: m[1]!, typeOnly: false, dynamic: false });
-  for (const m of text.matchAll(/(typeof\s+)?\bimport\(\s*'([^']+)'\s*\)/g)) found.push({ spec: m[2]!, typeOnly: !!m[1], dynamic: !m[1] });
+  for (const m of text.matchAll(/^\s*(import|export)\s+(type\s+)?[^'";]*?\bfrom\s+'([^']+)'/gm))
+    found.push({ spec: m[3]!, typeOnly: !!m[2], dynamic: false });
+  for (const m of text.matchAll(/^\s*import\s+'([^']+)'/gm))
+    found.push({ spec: m[1]!, typeOnly: false, dynamic: false });
+  for (const m of text.matchAll(/(typeof\s+)?\bimport\(\s*'([^']+)'\s*\)/g))
+    found.push({ spec: m[2]!, typeOnly: !!m[1], dynamic: !m[1] });
   return found;
 }
 
@@ -33,7 +36,8 @@ describe('renderer/viewer boundaries', () => {
     for (const file of sourceFiles(join(RENDERER, 'viewer'))) {
       for (const { spec } of importsOf(file)) {
         const target = resolved(file, spec);
-        if (/^preact(\/|$)/.test(spec) || (target && (inside(target, 'src') || inside(target, 'bridge')))) wrong.push(`${relative(RENDERER, file)} → ${spec}`);
+        if (/^preact(\/|$)/.test(spec) || (target && (inside(target, 'src') || inside(target, 'bridge'))))
+          wrong.push(`${relative(RENDERER, file)} → ${spec}`);
       }
     }
     expect(wrong).toEqual([]);
@@ -44,7 +48,8 @@ describe('renderer/viewer boundaries', () => {
     for (const file of [...sourceFiles(join(RENDERER, 'src')), ...sourceFiles(join(RENDERER, 'bridge'))]) {
       for (const { spec } of importsOf(file)) {
         const target = resolved(file, spec);
-        if (target && inside(target, 'viewer') && target !== join(RENDERER, 'viewer', 'index.ts')) wrong.push(`${relative(RENDERER, file)} → ${spec}`);
+        if (target && inside(target, 'viewer') && target !== join(RENDERER, 'viewer', 'index.ts'))
+          wrong.push(`${relative(RENDERER, file)} → ${spec}`);
       }
     }
     expect(wrong).toEqual([]);

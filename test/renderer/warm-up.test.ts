@@ -9,7 +9,10 @@ interface ValidationReport {
   issues: { numErrors: number; numWarnings: number; messages: { code: string }[] };
 }
 const validator = createRequire(import.meta.url)('gltf-validator') as {
-  validateBytes(data: Uint8Array, options?: { maxIssues?: number; writeTimestamp?: boolean }): Promise<ValidationReport>;
+  validateBytes(
+    data: Uint8Array,
+    options?: { maxIssues?: number; writeTimestamp?: boolean },
+  ): Promise<ValidationReport>;
 };
 
 describe('the warm-up GLB', () => {

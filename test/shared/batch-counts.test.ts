@@ -5,7 +5,15 @@ import { countBatch, describeCounts } from '../../shared/batch-counts.ts';
 
 describe('batch counts', () => {
   it('counts every file of the batch, problems of all kinds together', () => {
-    const counts = countBatch(['submitted', 'submitted', 'send_failed', 'rejected', 'failed', 'cancelled', 'uploading']);
+    const counts = countBatch([
+      'submitted',
+      'submitted',
+      'send_failed',
+      'rejected',
+      'failed',
+      'cancelled',
+      'uploading',
+    ]);
     expect(counts).toEqual({ total: 7, submitted: 2, problems: 3, cancelled: 1, going: 1 });
     expect(describeCounts(counts)).toBe('2 of 7 files submitted, 3 with a problem, 1 cancelled, 1 still going');
   });

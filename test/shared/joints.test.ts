@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { BODY_PAIRS, boneOfEachJoint, bonesByJoint, humanoidOf, JOINT_NAMES, jointOfBone, jointPoints } from '../../shared/joints.ts';
+import {
+  BODY_PAIRS,
+  boneOfEachJoint,
+  bonesByJoint,
+  humanoidOf,
+  JOINT_NAMES,
+  jointOfBone,
+  jointPoints,
+} from '../../shared/joints.ts';
 
 describe('joints', () => {
   it('has the 17 joints, every one in the body skeleton, as a connected tree', () => {
@@ -70,12 +78,23 @@ describe('joints', () => {
     expect(jointOfBone(bone)).toBe(joint);
   });
 
-  it.each(['mixamorig:LeftHandIndex1', 'root', 'Armature', 'spine_03_end', 'LeftToeBase', 'camera', ''])('maps no joint to %s', (bone) => {
-    expect(jointOfBone(bone)).toBeUndefined();
-  });
+  it.each(['mixamorig:LeftHandIndex1', 'root', 'Armature', 'spine_03_end', 'LeftToeBase', 'camera', ''])(
+    'maps no joint to %s',
+    (bone) => {
+      expect(jointOfBone(bone)).toBeUndefined();
+    },
+  );
 
   it('groups the bones of a rig by joint', () => {
-    expect(bonesByJoint(['mixamorig:Hips', 'mixamorig:Spine', 'mixamorig:Spine1', 'mixamorig:LeftHandThumb1', 'mixamorig:LeftHand'])).toEqual({
+    expect(
+      bonesByJoint([
+        'mixamorig:Hips',
+        'mixamorig:Spine',
+        'mixamorig:Spine1',
+        'mixamorig:LeftHandThumb1',
+        'mixamorig:LeftHand',
+      ]),
+    ).toEqual({
       Pelvis: ['mixamorig:Hips'],
       Torso: ['mixamorig:Spine1', 'mixamorig:Spine'], // the middle of the spine first
       L_Wrist: ['mixamorig:LeftHand'],
@@ -84,13 +103,28 @@ describe('joints', () => {
 
   it('picks one bone per joint: the upper arm over the clavicle, the middle of the spine', () => {
     const unreal = ['pelvis', 'spine_01', 'spine_02', 'spine_03', 'clavicle_l', 'upperarm_l', 'neck_01', 'head'];
-    expect(boneOfEachJoint(unreal)).toMatchObject({ Pelvis: 'pelvis', Torso: 'spine_02', L_Shoulder: 'upperarm_l', Neck: 'neck_01', Head: 'head' });
+    expect(boneOfEachJoint(unreal)).toMatchObject({
+      Pelvis: 'pelvis',
+      Torso: 'spine_02',
+      L_Shoulder: 'upperarm_l',
+      Neck: 'neck_01',
+      Head: 'head',
+    });
     const quaternius = ['Hips', 'Abdomen', 'Torso', 'Neck', 'Head', 'Shoulder.L', 'UpperArm.L', 'LowerArm.L', 'Palm.L'];
-    expect(boneOfEachJoint(quaternius)).toMatchObject({ Torso: 'Abdomen', L_Shoulder: 'UpperArm.L', L_Elbow: 'LowerArm.L', L_Wrist: 'Palm.L' });
+    expect(boneOfEachJoint(quaternius)).toMatchObject({
+      Torso: 'Abdomen',
+      L_Shoulder: 'UpperArm.L',
+      L_Elbow: 'LowerArm.L',
+      L_Wrist: 'Palm.L',
+    });
   });
 
   it('tells a humanoid rig from a chain of bones or none', () => {
-    const mixamo = ['Hips', 'Spine', 'Neck', 'Head'].concat(...['Left', 'Right'].map((s) => ['UpLeg', 'Leg', 'Foot', 'Arm', 'ForeArm', 'Hand'].map((b) => `mixamorig:${s}${b}`)));
+    const mixamo = ['Hips', 'Spine', 'Neck', 'Head'].concat(
+      ...['Left', 'Right'].map((s) =>
+        ['UpLeg', 'Leg', 'Foot', 'Arm', 'ForeArm', 'Hand'].map((b) => `mixamorig:${s}${b}`),
+      ),
+    );
     expect(humanoidOf(mixamo)).toMatchObject({ humanoid: true, missing: [] });
     expect(humanoidOf(['Bone001', 'Bone002', 'Bone003']).humanoid).toBe(false);
     expect(humanoidOf([]).missing).toHaveLength(14);

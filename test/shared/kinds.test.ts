@@ -39,7 +39,15 @@ describe('the registry of kinds', () => {
   });
 
   it('the job kinds are the ones the library lists', () => {
-    expect(JOB_KINDS).toEqual(['image_to_3d', 'image_to_3d_older', 'text_to_image', 'style', 'animation_session', 'animation_prompt', 'v3_session']);
+    expect(JOB_KINDS).toEqual([
+      'image_to_3d',
+      'image_to_3d_older',
+      'text_to_image',
+      'style',
+      'animation_session',
+      'animation_prompt',
+      'v3_session',
+    ]);
   });
 
   it('a job kind is read back with a GET of the table that takes its id as the one path parameter', () => {
@@ -69,16 +77,41 @@ describe('the registry of kinds', () => {
   it('gives the job each create started, from its request and answer', () => {
     const cases: [EndpointId, { params?: Record<string, string>; body?: unknown }, unknown, object][] = [
       ['createImageTo3d', {}, { session_code: 'S1' }, { kind: 'image_to_3d', id: 'S1' }],
-      ['createImageTo3dLegacy', { body: { auto_gen_3d: true } }, { session_code: 'S2' }, { kind: 'image_to_3d_older', id: 'S2', step: 'preview' }],
-      ['createImageTo3dLegacy', { body: {} }, { session_code: 'S2' }, { kind: 'image_to_3d_older', id: 'S2', step: 'spin' }],
+      [
+        'createImageTo3dLegacy',
+        { body: { auto_gen_3d: true } },
+        { session_code: 'S2' },
+        { kind: 'image_to_3d_older', id: 'S2', step: 'preview' },
+      ],
+      [
+        'createImageTo3dLegacy',
+        { body: {} },
+        { session_code: 'S2' },
+        { kind: 'image_to_3d_older', id: 'S2', step: 'spin' },
+      ],
       ['submitSpin', { body: { session_code: 'S3' } }, {}, { kind: 'image_to_3d_older', id: 'S3', step: 'spin' }],
       ['preview', { params: { session_code: 'S4' } }, {}, { kind: 'image_to_3d_older', id: 'S4', step: 'preview' }],
       ['refine', { params: { session_code: 'S5' } }, {}, { kind: 'image_to_3d_older', id: 'S5', step: 'refine' }],
       ['createTextToImage', {}, { session_code: 'T1' }, { kind: 'text_to_image', id: 'T1' }],
       ['createStyle', {}, { style_id: 'ST1', status: 'training' }, { kind: 'style', id: 'ST1' }],
       ['uploadAnimationMesh', {}, { session_code: 'A1' }, { kind: 'animation_session', id: 'A1' }],
-      ['submitTextAnimations', { body: { session_code: 'A1', texts: ['walk', 'run'] } }, { responses: [{ text: 'walk', isError: false }, { text: 'run', isError: true }] }, { kind: 'animation_prompt', id: 'A1', texts: ['walk'] }],
-      ['submitTextAnimations', { body: { session_code: 'A1', texts: ['walk', 'run'] } }, {}, { kind: 'animation_prompt', id: 'A1', texts: ['walk', 'run'] }],
+      [
+        'submitTextAnimations',
+        { body: { session_code: 'A1', texts: ['walk', 'run'] } },
+        {
+          responses: [
+            { text: 'walk', isError: false },
+            { text: 'run', isError: true },
+          ],
+        },
+        { kind: 'animation_prompt', id: 'A1', texts: ['walk'] },
+      ],
+      [
+        'submitTextAnimations',
+        { body: { session_code: 'A1', texts: ['walk', 'run'] } },
+        {},
+        { kind: 'animation_prompt', id: 'A1', texts: ['walk', 'run'] },
+      ],
       ['createRetopology', {}, { _id: 'V1' }, { kind: 'v3_session', id: 'V1' }],
     ];
     for (const [endpoint, call, data, ref] of cases) expect(refOfCreate(endpoint, call, data), endpoint).toEqual(ref);
@@ -112,18 +145,42 @@ describe('the registry of kinds', () => {
   });
 
   it('reads a job status from its resource by its kind', () => {
-    expect(jobStatus({ kind: 'image_to_3d', id: 'S' }, { session_status: 'in_progress', percent_done: 40 })).toEqual({ state: 'running', raw: 'in_progress', percent: 40, final: false });
-    expect(jobStatus({ kind: 'image_to_3d_older', id: 'S', step: 'spin' }, [{ status: 'spin_generate_done' }]).final).toBe(true);
-    expect(jobStatus({ kind: 'image_to_3d_older', id: 'S', step: 'preview' }, [])).toMatchObject({ state: 'unknown', raw: 'unknown' });
-    const prompts = [{ text: 'walk', status: 'text_done' }, { text: 'run', status: 'text_processing' }];
-    expect(jobStatus({ kind: 'animation_prompt', id: 'A', texts: ['walk'] }, { prompts })).toMatchObject({ state: 'succeeded', percent: 100 });
-    expect(jobStatus({ kind: 'animation_prompt', id: 'A', texts: ['walk', 'run'] }, { prompts })).toMatchObject({ state: 'running', percent: 50, final: false });
+    expect(jobStatus({ kind: 'image_to_3d', id: 'S' }, { session_status: 'in_progress', percent_done: 40 })).toEqual({
+      state: 'running',
+      raw: 'in_progress',
+      percent: 40,
+      final: false,
+    });
+    expect(
+      jobStatus({ kind: 'image_to_3d_older', id: 'S', step: 'spin' }, [{ status: 'spin_generate_done' }]).final,
+    ).toBe(true);
+    expect(jobStatus({ kind: 'image_to_3d_older', id: 'S', step: 'preview' }, [])).toMatchObject({
+      state: 'unknown',
+      raw: 'unknown',
+    });
+    const prompts = [
+      { text: 'walk', status: 'text_done' },
+      { text: 'run', status: 'text_processing' },
+    ];
+    expect(jobStatus({ kind: 'animation_prompt', id: 'A', texts: ['walk'] }, { prompts })).toMatchObject({
+      state: 'succeeded',
+      percent: 100,
+    });
+    expect(jobStatus({ kind: 'animation_prompt', id: 'A', texts: ['walk', 'run'] }, { prompts })).toMatchObject({
+      state: 'running',
+      percent: 50,
+      final: false,
+    });
     expect(jobStatus({ kind: 'style', id: 'ST' }, { status: 'trained' }).state).toBe('succeeded');
     expect(() => jobStatus({ kind: 'get3d_job', id: 'x' }, {})).toThrow(/not a job/);
   });
 
   it('a kind name this version does not know keeps its status unknown, never an error', () => {
-    expect(normaliseStatus('from_a_newer_version' as ResourceKind, 'complete')).toEqual({ state: 'unknown', raw: 'complete', final: false });
+    expect(normaliseStatus('from_a_newer_version' as ResourceKind, 'complete')).toEqual({
+      state: 'unknown',
+      raw: 'complete',
+      final: false,
+    });
     expect(normaliseStatus('from_a_newer_version' as ResourceKind, 'failed').state).toBe('failed');
   });
 });

@@ -33,7 +33,10 @@ describe('normalised lifecycle', () => {
 
   it('the older flow is final only at the *_done of the step asked for', () => {
     expect(normaliseStatus('image_to_3d_older', 'spin_generate_done', { step: 'spin' }).state).toBe('succeeded');
-    expect(normaliseStatus('image_to_3d_older', 'spin_generate_done', { step: 'preview' })).toMatchObject({ state: 'running', final: false });
+    expect(normaliseStatus('image_to_3d_older', 'spin_generate_done', { step: 'preview' })).toMatchObject({
+      state: 'running',
+      final: false,
+    });
     expect(normaliseStatus('image_to_3d_older', 'preview_done', { step: 'preview' }).final).toBe(true);
     expect(normaliseStatus('image_to_3d_older', 'preview_done', { step: 'refine' }).final).toBe(false);
     expect(normaliseStatus('image_to_3d_older', 'uploaded', { step: 'refine' }).state).toBe('queued');
@@ -50,8 +53,17 @@ describe('normalised lifecycle', () => {
   it('every table covers the statuses the spec names for its resource', () => {
     expect(STATUS_TABLES.image_to_3d).toMatchObject({ queued: 'queued', complete: 'succeeded' });
     expect(Object.keys(STATUS_TABLES.image_to_3d_older)).toEqual(
-      expect.arrayContaining(['spin_generate_processing', 'spin_generate_done', 'spin_generate_failed', 'preview_done', 'preview_failed', 'refine_done', 'refine_failed']),
+      expect.arrayContaining([
+        'spin_generate_processing',
+        'spin_generate_done',
+        'spin_generate_failed',
+        'preview_done',
+        'preview_failed',
+        'refine_done',
+        'refine_failed',
+      ]),
     );
-    for (const s of ['init_processing', 'init_done', 'predefined_done', 'text_done']) expect(STATUS_TABLES.animation_session[s]).toBeDefined();
+    for (const s of ['init_processing', 'init_done', 'predefined_done', 'text_done'])
+      expect(STATUS_TABLES.animation_session[s]).toBeDefined();
   });
 });

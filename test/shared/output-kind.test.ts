@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { JOB_KINDS, jobOutputs, outputLabelOf } from '../../shared/kinds/index.ts';
-import { downloadFormat, formatOutputKind, isAnimatedModel, isPicture, modelFormat, outputLabel, parseOutputKind, type OutputKind } from '../../shared/output-kind.ts';
+import {
+  downloadFormat,
+  formatOutputKind,
+  isAnimatedModel,
+  isPicture,
+  modelFormat,
+  outputLabel,
+  parseOutputKind,
+  type OutputKind,
+} from '../../shared/output-kind.ts';
 
 /** Every shape of key the app stores, with the kind it names (the strings are the cache's keys: they never change). */
 const KEYS: [string, OutputKind][] = [
@@ -36,7 +45,39 @@ const KEYS: [string, OutputKind][] = [
 ];
 
 /** Keys this version does not make: never a crash, shown as they are. */
-const UNKNOWN = ['', 'GLB', 'glbx', 'notglb', 'preview_', 'preview_mp4', 'polished_image', 'spin_', 'spin_01', 'spin_x', 'spin_-1', 'retopo_obj_0', 'retopo_obj_01', 'retopo_obj:../x.mtl', 'retopo_obj:a/b.png', 'retopo_obj:.mtl', 'retopo_image:x.png', 'retopo_obj_0:x.mtl', 'glb:x.mtl', 'zip:mesh.mtl', 'retopo_mesh', 'library:', 'prompt:', 'prompt::usdz', ':x', 'foo:bar', 'rig', 'animations', '__proto__', 'toString', 'constructor'];
+const UNKNOWN = [
+  '',
+  'GLB',
+  'glbx',
+  'notglb',
+  'preview_',
+  'preview_mp4',
+  'polished_image',
+  'spin_',
+  'spin_01',
+  'spin_x',
+  'spin_-1',
+  'retopo_obj_0',
+  'retopo_obj_01',
+  'retopo_obj:../x.mtl',
+  'retopo_obj:a/b.png',
+  'retopo_obj:.mtl',
+  'retopo_image:x.png',
+  'retopo_obj_0:x.mtl',
+  'glb:x.mtl',
+  'zip:mesh.mtl',
+  'retopo_mesh',
+  'library:',
+  'prompt:',
+  'prompt::usdz',
+  ':x',
+  'foo:bar',
+  'rig',
+  'animations',
+  '__proto__',
+  'toString',
+  'constructor',
+];
 
 describe('output kinds', () => {
   it.each(KEYS)('%s parses to its kind and formats back to the same key', (key, kind) => {
@@ -68,27 +109,59 @@ describe('output kinds', () => {
     expect(modelFormat(parseOutputKind(key))).toBe(format);
   });
 
-  it.each(['zip', 'preview_zip', 'image', 'retopo_image_1', 'mp4', 'thumbnail', 'render', 'spin_0', 'mesh'])('%s holds no model the viewer opens', (key) => {
-    expect(modelFormat(parseOutputKind(key))).toBeUndefined();
-  });
+  it.each(['zip', 'preview_zip', 'image', 'retopo_image_1', 'mp4', 'thumbnail', 'render', 'spin_0', 'mesh'])(
+    '%s holds no model the viewer opens',
+    (key) => {
+      expect(modelFormat(parseOutputKind(key))).toBeUndefined();
+    },
+  );
 
   it('tells the animated GLBs of a mesh-animation session apart from its other files', () => {
-    for (const key of ['animation', 'library:5f3c', 'prompt:abc123']) expect(isAnimatedModel(parseOutputKind(key)), key).toBe(true);
-    for (const key of ['prompt:abc123:usdz', 'render', 'mesh', 'glb', 'retopo_obj']) expect(isAnimatedModel(parseOutputKind(key)), key).toBe(false);
+    for (const key of ['animation', 'library:5f3c', 'prompt:abc123'])
+      expect(isAnimatedModel(parseOutputKind(key)), key).toBe(true);
+    for (const key of ['prompt:abc123:usdz', 'render', 'mesh', 'glb', 'retopo_obj'])
+      expect(isAnimatedModel(parseOutputKind(key)), key).toBe(false);
   });
 
   it('knows which outputs are pictures (for thumbnails)', () => {
-    expect(KEYS.filter(([key]) => isPicture(parseOutputKind(key))).map(([key]) => key)).toEqual(['spin_0', 'spin_3', 'image', 'render', 'thumbnail', 'retopo_image', 'retopo_image_2']);
+    expect(KEYS.filter(([key]) => isPicture(parseOutputKind(key))).map(([key]) => key)).toEqual([
+      'spin_0',
+      'spin_3',
+      'image',
+      'render',
+      'thumbnail',
+      'retopo_image',
+      'retopo_image_2',
+    ]);
   });
 
   it('puts each output in its download group; the main results have none (always downloaded)', () => {
     const groups = Object.fromEntries(KEYS.map(([key, kind]) => [key, downloadFormat(kind) ?? null]));
-    expect(groups).toMatchObject({ glb: 'glb', zip: 'zip', polished_usdz: 'usdz', mp4: 'mp4', spin_0: 'image', image: 'image', render: 'image', mesh: null, animation: null });
-    expect(groups).toMatchObject({ 'library:5f3c': null, 'prompt:abc123': null, 'prompt:abc123:usdz': 'usdz', retopo_obj: null, retopo_image_2: 'image' });
+    expect(groups).toMatchObject({
+      glb: 'glb',
+      zip: 'zip',
+      polished_usdz: 'usdz',
+      mp4: 'mp4',
+      spin_0: 'image',
+      image: 'image',
+      render: 'image',
+      mesh: null,
+      animation: null,
+    });
+    expect(groups).toMatchObject({
+      'library:5f3c': null,
+      'prompt:abc123': null,
+      'prompt:abc123:usdz': 'usdz',
+      retopo_obj: null,
+      retopo_image_2: 'image',
+    });
   });
 
   it('names outputs for users: clips by their prompt text or library label, never by id when the name is known', () => {
-    const result = { prompts: [{ _id: 'p1', text: 'walk forward' }], animation_library: [{ _id: 'l1', label: 'Jump' }, { label: 'Idle' }] };
+    const result = {
+      prompts: [{ _id: 'p1', text: 'walk forward' }],
+      animation_library: [{ _id: 'l1', label: 'Jump' }, { label: 'Idle' }],
+    };
     const job = { kind: 'animation_prompt', result };
     expect(outputLabelOf('prompt:p1', job)).toBe('Prompt: walk forward');
     expect(outputLabelOf('prompt:p1:usdz', job)).toBe('Prompt: walk forward (USDZ)');
@@ -107,17 +180,56 @@ describe('output kinds', () => {
 
   it('every output of every job kind formats to a key that parses back to it', () => {
     const url = (name: string) => `https://files.example/${name}`;
-    const mesh = (prefix: string) => Object.fromEntries(['', '_glb', '_obj', '_zip', '_fbx', '_usdz'].map((s) => [`${prefix}mesh_url${s}`, url(`${prefix}${s}`)]));
+    const mesh = (prefix: string) =>
+      Object.fromEntries(
+        ['', '_glb', '_obj', '_zip', '_fbx', '_usdz'].map((s) => [`${prefix}mesh_url${s}`, url(`${prefix}${s}`)]),
+      );
     const results: Record<string, { step?: 'spin' | 'preview' | 'refine'; texts?: string[]; result: unknown }[]> = {
       image_to_3d: [{ result: { ...mesh(''), mp4_url: url('mp4') } }],
-      image_to_3d_older: [{ result: { inference: [0, 1, 2, 3].map((i) => ({ image_url: url(`spin${i}`) })), ...mesh('preview_'), ...mesh(''), ...mesh('polished_') } }],
+      image_to_3d_older: [
+        {
+          result: {
+            inference: [0, 1, 2, 3].map((i) => ({ image_url: url(`spin${i}`) })),
+            ...mesh('preview_'),
+            ...mesh(''),
+            ...mesh('polished_'),
+          },
+        },
+      ],
       text_to_image: [{ result: { image_url: url('image') } }],
       style: [{ result: { style_id: 's1', status: 'training' } }],
       animation_session: [
-        { result: { mesh_url: url('m'), animation_url: url('a'), render_url: url('r'), thumbnail: url('t'), animation_library: [{ _id: 'l1', label: 'Walk', url: url('l1') }, { label: 'Jump', url: url('l2') }] } },
+        {
+          result: {
+            mesh_url: url('m'),
+            animation_url: url('a'),
+            render_url: url('r'),
+            thumbnail: url('t'),
+            animation_library: [
+              { _id: 'l1', label: 'Walk', url: url('l1') },
+              { label: 'Jump', url: url('l2') },
+            ],
+          },
+        },
       ],
-      animation_prompt: [{ texts: ['walk'], result: { prompts: [{ _id: 'p1', text: 'walk', mesh_url: url('p1'), usdz_url: url('p1u') }, { _id: 'p2', text: 'run', mesh_url: url('p2'), usdz_url: '' }] } }],
-      v3_session: [{ result: { output: { meshes: [0, 1].map((i) => ({ data: { obj_url: url(`o${i}`), image_url: url(`i${i}`) } })) } } }],
+      animation_prompt: [
+        {
+          texts: ['walk'],
+          result: {
+            prompts: [
+              { _id: 'p1', text: 'walk', mesh_url: url('p1'), usdz_url: url('p1u') },
+              { _id: 'p2', text: 'run', mesh_url: url('p2'), usdz_url: '' },
+            ],
+          },
+        },
+      ],
+      v3_session: [
+        {
+          result: {
+            output: { meshes: [0, 1].map((i) => ({ data: { obj_url: url(`o${i}`), image_url: url(`i${i}`) } })) },
+          },
+        },
+      ],
     };
     expect(Object.keys(results).sort()).toEqual([...JOB_KINDS].sort());
     const keys: Record<string, string[]> = {};
@@ -133,7 +245,15 @@ describe('output kinds', () => {
     }
     // The keys themselves are what earlier versions stored: they must not change.
     expect(keys.image_to_3d).toEqual(['glb', 'glb', 'obj', 'zip', 'fbx', 'usdz', 'mp4']);
-    expect(keys.image_to_3d_older).toEqual(['spin_0', 'spin_1', 'spin_2', 'spin_3', ...['preview_', '', 'polished_'].flatMap((p) => ['glb', 'glb', 'obj', 'zip', 'fbx', 'usdz'].map((f) => `${p}${f}`))]);
+    expect(keys.image_to_3d_older).toEqual([
+      'spin_0',
+      'spin_1',
+      'spin_2',
+      'spin_3',
+      ...['preview_', '', 'polished_'].flatMap((p) =>
+        ['glb', 'glb', 'obj', 'zip', 'fbx', 'usdz'].map((f) => `${p}${f}`),
+      ),
+    ]);
     expect(keys.text_to_image).toEqual(['image']);
     expect(keys.style).toBeUndefined();
     expect(keys.animation_session).toEqual(['mesh', 'animation', 'render', 'thumbnail', 'library:l1', 'library:Jump']);
@@ -143,7 +263,15 @@ describe('output kinds', () => {
 
   it('an odd result gives no outputs, never an error', () => {
     for (const kind of [...JOB_KINDS, 'no_such_kind']) {
-      for (const result of [null, undefined, 42, 'text', [], [null], { prompts: 'x', animation_library: [1, null], output: { meshes: {} }, inference: 7 }]) {
+      for (const result of [
+        null,
+        undefined,
+        42,
+        'text',
+        [],
+        [null],
+        { prompts: 'x', animation_library: [1, null], output: { meshes: {} }, inference: 7 },
+      ]) {
         expect(() => jobOutputs({ kind, step: null, texts: null, result })).not.toThrow();
         expect(jobOutputs({ kind, step: null, texts: null, result }).filter((o) => o.url !== '')).toEqual([]);
       }

@@ -13,7 +13,11 @@ it('keeps committed rows when the process is killed mid-transaction, and recover
   expect({ code, signal }).toEqual({ code: null, signal: 'SIGKILL' });
 
   const store = openDatabase(path);
-  expect(store.jobs.get('job_committed')).toMatchObject({ label: 'chair.png', operationId: 'op_crash', state: 'submission_unknown' });
+  expect(store.jobs.get('job_committed')).toMatchObject({
+    label: 'chair.png',
+    operationId: 'op_crash',
+    state: 'submission_unknown',
+  });
   expect(store.jobs.get('job_uncommitted')).toBeUndefined();
   expect(store.journal.get('op_crash')).toMatchObject({ state: 'pending' });
   expect(store.journal.get('op_crash')?.sentAt).not.toBeNull();

@@ -33,31 +33,43 @@ describe('openDataFolder', () => {
     expect(lines).toEqual([]);
   });
 
-  it.skipIf(!posix)("makes an existing folder and the app's files in it private, says so once, and leaves other files alone", () => {
-    const dir = join(tempDir(), 'data');
-    mkdirSync(join(dir, 'engine', 'files'), { recursive: true, mode: 0o755 });
-    chmodSync(dir, 0o755);
-    const appFiles = ['asset-studio.db', 'asset-studio.db-wal', 'asset-studio.db-shm', 'api-key', 'api-keys.json', 'engine-key', join('engine', 'state.json'), join('engine', 'files', 'model.glb')];
-    for (const file of appFiles) {
-      writeFileSync(join(dir, file), 'x');
-      chmodSync(join(dir, file), 0o644);
-    }
-    writeFileSync(join(dir, 'my-notes.txt'), 'not the app\'s');
-    chmodSync(join(dir, 'my-notes.txt'), 0o644);
+  it.skipIf(!posix)(
+    "makes an existing folder and the app's files in it private, says so once, and leaves other files alone",
+    () => {
+      const dir = join(tempDir(), 'data');
+      mkdirSync(join(dir, 'engine', 'files'), { recursive: true, mode: 0o755 });
+      chmodSync(dir, 0o755);
+      const appFiles = [
+        'asset-studio.db',
+        'asset-studio.db-wal',
+        'asset-studio.db-shm',
+        'api-key',
+        'api-keys.json',
+        'engine-key',
+        join('engine', 'state.json'),
+        join('engine', 'files', 'model.glb'),
+      ];
+      for (const file of appFiles) {
+        writeFileSync(join(dir, file), 'x');
+        chmodSync(join(dir, file), 0o644);
+      }
+      writeFileSync(join(dir, 'my-notes.txt'), "not the app's");
+      chmodSync(join(dir, 'my-notes.txt'), 0o644);
 
-    const lines: string[] = [];
-    openDataFolder(dir, { notice: (line) => lines.push(line) });
-    expect(mode(dir)).toBe('700');
-    expect(mode(join(dir, 'engine'))).toBe('700');
-    for (const file of appFiles) expect({ file, mode: mode(join(dir, file)) }).toEqual({ file, mode: '600' });
-    expect(mode(join(dir, 'my-notes.txt'))).toBe('644');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(dir);
-    expect(lines[0]).toMatch(/could be read by other users .*private/);
+      const lines: string[] = [];
+      openDataFolder(dir, { notice: (line) => lines.push(line) });
+      expect(mode(dir)).toBe('700');
+      expect(mode(join(dir, 'engine'))).toBe('700');
+      for (const file of appFiles) expect({ file, mode: mode(join(dir, file)) }).toEqual({ file, mode: '600' });
+      expect(mode(join(dir, 'my-notes.txt'))).toBe('644');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(dir);
+      expect(lines[0]).toMatch(/could be read by other users .*private/);
 
-    openDataFolder(dir, { notice: (line) => lines.push(line) });
-    expect(lines).toHaveLength(1); // nothing left to say
-  });
+      openDataFolder(dir, { notice: (line) => lines.push(line) });
+      expect(lines).toHaveLength(1); // nothing left to say
+    },
+  );
 
   it('refuses a file, naming it and what to do, exit code 2', () => {
     const file = join(tempDir(), 'data');
@@ -65,7 +77,9 @@ describe('openDataFolder', () => {
     const error = refusal(file);
     expect(error.exitCode).toBe(2);
     expect(error.path).toBe(file);
-    expect(error.message).toBe(`The data folder ${file} is a file, not a folder. Move that file away, or point --data-dir (or ASSET_STUDIO_DATA_DIR) at another folder.`);
+    expect(error.message).toBe(
+      `The data folder ${file} is a file, not a folder. Move that file away, or point --data-dir (or ASSET_STUDIO_DATA_DIR) at another folder.`,
+    );
   });
 
   it('refuses a folder below a file, naming the file', () => {
@@ -81,9 +95,15 @@ describe('openDataFolder', () => {
     const readOnly = join(parent, 'data');
     mkdirSync(readOnly, { mode: 0o500 });
     try {
-      expect(refusal(readOnly).message).toMatch(new RegExp(`^The data folder ${readOnly} is read-only for you.*chmod u\\+rwx.*--data-dir`));
+      expect(refusal(readOnly).message).toMatch(
+        new RegExp(`^The data folder ${readOnly} is read-only for you.*chmod u\\+rwx.*--data-dir`),
+      );
       const inside = join(readOnly, 'asset-studio');
-      expect(refusal(inside).message).toMatch(new RegExp(`^The data folder ${inside} cannot be created: you may not write in ${readOnly} \\(permission denied\\)`));
+      expect(refusal(inside).message).toMatch(
+        new RegExp(
+          `^The data folder ${inside} cannot be created: you may not write in ${readOnly} \\(permission denied\\)`,
+        ),
+      );
       expect(existsSync(inside)).toBe(false);
     } finally {
       chmodSync(readOnly, 0o700);

@@ -19,7 +19,9 @@ function pragma(path: string, name: string): unknown {
 function tables(path: string): string[] {
   const db = new DatabaseSync(path, { readOnly: true });
   try {
-    return (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+    return (
+      db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all() as { name: string }[]
+    ).map((r) => r.name);
   } finally {
     db.close();
   }
@@ -34,18 +36,22 @@ describe('openDatabase', () => {
     expect(tables(path)).toEqual(['cache_entries', 'jobs', 'journal', 'settings', 'webhook_deliveries']);
   });
 
-  it.skipIf(process.platform === 'win32')('makes a new database and its -wal and -shm files readable by their owner only (0600), its folder 0700', () => {
-    const dir = join(tempDir(), 'new-data');
-    const path = databasePath(dir);
-    const store = openDatabase(path);
-    try {
-      store.settings.set('webhooks', { enabled: true, secret: 'whsec_not_for_other_users' }); // the WAL is written
-      expect(statSync(dir).mode & 0o777).toBe(0o700);
-      for (const file of [path, `${path}-wal`, `${path}-shm`]) expect({ file, mode: (statSync(file).mode & 0o777).toString(8) }).toEqual({ file, mode: '600' });
-    } finally {
-      store.close();
-    }
-  });
+  it.skipIf(process.platform === 'win32')(
+    'makes a new database and its -wal and -shm files readable by their owner only (0600), its folder 0700',
+    () => {
+      const dir = join(tempDir(), 'new-data');
+      const path = databasePath(dir);
+      const store = openDatabase(path);
+      try {
+        store.settings.set('webhooks', { enabled: true, secret: 'whsec_not_for_other_users' }); // the WAL is written
+        expect(statSync(dir).mode & 0o777).toBe(0o700);
+        for (const file of [path, `${path}-wal`, `${path}-shm`])
+          expect({ file, mode: (statSync(file).mode & 0o777).toString(8) }).toEqual({ file, mode: '600' });
+      } finally {
+        store.close();
+      }
+    },
+  );
 
   it('migrates an empty (zero-byte) file', () => {
     const path = join(tempDir(), 'empty.db');
@@ -70,7 +76,9 @@ describe('openDatabase', () => {
 
   it('turns foreign keys on', () => {
     const store = openDatabase(':memory:');
-    expect(() => store.jobs.insert({ kind: 'animation_prompt', label: 'wave', parentId: 'job_missing', now: 1 })).toThrow(/FOREIGN KEY/);
+    expect(() =>
+      store.jobs.insert({ kind: 'animation_prompt', label: 'wave', parentId: 'job_missing', now: 1 }),
+    ).toThrow(/FOREIGN KEY/);
     store.close();
   });
 
@@ -149,7 +157,9 @@ describe('openDatabase', () => {
     it('is left at its version when a migration fails', () => {
       const path = join(tempDir(), 'a.db');
       openDatabase(path).close();
-      expect(() => openDatabase(path, { migrations: [...MIGRATIONS, `${V2}; INSERT INTO no_such_table VALUES (1);`] })).toThrow(/no_such_table/);
+      expect(() =>
+        openDatabase(path, { migrations: [...MIGRATIONS, `${V2}; INSERT INTO no_such_table VALUES (1);`] }),
+      ).toThrow(/no_such_table/);
       expect(pragma(path, 'user_version')).toBe(MIGRATIONS.length);
       expect(tables(path)).not.toContain('next_feature');
     });

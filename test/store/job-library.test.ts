@@ -22,8 +22,17 @@ describe('migration 3: job names', () => {
 
     const store = openDatabase(path);
     try {
-      expect(store.jobs.require('job_old')).toMatchObject({ label: 'red barrel', name: null, state: 'succeeded', createdAt: 5 });
-      expect(store.jobs.rename('job_old', 'Barrel, red', 9)).toMatchObject({ name: 'Barrel, red', label: 'red barrel', updatedAt: 9 });
+      expect(store.jobs.require('job_old')).toMatchObject({
+        label: 'red barrel',
+        name: null,
+        state: 'succeeded',
+        createdAt: 5,
+      });
+      expect(store.jobs.rename('job_old', 'Barrel, red', 9)).toMatchObject({
+        name: 'Barrel, red',
+        label: 'red barrel',
+        updatedAt: 9,
+      });
     } finally {
       store.close();
     }
@@ -61,7 +70,13 @@ describe('the library entries', () => {
 
   it('deletes a row and unlinks the cache entries that named it', () => {
     const job = store.jobs.insert({ kind: 'text_to_image', label: 'barrel', remoteId: 't1', ...done, now: 1 });
-    const entry = store.cache.upsert({ sessionId: 't1', jobId: job.id, kind: 'image', urlKey: 'http://x/image.png', now: 1 });
+    const entry = store.cache.upsert({
+      sessionId: 't1',
+      jobId: job.id,
+      kind: 'image',
+      urlKey: 'http://x/image.png',
+      now: 1,
+    });
     expect(store.jobs.delete(job.id).id).toBe(job.id);
     expect(store.jobs.get(job.id)).toBeUndefined();
     expect(store.cache.get({ sessionId: 't1', kind: 'image' })).toMatchObject({ id: entry.id, jobId: null });
@@ -69,10 +84,38 @@ describe('the library entries', () => {
   });
 
   it('grouped, an older-flow session is one entry (its first row) whose state is its newest step; search finds it once', () => {
-    const first = store.jobs.insert({ kind: 'image_to_3d_older', label: 'robot.png (step by step)', remoteId: 'SESSION_r', step: 'spin', ...done, now: 10 });
-    store.jobs.insert({ kind: 'image_to_3d_older', label: 'SESSION_r preview', remoteId: 'SESSION_r', step: 'preview', ...done, now: 20 });
-    const refine = store.jobs.insert({ kind: 'image_to_3d_older', label: 'SESSION_r refine', remoteId: 'SESSION_r', step: 'refine', state: 'running', rawStatus: 'refining', now: 30 });
-    const other = store.jobs.insert({ kind: 'image_to_3d', label: 'chair.png', remoteId: 'SESSION_c', ...done, now: 15 });
+    const first = store.jobs.insert({
+      kind: 'image_to_3d_older',
+      label: 'robot.png (step by step)',
+      remoteId: 'SESSION_r',
+      step: 'spin',
+      ...done,
+      now: 10,
+    });
+    store.jobs.insert({
+      kind: 'image_to_3d_older',
+      label: 'SESSION_r preview',
+      remoteId: 'SESSION_r',
+      step: 'preview',
+      ...done,
+      now: 20,
+    });
+    const refine = store.jobs.insert({
+      kind: 'image_to_3d_older',
+      label: 'SESSION_r refine',
+      remoteId: 'SESSION_r',
+      step: 'refine',
+      state: 'running',
+      rawStatus: 'refining',
+      now: 30,
+    });
+    const other = store.jobs.insert({
+      kind: 'image_to_3d',
+      label: 'chair.png',
+      remoteId: 'SESSION_c',
+      ...done,
+      now: 15,
+    });
 
     expect(store.jobs.list().length).toBe(4);
     expect(store.jobs.list({ group: true }).map((j) => j.id)).toEqual([other.id, first.id]);
@@ -89,10 +132,20 @@ describe('the library entries', () => {
 
   it('filters by kind, state and date, and sorts by date, name, kind and state', () => {
     const a = store.jobs.insert({ kind: 'text_to_image', label: 'banana', remoteId: 'a', ...done, now: 100 });
-    const b = store.jobs.insert({ kind: 'image_to_3d', label: 'Apple', remoteId: 'b', state: 'failed', rawStatus: 'failed', final: true, nextPollAt: null, now: 200 });
+    const b = store.jobs.insert({
+      kind: 'image_to_3d',
+      label: 'Apple',
+      remoteId: 'b',
+      state: 'failed',
+      rawStatus: 'failed',
+      final: true,
+      nextPollAt: null,
+      now: 200,
+    });
     const c = store.jobs.insert({ kind: 'image_to_3d', label: 'cherry', remoteId: 'c', now: 300 });
     store.jobs.rename(a.id, 'Zucchini', 400);
-    const ids = (page: Parameters<Store['jobs']['list']>[0]) => store.jobs.list({ group: true, ...page }).map((j) => j.id);
+    const ids = (page: Parameters<Store['jobs']['list']>[0]) =>
+      store.jobs.list({ group: true, ...page }).map((j) => j.id);
 
     expect(ids({})).toEqual([c.id, b.id, a.id]);
     expect(ids({ sort: 'oldest' })).toEqual([a.id, b.id, c.id]);

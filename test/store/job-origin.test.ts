@@ -18,8 +18,20 @@ describe('migration 4: job origin', () => {
 
     const store = openDatabase(path);
     try {
-      expect(store.jobs.require('job_old')).toMatchObject({ label: 'red barrel', name: 'Barrel', state: 'succeeded', createdAt: 5, origin: null });
-      const made = store.jobs.insert({ kind: 'text_to_image', label: 'blue barrel', remoteId: 'r1', origin: 'local-engine', now: 6 });
+      expect(store.jobs.require('job_old')).toMatchObject({
+        label: 'red barrel',
+        name: 'Barrel',
+        state: 'succeeded',
+        createdAt: 5,
+        origin: null,
+      });
+      const made = store.jobs.insert({
+        kind: 'text_to_image',
+        label: 'blue barrel',
+        remoteId: 'r1',
+        origin: 'local-engine',
+        now: 6,
+      });
       expect(store.jobs.require(made.id).origin).toBe('local-engine');
     } finally {
       store.close();
@@ -30,8 +42,12 @@ describe('migration 4: job origin', () => {
     const store = openDatabase(':memory:');
     try {
       expect(store.jobs.insert({ kind: 'style', label: 'style', remoteId: 'st', now: 1 }).origin).toBeNull();
-      expect(store.jobs.insert({ kind: 'style', label: 'style', remoteId: 'st2', origin: 'service', now: 1 }).origin).toBe('service');
-      expect(() => store.jobs.insert({ kind: 'style', label: 'x', remoteId: 'st3', origin: 'elsewhere' as never, now: 1 })).toThrow(/CHECK constraint/);
+      expect(
+        store.jobs.insert({ kind: 'style', label: 'style', remoteId: 'st2', origin: 'service', now: 1 }).origin,
+      ).toBe('service');
+      expect(() =>
+        store.jobs.insert({ kind: 'style', label: 'x', remoteId: 'st3', origin: 'elsewhere' as never, now: 1 }),
+      ).toThrow(/CHECK constraint/);
     } finally {
       store.close();
     }

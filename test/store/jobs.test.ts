@@ -12,9 +12,24 @@ describe('jobs.insert / get', () => {
   it('with a remote id: queued and due at once', () => {
     const job = store.jobs.insert({ kind: 'image_to_3d', label: 'chair.png', remoteId: 's1', now: 100 });
     expect(job).toMatchObject({
-      kind: 'image_to_3d', label: 'chair.png', remoteId: 's1', state: 'queued', rawStatus: '', percent: null, final: false,
-      createdAt: 100, updatedAt: 100, lastChangeAt: 100, nextPollAt: 100, finishedAt: null, unknownSince: null,
-      pollCount: 0, outputsFetched: false, result: null, texts: null, step: null,
+      kind: 'image_to_3d',
+      label: 'chair.png',
+      remoteId: 's1',
+      state: 'queued',
+      rawStatus: '',
+      percent: null,
+      final: false,
+      createdAt: 100,
+      updatedAt: 100,
+      lastChangeAt: 100,
+      nextPollAt: 100,
+      finishedAt: null,
+      unknownSince: null,
+      pollCount: 0,
+      outputsFetched: false,
+      result: null,
+      texts: null,
+      step: null,
     });
     expect(job.id).toMatch(/^job_[0-9a-f]{20}$/);
     expect(store.jobs.get(job.id)).toEqual(job);
@@ -28,23 +43,72 @@ describe('jobs.insert / get', () => {
   });
 
   it('keeps the older flow step, prompt texts, links and a given status', () => {
-    const upload = store.jobs.insert({ id: 'job_upload', kind: 'animation_session', label: 'hero.glb', remoteId: 'a1', now: 1 });
-    const prompts = store.jobs.insert({
-      kind: 'animation_prompt', label: 'wave, jump', remoteId: 'a1', texts: ['wave', 'jump'], parentId: upload.id,
-      state: 'running', rawStatus: 'text_processing', percent: 10, result: { prompts: [] }, nextPollAt: 50, now: 2,
+    const upload = store.jobs.insert({
+      id: 'job_upload',
+      kind: 'animation_session',
+      label: 'hero.glb',
+      remoteId: 'a1',
+      now: 1,
     });
-    expect(prompts).toMatchObject({ texts: ['wave', 'jump'], parentId: 'job_upload', state: 'running', rawStatus: 'text_processing', percent: 10, result: { prompts: [] }, nextPollAt: 50 });
-    const done = store.jobs.insert({ kind: 'style', label: 'style', remoteId: 'st', state: 'succeeded', rawStatus: 'trained', final: true, now: 3 });
+    const prompts = store.jobs.insert({
+      kind: 'animation_prompt',
+      label: 'wave, jump',
+      remoteId: 'a1',
+      texts: ['wave', 'jump'],
+      parentId: upload.id,
+      state: 'running',
+      rawStatus: 'text_processing',
+      percent: 10,
+      result: { prompts: [] },
+      nextPollAt: 50,
+      now: 2,
+    });
+    expect(prompts).toMatchObject({
+      texts: ['wave', 'jump'],
+      parentId: 'job_upload',
+      state: 'running',
+      rawStatus: 'text_processing',
+      percent: 10,
+      result: { prompts: [] },
+      nextPollAt: 50,
+    });
+    const done = store.jobs.insert({
+      kind: 'style',
+      label: 'style',
+      remoteId: 'st',
+      state: 'succeeded',
+      rawStatus: 'trained',
+      final: true,
+      now: 3,
+    });
     expect(done.finishedAt).toBe(3);
-    const spin = store.jobs.insert({ kind: 'image_to_3d_older', label: 'lamp.png', remoteId: 'old1', step: 'spin', now: 4 });
+    const spin = store.jobs.insert({
+      kind: 'image_to_3d_older',
+      label: 'lamp.png',
+      remoteId: 'old1',
+      step: 'spin',
+      now: 4,
+    });
     expect(spin.step).toBe('spin');
   });
 });
 
 describe('jobs queries', () => {
   it('findByRemoteId picks the newest match, narrowed by kind and step', () => {
-    const spin = store.jobs.insert({ kind: 'image_to_3d_older', label: 'lamp', remoteId: 'old1', step: 'spin', now: 1 });
-    const preview = store.jobs.insert({ kind: 'image_to_3d_older', label: 'lamp', remoteId: 'old1', step: 'preview', now: 2 });
+    const spin = store.jobs.insert({
+      kind: 'image_to_3d_older',
+      label: 'lamp',
+      remoteId: 'old1',
+      step: 'spin',
+      now: 1,
+    });
+    const preview = store.jobs.insert({
+      kind: 'image_to_3d_older',
+      label: 'lamp',
+      remoteId: 'old1',
+      step: 'preview',
+      now: 2,
+    });
     expect(store.jobs.findByRemoteId('old1')?.id).toBe(preview.id);
     expect(store.jobs.findByRemoteId('old1', 'image_to_3d_older', 'spin')?.id).toBe(spin.id);
     expect(store.jobs.findByRemoteId('old1', 'mesh_availability')).toBeUndefined();
@@ -89,15 +153,45 @@ describe('jobs queries', () => {
 describe('jobs.updateStatus', () => {
   it('moves lastChangeAt only when the raw status or percent changed', () => {
     const { id } = store.jobs.insert({ kind: 'image_to_3d', label: 'a', remoteId: 'r', now: 0 });
-    let job = store.jobs.updateStatus(id, { state: 'running', rawStatus: 'in_progress', percent: 10, final: false, now: 10 });
-    expect(job).toMatchObject({ state: 'running', rawStatus: 'in_progress', percent: 10, lastChangeAt: 10, updatedAt: 10 });
-    job = store.jobs.updateStatus(id, { state: 'running', rawStatus: 'in_progress', percent: 10, final: false, now: 20 });
+    let job = store.jobs.updateStatus(id, {
+      state: 'running',
+      rawStatus: 'in_progress',
+      percent: 10,
+      final: false,
+      now: 10,
+    });
+    expect(job).toMatchObject({
+      state: 'running',
+      rawStatus: 'in_progress',
+      percent: 10,
+      lastChangeAt: 10,
+      updatedAt: 10,
+    });
+    job = store.jobs.updateStatus(id, {
+      state: 'running',
+      rawStatus: 'in_progress',
+      percent: 10,
+      final: false,
+      now: 20,
+    });
     expect(job).toMatchObject({ lastChangeAt: 10, updatedAt: 20 });
-    job = store.jobs.updateStatus(id, { state: 'running', rawStatus: 'in_progress', percent: 40, final: false, now: 30 });
+    job = store.jobs.updateStatus(id, {
+      state: 'running',
+      rawStatus: 'in_progress',
+      percent: 40,
+      final: false,
+      now: 30,
+    });
     expect(job.lastChangeAt).toBe(30);
     job = store.jobs.updateStatus(id, { state: 'running', rawStatus: 'in_progress', final: false, now: 40 });
     expect(job).toMatchObject({ percent: null, lastChangeAt: 40 });
-    job = store.jobs.updateStatus(id, { state: 'running', rawStatus: 'in_progress', percent: null, final: false, now: 50 });
+    job = store.jobs.updateStatus(id, {
+      state: 'running',
+      rawStatus: 'in_progress',
+      percent: null,
+      final: false,
+      now: 50,
+    });
     expect(job.lastChangeAt).toBe(40);
     job = store.jobs.updateStatus(id, { state: 'running', rawStatus: 'processing', final: false, now: 60 });
     expect(job.lastChangeAt).toBe(60);
@@ -105,31 +199,58 @@ describe('jobs.updateStatus', () => {
 
   it('keeps unknownSince while the status stays unknown and clears it after', () => {
     const { id } = store.jobs.insert({ kind: 'image_to_3d', label: 'a', remoteId: 'r', now: 0 });
-    expect(store.jobs.updateStatus(id, { state: 'unknown', rawStatus: 'thinking', final: false, now: 10 }).unknownSince).toBe(10);
-    expect(store.jobs.updateStatus(id, { state: 'unknown', rawStatus: 'pondering', final: false, now: 20 }).unknownSince).toBe(10);
-    expect(store.jobs.updateStatus(id, { state: 'running', rawStatus: 'in_progress', final: false, now: 30 }).unknownSince).toBeNull();
-    expect(store.jobs.updateStatus(id, { state: 'unknown', rawStatus: 'thinking', final: false, now: 40 }).unknownSince).toBe(40);
+    expect(
+      store.jobs.updateStatus(id, { state: 'unknown', rawStatus: 'thinking', final: false, now: 10 }).unknownSince,
+    ).toBe(10);
+    expect(
+      store.jobs.updateStatus(id, { state: 'unknown', rawStatus: 'pondering', final: false, now: 20 }).unknownSince,
+    ).toBe(10);
+    expect(
+      store.jobs.updateStatus(id, { state: 'running', rawStatus: 'in_progress', final: false, now: 30 }).unknownSince,
+    ).toBeNull();
+    expect(
+      store.jobs.updateStatus(id, { state: 'unknown', rawStatus: 'thinking', final: false, now: 40 }).unknownSince,
+    ).toBe(40);
   });
 
   it('sets finishedAt when the job becomes final, once', () => {
     const { id } = store.jobs.insert({ kind: 'image_to_3d', label: 'a', remoteId: 'r', now: 0 });
-    expect(store.jobs.updateStatus(id, { state: 'running', rawStatus: 'in_progress', final: false, now: 10 }).finishedAt).toBeNull();
-    const done = store.jobs.updateStatus(id, { state: 'succeeded', rawStatus: 'complete', percent: 100, final: true, now: 20 });
+    expect(
+      store.jobs.updateStatus(id, { state: 'running', rawStatus: 'in_progress', final: false, now: 10 }).finishedAt,
+    ).toBeNull();
+    const done = store.jobs.updateStatus(id, {
+      state: 'succeeded',
+      rawStatus: 'complete',
+      percent: 100,
+      final: true,
+      now: 20,
+    });
     expect(done).toMatchObject({ final: true, finishedAt: 20 });
-    expect(store.jobs.updateStatus(id, { state: 'succeeded', rawStatus: 'complete', percent: 100, final: true, now: 30 }).finishedAt).toBe(20);
+    expect(
+      store.jobs.updateStatus(id, { state: 'succeeded', rawStatus: 'complete', percent: 100, final: true, now: 30 })
+        .finishedAt,
+    ).toBe(20);
     expect(store.jobs.listActive()).toEqual([]);
   });
 
   it('keeps result and error when omitted, clears them with null', () => {
     const { id } = store.jobs.insert({ kind: 'image_to_3d', label: 'a', remoteId: 'r', now: 0 });
     const base = { state: 'running', rawStatus: 'in_progress', final: false } as const;
-    expect(store.jobs.updateStatus(id, { ...base, result: { a: 1 }, error: 'slow', now: 1 })).toMatchObject({ result: { a: 1 }, error: 'slow' });
+    expect(store.jobs.updateStatus(id, { ...base, result: { a: 1 }, error: 'slow', now: 1 })).toMatchObject({
+      result: { a: 1 },
+      error: 'slow',
+    });
     expect(store.jobs.updateStatus(id, { ...base, now: 2 })).toMatchObject({ result: { a: 1 }, error: 'slow' });
-    expect(store.jobs.updateStatus(id, { ...base, result: null, error: null, now: 3 })).toMatchObject({ result: null, error: null });
+    expect(store.jobs.updateStatus(id, { ...base, result: null, error: null, now: 3 })).toMatchObject({
+      result: null,
+      error: null,
+    });
   });
 
   it('throws for an unknown id', () => {
-    expect(() => store.jobs.updateStatus('job_missing', { state: 'running', rawStatus: 'x', final: false, now: 1 })).toThrow(RecordNotFoundError);
+    expect(() =>
+      store.jobs.updateStatus('job_missing', { state: 'running', rawStatus: 'x', final: false, now: 1 }),
+    ).toThrow(RecordNotFoundError);
   });
 });
 

@@ -19,7 +19,9 @@ const op = (over: Partial<NewOperation> = {}): NewOperation => ({
 
 describe('canonicalJson and the body hash', () => {
   it('sorts keys at every level and keeps array order', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}',
+    );
     expect(canonicalJson([2, 1])).toBe('[2,1]');
   });
 
@@ -30,7 +32,9 @@ describe('canonicalJson and the body hash', () => {
     expect(a).toMatch(/^[0-9a-f]{64}$/);
     expect(bodyHash('preview', { session_code: 's1' }, { x: 1, y: { p: true, q: 'v' } })).not.toBe(a);
     expect(bodyHash('refine', { session_code: 's2' }, { x: 1, y: { p: true, q: 'v' } })).not.toBe(a);
-    expect(store.journal.begin(op({ body: { b: 1, a: 2 } })).bodyHash).toBe(store.journal.begin(op({ body: { a: 2, b: 1 } })).bodyHash);
+    expect(store.journal.begin(op({ body: { b: 1, a: 2 } })).bodyHash).toBe(
+      store.journal.begin(op({ body: { a: 2, b: 1 } })).bodyHash,
+    );
   });
 });
 
@@ -38,8 +42,18 @@ describe('journal', () => {
   it('begin writes a pending entry with the request to replay', () => {
     const entry = store.journal.begin(op({ filePath: '/tmp/chair.png', fileHash: 'abc' }));
     expect(entry).toMatchObject({
-      endpoint: 'createImageTo3d', params: {}, state: 'pending', filePath: '/tmp/chair.png', fileHash: 'abc',
-      remoteId: null, jobId: null, error: null, createdAt: 100, updatedAt: 100, sentAt: null, answeredAt: null,
+      endpoint: 'createImageTo3d',
+      params: {},
+      state: 'pending',
+      filePath: '/tmp/chair.png',
+      fileHash: 'abc',
+      remoteId: null,
+      jobId: null,
+      error: null,
+      createdAt: 100,
+      updatedAt: 100,
+      sentAt: null,
+      answeredAt: null,
     });
     expect(entry.operationId).toMatch(/^op_[0-9a-f]{20}$/);
     expect(entry.body).toEqual(op().body);
@@ -49,29 +63,55 @@ describe('journal', () => {
 
   it('refuses a duplicate operation id and keeps the first entry', () => {
     const first = store.journal.begin(op({ operationId: 'op_1' }));
-    expect(() => store.journal.begin(op({ operationId: 'op_1', body: { other: true } }))).toThrow(DuplicateOperationError);
+    expect(() => store.journal.begin(op({ operationId: 'op_1', body: { other: true } }))).toThrow(
+      DuplicateOperationError,
+    );
     expect(store.journal.get('op_1')).toEqual(first);
   });
 
   it('pending → sent → answered, linked to its job', () => {
     const { operationId: id } = store.journal.begin(op());
     expect(store.journal.markSent(id, 110)).toMatchObject({ state: 'pending', sentAt: 110, updatedAt: 110 });
-    expect(store.journal.markAnswered(id, 'sess_1', 120)).toMatchObject({ state: 'answered', remoteId: 'sess_1', answeredAt: 120 });
-    const job = store.jobs.insert({ kind: 'image_to_3d', label: 'chair.png', remoteId: 'sess_1', operationId: id, now: 120 });
+    expect(store.journal.markAnswered(id, 'sess_1', 120)).toMatchObject({
+      state: 'answered',
+      remoteId: 'sess_1',
+      answeredAt: 120,
+    });
+    const job = store.jobs.insert({
+      kind: 'image_to_3d',
+      label: 'chair.png',
+      remoteId: 'sess_1',
+      operationId: id,
+      now: 120,
+    });
     expect(store.journal.linkJob(id, job.id).jobId).toBe(job.id);
     expect(() => store.journal.markReconciled(id, 'sess_1', 130)).toThrow(JournalStateError);
-    expect(() => store.journal.markReconciled(id, 'sess_1', 130)).toThrow(`The operation ${id} is answered in the submission journal and cannot become reconciled.`);
+    expect(() => store.journal.markReconciled(id, 'sess_1', 130)).toThrow(
+      `The operation ${id} is answered in the submission journal and cannot become reconciled.`,
+    );
   });
 
   it('unknown → reconciled, unknown → abandoned, pending → rejected', () => {
     const a = store.journal.begin(op({ operationId: 'op_a' }));
     const b = store.journal.begin(op({ operationId: 'op_b' }));
     const c = store.journal.begin(op({ operationId: 'op_c' }));
-    expect(store.journal.markUnknown(a.operationId, 'timeout after sending', 110)).toMatchObject({ state: 'unknown', error: 'timeout after sending', updatedAt: 110 });
-    expect(store.journal.markReconciled(a.operationId, 'sess_a', 120)).toMatchObject({ state: 'reconciled', remoteId: 'sess_a', updatedAt: 120 });
+    expect(store.journal.markUnknown(a.operationId, 'timeout after sending', 110)).toMatchObject({
+      state: 'unknown',
+      error: 'timeout after sending',
+      updatedAt: 110,
+    });
+    expect(store.journal.markReconciled(a.operationId, 'sess_a', 120)).toMatchObject({
+      state: 'reconciled',
+      remoteId: 'sess_a',
+      updatedAt: 120,
+    });
     store.journal.markUnknown(b.operationId, 'connection reset', 110);
     expect(store.journal.markAbandoned(b.operationId, 130)).toMatchObject({ state: 'abandoned', updatedAt: 130 });
-    expect(store.journal.markRejected(c.operationId, '422 invalid image_url', 140)).toMatchObject({ state: 'rejected', error: '422 invalid image_url', answeredAt: 140 });
+    expect(store.journal.markRejected(c.operationId, '422 invalid image_url', 140)).toMatchObject({
+      state: 'rejected',
+      error: '422 invalid image_url',
+      answeredAt: 140,
+    });
     expect(() => store.journal.markAnswered(c.operationId, 'sess_c', 150)).toThrow(JournalStateError);
     expect(() => store.journal.markSent('op_missing', 1)).toThrow(RecordNotFoundError);
     expect(() => store.journal.linkJob('op_missing', 'job_x')).toThrow(RecordNotFoundError);
@@ -96,7 +136,9 @@ describe('journal', () => {
     store.journal.markAnswered(store.journal.begin(op({ operationId: 'op_done', now: 5 })).operationId, 's', 6);
 
     const recovered = store.journal.recoverAfterCrash(20);
-    expect(recovered).toEqual([expect.objectContaining({ operationId: 'op_old', state: 'unknown', error: CRASH_ERROR, updatedAt: 20 })]);
+    expect(recovered).toEqual([
+      expect.objectContaining({ operationId: 'op_old', state: 'unknown', error: CRASH_ERROR, updatedAt: 20 }),
+    ]);
     expect(store.journal.get('op_new')?.state).toBe('pending');
     expect(store.journal.get('op_done')?.state).toBe('answered');
     expect(store.journal.recoverAfterCrash(20)).toEqual([]);

@@ -19,7 +19,10 @@ it('stores JSON values and validates them when read', () => {
   store.settings.set('concurrency', 4);
   store.settings.set('export', { folder: '/games/assets', format: 'glb' });
   expect(store.settings.get('concurrency', Concurrency)).toBe(4);
-  expect(store.settings.get('export', z.object({ folder: z.string(), format: z.enum(['glb', 'fbx']) }))).toEqual({ folder: '/games/assets', format: 'glb' });
+  expect(store.settings.get('export', z.object({ folder: z.string(), format: z.enum(['glb', 'fbx']) }))).toEqual({
+    folder: '/games/assets',
+    format: 'glb',
+  });
   store.settings.set('concurrency', 6);
   expect(store.settings.get('concurrency', Concurrency)).toBe(6);
   expect(store.settings.all()).toEqual({ concurrency: 6, export: { folder: '/games/assets', format: 'glb' } });
@@ -29,7 +32,9 @@ it('stores JSON values and validates them when read', () => {
 it('reads an invalid stored value as undefined, warns, and keeps it', () => {
   store.settings.set('concurrency', 99);
   expect(store.settings.get('concurrency', Concurrency)).toBeUndefined();
-  expect(warn).toHaveBeenCalledExactlyOnceWith(expect.stringMatching(/^The stored setting "concurrency" is invalid \(.+\); the default is used/));
+  expect(warn).toHaveBeenCalledExactlyOnceWith(
+    expect.stringMatching(/^The stored setting "concurrency" is invalid \(.+\); the default is used/),
+  );
   expect(store.settings.all()).toEqual({ concurrency: 99 });
 });
 
@@ -41,7 +46,9 @@ it('warns about a stored value that is not JSON', () => {
   raw.close();
   expect(onDisk.settings.get('theme', z.string())).toBeUndefined();
   expect(onDisk.settings.all()).toEqual({});
-  expect(warn).toHaveBeenCalledWith('The stored setting "theme" is not valid JSON; the default is used until it is set again.');
+  expect(warn).toHaveBeenCalledWith(
+    'The stored setting "theme" is not valid JSON; the default is used until it is set again.',
+  );
   onDisk.close();
 });
 

@@ -34,30 +34,68 @@ export function buildCharacterGlb(given: CharacterModel, rig: Rig, clips: Charac
     min[k % 3] = Math.min(min[k % 3]!, positions[k]!);
     max[k % 3] = Math.max(max[k % 3]!, positions[k]!);
   }
-  const POSITION = accessor({ bufferView: bin.add(positions, GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC3', min, max });
-  const NORMAL = accessor({ bufferView: bin.add(Float32Array.from(model.normals), GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC3' });
+  const POSITION = accessor({
+    bufferView: bin.add(positions, GL.ARRAY_BUFFER),
+    componentType: GL.FLOAT,
+    count: vertexCount,
+    type: 'VEC3',
+    min,
+    max,
+  });
+  const NORMAL = accessor({
+    bufferView: bin.add(Float32Array.from(model.normals), GL.ARRAY_BUFFER),
+    componentType: GL.FLOAT,
+    count: vertexCount,
+    type: 'VEC3',
+  });
   const joints = n <= 256 ? Uint8Array.from(model.joints) : Uint16Array.from(model.joints);
-  const JOINTS_0 = accessor({ bufferView: bin.add(joints, GL.ARRAY_BUFFER), componentType: n <= 256 ? GL.UNSIGNED_BYTE : GL.UNSIGNED_SHORT, count: vertexCount, type: 'VEC4' });
-  const WEIGHTS_0 = accessor({ bufferView: bin.add(Float32Array.from(model.weights), GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC4' });
+  const JOINTS_0 = accessor({
+    bufferView: bin.add(joints, GL.ARRAY_BUFFER),
+    componentType: n <= 256 ? GL.UNSIGNED_BYTE : GL.UNSIGNED_SHORT,
+    count: vertexCount,
+    type: 'VEC4',
+  });
+  const WEIGHTS_0 = accessor({
+    bufferView: bin.add(Float32Array.from(model.weights), GL.ARRAY_BUFFER),
+    componentType: GL.FLOAT,
+    count: vertexCount,
+    type: 'VEC4',
+  });
   const COLOR_0 = model.colors
-    ? accessor({ bufferView: bin.add(Float32Array.from(model.colors, (c) => Math.min(1, Math.max(0, c))), GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC3' })
+    ? accessor({
+        bufferView: bin.add(
+          Float32Array.from(model.colors, (c) => Math.min(1, Math.max(0, c))),
+          GL.ARRAY_BUFFER,
+        ),
+        componentType: GL.FLOAT,
+        count: vertexCount,
+        type: 'VEC3',
+      })
     : undefined;
   const wide = vertexCount > 65535;
   const primitives = model.parts.map((part, i) => ({
     attributes: { POSITION, NORMAL, JOINTS_0, WEIGHTS_0, ...(COLOR_0 === undefined ? {} : { COLOR_0 }) },
     indices: accessor({
-      bufferView: bin.add(wide ? Uint32Array.from(part.indices) : Uint16Array.from(part.indices), GL.ELEMENT_ARRAY_BUFFER),
+      bufferView: bin.add(
+        wide ? Uint32Array.from(part.indices) : Uint16Array.from(part.indices),
+        GL.ELEMENT_ARRAY_BUFFER,
+      ),
       componentType: wide ? GL.UNSIGNED_INT : GL.UNSIGNED_SHORT,
       count: part.indices.length,
       type: 'SCALAR',
     }),
     material: i,
   }));
-  const materials = model.parts.map((part) => ({ name: part.name, pbrMetallicRoughness: { baseColorFactor: [...part.color.map(clamp01), 1], metallicFactor: 0, roughnessFactor: 0.8 } }));
+  const materials = model.parts.map((part) => ({
+    name: part.name,
+    pbrMetallicRoughness: { baseColorFactor: [...part.color.map(clamp01), 1], metallicFactor: 0, roughnessFactor: 0.8 },
+  }));
 
   // ---- the bones: local rest transforms from the world ones; inverse bind matrices ----
   const boneNode = (i: number) => i + 1;
-  const nodes: object[] = [{ name: model.source.replace(/^.*[\\/]/, '').replace(/\.fbx$/i, '') || 'character', mesh: 0, skin: 0 }];
+  const nodes: object[] = [
+    { name: model.source.replace(/^.*[\\/]/, '').replace(/\.fbx$/i, '') || 'character', mesh: 0, skin: 0 },
+  ];
   const local = bones.map((b) => {
     if (b.parent < 0) return { t: b.t, r: b.r };
     const p = bones[b.parent]!;
@@ -65,7 +103,12 @@ export function buildCharacterGlb(given: CharacterModel, rig: Rig, clips: Charac
   });
   bones.forEach((b, i) => {
     const children = bones.flatMap((c, k) => (c.parent === i ? [boneNode(k)] : []));
-    nodes.push({ name: b.name, translation: local[i]!.t, rotation: local[i]!.r, ...(children.length ? { children } : {}) });
+    nodes.push({
+      name: b.name,
+      translation: local[i]!.t,
+      rotation: local[i]!.r,
+      ...(children.length ? { children } : {}),
+    });
   });
   const ibm = new Float32Array(n * 16);
   for (const [i, b] of bones.entries()) ibm.set(inverseRigid(b.r, b.t), i * 16);
@@ -102,7 +145,15 @@ export function buildCharacterGlb(given: CharacterModel, rig: Rig, clips: Charac
         const q = normalizeQ(mul(conj(parentWorld), world));
         // Keep neighbouring keys in the same hemisphere, so that linear interpolation takes the short way.
         const out = rotations.get(i)!;
-        if (f > 0 && q[0] * out[(f - 1) * 4]! + q[1] * out[(f - 1) * 4 + 1]! + q[2] * out[(f - 1) * 4 + 2]! + q[3] * out[(f - 1) * 4 + 3]! < 0) for (let k = 0; k < 4; k++) q[k] = -q[k]!;
+        if (
+          f > 0 &&
+          q[0] * out[(f - 1) * 4]! +
+            q[1] * out[(f - 1) * 4 + 1]! +
+            q[2] * out[(f - 1) * 4 + 2]! +
+            q[3] * out[(f - 1) * 4 + 3]! <
+            0
+        )
+          for (let k = 0; k < 4; k++) q[k] = -q[k]!;
         out.set(q, f * 4);
       }
       const b = bones[pelvis]!;
@@ -111,15 +162,33 @@ export function buildCharacterGlb(given: CharacterModel, rig: Rig, clips: Charac
       const t = local[pelvis]!.t;
       hips.set([t[0] + offset[0], t[1] + offset[1], t[2] + offset[2]], f * 3);
     }
-    const input = accessor({ bufferView: bin.add(times), componentType: GL.FLOAT, count: frames, type: 'SCALAR', min: [0], max: [period] });
+    const input = accessor({
+      bufferView: bin.add(times),
+      componentType: GL.FLOAT,
+      count: frames,
+      type: 'SCALAR',
+      min: [0],
+      max: [period],
+    });
     const samplers: object[] = [];
     const channels: object[] = [];
     for (const i of driven) {
-      const output = accessor({ bufferView: bin.add(rotations.get(i)!), componentType: GL.FLOAT, count: frames, type: 'VEC4' });
-      channels.push({ sampler: samplers.push({ input, output, interpolation: 'LINEAR' }) - 1, target: { node: boneNode(i), path: 'rotation' } });
+      const output = accessor({
+        bufferView: bin.add(rotations.get(i)!),
+        componentType: GL.FLOAT,
+        count: frames,
+        type: 'VEC4',
+      });
+      channels.push({
+        sampler: samplers.push({ input, output, interpolation: 'LINEAR' }) - 1,
+        target: { node: boneNode(i), path: 'rotation' },
+      });
     }
     const output = accessor({ bufferView: bin.add(hips), componentType: GL.FLOAT, count: frames, type: 'VEC3' });
-    channels.push({ sampler: samplers.push({ input, output, interpolation: 'LINEAR' }) - 1, target: { node: boneNode(pelvis), path: 'translation' } });
+    channels.push({
+      sampler: samplers.push({ input, output, interpolation: 'LINEAR' }) - 1,
+      target: { node: boneNode(pelvis), path: 'translation' },
+    });
     return { name: clip.name, samplers, channels };
   });
 
@@ -130,7 +199,14 @@ export function buildCharacterGlb(given: CharacterModel, rig: Rig, clips: Charac
     nodes,
     meshes: [{ name: nodes[0] && (nodes[0] as { name: string }).name, primitives }],
     materials,
-    skins: [{ name: 'skeleton', inverseBindMatrices: IBM, joints: bones.map((_, i) => boneNode(i)), ...(roots.length === 1 ? { skeleton: roots[0] } : {}) }],
+    skins: [
+      {
+        name: 'skeleton',
+        inverseBindMatrices: IBM,
+        joints: bones.map((_, i) => boneNode(i)),
+        ...(roots.length === 1 ? { skeleton: roots[0] } : {}),
+      },
+    ],
     ...(animations.length ? { animations } : {}),
     accessors,
     bufferViews: bin.views,
@@ -150,7 +226,24 @@ function inverseRigid(r: Quat, t: V3): number[] {
   ];
   const inv = (i: number, j: number) => R[j]![i]!; // Rᵀ
   const tt = [0, 1, 2].map((i) => -(inv(i, 0) * t[0] + inv(i, 1) * t[1] + inv(i, 2) * t[2]));
-  return [inv(0, 0), inv(1, 0), inv(2, 0), 0, inv(0, 1), inv(1, 1), inv(2, 1), 0, inv(0, 2), inv(1, 2), inv(2, 2), 0, tt[0]!, tt[1]!, tt[2]!, 1];
+  return [
+    inv(0, 0),
+    inv(1, 0),
+    inv(2, 0),
+    0,
+    inv(0, 1),
+    inv(1, 1),
+    inv(2, 1),
+    0,
+    inv(0, 2),
+    inv(1, 2),
+    inv(2, 2),
+    0,
+    tt[0]!,
+    tt[1]!,
+    tt[2]!,
+    1,
+  ];
 }
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));

@@ -25,13 +25,17 @@ const MIN_BODY_BONES = 14;
 export async function judgeUpload(path: string, format: 'fbx' | 'zip'): Promise<Judgement> {
   if (format === 'fbx') return judgeFbx(await readPieces(path));
   const entries = await fbxEntries(path);
-  if (entries.length === 0) return { kind: 'refused', reason: 'holds no FBX file: put the rigged character (an .fbx file) in the zip' };
+  if (entries.length === 0)
+    return { kind: 'refused', reason: 'holds no FBX file: put the rigged character (an .fbx file) in the zip' };
   const judged = entries.map(({ name, bytes }) => ({ name, judgement: judgeFbx(bytes) }));
   const ours = judged.find((j) => j.judgement.kind === 'figure');
   if (ours) return { kind: 'figure' };
   const character = judged.find((j) => j.judgement.kind === 'character');
-  if (character) return { kind: 'character', entry: character.name, bones: (character.judgement as { bones: number }).bones };
-  const rigged = judged.filter((j) => j.judgement.kind === 'refused' && !j.judgement.reason.startsWith('has no skeleton'));
+  if (character)
+    return { kind: 'character', entry: character.name, bones: (character.judgement as { bones: number }).bones };
+  const rigged = judged.filter(
+    (j) => j.judgement.kind === 'refused' && !j.judgement.reason.startsWith('has no skeleton'),
+  );
   if (rigged.length === 0) {
     return {
       kind: 'refused',
@@ -40,10 +44,16 @@ export async function judgeUpload(path: string, format: 'fbx' | 'zip'): Promise<
         'Upload one rigged humanoid character (an FBX with its armature and skin, e.g. from Mixamo or Blender)',
     };
   }
-  return { kind: 'refused', reason: `holds no humanoid character: ${rigged[0]!.name} ${rigged[0]!.judgement.reason ?? ''}` };
+  return {
+    kind: 'refused',
+    reason: `holds no humanoid character: ${rigged[0]!.name} ${rigged[0]!.judgement.reason ?? ''}`,
+  };
 }
 
-type Refusable = { kind: 'character'; bones: number; reason?: undefined } | { kind: 'figure'; reason?: undefined } | { kind: 'refused'; reason: string };
+type Refusable =
+  | { kind: 'character'; bones: number; reason?: undefined }
+  | { kind: 'figure'; reason?: undefined }
+  | { kind: 'refused'; reason: string };
 
 /** An FBX file's head and bones, read 16 MiB at a time (overlapping by 1 KiB), so a large upload is never held whole. */
 async function readPieces(path: string): Promise<{ head: Buffer; found: FbxBones }> {
@@ -82,7 +92,11 @@ function judgeFbx(file: Buffer | { head: Buffer; found: FbxBones }): Refusable {
       reason: `has no skeleton: its ${found.mesh ? 'mesh has' : 'file has no mesh and'} no bones, so it cannot be animated. Rig it first (e.g. with Mixamo or Blender's Rigify) and export the FBX with its armature and skin`,
     };
   }
-  if (!found.skinned) return { kind: 'refused', reason: `has ${found.bones.length} bones but no skin binds its mesh to them, so nothing would move. Export the FBX with the mesh's armature modifier (skin) included` };
+  if (!found.skinned)
+    return {
+      kind: 'refused',
+      reason: `has ${found.bones.length} bones but no skin binds its mesh to them, so nothing would move. Export the FBX with the mesh's armature modifier (skin) included`,
+    };
   const { missing } = humanoidOf(found.bones);
   // Names no table knows: a skeleton big enough for a body is looked at by where its bones are once it is read (rig.ts).
   if (missing.length > 0 && found.bones.length < MIN_BODY_BONES) {
@@ -91,7 +105,7 @@ function judgeFbx(file: Buffer | { head: Buffer; found: FbxBones }): Refusable {
       kind: 'refused',
       reason:
         `has a skeleton (${found.bones.length} bones: ${shown}) that is not a humanoid: no bone was found for ${missing.join(', ')}, and a body needs ${MIN_BODY_BONES} bones at least. ` +
-        'The local engine animates humanoid rigs (bones named like Mixamo, Unreal, Unity, Blender Rigify or Quaternius ones, e.g. Hips, LeftUpLeg, thigh_l, UpperArm.L, or placed like a body)'
+        'The local engine animates humanoid rigs (bones named like Mixamo, Unreal, Unity, Blender Rigify or Quaternius ones, e.g. Hips, LeftUpLeg, thigh_l, UpperArm.L, or placed like a body)',
     };
   }
   return { kind: 'character', bones: found.bones.length };
@@ -103,7 +117,12 @@ export async function fbxEntries(path: string, only?: string): Promise<{ name: s
   const out: { name: string; bytes: Buffer }[] = [];
   try {
     for await (const entry of zip.eachEntry()) {
-      if (!/\.fbx$/i.test(entry.fileName) || entry.fileName.startsWith('__MACOSX/') || entry.uncompressedSize > MAX_ENTRY_BYTES) continue;
+      if (
+        !/\.fbx$/i.test(entry.fileName) ||
+        entry.fileName.startsWith('__MACOSX/') ||
+        entry.uncompressedSize > MAX_ENTRY_BYTES
+      )
+        continue;
       if (only !== undefined && entry.fileName !== only) continue;
       const stream = await zip.openReadStreamPromise(entry);
       const chunks: Buffer[] = [];

@@ -36,7 +36,10 @@ export interface CharacterWork {
 }
 
 /** Makes the files, or says why the character cannot be animated (completing "<the upload> …"). */
-export async function makeCharacterFiles(files: FileStore, work: CharacterWork): Promise<CharacterFiles | { error: string }> {
+export async function makeCharacterFiles(
+  files: FileStore,
+  work: CharacterWork,
+): Promise<CharacterFiles | { error: string }> {
   let bytes: Buffer;
   let source: string;
   if (work.format === 'zip') {
@@ -45,7 +48,10 @@ export async function makeCharacterFiles(files: FileStore, work: CharacterWork):
     ({ bytes, name: source } = entry);
   } else {
     const size = (await stat(work.path)).size;
-    if (size > MAX_READ_BYTES) return { error: `is ${(size / 2 ** 20).toFixed(0)} MiB: the local engine reads characters of up to ${MAX_READ_BYTES / 2 ** 20} MiB (the service takes larger ones). Export it without embedded media, or with fewer polygons` };
+    if (size > MAX_READ_BYTES)
+      return {
+        error: `is ${(size / 2 ** 20).toFixed(0)} MiB: the local engine reads characters of up to ${MAX_READ_BYTES / 2 ** 20} MiB (the service takes larger ones). Export it without embedded media, or with fewer polygons`,
+      };
     bytes = await readFile(work.path);
     source = 'upload.fbx';
   }
@@ -53,13 +59,18 @@ export async function makeCharacterFiles(files: FileStore, work: CharacterWork):
   try {
     model = await readFbxCharacter(bytes, source);
   } catch (error) {
-    if (error instanceof FbxUnreadable) return { error: `could not be read as an FBX file (${error.message}). Export it again from your 3D tool` };
+    if (error instanceof FbxUnreadable)
+      return { error: `could not be read as an FBX file (${error.message}). Export it again from your 3D tool` };
     throw error;
   }
   const rig = rigOf(model);
   if (!isRig(rig)) return { error: rig.problem };
   const view = frontView(model, rig, work.renderSize);
-  const keys = { model: `${work.owner}/character.json`, render: `${work.owner}/render.png`, thumbnail: `${work.owner}/thumbnail.png` };
+  const keys = {
+    model: `${work.owner}/character.json`,
+    render: `${work.owner}/render.png`,
+    thumbnail: `${work.owner}/thumbnail.png`,
+  };
   await files.put(keys.model, Buffer.from(JSON.stringify(model)));
   await files.put(keys.render, renderCharacter(model, view));
   await files.put(keys.thumbnail, renderCharacter(model, frontView(model, rig, work.thumbnailSize)));

@@ -37,7 +37,11 @@ export function poseAt(spec: MotionSpec, rig: Rig, phase: number): Pose {
   /** The rotation that brings an arm from its rest direction down beside the body (a little out). */
   const armDown = (s: Side): Quat => {
     const out = s === 'L' ? 1 : -1;
-    return between(sub(rig.points[`${s}_Elbow`], rig.points[`${s}_Shoulder`]), [left[0] * out * 0.22, -1, left[2] * out * 0.22]);
+    return between(sub(rig.points[`${s}_Elbow`], rig.points[`${s}_Shoulder`]), [
+      left[0] * out * 0.22,
+      -1,
+      left[2] * out * 0.22,
+    ]);
   };
   const arm = (s: Side, chest: Quat, swing: number, elbow: number, down = armDown(s)) => {
     turn[`${s}_Shoulder`] = mul(pitch(-swing), mul(down, chest));

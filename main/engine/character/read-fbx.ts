@@ -36,7 +36,10 @@ export async function readFbxCharacter(bytes: Uint8Array, source: string): Promi
     }
     for (const node of [...container.transformNodes, ...container.meshes]) node.computeWorldMatrix(true);
     for (const node of [...container.transformNodes, ...container.meshes]) node.computeWorldMatrix(true);
-    return collect(container.meshes.filter((m) => m.getTotalVertices() > 0 && (m.getIndices()?.length ?? 0) >= 3), source);
+    return collect(
+      container.meshes.filter((m) => m.getTotalVertices() > 0 && (m.getIndices()?.length ?? 0) >= 3),
+      source,
+    );
   } finally {
     engine.dispose();
   }
@@ -120,7 +123,13 @@ function collect(meshes: AbstractMesh[], source: string): CharacterModel {
       Vector3.TransformCoordinatesFromFloatsToRef(raw[v * 3]!, raw[v * 3 + 1]!, raw[v * 3 + 2]!, world, p);
       positions.push(p.x, p.y, p.z);
       if (rawNormals) {
-        Vector3.TransformNormalFromFloatsToRef(rawNormals[v * 3]!, rawNormals[v * 3 + 1]!, rawNormals[v * 3 + 2]!, normalMatrix, p);
+        Vector3.TransformNormalFromFloatsToRef(
+          rawNormals[v * 3]!,
+          rawNormals[v * 3 + 1]!,
+          rawNormals[v * 3 + 2]!,
+          normalMatrix,
+          p,
+        );
         p.normalize();
         normals.push(p.x, p.y, p.z);
       } else normals.push(0, 1, 0);
@@ -128,21 +137,29 @@ function collect(meshes: AbstractMesh[], source: string): CharacterModel {
     if (colored) {
       const c = mesh.getVerticesData(VertexBuffer.ColorKind);
       const stride = c ? c.length / count : 0;
-      for (let v = 0; v < count; v++) colors.push(...(c ? [c[v * stride]!, c[v * stride + 1]!, c[v * stride + 2]!] : [1, 1, 1]));
+      for (let v = 0; v < count; v++)
+        colors.push(...(c ? [c[v * stride]!, c[v * stride + 1]!, c[v * stride + 2]!] : [1, 1, 1]));
     }
     const influences = skinOf(mesh, boneIndex, count);
     joints.push(...influences.joints);
     weights.push(...influences.weights);
     const indices = mesh.getIndices()!;
     const flip = world.determinant() < 0;
-    const subMeshes = mesh.subMeshes?.length ? mesh.subMeshes : [{ indexStart: 0, indexCount: indices.length, materialIndex: 0 }];
+    const subMeshes = mesh.subMeshes?.length
+      ? mesh.subMeshes
+      : [{ indexStart: 0, indexCount: indices.length, materialIndex: 0 }];
     for (const sub of subMeshes) {
       const list: number[] = [];
       for (let t = sub.indexStart; t + 2 < sub.indexStart + sub.indexCount; t += 3) {
         const [a, b, c] = [indices[t]!, indices[t + 1]!, indices[t + 2]!];
         list.push(base + a, base + (flip ? c : b), base + (flip ? b : c));
       }
-      if (list.length) parts.push({ name: materialName(mesh, sub.materialIndex), color: materialColour(mesh, sub.materialIndex), indices: list });
+      if (list.length)
+        parts.push({
+          name: materialName(mesh, sub.materialIndex),
+          color: materialColour(mesh, sub.materialIndex),
+          indices: list,
+        });
     }
   }
   return { source, bones, positions, normals, joints, weights, ...(colored ? { colors } : {}), parts };
@@ -172,7 +189,11 @@ function influencing(mesh: AbstractMesh, skeleton: Skeleton): Set<Bone> {
 }
 
 /** Four influences per vertex (the strongest, summing to 1); a mesh with no skin follows the bone it hangs from, or the first bone. */
-function skinOf(mesh: AbstractMesh, boneIndex: Map<Bone, number>, count: number): { joints: number[]; weights: number[] } {
+function skinOf(
+  mesh: AbstractMesh,
+  boneIndex: Map<Bone, number>,
+  count: number,
+): { joints: number[]; weights: number[] } {
   const joints: number[] = [];
   const weights: number[] = [];
   const skeleton = mesh.skeleton;
@@ -197,7 +218,8 @@ function skinOf(mesh: AbstractMesh, boneIndex: Map<Bone, number>, count: number)
     const all: [number, number][] = [];
     for (let k = 0; k < 4; k++) {
       if (w[v * 4 + k]! > 0) all.push([byIndex.get(idx[v * 4 + k]!) ?? 0, w[v * 4 + k]!]);
-      if (wExtra && idxExtra && wExtra[v * 4 + k]! > 0) all.push([byIndex.get(idxExtra[v * 4 + k]!) ?? 0, wExtra[v * 4 + k]!]);
+      if (wExtra && idxExtra && wExtra[v * 4 + k]! > 0)
+        all.push([byIndex.get(idxExtra[v * 4 + k]!) ?? 0, wExtra[v * 4 + k]!]);
     }
     all.sort((a, b) => b[1] - a[1]);
     const top = all.slice(0, 4);

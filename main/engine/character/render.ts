@@ -56,13 +56,20 @@ function project(p: V3, v: FrontView): [number, number] {
 
 export function renderCharacter(model: CharacterModel, view: FrontView): Buffer {
   const w = view.size * SUPERSAMPLE;
-  const big: FrontView = { ...view, s: view.s * SUPERSAMPLE, ox: view.ox * SUPERSAMPLE, oy: view.oy * SUPERSAMPLE, size: w };
+  const big: FrontView = {
+    ...view,
+    s: view.s * SUPERSAMPLE,
+    ox: view.ox * SUPERSAMPLE,
+    oy: view.oy * SUPERSAMPLE,
+    size: w,
+  };
   const toward: V3 = [-view.right[2], 0, view.right[0]]; // the direction to the camera: right × up
   const light = normalize([0.4 * view.right[0] + toward[0], 1.1, 0.4 * view.right[2] + toward[2]]);
   const rgb = new Float32Array(w * w * 3);
   for (let y = 0; y < w; y++) {
     const t = y / (w - 1);
-    for (let x = 0; x < w; x++) for (let k = 0; k < 3; k++) rgb[(y * w + x) * 3 + k] = BACKGROUND_TOP[k]! * (1 - t) + BACKGROUND_BOTTOM[k]! * t;
+    for (let x = 0; x < w; x++)
+      for (let k = 0; k < 3; k++) rgb[(y * w + x) * 3 + k] = BACKGROUND_TOP[k]! * (1 - t) + BACKGROUND_BOTTOM[k]! * t;
   }
   const depth = new Float32Array(w * w).fill(-Infinity);
   const count = model.positions.length / 3;
@@ -82,13 +89,29 @@ export function renderCharacter(model: CharacterModel, view: FrontView): Buffer 
       const b = idx[t + 1]!;
       const c = idx[t + 2]!;
       // Shade by the face's normal (both sides: the files' windings differ).
-      const e1: V3 = [model.positions[b * 3]! - model.positions[a * 3]!, model.positions[b * 3 + 1]! - model.positions[a * 3 + 1]!, model.positions[b * 3 + 2]! - model.positions[a * 3 + 2]!];
-      const e2: V3 = [model.positions[c * 3]! - model.positions[a * 3]!, model.positions[c * 3 + 1]! - model.positions[a * 3 + 1]!, model.positions[c * 3 + 2]! - model.positions[a * 3 + 2]!];
-      const nrm = normalize([e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]]);
+      const e1: V3 = [
+        model.positions[b * 3]! - model.positions[a * 3]!,
+        model.positions[b * 3 + 1]! - model.positions[a * 3 + 1]!,
+        model.positions[b * 3 + 2]! - model.positions[a * 3 + 2]!,
+      ];
+      const e2: V3 = [
+        model.positions[c * 3]! - model.positions[a * 3]!,
+        model.positions[c * 3 + 1]! - model.positions[a * 3 + 1]!,
+        model.positions[c * 3 + 2]! - model.positions[a * 3 + 2]!,
+      ];
+      const nrm = normalize([
+        e1[1] * e2[2] - e1[2] * e2[1],
+        e1[2] * e2[0] - e1[0] * e2[2],
+        e1[0] * e2[1] - e1[1] * e2[0],
+      ]);
       const facing = dot(nrm, toward) < 0 ? -1 : 1;
       const shade = 0.45 + 0.55 * Math.max(0, facing * dot(nrm, light));
       // Vertex colours (linear) multiply the material's colour: the triangle's mean, to sRGB.
-      const paint = [0, 1, 2].map((k) => (model.colors ? ((model.colors[a * 3 + k]! + model.colors[b * 3 + k]! + model.colors[c * 3 + k]!) / 3) ** (1 / 2.2) : 1));
+      const paint = [0, 1, 2].map((k) =>
+        model.colors
+          ? ((model.colors[a * 3 + k]! + model.colors[b * 3 + k]! + model.colors[c * 3 + k]!) / 3) ** (1 / 2.2)
+          : 1,
+      );
       fill(sx, sy, sz, a, b, c, w, (at, z) => {
         if (z <= depth[at]!) return;
         depth[at] = z;
@@ -102,7 +125,9 @@ export function renderCharacter(model: CharacterModel, view: FrontView): Buffer 
     for (let x = 0; x < size; x++) {
       for (let k = 0; k < 3; k++) {
         let sum = 0;
-        for (let dy = 0; dy < SUPERSAMPLE; dy++) for (let dx = 0; dx < SUPERSAMPLE; dx++) sum += rgb[((y * SUPERSAMPLE + dy) * w + x * SUPERSAMPLE + dx) * 3 + k]!;
+        for (let dy = 0; dy < SUPERSAMPLE; dy++)
+          for (let dx = 0; dx < SUPERSAMPLE; dx++)
+            sum += rgb[((y * SUPERSAMPLE + dy) * w + x * SUPERSAMPLE + dx) * 3 + k]!;
         rgba[(y * size + x) * 4 + k] = Math.round(sum / SUPERSAMPLE ** 2);
       }
       rgba[(y * size + x) * 4 + 3] = 255;
@@ -112,7 +137,16 @@ export function renderCharacter(model: CharacterModel, view: FrontView): Buffer 
 }
 
 /** Calls `plot` for each pixel centre inside the screen triangle abc with its interpolated depth. */
-function fill(x: Float32Array, y: Float32Array, z: Float32Array, a: number, b: number, c: number, w: number, plot: (at: number, z: number) => void): void {
+function fill(
+  x: Float32Array,
+  y: Float32Array,
+  z: Float32Array,
+  a: number,
+  b: number,
+  c: number,
+  w: number,
+  plot: (at: number, z: number) => void,
+): void {
   const area = (x[b]! - x[a]!) * (y[c]! - y[a]!) - (x[c]! - x[a]!) * (y[b]! - y[a]!);
   if (Math.abs(area) < 1e-12) return;
   const x0 = Math.max(0, Math.floor(Math.min(x[a]!, x[b]!, x[c]!)));

@@ -44,7 +44,8 @@ export function rigOf(model: CharacterModel): Rig | RigProblem {
     }
     bones = placed;
   }
-  const at = (joint: JointName): V3 | undefined => (bones[joint] === undefined ? undefined : model.bones[bones[joint]!]!.t);
+  const at = (joint: JointName): V3 | undefined =>
+    bones[joint] === undefined ? undefined : model.bones[bones[joint]!]!.t;
 
   let floor = Infinity;
   let top = -Infinity;
@@ -68,7 +69,15 @@ export function rigOf(model: CharacterModel): Rig | RigProblem {
   const across = sub(add(points.L_Hip, points.L_Shoulder), add(points.R_Hip, points.R_Shoulder));
   const left = normalize([across[0], 0, across[2]]);
   const forward = cross(left, [0, 1, 0]);
-  return { bones, points, left, forward, height: Math.max(1e-6, headTop - floor), floor, root: commonAncestor(model, [bones.Pelvis!, bones.L_Hip!, bones.R_Hip!]) };
+  return {
+    bones,
+    points,
+    left,
+    forward,
+    height: Math.max(1e-6, headTop - floor),
+    floor,
+    root: commonAncestor(model, [bones.Pelvis!, bones.L_Hip!, bones.R_Hip!]),
+  };
 }
 
 const ancestors = (model: CharacterModel, bone: number): number[] => {
@@ -141,40 +150,66 @@ export function jointsByPosition(model: CharacterModel): Partial<Record<JointNam
   const at = (b: number) => model.bones[b]!.t;
   const list = [...deforming].filter((b) => b >= 0 && b < model.bones.length);
   const dist = (a: number, b: number) => Math.hypot(at(a)[0] - at(b)[0], at(a)[1] - at(b)[1], at(a)[2] - at(b)[2]);
-  const lowest = (side: 1 | -1) => list.filter((b) => side * (at(b)[0] - cx) > 0.03 * h).sort((a, b) => at(a)[1] - at(b)[1])[0];
+  const lowest = (side: 1 | -1) =>
+    list.filter((b) => side * (at(b)[0] - cx) > 0.03 * h).sort((a, b) => at(a)[1] - at(b)[1])[0];
   const feet = [lowest(1), lowest(-1)];
   if (feet.some((f) => f === undefined || at(f)[1] - floor > 0.25 * h)) return out;
   const [lFoot, rFoot] = feet as [number, number];
   const pelvis = commonAncestor(model, [lFoot, rFoot]);
   if (pelvis === lFoot || pelvis === rFoot) return out;
-  const head = list.filter((b) => Math.abs(at(b)[0] - cx) < 0.08 * h && at(b)[1] > floor + 0.7 * h).sort((a, b) => at(b)[1] - at(a)[1])[0];
+  const head = list
+    .filter((b) => Math.abs(at(b)[0] - cx) < 0.08 * h && at(b)[1] > floor + 0.7 * h)
+    .sort((a, b) => at(b)[1] - at(a)[1])[0];
   if (head === undefined) return out;
   const legs = new Set([...ancestors(model, lFoot), ...ancestors(model, rFoot)]);
   const hand = (side: 1 | -1) =>
-    list.filter((b) => !legs.has(b) && at(b)[1] > at(pelvis)[1] && side * (at(b)[0] - cx) > 0.1 * h && !ancestors(model, head).includes(b)).sort((a, b) => side * (at(b)[0] - at(a)[0]))[0];
+    list
+      .filter(
+        (b) =>
+          !legs.has(b) &&
+          at(b)[1] > at(pelvis)[1] &&
+          side * (at(b)[0] - cx) > 0.1 * h &&
+          !ancestors(model, head).includes(b),
+      )
+      .sort((a, b) => side * (at(b)[0] - at(a)[0]))[0];
   const hands = [hand(1), hand(-1)];
   if (hands.some((x) => x === undefined)) return out;
   /** Up the chain from `from`: the first ancestor at least `gap` away (undefined past `stop`). */
   const up = (from: number, gap: number, stop: number): number | undefined => {
-    for (let b = model.bones[from]!.parent; b >= 0 && b !== stop; b = model.bones[b]!.parent) if (dist(b, from) >= gap) return b;
+    for (let b = model.bones[from]!.parent; b >= 0 && b !== stop; b = model.bones[b]!.parent)
+      if (dist(b, from) >= gap) return b;
     return undefined;
   };
   /** The farthest bone out may be a fingertip: the hand is the highest bone up its chain still close to it. */
   const handOf = (tip: number): number => {
     let hand = tip;
-    for (let b = model.bones[tip]!.parent; b >= 0 && b !== pelvis && dist(b, tip) < 0.1 * h; b = model.bones[b]!.parent) hand = b;
+    for (let b = model.bones[tip]!.parent; b >= 0 && b !== pelvis && dist(b, tip) < 0.1 * h; b = model.bones[b]!.parent)
+      hand = b;
     return hand;
   };
-  for (const [s, foot, wrist] of [['L', lFoot, handOf(hands[0]!)], ['R', rFoot, handOf(hands[1]!)]] as const) {
+  for (const [s, foot, wrist] of [
+    ['L', lFoot, handOf(hands[0]!)],
+    ['R', rFoot, handOf(hands[1]!)],
+  ] as const) {
     // The lowest bone may be a toe: its parent, close and low, is the ankle.
     const parent = model.bones[foot]!.parent;
-    const ankle = parent >= 0 && parent !== pelvis && dist(parent, foot) < 0.12 * h && at(parent)[1] - floor < 0.15 * h ? parent : foot;
+    const ankle =
+      parent >= 0 && parent !== pelvis && dist(parent, foot) < 0.12 * h && at(parent)[1] - floor < 0.15 * h
+        ? parent
+        : foot;
     const knee = up(ankle, 0.1 * h, pelvis);
     const hip = knee === undefined ? undefined : up(knee, 0.1 * h, pelvis);
     const elbow = up(wrist, 0.08 * h, pelvis);
     const shoulder = elbow === undefined ? undefined : up(elbow, 0.08 * h, pelvis);
     if (knee === undefined || hip === undefined || elbow === undefined || shoulder === undefined) return {};
-    Object.assign(out, { [`${s}_Ankle`]: ankle, [`${s}_Knee`]: knee, [`${s}_Hip`]: hip, [`${s}_Wrist`]: wrist, [`${s}_Elbow`]: elbow, [`${s}_Shoulder`]: shoulder });
+    Object.assign(out, {
+      [`${s}_Ankle`]: ankle,
+      [`${s}_Knee`]: knee,
+      [`${s}_Hip`]: hip,
+      [`${s}_Wrist`]: wrist,
+      [`${s}_Elbow`]: elbow,
+      [`${s}_Shoulder`]: shoulder,
+    });
   }
   out.Pelvis = pelvis;
   out.Head = head;

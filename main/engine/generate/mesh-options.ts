@@ -20,7 +20,9 @@ export const pictureMeshSchema = z.object({
   quads: z.boolean(),
   texture: z.enum(['none', 'baked', 'pbr']),
   /** [width, height, depth] in metres; -1 keeps the natural size (1 m on the longest side) on that axis. */
-  scale: vec3.refine((v) => v.every((x) => x === -1 || (Number.isFinite(x) && x > 0)), 'each size must be above 0 or -1').optional(),
+  scale: vec3
+    .refine((v) => v.every((x) => x === -1 || (Number.isFinite(x) && x > 0)), 'each size must be above 0 or -1')
+    .optional(),
   preserveAspectRatio: z.boolean().optional(),
   /** Origin in the bounding box, each in [-0.5, 0.5]: [0, 0, 0] the centre, [0, -0.5, 0] the bottom centre. */
   pivot: vec3.refine((v) => v.every((x) => Math.abs(x) <= 0.5), 'each pivot value must be in [-0.5, 0.5]').optional(),
@@ -34,7 +36,10 @@ export type PictureMesh = z.infer<typeof pictureMeshSchema>;
 export const isPictureMesh = (mesh: object): mesh is PictureMesh => 'picture' in mesh;
 
 /** Faces asked for by a resolution: a name or (the /v3 scripts) a face count. */
-export function facesFor(resolution: keyof typeof RESOLUTION_FACES | number | undefined, fallback: keyof typeof RESOLUTION_FACES = 'high_poly'): number {
+export function facesFor(
+  resolution: keyof typeof RESOLUTION_FACES | number | undefined,
+  fallback: keyof typeof RESOLUTION_FACES = 'high_poly',
+): number {
   if (typeof resolution === 'number') return resolution;
   return RESOLUTION_FACES[resolution ?? fallback];
 }
@@ -49,7 +54,10 @@ export function textureSizeFor(faces: number): number {
  * its box and moves its pivot to the origin, by the seeded meshes' rule (natural size: 1 m on the longest side).
  * Normals are to be computed afterwards (an uneven scale changes them).
  */
-export function placeModel(positions: Float32Array, spec: Pick<PictureMesh, 'scale' | 'preserveAspectRatio' | 'pivot' | 'turn'>): void {
+export function placeModel(
+  positions: Float32Array,
+  spec: Pick<PictureMesh, 'scale' | 'preserveAspectRatio' | 'pivot' | 'turn'>,
+): void {
   const turns = spec.turn ?? 0;
   if (turns !== 0) {
     const angle = (turns * Math.PI) / 2;
@@ -63,5 +71,9 @@ export function placeModel(positions: Float32Array, spec: Pick<PictureMesh, 'sca
     }
   }
   const pivot: Vec3 = spec.pivot ?? [0, 0, 0];
-  placeInBox(positions, { scale: spec.scale ?? [-1, -1, -1], preserveAspectRatio: spec.preserveAspectRatio ?? false, pivot });
+  placeInBox(positions, {
+    scale: spec.scale ?? [-1, -1, -1],
+    preserveAspectRatio: spec.preserveAspectRatio ?? false,
+    pivot,
+  });
 }

@@ -72,7 +72,8 @@ export function countFaces(sdf: Field, box: Box, cell: number, triangles: boolea
       if (inside === 4) faces += triangles ? 2 : 1;
       else if (inside === 1) faces += 1;
       else if (inside === 3) faces += triangles ? 3 : 2;
-      else if (c0 > 0 === c2 > 0) faces += c0 + c1 + c2 + c3 > 0 && triangles ? 4 : 2; // saddle
+      else if (c0 > 0 === c2 > 0)
+        faces += c0 + c1 + c2 + c3 > 0 && triangles ? 4 : 2; // saddle
       else faces += triangles ? 2 : 1;
     }
   }
@@ -141,8 +142,18 @@ export function tessellate(sdf: Field, box: Box, cell: number): Tessellation {
       const count = inside.filter(Boolean).length;
       if (count === 0) continue;
       // Corners clockwise with y up (top-left, top-right, bottom-right, bottom-left in the picture), each followed by the cut on the edge to the next.
-      const cornerIds = [() => corner(i, j), () => corner(i + 1, j), () => corner(i + 1, j + 1), () => corner(i, j + 1)];
-      const cuts = [() => cut(i, j, true), () => cut(i + 1, j, false), () => cut(i, j + 1, true), () => cut(i, j, false)];
+      const cornerIds = [
+        () => corner(i, j),
+        () => corner(i + 1, j),
+        () => corner(i + 1, j + 1),
+        () => corner(i, j + 1),
+      ];
+      const cuts = [
+        () => cut(i, j, true),
+        () => cut(i + 1, j, false),
+        () => cut(i, j + 1, true),
+        () => cut(i, j, false),
+      ];
       if (count === 4) {
         emit(cornerIds.map((f) => f()));
         continue;

@@ -29,11 +29,17 @@ export function materialOf(model: PictureModel): MeshMaterial {
   let material = materials.get(model);
   if (material === undefined) {
     const { atlas } = model;
-    const png = (data: Uint8Array | undefined) => (atlas !== undefined && data !== undefined ? encodePng(atlas.width, atlas.height, data) : undefined);
+    const png = (data: Uint8Array | undefined) =>
+      atlas !== undefined && data !== undefined ? encodePng(atlas.width, atlas.height, data) : undefined;
     const baseColor = png(atlas?.baseColor);
     const metallicRoughness = png(atlas?.metallicRoughness);
     const normal = png(atlas?.normal);
-    material = { color: model.color, ...(baseColor && { baseColor }), ...(metallicRoughness && { metallicRoughness }), ...(normal && { normal }) };
+    material = {
+      color: model.color,
+      ...(baseColor && { baseColor }),
+      ...(metallicRoughness && { metallicRoughness }),
+      ...(normal && { normal }),
+    };
     materials.set(model, material);
   }
   return material;
@@ -75,13 +81,23 @@ export function buildPictureModel(spec: PictureMesh, picture: RgbaImage): Pictur
   const mesh = spec.quads ? relief : splitQuads(relief);
   placeModel(mesh.positions, spec);
   mesh.normals = weldedNormals(mesh.positions, triangulate(mesh), mesh.weld);
-  const atlas = spec.texture === 'none' ? undefined : buildAtlas(picture, segmentation.mask, factor, crop, textureSizeFor(spec.faces), spec.texture === 'pbr');
+  const atlas =
+    spec.texture === 'none'
+      ? undefined
+      : buildAtlas(picture, segmentation.mask, factor, crop, textureSizeFor(spec.faces), spec.texture === 'pbr');
   const color = atlas?.meanColor ?? buildAtlas(picture, segmentation.mask, factor, crop, 64, false).meanColor;
   return {
     mesh,
     ...(atlas !== undefined && { atlas }),
     color,
-    segmentation: { method: segmentation.method, box, area: segmentation.area, width: working.width, height: working.height, factor },
+    segmentation: {
+      method: segmentation.method,
+      box,
+      area: segmentation.area,
+      width: working.width,
+      height: working.height,
+      factor,
+    },
   };
 }
 

@@ -19,7 +19,11 @@ export function modelOf(mesh: PictureMesh, picture: Buffer): PictureModel {
 
 /** The texture maps a model of this mesh has, known without making it. */
 export function mapsOf(mesh: PictureMesh): TextureMap[] {
-  return mesh.texture === 'none' ? [] : mesh.texture === 'baked' ? ['baseColor'] : ['baseColor', 'metallicRoughness', 'normal'];
+  return mesh.texture === 'none'
+    ? []
+    : mesh.texture === 'baked'
+      ? ['baseColor']
+      : ['baseColor', 'metallicRoughness', 'normal'];
 }
 
 /** The file names of the textures of `<name>.obj`, known without making the model. */
@@ -40,7 +44,8 @@ export function pictureObj(mesh: PictureMesh, picture: Buffer, name: string): { 
   let byName = objTexts.get(model);
   if (byName === undefined) objTexts.set(model, (byName = new Map()));
   let texts = byName.get(name);
-  if (texts === undefined) byName.set(name, (texts = buildPolygonObj(model.mesh, model.color, name, objTexturesOf(mesh, name))));
+  if (texts === undefined)
+    byName.set(name, (texts = buildPolygonObj(model.mesh, model.color, name, objTexturesOf(mesh, name))));
   return texts;
 }
 
@@ -81,5 +86,9 @@ export function pictureUsdz(mesh: PictureMesh, picture: Buffer): Buffer {
 export function pictureRender(mesh: PictureMesh, picture: Buffer, size: number, yaw: number, pitch = 0): Buffer {
   const model = modelOf(mesh, picture);
   const texture = model.atlas && { width: model.atlas.width, height: model.atlas.height, data: model.atlas.baseColor };
-  return encodePng(size, size, renderModel(model.mesh, texture, model.color, { width: size, height: size, yaw, pitch }));
+  return encodePng(
+    size,
+    size,
+    renderModel(model.mesh, texture, model.color, { width: size, height: size, yaw, pitch }),
+  );
 }

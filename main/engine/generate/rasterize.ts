@@ -31,7 +31,12 @@ export interface RenderOptions {
 const LIGHT = normalize([0.35, 0.55, 1]);
 const AMBIENT = 0.5;
 
-export function renderModel(mesh: PolygonMesh, texture: Texture | undefined, color: [number, number, number], opts: RenderOptions): Uint8Array {
+export function renderModel(
+  mesh: PolygonMesh,
+  texture: Texture | undefined,
+  color: [number, number, number],
+  opts: RenderOptions,
+): Uint8Array {
   const { width, height } = opts;
   const yaw = opts.yaw ?? 0;
   const pitch = opts.pitch ?? 0;
@@ -68,8 +73,15 @@ export function renderModel(mesh: PolygonMesh, texture: Texture | undefined, col
     maxY = Math.max(maxY, view[i + 1]!);
   }
   const margin = opts.margin ?? 0.08;
-  const fitted = Math.min((width * (1 - 2 * margin)) / Math.max(1e-9, maxX - minX), (height * (1 - 2 * margin)) / Math.max(1e-9, maxY - minY));
-  const { scale, ox, oy } = opts.view ?? { scale: fitted, ox: width / 2 - ((minX + maxX) / 2) * fitted, oy: height / 2 + ((minY + maxY) / 2) * fitted };
+  const fitted = Math.min(
+    (width * (1 - 2 * margin)) / Math.max(1e-9, maxX - minX),
+    (height * (1 - 2 * margin)) / Math.max(1e-9, maxY - minY),
+  );
+  const { scale, ox, oy } = opts.view ?? {
+    scale: fitted,
+    ox: width / 2 - ((minX + maxX) / 2) * fitted,
+    oy: height / 2 + ((minY + maxY) / 2) * fitted,
+  };
   const sx = new Float32Array(count);
   const syArr = new Float32Array(count);
   for (let v = 0; v < count; v++) {

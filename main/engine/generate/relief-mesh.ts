@@ -44,7 +44,8 @@ export function buildRelief(t: Tessellation, crop: Crop): PolygonMesh {
   polygons.set(t.polygons);
   let offset = 0;
   for (const size of t.sizes) {
-    for (let k = 0; k < size; k++) polygons[t.polygons.length + offset + k] = count + t.polygons[offset + size - 1 - k]!;
+    for (let k = 0; k < size; k++)
+      polygons[t.polygons.length + offset + k] = count + t.polygons[offset + size - 1 - k]!;
     offset += size;
   }
   const sizes = new Uint8Array(t.sizes.length * 2);

@@ -78,8 +78,16 @@ function foregroundFromBorder(image: RgbaImage): Uint8Array {
 
   // How far the border itself strays from its smoothed colour: the noise the tolerances allow for.
   const strays: number[] = [];
-  for (let x = 0; x < width; x++) strays.push(diff(data, x * 3, expected, x * 3), diff(data, ((height - 1) * width + x) * 3, expected, ((height - 1) * width + x) * 3));
-  for (let y = 0; y < height; y++) strays.push(diff(data, y * width * 3, expected, y * width * 3), diff(data, (y * width + width - 1) * 3, expected, (y * width + width - 1) * 3));
+  for (let x = 0; x < width; x++)
+    strays.push(
+      diff(data, x * 3, expected, x * 3),
+      diff(data, ((height - 1) * width + x) * 3, expected, ((height - 1) * width + x) * 3),
+    );
+  for (let y = 0; y < height; y++)
+    strays.push(
+      diff(data, y * width * 3, expected, y * width * 3),
+      diff(data, (y * width + width - 1) * 3, expected, (y * width + width - 1) * 3),
+    );
   const noise = median(strays);
   const global = Math.min(60, 18 + 4 * noise);
   const step = Math.min(16, 5 + 2 * noise);
@@ -111,7 +119,8 @@ function foregroundFromBorder(image: RgbaImage): Uint8Array {
     const p = queue[head++]!;
     const x = p % width;
     for (let k = 0; k < 4; k++) {
-      const q = k === 0 ? (x > 0 ? p - 1 : -1) : k === 1 ? (x < width - 1 ? p + 1 : -1) : k === 2 ? p - width : p + width;
+      const q =
+        k === 0 ? (x > 0 ? p - 1 : -1) : k === 1 ? (x < width - 1 ? p + 1 : -1) : k === 2 ? p - width : p + width;
       if (q < 0 || q >= n || bg[q] === 1) continue;
       if (diff(data, q * 3, data, p * 3) > step) continue;
       const off = diff(data, q * 3, expected, q * 3);
@@ -207,7 +216,8 @@ function borderPatch(width: number, height: number, rgb: Float32Array): Float32A
     const out = new Float32Array(count * 3);
     for (let k = 0; k < 3; k++) {
       const raw = Array.from({ length: count }, (_, t) => rgb[at(t) * 3 + k]!);
-      for (let t = 0; t < count; t++) out[t * 3 + k] = median(raw.slice(Math.max(0, t - window), Math.min(count, t + window + 1)));
+      for (let t = 0; t < count; t++)
+        out[t * 3 + k] = median(raw.slice(Math.max(0, t - window), Math.min(count, t + window + 1)));
     }
     return out;
   };
@@ -222,9 +232,16 @@ function borderPatch(width: number, height: number, rgb: Float32Array): Float32A
       const u = width > 1 ? x / (width - 1) : 0;
       for (let k = 0; k < 3; k++) {
         const corners =
-          (1 - u) * (1 - v) * top[k]! + u * (1 - v) * top[(width - 1) * 3 + k]! + (1 - u) * v * bottom[k]! + u * v * bottom[(width - 1) * 3 + k]!;
+          (1 - u) * (1 - v) * top[k]! +
+          u * (1 - v) * top[(width - 1) * 3 + k]! +
+          (1 - u) * v * bottom[k]! +
+          u * v * bottom[(width - 1) * 3 + k]!;
         out[(y * width + x) * 3 + k] =
-          (1 - v) * top[x * 3 + k]! + v * bottom[x * 3 + k]! + (1 - u) * left[y * 3 + k]! + u * right[y * 3 + k]! - corners;
+          (1 - v) * top[x * 3 + k]! +
+          v * bottom[x * 3 + k]! +
+          (1 - u) * left[y * 3 + k]! +
+          u * right[y * 3 + k]! -
+          corners;
       }
     }
   }
@@ -239,7 +256,13 @@ function median(values: number[]): number {
 // ---- components ----------------------------------------------------------------------------------------
 
 /** Calls `each` with the pixels of every connected region of 1s (4- or 8-connected) and whether it touches the border. */
-function forEachComponent(width: number, height: number, on: Uint8Array, connectivity: 4 | 8, each: (pixels: Int32Array, touchesBorder: boolean) => void): void {
+function forEachComponent(
+  width: number,
+  height: number,
+  on: Uint8Array,
+  connectivity: 4 | 8,
+  each: (pixels: Int32Array, touchesBorder: boolean) => void,
+): void {
   const n = width * height;
   const seen = new Uint8Array(n);
   const stack = new Int32Array(n);

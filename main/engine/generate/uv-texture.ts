@@ -27,7 +27,14 @@ const NORMAL_STRENGTH = 2.5;
  * `picture` is the decoded picture; `mask` and `crop` are in working pixels, `factor` picture pixels each.
  * `size` is the height of the atlas (each half is size × size).
  */
-export function buildAtlas(picture: RgbaImage, mask: Mask, factor: number, crop: Crop, size: number, pbr: boolean): TextureAtlas {
+export function buildAtlas(
+  picture: RgbaImage,
+  mask: Mask,
+  factor: number,
+  crop: Crop,
+  size: number,
+  pbr: boolean,
+): TextureAtlas {
   const width = size * 2;
   const front = new Float32Array(size * size * 3);
   const inside = new Uint8Array(size * size);
@@ -64,7 +71,12 @@ export function buildAtlas(picture: RgbaImage, mask: Mask, factor: number, crop:
       baseColor[b + 3] = 255;
     }
   }
-  const atlas: TextureAtlas = { width, height: size, baseColor, meanColor: mean.map((v) => v / 255) as [number, number, number] };
+  const atlas: TextureAtlas = {
+    width,
+    height: size,
+    baseColor,
+    meanColor: mean.map((v) => v / 255) as [number, number, number],
+  };
   if (pbr) Object.assign(atlas, surfaceMaps(front, size));
   return atlas;
 }
@@ -151,7 +163,8 @@ function surfaceMaps(rgb: Float32Array, size: number): { metallicRoughness: Uint
       const grey = Math.max(0, 1 - saturation[t]! * 4);
       const roughness = 0.85 - 0.5 * highlight;
       const metallic = 0.7 * grey * contrast;
-      const dx = (luma[y * size + (x < size - 1 ? x + 1 : x)]! - luma[y * size + (x > 0 ? x - 1 : x)]!) * NORMAL_STRENGTH;
+      const dx =
+        (luma[y * size + (x < size - 1 ? x + 1 : x)]! - luma[y * size + (x > 0 ? x - 1 : x)]!) * NORMAL_STRENGTH;
       const dy = (luma[down + x]! - luma[up + x]!) * NORMAL_STRENGTH;
       const len = Math.sqrt(dx * dx + dy * dy + 1);
       const o = (y * width + x) * 4;
@@ -184,7 +197,15 @@ function boxBlur(values: Float32Array, size: number, r: number): Float32Array {
       sum += line[k + r + 1 < size ? k + r + 1 : size - 1]! - line[k - r > 0 ? k - r : 0]!;
     }
   };
-  for (let y = 0; y < size; y++) run((k) => values[y * size + k]!, (k, v) => (rows[y * size + k] = v));
-  for (let x = 0; x < size; x++) run((k) => rows[k * size + x]!, (k, v) => (out[k * size + x] = v));
+  for (let y = 0; y < size; y++)
+    run(
+      (k) => values[y * size + k]!,
+      (k, v) => (rows[y * size + k] = v),
+    );
+  for (let x = 0; x < size; x++)
+    run(
+      (k) => rows[k * size + x]!,
+      (k, v) => (out[k * size + x] = v),
+    );
   return out;
 }

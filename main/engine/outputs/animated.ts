@@ -86,11 +86,38 @@ export function buildAnimatedGlb(opts: AnimatedGlbOptions): Buffer {
   const vertexCount = positions.length / 3;
   const accessors: object[] = [];
   const accessor = (a: object) => accessors.push(a) - 1;
-  const POSITION = accessor({ bufferView: bin.add(new Float32Array(positions), GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC3', min, max });
-  const NORMAL = accessor({ bufferView: bin.add(new Float32Array(normals), GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC3' });
-  const JOINTS_0 = accessor({ bufferView: bin.add(new Uint8Array(joints), GL.ARRAY_BUFFER), componentType: GL.UNSIGNED_BYTE, count: vertexCount, type: 'VEC4' });
-  const WEIGHTS_0 = accessor({ bufferView: bin.add(new Float32Array(weights), GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC4' });
-  const INDICES = accessor({ bufferView: bin.add(new Uint16Array(indices), GL.ELEMENT_ARRAY_BUFFER), componentType: GL.UNSIGNED_SHORT, count: indices.length, type: 'SCALAR' });
+  const POSITION = accessor({
+    bufferView: bin.add(new Float32Array(positions), GL.ARRAY_BUFFER),
+    componentType: GL.FLOAT,
+    count: vertexCount,
+    type: 'VEC3',
+    min,
+    max,
+  });
+  const NORMAL = accessor({
+    bufferView: bin.add(new Float32Array(normals), GL.ARRAY_BUFFER),
+    componentType: GL.FLOAT,
+    count: vertexCount,
+    type: 'VEC3',
+  });
+  const JOINTS_0 = accessor({
+    bufferView: bin.add(new Uint8Array(joints), GL.ARRAY_BUFFER),
+    componentType: GL.UNSIGNED_BYTE,
+    count: vertexCount,
+    type: 'VEC4',
+  });
+  const WEIGHTS_0 = accessor({
+    bufferView: bin.add(new Float32Array(weights), GL.ARRAY_BUFFER),
+    componentType: GL.FLOAT,
+    count: vertexCount,
+    type: 'VEC4',
+  });
+  const INDICES = accessor({
+    bufferView: bin.add(new Uint16Array(indices), GL.ELEMENT_ARRAY_BUFFER),
+    componentType: GL.UNSIGNED_SHORT,
+    count: indices.length,
+    type: 'SCALAR',
+  });
   // Inverse bind matrices: the bones have no rest rotation, so each is a translation by minus the bone's position.
   const ibm = new Float32Array(SKELETON.length * 16);
   world.forEach((p, i) => {
@@ -113,7 +140,14 @@ export function buildAnimatedGlb(opts: AnimatedGlbOptions): Buffer {
     const motion = motionOf(clip, opts.seed);
     const frames = Math.max(2, Math.round(motion.period * FPS) + 1);
     const times = Float32Array.from({ length: frames }, (_, f) => (f / (frames - 1)) * motion.period);
-    const input = accessor({ bufferView: bin.add(times), componentType: GL.FLOAT, count: frames, type: 'SCALAR', min: [0], max: [motion.period] });
+    const input = accessor({
+      bufferView: bin.add(times),
+      componentType: GL.FLOAT,
+      count: frames,
+      type: 'SCALAR',
+      min: [0],
+      max: [motion.period],
+    });
     const samplers: object[] = [];
     const channels: object[] = [];
     for (const [name, angles] of Object.entries(motion.rotations)) {
@@ -121,12 +155,18 @@ export function buildAnimatedGlb(opts: AnimatedGlbOptions): Buffer {
       const q = new Float32Array(frames * 4);
       for (let f = 0; f < frames; f++) q.set(euler(angles((f / (frames - 1)) * Math.PI * 2)), f * 4);
       const output = accessor({ bufferView: bin.add(q), componentType: GL.FLOAT, count: frames, type: 'VEC4' });
-      channels.push({ sampler: samplers.push({ input, output, interpolation: 'LINEAR' }) - 1, target: { node: boneNode(i), path: 'rotation' } });
+      channels.push({
+        sampler: samplers.push({ input, output, interpolation: 'LINEAR' }) - 1,
+        target: { node: boneNode(i), path: 'rotation' },
+      });
     }
     const t = new Float32Array(frames * 3);
     for (let f = 0; f < frames; f++) t.set(add(world[0]!, motion.hips((f / (frames - 1)) * Math.PI * 2)), f * 3);
     const output = accessor({ bufferView: bin.add(t), componentType: GL.FLOAT, count: frames, type: 'VEC3' });
-    channels.push({ sampler: samplers.push({ input, output, interpolation: 'LINEAR' }) - 1, target: { node: boneNode(0), path: 'translation' } });
+    channels.push({
+      sampler: samplers.push({ input, output, interpolation: 'LINEAR' }) - 1,
+      target: { node: boneNode(0), path: 'translation' },
+    });
     return { name: clip, samplers, channels };
   });
 
@@ -136,9 +176,21 @@ export function buildAnimatedGlb(opts: AnimatedGlbOptions): Buffer {
     scene: 0,
     scenes: [{ nodes: [0, boneNode(0)] }],
     nodes,
-    meshes: [{ name: 'body', primitives: [{ attributes: { POSITION, NORMAL, JOINTS_0, WEIGHTS_0 }, indices: INDICES, material: 0 }] }],
-    materials: [{ name: 'body', pbrMetallicRoughness: { baseColorFactor: [...colour, 1], metallicFactor: 0, roughnessFactor: 0.7 } }],
-    skins: [{ name: 'rig', inverseBindMatrices: IBM, joints: SKELETON.map((_, i) => boneNode(i)), skeleton: boneNode(0) }],
+    meshes: [
+      {
+        name: 'body',
+        primitives: [{ attributes: { POSITION, NORMAL, JOINTS_0, WEIGHTS_0 }, indices: INDICES, material: 0 }],
+      },
+    ],
+    materials: [
+      {
+        name: 'body',
+        pbrMetallicRoughness: { baseColorFactor: [...colour, 1], metallicFactor: 0, roughnessFactor: 0.7 },
+      },
+    ],
+    skins: [
+      { name: 'rig', inverseBindMatrices: IBM, joints: SKELETON.map((_, i) => boneNode(i)), skeleton: boneNode(0) },
+    ],
     animations,
     accessors,
     bufferViews: bin.views,
@@ -179,8 +231,18 @@ function motionOf(clip: string, seed: string): Motion {
   const bend =
     (amp: number, offset = 0): Angles =>
     (p) => [amp * Math.max(0, Math.sin(p + offset)), 0, 0];
-  const arms = (down: number): Record<string, Angles> => ({ LeftArm: (p) => [0, 0, down + 0.03 * Math.sin(p)], RightArm: (p) => [0, 0, -down - 0.03 * Math.sin(p)] });
-  const gait = (legAmp: number, kneeAmp: number, armAmp: number, bob: number, period: number, lean: number): Motion => ({
+  const arms = (down: number): Record<string, Angles> => ({
+    LeftArm: (p) => [0, 0, down + 0.03 * Math.sin(p)],
+    RightArm: (p) => [0, 0, -down - 0.03 * Math.sin(p)],
+  });
+  const gait = (
+    legAmp: number,
+    kneeAmp: number,
+    armAmp: number,
+    bob: number,
+    period: number,
+    lean: number,
+  ): Motion => ({
     period,
     rotations: {
       LeftUpLeg: swing(-legAmp),
@@ -203,7 +265,12 @@ function motionOf(clip: string, seed: string): Motion {
     case 'idle':
       return {
         period: 3,
-        rotations: { Spine: (p) => [0.03 * Math.sin(p), 0, 0], Head: (p) => [0, 0.12 * Math.sin(p), 0], Neck: (p) => [0.04 * Math.sin(p), 0, 0], ...arms(1.0) },
+        rotations: {
+          Spine: (p) => [0.03 * Math.sin(p), 0, 0],
+          Head: (p) => [0, 0.12 * Math.sin(p), 0],
+          Neck: (p) => [0.04 * Math.sin(p), 0, 0],
+          ...arms(1.0),
+        },
         hips: (p) => [0, 0.01 * Math.sin(p * 2), 0],
       };
     case 'walk':
@@ -242,7 +309,12 @@ function euler([x, y, z]: V3): [number, number, number, number] {
   const [cx, sx] = [Math.cos(x / 2), Math.sin(x / 2)];
   const [cy, sy] = [Math.cos(y / 2), Math.sin(y / 2)];
   const [cz, sz] = [Math.cos(z / 2), Math.sin(z / 2)];
-  const q: [number, number, number, number] = [sx * cy * cz - cx * sy * sz, cx * sy * cz + sx * cy * sz, cx * cy * sz - sx * sy * cz, cx * cy * cz + sx * sy * sz];
+  const q: [number, number, number, number] = [
+    sx * cy * cz - cx * sy * sz,
+    cx * sy * cz + sx * cy * sz,
+    cx * cy * sz - sx * sy * cz,
+    cx * cy * cz + sx * sy * sz,
+  ];
   const n = Math.hypot(...q);
   return q.map((v) => v / n) as [number, number, number, number];
 }
@@ -273,7 +345,11 @@ function box(a: V3, b: V3, r: number): { positions: number[]; normals: number[];
       faces.push({ n, corners: sign > 0 ? corners : corners.reverse() });
     }
   }
-  return faces.map(({ n, corners }) => ({ positions: corners.flat(), normals: corners.flatMap(() => n), indices: [0, 1, 2, 0, 2, 3] }));
+  return faces.map(({ n, corners }) => ({
+    positions: corners.flat(),
+    normals: corners.flatMap(() => n),
+    indices: [0, 1, 2, 0, 2, 3],
+  }));
 }
 
 const add = (a: V3, b: V3): V3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];

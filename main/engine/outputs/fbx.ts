@@ -13,7 +13,10 @@ export function buildFbxBinary(seed: string, mesh: Omit<MeshOptions, 'seed'> = {
   // The last index of each polygon is stored as -(index + 1).
   const polygonVertexIndex = Int32Array.from(faces, (v, k) => (k % size === size - 1 ? ~v : v));
   // The same material as the GLB of the same mesh (glb.ts): the seeded colour, or the seeded texture embedded.
-  const material = { color: m.color, ...(texture && { texture: { png: renderTexture(seed), fileName: 'texture.png' } }) };
+  const material = {
+    color: m.color,
+    ...(texture && { texture: { png: renderTexture(seed), fileName: 'texture.png' } }),
+  };
   return writeFbx({ positions: m.positions, normals: m.normals, uvs: m.uvs, polygonVertexIndex, material }, GENERATOR);
 }
 
@@ -28,12 +31,17 @@ export function buildPolygonFbx(mesh: PolygonMesh, material: MeshMaterial, textu
     }
     offset += size;
   }
-  return writeFbx({
-    positions: mesh.positions,
-    normals: mesh.normals,
-    uvs: mesh.uvs,
-    polygonVertexIndex,
-    material: { color: material.color, ...(material.baseColor && { texture: { png: material.baseColor, fileName: textureName } }) },
-  }, GENERATOR);
+  return writeFbx(
+    {
+      positions: mesh.positions,
+      normals: mesh.normals,
+      uvs: mesh.uvs,
+      polygonVertexIndex,
+      material: {
+        color: material.color,
+        ...(material.baseColor && { texture: { png: material.baseColor, fileName: textureName } }),
+      },
+    },
+    GENERATOR,
+  );
 }
-

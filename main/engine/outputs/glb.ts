@@ -25,7 +25,12 @@ export const GL = {
 } as const;
 
 /** The sampler of every texture the engine writes: linear, mipmapped, clamped at the edges. */
-export const LINEAR_CLAMPED = { magFilter: GL.LINEAR, minFilter: GL.LINEAR_MIPMAP_LINEAR, wrapS: GL.CLAMP_TO_EDGE, wrapT: GL.CLAMP_TO_EDGE };
+export const LINEAR_CLAMPED = {
+  magFilter: GL.LINEAR,
+  minFilter: GL.LINEAR_MIPMAP_LINEAR,
+  wrapS: GL.CLAMP_TO_EDGE,
+  wrapT: GL.CLAMP_TO_EDGE,
+};
 
 /** The accessors of a triangle mesh: POSITION 0, NORMAL 1, TEXCOORD_0 2 and its indices 3, written into `bin`. */
 export function meshAccessors(
@@ -38,7 +43,14 @@ export function meshAccessors(
   // The largest index value is reserved (primitive restart), so uint16 holds at most 65535 vertices.
   const indices = vertexCount <= 0xffff ? Uint16Array.from(triangles) : triangles;
   return [
-    { bufferView: bin.add(mesh.positions, GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC3', min, max },
+    {
+      bufferView: bin.add(mesh.positions, GL.ARRAY_BUFFER),
+      componentType: GL.FLOAT,
+      count: vertexCount,
+      type: 'VEC3',
+      min,
+      max,
+    },
     { bufferView: bin.add(mesh.normals, GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC3' },
     { bufferView: bin.add(mesh.uvs, GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC2' },
     {
@@ -66,7 +78,12 @@ export function buildGlb(opts: GlbOptions): Buffer {
     scene: 0,
     scenes: [{ nodes: [0] }],
     nodes: [{ name: 'model', mesh: 0 }],
-    meshes: [{ name: 'model', primitives: [{ attributes: { POSITION: 0, NORMAL: 1, TEXCOORD_0: 2 }, indices: 3, material: 0 }] }],
+    meshes: [
+      {
+        name: 'model',
+        primitives: [{ attributes: { POSITION: 0, NORMAL: 1, TEXCOORD_0: 2 }, indices: 3, material: 0 }],
+      },
+    ],
     materials: [
       {
         name: 'material',
@@ -124,7 +141,8 @@ export function readGlbJson(buf: Uint8Array): unknown {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   if (b.length < 20 || b.readUInt32LE(0) !== MAGIC) throw new Error('not a GLB file');
   if (b.readUInt32LE(4) !== 2) throw new Error(`unsupported GLB version ${b.readUInt32LE(4)}`);
-  if (b.readUInt32LE(8) !== b.length) throw new Error(`GLB length ${b.readUInt32LE(8)} does not match ${b.length} bytes`);
+  if (b.readUInt32LE(8) !== b.length)
+    throw new Error(`GLB length ${b.readUInt32LE(8)} does not match ${b.length} bytes`);
   const jsonLength = b.readUInt32LE(12);
   if (b.readUInt32LE(16) !== CHUNK_JSON || 20 + jsonLength > b.length) throw new Error('GLB has no valid JSON chunk');
   return JSON.parse(b.toString('utf8', 20, 20 + jsonLength));

@@ -46,12 +46,36 @@ const DEFAULT_FACES = 2000;
 const MAX_GRID = 256;
 /** Cube faces as [normal, u axis, v axis] with u x v = normal, so grid order is counter-clockwise outside. */
 const FACES: [Vec3, Vec3, Vec3][] = [
-  [[1, 0, 0], [0, 0, -1], [0, 1, 0]],
-  [[-1, 0, 0], [0, 0, 1], [0, 1, 0]],
-  [[0, 1, 0], [1, 0, 0], [0, 0, -1]],
-  [[0, -1, 0], [1, 0, 0], [0, 0, 1]],
-  [[0, 0, 1], [1, 0, 0], [0, 1, 0]],
-  [[0, 0, -1], [-1, 0, 0], [0, 1, 0]],
+  [
+    [1, 0, 0],
+    [0, 0, -1],
+    [0, 1, 0],
+  ],
+  [
+    [-1, 0, 0],
+    [0, 0, 1],
+    [0, 1, 0],
+  ],
+  [
+    [0, 1, 0],
+    [1, 0, 0],
+    [0, 0, -1],
+  ],
+  [
+    [0, -1, 0],
+    [1, 0, 0],
+    [0, 0, 1],
+  ],
+  [
+    [0, 0, 1],
+    [1, 0, 0],
+    [0, 1, 0],
+  ],
+  [
+    [0, 0, -1],
+    [-1, 0, 0],
+    [0, 1, 0],
+  ],
 ];
 const UV_INSET = 0.01;
 
@@ -85,7 +109,7 @@ export function buildMesh(opts: MeshOptions): Mesh {
         uvs[vi * 2] = ((f % 3) + UV_INSET + (i / n) * (1 - 2 * UV_INSET)) / 3;
         uvs[vi * 2 + 1] = (Math.floor(f / 3) + UV_INSET + (1 - j / n) * (1 - 2 * UV_INSET)) / 2;
         corner[vi] = c.reduce((id, x) => id * side + Math.round(((x + 1) * n) / 2), 0);
-        if (i < n && j < n) quads.set([vi, vi + 1, vi + side + 1, vi + side], (q++) * 4);
+        if (i < n && j < n) quads.set([vi, vi + 1, vi + side + 1, vi + side], q++ * 4);
       }
     }
   });
@@ -151,7 +175,10 @@ const SHAPES: Record<MeshKind, (random: () => number) => Shape> = {
 // ---- placement ---------------------------------------------------------------------------------
 
 /** Scales the model to its target box (natural size: 1 m on the longest side) and moves the pivot to the origin. */
-export function placeInBox(positions: Float32Array, opts: Pick<MeshOptions, 'scale' | 'preserveAspectRatio' | 'pivot'>): void {
+export function placeInBox(
+  positions: Float32Array,
+  opts: Pick<MeshOptions, 'scale' | 'preserveAspectRatio' | 'pivot'>,
+): void {
   const pivot = opts.pivot ?? [0, 0, 0];
   const want = opts.scale ?? [-1, -1, -1];
   for (let k = 0; k < 3; k++) {

@@ -38,7 +38,8 @@ export function buildObj(opts: ObjOptions): { obj: string; mtl: string } {
 }
 
 const round = (x: number) => String(Math.round(x * 1e6) / 1e6);
-const num = (a: Float32Array, start: number, count: number) => Array.from(a.subarray(start, start + count), round).join(' ');
+const num = (a: Float32Array, start: number, count: number) =>
+  Array.from(a.subarray(start, start + count), round).join(' ');
 
 /** The texture files an OBJ of a polygon mesh names beside it, by what they hold. */
 export interface ObjTextureNames {
@@ -48,7 +49,10 @@ export interface ObjTextureNames {
 }
 
 /** The file names the textures of `<name>.obj` have beside it: `<name>.png`, `<name>_metallic_roughness.png`, `<name>_normal.png`. */
-export function objTextureNames(name: string, material: { baseColor?: unknown; metallicRoughness?: unknown; normal?: unknown }): ObjTextureNames {
+export function objTextureNames(
+  name: string,
+  material: { baseColor?: unknown; metallicRoughness?: unknown; normal?: unknown },
+): ObjTextureNames {
   return {
     ...(material.baseColor !== undefined && { baseColor: `${name}.png` }),
     ...(material.metallicRoughness !== undefined && { metallicRoughness: `${name}_metallic_roughness.png` }),
@@ -61,7 +65,12 @@ export function objTextureNames(name: string, material: { baseColor?: unknown; m
  * colour, `map_Kd` for the base-colour texture and, for PBR, the roughness and metalness channels of the
  * metallic-roughness texture (`map_Pr`/`map_Pm` with `-imfchan`) and the normal map (`norm`).
  */
-export function buildPolygonObj(mesh: PolygonMesh, color: Vec3, name: string, textures: ObjTextureNames): { obj: string; mtl: string } {
+export function buildPolygonObj(
+  mesh: PolygonMesh,
+  color: Vec3,
+  name: string,
+  textures: ObjTextureNames,
+): { obj: string; mtl: string } {
   const lines = [`# ${GENERATOR}`, `mtllib ${name}.mtl`, `o ${name}`];
   for (let i = 0; i < mesh.positions.length; i += 3) lines.push(`v ${num(mesh.positions, i, 3)}`);
   for (let i = 0; i < mesh.uvs.length; i += 2) lines.push(`vt ${round(mesh.uvs[i]!)} ${round(1 - mesh.uvs[i + 1]!)}`);
@@ -87,7 +96,9 @@ export function buildPolygonMtl(color: Vec3, textures: ObjTextureNames): string 
     'd 1',
     'illum 1',
     ...(textures.baseColor ? [`map_Kd ${textures.baseColor}`] : []),
-    ...(textures.metallicRoughness ? [`map_Pr -imfchan g ${textures.metallicRoughness}`, `map_Pm -imfchan b ${textures.metallicRoughness}`] : []),
+    ...(textures.metallicRoughness
+      ? [`map_Pr -imfchan g ${textures.metallicRoughness}`, `map_Pm -imfchan b ${textures.metallicRoughness}`]
+      : []),
     ...(textures.normal ? [`norm ${textures.normal}`] : []),
   ];
   return `${mtl.join('\n')}\n`;

@@ -10,7 +10,15 @@ export function buildPolygonGlb(mesh: PolygonMesh, material: MeshMaterial): Buff
   const bin = new BinaryBody();
   const accessors = meshAccessors(bin, mesh, triangles, boundsOf(mesh.positions));
   // A normal map needs a tangent space; it is given rather than left to each viewer to generate.
-  const tangents = material.normal !== undefined ? accessors.push({ bufferView: bin.add(uvTangents(mesh, triangles), GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC4' }) - 1 : undefined;
+  const tangents =
+    material.normal !== undefined
+      ? accessors.push({
+          bufferView: bin.add(uvTangents(mesh, triangles), GL.ARRAY_BUFFER),
+          componentType: GL.FLOAT,
+          count: vertexCount,
+          type: 'VEC4',
+        }) - 1
+      : undefined;
   const images: { bufferView: number; mimeType: string }[] = [];
   const texture = (png: Buffer | undefined) => {
     if (png === undefined) return undefined;
@@ -22,14 +30,27 @@ export function buildPolygonGlb(mesh: PolygonMesh, material: MeshMaterial): Buff
   const normalTexture = texture(material.normal);
   const pbrMetallicRoughness = {
     ...(baseColorTexture ? { baseColorTexture } : { baseColorFactor: [...material.color.map(srgbToLinear), 1] }),
-    ...(metallicRoughnessTexture ? { metallicRoughnessTexture, metallicFactor: 1, roughnessFactor: 1 } : { metallicFactor: 0, roughnessFactor: 0.8 }),
+    ...(metallicRoughnessTexture
+      ? { metallicRoughnessTexture, metallicFactor: 1, roughnessFactor: 1 }
+      : { metallicFactor: 0, roughnessFactor: 0.8 }),
   };
   const gltf = {
     asset: { version: '2.0', generator: GENERATOR },
     scene: 0,
     scenes: [{ nodes: [0] }],
     nodes: [{ name: 'model', mesh: 0 }],
-    meshes: [{ name: 'model', primitives: [{ attributes: { POSITION: 0, NORMAL: 1, TEXCOORD_0: 2, ...(tangents !== undefined && { TANGENT: tangents }) }, indices: 3, material: 0 }] }],
+    meshes: [
+      {
+        name: 'model',
+        primitives: [
+          {
+            attributes: { POSITION: 0, NORMAL: 1, TEXCOORD_0: 2, ...(tangents !== undefined && { TANGENT: tangents }) },
+            indices: 3,
+            material: 0,
+          },
+        ],
+      },
+    ],
     materials: [{ name: 'material', pbrMetallicRoughness, ...(normalTexture && { normalTexture }) }],
     ...(images.length > 0 && {
       textures: images.map((_, i) => ({ sampler: 0, source: i })),

@@ -25,7 +25,8 @@ export function triangulate(mesh: Pick<PolygonMesh, 'positions' | 'polygons' | '
   for (const size of mesh.sizes) count += size - 2;
   const out = new Uint32Array(count * 3);
   const p = mesh.positions;
-  const dist2 = (a: number, b: number) => (p[a * 3]! - p[b * 3]!) ** 2 + (p[a * 3 + 1]! - p[b * 3 + 1]!) ** 2 + (p[a * 3 + 2]! - p[b * 3 + 2]!) ** 2;
+  const dist2 = (a: number, b: number) =>
+    (p[a * 3]! - p[b * 3]!) ** 2 + (p[a * 3 + 1]! - p[b * 3 + 1]!) ** 2 + (p[a * 3 + 2]! - p[b * 3 + 2]!) ** 2;
   const v = mesh.polygons;
   let o = 0;
   let offset = 0;
@@ -114,7 +115,10 @@ export interface MeshMaterial {
  * Per-vertex tangents (xyz and the bitangent's handedness in w) from the UVs, for normal maps: the direction
  * in which u grows, made perpendicular to the normal. Vertices with a degenerate UV layout get any perpendicular.
  */
-export function uvTangents(mesh: Pick<PolygonMesh, 'positions' | 'normals' | 'uvs'>, triangles: Uint32Array): Float32Array {
+export function uvTangents(
+  mesh: Pick<PolygonMesh, 'positions' | 'normals' | 'uvs'>,
+  triangles: Uint32Array,
+): Float32Array {
   const count = mesh.positions.length / 3;
   const tan = new Float64Array(count * 3);
   const bit = new Float64Array(count * 3);

@@ -36,7 +36,11 @@ export class Canvas {
    * Fills the region where `inside(x, y)` (a signed distance in pixels, negative inside) is below 0, with a one-pixel
    * soft edge; `shade(x, y)` gives each pixel's colour. Only the box [x0, x1] × [y0, y1] is visited.
    */
-  fill(box: [number, number, number, number], distance: (x: number, y: number) => number, shade: (x: number, y: number) => Rgb): void {
+  fill(
+    box: [number, number, number, number],
+    distance: (x: number, y: number) => number,
+    shade: (x: number, y: number) => Rgb,
+  ): void {
     const [x0, y0, x1, y1] = box;
     for (let y = Math.max(0, Math.floor(y0) - 1); y <= Math.min(this.height - 1, Math.ceil(y1) + 1); y++) {
       for (let x = Math.max(0, Math.floor(x0) - 1); x <= Math.min(this.width - 1, Math.ceil(x1) + 1); x++) {
@@ -48,7 +52,11 @@ export class Canvas {
 
   ellipse(cx: number, cy: number, rx: number, ry: number, shade: (x: number, y: number) => Rgb): void {
     const r = Math.min(rx, ry);
-    this.fill([cx - rx, cy - ry, cx + rx, cy + ry], (x, y) => (Math.hypot((x - cx) / rx, (y - cy) / ry) - 1) * r, shade);
+    this.fill(
+      [cx - rx, cy - ry, cx + rx, cy + ry],
+      (x, y) => (Math.hypot((x - cx) / rx, (y - cy) / ry) - 1) * r,
+      shade,
+    );
   }
 
   rect(x0: number, y0: number, x1: number, y1: number, shade: (x: number, y: number) => Rgb): void {
@@ -59,17 +67,21 @@ export class Canvas {
   polygon(points: [number, number][], shade: (x: number, y: number) => Rgb): void {
     const xs = points.map((p) => p[0]);
     const ys = points.map((p) => p[1]);
-    this.fill([Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)], (x, y) => {
-      let inside = false;
-      let nearest = Infinity;
-      for (let i = 0, j = points.length - 1; i < points.length; j = i++) {
-        const [xi, yi] = points[i]!;
-        const [xj, yj] = points[j]!;
-        if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-        nearest = Math.min(nearest, segmentDistance(x, y, xi, yi, xj, yj));
-      }
-      return inside ? -nearest : nearest;
-    }, shade);
+    this.fill(
+      [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)],
+      (x, y) => {
+        let inside = false;
+        let nearest = Infinity;
+        for (let i = 0, j = points.length - 1; i < points.length; j = i++) {
+          const [xi, yi] = points[i]!;
+          const [xj, yj] = points[j]!;
+          if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+          nearest = Math.min(nearest, segmentDistance(x, y, xi, yi, xj, yj));
+        }
+        return inside ? -nearest : nearest;
+      },
+      shade,
+    );
   }
 
   /** A soft elliptical shadow: darkens by up to `strength`, fading to nothing at the rim. */

@@ -18,11 +18,41 @@ interface Sky {
 }
 
 const SKIES: Record<Light, Sky> = {
-  day: { top: [0.35, 0.6, 0.92], horizon: [0.78, 0.88, 0.98], tint: [1, 1, 1], amount: 0, direction: [-0.5, -0.6, 0.62] },
-  sunset: { top: [0.3, 0.18, 0.42], horizon: [1, 0.52, 0.22], tint: [1.15, 0.82, 0.6], amount: 0.4, direction: [0.85, -0.15, 0.5] },
-  sunrise: { top: [0.5, 0.6, 0.88], horizon: [1, 0.74, 0.5], tint: [1.1, 0.95, 0.82], amount: 0.25, direction: [-0.85, -0.2, 0.5] },
-  night: { top: [0.01, 0.02, 0.08], horizon: [0.08, 0.1, 0.25], tint: [0.45, 0.55, 0.95], amount: 0.55, direction: [0.4, -0.7, 0.6] },
-  overcast: { top: [0.55, 0.57, 0.6], horizon: [0.78, 0.79, 0.8], tint: [0.88, 0.9, 0.93], amount: 0.25, direction: [0, -0.9, 0.45] },
+  day: {
+    top: [0.35, 0.6, 0.92],
+    horizon: [0.78, 0.88, 0.98],
+    tint: [1, 1, 1],
+    amount: 0,
+    direction: [-0.5, -0.6, 0.62],
+  },
+  sunset: {
+    top: [0.3, 0.18, 0.42],
+    horizon: [1, 0.52, 0.22],
+    tint: [1.15, 0.82, 0.6],
+    amount: 0.4,
+    direction: [0.85, -0.15, 0.5],
+  },
+  sunrise: {
+    top: [0.5, 0.6, 0.88],
+    horizon: [1, 0.74, 0.5],
+    tint: [1.1, 0.95, 0.82],
+    amount: 0.25,
+    direction: [-0.85, -0.2, 0.5],
+  },
+  night: {
+    top: [0.01, 0.02, 0.08],
+    horizon: [0.08, 0.1, 0.25],
+    tint: [0.45, 0.55, 0.95],
+    amount: 0.55,
+    direction: [0.4, -0.7, 0.6],
+  },
+  overcast: {
+    top: [0.55, 0.57, 0.6],
+    horizon: [0.78, 0.79, 0.8],
+    tint: [0.88, 0.9, 0.93],
+    amount: 0.25,
+    direction: [0, -0.9, 0.45],
+  },
 };
 
 const ALL_SHAPES: ShapeKind[] = ['ball', 'box', 'house', 'tree', 'mountain', 'tower', 'car', 'star', 'flower', 'cone'];
@@ -51,10 +81,18 @@ export function paintPromptRgba(prompt: string, palette: Rgb[], size: number): U
   const slots = objects.length;
   for (const i of order) {
     const object = objects[i]!;
-    const slot = object.place === 'left' ? 0.26 : object.place === 'right' ? 0.74 : object.place === 'center' ? 0.5 : (i + 1) / (slots + 1);
+    const slot =
+      object.place === 'left'
+        ? 0.26
+        : object.place === 'right'
+          ? 0.74
+          : object.place === 'center'
+            ? 0.5
+            : (i + 1) / (slots + 1);
     const x = size * (slot + (random() - 0.5) * 0.06);
     const unit = (size * 0.2 * object.scale) / Math.sqrt(Math.max(1, slots * 0.6));
-    const base = object.shape === 'mountain' ? horizon + unit * 0.1 : horizon + (size - horizon) * (0.45 + 0.2 * random());
+    const base =
+      object.shape === 'mountain' ? horizon + unit * 0.1 : horizon + (size - horizon) * (0.45 + 0.2 * random());
     drawObject(canvas, object, x, base, unit, sky, random);
   }
   canvas.tint(sky.tint, sky.amount);
@@ -68,7 +106,12 @@ const depth = (o: SceneObject) => (o.shape === 'star' ? 0 : o.shape === 'mountai
 function subjectOf(colour: Rgb | undefined, random: () => number): SceneObject {
   const shape = ALL_SHAPES[Math.floor(random() * ALL_SHAPES.length)]!;
   const hues = Object.values(COLOURS);
-  return { shape, colour: colour ?? hues[Math.floor(random() * hues.length)]!, named: colour !== undefined, scale: 1.2 };
+  return {
+    shape,
+    colour: colour ?? hues[Math.floor(random() * hues.length)]!,
+    named: colour !== undefined,
+    scale: 1.2,
+  };
 }
 
 function jitter(c: Rgb, random: () => number): Rgb {
@@ -89,20 +132,28 @@ function drawSkyLight(canvas: Canvas, light: Light, horizon: number, random: () 
     }
     case 'day':
       canvas.ellipse(w * (0.1 + 0.2 * random()), w * 0.12, w * 0.06, w * 0.06, flat([1, 0.97, 0.75]));
-      for (let i = 0; i < 3; i++) cloud(canvas, w * random(), horizon * (0.15 + 0.5 * random()), w * (0.05 + 0.04 * random()));
+      for (let i = 0; i < 3; i++)
+        cloud(canvas, w * random(), horizon * (0.15 + 0.5 * random()), w * (0.05 + 0.04 * random()));
       break;
     case 'night':
-      for (let i = 0; i < 60; i++) canvas.blend(Math.floor(w * random()), Math.floor(horizon * random()), [1, 1, 0.9], 0.5 + 0.5 * random());
+      for (let i = 0; i < 60; i++)
+        canvas.blend(Math.floor(w * random()), Math.floor(horizon * random()), [1, 1, 0.9], 0.5 + 0.5 * random());
       canvas.ellipse(w * (0.7 + 0.2 * random()), w * 0.15, w * 0.05, w * 0.05, flat([0.95, 0.95, 0.85]));
       break;
     case 'overcast':
-      for (let i = 0; i < 6; i++) cloud(canvas, w * random(), horizon * (0.1 + 0.6 * random()), w * (0.08 + 0.05 * random()));
+      for (let i = 0; i < 6; i++)
+        cloud(canvas, w * random(), horizon * (0.1 + 0.6 * random()), w * (0.08 + 0.05 * random()));
       break;
   }
 }
 
 function cloud(canvas: Canvas, x: number, y: number, r: number): void {
-  for (const [dx, dy, k] of [[-1, 0.2, 0.8], [0, 0, 1], [1, 0.2, 0.75]] as const) canvas.ellipse(x + dx * r, y + dy * r, r * k, r * k * 0.75, () => [0.96, 0.96, 0.98]);
+  for (const [dx, dy, k] of [
+    [-1, 0.2, 0.8],
+    [0, 0, 1],
+    [1, 0.2, 0.75],
+  ] as const)
+    canvas.ellipse(x + dx * r, y + dy * r, r * k, r * k * 0.75, () => [0.96, 0.96, 0.98]);
 }
 
 function waves(canvas: Canvas, horizon: number, random: () => number): void {
@@ -121,7 +172,15 @@ function lit(colour: Rgb, sky: Sky, nx: number, ny: number, nz: number): Rgb {
   return scale(colour, 0.38 + 0.72 * d);
 }
 
-function drawObject(canvas: Canvas, o: SceneObject, x: number, base: number, u: number, sky: Sky, random: () => number): void {
+function drawObject(
+  canvas: Canvas,
+  o: SceneObject,
+  x: number,
+  base: number,
+  u: number,
+  sky: Sky,
+  random: () => number,
+): void {
   const c = o.colour;
   const shadowX = x - sky.direction[0] * u * 0.5;
   const shadow = (w: number) => canvas.shadow(shadowX, base, w * 1.1, w * 0.25, 0.45);
@@ -141,15 +200,38 @@ function drawObject(canvas: Canvas, o: SceneObject, x: number, base: number, u: 
       const s = u * 1.1;
       shadow(s * 0.7);
       canvas.rect(x - s / 2, base - s, x + s / 2, base, face(0, 0, 1));
-      canvas.polygon([[x - s / 2, base - s], [x - s / 4, base - s * 1.25], [x + s * 0.75, base - s * 1.25], [x + s / 2, base - s]], face(0, -1, 0.3));
-      canvas.polygon([[x + s / 2, base - s], [x + s * 0.75, base - s * 1.25], [x + s * 0.75, base - s * 0.25], [x + s / 2, base]], face(1, 0, 0.3));
+      canvas.polygon(
+        [
+          [x - s / 2, base - s],
+          [x - s / 4, base - s * 1.25],
+          [x + s * 0.75, base - s * 1.25],
+          [x + s / 2, base - s],
+        ],
+        face(0, -1, 0.3),
+      );
+      canvas.polygon(
+        [
+          [x + s / 2, base - s],
+          [x + s * 0.75, base - s * 1.25],
+          [x + s * 0.75, base - s * 0.25],
+          [x + s / 2, base],
+        ],
+        face(1, 0, 0.3),
+      );
       break;
     }
     case 'house': {
       const s = u * 1.2;
       shadow(s * 0.7);
       canvas.rect(x - s / 2, base - s * 0.8, x + s / 2, base, face(0, 0, 1));
-      canvas.polygon([[x - s * 0.62, base - s * 0.8], [x, base - s * 1.35], [x + s * 0.62, base - s * 0.8]], () => lit(o.named ? scale(c, 0.6) : [0.6, 0.2, 0.15], sky, 0, -0.6, 0.8));
+      canvas.polygon(
+        [
+          [x - s * 0.62, base - s * 0.8],
+          [x, base - s * 1.35],
+          [x + s * 0.62, base - s * 0.8],
+        ],
+        () => lit(o.named ? scale(c, 0.6) : [0.6, 0.2, 0.15], sky, 0, -0.6, 0.8),
+      );
       canvas.rect(x - s * 0.1, base - s * 0.4, x + s * 0.1, base, () => [0.3, 0.18, 0.1]);
       canvas.rect(x + s * 0.2, base - s * 0.6, x + s * 0.38, base - s * 0.42, () => [0.95, 0.9, 0.6]);
       break;
@@ -169,16 +251,44 @@ function drawObject(canvas: Canvas, o: SceneObject, x: number, base: number, u: 
     case 'mountain': {
       const s = u * 2.4;
       const peak = x + (random() - 0.5) * s * 0.2;
-      canvas.polygon([[x - s, base], [peak, base - s * 0.8], [peak, base]], face(-0.7, -0.3, 0.6));
-      canvas.polygon([[peak, base], [peak, base - s * 0.8], [x + s, base]], face(0.7, -0.3, 0.6));
-      canvas.polygon([[peak - s * 0.2, base - s * 0.64], [peak, base - s * 0.8], [peak + s * 0.2, base - s * 0.64]], () => [0.95, 0.95, 0.97]);
+      canvas.polygon(
+        [
+          [x - s, base],
+          [peak, base - s * 0.8],
+          [peak, base],
+        ],
+        face(-0.7, -0.3, 0.6),
+      );
+      canvas.polygon(
+        [
+          [peak, base],
+          [peak, base - s * 0.8],
+          [x + s, base],
+        ],
+        face(0.7, -0.3, 0.6),
+      );
+      canvas.polygon(
+        [
+          [peak - s * 0.2, base - s * 0.64],
+          [peak, base - s * 0.8],
+          [peak + s * 0.2, base - s * 0.64],
+        ],
+        () => [0.95, 0.95, 0.97],
+      );
       break;
     }
     case 'tower': {
       const s = u;
       shadow(s * 0.4);
       canvas.rect(x - s * 0.3, base - s * 2, x + s * 0.3, base, face(0, 0, 1));
-      for (let k = 0; k < 3; k++) canvas.rect(x - s * 0.3 + k * s * 0.24, base - s * 2.15, x - s * 0.18 + k * s * 0.24, base - s * 2, face(0, -0.5, 0.8));
+      for (let k = 0; k < 3; k++)
+        canvas.rect(
+          x - s * 0.3 + k * s * 0.24,
+          base - s * 2.15,
+          x - s * 0.18 + k * s * 0.24,
+          base - s * 2,
+          face(0, -0.5, 0.8),
+        );
       canvas.rect(x - s * 0.08, base - s * 1.6, x + s * 0.08, base - s * 1.35, () => [0.1, 0.1, 0.12]);
       break;
     }
@@ -186,9 +296,26 @@ function drawObject(canvas: Canvas, o: SceneObject, x: number, base: number, u: 
       const s = u * 1.3;
       shadow(s * 0.7);
       canvas.rect(x - s * 0.6, base - s * 0.45, x + s * 0.6, base - s * 0.15, face(0, 0, 1));
-      canvas.polygon([[x - s * 0.35, base - s * 0.45], [x - s * 0.2, base - s * 0.75], [x + s * 0.25, base - s * 0.75], [x + s * 0.4, base - s * 0.45]], face(0, -0.4, 0.9));
-      canvas.polygon([[x - s * 0.28, base - s * 0.47], [x - s * 0.17, base - s * 0.7], [x + s * 0.22, base - s * 0.7], [x + s * 0.33, base - s * 0.47]], () => [0.6, 0.75, 0.85]);
-      for (const wx of [-0.35, 0.35]) canvas.ellipse(x + wx * s, base - s * 0.15, s * 0.15, s * 0.15, () => [0.08, 0.08, 0.08]);
+      canvas.polygon(
+        [
+          [x - s * 0.35, base - s * 0.45],
+          [x - s * 0.2, base - s * 0.75],
+          [x + s * 0.25, base - s * 0.75],
+          [x + s * 0.4, base - s * 0.45],
+        ],
+        face(0, -0.4, 0.9),
+      );
+      canvas.polygon(
+        [
+          [x - s * 0.28, base - s * 0.47],
+          [x - s * 0.17, base - s * 0.7],
+          [x + s * 0.22, base - s * 0.7],
+          [x + s * 0.33, base - s * 0.47],
+        ],
+        () => [0.6, 0.75, 0.85],
+      );
+      for (const wx of [-0.35, 0.35])
+        canvas.ellipse(x + wx * s, base - s * 0.15, s * 0.15, s * 0.15, () => [0.08, 0.08, 0.08]);
       break;
     }
     case 'star': {
@@ -209,7 +336,13 @@ function drawObject(canvas: Canvas, o: SceneObject, x: number, base: number, u: 
       const cy = base - s * 1.1;
       for (let k = 0; k < 6; k++) {
         const a = (k * Math.PI) / 3;
-        canvas.ellipse(x + Math.cos(a) * s * 0.22, cy + Math.sin(a) * s * 0.22, s * 0.16, s * 0.16, face(Math.cos(a) * 0.3, Math.sin(a) * 0.3, 0.9));
+        canvas.ellipse(
+          x + Math.cos(a) * s * 0.22,
+          cy + Math.sin(a) * s * 0.22,
+          s * 0.16,
+          s * 0.16,
+          face(Math.cos(a) * 0.3, Math.sin(a) * 0.3, 0.9),
+        );
       }
       canvas.ellipse(x, cy, s * 0.12, s * 0.12, () => [0.95, 0.8, 0.2]);
       break;
@@ -217,8 +350,22 @@ function drawObject(canvas: Canvas, o: SceneObject, x: number, base: number, u: 
     case 'cone': {
       const s = u * 1.2;
       shadow(s * 0.45);
-      canvas.polygon([[x - s * 0.45, base], [x, base - s * 1.3], [x, base]], face(-0.7, -0.2, 0.7));
-      canvas.polygon([[x, base], [x, base - s * 1.3], [x + s * 0.45, base]], face(0.7, -0.2, 0.7));
+      canvas.polygon(
+        [
+          [x - s * 0.45, base],
+          [x, base - s * 1.3],
+          [x, base],
+        ],
+        face(-0.7, -0.2, 0.7),
+      );
+      canvas.polygon(
+        [
+          [x, base],
+          [x, base - s * 1.3],
+          [x + s * 0.45, base],
+        ],
+        face(0.7, -0.2, 0.7),
+      );
       break;
     }
   }

@@ -13,7 +13,8 @@ const SAMPLES_PER_IMAGE = 2000;
 /** The image entries of a zip (read from its central directory; stored and deflated entries). Unreadable entries are skipped. */
 export function zipImages(zip: Buffer): Buffer[] {
   const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  if (end < 0 || end + 22 > zip.length) throw new Error('The style zip has no central directory: it is not a complete zip archive');
+  if (end < 0 || end + 22 > zip.length)
+    throw new Error('The style zip has no central directory: it is not a complete zip archive');
   const entries = zip.readUInt16LE(end + 10);
   let at = zip.readUInt32LE(end + 16);
   const images: Buffer[] = [];
@@ -63,7 +64,10 @@ export function paletteOfZip(zip: Buffer): Rgb[] {
 export function kMeans(samples: Rgb[], k: number): Rgb[] {
   if (samples.length === 0) return [];
   const sorted = [...samples].sort((a, b) => a[0] + a[1] + a[2] - (b[0] + b[1] + b[2]));
-  let centres: Rgb[] = Array.from({ length: Math.min(k, sorted.length) }, (_, i) => sorted[Math.floor(((i + 0.5) * sorted.length) / k)]!);
+  let centres: Rgb[] = Array.from(
+    { length: Math.min(k, sorted.length) },
+    (_, i) => sorted[Math.floor(((i + 0.5) * sorted.length) / k)]!,
+  );
   let counts: number[] = [];
   for (let round = 0; round < 12; round++) {
     const sums = centres.map((): [number, number, number] => [0, 0, 0]);
@@ -75,9 +79,15 @@ export function kMeans(samples: Rgb[], k: number): Rgb[] {
       sums[i]![2] += s[2];
       counts[i]!++;
     }
-    centres = centres.map((c, i) => (counts[i]! > 0 ? [sums[i]![0] / counts[i]!, sums[i]![1] / counts[i]!, sums[i]![2] / counts[i]!] : c));
+    centres = centres.map((c, i) =>
+      counts[i]! > 0 ? [sums[i]![0] / counts[i]!, sums[i]![1] / counts[i]!, sums[i]![2] / counts[i]!] : c,
+    );
   }
-  return centres.map((c, i) => ({ c, n: counts[i]! })).filter((e) => e.n > 0).sort((a, b) => b.n - a.n).map((e) => e.c.map((v) => Math.round(v * 1000) / 1000) as Rgb);
+  return centres
+    .map((c, i) => ({ c, n: counts[i]! }))
+    .filter((e) => e.n > 0)
+    .sort((a, b) => b.n - a.n)
+    .map((e) => e.c.map((v) => Math.round(v * 1000) / 1000) as Rgb);
 }
 
 export function nearest(palette: Rgb[], c: Rgb): number {

@@ -30,44 +30,142 @@ export const COLOURS: Record<string, Rgb> = {
 };
 
 const SHAPES: Record<string, ShapeKind> = {
-  ball: 'ball', sphere: 'ball', orb: 'ball', apple: 'ball', balloon: 'ball', planet: 'ball', globe: 'ball',
-  box: 'box', cube: 'box', crate: 'box', chest: 'box', block: 'box', table: 'box',
-  house: 'house', hut: 'house', cabin: 'house', barn: 'house', cottage: 'house',
-  tree: 'tree', trees: 'tree', forest: 'tree', oak: 'tree', pine: 'cone',
-  mountain: 'mountain', mountains: 'mountain', hill: 'mountain', hills: 'mountain', pyramid: 'mountain',
-  tower: 'tower', castle: 'tower', lighthouse: 'tower', skyscraper: 'tower', pillar: 'tower', building: 'tower',
-  car: 'car', truck: 'car', bus: 'car', van: 'car',
-  star: 'star', stars: 'star',
-  flower: 'flower', flowers: 'flower', rose: 'flower',
-  cone: 'cone', tent: 'cone', spire: 'cone',
+  ball: 'ball',
+  sphere: 'ball',
+  orb: 'ball',
+  apple: 'ball',
+  balloon: 'ball',
+  planet: 'ball',
+  globe: 'ball',
+  box: 'box',
+  cube: 'box',
+  crate: 'box',
+  chest: 'box',
+  block: 'box',
+  table: 'box',
+  house: 'house',
+  hut: 'house',
+  cabin: 'house',
+  barn: 'house',
+  cottage: 'house',
+  tree: 'tree',
+  trees: 'tree',
+  forest: 'tree',
+  oak: 'tree',
+  pine: 'cone',
+  mountain: 'mountain',
+  mountains: 'mountain',
+  hill: 'mountain',
+  hills: 'mountain',
+  pyramid: 'mountain',
+  tower: 'tower',
+  castle: 'tower',
+  lighthouse: 'tower',
+  skyscraper: 'tower',
+  pillar: 'tower',
+  building: 'tower',
+  car: 'car',
+  truck: 'car',
+  bus: 'car',
+  van: 'car',
+  star: 'star',
+  stars: 'star',
+  flower: 'flower',
+  flowers: 'flower',
+  rose: 'flower',
+  cone: 'cone',
+  tent: 'cone',
+  spire: 'cone',
 };
 
 const GROUNDS: Record<string, GroundKind> = {
-  grass: 'grass', meadow: 'grass', field: 'grass', lawn: 'grass', park: 'grass',
-  sand: 'sand', beach: 'sand', desert: 'sand', dune: 'sand', dunes: 'sand',
-  snow: 'snow', ice: 'snow', winter: 'snow',
-  water: 'water', sea: 'water', ocean: 'water', lake: 'water', river: 'water',
-  road: 'road', street: 'road', city: 'road',
-  floor: 'floor', room: 'floor', table: 'floor',
+  grass: 'grass',
+  meadow: 'grass',
+  field: 'grass',
+  lawn: 'grass',
+  park: 'grass',
+  sand: 'sand',
+  beach: 'sand',
+  desert: 'sand',
+  dune: 'sand',
+  dunes: 'sand',
+  snow: 'snow',
+  ice: 'snow',
+  winter: 'snow',
+  water: 'water',
+  sea: 'water',
+  ocean: 'water',
+  lake: 'water',
+  river: 'water',
+  road: 'road',
+  street: 'road',
+  city: 'road',
+  floor: 'floor',
+  room: 'floor',
+  table: 'floor',
 };
 
 const LIGHTS: Record<string, Light> = {
-  sunset: 'sunset', dusk: 'sunset', evening: 'sunset', twilight: 'sunset',
-  sunrise: 'sunrise', dawn: 'sunrise', morning: 'sunrise',
-  night: 'night', midnight: 'night', moonlight: 'night', moonlit: 'night', dark: 'night',
-  noon: 'day', day: 'day', sunny: 'day', bright: 'day', daylight: 'day',
-  overcast: 'overcast', cloudy: 'overcast', foggy: 'overcast', misty: 'overcast', rainy: 'overcast', gloomy: 'overcast',
+  sunset: 'sunset',
+  dusk: 'sunset',
+  evening: 'sunset',
+  twilight: 'sunset',
+  sunrise: 'sunrise',
+  dawn: 'sunrise',
+  morning: 'sunrise',
+  night: 'night',
+  midnight: 'night',
+  moonlight: 'night',
+  moonlit: 'night',
+  dark: 'night',
+  noon: 'day',
+  day: 'day',
+  sunny: 'day',
+  bright: 'day',
+  daylight: 'day',
+  overcast: 'overcast',
+  cloudy: 'overcast',
+  foggy: 'overcast',
+  misty: 'overcast',
+  rainy: 'overcast',
+  gloomy: 'overcast',
 };
 
-const SIZES: Record<string, number> = { tiny: 0.5, small: 0.7, little: 0.7, big: 1.35, large: 1.35, huge: 1.6, giant: 1.7, tall: 1.3 };
+const SIZES: Record<string, number> = {
+  tiny: 0.5,
+  small: 0.7,
+  little: 0.7,
+  big: 1.35,
+  large: 1.35,
+  huge: 1.6,
+  giant: 1.7,
+  tall: 1.3,
+};
 const COUNTS: Record<string, number> = { two: 2, three: 3, four: 4, several: 3, many: 5, some: 3 };
 type Place = 'left' | 'right' | 'center';
-const PLACES: Record<string, Place> = { left: 'left', right: 'right', center: 'center', centre: 'center', middle: 'center' };
+const PLACES: Record<string, Place> = {
+  left: 'left',
+  right: 'right',
+  center: 'center',
+  centre: 'center',
+  middle: 'center',
+};
 
 /** The colour an object has when the prompt names none. */
-const NATURAL: Partial<Record<ShapeKind, Rgb>> = { tree: [0.2, 0.55, 0.2], mountain: [0.45, 0.45, 0.5], star: [0.98, 0.9, 0.3], house: [0.8, 0.7, 0.55], cone: [0.15, 0.45, 0.2] };
+const NATURAL: Partial<Record<ShapeKind, Rgb>> = {
+  tree: [0.2, 0.55, 0.2],
+  mountain: [0.45, 0.45, 0.5],
+  star: [0.98, 0.9, 0.3],
+  house: [0.8, 0.7, 0.55],
+  cone: [0.15, 0.45, 0.2],
+};
 export const GROUND_COLOURS: Record<GroundKind, Rgb> = {
-  grass: [0.25, 0.6, 0.2], sand: [0.9, 0.8, 0.55], snow: [0.95, 0.96, 1], water: [0.15, 0.4, 0.7], road: [0.3, 0.3, 0.32], floor: [0.6, 0.5, 0.4],
+  grass: [0.25, 0.6, 0.2],
+  sand: [0.9, 0.8, 0.55],
+  snow: [0.95, 0.96, 1],
+  water: [0.15, 0.4, 0.7],
+  road: [0.3, 0.3, 0.32],
+  floor: [0.6, 0.5, 0.4],
 };
 
 export interface SceneObject {
@@ -117,7 +215,13 @@ export function readPrompt(prompt: string): Scene {
       const shape = SHAPES[word]!;
       group = [];
       for (let i = 0; i < count && objects.length < 8; i++) {
-        group.push({ shape, colour: colour ?? NATURAL[shape] ?? [0.7, 0.7, 0.7], named: colour !== undefined, scale, ...(place && { place }) });
+        group.push({
+          shape,
+          colour: colour ?? NATURAL[shape] ?? [0.7, 0.7, 0.7],
+          named: colour !== undefined,
+          scale,
+          ...(place && { place }),
+        });
       }
       objects.push(...group);
       colour = undefined;
@@ -135,8 +239,15 @@ export function readPrompt(prompt: string): Scene {
     }
   }
   // A colour named with no shape after it ("something blue") colours the last object.
-  if (colour !== undefined && objects.length > 0 && !objects.at(-1)!.named) Object.assign(objects.at(-1)!, { colour, named: true });
-  return { objects, ...(ground && { ground }), light: light ?? 'day', rest, ...(colour !== undefined && objects.length === 0 && { loneColour: colour }) };
+  if (colour !== undefined && objects.length > 0 && !objects.at(-1)!.named)
+    Object.assign(objects.at(-1)!, { colour, named: true });
+  return {
+    objects,
+    ...(ground && { ground }),
+    light: light ?? 'day',
+    rest,
+    ...(colour !== undefined && objects.length === 0 && { loneColour: colour }),
+  };
 }
 
 /** "balls" is "ball", "boxes" is "box": a plural of a known word is that word. */
@@ -148,4 +259,25 @@ function singular(word: string): string {
   return word;
 }
 
-const STOP_WORDS = new Set(['the', 'and', 'with', 'under', 'over', 'near', 'next', 'from', 'into', 'onto', 'that', 'this', 'its', 'their', 'front', 'behind', 'above', 'below', 'top', 'side']);
+const STOP_WORDS = new Set([
+  'the',
+  'and',
+  'with',
+  'under',
+  'over',
+  'near',
+  'next',
+  'from',
+  'into',
+  'onto',
+  'that',
+  'this',
+  'its',
+  'their',
+  'front',
+  'behind',
+  'above',
+  'below',
+  'top',
+  'side',
+]);

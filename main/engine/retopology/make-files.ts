@@ -26,7 +26,9 @@ export interface MakeOptions extends RetopologyOptions {
 export async function makeRetopologyFiles(input: TriangleMesh, options: MakeOptions): Promise<RetopologyFiles> {
   const { mesh, inputTriangles, error, kept } = await retopologize(input, options);
   const { obj, mtl, textures } = writeObj(mesh, options.name);
-  const decoded = mesh.materials.map((m) => (m.texture === undefined ? undefined : options.decodeTexture?.(m.texture.bytes)));
+  const decoded = mesh.materials.map((m) =>
+    m.texture === undefined ? undefined : options.decodeTexture?.(m.texture.bytes),
+  );
   return {
     folder: [
       { file: `${options.name}.obj`, bytes: Buffer.from(obj) },
@@ -34,6 +36,13 @@ export async function makeRetopologyFiles(input: TriangleMesh, options: MakeOpti
       ...textures.map((t) => ({ file: t.file, bytes: t.bytes })),
     ],
     image: renderPreview(mesh, options.imageSize, decoded),
-    stats: { faces: faceCount(mesh), quads: mesh.quads.length / 4, triangles: mesh.triangles.length / 3, inputTriangles, error, kept },
+    stats: {
+      faces: faceCount(mesh),
+      quads: mesh.quads.length / 4,
+      triangles: mesh.triangles.length / 3,
+      inputTriangles,
+      error,
+      kept,
+    },
   };
 }

@@ -64,4 +64,5 @@ export function boundsOf(positions: Float32Array, indices?: Uint32Array): Box {
 }
 
 /** Length of the bounding box's diagonal. */
-export const diagonalOf = (box: Box): number => Math.hypot(box.max[0] - box.min[0], box.max[1] - box.min[1], box.max[2] - box.min[2]);
+export const diagonalOf = (box: Box): number =>
+  Math.hypot(box.max[0] - box.min[0], box.max[1] - box.min[1], box.max[2] - box.min[2]);

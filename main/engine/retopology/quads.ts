@@ -59,7 +59,10 @@ export function pairTriangles(positions: Float32Array, indices: Uint32Array): Pa
     const c = indices[t1 * 3 + ((h1 + 2) % 3)]!;
     const d = indices[t2 * 3 + ((h2 + 2) % 3)]!;
     if (c === d) continue;
-    const fold = normals[t1 * 3]! * normals[t2 * 3]! + normals[t1 * 3 + 1]! * normals[t2 * 3 + 1]! + normals[t1 * 3 + 2]! * normals[t2 * 3 + 2]!;
+    const fold =
+      normals[t1 * 3]! * normals[t2 * 3]! +
+      normals[t1 * 3 + 1]! * normals[t2 * 3 + 1]! +
+      normals[t1 * 3 + 2]! * normals[t2 * 3 + 2]!;
     if (!(fold >= minFoldCos)) continue;
     // t1 = (a, b, c) and t2 = (b, a, d): without the edge a–b, the quad a → d → b → c.
     quad[0] = a;
@@ -106,7 +109,13 @@ function triangleNormal(p: Float32Array, a: number, b: number, c: number): [numb
  * The largest distance of the quad's corner angles from 90° (radians); Infinity when the quad is not convex
  * (a corner turns against the pair's normal) or has a zero-length side.
  */
-function cornerSkew(p: Float32Array, quad: [number, number, number, number], normals: Float64Array, t1: number, t2: number): number {
+function cornerSkew(
+  p: Float32Array,
+  quad: [number, number, number, number],
+  normals: Float64Array,
+  t1: number,
+  t2: number,
+): number {
   const nx = normals[t1 * 3]! + normals[t2 * 3]!;
   const ny = normals[t1 * 3 + 1]! + normals[t2 * 3 + 1]!;
   const nz = normals[t1 * 3 + 2]! + normals[t2 * 3 + 2]!;

@@ -2,7 +2,17 @@
 // one mesh in world space (node transforms baked; a skinned mesh in its rest pose; morph targets at the mesh's
 // default weights), so the result sits at the input's place and size. Draco (draco3dgltf) and meshopt
 // (meshoptimizer's decoder) geometry is decoded; base colours and base-colour textures are kept per material.
-import { type Accessor, type Document, type JSONDocument, Logger, type Material, type mat4, type Node, NodeIO, type Primitive } from '@gltf-transform/core';
+import {
+  type Accessor,
+  type Document,
+  type JSONDocument,
+  Logger,
+  type Material,
+  type mat4,
+  type Node,
+  NodeIO,
+  type Primitive,
+} from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import type { SourceMaterial, TriangleMesh } from './mesh.ts';
 import { UnreadableMesh } from './unreadable.ts';
@@ -34,7 +44,9 @@ export async function readGltf(bytes: Uint8Array, format: 'glb' | 'gltf'): Promi
   try {
     doc = await io.readJSON(jsonDoc);
   } catch (error) {
-    throw new UnreadableMesh(`is a ${format === 'glb' ? 'GLB' : 'glTF'} file that cannot be read (${(error as Error).message})`);
+    throw new UnreadableMesh(
+      `is a ${format === 'glb' ? 'GLB' : 'glTF'} file that cannot be read (${(error as Error).message})`,
+    );
   }
   return mergeScene(doc);
 }
@@ -42,7 +54,10 @@ export async function readGltf(bytes: Uint8Array, format: 'glb' | 'gltf'): Promi
 async function toJsonDocument(io: NodeIO, bytes: Uint8Array, format: 'glb' | 'gltf'): Promise<JSONDocument> {
   let jsonDoc: JSONDocument;
   try {
-    jsonDoc = format === 'glb' ? await io.binaryToJSON(bytes) : { json: JSON.parse(Buffer.from(bytes).toString('utf8')), resources: {} };
+    jsonDoc =
+      format === 'glb'
+        ? await io.binaryToJSON(bytes)
+        : { json: JSON.parse(Buffer.from(bytes).toString('utf8')), resources: {} };
   } catch (error) {
     const message = (error as Error).message;
     if (/external/i.test(message)) throw externalFiles();
@@ -96,11 +111,18 @@ function mergeScene(doc: Document): TriangleMesh {
       const positions = worldPositions(node, primitive, position, weights);
       const listed = triangleList(primitive, mode, position.getCount());
       const indices = positions.flipped ? flipped(listed) : listed;
-      parts.push({ positions: positions.values, uvs: uv === null ? undefined : floats(uv, 2), indices, material: materialOf(material) });
+      parts.push({
+        positions: positions.values,
+        uvs: uv === null ? undefined : floats(uv, 2),
+        indices,
+        material: materialOf(material),
+      });
     }
   }
   if (parts.length === 0 || parts.every((part) => part.indices.length === 0)) {
-    throw new UnreadableMesh('holds no triangles (no mesh, or only points and lines): give a model with a triangle mesh');
+    throw new UnreadableMesh(
+      'holds no triangles (no mesh, or only points and lines): give a model with a triangle mesh',
+    );
   }
   return concatenate(parts, materials);
 }
@@ -145,7 +167,8 @@ function sourceMaterial(material: Material | null, index: number): SourceMateria
   const texture = material.getBaseColorTexture();
   const image = texture?.getImage();
   const extension = TEXTURE_EXTENSIONS[texture?.getMimeType() ?? ''];
-  if (texture && image && extension !== undefined) source.texture = { bytes: image, mimeType: texture.getMimeType(), extension };
+  if (texture && image && extension !== undefined)
+    source.texture = { bytes: image, mimeType: texture.getMimeType(), extension };
   return source;
 }
 
@@ -154,8 +177,15 @@ function sourceMaterial(material: Material | null, index: number): SourceMateria
  * or for a skinned node its rest pose (each vertex by its joints' world matrices and inverse bind matrices,
  * as glTF skins it: the node's own transform does not apply). `flipped` when the transform mirrors.
  */
-function worldPositions(node: Node, primitive: Primitive, position: Accessor, weights: number[]): { values: Float32Array; flipped: boolean } {
-  const targets = primitive.listTargets().filter((target, t) => (weights[t] ?? 0) !== 0 && target.getAttribute('POSITION') !== null);
+function worldPositions(
+  node: Node,
+  primitive: Primitive,
+  position: Accessor,
+  weights: number[],
+): { values: Float32Array; flipped: boolean } {
+  const targets = primitive
+    .listTargets()
+    .filter((target, t) => (weights[t] ?? 0) !== 0 && target.getAttribute('POSITION') !== null);
   const local = targets.length > 0 ? Float32Array.from(floats(position, 3)) : floats(position, 3);
   primitive.listTargets().forEach((target, t) => {
     const weight = weights[t] ?? 0;
@@ -171,7 +201,11 @@ function worldPositions(node: Node, primitive: Primitive, position: Accessor, we
   if (skin !== null && joints !== null && skinWeights !== null) {
     const inverseBind = skin.getInverseBindMatrices();
     const ibm = inverseBind === null ? undefined : floats(inverseBind, 16);
-    const jointMatrices = skin.listJoints().map((joint, j) => multiply(joint.getWorldMatrix(), ibm === undefined ? IDENTITY : Array.from(ibm.subarray(j * 16, j * 16 + 16))));
+    const jointMatrices = skin
+      .listJoints()
+      .map((joint, j) =>
+        multiply(joint.getWorldMatrix(), ibm === undefined ? IDENTITY : Array.from(ibm.subarray(j * 16, j * 16 + 16))),
+      );
     const jointIds = joints.getArray()!;
     const jointWeights = floats(skinWeights, 4);
     const out = new Float32Array(local.length);
@@ -204,16 +238,19 @@ function addTransformed(out: Float32Array, v: number, m: ArrayLike<number>, p: F
   const x = p[v * 3]!;
   const y = p[v * 3 + 1]!;
   const z = p[v * 3 + 2]!;
-  for (let k = 0; k < 3; k++) out[v * 3 + k] = out[v * 3 + k]! + w * (m[k]! * x + m[4 + k]! * y + m[8 + k]! * z + m[12 + k]!);
+  for (let k = 0; k < 3; k++)
+    out[v * 3 + k] = out[v * 3 + k]! + w * (m[k]! * x + m[4 + k]! * y + m[8 + k]! * z + m[12 + k]!);
 }
 
 function multiply(a: mat4 | number[], b: number[]): number[] {
   const out = new Array<number>(16).fill(0);
-  for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) for (let k = 0; k < 4; k++) out[c * 4 + r]! += a[k * 4 + r]! * b[c * 4 + k]!;
+  for (let c = 0; c < 4; c++)
+    for (let r = 0; r < 4; r++) for (let k = 0; k < 4; k++) out[c * 4 + r]! += a[k * 4 + r]! * b[c * 4 + k]!;
   return out;
 }
 
-const determinant3 = (m: mat4) => m[0] * (m[5] * m[10] - m[9] * m[6]) - m[4] * (m[1] * m[10] - m[9] * m[2]) + m[8] * (m[1] * m[6] - m[5] * m[2]);
+const determinant3 = (m: mat4) =>
+  m[0] * (m[5] * m[10] - m[9] * m[6]) - m[4] * (m[1] * m[10] - m[9] * m[2]) + m[8] * (m[1] * m[6] - m[5] * m[2]);
 
 /** An accessor's values as floats (normalized integers decoded as glTF says). */
 function floats(accessor: Accessor, size: number): Float32Array {
@@ -232,7 +269,12 @@ function floats(accessor: Accessor, size: number): Float32Array {
 /** The primitive's triangles as a list (strips and fans unrolled, unindexed primitives indexed); may be the accessor's own array. */
 function triangleList(primitive: Primitive, mode: number, vertexCount: number): Uint32Array {
   const given = primitive.getIndices()?.getArray();
-  const order = given instanceof Uint32Array ? given : given ? Uint32Array.from(given) : Uint32Array.from({ length: vertexCount }, (_, i) => i);
+  const order =
+    given instanceof Uint32Array
+      ? given
+      : given
+        ? Uint32Array.from(given)
+        : Uint32Array.from({ length: vertexCount }, (_, i) => i);
   if (mode === TRIANGLES) return order.subarray(0, order.length - (order.length % 3));
   const count = Math.max(0, order.length - 2);
   const out = new Uint32Array(count * 3);

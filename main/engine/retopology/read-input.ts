@@ -31,7 +31,13 @@ export function engineMesh(mesh: Mesh, texture: Uint8Array | undefined): Triangl
     positions: mesh.positions,
     uvs: mesh.uvs,
     materialOf: new Uint16Array(mesh.positions.length / 3),
-    materials: [{ name: 'material', color: [r, g, b, 1], ...(texture !== undefined && { texture: { bytes: texture, mimeType: 'image/png', extension: 'png' } }) }],
+    materials: [
+      {
+        name: 'material',
+        color: [r, g, b, 1],
+        ...(texture !== undefined && { texture: { bytes: texture, mimeType: 'image/png', extension: 'png' } }),
+      },
+    ],
     indices: mesh.triangles,
   };
 }

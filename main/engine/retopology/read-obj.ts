@@ -44,7 +44,8 @@ export function readObj(text: string): TriangleMesh {
         .map((corner) => {
           const [p, t] = corner.split('/');
           const pi = resolve(Number(p), v.length / 3, lineNumber, 'vertex');
-          const ti = t === undefined || t === '' ? -1 : resolve(Number(t), vt.length / 2, lineNumber, 'texture coordinate');
+          const ti =
+            t === undefined || t === '' ? -1 : resolve(Number(t), vt.length / 2, lineNumber, 'texture coordinate');
           if (ti >= 0) anyUv = true;
           return { p: pi, t: ti, m: material };
         });
@@ -52,7 +53,8 @@ export function readObj(text: string): TriangleMesh {
     }
   }
   if (corners.length === 0) throw new UnreadableMesh('is an OBJ file with no faces: give a model with a polygon mesh');
-  if (v.some((x) => !Number.isFinite(x))) throw new UnreadableMesh('is an OBJ file with a vertex that is not three numbers');
+  if (v.some((x) => !Number.isFinite(x)))
+    throw new UnreadableMesh('is an OBJ file with a vertex that is not three numbers');
 
   // One vertex per corner; weld() merges the equal ones.
   const positions = new Float32Array(corners.length * 3);

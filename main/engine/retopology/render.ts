@@ -27,33 +27,46 @@ export interface PreviewOptions {
 }
 
 /** A `size` × `size` PNG of `mesh`; `textures[i]` is material i's decoded base-colour texture, if any. */
-export function renderPreview(mesh: FaceMesh, size: number, textures: (TexturePixels | undefined)[] = [], options: PreviewOptions = {}): Buffer {
+export function renderPreview(
+  mesh: FaceMesh,
+  size: number,
+  textures: (TexturePixels | undefined)[] = [],
+  options: PreviewOptions = {},
+): Buffer {
   const w = size * SUPERSAMPLE;
   // One plane per channel, so that the background is a fill per row.
   const color: Planes = [new Float32Array(w * w), new Float32Array(w * w), new Float32Array(w * w)];
   for (let y = 0; y < w; y++) {
     const t = y / (w - 1);
-    color.forEach((plane, k) => void plane.fill(BACKGROUND_TOP[k]! * (1 - t) + BACKGROUND_BOTTOM[k]! * t, y * w, (y + 1) * w));
+    color.forEach(
+      (plane, k) => void plane.fill(BACKGROUND_TOP[k]! * (1 - t) + BACKGROUND_BOTTOM[k]! * t, y * w, (y + 1) * w),
+    );
   }
   const depth = new Float32Array(w * w).fill(-Infinity);
   const { screen, radius } = project(mesh.positions, w);
 
   // Each material's base colour, sRGB 0-255.
-  const bases = Float64Array.from(mesh.materials.flatMap((m) => m.color.slice(0, 3).map((x) => 255 * Math.min(1, Math.max(0, x)) ** (1 / 2.2))));
-  const fill = (a: number, b: number, c: number) => fillTriangle(mesh, screen, a, b, c, w, color, depth, bases, textures);
+  const bases = Float64Array.from(
+    mesh.materials.flatMap((m) => m.color.slice(0, 3).map((x) => 255 * Math.min(1, Math.max(0, x)) ** (1 / 2.2))),
+  );
+  const fill = (a: number, b: number, c: number) =>
+    fillTriangle(mesh, screen, a, b, c, w, color, depth, bases, textures);
   for (let q = 0; q < mesh.quads.length; q += 4) {
     const [a, b, c, d] = [mesh.quads[q]!, mesh.quads[q + 1]!, mesh.quads[q + 2]!, mesh.quads[q + 3]!];
     fill(a, b, c);
     fill(a, c, d);
   }
-  for (let t = 0; t < mesh.triangles.length; t += 3) fill(mesh.triangles[t]!, mesh.triangles[t + 1]!, mesh.triangles[t + 2]!);
+  for (let t = 0; t < mesh.triangles.length; t += 3)
+    fill(mesh.triangles[t]!, mesh.triangles[t + 1]!, mesh.triangles[t + 2]!);
 
   // Face edges over the surface: drawn where they are not behind it (a small depth tolerance).
   if (options.edges ?? true) {
     const tolerance = radius * 0.006;
     const line = (a: number, b: number) => drawEdge(screen, a, b, w, color, depth, tolerance);
-    for (let q = 0; q < mesh.quads.length; q += 4) for (let k = 0; k < 4; k++) line(mesh.quads[q + k]!, mesh.quads[q + ((k + 1) % 4)]!);
-    for (let t = 0; t < mesh.triangles.length; t += 3) for (let k = 0; k < 3; k++) line(mesh.triangles[t + k]!, mesh.triangles[t + ((k + 1) % 3)]!);
+    for (let q = 0; q < mesh.quads.length; q += 4)
+      for (let k = 0; k < 4; k++) line(mesh.quads[q + k]!, mesh.quads[q + ((k + 1) % 4)]!);
+    for (let t = 0; t < mesh.triangles.length; t += 3)
+      for (let k = 0; k < 3; k++) line(mesh.triangles[t + k]!, mesh.triangles[t + ((k + 1) % 3)]!);
   }
 
   // Each image pixel is the mean of its 2 × 2 samples.
@@ -176,7 +189,11 @@ function fillTriangle(
         color[2][at] = bl;
         continue;
       }
-      const texel = sample(texture, l0 * uv[a * 2]! + l1 * uv[b * 2]! + l2 * uv[c * 2]!, l0 * uv[a * 2 + 1]! + l1 * uv[b * 2 + 1]! + l2 * uv[c * 2 + 1]!);
+      const texel = sample(
+        texture,
+        l0 * uv[a * 2]! + l1 * uv[b * 2]! + l2 * uv[c * 2]!,
+        l0 * uv[a * 2 + 1]! + l1 * uv[b * 2 + 1]! + l2 * uv[c * 2 + 1]!,
+      );
       color[0][at] = (r * texture.data[texel]!) / 255;
       color[1][at] = (g * texture.data[texel + 1]!) / 255;
       color[2][at] = (bl * texture.data[texel + 2]!) / 255;
@@ -191,7 +208,15 @@ function sample(texture: TexturePixels, u: number, v: number): number {
   return (y * texture.width + x) * 4;
 }
 
-function drawEdge(s: Float64Array, a: number, b: number, w: number, color: Planes, depth: Float32Array, tolerance: number): void {
+function drawEdge(
+  s: Float64Array,
+  a: number,
+  b: number,
+  w: number,
+  color: Planes,
+  depth: Float32Array,
+  tolerance: number,
+): void {
   const ax = s[a * 3]!;
   const ay = s[a * 3 + 1]!;
   const az = s[a * 3 + 2]!;
@@ -222,6 +247,10 @@ function normalize(v: V3): V3 {
   const l = Math.hypot(v[0]!, v[1]!, v[2]!) || 1;
   return [v[0]! / l, v[1]! / l, v[2]! / l];
 }
-const cross = (a: V3, b: V3): V3 => [a[1]! * b[2]! - a[2]! * b[1]!, a[2]! * b[0]! - a[0]! * b[2]!, a[0]! * b[1]! - a[1]! * b[0]!];
+const cross = (a: V3, b: V3): V3 => [
+  a[1]! * b[2]! - a[2]! * b[1]!,
+  a[2]! * b[0]! - a[0]! * b[2]!,
+  a[0]! * b[1]! - a[1]! * b[0]!,
+];
 const dot = (a: V3, b: V3) => a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
 const neg = (a: V3): V3 => [-a[0]!, -a[1]!, -a[2]!];

@@ -33,7 +33,12 @@ export async function retopologize(input: TriangleMesh, options: RetopologyOptio
   const budget = Math.floor(options.faces);
   if (!options.quads) {
     const simplified = await simplifyTo(mesh, budget);
-    return { mesh: compact(mesh, new Uint32Array(0), simplified.indices), inputTriangles, error: simplified.error, kept: simplified.kept };
+    return {
+      mesh: compact(mesh, new Uint32Array(0), simplified.indices),
+      inputTriangles,
+      error: simplified.error,
+      kept: simplified.kept,
+    };
   }
 
   let target = Math.min(inputTriangles, Math.round(budget * QUAD_HEADROOM));
@@ -55,15 +60,22 @@ export async function retopologize(input: TriangleMesh, options: RetopologyOptio
     paired = pairTriangles(near.positions, simplified.indices);
   }
   const result = compact(near, paired.quads, paired.triangles);
-  if (faceCount(result) > budget) throw new Error(`retopology made ${faceCount(result)} faces for a budget of ${budget}`);
-  return { mesh: result, inputTriangles, error: Math.max(firstPass.error, simplified.error), kept: worst(firstPass.kept, simplified.kept) };
+  if (faceCount(result) > budget)
+    throw new Error(`retopology made ${faceCount(result)} faces for a budget of ${budget}`);
+  return {
+    mesh: result,
+    inputTriangles,
+    error: Math.max(firstPass.error, simplified.error),
+    kept: worst(firstPass.kept, simplified.kept),
+  };
 }
 
 /** The less kept of two passes' (the order of Kept's values). */
 const worst = (a: Kept, b: Kept): Kept => (KEPT_ORDER.indexOf(a) > KEPT_ORDER.indexOf(b) ? a : b);
 const KEPT_ORDER: Kept[] = ['borders-and-seams', 'seams', 'seams-pruned', 'budget-only'];
 
-const faces = (paired: { quads: Uint32Array; triangles: Uint32Array }) => paired.quads.length / 4 + paired.triangles.length / 3;
+const faces = (paired: { quads: Uint32Array; triangles: Uint32Array }) =>
+  paired.quads.length / 4 + paired.triangles.length / 3;
 
 /** The faces over only the vertices they use, renumbered in order of first use. */
 function compact(mesh: TriangleMesh, quads: Uint32Array, triangles: Uint32Array): FaceMesh {

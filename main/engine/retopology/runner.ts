@@ -70,10 +70,18 @@ export class RetopologyRunner {
   private async make(work: RetopologyWork): Promise<RetopologyOutcome> {
     let made: RetopologyFiles;
     try {
-      made = await makeRetopologyFiles(await work.input(), { faces: work.faces, quads: work.quads, name: NAME, imageSize: work.imageSize, decodeTexture });
+      made = await makeRetopologyFiles(await work.input(), {
+        faces: work.faces,
+        quads: work.quads,
+        name: NAME,
+        imageSize: work.imageSize,
+        decodeTexture,
+      });
     } catch (error) {
       if (error instanceof UnreadableMesh) return { error: `${work.describe} ${error.reason}.` };
-      return { error: `${work.describe} could not be retopologised (${error instanceof Error ? error.message : String(error)}).` };
+      return {
+        error: `${work.describe} could not be retopologised (${error instanceof Error ? error.message : String(error)}).`,
+      };
     }
     if (this.closing) return { error: 'the engine stopped' };
     await Promise.all(made.folder.map((file) => this.files.put(`${work.folder}/${file.file}`, file.bytes)));

@@ -42,13 +42,25 @@ export async function simplifyTo(mesh: TriangleMesh, targetTriangles: number): P
     const [result, passError] =
       mesh.uvs === undefined || !withUvs
         ? MeshoptSimplifier.simplify(indices, mesh.positions, 3, target, limit, flags)
-        : MeshoptSimplifier.simplifyWithAttributes(indices, mesh.positions, 3, mesh.uvs, 2, [UV_WEIGHT, UV_WEIGHT], null, target, limit, flags);
+        : MeshoptSimplifier.simplifyWithAttributes(
+            indices,
+            mesh.positions,
+            3,
+            mesh.uvs,
+            2,
+            [UV_WEIGHT, UV_WEIGHT],
+            null,
+            target,
+            limit,
+            flags,
+          );
     indices = result;
     error = Math.max(error, passError);
     return indices.length <= target;
   };
   // Each pass goes on from where the last stopped: the expensive first pass over the input is not repeated.
-  if (mesh.uvs !== undefined && indices.length > PREPASS_FACTOR * target) pass(PREPASS_FACTOR * target, BORDER_ERROR, ['LockBorder'], false);
+  if (mesh.uvs !== undefined && indices.length > PREPASS_FACTOR * target)
+    pass(PREPASS_FACTOR * target, BORDER_ERROR, ['LockBorder'], false);
   if (pass(target, BORDER_ERROR, ['LockBorder'])) return { indices, error, kept: 'borders-and-seams' };
   if (pass(target, ANY_ERROR, [])) return { indices, error, kept: 'seams' };
   if (pass(target, ANY_ERROR, ['Prune'])) return { indices, error, kept: 'seams-pruned' };

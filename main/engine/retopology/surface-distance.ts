@@ -37,10 +37,21 @@ export function surfaceOf(mesh: FaceMesh): Surface {
 }
 
 /** The sampled symmetric Hausdorff distance between `a` and `b`, with about `samples` points on each (b's index may be given, built once for several a). */
-export function surfaceDistance(a: Surface, b: Surface, samples = 50_000, indexOfB: SurfaceIndex = new SurfaceIndex(b)): SurfaceDistance {
+export function surfaceDistance(
+  a: Surface,
+  b: Surface,
+  samples = 50_000,
+  indexOfB: SurfaceIndex = new SurfaceIndex(b),
+): SurfaceDistance {
   const there = oneWay(a, indexOfB, samples);
   const back = oneWay(b, new SurfaceIndex(a), samples);
-  return { aToB: there.max, bToA: back.max, hausdorff: Math.max(there.max, back.max), meanAToB: there.mean, meanBToA: back.mean };
+  return {
+    aToB: there.max,
+    bToA: back.max,
+    hausdorff: Math.max(there.max, back.max),
+    meanAToB: there.mean,
+    meanBToA: back.mean,
+  };
 }
 
 /** The largest and the mean distance from points of `from` (its vertices and `samples` more) to the surface `to` indexes. */
@@ -100,7 +111,8 @@ export function samplePoints(surface: Surface, count: number): Float64Array {
       r2 = 1 - r2;
     }
     const [a, b, c] = [t[lo * 3]!, t[lo * 3 + 1]!, t[lo * 3 + 2]!];
-    for (let k = 0; k < 3; k++) out[n++] = p[a * 3 + k]! + r1 * (p[b * 3 + k]! - p[a * 3 + k]!) + r2 * (p[c * 3 + k]! - p[a * 3 + k]!);
+    for (let k = 0; k < 3; k++)
+      out[n++] = p[a * 3 + k]! + r1 * (p[b * 3 + k]! - p[a * 3 + k]!) + r2 * (p[c * 3 + k]! - p[a * 3 + k]!);
   }
   return out;
 }
@@ -132,7 +144,12 @@ export class SurfaceIndex {
     this.order = Uint32Array.from({ length: n }, (_, i) => i);
     const centroids = new Float64Array(n * 3);
     for (let i = 0; i < n; i++) {
-      for (let k = 0; k < 3; k++) centroids[i * 3 + k] = (this.p[this.t[i * 3]! * 3 + k]! + this.p[this.t[i * 3 + 1]! * 3 + k]! + this.p[this.t[i * 3 + 2]! * 3 + k]!) / 3;
+      for (let k = 0; k < 3; k++)
+        centroids[i * 3 + k] =
+          (this.p[this.t[i * 3]! * 3 + k]! +
+            this.p[this.t[i * 3 + 1]! * 3 + k]! +
+            this.p[this.t[i * 3 + 2]! * 3 + k]!) /
+          3;
     }
     if (n > 0) this.build(centroids, 0, n);
   }
@@ -233,10 +250,18 @@ export class SurfaceIndex {
     const a = this.t[tri * 3]! * 3;
     const b = this.t[tri * 3 + 1]! * 3;
     const c = this.t[tri * 3 + 2]! * 3;
-    const ax = p[a]!, ay = p[a + 1]!, az = p[a + 2]!;
-    const abx = p[b]! - ax, aby = p[b + 1]! - ay, abz = p[b + 2]! - az;
-    const acx = p[c]! - ax, acy = p[c + 1]! - ay, acz = p[c + 2]! - az;
-    const apx = px - ax, apy = py - ay, apz = pz - az;
+    const ax = p[a]!,
+      ay = p[a + 1]!,
+      az = p[a + 2]!;
+    const abx = p[b]! - ax,
+      aby = p[b + 1]! - ay,
+      abz = p[b + 2]! - az;
+    const acx = p[c]! - ax,
+      acy = p[c + 1]! - ay,
+      acz = p[c + 2]! - az;
+    const apx = px - ax,
+      apy = py - ay,
+      apz = pz - az;
     const d1 = abx * apx + aby * apy + abz * apz;
     const d2 = acx * apx + acy * apy + acz * apz;
     const closest = (u: number, v: number) => {
@@ -246,13 +271,17 @@ export class SurfaceIndex {
       return qx * qx + qy * qy + qz * qz;
     };
     if (d1 <= 0 && d2 <= 0) return closest(0, 0);
-    const bpx = px - p[b]!, bpy = py - p[b + 1]!, bpz = pz - p[b + 2]!;
+    const bpx = px - p[b]!,
+      bpy = py - p[b + 1]!,
+      bpz = pz - p[b + 2]!;
     const d3 = abx * bpx + aby * bpy + abz * bpz;
     const d4 = acx * bpx + acy * bpy + acz * bpz;
     if (d3 >= 0 && d4 <= d3) return closest(1, 0);
     const vc = d1 * d4 - d3 * d2;
     if (vc <= 0 && d1 >= 0 && d3 <= 0) return closest(d1 / (d1 - d3), 0);
-    const cpx = px - p[c]!, cpy = py - p[c + 1]!, cpz = pz - p[c + 2]!;
+    const cpx = px - p[c]!,
+      cpy = py - p[c + 1]!,
+      cpz = pz - p[c + 2]!;
     const d5 = abx * cpx + aby * cpy + abz * cpz;
     const d6 = acx * cpx + acy * cpy + acz * cpz;
     if (d6 >= 0 && d5 <= d6) return closest(0, 1);

@@ -8,7 +8,10 @@ import type { TriangleMesh } from './mesh.ts';
 export async function weld(mesh: TriangleMesh): Promise<TriangleMesh> {
   await MeshoptSimplifier.ready;
   const count = mesh.positions.length / 3;
-  const uvBits = mesh.uvs === undefined ? new Uint32Array(count * 2) : new Uint32Array(mesh.uvs.buffer, mesh.uvs.byteOffset, count * 2);
+  const uvBits =
+    mesh.uvs === undefined
+      ? new Uint32Array(count * 2)
+      : new Uint32Array(mesh.uvs.buffer, mesh.uvs.byteOffset, count * 2);
   const material = mesh.materialOf;
   // Vertices at one position share its first vertex (meshoptimizer's position remap); among them, those
   // with the same uv (bit for bit) and material become one. Most positions have one vertex, seams a few.
@@ -54,12 +57,19 @@ export async function weld(mesh: TriangleMesh): Promise<TriangleMesh> {
     }
     materialOf[u] = material[v]!;
   }
-  return { positions, uvs, materialOf, materials: mesh.materials, indices: withoutDegenerate(mesh.indices.map((v) => remap[v]!)) };
+  return {
+    positions,
+    uvs,
+    materialOf,
+    materials: mesh.materials,
+    indices: withoutDegenerate(mesh.indices.map((v) => remap[v]!)),
+  };
 }
 
 /** The triangles that use three different vertices (the same array when all do). */
 function withoutDegenerate(indices: Uint32Array): Uint32Array {
-  const degenerate = (i: number) => indices[i] === indices[i + 1] || indices[i + 1] === indices[i + 2] || indices[i] === indices[i + 2];
+  const degenerate = (i: number) =>
+    indices[i] === indices[i + 1] || indices[i + 1] === indices[i + 2] || indices[i] === indices[i + 2];
   let first = 0;
   while (first < indices.length && !degenerate(first)) first += 3;
   if (first >= indices.length) return indices;

@@ -23,7 +23,15 @@ export function writeObj(mesh: FaceMesh, name: string): ObjFiles {
   mesh.materials.forEach((material, i) => {
     if (!used.has(i)) return;
     const [r, g, b, a] = material.color;
-    mtl.push('', `newmtl ${materialNames[i]}`, `Kd ${round(r)} ${round(g)} ${round(b)}`, 'Ka 0 0 0', 'Ks 0 0 0', `d ${round(a)}`, 'illum 1');
+    mtl.push(
+      '',
+      `newmtl ${materialNames[i]}`,
+      `Kd ${round(r)} ${round(g)} ${round(b)}`,
+      'Ka 0 0 0',
+      'Ks 0 0 0',
+      `d ${round(a)}`,
+      'illum 1',
+    );
     if (material.texture !== undefined && mesh.uvs !== undefined) {
       let file = textureFile.get(material.texture.bytes);
       if (file === undefined) {
@@ -36,16 +44,23 @@ export function writeObj(mesh: FaceMesh, name: string): ObjFiles {
   });
 
   const { normals, ofCorner } = cornerNormals(mesh);
-  const lines = [`# ${GENERATOR}: retopology, ${mesh.quads.length / 4} quads and ${mesh.triangles.length / 3} triangles`, `mtllib ${name}.mtl`, `o ${name}`];
+  const lines = [
+    `# ${GENERATOR}: retopology, ${mesh.quads.length / 4} quads and ${mesh.triangles.length / 3} triangles`,
+    `mtllib ${name}.mtl`,
+    `o ${name}`,
+  ];
   const { positions, uvs } = mesh;
-  for (let i = 0; i < positions.length; i += 3) lines.push(`v ${round(positions[i]!)} ${round(positions[i + 1]!)} ${round(positions[i + 2]!)}`);
+  for (let i = 0; i < positions.length; i += 3)
+    lines.push(`v ${round(positions[i]!)} ${round(positions[i + 1]!)} ${round(positions[i + 2]!)}`);
   // OBJ texture coordinates grow upwards, glTF ones downwards.
-  if (uvs !== undefined) for (let i = 0; i < uvs.length; i += 2) lines.push(`vt ${round(uvs[i]!)} ${round(1 - uvs[i + 1]!)}`);
+  if (uvs !== undefined)
+    for (let i = 0; i < uvs.length; i += 2) lines.push(`vt ${round(uvs[i]!)} ${round(1 - uvs[i + 1]!)}`);
   for (let i = 0; i < normals.length; i += 3) lines.push(`vn ${normals[i]} ${normals[i + 1]} ${normals[i + 2]}`);
 
   // Faces grouped by material; corners numbered as cornerNormals counts them (quads first, then triangles).
   const groups = new Map<number, string[]>();
-  const corner = (v: number, c: number) => (uvs === undefined ? `${v + 1}//${ofCorner[c]! + 1}` : `${v + 1}/${v + 1}/${ofCorner[c]! + 1}`);
+  const corner = (v: number, c: number) =>
+    uvs === undefined ? `${v + 1}//${ofCorner[c]! + 1}` : `${v + 1}/${v + 1}/${ofCorner[c]! + 1}`;
   const addFace = (face: Uint32Array, firstCorner: number) => {
     const material = mesh.materialOf[face[0]!]!;
     let group = groups.get(material);
@@ -55,7 +70,8 @@ export function writeObj(mesh: FaceMesh, name: string): ObjFiles {
   let c = 0;
   for (let q = 0; q < mesh.quads.length; q += 4, c += 4) addFace(mesh.quads.subarray(q, q + 4), c);
   for (let t = 0; t < mesh.triangles.length; t += 3, c += 3) addFace(mesh.triangles.subarray(t, t + 3), c);
-  for (const [material, faces] of [...groups].sort(([a], [b]) => a - b)) lines.push(`usemtl ${materialNames[material]}`, ...faces);
+  for (const [material, faces] of [...groups].sort(([a], [b]) => a - b))
+    lines.push(`usemtl ${materialNames[material]}`, ...faces);
   return { obj: `${lines.join('\n')}\n`, mtl: `${mtl.join('\n')}\n`, textures };
 }
 

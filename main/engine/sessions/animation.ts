@@ -77,12 +77,15 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
   /** A session bound to fail never gets its mesh ready: it shows init_processing until it ends init_failed. */
   const phase = (rec: AnimationRecord, now: number) =>
     rec.step ? (rec.fails ? 'init_processing' : phaseStatus(PHASES, s.clock.fraction(rec.step, now))) : rec.status;
-  const status = (rec: AnimationRecord, now: number) => (rec.step && rec.running_status !== undefined ? rec.running_status : phase(rec, now));
+  const status = (rec: AnimationRecord, now: number) =>
+    rec.step && rec.running_status !== undefined ? rec.running_status : phase(rec, now);
 
   /** When the session's mesh was (or will be) ready for text animations; undefined if it never will be (or not known yet). */
   function readyAt(rec: AnimationRecord): number | undefined {
-    if (rec.character !== undefined && rec.character.kind !== 'figure' && rec.character.made === undefined) return undefined;
-    if (rec.step) return rec.fails ? undefined : rec.step.startedAt + READY_AT * (s.clock.end(rec.step) - rec.step.startedAt);
+    if (rec.character !== undefined && rec.character.kind !== 'figure' && rec.character.made === undefined)
+      return undefined;
+    if (rec.step)
+      return rec.fails ? undefined : rec.step.startedAt + READY_AT * (s.clock.end(rec.step) - rec.step.startedAt);
     return rec.status === 'predefined_done' ? Date.parse(rec.created_at) : undefined;
   }
 
@@ -119,10 +122,26 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
       s,
       () => {
         let changed = startQueued(rec, now);
-        changed = (inputGate(rec, rec.source, failOnInput) ?? characterGate(rec) ?? settle(rec, s.clock, now, withEndFaults(s, (r) => r.session_code, finishSession))) || changed;
-        return rec.prompts.reduce((any, p) => settle(p, s.clock, now, (prompt, step, at) => finishPrompt(rec, prompt, step, at)) || any, changed);
+        changed =
+          (inputGate(rec, rec.source, failOnInput) ??
+            characterGate(rec) ??
+            settle(
+              rec,
+              s.clock,
+              now,
+              withEndFaults(s, (r) => r.session_code, finishSession),
+            )) ||
+          changed;
+        return rec.prompts.reduce(
+          (any, p) => settle(p, s.clock, now, (prompt, step, at) => finishPrompt(rec, prompt, step, at)) || any,
+          changed,
+        );
       },
-      () => [...Object.values(rec.outputs), ...rec.library.map((a) => a.file), ...rec.prompts.flatMap((p) => [p.mesh, p.usdz])],
+      () => [
+        ...Object.values(rec.outputs),
+        ...rec.library.map((a) => a.file),
+        ...rec.prompts.flatMap((p) => [p.mesh, p.usdz]),
+      ],
     );
     return rec;
   }
@@ -193,15 +212,20 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
       const source: InputRef = received?.source ?? { url: body!.mesh_url };
       if (received !== undefined) {
         // Judged from its bytes as it arrives: a mesh that cannot be animated is refused now, not rigged.
-        const judged = await judgeUpload(s.files.path(received.source.file!.key), received.format).catch((error: unknown) => ({
-          kind: 'refused' as const,
-          reason: `could not be read (${error instanceof Error ? error.message : String(error)})`,
-        }));
+        const judged = await judgeUpload(s.files.path(received.source.file!.key), received.format).catch(
+          (error: unknown) => ({
+            kind: 'refused' as const,
+            reason: `could not be read (${error instanceof Error ? error.message : String(error)})`,
+          }),
+        );
         if (judged.kind === 'refused') {
           await rm(s.files.path(received.source.file!.key), { force: true });
           throw new HttpError(400, `file: ${received.filename || 'the upload'} ${judged.reason}.`);
         }
-        received.character = { kind: judged.kind, ...(judged.kind === 'character' && judged.entry !== undefined ? { entry: judged.entry } : {}) };
+        received.character = {
+          kind: judged.kind,
+          ...(judged.kind === 'character' && judged.entry !== undefined ? { entry: judged.entry } : {}),
+        };
       }
       try {
         charge(s, userId, 'uploadAnimationMesh');
@@ -235,10 +259,18 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
       const ready = readyAt(rec);
       const responses = body.texts.map((text) => {
         if (text.length > MAX_TEXT_LENGTH) {
-          return { text, message: `The text is too long: ${text.length} characters, at most ${MAX_TEXT_LENGTH}.`, isError: true };
+          return {
+            text,
+            message: `The text is too long: ${text.length} characters, at most ${MAX_TEXT_LENGTH}.`,
+            isError: true,
+          };
         }
         if (ready === undefined && rec.step === undefined) {
-          return { text, message: `Session ${rec.session_code} could not prepare its mesh (status ${rec.status}): upload the mesh again to animate it.`, isError: true };
+          return {
+            text,
+            message: `Session ${rec.session_code} could not prepare its mesh (status ${rec.status}): upload the mesh again to animate it.`,
+            isError: true,
+          };
         }
         if (motionKindOf(text) === undefined) {
           return {
@@ -249,7 +281,11 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
         }
         const fault = faultOfStart(s, 'submitTextAnimations', rec.session_code);
         if (fault.fails) {
-          return { text, message: 'The animation model could not animate this text (a session-failure fault rule of the engine).', isError: true };
+          return {
+            text,
+            message: 'The animation model could not animate this text (a session-failure fault rule of the engine).',
+            isError: true,
+          };
         }
         const waits = ready === undefined || ready > now;
         rec.prompts.push({
@@ -261,7 +297,13 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
           ...(fault.running_status === undefined ? {} : { running_status: fault.running_status }),
           ...createdAt(now),
         });
-        return { text, message: waits ? 'Animation queued: it starts when the mesh is ready (status init_done).' : 'Animation queued', isError: false };
+        return {
+          text,
+          message: waits
+            ? 'Animation queued: it starts when the mesh is ready (status init_done).'
+            : 'Animation queued',
+          isError: false,
+        };
       });
       await s.save();
       return { responses };
@@ -287,12 +329,18 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
           text: p.text,
           mesh_url: url(p.mesh),
           usdz_url: url(p.usdz),
-          status: p.step ? (p.running_status ?? 'text_processing') : p.status === 'text_queued' ? (p.running_status ?? 'text_processing') : p.status,
+          status: p.step
+            ? (p.running_status ?? 'text_processing')
+            : p.status === 'text_queued'
+              ? (p.running_status ?? 'text_processing')
+              : p.status,
           created_at: p.created_at,
           updated_at: p.updated_at,
         })),
         animation_library: done ? rec.library.map((a) => ({ label: a.label, url: url(a.file), _id: a._id })) : [],
-        animation_joint_dict: done ? (rec.character?.made?.joints ?? jointPositions(rec.session_code, RENDER_SIZE)) : {},
+        animation_joint_dict: done
+          ? (rec.character?.made?.joints ?? jointPositions(rec.session_code, RENDER_SIZE))
+          : {},
         created_at: rec.created_at,
         updated_at: rec.updated_at,
       };
@@ -313,7 +361,10 @@ async function receiveUpload(s: Services, req: IncomingMessage, code: string): P
   try {
     const received = await receiveFile(req, 'file', temp, MAX_UPLOAD_BYTES);
     if (received === undefined) {
-      throw new HttpError(400, 'file: is required: send the mesh in the multipart field "file", or a JSON body with mesh_url');
+      throw new HttpError(
+        400,
+        'file: is required: send the mesh in the multipart field "file", or a JSON body with mesh_url',
+      );
     }
     const format = meshFormat(received.head);
     if (format === undefined) {
@@ -336,7 +387,10 @@ const ZIP = Buffer.from('PK\x03\x04', 'latin1');
 function meshFormat(head: Buffer): 'fbx' | 'zip' | undefined {
   if (head.subarray(0, BINARY_FBX.length).equals(BINARY_FBX)) return 'fbx';
   if (head.subarray(0, ZIP.length).equals(ZIP)) return 'zip';
-  const text = head.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  const text = head
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   return text.startsWith('; FBX') ? 'fbx' : undefined;
 }
 
@@ -351,24 +405,43 @@ function finishSessionOutputs(rec: AnimationRecord, _step: StepName, endedAt: nu
   const made = rec.character?.made;
   if (made !== undefined) {
     // The uploaded character on its own skeleton: each library file has one clip, animation_url all of them.
-    for (const entry of rec.library) entry.file = output(code, `animation-${entry.label.toLowerCase()}`, { type: 'character-glb', character: made.model, clips: [entry.label] });
+    for (const entry of rec.library)
+      entry.file = output(code, `animation-${entry.label.toLowerCase()}`, {
+        type: 'character-glb',
+        character: made.model,
+        clips: [entry.label],
+      });
     rec.outputs = {
       render_url: { key: made.render, recipe: { type: 'made' } },
       thumbnail: { key: made.thumbnail, recipe: { type: 'made' } },
       mesh_url: output(code, 'mesh', { type: 'character-glb', character: made.model, clips: [] }),
-      animation_url: output(code, 'animation', { type: 'character-glb', character: made.model, clips: rec.library.map((a) => a.label) }),
+      animation_url: output(code, 'animation', {
+        type: 'character-glb',
+        character: made.model,
+        clips: rec.library.map((a) => a.label),
+      }),
     };
     return;
   }
   // A model this engine made: rigged on its procedural figure. Each library file is the session's rigged figure with that one clip; animation_url holds them all.
   for (const entry of rec.library) {
-    entry.file = output(code, `animation-${entry.label.toLowerCase()}`, { type: 'animated-glb', seed: code, size: RENDER_SIZE, clips: [entry.label] });
+    entry.file = output(code, `animation-${entry.label.toLowerCase()}`, {
+      type: 'animated-glb',
+      seed: code,
+      size: RENDER_SIZE,
+      clips: [entry.label],
+    });
   }
   rec.outputs = {
     render_url: output(code, 'render', { type: 'figure', seed: code, size: RENDER_SIZE }),
     thumbnail: output(code, 'thumbnail', { type: 'figure', seed: code, size: THUMBNAIL_SIZE }),
     mesh_url: output(code, 'mesh', { type: 'glb', mesh: character(code), texture: true }),
-    animation_url: output(code, 'animation', { type: 'animated-glb', seed: code, size: RENDER_SIZE, clips: rec.library.map((a) => a.label) }),
+    animation_url: output(code, 'animation', {
+      type: 'animated-glb',
+      seed: code,
+      size: RENDER_SIZE,
+      clips: rec.library.map((a) => a.label),
+    }),
   };
 }
 
@@ -391,11 +464,26 @@ function finishPrompt(rec: AnimationRecord, prompt: PromptRecord, _step: StepNam
   const made = rec.character?.made;
   if (made !== undefined) {
     // The uploaded character with one clip named by the text; USDZ holds its mesh at rest.
-    prompt.mesh = output(prompt.session_code, `prompt-${prompt._id}`, { type: 'character-glb', character: made.model, clips: [prompt.text] });
-    prompt.usdz = output(prompt.session_code, `prompt-${prompt._id}`, { type: 'character-usdz', character: made.model });
+    prompt.mesh = output(prompt.session_code, `prompt-${prompt._id}`, {
+      type: 'character-glb',
+      character: made.model,
+      clips: [prompt.text],
+    });
+    prompt.usdz = output(prompt.session_code, `prompt-${prompt._id}`, {
+      type: 'character-usdz',
+      character: made.model,
+    });
     return;
   }
   // The animated figure (a clip named by the text, its motion seeded by it); USDZ stays a static mesh.
-  prompt.mesh = output(prompt.session_code, `prompt-${prompt._id}`, { type: 'animated-glb', seed: prompt.session_code, size: RENDER_SIZE, clips: [prompt.text] });
-  prompt.usdz = output(prompt.session_code, `prompt-${prompt._id}`, { type: 'usdz', mesh: character(`${prompt.session_code}:${prompt.text}`) });
+  prompt.mesh = output(prompt.session_code, `prompt-${prompt._id}`, {
+    type: 'animated-glb',
+    seed: prompt.session_code,
+    size: RENDER_SIZE,
+    clips: [prompt.text],
+  });
+  prompt.usdz = output(prompt.session_code, `prompt-${prompt._id}`, {
+    type: 'usdz',
+    mesh: character(`${prompt.session_code}:${prompt.text}`),
+  });
 }

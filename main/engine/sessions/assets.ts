@@ -38,7 +38,10 @@ export interface AssetRecord {
 export function ownAsset(s: Services, id: string, userId: string, field: string): AssetRecord {
   const known = Object.hasOwn(s.state.assets, id) ? s.state.assets[id] : undefined;
   if (!id.startsWith(ASSET_PREFIX) || known === undefined || known.user_id !== userId) {
-    throw new HttpError(400, `${field}: there is no asset ${id}; give a URL, or the id of an asset of an earlier session of this account`);
+    throw new HttpError(
+      400,
+      `${field}: there is no asset ${id}; give a URL, or the id of an asset of an earlier session of this account`,
+    );
   }
   return known;
 }
@@ -50,7 +53,12 @@ export const assetStatus = (asset: AssetRecord): string => asset.status ?? 'comp
 export function presentAsset(s: Services, asset: AssetRecord, now: number) {
   const status = assetStatus(asset);
   if (asset.kind === 'image') {
-    return { _id: asset._id, name: asset.name, status, data: { image_url: asset.image ? inputUrl(s, asset.image, now) : '' } };
+    return {
+      _id: asset._id,
+      name: asset.name,
+      status,
+      data: { image_url: asset.image ? inputUrl(s, asset.image, now) : '' },
+    };
   }
   if (asset.kind === 'made-mesh') {
     const url = (file: Output | undefined) => (status === 'complete' ? s.files.url(file, now) : '');
@@ -59,7 +67,13 @@ export function presentAsset(s: Services, asset: AssetRecord, now: number) {
       _id: asset._id,
       name: asset.name,
       status,
-      data: { glb_url: url(f?.glb), obj_url: url(f?.obj), fbx_url: url(f?.fbx), usdz_url: url(f?.usdz), image_url: url(f?.image) },
+      data: {
+        glb_url: url(f?.glb),
+        obj_url: url(f?.obj),
+        fbx_url: url(f?.fbx),
+        usdz_url: url(f?.usdz),
+        image_url: url(f?.image),
+      },
     };
   }
   return { _id: asset._id, name: asset.name, status, data: { glb_url: asset.glb_url } };

@@ -8,14 +8,24 @@ import type { Stepped } from '../progress.ts';
 import { recompressUpload } from '../recompress-upload.ts';
 
 /** A record of the caller's account, or 404. */
-export function findOwned<T extends { user_id: string }>(table: Record<string, T>, id: string, userId: string, what = 'Session'): T {
+export function findOwned<T extends { user_id: string }>(
+  table: Record<string, T>,
+  id: string,
+  userId: string,
+  what = 'Session',
+): T {
   const record = Object.hasOwn(table, id) ? table[id] : undefined;
   if (record === undefined || record.user_id !== userId) throw new HttpError(404, `${what} ${id} not found`);
   return record;
 }
 
 /** Keeps a new record in its table and saves the engine's state. */
-export async function keepNew<T>(s: { save(): Promise<void> }, table: Record<string, T>, id: string, rec: T): Promise<void> {
+export async function keepNew<T>(
+  s: { save(): Promise<void> },
+  table: Record<string, T>,
+  id: string,
+  rec: T,
+): Promise<void> {
   table[id] = rec;
   await s.save();
 }
@@ -23,7 +33,12 @@ export async function keepNew<T>(s: { save(): Promise<void> }, table: Record<str
 /** An input (image or mesh): the URL the client gave, or the bytes it sent, stored as a file; see inputs.ts. */
 export type { InputRef };
 
-const IMAGE_EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' };
+const IMAGE_EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+};
 
 /** Data URIs are stored as files (and answered as signed URLs, as the service does) so the state stays small. */
 export async function storeImage(s: Services, owner: string, name: string, value: string): Promise<InputRef> {
@@ -43,7 +58,11 @@ export const inputUrl = (s: Services, ref: InputRef, now: number): string => ref
  * failed by `fail` with the input's message. Undefined when the steps settle as usual (`gate ?? settle(...)`),
  * else whether the record changed.
  */
-export function inputGate<T extends Stepped>(rec: T, input: InputRef | undefined, fail: (rec: T, message: string, at: number) => void): boolean | undefined {
+export function inputGate<T extends Stepped>(
+  rec: T,
+  input: InputRef | undefined,
+  fail: (rec: T, message: string, at: number) => void,
+): boolean | undefined {
   if (rec.step === undefined || input === undefined) return undefined;
   if (input.reading === true) return false;
   if (input.error === undefined) return undefined;
@@ -53,7 +72,11 @@ export function inputGate<T extends Stepped>(rec: T, input: InputRef | undefined
 }
 
 /** Settles a record's steps, persists when something changed, and registers its files (built on first download). */
-export async function refresh(s: Services, settleRecord: () => boolean, files: () => Iterable<Output | undefined>): Promise<void> {
+export async function refresh(
+  s: Services,
+  settleRecord: () => boolean,
+  files: () => Iterable<Output | undefined>,
+): Promise<void> {
   if (settleRecord()) await s.save();
   s.files.register(files());
 }

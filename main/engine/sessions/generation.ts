@@ -2,7 +2,11 @@
 // `{image, model, settings: {geometry_model, texture_model, resolution}}` (and `decomposition_model` for a kit).
 // The image becomes an image asset (its id may be given again as the image of a later session); the meshes
 // made are mesh assets (GLB, OBJ, FBX, USDZ and a preview image) that retopology accepts by their ASSET_ id.
-import { ASSET_PREFIX, type CreateImageTo3dV3Request, type CreateImageToKitV3Request } from '../../../shared/contract/index.ts';
+import {
+  ASSET_PREFIX,
+  type CreateImageTo3dV3Request,
+  type CreateImageToKitV3Request,
+} from '../../../shared/contract/index.ts';
 import { objInFolder, output, pictureObjInFolder, type Output } from '../artifacts.ts';
 import type { Services } from '../context.ts';
 import { charge } from '../credits.ts';
@@ -45,7 +49,11 @@ const PREVIEW_SIZE = 512;
 
 export type GenerationCall = Omit<Call<'createRetopology'>, 'body'> & { body: GenerationRequest };
 
-export function generationHandlers(s: Services): { create(call: GenerationCall): ReturnType<Handler<'createRetopology'>>; get: Handler<'getV3Session'>; has(id: string): boolean } {
+export function generationHandlers(s: Services): {
+  create(call: GenerationCall): ReturnType<Handler<'createRetopology'>>;
+  get: Handler<'getV3Session'>;
+  has(id: string): boolean;
+} {
   const asset = (id: string) => s.state.assets[id]!;
 
   function present(rec: GenerationRecord, now: number) {
@@ -62,7 +70,10 @@ export function generationHandlers(s: Services): { create(call: GenerationCall):
         ...(rec.decomposition_model !== undefined && { decomposition_model: rec.decomposition_model }),
         settings: rec.settings,
       },
-      output: rec.type === 'image_to_3d' ? { mesh: mesh(rec.mesh_assets[0]!) } : { meshes: rec.mesh_assets.map(mesh), part_meshes: rec.part_assets.map(mesh) },
+      output:
+        rec.type === 'image_to_3d'
+          ? { mesh: mesh(rec.mesh_assets[0]!) }
+          : { meshes: rec.mesh_assets.map(mesh), part_meshes: rec.part_assets.map(mesh) },
       created_at: rec.created_at,
       updated_at: rec.updated_at,
     };
@@ -79,7 +90,14 @@ export function generationHandlers(s: Services): { create(call: GenerationCall):
       if (image === undefined) s.inputs.read(imageRecord.image!, 'image', `${imageRecord._id}/image`);
       s.state.assets[imageRecord._id] = imageRecord;
       const made = (name: string): AssetRecord => {
-        const rec: AssetRecord = { _id: newAssetId(), name, user_id: userId, glb_url: '', kind: 'made-mesh', status: 'incomplete' };
+        const rec: AssetRecord = {
+          _id: newAssetId(),
+          name,
+          user_id: userId,
+          glb_url: '',
+          kind: 'made-mesh',
+          status: 'incomplete',
+        };
         s.state.assets[rec._id] = rec;
         return rec;
       };
@@ -114,7 +132,14 @@ export function generationHandlers(s: Services): { create(call: GenerationCall):
         fail(rec, problem, now);
         return true;
       };
-      await refresh(s, () => inputGate(rec, image, fail) ?? pictureGate() ?? settle(rec, s.clock, now, (r, step, at) => finish(s, r, step, at)), assets);
+      await refresh(
+        s,
+        () =>
+          inputGate(rec, image, fail) ??
+          pictureGate() ??
+          settle(rec, s.clock, now, (r, step, at) => finish(s, r, step, at)),
+        assets,
+      );
       return present(rec, now);
     },
   };
@@ -123,14 +148,21 @@ export function generationHandlers(s: Services): { create(call: GenerationCall):
 /** An image asset of the account given again as the image of a session. */
 function imageAsset(s: Services, id: string, userId: string): AssetRecord {
   const known = ownAsset(s, id, userId, 'input.image');
-  if (known.kind !== 'image') throw new HttpError(400, `input.image: ${id} is a mesh asset, not an image; give an image URL, a data URI or the id of an image asset`);
+  if (known.kind !== 'image')
+    throw new HttpError(
+      400,
+      `input.image: ${id} is a mesh asset, not an image; give an image URL, a data URI or the id of an image asset`,
+    );
   return known;
 }
 
 async function newImageAsset(s: Services, userId: string, value: string): Promise<AssetRecord> {
   const id = newAssetId();
   const ref = await storeImage(s, id, 'image', value);
-  const name = ref.url !== undefined ? new URL(ref.url).pathname.split('/').pop() || 'image' : ref.file!.key.slice(ref.file!.key.lastIndexOf('/') + 1);
+  const name =
+    ref.url !== undefined
+      ? new URL(ref.url).pathname.split('/').pop() || 'image'
+      : ref.file!.key.slice(ref.file!.key.lastIndexOf('/') + 1);
   return { _id: id, name, user_id: userId, glb_url: '', kind: 'image', image: ref };
 }
 
@@ -154,7 +186,13 @@ function makeFromPicture(asset: AssetRecord, owner: string, model: PictureMesh):
     obj: pictureObjInFolder(owner, name, model),
     fbx: output(owner, name, { type: 'picture-fbx', model }),
     usdz: output(owner, name, { type: 'picture-usdz', model }),
-    image: output(owner, `${name}-preview`, { type: 'render', model, size: PREVIEW_SIZE, yaw: Math.PI / 6, pitch: Math.PI / 12 }),
+    image: output(owner, `${name}-preview`, {
+      type: 'render',
+      model,
+      size: PREVIEW_SIZE,
+      yaw: Math.PI / 6,
+      pitch: Math.PI / 12,
+    }),
   };
   asset.files = files;
   asset.status = 'complete';
@@ -189,11 +227,21 @@ function finish(s: Services, rec: GenerationRecord, _step: StepName, endedAt: nu
   const picture = storedPicture(s.state.assets[rec.image_asset]!.image);
   for (const id of rec.mesh_assets) {
     // The mesh from the stored picture; records from before inputs were stored keep the seeded mesh.
-    if (picture !== undefined) makeFromPicture(s.state.assets[id]!, rec._id, { picture, faces: total, quads: false, texture: rec.settings.texture_model ?? 'none' });
+    if (picture !== undefined)
+      makeFromPicture(s.state.assets[id]!, rec._id, {
+        picture,
+        faces: total,
+        quads: false,
+        texture: rec.settings.texture_model ?? 'none',
+      });
     else make(id, { seed, targetFaces: total });
   }
   const kinds: MeshKind[] = ['box', 'rock'];
   rec.part_assets.forEach((id, i) => {
-    make(id, { seed: `${seed}:part:${i}`, kind: kinds[i % kinds.length]!, targetFaces: Math.max(100, Math.round(total / rec.part_assets.length)) });
+    make(id, {
+      seed: `${seed}:part:${i}`,
+      kind: kinds[i % kinds.length]!,
+      targetFaces: Math.max(100, Math.round(total / rec.part_assets.length)),
+    });
   });
 }

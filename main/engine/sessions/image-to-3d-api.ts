@@ -19,12 +19,25 @@ import {
   type ImageTo3dRecord,
 } from './image-to-3d.ts';
 
-type ImageTo3dEndpoints = 'createImageTo3d' | 'createImageTo3dLegacy' | 'submitSpin' | 'preview' | 'refine' | 'getImageTo3d' | 'listImageTo3d' | 'getMesh';
+type ImageTo3dEndpoints =
+  | 'createImageTo3d'
+  | 'createImageTo3dLegacy'
+  | 'submitSpin'
+  | 'preview'
+  | 'refine'
+  | 'getImageTo3d'
+  | 'listImageTo3d'
+  | 'getMesh';
 
 export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoints> {
   return {
     async createImageTo3d({ userId, now, body }) {
-      const rec = await createImageTo3d(s, userId, now, { ...body, form: 'current', model_version: '', auto_gen_3d: false });
+      const rec = await createImageTo3d(s, userId, now, {
+        ...body,
+        form: 'current',
+        model_version: '',
+        auto_gen_3d: false,
+      });
       return currentForm(s, rec, now);
     },
 
@@ -46,7 +59,12 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
       const rec = await olderFlowSession(s, body.session_code, userId, now);
       requireIdle(s, rec, now);
       const image = body.image_urls[0]!;
-      startSpin(rec, await storeImage(s, rec.session_code, `spin-input-${rec.runs + 1}`, image), faultOfStart(s, 'submitSpin', rec.session_code), now);
+      startSpin(
+        rec,
+        await storeImage(s, rec.session_code, `spin-input-${rec.runs + 1}`, image),
+        faultOfStart(s, 'submitSpin', rec.session_code),
+        now,
+      );
       s.inputs.read(rec.spin_image!, 'image', `${rec.session_code}/spin-input-${rec.runs}`);
       await s.save();
       return {};
@@ -143,7 +161,10 @@ async function olderFlowSession(s: Services, code: string, userId: string, now: 
 
 function requireIdle(s: Services, rec: ImageTo3dRecord, now: number): void {
   if (rec.step !== undefined) {
-    throw new HttpError(400, `Session ${rec.session_code} is busy (status ${liveStatus(s, rec, now).status}): wait until this step finishes.`);
+    throw new HttpError(
+      400,
+      `Session ${rec.session_code} is busy (status ${liveStatus(s, rec, now).status}): wait until this step finishes.`,
+    );
   }
 }
 
@@ -151,7 +172,11 @@ function requireIdle(s: Services, rec: ImageTo3dRecord, now: number): void {
 function spinIndexOf(rec: ImageTo3dRecord, url: string): number {
   const path = isHttpUrl(url) ? new URL(url).pathname : '';
   const index = rec.inference.findIndex((file) => path.endsWith(`/${file.key}`));
-  if (index < 0) throw new HttpError(400, `selected_spin: must be the URL of one of the four spin images of session ${rec.session_code}`);
+  if (index < 0)
+    throw new HttpError(
+      400,
+      `selected_spin: must be the URL of one of the four spin images of session ${rec.session_code}`,
+    );
   return index;
 }
 

@@ -1,6 +1,13 @@
 // Image-to-3D sessions: the current one-shot form and the older step-by-step flow (upload, spin views,
 // preview, refine), in one record type with two presentations.
-import type { CreateImageTo3dRequest, GEOMETRY_MODELS, RESOLUTIONS, TEXTURE_MODELS, TOPOLOGIES, Vec3 } from '../../../shared/contract/index.ts';
+import type {
+  CreateImageTo3dRequest,
+  GEOMETRY_MODELS,
+  RESOLUTIONS,
+  TEXTURE_MODELS,
+  TOPOLOGIES,
+  Vec3,
+} from '../../../shared/contract/index.ts';
 import { objInFolder, output, pictureObjInFolder, type Output } from '../artifacts.ts';
 import type { Services } from '../context.ts';
 import { charge } from '../credits.ts';
@@ -125,7 +132,14 @@ function finish(rec: ImageTo3dRecord, step: StepName, endedAt: number): void {
     return;
   }
   const { glb, obj, zip, fbx, usdz } = meshFiles(rec, `${step}-${rec.runs}`);
-  const full = { mesh_url: glb, mesh_url_glb: glb, mesh_url_obj: obj, mesh_url_zip: zip, mesh_url_fbx: fbx, mesh_url_usdz: usdz };
+  const full = {
+    mesh_url: glb,
+    mesh_url_glb: glb,
+    mesh_url_obj: obj,
+    mesh_url_zip: zip,
+    mesh_url_fbx: fbx,
+    mesh_url_usdz: usdz,
+  };
   switch (step) {
     case 'mesh':
       rec.status = 'complete';
@@ -133,11 +147,23 @@ function finish(rec: ImageTo3dRecord, step: StepName, endedAt: number): void {
       return;
     case 'preview':
       rec.status = 'preview_done';
-      rec.outputs = { preview_mesh_url_glb: glb, preview_mesh_url_zip: zip, preview_mesh_url_usdz: usdz, mesh_url: glb, mesh_url_glb: glb };
+      rec.outputs = {
+        preview_mesh_url_glb: glb,
+        preview_mesh_url_zip: zip,
+        preview_mesh_url_usdz: usdz,
+        mesh_url: glb,
+        mesh_url_glb: glb,
+      };
       return;
     case 'refine':
       rec.status = 'refine_done';
-      rec.outputs = { ...rec.outputs, ...full, polished_mesh_url: glb, polished_mesh_url_glb: glb, polished_mesh_url_usdz: usdz };
+      rec.outputs = {
+        ...rec.outputs,
+        ...full,
+        polished_mesh_url: glb,
+        polished_mesh_url_glb: glb,
+        polished_mesh_url_usdz: usdz,
+      };
       return;
     default:
       throw new Error(`image-to-3D sessions have no step ${step}`);
@@ -213,7 +239,13 @@ export function startSpin(rec: ImageTo3dRecord, image: InputRef, fault: StepFaul
  * Starts a preview of spin view `index`: the model turned as that view shows it (older records: a mesh seeded
  * by that spin image, so another view gives another mesh).
  */
-export function startPreview(rec: ImageTo3dRecord, index: number, shape: MeshShape, fault: StepFault, at: number): void {
+export function startPreview(
+  rec: ImageTo3dRecord,
+  index: number,
+  shape: MeshShape,
+  fault: StepFault,
+  at: number,
+): void {
   rec.mesh = { seed: rec.inference[index]!.key, quads: false, targetFaces: LOW_POLY_FACES };
   rec.view = index;
   rec.outputs = {};
@@ -232,7 +264,13 @@ interface MeshShape {
   pivot_point?: Vec3 | undefined;
 }
 
-function startMeshStep(rec: ImageTo3dRecord, name: 'preview' | 'refine', shape: MeshShape, fault: StepFault, at: number): void {
+function startMeshStep(
+  rec: ImageTo3dRecord,
+  name: 'preview' | 'refine',
+  shape: MeshShape,
+  fault: StepFault,
+  at: number,
+): void {
   rec.fails = fault.fails;
   rec.running_status = fault.running_status;
   rec.scaled_bbox = shape.scaled_bbox ?? rec.scaled_bbox;
@@ -249,7 +287,12 @@ export async function readImageTo3d(s: Services, code: string, userId: string, n
     () =>
       inputGate(rec, rec.spin_image ?? rec.image, failOnInput) ??
       pictureGate(s, rec, now) ??
-      settle(rec, s.clock, now, withEndFaults(s, (r) => r.session_code, finish)),
+      settle(
+        rec,
+        s.clock,
+        now,
+        withEndFaults(s, (r) => r.session_code, finish),
+      ),
     () => [...Object.values(rec.outputs), ...rec.inference],
   );
   return rec;
@@ -311,7 +354,9 @@ function failOnInput(rec: ImageTo3dRecord, message: string, at: number): void {
 
 /** `error`: why the session failed, when its input could not be used (not in the seed; clients that do not know it ignore it). */
 function inputError(rec: ImageTo3dRecord): { error?: string } {
-  return rec.input_error !== undefined && rec.step === undefined && rec.status.endsWith('failed') ? { error: rec.input_error } : {};
+  return rec.input_error !== undefined && rec.step === undefined && rec.status.endsWith('failed')
+    ? { error: rec.input_error }
+    : {};
 }
 
 /** The four spin images, once they exist. */
@@ -384,7 +429,12 @@ export interface CreateInput extends Omit<CreateImageTo3dRequest, 'image_url'> {
   auto_gen_3d: boolean;
 }
 
-export async function createImageTo3d(s: Services, userId: string, now: number, input: CreateInput): Promise<ImageTo3dRecord> {
+export async function createImageTo3d(
+  s: Services,
+  userId: string,
+  now: number,
+  input: CreateInput,
+): Promise<ImageTo3dRecord> {
   const code = newSessionCode();
   const price = charge(s, userId, input.form === 'current' ? 'createImageTo3d' : 'createImageTo3dLegacy');
   const rec: ImageTo3dRecord = {

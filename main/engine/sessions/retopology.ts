@@ -53,7 +53,10 @@ const IMAGE_SIZE = 512;
 /** A create request whose type is retopology (POST /v3/sessions takes other types too: see v3.ts). */
 export type RetopologyCall = Omit<Call<'createRetopology'>, 'body'> & { body: CreateRetopologyRequest };
 
-export function retopologyHandlers(s: Services): { createRetopology(call: RetopologyCall): ReturnType<Handler<'createRetopology'>>; getV3Session: Handler<'getV3Session'> } {
+export function retopologyHandlers(s: Services): {
+  createRetopology(call: RetopologyCall): ReturnType<Handler<'createRetopology'>>;
+  getV3Session: Handler<'getV3Session'>;
+} {
   function present(rec: RetopologyRecord, now: number) {
     const input = s.state.assets[rec.input_asset]!;
     const complete = rec.status === 'complete' && rec.step === undefined;
@@ -88,7 +91,8 @@ export function retopologyHandlers(s: Services): { createRetopology(call: Retopo
       const asset = inputAsset(s, body.input.mesh, userId);
       charge(s, userId, 'createRetopology');
       s.state.assets[asset._id] = asset;
-      if (asset.input !== undefined && asset.input.kind === undefined) s.inputs.read(asset.input, 'mesh', `${asset._id}/mesh`);
+      if (asset.input !== undefined && asset.input.kind === undefined)
+        s.inputs.read(asset.input, 'mesh', `${asset._id}/mesh`);
       const rec: RetopologyRecord = {
         _id: newSessionCode(),
         user_id: userId,
@@ -107,9 +111,20 @@ export function retopologyHandlers(s: Services): { createRetopology(call: Retopo
 
     async getV3Session({ userId, now, params }) {
       const rec = findOwned(s.state.retopology, params.session_id!, userId);
-      const finishing = withEndFaults(s, (r: RetopologyRecord) => r._id, (r: RetopologyRecord, step: StepName, at: number) => finish(s, r, step, at));
+      const finishing = withEndFaults(
+        s,
+        (r: RetopologyRecord) => r._id,
+        (r: RetopologyRecord, step: StepName, at: number) => finish(s, r, step, at),
+      );
       const input = s.state.assets[rec.input_asset]!;
-      await refresh(s, () => inputGate(rec, input.input, failOnInput) ?? retopologyGate(s, rec, input) ?? settle(rec, s.clock, now, finishing), () => [rec.obj, rec.image]);
+      await refresh(
+        s,
+        () =>
+          inputGate(rec, input.input, failOnInput) ??
+          retopologyGate(s, rec, input) ??
+          settle(rec, s.clock, now, finishing),
+        () => [rec.obj, rec.image],
+      );
       return present(rec, now);
     },
   };
@@ -122,10 +137,17 @@ export function retopologyHandlers(s: Services): { createRetopology(call: Retopo
 function inputAsset(s: Services, mesh: string, userId: string): AssetRecord {
   if (mesh.startsWith(ASSET_PREFIX)) {
     const known = ownAsset(s, mesh, userId, 'input.mesh');
-    if (known.kind === 'image') throw new HttpError(400, `input.mesh: ${mesh} is an image asset, not a mesh; give a GLB URL or the id of a mesh asset`);
+    if (known.kind === 'image')
+      throw new HttpError(
+        400,
+        `input.mesh: ${mesh} is an image asset, not a mesh; give a GLB URL or the id of a mesh asset`,
+      );
     const status = assetStatus(known);
     if (status !== 'complete') {
-      throw new HttpError(400, `input.mesh: the mesh asset ${mesh} is ${status}: wait until the session that makes it is complete (or give a GLB URL)`);
+      throw new HttpError(
+        400,
+        `input.mesh: the mesh asset ${mesh} is ${status}: wait until the session that makes it is complete (or give a GLB URL)`,
+      );
     }
     return known;
   }
@@ -156,7 +178,13 @@ function retopologyGate(s: Services, rec: RetopologyRecord, input: AssetRecord):
       delete rec.step;
       failOnInput(rec, outcome.error, Date.now());
     } else {
-      rec.made = { obj: outcome.obj, image: outcome.image, faces: outcome.stats.faces, quads: outcome.stats.quads, triangles: outcome.stats.triangles };
+      rec.made = {
+        obj: outcome.obj,
+        image: outcome.image,
+        faces: outcome.stats.faces,
+        quads: outcome.stats.quads,
+        triangles: outcome.stats.triangles,
+      };
     }
     await s.save();
   });
@@ -182,7 +210,9 @@ async function readInput(s: Services, asset: AssetRecord): Promise<TriangleMesh>
   }
   const glb = own();
   if (glb !== undefined) return readGltf(glb, 'glb');
-  throw new UnreadableMesh('was given before this engine read its inputs, and is not one of its own files: create the retopology again');
+  throw new UnreadableMesh(
+    'was given before this engine read its inputs, and is not one of its own files: create the retopology again',
+  );
 }
 
 /** The GLB of the model a file URL of this engine (signed by it, whatever its port then) was made from; undefined for other URLs. */
@@ -194,7 +224,12 @@ function ownModelGlb(s: Services, given: string): Buffer | undefined {
     return undefined;
   }
   const named = parseFileUrl(url);
-  if (named === undefined || !Number.isInteger(named.expires) || !s.files.verify(named.signed, named.expires, named.sig)) return undefined;
+  if (
+    named === undefined ||
+    !Number.isInteger(named.expires) ||
+    !s.files.verify(named.signed, named.expires, named.sig)
+  )
+    return undefined;
   for (const file of outputsIn(s.state)) {
     if (file.key !== named.key) continue;
     const glb = glbRecipeOf(file.recipe);

@@ -71,7 +71,10 @@ export function textToImageHandlers(s: Services): Pick<Handlers, TextToImageEndp
     user_id: rec.user_id,
     image_url: s.files.url(rec.image, now),
     type: 'manual',
-    status: rec.step || rec.awaits_style ? (rec.running_status ?? phaseStatus(TTI_PHASES, rec.step ? s.clock.fraction(rec.step, now) : 0)) : rec.status,
+    status:
+      rec.step || rec.awaits_style
+        ? (rec.running_status ?? phaseStatus(TTI_PHASES, rec.step ? s.clock.fraction(rec.step, now) : 0))
+        : rec.status,
     is_deleted: false,
     created_at: rec.created_at,
     updated_at: rec.updated_at,
@@ -105,8 +108,15 @@ export function textToImageHandlers(s: Services): Pick<Handlers, TextToImageEndp
       await refresh(
         s,
         () => {
-          const started = rec.awaits_style === true && (startAfterStyle(s, rec, now));
-          return settle(rec, s.clock, now, withEndFaults(s, (r) => r.session_code, finishTextToImage(s))) || started;
+          const started = rec.awaits_style === true && startAfterStyle(s, rec, now);
+          return (
+            settle(
+              rec,
+              s.clock,
+              now,
+              withEndFaults(s, (r) => r.session_code, finishTextToImage(s)),
+            ) || started
+          );
         },
         () => [rec.image],
       );
@@ -144,7 +154,12 @@ const finishTextToImage =
     if (rec.fails) return;
     const style = rec.style_id === '' ? undefined : s.state.styles[rec.style_id];
     const palette = style === undefined ? [] : stylePalette(s, style);
-    rec.image = output(rec.session_code, 'image', { type: 'prompt-image', prompt: rec.prompt, palette, size: IMAGE_SIZE });
+    rec.image = output(rec.session_code, 'image', {
+      type: 'prompt-image',
+      prompt: rec.prompt,
+      palette,
+      size: IMAGE_SIZE,
+    });
   };
 
 /** A style's palette, from the images of its stored zip (none for styles from before inputs were stored, or a zip that cannot be read). */
@@ -173,7 +188,13 @@ const finishStyle =
   (rec: StyleRecord, _step: StepName, endedAt: number): void => {
     rec.updated_at = iso(endedAt);
     rec.status = rec.fails ? 'failed' : 'completed';
-    if (!rec.fails) rec.thumbnail = output(rec.style_id, 'thumbnail', { type: 'prompt-image', prompt: rec.description, palette: stylePalette(s, rec), size: THUMBNAIL_SIZE });
+    if (!rec.fails)
+      rec.thumbnail = output(rec.style_id, 'thumbnail', {
+        type: 'prompt-image',
+        prompt: rec.description,
+        palette: stylePalette(s, rec),
+        size: THUMBNAIL_SIZE,
+      });
   };
 
 function presentStyle(s: Services, rec: StyleRecord, now: number) {
@@ -197,17 +218,34 @@ function presentStyle(s: Services, rec: StyleRecord, now: number) {
 async function usableStyle(s: Services, styleId: string, userId: string, now: number): Promise<StyleRecord> {
   const style = Object.hasOwn(s.state.styles, styleId) ? s.state.styles[styleId] : undefined;
   if (style === undefined || (style.user_id !== userId && !style.is_public)) {
-    throw new HttpError(400, `style_id: there is no style ${styleId}; create one with POST /tti-styles, or send "" for no style`);
+    throw new HttpError(
+      400,
+      `style_id: there is no style ${styleId}; create one with POST /tti-styles, or send "" for no style`,
+    );
   }
   await settleStyle(s, style, now);
   if (style.step === undefined && style.status !== 'completed') {
-    throw new HttpError(400, `style_id: style ${styleId} cannot be used: its training ended ${style.status}; create the style again with POST /tti-styles`);
+    throw new HttpError(
+      400,
+      `style_id: style ${styleId} cannot be used: its training ended ${style.status}; create the style again with POST /tti-styles`,
+    );
   }
   return style;
 }
 
 const settleStyle = (s: Services, style: StyleRecord, now: number) =>
-  refresh(s, () => (inputGate(style, style.zip, failStyleOnInput) ?? settle(style, s.clock, now, withEndFaults(s, (r) => r.style_id, finishStyle(s)))), () => [style.thumbnail]);
+  refresh(
+    s,
+    () =>
+      inputGate(style, style.zip, failStyleOnInput) ??
+      settle(
+        style,
+        s.clock,
+        now,
+        withEndFaults(s, (r) => r.style_id, finishStyle(s)),
+      ),
+    () => [style.thumbnail],
+  );
 
 /**
  * A session waiting for its style starts once the style is trained, at the time its training ended (so the
@@ -215,7 +253,13 @@ const settleStyle = (s: Services, style: StyleRecord, now: number) =>
  */
 function startAfterStyle(s: Services, rec: TextToImageRecord, now: number): boolean {
   const style = s.state.styles[rec.style_id]!;
-  (inputGate(style, style.zip, failStyleOnInput) ?? settle(style, s.clock, now, withEndFaults(s, (r) => r.style_id, finishStyle(s))));
+  inputGate(style, style.zip, failStyleOnInput) ??
+    settle(
+      style,
+      s.clock,
+      now,
+      withEndFaults(s, (r) => r.style_id, finishStyle(s)),
+    );
   s.files.register([style.thumbnail]);
   if (style.step !== undefined) return false;
   delete rec.awaits_style;

@@ -11,8 +11,11 @@ export function v3Handlers(s: Services): Pick<Handlers, 'createRetopology' | 'ge
   return {
     createRetopology: (call) => {
       const { body } = call;
-      return body.type === 'retopology' ? retopology.createRetopology({ ...call, body }) : generation.create({ ...call, body });
+      return body.type === 'retopology'
+        ? retopology.createRetopology({ ...call, body })
+        : generation.create({ ...call, body });
     },
-    getV3Session: (call) => (generation.has(call.params.session_id!) ? generation.get(call) : retopology.getV3Session(call)),
+    getV3Session: (call) =>
+      generation.has(call.params.session_id!) ? generation.get(call) : retopology.getV3Session(call),
   };
 }

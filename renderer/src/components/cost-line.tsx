@@ -3,7 +3,11 @@ import type { Quote } from '../cost-quote.ts';
 
 export function CostLine({ quote, id }: { quote: Quote; id: string }) {
   return (
-    <div id={id} class={`cost-line${quote.refusal ? ' cost-short' : quote.warning ? ' cost-warn' : ''}`} data-testid="cost-line">
+    <div
+      id={id}
+      class={`cost-line${quote.refusal ? ' cost-short' : quote.warning ? ' cost-warn' : ''}`}
+      data-testid="cost-line"
+    >
       <p class="cost-text">{quote.text}</p>
       {quote.refusal && (
         <p class="cost-refusal" role="alert">

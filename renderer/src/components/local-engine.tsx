@@ -6,7 +6,8 @@ import { madeByLocalEngine } from '../job-origin.ts';
 import { useStore } from '../store.ts';
 
 export const LOCAL_ENGINE_BADGE = 'Local engine — procedural stand-in';
-export const LOCAL_ENGINE_LINE = "The local engine makes a geometric stand-in from your picture/prompt, not the service's AI.";
+export const LOCAL_ENGINE_LINE =
+  "The local engine makes a geometric stand-in from your picture/prompt, not the service's AI.";
 
 /** Is the app connected to the embedded local engine? */
 export function useLocalEngine(): boolean {

@@ -15,7 +15,14 @@ export function FieldMessages({ id, messages }: { id: string; messages?: string[
 }
 
 /** A labelled control with its hint and its validation messages (linked by aria-describedby). */
-export function Field(props: { id: string; label: string; hint?: string; errors?: string[] | undefined; children: (describedBy: string) => ComponentChildren; class?: string }) {
+export function Field(props: {
+  id: string;
+  label: string;
+  hint?: string;
+  errors?: string[] | undefined;
+  children: (describedBy: string) => ComponentChildren;
+  class?: string;
+}) {
   const hintId = `${props.id}-hint`;
   const errorId = `${props.id}-errors`;
   const describedBy = [props.hint ? hintId : '', props.errors?.length ? errorId : ''].filter(Boolean).join(' ');
@@ -29,7 +36,15 @@ export function Field(props: { id: string; label: string; hint?: string; errors?
 }
 
 /** A field's hint and validation messages under its controls, as `<id>-hint` and `<id>-errors` (what aria-describedby names). */
-export function FieldNotes({ id, hint, errors }: { id: string; hint?: string | undefined; errors?: string[] | undefined }) {
+export function FieldNotes({
+  id,
+  hint,
+  errors,
+}: {
+  id: string;
+  hint?: string | undefined;
+  errors?: string[] | undefined;
+}) {
   return (
     <>
       {hint && (
@@ -85,7 +100,11 @@ export function StateBadge({ job }: { job: Pick<JobView, 'state' | 'rawStatus'> 
   return (
     <span class="state">
       <span class={`badge badge-${job.state}`}>{STATE_LABELS[job.state] ?? job.state}</span>
-      {job.rawStatus && <span class="raw" title="Status reported by the service">{job.rawStatus}</span>}
+      {job.rawStatus && (
+        <span class="raw" title="Status reported by the service">
+          {job.rawStatus}
+        </span>
+      )}
     </span>
   );
 }
@@ -109,7 +128,12 @@ export function ErrorBox({ error, title }: { error: ShownError | undefined; titl
   );
 }
 
-export function Section(props: { title: string; id?: string; children: ComponentChildren; actions?: ComponentChildren }) {
+export function Section(props: {
+  title: string;
+  id?: string;
+  children: ComponentChildren;
+  actions?: ComponentChildren;
+}) {
   const headingId = `${props.id ?? props.title.toLowerCase().replace(/\W+/g, '-')}-heading`;
   return (
     <section class="panel" aria-labelledby={headingId}>

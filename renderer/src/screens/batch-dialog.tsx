@@ -36,11 +36,18 @@ export function BatchDialog({ files }: { files: readonly OfferedFile[] }) {
   const kinds = files.map(droppedKind);
   const images = kinds.filter((k) => k === 'image').length;
   const meshes = kinds.filter((k) => k === 'mesh').length;
-  const texts = prompts.split('\n').map((t) => t.trim()).filter((t) => t !== '');
+  const texts = prompts
+    .split('\n')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
   const q = useQuote([
     { endpoint: 'createImageTo3d', count: images, what: images === 1 ? 'image-to-3D create' : 'image-to-3D creates' },
     { endpoint: 'uploadAnimationMesh', count: meshes, what: meshes === 1 ? 'animation upload' : 'animation uploads' },
-    { endpoint: 'submitTextAnimations', count: texts.length > 0 ? meshes : 0, what: meshes === 1 ? 'prompt request' : 'prompt requests' },
+    {
+      endpoint: 'submitTextAnimations',
+      count: texts.length > 0 ? meshes : 0,
+      what: meshes === 1 ? 'prompt request' : 'prompt requests',
+    },
   ]);
   useEffect(() => {
     const dialog = ref.current;
@@ -76,7 +83,9 @@ export function BatchDialog({ files }: { files: readonly OfferedFile[] }) {
         <h2 id="batch-dialog-title">
           Submit {files.length} dropped file{files.length === 1 ? '' : 's'}?
         </h2>
-        <p class="hint">Nothing is sent until you submit. Each file is checked first; a bad one is reported and the others go on.</p>
+        <p class="hint">
+          Nothing is sent until you submit. Each file is checked first; a bad one is reported and the others go on.
+        </p>
         <div class="batch-dialog-files">
           <table>
             <TableHead columns={['File', 'Becomes', 'Size']} />
@@ -97,10 +106,38 @@ export function BatchDialog({ files }: { files: readonly OfferedFile[] }) {
               Image to 3D settings ({images} picture{images === 1 ? '' : 's'})
             </legend>
             <div class="grid-4">
-              <SelectField id="batch-geometry" label="Geometry model" value={geometry} options={GEOMETRY_MODELS} defaultValue="base" onChange={setGeometry} />
-              <SelectField id="batch-texture" label="Texture model" value={texture} options={TEXTURE_MODELS} defaultValue="none" onChange={setTexture} />
-              <SelectField id="batch-topology" label="Topology" value={topology} options={TOPOLOGIES} defaultValue="tris" onChange={setTopology} />
-              <SelectField id="batch-resolution" label="Resolution" value={resolution} options={RESOLUTIONS} defaultValue="high_poly" onChange={setResolution} />
+              <SelectField
+                id="batch-geometry"
+                label="Geometry model"
+                value={geometry}
+                options={GEOMETRY_MODELS}
+                defaultValue="base"
+                onChange={setGeometry}
+              />
+              <SelectField
+                id="batch-texture"
+                label="Texture model"
+                value={texture}
+                options={TEXTURE_MODELS}
+                defaultValue="none"
+                onChange={setTexture}
+              />
+              <SelectField
+                id="batch-topology"
+                label="Topology"
+                value={topology}
+                options={TOPOLOGIES}
+                defaultValue="tris"
+                onChange={setTopology}
+              />
+              <SelectField
+                id="batch-resolution"
+                label="Resolution"
+                value={resolution}
+                options={RESOLUTIONS}
+                defaultValue="high_poly"
+                onChange={setResolution}
+              />
             </div>
           </fieldset>
         )}
@@ -126,11 +163,18 @@ export function BatchDialog({ files }: { files: readonly OfferedFile[] }) {
           <button type="button" onClick={close}>
             Cancel
           </button>
-          <button type="submit" class="primary" disabled={sendable === 0 || q.refusal !== undefined} aria-describedby="batch-cost">
+          <button
+            type="submit"
+            class="primary"
+            disabled={sendable === 0 || q.refusal !== undefined}
+            aria-describedby="batch-cost"
+          >
             Submit {files.length} file{files.length === 1 ? '' : 's'}
           </button>
         </div>
-        {sendable === 0 && <p class="item-error">None of these files is a picture, an FBX or a zip: nothing to submit.</p>}
+        {sendable === 0 && (
+          <p class="item-error">None of these files is a picture, an FBX or a zip: nothing to submit.</p>
+        )}
       </form>
     </dialog>
   );

@@ -23,23 +23,42 @@ export function JobActions({ job }: { job: JobView }) {
   return (
     <div class="actions">
       {canCancel && (
-        <button type="button" disabled={busy} aria-label={`Cancel ${title}`} onClick={() => run(() => bridge.call('jobs.cancel', { id: job.id }))}>
+        <button
+          type="button"
+          disabled={busy}
+          aria-label={`Cancel ${title}`}
+          onClick={() => run(() => bridge.call('jobs.cancel', { id: job.id }))}
+        >
           Cancel
         </button>
       )}
       {canRetry && (
-        <button type="button" disabled={busy} aria-label={`Retry ${title}`} onClick={() => run(async () => {
-          const retried = await bridge.call('jobs.retry', { id: job.id });
-          pushNotice('info', `Sent again as a new job: ${jobTitle(retried)}.`);
-        })}>
+        <button
+          type="button"
+          disabled={busy}
+          aria-label={`Retry ${title}`}
+          onClick={() =>
+            run(async () => {
+              const retried = await bridge.call('jobs.retry', { id: job.id });
+              pushNotice('info', `Sent again as a new job: ${jobTitle(retried)}.`);
+            })
+          }
+        >
           Retry
         </button>
       )}
       {unknown && job.operationId && (
-        <button type="button" disabled={busy} aria-label={`Reconcile ${title}`} onClick={() => run(async () => {
-          const r = await bridge.call('jobs.reconcile', { operationId: job.operationId! });
-          setReconcile(r.results[0]);
-        })}>
+        <button
+          type="button"
+          disabled={busy}
+          aria-label={`Reconcile ${title}`}
+          onClick={() =>
+            run(async () => {
+              const r = await bridge.call('jobs.reconcile', { operationId: job.operationId! });
+              setReconcile(r.results[0]);
+            })
+          }
+        >
           Reconcile…
         </button>
       )}
@@ -53,7 +72,17 @@ export function JobActions({ job }: { job: JobView }) {
           <ul>
             {(reconcile.candidates ?? []).map((c) => (
               <li key={c.sessionCode}>
-                <button type="button" disabled={busy} onClick={() => run(() => bridge.call('jobs.reconcile', { operationId: job.operationId!, sessionCode: c.sessionCode }).then(() => setReconcile(undefined)))}>
+                <button
+                  type="button"
+                  disabled={busy}
+                  onClick={() =>
+                    run(() =>
+                      bridge
+                        .call('jobs.reconcile', { operationId: job.operationId!, sessionCode: c.sessionCode })
+                        .then(() => setReconcile(undefined)),
+                    )
+                  }
+                >
                   Attach <code>{c.sessionCode}</code>
                 </button>{' '}
                 <span class="muted">
@@ -62,7 +91,18 @@ export function JobActions({ job }: { job: JobView }) {
               </li>
             ))}
           </ul>
-          <button type="button" class="danger" disabled={busy} onClick={() => run(() => bridge.call('jobs.reconcile', { operationId: job.operationId!, abandon: true }).then(() => setReconcile(undefined)))}>
+          <button
+            type="button"
+            class="danger"
+            disabled={busy}
+            onClick={() =>
+              run(() =>
+                bridge
+                  .call('jobs.reconcile', { operationId: job.operationId!, abandon: true })
+                  .then(() => setReconcile(undefined)),
+              )
+            }
+          >
             Abandon
           </button>
         </fieldset>
@@ -83,7 +123,10 @@ export function NextSteps({ job, outputs }: { job: JobView; outputs: CachedOutpu
   const picture = job.kind === 'text_to_image' ? cachedOutput(outputs, (k) => k.type === 'image') : undefined;
   const model = previewOf(outputs, job.step);
   const animated = jobDef(job.kind)?.preview === 'animation';
-  const fbx = cachedOutput(outputs, (k) => k.type === 'mesh' && k.format === 'fbx' && (job.step !== 'preview' || k.stage === 'preview'));
+  const fbx = cachedOutput(
+    outputs,
+    (k) => k.type === 'mesh' && k.format === 'fbx' && (job.step !== 'preview' || k.stage === 'preview'),
+  );
   const retopologised = jobDef(job.kind)?.hasOriginal === true;
   if (!picture && !model) return null;
   return (
@@ -91,27 +134,53 @@ export function NextSteps({ job, outputs }: { job: JobView; outputs: CachedOutpu
       <h3>Next steps</h3>
       <div class="actions">
         {picture && (
-          <button type="button" class="primary" disabled={busy} data-next="image-to-3d" onClick={() => run(async () => {
-            const file = await cachedFile(picture, fileNameOf(job, 'png'));
-            handOff({ form: 'image-to-3d', image: await readAsDataUri(file), fileName: file.name });
-          })}>
+          <button
+            type="button"
+            class="primary"
+            disabled={busy}
+            data-next="image-to-3d"
+            onClick={() =>
+              run(async () => {
+                const file = await cachedFile(picture, fileNameOf(job, 'png'));
+                handOff({ form: 'image-to-3d', image: await readAsDataUri(file), fileName: file.name });
+              })
+            }
+          >
             Make a 3D model from this picture
           </button>
         )}
         {model && !animated && (
-          <button type="button" disabled={busy} data-next="retopology" onClick={() => handOff({ form: 'retopology', jobId: job.id })}>
+          <button
+            type="button"
+            disabled={busy}
+            data-next="retopology"
+            onClick={() => handOff({ form: 'retopology', jobId: job.id })}
+          >
             {retopologised ? 'Retopologise again' : 'Retopologise this model'}
           </button>
         )}
         {model && !animated && (
-          <button type="button" disabled={busy || !fbx} data-next="animation" title={fbx ? undefined : 'Animation takes an FBX: this job has none in the cache.'} onClick={() => run(async () => {
-            handOff({ form: 'animation', file: await cachedFile(fbx!, fileNameOf(job, 'fbx')) });
-          })}>
+          <button
+            type="button"
+            disabled={busy || !fbx}
+            data-next="animation"
+            title={fbx ? undefined : 'Animation takes an FBX: this job has none in the cache.'}
+            onClick={() =>
+              run(async () => {
+                handOff({ form: 'animation', file: await cachedFile(fbx!, fileNameOf(job, 'fbx')) });
+              })
+            }
+          >
             Animate this model
           </button>
         )}
         {model && (
-          <button type="button" disabled={busy} data-next="export" onClick={() => document.getElementById('job-export')?.scrollIntoView({ block: 'start' })}>
+          <button
+            type="button"
+            disabled={busy}
+            data-next="export"
+            onClick={() => document.getElementById('job-export')?.scrollIntoView({ block: 'start' })}
+          >
             Export to a game project
           </button>
         )}

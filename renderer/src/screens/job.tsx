@@ -56,7 +56,8 @@ function useOriginal(job: JobView): Original | undefined {
       .call('jobs.original', { id: job.id })
       .then(
         (r) => current && setOriginal(r),
-        (e: unknown) => current && setOriginal({ mesh: null, original: null, kind: null, reason: toShownError(e).message }),
+        (e: unknown) =>
+          current && setOriginal({ mesh: null, original: null, kind: null, reason: toShownError(e).message }),
       );
     return () => {
       current = false;
@@ -66,8 +67,12 @@ function useOriginal(job: JobView): Original | undefined {
 }
 
 /** `#/compare/<job>~<kind>/<job>~<kind>` (compare.tsx reads `~` as "this output of the job"). */
-export function compareHref(a: { jobId: string; kind?: string | null | undefined }, b?: { jobId: string; kind?: string | null | undefined }): string {
-  const side = (s: { jobId: string; kind?: string | null | undefined }) => `${encodeURIComponent(s.jobId)}${s.kind ? `~${encodeURIComponent(s.kind)}` : ''}`;
+export function compareHref(
+  a: { jobId: string; kind?: string | null | undefined },
+  b?: { jobId: string; kind?: string | null | undefined },
+): string {
+  const side = (s: { jobId: string; kind?: string | null | undefined }) =>
+    `${encodeURIComponent(s.jobId)}${s.kind ? `~${encodeURIComponent(s.kind)}` : ''}`;
   return `#/compare/${side(a)}${b ? `/${side(b)}` : ''}`;
 }
 
@@ -80,12 +85,23 @@ function PreviewPanel({ outputs, job }: { outputs: CachedOutput[] | undefined; j
   const stage = useRef<HTMLDivElement>(null);
   if (!source) return null;
   // An older-flow session with both meshes compares its preview with the refined one.
-  const withPreview = source.name !== previewGlb && job.step !== 'preview' && outputs?.some((o) => o.kind === previewGlb && o.state === 'complete');
-  const compare = withPreview ? compareHref({ jobId: job.id, kind: previewGlb }, { jobId: job.id }) : compareHref({ jobId: job.id });
+  const withPreview =
+    source.name !== previewGlb &&
+    job.step !== 'preview' &&
+    outputs?.some((o) => o.kind === previewGlb && o.state === 'complete');
+  const compare = withPreview
+    ? compareHref({ jobId: job.id, kind: previewGlb }, { jobId: job.id })
+    : compareHref({ jobId: job.id });
   const links = (
     <span class="actions">
       {original?.original && (
-        <a href={compareHref({ jobId: original.original.jobId, kind: original.original.kind }, { jobId: job.id, kind: original.kind ?? source.name })} data-compare-original>
+        <a
+          href={compareHref(
+            { jobId: original.original.jobId, kind: original.original.kind },
+            { jobId: job.id, kind: original.kind ?? source.name },
+          )}
+          data-compare-original
+        >
           Compare with the original
         </a>
       )}
@@ -123,7 +139,10 @@ export function JobPage({ id }: { id: string }) {
       <Section title="Status" id="job-status">
         <div class="created-status">
           <StateBadge job={job} />
-          <Progress percent={job.percent ?? (job.state === 'succeeded' ? 100 : null)} label={`Progress of ${jobTitle(job)}`} />
+          <Progress
+            percent={job.percent ?? (job.state === 'succeeded' ? 100 : null)}
+            label={`Progress of ${jobTitle(job)}`}
+          />
           <LocalEngineBadge origin={job.origin} />
         </div>
         {job.error && <p class="job-error">{job.error}</p>}
@@ -147,7 +166,11 @@ export function JobPage({ id }: { id: string }) {
         <JobActions job={job} />
         <NextSteps job={job} outputs={outputs} />
       </Section>
-      {jobDef(job.kind)?.preview === 'animation' ? <AnimationPanel outputs={outputs} job={job} /> : <PreviewPanel outputs={outputs} job={job} />}
+      {jobDef(job.kind)?.preview === 'animation' ? (
+        <AnimationPanel outputs={outputs} job={job} />
+      ) : (
+        <PreviewPanel outputs={outputs} job={job} />
+      )}
       <Section
         title="Files"
         id="job-files"
@@ -176,14 +199,24 @@ export function JobPage({ id }: { id: string }) {
       >
         <ErrorBox error={error} />
         {!outputs || outputs.length === 0 ? (
-          <p class="muted">{job.state === 'succeeded' ? 'No files cached yet.' : 'Files are downloaded when the job is done.'}</p>
+          <p class="muted">
+            {job.state === 'succeeded' ? 'No files cached yet.' : 'Files are downloaded when the job is done.'}
+          </p>
         ) : (
           <table class="outputs">
             <TableHead columns={['File', 'State', 'Size']} />
             <tbody>
               {outputs.map((o) => (
                 <tr key={o.kind} data-output={o.kind}>
-                  <td title={o.kind}>{o.url && o.state === 'complete' ? <a href={o.url} download>{outputLabelOf(o.kind, job)}</a> : outputLabelOf(o.kind, job)}</td>
+                  <td title={o.kind}>
+                    {o.url && o.state === 'complete' ? (
+                      <a href={o.url} download>
+                        {outputLabelOf(o.kind, job)}
+                      </a>
+                    ) : (
+                      outputLabelOf(o.kind, job)
+                    )}
+                  </td>
                   <td>
                     {o.state}
                     {o.error && <span class="item-error"> {o.error}</span>}

@@ -5,7 +5,16 @@ import { describeCounts } from '../../../shared/batch-counts.ts';
 import type { JobView } from '../../../shared/bridge/contract.ts';
 import { getBridge } from '../../bridge/index.ts';
 import { appState } from '../app-state.ts';
-import { batchCounts, batches, cancelBatch, clearFinished, loadKeptBatches, offerBatch, type ItemPhase, type QueueBatch } from '../batch.ts';
+import {
+  batchCounts,
+  batches,
+  cancelBatch,
+  clearFinished,
+  loadKeptBatches,
+  offerBatch,
+  type ItemPhase,
+  type QueueBatch,
+} from '../batch.ts';
 import { ErrorBox, Progress, Section, TableHead } from '../components/ui.tsx';
 import { useStore } from '../store.ts';
 import { formatBytes, formatTime, toShownError, type ShownError } from '../util.ts';
@@ -72,7 +81,11 @@ function Batches() {
           offerBatch(files);
         }}
       />
-      <p class="hint">Drop images (for image to 3D), FBX files or zips of FBX (for animation) anywhere in the window, or use Add files. You choose the options and see the total cost before anything is sent. Each file is checked first; a bad file is reported and the others go on.</p>
+      <p class="hint">
+        Drop images (for image to 3D), FBX files or zips of FBX (for animation) anywhere in the window, or use Add
+        files. You choose the options and see the total cost before anything is sent. Each file is checked first; a bad
+        file is reported and the others go on.
+      </p>
       {list.length === 0 && <p class="muted">No batch yet.</p>}
       {list.map((b) => (
         <BatchView key={b.key} batch={b} />
@@ -115,7 +128,10 @@ function BatchView({ batch }: { batch: QueueBatch }) {
               </td>
               <td>
                 {item.phase === 'sending' || item.phase === 'uploading' ? (
-                  <Progress percent={item.total ? (100 * (item.sent ?? 0)) / item.total : null} label={`Progress of ${item.name}`} />
+                  <Progress
+                    percent={item.total ? (100 * (item.sent ?? 0)) / item.total : null}
+                    label={`Progress of ${item.name}`}
+                  />
                 ) : item.phase === 'submitted' ? (
                   <Progress percent={100} label={`Progress of ${item.name}`} />
                 ) : null}
@@ -130,7 +146,10 @@ function BatchView({ batch }: { batch: QueueBatch }) {
                 {item.promptsJobId && (
                   <>
                     {' · '}
-                    <a href={`#/job/${encodeURIComponent(item.promptsJobId)}`} aria-label={`Animations of ${item.name}`}>
+                    <a
+                      href={`#/job/${encodeURIComponent(item.promptsJobId)}`}
+                      aria-label={`Animations of ${item.name}`}
+                    >
                       Animations
                     </a>
                   </>
@@ -161,7 +180,8 @@ function ActiveJobs() {
         if (!list) return list;
         const i = list.findIndex((j) => j.id === job.id);
         if (i < 0) {
-          if (timer.current === undefined) timer.current = setTimeout(() => ((timer.current = undefined), void load()), 500);
+          if (timer.current === undefined)
+            timer.current = setTimeout(() => ((timer.current = undefined), void load()), 500);
           return list;
         }
         const next = list.slice();
@@ -176,7 +196,8 @@ function ActiveJobs() {
     };
   }, []);
   const active = jobs?.filter((j) => !j.final && j.state !== 'submission_unknown' && j.state !== 'cancelled') ?? [];
-  const attention = jobs?.filter((j) => j.state === 'failed' || j.state === 'cancelled' || j.state === 'submission_unknown') ?? [];
+  const attention =
+    jobs?.filter((j) => j.state === 'failed' || j.state === 'cancelled' || j.state === 'submission_unknown') ?? [];
   return (
     <>
       <Section title="In progress" id="in-progress">
@@ -186,7 +207,9 @@ function ActiveJobs() {
       </Section>
       <Section title="Needs attention" id="attention">
         <p class="hint">
-          Failed and cancelled jobs can be sent again (a new job). A <em>submission unknown</em> job was sent but its answer was lost: it is never sent again on its own, so no credits are spent twice. Reconcile it against the service's list.
+          Failed and cancelled jobs can be sent again (a new job). A <em>submission unknown</em> job was sent but its
+          answer was lost: it is never sent again on its own, so no credits are spent twice. Reconcile it against the
+          service's list.
         </p>
         {jobs && attention.length === 0 && <p class="muted">Nothing needs attention.</p>}
         <JobList jobs={attention} label="Jobs that need attention" />

@@ -21,7 +21,6 @@ const STORAGE_LABELS: Record<SettingsView['profiles'][number]['key']['storage'],
   none: 'not stored',
 };
 
-
 /** Runs a settings change, showing its error (with field issues) and updating the shared settings. */
 function useSave() {
   const [busy, setBusy] = useState(false);
@@ -44,7 +43,14 @@ function useSave() {
       setBusy(false);
     }
   };
-  return { busy, error, saved, save, clear: () => error && setError(undefined), fieldErrors: issuesByField(error?.issues) };
+  return {
+    busy,
+    error,
+    saved,
+    save,
+    clear: () => error && setError(undefined),
+    fieldErrors: issuesByField(error?.issues),
+  };
 }
 
 export function Settings() {
@@ -108,16 +114,26 @@ function Profiles({ settings, connection }: { settings: SettingsView; connection
     <Section title="Service profiles" id="profiles">
       {(connection?.origin === 'flag' || connection?.origin === 'environment') && (
         <p class="hint" role="note" data-testid="profiles-overridden">
-          Asset Studio was started with {connection.origin === 'flag' ? '--base-url' : 'ASSET_STUDIO_BASE_URL'}, which comes before the profiles: the active profile is used once it is unset.
+          Asset Studio was started with {connection.origin === 'flag' ? '--base-url' : 'ASSET_STUDIO_BASE_URL'}, which
+          comes before the profiles: the active profile is used once it is unset.
         </p>
       )}
       <table class="profiles">
-        <TableHead columns={['Active', 'Profile', 'Addresses', 'API key', <span class="visually-hidden">Actions</span>]} />
+        <TableHead
+          columns={['Active', 'Profile', 'Addresses', 'API key', <span class="visually-hidden">Actions</span>]}
+        />
         <tbody>
           {settings.profiles.map((p) => (
             <tr key={p.name} data-profile={p.name}>
               <td>
-                <input type="radio" name="active-profile" aria-label={`Use ${p.name}`} checked={settings.activeProfile === p.name} disabled={busy} onChange={() => void save({ activeProfile: p.name })} />
+                <input
+                  type="radio"
+                  name="active-profile"
+                  aria-label={`Use ${p.name}`}
+                  checked={settings.activeProfile === p.name}
+                  disabled={busy}
+                  onChange={() => void save({ activeProfile: p.name })}
+                />
               </td>
               <td>{p.name}</td>
               <td>
@@ -135,7 +151,9 @@ function Profiles({ settings, connection }: { settings: SettingsView; connection
                   'Embedded local engine'
                 )}
               </td>
-              <td class="key-status">{p.key.configured ? `Configured (${STORAGE_LABELS[p.key.storage]})` : 'Not set'}</td>
+              <td class="key-status">
+                {p.key.configured ? `Configured (${STORAGE_LABELS[p.key.storage]})` : 'Not set'}
+              </td>
               <td>
                 <button type="button" onClick={() => setEditing(p.name)} aria-pressed={editing === p.name}>
                   Edit
@@ -154,15 +172,48 @@ function Profiles({ settings, connection }: { settings: SettingsView; connection
         noValidate
         onSubmit={async (e) => {
           e.preventDefault();
-          const ok = await save({ profile: { name: name.trim(), ...(baseUrl.trim() && { baseUrl: baseUrl.trim() }), ...(legacyUrl.trim() && { legacyBaseUrl: legacyUrl.trim() }) } });
+          const ok = await save({
+            profile: {
+              name: name.trim(),
+              ...(baseUrl.trim() && { baseUrl: baseUrl.trim() }),
+              ...(legacyUrl.trim() && { legacyBaseUrl: legacyUrl.trim() }),
+            },
+          });
           if (ok) setEditing(name.trim());
         }}
       >
         <h3>{editing ? `Profile “${editing}”` : 'New profile'}</h3>
         <div class="grid-3">
-          <TextField id="profile-name" label="Name" value={name} onChange={setName} onTouch={clear} errors={fieldErrors['profile.name']} />
-          <TextField id="profile-base" label="Service address" type="url" value={baseUrl} onChange={setBaseUrl} onTouch={clear} errors={fieldErrors['profile.baseUrl']} placeholder="https://api.example.com" hint="Empty: the embedded local engine." />
-          <TextField id="profile-legacy" label="Legacy address" type="url" value={legacyUrl} onChange={setLegacyUrl} onTouch={clear} errors={fieldErrors['profile.legacyBaseUrl']} placeholder="https://api.example.com:8443" hint="For the older step-by-step endpoints." />
+          <TextField
+            id="profile-name"
+            label="Name"
+            value={name}
+            onChange={setName}
+            onTouch={clear}
+            errors={fieldErrors['profile.name']}
+          />
+          <TextField
+            id="profile-base"
+            label="Service address"
+            type="url"
+            value={baseUrl}
+            onChange={setBaseUrl}
+            onTouch={clear}
+            errors={fieldErrors['profile.baseUrl']}
+            placeholder="https://api.example.com"
+            hint="Empty: the embedded local engine."
+          />
+          <TextField
+            id="profile-legacy"
+            label="Legacy address"
+            type="url"
+            value={legacyUrl}
+            onChange={setLegacyUrl}
+            onTouch={clear}
+            errors={fieldErrors['profile.legacyBaseUrl']}
+            placeholder="https://api.example.com:8443"
+            hint="For the older step-by-step endpoints."
+          />
         </div>
         <div class="form-footer">
           <button type="submit" class="primary" disabled={busy || name.trim() === ''}>
@@ -171,7 +222,13 @@ function Profiles({ settings, connection }: { settings: SettingsView; connection
           <ErrorBox error={error} />
         </div>
       </form>
-      {profile && <KeyForm profileName={profile.name} configured={profile.key.configured} storage={STORAGE_LABELS[profile.key.storage]} />}
+      {profile && (
+        <KeyForm
+          profileName={profile.name}
+          configured={profile.key.configured}
+          storage={STORAGE_LABELS[profile.key.storage]}
+        />
+      )}
     </Section>
   );
 }
@@ -212,16 +269,33 @@ function KeyForm({ profileName, configured, storage }: { profileName: string; co
     >
       <h3>API key</h3>
       <p class="key-status" role="status">
-        {configured ? `A key is configured (${storage}). It is never shown again; type a new one to replace it.` : 'No key is set for this profile.'} {status}
+        {configured
+          ? `A key is configured (${storage}). It is never shown again; type a new one to replace it.`
+          : 'No key is set for this profile.'}{' '}
+        {status}
       </p>
-      <Field id="api-key" label={configured ? 'Replace the key' : 'API key'} hint="Only sent to the app's main process; never displayed, logged or sent back.">
+      <Field
+        id="api-key"
+        label={configured ? 'Replace the key' : 'API key'}
+        hint="Only sent to the app's main process; never displayed, logged or sent back."
+      >
         {(describedBy) => (
-          <input id="api-key" name="api-key" type="password" autoComplete="new-password" spellcheck={false} value={key} aria-describedby={describedBy || undefined} onInput={(e) => setKey(e.currentTarget.value)} />
+          <input
+            id="api-key"
+            name="api-key"
+            type="password"
+            autoComplete="new-password"
+            spellcheck={false}
+            value={key}
+            aria-describedby={describedBy || undefined}
+            onInput={(e) => setKey(e.currentTarget.value)}
+          />
         )}
       </Field>
       <div class="field checkbox">
         <label>
-          <input type="checkbox" checked={sessionOnly} onChange={(e) => setSessionOnly(e.currentTarget.checked)} /> Only until the app closes (do not store it)
+          <input type="checkbox" checked={sessionOnly} onChange={(e) => setSessionOnly(e.currentTarget.checked)} /> Only
+          until the app closes (do not store it)
         </label>
       </div>
       <div class="form-footer">
@@ -267,22 +341,68 @@ function Webhooks({ settings }: { settings: SettingsView }) {
           e.preventDefault();
           const value = secret;
           setSecret('');
-          await save({ webhooks: { enabled, host: host.trim(), port: Number(port), path: path.trim(), ...(value && { secret: value }) } });
+          await save({
+            webhooks: {
+              enabled,
+              host: host.trim(),
+              port: Number(port),
+              path: path.trim(),
+              ...(value && { secret: value }),
+            },
+          });
         }}
       >
-        <p class="hint">The service can notify the app when a session changes; the app then reads the session at once instead of waiting for its next poll. Polling stays on as a safety net.</p>
+        <p class="hint">
+          The service can notify the app when a session changes; the app then reads the session at once instead of
+          waiting for its next poll. Polling stays on as a safety net.
+        </p>
         <div class="field checkbox">
           <label>
-            <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} /> Receive webhooks
+            <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} /> Receive
+            webhooks
           </label>
         </div>
         <div class="grid-3">
-          <TextField id="wh-host" label="Listen on host" value={host} onChange={setHost} errors={fieldErrors['webhooks.host']} />
-          <TextField id="wh-port" label="Port" type="number" value={port} onChange={setPort} errors={fieldErrors['webhooks.port']} />
-          <TextField id="wh-path" label="Path" value={path} onChange={setPath} errors={fieldErrors['webhooks.path']} hint="Starts with /" />
+          <TextField
+            id="wh-host"
+            label="Listen on host"
+            value={host}
+            onChange={setHost}
+            errors={fieldErrors['webhooks.host']}
+          />
+          <TextField
+            id="wh-port"
+            label="Port"
+            type="number"
+            value={port}
+            onChange={setPort}
+            errors={fieldErrors['webhooks.port']}
+          />
+          <TextField
+            id="wh-path"
+            label="Path"
+            value={path}
+            onChange={setPath}
+            errors={fieldErrors['webhooks.path']}
+            hint="Starts with /"
+          />
         </div>
-        <Field id="wh-secret" label={w.secretSet ? 'Signing secret (set; type to replace)' : 'Signing secret (optional)'} hint="Standard Webhooks secret (whsec_…). Without one, notifications are not verified." errors={fieldErrors['webhooks.secret']}>
-          {(d) => <input id="wh-secret" type="password" autoComplete="new-password" value={secret} aria-describedby={d || undefined} onInput={(e) => setSecret(e.currentTarget.value)} />}
+        <Field
+          id="wh-secret"
+          label={w.secretSet ? 'Signing secret (set; type to replace)' : 'Signing secret (optional)'}
+          hint="Standard Webhooks secret (whsec_…). Without one, notifications are not verified."
+          errors={fieldErrors['webhooks.secret']}
+        >
+          {(d) => (
+            <input
+              id="wh-secret"
+              type="password"
+              autoComplete="new-password"
+              value={secret}
+              aria-describedby={d || undefined}
+              onInput={(e) => setSecret(e.currentTarget.value)}
+            />
+          )}
         </Field>
         <SaveFooter label="Save webhooks" busy={busy} saved={saved} error={error} />
       </form>
@@ -308,15 +428,40 @@ function Cache({ settings }: { settings: SettingsView }) {
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          void save({ cache: { maxBytes: Math.round(Number(maxMb) * 2 ** 20), ...(dir.trim() !== c.dir && { dir: dir.trim() }) }, outputFormats: formats });
+          void save({
+            cache: { maxBytes: Math.round(Number(maxMb) * 2 ** 20), ...(dir.trim() !== c.dir && { dir: dir.trim() }) },
+            outputFormats: formats,
+          });
         }}
       >
         <div class="grid-2">
-          <TextField id="cache-max" label="Largest size (MB)" type="number" value={maxMb} onChange={setMaxMb} errors={fieldErrors['cache.maxBytes']} hint={`At least ${MIN_CACHE_BYTES / 2 ** 20} MB. The least recently used files go first.`} />
+          <TextField
+            id="cache-max"
+            label="Largest size (MB)"
+            type="number"
+            value={maxMb}
+            onChange={setMaxMb}
+            errors={fieldErrors['cache.maxBytes']}
+            hint={`At least ${MIN_CACHE_BYTES / 2 ** 20} MB. The least recently used files go first.`}
+          />
           <div>
-            <TextField id="cache-dir" label="Location" value={dir} onChange={setDir} errors={fieldErrors['cache.dir']} />
+            <TextField
+              id="cache-dir"
+              label="Location"
+              value={dir}
+              onChange={setDir}
+              errors={fieldErrors['cache.dir']}
+            />
             {electron && (
-              <button type="button" onClick={async () => { const r = await getBridge().call('dialog.chooseFolder', { title: 'Cache folder' }).catch(() => undefined); if (r?.path) setDir(r.path); }}>
+              <button
+                type="button"
+                onClick={async () => {
+                  const r = await getBridge()
+                    .call('dialog.chooseFolder', { title: 'Cache folder' })
+                    .catch(() => undefined);
+                  if (r?.path) setDir(r.path);
+                }}
+              >
                 Browse…
               </button>
             )}
@@ -330,7 +475,9 @@ function Cache({ settings }: { settings: SettingsView }) {
                 type="checkbox"
                 checked={f === 'glb' || formats.includes(f)}
                 disabled={f === 'glb'}
-                onChange={(e) => setFormats((list) => (e.currentTarget.checked ? [...list, f] : list.filter((x) => x !== f)))}
+                onChange={(e) =>
+                  setFormats((list) => (e.currentTarget.checked ? [...list, f] : list.filter((x) => x !== f)))
+                }
               />{' '}
               {f}
               {f === 'glb' ? ' (always)' : ''}
@@ -354,19 +501,35 @@ function ExportDefaults({ settings }: { settings: SettingsView }) {
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          void save({ export: { ...(engine && { engine: engine as ExportTarget }), ...(projectDir.trim() && { projectDir: projectDir.trim() }) } });
+          void save({
+            export: {
+              ...(engine && { engine: engine as ExportTarget }),
+              ...(projectDir.trim() && { projectDir: projectDir.trim() }),
+            },
+          });
         }}
       >
         <div class="grid-2">
           <Field id="export-engine" label="Game engine" errors={fieldErrors['export.engine']}>
             {(d) => (
-              <select id="export-engine" value={engine} aria-describedby={d || undefined} onChange={(e) => setEngine(e.currentTarget.value)}>
+              <select
+                id="export-engine"
+                value={engine}
+                aria-describedby={d || undefined}
+                onChange={(e) => setEngine(e.currentTarget.value)}
+              >
                 <option value="">Detect from the project folder</option>
                 <Options values={EXPORT_TARGETS} labels={EXPORT_TARGET_LABELS} />
               </select>
             )}
           </Field>
-          <TextField id="export-dir" label="Project folder" value={projectDir} onChange={setProjectDir} errors={fieldErrors['export.projectDir']} />
+          <TextField
+            id="export-dir"
+            label="Project folder"
+            value={projectDir}
+            onChange={setProjectDir}
+            errors={fieldErrors['export.projectDir']}
+          />
         </div>
         <SaveFooter label="Save export preset" busy={busy} saved={saved} error={error} />
       </form>

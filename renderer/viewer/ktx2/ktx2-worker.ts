@@ -35,10 +35,17 @@ self.onmessage = (event: MessageEvent) => {
       transcoder()
         .then((module) => {
           const decoded = transcodeKtx2(module, message.data!);
-          postMessage({ action: 'decoded', success: true, decodedData: decoded }, decoded.mipmaps.map((m) => m.data.buffer as ArrayBuffer));
+          postMessage(
+            { action: 'decoded', success: true, decodedData: decoded },
+            decoded.mipmaps.map((m) => m.data.buffer as ArrayBuffer),
+          );
         })
         .catch((error: unknown) => {
-          postMessage({ action: 'decoded', success: false, msg: error instanceof Error ? error.message : `The KTX2 texture could not be decoded (${String(error)}).` });
+          postMessage({
+            action: 'decoded',
+            success: false,
+            msg: error instanceof Error ? error.message : `The KTX2 texture could not be decoded (${String(error)}).`,
+          });
         });
       break;
     default:

@@ -8,7 +8,12 @@ import { initializeWebWorker } from '@babylonjs/core/Misc/khronosTextureContaine
 import { AutoReleaseWorkerPool } from '@babylonjs/core/Misc/workerPool.js';
 
 type Decoded = { mipmaps: { width: number; height: number }[] };
-type CreateTexture = (this: KhronosTextureContainer2, data: Decoded, texture: InternalTexture, options?: unknown) => void;
+type CreateTexture = (
+  this: KhronosTextureContainer2,
+  data: Decoded,
+  texture: InternalTexture,
+  options?: unknown,
+) => void;
 type DecodeAsync = (this: KhronosTextureContainer2, ...args: unknown[]) => Promise<Decoded>;
 
 let installed = false;
@@ -24,10 +29,15 @@ export function takeKtx2Failures(): string[] {
 
 export function useLocalKtx2Decoder(baseUrl: string): void {
   const script = new URL('ktx2-worker.js', baseUrl).href;
-  KhronosTextureContainer2.WorkerPool = new AutoReleaseWorkerPool(1, () => initializeWebWorker(new Worker(script), undefined, undefined));
+  KhronosTextureContainer2.WorkerPool = new AutoReleaseWorkerPool(1, () =>
+    initializeWebWorker(new Worker(script), undefined, undefined),
+  );
   if (installed) return;
   installed = true;
-  const prototype = KhronosTextureContainer2.prototype as unknown as { _createTexture: CreateTexture; _decodeAsync: DecodeAsync };
+  const prototype = KhronosTextureContainer2.prototype as unknown as {
+    _createTexture: CreateTexture;
+    _decodeAsync: DecodeAsync;
+  };
   // The decoder's reason for a failure is kept: Babylon's texture loader logs it and reports only that it failed.
   const decode = prototype._decodeAsync;
   prototype._decodeAsync = async function (...args) {

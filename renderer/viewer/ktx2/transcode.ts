@@ -23,7 +23,16 @@ interface BasisKtx2File {
   getImageLevelInfo(level: number, layer: number, face: number): { origWidth: number; origHeight: number };
   startTranscoding(): boolean;
   getImageTranscodedSizeInBytes(level: number, layer: number, face: number, format: number): number;
-  transcodeImage(dst: Uint8Array, level: number, layer: number, face: number, format: number, getAlphaForOpaqueFormats: number, channel0: number, channel1: number): number;
+  transcodeImage(
+    dst: Uint8Array,
+    level: number,
+    layer: number,
+    face: number,
+    format: number,
+    getAlphaForOpaqueFormats: number,
+    channel0: number,
+    channel1: number,
+  ): number;
   close(): void;
   delete(): void;
 }
@@ -62,18 +71,25 @@ export function transferFunction(bytes: Uint8Array): number | undefined {
 
 /** Transcodes every mip level of a 2D KTX2 texture to RGBA8. */
 export function transcodeKtx2(basis: BasisModule, bytes: Uint8Array): DecodedKtx2 {
-  if (KTX2_IDENTIFIER.some((b, i) => bytes[i] !== b)) throw new Ktx2Error('The texture is not a KTX2 file (its header is wrong).');
+  if (KTX2_IDENTIFIER.some((b, i) => bytes[i] !== b))
+    throw new Ktx2Error('The texture is not a KTX2 file (its header is wrong).');
   const file = new basis.KTX2File(bytes);
   try {
-    if (!file.isValid()) throw new Ktx2Error('The KTX2 texture is damaged or uses a format the Basis Universal transcoder does not read.');
-    if (file.getLayers() > 1 || file.getFaces() > 1) throw new Ktx2Error('KTX2 array and cube textures are not supported in models; only 2D textures are.');
-    if (!file.startTranscoding()) throw new Ktx2Error('The KTX2 texture could not be prepared for decoding (its supercompression is not supported, or the data is damaged).');
+    if (!file.isValid())
+      throw new Ktx2Error('The KTX2 texture is damaged or uses a format the Basis Universal transcoder does not read.');
+    if (file.getLayers() > 1 || file.getFaces() > 1)
+      throw new Ktx2Error('KTX2 array and cube textures are not supported in models; only 2D textures are.');
+    if (!file.startTranscoding())
+      throw new Ktx2Error(
+        'The KTX2 texture could not be prepared for decoding (its supercompression is not supported, or the data is damaged).',
+      );
     const format = basis.transcoder_texture_format.cTFRGBA32.value;
     const mipmaps: DecodedKtx2['mipmaps'] = [];
     for (let level = 0; level < file.getLevels(); level++) {
       const { origWidth, origHeight } = file.getImageLevelInfo(level, 0, 0);
       const data = new Uint8Array(file.getImageTranscodedSizeInBytes(level, 0, 0, format));
-      if (!file.transcodeImage(data, level, 0, 0, format, 0, -1, -1)) throw new Ktx2Error(`Mip level ${level} of the KTX2 texture could not be decoded (damaged data).`);
+      if (!file.transcodeImage(data, level, 0, 0, format, 0, -1, -1))
+        throw new Ktx2Error(`Mip level ${level} of the KTX2 texture could not be decoded (damaged data).`);
       mipmaps.push({ data, width: origWidth, height: origHeight });
     }
     return {

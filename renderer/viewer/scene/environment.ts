@@ -54,7 +54,8 @@ export function createEnvironment({ engine, scene, camera, wake }: ViewerContext
   let skybox: Mesh | undefined;
   let envFileCount = 0;
 
-  const litByEnvironment = (mesh: AbstractMesh) => !!environment && mesh !== skybox && mesh.material instanceof PBRBaseMaterial;
+  const litByEnvironment = (mesh: AbstractMesh) =>
+    !!environment && mesh !== skybox && mesh.material instanceof PBRBaseMaterial;
   function balanceLights() {
     hemi.excludedMeshes = scene.meshes.filter(litByEnvironment);
   }
@@ -68,14 +69,35 @@ export function createEnvironment({ engine, scene, camera, wake }: ViewerContext
       let texture: BaseTexture | undefined;
       const failed = (message?: string, exception?: unknown) => {
         texture?.dispose();
-        const why = exception instanceof Error ? exception.message : typeof exception === 'string' && exception ? exception : message || 'the file could not be read';
-        reject(new Error(`${name} is not a usable ${kind === 'hdr' ? 'Radiance .hdr' : 'Babylon .env'} environment (${why}).`));
+        const why =
+          exception instanceof Error
+            ? exception.message
+            : typeof exception === 'string' && exception
+              ? exception
+              : message || 'the file could not be read';
+        reject(
+          new Error(
+            `${name} is not a usable ${kind === 'hdr' ? 'Radiance .hdr' : 'Babylon .env'} environment (${why}).`,
+          ),
+        );
       };
       if (kind === 'hdr') {
         // 128 pixels a cube face is plenty for lighting; prefiltered so that rough materials blur it.
         texture = new HDRCubeTexture(url, scene, 128, false, true, false, prefilter, () => resolve(texture!), failed);
       } else {
-        texture = new CubeTexture(url, scene, null, false, null, () => resolve(texture!), failed, undefined, true, '.env', true);
+        texture = new CubeTexture(
+          url,
+          scene,
+          null,
+          false,
+          null,
+          () => resolve(texture!),
+          failed,
+          undefined,
+          true,
+          '.env',
+          true,
+        );
       }
     });
   }
@@ -119,11 +141,23 @@ export function createEnvironment({ engine, scene, camera, wake }: ViewerContext
   });
 
   // The studio is in use from the start; if it cannot be read, the lights alone remain.
-  const studio = new HDRCubeTexture(studioUrl, scene, 128, false, true, false, !softwareRenderer, undefined, (message) => {
-    if (environment !== studio) return;
-    console.warn(`The studio environment could not be read (${message ?? 'unknown error'}); lighting with lights only.`);
-    use(null);
-  });
+  const studio = new HDRCubeTexture(
+    studioUrl,
+    scene,
+    128,
+    false,
+    true,
+    false,
+    !softwareRenderer,
+    undefined,
+    (message) => {
+      if (environment !== studio) return;
+      console.warn(
+        `The studio environment could not be read (${message ?? 'unknown error'}); lighting with lights only.`,
+      );
+      use(null);
+    },
+  );
   use(studio);
 
   return {
@@ -137,7 +171,8 @@ export function createEnvironment({ engine, scene, camera, wake }: ViewerContext
       } else {
         const name = choice.file.name;
         const ext = name.toLowerCase().split('.').pop();
-        if (ext !== 'hdr' && ext !== 'env') throw new Error(`${name} is not an environment file: choose a .hdr (Radiance) or .env (Babylon) file.`);
+        if (ext !== 'hdr' && ext !== 'env')
+          throw new Error(`${name} is not an environment file: choose a .hdr (Radiance) or .env (Babylon) file.`);
         // Read through Babylon's file store (the page's CSP allows no fetch of blob: URLs), under a name
         // of its own so that the model's files and earlier environments never collide with it.
         const key = `environment-${++envFileCount}.${ext}`;

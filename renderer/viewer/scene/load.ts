@@ -39,7 +39,10 @@ export async function prepareSource(source: ModelSource): Promise<PreparedSource
   let skipMaterials = false;
   if ('files' in source) {
     const main = source.files.find((f) => formatOf(f.name));
-    if (!main) throw new Error('None of these files is a model: choose a .glb, .gltf, .obj, .fbx or .usdz file (with its .mtl, .bin and textures beside it).');
+    if (!main)
+      throw new Error(
+        'None of these files is a model: choose a .glb, .gltf, .obj, .fbx or .usdz file (with its .mtl, .bin and textures beside it).',
+      );
     // Beside files (MTL, textures, .bin) are found by name through Babylon's file store.
     for (const key of Object.keys(FilesInputStore.FilesToLoad)) delete FilesInputStore.FilesToLoad[key];
     for (const f of source.files) FilesInputStore.FilesToLoad[f.name.toLowerCase()] = f;
@@ -47,9 +50,14 @@ export async function prepareSource(source: ModelSource): Promise<PreparedSource
     if (format === 'gltf') await checkGltfFiles(main, source.files);
     if (format === 'obj') {
       const library = await objMaterialLibrary(main);
-      if (library !== undefined && !source.files.some((f) => f.name.toLowerCase() === library.split(/[\\/]/).pop()!.toLowerCase())) {
+      if (
+        library !== undefined &&
+        !source.files.some((f) => f.name.toLowerCase() === library.split(/[\\/]/).pop()!.toLowerCase())
+      ) {
         skipMaterials = true;
-        warnings.push(`${main.name} names the material library ${library}, which was not picked with it: shown without its materials. Pick the .obj together with its .mtl and textures.`);
+        warnings.push(
+          `${main.name} names the material library ${library}, which was not picked with it: shown without its materials. Pick the .obj together with its .mtl and textures.`,
+        );
       }
     }
     return { input: main, format, rootUrl: 'file:', skipMaterials, warnings };
@@ -60,14 +68,20 @@ export async function prepareSource(source: ModelSource): Promise<PreparedSource
     const library = await objMaterialLibrary(input);
     if (library !== undefined && !(await urlExists(new URL(library, input).href))) {
       skipMaterials = true;
-      warnings.push(`This OBJ names the material library ${library}, which is not beside it: shown without its materials.`);
+      warnings.push(
+        `This OBJ names the material library ${library}, which is not beside it: shown without its materials.`,
+      );
     }
   }
   return { input, format, rootUrl: '', skipMaterials, warnings };
 }
 
 /** Reads the model; `onProgress`: the share read so far, when the length is known. */
-export async function readContainer(scene: Scene, source: PreparedSource, onProgress?: (share: number) => void): Promise<AssetContainer> {
+export async function readContainer(
+  scene: Scene,
+  source: PreparedSource,
+  onProgress?: (share: number) => void,
+): Promise<AssetContainer> {
   const { input, format, rootUrl, skipMaterials } = source;
   takeKtx2Failures(); // (those of an earlier model)
   try {
@@ -75,12 +89,16 @@ export async function readContainer(scene: Scene, source: PreparedSource, onProg
       pluginExtension: `.${format}`,
       ...(rootUrl && { rootUrl }),
       ...(skipMaterials && { pluginOptions: { [OBJFileLoaderMetadata.name]: { skipMaterials: true } } }),
-      ...(onProgress && { onProgress: (e: { lengthComputable: boolean; loaded: number; total: number }) => e.lengthComputable && e.total > 0 && onProgress(Math.min(1, e.loaded / e.total)) }),
+      ...(onProgress && {
+        onProgress: (e: { lengthComputable: boolean; loaded: number; total: number }) =>
+          e.lengthComputable && e.total > 0 && onProgress(Math.min(1, e.loaded / e.total)),
+      }),
     });
   } catch (error) {
     // Babylon says only that a texture failed to load; the KTX2 decoder said why.
     const ktx2 = takeKtx2Failures();
-    if (ktx2.length > 0) throw new Error(`${error instanceof Error ? error.message : String(error)} (KTX2 texture: ${ktx2[0]})`);
+    if (ktx2.length > 0)
+      throw new Error(`${error instanceof Error ? error.message : String(error)} (KTX2 texture: ${ktx2[0]})`);
     throw error;
   }
 }

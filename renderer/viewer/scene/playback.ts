@@ -28,7 +28,16 @@ export function createPlayback({ state, wake, afterFrame }: ViewerContext): Play
 
   function current(): PlaybackState | undefined {
     if (!active) return undefined;
-    return { clip: groups.indexOf(active), name: active.name, playing: state.playing, frame: active.isStarted ? active.getCurrentFrame() : ended ? active.to : active.from, from: active.from, to: active.to, speed, loop };
+    return {
+      clip: groups.indexOf(active),
+      name: active.name,
+      playing: state.playing,
+      frame: active.isStarted ? active.getCurrentFrame() : ended ? active.to : active.from,
+      from: active.from,
+      to: active.to,
+      speed,
+      loop,
+    };
   }
   function notify() {
     const p = current();

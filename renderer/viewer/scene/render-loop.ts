@@ -96,7 +96,9 @@ export function createRenderLoop({ canvas, engine, scene, camera }: Stage, state
     async screenshot() {
       await scene.whenReadyAsync();
       scene.render();
-      return new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('The view could not be saved as PNG.'))), 'image/png'));
+      return new Promise<Blob>((resolve, reject) =>
+        canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('The view could not be saved as PNG.'))), 'image/png'),
+      );
     },
     dispose() {
       resize.disconnect();

@@ -30,7 +30,9 @@ export function createSkeletonLines({ scene, state, wake, afterFrame }: ViewerCo
     const jointOf = new Map<string, JointName>();
     for (const [joint, names] of Object.entries(byJoint)) for (const n of names) jointOf.set(n, joint as JointName);
     const mesh = state.model?.meshes.find((m) => m.skeleton === s);
-    const at = (b: (typeof s.bones)[number]) => b.getTransformNode()?.getAbsolutePosition().clone() ?? (mesh ? b.getAbsolutePosition(mesh) : b.getAbsolutePosition());
+    const at = (b: (typeof s.bones)[number]) =>
+      b.getTransformNode()?.getAbsolutePosition().clone() ??
+      (mesh ? b.getAbsolutePosition(mesh) : b.getAbsolutePosition());
     const pairs: Vector3[][] = [];
     const joints: (JointName | undefined)[] = [];
     for (const bone of s.bones) {

@@ -43,7 +43,12 @@ export function texturesOf(c: AssetContainer | undefined): Promise<TextureInfo[]
         list.map((t, i) => {
           const { width, height } = t.getSize();
           const mips = t.noMipmap ? 1 : 4 / 3;
-          return { name: t.name || `texture ${i + 1}`, width, height, gpuBytes: Math.round(width * height * 4 * mips * (t.isCube ? 6 : 1)) };
+          return {
+            name: t.name || `texture ${i + 1}`,
+            width,
+            height,
+            gpuBytes: Math.round(width * height * 4 * mips * (t.isCube ? 6 : 1)),
+          };
         }),
       ),
     ),

@@ -6,7 +6,11 @@
 //  - Otherwise the built-in reader (usd-file.ts → usd-to-babylon.ts) opens USDA text layers, packaged or
 //    not; a binary USDC layer fails with a message saying what to do instead.
 import type { AssetContainer } from '@babylonjs/core/assetContainer.js';
-import type { ISceneLoaderAsyncResult, ISceneLoaderPluginAsync, ISceneLoaderProgressEvent } from '@babylonjs/core/Loading/sceneLoader.js';
+import type {
+  ISceneLoaderAsyncResult,
+  ISceneLoaderPluginAsync,
+  ISceneLoaderProgressEvent,
+} from '@babylonjs/core/Loading/sceneLoader.js';
 import type { Scene } from '@babylonjs/core/scene.js';
 import { readUsdScene } from './usd-file.ts';
 import { USD_EXTENSIONS, USD_LOADER_NAME } from './usd-metadata.ts';
@@ -36,7 +40,8 @@ export function localUsdRuntime(): Promise<RuntimeUrls | undefined> {
       const folder = new URL(typeof manifest.folder === 'string' ? manifest.folder : 'babylonUsdImporter/', base);
       if (folder.origin !== location.origin) return undefined; // local files only
       const urls = {} as RuntimeUrls;
-      for (const [key, file] of Object.entries(USD_RUNTIME_FILES) as [keyof RuntimeUrls, string][]) urls[key] = new URL(file, folder).href;
+      for (const [key, file] of Object.entries(USD_RUNTIME_FILES) as [keyof RuntimeUrls, string][])
+        urls[key] = new URL(file, folder).href;
       return urls;
     } catch {
       return undefined;
@@ -57,12 +62,20 @@ export class UsdLoader implements ISceneLoaderPluginAsync {
   readonly name = USD_LOADER_NAME;
   readonly extensions = USD_EXTENSIONS;
 
-  async loadAssetContainerAsync(scene: Scene, data: unknown, rootUrl: string, onProgress?: (event: ISceneLoaderProgressEvent) => void, fileName?: string): Promise<AssetContainer> {
+  async loadAssetContainerAsync(
+    scene: Scene,
+    data: unknown,
+    rootUrl: string,
+    onProgress?: (event: ISceneLoaderProgressEvent) => void,
+    fileName?: string,
+  ): Promise<AssetContainer> {
     const bytes = bytesOf(data);
     const urls = await localUsdRuntime();
     if (urls) {
       try {
-        const { USDFileLoader, _RegisterUSDLoaderDependencies } = await import('@babylonjs/loaders/USD/usdFileLoader.pure.js');
+        const { USDFileLoader, _RegisterUSDLoaderDependencies } = await import(
+          '@babylonjs/loaders/USD/usdFileLoader.pure.js'
+        );
         _RegisterUSDLoaderDependencies(); // what its createPlugin() does (RegisterUSDFileLoader would take .usdz over)
         const loader = new USDFileLoader(urls);
         // Babylon's loader takes the bytes over (transferred to its worker): give it a copy.
@@ -71,14 +84,22 @@ export class UsdLoader implements ISceneLoaderPluginAsync {
         try {
           return toAssetContainer(scene, await readUsdScene(bytes));
         } catch (builtIn) {
-          throw new Error(`The OpenUSD importer failed (${message(error)}), and so did the built-in reader: ${message(builtIn)}`);
+          throw new Error(
+            `The OpenUSD importer failed (${message(error)}), and so did the built-in reader: ${message(builtIn)}`,
+          );
         }
       }
     }
     return toAssetContainer(scene, await readUsdScene(bytes));
   }
 
-  async loadAsync(scene: Scene, data: unknown, rootUrl: string, onProgress?: (event: ISceneLoaderProgressEvent) => void, fileName?: string): Promise<void> {
+  async loadAsync(
+    scene: Scene,
+    data: unknown,
+    rootUrl: string,
+    onProgress?: (event: ISceneLoaderProgressEvent) => void,
+    fileName?: string,
+  ): Promise<void> {
     (await this.loadAssetContainerAsync(scene, data, rootUrl, onProgress, fileName)).addAllToScene();
   }
 

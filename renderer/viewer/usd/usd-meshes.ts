@@ -85,7 +85,11 @@ function invert(m: Mat): Mat {
 }
 
 function det3(m: Mat): number {
-  return m[0]! * (m[5]! * m[10]! - m[6]! * m[9]!) - m[1]! * (m[4]! * m[10]! - m[6]! * m[8]!) + m[2]! * (m[4]! * m[9]! - m[5]! * m[8]!);
+  return (
+    m[0]! * (m[5]! * m[10]! - m[6]! * m[9]!) -
+    m[1]! * (m[4]! * m[10]! - m[6]! * m[8]!) +
+    m[2]! * (m[4]! * m[9]! - m[5]! * m[8]!)
+  );
 }
 
 const translation = (t: number[]): Mat => {
@@ -192,7 +196,14 @@ interface Primvar {
   indices?: number[];
 }
 
-function primvarOf(prim: UsdPrim, attr: UsdAttribute | undefined, name: string, width: number, counts: { points: number; faces: number; corners: number }, fallback: string): Primvar | undefined {
+function primvarOf(
+  prim: UsdPrim,
+  attr: UsdAttribute | undefined,
+  name: string,
+  width: number,
+  counts: { points: number; faces: number; corners: number },
+  fallback: string,
+): Primvar | undefined {
   if (!attr || attr.value === undefined || attr.value === null) return undefined;
   const values = flat(attr.value);
   if (values.length === 0) return undefined;
@@ -202,20 +213,43 @@ function primvarOf(prim: UsdPrim, attr: UsdAttribute | undefined, name: string, 
   let interpolation = attr.interpolation ?? fallback;
   // Nothing authored: go by the element count.
   if (!attr.interpolation && n !== expected(interpolation, counts))
-    interpolation = n === counts.corners ? 'faceVarying' : n === counts.points ? 'vertex' : n === counts.faces ? 'uniform' : n === 1 ? 'constant' : interpolation;
+    interpolation =
+      n === counts.corners
+        ? 'faceVarying'
+        : n === counts.points
+          ? 'vertex'
+          : n === counts.faces
+            ? 'uniform'
+            : n === 1
+              ? 'constant'
+              : interpolation;
   if (n < expected(interpolation, counts)) return undefined; // too few values: ignored rather than read out of range
   return { values, width, interpolation, ...(idx && { indices: idx }) };
 }
 
 function expected(interpolation: string, counts: { points: number; faces: number; corners: number }): number {
-  return interpolation === 'constant' ? 1 : interpolation === 'uniform' ? counts.faces : interpolation === 'faceVarying' ? counts.corners : counts.points;
+  return interpolation === 'constant'
+    ? 1
+    : interpolation === 'uniform'
+      ? counts.faces
+      : interpolation === 'faceVarying'
+        ? counts.corners
+        : counts.points;
 }
 
-const perCorner = (p: Primvar | undefined) => !!p && (p.interpolation === 'faceVarying' || p.interpolation === 'uniform');
+const perCorner = (p: Primvar | undefined) =>
+  !!p && (p.interpolation === 'faceVarying' || p.interpolation === 'uniform');
 
 /** The element of a primvar for one corner (k), of face f, on point p. */
 function element(pv: Primvar, k: number, f: number, p: number): number {
-  const i = pv.interpolation === 'constant' ? 0 : pv.interpolation === 'uniform' ? f : pv.interpolation === 'faceVarying' ? k : p;
+  const i =
+    pv.interpolation === 'constant'
+      ? 0
+      : pv.interpolation === 'uniform'
+        ? f
+        : pv.interpolation === 'faceVarying'
+          ? k
+          : p;
   return pv.indices ? (pv.indices[i] ?? 0) : i;
 }
 
@@ -223,7 +257,10 @@ function element(pv: Primvar, k: number, f: number, p: number): number {
 export function meshesOf(layer: UsdLayer): UsdScene {
   const upAxis = typeof layer.metadata.upAxis === 'string' ? layer.metadata.upAxis : 'Y';
   // USD's fallback unit is the centimetre.
-  const metersPerUnit = typeof layer.metadata.metersPerUnit === 'number' && layer.metadata.metersPerUnit > 0 ? layer.metadata.metersPerUnit : 0.01;
+  const metersPerUnit =
+    typeof layer.metadata.metersPerUnit === 'number' && layer.metadata.metersPerUnit > 0
+      ? layer.metadata.metersPerUnit
+      : 0.01;
   let stage = scaling([metersPerUnit, metersPerUnit, metersPerUnit]);
   if (upAxis === 'Z') stage = mul(Z_TO_Y, stage);
   const byPath = new Map<string, UsdPrim>();
@@ -263,13 +300,22 @@ function color3(v: UsdValue | undefined): [number, number, number] | undefined {
  */
 function lookOf(prim: UsdPrim, material: UsdPrim | undefined, byPath: Map<string, UsdPrim>): UsdLook {
   const display = prim.attributes.get('primvars:displayColor');
-  const displayColor = display?.value !== undefined && flat(display.value).length === 3 ? color3(display.value) : undefined;
+  const displayColor =
+    display?.value !== undefined && flat(display.value).length === 3 ? color3(display.value) : undefined;
   const opacityValue = flat(prim.attributes.get('primvars:displayOpacity')?.value);
-  const look: UsdLook = { color: displayColor ?? [0.8, 0.8, 0.8], opacity: opacityValue.length === 1 ? opacityValue[0]! : 1, metallic: 0, roughness: 0.8, emissive: [0, 0, 0] };
+  const look: UsdLook = {
+    color: displayColor ?? [0.8, 0.8, 0.8],
+    opacity: opacityValue.length === 1 ? opacityValue[0]! : 1,
+    metallic: 0,
+    roughness: 0.8,
+    emissive: [0, 0, 0],
+  };
   if (!material) return look;
   const surface = material.attributes.get('outputs:surface')?.connect;
   const shaderPath = surface?.split('.')[0];
-  const shader = (shaderPath && byPath.get(shaderPath)) || material.children.find((c) => c.type === 'Shader' && c.attributes.get('info:id')?.value === 'UsdPreviewSurface');
+  const shader =
+    (shaderPath && byPath.get(shaderPath)) ||
+    material.children.find((c) => c.type === 'Shader' && c.attributes.get('info:id')?.value === 'UsdPreviewSurface');
   if (!shader) return look;
   const input = (name: string) => {
     const a = shader.attributes.get(`inputs:${name}`);
@@ -297,13 +343,25 @@ function meshOf(prim: UsdPrim, toWorld: Mat, look: UsdLook): UsdMesh | undefined
   const pointCount = Math.floor(points.length / 3);
   let corners = 0;
   for (const c of counts) corners += c;
-  if (corners !== fvi.length) throw new UsdError(`The mesh ${prim.path} is inconsistent: its faceVertexCounts add up to ${corners} corners but it has ${fvi.length} faceVertexIndices.`);
-  for (const i of fvi) if (!(i >= 0 && i < pointCount)) throw new UsdError(`The mesh ${prim.path} is inconsistent: a face uses point ${i} of ${pointCount}.`);
+  if (corners !== fvi.length)
+    throw new UsdError(
+      `The mesh ${prim.path} is inconsistent: its faceVertexCounts add up to ${corners} corners but it has ${fvi.length} faceVertexIndices.`,
+    );
+  for (const i of fvi)
+    if (!(i >= 0 && i < pointCount))
+      throw new UsdError(`The mesh ${prim.path} is inconsistent: a face uses point ${i} of ${pointCount}.`);
   const n = { points: pointCount, faces: counts.length, corners };
   const normalsAttr = prim.attributes.get('primvars:normals') ?? prim.attributes.get('normals');
   const normalsName = prim.attributes.has('primvars:normals') ? 'primvars:normals' : 'normals';
   const normals = primvarOf(prim, normalsAttr, normalsName, 3, n, 'vertex');
-  const stName = ['primvars:st', 'primvars:st0', 'primvars:UVMap', 'primvars:uv'].find((k) => prim.attributes.has(k)) ?? [...prim.attributes.keys()].find((k) => k.startsWith('primvars:') && !k.endsWith(':indices') && prim.attributes.get(k)!.typeName.startsWith('texCoord2'));
+  const stName =
+    ['primvars:st', 'primvars:st0', 'primvars:UVMap', 'primvars:uv'].find((k) => prim.attributes.has(k)) ??
+    [...prim.attributes.keys()].find(
+      (k) =>
+        k.startsWith('primvars:') &&
+        !k.endsWith(':indices') &&
+        prim.attributes.get(k)!.typeName.startsWith('texCoord2'),
+    );
   const st = stName ? primvarOf(prim, prim.attributes.get(stName), stName, 2, n, 'vertex') : undefined;
   const displayAttr = prim.attributes.get('primvars:displayColor');
   let colors = primvarOf(prim, displayAttr, 'primvars:displayColor', 3, n, 'constant');

@@ -50,7 +50,9 @@ export function toAssetContainer(scene: Scene, usd: UsdScene): AssetContainer {
       const mesh = new Mesh(u.name || 'mesh', scene);
       mesh._parentContainer = container;
       mesh.parent = root;
-      mesh.sideOrientation = scene.useRightHandedSystem ? Material.CounterClockWiseSideOrientation : Material.ClockWiseSideOrientation;
+      mesh.sideOrientation = scene.useRightHandedSystem
+        ? Material.CounterClockWiseSideOrientation
+        : Material.ClockWiseSideOrientation;
       const data = new VertexData();
       data.positions = u.positions;
       data.indices = u.indices;

@@ -5,7 +5,15 @@
 // attribute with only time samples takes its earliest sample. What the prims mean is usd-meshes.ts's job.
 // Plain TypeScript with no DOM or Babylon imports: the unit tests run it in Node.
 
-export type UsdValue = number | string | boolean | null | UsdValue[] | { path: string } | { asset: string } | { dict: Record<string, UsdValue> };
+export type UsdValue =
+  | number
+  | string
+  | boolean
+  | null
+  | UsdValue[]
+  | { path: string }
+  | { asset: string }
+  | { dict: Record<string, UsdValue> };
 
 export interface UsdAttribute {
   typeName: string;
@@ -61,7 +69,9 @@ export function layerText(bytes: Uint8Array, inPackage: boolean): string {
   if (isUsdc(bytes)) throw new UsdError(inPackage ? USDC_IN_USDZ : USDC_FILE);
   const text = new TextDecoder().decode(bytes);
   if (!/^\uFEFF?#usda\s/.test(text))
-    throw new UsdError(`${inPackage ? 'The layer in this USDZ' : 'This file'} is not a USD text layer (it does not start with "#usda"), so the built-in reader cannot open it.`);
+    throw new UsdError(
+      `${inPackage ? 'The layer in this USDZ' : 'This file'} is not a USD text layer (it does not start with "#usda"), so the built-in reader cannot open it.`,
+    );
   return text;
 }
 
@@ -126,14 +136,16 @@ class Reader {
   }
 
   expect(c: string) {
-    if (!this.eat(c)) this.fail(`expected "${c}", found ${this.peek() ? `"${this.text.slice(this.pos, this.pos + 12)}"` : 'the end'}`);
+    if (!this.eat(c))
+      this.fail(`expected "${c}", found ${this.peek() ? `"${this.text.slice(this.pos, this.pos + 12)}"` : 'the end'}`);
   }
 
   ident(): string {
     this.peek();
     IDENT.lastIndex = this.pos;
     const m = IDENT.exec(this.text);
-    if (!m) this.fail(`expected a name, found ${this.peek() ? `"${this.text.slice(this.pos, this.pos + 12)}"` : 'the end'}`);
+    if (!m)
+      this.fail(`expected a name, found ${this.peek() ? `"${this.text.slice(this.pos, this.pos + 12)}"` : 'the end'}`);
     this.pos += m[0].length;
     return m[0];
   }
@@ -275,9 +287,18 @@ class Reader {
   prim(specifier: UsdPrim['specifier'], parent: string): UsdPrim {
     let type = '';
     if (this.peek() !== '"' && this.peek() !== "'") type = this.ident();
-    if (this.peek() !== '"' && this.peek() !== "'") this.fail('expected the prim\'s name in quotes');
+    if (this.peek() !== '"' && this.peek() !== "'") this.fail("expected the prim's name in quotes");
     const name = this.string();
-    const prim: UsdPrim = { specifier, type, name, path: `${parent}/${name}`, metadata: {}, attributes: new Map(), relationships: new Map(), children: [] };
+    const prim: UsdPrim = {
+      specifier,
+      type,
+      name,
+      path: `${parent}/${name}`,
+      metadata: {},
+      attributes: new Map(),
+      relationships: new Map(),
+      children: [],
+    };
     if (this.peek() === '(') prim.metadata = this.metadata();
     this.expect('{');
     while (!this.eat('}')) {

@@ -37,14 +37,17 @@ export function listEntries(bytes: Uint8Array): ArchiveEntry[] {
       break;
     }
   }
-  if (end < 0) throw new UsdzError('This file is not a USDZ package: no ZIP directory was found (the file may be cut short).');
+  if (end < 0)
+    throw new UsdzError('This file is not a USDZ package: no ZIP directory was found (the file may be cut short).');
   const count = view.getUint16(end + 10, true);
   let at = view.getUint32(end + 16, true);
-  if (count === 0xffff || at === 0xffffffff) throw new UsdzError('This USDZ package is a ZIP64 archive, which the built-in reader does not read.');
+  if (count === 0xffff || at === 0xffffffff)
+    throw new UsdzError('This USDZ package is a ZIP64 archive, which the built-in reader does not read.');
   const entries: ArchiveEntry[] = [];
   const decoder = new TextDecoder();
   for (let i = 0; i < count; i++) {
-    if (at + 46 > bytes.length || view.getUint32(at, true) !== CENTRAL_HEADER) throw new UsdzError('This USDZ package is damaged: its ZIP directory is broken.');
+    if (at + 46 > bytes.length || view.getUint32(at, true) !== CENTRAL_HEADER)
+      throw new UsdzError('This USDZ package is damaged: its ZIP directory is broken.');
     const flags = view.getUint16(at + 8, true);
     const method = view.getUint16(at + 10, true);
     const compressedSize = view.getUint32(at + 20, true);
@@ -54,10 +57,13 @@ export function listEntries(bytes: Uint8Array): ArchiveEntry[] {
     const commentLength = view.getUint16(at + 32, true);
     const local = view.getUint32(at + 42, true);
     const name = decoder.decode(bytes.subarray(at + 46, at + 46 + nameLength));
-    if (flags & 1) throw new UsdzError(`This USDZ package is encrypted (${name}), which the built-in reader does not read.`);
-    if (local + 30 > bytes.length || view.getUint32(local, true) !== LOCAL_HEADER) throw new UsdzError(`This USDZ package is damaged: the entry ${name} is missing.`);
+    if (flags & 1)
+      throw new UsdzError(`This USDZ package is encrypted (${name}), which the built-in reader does not read.`);
+    if (local + 30 > bytes.length || view.getUint32(local, true) !== LOCAL_HEADER)
+      throw new UsdzError(`This USDZ package is damaged: the entry ${name} is missing.`);
     const offset = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
-    if (offset + compressedSize > bytes.length) throw new UsdzError(`This USDZ package is damaged: the entry ${name} is cut short.`);
+    if (offset + compressedSize > bytes.length)
+      throw new UsdzError(`This USDZ package is damaged: the entry ${name} is cut short.`);
     entries.push({ name, method, size, compressedSize, offset });
     at += 46 + nameLength + extraLength + commentLength;
   }
@@ -68,19 +74,37 @@ export function listEntries(bytes: Uint8Array): ArchiveEntry[] {
 export async function readEntry(bytes: Uint8Array, entry: ArchiveEntry): Promise<Uint8Array> {
   const data = bytes.subarray(entry.offset, entry.offset + entry.compressedSize);
   if (entry.method === 0) return data;
-  if (entry.method !== 8) throw new UsdzError(`The entry ${entry.name} of this USDZ package is compressed with ZIP method ${entry.method}, which the built-in reader does not read.`);
+  if (entry.method !== 8)
+    throw new UsdzError(
+      `The entry ${entry.name} of this USDZ package is compressed with ZIP method ${entry.method}, which the built-in reader does not read.`,
+    );
   const stream = new Blob([data.slice()]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
   const out = new Uint8Array(await new Response(stream).arrayBuffer());
-  if (out.length !== entry.size) throw new UsdzError(`This USDZ package is damaged: the entry ${entry.name} inflates to ${out.length} bytes, not ${entry.size}.`);
+  if (out.length !== entry.size)
+    throw new UsdzError(
+      `This USDZ package is damaged: the entry ${entry.name} inflates to ${out.length} bytes, not ${entry.size}.`,
+    );
   return out;
 }
 
 const LAYER = /\.(usda|usdc|usd)$/i;
 
 /** The package's root layer: its first USD file (as the USDZ specification says), with its name and bytes. */
-export async function rootLayer(bytes: Uint8Array): Promise<{ name: string; data: Uint8Array; entries: ArchiveEntry[] }> {
+export async function rootLayer(
+  bytes: Uint8Array,
+): Promise<{ name: string; data: Uint8Array; entries: ArchiveEntry[] }> {
   const entries = listEntries(bytes);
   const first = entries.find((e) => LAYER.test(e.name));
-  if (!first) throw new UsdzError(`This USDZ package holds no USD layer (.usda, .usdc or .usd); it holds ${entries.length === 0 ? 'nothing' : entries.map((e) => e.name).slice(0, 5).join(', ')}.`);
+  if (!first)
+    throw new UsdzError(
+      `This USDZ package holds no USD layer (.usda, .usdc or .usd); it holds ${
+        entries.length === 0
+          ? 'nothing'
+          : entries
+              .map((e) => e.name)
+              .slice(0, 5)
+              .join(', ')
+      }.`,
+    );
   return { name: first.name, data: await readEntry(bytes, first), entries };
 }

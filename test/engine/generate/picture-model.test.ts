@@ -4,7 +4,13 @@ import type { PictureMesh } from '../../../main/engine/generate/mesh-options.ts'
 import { boundsOf, quadShare } from '../../../main/engine/outputs/polygon-mesh.ts';
 import { closedSurfaceProblems, picture, PICTURES } from './fixtures.ts';
 
-const spec = (over: Partial<PictureMesh> = {}): PictureMesh => ({ picture: 'unused', faces: 2_000, quads: false, texture: 'baked', ...over });
+const spec = (over: Partial<PictureMesh> = {}): PictureMesh => ({
+  picture: 'unused',
+  faces: 2_000,
+  quads: false,
+  texture: 'baked',
+  ...over,
+});
 const size = (positions: Float32Array) => {
   const { min, max } = boundsOf(positions);
   return max.map((v, k) => v - min[k]!);
@@ -16,7 +22,10 @@ describe('a model from the picture', () => {
     expect(closedSurfaceProblems(model.mesh)).toEqual([]);
     // Normals are unit length.
     for (let i = 0; i < model.mesh.normals.length; i += 3) {
-      expect(Math.hypot(model.mesh.normals[i]!, model.mesh.normals[i + 1]!, model.mesh.normals[i + 2]!)).toBeCloseTo(1, 4);
+      expect(Math.hypot(model.mesh.normals[i]!, model.mesh.normals[i + 1]!, model.mesh.normals[i + 2]!)).toBeCloseTo(
+        1,
+        4,
+      );
     }
   });
 
@@ -78,7 +87,7 @@ describe('a model from the picture', () => {
     expect(side[2]! / side[1]!).toBeCloseTo(front[0]! / front[1]!, 4);
   });
 
-  it('has no texture for texture_model none, but the picture\'s average colour', () => {
+  it("has no texture for texture_model none, but the picture's average colour", () => {
     const model = buildPictureModel(spec({ texture: 'none' }), picture('fox.jpg'));
     expect(model.atlas).toBeUndefined();
     const [r, g, b] = model.color;

@@ -3,18 +3,34 @@ import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
 import { companionsOf, makeArtifact, output, pictureObjInFolder } from '../../../main/engine/artifacts.ts';
 import type { PictureMesh } from '../../../main/engine/generate/mesh-options.ts';
-import { pictureFbx, pictureGlb, pictureObj, pictureObjZip, pictureRender, pictureUsdz } from '../../../main/engine/generate/picture-outputs.ts';
+import {
+  pictureFbx,
+  pictureGlb,
+  pictureObj,
+  pictureObjZip,
+  pictureRender,
+  pictureUsdz,
+} from '../../../main/engine/generate/picture-outputs.ts';
 import { decodeImage } from '../../../main/images/decode-image.ts';
 import { readGlbJson } from '../../../main/engine/outputs/glb.ts';
 import { withLoadedFbx } from '../outputs/babylon-fbx.ts';
 import { pictureBytes } from './fixtures.ts';
 
 const validator = createRequire(import.meta.url)('gltf-validator') as {
-  validateBytes(data: Uint8Array, options?: { maxIssues?: number }): Promise<{ issues: { numErrors: number; numWarnings: number; numInfos: number; messages: unknown[] } }>;
+  validateBytes(
+    data: Uint8Array,
+    options?: { maxIssues?: number },
+  ): Promise<{ issues: { numErrors: number; numWarnings: number; numInfos: number; messages: unknown[] } }>;
 };
 
 const chair = pictureBytes('chair.png');
-const spec = (over: Partial<PictureMesh> = {}): PictureMesh => ({ picture: 'chair.png', faces: 2_000, quads: false, texture: 'baked', ...over });
+const spec = (over: Partial<PictureMesh> = {}): PictureMesh => ({
+  picture: 'chair.png',
+  faces: 2_000,
+  quads: false,
+  texture: 'baked',
+  ...over,
+});
 
 interface Gltf {
   accessors: { count: number }[];
@@ -31,7 +47,11 @@ async function zipEntries(zip: Buffer): Promise<{ name: string; data: Buffer; st
     const chunks: Buffer[] = [];
     for await (const chunk of stream) chunks.push(chunk as Buffer);
     const local = entry.relativeOffsetOfLocalHeader;
-    out.push({ name: entry.fileName, data: Buffer.concat(chunks), start: local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28) });
+    out.push({
+      name: entry.fileName,
+      data: Buffer.concat(chunks),
+      start: local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28),
+    });
   }
   return out;
 }
@@ -41,23 +61,26 @@ describe('the outputs of a model from the picture', () => {
     ['none', 0],
     ['baked', 1],
     ['pbr', 3],
-  ] as const)('GLB with texture_model %s passes the Khronos validator with no issue and embeds %d images', async (texture, images) => {
-    for (const quads of [false, true]) {
-      const glb = pictureGlb(spec({ texture, quads }), chair);
-      const report = await validator.validateBytes(new Uint8Array(glb));
-      expect(report.issues.numErrors + report.issues.numWarnings, JSON.stringify(report.issues.messages)).toBe(0);
-      const gltf = readGlbJson(glb) as Gltf;
-      expect(gltf.images ?? []).toHaveLength(images);
-      const material = gltf.materials[0]!;
-      if (texture === 'none') expect(material.pbrMetallicRoughness.baseColorFactor).toHaveLength(4);
-      if (texture === 'pbr') {
-        expect(material.pbrMetallicRoughness.metallicRoughnessTexture).toEqual({ index: 1 });
-        expect(material.normalTexture).toEqual({ index: 2 });
+  ] as const)(
+    'GLB with texture_model %s passes the Khronos validator with no issue and embeds %d images',
+    async (texture, images) => {
+      for (const quads of [false, true]) {
+        const glb = pictureGlb(spec({ texture, quads }), chair);
+        const report = await validator.validateBytes(new Uint8Array(glb));
+        expect(report.issues.numErrors + report.issues.numWarnings, JSON.stringify(report.issues.messages)).toBe(0);
+        const gltf = readGlbJson(glb) as Gltf;
+        expect(gltf.images ?? []).toHaveLength(images);
+        const material = gltf.materials[0]!;
+        if (texture === 'none') expect(material.pbrMetallicRoughness.baseColorFactor).toHaveLength(4);
+        if (texture === 'pbr') {
+          expect(material.pbrMetallicRoughness.metallicRoughnessTexture).toEqual({ index: 1 });
+          expect(material.normalTexture).toEqual({ index: 2 });
+        }
+        // Quads are drawn as triangle pairs: at most 2,000 faces, up to 4,000 triangles.
+        expect(gltf.accessors[3]!.count / 3).toBeLessThanOrEqual(quads ? 4_000 : 2_000);
       }
-      // Quads are drawn as triangle pairs: at most 2,000 faces, up to 4,000 triangles.
-      expect(gltf.accessors[3]!.count / 3).toBeLessThanOrEqual(quads ? 4_000 : 2_000);
-    }
-  });
+    },
+  );
 
   it('OBJ keeps quads as 4-corner faces and names its textures in the MTL', () => {
     const { obj, mtl } = pictureObj(spec({ quads: true, texture: 'pbr' }), chair, 'mesh');
@@ -71,13 +94,26 @@ describe('the outputs of a model from the picture', () => {
     expect(mtl).toMatch(/^norm mesh_normal\.png$/m);
     // Every index points at a vertex.
     const vertices = obj.split('\n').filter((line) => line.startsWith('v ')).length;
-    const highest = Math.max(...faces.flatMap((line) => line.slice(2).split(' ').map((c) => Number(c.split('/')[0]))));
+    const highest = Math.max(
+      ...faces.flatMap((line) =>
+        line
+          .slice(2)
+          .split(' ')
+          .map((c) => Number(c.split('/')[0])),
+      ),
+    );
     expect(highest).toBe(vertices);
   });
 
   it('the OBJ zip holds the folder with the OBJ, its MTL and the textures it names', async () => {
     const entries = await zipEntries(pictureObjZip(spec({ texture: 'pbr' }), chair, 'mesh', 'SESSION_x'));
-    expect(entries.map((e) => e.name)).toEqual(['SESSION_x/mesh.obj', 'SESSION_x/mesh.mtl', 'SESSION_x/mesh.png', 'SESSION_x/mesh_metallic_roughness.png', 'SESSION_x/mesh_normal.png']);
+    expect(entries.map((e) => e.name)).toEqual([
+      'SESSION_x/mesh.obj',
+      'SESSION_x/mesh.mtl',
+      'SESSION_x/mesh.png',
+      'SESSION_x/mesh_metallic_roughness.png',
+      'SESSION_x/mesh_normal.png',
+    ]);
     const texture = decodeImage(entries[2]!.data);
     expect([texture.width, texture.height]).toEqual([1024, 512]);
   });
@@ -98,7 +134,12 @@ describe('the outputs of a model from the picture', () => {
 
   it('USDZ holds the layer first, then its textures, each 64-byte aligned, with mixed faces and a bound material', async () => {
     const entries = await zipEntries(pictureUsdz(spec({ quads: true, texture: 'pbr' }), chair));
-    expect(entries.map((e) => e.name)).toEqual(['model.usda', 'textures/base_color.png', 'textures/metallic_roughness.png', 'textures/normal.png']);
+    expect(entries.map((e) => e.name)).toEqual([
+      'model.usda',
+      'textures/base_color.png',
+      'textures/metallic_roughness.png',
+      'textures/normal.png',
+    ]);
     for (const e of entries) expect(e.start % 64, e.name).toBe(0);
     const usda = entries[0]!.data.toString('utf8');
     const counts = /faceVertexCounts = \[([^\]]*)\]/.exec(usda)![1]!.split(', ').map(Number);

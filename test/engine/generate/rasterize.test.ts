@@ -6,7 +6,13 @@ import { segmentSubject } from '../../../main/engine/generate/segment.ts';
 import { boundsOf } from '../../../main/engine/outputs/polygon-mesh.ts';
 import { alphaMask, iou, picture, type Picture } from './fixtures.ts';
 
-const spec = (over: Partial<PictureMesh> = {}): PictureMesh => ({ picture: 'unused', faces: 2_000, quads: false, texture: 'baked', ...over });
+const spec = (over: Partial<PictureMesh> = {}): PictureMesh => ({
+  picture: 'unused',
+  faces: 2_000,
+  quads: false,
+  texture: 'baked',
+  ...over,
+});
 
 /** The model seen from the front, drawn over the picture's own pixels (its silhouette's box on the subject's box). */
 function frontOnPicture(model: PictureModel, width: number, height: number, flat: boolean): Uint8Array {
@@ -23,7 +29,8 @@ function frontOnPicture(model: PictureModel, width: number, height: number, flat
   });
 }
 
-const coverage = (rgba: Uint8Array) => Uint8Array.from({ length: rgba.length / 4 }, (_, i) => (rgba[i * 4 + 3]! > 0 ? 1 : 0));
+const coverage = (rgba: Uint8Array) =>
+  Uint8Array.from({ length: rgba.length / 4 }, (_, i) => (rgba[i * 4 + 3]! > 0 ? 1 : 0));
 
 describe('the front view of the model', () => {
   it.each([
@@ -31,12 +38,15 @@ describe('the front view of the model', () => {
     ['chair.png', 20_000, 0.97],
     ['robot.png', 2_000, 0.9],
     ['robot.png', 20_000, 0.95],
-  ] as const)('%s at %d faces is the picture\'s silhouette (overlap with its alpha mask above %d)', (name: Picture, faces, least) => {
-    const image = picture(name);
-    const model = buildPictureModel(spec({ faces }), image);
-    const seen = coverage(frontOnPicture(model, image.width, image.height, true));
-    expect(iou(seen, alphaMask(image))).toBeGreaterThan(least);
-  });
+  ] as const)(
+    "%s at %d faces is the picture's silhouette (overlap with its alpha mask above %d)",
+    (name: Picture, faces, least) => {
+      const image = picture(name);
+      const model = buildPictureModel(spec({ faces }), image);
+      const seen = coverage(frontOnPicture(model, image.width, image.height, true));
+      expect(iou(seen, alphaMask(image))).toBeGreaterThan(least);
+    },
+  );
 
   it('fox.jpg is the silhouette found on its backdrop', () => {
     const image = picture('fox.jpg');
@@ -66,7 +76,15 @@ describe('spin views', () => {
   it('show the model from the front, right, back and left: narrow from the sides, mirrored and dimmed from behind', () => {
     const model = buildPictureModel(spec(), picture('chair.png'));
     const texture = { width: model.atlas!.width, height: model.atlas!.height, data: model.atlas!.baseColor };
-    const views = [0, 1, 2, 3].map((i) => renderModel(model.mesh, texture, model.color, { width: 256, height: 256, yaw: (i * Math.PI) / 2, background: [0, 0, 0, 0], margin: 0.05 }));
+    const views = [0, 1, 2, 3].map((i) =>
+      renderModel(model.mesh, texture, model.color, {
+        width: 256,
+        height: 256,
+        yaw: (i * Math.PI) / 2,
+        background: [0, 0, 0, 0],
+        margin: 0.05,
+      }),
+    );
     const widths = views.map((v) => {
       const cols = new Set<number>();
       for (let p = 0; p < 256 * 256; p++) if (v[p * 4 + 3]! > 0) cols.add(p % 256);
@@ -78,13 +96,15 @@ describe('spin views', () => {
     const mean = (v: Uint8Array) => {
       let sum = 0;
       let n = 0;
-      for (let p = 0; p < 256 * 256; p++) if (v[p * 4 + 3]! > 0) (sum += v[p * 4]! + v[p * 4 + 1]! + v[p * 4 + 2]!), n++;
+      for (let p = 0; p < 256 * 256; p++)
+        if (v[p * 4 + 3]! > 0) (sum += v[p * 4]! + v[p * 4 + 1]! + v[p * 4 + 2]!), n++;
       return sum / n;
     };
     expect(mean(views[2]!)).toBeLessThan(0.75 * mean(views[0]!));
     // From behind, the front view's left half is on the right: coverage mirrored.
     const mirrored = new Uint8Array(256 * 256);
-    for (let p = 0; p < 256 * 256; p++) mirrored[p] = views[2]![(Math.floor(p / 256) * 256 + 255 - (p % 256)) * 4 + 3]! > 0 ? 1 : 0;
+    for (let p = 0; p < 256 * 256; p++)
+      mirrored[p] = views[2]![(Math.floor(p / 256) * 256 + 255 - (p % 256)) * 4 + 3]! > 0 ? 1 : 0;
     expect(iou(mirrored, coverage(views[0]!))).toBeGreaterThan(0.95);
   });
 });

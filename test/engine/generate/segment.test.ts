@@ -4,13 +4,18 @@ import type { RgbaImage } from '../../../main/images/decode-image.ts';
 import { alphaMask, iou, picture } from './fixtures.ts';
 
 /** A synthetic picture: `paint(x, y)` gives each pixel's RGBA. */
-function draw(width: number, height: number, paint: (x: number, y: number) => [number, number, number, number]): RgbaImage {
+function draw(
+  width: number,
+  height: number,
+  paint: (x: number, y: number) => [number, number, number, number],
+): RgbaImage {
   const data = new Uint8Array(width * height * 4);
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.set(paint(x, y), (y * width + x) * 4);
   return { width, height, data };
 }
 
-const inside = (seg: ReturnType<typeof segmentSubject>, x: number, y: number) => seg.mask.data[y * seg.mask.width + x] === 1;
+const inside = (seg: ReturnType<typeof segmentSubject>, x: number, y: number) =>
+  seg.mask.data[y * seg.mask.width + x] === 1;
 
 describe('segmentSubject', () => {
   it.each(['chair.png', 'robot.png'] as const)('takes the subject of %s from its alpha channel', (name) => {

@@ -3,7 +3,13 @@ import { buildPictureModel } from '../../../main/engine/generate/picture-model.t
 import type { PictureMesh } from '../../../main/engine/generate/mesh-options.ts';
 import { picture } from './fixtures.ts';
 
-const spec = (over: Partial<PictureMesh> = {}): PictureMesh => ({ picture: 'unused', faces: 2_000, quads: false, texture: 'baked', ...over });
+const spec = (over: Partial<PictureMesh> = {}): PictureMesh => ({
+  picture: 'unused',
+  faces: 2_000,
+  quads: false,
+  texture: 'baked',
+  ...over,
+});
 
 /** Sum of RGB over one half of the atlas (0 front, 1 back). */
 function brightness(data: Uint8Array, width: number, height: number, half: 0 | 1): number {
@@ -21,7 +27,9 @@ describe('the texture atlas', () => {
   it('is two squares, the picture in front and the same picture dimmed behind, opaque everywhere', () => {
     const atlas = buildPictureModel(spec(), picture('chair.png')).atlas!;
     expect([atlas.width, atlas.height]).toEqual([1024, 512]);
-    const ratio = brightness(atlas.baseColor, atlas.width, atlas.height, 1) / brightness(atlas.baseColor, atlas.width, atlas.height, 0);
+    const ratio =
+      brightness(atlas.baseColor, atlas.width, atlas.height, 1) /
+      brightness(atlas.baseColor, atlas.width, atlas.height, 0);
     expect(ratio).toBeGreaterThan(0.5);
     expect(ratio).toBeLessThan(0.6);
     // No transparent black comes in at the outline: every texel is opaque, and the padding outside the chair

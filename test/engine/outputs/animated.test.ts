@@ -10,7 +10,10 @@ interface ValidationReport {
   info: { animationCount: number; hasSkins: boolean; hasAnimations: boolean };
 }
 const validator = createRequire(import.meta.url)('gltf-validator') as {
-  validateBytes(data: Uint8Array, options?: { maxIssues?: number; writeTimestamp?: boolean }): Promise<ValidationReport>;
+  validateBytes(
+    data: Uint8Array,
+    options?: { maxIssues?: number; writeTimestamp?: boolean },
+  ): Promise<ValidationReport>;
 };
 
 interface Gltf {
@@ -20,7 +23,8 @@ interface Gltf {
   animations: { name: string; channels: { target: { node: number; path: string } }[] }[];
 }
 
-const build = (seed: string, clips: string[]) => buildAnimatedGlb({ seed, joints: jointPositions(seed, 512), size: 512, clips });
+const build = (seed: string, clips: string[]) =>
+  buildAnimatedGlb({ seed, joints: jointPositions(seed, 512), size: 512, clips });
 
 describe('buildAnimatedGlb', () => {
   it.each([
@@ -28,7 +32,10 @@ describe('buildAnimatedGlb', () => {
     ['xyz', ['Walk']],
     ['prompt', ['wave both arms then spin around']],
   ])('passes the Khronos validator without errors or warnings (%s, %o)', async (seed, clips) => {
-    const report = await validator.validateBytes(new Uint8Array(build(seed, clips)), { maxIssues: 20, writeTimestamp: false });
+    const report = await validator.validateBytes(new Uint8Array(build(seed, clips)), {
+      maxIssues: 20,
+      writeTimestamp: false,
+    });
     expect(report.issues.messages).toEqual([]);
     expect(report.issues.numErrors).toBe(0);
     expect(report.info.hasSkins).toBe(true);
@@ -39,7 +46,12 @@ describe('buildAnimatedGlb', () => {
     const gltf = readGlbJson(build('s', ['Idle', 'Walk', 'Run', 'Jump', 'a text'])) as Gltf;
     const skinned = gltf.nodes.find((n) => n.skin !== undefined)!;
     expect(skinned.mesh).toBe(0);
-    expect(Object.keys(gltf.meshes[0]!.primitives[0]!.attributes).sort()).toEqual(['JOINTS_0', 'NORMAL', 'POSITION', 'WEIGHTS_0']);
+    expect(Object.keys(gltf.meshes[0]!.primitives[0]!.attributes).sort()).toEqual([
+      'JOINTS_0',
+      'NORMAL',
+      'POSITION',
+      'WEIGHTS_0',
+    ]);
     const boneNames = gltf.skins[0]!.joints.map((j) => gltf.nodes[j]!.name!);
     expect(boneNames).toEqual(ANIMATED_BONES);
     expect(boneNames.every((b) => b.startsWith('mixamorig:'))).toBe(true);
@@ -48,7 +60,9 @@ describe('buildAnimatedGlb', () => {
     expect(gltf.animations.map((a) => a.name)).toEqual(['Idle', 'Walk', 'Run', 'Jump', 'a text']);
     for (const a of gltf.animations) {
       expect(a.channels.filter((c) => c.target.path === 'rotation').length).toBeGreaterThan(2);
-      expect(a.channels.some((c) => c.target.path === 'translation' && gltf.nodes[c.target.node]!.name === 'mixamorig:Hips')).toBe(true);
+      expect(
+        a.channels.some((c) => c.target.path === 'translation' && gltf.nodes[c.target.node]!.name === 'mixamorig:Hips'),
+      ).toBe(true);
     }
   });
 

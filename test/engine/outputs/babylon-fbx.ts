@@ -7,7 +7,10 @@ import { Scene } from '@babylonjs/core/scene.js';
 import '@babylonjs/loaders/FBX/index.js';
 
 /** Loads `fbx` and hands `check` the container and the loader's warnings; the engine is disposed afterwards. */
-export async function withLoadedFbx(fbx: Buffer, check: (container: AssetContainer, warnings: unknown[]) => void): Promise<void> {
+export async function withLoadedFbx(
+  fbx: Buffer,
+  check: (container: AssetContainer, warnings: unknown[]) => void,
+): Promise<void> {
   Logger.LogLevels = Logger.ErrorLogLevel;
   const engine = new NullEngine();
   try {

@@ -30,7 +30,15 @@ describe('buildFbxBinary', () => {
   it('writes an FBX 7.4 binary with the expected top-level records', () => {
     const { version, nodes } = readFbxBinaryHeader(buildFbxBinary('fbx-1'));
     expect(version).toBe(7400);
-    expect(nodes).toEqual(['FBXHeaderExtension', 'FileId', 'CreationTime', 'Creator', 'GlobalSettings', 'Objects', 'Connections']);
+    expect(nodes).toEqual([
+      'FBXHeaderExtension',
+      'FileId',
+      'CreationTime',
+      'Creator',
+      'GlobalSettings',
+      'Objects',
+      'Connections',
+    ]);
   });
 
   it.each([{ quads: true }, { quads: false }])('loads in the Babylon.js FBX loader: %o', async ({ quads }) => {

@@ -7,7 +7,10 @@ interface ValidationReport {
   issues: { numErrors: number; numWarnings: number; messages: { code: string; message: string; pointer?: string }[] };
 }
 const validator = createRequire(import.meta.url)('gltf-validator') as {
-  validateBytes(data: Uint8Array, options?: { maxIssues?: number; writeTimestamp?: boolean }): Promise<ValidationReport>;
+  validateBytes(
+    data: Uint8Array,
+    options?: { maxIssues?: number; writeTimestamp?: boolean },
+  ): Promise<ValidationReport>;
 };
 
 interface Gltf {

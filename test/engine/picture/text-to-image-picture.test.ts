@@ -16,9 +16,16 @@ beforeAll(async () => {
 afterAll(() => engine.dispose());
 
 async function picture(prompt: string, style_id = ''): Promise<RgbaImage> {
-  const created = expectSuccess('createTextToImage', await call(engine, 'createTextToImage', { json: { prompt, style_id } }));
+  const created = expectSuccess(
+    'createTextToImage',
+    await call(engine, 'createTextToImage', { json: { prompt, style_id } }),
+  );
   const done = await pollUntil(
-    async () => expectSuccess('getTextToImage', await call(engine, 'getTextToImage', { params: { session_code: created.session_code } })),
+    async () =>
+      expectSuccess(
+        'getTextToImage',
+        await call(engine, 'getTextToImage', { params: { session_code: created.session_code } }),
+      ),
     (s) => s.status === 'completed',
   );
   const png = await download(done.image_url);
@@ -48,7 +55,9 @@ function region(image: RgbaImage, test: Test, rows: [number, number] = [0, image
 
 function mean(image: RgbaImage, rows: [number, number] = [0, image.height]): [number, number, number] {
   const sum = [0, 0, 0];
-  for (let y = rows[0]; y < rows[1]; y++) for (let x = 0; x < image.width; x++) for (let c = 0; c < 3; c++) sum[c]! += image.data[(y * image.width + x) * 4 + c]!;
+  for (let y = rows[0]; y < rows[1]; y++)
+    for (let x = 0; x < image.width; x++)
+      for (let c = 0; c < 3; c++) sum[c]! += image.data[(y * image.width + x) * 4 + c]!;
   const n = (rows[1] - rows[0]) * image.width;
   return [sum[0]! / n, sum[1]! / n, sum[2]! / n];
 }
@@ -107,7 +116,14 @@ describe('text-to-image pictures from the words', () => {
       [10, 20, 90],
     ];
     const zip = buildZip(
-      shades.map(([r, g, b], i) => ({ name: `blues/${i}.png`, data: encodePng(16, 16, new Uint8Array(16 * 16 * 4).map((_, k) => [r, g, b, 255][k % 4]!)) })),
+      shades.map(([r, g, b], i) => ({
+        name: `blues/${i}.png`,
+        data: encodePng(
+          16,
+          16,
+          new Uint8Array(16 * 16 * 4).map((_, k) => [r, g, b, 255][k % 4]!),
+        ),
+      })),
     );
     const palette = paletteOfZip(zip);
     expect(palette.length).toBe(3);
@@ -117,7 +133,10 @@ describe('text-to-image pictures from the words', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const zip_url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/blues.zip`;
-    const style = expectSuccess('createStyle', await call(engine, 'createStyle', { json: { zip_url, description: 'blue hour' } }));
+    const style = expectSuccess(
+      'createStyle',
+      await call(engine, 'createStyle', { json: { zip_url, description: 'blue hour' } }),
+    );
     const prompt = 'a red ball on green grass at sunset';
     const styled = await pollUntil(
       () => call(engine, 'createTextToImage', { json: { prompt, style_id: style.style_id } }),
@@ -125,7 +144,8 @@ describe('text-to-image pictures from the words', () => {
     );
     const session = expectSuccess('createTextToImage', styled).session_code;
     const done = await pollUntil(
-      async () => expectSuccess('getTextToImage', await call(engine, 'getTextToImage', { params: { session_code: session } })),
+      async () =>
+        expectSuccess('getTextToImage', await call(engine, 'getTextToImage', { params: { session_code: session } })),
       (s) => s.status === 'completed',
     );
     const withStyle = decodeImage((await download(done.image_url)).bytes);

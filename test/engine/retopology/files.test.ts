@@ -41,7 +41,11 @@ describe('writeObj', () => {
     expect(mtl).not.toContain('map_Kd');
     const used = lines(obj, 'usemtl ').map((line) => line.slice(7));
     expect(new Set(used).size).toBe(used.length);
-    expect(lines(mtl, 'newmtl ').map((line) => line.slice(7)).sort()).toEqual([...used].sort());
+    expect(
+      lines(mtl, 'newmtl ')
+        .map((line) => line.slice(7))
+        .sort(),
+    ).toEqual([...used].sort());
     for (const kd of lines(mtl, 'Kd ')) expect(kd).toMatch(/^Kd [\d.]+ [\d.]+ [\d.]+$/);
     // Read back: the same faces, quads and triangles, and the same box as the result.
     const back = readObj(obj);
@@ -57,20 +61,30 @@ describe('writeObj', () => {
 
 describe('renderPreview and makeRetopologyFiles', () => {
   it('renders the result over the background, with its face edges drawn darker', async () => {
-    const { mesh } = await retopologize(await readInputMesh(fixture('m2m-sample-rig.glb')), { faces: 2_000, quads: true });
+    const { mesh } = await retopologize(await readInputMesh(fixture('m2m-sample-rig.glb')), {
+      faces: 2_000,
+      quads: true,
+    });
     const png = renderPreview(mesh, 256);
     expect(decodePngSize(png)).toEqual({ width: 256, height: 256 });
     const pixels = decodeRgb(png);
     const corner = pixels.slice(0, 3);
     // The character stands in the middle: the centre column differs from the background, and holds dark edge pixels.
     const centre = Array.from({ length: 256 }, (_, y) => pixels.slice((y * 256 + 128) * 3, (y * 256 + 128) * 3 + 3));
-    const covered = centre.filter((rgb) => Math.abs(rgb[0]! - corner[0]!) + Math.abs(rgb[1]! - corner[1]!) + Math.abs(rgb[2]! - corner[2]!) > 12);
+    const covered = centre.filter(
+      (rgb) => Math.abs(rgb[0]! - corner[0]!) + Math.abs(rgb[1]! - corner[1]!) + Math.abs(rgb[2]! - corner[2]!) > 12,
+    );
     expect(covered.length).toBeGreaterThan(100);
     expect(covered.some((rgb) => rgb[0]! < 110)).toBe(true);
   });
 
   it('makes the OBJ folder and the preview in one go, with the texture under the name the MTL gives', async () => {
-    const made = await makeRetopologyFiles(await readInputMesh(fixture('Fox.glb')), { faces: 8_000, quads: true, name: 'mesh', imageSize: 128 });
+    const made = await makeRetopologyFiles(await readInputMesh(fixture('Fox.glb')), {
+      faces: 8_000,
+      quads: true,
+      name: 'mesh',
+      imageSize: 128,
+    });
     expect(made.folder.map((f) => f.file)).toEqual(['mesh.obj', 'mesh.mtl', 'mesh.png']);
     expect(Buffer.from(made.folder[1]!.bytes).toString()).toContain('map_Kd mesh.png');
     expect(decodePngSize(made.image)).toEqual({ width: 128, height: 128 });

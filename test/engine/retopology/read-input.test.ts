@@ -28,12 +28,20 @@ function signedVolume(mesh: TriangleMesh): number {
   let volume = 0;
   for (let t = 0; t < mesh.indices.length; t += 3) {
     const [a, b, c] = [mesh.indices[t]! * 3, mesh.indices[t + 1]! * 3, mesh.indices[t + 2]! * 3];
-    volume += (p[a]! * (p[b + 1]! * p[c + 2]! - p[b + 2]! * p[c + 1]!) - p[a + 1]! * (p[b]! * p[c + 2]! - p[b + 2]! * p[c]!) + p[a + 2]! * (p[b]! * p[c + 1]! - p[b + 1]! * p[c]!)) / 6;
+    volume +=
+      (p[a]! * (p[b + 1]! * p[c + 2]! - p[b + 2]! * p[c + 1]!) -
+        p[a + 1]! * (p[b]! * p[c + 2]! - p[b + 2]! * p[c]!) +
+        p[a + 2]! * (p[b]! * p[c + 1]! - p[b + 1]! * p[c]!)) /
+      6;
   }
   return volume;
 }
 
-function expectBox(actual: { min: number[]; max: number[] }, expected: { min: number[]; max: number[] }, tolerance: number): void {
+function expectBox(
+  actual: { min: number[]; max: number[] },
+  expected: { min: number[]; max: number[] },
+  tolerance: number,
+): void {
   for (let k = 0; k < 3; k++) {
     expect(actual.min[k]).toBeCloseTo(expected.min[k]!, tolerance);
     expect(actual.max[k]).toBeCloseTo(expected.max[k]!, tolerance);
@@ -47,7 +55,8 @@ describe('readInputMesh on real GLB fixtures', () => {
     expectBox(boundsOf(mesh.positions, mesh.indices), getBounds(doc.getRoot().listScenes()[0]!), 3);
     // Meshes used by several nodes count once per node: more triangles than the meshes hold.
     let perMesh = 0;
-    for (const m of doc.getRoot().listMeshes()) for (const p of m.listPrimitives()) perMesh += p.getIndices()!.getCount() / 3;
+    for (const m of doc.getRoot().listMeshes())
+      for (const p of m.listPrimitives()) perMesh += p.getIndices()!.getCount() / 3;
     expect(triangles(mesh)).toBeGreaterThan(perMesh);
     expect(mesh.uvs).toBeUndefined();
     expect(new Set(mesh.materials.map((m) => m.name)).size).toBe(8);
@@ -76,12 +85,29 @@ describe('readInputMesh on real GLB fixtures', () => {
     // BoxTextured skinned to one joint moved 2 m along +x (identity inverse bind matrix): the box moves too.
     const io = new NodeIO();
     const doc = await io.read(fixture('BoxTextured.glb'));
-    const node = doc.getRoot().listNodes().find((n) => n.getMesh() !== null)!;
+    const node = doc
+      .getRoot()
+      .listNodes()
+      .find((n) => n.getMesh() !== null)!;
     const primitive = node.getMesh()!.listPrimitives()[0]!;
     const count = primitive.getAttribute('POSITION')!.getCount();
     const buffer = doc.getRoot().listBuffers()[0]!;
-    primitive.setAttribute('JOINTS_0', doc.createAccessor().setType('VEC4').setArray(new Uint16Array(count * 4)).setBuffer(buffer));
-    primitive.setAttribute('WEIGHTS_0', doc.createAccessor().setType('VEC4').setArray(Float32Array.from({ length: count * 4 }, (_, i) => (i % 4 === 0 ? 1 : 0))).setBuffer(buffer));
+    primitive.setAttribute(
+      'JOINTS_0',
+      doc
+        .createAccessor()
+        .setType('VEC4')
+        .setArray(new Uint16Array(count * 4))
+        .setBuffer(buffer),
+    );
+    primitive.setAttribute(
+      'WEIGHTS_0',
+      doc
+        .createAccessor()
+        .setType('VEC4')
+        .setArray(Float32Array.from({ length: count * 4 }, (_, i) => (i % 4 === 0 ? 1 : 0)))
+        .setBuffer(buffer),
+    );
     const joint = doc.createNode('joint').setTranslation([2, 0, 0]);
     doc.getRoot().listScenes()[0]!.addChild(joint);
     node.setSkin(doc.createSkin('skin').addJoint(joint));
@@ -90,7 +116,11 @@ describe('readInputMesh on real GLB fixtures', () => {
 
     const plain = await readInputMesh(fixture('BoxTextured.glb'));
     const mirroredDoc = await io.read(fixture('BoxTextured.glb'));
-    mirroredDoc.getRoot().listNodes().find((n) => n.getMesh() !== null)!.setScale([-1, 1, 1]);
+    mirroredDoc
+      .getRoot()
+      .listNodes()
+      .find((n) => n.getMesh() !== null)!
+      .setScale([-1, 1, 1]);
     const mirrored = await readGltf(await io.writeBinary(mirroredDoc), 'glb');
     expect(signedVolume(plain)).toBeCloseTo(1, 4);
     expect(signedVolume(mirrored)).toBeCloseTo(1, 4);
@@ -133,7 +163,9 @@ describe('readInputMesh on other inputs', () => {
     const external = await new NodeIO().writeJSON(doc, { format: Format.GLTF, basename: 'box' });
     const path = join(dir, 'external.gltf');
     await writeFile(path, JSON.stringify(external.json));
-    await expect(readInputMesh(path)).rejects.toThrow(/names files beside it \(box\.bin.*send a GLB, or a glTF whose buffers and images are embedded/);
+    await expect(readInputMesh(path)).rejects.toThrow(
+      /names files beside it \(box\.bin.*send a GLB, or a glTF whose buffers and images are embedded/,
+    );
   });
 
   it('refuses a model without triangles, and FBX or USDZ files, saying what to send', async () => {
@@ -142,7 +174,14 @@ describe('readInputMesh on other inputs', () => {
     const points = doc
       .createPrimitive()
       .setMode(0)
-      .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0])).setBuffer(buffer));
+      .setAttribute(
+        'POSITION',
+        doc
+          .createAccessor()
+          .setType('VEC3')
+          .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]))
+          .setBuffer(buffer),
+      );
     doc.createScene().addChild(doc.createNode().setMesh(doc.createMesh().addPrimitive(points)));
     const path = join(dir, 'points.glb');
     await writeFile(path, await new NodeIO().writeBinary(doc));
@@ -150,11 +189,28 @@ describe('readInputMesh on other inputs', () => {
     await expect(readInputMesh(path)).rejects.toThrow(/holds no triangles .*give a model with a triangle mesh/);
 
     await writeFile(join(dir, 'model.fbx'), 'Kaydara FBX Binary  \0');
-    await expect(readInputMesh(join(dir, 'model.fbx'))).rejects.toThrow(/is an FBX file, which retopology does not read \(it reads GLB, glTF and OBJ\): convert it to GLB first/);
+    await expect(readInputMesh(join(dir, 'model.fbx'))).rejects.toThrow(
+      /is an FBX file, which retopology does not read \(it reads GLB, glTF and OBJ\): convert it to GLB first/,
+    );
   });
 
   it('reads an OBJ: polygons fanned into triangles, negative indices, texture coordinates flipped to glTF, one material per usemtl', () => {
-    const mesh = readObj(['v 0 0 0', 'v 1 0 0', 'v 1 1 0', 'v 0 1 0', 'vt 0 0', 'vt 1 0', 'vt 1 1', 'vt 0 1', 'usemtl wood', 'f 1/1 2/2 3/3 4/4', 'usemtl metal', 'f -4/-4 -2/-2 -1/-1'].join('\n'));
+    const mesh = readObj(
+      [
+        'v 0 0 0',
+        'v 1 0 0',
+        'v 1 1 0',
+        'v 0 1 0',
+        'vt 0 0',
+        'vt 1 0',
+        'vt 1 1',
+        'vt 0 1',
+        'usemtl wood',
+        'f 1/1 2/2 3/3 4/4',
+        'usemtl metal',
+        'f -4/-4 -2/-2 -1/-1',
+      ].join('\n'),
+    );
     expect(triangles(mesh)).toBe(3);
     expect(mesh.materials.map((m) => m.name)).toEqual(['wood', 'metal']);
     expect(Array.from(mesh.materialOf)).toEqual([0, 0, 0, 0, 0, 0, 1, 1, 1]);

@@ -3,10 +3,21 @@
 // surface, open borders and UV seams kept.
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { boundsOf, diagonalOf, type FaceMesh, faceCount, type TriangleMesh } from '../../../main/engine/retopology/mesh.ts';
+import {
+  boundsOf,
+  diagonalOf,
+  type FaceMesh,
+  faceCount,
+  type TriangleMesh,
+} from '../../../main/engine/retopology/mesh.ts';
 import { readInputMesh } from '../../../main/engine/retopology/read-input.ts';
 import { retopologize } from '../../../main/engine/retopology/retopologize.ts';
-import { type Surface, SurfaceIndex, surfaceDistance, surfaceOf } from '../../../main/engine/retopology/surface-distance.ts';
+import {
+  type Surface,
+  SurfaceIndex,
+  surfaceDistance,
+  surfaceOf,
+} from '../../../main/engine/retopology/surface-distance.ts';
 import { weld } from '../../../main/engine/retopology/weld.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'fixtures', 'real', 'glb');
@@ -15,7 +26,8 @@ const PRECISION = 30_000;
 
 const inputs: Record<string, TriangleMesh> = {};
 beforeAll(async () => {
-  for (const name of ['2CylinderEngine', 'm2m-sample-rig', 'Fox', 'BoxTextured']) inputs[name] = await readInputMesh(join(FIXTURES, `${name}.glb`));
+  for (const name of ['2CylinderEngine', 'm2m-sample-rig', 'Fox', 'BoxTextured'])
+    inputs[name] = await readInputMesh(join(FIXTURES, `${name}.glb`));
 });
 
 const quadShare = (mesh: FaceMesh) => mesh.quads.length / 4 / faceCount(mesh);
@@ -37,7 +49,11 @@ async function surfaceOfInput(input: TriangleMesh) {
 async function vertexOffSurface(result: FaceMesh, input: TriangleMesh): Promise<number> {
   const { index, diagonal } = await surfaceOfInput(input);
   let worst = 0;
-  for (let v = 0; v < result.positions.length / 3; v++) worst = Math.max(worst, index.distance(result.positions[v * 3]!, result.positions[v * 3 + 1]!, result.positions[v * 3 + 2]!));
+  for (let v = 0; v < result.positions.length / 3; v++)
+    worst = Math.max(
+      worst,
+      index.distance(result.positions[v * 3]!, result.positions[v * 3 + 1]!, result.positions[v * 3 + 2]!),
+    );
   return worst / diagonal;
 }
 
@@ -125,13 +141,16 @@ describe('place, size and surface', () => {
     ['2CylinderEngine', PRECISION, 0.005],
     ['m2m-sample-rig', SWIFT, 0.005],
     ['Fox', SWIFT, 0.001],
-  ] as const)('%s to %i faces: the input bounding box, every vertex on the input surface, sampled Hausdorff under %d of its size', async (name, faces, limit) => {
-    const input = inputs[name]!;
-    const { mesh } = await retopologize(input, { faces, quads: true });
-    expect(boxGap(mesh, input)).toBeLessThan(0.01);
-    expect(await vertexOffSurface(mesh, input)).toBeLessThan(1e-6);
-    expect(await hausdorff(mesh, input)).toBeLessThan(limit);
-  });
+  ] as const)(
+    '%s to %i faces: the input bounding box, every vertex on the input surface, sampled Hausdorff under %d of its size',
+    async (name, faces, limit) => {
+      const input = inputs[name]!;
+      const { mesh } = await retopologize(input, { faces, quads: true });
+      expect(boxGap(mesh, input)).toBeLessThan(0.01);
+      expect(await vertexOffSurface(mesh, input)).toBeLessThan(1e-6);
+      expect(await hausdorff(mesh, input)).toBeLessThan(limit);
+    },
+  );
 });
 
 describe('borders and UV seams', () => {
@@ -155,7 +174,12 @@ describe('borders and UV seams', () => {
     for (let j = 0; j < n; j++) {
       for (let i = 0; i < n; i++) {
         const island = i < n / 2 ? 0 : 1;
-        const [a, b, c, d] = [vertex(i, j, island), vertex(i + 1, j, island), vertex(i + 1, j + 1, island), vertex(i, j + 1, island)];
+        const [a, b, c, d] = [
+          vertex(i, j, island),
+          vertex(i + 1, j, island),
+          vertex(i + 1, j + 1, island),
+          vertex(i, j + 1, island),
+        ];
         indices.push(a, b, c, a, c, d);
       }
     }
@@ -185,10 +209,14 @@ describe('borders and UV seams', () => {
 
     // No face mixes the two islands, and every seam vertex of one island has its twin in the other.
     const island = (v: number) => (mesh.uvs![v * 2]! < 0.5 ? 0 : 1);
-    const faces = [...Array.from({ length: mesh.quads.length / 4 }, (_, q) => mesh.quads.subarray(q * 4, q * 4 + 4)), ...Array.from({ length: mesh.triangles.length / 3 }, (_, t) => mesh.triangles.subarray(t * 3, t * 3 + 3))];
+    const faces = [
+      ...Array.from({ length: mesh.quads.length / 4 }, (_, q) => mesh.quads.subarray(q * 4, q * 4 + 4)),
+      ...Array.from({ length: mesh.triangles.length / 3 }, (_, t) => mesh.triangles.subarray(t * 3, t * 3 + 3)),
+    ];
     for (const face of faces) expect(new Set(Array.from(face, island)).size).toBe(1);
     const seam = [new Set<number>(), new Set<number>()];
-    for (let v = 0; v < mesh.positions.length / 3; v++) if (Math.abs(at(v)[0]! - 0.5) < 1e-6) seam[island(v)]!.add(at(v)[1]!);
+    for (let v = 0; v < mesh.positions.length / 3; v++)
+      if (Math.abs(at(v)[0]! - 0.5) < 1e-6) seam[island(v)]!.add(at(v)[1]!);
     expect(seam[0]!.size).toBeGreaterThan(1);
     expect([...seam[0]!].sort()).toEqual([...seam[1]!].sort());
   });

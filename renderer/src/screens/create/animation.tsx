@@ -32,7 +32,9 @@ function UploadForm({ onSession }: { onSession: (code: string) => void }) {
   // The second leg: the main process sending the file on to the service (create.upload events).
   const [sending, setSending] = useState<{ sent: number; total: number } | undefined>();
   const [fileError, setFileError] = useState<string | undefined>();
-  const form = useCreateForm(mode === 'url' ? uploadMeshUrlRequest : undefined, () => (mode === 'url' ? { mesh_url: url } : {}));
+  const form = useCreateForm(mode === 'url' ? uploadMeshUrlRequest : undefined, () =>
+    mode === 'url' ? { mesh_url: url } : {},
+  );
   const job = useJob(form.result?.job?.id, form.result?.job);
   useEffect(() => {
     if (job?.remoteId) onSession(job.remoteId);
@@ -43,13 +45,23 @@ function UploadForm({ onSession }: { onSession: (code: string) => void }) {
       onSubmit={async () => {
         setFileError(undefined);
         if (mode === 'url') {
-          await form.submit({ endpoint: 'uploadAnimationMesh', body: { mesh_url: url }, label: url.split('/').pop()?.slice(0, 80) || 'Animation' });
+          await form.submit({
+            endpoint: 'uploadAnimationMesh',
+            body: { mesh_url: url },
+            label: url.split('/').pop()?.slice(0, 80) || 'Animation',
+          });
           return;
         }
         if (!file) return setFileError('Choose an FBX file or a zip of FBX files.');
-        if (!MESH_FILE.test(file.name)) return setFileError(`${file.name} is not an FBX or zip file: animation needs an FBX file or a zip of FBX files.`);
+        if (!MESH_FILE.test(file.name))
+          return setFileError(
+            `${file.name} is not an FBX or zip file: animation needs an FBX file or a zip of FBX files.`,
+          );
         const operationId = `op_${crypto.randomUUID()}`;
-        const off = getBridge().on('create.upload', (p) => p.operationId === operationId && setSending({ sent: p.sent, total: p.total }));
+        const off = getBridge().on(
+          'create.upload',
+          (p) => p.operationId === operationId && setSending({ sent: p.sent, total: p.total }),
+        );
         try {
           setProgress({ sent: 0, total: file.size });
           const ref = await getTransport().fileRef(file, setProgress);
@@ -66,11 +78,14 @@ function UploadForm({ onSession }: { onSession: (code: string) => void }) {
       }}
     >
       <h2 id="anim-title">Animate a mesh: upload</h2>
-      <p class="hint">The mesh must face the same way as the service's reference mesh. Upload one FBX file, or a zip of FBX files.</p>
+      <p class="hint">
+        The mesh must face the same way as the service's reference mesh. Upload one FBX file, or a zip of FBX files.
+      </p>
       <fieldset class="segmented">
         <legend>Mesh from</legend>
         <label>
-          <input type="radio" name="anim-mode" checked={mode === 'file'} onChange={() => setMode('file')} /> A file on this computer
+          <input type="radio" name="anim-mode" checked={mode === 'file'} onChange={() => setMode('file')} /> A file on
+          this computer
         </label>
         <label>
           <input type="radio" name="anim-mode" checked={mode === 'url'} onChange={() => setMode('url')} /> A URL
@@ -79,13 +94,28 @@ function UploadForm({ onSession }: { onSession: (code: string) => void }) {
       {mode === 'file' ? (
         <div class={`field${fileError ? ' invalid' : ''}`}>
           <label for="anim-file">FBX or zip file</label>
-          <input id="anim-file" type="file" accept=".fbx,.zip,application/zip" aria-describedby={fileError ? 'anim-file-errors' : undefined} onChange={(e) => (setFile(e.currentTarget.files?.[0]), setFileError(undefined))} />
+          <input
+            id="anim-file"
+            type="file"
+            accept=".fbx,.zip,application/zip"
+            aria-describedby={fileError ? 'anim-file-errors' : undefined}
+            onChange={(e) => (setFile(e.currentTarget.files?.[0]), setFileError(undefined))}
+          />
           {file && <p class="hint">{`${file.name} (${formatBytes(file.size)})`}</p>}
           <FieldMessages id="anim-file-errors" messages={fileError ? [fileError] : undefined} />
           {file && MESH_FILE.test(file.name) && <FbxCheckPanel file={file} />}
         </div>
       ) : (
-        <TextField id="anim-url" label="URL of an FBX or zip file" type="url" value={url} onChange={setUrl} onTouch={() => form.touch('mesh_url')} errors={form.errors('mesh_url')} placeholder="https://…/character.fbx" />
+        <TextField
+          id="anim-url"
+          label="URL of an FBX or zip file"
+          type="url"
+          value={url}
+          onChange={setUrl}
+          onTouch={() => form.touch('mesh_url')}
+          errors={form.errors('mesh_url')}
+          placeholder="https://…/character.fbx"
+        />
       )}
       {progress && (
         <div class="upload-progress">
@@ -96,7 +126,10 @@ function UploadForm({ onSession }: { onSession: (code: string) => void }) {
       {sending && (
         <div class="upload-progress" data-leg="service">
           <span>Sending to the service…</span>
-          <Progress percent={sending.total ? (100 * sending.sent) / sending.total : null} label="Progress of sending the file to the service" />
+          <Progress
+            percent={sending.total ? (100 * sending.sent) / sending.total : null}
+            label="Progress of sending the file to the service"
+          />
         </div>
       )}
       <FormFooter form={form} label="Upload mesh" busyLabel="Uploading…" endpoint="uploadAnimationMesh" />
@@ -105,10 +138,19 @@ function UploadForm({ onSession }: { onSession: (code: string) => void }) {
   );
 }
 
-function TextPromptsForm({ sessionCode, setSessionCode }: { sessionCode: string; setSessionCode: (v: string) => void }) {
+function TextPromptsForm({
+  sessionCode,
+  setSessionCode,
+}: {
+  sessionCode: string;
+  setSessionCode: (v: string) => void;
+}) {
   const [text, setText] = useState('');
   const [sessions, setSessions] = useState<JobView[]>([]);
-  const texts = text.split('\n').map((t) => t.trim()).filter((t) => t !== '');
+  const texts = text
+    .split('\n')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
   const body = () => ({ session_code: sessionCode, texts });
   const form = useCreateForm(textMultiRequest, body);
   useEffect(() => {
@@ -121,26 +163,58 @@ function TextPromptsForm({ sessionCode, setSessionCode }: { sessionCode: string;
     <FormShell
       titleId="prompts-title"
       onSubmit={() => {
-        void form.submit({ endpoint: 'submitTextAnimations', body: body(), label: `${texts.length} animation${texts.length === 1 ? '' : 's'}: ${texts[0]?.slice(0, 50) ?? ''}` });
+        void form.submit({
+          endpoint: 'submitTextAnimations',
+          body: body(),
+          label: `${texts.length} animation${texts.length === 1 ? '' : 's'}: ${texts[0]?.slice(0, 50) ?? ''}`,
+        });
       }}
     >
       <h2 id="prompts-title">Animate a mesh: text prompts</h2>
-      <TextField id="prompts-session" label="Animation session" value={sessionCode} onChange={setSessionCode} onTouch={() => form.touch('session_code')} errors={form.errors('session_code')} placeholder="SESSION_…" hint="Filled in when an upload above is done; or pick an earlier one below." />
+      <TextField
+        id="prompts-session"
+        label="Animation session"
+        value={sessionCode}
+        onChange={setSessionCode}
+        onTouch={() => form.touch('session_code')}
+        errors={form.errors('session_code')}
+        placeholder="SESSION_…"
+        hint="Filled in when an upload above is done; or pick an earlier one below."
+      />
       {sessions.length > 0 && (
         <div class="field">
           <label for="prompts-pick">Earlier uploads</label>
-          <select id="prompts-pick" value={sessions.some((s) => s.remoteId === sessionCode) ? sessionCode : ''} onChange={(e) => e.currentTarget.value && setSessionCode(e.currentTarget.value)}>
+          <select
+            id="prompts-pick"
+            value={sessions.some((s) => s.remoteId === sessionCode) ? sessionCode : ''}
+            onChange={(e) => e.currentTarget.value && setSessionCode(e.currentTarget.value)}
+          >
             <option value="">Choose…</option>
             {sessions.map((s) => (
               <option key={s.id} value={s.remoteId!}>
-                {s.label || s.remoteId}{s.rawStatus ? ` (${s.rawStatus})` : ''}
+                {s.label || s.remoteId}
+                {s.rawStatus ? ` (${s.rawStatus})` : ''}
               </option>
             ))}
           </select>
         </div>
       )}
-      <TextField id="prompts-texts" label="Animations, one per line" multiline rows={4} value={text} onChange={setText} onTouch={() => form.touch('texts')} errors={form.errors('texts')} placeholder={'walk forward\nwave with the right hand'} />
-      <FormFooter form={form} label={`Animate (${texts.length} prompt${texts.length === 1 ? '' : 's'})`} endpoint="submitTextAnimations" />
+      <TextField
+        id="prompts-texts"
+        label="Animations, one per line"
+        multiline
+        rows={4}
+        value={text}
+        onChange={setText}
+        onTouch={() => form.touch('texts')}
+        errors={form.errors('texts')}
+        placeholder={'walk forward\nwave with the right hand'}
+      />
+      <FormFooter
+        form={form}
+        label={`Animate (${texts.length} prompt${texts.length === 1 ? '' : 's'})`}
+        endpoint="submitTextAnimations"
+      />
       {form.result && <PromptResults result={form.result} />}
     </FormShell>
   );
@@ -162,7 +236,10 @@ function PromptResults({ result }: { result: CreateOutput }) {
         <ul class="prompt-results" aria-label="Answers per prompt">
           {items.map((item, i) => (
             <li key={i} class={item.isError ? 'prompt-error' : 'prompt-ok'}>
-              <strong>{String(item.text ?? '')}</strong>: {item.isError ? `refused — ${String(item.message || 'the service gave no reason')}` : String(item.message || 'accepted')}
+              <strong>{String(item.text ?? '')}</strong>:{' '}
+              {item.isError
+                ? `refused — ${String(item.message || 'the service gave no reason')}`
+                : String(item.message || 'accepted')}
             </li>
           ))}
         </ul>

@@ -57,11 +57,17 @@ export function useCreateForm(schema: z.ZodType | undefined, body: () => unknown
     async submit(input, override) {
       setSubmitted(true);
       setError(undefined);
-      const issues = validate(override ?? schema ?? ({ safeParse: (v: unknown) => ({ success: true, data: v }) } as unknown as z.ZodType), input.body ?? {});
+      const issues = validate(
+        override ?? schema ?? ({ safeParse: (v: unknown) => ({ success: true, data: v }) } as unknown as z.ZodType),
+        input.body ?? {},
+      );
       if (Object.keys(issues).length > 0) {
         setError({
           message: 'Some fields need a change before this can be sent:',
-          issues: Object.entries(issues).map(([path, messages]) => ({ path: path.replaceAll('_', ' '), message: messages.join('; ') })),
+          issues: Object.entries(issues).map(([path, messages]) => ({
+            path: path.replaceAll('_', ' '),
+            message: messages.join('; '),
+          })),
         });
         return undefined;
       }
@@ -126,11 +132,15 @@ export function CreatedJob({ result, what }: { result: CreateOutput; what: strin
     <div class="created" role="status" aria-live="polite">
       <p>
         {what} {result.status === 'replayed' ? 'was already sent' : 'sent'}:{' '}
-        <a href={`#/job/${encodeURIComponent(job.id)}`}>{jobTitle(job)}</a> {job.remoteId && <code>{job.remoteId}</code>}
+        <a href={`#/job/${encodeURIComponent(job.id)}`}>{jobTitle(job)}</a>{' '}
+        {job.remoteId && <code>{job.remoteId}</code>}
       </p>
       <div class="created-status">
         <StateBadge job={job} />
-        <Progress percent={job.percent ?? (job.state === 'succeeded' ? 100 : null)} label={`Progress of ${jobTitle(job)}`} />
+        <Progress
+          percent={job.percent ?? (job.state === 'succeeded' ? 100 : null)}
+          label={`Progress of ${jobTitle(job)}`}
+        />
       </div>
       {job.error && <p class="job-error">{job.error}</p>}
     </div>
@@ -141,14 +151,31 @@ export function CreatedJob({ result, what }: { result: CreateOutput; what: strin
  * The submit button with, for a create of `endpoint` (sent `count` times, default once), what it costs and
  * the balance after; a balance known to be short disables the button, the reason shown beside it.
  */
-export function FormFooter({ form, label, busyLabel, endpoint, count = 1 }: { form: CreateForm; label: string; busyLabel?: string; endpoint?: EndpointId; count?: number }) {
+export function FormFooter({
+  form,
+  label,
+  busyLabel,
+  endpoint,
+  count = 1,
+}: {
+  form: CreateForm;
+  label: string;
+  busyLabel?: string;
+  endpoint?: EndpointId;
+  count?: number;
+}) {
   const costId = useId();
   const q = useQuote(endpoint ? [{ endpoint, count }] : []);
   const refusal = endpoint ? q.refusal : undefined;
   return (
     <div class="form-footer">
       {endpoint && <CostLine quote={q} id={costId} />}
-      <button type="submit" class="primary" disabled={form.busy || refusal !== undefined} aria-describedby={endpoint ? costId : undefined}>
+      <button
+        type="submit"
+        class="primary"
+        disabled={form.busy || refusal !== undefined}
+        aria-describedby={endpoint ? costId : undefined}
+      >
         {form.busy ? (busyLabel ?? 'Sending…') : label}
       </button>
       <ErrorBox error={form.error} />

@@ -17,19 +17,41 @@ export function imageOf(value: ImageValue): string {
   return value.mode === 'url' ? value.url : value.dataUri;
 }
 
-export function ImageSourceInput(props: { id: string; value: ImageValue; onChange: (v: ImageValue) => void; errors?: string[] | undefined; onTouch: () => void; legend?: string }) {
+export function ImageSourceInput(props: {
+  id: string;
+  value: ImageValue;
+  onChange: (v: ImageValue) => void;
+  errors?: string[] | undefined;
+  onTouch: () => void;
+  legend?: string;
+}) {
   const { id, value } = props;
   const [reading, setReading] = useState<string | undefined>();
   const errorId = `${id}-errors`;
   return (
-    <fieldset class={`field image-source${props.errors?.length ? ' invalid' : ''}`} aria-describedby={props.errors?.length ? errorId : undefined}>
+    <fieldset
+      class={`field image-source${props.errors?.length ? ' invalid' : ''}`}
+      aria-describedby={props.errors?.length ? errorId : undefined}
+    >
       <legend>{props.legend ?? 'Image'}</legend>
       <div class="segmented">
         <label>
-          <input type="radio" name={`${id}-mode`} checked={value.mode === 'file'} onChange={() => props.onChange({ ...value, mode: 'file' })} /> A file on this computer
+          <input
+            type="radio"
+            name={`${id}-mode`}
+            checked={value.mode === 'file'}
+            onChange={() => props.onChange({ ...value, mode: 'file' })}
+          />{' '}
+          A file on this computer
         </label>
         <label>
-          <input type="radio" name={`${id}-mode`} checked={value.mode === 'url'} onChange={() => props.onChange({ ...value, mode: 'url' })} /> An image URL
+          <input
+            type="radio"
+            name={`${id}-mode`}
+            checked={value.mode === 'url'}
+            onChange={() => props.onChange({ ...value, mode: 'url' })}
+          />{' '}
+          An image URL
         </label>
       </div>
       {value.mode === 'file' ? (
@@ -52,13 +74,24 @@ export function ImageSourceInput(props: { id: string; value: ImageValue; onChang
             }}
           />
           <p class="hint">
-            {reading ? `Reading ${reading}…` : value.fileName ? `${value.fileName} (${formatBytes(Math.floor((value.dataUri.length * 3) / 4))})` : 'It is sent to the service inside the request.'}
+            {reading
+              ? `Reading ${reading}…`
+              : value.fileName
+                ? `${value.fileName} (${formatBytes(Math.floor((value.dataUri.length * 3) / 4))})`
+                : 'It is sent to the service inside the request.'}
           </p>
         </div>
       ) : (
         <div class="field">
           <label for={`${id}-url`}>Image URL</label>
-          <input id={`${id}-url`} type="url" inputMode="url" placeholder="https://…" value={value.url} onInput={(e) => (props.onChange({ ...value, url: e.currentTarget.value }), props.onTouch())} />
+          <input
+            id={`${id}-url`}
+            type="url"
+            inputMode="url"
+            placeholder="https://…"
+            value={value.url}
+            onInput={(e) => (props.onChange({ ...value, url: e.currentTarget.value }), props.onTouch())}
+          />
         </div>
       )}
       <FieldMessages id={errorId} messages={props.errors} />
@@ -68,11 +101,24 @@ export function ImageSourceInput(props: { id: string; value: ImageValue; onChang
 
 export type Vec3Text = [string, string, string];
 
-export function Vec3Input(props: { id: string; legend: string; names: [string, string, string]; value: Vec3Text; onChange: (v: Vec3Text) => void; errors?: string[] | undefined; hint?: string; step?: string; onTouch: () => void }) {
+export function Vec3Input(props: {
+  id: string;
+  legend: string;
+  names: [string, string, string];
+  value: Vec3Text;
+  onChange: (v: Vec3Text) => void;
+  errors?: string[] | undefined;
+  hint?: string;
+  step?: string;
+  onTouch: () => void;
+}) {
   const errorId = `${props.id}-errors`;
   const hintId = `${props.id}-hint`;
   return (
-    <fieldset class={`field vec3${props.errors?.length ? ' invalid' : ''}`} aria-describedby={[props.hint ? hintId : '', props.errors?.length ? errorId : ''].join(' ').trim() || undefined}>
+    <fieldset
+      class={`field vec3${props.errors?.length ? ' invalid' : ''}`}
+      aria-describedby={[props.hint ? hintId : '', props.errors?.length ? errorId : ''].join(' ').trim() || undefined}
+    >
       <legend>{props.legend}</legend>
       <div class="vec3-inputs">
         {props.names.map((name, i) => (
@@ -98,11 +144,26 @@ export function Vec3Input(props: { id: string; legend: string; names: [string, s
   );
 }
 
-export function SelectField<T extends string>(props: { id: string; label: string; value: T; options: readonly T[]; labels?: Partial<Record<T, string>>; onChange: (v: T) => void; hint?: string; errors?: string[] | undefined; defaultValue?: T }) {
+export function SelectField<T extends string>(props: {
+  id: string;
+  label: string;
+  value: T;
+  options: readonly T[];
+  labels?: Partial<Record<T, string>>;
+  onChange: (v: T) => void;
+  hint?: string;
+  errors?: string[] | undefined;
+  defaultValue?: T;
+}) {
   return (
     <Field id={props.id} label={props.label} hint={props.hint} errors={props.errors}>
       {(describedBy) => (
-        <select id={props.id} value={props.value} aria-describedby={describedBy || undefined} onChange={(e) => props.onChange(e.currentTarget.value as T)}>
+        <select
+          id={props.id}
+          value={props.value}
+          aria-describedby={describedBy || undefined}
+          onChange={(e) => props.onChange(e.currentTarget.value as T)}
+        >
           {props.options.map((o) => (
             <option key={o} value={o}>
               {props.labels?.[o] ?? o}
@@ -115,12 +176,26 @@ export function SelectField<T extends string>(props: { id: string; label: string
   );
 }
 
-export function CheckboxField(props: { id: string; label: string; checked: boolean; onChange: (v: boolean) => void; hint?: string; errors?: string[] | undefined }) {
+export function CheckboxField(props: {
+  id: string;
+  label: string;
+  checked: boolean;
+  onChange: (v: boolean) => void;
+  hint?: string;
+  errors?: string[] | undefined;
+}) {
   const hintId = `${props.id}-hint`;
   return (
     <div class={`field checkbox${props.errors?.length ? ' invalid' : ''}`}>
       <label>
-        <input id={props.id} type="checkbox" checked={props.checked} aria-describedby={props.hint ? hintId : undefined} onChange={(e) => props.onChange(e.currentTarget.checked)} /> {props.label}
+        <input
+          id={props.id}
+          type="checkbox"
+          checked={props.checked}
+          aria-describedby={props.hint ? hintId : undefined}
+          onChange={(e) => props.onChange(e.currentTarget.checked)}
+        />{' '}
+        {props.label}
       </label>
       {props.hint && (
         <p class="hint" id={hintId}>
@@ -132,14 +207,42 @@ export function CheckboxField(props: { id: string; label: string; checked: boole
   );
 }
 
-export function TextField(props: { id: string; label: string; value: string; onChange: (v: string) => void; onTouch?: () => void; hint?: string; errors?: string[] | undefined; placeholder?: string; type?: 'text' | 'url' | 'number' | 'password' | 'search'; multiline?: boolean; rows?: number }) {
+export function TextField(props: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  onTouch?: () => void;
+  hint?: string;
+  errors?: string[] | undefined;
+  placeholder?: string;
+  type?: 'text' | 'url' | 'number' | 'password' | 'search';
+  multiline?: boolean;
+  rows?: number;
+}) {
   return (
     <Field id={props.id} label={props.label} hint={props.hint} errors={props.errors}>
       {(describedBy) =>
         props.multiline ? (
-          <textarea id={props.id} rows={props.rows ?? 4} value={props.value} placeholder={props.placeholder} aria-describedby={describedBy || undefined} aria-invalid={props.errors?.length ? true : undefined} onInput={(e) => (props.onChange(e.currentTarget.value), props.onTouch?.())} />
+          <textarea
+            id={props.id}
+            rows={props.rows ?? 4}
+            value={props.value}
+            placeholder={props.placeholder}
+            aria-describedby={describedBy || undefined}
+            aria-invalid={props.errors?.length ? true : undefined}
+            onInput={(e) => (props.onChange(e.currentTarget.value), props.onTouch?.())}
+          />
         ) : (
-          <input id={props.id} type={(props.type ?? 'text') as 'text'} value={props.value} placeholder={props.placeholder} aria-describedby={describedBy || undefined} aria-invalid={props.errors?.length ? true : undefined} onInput={(e) => (props.onChange(e.currentTarget.value), props.onTouch?.())} />
+          <input
+            id={props.id}
+            type={(props.type ?? 'text') as 'text'}
+            value={props.value}
+            placeholder={props.placeholder}
+            aria-describedby={describedBy || undefined}
+            aria-invalid={props.errors?.length ? true : undefined}
+            onInput={(e) => (props.onChange(e.currentTarget.value), props.onTouch?.())}
+          />
         )
       }
     </Field>

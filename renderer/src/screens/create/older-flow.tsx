@@ -5,13 +5,38 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { JobView } from '../../../../shared/bridge/contract.ts';
 import { parseOutputKind } from '../../../../shared/output-kind.ts';
-import { PREVIEW_MODEL_VERSIONS, createImageTo3dLegacyRequest, previewRequest, refineRequest, submitSpinRequest } from '../../../../shared/contract/image-to-3d.ts';
+import {
+  PREVIEW_MODEL_VERSIONS,
+  createImageTo3dLegacyRequest,
+  previewRequest,
+  refineRequest,
+  submitSpinRequest,
+} from '../../../../shared/contract/image-to-3d.ts';
 import { getBridge, getTransport } from '../../../bridge/index.ts';
 import { ErrorBox, Progress, StateBadge } from '../../components/ui.tsx';
 import { loadOutputs, useOutputs } from '../../outputs.ts';
 import { record, toShownError, type ShownError } from '../../util.ts';
-import { CreatedJob, FormFooter, num, useCreateForm, useJob, type CreateForm, type CreateOutput, FormShell } from './form.tsx';
-import { CheckboxField, ImageSourceInput, SelectField, TextField, Vec3Input, emptyImage, imageOf, type ImageValue, type Vec3Text } from './inputs.tsx';
+import {
+  CreatedJob,
+  FormFooter,
+  num,
+  useCreateForm,
+  useJob,
+  type CreateForm,
+  type CreateOutput,
+  FormShell,
+} from './form.tsx';
+import {
+  CheckboxField,
+  ImageSourceInput,
+  SelectField,
+  TextField,
+  Vec3Input,
+  emptyImage,
+  imageOf,
+  type ImageValue,
+  type Vec3Text,
+} from './inputs.tsx';
 
 interface Spin {
   index: number;
@@ -21,7 +46,11 @@ interface Spin {
   remote: string;
 }
 
-type Session = { code: string; image: string; /** The pivot the preview was asked with (the refine starts from it). */ previewPivot?: Vec3Text };
+type Session = {
+  code: string;
+  image: string /** The pivot the preview was asked with (the refine starts from it). */;
+  previewPivot?: Vec3Text;
+};
 const SESSION_KEY = 'asset-studio.older-flow';
 
 /** The session of this tab (kept across a reload); undefined when none or unreadable. */
@@ -29,8 +58,17 @@ function savedSession(): Session | undefined {
   try {
     const value = JSON.parse(sessionStorage.getItem(SESSION_KEY) ?? 'null') as Partial<Session> | null;
     if (typeof value?.code !== 'string' || !value.code.startsWith('SESSION_')) return undefined;
-    const pivot = Array.isArray(value.previewPivot) && value.previewPivot.length === 3 && value.previewPivot.every((v) => typeof v === 'string') ? value.previewPivot : undefined;
-    return { code: value.code, image: typeof value.image === 'string' ? value.image : '', ...(pivot && { previewPivot: pivot }) };
+    const pivot =
+      Array.isArray(value.previewPivot) &&
+      value.previewPivot.length === 3 &&
+      value.previewPivot.every((v) => typeof v === 'string')
+        ? value.previewPivot
+        : undefined;
+    return {
+      code: value.code,
+      image: typeof value.image === 'string' ? value.image : '',
+      ...(pivot && { previewPivot: pivot }),
+    };
   } catch {
     return undefined;
   }
@@ -58,7 +96,13 @@ async function stepJobs(code: string): Promise<Partial<Record<'spin' | 'preview'
   const out: Partial<Record<'spin' | 'preview' | 'refine', CreateOutput>> = {};
   for (const job of jobs) {
     // Newest first: the first of each step is its latest.
-    if (job.remoteId !== code || !job.step || !(job.step === 'spin' || job.step === 'preview' || job.step === 'refine') || out[job.step]) continue;
+    if (
+      job.remoteId !== code ||
+      !job.step ||
+      !(job.step === 'spin' || job.step === 'preview' || job.step === 'refine') ||
+      out[job.step]
+    )
+      continue;
     out[job.step] = { operationId: job.operationId ?? job.id, status: 'created', job };
   }
   return out;
@@ -68,7 +112,9 @@ async function stepJobs(code: string): Promise<Partial<Record<'spin' | 'preview'
 function pivotOf(result: unknown): Vec3Text | undefined {
   const r = record(Array.isArray(result) ? result[0] : result);
   const p = r.pivot_point;
-  return Array.isArray(p) && p.length === 3 && p.every((v) => typeof v === 'number') ? (p.map(String) as Vec3Text) : undefined;
+  return Array.isArray(p) && p.length === 3 && p.every((v) => typeof v === 'number')
+    ? (p.map(String) as Vec3Text)
+    : undefined;
 }
 
 function spinIndex(key: string): number | undefined {
@@ -95,7 +141,10 @@ async function findSpins(sessionCode: string, job: JobView | undefined): Promise
     }
   }
   await loadOutputs(sessionCode, true);
-  const cached = await bridge.call('cache.outputs', { sessionId: sessionCode }).then((r) => r.outputs).catch(() => []);
+  const cached = await bridge
+    .call('cache.outputs', { sessionId: sessionCode })
+    .then((r) => r.outputs)
+    .catch(() => []);
   const count = Math.max(remote.length, ...cached.map((o) => (spinIndex(o.kind) ?? -1) + 1));
   const spins: Spin[] = [];
   for (let index = 0; index < count; index++) {
@@ -125,7 +174,11 @@ export function OlderFlowForm() {
         titleId="form-title"
         onSubmit={async () => {
           const sent = imageOf(image);
-          const out = await form.submit({ endpoint: 'createImageTo3dLegacy', body: body(), ...(image.fileName && { label: `${image.fileName} (step by step)` }) });
+          const out = await form.submit({
+            endpoint: 'createImageTo3dLegacy',
+            body: body(),
+            ...(image.fileName && { label: `${image.fileName} (step by step)` }),
+          });
           if (out?.job?.remoteId) {
             setSession({ code: out.job.remoteId, image: sent });
             setSpinResult(out);
@@ -133,11 +186,34 @@ export function OlderFlowForm() {
         }}
       >
         <h2 id="form-title">Image to 3D, step by step</h2>
-        <p class="hint">The older flow, sent to the legacy address: four spin views first, then a preview mesh from the one you choose, then a refined mesh.</p>
-        <ImageSourceInput id="old-image" value={image} onChange={setImage} errors={form.errors('image_url')} onTouch={() => form.touch('image_url')} />
+        <p class="hint">
+          The older flow, sent to the legacy address: four spin views first, then a preview mesh from the one you
+          choose, then a refined mesh.
+        </p>
+        <ImageSourceInput
+          id="old-image"
+          value={image}
+          onChange={setImage}
+          errors={form.errors('image_url')}
+          onTouch={() => form.touch('image_url')}
+        />
         <div class="grid-2">
-          <TextField id="old-model" label="Model version" value={modelVersion} onChange={setModelVersion} errors={form.errors('model_version')} hint="Empty (default) selects the latest beta model." />
-          <CheckboxField id="old-auto" label="Generate the 3D model automatically" checked={autoGen} onChange={setAutoGen} errors={form.errors('auto_gen_3d')} hint="Default off: you choose the spin view and ask for the preview yourself." />
+          <TextField
+            id="old-model"
+            label="Model version"
+            value={modelVersion}
+            onChange={setModelVersion}
+            errors={form.errors('model_version')}
+            hint="Empty (default) selects the latest beta model."
+          />
+          <CheckboxField
+            id="old-auto"
+            label="Generate the 3D model automatically"
+            checked={autoGen}
+            onChange={setAutoGen}
+            errors={form.errors('auto_gen_3d')}
+            hint="Default off: you choose the spin view and ask for the preview yourself."
+          />
         </div>
         <FormFooter form={form} label="Create session" endpoint="createImageTo3dLegacy" />
       </FormShell>
@@ -149,7 +225,14 @@ export function OlderFlowForm() {
             if (resume.trim().startsWith('SESSION_')) setSession({ code: resume.trim(), image: '' });
           }}
         >
-          <TextField id="old-resume" label="Or continue a session" placeholder="SESSION_…" value={resume} onChange={setResume} hint="A session code of the step-by-step flow." />
+          <TextField
+            id="old-resume"
+            label="Or continue a session"
+            placeholder="SESSION_…"
+            value={resume}
+            onChange={setResume}
+            hint="A session code of the step-by-step flow."
+          />
           <button type="submit">Continue</button>
         </form>
       )}
@@ -180,7 +263,8 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
   const spinReady = !spinOut || spinJob?.state === 'succeeded';
   // Kept fresh by cache.output events: a spin view shows as soon as its file is cached.
   const outputs = useOutputs(code);
-  const cachedSpin = (index: number) => outputs?.find((o) => spinIndex(o.kind) === index && o.state === 'complete' && o.url)?.url ?? undefined;
+  const cachedSpin = (index: number) =>
+    outputs?.find((o) => spinIndex(o.kind) === index && o.state === 'complete' && o.url)?.url ?? undefined;
 
   // A session continued (after a reload, or by its code): the steps it had started, as they are now.
   useEffect(() => {
@@ -192,7 +276,10 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
         if (steps.spin) setSpinOut(steps.spin);
         if (steps.preview) {
           setPreviewOut(steps.preview);
-          const p = savedSession()?.code === code ? (savedSession()?.previewPivot ?? pivotOf(steps.preview.job?.result)) : pivotOf(steps.preview.job?.result);
+          const p =
+            savedSession()?.code === code
+              ? (savedSession()?.previewPivot ?? pivotOf(steps.preview.job?.result))
+              : pivotOf(steps.preview.job?.result);
           if (p) setRefinePivot(p);
         }
         if (steps.refine) setRefineOut(steps.refine);
@@ -217,18 +304,30 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
 
   const previewBody = () => {
     const spin = spins?.find((s) => s.index === chosen);
-    return { model_version: previewVersion, selected_spin_index: chosen, ...(spin?.remote && { selected_spin: spin.remote }), pivot_point: pivot.map(num) };
+    return {
+      model_version: previewVersion,
+      selected_spin_index: chosen,
+      ...(spin?.remote && { selected_spin: spin.remote }),
+      pivot_point: pivot.map(num),
+    };
   };
   const previewForm = useCreateForm(previewRequest, previewBody);
   const spinForm = useCreateForm(submitSpinRequest, () => ({ session_code: code, image_urls: [image] }));
   const refineBody = () => ({ pivot_point: refinePivot.map(num) });
   const refineForm = useCreateForm(refineRequest, refineBody);
   /** A step's form sends `endpoint` for this session with the form's body, then hands on what it answered. */
-  const submitStep = (form: CreateForm, endpoint: 'preview' | 'refine', body: () => unknown, then: (out: CreateOutput) => void) => async (e: Event) => {
-    e.preventDefault();
-    const out = await form.submit({ endpoint, params: { session_code: code }, body: body(), label: `${code} ${endpoint}` });
-    if (out) then(out);
-  };
+  const submitStep =
+    (form: CreateForm, endpoint: 'preview' | 'refine', body: () => unknown, then: (out: CreateOutput) => void) =>
+    async (e: Event) => {
+      e.preventDefault();
+      const out = await form.submit({
+        endpoint,
+        params: { session_code: code },
+        body: body(),
+        label: `${code} ${endpoint}`,
+      });
+      if (out) then(out);
+    };
 
   return (
     <section class="steps" aria-label={`Steps of ${code}`}>
@@ -245,24 +344,36 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
               <Progress percent={spinJob.percent} label="Progress of the spin views" />
             </div>
           )}
-          {spinJob?.state === 'failed' && <p class="job-error">{spinJob.error ?? 'The spin views could not be made.'}</p>}
+          {spinJob?.state === 'failed' && (
+            <p class="job-error">{spinJob.error ?? 'The spin views could not be made.'}</p>
+          )}
           <ErrorBox error={spinError} />
-          {spinReady && spins && spins.length === 0 && <p class="muted">No spin images yet. The service lists them once the spin is done; try Regenerate spin if this stays empty.</p>}
+          {spinReady && spins && spins.length === 0 && (
+            <p class="muted">
+              No spin images yet. The service lists them once the spin is done; try Regenerate spin if this stays empty.
+            </p>
+          )}
           {spinReady && spins && spins.length > 0 && (
             <fieldset class="spins">
               <legend>Spin images ({spins.length})</legend>
               {spins.map((s) => {
                 const shown = cachedSpin(s.index) ?? s.shown;
                 return (
-                <label key={s.index} class={`spin${chosen === s.index ? ' chosen' : ''}`}>
-                  <input type="radio" name="spin" value={s.index} checked={chosen === s.index} onChange={() => setChosen(s.index)} />
-                  {shown.startsWith('/') || getTransport().kind === 'electron' ? (
-                    <img src={shown} alt={`Spin view ${s.index + 1}`} width={128} height={128} />
-                  ) : (
-                    <span class="spin-placeholder">Not cached yet</span>
-                  )}
-                  <span>Spin {s.index + 1}</span>
-                </label>
+                  <label key={s.index} class={`spin${chosen === s.index ? ' chosen' : ''}`}>
+                    <input
+                      type="radio"
+                      name="spin"
+                      value={s.index}
+                      checked={chosen === s.index}
+                      onChange={() => setChosen(s.index)}
+                    />
+                    {shown.startsWith('/') || getTransport().kind === 'electron' ? (
+                      <img src={shown} alt={`Spin view ${s.index + 1}`} width={128} height={128} />
+                    ) : (
+                      <span class="spin-placeholder">Not cached yet</span>
+                    )}
+                    <span>Spin {s.index + 1}</span>
+                  </label>
                 );
               })}
             </fieldset>
@@ -272,7 +383,11 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
               class="inline-form"
               onSubmit={async (e) => {
                 e.preventDefault();
-                const out = await spinForm.submit({ endpoint: 'submitSpin', body: { session_code: code, image_urls: [image] }, label: `${code} spin` });
+                const out = await spinForm.submit({
+                  endpoint: 'submitSpin',
+                  body: { session_code: code, image_urls: [image] },
+                  label: `${code} spin`,
+                });
                 if (out) {
                   setSpins(undefined);
                   setSpinOut(out);
@@ -297,11 +412,33 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
             })}
           >
             <div class="grid-2">
-              <SelectField id="prev-version" label="Preview model version" value={previewVersion} options={PREVIEW_MODEL_VERSIONS} defaultValue="1.1" onChange={setPreviewVersion} errors={previewForm.errors('model_version')} />
-              <p class="hint">Spin view used: {spins?.length ? `spin ${chosen + 1}` : 'the first (index 0, default)'}</p>
+              <SelectField
+                id="prev-version"
+                label="Preview model version"
+                value={previewVersion}
+                options={PREVIEW_MODEL_VERSIONS}
+                defaultValue="1.1"
+                onChange={setPreviewVersion}
+                errors={previewForm.errors('model_version')}
+              />
+              <p class="hint">
+                Spin view used: {spins?.length ? `spin ${chosen + 1}` : 'the first (index 0, default)'}
+              </p>
             </div>
-            <Vec3Input id="prev-pivot" legend="Pivot point" names={['X', 'Y', 'Z']} step="0.05" value={pivot} onChange={setPivot} onTouch={() => previewForm.touch('pivot_point')} errors={previewForm.errors('pivot_point')} hint="Each from -0.5 to 0.5 of the bounding box; 0, 0, 0 is the centre (default), 0, -0.5, 0 the centre of the bottom." />
-            {previewForm.errors('selected_spin_index') && <p class="job-error">{previewForm.errors('selected_spin_index')!.join(' ')}</p>}
+            <Vec3Input
+              id="prev-pivot"
+              legend="Pivot point"
+              names={['X', 'Y', 'Z']}
+              step="0.05"
+              value={pivot}
+              onChange={setPivot}
+              onTouch={() => previewForm.touch('pivot_point')}
+              errors={previewForm.errors('pivot_point')}
+              hint="Each from -0.5 to 0.5 of the bounding box; 0, 0, 0 is the centre (default), 0, -0.5, 0 the centre of the bottom."
+            />
+            {previewForm.errors('selected_spin_index') && (
+              <p class="job-error">{previewForm.errors('selected_spin_index')!.join(' ')}</p>
+            )}
             <FormFooter form={previewForm} label="Make preview" endpoint="preview" />
           </form>
           {previewOut && <CreatedJob result={previewOut} what="Preview" />}
@@ -310,12 +447,23 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
           <h4>3. Refine</h4>
           {!previewOut && <p class="muted">Available once a preview was asked for.</p>}
           {previewOut && (
-            <form
-              noValidate
-              onSubmit={submitStep(refineForm, 'refine', refineBody, setRefineOut)}
-            >
-              <Vec3Input id="ref-pivot" legend="Pivot point of the refined mesh" names={['X', 'Y', 'Z']} step="0.05" value={refinePivot} onChange={setRefinePivot} onTouch={() => refineForm.touch('pivot_point')} errors={refineForm.errors('pivot_point')} hint="Each from -0.5 to 0.5; 0, 0, 0 is the centre." />
-              {previewJob?.state === 'succeeded' ? <FormFooter form={refineForm} label="Refine mesh" endpoint="refine" /> : <p class="muted">The refine button appears when the preview is done.</p>}
+            <form noValidate onSubmit={submitStep(refineForm, 'refine', refineBody, setRefineOut)}>
+              <Vec3Input
+                id="ref-pivot"
+                legend="Pivot point of the refined mesh"
+                names={['X', 'Y', 'Z']}
+                step="0.05"
+                value={refinePivot}
+                onChange={setRefinePivot}
+                onTouch={() => refineForm.touch('pivot_point')}
+                errors={refineForm.errors('pivot_point')}
+                hint="Each from -0.5 to 0.5; 0, 0, 0 is the centre."
+              />
+              {previewJob?.state === 'succeeded' ? (
+                <FormFooter form={refineForm} label="Refine mesh" endpoint="refine" />
+              ) : (
+                <p class="muted">The refine button appears when the preview is done.</p>
+              )}
             </form>
           )}
           {refineOut && <CreatedJob result={refineOut} what="Refine" />}

@@ -35,12 +35,19 @@ export function RetopologyForm() {
   useEffect(() => {
     getBridge()
       .call('jobs.list', { kinds: [...MODEL_KINDS], state: 'succeeded', limit: 200 })
-      .then((r) => setJobs(r.jobs.filter((j) => j.remoteId && (j.kind !== 'image_to_3d_older' || j.step === 'preview' || j.step === 'refine'))))
+      .then((r) =>
+        setJobs(
+          r.jobs.filter(
+            (j) => j.remoteId && (j.kind !== 'image_to_3d_older' || j.step === 'preview' || j.step === 'refine'),
+          ),
+        ),
+      )
       .catch(() => setJobs([]));
   }, []);
   const pickedJob = jobs?.find((j) => j.id === picked);
   const fromLibrary = pickedJob ? serviceMeshOf(pickedJob, remote) : undefined;
-  const mesh = source === 'url' ? typed : source === 'library' && fromLibrary && 'mesh' in fromLibrary ? fromLibrary.mesh : '';
+  const mesh =
+    source === 'url' ? typed : source === 'library' && fromLibrary && 'mesh' in fromLibrary ? fromLibrary.mesh : '';
   const body = (m = mesh) => ({ type: 'retopology', input: { mesh: m, model, quads } });
   const form = useCreateForm(source === 'file' ? undefined : createRetopologyRequest, body);
   const labelOf = (m: string) => m.trim().split(/[?#]/)[0]!.split('/').pop()?.slice(0, 60) ?? '';
@@ -52,18 +59,35 @@ export function RetopologyForm() {
         if (source === 'library') {
           if (!pickedJob) return setFileError('Choose a model of the library.');
           if ('reason' in fromLibrary!) return setFileError(fromLibrary.reason);
-          return void form.submit({ endpoint: 'createRetopology', body: body(), label: `Retopology of ${jobTitle(pickedJob)}`.slice(0, 200) });
+          return void form.submit({
+            endpoint: 'createRetopology',
+            body: body(),
+            label: `Retopology of ${jobTitle(pickedJob)}`.slice(0, 200),
+          });
         }
         if (source === 'url') {
-          if (remote && isThisComputer(typed)) return setFileError('This is a link to this computer, which the service cannot read: give an https URL it can fetch, or an ASSET_ id.');
-          return void form.submit({ endpoint: 'createRetopology', body: body(), label: `Retopology ${labelOf(typed)}` });
+          if (remote && isThisComputer(typed))
+            return setFileError(
+              'This is a link to this computer, which the service cannot read: give an https URL it can fetch, or an ASSET_ id.',
+            );
+          return void form.submit({
+            endpoint: 'createRetopology',
+            body: body(),
+            label: `Retopology ${labelOf(typed)}`,
+          });
         }
         if (!file) return setFileError('Choose a GLB, OBJ or FBX file.');
-        if (!MODEL_FILE.test(file.name)) return setFileError(`${file.name} is not a GLB, OBJ or FBX file: retopology takes a model in one of these formats.`);
+        if (!MODEL_FILE.test(file.name))
+          return setFileError(
+            `${file.name} is not a GLB, OBJ or FBX file: retopology takes a model in one of these formats.`,
+          );
         try {
           const ref = await getTransport().fileRef(file);
           const { url } = await getBridge().call('files.meshLink', { file: ref, name: file.name });
-          await form.submit({ endpoint: 'createRetopology', body: body(url), label: `Retopology of ${file.name}`.slice(0, 200) }, createRetopologyRequest);
+          await form.submit(
+            { endpoint: 'createRetopology', body: body(url), label: `Retopology of ${file.name}`.slice(0, 200) },
+            createRetopologyRequest,
+          );
         } catch (e) {
           setFileError(toShownError(e).message);
         }
@@ -73,20 +97,38 @@ export function RetopologyForm() {
       <fieldset class="segmented">
         <legend>Model from</legend>
         <label>
-          <input type="radio" name="retopo-source" checked={source === 'library'} onChange={() => setSource('library')} /> The library
+          <input
+            type="radio"
+            name="retopo-source"
+            checked={source === 'library'}
+            onChange={() => setSource('library')}
+          />{' '}
+          The library
         </label>
         <label>
-          <input type="radio" name="retopo-source" checked={source === 'file'} onChange={() => setSource('file')} /> A file on this computer
+          <input type="radio" name="retopo-source" checked={source === 'file'} onChange={() => setSource('file')} /> A
+          file on this computer
         </label>
         <label>
-          <input type="radio" name="retopo-source" checked={source === 'url'} onChange={() => setSource('url')} /> A URL or asset id
+          <input type="radio" name="retopo-source" checked={source === 'url'} onChange={() => setSource('url')} /> A URL
+          or asset id
         </label>
       </fieldset>
       {source === 'library' && (
         <div class={`field${fileError ? ' invalid' : ''}`}>
           <label for="retopo-job">Model</label>
-          <select id="retopo-job" value={picked} onChange={(e) => (setPicked(e.currentTarget.value), setFileError(undefined))}>
-            <option value="">{jobs === undefined ? 'Loading the library…' : jobs.length ? 'Choose…' : 'No finished model in the library yet'}</option>
+          <select
+            id="retopo-job"
+            value={picked}
+            onChange={(e) => (setPicked(e.currentTarget.value), setFileError(undefined))}
+          >
+            <option value="">
+              {jobs === undefined
+                ? 'Loading the library…'
+                : jobs.length
+                  ? 'Choose…'
+                  : 'No finished model in the library yet'}
+            </option>
             {pickedJob === undefined && handed && <option value={handed.jobId}>{handed.jobId}</option>}
             {(jobs ?? []).map((j) => (
               <option key={j.id} value={j.id}>
@@ -100,7 +142,12 @@ export function RetopologyForm() {
       {source === 'file' && (
         <div class={`field${fileError ? ' invalid' : ''}`}>
           <label for="retopo-file">GLB, OBJ or FBX file</label>
-          <input id="retopo-file" type="file" accept=".glb,.obj,.fbx" onChange={(e) => (setFile(e.currentTarget.files?.[0]), setFileError(undefined))} />
+          <input
+            id="retopo-file"
+            type="file"
+            accept=".glb,.obj,.fbx"
+            onChange={(e) => (setFile(e.currentTarget.files?.[0]), setFileError(undefined))}
+          />
           <p class="hint">
             {file
               ? `${file.name} (${formatBytes(file.size)})`
@@ -111,20 +158,41 @@ export function RetopologyForm() {
         </div>
       )}
       {source === 'url' && (
-        <TextField id="retopo-mesh" label="Mesh: GLB URL or asset id" value={typed} onChange={setTyped} onTouch={() => form.touch('input.mesh')} errors={form.errors('input.mesh')} placeholder="https://…/model.glb or ASSET_…" />
+        <TextField
+          id="retopo-mesh"
+          label="Mesh: GLB URL or asset id"
+          value={typed}
+          onChange={setTyped}
+          onTouch={() => form.touch('input.mesh')}
+          errors={form.errors('input.mesh')}
+          placeholder="https://…/model.glb or ASSET_…"
+        />
       )}
-      <FieldMessages id="retopo-source-errors" messages={fileError ? [fileError] : source !== 'url' ? form.errors('input.mesh') : undefined} />
+      <FieldMessages
+        id="retopo-source-errors"
+        messages={fileError ? [fileError] : source !== 'url' ? form.errors('input.mesh') : undefined}
+      />
       <SelectField
         id="retopo-model"
         label="Model"
         value={model}
         options={RETOPOLOGY_MODELS}
         defaultValue="swift"
-        labels={{ swift: 'swift: up to 8K faces, about 5–10 minutes, light topology for mobile games', precision: 'precision: high face count, up to 50 minutes, keeps fine detail' }}
+        labels={{
+          swift: 'swift: up to 8K faces, about 5–10 minutes, light topology for mobile games',
+          precision: 'precision: high face count, up to 50 minutes, keeps fine detail',
+        }}
         onChange={setModel}
         errors={form.errors('input.model')}
       />
-      <CheckboxField id="retopo-quads" label="Convert triangles to quads where possible" checked={quads} onChange={setQuads} hint="Default on; the result may mix quads and triangles." errors={form.errors('input.quads')} />
+      <CheckboxField
+        id="retopo-quads"
+        label="Convert triangles to quads where possible"
+        checked={quads}
+        onChange={setQuads}
+        hint="Default on; the result may mix quads and triangles."
+        errors={form.errors('input.quads')}
+      />
       <FormFooter form={form} label="Start retopology" endpoint="createRetopology" />
       {form.result && <CreatedJob result={form.result} what="Retopology" />}
     </FormShell>

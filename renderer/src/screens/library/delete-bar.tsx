@@ -6,7 +6,12 @@ import { pushNotice } from '../../app-state.ts';
 import { ErrorBox } from '../../components/ui.tsx';
 import { useAction } from '../../use-action.ts';
 
-export function SelectionBar(props: { selected: readonly string[]; pageIds: readonly string[]; onSelect: (ids: readonly string[]) => void; onDeleted: () => void }) {
+export function SelectionBar(props: {
+  selected: readonly string[];
+  pageIds: readonly string[];
+  onSelect: (ids: readonly string[]) => void;
+  onDeleted: () => void;
+}) {
   const { selected, pageIds } = props;
   const [confirming, setConfirming] = useState(false);
   const { busy, error, run } = useAction();
@@ -19,13 +24,27 @@ export function SelectionBar(props: { selected: readonly string[]; pageIds: read
       setConfirming(false);
       props.onSelect([]);
       props.onDeleted();
-      pushNotice('info', `Deleted ${entries} from the library (${outcome.files} cached file${outcome.files === 1 ? '' : 's'}). ${outcome.note}`);
+      pushNotice(
+        'info',
+        `Deleted ${entries} from the library (${outcome.files} cached file${outcome.files === 1 ? '' : 's'}). ${outcome.note}`,
+      );
     });
   return (
     <fieldset class="selection-bar">
       <legend class="visually-hidden">Selected entries</legend>
       <label>
-        <input type="checkbox" checked={allOnPage} aria-label="Select every entry on this page" onChange={(e) => props.onSelect(e.currentTarget.checked ? [...new Set([...selected, ...pageIds])] : selected.filter((id) => !pageIds.includes(id)))} />
+        <input
+          type="checkbox"
+          checked={allOnPage}
+          aria-label="Select every entry on this page"
+          onChange={(e) =>
+            props.onSelect(
+              e.currentTarget.checked
+                ? [...new Set([...selected, ...pageIds])]
+                : selected.filter((id) => !pageIds.includes(id)),
+            )
+          }
+        />
         {n === 0 ? 'Select all on this page' : `${entries} selected`}
       </label>
       {n > 0 && (
@@ -44,7 +63,8 @@ export function SelectionBar(props: { selected: readonly string[]; pageIds: read
             <strong>Delete {entries} from this library?</strong>
           </p>
           <p id="delete-text">
-            Their records and cached files on this computer are deleted (an older-flow session with all its steps). The service's copy is not deleted: it stays in your account there.
+            Their records and cached files on this computer are deleted (an older-flow session with all its steps). The
+            service's copy is not deleted: it stays in your account there.
           </p>
           <button type="button" class="danger" disabled={busy} onClick={() => void remove()}>
             {busy ? 'Deleting…' : `Delete ${entries}`}

@@ -16,14 +16,31 @@ export interface Selection {
   onSelect: (selected: boolean) => void;
 }
 
-export function JobRow({ job, selection, onRenamed }: { job: JobView; selection?: Selection; onRenamed?: (job: JobView) => void }) {
+export function JobRow({
+  job,
+  selection,
+  onRenamed,
+}: {
+  job: JobView;
+  selection?: Selection;
+  onRenamed?: (job: JobView) => void;
+}) {
   const [renaming, setRenaming] = useState(false);
   const shown = latestStep(job);
   const title = jobTitle(job);
   return (
-    <li class={`job-row state-${shown.state}${selection ? ' selectable' : ''}${selection?.selected ? ' selected' : ''}`} data-job-id={job.id}>
+    <li
+      class={`job-row state-${shown.state}${selection ? ' selectable' : ''}${selection?.selected ? ' selected' : ''}`}
+      data-job-id={job.id}
+    >
       {selection && (
-        <input type="checkbox" class="select" aria-label={`Select ${title}`} checked={selection.selected} onChange={(e) => selection.onSelect(e.currentTarget.checked)} />
+        <input
+          type="checkbox"
+          class="select"
+          aria-label={`Select ${title}`}
+          checked={selection.selected}
+          onChange={(e) => selection.onSelect(e.currentTarget.checked)}
+        />
       )}
       <Thumbnail job={{ ...shown, id: job.id, thumbnail: job.thumbnail }} />
       <div class="job-main">
@@ -41,7 +58,12 @@ export function JobRow({ job, selection, onRenamed }: { job: JobView; selection?
               {title}
             </a>
             {onRenamed && (
-              <button type="button" class="link-button" aria-label={`Rename ${title}`} onClick={() => setRenaming(true)}>
+              <button
+                type="button"
+                class="link-button"
+                aria-label={`Rename ${title}`}
+                onClick={() => setRenaming(true)}
+              >
                 Rename
               </button>
             )}
@@ -62,7 +84,10 @@ export function JobRow({ job, selection, onRenamed }: { job: JobView; selection?
       </div>
       <div class="job-status">
         <StateBadge job={shown} />
-        <Progress percent={shown.percent ?? (shown.state === 'succeeded' ? 100 : null)} label={`Progress of ${title}`} />
+        <Progress
+          percent={shown.percent ?? (shown.state === 'succeeded' ? 100 : null)}
+          label={`Progress of ${title}`}
+        />
       </div>
       <div class="job-actions">
         <JobActions job={shown} />

@@ -81,7 +81,13 @@ export function JobsList() {
       }, 500);
     };
     const offOutput = bridge.on('cache.output', (o) => {
-      if (o.state === 'complete' && shown.current.some((j) => j.remoteId === o.sessionId && (j.steps !== undefined || !j.outputsFetched || !j.thumbnail))) refetchSoon();
+      if (
+        o.state === 'complete' &&
+        shown.current.some(
+          (j) => j.remoteId === o.sessionId && (j.steps !== undefined || !j.outputsFetched || !j.thumbnail),
+        )
+      )
+        refetchSoon();
     });
     const off = bridge.on('job', (job) => {
       let replaced = false;
@@ -113,7 +119,8 @@ export function JobsList() {
     setPage(0);
   };
   const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
-  const replace = (job: JobView) => setData((d) => d && { ...d, jobs: d.jobs.map((j) => (j.id === job.id ? { ...j, name: job.name } : j)) });
+  const replace = (job: JobView) =>
+    setData((d) => d && { ...d, jobs: d.jobs.map((j) => (j.id === job.id ? { ...j, name: job.name } : j)) });
   return (
     <Section title="Jobs" id="jobs">
       <Filters filters={filters} onChange={changeFilters} search={searchText} onSearch={setSearchText} />
@@ -121,16 +128,28 @@ export function JobsList() {
       {data && (
         <>
           <p class="count" aria-live="polite">
-            {data.total === 0 ? 'No jobs match.' : `${data.total} job${data.total === 1 ? '' : 's'}${pages > 1 ? ` · page ${page + 1} of ${pages}` : ''}`}
+            {data.total === 0
+              ? 'No jobs match.'
+              : `${data.total} job${data.total === 1 ? '' : 's'}${pages > 1 ? ` · page ${page + 1} of ${pages}` : ''}`}
           </p>
-          {data.total > 0 && <SelectionBar selected={selected} pageIds={data.jobs.map((j) => j.id)} onSelect={setSelected} onDeleted={load} />}
+          {data.total > 0 && (
+            <SelectionBar
+              selected={selected}
+              pageIds={data.jobs.map((j) => j.id)}
+              onSelect={setSelected}
+              onDeleted={load}
+            />
+          )}
           <ul class="job-list" aria-label="Jobs">
             {data.jobs.map((job) => (
               <JobRow
                 key={job.id}
                 job={job}
                 onRenamed={replace}
-                selection={{ selected: selected.includes(job.id), onSelect: (on) => setSelected((s) => (on ? [...s, job.id] : s.filter((id) => id !== job.id))) }}
+                selection={{
+                  selected: selected.includes(job.id),
+                  onSelect: (on) => setSelected((s) => (on ? [...s, job.id] : s.filter((id) => id !== job.id))),
+                }}
               />
             ))}
           </ul>

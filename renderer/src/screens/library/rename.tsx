@@ -32,7 +32,14 @@ export function RenameForm({ job, onDone }: { job: JobView; onDone: (renamed?: J
       <label class="visually-hidden" for={`rename-${job.id}`}>
         New name for {jobTitle(job)}
       </label>
-      <input id={`rename-${job.id}`} ref={input} value={name} maxLength={200} onInput={(e) => setName(e.currentTarget.value)} placeholder={job.label} />
+      <input
+        id={`rename-${job.id}`}
+        ref={input}
+        value={name}
+        maxLength={200}
+        onInput={(e) => setName(e.currentTarget.value)}
+        placeholder={job.label}
+      />
       <button type="submit" disabled={busy}>
         Save
       </button>

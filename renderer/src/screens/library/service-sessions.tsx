@@ -45,8 +45,14 @@ export function ServiceSessions() {
         </button>
       }
     >
-      <p class="hint">Image-to-3D sessions as the service lists them (also those made outside this app), newest first.</p>
-      {unreachable ? <p class="muted">Not available while the service cannot be reached.</p> : <ErrorBox error={error} title="The service's list could not be read." />}
+      <p class="hint">
+        Image-to-3D sessions as the service lists them (also those made outside this app), newest first.
+      </p>
+      {unreachable ? (
+        <p class="muted">Not available while the service cannot be reached.</p>
+      ) : (
+        <ErrorBox error={error} title="The service's list could not be read." />
+      )}
       {data && !unreachable && (
         <>
           <p class="count">

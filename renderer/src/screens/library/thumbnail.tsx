@@ -47,10 +47,20 @@ export function Thumbnail({ job, size = 72 }: { job: JobView; size?: number }) {
     };
   }, [job.id, want, job.outputsFetched, arrived]);
   const url = job.thumbnail ?? (want ? made?.url : null) ?? null;
-  const why = url ? undefined : job.state === 'succeeded' ? (made?.reason ?? 'Making a picture…') : job.final ? 'No picture: it did not finish.' : 'A picture is made when it has finished.';
+  const why = url
+    ? undefined
+    : job.state === 'succeeded'
+      ? (made?.reason ?? 'Making a picture…')
+      : job.final
+        ? 'No picture: it did not finish.'
+        : 'A picture is made when it has finished.';
   return (
     <div class={`thumb${url ? '' : ' thumb-empty'}`} title={why} data-thumbnail={url ? 'image' : 'none'}>
-      {url ? <img src={url} alt="" loading="lazy" decoding="async" width={size} height={size} /> : <span class="visually-hidden">{why}</span>}
+      {url ? (
+        <img src={url} alt="" loading="lazy" decoding="async" width={size} height={size} />
+      ) : (
+        <span class="visually-hidden">{why}</span>
+      )}
     </div>
   );
 }

@@ -6,7 +6,13 @@ import type { Playback, Viewer } from '../../../viewer/index.ts';
 
 const SPEEDS = [0.25, 0.5, 1, 1.5, 2];
 
-export function AnimationControls({ viewer, clipName }: { viewer: Viewer; clipName?: ((name: string, index: number) => string) | undefined }) {
+export function AnimationControls({
+  viewer,
+  clipName,
+}: {
+  viewer: Viewer;
+  clipName?: ((name: string, index: number) => string) | undefined;
+}) {
   const [playback, setPlayback] = useState<Playback | undefined>(viewer.playback());
   const [skeleton, setSkeleton] = useState(false);
   useEffect(() => viewer.onPlayback(setPlayback), [viewer]);
@@ -17,7 +23,11 @@ export function AnimationControls({ viewer, clipName }: { viewer: Viewer; clipNa
     <fieldset class="animation-controls" data-playing={String(playback.playing)}>
       <legend>Animation</legend>
       <label for="anim-clip">Clip</label>
-      <select id="anim-clip" value={String(playback.clip)} onChange={(e) => viewer.selectClip(Number(e.currentTarget.value), playback.playing)}>
+      <select
+        id="anim-clip"
+        value={String(playback.clip)}
+        onChange={(e) => viewer.selectClip(Number(e.currentTarget.value), playback.playing)}
+      >
         {clips.map((name, i) => (
           <option key={`${i}:${name}`} value={String(i)}>
             {clipName?.(name, i) || name || `Clip ${i + 1}`}
@@ -29,10 +39,22 @@ export function AnimationControls({ viewer, clipName }: { viewer: Viewer; clipNa
           {playback.playing ? 'Pause' : 'Play'}
         </button>
         <label>
-          <input type="checkbox" class="anim-loop" checked={playback.loop} onChange={(e) => viewer.setLoop(e.currentTarget.checked)} /> Loop
+          <input
+            type="checkbox"
+            class="anim-loop"
+            checked={playback.loop}
+            onChange={(e) => viewer.setLoop(e.currentTarget.checked)}
+          />{' '}
+          Loop
         </label>
         <label>
-          <input type="checkbox" class="anim-skeleton" checked={skeleton} onChange={(e) => setSkeleton(e.currentTarget.checked)} /> Skeleton
+          <input
+            type="checkbox"
+            class="anim-skeleton"
+            checked={skeleton}
+            onChange={(e) => setSkeleton(e.currentTarget.checked)}
+          />{' '}
+          Skeleton
         </label>
       </div>
       <label for="anim-frame">
@@ -52,7 +74,11 @@ export function AnimationControls({ viewer, clipName }: { viewer: Viewer; clipNa
         }}
       />
       <label for="anim-speed">Speed</label>
-      <select id="anim-speed" value={String(playback.speed)} onChange={(e) => viewer.setSpeed(Number(e.currentTarget.value))}>
+      <select
+        id="anim-speed"
+        value={String(playback.speed)}
+        onChange={(e) => viewer.setSpeed(Number(e.currentTarget.value))}
+      >
         {SPEEDS.map((s) => (
           <option key={s} value={String(s)}>
             {s}×

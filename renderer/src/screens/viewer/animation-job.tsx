@@ -19,28 +19,52 @@ import { ModelViewer } from './model-viewer.tsx';
 type AnimationFile = UrlSource & { label: string };
 
 /** A job's animated files among its cached outputs, in this order: the session's animation, its library clips, its prompts' clips. */
-export function animationFiles(outputs: CachedOutput[] | undefined, job: Pick<JobView, 'kind' | 'result'>): AnimationFile[] {
-  const rank = (kind: OutputKind) => (kind.type === 'animation' ? 0 : kind.type === 'clip' && kind.source === 'library' ? 1 : 2);
+export function animationFiles(
+  outputs: CachedOutput[] | undefined,
+  job: Pick<JobView, 'kind' | 'result'>,
+): AnimationFile[] {
+  const rank = (kind: OutputKind) =>
+    kind.type === 'animation' ? 0 : kind.type === 'clip' && kind.source === 'library' ? 1 : 2;
   const out: (AnimationFile & { rank: number })[] = [];
   for (const o of outputs ?? []) {
     const kind = parseOutputKind(o.kind);
     if (o.state !== 'complete' || !o.url || !kind || !isAnimatedModel(kind)) continue;
-    out.push({ url: o.url, format: 'glb', name: o.kind, label: outputLabelOf(o.kind, job), size: o.size, rank: rank(kind) });
+    out.push({
+      url: o.url,
+      format: 'glb',
+      name: o.kind,
+      label: outputLabelOf(o.kind, job),
+      size: o.size,
+      rank: rank(kind),
+    });
   }
   return out.sort((a, b) => a.rank - b.rank).map(({ rank: _, ...file }) => file);
 }
 
 /** The prompts of a job (all of a session's, or a text-animation job's own), with their status as last read. */
-export function promptsOf(job: Pick<JobView, 'kind' | 'result' | 'texts'>): { id: string; text: string; status: string }[] {
+export function promptsOf(
+  job: Pick<JobView, 'kind' | 'result' | 'texts'>,
+): { id: string; text: string; status: string }[] {
   const prompts = (job.result as { prompts?: unknown } | null | undefined)?.prompts;
   if (!Array.isArray(prompts)) return [];
   return prompts
     .map((p) => p as { _id?: unknown; text?: unknown; status?: unknown })
-    .filter((p): p is { _id?: unknown; text: string; status?: unknown } => typeof p.text === 'string' && (job.kind !== 'animation_prompt' || !job.texts || job.texts.includes(p.text)))
+    .filter(
+      (p): p is { _id?: unknown; text: string; status?: unknown } =>
+        typeof p.text === 'string' && (job.kind !== 'animation_prompt' || !job.texts || job.texts.includes(p.text)),
+    )
     .map((p) => ({ id: String(p._id ?? ''), text: p.text, status: String(p.status ?? '') }));
 }
 
-const PROMPT_STATE: Readonly<Record<string, string>> = { queued: 'Queued', text_processing: 'Animating…', processing: 'Animating…', in_progress: 'Animating…', text_done: 'Done', completed: 'Done', text_failed: 'Failed' };
+const PROMPT_STATE: Readonly<Record<string, string>> = {
+  queued: 'Queued',
+  text_processing: 'Animating…',
+  processing: 'Animating…',
+  in_progress: 'Animating…',
+  text_done: 'Done',
+  completed: 'Done',
+  text_failed: 'Failed',
+};
 
 /** Each prompt of the job and its status, as the job is read (the page follows the job live). */
 export function PromptStatuses({ job }: { job: Pick<JobView, 'kind' | 'result' | 'texts'> }) {
@@ -61,11 +85,18 @@ export function PromptStatuses({ job }: { job: Pick<JobView, 'kind' | 'result' |
  * What a user calls a clip inside an animated file: the prompt's text or the library's label when the
  * clip's name is one of their ids; a prompt's own file (one clip) is called by that prompt.
  */
-export function clipNamer(job: Pick<JobView, 'kind' | 'result'>, fileKind: string | undefined): (name: string, index: number) => string {
+export function clipNamer(
+  job: Pick<JobView, 'kind' | 'result'>,
+  fileKind: string | undefined,
+): (name: string, index: number) => string {
   const names = jobDef(job.kind)?.clipNames?.(job.result);
   const kind = fileKind ? parseOutputKind(fileKind) : undefined;
   const own = kind?.type === 'clip' ? names?.[kind.source].get(kind.id) : undefined;
-  return (name, index) => names?.prompt.get(name) || names?.library.get(name) || (index === 0 && own && (!name || /^[0-9a-f]{16,}$/i.test(name)) ? own : '') || name;
+  return (name, index) =>
+    names?.prompt.get(name) ||
+    names?.library.get(name) ||
+    (index === 0 && own && (!name || /^[0-9a-f]{16,}$/i.test(name)) ? own : '') ||
+    name;
 }
 
 /**
@@ -80,9 +111,15 @@ function useNewestSessionRead(job: JobView): JobView {
     setNewest(undefined);
     if (!code) return;
     const bridge = getBridge();
-    const take = (j: JobView) => j.remoteId === code && j.kind === 'animation_prompt' && setNewest((n) => (n && n.updatedAt >= j.updatedAt ? n : j));
+    const take = (j: JobView) =>
+      j.remoteId === code &&
+      j.kind === 'animation_prompt' &&
+      setNewest((n) => (n && n.updatedAt >= j.updatedAt ? n : j));
     const off = bridge.on('job', take);
-    bridge.call('jobs.list', { search: code, kinds: ['animation_prompt'], limit: 50 }).then((r) => r.jobs.forEach(take), () => {});
+    bridge.call('jobs.list', { search: code, kinds: ['animation_prompt'], limit: 50 }).then(
+      (r) => r.jobs.forEach(take),
+      () => {},
+    );
     return off;
   }, [code]);
   return newest && newest.updatedAt > job.updatedAt && newest.result ? { ...job, result: newest.result } : job;
@@ -102,14 +139,25 @@ export function AnimationPanel({ outputs, job: own }: { outputs: CachedOutput[] 
   );
 }
 
-function AnimationPreview({ outputs, job, title }: { outputs: CachedOutput[] | undefined; job: JobView; title: string }) {
+function AnimationPreview({
+  outputs,
+  job,
+  title,
+}: {
+  outputs: CachedOutput[] | undefined;
+  job: JobView;
+  title: string;
+}) {
   const result = job.result;
   const files = animationFiles(outputs, job);
   const [picked, setPicked] = useState<string | undefined>();
   const [joint, setJoint] = useState<JointName | undefined>();
   const file = files.find((f) => f.name === picked) ?? files[0];
   // A new object only when the file changes, so the viewer does not reload on every outputs event.
-  const source = useMemo(() => file && { url: file.url, format: file.format, name: file.name, size: file.size }, [file?.url]);
+  const source = useMemo(
+    () => file && { url: file.url, format: file.format, name: file.name, size: file.size },
+    [file?.url],
+  );
   const render = outputs?.find((o) => parseOutputKind(o.kind)?.type === 'render' && o.state === 'complete' && o.url);
   const dict = (result as { animation_joint_dict?: Record<string, unknown> } | undefined)?.animation_joint_dict;
   const joints = !!render?.url && !!dict && Object.keys(dict).length > 0;
@@ -117,7 +165,14 @@ function AnimationPreview({ outputs, job, title }: { outputs: CachedOutput[] | u
   return (
     <div class={`animation-preview${joints ? ' with-joints' : ''}`}>
       {source && (
-        <ModelViewer source={source} label={`${title} (${file!.label})`} keepCamera highlightJoint={joint} clipName={clipName} fileLabel={file!.label}>
+        <ModelViewer
+          source={source}
+          label={`${title} (${file!.label})`}
+          keepCamera
+          highlightJoint={joint}
+          clipName={clipName}
+          fileLabel={file!.label}
+        >
           <label for="anim-file">Animation file</label>
           <select id="anim-file" value={file!.name} onChange={(e) => setPicked(e.currentTarget.value)}>
             {files.map((f) => (

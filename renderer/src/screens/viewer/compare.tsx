@@ -36,7 +36,12 @@ function useFaceMix(source: ModelSource | undefined): FaceMix | undefined {
   useEffect(() => {
     setMix(undefined);
     if (!source) return;
-    const obj = 'files' in source ? source.files.find((f) => /\.obj$/i.test(f.name)) : source.format === 'obj' ? source.url : undefined;
+    const obj =
+      'files' in source
+        ? source.files.find((f) => /\.obj$/i.test(f.name))
+        : source.format === 'obj'
+          ? source.url
+          : undefined;
     if (!obj) return;
     let current = true;
     (typeof obj === 'string' ? fetch(obj).then((r) => r.text()) : obj.text()).then(
@@ -51,7 +56,15 @@ function useFaceMix(source: ModelSource | undefined): FaceMix | undefined {
 }
 
 /** A job's model: the given output kind (e.g. `preview_glb` of an older-flow session), else as on its job page. */
-function JobModel({ job, kind, onSource }: { job: JobView; kind: string | undefined; onSource: (s: ModelSource | undefined) => void }) {
+function JobModel({
+  job,
+  kind,
+  onSource,
+}: {
+  job: JobView;
+  kind: string | undefined;
+  onSource: (s: ModelSource | undefined) => void;
+}) {
   const outputs = useOutputs(job.remoteId, !!job.remoteId, job.outputsFetched);
   const picked = previewOf(kind ? outputs?.filter((o) => o.kind === kind) : outputs);
   // An OBJ from inside the session's zip when there is one, so its MTL and textures load.
@@ -60,7 +73,17 @@ function JobModel({ job, kind, onSource }: { job: JobView; kind: string | undefi
   return outputs && !picked ? <p class="muted">This job has no cached model.</p> : null;
 }
 
-function Side({ which, jobs, initial, stage }: { which: 'a' | 'b'; jobs: JobView[]; initial: string | undefined; stage: (el: HTMLDivElement | null) => void }) {
+function Side({
+  which,
+  jobs,
+  initial,
+  stage,
+}: {
+  which: 'a' | 'b';
+  jobs: JobView[];
+  initial: string | undefined;
+  stage: (el: HTMLDivElement | null) => void;
+}) {
   // `<job id>` or `<job id>~<output kind>`.
   const [jobId, setJobId] = useState(initial?.split('~')[0] ?? '');
   const [kind, setKind] = useState(initial?.split('~')[1]);
@@ -72,7 +95,11 @@ function Side({ which, jobs, initial, stage }: { which: 'a' | 'b'; jobs: JobView
     <div class="compare-side" data-side={which}>
       <div class="compare-pick">
         <label for={`compare-job-${which}`}>{label}: a library item</label>
-        <select id={`compare-job-${which}`} value={jobId} onChange={(e) => (setJobId(e.currentTarget.value), setKind(undefined))}>
+        <select
+          id={`compare-job-${which}`}
+          value={jobId}
+          onChange={(e) => (setJobId(e.currentTarget.value), setKind(undefined))}
+        >
           <option value="">–</option>
           {jobs.map((j) => (
             <option key={j.id} value={j.id}>

@@ -4,8 +4,16 @@ import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import type { EnvironmentChoice, Viewer } from '../../../viewer/index.ts';
 
 const ENVIRONMENTS: readonly { kind: 'studio' | 'none'; label: string; title: string }[] = [
-  { kind: 'studio', label: 'Studio', title: 'A neutral studio: soft grey surroundings and soft-box lights (built with the app, nothing downloaded)' },
-  { kind: 'none', label: 'None', title: 'No environment: the two lights only (metals look dark without an environment)' },
+  {
+    kind: 'studio',
+    label: 'Studio',
+    title: 'A neutral studio: soft grey surroundings and soft-box lights (built with the app, nothing downloaded)',
+  },
+  {
+    kind: 'none',
+    label: 'None',
+    title: 'No environment: the two lights only (metals look dark without an environment)',
+  },
 ];
 
 /**
@@ -27,10 +35,13 @@ export function EnvironmentControls({ viewer }: { viewer: Viewer | undefined }) 
     setError(undefined);
     if (!viewer) return setActive(choice);
     setReading(name);
-    viewer.setEnvironment(choice).then(
-      () => mine === request.current && setActive(choice),
-      (e: unknown) => mine === request.current && setError(e instanceof Error ? e.message : String(e)),
-    ).finally(() => mine === request.current && setReading(undefined));
+    viewer
+      .setEnvironment(choice)
+      .then(
+        () => mine === request.current && setActive(choice),
+        (e: unknown) => mine === request.current && setError(e instanceof Error ? e.message : String(e)),
+      )
+      .finally(() => mine === request.current && setReading(undefined));
   };
   // The viewer starts with the studio: bring it to a choice made before it existed.
   useEffect(() => {
@@ -44,24 +55,63 @@ export function EnvironmentControls({ viewer }: { viewer: Viewer | undefined }) 
     if (fileRef.current) fileRef.current.value = ''; // the same file can be picked again
   };
   return (
-    <fieldset class="viewer-environment" data-environment={active.kind} data-reading={reading ? 'true' : undefined} aria-describedby={`${id}-status`}>
+    <fieldset
+      class="viewer-environment"
+      data-environment={active.kind}
+      data-reading={reading ? 'true' : undefined}
+      aria-describedby={`${id}-status`}
+    >
       <legend>Environment</legend>
       <fieldset class="viewer-controls" aria-label="Environment lighting">
         {ENVIRONMENTS.map((e) => (
-          <button key={e.kind} type="button" data-environment={e.kind} aria-pressed={active.kind === e.kind} title={e.title} onClick={() => apply({ kind: e.kind }, e.label)}>
+          <button
+            key={e.kind}
+            type="button"
+            data-environment={e.kind}
+            aria-pressed={active.kind === e.kind}
+            title={e.title}
+            onClick={() => apply({ kind: e.kind }, e.label)}
+          >
             {e.label}
           </button>
         ))}
-        <button type="button" data-environment="file" aria-pressed={active.kind === 'file'} title="Light the model with your own environment: a Radiance .hdr panorama or a Babylon .env file (read here, nothing is uploaded)" onClick={() => fileRef.current?.click()}>
+        <button
+          type="button"
+          data-environment="file"
+          aria-pressed={active.kind === 'file'}
+          title="Light the model with your own environment: a Radiance .hdr panorama or a Babylon .env file (read here, nothing is uploaded)"
+          onClick={() => fileRef.current?.click()}
+        >
           Open .hdr/.env file…
         </button>
-        <input ref={fileRef} id={`${id}-file`} class="visually-hidden viewer-environment-file" type="file" accept=".hdr,.env" tabIndex={-1} aria-label="Environment file (.hdr or .env)" onChange={(e) => pick(e.currentTarget.files)} />
+        <input
+          ref={fileRef}
+          id={`${id}-file`}
+          class="visually-hidden viewer-environment-file"
+          type="file"
+          accept=".hdr,.env"
+          tabIndex={-1}
+          aria-label="Environment file (.hdr or .env)"
+          onChange={(e) => pick(e.currentTarget.files)}
+        />
       </fieldset>
       <label class="viewer-environment-background">
-        <input type="checkbox" checked={background} disabled={active.kind === 'none'} onChange={(e) => setBackground(e.currentTarget.checked)} /> Show as background (blurred)
+        <input
+          type="checkbox"
+          checked={background}
+          disabled={active.kind === 'none'}
+          onChange={(e) => setBackground(e.currentTarget.checked)}
+        />{' '}
+        Show as background (blurred)
       </label>
       <p id={`${id}-status`} class="hint" aria-live="polite">
-        {reading ? `Reading ${reading}…` : active.kind === 'file' ? `In use: ${active.file.name}` : active.kind === 'studio' ? 'In use: the neutral studio' : 'In use: the lights only'}
+        {reading
+          ? `Reading ${reading}…`
+          : active.kind === 'file'
+            ? `In use: ${active.file.name}`
+            : active.kind === 'studio'
+              ? 'In use: the neutral studio'
+              : 'In use: the lights only'}
       </p>
       {error && (
         <p class="item-error viewer-environment-error" role="alert">

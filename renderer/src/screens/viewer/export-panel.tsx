@@ -35,14 +35,26 @@ import { ErrorBox, Options } from '../../components/ui.tsx';
 import { useStore } from '../../store.ts';
 import { formatBytes, toShownError, type ShownError } from '../../util.ts';
 
-const PIVOT_LABELS: Record<Pivot, string> = { 'bottom-center': 'Bottom centre (stands on the ground)', center: 'Centre of the box' };
+const PIVOT_LABELS: Record<Pivot, string> = {
+  'bottom-center': 'Bottom centre (stands on the ground)',
+  center: 'Centre of the box',
+};
 // Engines' importers turn the file's Y up into their own up axis themselves: Z up is for a tool that does not.
-const UP_AXIS_LABELS: Record<UpAxis, string> = { 'y-to-z': 'Z up (not for an engine: its importer does it)', 'z-to-y': 'Fix a model made Z up' };
-const isOneOf = <T extends string>(list: readonly T[], value: string): value is T => (list as readonly string[]).includes(value);
+const UP_AXIS_LABELS: Record<UpAxis, string> = {
+  'y-to-z': 'Z up (not for an engine: its importer does it)',
+  'z-to-y': 'Fix a model made Z up',
+};
+const isOneOf = <T extends string>(list: readonly T[], value: string): value is T =>
+  (list as readonly string[]).includes(value);
 const metres = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(2));
 
 /** The transforms chosen in the form (undefined fields are left out: the export only takes what is set). */
-function transformsOf(scaleMode: string, scaleValue: string, pivot: string, upAxis: string): PreviewTransforms | undefined {
+function transformsOf(
+  scaleMode: string,
+  scaleValue: string,
+  pivot: string,
+  upAxis: string,
+): PreviewTransforms | undefined {
   const t: PreviewTransforms = {};
   const v = Number(scaleValue);
   if (scaleMode === 'factor' && v > 0) t.scale = { factor: v };
@@ -54,8 +66,11 @@ function transformsOf(scaleMode: string, scaleValue: string, pivot: string, upAx
 
 /** What export.detect found, in words: the project, or the plain folder (a new one is created by the export). */
 function detectedText(d: CommandOutput<'export.detect'>): string {
-  if (d.engine !== 'folder') return `${EXPORT_TARGET_LABELS[d.engine]} project found at ${d.root}.${d.newFolder ? ' The folder you typed does not exist yet: the export creates it.' : ''}`;
-  return d.newFolder ? `New folder: the export creates ${d.root}.` : `No game project here: the export writes into ${d.root}.`;
+  if (d.engine !== 'folder')
+    return `${EXPORT_TARGET_LABELS[d.engine]} project found at ${d.root}.${d.newFolder ? ' The folder you typed does not exist yet: the export creates it.' : ''}`;
+  return d.newFolder
+    ? `New folder: the export creates ${d.root}.`
+    : `No game project here: the export writes into ${d.root}.`;
 }
 
 /** A typed path with `..` steps, said resolved: where the export really goes (undefined for a plain path). */
@@ -64,7 +79,10 @@ function resolvedText(typed: string, d: CommandOutput<'export.detect'>): string 
 }
 
 /** An animation job's clips among its cached outputs (each prompt's and library clip's GLB), named as the user knows them. */
-export function exportClipsOf(outputs: CachedOutput[] | undefined, job: Pick<JobView, 'kind' | 'result' | 'step'>): ExportClip[] {
+export function exportClipsOf(
+  outputs: CachedOutput[] | undefined,
+  job: Pick<JobView, 'kind' | 'result' | 'step'>,
+): ExportClip[] {
   // The job's own clips, in its order: a prompts job's prompts, a session's library (the session's cache holds both).
   const clips: ExportClip[] = [];
   for (const candidate of jobOutputs({ kind: job.kind, step: job.step, texts: null, result: job.result })) {
@@ -102,10 +120,16 @@ function PlanList({ plan, overwrite }: { plan: Plan; overwrite: boolean }) {
     <div class="export-plan" aria-live="polite" data-plan-format={plan.format ?? ''}>
       {plan.note && <p class="hint">{plan.note}</p>}
       <p>
-        Will write into <code>{plan.targetDir}</code>: {plan.write.length === 0 ? 'nothing' : plan.write.map((f) => f.name).join(', ')}
+        Will write into <code>{plan.targetDir}</code>:{' '}
+        {plan.write.length === 0 ? 'nothing' : plan.write.map((f) => f.name).join(', ')}
         {plan.clips && plan.clips.written.length > 0 && ` (clips: ${plan.clips.written.join(', ')})`}
       </p>
-      {plan.exists && !overwrite && <p class="hint export-exists">An earlier export is there: tick “Replace an earlier export of the same name” to replace it, or change the name.</p>}
+      {plan.exists && !overwrite && (
+        <p class="hint export-exists">
+          An earlier export is there: tick “Replace an earlier export of the same name” to replace it, or change the
+          name.
+        </p>
+      )}
       {(plan.skip.length > 0 || (plan.clips?.skipped.length ?? 0) > 0) && (
         <ul class="export-skipped" aria-label="Not written">
           {plan.skip.map((f) => (
@@ -128,7 +152,15 @@ function PlanList({ plan, overwrite }: { plan: Plan; overwrite: boolean }) {
  * `stage`: the element holding the viewer whose model the export previews (default: the job's preview
  * section). `clips`: an animation job's clips, each a checkbox named by its prompt or library label (all checked at first).
  */
-export function ExportPanel({ job, stage, clips }: { job: JobView; stage?: () => HTMLElement | null; clips?: ExportClip[] }) {
+export function ExportPanel({
+  job,
+  stage,
+  clips,
+}: {
+  job: JobView;
+  stage?: () => HTMLElement | null;
+  clips?: ExportClip[];
+}) {
   const { info, settings } = useStore(appState);
   const [projectDir, setProjectDir] = useState(settings?.export.projectDir ?? '');
   const [detected, setDetected] = useState<Detected | { error: string } | undefined>();
@@ -151,7 +183,10 @@ export function ExportPanel({ job, stage, clips }: { job: JobView; stage?: () =>
   const detectedEngine = detected && 'engine' in detected ? detected.engine : undefined;
   const target: ExportTarget = engine !== 'auto' ? engine : (detectedEngine ?? 'folder');
   // The glTF package is the detected Unity project's; another engine chosen by hand has none to look for.
-  const facts: FormatFacts = { engine: target, gltfPackage: detected && 'engine' in detected && detected.engine === target ? detected.gltfPackage : undefined };
+  const facts: FormatFacts = {
+    engine: target,
+    gltfPackage: detected && 'engine' in detected && detected.engine === target ? detected.gltfPackage : undefined,
+  };
   const chosenClips = clips?.filter((c) => !unchecked.has(c.id)).map((c) => c.id);
   /** The options export.plan and export.run share. */
   const request = () => {
@@ -276,7 +311,14 @@ export function ExportPanel({ job, stage, clips }: { job: JobView; stage?: () =>
       <div class="field">
         <label for="export-dir">Project folder</label>
         <div class="export-dir">
-          <input id="export-dir" type="text" value={projectDir} placeholder="/path/to/your/game/project" aria-describedby="export-dir-hint" onInput={(e) => setProjectDir(e.currentTarget.value)} />
+          <input
+            id="export-dir"
+            type="text"
+            value={projectDir}
+            placeholder="/path/to/your/game/project"
+            aria-describedby="export-dir-hint"
+            onInput={(e) => setProjectDir(e.currentTarget.value)}
+          />
           {info?.transport === 'electron' && (
             <button type="button" onClick={() => void chooseFolder()}>
               Choose…
@@ -293,15 +335,26 @@ export function ExportPanel({ job, stage, clips }: { job: JobView; stage?: () =>
       </div>
       <div class="field">
         <label for="export-engine">Engine preset</label>
-        <select id="export-engine" value={engine} onChange={(e) => setEngine(e.currentTarget.value as ExportTarget | 'auto')}>
+        <select
+          id="export-engine"
+          value={engine}
+          onChange={(e) => setEngine(e.currentTarget.value as ExportTarget | 'auto')}
+        >
           <option value="auto">Detected{detectedEngine ? ` (${EXPORT_TARGET_LABELS[detectedEngine]})` : ''}</option>
           <Options values={EXPORT_TARGETS} labels={EXPORT_TARGET_LABELS} />
         </select>
       </div>
       <div class="field">
         <label for="export-format">Format</label>
-        <select id="export-format" value={format} aria-describedby="export-format-hint" onChange={(e) => setFormat(e.currentTarget.value as ExportFormat | 'auto')}>
-          <option value="auto">{EXPORT_TARGET_LABELS[target]}'s default ({EXPORT_FORMAT_LABELS[defaultFormat(facts)]})</option>
+        <select
+          id="export-format"
+          value={format}
+          aria-describedby="export-format-hint"
+          onChange={(e) => setFormat(e.currentTarget.value as ExportFormat | 'auto')}
+        >
+          <option value="auto">
+            {EXPORT_TARGET_LABELS[target]}'s default ({EXPORT_FORMAT_LABELS[defaultFormat(facts)]})
+          </option>
           {EXPORT_FORMATS.map((f) => (
             <option key={f} value={f} disabled={formatRefusal(facts, f) !== undefined}>
               {formatOptionLabel(facts, f)}
@@ -336,7 +389,14 @@ export function ExportPanel({ job, stage, clips }: { job: JobView; stage?: () =>
       )}
       <div class="field">
         <label for="export-name">Name</label>
-        <input id="export-name" type="text" maxLength={64} value={name} placeholder="from the job" onInput={(e) => setName(e.currentTarget.value)} />
+        <input
+          id="export-name"
+          type="text"
+          maxLength={64}
+          value={name}
+          placeholder="from the job"
+          onInput={(e) => setName(e.currentTarget.value)}
+        />
       </div>
       <fieldset class="export-transforms">
         <legend>Transforms (previewed in the view above)</legend>
@@ -351,7 +411,15 @@ export function ExportPanel({ job, stage, clips }: { job: JobView; stage?: () =>
             <option value="height">To a height (m)</option>
           </select>
           {scaleMode !== 'none' && (
-            <input id="export-scale-value" type="number" min="0" step="any" aria-label={scaleMode === 'factor' ? 'Scale factor' : 'Height in metres'} value={scaleValue} onInput={(e) => setScaleValue(e.currentTarget.value)} />
+            <input
+              id="export-scale-value"
+              type="number"
+              min="0"
+              step="any"
+              aria-label={scaleMode === 'factor' ? 'Scale factor' : 'Height in metres'}
+              value={scaleValue}
+              onInput={(e) => setScaleValue(e.currentTarget.value)}
+            />
           )}
         </div>
         <div class="field">
@@ -370,7 +438,8 @@ export function ExportPanel({ job, stage, clips }: { job: JobView; stage?: () =>
         </div>
         {preview && (
           <p class="hint" data-preview-min={preview.min.map((v) => v.toFixed(3)).join(' ')} aria-live="polite">
-            The model will be {metres(preview.max[0]! - preview.min[0]!)} × {metres(preview.max[1]! - preview.min[1]!)} × {metres(preview.max[2]! - preview.min[2]!)} m, lowest point at y = {metres(preview.min[1]!)}.
+            The model will be {metres(preview.max[0]! - preview.min[0]!)} × {metres(preview.max[1]! - preview.min[1]!)}{' '}
+            × {metres(preview.max[2]! - preview.min[2]!)} m, lowest point at y = {metres(preview.min[1]!)}.
           </p>
         )}
         {twice && (
@@ -381,14 +450,25 @@ export function ExportPanel({ job, stage, clips }: { job: JobView; stage?: () =>
       </fieldset>
       <div class="field export-overwrite">
         <label>
-          <input id="export-overwrite" type="checkbox" checked={overwrite} aria-describedby="export-overwrite-hint" onChange={(e) => setOverwrite(e.currentTarget.checked)} />
+          <input
+            id="export-overwrite"
+            type="checkbox"
+            checked={overwrite}
+            aria-describedby="export-overwrite-hint"
+            onChange={(e) => setOverwrite(e.currentTarget.checked)}
+          />
           Replace an earlier export of the same name
         </label>
         <p class="hint" id="export-overwrite-hint">
           Its files are replaced; what the engine or you added beside them (Unity's .meta files, materials) is kept.
         </p>
       </div>
-      {plan && ('error' in plan ? <p class="job-error export-plan-error">{plan.error}</p> : <PlanList plan={plan} overwrite={overwrite} />)}
+      {plan &&
+        ('error' in plan ? (
+          <p class="job-error export-plan-error">{plan.error}</p>
+        ) : (
+          <PlanList plan={plan} overwrite={overwrite} />
+        ))}
       <button type="submit" disabled={busy || !projectDir.trim() || noClips}>
         {busy ? 'Exporting…' : 'Export'}
       </button>
@@ -396,8 +476,12 @@ export function ExportPanel({ job, stage, clips }: { job: JobView; stage?: () =>
       {result && (
         <div class="export-result" role="status">
           <p>
-            Exported for {isOneOf(EXPORT_TARGETS, result.engine) ? EXPORT_TARGET_LABELS[result.engine] : result.engine} into <code>{result.targetDir}</code>
-            {result.replaced ? `, replacing the earlier export${result.kept.length > 0 ? ` (kept: ${result.kept.join(', ')})` : ''}` : ''}:
+            Exported for {isOneOf(EXPORT_TARGETS, result.engine) ? EXPORT_TARGET_LABELS[result.engine] : result.engine}{' '}
+            into <code>{result.targetDir}</code>
+            {result.replaced
+              ? `, replacing the earlier export${result.kept.length > 0 ? ` (kept: ${result.kept.join(', ')})` : ''}`
+              : ''}
+            :
           </p>
           <ul>
             {result.files.map((f) => (

@@ -12,7 +12,10 @@ export function FbxCheckPanel({ file }: { file: File }) {
   const [state, setState] = useState<State>({ state: 'loading' });
   useEffect(
     () => () => {
-      void checker.current?.then((c) => c.dispose(), () => {});
+      void checker.current?.then(
+        (c) => c.dispose(),
+        () => {},
+      );
     },
     [],
   );
@@ -33,10 +36,19 @@ export function FbxCheckPanel({ file }: { file: File }) {
   const check = state.state === 'done' ? state.check : undefined;
   return (
     <div class="fbx-check" data-state={state.state}>
-      <canvas ref={canvasRef} class="fbx-check-canvas" aria-label={`3D view of ${file.name}`} hidden={/\.zip$/i.test(file.name)} />
+      <canvas
+        ref={canvasRef}
+        class="fbx-check-canvas"
+        aria-label={`3D view of ${file.name}`}
+        hidden={/\.zip$/i.test(file.name)}
+      />
       <div aria-live="polite">
         {state.state === 'loading' && <p class="muted">Checking {file.name}…</p>}
-        {state.state === 'error' && <p class="item-error">{file.name} could not be opened here: {state.message}</p>}
+        {state.state === 'error' && (
+          <p class="item-error">
+            {file.name} could not be opened here: {state.message}
+          </p>
+        )}
         {check && (
           <>
             <p class="hint" data-fbx-counts>
@@ -45,7 +57,11 @@ export function FbxCheckPanel({ file }: { file: File }) {
                 : `${check.bones} ${check.bones === 1 ? 'bone' : 'bones'} in its character`}
             </p>
             {check.warnings.length === 0 ? (
-              <p class="fbx-ok">{check.stats ? 'A humanoid skeleton; it stands up like the reference pose.' : 'It holds a rigged humanoid character.'}</p>
+              <p class="fbx-ok">
+                {check.stats
+                  ? 'A humanoid skeleton; it stands up like the reference pose.'
+                  : 'It holds a rigged humanoid character.'}
+              </p>
             ) : (
               <ul class="fbx-warnings" role="alert">
                 {check.warnings.map((w) => (

@@ -34,7 +34,17 @@ export function JointOverlay({
             {BODY_PAIRS.map(([a, b]) => {
               const p = at.get(a);
               const q = at.get(b);
-              return p && q ? <line key={`${a}-${b}`} class={highlighted === a || highlighted === b ? 'hot' : undefined} x1={p.x} y1={p.y} x2={q.x} y2={q.y} stroke-width={r / 2} /> : null;
+              return p && q ? (
+                <line
+                  key={`${a}-${b}`}
+                  class={highlighted === a || highlighted === b ? 'hot' : undefined}
+                  x1={p.x}
+                  y1={p.y}
+                  x2={q.x}
+                  y2={q.y}
+                  stroke-width={r / 2}
+                />
+              ) : null;
             })}
             {points.map((p) => (
               // biome-ignore lint/a11y/noStaticElementInteractions: a joint only lights up (with its bones in the 3D view) while pointed at or focused, it has no action to name by a role; tabIndex lets the keyboard step through the joints and its <title> names it

@@ -12,15 +12,32 @@ export interface FileBytes {
 /** A texture's name as a file name: Babylon's `file:` prefix, folders and queries left out; data URIs "embedded". */
 function textureName(name: string): string {
   if (name.startsWith('data:') || name.startsWith('blob:')) return 'embedded';
-  return name.replace(/^file:/, '').split(/[?#]/)[0]!.split('/').pop() || name;
+  return (
+    name
+      .replace(/^file:/, '')
+      .split(/[?#]/)[0]!
+      .split('/')
+      .pop() || name
+  );
 }
 
 /** A length in metres, with fewer decimals the larger it is. */
-export const metres = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(2) : n.toFixed(3));
+export const metres = (n: number) =>
+  Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(2) : n.toFixed(3);
 const count = (n: number) => n.toLocaleString('en');
 
 /** `bytes`: when the file sizes are known; `textures`: once they have loaded. */
-export function ModelFacts({ name, stats, bytes, textures }: { name: string; stats: ModelStats; bytes: FileBytes | undefined; textures: TextureInfo[] | undefined }) {
+export function ModelFacts({
+  name,
+  stats,
+  bytes,
+  textures,
+}: {
+  name: string;
+  stats: ModelStats;
+  bytes: FileBytes | undefined;
+  textures: TextureInfo[] | undefined;
+}) {
   return (
     <dl class="facts viewer-stats" aria-label="Model statistics">
       <dt>File</dt>
@@ -36,7 +53,10 @@ export function ModelFacts({ name, stats, bytes, textures }: { name: string; sta
       {bytes && (
         <>
           <dt>File size</dt>
-          <dd data-stat="file-size">{formatBytes(bytes.model) + (bytes.others ? ` (+ ${bytes.others} beside it: ${formatBytes(bytes.othersBytes)})` : '')}</dd>
+          <dd data-stat="file-size">
+            {formatBytes(bytes.model) +
+              (bytes.others ? ` (+ ${bytes.others} beside it: ${formatBytes(bytes.othersBytes)})` : '')}
+          </dd>
         </>
       )}
       <dt>Textures</dt>
@@ -49,7 +69,8 @@ export function ModelFacts({ name, stats, bytes, textures }: { name: string; sta
             <ul class="texture-list" aria-label="Textures">
               {textures.map((t, i) => (
                 <li key={i} data-width={t.width} data-height={t.height}>
-                  <span class="texture-name">{textureName(t.name)}</span> {t.width} × {t.height}, {formatBytes(t.gpuBytes)}
+                  <span class="texture-name">{textureName(t.name)}</span> {t.width} × {t.height},{' '}
+                  {formatBytes(t.gpuBytes)}
                 </li>
               ))}
             </ul>

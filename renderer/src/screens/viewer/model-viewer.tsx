@@ -5,23 +5,44 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { JointName } from '../../../../shared/joints.ts';
-import { loadBabylon, PBR_MODES, type ModelSource, type ModelStats, type TextureInfo, type Viewer, type ViewMode } from '../../../viewer/index.ts';
+import {
+  loadBabylon,
+  PBR_MODES,
+  type ModelSource,
+  type ModelStats,
+  type TextureInfo,
+  type Viewer,
+  type ViewMode,
+} from '../../../viewer/index.ts';
 import { Progress } from '../../components/ui.tsx';
 import { AnimationControls } from './animation-controls.tsx';
 import { EnvironmentControls } from './environment-controls.tsx';
 import { type FileBytes, metres, ModelFacts } from './model-facts.tsx';
 import { ValidationPanel } from './validation-panel.tsx';
 
-type Status = { state: 'empty' } | { state: 'loading'; name: string; share?: number } | { state: 'ready'; name: string; stats: ModelStats } | { state: 'error'; name: string; message: string };
+type Status =
+  | { state: 'empty' }
+  | { state: 'loading'; name: string; share?: number }
+  | { state: 'ready'; name: string; stats: ModelStats }
+  | { state: 'error'; name: string; message: string };
 
 function sourceName(source: ModelSource): string {
-  return 'files' in source ? (source.files.find((f) => /\.(glb|gltf|obj|fbx|usdz|usda)$/i.test(f.name))?.name ?? source.files[0]?.name ?? 'file') : source.name;
+  return 'files' in source
+    ? (source.files.find((f) => /\.(glb|gltf|obj|fbx|usdz|usda)$/i.test(f.name))?.name ??
+        source.files[0]?.name ??
+        'file')
+    : source.name;
 }
 
 function reasonOf(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   // Babylon prefixes its loader errors with the URL; keep the reason readable.
-  return text.replace(/^Unable to load from [^:]+:[^:]*: ?/, '').replace(/^(blob|file|https?):\S*\s*/, '').trim() || 'the file could not be read';
+  return (
+    text
+      .replace(/^Unable to load from [^:]+:[^:]*: ?/, '')
+      .replace(/^(blob|file|https?):\S*\s*/, '')
+      .trim() || 'the file could not be read'
+  );
 }
 
 const MODES: readonly { mode: ViewMode; label: string; title: string }[] = [
@@ -89,7 +110,10 @@ export function ModelViewer({
     // a failure (no WebGL) is shown when a file is opened.
     void viewer().catch(() => {});
     return () => {
-      void viewerRef.current?.then((v) => v.dispose(), () => {});
+      void viewerRef.current?.then(
+        (v) => v.dispose(),
+        () => {},
+      );
     };
   }, []);
 
@@ -120,7 +144,12 @@ export function ModelViewer({
           if (!current) return;
           setStatus({ state: 'ready', name, stats });
           // Resolutions are known once the textures have loaded (after the first frame, often).
-          void viewerRef.current?.then((v) => v.textures()).then((list) => current && setTextures(list), () => {});
+          void viewerRef.current
+            ?.then((v) => v.textures())
+            .then(
+              (list) => current && setTextures(list),
+              () => {},
+            );
         },
         (e: unknown) => current && setStatus({ state: 'error', name, message: reasonOf(e) }),
       );
@@ -130,7 +159,10 @@ export function ModelViewer({
   }, [source]);
 
   useEffect(() => {
-    void viewerRef.current?.then((v) => v.setMode(mode), () => {});
+    void viewerRef.current?.then(
+      (v) => v.setMode(mode),
+      () => {},
+    );
   }, [mode]);
   // A model without PBR materials has no channels to show: back to Textured.
   const pbr = status.state === 'ready' && status.stats.pbr;
@@ -149,17 +181,29 @@ export function ModelViewer({
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   };
   useEffect(() => {
-    void viewerRef.current?.then((v) => v.showBounds(bounds), () => {});
+    void viewerRef.current?.then(
+      (v) => v.showBounds(bounds),
+      () => {},
+    );
   }, [bounds]);
   useEffect(() => live?.highlightJoint(highlightJoint), [live, highlightJoint]);
 
   const stats = status.state === 'ready' ? status.stats : undefined;
   const bytes = source ? fileBytes(source) : undefined;
-  const gltf = !!source && ('files' in source ? /\.(glb|gltf)$/i.test(sourceName(source)) : source.format === 'glb' || source.format === 'gltf');
+  const gltf =
+    !!source &&
+    ('files' in source
+      ? /\.(glb|gltf)$/i.test(sourceName(source))
+      : source.format === 'glb' || source.format === 'gltf');
   return (
     <div class="viewer" data-state={status.state} data-name={status.state === 'empty' ? undefined : status.name}>
       <div class="viewer-stage">
-        <canvas ref={canvasRef} class="viewer-canvas" tabIndex={0} aria-label={`3D view of ${label}. Drag to orbit, right-drag or shift-drag to pan, wheel to zoom.`} />
+        <canvas
+          ref={canvasRef}
+          class="viewer-canvas"
+          tabIndex={0}
+          aria-label={`3D view of ${label}. Drag to orbit, right-drag or shift-drag to pan, wheel to zoom.`}
+        />
         {status.state === 'empty' && <p class="viewer-overlay muted">No model open.</p>}
         {status.state === 'loading' && (
           <div class="viewer-overlay" role="status">
@@ -190,7 +234,11 @@ export function ModelViewer({
                 data-mode={m.mode}
                 aria-pressed={mode === m.mode}
                 disabled={off}
-                title={off ? `${m.label}: this model has no PBR materials, so there is no ${m.label.toLowerCase()} channel to show` : m.title}
+                title={
+                  off
+                    ? `${m.label}: this model has no PBR materials, so there is no ${m.label.toLowerCase()} channel to show`
+                    : m.title
+                }
                 onClick={() => setMode(m.mode)}
               >
                 {m.label}
@@ -203,7 +251,12 @@ export function ModelViewer({
           <button type="button" disabled={!stats} onClick={() => void viewerRef.current?.then((v) => v.frame())}>
             Frame
           </button>
-          <button type="button" disabled={!stats} title="Save the current view as a PNG" onClick={() => void screenshot()}>
+          <button
+            type="button"
+            disabled={!stats}
+            title="Save the current view as a PNG"
+            onClick={() => void screenshot()}
+          >
             Screenshot
           </button>
         </fieldset>
@@ -218,7 +271,9 @@ export function ModelViewer({
           </ul>
         )}
         {(stats || status.state === 'error') && source && gltf && <ValidationPanel source={source} />}
-        {stats && status.state === 'ready' && <ModelFacts name={fileLabel ?? status.name} stats={stats} bytes={bytes} textures={textures} />}
+        {stats && status.state === 'ready' && (
+          <ModelFacts name={fileLabel ?? status.name} stats={stats} bytes={bytes} textures={textures} />
+        )}
       </div>
     </div>
   );

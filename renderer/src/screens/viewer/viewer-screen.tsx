@@ -91,7 +91,9 @@ export function ViewerScreen() {
         />
         <span class="muted">or drop the files here. Nothing leaves this computer.</span>
       </section>
-      <CacheOpener onOpen={(m) => setSource({ url: m.url, format: m.format as ModelFormat, name: m.label, size: m.size })} />
+      <CacheOpener
+        onOpen={(m) => setSource({ url: m.url, format: m.format as ModelFormat, name: m.label, size: m.size })}
+      />
       <ModelViewer source={source} label="the opened file" />
     </>
   );
