@@ -1,7 +1,8 @@
 // Kill -9 the CLI while it waits for a job, start it again: the job completes and nothing is created twice.
 import { describe, expect, it } from 'vitest';
-import { realFixture } from '../fixtures.ts';
-import { cleanEnv, runCli, startCli, tempDataDir } from '../cli/run-cli.ts';
+import { realFixture } from '../../fixtures.ts';
+import { cleanEnv, tempDataDir } from '../../cli/run-cli.ts';
+import { spawnCli as runCli, startCli } from '../cli/spawn-cli.ts';
 
 describe('crash recovery of the CLI', () => {
   it('a job survives kill -9 of the waiting CLI and completes on the next run', async () => {

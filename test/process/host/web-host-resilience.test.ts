@@ -9,9 +9,9 @@ import { connect, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { WEB_PROTOCOL, type EventMessage } from '../../shared/bridge/web-protocol.ts';
-import { attachEventSocket } from '../../main/host/events-socket.ts';
-import { raw, tempDir, until } from './helpers.ts';
+import { WEB_PROTOCOL, type EventMessage } from '../../../shared/bridge/web-protocol.ts';
+import { attachEventSocket } from '../../../main/host/events-socket.ts';
+import { raw, tempDir, until } from '../../host/helpers.ts';
 
 const data = tempDir('web-host-resilience');
 let child: ChildProcess;
@@ -22,7 +22,7 @@ let hostHeader: string;
 let cookie: string;
 
 beforeAll(async () => {
-  child = spawn(process.execPath, [new URL('./web-host-process.ts', import.meta.url).pathname, data.path], {
+  child = spawn(process.execPath, [new URL('../../host/web-host-process.ts', import.meta.url).pathname, data.path], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

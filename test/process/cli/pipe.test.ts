@@ -3,8 +3,9 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { realFixture } from '../fixtures.ts';
-import { cleanEnv, LAUNCHER, runCli, startCli, tempDataDir } from './run-cli.ts';
+import { realFixture } from '../../fixtures.ts';
+import { cleanEnv, tempDataDir } from '../../cli/run-cli.ts';
+import { LAUNCHER, spawnCli as runCli, startCli } from './spawn-cli.ts';
 
 /** The embedded engine's account has credits for 100 image-to-3D jobs. */
 const JOBS = 100;

@@ -2,20 +2,11 @@
 // the token is not readable by scripts (HttpOnly), and the CSP blocks inline script.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startWebHost, type RunningWebHost } from '../../main/host/web-host.ts';
-import { tempDir } from './helpers.ts';
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+import { tempDir } from '../host/helpers.ts';
+import { sharedBrowser } from './harness.ts';
 
 const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>bridge test</title><script src="/app.js" defer></script></head>
 <body><pre id="out"></pre><script>window.inlineRan = true;</script></body></html>`;
@@ -42,12 +33,11 @@ beforeAll(async () => {
   writeFileSync(join(renderer, 'app.js'), SCRIPT);
   [host, browser] = await Promise.all([
     startWebHost({ dataDir: join(dir.path, 'data'), rendererDir: renderer, serviceOptions: { engineSpeed: 500 } }),
-    chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS }),
+    sharedBrowser(),
   ]);
 });
 
 afterAll(async () => {
-  await browser?.close();
   await host?.close();
   dir.remove();
 });

@@ -14,7 +14,7 @@ import {
   send,
   startTestEngine,
   type TestEngine,
-} from './helpers.ts';
+} from '../../engine/helpers.ts';
 
 let engine: TestEngine;
 beforeAll(async () => {
@@ -127,7 +127,13 @@ describe('run.ts in a child process', () => {
     const dataDir = await makeDataDir();
     const child = spawn(
       process.execPath,
-      [fileURLToPath(new URL('../../main/engine/run.ts', import.meta.url)), '--data-dir', dataDir, '--speed', '1000'],
+      [
+        fileURLToPath(new URL('../../../main/engine/run.ts', import.meta.url)),
+        '--data-dir',
+        dataDir,
+        '--speed',
+        '1000',
+      ],
       {
         env: {
           ...process.env,

@@ -4,8 +4,9 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { realFixture } from '../fixtures.ts';
-import { cleanEnv, LAUNCHER, runCli, tempDataDir, type CliResult } from './run-cli.ts';
+import { realFixture } from '../../fixtures.ts';
+import { cleanEnv, tempDataDir, type CliResult } from '../../cli/run-cli.ts';
+import { LAUNCHER, spawnCli as runCli } from './spawn-cli.ts';
 
 /** `ch\xff.png`: 0xff is never valid in UTF-8. */
 const BAD_NAME = Buffer.from([0x63, 0x68, 0xff, 0x2e, 0x70, 0x6e, 0x67]);

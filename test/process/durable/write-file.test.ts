@@ -3,10 +3,10 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSyn
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { moveFileDurable, writeFileDurable, writeFileDurableSync } from '../../main/durable/write-file.ts';
-import { tempDir } from '../helpers.ts';
+import { moveFileDurable, writeFileDurable, writeFileDurableSync } from '../../../main/durable/write-file.ts';
+import { tempDir } from '../../helpers.ts';
 
-const WRITER = fileURLToPath(new URL('./fixtures/durable-writer.ts', import.meta.url));
+const WRITER = fileURLToPath(new URL('../../durable/fixtures/durable-writer.ts', import.meta.url));
 const mode = (path: string) => statSync(path).mode & 0o777;
 
 describe('durable writes', () => {

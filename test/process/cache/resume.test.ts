@@ -8,11 +8,11 @@ import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
-import { openDatabase } from '../../main/store/database.ts';
-import { startTestEngine, type TestEngine } from '../engine/helpers.ts';
-import { hostFile, recordingProxy, sha256File, type RecordingProxy } from './helpers.ts';
+import { openDatabase } from '../../../main/store/database.ts';
+import { startTestEngine, type TestEngine } from '../../engine/helpers.ts';
+import { hostFile, recordingProxy, sha256File, type RecordingProxy } from '../../cache/helpers.ts';
 
-const CHILD = fileURLToPath(new URL('./fixtures/fetch-output.ts', import.meta.url));
+const CHILD = fileURLToPath(new URL('../../cache/fixtures/fetch-output.ts', import.meta.url));
 const MiB = 1 << 20;
 
 let engine: TestEngine | undefined;

@@ -6,14 +6,14 @@ import { once } from 'node:events';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cachePath, WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
-import { createServices } from '../../main/app/services.ts';
-import { BridgeService } from '../../main/host/bridge-service.ts';
-import { cleanEnv } from '../cli/run-cli.ts';
-import { KEY, startTestEngine, type TestEngine } from '../engine/helpers.ts';
-import { raw, recordEvents, tempDir, until } from './helpers.ts';
+import { cachePath, WEB_PROTOCOL } from '../../../shared/bridge/web-protocol.ts';
+import { createServices } from '../../../main/app/services.ts';
+import { BridgeService } from '../../../main/host/bridge-service.ts';
+import { cleanEnv } from '../../cli/run-cli.ts';
+import { KEY, startTestEngine, type TestEngine } from '../../engine/helpers.ts';
+import { raw, recordEvents, tempDir, until } from '../../host/helpers.ts';
 
-const START = resolve(import.meta.dirname, '..', '..', 'scripts', 'start.ts');
+const START = resolve(import.meta.dirname, '..', '..', '..', 'scripts', 'start.ts');
 const cleanup: (() => Promise<void> | void)[] = [];
 
 afterEach(async () => {

@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DownloadCache } from '../../main/cache/download-cache.ts';
-import { DownloadError } from '../../main/cache/downloader.ts';
-import { fastGet, FastGetError, type BodySink, type FastResponse } from '../../main/cache/fast-get.ts';
-import { openDatabase } from '../../main/store/database.ts';
+import { DownloadCache } from '../../../main/cache/download-cache.ts';
+import { DownloadError } from '../../../main/cache/downloader.ts';
+import { fastGet, FastGetError, type BodySink, type FastResponse } from '../../../main/cache/fast-get.ts';
+import { openDatabase } from '../../../main/store/database.ts';
 
 const BODY = randomBytes(3 << 20);
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

@@ -2,12 +2,12 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { buildGlb, renderTexture } from '../../main/engine/outputs/index.ts';
-import { exportAsset } from '../../main/export/export.ts';
-import { killAtMarker } from '../helpers.ts';
-import { makeProject, SOURCE, tempDir } from './helpers.ts';
+import { buildGlb, renderTexture } from '../../../main/engine/outputs/index.ts';
+import { exportAsset } from '../../../main/export/export.ts';
+import { killAtMarker } from '../kill-at-marker.ts';
+import { makeProject, SOURCE, tempDir } from '../../export/helpers.ts';
 
-const EXPORTER = fileURLToPath(new URL('./fixtures/crash-exporter.ts', import.meta.url));
+const EXPORTER = fileURLToPath(new URL('../../export/fixtures/crash-exporter.ts', import.meta.url));
 
 it('leaves no target folder when the exporting process is killed mid-export, and the next export cleans up', async () => {
   const root = makeProject('unity');

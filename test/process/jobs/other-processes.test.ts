@@ -3,13 +3,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { JobView } from '../../shared/bridge/contract.ts';
-import { startWebHost } from '../../main/host/web-host.ts';
-import { openDatabase } from '../../main/store/database.ts';
-import { cleanEnv, runCli } from '../cli/run-cli.ts';
-import { recordEvents, tempDir, until } from '../host/helpers.ts';
+import type { JobView } from '../../../shared/bridge/contract.ts';
+import { startWebHost } from '../../../main/host/web-host.ts';
+import { openDatabase } from '../../../main/store/database.ts';
+import { cleanEnv } from '../../cli/run-cli.ts';
+import { spawnCli as runCli } from '../cli/spawn-cli.ts';
+import { recordEvents, tempDir, until } from '../../host/helpers.ts';
 
-const CHAIR = new URL('../../../shared/fixtures/real/images/chair.png', import.meta.url).pathname;
+const CHAIR = new URL('../../../../shared/fixtures/real/images/chair.png', import.meta.url).pathname;
 const data = tempDir('other-processes');
 afterAll(() => data.remove());
 

@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { openDatabase } from '../../main/store/database.ts';
-import { CRASH_ERROR } from '../../main/store/journal.ts';
-import { killAtMarker, tempDir } from '../helpers.ts';
+import { openDatabase } from '../../../main/store/database.ts';
+import { CRASH_ERROR } from '../../../main/store/journal.ts';
+import { tempDir } from '../../helpers.ts';
+import { killAtMarker } from '../kill-at-marker.ts';
 
-const WRITER = fileURLToPath(new URL('./fixtures/crash-writer.ts', import.meta.url));
+const WRITER = fileURLToPath(new URL('../../store/fixtures/crash-writer.ts', import.meta.url));
 
 it('keeps committed rows when the process is killed mid-transaction, and recovers the pending entry', async () => {
   const path = join(tempDir(), 'a.db');
