@@ -1,6 +1,7 @@
 // Create something at the service from the app: a checked local file (if any) and a request body, sent
 // through the submission journal (main/jobs/submit.ts), so a repeat of the same operation id replays it.
 // The creates still sending are kept by operation id, so the user can cut one off before it is created.
+import { fileNameOf } from '../../shared/url-name.ts';
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import type { EndpointId } from '../../shared/contract/index.ts';
@@ -82,6 +83,6 @@ export function labelOf(endpoint: EndpointId, body: unknown, file: string | unde
   if (text !== undefined) return String(Array.isArray(text) ? text.join(', ') : text).slice(0, 120);
   const url = [b.image_url, b.mesh_url, b.zip_url].find((v): v is string => typeof v === 'string');
   if (url !== undefined)
-    return url.startsWith('data:') ? `${endpoint} image` : (basename(url.split('?')[0]!) || endpoint).slice(0, 120);
+    return url.startsWith('data:') ? `${endpoint} image` : (fileNameOf(url) || endpoint).slice(0, 120);
   return endpoint;
 }
