@@ -34,6 +34,8 @@ export async function runEndpointCommand(command: EndpointCommand, ctx: CommandC
     }
     // A replay of a journaled operation sends nothing new: no price to show.
     const replay = operationId !== undefined && services.store.journal.get(operationId) !== undefined;
+    // A bad value is refused before anything is sent, even the read of the balance the price needs.
+    if (!replay) services.client.prepare(command.endpoint, call);
     const cost = replay ? undefined : await checkCost(services, [command.endpoint]);
     if (cost && !ctx.values.json) ctx.io.stderr(`${cost.line}\n`);
     const outcome = await services.submitter.submit(command.endpoint, call, {

@@ -67,6 +67,7 @@ function summariseArray(value: unknown[]): string {
 interface ListLike {
   results: { session_code: string; status: string; created_at?: string; model_version?: string }[];
   page: number;
+  skip?: number | undefined;
   totalPages: number;
   totalResults: number;
   credits?: number;
@@ -78,7 +79,12 @@ function formatList(list: ListLike, kind: ResourceKind | undefined): string {
     const s = kind ? normaliseStatus(kind, r.status) : { state: 'unknown' as const, raw: r.status };
     return `${r.session_code}  ${shownState(s).padEnd(9)}  ${r.status.padEnd(24)}  ${r.created_at ?? ''}`;
   });
-  const footer = [`page ${list.page} of ${list.totalPages} (${list.totalResults} sessions)`];
+  // The answer's `skip` says which records came back, whichever way the service read `page`.
+  const which =
+    list.skip !== undefined && list.results.length > 0
+      ? `sessions ${list.skip + 1}–${list.skip + list.results.length} of ${list.totalResults}`
+      : `${list.totalResults} sessions`;
+  const footer = [`page ${list.page} of ${list.totalPages} (${which})`];
   if (list.credits !== undefined) footer.push(`credits: ${list.credits}`);
   if (list.image_to_3d_credits !== undefined) footer.push(`image-to-3D credits: ${list.image_to_3d_credits}`);
   return [...(rows.length ? rows : ['(no sessions)']), footer.join('  ·  ')].join('\n');

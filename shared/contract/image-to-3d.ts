@@ -77,10 +77,12 @@ export const listImageTo3dQuery = z.object({
     .min(1, rule('must be at least 1'))
     .max(100, rule('must be at most 100'))
     .default(10),
+  // A page number from 1 (the vendor's examples), or, as the spec words it, the number of records to skip
+  // (then 0 is the first record): both readings are met, so 0 is allowed (main/jobs/list-pages.ts).
   page: z.coerce
     .number(rule('must be a page number'))
     .int(rule('must be a whole number'))
-    .min(1, rule('must be 1 or more'))
+    .min(0, rule('must be 0 or more'))
     .default(1),
 });
 
@@ -224,7 +226,8 @@ export const get3dJobAck = z.looseObject({
 export const imageTo3dList = z.looseObject({
   results: z.array(imageTo3dSessionOlder),
   page: z.number().int(),
-  skip: z.number().int(),
+  // Which records came back (the vendor's mesh-animation list answers without it).
+  skip: z.number().int().optional(),
   limit: z.number().int(),
   totalPages: z.number().int(),
   totalResults: z.number().int(),
