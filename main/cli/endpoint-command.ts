@@ -39,7 +39,7 @@ export async function runEndpointCommand(command: EndpointCommand, ctx: CommandC
     const cost = replay ? undefined : await checkCost(services, [command.endpoint]);
     if (cost && !ctx.values.json) ctx.io.stderr(`${cost.line}\n`);
     const outcome = await services.submitter.submit(command.endpoint, call, {
-      label: labelOf(command, ctx.positionals),
+      label: labelOf(command, ctx.positionals, call.body),
       operationId,
     });
     let job = outcome.job;
@@ -90,9 +90,11 @@ export async function runEndpointCommand(command: EndpointCommand, ctx: CommandC
   }
 }
 
-/** What the user sees for the job: the file name, prompt or session. */
-function labelOf(command: EndpointCommand, positionals: string[]): string {
-  const first = positionals.join(' ');
+/** What the user sees for the job: the file name, prompt or session (a URL given as an option: its file name). */
+function labelOf(command: EndpointCommand, positionals: string[], body: unknown): string {
+  const b = (body ?? {}) as Record<string, unknown>;
+  const url = [b.mesh_url, b.image_url, b.zip_url].find((v): v is string => typeof v === 'string');
+  const first = positionals.join(' ') || (url ?? '');
   // A URL gives its file name only (a signed URL's query string never reaches the label, nor the export folder).
   const label = first.startsWith('data:') ? 'image' : fileNameOf(first) || first;
   return `${command.name} ${label}`.slice(0, 120);

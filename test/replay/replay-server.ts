@@ -258,7 +258,12 @@ export class ReplayServer {
       const got = this.fixture('mesh-animation-get').data;
       const read = (status: string, extra: Record<string, unknown> = {}) =>
         JSON.parse(JSON.stringify({ ...got, status, prompts: [], ...extra }).replaceAll(got.session_code, code));
-      this.addAnimation(code, [read('init_processing'), read('init_done')]);
+      // As the vendor's list and get examples show it: being read, then ready, then its library clips made.
+      this.addAnimation(code, [
+        read('init_processing', { animation_url: '', animation_library: [] }),
+        read('init_done', { animation_url: '', animation_library: [] }),
+        read('predefined_done'),
+      ]);
       return env({ ...data, session_code: code }, 'Success');
     }
     if (method === 'POST' && path === '/mesh-animation/text-multi') {
