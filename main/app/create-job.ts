@@ -81,7 +81,10 @@ export function labelOf(endpoint: EndpointId, body: unknown, file: string | unde
   const b = (body ?? {}) as Record<string, unknown>;
   const text = [b.text, b.texts, b.description, b.prompt].find((v) => typeof v === 'string' || Array.isArray(v));
   if (text !== undefined) return String(Array.isArray(text) ? text.join(', ') : text).slice(0, 120);
-  const url = [b.image_url, b.mesh_url, b.zip_url].find((v): v is string => typeof v === 'string');
+  const input = (b.input ?? {}) as Record<string, unknown>; // a v3 create names its mesh or image in `input`
+  const url = [b.image_url, b.mesh_url, b.zip_url, input.mesh, input.image].find(
+    (v): v is string => typeof v === 'string',
+  );
   if (url !== undefined)
     return url.startsWith('data:') ? `${endpoint} image` : (fileNameOf(url) || endpoint).slice(0, 120);
   return endpoint;

@@ -14,7 +14,7 @@ export const REPLAY_KEY = 'sk_replay_0123456789abcdef';
 
 /** The signature query of the URLs the service hands out (shape of an Azure blob SAS, as in the SDK's examples). */
 export const SAS =
-  'sp=r&st=2024-05-23T14:35:54Z&se=2025-05-23T22:35:54Z&spr=https&sv=2022-11-02&sr=b&sig=TOPUyeztCcwyqqy60CB3ghREYG8N3UevpU3CQesWk0w%3D';
+  'sp=r&st=2024-05-23T14:35:54Z&se=2025-05-23T22:35:54Z&spr=https&sv=2022-11-02&sr=b&sig=cmVwbGF5LW5vdC1hLXJlYWwtc2lnbmF0dXJlLTAwMDA%3D';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 
