@@ -34,7 +34,10 @@ describe('fileNameOf: the one function that names a file from a URL', () => {
   });
 
   it('names the jobs of the app and the export folders, also of labels older versions made', () => {
-    expect(labelOf('createRetopology', { input: { mesh: 'x' } }, undefined)).toBe('createRetopology');
+    expect(labelOf('createRetopology', { input: { mesh: `https://h/a/mesh.glb?${SAS}` } }, undefined)).toBe('mesh.glb');
+    expect(labelOf('createRetopology', { input: { mesh: 'ASSET_1747335632_4906245' } }, undefined)).toBe(
+      'ASSET_1747335632_4906245',
+    );
     expect(labelOf('uploadAnimationMesh', { mesh_url: `https://h/m/Male_Casual.fbx?${SAS}` }, undefined)).toBe(
       'Male_Casual.fbx',
     );
