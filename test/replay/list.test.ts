@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../main/api/client.ts';
 import { listPages } from '../../main/jobs/list-pages.ts';
+import { tempDataDir } from '../cli/run-cli.ts';
 import { cli } from './helpers.ts';
 import { type PageReading, REPLAY_KEY, type ReplayServer, startReplay } from './replay-server.ts';
 
@@ -55,6 +56,31 @@ describe.each<PageReading>(['page-number', 'records-skipped'])('a service readin
     expect(got.code).toBe(0);
     const newest = String(replay.listed[0]!.session_code);
     expect((JSON.parse(got.stdout) as { data: { session_code: string } }).data.session_code).toBe(newest);
+  });
+
+  it('`reconcile` finds it later, when the search right after the lost answer could not list', async () => {
+    replay.pageReading = reading;
+    others(4);
+    const dataDir = tempDataDir();
+    replay.override({ method: 'POST', path: '/image-to-3d-sessions', drop: true });
+    replay.override({
+      method: 'GET',
+      path: '/image-to-3d-sessions',
+      query: (q) => q.get('limit') === '100',
+      status: 400,
+      body: { error: 'Bad Request', message: 'listing is unavailable', statusCode: 400 },
+    });
+    const lost = await cli(replay, ['create-3d', 'https://example.com/lost-robot.png'], dataDir);
+    expect(lost.code).toBe(3);
+    expect(lost.stderr).toMatch(/was lost .* It was NOT sent again/);
+    const newest = String(replay.listed[0]!.session_code);
+    const reconciled = await cli(replay, ['reconcile', '--json'], dataDir);
+    expect(reconciled.code).toBe(0);
+    const [result] = JSON.parse(reconciled.stdout) as { outcome: string; reconciled: boolean }[];
+    expect(result).toMatchObject({ outcome: `reconciled with ${newest}`, reconciled: true });
+    const jobs = JSON.parse((await cli(replay, ['jobs', '--json'], dataDir)).stdout) as { remoteId: string }[];
+    expect(jobs.map((j) => j.remoteId)).toEqual([newest]);
+    expect(replay.apiRequests().filter((r) => r.method === 'POST')).toHaveLength(1);
   });
 
   it('list shows which records came back', async () => {

@@ -70,6 +70,8 @@ export interface Override {
   drop?: boolean;
   /** How many requests it answers (default 1). */
   times?: number;
+  /** Only requests whose query this accepts. */
+  query?: (query: URLSearchParams) => boolean;
 }
 
 /** The statuses an image-to-3D session goes through, one per read (the last one stays). */
@@ -175,7 +177,10 @@ export class ReplayServer {
       return send(res, 401, { error: 'Unauthorized', message: 'Invalid API key', statusCode: 401 });
 
     const at = this.#overrides.findIndex(
-      (o) => o.method === method && (typeof o.path === 'string' ? o.path === path : o.path.test(path)),
+      (o) =>
+        o.method === method &&
+        (typeof o.path === 'string' ? o.path === path : o.path.test(path)) &&
+        (o.query === undefined || o.query(url.searchParams)),
     );
     const override = at >= 0 ? this.#overrides[at]! : undefined;
     if (override) {
