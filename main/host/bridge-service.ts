@@ -5,6 +5,7 @@
 // no API key ever crosses the bridge. Both transports (Electron IPC in main/electron/, the web host in
 // web-host.ts) call this one class; what only Electron can do (dialogs, the OS keychain) comes in through
 // `platform`, so the class runs and is tested in plain Node.
+import { listPageNumber } from '../jobs/list-pages.ts';
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import {
@@ -270,7 +271,8 @@ export class BridgeService {
       },
       'sessions.list': async (i) => {
         const { client, health } = this.services;
-        const data = await client.listImageTo3d({ page: i.page, limit: i.limit }).catch((error: unknown) => {
+        // The page as the app counts it, whichever way the service reads `page` (main/jobs/list-pages.ts).
+        const data = await listPageNumber(client, i.page, i.limit).catch((error: unknown) => {
           health.record({ error });
           throw error;
         });

@@ -47,3 +47,21 @@ export async function* listPages(
     if (list.results.length === 0 || offset >= total) return;
   }
 }
+
+/**
+ * Page `page` (from 1) of `limit` records, as the app counts pages, whichever way the service reads `page`:
+ * asked as a page number; when the answer's `skip` shows the records-skipped reading, asked again for the
+ * records that page holds. `page` in the result is the app's page number.
+ */
+export async function listPageNumber(
+  client: Pick<ServiceClient, 'listImageTo3d'>,
+  page: number,
+  limit: number,
+  o: CallOptions = {},
+): Promise<ImageTo3dList> {
+  const wanted = (Math.max(page, 1) - 1) * limit;
+  const first = await client.listImageTo3d({ limit, page }, o);
+  if (recordsSkipped(first, page, limit) === wanted) return first;
+  const again = await client.listImageTo3d({ limit, page: wanted }, o);
+  return { ...again, page };
+}

@@ -3,7 +3,7 @@
 // which records came back; the lost-create search finds the newest session either way.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../main/api/client.ts';
-import { listPages } from '../../main/jobs/list-pages.ts';
+import { listPageNumber, listPages } from '../../main/jobs/list-pages.ts';
 import { tempDataDir } from '../cli/run-cli.ts';
 import { cli } from './helpers.ts';
 import { type PageReading, REPLAY_KEY, type ReplayServer, startReplay } from './replay-server.ts';
@@ -81,6 +81,23 @@ describe.each<PageReading>(['page-number', 'records-skipped'])('a service readin
     const jobs = JSON.parse((await cli(replay, ['jobs', '--json'], dataDir)).stdout) as { remoteId: string }[];
     expect(jobs.map((j) => j.remoteId)).toEqual([newest]);
     expect(replay.apiRequests().filter((r) => r.method === 'POST')).toHaveLength(1);
+  });
+
+  it("the app's page N holds the records of page N (the page's session list)", async () => {
+    replay.pageReading = reading;
+    others(7);
+    const client = new ServiceClient({ baseUrl: replay.url, apiKey: REPLAY_KEY });
+    try {
+      for (const n of [1, 2, 3]) {
+        const page = await listPageNumber(client, n, 3);
+        expect(page.page).toBe(n);
+        expect(page.results.map((s) => s.session_code)).toEqual(
+          replay.listed.slice((n - 1) * 3, n * 3).map((s) => s.session_code),
+        );
+      }
+    } finally {
+      await client.close();
+    }
   });
 
   it('list shows which records came back', async () => {
