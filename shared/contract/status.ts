@@ -56,6 +56,6 @@ function guess(key: string): Lifecycle {
  * The state as shown to people: a status this version does not know is shown by its own text (the job is
  * still followed), never as "unknown" alone.
  */
-export function shownState(status: Pick<NormalisedStatus, 'state' | 'raw'>): string {
+export function shownState(status: { state: string; raw: string }): string {
   return status.state === 'unknown' ? status.raw || 'unknown' : status.state;
 }
