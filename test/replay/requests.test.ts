@@ -3,6 +3,7 @@
 // and a preview by spin index that also names the spin's URL, as the official SDK does.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../cli/run-cli.ts';
+import { realFixture } from '../fixtures.ts';
 import { cli } from './helpers.ts';
 import { OLDER_LIFECYCLE, type ReplayServer, startReplay } from './replay-server.ts';
 
@@ -106,6 +107,13 @@ describe('a create whose answer is lost', () => {
 describe('a bad value', () => {
   it('create-3d --geometry-model ultra is refused before anything is sent (not even the balance read)', async () => {
     const got = await cli(replay, ['create-3d', 'https://example.com/chair.png', '--geometry-model', 'ultra']);
+    expect(got.code).toBe(2);
+    expect(got.stderr).toMatch(/geometry_model.*must be one of "base", "turbo"/);
+    expect(replay.requests).toEqual([]);
+  });
+
+  it('batch --geometry-model ultra too', async () => {
+    const got = await cli(replay, ['batch', realFixture('images', 'chair.png'), '--geometry-model', 'ultra']);
     expect(got.code).toBe(2);
     expect(got.stderr).toMatch(/geometry_model.*must be one of "base", "turbo"/);
     expect(replay.requests).toEqual([]);
