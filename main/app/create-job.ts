@@ -1,11 +1,11 @@
 // Create something at the service from the app: a checked local file (if any) and a request body, sent
 // through the submission journal (main/jobs/submit.ts), so a repeat of the same operation id replays it.
 // The creates still sending are kept by operation id, so the user can cut one off before it is created.
-import { fileNameOf } from '../../shared/url-name.ts';
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import type { EndpointId } from '../../shared/contract/index.ts';
 import { conflict } from '../../shared/errors.ts';
+import { fileNameOf } from '../../shared/url-name.ts';
 import { inspectFile, sha256File } from '../files/inspect.ts';
 import type { SubmitOutcome } from '../jobs/submit.ts';
 import type { Services } from './services.ts';

@@ -2,8 +2,8 @@
 // each cached output (shared/output-kind.ts) mapped to the export's file kind. An animation job's clips
 // (the library's and every prompt's, each a GLB of the same rig) are gathered into its one GLB (clips.ts);
 // a retopology's OBJ comes with the MTL and textures the cache keeps beside it (cache/obj-companions.ts).
-import { fileNameOf } from '../../shared/url-name.ts';
 import { jobDef } from '../../shared/kinds/index.ts';
+import { fileNameOf } from '../../shared/url-name.ts';
 import {
   formatOutputKind,
   parseOutputKind,

@@ -5,7 +5,6 @@
 // no API key ever crosses the bridge. Both transports (Electron IPC in main/electron/, the web host in
 // web-host.ts) call this one class; what only Electron can do (dialogs, the OS keychain) comes in through
 // `platform`, so the class runs and is tested in plain Node.
-import { listPageNumber } from '../jobs/list-pages.ts';
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import {
@@ -35,6 +34,7 @@ import { cachedZipEntries, ZipEntryError } from '../cache/zip-entries.ts';
 import type { KeyVault, Profile } from '../config/profiles.ts';
 import type { ConnectionSettings } from '../config/data-dir.ts';
 import { detectProject } from '../export/index.ts';
+import { listPageNumber } from '../jobs/list-pages.ts';
 import { reconcileJournal } from '../jobs/reconcile.ts';
 import type { CacheEntry } from '../store/cache-entries.ts';
 import type { JobRecord } from '../store/jobs.ts';
