@@ -88,7 +88,7 @@ describe('the envelope endpoints', () => {
 
 describe('every status the public material shows', () => {
   const SHOWN: [ResourceKind, string, string][] = [
-    // image-to-3D, current form (docs get-session; SDK 0.1.6+: queued, in_progress, complete, failed)
+    // image-to-3D, current form (docs get-session; SDK 0.1.6+ reads session_status: complete, failed; 0.1.7+ names queued, in_progress)
     ['image_to_3d', 'queued', 'queued'],
     ['image_to_3d', 'in_progress', 'running'],
     ['image_to_3d', 'complete', 'succeeded'],
