@@ -1,5 +1,6 @@
 // The image-to-3D endpoints: create (current and older variants), spin, preview, refine, get, list, get-mesh.
 import { isHttpUrl } from '../../../shared/contract/index.ts';
+import type { EngineOlderCreate } from '../accepted.ts';
 import type { Services } from '../context.ts';
 import { creditsOf, imageTo3dCreditsOf } from '../credits.ts';
 import { HttpError } from '../http.ts';
@@ -41,16 +42,25 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
       return currentForm(s, rec, now);
     },
 
-    async createImageTo3dLegacy({ userId, now, body }) {
+    // The older create: at the legacy address, and at the base address when the body has older parameters
+    // (see accepted.ts). `generate_preview_mesh` (without `generate_spin_video`) makes the preview at once.
+    async createImageTo3dLegacy({ userId, now, body: given, base }) {
+      const body = given as unknown as EngineOlderCreate;
+      const previewAtOnce = body.generate_preview_mesh === true && body.generate_spin_video !== true;
       const rec = await createImageTo3d(s, userId, now, {
-        ...body,
+        image_url: body.image_url,
+        model_version: body.model_version,
+        auto_gen_3d: body.auto_gen_3d || previewAtOnce,
         form: 'older',
         geometry_model: 'base',
         texture_model: 'baked',
         topology: 'tris',
         resolution: 'low_poly',
-        scaled_bbox: [-1, -1, -1],
+        scaled_bbox: body.scaled_bbox ?? [-1, -1, -1],
+        pivot_point: body.pivot_point,
         preserve_aspect_ratio: false,
+        ...(base === 'base' && { older_names: 'base' as const }),
+        ...(previewAtOnce && { preview_at_once: true }),
       });
       return olderForm(s, rec, now);
     },
@@ -79,7 +89,7 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
             'wait for the spin views (status spin_generate_done) before asking for a preview.',
         );
       }
-      requireIdle(s, rec, now);
+      // A preview asked while another preview (or a refine) is being made is a new trial: it replaces that one.
       const index = body.selected_spin === undefined ? body.selected_spin_index : spinIndexOf(rec, body.selected_spin);
       startPreview(rec, index, body, faultOfStart(s, 'preview', rec.session_code), now);
       await s.save();
@@ -89,7 +99,8 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
     async refine({ userId, now, params, body }) {
       const rec = await olderFlowSession(s, params.session_code!, userId, now);
       const { status } = liveStatus(s, rec, now);
-      if (status !== 'preview_done') {
+      // A refine asked while one is being made is a new trial (it replaces that one); otherwise it needs a preview.
+      if (status !== 'preview_done' && rec.step?.name !== 'refine') {
         throw new HttpError(
           400,
           `Session ${rec.session_code} cannot be refined now: refining needs a finished preview (status preview_done), but its status is ${status}.`,
@@ -111,7 +122,7 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
       const mine = Object.values(s.state.imageTo3d)
         .filter((rec) => rec.user_id === userId)
         .reverse();
-      const skip = (page - 1) * limit;
+      const skip = Math.max(page - 1, 0) * limit; // page 0 skips none, like page 1
       const results = [];
       for (const rec of mine.slice(skip, skip + limit)) {
         results.push(olderForm(s, await readImageTo3d(s, rec.session_code, userId, now), now));
@@ -153,7 +164,7 @@ async function olderFlowSession(s: Services, code: string, userId: string, now: 
     throw new HttpError(
       400,
       `Session ${code} was created with the current one-step variant, which has no spin, preview or refine steps; ` +
-        'create the session at the legacy address for the step-by-step flow.',
+        'create the session at the legacy address, or with the older parameters (auto_gen_3d, model_version…), for the step-by-step flow.',
     );
   }
   return rec;

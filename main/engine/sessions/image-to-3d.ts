@@ -26,6 +26,7 @@ const URL_FIELDS = [
   'mesh_url_zip',
   'mesh_url_fbx',
   'mesh_url_usdz',
+  'preview_mesh_url',
   'preview_mesh_url_glb',
   'preview_mesh_url_zip',
   'preview_mesh_url_usdz',
@@ -56,6 +57,14 @@ export interface ImageTo3dRecord extends Stepped {
   pivot_point: Vec3;
   model_version: string;
   auto_gen_3d: boolean;
+  /**
+   * An older-form session created at the base address names its running steps as the SDK's first releases
+   * read them there: `spin_generate_processing` from the start, `training_preview` while the preview is made
+   * (and from the start when the preview is made at once). Absent: the legacy address's names.
+   */
+  older_names?: 'base';
+  /** The older create asked for the preview mesh at once (`generate_preview_mesh`): spin, then preview. */
+  preview_at_once?: boolean;
   /** Status after the last finished step; while a step runs, the status comes from its phases. */
   status: string;
   /** The running (or last) step ends failed (a session-failure fault rule). */
@@ -107,8 +116,19 @@ const SPIN_SIZE = 256;
 export function liveStatus(s: Services, rec: ImageTo3dRecord, now: number): { status: string; percent: number } {
   if (rec.step === undefined) return { status: rec.status, percent: FINAL_PERCENT[rec.status] ?? 0 };
   const fraction = s.clock.fraction(rec.step, now);
-  const status = rec.running_status ?? phaseStatus(PHASES[rec.step.name as keyof typeof PHASES], fraction);
+  const status =
+    rec.running_status ??
+    baseName(rec, rec.step.name) ??
+    phaseStatus(PHASES[rec.step.name as keyof typeof PHASES], fraction);
   return { status, percent: status === 'queued' || status === 'uploaded' ? 0 : runningPercent(fraction) };
+}
+
+/** The name of a running step of an older-form session created at the base address (see `older_names`). */
+function baseName(rec: ImageTo3dRecord, step: StepName): string | undefined {
+  if (rec.older_names !== 'base') return undefined;
+  if (step === 'preview' || (rec.preview_at_once && (step === 'upload' || step === 'spin'))) return 'training_preview';
+  if (step === 'upload' || step === 'spin') return 'spin_generate_processing';
+  return undefined;
 }
 
 function startStep(rec: ImageTo3dRecord, name: StepName, at: number): void {
@@ -148,6 +168,7 @@ function finish(rec: ImageTo3dRecord, step: StepName, endedAt: number): void {
     case 'preview':
       rec.status = 'preview_done';
       rec.outputs = {
+        preview_mesh_url: obj,
         preview_mesh_url_glb: glb,
         preview_mesh_url_zip: zip,
         preview_mesh_url_usdz: usdz,
@@ -379,6 +400,7 @@ function olderFields(s: Services, rec: ImageTo3dRecord, now: number) {
   return {
     status: liveStatus(s, rec, now).status,
     spins: spinViews(s, rec, now),
+    preview_mesh_url: u.preview_mesh_url,
     preview_mesh_url_glb: u.preview_mesh_url_glb,
     preview_mesh_url_zip: u.preview_mesh_url_zip,
     preview_mesh_url_usdz: u.preview_mesh_url_usdz,
@@ -427,6 +449,10 @@ export interface CreateInput extends Omit<CreateImageTo3dRequest, 'image_url'> {
   image_url: string;
   model_version: string;
   auto_gen_3d: boolean;
+  /** The older create's pivot (the SDK sends one); the current create has none. */
+  pivot_point?: Vec3 | undefined;
+  older_names?: 'base';
+  preview_at_once?: boolean;
 }
 
 export async function createImageTo3d(
@@ -452,9 +478,11 @@ export async function createImageTo3d(
     resolution: input.resolution,
     scaled_bbox: input.scaled_bbox,
     preserve_aspect_ratio: input.preserve_aspect_ratio,
-    pivot_point: [0, 0, 0],
+    pivot_point: input.pivot_point ?? [0, 0, 0],
     model_version: input.model_version,
     auto_gen_3d: input.auto_gen_3d,
+    ...(input.older_names !== undefined && { older_names: input.older_names }),
+    ...(input.preview_at_once === true && { preview_at_once: true }),
     status: input.form === 'current' ? 'queued' : 'uploaded',
     ...faultOfStart(s, input.form === 'current' ? 'createImageTo3d' : 'createImageTo3dLegacy'),
     runs: 0,
