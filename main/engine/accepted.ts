@@ -56,6 +56,8 @@ export const engineOlderCreate = createImageTo3dLegacyRequest.extend({
       error: 'must be text (the model version, e.g. "1.1")',
     })
     .default(''),
+  /** Absent and present-but-false differ at the base address (see the older create's handler). */
+  auto_gen_3d: looseBoolean.optional(),
   generate_preview_mesh: looseBoolean.optional(),
   generate_spin_video: looseBoolean.optional(),
   preview_mesh: z.string(rule('must be text, e.g. "turbo" or "hd"')).optional(),

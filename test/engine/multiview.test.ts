@@ -64,10 +64,14 @@ function silhouette(
   project: (p: number[]) => [number, number],
 ): Uint8Array {
   const out = new Uint8Array(GRID * GRID);
-  const uv = (v: number) =>
-    project([positions[v * 3]!, positions[v * 3 + 1]!, positions[v * 3 + 2]!]).map((t) => t * GRID);
+  const uv = (v: number): [number, number] => {
+    const [u, w] = project([positions[v * 3]!, positions[v * 3 + 1]!, positions[v * 3 + 2]!]);
+    return [u * GRID, w * GRID];
+  };
   for (let t = 0; t < indices.length; t += 3) {
-    const [a, b, c] = [uv(indices[t]!), uv(indices[t + 1]!), uv(indices[t + 2]!)] as [number, number][];
+    const a = uv(indices[t]!);
+    const b = uv(indices[t + 1]!);
+    const c = uv(indices[t + 2]!);
     const area = (b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1]);
     if (Math.abs(area) < 1e-12) continue;
     const i0 = Math.max(0, Math.floor(Math.min(a[0], b[0], c[0])));

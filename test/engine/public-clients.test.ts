@@ -194,6 +194,27 @@ describe('the older flow at the base address', () => {
     expect(done.preview_mesh_url_zip).toMatch(/^http/);
   });
 
+  it('a public page: preview_mesh, refine_speed, creativity… and it waits for preview_done (no preview asked)', async () => {
+    const created = await post(`${engine.url}/image-to-3d-sessions`, {
+      image_url: IMAGE,
+      refine_speed: 'slow',
+      preview_mesh: 'fast_sculpt',
+      texture_resolution: 2048,
+      topology: 'tris',
+      resolution: 'high_poly',
+      creativity: 'highest',
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ statusCode: 201, data: { status: 'training_preview' } });
+    const done = await pollUntil(
+      () => session(engine, created.body.data.session_code),
+      (s) => s.status === 'preview_done' || s.status.endsWith('failed'),
+    );
+    expect(done.status).toBe('preview_done');
+    await expectGlb(done.preview_mesh_url_glb);
+    expect(await (await fetch(done.preview_mesh_url)).text()).toMatch(/^v /m); // an OBJ
+  });
+
   it('a base create with auto_gen_3d or model_version answers the older form; one without stays current', async () => {
     const older = await post(`${engine.url}/image-to-3d-sessions`, {
       image_url: IMAGE,

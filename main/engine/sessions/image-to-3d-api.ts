@@ -43,14 +43,19 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
     },
 
     // The older create: at the legacy address, and at the base address when the body has older parameters
-    // (see accepted.ts). `generate_preview_mesh` (without `generate_spin_video`) makes the preview at once.
+    // (see accepted.ts). The preview is made at once (status training_preview until preview_done, the spin
+    // views made on the way) when `generate_preview_mesh` is true, and at the base address also when neither
+    // it, `generate_spin_video` nor `auto_gen_3d` says otherwise (public pages send only `preview_mesh`,
+    // `refine_speed`… there and wait for preview_done).
     async createImageTo3dLegacy({ userId, now, body: given, base }) {
       const body = given as unknown as EngineOlderCreate;
-      const previewAtOnce = body.generate_preview_mesh === true && body.generate_spin_video !== true;
+      const previewAtOnce =
+        body.generate_spin_video !== true &&
+        (body.generate_preview_mesh ?? (base === 'base' && body.auto_gen_3d === undefined));
       const rec = await createImageTo3d(s, userId, now, {
         image_url: body.image_url,
         model_version: body.model_version,
-        auto_gen_3d: body.auto_gen_3d || previewAtOnce,
+        auto_gen_3d: body.auto_gen_3d === true || previewAtOnce,
         form: 'older',
         geometry_model: 'base',
         texture_model: 'baked',
