@@ -306,6 +306,13 @@ describe('values public clients send', () => {
       model_version: '1.2',
       selected_spin_index: 3,
     });
+    // A public page sends the picture itself as selected_spin: the view is then selected_spin_index.
+    const asPicture = await post(`${engine.url}/image-to-3d-sessions/get-3d/preview/${code}`, {
+      selected_spin_index: 0,
+      selected_spin: IMAGE,
+    });
+    expect(asPicture.status, JSON.stringify(asPicture.body)).toBe(200);
+    expect(JSON.parse(asPicture.body.data.complete_job_data.task_data)).toMatchObject({ selected_spin_index: 0 });
     const refused = await post(`${engine.url}/image-to-3d-sessions/get-3d/preview/${code}`, { model_version: 2 });
     expect(refused.status).toBe(400);
     expect(refused.body.message).toContain('model_version');

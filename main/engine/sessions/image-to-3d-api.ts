@@ -95,7 +95,12 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
         );
       }
       // A preview asked while another preview (or a refine) is being made is a new trial: it replaces that one.
-      const index = body.selected_spin === undefined ? body.selected_spin_index : spinIndexOf(rec, body.selected_spin);
+      // `selected_spin` names a view by its URL; a public page sends the picture itself (a data URI) there, which
+      // names no view: `selected_spin_index` then says which.
+      const index =
+        body.selected_spin === undefined || !isHttpUrl(body.selected_spin)
+          ? body.selected_spin_index
+          : spinIndexOf(rec, body.selected_spin);
       startPreview(rec, index, body, faultOfStart(s, 'preview', rec.session_code), now);
       await s.save();
       return jobAck(rec, 'preview', { ...body, selected_spin_index: index }, now);
