@@ -273,7 +273,7 @@ function finish(s: Services, rec: GenerationRecord, _step: StepName, endedAt: nu
         front: picture,
         side,
         faces: total,
-        quads: false,
+        quads: (rec.settings as { topology?: unknown }).topology === 'quads',
         texture: rec.settings.texture_model ?? 'none',
       });
       continue;
