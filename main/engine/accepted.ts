@@ -60,6 +60,10 @@ export const engineOlderCreate = createImageTo3dLegacyRequest.extend({
   auto_gen_3d: looseBoolean.optional(),
   generate_preview_mesh: looseBoolean.optional(),
   generate_spin_video: looseBoolean.optional(),
+  /** The docs' older create: refine after the preview by itself. */
+  auto_refine: looseBoolean.optional(),
+  /** The docs' older create: false makes the meshes untextured. */
+  generate_texture: looseBoolean.optional(),
   preview_mesh: z.string(rule('must be text, e.g. "turbo" or "hd"')).optional(),
   scaled_bbox: scaledBbox.optional(),
   pivot_point: pivotPoint.optional(),
@@ -82,6 +86,7 @@ export const OLDER_CREATE_FIELDS = [
   'creativity',
   'refine_speed',
   'auto_refine',
+  'generate_texture',
   'texture_resolution',
 ] as const;
 

@@ -3,7 +3,7 @@
 // shaped as those clients send them.
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodePng } from '../../main/engine/outputs/index.ts';
+import { encodePng, readGlbJson } from '../../main/engine/outputs/index.ts';
 import { KEY, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
 
 const validator = createRequire(import.meta.url)('gltf-validator') as {
@@ -205,7 +205,8 @@ describe('the older flow at the base address', () => {
       creativity: 'highest',
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    expect(created.body).toMatchObject({ statusCode: 201, data: { status: 'training_preview' } });
+    // The docs' names: spin_generate_processing from creation, training_preview while the preview is made.
+    expect(created.body).toMatchObject({ statusCode: 201, data: { status: 'spin_generate_processing' } });
     const done = await pollUntil(
       () => session(engine, created.body.data.session_code),
       (s) => s.status === 'preview_done' || s.status.endsWith('failed'),
@@ -213,6 +214,34 @@ describe('the older flow at the base address', () => {
     expect(done.status).toBe('preview_done');
     await expectGlb(done.preview_mesh_url_glb);
     expect(await (await fetch(done.preview_mesh_url)).text()).toMatch(/^v /m); // an OBJ
+  });
+
+  it("the docs' sculpt session with auto_refine and no texture: refined by itself, training_refine then refine_done", async () => {
+    const created = await post(`${engine.url}/image-to-3d-sessions`, {
+      image_url: IMAGE,
+      preview_mesh: 'fast_sculpt',
+      generate_texture: false,
+      auto_refine: true,
+      creativity: 'lowest',
+      refine_speed: 'slow',
+      texture_resolution: 512,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const seen = new Set<string>([created.body.data.status]);
+    const done = await pollUntil(
+      async () => {
+        const s = await session(engine, created.body.data.session_code);
+        seen.add(s.status);
+        return s;
+      },
+      (s) => s.status === 'refine_done' || s.status.endsWith('failed'),
+    );
+    const named = ['spin_generate_processing', 'training_preview', 'preview_done', 'training_refine', 'refine_done'];
+    expect([...seen].filter((s) => !named.includes(s))).toEqual([]);
+    expect(done.status).toBe('refine_done');
+    expect(done.mesh_url_glb).toMatch(/^http/);
+    const glb = Buffer.from(await (await fetch(done.mesh_url_glb)).arrayBuffer());
+    expect(readGlbJson(glb)).not.toHaveProperty('images'); // generate_texture: false
   });
 
   it('a base create with auto_gen_3d or model_version answers the older form; one without stays current', async () => {

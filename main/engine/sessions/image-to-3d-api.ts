@@ -43,22 +43,24 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
     },
 
     // The older create: at the legacy address, and at the base address when the body has older parameters
-    // (see accepted.ts). The preview is made at once (status training_preview until preview_done, the spin
-    // views made on the way) when `generate_preview_mesh` is true, and at the base address also when neither
-    // it, `generate_spin_video` nor `auto_gen_3d` says otherwise (public pages send only `preview_mesh`,
-    // `refine_speed`… there and wait for preview_done).
+    // (see accepted.ts). The preview follows the spin views by itself with `auto_gen_3d`, with
+    // `generate_preview_mesh` (the SDK's first releases: then named training_preview from the start), and at the
+    // base address also when none of those nor `generate_spin_video` is sent (the docs' and public pages'
+    // `preview_mesh: "fast_sculpt"` sessions, which wait for preview_done). `auto_refine` refines it then.
     async createImageTo3dLegacy({ userId, now, body: given, base }) {
       const body = given as unknown as EngineOlderCreate;
-      const previewAtOnce =
-        body.generate_spin_video !== true &&
-        (body.generate_preview_mesh ?? (base === 'base' && body.auto_gen_3d === undefined));
+      const spinOnly = body.generate_spin_video === true || body.generate_preview_mesh === false;
+      const previewAtOnce = !spinOnly && body.generate_preview_mesh === true;
+      const implicit =
+        !spinOnly && base === 'base' && body.generate_preview_mesh === undefined && body.auto_gen_3d === undefined;
       const rec = await createImageTo3d(s, userId, now, {
         image_url: body.image_url,
         model_version: body.model_version,
-        auto_gen_3d: body.auto_gen_3d === true || previewAtOnce,
+        auto_gen_3d: body.auto_gen_3d === true || previewAtOnce || implicit,
+        ...(body.auto_refine === true && { auto_refine: true }),
         form: 'older',
         geometry_model: 'base',
-        texture_model: 'baked',
+        texture_model: body.generate_texture === false ? 'none' : 'baked',
         topology: 'tris',
         resolution: 'low_poly',
         scaled_bbox: body.scaled_bbox ?? [-1, -1, -1],

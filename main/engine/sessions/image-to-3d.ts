@@ -65,6 +65,8 @@ export interface ImageTo3dRecord extends Stepped {
   older_names?: 'base';
   /** The older create asked for the preview mesh at once (`generate_preview_mesh`): spin, then preview. */
   preview_at_once?: boolean;
+  /** The older create's `auto_refine`: the first preview is refined by itself once done (then cleared). */
+  auto_refine?: boolean;
   /** Status after the last finished step; while a step runs, the status comes from its phases. */
   status: string;
   /** The running (or last) step ends failed (a session-failure fault rule). */
@@ -128,6 +130,7 @@ function baseName(rec: ImageTo3dRecord, step: StepName): string | undefined {
   if (rec.older_names !== 'base') return undefined;
   if (step === 'preview' || (rec.preview_at_once && (step === 'upload' || step === 'spin'))) return 'training_preview';
   if (step === 'upload' || step === 'spin') return 'spin_generate_processing';
+  if (step === 'refine') return 'training_refine';
   return undefined;
 }
 
@@ -175,6 +178,10 @@ function finish(rec: ImageTo3dRecord, step: StepName, endedAt: number): void {
         mesh_url: glb,
         mesh_url_glb: glb,
       };
+      if (rec.auto_refine === true) {
+        delete rec.auto_refine; // the first preview only
+        startRefine(rec, {}, { fails: false }, endedAt);
+      }
       return;
     case 'refine':
       rec.status = 'refine_done';
@@ -453,6 +460,7 @@ export interface CreateInput extends Omit<CreateImageTo3dRequest, 'image_url'> {
   pivot_point?: Vec3 | undefined;
   older_names?: 'base';
   preview_at_once?: boolean;
+  auto_refine?: boolean;
 }
 
 export async function createImageTo3d(
@@ -483,6 +491,7 @@ export async function createImageTo3d(
     auto_gen_3d: input.auto_gen_3d,
     ...(input.older_names !== undefined && { older_names: input.older_names }),
     ...(input.preview_at_once === true && { preview_at_once: true }),
+    ...(input.auto_refine === true && { auto_refine: true }),
     status: input.form === 'current' ? 'queued' : 'uploaded',
     ...faultOfStart(s, input.form === 'current' ? 'createImageTo3d' : 'createImageTo3dLegacy'),
     runs: 0,
