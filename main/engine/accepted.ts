@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import {
   createImageTo3dLegacyRequest,
+  createImageTo3dRequest,
   createV3SessionRequest,
   type EndpointId,
   generationSettings,
@@ -69,6 +70,10 @@ export const engineOlderCreate = createImageTo3dLegacyRequest.extend({
   pivot_point: pivotPoint.optional(),
 });
 export type EngineOlderCreate = z.output<typeof engineOlderCreate>;
+
+/** The current create, with the `pivot_point` the SDK sends (the session answers it; SERVICE_API.md lists it there). */
+export const engineCurrentCreate = createImageTo3dRequest.extend({ pivot_point: pivotPoint.optional() });
+export type EngineCurrentCreate = z.output<typeof engineCurrentCreate>;
 
 /**
  * Parameters only the older create has: a create at the base address that carries one of them is the older create
@@ -172,6 +177,7 @@ export interface Accepted {
 /** Per endpoint, the schema the engine validates with instead of the contract's. */
 export const ENGINE_ACCEPTS: Partial<Record<EndpointId, Accepted>> = {
   listImageTo3d: { query: engineListQuery },
+  createImageTo3d: { body: engineCurrentCreate },
   createImageTo3dLegacy: { body: engineOlderCreate },
   preview: { body: enginePreview },
 };

@@ -318,6 +318,34 @@ describe('preview and refine while one is being made', () => {
 });
 
 describe('values public clients send', () => {
+  it('SDK 0.1.8 current create: manual_segmentation and pivot_point (used: the bottom centre at the origin)', async () => {
+    const created = await post(`${engine.url}/image-to-3d-sessions`, {
+      image_url: IMAGE,
+      manual_segmentation: false,
+      pivot_point: [0, -0.5, 0],
+      geometry_model: 'base',
+      texture_model: 'none',
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.data).toMatchObject({ session_status: 'queued', pivot_point: [0, -0.5, 0] });
+    const done = await pollUntil(
+      () => session(engine, created.body.data.session_code),
+      (s) => s.session_status === 'complete' || s.session_status === 'failed',
+    );
+    expect(done.session_status).toBe('complete');
+    const glb = Buffer.from(await (await fetch(done.mesh_url_glb)).arrayBuffer());
+    const json = readGlbJson(glb) as {
+      meshes: { primitives: { attributes: { POSITION: number } }[] }[];
+      accessors: { min: number[]; max: number[] }[];
+    };
+    const position = json.accessors[json.meshes[0]!.primitives[0]!.attributes.POSITION]!;
+    expect(position.min[1]).toBeCloseTo(0, 3);
+    expect(position.max[1]).toBeGreaterThan(0.1);
+    const wrong = await post(`${engine.url}/image-to-3d-sessions`, { image_url: IMAGE, pivot_point: [0, -0.7, 0] });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.message).toContain('pivot_point[1]');
+  });
+
   it('preview: model_version as a number, selected_spin_index as text; older create: "True"', async () => {
     const made = await post(`${engine.legacyUrl}/image-to-3d-sessions`, { image_url: IMAGE, auto_gen_3d: 'True' });
     expect(made.status, JSON.stringify(made.body)).toBe(201);

@@ -1,6 +1,6 @@
 // The image-to-3D endpoints: create (current and older variants), spin, preview, refine, get, list, get-mesh.
 import { isHttpUrl } from '../../../shared/contract/index.ts';
-import type { EngineOlderCreate } from '../accepted.ts';
+import type { EngineCurrentCreate, EngineOlderCreate } from '../accepted.ts';
 import type { Services } from '../context.ts';
 import { creditsOf, imageTo3dCreditsOf } from '../credits.ts';
 import { HttpError } from '../http.ts';
@@ -32,9 +32,10 @@ type ImageTo3dEndpoints =
 
 export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoints> {
   return {
+    // The SDK (0.1.3 to 0.1.8) sends pivot_point with the current create too: it is used (accepted.ts).
     async createImageTo3d({ userId, now, body }) {
       const rec = await createImageTo3d(s, userId, now, {
-        ...body,
+        ...(body as EngineCurrentCreate),
         form: 'current',
         model_version: '',
         auto_gen_3d: false,
