@@ -37,6 +37,7 @@ import {
   multiviewUsdz,
 } from './generate/multiview-outputs.ts';
 import type { MultiviewMesh } from './generate/visual-hull.ts';
+import { segmentedPicture } from './generate/segmented.ts';
 import { paintPrompt } from './picture/paint.ts';
 import { buildUsdz } from './usdz.ts';
 
@@ -89,6 +90,8 @@ export type Recipe =
   | { type: 'multiview-fbx'; model: MultiviewMesh }
   | { type: 'multiview-usdz'; model: MultiviewMesh }
   | { type: 'multiview-render'; model: MultiviewMesh; size: number; yaw: number; pitch?: number }
+  /** The stored picture `picture` with everything but its subject transparent (`segmented_image_url`). */
+  | { type: 'segmented'; picture: string }
   /** Bytes the client sent (an uploaded mesh, a data-URI image): written on arrival, never remade. */
   | { type: 'input' }
   /** Bytes a processor wrote while its session ran (a retopology's OBJ folder and render): never remade. */
@@ -129,6 +132,7 @@ const EXTENSION: Record<Exclude<Recipe['type'], 'input' | 'made'>, string> = {
   'multiview-fbx': 'fbx',
   'multiview-usdz': 'usdz',
   'multiview-render': 'png',
+  segmented: 'png',
 };
 
 export function output(
@@ -271,6 +275,8 @@ export function makeArtifact(recipe: Recipe, read: ReadStored = noStore): Buffer
       return multiviewUsdz(recipe.model, read);
     case 'multiview-render':
       return multiviewRender(recipe.model, read, recipe.size, recipe.yaw, recipe.pitch);
+    case 'segmented':
+      return segmentedPicture(read(recipe.picture));
     case 'input':
       throw new Error('an input file cannot be remade: it was not stored when it arrived');
     case 'made':

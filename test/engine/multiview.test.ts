@@ -171,6 +171,25 @@ describe('/v3/sessions of type multiview_to_3d', () => {
       shape((x, y) => inWedge(1 - x, y)),
     );
     expect(mirrored.side).toBeLessThan(0.8);
+
+    // The mesh asset is a retopology input by its id, as image_to_3d's.
+    const retopology = await fetch(`${engine.url}/v3/sessions`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ type: 'retopology', input: { mesh: session.output.meshes[0]._id, model: 'swift' } }),
+    });
+    expect(retopology.status).toBe(201);
+    const created = (await retopology.json()) as any;
+    const done = await pollUntil(
+      async () =>
+        (
+          await fetch(`${engine.url}/v3/sessions/${created._id}`, { headers: { 'x-api-key': KEY } })
+        ).json() as Promise<any>,
+      (s) => s.status !== 'incomplete',
+      30_000,
+    );
+    expect(done.status, JSON.stringify(done)).toBe('complete');
+    expect(done.output.meshes[0].data.glb_url).toMatch(/^http/);
   });
 
   it('refuses fewer than two images, naming the field', async () => {

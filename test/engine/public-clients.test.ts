@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodePng, readGlbJson } from '../../main/engine/outputs/index.ts';
+import { decodeImage } from '../../main/images/decode-image.ts';
 import { KEY, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
 
 const validator = createRequire(import.meta.url)('gltf-validator') as {
@@ -78,6 +79,7 @@ describe('/v3 outputs', () => {
     expect(created.body.output.meshes).toHaveLength(1);
     expect(created.body.output.meshes[0]).toMatchObject({ status: 'incomplete', type: 'mesh' });
     expect(created.body.input.image).toMatchObject({ type: 'image', status: 'complete' });
+    expect(created.body.output.segmented_image_url).toBe('');
     const done = await pollUntil(
       async () => (await get(`${engine.url}/v3/sessions/${created.body._id}`)).body,
       (s) => s.status !== 'incomplete',
@@ -89,6 +91,11 @@ describe('/v3 outputs', () => {
     for (const field of ['glb_url', 'obj_url', 'fbx_url', 'usdz_url', 'image_url'])
       expect(mesh.data[field], field).toMatch(/^http/);
     await expectGlb(mesh.data.glb_url);
+    // The README's segmented_image_url: the picture with its background transparent.
+    const segmented = decodeImage(new Uint8Array(await (await fetch(done.output.segmented_image_url)).arrayBuffer()));
+    const alpha = (x: number, y: number) => segmented.data[(y * segmented.width + x) * 4 + 3];
+    expect(alpha(0, 0)).toBe(0); // the white ground
+    expect(alpha(Math.floor(segmented.width / 2), Math.floor(segmented.height / 2))).toBe(255); // the red subject
   });
 
   it('retopology: the output asset carries glb_url beside obj_url and image_url (a GLB of the result)', async () => {

@@ -41,6 +41,8 @@ export interface GenerationRecord extends Stepped {
   mesh_assets: string[];
   /** image_to_kit: its parts. */
   part_assets: string[];
+  /** image_to_3d and multiview_to_3d: the (front) picture with its background transparent, once made. */
+  segmented?: Output;
   /** Why the image could not be used (the session failed). */
   input_error?: string;
   created_at: string;
@@ -81,8 +83,12 @@ export function generationHandlers(s: Services): {
       // output.meshes[0].data) and, the same asset, in `mesh`.
       output:
         rec.type !== 'image_to_kit'
-          ? { mesh: mesh(rec.mesh_assets[0]!), meshes: rec.mesh_assets.map(mesh) }
-          : { meshes: rec.mesh_assets.map(mesh), part_meshes: rec.part_assets.map(mesh) },
+          ? {
+              segmented_image_url: rec.step === undefined ? s.files.url(rec.segmented, now) : '',
+              mesh: mesh(rec.mesh_assets[0]!),
+              meshes: rec.mesh_assets.map(mesh),
+            }
+          : { part_images: [], meshes: rec.mesh_assets.map(mesh), part_meshes: rec.part_assets.map(mesh) },
       created_at: rec.created_at,
       updated_at: rec.updated_at,
     };
@@ -140,7 +146,10 @@ export function generationHandlers(s: Services): {
 
     async get({ userId, now, params }) {
       const rec = findOwned(s.state.generations, params.session_id!, userId);
-      const assets = () => [...rec.mesh_assets, ...rec.part_assets].flatMap((id) => assetFiles(asset(id)));
+      const assets = () => [
+        ...[...rec.mesh_assets, ...rec.part_assets].flatMap((id) => assetFiles(asset(id))),
+        ...(rec.segmented === undefined ? [] : [rec.segmented]),
+      ];
       const fail = (r: GenerationRecord, message: string, at: number) => failOnInput(s, r, message, at);
       const inputs = (rec.image_assets ?? [rec.image_asset]).map((id) => asset(id).image);
       const pictureGate = () => {
@@ -265,6 +274,8 @@ function finish(s: Services, rec: GenerationRecord, _step: StepName, endedAt: nu
   };
   const seed = `${rec.image_asset}:${rec._id}`;
   const picture = storedPicture(s.state.assets[rec.image_asset]!.image);
+  if (picture !== undefined && rec.type !== 'image_to_kit')
+    rec.segmented = output(rec._id, 'segmented', { type: 'segmented', picture });
   const side =
     rec.image_assets?.[1] === undefined ? undefined : storedPicture(s.state.assets[rec.image_assets[1]]!.image);
   for (const id of rec.mesh_assets) {
