@@ -38,7 +38,8 @@ const WATCHED: Watched[] = [
 ];
 
 const FINAL = /^(complete|completed|failed|refine_done|predefined_done|text_done)$|_failed$/;
-const OLDER_FLOW = /^(uploaded|spin_generate_|preview_|refine_)/;
+// The older flow's statuses, with the names it has at the base address (training_preview, training_refine).
+const OLDER_FLOW = /^(uploaded|spin_generate_|preview_|refine_|training_)/;
 
 export function startNotifier(deps: {
   state: EngineState;

@@ -7,8 +7,10 @@ const ORDER = [
   'spin_generate_processing',
   'spin_generate_done',
   'preview_processing',
+  'training_preview',
   'preview_done',
   'refine_processing',
+  'training_refine',
   'refine_done',
 ] as const;
 const STEP_DONE: Readonly<Record<OlderStep, number>> = {
@@ -23,9 +25,12 @@ export const OLDER_FLOW: StatusTable = {
   spin_generate_done: 'succeeded',
   spin_generate_failed: 'failed',
   preview_processing: 'running',
+  // The names the service's docs give the running preview and refine (sessions created at the base address).
+  training_preview: 'running',
   preview_done: 'succeeded',
   preview_failed: 'failed',
   refine_processing: 'running',
+  training_refine: 'running',
   refine_done: 'succeeded',
   refine_failed: 'failed',
 };

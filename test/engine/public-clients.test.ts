@@ -1,10 +1,13 @@
 // Issue 22, "the engine as faithful as the public examples": what public clients of the service (the vendor's SDK
 // in its releases, its docs' and eval scripts' requests) send and read, over real HTTP with raw fetch calls
 // shaped as those clients send them.
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodePng, readGlbJson } from '../../main/engine/outputs/index.ts';
 import { decodeImage } from '../../main/images/decode-image.ts';
+import { OLDER_FLOW, olderStepState } from '../../shared/kinds/older-flow-status.ts';
 import { KEY, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
 
 const validator = createRequire(import.meta.url)('gltf-validator') as {
@@ -249,6 +252,49 @@ describe('the older flow at the base address', () => {
     expect(done.mesh_url_glb).toMatch(/^http/);
     const glb = Buffer.from(await (await fetch(done.mesh_url_glb)).arrayBuffer());
     expect(readGlbJson(glb)).not.toHaveProperty('images'); // generate_texture: false
+  });
+
+  it('webhooks of a session made at the base address name its steps as the docs do, in the older form', async () => {
+    const events: any[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        events.push(JSON.parse(body));
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const paced = await startTestEngine({ speed: 100, webhookIntervalMs: 20 });
+    try {
+      paced.webhooks.configure({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` });
+      const created = await post(`${paced.url}/image-to-3d-sessions`, {
+        image_url: IMAGE,
+        preview_mesh: 'fast_sculpt',
+        auto_refine: true,
+      });
+      const code: string = created.body.data.session_code;
+      await pollUntil(
+        async () => events,
+        (e) => e.some((event) => event.type === 'refine_done'),
+        20_000,
+      );
+      const types = events.filter((e) => e.payload?.session_code === code).map((e) => e.type);
+      expect(types).toContain('training_preview');
+      expect(types).toContain('training_refine');
+      expect(types.at(-1)).toBe('refine_done');
+      expect(events.every((e) => e.payload?.status === e.type)).toBe(true);
+      // The app reads those names as the steps they are (shared/kinds/older-flow-status.ts).
+      expect(olderStepState('training_preview', 'preview')).toBe('running');
+      expect(olderStepState('training_refine', 'refine')).toBe('running');
+      expect(olderStepState('training_refine', 'preview')).toBe('succeeded');
+      expect(OLDER_FLOW.training_preview).toBe('running');
+    } finally {
+      await paced.dispose();
+      receiver.close();
+    }
   });
 
   it('a base create with auto_gen_3d or model_version answers the older form; one without stays current', async () => {
