@@ -25,7 +25,7 @@ export interface Notifier {
 }
 
 interface Watched {
-  table: keyof Pick<EngineState, 'imageTo3d' | 'textToImage' | 'animations' | 'retopology'>;
+  table: keyof Pick<EngineState, 'imageTo3d' | 'textToImage' | 'animations' | 'retopology' | 'generations'>;
   read: EndpointId;
   param: 'session_code' | 'session_id';
 }
@@ -35,6 +35,8 @@ const WATCHED: Watched[] = [
   { table: 'textToImage', read: 'getTextToImage', param: 'session_code' },
   { table: 'animations', read: 'getAnimation', param: 'session_code' },
   { table: 'retopology', read: 'getV3Session', param: 'session_id' },
+  // /v3 image_to_3d, image_to_kit and multiview_to_3d sessions.
+  { table: 'generations', read: 'getV3Session', param: 'session_id' },
 ];
 
 const FINAL = /^(complete|completed|failed|refine_done|predefined_done|text_done)$|_failed$/;

@@ -291,6 +291,19 @@ describe('the older flow at the base address', () => {
       expect(olderStepState('training_refine', 'refine')).toBe('running');
       expect(olderStepState('training_refine', 'preview')).toBe('succeeded');
       expect(OLDER_FLOW.training_preview).toBe('running');
+
+      // A /v3 image_to_3d session is notified too, in the generic form.
+      const v3 = await post(`${paced.url}/v3/sessions`, { type: 'image_to_3d', input: { image: IMAGE } });
+      const change = await pollUntil(
+        async () => events.find((e) => e.session_id === v3.body._id),
+        (e) => e !== undefined,
+        20_000,
+      );
+      expect(change).toMatchObject({
+        type: 'session_status_changed',
+        old_status: 'incomplete',
+        new_status: 'complete',
+      });
     } finally {
       await paced.dispose();
       receiver.close();
