@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { segmentSubject } from '../../main/engine/generate/segment.ts';
+import { buildHullModel } from '../../main/engine/generate/visual-hull.ts';
 import { encodePng, readGlbJson } from '../../main/engine/outputs/index.ts';
 import { readGltf } from '../../main/engine/retopology/read-gltf.ts';
 import { decodeImage } from '../../main/images/decode-image.ts';
@@ -190,6 +191,23 @@ describe('/v3/sessions of type multiview_to_3d', () => {
     );
     expect(done.status, JSON.stringify(done)).toBe('complete');
     expect(done.output.meshes[0].data.glb_url).toMatch(/^http/);
+  });
+
+  it('a very wide and deep subject keeps the grid within its bounds (in process)', () => {
+    const band = (w: number, h: number) => {
+      const data = new Uint8Array(w * h * 4).fill(255);
+      for (let y = 4; y < h - 4; y++) for (let x = 4; x < w - 4; x++) data.set([20, 120, 60, 255], (y * w + x) * 4);
+      return { width: w, height: h, data };
+    };
+    const started = Date.now();
+    const model = buildHullModel(
+      { front: 'f', side: 's', faces: 200_000, quads: true, texture: 'baked' },
+      band(600, 24),
+      band(600, 24),
+    );
+    expect(Math.max(...model.grid)).toBeLessThanOrEqual(192);
+    expect(model.mesh.sizes.length).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('refuses fewer than two images, naming the field', async () => {

@@ -51,6 +51,8 @@ const WORKING_SIDE = 384;
 /** Finest and coarsest grid heights (voxels from bottom to top). */
 const MAX_ROWS = 160;
 const MIN_ROWS = 8;
+/** Most voxels along any side (wide or deep subjects get fewer rows), so a grid stays within a few million voxels. */
+const MAX_SIDE = 192;
 const TEXTURE_SIDE = 512;
 const CACHE_SIZE = 4;
 const cache = new Map<string, HullModel>();
@@ -98,7 +100,10 @@ export function buildHullModel(spec: MultiviewMesh, frontPicture: RgbaImage, sid
   const budget = spec.quads ? spec.faces : Math.floor(spec.faces / 2);
 
   // The finest grid within the face budget (outer faces fall as the grid coarsens).
-  let rows = Math.min(MAX_ROWS, front.boxHeight, side.boxHeight);
+  let rows = Math.max(
+    1,
+    Math.min(MAX_ROWS, front.boxHeight, side.boxHeight, Math.floor(MAX_SIDE / Math.max(1, widthRatio, depthRatio))),
+  );
   let carved = carve(front, side, rows, widthRatio, depthRatio);
   while (carved.faces > budget && rows > MIN_ROWS) {
     rows = Math.max(MIN_ROWS, Math.floor(rows * 0.85));
