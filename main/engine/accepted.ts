@@ -13,6 +13,7 @@ import {
   listImageTo3dQuery,
   oneOf,
   PREVIEW_MODEL_VERSIONS,
+  TOPOLOGIES,
   pivotPoint,
   previewRequest,
   rule,
@@ -68,6 +69,8 @@ export const engineOlderCreate = createImageTo3dLegacyRequest.extend({
   preview_mesh: z.string(rule('must be text, e.g. "turbo" or "hd"')).optional(),
   scaled_bbox: scaledBbox.optional(),
   pivot_point: pivotPoint.optional(),
+  /** The docs' older create (enterprise): the refined mesh in quads. */
+  topology: oneOf(TOPOLOGIES).optional(),
 });
 export type EngineOlderCreate = z.output<typeof engineOlderCreate>;
 

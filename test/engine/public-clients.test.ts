@@ -232,6 +232,7 @@ describe('the older flow at the base address', () => {
       preview_mesh: 'fast_sculpt',
       generate_texture: false,
       auto_refine: true,
+      topology: 'quads',
       creativity: 'lowest',
       refine_speed: 'slow',
       texture_resolution: 512,
@@ -252,6 +253,10 @@ describe('the older flow at the base address', () => {
     expect(done.mesh_url_glb).toMatch(/^http/);
     const glb = Buffer.from(await (await fetch(done.mesh_url_glb)).arrayBuffer());
     expect(readGlbJson(glb)).not.toHaveProperty('images'); // generate_texture: false
+    // topology: quads gives a refined mesh of quads (faces of four corners in its OBJ).
+    const obj = await (await fetch(done.mesh_url_obj)).text();
+    expect(obj).toMatch(/^f \S+ \S+ \S+ \S+$/m);
+    expect(done.topology).toBe('quads');
   });
 
   it('webhooks of a session made at the base address name its steps as the docs do, in the older form', async () => {

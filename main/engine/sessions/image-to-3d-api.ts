@@ -62,7 +62,7 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
         form: 'older',
         geometry_model: 'base',
         texture_model: body.generate_texture === false ? 'none' : 'baked',
-        topology: 'tris',
+        topology: body.topology ?? 'tris',
         resolution: 'low_poly',
         scaled_bbox: body.scaled_bbox ?? [-1, -1, -1],
         pivot_point: body.pivot_point,

@@ -280,9 +280,9 @@ export function startPreview(
   startMeshStep(rec, 'preview', shape, fault, at);
 }
 
-/** Starts the refined (high-poly) version of the preview mesh. */
+/** Starts the refined (high-poly) version of the preview mesh, in quads when the older create asked for them. */
 export function startRefine(rec: ImageTo3dRecord, shape: MeshShape, fault: StepFault, at: number): void {
-  rec.mesh = { ...rec.mesh!, targetFaces: HIGH_POLY_FACES };
+  rec.mesh = { ...rec.mesh!, targetFaces: HIGH_POLY_FACES, quads: rec.topology === 'quads' };
   startMeshStep(rec, 'refine', shape, fault, at);
 }
 
