@@ -205,7 +205,9 @@ describe('older flow rules while steps run', () => {
       await call(engine, 'preview', { params: { session_code: code }, json: { selected_spin_index: 2 } }),
     );
     expect(JSON.parse(again.complete_job_data.task_data)).toMatchObject({ selected_spin_index: 2 });
-    expectError(await call(engine, 'refine', { params: { session_code: code }, json: {} }), 400, 'preview_done');
+    // A refine asked while the preview is made follows it (issue 22: never "busy").
+    expectSuccess('refine', await call(engine, 'refine', { params: { session_code: code }, json: {} }));
+    expect((await olderRecord(code)).status).toBe('preview_processing');
     expectError(
       await call(engine, 'submitSpin', { json: { session_code: code, image_urls: [inputUrl('r.png')] } }),
       400,

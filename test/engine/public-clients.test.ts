@@ -367,14 +367,23 @@ describe('preview and refine while one is being made', () => {
     expect(second.body.data.unique_trial_key).not.toBe(first.body.data.unique_trial_key);
     expect(JSON.parse(second.body.data.complete_job_data.task_data)).toMatchObject({ selected_spin_index: 1 });
 
-    // Finish the preview quickly, then a refine, and ask for it again while it runs.
+    // A refine asked while the preview is made follows it, with its pivot (no 400 either).
+    const queued = await post(`${engine.url}/image-to-3d-sessions/get-3d/refine/${code}`, {
+      pivot_point: [0, -0.5, 0],
+    });
+    expect(queued.status, JSON.stringify(queued.body)).toBe(200);
+    expect((await session(engine, code)).status).toBe('preview_processing');
+
+    // Finish both quickly, then a refine, and ask for it again while it runs.
     await engine.close();
     engine = await startTestEngine({ dataDir: engine.dataDir });
-    const previewed = await pollUntil(
+    const refined = await pollUntil(
       () => session(engine, code),
-      (s) => s.status === 'preview_done',
+      (s) => s.status === 'refine_done' || s.status.endsWith('failed'),
     );
-    expect(previewed.preview_mesh_url_glb).toMatch(/^http/);
+    expect(refined.status).toBe('refine_done');
+    expect(refined.preview_mesh_url_glb).toMatch(/^http/);
+    expect(refined.pivot_point).toEqual([0, -0.5, 0]);
     await engine.close();
     engine = await startTestEngine({ dataDir: engine.dataDir, speed: 1 });
     const refine = await post(`${engine.url}/image-to-3d-sessions/get-3d/refine/${code}`, {});

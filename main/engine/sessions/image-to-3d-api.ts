@@ -13,6 +13,7 @@ import {
   currentForm,
   liveStatus,
   olderForm,
+  queueRefine,
   readImageTo3d,
   startPreview,
   startRefine,
@@ -112,14 +113,26 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
     async refine({ userId, now, params, body }) {
       const rec = await olderFlowSession(s, params.session_code!, userId, now);
       const { status } = liveStatus(s, rec, now);
-      // A refine asked while one is being made is a new trial (it replaces that one); otherwise it needs a preview.
-      if (status !== 'preview_done' && rec.step?.name !== 'refine') {
+      const fault = faultOfStart(s, 'refine', rec.session_code);
+      // A refine asked while the preview is made follows it (a new trial, never "busy"): its size and pivot are
+      // kept for it.
+      if (rec.step?.name === 'preview') {
+        rec.scaled_bbox = body.scaled_bbox ?? rec.scaled_bbox;
+        rec.pivot_point = body.pivot_point ?? rec.pivot_point;
+        queueRefine(rec, fault);
+        await s.save();
+        return jobAck(rec, 'refine', body, now);
+      }
+      // A refine asked while one is being made is a new trial (it replaces that one), and so is one asked of a
+      // session refined already; otherwise it needs a finished preview.
+      const previewed = rec.step === undefined && rec.outputs.preview_mesh_url_glb !== undefined;
+      if (rec.step?.name !== 'refine' && !previewed) {
         throw new HttpError(
           400,
-          `Session ${rec.session_code} cannot be refined now: refining needs a finished preview (status preview_done), but its status is ${status}.`,
+          `Session ${rec.session_code} cannot be refined now: refining needs a preview (status preview_done, or a preview being made), but its status is ${status}.`,
         );
       }
-      startRefine(rec, body, faultOfStart(s, 'refine', rec.session_code), now);
+      startRefine(rec, body, fault, now);
       await s.save();
       return jobAck(rec, 'refine', body, now);
     },

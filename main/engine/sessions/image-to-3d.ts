@@ -65,8 +65,12 @@ export interface ImageTo3dRecord extends Stepped {
   older_names?: 'base';
   /** The older create asked for the preview mesh at once (`generate_preview_mesh`): spin, then preview. */
   preview_at_once?: boolean;
-  /** The older create's `auto_refine`: the first preview is refined by itself once done (then cleared). */
+  /**
+   * The preview being made is refined by itself once done (then cleared): the older create's `auto_refine`, or a
+   * refine asked while the preview was made (its fault rule in `refine_fault`).
+   */
   auto_refine?: boolean;
+  refine_fault?: StepFault;
   /** Status after the last finished step; while a step runs, the status comes from its phases. */
   status: string;
   /** The running (or last) step ends failed (a session-failure fault rule). */
@@ -148,6 +152,8 @@ function finish(rec: ImageTo3dRecord, step: StepName, endedAt: number): void {
   }
   if (rec.fails) {
     rec.status = FAILED[step as keyof typeof FAILED] ?? 'failed';
+    delete rec.auto_refine; // a refine waiting for this step does not follow a failure
+    delete rec.refine_fault;
     return;
   }
   if (step === 'spin') {
@@ -179,8 +185,10 @@ function finish(rec: ImageTo3dRecord, step: StepName, endedAt: number): void {
         mesh_url_glb: glb,
       };
       if (rec.auto_refine === true) {
+        const fault = rec.refine_fault ?? { fails: false };
         delete rec.auto_refine; // the first preview only
-        startRefine(rec, {}, { fails: false }, endedAt);
+        delete rec.refine_fault;
+        startRefine(rec, {}, fault, endedAt);
       }
       return;
     case 'refine':
@@ -278,6 +286,12 @@ export function startPreview(
   rec.view = index;
   rec.outputs = {};
   startMeshStep(rec, 'preview', shape, fault, at);
+}
+
+/** Refines the preview being made once it is done (see `auto_refine`). */
+export function queueRefine(rec: ImageTo3dRecord, fault: StepFault): void {
+  rec.auto_refine = true;
+  rec.refine_fault = fault;
 }
 
 /** Starts the refined (high-poly) version of the preview mesh, in quads when the older create asked for them. */
