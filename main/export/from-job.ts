@@ -3,6 +3,7 @@
 // (the library's and every prompt's, each a GLB of the same rig) are gathered into its one GLB (clips.ts);
 // a retopology's OBJ comes with the MTL and textures the cache keeps beside it (cache/obj-companions.ts).
 import { jobDef } from '../../shared/kinds/index.ts';
+import { fileNameOf } from '../../shared/url-name.ts';
 import {
   formatOutputKind,
   parseOutputKind,
@@ -251,7 +252,11 @@ function assetOptions(
   };
 }
 
-/** `create-3d chair.png` → `chair`. */
-function defaultExportName(label: string): string {
-  return label.replace(/^[a-z0-9-]+ /, '').replace(/\.[a-z0-9]+$/i, '') || 'asset';
+/** `create-3d chair.png` → `chair`; `retopology https://…/mesh.glb?sp=r&sig=…` → `mesh`. */
+export function defaultExportName(label: string): string {
+  const rest = label.replace(/^[a-z0-9-]+ /, '');
+  // A name comes from a URL's path only; a label an older version made from a signed URL may still end in
+  // its query string (`mesh.glb?sp=r&st=…`), which is no part of the name either.
+  const name = /^[a-z][a-z0-9+.-]*:\/\//i.test(rest) ? fileNameOf(rest) : rest.replace(/\?[^\s?]*=\S*$/, '');
+  return name.replace(/\.[a-z0-9]+$/i, '') || 'asset';
 }
