@@ -10,7 +10,6 @@ import {
   type EndpointId,
   generationSettings,
   imageReference,
-  listImageTo3dQuery,
   oneOf,
   PREVIEW_MODEL_VERSIONS,
   TOPOLOGIES,
@@ -31,18 +30,6 @@ const looseBoolean = z.union(
   ],
   { error: 'must be true or false (a boolean, or the text "true" or "false")' },
 );
-
-/**
- * `page` of the list: 0 is accepted and skips none, like 1 (clients that count pages from 0 send it first).
- * The rest is the contract's query.
- */
-export const engineListQuery = listImageTo3dQuery.extend({
-  page: z.coerce
-    .number(rule('must be a page number (0 or more)'))
-    .int(rule('must be a whole number (0 or more)'))
-    .min(0, rule('must be 0 or more (0 and 1 both give the first records)'))
-    .default(1),
-});
 
 /**
  * The older create's body, at the legacy address and (when it has older parameters) at the base address. Besides
@@ -179,7 +166,6 @@ export interface Accepted {
 
 /** Per endpoint, the schema the engine validates with instead of the contract's. */
 export const ENGINE_ACCEPTS: Partial<Record<EndpointId, Accepted>> = {
-  listImageTo3d: { query: engineListQuery },
   createImageTo3d: { body: engineCurrentCreate },
   createImageTo3dLegacy: { body: engineOlderCreate },
   preview: { body: enginePreview },
