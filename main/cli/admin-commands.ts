@@ -2,7 +2,6 @@
 // webhook receiver. Their options are in command-table.ts.
 import { join } from 'node:path';
 import { webhookSettings } from '../app/setting-schemas.ts';
-import { startDataFolderEngine } from '../app/services.ts';
 import { printJson } from './context.ts';
 import { hasKeyFile, keyFilePath, removeKeyFile, writeKeyFile } from '../config/key-file.ts';
 import { resolveCliConnection, str, type CommandContext } from './context.ts';
@@ -14,6 +13,7 @@ export async function engineCommand(ctx: CommandContext, speed: number | undefin
   const port = str(ctx.values, 'port');
   const legacyPort = str(ctx.values, 'legacy-port');
   const keyFile = join(ctx.settings.dataDir, 'engine-key');
+  const { startDataFolderEngine } = await import('../app/services.ts'); // the engine: loaded by this command only
   const engine = await startDataFolderEngine(ctx.settings.dataDir, {
     ...(port !== undefined && { port: parseNumber('port', port) }),
     ...(legacyPort !== undefined && { legacyPort: parseNumber('legacy-port', legacyPort) }),
