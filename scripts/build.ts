@@ -50,9 +50,14 @@ export async function buildElectron(): Promise<string[]> {
   return [join(ELECTRON_OUT, 'main.cjs'), join(ELECTRON_OUT, 'preload.cjs'), dracoWasm];
 }
 
-/** The renderer's build (renderer/build.ts, exporting buildRenderer()); a clear message when it is missing. */
-export async function buildRendererIfPresent(): Promise<boolean> {
-  let mod: { buildRenderer?: () => Promise<unknown> };
+/**
+ * The renderer's build (renderer/build.ts, exporting buildRenderer()); a clear message when it is missing.
+ * `ifStale`: skipped when the output was built from the same inputs (its stamp), as `npm start` does.
+ */
+export async function buildRendererIfPresent(
+  options: { outDir?: string; ifStale?: boolean } = {},
+): Promise<{ built: boolean; outDir?: string } | false> {
+  let mod: { buildRenderer?: (o: typeof options) => Promise<{ built: boolean; outDir: string }> };
   try {
     mod = (await import(join(ROOT, 'renderer', 'build.ts'))) as typeof mod;
   } catch (error) {
@@ -64,8 +69,8 @@ export async function buildRendererIfPresent(): Promise<boolean> {
     console.warn('renderer/build.ts exports no buildRenderer(): the UI was not built.');
     return false;
   }
-  await mod.buildRenderer();
-  return true;
+  const { built, outDir } = await mod.buildRenderer(options);
+  return { built, outDir };
 }
 
 if (import.meta.main) {
