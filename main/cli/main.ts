@@ -6,10 +6,9 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { redactSecrets } from '../api/redact.ts';
 import { resolveDataDir, type ConnectionSettings } from '../config/data-dir.ts';
-import { openDataFolder } from '../store/data-folder.ts';
 import { findCommand, GLOBAL_OPTIONS, parseArgsOptions, type CommandSpec } from './command-table.ts';
-import { endpointCommand, type Values } from './commands.ts';
-import { resolveCliConnection, str, type CliIO, type CommandContext } from './context.ts';
+import type { Values } from './commands.ts';
+import type { CliIO, CommandContext } from './context.ts';
 import { describeFailure, failureJson } from './error-report.ts';
 import { PathAliases } from './file-names.ts';
 import { exitWhenFlushed } from './flush.ts';
@@ -111,6 +110,11 @@ async function runCommand(
     redacted.stdout(`${commandHelp(spec)}\n`);
     return 0;
   }
+  // What a command needs beyond its help: the data folder, the connection, the endpoint table (loaded here).
+  const [{ openDataFolder }, { resolveCliConnection, str }] = await Promise.all([
+    import('../store/data-folder.ts'),
+    import('./context.ts'),
+  ]);
   checkNumbers(values, spec);
   checkExclusive(values, spec);
   const positionals = resolvePaths(spec, values, parsed.positionals, run.aliases);
@@ -142,10 +146,15 @@ async function runCommand(
       return services;
     },
   };
+  const load = RUNS[name];
+  if (load) return await (await load())(ctx, engineSpeed);
+  const [{ endpointCommand }, { runEndpointCommand }] = await Promise.all([
+    import('./commands.ts'),
+    import('./endpoint-command.ts'),
+  ]);
   const endpoint = endpointCommand(name);
-  if (endpoint) return await (await import('./endpoint-command.ts')).runEndpointCommand(endpoint, ctx);
-  const command = await RUNS[name]!();
-  return await command(ctx, engineSpeed);
+  if (!endpoint) throw new Error(`no code runs the command "${name}"`); // the command table and RUNS disagree
+  return await runEndpointCommand(endpoint, ctx);
 }
 
 /** The command of this name, or a UsageError. */
