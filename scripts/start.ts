@@ -88,7 +88,7 @@ async function web(reason?: string): Promise<void> {
 
 const rendererDir = values['renderer-dir'] === undefined ? undefined : resolve(values['renderer-dir']);
 if (!values['no-build']) {
-  if (!values.web) await buildElectron(); // the desktop app's bundles; the web host runs from the sources
+  if (!values.web) await buildElectron({ ifStale: true }); // the desktop app's bundles; the web host runs from the sources
   const renderer = await buildRendererIfPresent({
     ifStale: true,
     ...(rendererDir !== undefined && { outDir: rendererDir }),
