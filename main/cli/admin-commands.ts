@@ -1,7 +1,6 @@
 // engine, key and webhooks: run the local engine in the foreground; manage the CLI's API key file; the
 // webhook receiver. Their options are in command-table.ts.
 import { join } from 'node:path';
-import { webhookSettings } from '../app/setting-schemas.ts';
 import { printJson } from './context.ts';
 import { hasKeyFile, keyFilePath, removeKeyFile, writeKeyFile } from '../config/key-file.ts';
 import { resolveCliConnection, str, type CommandContext } from './context.ts';
@@ -107,6 +106,7 @@ export async function webhooksCommand(ctx: CommandContext): Promise<number> {
   const action = ctx.positionals[0];
   const secret = action === 'enable' ? await readSecretOption(ctx.values, ctx.io, { value: 'secret' }) : undefined;
   if (secret) ctx.secrets.push(secret.value);
+  const { webhookSettings } = await import('../app/setting-schemas.ts'); // with the cache's output formats: not for `key`
   const services = await ctx.services();
   try {
     const settings = services.store.settings;
