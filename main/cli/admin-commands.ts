@@ -1,8 +1,6 @@
 // engine, key and webhooks: run the local engine in the foreground; manage the CLI's API key file; the
 // webhook receiver. Their options are in command-table.ts.
 import { join } from 'node:path';
-import { webhookSettings } from '../app/setting-schemas.ts';
-import { startDataFolderEngine } from '../app/services.ts';
 import { printJson } from './context.ts';
 import { hasKeyFile, keyFilePath, removeKeyFile, writeKeyFile } from '../config/key-file.ts';
 import { resolveCliConnection, str, type CommandContext } from './context.ts';
@@ -14,6 +12,7 @@ export async function engineCommand(ctx: CommandContext, speed: number | undefin
   const port = str(ctx.values, 'port');
   const legacyPort = str(ctx.values, 'legacy-port');
   const keyFile = join(ctx.settings.dataDir, 'engine-key');
+  const { startDataFolderEngine } = await import('../app/services.ts'); // the engine: loaded by this command only
   const engine = await startDataFolderEngine(ctx.settings.dataDir, {
     ...(port !== undefined && { port: parseNumber('port', port) }),
     ...(legacyPort !== undefined && { legacyPort: parseNumber('legacy-port', legacyPort) }),
@@ -107,6 +106,7 @@ export async function webhooksCommand(ctx: CommandContext): Promise<number> {
   const action = ctx.positionals[0];
   const secret = action === 'enable' ? await readSecretOption(ctx.values, ctx.io, { value: 'secret' }) : undefined;
   if (secret) ctx.secrets.push(secret.value);
+  const { webhookSettings } = await import('../app/setting-schemas.ts'); // with the cache's output formats: not for `key`
   const services = await ctx.services();
   try {
     const settings = services.store.settings;
