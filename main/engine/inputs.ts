@@ -184,7 +184,7 @@ async function download(url: URL, dest: string, settings: InputSettings, closing
     }
     let res: Response;
     try {
-      res = await fetch(current, {
+      res = await fetch(viaLoopback(current), {
         redirect: 'manual',
         signal,
         headers: { 'user-agent': 'asset-studio-local-engine' },
@@ -239,7 +239,24 @@ async function download(url: URL, dest: string, settings: InputSettings, closing
 
 function isLoopback(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+  return isLocalhostName(host) || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** `localhost` and every `*.localhost` name (RFC 6761), with or without the root's trailing dot. */
+function isLocalhostName(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  return host === 'localhost' || host.endsWith('.localhost');
+}
+
+/**
+ * The URL to connect to: a `*.localhost` name is loopback by definition (RFC 6761) and is never looked up in
+ * DNS, where `evil.localhost` could name any machine: it is read from 127.0.0.1, the same port and path.
+ */
+function viaLoopback(url: URL): URL {
+  if (!isLocalhostName(url.hostname)) return url;
+  const local = new URL(url);
+  local.hostname = '127.0.0.1';
+  return local;
 }
 
 const NETWORK_REASONS: Record<string, (url: URL) => string> = {
