@@ -13,6 +13,11 @@ import { parseNumber } from './values.ts';
 export interface CliIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /**
+   * Standard error as it is, for the CLI's own terminal control (progress redrawn on a terminal): what it
+   * writes is not neutralised (terminal-text.ts), so text from outside must be neutralised first. Default: stderr.
+   */
+  terminal?: (text: string) => void;
   env: NodeJS.ProcessEnv;
   stderrIsTTY: boolean;
   readStdin: () => Promise<string>;

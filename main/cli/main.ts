@@ -16,6 +16,7 @@ import { resolveCliConnection, str, type CliIO, type CommandContext } from './co
 import { runEndpointCommand } from './endpoint-command.ts';
 import { describeFailure, failureJson } from './error-report.ts';
 import { PathAliases } from './file-names.ts';
+import { neutralise } from './terminal-text.ts';
 import { cacheCommand, exportCommand, pullCommand } from './files-commands.ts';
 import { exitWhenFlushed } from './flush.ts';
 import { commandHelp, generalHelp } from './help.ts';
@@ -52,13 +53,15 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const aliases = new PathAliases();
   const json = wantsJson(argv);
   let printed = false;
+  // The output boundary: secrets redacted, file aliases named as given, terminal control neutralised.
   const redacted: CliIO = {
     ...io,
     stdout: (t) => {
       printed = true;
-      io.stdout(aliases.rewrite(redactSecrets(t, secrets), json));
+      io.stdout(neutralise(aliases.rewrite(redactSecrets(t, secrets), json), json));
     },
-    stderr: (t) => io.stderr(aliases.rewrite(redactSecrets(t, secrets), false)),
+    stderr: (t) => io.stderr(neutralise(aliases.rewrite(redactSecrets(t, secrets), false))),
+    terminal: (t) => io.stderr(aliases.rewrite(redactSecrets(t, secrets), false)),
   };
   try {
     return await runCommand(argv, io, redacted, { secrets, aliases, json });
