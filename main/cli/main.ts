@@ -18,7 +18,7 @@ import { describeFailure, failureJson } from './error-report.ts';
 import { PathAliases } from './file-names.ts';
 import { neutralise } from './terminal-text.ts';
 import { cacheCommand, exportCommand, pullCommand } from './files-commands.ts';
-import { exitWhenFlushed } from './flush.ts';
+import { exitWhenFlushed, writerOf } from './flush.ts';
 import { commandHelp, generalHelp } from './help.ts';
 import { JOB_COMMANDS } from './job-commands.ts';
 import { LIBRARY_COMMANDS } from './library-commands.ts';
@@ -187,8 +187,8 @@ export async function main(): Promise<void> {
     });
   }
   const code = await runCli(process.argv.slice(2), {
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
+    stdout: writerOf(process.stdout),
+    stderr: writerOf(process.stderr),
     env: process.env,
     stderrIsTTY: process.stderr.isTTY === true,
     readStdin: async () => {
