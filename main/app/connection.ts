@@ -171,7 +171,11 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
     : // A profile's own key is sent to that profile's address only, never to one from a flag or the environment.
       fromProfile?.apiKey !== undefined
       ? { key: fromProfile.apiKey, source: 'profile' as const }
-      : savedKey !== undefined && !keyFileElsewhere
+      : // A key file set for no address goes to a flag's or the environment's address (given by whoever runs
+        // the command), never to a profile's, which the app's page may change: only one set for that address.
+        savedKey !== undefined &&
+          !keyFileElsewhere &&
+          (fromProfile === undefined || keyFileBound?.address !== undefined)
         ? { key: savedKey, source: 'key-file' as const }
         : undefined;
   if (key === undefined && keyFileElsewhere && !fromProfile) {
@@ -186,7 +190,9 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
     if (fromProfile) {
       const why =
         fromProfile.keyProblem?.replace(/\.$/, '') ??
-        "no key is stored for it that this program can read (a session-only key is forgotten when the app quits; the command line cannot read the desktop app's keychain)";
+        (savedKey !== undefined && keyFileBound?.address === undefined
+          ? `the key saved by "asset-studio key set" was set for no address, so it is not sent to a profile's (set it for this one: asset-studio key set --base-url ${address.baseUrl} < key.txt)`
+          : "no key is stored for it that this program can read (a session-only key is forgotten when the app quits; the command line cannot read the desktop app's keychain)");
       throw new ConnectionError(
         'profile-key-missing',
         `The active profile "${fromProfile.profile}" (${address.baseUrl}) has no API key here: ${why}. Set its key in Settings, or ${HOW_TO_GIVE_A_KEY}; or switch to the "local" profile.`,

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../shared/bridge/contract.ts';
 import { cachePath } from '../../shared/bridge/web-protocol.ts';
 import { createServices, startDataFolderEngine, type ServiceOptions } from '../../main/app/services.ts';
+import { removeKeyFile, writeKeyFile } from '../../main/config/key-file.ts';
 import { EncryptedFileVault, type Encryptor } from '../../main/config/profiles.ts';
 import type { RunningLocalEngine } from '../../main/engine/engine.ts';
 import { DEFAULT_TIMING, scaleTiming } from '../../main/jobs/schedule.ts';
@@ -94,6 +95,25 @@ describe('a key follows no changed address', () => {
       expect(spy.seen.some((h) => h['x-api-key'] === KEY)).toBe(true);
     } finally {
       await bridge.call('settings.update', { activeProfile: 'local' }).catch(() => undefined);
+      await spy.close();
+    }
+  });
+
+  it("a key file set for no address is not sent to the profile's new address either", async () => {
+    const spy = await startSpy();
+    writeKeyFile(data.path, KEY); // `asset-studio key set` without an address, in the same data folder
+    try {
+      await bridge.call('settings.update', { profile: { name: 'filed', baseUrl: engine.url } });
+      await bridge.call('key.set', { profile: 'filed', key: KEY });
+      await bridge.call('settings.update', { activeProfile: 'filed' });
+      await bridge.call('settings.update', { profile: { name: 'filed', baseUrl: spy.url } });
+      const info = COMMANDS['app.info'].output.parse(await bridge.call('app.info', {}));
+      expect(info.mode).toBe('embedded'); // no key for the new address: the engine, saying why
+      await bridge.call('sessions.list', {}).catch(() => undefined);
+      expect(spy.seen.filter((h) => h['x-api-key'] === KEY)).toEqual([]);
+    } finally {
+      await bridge.call('settings.update', { activeProfile: 'local' }).catch(() => undefined);
+      removeKeyFile(data.path);
       await spy.close();
     }
   });
