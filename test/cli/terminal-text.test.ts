@@ -4,7 +4,9 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { progressView } from '../../main/cli/progress.ts';
 import { neutralise } from '../../main/cli/terminal-text.ts';
+import type { JobRecord } from '../../main/store/jobs.ts';
 import { realFixture } from '../fixtures.ts';
 import { cleanEnv, runCli, tempDataDir } from './run-cli.ts';
 
@@ -21,6 +23,32 @@ describe('terminal control from outside is neutralised', () => {
     const json = neutralise(JSON.stringify({ name: HOSTILE }), true);
     expect(json).not.toMatch(RAW_CONTROL);
     expect(JSON.parse(json)).toEqual({ name: HOSTILE });
+  });
+
+  it("progress redrawn on a terminal keeps its own control sequences and neutralises the job's name", () => {
+    let drawn = '';
+    const lines: string[] = [];
+    const view = progressView(
+      (t) => lines.push(t),
+      true,
+      (t) => (drawn += t),
+    );
+    const job = { id: 'j1', remoteId: 'SESSION_x', state: 'running', percent: 50, label: `${HOSTILE}.png` };
+    view.update({ ...job, name: null, step: null, rawStatus: 'processing', operationId: null } as unknown as JobRecord);
+    view.update({
+      ...job,
+      percent: 60,
+      name: null,
+      step: null,
+      rawStatus: 'processing',
+      operationId: null,
+    } as unknown as JobRecord);
+    expect(lines).toEqual([]);
+    expect(drawn).toContain('\r\u001b[2K'); // its own: back to the line's start, erase it
+    expect(drawn).toContain('\u001b[1A'); // its own: up over what it drew
+    expect(drawn).toContain('\\x1b]0;pwned\\x07'); // the name's, shown as escapes
+    expect(drawn).not.toContain('\u0007');
+    expect(drawn).not.toContain('\u202e');
   });
 
   it('batch, jobs and rename print names and prompts without raw control characters', async () => {
