@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConnectionError, resolveConnection } from '../../main/app/connection.ts';
 
-const dataDir = '/tmp/asset-studio-key-binding';
+const dataDir = '/data/asset-studio';
 const keyFile = 'file_key_0123456789';
 const saved = { profile: 'cloud', baseUrl: 'https://moved.example.com' };
 
