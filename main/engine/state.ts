@@ -12,7 +12,7 @@
 // An older engine's state.json (the whole state, rewritten after every change) is moved into the database
 // when the folder is opened, once; the file is then renamed state.json.migrated, never deleted.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { fsyncDirSync } from '../durable/write-file.ts';
@@ -172,6 +172,7 @@ function openDatabase(path: string): DatabaseSync {
       throw damaged(path, 'it is not a SQLite database');
     if (read > 0 && read < SQLITE_MAGIC.length) throw damaged(path, 'it is cut short');
   } else {
+    mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
     closeSync(openSync(path, 'a', 0o600)); // private before SQLite opens it (its -wal and -shm files take its mode)
   }
   return asDamaged(path, () => {
