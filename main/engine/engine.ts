@@ -89,18 +89,21 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
   let stopNotifier: (() => Promise<void>) | undefined;
   let stopInputs: (() => Promise<void>) | undefined;
   let stopRetopologies: (() => Promise<void>) | undefined;
+  let closeStore: (() => Promise<void>) | undefined;
   try {
-    const store = await openState(options.dataDir);
+    const log = options.log ?? (() => undefined);
+    const store = await openState(options.dataDir, { log });
+    closeStore = () => store.close();
     const signer = await loadSigner(options.dataDir);
     const files = new FileStore(join(options.dataDir, 'files'), signer, options.urlTtlMs ?? 3_600_000);
     files.register(outputsIn(store.state)); // outputs of sessions finished before a restart
-    const inputs = new InputReader(files, inputSettings(options.inputs), store.save);
+    const inputs = new InputReader(files, inputSettings(options.inputs), (ref) => store.save(ref));
     stopInputs = () => inputs.close();
     const retopologies = new RetopologyRunner(files);
     stopRetopologies = () => retopologies.close();
     const services: Services = {
       state: store.state,
-      save: store.save,
+      save: (...changed) => store.save(...changed),
       files,
       clock: makeClock(speed),
       initialCredits: options.initialCredits ?? 1000,
@@ -115,7 +118,6 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
       ...animationHandlers(services),
       ...v3Handlers(services),
     };
-    const log = options.log ?? (() => undefined);
     const notifier = startNotifier({ state: store.state, handlers, intervalMs: options.webhookIntervalMs ?? 50, log });
     notifier.configure(options.webhook);
     stopNotifier = () => notifier.stop();
@@ -174,6 +176,7 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
     await stopInputs?.();
     await stopRetopologies?.();
     await closeServers(servers);
+    await closeStore?.();
     await lock.release();
     throw error;
   }

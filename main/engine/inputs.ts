@@ -59,13 +59,13 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 export class InputReader {
   private readonly files: FileStore;
   private readonly settings: InputSettings;
-  private readonly save: () => Promise<void>;
+  private readonly save: (changed: InputRef) => Promise<void>;
   private readonly closing = new AbortController();
   private readonly running = new Set<Promise<void>>();
   /** The connections of URL reads; destroyed by close(). */
   private readonly agent: Agent;
 
-  constructor(files: FileStore, settings: InputSettings, save: () => Promise<void>) {
+  constructor(files: FileStore, settings: InputSettings, save: (changed: InputRef) => Promise<void>) {
     this.files = files;
     this.settings = settings;
     this.save = save;
@@ -123,7 +123,7 @@ export class InputReader {
     if (this.closing.signal.aborted) return;
     ref.reading = false;
     ref.settled_at = Date.now();
-    await this.save().catch(() => undefined);
+    await this.save(ref).catch(() => undefined);
   }
 
   /** Reads a URL into the store and checks it; returns the stored file. */

@@ -120,6 +120,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
     const rec = findOwned(s.state.animations, code, userId);
     await refresh(
       s,
+      () => [rec],
       () => {
         let changed = startQueued(rec, now);
         changed =
@@ -199,7 +200,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
       .catch((error: unknown) => {
         character.error = `${what} could not be read (${error instanceof Error ? error.message : String(error)}).`;
       })
-      .then(() => s.save())
+      .then(() => s.save(rec))
       .catch(() => undefined) // a failed save is retried by the next change
       .finally(() => reading.delete(code));
     reading.set(code, job);
@@ -305,7 +306,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
           isError: false,
         };
       });
-      await s.save();
+      await s.save(rec);
       return { responses };
     },
 

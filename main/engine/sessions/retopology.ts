@@ -127,6 +127,7 @@ export function retopologyHandlers(s: Services): {
       const input = s.state.assets[rec.input_asset]!;
       await refresh(
         s,
+        () => [rec],
         () =>
           inputGate(rec, input.input, failOnInput) ??
           retopologyGate(s, rec, input) ??
@@ -196,7 +197,7 @@ function retopologyGate(s: Services, rec: RetopologyRecord, input: AssetRecord):
         triangles: outcome.stats.triangles,
       };
     }
-    await s.save();
+    await s.save(rec);
   });
   return false;
 }
