@@ -17,9 +17,9 @@ const h = useViewerHarness();
 const dir = mkdtempSync(join(tmpdir(), 'viewer-front-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function seen(): Promise<Seen> {
+async function seen(canvas = '.viewer-canvas'): Promise<Seen> {
   const width = 160;
-  return facesSeen(await canvasRgb(h.page, '.viewer-canvas', width), width);
+  return facesSeen(await canvasRgb(h.page, canvas, width), width);
 }
 
 const visible = visibleFaces;
@@ -104,5 +104,29 @@ describe('the front of a model', () => {
     await h.screenshot(`front-${name.replace(/\.\w+$/, '')}`, h.page.locator('.viewer'));
     await changeView(h, () => h.page.keyboard.press('f'));
     await h.screenshot(`front-${name.replace(/\.\w+$/, '')}-front`, h.page.locator('.viewer'));
+  });
+
+  it('compare: both views open on the front, and a key or a button turns both (their cameras are linked)', async () => {
+    const cube = join(dir, 'marked-cube.glb');
+    await h.go('#/compare');
+    const sides = ['a', 'b'].map((x) => `.compare-side[data-side="${x}"]`);
+    for (const side of sides) {
+      await h.page.setInputFiles(`${side} input[type="file"]`, [cube]);
+      await modelShown(h, { name: 'marked-cube.glb', scope: side });
+    }
+    const both = async () => Promise.all(sides.map(async (side) => visible(await seen(`${side} .viewer-canvas`))));
+    expect(await both()).toEqual([
+      ['red', 'green', 'magenta'],
+      ['red', 'green', 'magenta'],
+    ]);
+    await h.screenshot('front-compare', h.page.locator('.compare'));
+    // A key with the focus on the page (outside both viewers) turns both.
+    await h.page.evaluate(() => (globalThis as unknown as { document: any }).document.activeElement?.blur());
+    await h.page.keyboard.press('b');
+    await poll(both).toEqual([['blue'], ['blue']]);
+    // A button of the left view turns the right one too.
+    await h.page.click(`${sides[0]} .viewer-views button[data-view="side"]`);
+    await poll(both).toEqual([['green'], ['green']]);
+    await h.screenshot('front-compare-side', h.page.locator('.compare'));
   });
 });
