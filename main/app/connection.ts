@@ -59,7 +59,7 @@ export interface ResolvedConnection extends ConnectionSettings {
   note?: { text: string; level: 'info' | 'warning' } | undefined;
 }
 
-export type ConnectionProblem = 'invalid' | 'key-missing' | 'profile-key-missing' | 'address-missing';
+export type ConnectionProblem = 'invalid' | 'key-missing' | 'profile-key-missing';
 
 /** The sources contradict each other or a value is wrong; the message names the option and what to do. */
 export class ConnectionError extends SettingsError {
