@@ -9,7 +9,7 @@ import {
   type ServiceAddresses,
 } from '../config/profiles.ts';
 import type { ConnectionSettings } from '../config/data-dir.ts';
-import { readKeyFile } from '../config/key-file.ts';
+import { readKeyFileEntry } from '../config/key-file.ts';
 import { databasePath, openDatabase, type Store } from '../store/database.ts';
 import {
   ConnectionError,
@@ -135,7 +135,7 @@ export class AppSession {
     const sources = {
       ...given,
       dataDir: this.dataDir,
-      keyFile: this.#keyFile(given?.flags?.apiKey ?? given?.env?.ASSET_STUDIO_API_KEY),
+      ...this.#keyFile(given?.flags?.apiKey ?? given?.env?.ASSET_STUDIO_API_KEY),
       ...(this.#options.publicService && { publicService: this.#options.publicService }),
     };
     const saved = savedProfile(this.profiles);
@@ -143,15 +143,26 @@ export class AppSession {
       return resolveConnection({ ...sources, saved });
     } catch (error) {
       if (!(error instanceof ConnectionError) || error.problem !== 'profile-key-missing') throw error;
+      // The engine, as the note says: the key file (which would go to the public service with no address) is
+      // left out too, so the profile's missing key sends nothing anywhere.
       return {
-        ...resolveConnection({ ...sources, saved: { profile: saved.profile } }),
+        ...resolveConnection({
+          ...sources,
+          keyFile: undefined,
+          keyFileBound: undefined,
+          saved: { profile: saved.profile },
+        }),
         note: { level: 'warning', text: `${error.message} Until then the embedded local engine is used.` },
       };
     }
   }
 
   /** The key file of `asset-studio key set`, read only when no key is given (one others can read is refused). */
-  #keyFile(given: string | undefined): string | undefined {
-    return given?.trim() ? undefined : readKeyFile(this.dataDir);
+  #keyFile(given: string | undefined): {
+    keyFile?: string;
+    keyFileBound?: { address?: string; legacyAddress?: string };
+  } {
+    const entry = given?.trim() ? undefined : readKeyFileEntry(this.dataDir);
+    return entry === undefined ? {} : { keyFile: entry.key, keyFileBound: entry };
   }
 }

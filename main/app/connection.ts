@@ -41,6 +41,8 @@ export const connectionSourcesSchema = z.object({
   saved: savedProfileSchema.optional(),
   /** The key saved by `asset-studio key set` (the 0600 key file of the data folder). */
   keyFile: z.string().optional(),
+  /** The addresses that key was set for, when it was set for some: it is sent to no other. */
+  keyFileBound: z.object({ address: z.string().optional(), legacyAddress: z.string().optional() }).optional(),
   /**
    * The public service's addresses, where a key given with no address goes: PUBLIC_SERVICE unless a test
    * stands a local server in (the same addresses as the ProfileStore's "csm" profile: AppSessionOptions.publicService).
@@ -109,7 +111,7 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
       'invalid',
       `The connection settings are invalid: ${issuesToText(describeIssues(parsed.error))}.`,
     );
-  const { dataDir, flags, env, saved, keyFile } = parsed.data;
+  const { dataDir, flags, env, saved, keyFile, keyFileBound } = parsed.data;
   const publicService = parsed.data.publicService ?? PUBLIC_SERVICE;
 
   const flagUrl = checkUrl(clean(flags.baseUrl), '--base-url');
@@ -141,15 +143,39 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
           : undefined;
 
   if (address === undefined) {
-    const key = explicitKey ?? (savedKey !== undefined ? { key: savedKey, source: 'key-file' as const } : undefined);
-    if (key === undefined) return { dataDir, mode: 'local-engine', origin: 'engine', keySource: 'engine' };
+    // The key file goes there only when it was set for no address, or for those (a legacy address it was not
+    // set for is then left out).
+    const boundLegacyFits =
+      keyFileBound?.legacyAddress === undefined || sameAddress(keyFileBound.legacyAddress, publicService.legacyBaseUrl);
+    const fileFits =
+      savedKey !== undefined &&
+      (keyFileBound?.address === undefined ||
+        (sameAddress(keyFileBound.address, publicService.baseUrl) && boundLegacyFits));
+    const key = explicitKey ?? (fileFits ? { key: savedKey, source: 'key-file' as const } : undefined);
+    if (key === undefined)
+      return {
+        dataDir,
+        mode: 'local-engine',
+        origin: 'engine',
+        keySource: 'engine',
+        ...(savedKey !== undefined && {
+          note: {
+            level: 'warning',
+            text: `The API key saved by "asset-studio key set" is not used: it was set for ${keyFileBound?.address ?? 'another address'}, and no service address is set (pass --base-url or set ${ENV.baseUrl}), so the embedded local engine is used.`,
+          },
+        }),
+      };
+    const legacyFromFile =
+      !explicitKey && keyFileBound?.address !== undefined && keyFileBound.legacyAddress === undefined
+        ? undefined
+        : publicService.legacyBaseUrl;
     // A key and no address: the public service, at its documented addresses (the built-in profile "csm").
     const from = 'name' in key ? key.name : '"asset-studio key set"';
     const engine = 'name' in key ? 'give no key' : 'remove it ("asset-studio key remove")';
     return {
       dataDir,
       baseUrl: publicService.baseUrl,
-      legacyBaseUrl: legacy ?? publicService.legacyBaseUrl,
+      legacyBaseUrl: legacy ?? legacyFromFile,
       apiKey: key.key,
       mode: 'service',
       origin: 'profile',
@@ -163,19 +189,42 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
   }
 
   const fromProfile = address.origin === 'profile' && saved ? saved : undefined;
+  const legacyBaseUrl = legacy ?? fromProfile?.legacyBaseUrl;
+  // The key file's key goes only to the addresses it was set for (when it was set for some).
+  const keyFileElsewhere =
+    savedKey !== undefined &&
+    ((keyFileBound?.address !== undefined && !sameAddress(keyFileBound.address, address.baseUrl)) ||
+      (keyFileBound?.legacyAddress !== undefined &&
+        legacyBaseUrl !== undefined &&
+        !sameAddress(keyFileBound.legacyAddress, legacyBaseUrl)) ||
+      (keyFileBound?.address !== undefined && keyFileBound.legacyAddress === undefined && legacyBaseUrl !== undefined));
   const key = explicitKey
     ? { key: explicitKey.key, source: explicitKey.source }
     : // A profile's own key is sent to that profile's address only, never to one from a flag or the environment.
       fromProfile?.apiKey !== undefined
       ? { key: fromProfile.apiKey, source: 'profile' as const }
-      : savedKey !== undefined
+      : // A key file set for no address goes to a flag's or the environment's address (given by whoever runs
+        // the command), never to a profile's, which the app's page may change: only one set for that address.
+        savedKey !== undefined &&
+          !keyFileElsewhere &&
+          (fromProfile === undefined || keyFileBound?.address !== undefined)
         ? { key: savedKey, source: 'key-file' as const }
         : undefined;
+  if (key === undefined && keyFileElsewhere && !fromProfile) {
+    const bound = [keyFileBound?.address, keyFileBound?.legacyAddress].filter((a) => a !== undefined).join(' and ');
+    const asked = [address.baseUrl, legacyBaseUrl].filter((a) => a !== undefined).join(' and ');
+    throw new ConnectionError(
+      'key-missing',
+      `The API key saved by "asset-studio key set" was set for ${bound}, not ${asked}: a key is only sent to the address it was set for. Set it again for this address (asset-studio key set --base-url ${address.baseUrl}${legacyBaseUrl ? ` --legacy-base-url ${legacyBaseUrl}` : ''} < key.txt), or ${HOW_TO_GIVE_A_KEY}.`,
+    );
+  }
   if (key === undefined) {
     if (fromProfile) {
       const why =
         fromProfile.keyProblem?.replace(/\.$/, '') ??
-        "no key is stored for it that this program can read (a session-only key is forgotten when the app quits; the command line cannot read the desktop app's keychain)";
+        (savedKey !== undefined && keyFileBound?.address === undefined
+          ? `the key saved by "asset-studio key set" was set for no address, so it is not sent to a profile's (set it for this one: asset-studio key set --base-url ${address.baseUrl} < key.txt)`
+          : "no key is stored for it that this program can read (a session-only key is forgotten when the app quits; the command line cannot read the desktop app's keychain)");
       throw new ConnectionError(
         'profile-key-missing',
         `The active profile "${fromProfile.profile}" (${address.baseUrl}) has no API key here: ${why}. Set its key in Settings, or ${HOW_TO_GIVE_A_KEY}; or switch to the "local" profile.`,
@@ -187,7 +236,6 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
     );
   }
 
-  const legacyBaseUrl = legacy ?? fromProfile?.legacyBaseUrl;
   const overridden = saved?.baseUrl !== undefined && !fromProfile ? saved.profile : undefined;
   return {
     dataDir,
@@ -202,6 +250,19 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
       note: { level: 'info', text: `The saved profile "${overridden}" is not used while ${address.name} is set.` },
     }),
   };
+}
+
+/** Do two service addresses name the same place (scheme, host, port, path; a trailing slash aside)? */
+export function sameAddress(a: string, b: string): boolean {
+  const normal = (text: string) => {
+    try {
+      const url = new URL(text);
+      return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+    } catch {
+      return text;
+    }
+  };
+  return normal(a) === normal(b);
 }
 
 /** What the UI may see of a connection: never the key. */
