@@ -90,7 +90,10 @@ function rankModel(kind: OutputKind | undefined): { rank: number; format: 'glb' 
   }
 }
 
-/** A PNG of the model file at `path`, seen from the front-right and a little above, in its materials' colours. */
+/**
+ * A PNG of the model file at `path` from the front three-quarter view the viewer opens on (shared/views.ts:
+ * its front, +Z, turned towards its left and a little above), in its materials' colours.
+ */
 export async function renderModelThumbnail(
   path: string,
   format: 'glb' | 'obj',

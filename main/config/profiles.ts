@@ -7,11 +7,23 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors.ts';
+import { PUBLIC_SERVICE, SERVICE_PROFILE } from '../../shared/public-service.ts';
 import { writeFileDurableSync } from '../durable/write-file.ts';
 import type { SettingsRepository } from '../store/settings-table.ts';
 
 /** The profile that always exists: the embedded local engine, no key needed. */
 export const LOCAL_PROFILE = 'local';
+
+export { PUBLIC_SERVICE, SERVICE_PROFILE };
+
+/** A service's two addresses (the base, and the older endpoint variants'). */
+export interface ServiceAddresses {
+  baseUrl: string;
+  legacyBaseUrl: string;
+}
+
+/** The profiles that always exist and cannot be changed. */
+const BUILT_IN = [LOCAL_PROFILE, SERVICE_PROFILE];
 const PROFILES_KEY = 'profiles';
 
 const url = z.string().regex(/^https?:\/\/[^/]/i, 'must be an http:// or https:// address');
@@ -139,19 +151,27 @@ export class ProfileStore {
   readonly #settings: SettingsRepository;
   readonly #persistent: KeyVault | undefined;
   readonly #session: KeyVault;
+  readonly #publicService: Readonly<ServiceAddresses>;
 
-  constructor(settings: SettingsRepository, vaults: { persistent?: KeyVault | undefined; session: KeyVault }) {
+  /** `publicService`: the SERVICE_PROFILE's addresses (PUBLIC_SERVICE unless a test stands a local server in). */
+  constructor(
+    settings: SettingsRepository,
+    vaults: { persistent?: KeyVault | undefined; session: KeyVault },
+    publicService: Readonly<ServiceAddresses> = PUBLIC_SERVICE,
+  ) {
     this.#settings = settings;
     this.#persistent = vaults.persistent;
     this.#session = vaults.session;
+    this.#publicService = publicService;
   }
 
-  /** The local profile first, then the others by name. */
+  /** The local profile first, then the public service's, then the others by name. */
   list(): Profile[] {
     return [
       { name: LOCAL_PROFILE },
+      { name: SERVICE_PROFILE, ...this.#publicService },
       ...this.#stored()
-        .list.filter((p) => p.name !== LOCAL_PROFILE)
+        .list.filter((p) => !BUILT_IN.includes(p.name))
         .sort((a, b) => a.name.localeCompare(b.name)),
     ];
   }
@@ -173,14 +193,19 @@ export class ProfileStore {
   }
 
   /**
-   * Adds or changes a profile. The local profile cannot be changed. A changed address (or older variants'
-   * address) forgets the profile's key: a key is only ever sent to the address it was set for.
+   * Adds or changes a profile. The built-in profiles (the local engine, the public service) cannot be changed.
+   * A changed address (or older variants' address) forgets the profile's key: a key is only ever sent to the
+   * address it was set for.
    */
   save(profile: Profile): Profile {
     const checked = profileSchema.parse(profile);
     if (checked.name === LOCAL_PROFILE)
       throw new ProfileError(
         `The profile "${LOCAL_PROFILE}" is the embedded engine and cannot be changed: give your profile another name.`,
+      );
+    if (checked.name === SERVICE_PROFILE)
+      throw new ProfileError(
+        `The profile "${SERVICE_PROFILE}" is the public service at its documented addresses and cannot be changed: give a profile with other addresses another name.`,
       );
     const stored = this.#stored();
     const before = stored.list.find((p) => p.name === checked.name);
