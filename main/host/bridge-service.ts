@@ -28,7 +28,7 @@ import { cachedPicture, thumbnailsOf } from '../app/thumbnails.ts';
 import { removeKey, setKey } from '../app/profile-actions.ts';
 import type { Services } from '../app/services.ts';
 import { savedOutputFormats, settingsView, updateSettings } from '../app/settings-actions.ts';
-import { fetchJobOutputs } from '../cache/auto-download.ts';
+import { pullJobOutputs } from '../app/pull-outputs.ts';
 import { findOriginal } from '../cache/original.ts';
 import { cachedZipEntries, ZipEntryError } from '../cache/zip-entries.ts';
 import type { KeyVault, Profile } from '../config/profiles.ts';
@@ -320,8 +320,7 @@ export class BridgeService {
           throw conflict(
             `"${job.label}" has no outputs to download: it is ${job.rawStatus || job.state}. Wait until it has succeeded.`,
           );
-        const { cache, store, tracker } = this.services;
-        await fetchJobOutputs(cache, store, job, () => tracker.refresh(job.id), savedOutputFormats(session.settings));
+        await pullJobOutputs(this.services, job, savedOutputFormats(session.settings)); // as set now, not at start
         return { outputs: this.#outputsOf(job.remoteId) };
       },
       'cache.entries': async (i) => {
