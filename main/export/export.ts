@@ -53,7 +53,10 @@ export interface ExportOptions {
   transforms?: Transforms;
   /** The one mesh format written (presets.ts chooseFormat); the engine's default when omitted. */
   format?: ExportFormat | undefined;
-  /** An animated model's clips (each a GLB of the same rig): the GLB written holds them all, or those `keepClips` names. */
+  /**
+   * An animated model's clips (each a GLB or FBX of the same rig): GLB clips are gathered in the GLB written, FBX
+   * clips are written one FBX per clip; all of them, or those `keepClips` names.
+   */
   clips?: readonly ClipSource[] | undefined;
   /** Which of `clips` to keep, by output key, id or name (shared/export-options.ts exportClipsSchema); all when omitted. */
   keepClips?: readonly string[] | undefined;
@@ -261,6 +264,7 @@ async function decide(options: Omit<ExportOptions, 'overwrite' | 'onProgress'>, 
     format = 'glb';
     return prepare(format);
   });
+  if (prepared.note !== undefined) note = note === undefined ? prepared.note : `${note}. ${prepared.note}`;
   const selection = selectFiles(preset, prepared.files, false, format);
   const { chosen, skipped } = await onlyUsedTextures(selection.chosen, [
     ...refusals,
@@ -370,7 +374,9 @@ function planNames(chosen: SourceFile[], preset: Preset, asset: string): Planned
     const ext = extensionOf(source);
     const stem = basename(sourceName(source), extname(sourceName(source)));
     const name =
-      source.kind !== 'texture'
+      source.clip !== undefined
+        ? fileName(preset, asset, ext, taken, source.clip)
+        : source.kind !== 'texture'
         ? fileName(preset, asset, ext, taken)
         : withFbx
           ? fileName(preset, styleName(stem, 'keep'), ext, taken)

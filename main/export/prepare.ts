@@ -7,7 +7,7 @@ import type { ExportFormat } from '../../shared/export-options.ts';
 import type { Bounds } from './bounds.ts';
 import { chooseClips, mergeClips, type ClipSource } from './clips.ts';
 import { convertGlb } from './convert.ts';
-import { ioError } from './errors.ts';
+import { ExportError, ioError } from './errors.ts';
 import type { FileKind } from './presets.ts';
 import { hasTransforms, transformGlb, type Transforms } from './transform.ts';
 
@@ -19,6 +19,8 @@ export interface PreparedFile {
   /** The bytes to write, when they were made in memory (merged, transformed, converted). */
   data?: Uint8Array;
   transformed?: boolean;
+  /** The clip this file holds, when it is one file per clip (the service's FBX clips): it is named after it. */
+  clip?: string;
 }
 
 export interface PrepareOptions {
@@ -36,6 +38,8 @@ export interface Prepared<F extends PreparedFile> {
   replaced: { file: F; why: string }[];
   bbox?: Bounds;
   clips?: { written: string[]; skipped: { name: string; why: string }[] };
+  /** How the clips are written, for the plan (one FBX per clip). */
+  note?: string;
 }
 
 const MESH_OR_COMPANION: ReadonlySet<FileKind> = new Set(['fbx', 'obj', 'mtl', 'usdz', 'zip']);
@@ -48,6 +52,7 @@ export async function prepareFiles<F extends PreparedFile>(
   const clips =
     options.clips !== undefined && options.clips.length > 0 ? chooseClips(options.clips, options.keepClips) : undefined;
   const transforms = hasTransforms(options.transforms) ? options.transforms : undefined;
+  if (clips?.some((c) => c.format === 'fbx')) return fbxClips(files, clips, options.format, transforms);
   if (glb === undefined || (clips === undefined && transforms === undefined))
     return { files: [...files], replaced: [] };
 
@@ -91,6 +96,48 @@ export async function prepareFiles<F extends PreparedFile>(
     ...converted.map((c) => ({ ...c, path: glb.path, transformed: true }) as F),
   ];
   return out;
+}
+
+/**
+ * The clips of an animation whose files are FBX (the service's: each the character, its mesh, skin and bones,
+ * with one take named after the prompt): written as they are, one FBX per clip, named after the clip. Unity and
+ * Unreal import each as the model with its animation (Unity: one AnimationClip per file, all on the same
+ * avatar). They are not converted: a GLB of them, or transforms, would need the rig rewritten.
+ */
+function fbxClips<F extends PreparedFile>(
+  files: readonly F[],
+  clips: readonly ClipSource[],
+  format: ExportFormat | undefined,
+  transforms: Transforms | undefined,
+): Prepared<F> {
+  if (transforms !== undefined)
+    throw new ExportError('bad-format', {
+      file: 'the transforms',
+      why: 'is not written: the clips are FBX files, and baking scale, pivot or up axis into them would need their rig rewritten',
+      fix: 'Export without transforms (the engine importer scales and turns FBX itself)',
+    });
+  if (format !== 'fbx')
+    throw new ExportError('bad-format', {
+      file: `${(format ?? 'no format').toUpperCase()} of the clips`,
+      why: 'is not written: the clips are FBX files (as the service delivers them), and a GLB is not made from them here',
+      fix: 'Export FBX (--format fbx): Unity and Unreal import it natively, Godot 4.3 and later too',
+    });
+  const model = new Set<string>(['fbx', 'glb']);
+  const written = new Set<string>();
+  const per = clips.map((c) => {
+    let name = c.name || 'clip';
+    for (let n = 2; written.has(name); n++) name = `${c.name || 'clip'} (${n})`;
+    written.add(name);
+    return { kind: 'fbx', path: c.path, name: `${name}.fbx`, clip: name } as F;
+  });
+  const skipped = clips.filter((c) => c.format !== 'fbx').map((c) => ({ name: c.name, why: 'its file is a GLB, and the others are FBX: one format per export' }));
+  const fbx = per.filter((_, i) => clips[i]!.format === 'fbx');
+  return {
+    files: [...files.filter((f) => !model.has(f.kind)), ...fbx],
+    replaced: [],
+    clips: { written: fbx.map((f) => f.clip!), skipped },
+    note: `One FBX per clip (${fbx.length}), each the character with its one take named after the clip: the service delivers them so`,
+  };
 }
 
 /** The bytes of a source file. */

@@ -123,14 +123,21 @@ const library = () => ((jobs.animation.result as any).animation_library as { lab
 const prompts = () => ((jobs.prompts.result as any).prompts as { text: string }[]).map((p) => p.text);
 
 describe('animation jobs (items 1, 9)', () => {
-  it('export ONE GLB with every clip of the session, named by library label and prompt text, and no joint render', async () => {
+  it("export ONE GLB with the user's prompts by default, or every clip of the session when asked, named by library label and prompt text, and no joint render", async () => {
     const clips = clipSourcesOf(jobs.prompts, deps.cache);
     expect(clips.map((c) => [c.source, c.name])).toEqual([
       ...library().map((l) => ['library', l]),
       ...prompts().map((p) => ['prompt', p]),
     ]);
+    expect(clips.every((c) => c.format === 'glb')).toBe(true); // the local engine's clips are GLB, their bytes say so
+    const byDefault = await exportJob(deps, jobs.prompts, { projectDir: makeProject('godot'), name: 'hero' });
+    expect(byDefault.clips).toEqual({ written: prompts(), skipped: [] });
     for (const job of [jobs.prompts, jobs.animation]) {
-      const result = await exportJob(deps, job, { projectDir: makeProject('godot'), name: 'hero' });
+      const result = await exportJob(deps, job, {
+        projectDir: makeProject('godot'),
+        name: 'hero',
+        clips: ['library', ...prompts()],
+      });
       expect(result.files.map((f) => basename(f.path))).toEqual(['hero.glb']);
       expect(result.skipped.some((s) => s.kind === 'texture')).toBe(false); // the render is no texture: not even offered
       const doc = await readGlb(result.files[0]!.path);
@@ -176,6 +183,7 @@ describe('animation jobs (items 1, 9)', () => {
     const result = await exportJob(deps, jobs.prompts, {
       projectDir: tempDir(),
       name: 'tall hero',
+      clips: ['all'],
       transforms: { scale: { height: 2 }, pivot: 'bottom-center' },
     });
     const doc = await readGlb(result.files[0]!.path);

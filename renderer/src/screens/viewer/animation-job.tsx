@@ -29,9 +29,12 @@ export function animationFiles(
   for (const o of outputs ?? []) {
     const kind = parseOutputKind(o.kind);
     if (o.state !== 'complete' || !o.url || !kind || !isAnimatedModel(kind)) continue;
+    // The format its bytes show (main reads them: shared/file-format.ts): the service's clips are FBX.
+    const format = o.format === 'fbx' || o.format === 'glb' ? o.format : undefined;
+    if (format === undefined) continue;
     out.push({
       url: o.url,
-      format: 'glb',
+      format,
       name: o.kind,
       label: outputLabelOf(o.kind, job),
       size: o.size,

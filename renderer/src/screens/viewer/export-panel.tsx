@@ -78,7 +78,7 @@ function resolvedText(typed: string, d: CommandOutput<'export.detect'>): string 
   return typed.split(/[\\/]/).includes('..') ? `The folder you typed is ${d.dir}.` : undefined;
 }
 
-/** An animation job's clips among its cached outputs (each prompt's and library clip's GLB), named as the user knows them. */
+/** An animation job's clips among its cached outputs (each prompt's and library clip's model, FBX or GLB), named as the user knows them. */
 export function exportClipsOf(
   outputs: CachedOutput[] | undefined,
   job: Pick<JobView, 'kind' | 'result' | 'step'>,
@@ -88,7 +88,7 @@ export function exportClipsOf(
   for (const candidate of jobOutputs({ kind: job.kind, step: job.step, texts: null, result: job.result })) {
     const { kind } = candidate;
     const key = formatOutputKind(kind);
-    if (kind.type !== 'clip' || kind.format !== 'glb' || clips.some((c) => c.id === key)) continue;
+    if (kind.type !== 'clip' || kind.format !== 'model' || clips.some((c) => c.id === key)) continue;
     if (!outputs?.some((o) => o.kind === key && o.state === 'complete')) continue;
     clips.push({ id: key, name: outputLabelOf(key, job, { format: false }), source: kind.source });
   }
