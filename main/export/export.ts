@@ -377,10 +377,10 @@ function planNames(chosen: SourceFile[], preset: Preset, asset: string): Planned
       source.clip !== undefined
         ? fileName(preset, asset, ext, taken, source.clip)
         : source.kind !== 'texture'
-        ? fileName(preset, asset, ext, taken)
-        : withFbx
-          ? fileName(preset, styleName(stem, 'keep'), ext, taken)
-          : fileName(preset, asset, ext, taken, stem);
+          ? fileName(preset, asset, ext, taken)
+          : withFbx
+            ? fileName(preset, styleName(stem, 'keep'), ext, taken)
+            : fileName(preset, asset, ext, taken, stem);
     taken.add(name.toLowerCase());
     return { source, name };
   });

@@ -130,7 +130,9 @@ function fbxClips<F extends PreparedFile>(
     written.add(name);
     return { kind: 'fbx', path: c.path, name: `${name}.fbx`, clip: name } as F;
   });
-  const skipped = clips.filter((c) => c.format !== 'fbx').map((c) => ({ name: c.name, why: 'its file is a GLB, and the others are FBX: one format per export' }));
+  const skipped = clips
+    .filter((c) => c.format !== 'fbx')
+    .map((c) => ({ name: c.name, why: 'its file is a GLB, and the others are FBX: one format per export' }));
   const fbx = per.filter((_, i) => clips[i]!.format === 'fbx');
   return {
     files: [...files.filter((f) => !model.has(f.kind)), ...fbx],

@@ -1,9 +1,10 @@
 // The downloadable files of an uploaded character, made from its stored JSON (make-files.ts) when first
-// asked for: the GLB with the clips named (library labels or prompt texts, each read by motion-words.ts),
+// asked for: the FBX (as the service delivers them) and the GLB with the clips named (library labels or prompt texts, each read by motion-words.ts),
 // and a static USDZ of its mesh.
 import { motionOfText } from '../motion-words.ts';
 import type { PolygonMesh } from '../outputs/polygon-mesh.ts';
 import { buildPolygonUsdz } from '../usdz.ts';
+import { buildCharacterFbx } from './fbx.ts';
 import { buildCharacterGlb } from './glb.ts';
 import type { CharacterModel } from './model.ts';
 import { isRig, rigOf } from './rig.ts';
@@ -17,6 +18,21 @@ export function characterGlb(json: Buffer, clips: string[]): Buffer {
   const rig = rigOf(model);
   if (!isRig(rig)) throw new Error(`the stored character ${model.source} ${rig.problem}`);
   return buildCharacterGlb(
+    model,
+    rig,
+    clips.flatMap((name) => {
+      const spec = motionOfText(name);
+      return spec ? [{ name, spec }] : [];
+    }),
+  );
+}
+
+/** The character as FBX with a take per clip (named by the library label or the prompt's text), as the service delivers it. */
+export function characterFbx(json: Buffer, clips: string[]): Buffer {
+  const model = parse(json);
+  const rig = rigOf(model);
+  if (!isRig(rig)) throw new Error(`the stored character ${model.source} ${rig.problem}`);
+  return buildCharacterFbx(
     model,
     rig,
     clips.flatMap((name) => {
