@@ -10,7 +10,32 @@ import type { CharacterModel } from './model.ts';
 import { isRig, rigOf } from './rig.ts';
 
 function parse(json: Buffer): CharacterModel {
-  return JSON.parse(json.toString('utf8')) as CharacterModel;
+  return humanHeight(JSON.parse(json.toString('utf8')) as CharacterModel);
+}
+
+/** A standing character's height, metres, when its size is not a person's (a unit mix-up, below or above these). */
+const HUMAN = { min: 0.5, max: 3, height: 1.8 };
+
+/**
+ * The character at a person's size, as the animation service delivers its characters: one whose file makes it
+ * shorter than 0.5 m or taller than 3 m (Male_Casual.fbx is 4.84 m: an armature scaled 100 times in a file in
+ * centimetres) is scaled to 1.8 m tall, bones with it; any other keeps its size.
+ */
+function humanHeight(model: CharacterModel): CharacterModel {
+  let low = Infinity;
+  let high = -Infinity;
+  for (let k = 1; k < model.positions.length; k += 3) {
+    low = Math.min(low, model.positions[k]!);
+    high = Math.max(high, model.positions[k]!);
+  }
+  const height = high - low;
+  if (!(height > 0) || (height >= HUMAN.min && height <= HUMAN.max)) return model;
+  const f = HUMAN.height / height;
+  return {
+    ...model,
+    positions: model.positions.map((x) => x * f),
+    bones: model.bones.map((b) => ({ ...b, t: [b.t[0] * f, b.t[1] * f, b.t[2] * f] })),
+  };
 }
 
 export function characterGlb(json: Buffer, clips: string[]): Buffer {
