@@ -7,6 +7,10 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fbxBones } from '../../shared/fbx-bones.ts';
 import { formatOf } from '../../shared/file-format.ts';
+import { NullEngine } from '@babylonjs/core/Engines/nullEngine.js';
+import { LoadAssetContainerAsync } from '@babylonjs/core/Loading/sceneLoader.js';
+import { Scene } from '@babylonjs/core/scene.js';
+import '@babylonjs/loaders/FBX/index.js';
 import { readFbxCharacter } from '../../main/engine/character/read-fbx.ts';
 import { FBX_KTIME, quatToEulerXYZ } from '../../main/formats/fbx-skinned.ts';
 import { child, readFbxNodes, type FbxRecord } from '../export/fbx-nodes.ts';
@@ -99,6 +103,30 @@ describe('an uploaded character delivered as FBX (animationFiles: fbx)', () => {
     expect(takesOf(readFbxNodes((await download(session.mesh_url)).bytes))).toEqual([]);
     for (const entry of session.animation_library as { label: string; url: string }[])
       expect(takesOf(readFbxNodes((await download(entry.url)).bytes))).toEqual([entry.label]);
+  });
+});
+
+/** The animation groups Babylon's FBX loader (the viewer's) makes of a file: name and how many bones each moves. */
+async function babylonClips(bytes: Buffer): Promise<[string, number][]> {
+  const engine = new NullEngine();
+  try {
+    const scene = new Scene(engine);
+    const container = await LoadAssetContainerAsync(`data:;base64,${bytes.toString('base64')}`, scene, {
+      pluginExtension: '.fbx',
+    });
+    return container.animationGroups.map((g) => [g.name, g.targetedAnimations.length]);
+  } finally {
+    engine.dispose();
+  }
+}
+
+describe("Babylon's FBX loader (the viewer's)", () => {
+  it("plays each prompt's take as an animation group named after the prompt", async () => {
+    for (const prompt of session.prompts as { text: string; mesh_url: string }[]) {
+      const clips = await babylonClips((await download(prompt.mesh_url)).bytes);
+      expect(clips.map(([name]) => name)).toEqual([prompt.text]);
+      expect(clips[0]![1]).toBeGreaterThan(10);
+    }
   });
 });
 

@@ -18,13 +18,23 @@ import { ModelViewer } from './model-viewer.tsx';
 
 type AnimationFile = UrlSource & { label: string };
 
-/** A job's animated files among its cached outputs, in this order: the session's animation, its library clips, its prompts' clips. */
+/**
+ * A job's animated files among its cached outputs (GLB or FBX, as their bytes show), in this order: the user's
+ * prompts' clips (in the order they were asked: the viewer opens on the first), the session's animation, its
+ * library clips.
+ */
 export function animationFiles(
   outputs: CachedOutput[] | undefined,
   job: Pick<JobView, 'kind' | 'result'>,
 ): AnimationFile[] {
+  const asked = (job.result as { prompts?: unknown } | null | undefined)?.prompts;
+  const prompts = Array.isArray(asked) ? asked.map((p) => String((p as { _id?: unknown } | null)?._id ?? '')) : [];
   const rank = (kind: OutputKind) =>
-    kind.type === 'animation' ? 0 : kind.type === 'clip' && kind.source === 'library' ? 1 : 2;
+    kind.type === 'clip' && kind.source === 'prompt'
+      ? (prompts.indexOf(kind.id) + 1 || prompts.length + 1) / (prompts.length + 2)
+      : kind.type === 'animation'
+        ? 1
+        : 2;
   const out: (AnimationFile & { rank: number })[] = [];
   for (const o of outputs ?? []) {
     const kind = parseOutputKind(o.kind);
