@@ -237,13 +237,34 @@ async function decide(options: Omit<ExportOptions, 'overwrite' | 'onProgress'>, 
   const project = await detectProject(options.projectDir, options.engine);
   const preset = PRESETS[project.engine];
   const assetName = styleName(options.name, preset.style);
-  const choice = chooseFormat(project, formatsOnOffer(options.files, transforms), options.format);
+  // FBX clips (the service's) are written as FBX, or made into one GLB: both are on offer.
+  const fbxClips: SourceFile[] = (options.clips ?? [])
+    .filter((c) => c.format === 'fbx')
+    .map((c) => ({ kind: 'fbx', path: c.path }));
+  const offered = formatsOnOffer(options.files, transforms);
+  const choice = chooseFormat(
+    project,
+    fbxClips.length > 0 ? [...new Set<FileKind>([...offered, 'fbx', 'glb'])] : offered,
+    options.format,
+  );
   let format = choice.format;
   let note = choice.note;
   const glb = options.files.find((f) => f.kind === 'glb');
   const reads = selectFiles(preset, options.files, false, format).chosen;
   await checkSources(
-    glb && (hasTransforms(transforms) || options.clips?.length) ? [...new Set([glb, ...reads])] : reads,
+    fbxClips.length > 0
+      ? [
+          ...new Set([
+            ...fbxClips.map((c) => ({
+              ...c,
+              kind: format === 'glb' || hasTransforms(transforms) ? ('glb' as const) : c.kind,
+            })),
+            ...reads,
+          ]),
+        ]
+      : glb && (hasTransforms(transforms) || options.clips?.length)
+        ? [...new Set([glb, ...reads])]
+        : reads,
     preset,
     transforms,
   );

@@ -7,7 +7,9 @@ import type { ExportFormat } from '../../shared/export-options.ts';
 import type { Bounds } from './bounds.ts';
 import { chooseClips, mergeClips, type ClipSource } from './clips.ts';
 import { convertGlb } from './convert.ts';
-import { ExportError, ioError } from './errors.ts';
+import { readFbxAnimated, type SampledTake } from '../formats/fbx-read.ts';
+import { writeSkinnedGlb } from '../formats/skinned-glb.ts';
+import { ExportError, ioError, reason } from './errors.ts';
 import type { FileKind } from './presets.ts';
 import { hasTransforms, transformGlb, type Transforms } from './transform.ts';
 
@@ -100,45 +102,138 @@ export async function prepareFiles<F extends PreparedFile>(
 
 /**
  * The clips of an animation whose files are FBX (the service's: each the character, its mesh, skin and bones,
- * with one take named after the prompt): written as they are, one FBX per clip, named after the clip. Unity and
- * Unreal import each as the model with its animation (Unity: one AnimationClip per file, all on the same
- * avatar). They are not converted: a GLB of them, or transforms, would need the rig rewritten.
+ * with one take named after the prompt). For FBX (Unity, Unreal) they are written as they are, one FBX per
+ * clip, named after the clip: each imports as the model with its animation (Unity: one AnimationClip per file,
+ * all on the same avatar); transforms are refused there (baking them into an FBX would need its rig rewritten,
+ * and the engines' importers scale and turn FBX themselves). For GLB (Godot, a plain folder) one GLB is made
+ * with every clip: the character read from the first clip's FBX and each clip's take sampled on its bones
+ * (main/formats/fbx-read.ts, skinned-glb.ts), then transformed like any GLB.
  */
-function fbxClips<F extends PreparedFile>(
+async function fbxClips<F extends PreparedFile>(
   files: readonly F[],
   clips: readonly ClipSource[],
   format: ExportFormat | undefined,
   transforms: Transforms | undefined,
-): Prepared<F> {
+): Promise<Prepared<F>> {
+  const model = new Set<string>(['fbx', 'glb']);
+  const fbxClips = clips.filter((c) => c.format === 'fbx');
+  const skipped = clips
+    .filter((c) => c.format !== 'fbx')
+    .map((c) => ({ name: c.name, why: 'its file is a GLB, and the other clips are FBX: one format per export' }));
+  if (format === 'glb') return glbOfFbxClips(files, fbxClips, skipped, transforms);
   if (transforms !== undefined)
     throw new ExportError('bad-format', {
-      file: 'the transforms',
+      file: 'FBX with transforms',
       why: 'is not written: the clips are FBX files, and baking scale, pivot or up axis into them would need their rig rewritten',
-      fix: 'Export without transforms (the engine importer scales and turns FBX itself)',
+      fix: 'Export without transforms (the engine importer scales and turns FBX itself), or export GLB',
     });
   if (format !== 'fbx')
     throw new ExportError('bad-format', {
       file: `${(format ?? 'no format').toUpperCase()} of the clips`,
-      why: 'is not written: the clips are FBX files (as the service delivers them), and a GLB is not made from them here',
-      fix: 'Export FBX (--format fbx): Unity and Unreal import it natively, Godot 4.3 and later too',
+      why: 'is not written: the clips are animated FBX files, which this format cannot hold',
+      fix: 'Export FBX or GLB',
     });
-  const model = new Set<string>(['fbx', 'glb']);
-  const written = new Set<string>();
-  const per = clips.map((c) => {
+  const names = new Set<string>();
+  const paths = new Set<string>();
+  const fbx: F[] = [];
+  for (const c of fbxClips) {
+    if (paths.has(c.path)) continue; // a file holding several chosen takes (the session's animation) is written once
+    paths.add(c.path);
     let name = c.name || 'clip';
-    for (let n = 2; written.has(name); n++) name = `${c.name || 'clip'} (${n})`;
-    written.add(name);
-    return { kind: 'fbx', path: c.path, name: `${name}.fbx`, clip: name } as F;
-  });
-  const skipped = clips
-    .filter((c) => c.format !== 'fbx')
-    .map((c) => ({ name: c.name, why: 'its file is a GLB, and the others are FBX: one format per export' }));
-  const fbx = per.filter((_, i) => clips[i]!.format === 'fbx');
+    for (let n = 2; names.has(name); n++) name = `${c.name || 'clip'} (${n})`;
+    names.add(name);
+    fbx.push({ kind: 'fbx', path: c.path, name: `${name}.fbx`, clip: name } as F);
+  }
   return {
     files: [...files.filter((f) => !model.has(f.kind)), ...fbx],
     replaced: [],
-    clips: { written: fbx.map((f) => f.clip!), skipped },
-    note: `One FBX per clip (${fbx.length}), each the character with its one take named after the clip: the service delivers them so`,
+    clips: { written: fbxClips.map((c) => c.name), skipped },
+    note: `One FBX per clip (${fbx.length}), each the character with its take named after the clip, as the service delivers them`,
+  };
+}
+
+/** One GLB of FBX clips: the character of the first, every clip's take on its bones (by name), named after the clip. */
+async function glbOfFbxClips<F extends PreparedFile>(
+  files: readonly F[],
+  clips: readonly ClipSource[],
+  skipped: { name: string; why: string }[],
+  transforms: Transforms | undefined,
+): Promise<Prepared<F>> {
+  const read = new Map<string, ReturnType<typeof readFbxAnimated>>();
+  const load = (path: string) => {
+    if (!read.has(path))
+      read.set(
+        path,
+        readFile(path)
+          .catch((error: unknown) => Promise.reject(ioError(path, 'reading a clip', error)))
+          .then((bytes) => readFbxAnimated(bytes, path))
+          .catch((error: unknown) => {
+            if (error instanceof ExportError) throw error;
+            throw new ExportError('unreadable-glb', {
+              file: path,
+              why: `cannot be read as an animated FBX to make the GLB (${reason(error)})`,
+              fix: 'Download the job again, or export FBX',
+              cause: error,
+            });
+          }),
+      );
+    return read.get(path)!;
+  };
+  const first = clips[0];
+  if (first === undefined)
+    throw new ExportError('nothing-to-export', {
+      file: 'the clips',
+      why: 'none is chosen',
+      fix: 'Choose at least one clip',
+    });
+  const base = (await load(first.path)).model;
+  const boneIndex = new Map(base.bones.map((b, i) => [b.name, i]));
+  const takes: SampledTake[] = [];
+  const written: string[] = [];
+  for (const clip of clips) {
+    const { model, takes: found } = await load(clip.path);
+    const take = clip.animation === undefined ? found[0] : found.find((t) => t.name === clip.animation);
+    if (!take) {
+      skipped.push({
+        name: clip.name,
+        why: clip.animation === undefined ? 'its file has no animation' : `its file has no take "${clip.animation}"`,
+      });
+      continue;
+    }
+    const missing = model.bones.find((b) => !boneIndex.has(b.name));
+    if (missing) {
+      skipped.push({ name: clip.name, why: `it moves a bone the model does not have ("${missing.name}")` });
+      continue;
+    }
+    let name = clip.name || 'clip';
+    for (let n = 2; written.includes(name); n++) name = `${clip.name || 'clip'} (${n})`;
+    written.push(name);
+    takes.push({
+      name,
+      times: take.times,
+      tracks: take.tracks.map((t) => ({ ...t, bone: boneIndex.get(model.bones[t.bone]!.name)! })),
+    });
+  }
+  let bytes: Uint8Array = await writeSkinnedGlb(base, takes, first.name || 'character');
+  let bbox: Bounds | undefined;
+  if (transforms !== undefined) {
+    const t = await transformGlb(bytes, transforms, first.path);
+    bytes = t.glb;
+    bbox = t.bbox;
+  }
+  const glb = {
+    kind: 'glb',
+    path: first.path,
+    name: 'model.glb',
+    data: bytes,
+    transformed: transforms !== undefined,
+  } as F;
+  return {
+    files: [...files.filter((f) => f.kind !== 'fbx' && f.kind !== 'glb'), glb],
+    replaced: [],
+    ...(bbox && { bbox }),
+    clips: { written, skipped },
+    note: `One GLB with every clip (${written.length}), made from the service's FBX clips`,
   };
 }
 

@@ -2,7 +2,8 @@
 // the embedded engine set to deliver FBX as the service does (an uploaded Male_Casual.fbx animated with the
 // prompts "walk" and "wave"), exported from the download cache with exportJob (what the CLI and the app call) to
 // a Unity project without glTFast (Assets/, ProjectSettings/ and a Packages/manifest.json listing no glTF
-// package) and to an Unreal project, and each FBX written imported in headless Blender 3.4 (fbx_skin.py): the
+// package), to an Unreal project (one FBX per clip) and to Godot (one GLB made from the FBX clips), and each
+// file written imported in headless Blender 3.4 (fbx_skin.py): the
 // mesh skinned (an Armature modifier, vertex groups holding every vertex), the character's bones and triangles,
 // the prompt a named action that moves the bones, and a person's height.
 import { spawn, spawnSync } from 'node:child_process';
@@ -107,6 +108,12 @@ function unrealProject(root: string): string {
   return root;
 }
 
+function godotProject(root: string): string {
+  mkdirSync(root, { recursive: true });
+  writeFileSync(join(root, 'project.godot'), 'config_version=5\n[application]\nconfig/name="My Game"\n');
+  return root;
+}
+
 interface Facts {
   error?: string;
   armatures: number;
@@ -151,7 +158,7 @@ function runBlender(files: { id: string; path: string }[]): Promise<Record<strin
   });
 }
 
-const exports: Record<'unity' | 'unreal' | 'unitySession', ExportResult> = {} as never;
+const exports: Record<'unity' | 'unreal' | 'unitySession' | 'godot', ExportResult> = {} as never;
 let facts: Record<string, Facts> = {};
 
 beforeAll(async () => {
@@ -191,8 +198,15 @@ beforeAll(async () => {
     name: 'hero',
     clips: ['library'],
   });
+  // Godot gets one GLB made from the FBX clips.
+  exports.godot = await exportJob(deps, promptsJob, {
+    projectDir: godotProject(join(data.path, 'godot')),
+    name: 'hero',
+  });
   const files = Object.entries(exports).flatMap(([where, result]) =>
-    result.files.filter((f) => f.kind === 'fbx').map((f) => ({ id: `${where}/${basename(f.path)}`, path: f.path })),
+    result.files
+      .filter((f) => f.kind === 'fbx' || f.kind === 'glb')
+      .map((f) => ({ id: `${where}/${basename(f.path)}`, path: f.path })),
   );
   facts = await runBlender([...files, { id: 'source', path: MALE }]);
 }, BLENDER_CAP_MS + 600_000);
@@ -227,7 +241,7 @@ describe.skipIf(!HAS_BLENDER)(
       const source = facts.source!;
       expect(source.error).toBeUndefined();
       const limbNodes = fbxBones(readFileSync(MALE)).bones.length;
-      const ids = Object.keys(facts).filter((id) => id !== 'source');
+      const ids = Object.keys(facts).filter((id) => id.endsWith('.fbx'));
       expect(ids.length).toBe(2 + 2 + 6);
       for (const id of ids) {
         const f = facts[id]!;
@@ -253,6 +267,27 @@ describe.skipIf(!HAS_BLENDER)(
         ).toEqual([clip]);
         for (const [action, m] of Object.entries(f.motion)) expect(m.moved, `${id}: ${action}`).toBeGreaterThan(0.01);
       }
+    });
+
+    it('Godot gets one GLB made from the FBX clips: skinned, the same bones and triangles, each prompt an action, 1.8 m', () => {
+      expect(exports.godot.files.map((f) => basename(f.path))).toEqual(['hero.glb']);
+      expect(exports.godot.clips).toEqual({ written: PROMPTS, skipped: [] });
+      const f = facts['godot/hero.glb']!;
+      expect(f.error).toBeUndefined();
+      const fbx = facts['unity/Hero_Walk.fbx']!;
+      expect(f.armatures).toBe(1);
+      expect(f.bones).toBe(fbx.bones);
+      expect(f.triangles).toBe(MALE_TRIANGLES);
+      expect(f.skins[0]!.armature_modifiers).toBe(1);
+      expect(f.skins[0]!.weighted_vertices).toBe(f.skins[0]!.vertices);
+      expect(f.height).toBeCloseTo(fbx.height, 2);
+      // Blender's glTF importer names an action after its animation (`walk`, or `walk_<object>`).
+      for (const prompt of PROMPTS)
+        expect(
+          f.actions.some((a) => a === prompt || a.startsWith(`${prompt}_`)),
+          f.actions.join(', '),
+        ).toBe(true);
+      for (const [action, m] of Object.entries(f.motion)) expect(m.moved, action).toBeGreaterThan(0.01);
     });
   },
 );

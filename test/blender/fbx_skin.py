@@ -2,8 +2,8 @@
 
     blender -b --factory-startup --python test/blender/fbx_skin.py -- <files.json> <facts.json>
 
-<files.json> is a list of {"id": ..., "path": ...}: FBX files of an animated character. Each is imported into an
-empty scene with Blender's FBX importer and its default options (File > Import > FBX), and what Blender makes
+<files.json> is a list of {"id": ..., "path": ...}: FBX (or GLB) files of an animated character. Each is imported
+into an empty scene with Blender's importer and its default options (File > Import), and what Blender makes
 of it is written to <facts.json> as {"files": {id: facts}}: armatures and their bones, meshes, triangles, how
 each mesh is skinned (its Armature modifiers and the object they use, its vertex groups and how many vertices
 have a weight), the actions (one per take), the meshes' height in metres in the rest pose, and for each action
@@ -18,6 +18,16 @@ import bpy
 
 args = sys.argv[sys.argv.index("--") + 1:]
 files_path, facts_path = args[:2]
+
+
+def numpy_compat():
+    """Blender 3.4's glTF importer uses numpy.bool, removed from NumPy 1.24 to 1.26: restore it as numpy.bool_."""
+    try:
+        import numpy
+    except ImportError:
+        return
+    if "bool" not in vars(numpy):  # not hasattr: NumPy 1.24 warns on every look-up of the old alias
+        numpy.bool = numpy.bool_
 
 
 def describe():
@@ -73,8 +83,12 @@ with open(files_path, encoding="utf-8") as file:
 facts = {"blender": bpy.app.version_string, "files": {}}
 for entry in files:
     bpy.ops.wm.read_factory_settings(use_empty=True)
+    numpy_compat()
     try:
-        bpy.ops.import_scene.fbx(filepath=entry["path"])
+        if entry["path"].lower().endswith(".glb"):
+            bpy.ops.import_scene.gltf(filepath=entry["path"])
+        else:
+            bpy.ops.import_scene.fbx(filepath=entry["path"])
         fact = describe()
     except Exception:  # noqa: BLE001  (the test reports it per file)
         fact = {"error": traceback.format_exc(limit=3)}

@@ -3,9 +3,11 @@
 // character with its take named after the prompt; without --clips the user's prompts, as in the app.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { NodeIO } from '@gltf-transform/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANIMATION_FILES_ENV } from '../../main/engine/sessions/animation.ts';
 import { readFbxNodes } from '../export/fbx-nodes.ts';
+import { validatorErrors } from '../export/helpers.ts';
 import { realFixture } from '../fixtures.ts';
 import { runInProcess } from './run-in-process.ts';
 import { cleanEnv, tempDataDir } from './run-cli.ts';
@@ -67,12 +69,51 @@ describe('asset-studio export of an FBX animation job', () => {
     expect(readdirSync(result.targetDir).some((n) => n.endsWith('.glb'))).toBe(false);
   });
 
-  it('refuses GLB for these clips (exit 2), saying why and what to choose', async () => {
+  it('a plain folder gets one GLB made from the FBX clips, every prompt an animation named after it', async () => {
     const r = await runInProcess(
-      ['export', promptsJob, '--project', join(dataDir, 'glb'), '--engine', 'folder', '--format', 'glb'],
+      ['export', promptsJob, '--project', join(dataDir, 'glb'), '--engine', 'folder', '--json'],
       env,
     );
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/FBX/);
+    expect(r.code, r.stderr).toBe(0);
+    const result = JSON.parse(r.stdout) as {
+      targetDir: string;
+      clips: { written: string[] };
+      files: { path: string }[];
+    };
+    expect(result.clips.written).toEqual(['walk', 'wave']);
+    const glbs = readdirSync(result.targetDir).filter((n) => n.endsWith('.glb'));
+    expect(glbs).toHaveLength(1);
+    expect(readdirSync(result.targetDir).some((n) => n.endsWith('.fbx'))).toBe(false);
+    const doc = await new NodeIO().readBinary(readFileSync(join(result.targetDir, glbs[0]!)));
+    expect(
+      doc
+        .getRoot()
+        .listAnimations()
+        .map((a) => a.getName()),
+    ).toEqual(['walk', 'wave']);
+    expect(doc.getRoot().listSkins()[0]!.listJoints().length).toBeGreaterThanOrEqual(42);
+    for (const a of doc.getRoot().listAnimations()) expect(a.listChannels().length).toBeGreaterThan(10);
+    expect(await validatorErrors(readFileSync(join(result.targetDir, glbs[0]!)))).toEqual([]);
+  });
+
+  it('with transforms, FBX is refused for these clips (exit 2), saying why and to choose GLB', async () => {
+    const r = await runInProcess(
+      [
+        'export',
+        promptsJob,
+        '--project',
+        join(dataDir, 'tall'),
+        '--engine',
+        'folder',
+        '--format',
+        'fbx',
+        '--scale-height',
+        '2',
+      ],
+      env,
+    );
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/transforms/);
+    expect(r.stderr).toMatch(/GLB/);
   });
 });
