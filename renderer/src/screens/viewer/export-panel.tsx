@@ -8,7 +8,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { CachedOutput, CommandInput, CommandOutput, JobView } from '../../../../shared/bridge/contract.ts';
 import { jobOutputs, outputLabelOf } from '../../../../shared/kinds/index.ts';
-import { formatOutputKind } from '../../../../shared/output-kind.ts';
+import { formatOutputKind, type OutputKind } from '../../../../shared/output-kind.ts';
 import {
   defaultFormat,
   doubleConversion,
@@ -78,21 +78,35 @@ function resolvedText(typed: string, d: CommandOutput<'export.detect'>): string 
   return typed.split(/[\\/]/).includes('..') ? `The folder you typed is ${d.dir}.` : undefined;
 }
 
-/** An animation job's clips among its cached outputs (each prompt's and library clip's model, FBX or GLB), named as the user knows them. */
+/**
+ * An animation job's clips among its cached outputs (each prompt's and library clip's model, FBX or GLB), named
+ * as the user knows them: the user's prompts first (a prompts job's own; a session's, from its newest read), then
+ * the session's library. The export takes the prompts unless others are ticked (clipChecked), as the CLI does.
+ */
 export function exportClipsOf(
   outputs: CachedOutput[] | undefined,
   job: Pick<JobView, 'kind' | 'result' | 'step'>,
 ): ExportClip[] {
-  // The job's own clips, in its order: a prompts job's prompts, a session's library (the session's cache holds both).
   const clips: ExportClip[] = [];
-  for (const candidate of jobOutputs({ kind: job.kind, step: job.step, texts: null, result: job.result })) {
-    const { kind } = candidate;
+  const add = (kind: OutputKind) => {
     const key = formatOutputKind(kind);
-    if (kind.type !== 'clip' || kind.format !== 'model' || clips.some((c) => c.id === key)) continue;
-    if (!outputs?.some((o) => o.kind === key && o.state === 'complete')) continue;
+    if (kind.type !== 'clip' || kind.format !== 'model' || clips.some((c) => c.id === key)) return;
+    if (!outputs?.some((o) => o.kind === key && o.state === 'complete')) return;
     clips.push({ id: key, name: outputLabelOf(key, job, { format: false }), source: kind.source });
-  }
-  return clips;
+  };
+  // A session's prompts: its newest read lists them (the session's cache holds their files too).
+  if (job.kind === 'animation_session')
+    for (const p of jobOutputs({ kind: 'animation_prompt', step: null, texts: null, result: job.result })) add(p.kind);
+  // The job's own clips, in its order: a prompts job's prompts, a session's library.
+  for (const candidate of jobOutputs({ kind: job.kind, step: job.step, texts: null, result: job.result }))
+    add(candidate.kind);
+  return [...clips.filter((c) => c.source === 'prompt'), ...clips.filter((c) => c.source !== 'prompt')];
+}
+
+/** Whether a clip is ticked: the user's prompts are, library clips only when the job has no prompt (`flipped`: the ones the user changed). */
+export function clipChecked(clip: ExportClip, clips: readonly ExportClip[], flipped: ReadonlySet<string>): boolean {
+  const byDefault = clip.source === 'prompt' || !clips.some((c) => c.source === 'prompt');
+  return byDefault !== flipped.has(clip.id);
 }
 
 /** The export of an animation job (#16 item 9): its clips to choose, under its preview. */
@@ -150,7 +164,7 @@ function PlanList({ plan, overwrite }: { plan: Plan; overwrite: boolean }) {
 
 /**
  * `stage`: the element holding the viewer whose model the export previews (default: the job's preview
- * section). `clips`: an animation job's clips, each a checkbox named by its prompt or library label (all checked at first).
+ * section). `clips`: an animation job's clips, each a checkbox named by its prompt or library label (the prompts checked at first; library clips too when there is no prompt).
  */
 export function ExportPanel({
   job,
@@ -166,7 +180,7 @@ export function ExportPanel({
   const [detected, setDetected] = useState<Detected | { error: string } | undefined>();
   const [engine, setEngine] = useState<ExportTarget | 'auto'>('auto');
   const [format, setFormat] = useState<ExportFormat | 'auto'>('auto');
-  const [unchecked, setUnchecked] = useState<ReadonlySet<string>>(new Set());
+  const [flipped, setFlipped] = useState<ReadonlySet<string>>(new Set());
   const [plan, setPlan] = useState<Plan | { error: string } | undefined>();
   const [name, setName] = useState('');
   const [scaleMode, setScaleMode] = useState('none');
@@ -187,7 +201,7 @@ export function ExportPanel({
     engine: target,
     gltfPackage: detected && 'engine' in detected && detected.engine === target ? detected.gltfPackage : undefined,
   };
-  const chosenClips = clips?.filter((c) => !unchecked.has(c.id)).map((c) => c.id);
+  const chosenClips = clips?.filter((c) => clipChecked(c, clips, flipped)).map((c) => c.id);
   /** The options export.plan and export.run share. */
   const request = () => {
     const input: Omit<CommandInput<'export.run'>, 'jobId'> = { projectDir: projectDir.trim() };
@@ -367,18 +381,18 @@ export function ExportPanel({
       </div>
       {clips && clips.length > 0 && (
         <fieldset class="export-clips">
-          <legend>Clips in the exported GLB</legend>
+          <legend>Clips exported (your prompts; library clips when ticked)</legend>
           {clips.map((c) => (
             <label key={c.id}>
               <input
                 type="checkbox"
                 data-clip={c.id}
-                checked={!unchecked.has(c.id)}
-                onChange={(e) => {
-                  const next = new Set(unchecked);
-                  if (e.currentTarget.checked) next.delete(c.id);
+                checked={clipChecked(c, clips, flipped)}
+                onChange={() => {
+                  const next = new Set(flipped);
+                  if (next.has(c.id)) next.delete(c.id);
                   else next.add(c.id);
-                  setUnchecked(next);
+                  setFlipped(next);
                 }}
               />
               {c.name}
