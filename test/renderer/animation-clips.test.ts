@@ -3,8 +3,7 @@
 // the export takes the user's prompts by default, library clips when ticked, as the CLI does.
 import { describe, expect, it } from 'vitest';
 import type { CachedOutput, JobView } from '../../shared/bridge/contract.ts';
-import { animationFiles } from '../../renderer/src/screens/viewer/animation-job.tsx';
-import { clipChecked, exportClipsOf } from '../../renderer/src/screens/viewer/export-panel.tsx';
+import { animationFiles, clipChecked, exportClipsOf } from '../../renderer/src/screens/viewer/animation-clips.ts';
 
 const SAS = '?sp=r&st=2025-01-01T00%3A00%3A00Z&se=2025-01-02T00%3A00%3A00Z&sv=2022-11-02&sr=b&sig=x';
 const result = {

@@ -7,8 +7,6 @@
 // files will be written and which not and why, then export.run writes them; the result or the error is shown in words.
 import { useEffect, useState } from 'preact/hooks';
 import type { CachedOutput, CommandInput, CommandOutput, JobView } from '../../../../shared/bridge/contract.ts';
-import { jobOutputs, outputLabelOf } from '../../../../shared/kinds/index.ts';
-import { formatOutputKind, type OutputKind } from '../../../../shared/output-kind.ts';
 import {
   defaultFormat,
   doubleConversion,
@@ -32,6 +30,7 @@ import { getBridge } from '../../../bridge/index.ts';
 import { loadBabylon, type PreviewTransforms } from '../../../viewer/index.ts';
 import { appState } from '../../app-state.ts';
 import { ErrorBox, Options } from '../../components/ui.tsx';
+import { clipChecked, exportClipsOf } from './animation-clips.ts';
 import { useStore } from '../../store.ts';
 import { formatBytes, toShownError, type ShownError } from '../../util.ts';
 
@@ -76,37 +75,6 @@ function detectedText(d: CommandOutput<'export.detect'>): string {
 /** A typed path with `..` steps, said resolved: where the export really goes (undefined for a plain path). */
 function resolvedText(typed: string, d: CommandOutput<'export.detect'>): string | undefined {
   return typed.split(/[\\/]/).includes('..') ? `The folder you typed is ${d.dir}.` : undefined;
-}
-
-/**
- * An animation job's clips among its cached outputs (each prompt's and library clip's model, FBX or GLB), named
- * as the user knows them: the user's prompts first (a prompts job's own; a session's, from its newest read), then
- * the session's library. The export takes the prompts unless others are ticked (clipChecked), as the CLI does.
- */
-export function exportClipsOf(
-  outputs: CachedOutput[] | undefined,
-  job: Pick<JobView, 'kind' | 'result' | 'step'>,
-): ExportClip[] {
-  const clips: ExportClip[] = [];
-  const add = (kind: OutputKind) => {
-    const key = formatOutputKind(kind);
-    if (kind.type !== 'clip' || kind.format !== 'model' || clips.some((c) => c.id === key)) return;
-    if (!outputs?.some((o) => o.kind === key && o.state === 'complete')) return;
-    clips.push({ id: key, name: outputLabelOf(key, job, { format: false }), source: kind.source });
-  };
-  // A session's prompts: its newest read lists them (the session's cache holds their files too).
-  if (job.kind === 'animation_session')
-    for (const p of jobOutputs({ kind: 'animation_prompt', step: null, texts: null, result: job.result })) add(p.kind);
-  // The job's own clips, in its order: a prompts job's prompts, a session's library.
-  for (const candidate of jobOutputs({ kind: job.kind, step: job.step, texts: null, result: job.result }))
-    add(candidate.kind);
-  return [...clips.filter((c) => c.source === 'prompt'), ...clips.filter((c) => c.source !== 'prompt')];
-}
-
-/** Whether a clip is ticked: the user's prompts are, library clips only when the job has no prompt (`flipped`: the ones the user changed). */
-export function clipChecked(clip: ExportClip, clips: readonly ExportClip[], flipped: ReadonlySet<string>): boolean {
-  const byDefault = clip.source === 'prompt' || !clips.some((c) => c.source === 'prompt');
-  return byDefault !== flipped.has(clip.id);
 }
 
 /** The export of an animation job (#16 item 9): its clips to choose, under its preview. */
