@@ -1,22 +1,32 @@
-// Helpers shared by test folders: temporary folders removed after each test, the error a promise rejects
-// with, and child processes killed with SIGKILL at a chosen moment (crash tests).
-import { spawn } from 'node:child_process';
+// Helpers shared by test folders: temporary folders removed after each test, and the error a promise rejects
+// with. (Child processes killed at a chosen moment, for crash tests: test/process/kill-at-marker.ts.)
 import { mkdtempSync, rmSync } from 'node:fs';
-import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect } from 'vitest';
+import { afterAll, expect, onTestFinished } from 'vitest';
 
-const made: string[] = [];
-
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+const leftOver: string[] = [];
+process.once('exit', () => {
+  for (const dir of leftOver) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A fresh temporary folder, removed after the current test. */
+/**
+ * A fresh temporary folder: removed when the current test ends, or (made outside a test, when its file is read)
+ * after the file's tests. Registered per folder, not by a hook of this module: a worker that runs several files
+ * without isolation reads this module once.
+ */
 export function tempDir(prefix = 'asset-studio-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    onTestFinished(remove);
+  } catch {
+    try {
+      afterAll(remove);
+    } catch {
+      leftOver.push(dir); // made in a hook: removed when the worker ends
+    }
+  }
   return dir;
 }
 
@@ -28,28 +38,4 @@ export async function rejection<E>(promise: Promise<unknown>, type: abstract new
   );
   expect(error).toBeInstanceOf(type);
   return error as E;
-}
-
-/**
- * Runs `node script ...args`, waits until it prints `marker` on stdout, then kills it with SIGKILL.
- * Resolves with what it printed and how it ended; rejects if it ends before printing the marker.
- */
-export async function killAtMarker(
-  script: string,
-  args: string[],
-  marker: string,
-): Promise<{ pid: number; stdout: string; stderr: string; code: number | null; signal: NodeJS.Signals | null }> {
-  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-  let stdout = '';
-  for await (const chunk of child.stdout) {
-    stdout += String(chunk);
-    if (stdout.includes(marker)) break;
-  }
-  if (!stdout.includes(marker)) throw new Error(`${script} ended before printing "${marker}": ${stderr}`);
-  child.kill('SIGKILL');
-  const [code, signal] = await exited;
-  return { pid: child.pid!, stdout, stderr, code, signal };
 }

@@ -94,24 +94,47 @@ export class ServiceResponseError extends ApiError {
     expectedStatus?: number[];
   }) {
     const envelope = [f.serviceError, f.serviceMessage].filter(Boolean).join(': ');
+    const rateLimited = isRateLimit(f.status, envelope);
     let what = `answered HTTP ${f.status}`;
     if (f.status < 400 && f.expectedStatus) what += ` instead of ${f.expectedStatus.join(' or ')}`;
     if (envelope) what += ` (${envelope})`;
     else if (f.nonJsonBody !== undefined)
       what += ` with a body that is not JSON, probably from a proxy or gateway: "${f.nonJsonBody}"`;
-    super('service-response', `${f.endpoint}: the service ${what}. ${statusAdvice(f.status, f.retryAfterMs)}`, {
-      endpoint: f.endpoint,
-      retryable: f.status === 429 || (f.idempotent && RETRYABLE_5XX.has(f.status)),
-      status: f.status,
-      ...(f.serviceError !== undefined && { serviceError: f.serviceError }),
-      ...(f.serviceMessage !== undefined && { serviceMessage: f.serviceMessage }),
-    });
+    super(
+      'service-response',
+      `${f.endpoint}: the service ${what}. ${statusAdvice(rateLimited ? 429 : f.status, f.retryAfterMs)}`,
+      {
+        endpoint: f.endpoint,
+        retryable: rateLimited || (f.idempotent && RETRYABLE_5XX.has(f.status)),
+        status: f.status,
+        ...(f.serviceError !== undefined && { serviceError: f.serviceError }),
+        ...(f.serviceMessage !== undefined && { serviceMessage: f.serviceMessage }),
+      },
+    );
+    this.rateLimited = rateLimited;
     if (f.retryAfterMs !== undefined) this.retryAfterMs = f.retryAfterMs;
   }
+
+  /** A refusal for too many requests: HTTP 429, or a 400 whose message speaks of a rate limit (the real service sends those). */
+  readonly rateLimited: boolean;
 }
+
+/**
+ * Is this refusal a rate limit? 429 always; the real service also answers 400 with a message about its rate
+ * limit (the vendor's own evaluation scripts retry those), which is handled the same way: retried with backoff.
+ */
+export function isRateLimit(status: number, text: string | undefined): boolean {
+  if (status === 429) return true;
+  return status === 400 && /rate[\s_-]*limit|too many requests|throttl|quota exceeded/i.test(text ?? '');
+}
+
+/** Where the credits of an account of the real service are bought (its documentation: plans on 3d.csm.ai). */
+export const CREDITS_PAGE = 'https://3d.csm.ai';
 
 function statusAdvice(status: number, retryAfterMs: number | undefined): string {
   if (status === 401 || status === 403) return 'Check that your API key is correct and allowed to use this endpoint.';
+  if (status === 402)
+    return `The account's credit balance is too low for this request: nothing was made. Add credits to the account (at ${CREDITS_PAGE}, profile and plans) or use another API key, then try again.`;
   if (status === 404) return 'Check the id or code you gave; it may be wrong or expired.';
   if (status === 409) return 'The resource is not in a state that allows this yet; check its status and try again.';
   if (status === 413) return 'The upload is too large; use a smaller file.';

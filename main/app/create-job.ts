@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import type { EndpointId } from '../../shared/contract/index.ts';
 import { conflict } from '../../shared/errors.ts';
+import { fileNameOf } from '../../shared/url-name.ts';
 import { inspectFile, sha256File } from '../files/inspect.ts';
 import type { SubmitOutcome } from '../jobs/submit.ts';
 import type { Services } from './services.ts';
@@ -80,8 +81,11 @@ export function labelOf(endpoint: EndpointId, body: unknown, file: string | unde
   const b = (body ?? {}) as Record<string, unknown>;
   const text = [b.text, b.texts, b.description, b.prompt].find((v) => typeof v === 'string' || Array.isArray(v));
   if (text !== undefined) return String(Array.isArray(text) ? text.join(', ') : text).slice(0, 120);
-  const url = [b.image_url, b.mesh_url, b.zip_url].find((v): v is string => typeof v === 'string');
+  const input = (b.input ?? {}) as Record<string, unknown>; // a v3 create names its mesh or image in `input`
+  const url = [b.image_url, b.mesh_url, b.zip_url, input.mesh, input.image].find(
+    (v): v is string => typeof v === 'string',
+  );
   if (url !== undefined)
-    return url.startsWith('data:') ? `${endpoint} image` : (basename(url.split('?')[0]!) || endpoint).slice(0, 120);
+    return url.startsWith('data:') ? `${endpoint} image` : (fileNameOf(url) || endpoint).slice(0, 120);
   return endpoint;
 }

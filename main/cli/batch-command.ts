@@ -27,12 +27,19 @@ export async function batchCommand(ctx: CommandContext): Promise<number> {
     const creates = listed.files.flatMap((f): EndpointId[] =>
       expectedKind(f) === 'image' ? ['createImageTo3d'] : expectedKind(f) === 'any' ? [] : ['uploadAnimationMesh'],
     );
+    // A bad option is refused before anything is sent (even the balance read of the price): the options are
+    // checked with a stand-in image, since every image of the batch gets the same ones.
+    const imageOptions = imageOptionsFrom(ctx.values);
+    if (creates.includes('createImageTo3d'))
+      services.client.prepare('createImageTo3d', {
+        body: { ...imageOptions, image_url: 'https://example.invalid/image.png' },
+      });
     const cost = await checkCost(services, creates);
     if (!ctx.values.json) ctx.io.stderr(`${cost.line}\n`);
     let lastState = new Map<number, string>();
     const summary = await runBatch(listed, {
       submitter: services.submitter,
-      imageOptions: imageOptionsFrom(ctx.values),
+      imageOptions,
       ...(concurrency !== undefined && { concurrency: parseNumber('concurrency', concurrency) }),
       signal: ctx.io.interrupt,
       onItem: (item) => {

@@ -1,6 +1,7 @@
 // Runs a command of an endpoint: reads go straight to the client; creates go through the journal
 // (and so become jobs), with --wait following them through the tracker.
 import { ENDPOINTS, type EndpointId } from '../../shared/contract/index.ts';
+import { fileNameOf } from '../../shared/url-name.ts';
 import { readEndpointOfCreate } from '../../shared/kinds/index.ts';
 import type { EndpointCommand } from './commands.ts';
 import { printJson, str, timeoutOf, type CommandContext } from './context.ts';
@@ -33,15 +34,24 @@ export async function runEndpointCommand(command: EndpointCommand, ctx: CommandC
     }
     // A replay of a journaled operation sends nothing new: no price to show.
     const replay = operationId !== undefined && services.store.journal.get(operationId) !== undefined;
+    // A bad value is refused before anything is sent, even the read of the balance the price needs.
+    if (!replay) services.client.prepare(command.endpoint, call);
     const cost = replay ? undefined : await checkCost(services, [command.endpoint]);
     if (cost && !ctx.values.json) ctx.io.stderr(`${cost.line}\n`);
     const outcome = await services.submitter.submit(command.endpoint, call, {
-      label: labelOf(command, ctx.positionals),
+      label: labelOf(command, ctx.positionals, call.body),
       operationId,
     });
-    const job = outcome.job;
-    if (outcome.status !== 'created')
+    let job = outcome.job;
+    if (outcome.status === 'reconciled')
+      ctx.io.stderr(
+        `Operation ${outcome.operationId}: its answer was lost, and the session it created was found at the service (${job?.remoteId ?? 'unknown'}).\n`,
+      );
+    else if (outcome.status !== 'created')
       ctx.io.stderr(`Operation ${outcome.operationId} ${outcome.status}: nothing new was sent.\n`);
+    // A reconciled create has no answer of its own: the session is read back to be shown (never null).
+    if (job && job.result === null && job.remoteId !== null && !ctx.values.wait)
+      job = await services.tracker.refresh(job.id).catch(() => job);
     if (ctx.values.wait && job) {
       const [done] = await waitForJobs(services, [job.id], ctx.io, {
         timeoutMs: timeoutOf(ctx.values),
@@ -58,7 +68,7 @@ export async function runEndpointCommand(command: EndpointCommand, ctx: CommandC
       }
       return 0;
     }
-    const data = 'data' in outcome ? outcome.data : job?.result;
+    const data = ('data' in outcome ? outcome.data : job?.result) ?? null;
     if (ctx.values.json)
       printJson(ctx.io, {
         operationId: outcome.operationId,
@@ -67,7 +77,11 @@ export async function runEndpointCommand(command: EndpointCommand, ctx: CommandC
         ...(cost && { cost: costJson(cost) }),
       });
     else {
-      ctx.io.stdout(`${formatResult(command.endpoint, data)}\n`);
+      const shown =
+        data !== null
+          ? formatResult(outcome.status === 'reconciled' ? readEndpointOf(command) : command.endpoint, data)
+          : `session: ${job?.remoteId ?? 'unknown'} (${job?.rawStatus || job?.state || 'not read yet'})`;
+      ctx.io.stdout(`${shown}\n`);
       ctx.io.stderr(`operation ${outcome.operationId}${job ? `, job ${job.id}` : ''}\n`);
     }
     return 0;
@@ -76,10 +90,13 @@ export async function runEndpointCommand(command: EndpointCommand, ctx: CommandC
   }
 }
 
-/** What the user sees for the job: the file name, prompt or session. */
-function labelOf(command: EndpointCommand, positionals: string[]): string {
-  const first = positionals.join(' ');
-  const label = first.startsWith('data:') ? 'image' : (first.split(/[\\/]/).pop() ?? first);
+/** What the user sees for the job: the file name, prompt or session (a URL given as an option: its file name). */
+function labelOf(command: EndpointCommand, positionals: string[], body: unknown): string {
+  const b = (body ?? {}) as Record<string, unknown>;
+  const url = [b.mesh_url, b.image_url, b.zip_url].find((v): v is string => typeof v === 'string');
+  const first = positionals.join(' ') || (url ?? '');
+  // A URL gives its file name only (a signed URL's query string never reaches the label, nor the export folder).
+  const label = first.startsWith('data:') ? 'image' : fileNameOf(first) || first;
   return `${command.name} ${label}`.slice(0, 120);
 }
 

@@ -1,6 +1,7 @@
 // pull, cache, export: outputs of finished jobs into the verified local cache, and from there into a
 // game project. Everything but pull works with no network.
 import { resolve } from 'node:path';
+import { shownState } from '../../shared/contract/status.ts';
 import { fetchJobOutputs } from '../cache/auto-download.ts';
 import { exportJob } from '../export/from-job.ts';
 import { doubleConversion } from '../../shared/export-options.ts';
@@ -19,7 +20,7 @@ export function pullCommand(ctx: CommandContext): Promise<number> {
     const job = findJob(s, ref);
     if (job.state !== 'succeeded')
       throw new UsageError(
-        `${job.remoteId ?? job.id} is ${job.state}: only finished jobs have outputs. Follow it with "asset-studio wait ${job.id}".`,
+        `${job.remoteId ?? job.id} is ${shownState({ state: job.state, raw: job.rawStatus })}: only finished jobs have outputs. Follow it with "asset-studio wait ${job.id}".`,
       );
     const report = await fetchJobOutputs(s.cache, s.store, job, () => s.tracker.refresh(job.id), s.outputFormats);
     if (ctx.values.json) printJson(ctx.io, report);

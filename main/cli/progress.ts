@@ -1,4 +1,5 @@
 // Live progress of jobs on stderr: redrawn bars on a terminal, one line per change otherwise.
+import { shownState } from '../../shared/contract/status.ts';
 import type { JobRecord } from '../store/jobs.ts';
 
 export interface ProgressView {
@@ -16,7 +17,9 @@ export function jobLine(job: JobRecord): string {
   const id = job.remoteId ?? job.operationId ?? job.id;
   // The step the service reports (its raw status), with the older flow's step it belongs to.
   const step = job.step && job.rawStatus ? `${job.step}: ${job.rawStatus}` : job.rawStatus;
-  return `${id.padEnd(32)} ${job.state.padEnd(18)} ${bar}  ${step}${job.label ? `  ${job.label.slice(0, 40)}` : ''}`;
+  // A status this version does not know is shown by its own text (the job is still followed).
+  const state = job.state === 'unknown' ? shownState({ state: job.state, raw: job.rawStatus ?? '' }) : job.state;
+  return `${id.padEnd(32)} ${state.padEnd(18)} ${bar}  ${step}${job.label ? `  ${job.label.slice(0, 40)}` : ''}`;
 }
 
 export function progressView(write: (text: string) => void, tty: boolean): ProgressView {

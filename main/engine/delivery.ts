@@ -51,8 +51,12 @@ export async function deliver(
     const { path, start, end } = reply.file;
     const last = truncate ? start + Math.floor((end - start + 1) / 2) - 1 : end;
     // 1 MiB reads: a sixteenth of the default's system calls and writes, for large outputs.
-    const stream = createReadStream(path, { start, end: last, highWaterMark: FILE_CHUNK_BYTES });
-    if (last >= start) await pipeline(stream, res, { end: !truncate }).catch(() => req.socket.destroy());
+    // Opened only when there is something to read: a stream never piped would report a file removed meanwhile
+    // (the engine closing) as an uncaught error.
+    if (last >= start)
+      await pipeline(createReadStream(path, { start, end: last, highWaterMark: FILE_CHUNK_BYTES }), res, {
+        end: !truncate,
+      }).catch(() => req.socket.destroy());
   } else if (reply.body && !headOnly) {
     const body = truncate ? reply.body.subarray(0, Math.floor(reply.body.length / 2)) : reply.body;
     await new Promise<void>((resolve) => res.write(body, () => resolve()));

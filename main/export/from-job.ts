@@ -4,6 +4,7 @@
 // its one GLB (clips.ts), or written one FBX per clip;
 // a retopology's OBJ comes with the MTL and textures the cache keeps beside it (cache/obj-companions.ts).
 import { jobDef } from '../../shared/kinds/index.ts';
+import { fileNameOf } from '../../shared/url-name.ts';
 import {
   formatOutputKind,
   parseOutputKind,
@@ -269,7 +270,11 @@ export function defaultClips(clips: readonly ClipSource[]): string[] {
   return (prompts.length > 0 ? prompts : clips).map((c) => c.id);
 }
 
-/** `create-3d chair.png` → `chair`. */
-function defaultExportName(label: string): string {
-  return label.replace(/^[a-z0-9-]+ /, '').replace(/\.[a-z0-9]+$/i, '') || 'asset';
+/** `create-3d chair.png` → `chair`; `retopology https://…/mesh.glb?sp=r&sig=…` → `mesh`. */
+export function defaultExportName(label: string): string {
+  const rest = label.replace(/^[a-z0-9-]+ /, '');
+  // A name comes from a URL's path only; a label an older version made from a signed URL may still end in
+  // its query string (`mesh.glb?sp=r&st=…`), which is no part of the name either.
+  const name = /^[a-z][a-z0-9+.-]*:\/\//i.test(rest) ? fileNameOf(rest) : rest.replace(/\?[^\s?]*=\S*$/, '');
+  return name.replace(/\.[a-z0-9]+$/i, '') || 'asset';
 }

@@ -34,6 +34,7 @@ import { cachedZipEntries, ZipEntryError } from '../cache/zip-entries.ts';
 import type { KeyVault, Profile } from '../config/profiles.ts';
 import type { ConnectionSettings } from '../config/data-dir.ts';
 import { detectProject } from '../export/index.ts';
+import { listPageNumber } from '../jobs/list-pages.ts';
 import { reconcileJournal } from '../jobs/reconcile.ts';
 import type { CacheEntry } from '../store/cache-entries.ts';
 import type { JobRecord } from '../store/jobs.ts';
@@ -271,7 +272,8 @@ export class BridgeService {
       },
       'sessions.list': async (i) => {
         const { client, health } = this.services;
-        const data = await client.listImageTo3d({ page: i.page, limit: i.limit }).catch((error: unknown) => {
+        // The page as the app counts it, whichever way the service reads `page` (main/jobs/list-pages.ts).
+        const data = await listPageNumber(client, i.page, i.limit).catch((error: unknown) => {
           health.record({ error });
           throw error;
         });

@@ -13,6 +13,7 @@ import type { ServiceClient } from '../api/client.ts';
 import type { Store } from '../store/database.ts';
 import type { JournalEntry } from '../store/journal.ts';
 import { ImageUnavailableError, imageBytes } from './image-bytes.ts';
+import { listPages } from './list-pages.ts';
 import { compareImages, fingerprint, type ImageFingerprint, type Likeness } from './image-likeness.ts';
 
 export interface Candidate {
@@ -50,16 +51,16 @@ export async function searchLostCreate(
   const from = sentAt - MATCH_WINDOW_MS;
   const to = (entry.answeredAt ?? now) + MATCH_WINDOW_MS;
   const inWindow: ImageTo3dSessionOlder[] = [];
-  for (let page = 1; page <= LIST_PAGES; page++) {
-    const list = await deps.client.listImageTo3d({ limit: PAGE_SIZE, page });
+  // Whichever way the service reads `page` (a page number, or the records to skip): list-pages.ts.
+  for await (const { list } of listPages(deps.client, { limit: PAGE_SIZE, maxPages: LIST_PAGES })) {
     for (const s of list.results) {
-      const created = Date.parse(s.created_at);
+      const created = Date.parse(s.created_at ?? '');
       if (!(created >= from && created <= to)) continue;
       if (deps.store.jobs.findByRemoteId(s.session_code)) continue; // already ours
       inWindow.push(s);
     }
     const oldest = list.results.at(-1);
-    if (page >= list.totalPages || (oldest && Date.parse(oldest.created_at) < from)) break; // newest first
+    if (oldest && Date.parse(oldest.created_at ?? '') < from) break; // newest first
   }
 
   const result: SearchResult = { sure: [], unsure: [], ruledOut: [] };

@@ -145,7 +145,7 @@ function noteOnJob(deps: ReconcileDeps, entry: JournalEntry, outcome: ReconcileO
 
 const STEP_STARTED: Partial<Record<EndpointId, RegExp>> = {
   submitSpin: /^spin_generate_processing$/, // a finished spin may be older than the lost request
-  preview: /^(preview_|refine_)/,
+  preview: /^(training_preview|preview_|refine_)/,
   refine: /^refine_/,
 };
 

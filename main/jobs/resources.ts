@@ -1,5 +1,6 @@
 // How a job is read back: the endpoint, the status and the value to keep come from its kind (shared/kinds/).
 // Used by the tracker and by `--wait`.
+import { listPages } from './list-pages.ts';
 import {
   ENDPOINTS,
   pathParams,
@@ -60,10 +61,9 @@ async function findInList(
   code: string,
   o: { signal?: AbortSignal | undefined; maxAttempts?: number },
 ): Promise<unknown> {
-  for (let page = 1; page <= 5; page++) {
-    const list = await client.listImageTo3d({ limit: 100, page }, o);
+  for await (const { list } of listPages(client, { limit: 100, maxPages: 5, ...o })) {
     const found = list.results.find((s) => s.session_code === code);
-    if (found || page >= list.totalPages) return found;
+    if (found) return found;
   }
   return undefined;
 }

@@ -19,6 +19,7 @@ import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import { bodyHash, type JournalEntry } from '../store/journal.ts';
 import { reconcileOperation, type Candidate } from './reconcile.ts';
+import { withSelectedSpin } from './selected-spin.ts';
 import type { JobTracker } from './tracker.ts';
 
 export type SubmitOutcome =
@@ -84,8 +85,15 @@ export class Submitter {
   }
 
   async submit(endpoint: EndpointId, args: CallArgs, options: SubmitOptions): Promise<SubmitOutcome> {
-    const prepared = this.#client.prepare(endpoint, args);
     const journal = this.#store.journal;
+    // A preview asked by spin index also names the spin's URL, as the official SDK does (not on a replay:
+    // the journaled request is the one compared).
+    const replaying = options.operationId !== undefined && journal.get(options.operationId) !== undefined;
+    if (endpoint === 'preview' && !replaying) {
+      this.#client.prepare(endpoint, args); // a bad request is refused before anything is read
+      args = await withSelectedSpin(this.#client, args);
+    }
+    const prepared = this.#client.prepare(endpoint, args);
     const hash = bodyHash(endpoint, prepared.params, prepared.body ?? null);
     if (options.operationId !== undefined) {
       const previous = journal.get(options.operationId);

@@ -400,7 +400,7 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
 
   /** A 429 pauses every request of the app until its Retry-After has passed. */
   #pauseOn429(error: unknown): void {
-    if (error instanceof ServiceResponseError && error.status === 429) {
+    if (error instanceof ServiceResponseError && error.rateLimited) {
       this.budget.pause(this.#now() + (error.retryAfterMs ?? this.#defaultPauseMs));
     }
   }

@@ -66,14 +66,12 @@ export async function validateModel(source: ModelSource): Promise<ValidationSumm
     warnings: issues.numWarnings,
     infos: issues.numInfos,
     hints: issues.numHints,
-    messages: issues.messages
-      .slice(0, MAX_MESSAGES)
-      .map((m) => ({
-        code: m.code,
-        message: m.message,
-        pointer: m.pointer ?? (m.offset !== undefined ? `byte ${m.offset}` : ''),
-        severity: SEVERITIES[m.severity] ?? 'info',
-      })),
+    messages: issues.messages.slice(0, MAX_MESSAGES).map((m) => ({
+      code: m.code,
+      message: m.message,
+      pointer: m.pointer ?? (m.offset !== undefined ? `byte ${m.offset}` : ''),
+      severity: SEVERITIES[m.severity] ?? 'info',
+    })),
     more: Math.max(0, issues.messages.length - MAX_MESSAGES),
     version: validator.version(),
   };

@@ -77,10 +77,12 @@ export const listImageTo3dQuery = z.object({
     .min(1, rule('must be at least 1'))
     .max(100, rule('must be at most 100'))
     .default(10),
+  // A page number from 1 (the vendor's examples), or, as the spec words it, the number of records to skip
+  // (then 0 is the first record): both readings are met, so 0 is allowed (main/jobs/list-pages.ts).
   page: z.coerce
     .number(rule('must be a page number'))
     .int(rule('must be a whole number'))
-    .min(1, rule('must be 1 or more'))
+    .min(0, rule('must be 0 or more'))
     .default(1),
 });
 
@@ -94,37 +96,60 @@ export const spinImage = z.looseObject({
 });
 
 /** Current form: returned by create and get. */
-export const imageTo3dSession = z.looseObject({
-  session_code: z.string(),
-  image_url: z.string().default(''),
-  manual_segmentation: z.boolean().optional(),
-  geometry_model: z.string().optional(),
-  texture_model: z.string().optional(),
-  topology: z.string().optional(),
-  resolution: z.string().optional(),
-  symmetry: z.string().optional(),
-  scaled_bbox: z.array(z.number()).optional(),
-  preserve_aspect_ratio: z.boolean().optional(),
-  pivot_point: z.array(z.number()).optional(),
-  mesh_url: outputUrl,
-  mesh_url_obj: outputUrl,
-  mesh_url_zip: outputUrl,
-  mesh_url_glb: outputUrl,
-  mesh_url_fbx: outputUrl,
-  mesh_url_usdz: outputUrl,
-  mp4_url: outputUrl,
-  created_at: timestamp,
-  updated_at: timestamp,
-  session_status: z.string(),
-  percent_done: z.number().default(0),
-  // Sessions made with the older create also carry, when read here, what older clients read: the older
-  // status, the spin views and the preview meshes (absent from other sessions).
-  status: z.string().optional(),
-  spins: z.array(spinImage).optional(),
-  preview_mesh_url_glb: z.string().optional(),
-  preview_mesh_url_zip: z.string().optional(),
-  preview_mesh_url_usdz: z.string().optional(),
-});
+export const imageTo3dSession = z
+  .looseObject({
+    session_code: z.string(),
+    image_url: z.string().default(''),
+    manual_segmentation: z.boolean().optional(),
+    geometry_model: z.string().optional(),
+    texture_model: z.string().optional(),
+    topology: z.string().optional(),
+    resolution: z.string().optional(),
+    symmetry: z.string().optional(),
+    scaled_bbox: z.array(z.number()).optional(),
+    preserve_aspect_ratio: z.boolean().optional(),
+    pivot_point: z.array(z.number()).optional(),
+    mesh_url: outputUrl,
+    mesh_url_obj: outputUrl,
+    mesh_url_zip: outputUrl,
+    mesh_url_glb: outputUrl,
+    mesh_url_fbx: outputUrl,
+    mesh_url_usdz: outputUrl,
+    mp4_url: outputUrl,
+    // The vendor's get-session example carries both; other answers of the service may leave them out.
+    created_at: timestamp.optional(),
+    updated_at: timestamp.optional(),
+    // The current form's status. The real service also answers in the older form, with `status` (and
+    // `spins`) and no `session_status`, at create and at read (what the official SDK reads up to 0.1.5):
+    // one of the two is required, and sessionStatusOf() reads whichever is there.
+    session_status: z.string().optional(),
+    percent_done: z.number().optional(),
+    // Sessions made with the older create also carry, when read here, what older clients read: the older
+    // status, the spin views and the preview meshes (absent from other sessions).
+    status: z.string().optional(),
+    percentage: z.number().optional(),
+    spins: z.array(spinImage).optional(),
+    preview_mesh_url_glb: z.string().optional(),
+    preview_mesh_url_zip: z.string().optional(),
+    preview_mesh_url_usdz: z.string().optional(),
+  })
+  .superRefine((session, ctx) => {
+    if (session.session_status === undefined && session.status === undefined)
+      ctx.addIssue({ code: 'custom', path: ['session_status'], message: 'is required (or status, in the older form)' });
+  });
+
+/** The status of an image-to-3D session in either form: `session_status`, else the older form's `status`. */
+export function sessionStatusOf(session: { session_status?: string | undefined; status?: string | undefined }): string {
+  return session.session_status ?? session.status ?? '';
+}
+
+/** Its progress in percent: `percent_done`, else the older form's `percentage`. */
+export function sessionPercentOf(session: {
+  percent_done?: number | undefined;
+  percentage?: number | undefined;
+}): number | undefined {
+  return session.percent_done ?? session.percentage;
+}
 
 /** Older form: returned by the older create variant and by the list endpoint. */
 export const imageTo3dSessionOlder = z.looseObject({
@@ -201,7 +226,8 @@ export const get3dJobAck = z.looseObject({
 export const imageTo3dList = z.looseObject({
   results: z.array(imageTo3dSessionOlder),
   page: z.number().int(),
-  skip: z.number().int(),
+  // Which records came back (the vendor's mesh-animation list answers without it).
+  skip: z.number().int().optional(),
   limit: z.number().int(),
   totalPages: z.number().int(),
   totalResults: z.number().int(),

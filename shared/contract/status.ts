@@ -51,3 +51,11 @@ function guess(key: string): Lifecycle {
   if (key.endsWith('_processing') || key.endsWith('_in_progress')) return 'running';
   return 'unknown';
 }
+
+/**
+ * The state as shown to people: a status this version does not know is shown by its own text (the job is
+ * still followed), never as "unknown" alone.
+ */
+export function shownState(status: { state: string; raw: string }): string {
+  return status.state === 'unknown' ? status.raw || 'unknown' : status.state;
+}

@@ -148,8 +148,9 @@ export const v3Session = z.looseObject({
   type: z.string(),
   input: z.record(z.string(), z.unknown()).default({}),
   output: z.record(z.string(), z.unknown()).default({}),
-  created_at: timestamp,
-  updated_at: timestamp,
+  // The vendor's v3 examples (image_to_3d, image_to_kit) carry no timestamps; the retopology one does.
+  created_at: timestamp.optional(),
+  updated_at: timestamp.optional(),
 });
 
 /** A v3 session whose input and output follow the retopology schema. */

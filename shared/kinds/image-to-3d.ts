@@ -1,6 +1,6 @@
 // Image to 3D (current form): POST /image-to-3d-sessions makes a session that is read back with
 // GET /image-to-3d-sessions/<code>; its outputs are the mesh in every format and a turntable video.
-import type { ImageTo3dSession } from '../contract/image-to-3d.ts';
+import { type ImageTo3dSession, sessionPercentOf, sessionStatusOf } from '../contract/image-to-3d.ts';
 import { normaliseWith, type StatusTable } from '../contract/status.ts';
 import { record, str } from './fields.ts';
 import { meshFiles } from './mesh-files.ts';
@@ -28,8 +28,9 @@ export const imageTo3d = defineResource({
     costs: { createImageTo3d: 'image-to-3d-list' },
     read: 'getImageTo3d',
     status: (value) => {
-      const s = value as ImageTo3dSession;
-      return normaliseWith({ statuses }, s.session_status, { percent: s.percent_done });
+      // Either form: the current one's session_status, or the older one's status (the real service answers both).
+      const s = (value ?? {}) as Partial<ImageTo3dSession>;
+      return normaliseWith({ statuses }, sessionStatusOf(s), { percent: sessionPercentOf(s) });
     },
     shortestMs: 30_000,
     outputs: (job) => {

@@ -1,11 +1,14 @@
 // The statuses of the older step-by-step image-to-3D flow, in order. Reported by get-mesh and the list
-// endpoint, and also accepted from a current-form session (the service mixes them).
+// endpoint, and also accepted from a current-form session (the service mixes them). `training_preview` is
+// the preview mesh being made: the official SDK (csm-ai 0.0.2 to 0.1.5) waits through it for `preview_done`,
+// and a create with auto_gen_3d answers it at once.
 import type { Lifecycle, OlderStep, StatusTable } from '../contract/status.ts';
 
 const ORDER = [
   'uploaded',
   'spin_generate_processing',
   'spin_generate_done',
+  'training_preview',
   'preview_processing',
   'preview_done',
   'refine_processing',
@@ -22,6 +25,7 @@ export const OLDER_FLOW: StatusTable = {
   spin_generate_processing: 'running',
   spin_generate_done: 'succeeded',
   spin_generate_failed: 'failed',
+  training_preview: 'running',
   preview_processing: 'running',
   preview_done: 'succeeded',
   preview_failed: 'failed',

@@ -1,5 +1,5 @@
-// The command line end to end: a real child process against the embedded engine (no key, no address).
-import { spawn } from 'node:child_process';
+// The command line end to end against the embedded engine (no key, no address), run in the test process as
+// a user would type it (test/cli/run-cli.ts); test/process/cli/ has what needs a real process.
 import {
   chmodSync,
   copyFileSync,
@@ -10,10 +10,10 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { realFixture } from '../fixtures.ts';
-import { cleanEnv, LAUNCHER, runCli, tempDataDir, type CliResult } from './run-cli.ts';
+import { cleanEnv, runCli, tempDataDir } from './run-cli.ts';
 
 const CHAIR = realFixture('images', 'chair.png');
 const SECRET = 'sk_live_CLI_SECRET_0123456789abcdef';
@@ -225,22 +225,6 @@ describe('the data folder (CLI)', () => {
   const posix = process.platform !== 'win32';
   const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 
-  /** The CLI as a user who may not write `dir`: `nobody` when the tests run as root (root may write anywhere). */
-  function runReadOnly(args: string[], dataDir: string): Promise<CliResult> {
-    const asRoot = process.getuid?.() === 0;
-    const user = asRoot ? { uid: 65534, gid: 65534 } : {};
-    const child = spawn(process.execPath, [LAUNCHER, ...args], {
-      env: cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir, HOME: dirname(dataDir) }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      ...user,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += String(d)));
-    child.stderr.on('data', (d) => (stderr += String(d)));
-    return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-  }
-
   it('an unusable data folder is exit 2, naming the folder and what to do, with no raw system or SQLite text', async () => {
     const parent = tempDataDir();
     const file = join(parent, 'data');
@@ -260,35 +244,6 @@ describe('the data folder (CLI)', () => {
     expect(keySet.stderr).toMatch(/is a file, not a folder/);
     for (const r of [isFile, below, keySet]) expect(r.stderr).not.toMatch(/EEXIST|ENOTDIR|EACCES|SQLite|sqlite/);
   }, 90_000); // several runs of the CLI
-
-  it.skipIf(!posix)(
-    'a read-only data folder is exit 2, saying so, and nothing is written',
-    async () => {
-      const parent = tempDataDir();
-      chmodSync(parent, 0o755); // reachable by the unprivileged user
-      const readOnly = join(parent, 'data');
-      mkdirSync(readOnly, { mode: 0o555 });
-      chmodSync(readOnly, 0o555);
-      const result = await runReadOnly(['jobs'], readOnly);
-      expect(result.stderr).toMatch(
-        new RegExp(
-          `^error: The data folder ${readOnly} is read-only for you; Asset Studio needs to read and write in it\\. .*--data-dir`,
-        ),
-      );
-      expect(result.code).toBe(2);
-      expect(result.stderr).not.toMatch(/EACCES|EPERM|SQLite|readonly database/);
-      const inside = join(readOnly, 'asset-studio');
-      const create = await runReadOnly(['jobs'], inside);
-      expect(create.code).toBe(2);
-      expect(create.stderr).toMatch(
-        new RegExp(
-          `^error: The data folder ${inside} cannot be created: you may not write in ${readOnly} \\(permission denied\\)`,
-        ),
-      );
-      expect(readdirSync(readOnly)).toEqual([]);
-    },
-    90_000,
-  ); // several runs of the CLI
 
   it.skipIf(!posix)(
     'is made 0700 with its files 0600; an existing folder readable by others is tightened, with one line saying so',

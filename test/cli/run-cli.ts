@@ -1,10 +1,10 @@
-// Runs the real `asset-studio` launcher as a child process, as a user would.
-import { spawn, type ChildProcess } from 'node:child_process';
+// Runs the `asset-studio` command line in the test process (its entry point, runCli of main/cli/main.ts), as a
+// user would type it: the same arguments, environment and standard input, the same printed text and exit code.
+// Tests of what only a real process shows (exit on a signal, a closed pipe, the launcher, another user) spawn
+// it instead: test/process/cli/spawn-cli.ts.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-export const LAUNCHER = join(import.meta.dirname, '..', '..', 'bin', 'asset-studio.js');
 
 export interface CliResult {
   code: number | null;
@@ -23,17 +23,27 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, ...extra };
 }
 
-export function startCli(args: string[], env: NodeJS.ProcessEnv, input?: string): ChildProcess {
-  const child = spawn(process.execPath, [LAUNCHER, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-  child.stdin!.end(input ?? '');
-  return child;
-}
-
-export function runCli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliResult> {
-  const child = startCli(args, env, input);
+/**
+ * Runs `asset-studio ...args` with this environment and standard input; resolves with its exit code and what it
+ * printed. `interrupt` stands for Ctrl-C (the CLI stops its work and exits as it does on SIGINT).
+ */
+export async function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  input?: string,
+  interrupt: AbortSignal = new AbortController().signal,
+): Promise<CliResult> {
+  // Imported when first used: a test file that needs only cleanEnv does not load the whole CLI.
+  const { runCli: runCliEntry } = await import('../../main/cli/main.ts');
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += String(d)));
-  child.stderr!.on('data', (d) => (stderr += String(d)));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const code = await runCliEntry(args, {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+    env,
+    stderrIsTTY: false,
+    readStdin: async () => input ?? '',
+    interrupt,
+  });
+  return { code, stdout, stderr };
 }

@@ -1,10 +1,12 @@
-// The e2e harness: the real web host (with its embedded engine, fast) serving a freshly built renderer,
-// driven by Debian's Chromium through playwright-core. One browser and one fresh context per test file.
+// The e2e harness: the real web host (with its embedded engine, fast) serving the renderer built once for the
+// run (test/e2e/global-setup.ts), driven by Debian's Chromium through playwright-core. One browser per worker
+// (per set of flags), shared by the files that worker runs; a fresh context, page and web host per test file.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, vi } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { startWebHost, type RunningWebHost, type WebHostOptions } from '../../main/host/web-host.ts';
 import { buildRenderer } from '../../renderer/build.ts';
 
@@ -17,8 +19,7 @@ declare const location: { hash: string };
  * the environment-lighting tests took up to 150 s there, the batch of 10 dropped files 73 s. A test file's
  * own waits stay shorter than this.
  */
-export const E2E_BUDGET_MS = 300_000;
-vi.setConfig({ testTimeout: E2E_BUDGET_MS, hookTimeout: E2E_BUDGET_MS });
+export const E2E_BUDGET_MS = 300_000; // the e2e tier's testTimeout and hookTimeout (test/tiers.ts)
 
 const RESULTS = resolve(import.meta.dirname, '..', '..', 'test-results');
 export const SCREENSHOTS = join(RESULTS, 'e2e');
@@ -36,10 +37,14 @@ export interface HarnessOptions {
   healthIntervalMs?: number;
   /** The folder of test-results/ that screenshots go to: `e2e` unless told. */
   shots?: string;
+  /** A copy of the run's renderer build of this harness's own, for a test that changes files in it. */
+  ownRenderer?: boolean;
 }
 
 export interface Harness {
   host: RunningWebHost;
+  /** The renderer build the host serves (the run's, shared: change files only in an `ownRenderer` copy). */
+  rendererDir: string;
   browser: Browser;
   context: BrowserContext;
   page: Page;
@@ -64,13 +69,57 @@ export interface Harness {
 const isLocal = (url: URL) =>
   url.protocol === 'data:' || url.protocol === 'blob:' || url.hostname === '127.0.0.1' || url.hostname === 'localhost';
 
+/** The flags Chromium runs with here (no GPU; WebGL through SwiftShader when asked). */
+export function chromiumArgs(webgl: boolean): string[] {
+  return [
+    '--headless',
+    '--no-sandbox',
+    ...(webgl ? ['--use-angle=swiftshader', '--enable-unsafe-swiftshader'] : ['--disable-gpu']),
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ];
+}
+
+const browsers = new Map<boolean, Promise<Browser>>();
+
+/**
+ * The worker's Chromium for these flags, launched at its first use and kept for the worker's next files (the
+ * e2e tier runs without isolation); playwright ends it with the worker. A browser that went away is launched again.
+ */
+export function sharedBrowser(webgl = false): Promise<Browser> {
+  let browser = browsers.get(webgl);
+  if (browser === undefined) {
+    browser = chromium.launch({ executablePath: CHROMIUM, headless: true, args: chromiumArgs(webgl) });
+    browsers.set(webgl, browser);
+    browser.then(
+      (b) => b.on('disconnected', () => browsers.delete(webgl)),
+      () => browsers.delete(webgl),
+    );
+  }
+  return browser;
+}
+
+/**
+ * The renderer built for this run by the tier's global setup (built here when a file runs without it), or a
+ * copy of it in `root` when the harness needs its own.
+ */
+async function rendererFor(root: string, own: boolean): Promise<string> {
+  const built = inject('rendererDir') as string | undefined;
+  if (built === undefined) return (await buildRenderer({ outDir: join(root, 'renderer'), minify: true })).outDir;
+  if (!own) return built;
+  await cp(built, join(root, 'renderer'), { recursive: true });
+  return join(root, 'renderer');
+}
+
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const root = mkdtempSync(join(tmpdir(), 'asset-studio-e2e-'));
   const dataDir = join(root, 'data');
-  const { outDir } = await buildRenderer({ outDir: join(root, 'renderer'), minify: true });
+  const rendererDir = await rendererFor(root, options.ownRenderer === true);
   const host = await startWebHost({
     dataDir,
-    rendererDir: outDir,
+    rendererDir,
     serviceOptions: {
       engineSpeed: options.engineSpeed ?? 500,
       ...(options.engineCredits !== undefined && { engineCredits: options.engineCredits }),
@@ -78,19 +127,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     ...(options.connectionSources && { connectionSources: options.connectionSources }),
   });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      ...(options.webgl ? ['--use-angle=swiftshader', '--enable-unsafe-swiftshader'] : ['--disable-gpu']),
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await sharedBrowser(options.webgl === true);
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const pageErrors: string[] = [];
@@ -107,6 +144,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   mkdirSync(shots, { recursive: true });
   return {
     host,
+    rendererDir,
     browser,
     context,
     page,
@@ -136,8 +174,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         [command, input] as const,
       ),
     async close(this: Harness) {
-      await context.close().catch(() => {});
-      await browser.close().catch(() => {});
+      await context.close().catch(() => {}); // the browser stays for the worker's next file
       await this.host.close(); // the host of the harness now (a test may have started it again, e.g. reconnect.test.ts)
       rmSync(root, { recursive: true, force: true });
     },

@@ -1,7 +1,6 @@
 // e2e (#17 item 8): the web host restarted on the same data folder comes back on the same port with the same
 // token, so a tab left open reconnects by itself (no new link to open), shows "Live" again, and the page
 // follows a job the CLI creates on that data folder while it is open.
-import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startWebHost } from '../../main/host/web-host.ts';
 import { cleanEnv, runCli } from '../cli/run-cli.ts';
@@ -20,7 +19,7 @@ describe('an open tab across a restart of the web host', () => {
     await poll(textOf(live)).toContain('Reconnecting');
     h.host = await startWebHost({
       dataDir: h.dataDir,
-      rendererDir: join(dirname(h.dataDir), 'renderer'),
+      rendererDir: h.rendererDir,
       serviceOptions: { engineSpeed: 500 },
     });
     expect(h.host.port).toBe(port);

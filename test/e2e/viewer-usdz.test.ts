@@ -7,7 +7,7 @@
 // machine. Screenshots go to test-results/viewer/.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGlb, buildMesh, buildZip } from '../../main/engine/outputs/index.ts';
 import { buildUsdz } from '../../main/engine/usdz.ts';
@@ -41,7 +41,7 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const h = useViewerHarness();
+const h = useViewerHarness('#/viewer', { ownRenderer: true }); // the last test installs a runtime in its build
 
 describe('viewer: USDZ', () => {
   it("opens the engine's USDZ with the built-in reader: pixels, and the engine's triangle count", async () => {
@@ -93,7 +93,7 @@ describe('viewer: USDZ', () => {
     expect(h.requestedPaths().filter((p) => p.includes('babylonUsdImporter'))).toEqual([]);
     // What renderer/build.ts writes when assets/vendor/babylon-usd-importer/ is there, with a stand-in worker
     // that fails every extraction, naming the glue URL it was given.
-    const babylon = join(dirname(h.dataDir), 'renderer', 'babylon');
+    const babylon = join(h.rendererDir, 'babylon'); // this file's own copy of the build (ownRenderer)
     mkdirSync(join(babylon, 'babylonUsdImporter'), { recursive: true });
     for (const f of ['babylon-usd-importer.js', 'babylon-usd-importer.wasm', 'babylon-usd-importer.data'])
       writeFileSync(join(babylon, 'babylonUsdImporter', f), '');

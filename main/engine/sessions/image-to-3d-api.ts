@@ -111,7 +111,7 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
       const mine = Object.values(s.state.imageTo3d)
         .filter((rec) => rec.user_id === userId)
         .reverse();
-      const skip = (page - 1) * limit;
+      const skip = (Math.max(page, 1) - 1) * limit; // page 0 (the records-skipped reading of the first page) is the first page
       const results = [];
       for (const rec of mine.slice(skip, skip + limit)) {
         results.push(olderForm(s, await readImageTo3d(s, rec.session_code, userId, now), now));

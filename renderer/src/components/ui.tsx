@@ -99,8 +99,15 @@ export function Progress({ percent, label }: { percent: number | null | undefine
 export function StateBadge({ job }: { job: Pick<JobView, 'state' | 'rawStatus'> }) {
   return (
     <span class="state">
-      <span class={`badge badge-${job.state}`}>{STATE_LABELS[job.state] ?? job.state}</span>
-      {job.rawStatus && (
+      {job.state === 'unknown' && job.rawStatus ? (
+        // A status this version does not know is shown by its own text; the job is still followed.
+        <span class="badge badge-unknown" title="A status this version does not know; the job is still followed">
+          {job.rawStatus}
+        </span>
+      ) : (
+        <span class={`badge badge-${job.state}`}>{STATE_LABELS[job.state] ?? job.state}</span>
+      )}
+      {job.rawStatus && job.state !== 'unknown' && (
         <span class="raw" title="Status reported by the service">
           {job.rawStatus}
         </span>

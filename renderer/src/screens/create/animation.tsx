@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { JobView } from '../../../../shared/bridge/contract.ts';
 import { textMultiRequest, uploadMeshUrlRequest } from '../../../../shared/contract/animation.ts';
+import { fileNameOf } from '../../../../shared/url-name.ts';
 import { getBridge, getTransport } from '../../../bridge/index.ts';
 import { FieldMessages, Progress } from '../../components/ui.tsx';
 import { formatBytes, record, toShownError } from '../../util.ts';
@@ -48,7 +49,7 @@ function UploadForm({ onSession }: { onSession: (code: string) => void }) {
           await form.submit({
             endpoint: 'uploadAnimationMesh',
             body: { mesh_url: url },
-            label: url.split('/').pop()?.slice(0, 80) || 'Animation',
+            label: fileNameOf(url).slice(0, 80) || 'Animation',
           });
           return;
         }

@@ -7,6 +7,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { JobView } from '../../../../shared/bridge/contract.ts';
 import { RETOPOLOGY_MODELS, createRetopologyRequest } from '../../../../shared/contract/v3.ts';
+import { fileNameOf } from '../../../../shared/url-name.ts';
 import { getBridge, getTransport } from '../../../bridge/index.ts';
 import { appState } from '../../app-state.ts';
 import { FieldMessages } from '../../components/ui.tsx';
@@ -50,7 +51,7 @@ export function RetopologyForm() {
     source === 'url' ? typed : source === 'library' && fromLibrary && 'mesh' in fromLibrary ? fromLibrary.mesh : '';
   const body = (m = mesh) => ({ type: 'retopology', input: { mesh: m, model, quads } });
   const form = useCreateForm(source === 'file' ? undefined : createRetopologyRequest, body);
-  const labelOf = (m: string) => m.trim().split(/[?#]/)[0]!.split('/').pop()?.slice(0, 60) ?? '';
+  const labelOf = (m: string) => fileNameOf(m).slice(0, 60);
   return (
     <FormShell
       titleId="form-title"

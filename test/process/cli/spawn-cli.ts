@@ -1,0 +1,23 @@
+// Runs the real `asset-studio` launcher as a child process, as a user would: for what only a process shows
+// (exit codes on signals, pipes, the launcher itself, another user). Everything else runs the CLI in the test
+// process (test/cli/run-cli.ts), which prints the same and ends with the same code.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import type { CliResult } from '../../cli/run-cli.ts';
+
+export const LAUNCHER = join(import.meta.dirname, '..', '..', '..', 'bin', 'asset-studio.js');
+
+export function startCli(args: string[], env: NodeJS.ProcessEnv, input?: string): ChildProcess {
+  const child = spawn(process.execPath, [LAUNCHER, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin!.end(input ?? '');
+  return child;
+}
+
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliResult> {
+  const child = startCli(args, env, input);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += String(d)));
+  child.stderr!.on('data', (d) => (stderr += String(d)));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}

@@ -1,0 +1,108 @@
+// Two processes on one data folder: the web host (the app) follows live the jobs the CLI creates and
+// reads, and the two never read the same due job twice (the read is claimed in the database).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { JobView } from '../../../shared/bridge/contract.ts';
+import { startWebHost } from '../../../main/host/web-host.ts';
+import { openDatabase } from '../../../main/store/database.ts';
+import { cleanEnv } from '../../cli/run-cli.ts';
+import { spawnCli as runCli } from '../cli/spawn-cli.ts';
+import { recordEvents, tempDir, until } from '../../host/helpers.ts';
+
+const CHAIR = new URL('../../../../shared/fixtures/real/images/chair.png', import.meta.url).pathname;
+const data = tempDir('other-processes');
+afterAll(() => data.remove());
+
+describe('jobs of another process on the same data folder', () => {
+  it("a job the CLI creates and waits for shows in a running web host's events, with its progress and its end", async () => {
+    const dataDir = join(data.path, 'shared');
+    const host = await startWebHost({
+      dataDir,
+      rendererDir: join(data.path, 'none'),
+      serviceOptions: { engineSpeed: 10 },
+      notice: () => undefined,
+    });
+    const seen = recordEvents(host.bridge);
+    try {
+      // The CLI uses the host's engine (its address is in the data folder) and its own tracker.
+      const cli = await runCli(
+        ['create-3d', CHAIR, '--wait', '--engine-speed', '10'],
+        cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir }),
+      );
+      expect(cli.code, cli.stderr).toBe(0);
+      const session = /SESSION_\w+/.exec(cli.stdout)?.[0];
+      expect(session).toBeDefined();
+      const ofJob = () =>
+        seen.events
+          .filter((e) => e.event === 'job' && (e.payload as JobView).remoteId === session)
+          .map((e) => e.payload as JobView);
+      const end = await until(() => ofJob().find((j) => j.final), 30_000, "the CLI's job to end in the host's events");
+      expect(end.state).toBe('succeeded');
+      const views = ofJob();
+      expect(views[0]!.final).toBe(false); // seen while it ran, not only at its end
+      expect(views.some((j) => j.state === 'running' && (j.percent ?? 0) > 0 && (j.percent ?? 0) < 100)).toBe(true);
+      // The host's library lists it too.
+      const listed = (await host.bridge.call('jobs.list', {})) as { jobs: JobView[] };
+      expect(listed.jobs.map((j) => j.remoteId)).toContain(session);
+    } finally {
+      seen.stop();
+      await host.close();
+    }
+  });
+
+  it('a job the app creates is followed live by a CLI watch on the same folder, to its end', async () => {
+    const dataDir = join(data.path, 'watch');
+    const host = await startWebHost({
+      dataDir,
+      rendererDir: join(data.path, 'none'),
+      port: 0,
+      serviceOptions: { engineSpeed: 10 },
+      notice: () => undefined,
+    });
+    try {
+      const made = (await host.bridge.call('create', {
+        endpoint: 'createImageTo3d',
+        body: { image_url: `data:image/png;base64,${readFileSync(CHAIR).toString('base64')}` },
+        label: 'from the app',
+      })) as { job: JobView };
+      const cli = await runCli(['watch', '--engine-speed', '10'], cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir }));
+      expect(cli.code, cli.stderr).toBe(0);
+      const lines = cli.stderr.split('\n').filter((l) => l.startsWith(made.job.remoteId!));
+      expect(
+        lines.some((l) => /running\s+\[#*-*\]\s+([1-9]|[1-9]\d)%/.test(l)),
+        cli.stderr,
+      ).toBe(true);
+      expect(lines.at(-1)).toMatch(/succeeded\s+\[#+\] 100%/);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('a due read is taken by one process only: the second one is told it is no longer due', () => {
+    const path = join(data.path, 'claim.db');
+    const one = openDatabase(path);
+    const two = openDatabase(path);
+    try {
+      const job = one.jobs.insert({
+        kind: 'image_to_3d',
+        label: 'x',
+        remoteId: 'SESSION_x',
+        now: 1000,
+        nextPollAt: 1000,
+      });
+      expect(one.jobs.due(2000, 10).map((j) => j.id)).toEqual([job.id]);
+      expect(two.jobs.due(2000, 10).map((j) => j.id)).toEqual([job.id]);
+      expect(one.jobs.markPolling(job.id, 2000)).toBe(true);
+      expect(two.jobs.markPolling(job.id, 2000)).toBe(false);
+      // The other process's connection sees the commit: its data version moved.
+      const before = two.jobs.dataVersion();
+      one.jobs.schedule(job.id, 5000, 2000);
+      expect(two.jobs.dataVersion()).not.toBe(before);
+      expect(one.jobs.dataVersion()).toBe(one.jobs.dataVersion());
+    } finally {
+      one.close();
+      two.close();
+    }
+  });
+});
