@@ -276,11 +276,12 @@ async function decide(options: Omit<ExportOptions, 'overwrite' | 'onProgress'>, 
     if (
       !(error instanceof ExportError && error.code === 'bad-format') ||
       options.format !== undefined ||
-      !glb ||
+      (!glb && fbxClips.length === 0) ||
       formatRefusal(project, 'glb') !== undefined
     )
       throw error;
-    refusals.push({ file: { ...glb, kind: format as FileKind }, why: error.why.replace(/^is not written: /, '') });
+    const model = glb ?? fbxClips[0]!;
+    refusals.push({ file: { ...model, kind: format as FileKind }, why: error.why.replace(/^is not written: /, '') });
     note = `${PRESETS[project.engine].label} gets GLB: ${error.why.replace(/^is not written: /, '')}`;
     format = 'glb';
     return prepare(format);

@@ -123,9 +123,9 @@ async function fbxClips<F extends PreparedFile>(
   if (format === 'glb') return glbOfFbxClips(files, fbxClips, skipped, transforms);
   if (transforms !== undefined)
     throw new ExportError('bad-format', {
-      file: 'FBX with transforms',
-      why: 'is not written: the clips are FBX files, and baking scale, pivot or up axis into them would need their rig rewritten',
-      fix: 'Export without transforms (the engine importer scales and turns FBX itself), or export GLB',
+      file: 'FBX of the clips',
+      why: 'is not written: FBX is not written with transforms for animated models: the clips are FBX files as the service made them, and baking scale, pivot or up axis into them would need their rig rewritten (export the GLB, or the FBX without transforms: the engine importers scale and turn FBX themselves)',
+      fix: 'Choose GLB, or export without transforms',
     });
   if (format !== 'fbx')
     throw new ExportError('bad-format', {

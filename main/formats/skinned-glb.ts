@@ -13,6 +13,7 @@ export async function writeSkinnedGlb(
   const doc = new Document();
   const buffer = doc.createBuffer();
   const scene = doc.createScene(name);
+  doc.getRoot().setDefaultScene(scene);
   const { bones } = model;
   const vertexCount = model.positions.length / 3;
 
