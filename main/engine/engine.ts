@@ -51,9 +51,9 @@ export interface LocalEngineOptions {
   uploadedImages?: 'as-sent' | 'recompressed';
   /**
    * The files of an uploaded character's animation (each prompt's `mesh_url`, the library's clips, the session's
-   * `animation_url` and `mesh_url`): `fbx` as the service delivers them (the character's mesh, skin and bones with
-   * each clip a take named after its prompt or label), or `glb` (default; ASSET_STUDIO_ENGINE_ANIMATION_FILES=fbx
-   * sets `fbx`). Fixed for a session when its files are made.
+   * `animation_url` and `mesh_url`): `fbx` as the service delivers them (default: the character's mesh, skin and
+   * bones with each clip a take named after its prompt or label), or `glb` (ASSET_STUDIO_ENGINE_ANIMATION_FILES=glb
+   * sets it). Fixed for a session when its files are made. A model this engine made is rigged on its figure: GLB.
    */
   animationFiles?: 'glb' | 'fbx';
   /**
@@ -114,7 +114,7 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
       initialCredits: options.initialCredits ?? 1000,
       uploadedImages: options.uploadedImages ?? 'as-sent',
       animationFiles:
-        options.animationFiles ?? (process.env[ANIMATION_FILES_ENV] === 'fbx' ? ('fbx' as const) : ('glb' as const)),
+        options.animationFiles ?? (process.env[ANIMATION_FILES_ENV] === 'glb' ? ('glb' as const) : ('fbx' as const)),
       inputs,
       retopologies,
       faults,

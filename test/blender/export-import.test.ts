@@ -343,7 +343,9 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
     host = await startWebHost({
       dataDir,
       rendererDir: join(data.path, 'none'),
-      serviceOptions: { engineSpeed: 500 },
+      // The animation asset here is the GLB path (clips gathered in one GLB, transforms baked into it); the
+      // service's FBX clips, the engine's default, are proven in animation-fbx.test.ts.
+      serviceOptions: { engineSpeed: 500, engineAnimationFiles: 'glb' },
       notice: () => undefined,
     });
     const { chairJob, animationJob, promptsJob, retopologyJob } = await createJobs();

@@ -382,7 +382,7 @@ async function receiveUpload(s: Services, req: IncomingMessage, code: string): P
   }
 }
 
-/** `fbx` makes the engine deliver an uploaded character's animation files as FBX, as the service does. */
+/** `glb` makes the engine deliver an uploaded character's animation files as GLB; by default they are FBX, as the service delivers them. */
 export const ANIMATION_FILES_ENV = 'ASSET_STUDIO_ENGINE_ANIMATION_FILES';
 
 const BINARY_FBX = Buffer.from('Kaydara FBX Binary  \0', 'latin1');
