@@ -231,12 +231,24 @@ export function writeSkinnedFbx(character: SkinnedCharacter, creator: string): B
 
   // ---- the takes ----
   let longest = 0n;
+  const takeList: FbxNode[] = [];
   for (const take of character.takes) {
     const stackId = id();
     const layerId = id();
     const times = Array.from(take.times, (t) => BigInt(Math.round(t * Number(FBX_KTIME))));
     const stop = times.at(-1) ?? 0n;
     if (stop > longest) longest = stop;
+    takeList.push(
+      node(
+        'Take',
+        [string(take.name)],
+        [
+          node('FileName', [string(`${take.name}.tak`)]),
+          node('LocalTime', [int64(0n), int64(stop)]),
+          node('ReferenceTime', [int64(0n), int64(stop)]),
+        ],
+      ),
+    );
     objects.push(
       node(
         'AnimationStack',
@@ -384,6 +396,8 @@ export function writeSkinnedFbx(character: SkinnedCharacter, creator: string): B
     ),
     node('Objects', [], objects),
     node('Connections', [], connections),
+    // The takes again, as FBX 6 listed them: older readers of the FBX SDK look for them here.
+    node('Takes', [], [node('Current', [string('')]), ...takeList]),
   ];
   return fbxFile(root, VERSION);
 }

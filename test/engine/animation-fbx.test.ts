@@ -3,7 +3,9 @@
 // character (mesh, skin, every bone) with each clip a take named after its prompt or label: read back here with
 // the project's own FBX reading (Babylon's loader: read-fbx.ts; shared/fbx-bones.ts) and its node records.
 // Blender's import of it: test/blender/animation-fbx.test.ts.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fbxBones } from '../../shared/fbx-bones.ts';
 import { formatOf } from '../../shared/file-format.ts';
@@ -11,6 +13,7 @@ import { NullEngine } from '@babylonjs/core/Engines/nullEngine.js';
 import { LoadAssetContainerAsync } from '@babylonjs/core/Loading/sceneLoader.js';
 import { Scene } from '@babylonjs/core/scene.js';
 import '@babylonjs/loaders/FBX/index.js';
+import { judgeUpload } from '../../main/engine/character/judge.ts';
 import { readFbxCharacter } from '../../main/engine/character/read-fbx.ts';
 import { FBX_KTIME, quatToEulerXYZ } from '../../main/formats/fbx-skinned.ts';
 import { child, readFbxNodes, type FbxRecord } from '../export/fbx-nodes.ts';
@@ -119,6 +122,19 @@ async function babylonClips(bytes: Buffer): Promise<[string, number][]> {
     engine.dispose();
   }
 }
+
+describe('an animation FBX of the engine uploaded again', () => {
+  it('is the character with its own skeleton, not a model the engine made', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fbx-again-'));
+    try {
+      const path = join(dir, 'walk.fbx');
+      writeFileSync(path, (await download(session.prompts[0].mesh_url)).bytes);
+      expect(await judgeUpload(path, 'fbx')).toMatchObject({ kind: 'character' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe("Babylon's FBX loader (the viewer's)", () => {
   it("plays each prompt's take as an animation group named after the prompt", async () => {

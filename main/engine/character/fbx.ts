@@ -3,7 +3,6 @@
 // of the animation library or prompt, named after it, keyed from the same clip keys as the GLB (clip-keys.ts).
 import { writeSkinnedFbx, type SkinnedTake, type SkinnedTrack } from '../../formats/fbx-skinned.ts';
 import type { MotionSpec } from '../motion-words.ts';
-import { GENERATOR } from '../outputs/mesh.ts';
 import { sampleClip } from './clip-keys.ts';
 import type { CharacterModel } from './model.ts';
 import { hangLimbs, type Rig } from './rig.ts';
@@ -12,6 +11,12 @@ export interface CharacterTake {
   name: string;
   spec: MotionSpec;
 }
+
+/**
+ * The program named in its header. Not the engine's GENERATOR: an FBX holding that is taken for a model the
+ * engine made (judge.ts, rigged on its figure), and this one is the uploaded character with its own skeleton.
+ */
+const CREATOR = 'Asset Studio animation (local engine)';
 
 export function buildCharacterFbx(given: CharacterModel, rig: Rig, takes: CharacterTake[]): Buffer {
   const model = hangLimbs(given, rig);
@@ -36,6 +41,6 @@ export function buildCharacterFbx(given: CharacterModel, rig: Rig, takes: Charac
         return { name: take.name, times: keys.times, tracks };
       }),
     },
-    GENERATOR,
+    CREATOR,
   );
 }
