@@ -252,7 +252,7 @@ function sampleTakes(container: AssetContainer, order: Bone[]): SampledTake[] {
     for (const [n, v] of rest) {
       n.position.copyFrom(v.p);
       n.rotation.copyFrom(v.r);
-      if (v.q) n.rotationQuaternion = v.q.clone();
+      n.rotationQuaternion = v.q ? v.q.clone() : null;
       n.scaling.copyFrom(v.s);
     }
     const fps = group.targetedAnimations[0]?.animation.framePerSecond || SAMPLE_FPS;
