@@ -26,6 +26,18 @@ import {
   type TextureMap,
 } from './generate/picture-outputs.ts';
 import type { PictureMesh } from './generate/mesh-options.ts';
+import {
+  multiviewFbx,
+  multiviewGlb,
+  multiviewMtl,
+  multiviewObj,
+  multiviewRender,
+  multiviewTexture,
+  multiviewTextures,
+  multiviewUsdz,
+} from './generate/multiview-outputs.ts';
+import type { MultiviewMesh } from './generate/visual-hull.ts';
+import { segmentedPicture } from './generate/segmented.ts';
 import { paintPrompt } from './picture/paint.ts';
 import { buildUsdz } from './usdz.ts';
 
@@ -71,6 +83,17 @@ export type Recipe =
   | { type: 'picture-usdz'; model: PictureMesh }
   /** The model drawn on white, `size` pixels square, turned `yaw` radians about +Y (spin views: quarter turns) and tilted `pitch`. */
   | { type: 'render'; model: PictureMesh; size: number; yaw: number; pitch?: number }
+  // A mesh made from a front and a side picture (multiview_to_3d, generate/visual-hull.ts).
+  | { type: 'multiview-glb'; model: MultiviewMesh }
+  /** `mesh.obj` in a folder of its own, with `mesh.mtl` and its texture served beside it (see companionsOf). */
+  | { type: 'multiview-obj'; model: MultiviewMesh }
+  | { type: 'multiview-mtl'; model: MultiviewMesh }
+  | { type: 'multiview-texture'; model: MultiviewMesh }
+  | { type: 'multiview-fbx'; model: MultiviewMesh }
+  | { type: 'multiview-usdz'; model: MultiviewMesh }
+  | { type: 'multiview-render'; model: MultiviewMesh; size: number; yaw: number; pitch?: number }
+  /** The stored picture `picture` with everything but its subject transparent (`segmented_image_url`). */
+  | { type: 'segmented'; picture: string }
   /** Bytes the client sent (an uploaded mesh, a data-URI image): written on arrival, never remade. */
   | { type: 'input' }
   /** Bytes a processor wrote while its session ran (a retopology's OBJ folder and render): never remade. */
@@ -105,6 +128,14 @@ const EXTENSION: Record<Exclude<Recipe['type'], 'input' | 'made'>, string> = {
   'picture-fbx': 'fbx',
   'picture-usdz': 'usdz',
   render: 'png',
+  'multiview-glb': 'glb',
+  'multiview-obj': 'obj',
+  'multiview-mtl': 'mtl',
+  'multiview-texture': 'png',
+  'multiview-fbx': 'fbx',
+  'multiview-usdz': 'usdz',
+  'multiview-render': 'png',
+  segmented: 'png',
 };
 
 export function output(
@@ -131,6 +162,16 @@ export function pictureObjInFolder(owner: string, name: string, model: PictureMe
 /** The files an output names and that are served beside it: the MTL and texture of an OBJ in a folder. */
 export function companionsOf(file: Output): Output[] {
   const { recipe } = file;
+  if (recipe.type === 'multiview-obj') {
+    const folder = file.key.slice(0, file.key.lastIndexOf('/'));
+    const texture = multiviewTextures(recipe.model, OBJ_FOLDER_NAME).baseColor;
+    return [
+      { key: `${folder}/${OBJ_FOLDER_NAME}.mtl`, recipe: { type: 'multiview-mtl', model: recipe.model } },
+      ...(texture === undefined
+        ? []
+        : [{ key: `${folder}/${texture}`, recipe: { type: 'multiview-texture' as const, model: recipe.model } }]),
+    ];
+  }
   if (recipe.type === 'picture-obj') {
     const folder = file.key.slice(0, file.key.lastIndexOf('/'));
     const names = objTexturesOf(recipe.model, OBJ_FOLDER_NAME);
@@ -225,6 +266,22 @@ export function makeArtifact(recipe: Recipe, read: ReadStored = noStore): Buffer
       return pictureUsdz(recipe.model, read(recipe.model.picture));
     case 'render':
       return pictureRender(recipe.model, read(recipe.model.picture), recipe.size, recipe.yaw, recipe.pitch);
+    case 'multiview-glb':
+      return multiviewGlb(recipe.model, read);
+    case 'multiview-obj':
+      return Buffer.from(multiviewObj(recipe.model, read, OBJ_FOLDER_NAME));
+    case 'multiview-mtl':
+      return Buffer.from(multiviewMtl(recipe.model, read, OBJ_FOLDER_NAME));
+    case 'multiview-texture':
+      return multiviewTexture(recipe.model, read);
+    case 'multiview-fbx':
+      return multiviewFbx(recipe.model, read);
+    case 'multiview-usdz':
+      return multiviewUsdz(recipe.model, read);
+    case 'multiview-render':
+      return multiviewRender(recipe.model, read, recipe.size, recipe.yaw, recipe.pitch);
+    case 'segmented':
+      return segmentedPicture(read(recipe.picture));
     case 'input':
       throw new Error('an input file cannot be remade: it was not stored when it arrived');
     case 'made':

@@ -25,7 +25,7 @@ export interface Notifier {
 }
 
 interface Watched {
-  table: keyof Pick<EngineState, 'imageTo3d' | 'textToImage' | 'animations' | 'retopology'>;
+  table: keyof Pick<EngineState, 'imageTo3d' | 'textToImage' | 'animations' | 'retopology' | 'generations'>;
   read: EndpointId;
   param: 'session_code' | 'session_id';
 }
@@ -35,10 +35,13 @@ const WATCHED: Watched[] = [
   { table: 'textToImage', read: 'getTextToImage', param: 'session_code' },
   { table: 'animations', read: 'getAnimation', param: 'session_code' },
   { table: 'retopology', read: 'getV3Session', param: 'session_id' },
+  // /v3 image_to_3d, image_to_kit and multiview_to_3d sessions.
+  { table: 'generations', read: 'getV3Session', param: 'session_id' },
 ];
 
 const FINAL = /^(complete|completed|failed|refine_done|predefined_done|text_done)$|_failed$/;
-const OLDER_FLOW = /^(uploaded|spin_generate_|preview_|refine_)/;
+// The older flow's statuses, with the names it has at the base address (training_preview, training_refine).
+const OLDER_FLOW = /^(uploaded|spin_generate_|preview_|refine_|training_)/;
 
 export function startNotifier(deps: {
   state: EngineState;

@@ -111,7 +111,7 @@ export function createPipeline(
       else {
         deps.authenticate(req);
         if (route === undefined) throw new HttpError(404, `There is no endpoint ${method} ${url.pathname}.`);
-        reply = await dispatch(route, req, url, deps.handlers, deps.userId, now);
+        reply = await dispatch(route, req, url, deps.handlers, deps.userId, now, base);
       }
     } catch (error) {
       reply = failure(error, envelope);

@@ -3,6 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import { ENDPOINTS, issuesToText, parseWith, type EndpointDef, type EndpointId } from '../../shared/contract/index.ts';
+import { ENGINE_ACCEPTS, isOlderCreate, v3SchemaFor } from './accepted.ts';
 import { bodyKindOf } from './body-type.ts';
 import { HttpError, jsonReply, readJsonBody, type Reply } from './http.ts';
 
@@ -26,6 +27,8 @@ export interface Call<E extends EndpointId> {
   body: BodyOf<E>;
   query: QueryOf<E>;
   req: IncomingMessage;
+  /** The address the request came to (the older create answers a little differently at each). */
+  base: Base;
 }
 
 /** What a handler returns: the `data` of the envelope (or the bare /v3 object). */
@@ -98,7 +101,11 @@ function decodePathPart(text: string): string {
   }
 }
 
-/** Validates the request against the endpoint's schemas, runs the handler and wraps its result. */
+/**
+ * Validates the request against the endpoint's schemas (the engine's wider ones of accepted.ts where it has
+ * them), runs the handler and wraps its result. A create at the base address whose body has the older create's
+ * parameters is the older create (as the service answered it).
+ */
 export async function dispatch(
   route: Route,
   req: IncomingMessage,
@@ -106,17 +113,24 @@ export async function dispatch(
   handlers: Handlers,
   userId: string,
   now: number,
+  base: Base = 'base',
 ): Promise<Reply> {
-  const def: EndpointDef = ENDPOINTS[route.id];
+  let id = route.id;
+  let def: EndpointDef = ENDPOINTS[id];
   const kind = def.body ? bodyKindOf(req, { multipart: def.multipart === true }) : 'empty';
-  const schema = def.acceptedBody ?? def.body;
-  const body =
-    schema && kind !== 'multipart'
-      ? validate(schema, kind === 'json' ? await readJsonBody(req, MAX_JSON_BYTES) : {})
-      : undefined;
-  const query = def.query ? validate(def.query, Object.fromEntries(url.searchParams)) : undefined;
-  const handler = handlers[route.id] as Handler<EndpointId>;
-  const data = await handler({ userId, now, params: route.params, body, query, req } as Call<EndpointId>);
+  const raw =
+    def.body && kind !== 'multipart' ? (kind === 'json' ? await readJsonBody(req, MAX_JSON_BYTES) : {}) : undefined;
+  if (id === 'createImageTo3d' && isOlderCreate(raw)) {
+    id = 'createImageTo3dLegacy';
+    def = ENDPOINTS[id];
+  }
+  const accepted = ENGINE_ACCEPTS[id];
+  const schema = id === 'createRetopology' ? v3SchemaFor(raw) : (accepted?.body ?? def.acceptedBody ?? def.body);
+  const body = raw !== undefined && schema ? validate(schema, raw) : undefined;
+  const querySchema = accepted?.query ?? def.query;
+  const query = querySchema ? validate(querySchema, Object.fromEntries(url.searchParams)) : undefined;
+  const handler = handlers[id] as Handler<EndpointId>;
+  const data = await handler({ userId, now, params: route.params, body, query, req, base } as Call<EndpointId>);
   return jsonReply(def.status, def.envelope ? { error: '', message: def.message, statusCode: def.status, data } : data);
 }
 

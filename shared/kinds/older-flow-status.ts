@@ -12,6 +12,7 @@ const ORDER = [
   'preview_processing',
   'preview_done',
   'refine_processing',
+  'training_refine',
   'refine_done',
 ] as const;
 const STEP_DONE: Readonly<Record<OlderStep, number>> = {
@@ -30,6 +31,8 @@ export const OLDER_FLOW: StatusTable = {
   preview_done: 'succeeded',
   preview_failed: 'failed',
   refine_processing: 'running',
+  // The docs' name of the running refine (the engine's older-flow sessions created at the base address).
+  training_refine: 'running',
   refine_done: 'succeeded',
   refine_failed: 'failed',
 };

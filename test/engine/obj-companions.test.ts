@@ -67,7 +67,8 @@ describe('OBJ outputs and the files they name', () => {
 
     // The signature covers that folder only: a file of another session, or an edited signature, is refused.
     const other = new URL(mtlUrl);
-    other.pathname = other.pathname.replace(code, `${code.slice(0, -1)}0`);
+    // Another session's code: the last character changed (to 1 where it is 0, else it would be the same code).
+    other.pathname = other.pathname.replace(code, `${code.slice(0, -1)}${code.endsWith('0') ? '1' : '0'}`);
     expect((await fetch(other)).status).toBe(403);
     const edited = new URL(mtlUrl);
     edited.pathname = edited.pathname.replace(/~(\d+)\.[^/]+/, '~$1.AAAA');

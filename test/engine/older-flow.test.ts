@@ -199,13 +199,15 @@ describe('older flow rules while steps run', () => {
 
     expectSuccess('preview', await call(engine, 'preview', { params: { session_code: code }, json: {} }));
     expect((await olderRecord(code)).status).toBe('preview_processing');
-    expectError(
-      await call(engine, 'preview', { params: { session_code: code }, json: {} }),
-      400,
-      'busy',
-      'preview_processing',
+    // A second preview while one is made is a new trial (issue 22: SDK 0.1.3 and 0.1.6 ask for one with another spin).
+    const again = expectSuccess(
+      'preview',
+      await call(engine, 'preview', { params: { session_code: code }, json: { selected_spin_index: 2 } }),
     );
-    expectError(await call(engine, 'refine', { params: { session_code: code }, json: {} }), 400, 'preview_done');
+    expect(JSON.parse(again.complete_job_data.task_data)).toMatchObject({ selected_spin_index: 2 });
+    // A refine asked while the preview is made follows it (issue 22: never "busy").
+    expectSuccess('refine', await call(engine, 'refine', { params: { session_code: code }, json: {} }));
+    expect((await olderRecord(code)).status).toBe('preview_processing');
     expectError(
       await call(engine, 'submitSpin', { json: { session_code: code, image_urls: [inputUrl('r.png')] } }),
       400,

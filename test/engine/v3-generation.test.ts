@@ -111,9 +111,13 @@ describe('/v3/sessions of type image_to_3d and image_to_kit', () => {
   });
 
   it('refuses other types, an image that is a mesh asset, and a mesh that is an image asset or not made yet', async () => {
-    const other = await create({ type: 'multiview_to_3d', input: { images: [image] } });
+    const other = await create({ type: 'text_to_image', input: { images: [image] } });
     expect(other.status).toBe(400);
-    expect(other.body.message).toMatch(/type.*"retopology", "image_to_3d", "image_to_kit"/);
+    expect(other.body.message).toMatch(/type.*"retopology", "image_to_3d", "image_to_kit", "multiview_to_3d"/);
+    const oneView = await create({ type: 'multiview_to_3d', input: { images: [image] } });
+    expect(oneView.status).toBe(400);
+    expect(oneView.body.message).toContain('input.images');
+    expect(oneView.body.message).toContain('at least 2');
 
     const badSettings = await create({ type: 'image_to_3d', input: { image, settings: { resolution: 'ultra' } } });
     expect(badSettings.status).toBe(400);

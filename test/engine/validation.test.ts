@@ -117,8 +117,8 @@ describe('request validation', () => {
   it.each([
     [
       'type must be one the engine creates',
-      { type: 'multiview_to_3d', input: { mesh: 'https://x/m.glb', model: 'swift' } },
-      ['type', '"retopology", "image_to_3d", "image_to_kit"'],
+      { type: 'text_to_image', input: { mesh: 'https://x/m.glb', model: 'swift' } },
+      ['type', '"retopology", "image_to_3d", "image_to_kit", "multiview_to_3d"'],
     ],
     [
       'image_to_3d needs an image',

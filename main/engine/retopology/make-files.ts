@@ -1,9 +1,10 @@
 // One retopology from input mesh to output files: the retopologised mesh as OBJ + MTL (+ the textures it
-// names) and its rendered preview. What the engine's retopology sessions run, and what bench/retopology times.
+// names), the same mesh as a GLB, and its rendered preview. What the engine's retopology sessions run, and what bench/retopology times.
 import { faceCount, type TriangleMesh } from './mesh.ts';
 import { renderPreview, type TexturePixels } from './render.ts';
 import { retopologize, type RetopologyOptions } from './retopologize.ts';
 import type { Kept } from './simplify.ts';
+import { writeGlb } from './write-glb.ts';
 import { writeObj } from './write-obj.ts';
 
 export interface RetopologyFiles {
@@ -11,6 +12,8 @@ export interface RetopologyFiles {
   folder: { file: string; bytes: Uint8Array }[];
   /** The preview (PNG). */
   image: Buffer;
+  /** The same mesh as a GLB (quads split in two triangles). */
+  glb: Uint8Array;
   stats: { faces: number; quads: number; triangles: number; inputTriangles: number; error: number; kept: Kept };
 }
 
@@ -36,6 +39,7 @@ export async function makeRetopologyFiles(input: TriangleMesh, options: MakeOpti
       ...textures.map((t) => ({ file: t.file, bytes: t.bytes })),
     ],
     image: renderPreview(mesh, options.imageSize, decoded),
+    glb: await writeGlb(mesh, options.name),
     stats: {
       faces: faceCount(mesh),
       quads: mesh.quads.length / 4,

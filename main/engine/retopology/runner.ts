@@ -14,6 +14,8 @@ export interface RetopologyWork {
   folder: string;
   /** Key of the preview image (a PNG). */
   image: string;
+  /** Key of the GLB of the result; undefined: none is written. */
+  glb?: string;
   faces: number;
   quads: boolean;
   imageSize: number;
@@ -23,7 +25,9 @@ export interface RetopologyWork {
   describe: string;
 }
 
-export type RetopologyOutcome = { obj: Output; image: Output; stats: RetopologyFiles['stats'] } | { error: string };
+export type RetopologyOutcome =
+  | { obj: Output; image: Output; glb?: Output; stats: RetopologyFiles['stats'] }
+  | { error: string };
 
 /** Name of the OBJ's files in its folder (mesh.obj, mesh.mtl, mesh.png), as every OBJ of the engine. */
 const NAME = 'mesh';
@@ -86,9 +90,11 @@ export class RetopologyRunner {
     if (this.closing) return { error: 'the engine stopped' };
     await Promise.all(made.folder.map((file) => this.files.put(`${work.folder}/${file.file}`, file.bytes)));
     await this.files.put(work.image, made.image);
+    if (work.glb !== undefined) await this.files.put(work.glb, made.glb);
     return {
       obj: { key: `${work.folder}/${NAME}.obj`, recipe: { type: 'made' } },
       image: { key: work.image, recipe: { type: 'made' } },
+      ...(work.glb !== undefined && { glb: { key: work.glb, recipe: { type: 'made' as const } } }),
       stats: made.stats,
     };
   }

@@ -49,7 +49,10 @@ export function ownAsset(s: Services, id: string, userId: string, field: string)
 /** The status an asset reports: made meshes follow their session; inputs are complete once given. */
 export const assetStatus = (asset: AssetRecord): string => asset.status ?? 'complete';
 
-/** An asset as the /v3 sessions show it: `_id`, `name`, `status` and the URLs of its files in `data`. */
+/**
+ * An asset as the /v3 sessions show it: `_id`, `name`, `status`, `type` (`image` or `mesh`, as the vendor's
+ * examples show) and the URLs of its files in `data`.
+ */
 export function presentAsset(s: Services, asset: AssetRecord, now: number) {
   const status = assetStatus(asset);
   if (asset.kind === 'image') {
@@ -57,6 +60,7 @@ export function presentAsset(s: Services, asset: AssetRecord, now: number) {
       _id: asset._id,
       name: asset.name,
       status,
+      type: 'image',
       data: { image_url: asset.image ? inputUrl(s, asset.image, now) : '' },
     };
   }
@@ -67,6 +71,7 @@ export function presentAsset(s: Services, asset: AssetRecord, now: number) {
       _id: asset._id,
       name: asset.name,
       status,
+      type: 'mesh',
       data: {
         glb_url: url(f?.glb),
         obj_url: url(f?.obj),
@@ -76,7 +81,7 @@ export function presentAsset(s: Services, asset: AssetRecord, now: number) {
       },
     };
   }
-  return { _id: asset._id, name: asset.name, status, data: { glb_url: asset.glb_url } };
+  return { _id: asset._id, name: asset.name, status, type: 'mesh', data: { glb_url: asset.glb_url } };
 }
 
 /** The URL of a mesh asset's GLB: the one given, or a fresh signed URL of the engine's own file. */

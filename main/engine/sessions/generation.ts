@@ -7,7 +7,9 @@ import {
   type CreateImageTo3dV3Request,
   type CreateImageToKitV3Request,
 } from '../../../shared/contract/index.ts';
+import type { CreateMultiviewV3Request } from '../accepted.ts';
 import { objInFolder, output, pictureObjInFolder, type Output } from '../artifacts.ts';
+import type { MultiviewMesh } from '../generate/visual-hull.ts';
 import type { Services } from '../context.ts';
 import { charge } from '../credits.ts';
 import { HttpError } from '../http.ts';
@@ -20,14 +22,17 @@ import type { PictureMesh } from '../generate/mesh-options.ts';
 import { findOwned, inputGate, keepNew, refresh, storeImage } from './common.ts';
 import { pictureProblem, storedPicture } from './picture-input.ts';
 
-export type GenerationRequest = CreateImageTo3dV3Request | CreateImageToKitV3Request;
+export type GenerationRequest = CreateImageTo3dV3Request | CreateImageToKitV3Request | CreateMultiviewV3Request;
 
 export interface GenerationRecord extends Stepped {
   _id: string;
   user_id: string;
   type: GenerationRequest['type'];
   status: 'incomplete' | 'complete' | 'failed';
+  /** The input image (multiview_to_3d: the first, the front view). */
   image_asset: string;
+  /** multiview_to_3d: every input image, the front view first, then the side view. */
+  image_assets?: string[];
   model: string;
   decomposition_model?: string;
   /** The settings as given (defaults filled in), echoed in the session. */
@@ -36,6 +41,8 @@ export interface GenerationRecord extends Stepped {
   mesh_assets: string[];
   /** image_to_kit: its parts. */
   part_assets: string[];
+  /** image_to_3d and multiview_to_3d: the (front) picture with its background transparent, once made. */
+  segmented?: Output;
   /** Why the image could not be used (the session failed). */
   input_error?: string;
   created_at: string;
@@ -65,15 +72,23 @@ export function generationHandlers(s: Services): {
       type: rec.type,
       ...(rec.input_error !== undefined && rec.step === undefined && { error: rec.input_error }),
       input: {
-        image: presentAsset(s, asset(rec.image_asset), now),
+        ...(rec.image_assets !== undefined
+          ? { images: rec.image_assets.map((id) => presentAsset(s, asset(id), now)) }
+          : { image: presentAsset(s, asset(rec.image_asset), now) }),
         model: rec.model,
         ...(rec.decomposition_model !== undefined && { decomposition_model: rec.decomposition_model }),
         settings: rec.settings,
       },
+      // image_to_3d: the mesh in `meshes` (what the vendor's README shows and public clients read as
+      // output.meshes[0].data) and, the same asset, in `mesh`.
       output:
-        rec.type === 'image_to_3d'
-          ? { mesh: mesh(rec.mesh_assets[0]!) }
-          : { meshes: rec.mesh_assets.map(mesh), part_meshes: rec.part_assets.map(mesh) },
+        rec.type !== 'image_to_kit'
+          ? {
+              segmented_image_url: rec.step === undefined ? s.files.url(rec.segmented, now) : '',
+              mesh: mesh(rec.mesh_assets[0]!),
+              meshes: rec.mesh_assets.map(mesh),
+            }
+          : { part_images: [], meshes: rec.mesh_assets.map(mesh), part_meshes: rec.part_assets.map(mesh) },
       created_at: rec.created_at,
       updated_at: rec.updated_at,
     };
@@ -83,12 +98,20 @@ export function generationHandlers(s: Services): {
     has: (id) => Object.hasOwn(s.state.generations, id),
 
     async create({ userId, now, body }) {
-      const image = body.input.image.startsWith(ASSET_PREFIX) ? imageAsset(s, body.input.image, userId) : undefined;
+      const given = body.type === 'multiview_to_3d' ? body.input.images : [body.input.image];
+      const known = given.map((image) =>
+        image.startsWith(ASSET_PREFIX) ? imageAsset(s, image, userId, body.type === 'multiview_to_3d') : undefined,
+      );
       charge(s, userId, 'createRetopology'); // every /v3 session costs the same
       const id = newSessionCode();
-      const imageRecord = image ?? (await newImageAsset(s, userId, body.input.image));
-      if (image === undefined) s.inputs.read(imageRecord.image!, 'image', `${imageRecord._id}/image`);
-      s.state.assets[imageRecord._id] = imageRecord;
+      const images: AssetRecord[] = [];
+      for (const [i, image] of given.entries()) {
+        const imageRecord = known[i] ?? (await newImageAsset(s, userId, image));
+        if (known[i] === undefined) s.inputs.read(imageRecord.image!, 'image', `${imageRecord._id}/image`);
+        s.state.assets[imageRecord._id] = imageRecord;
+        images.push(imageRecord);
+      }
+      const imageRecord = images[0]!;
       const made = (name: string): AssetRecord => {
         const rec: AssetRecord = {
           _id: newAssetId(),
@@ -108,6 +131,7 @@ export function generationHandlers(s: Services): {
         type: body.type,
         status: 'incomplete',
         image_asset: imageRecord._id,
+        ...(body.type === 'multiview_to_3d' && { image_assets: images.map((a) => a._id) }),
         model: body.input.model,
         ...(body.type === 'image_to_kit' && { decomposition_model: body.input.decomposition_model }),
         settings: body.input.settings,
@@ -122,11 +146,17 @@ export function generationHandlers(s: Services): {
 
     async get({ userId, now, params }) {
       const rec = findOwned(s.state.generations, params.session_id!, userId);
-      const assets = () => [...rec.mesh_assets, ...rec.part_assets].flatMap((id) => assetFiles(asset(id)));
+      const assets = () => [
+        ...[...rec.mesh_assets, ...rec.part_assets].flatMap((id) => assetFiles(asset(id))),
+        ...(rec.segmented === undefined ? [] : [rec.segmented]),
+      ];
       const fail = (r: GenerationRecord, message: string, at: number) => failOnInput(s, r, message, at);
-      const image = asset(rec.image_asset).image;
+      const inputs = (rec.image_assets ?? [rec.image_asset]).map((id) => asset(id).image);
       const pictureGate = () => {
-        const problem = rec.step === undefined ? undefined : pictureProblem(s, image);
+        const problem =
+          rec.step === undefined
+            ? undefined
+            : inputs.map((image) => pictureProblem(s, image)).find((p) => p !== undefined);
         if (problem === undefined) return undefined;
         delete rec.step;
         fail(rec, problem, now);
@@ -135,7 +165,7 @@ export function generationHandlers(s: Services): {
       await refresh(
         s,
         () =>
-          inputGate(rec, image, fail) ??
+          inputs.reduce<boolean | undefined>((gate, image) => gate ?? inputGate(rec, image, fail), undefined) ??
           pictureGate() ??
           settle(rec, s.clock, now, (r, step, at) => finish(s, r, step, at)),
         assets,
@@ -146,8 +176,8 @@ export function generationHandlers(s: Services): {
 }
 
 /** An image asset of the account given again as the image of a session. */
-function imageAsset(s: Services, id: string, userId: string): AssetRecord {
-  const known = ownAsset(s, id, userId, 'input.image');
+function imageAsset(s: Services, id: string, userId: string, many = false): AssetRecord {
+  const known = ownAsset(s, id, userId, many ? 'input.images' : 'input.image');
   if (known.kind !== 'image')
     throw new HttpError(
       400,
@@ -198,6 +228,25 @@ function makeFromPicture(asset: AssetRecord, owner: string, model: PictureMesh):
   asset.status = 'complete';
 }
 
+/** The files of a mesh asset made from a front and a side view (visual-hull.ts); its preview is a render, three-quarters from above. */
+function makeFromViews(asset: AssetRecord, owner: string, model: MultiviewMesh): void {
+  const name = asset.name;
+  asset.files = {
+    glb: output(owner, name, { type: 'multiview-glb', model }),
+    obj: output(owner, `${name}/mesh`, { type: 'multiview-obj', model }),
+    fbx: output(owner, name, { type: 'multiview-fbx', model }),
+    usdz: output(owner, name, { type: 'multiview-usdz', model }),
+    image: output(owner, `${name}-preview`, {
+      type: 'multiview-render',
+      model,
+      size: PREVIEW_SIZE,
+      yaw: Math.PI / 6,
+      pitch: Math.PI / 12,
+    }),
+  };
+  asset.status = 'complete';
+}
+
 /** An image that cannot be used ends the session failed (with why), and the meshes it was to make too. */
 function failOnInput(s: Services, rec: GenerationRecord, message: string, at: number): void {
   rec.status = 'failed';
@@ -225,7 +274,21 @@ function finish(s: Services, rec: GenerationRecord, _step: StepName, endedAt: nu
   };
   const seed = `${rec.image_asset}:${rec._id}`;
   const picture = storedPicture(s.state.assets[rec.image_asset]!.image);
+  if (picture !== undefined && rec.type !== 'image_to_kit')
+    rec.segmented = output(rec._id, 'segmented', { type: 'segmented', picture });
+  const side =
+    rec.image_assets?.[1] === undefined ? undefined : storedPicture(s.state.assets[rec.image_assets[1]]!.image);
   for (const id of rec.mesh_assets) {
+    if (rec.type === 'multiview_to_3d' && picture !== undefined && side !== undefined) {
+      makeFromViews(s.state.assets[id]!, rec._id, {
+        front: picture,
+        side,
+        faces: total,
+        quads: (rec.settings as { topology?: unknown }).topology === 'quads',
+        texture: rec.settings.texture_model ?? 'none',
+      });
+      continue;
+    }
     // The mesh from the stored picture; records from before inputs were stored keep the seeded mesh.
     if (picture !== undefined)
       makeFromPicture(s.state.assets[id]!, rec._id, {

@@ -1,5 +1,6 @@
 // The image-to-3D endpoints: create (current and older variants), spin, preview, refine, get, list, get-mesh.
 import { isHttpUrl } from '../../../shared/contract/index.ts';
+import type { EngineCurrentCreate, EngineOlderCreate } from '../accepted.ts';
 import type { Services } from '../context.ts';
 import { creditsOf, imageTo3dCreditsOf } from '../credits.ts';
 import { HttpError } from '../http.ts';
@@ -12,6 +13,7 @@ import {
   currentForm,
   liveStatus,
   olderForm,
+  queueRefine,
   readImageTo3d,
   startPreview,
   startRefine,
@@ -31,9 +33,10 @@ type ImageTo3dEndpoints =
 
 export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoints> {
   return {
+    // The SDK (0.1.3 to 0.1.8) sends pivot_point with the current create too: it is used (accepted.ts).
     async createImageTo3d({ userId, now, body }) {
       const rec = await createImageTo3d(s, userId, now, {
-        ...body,
+        ...(body as EngineCurrentCreate),
         form: 'current',
         model_version: '',
         auto_gen_3d: false,
@@ -41,16 +44,32 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
       return currentForm(s, rec, now);
     },
 
-    async createImageTo3dLegacy({ userId, now, body }) {
+    // The older create: at the legacy address, and at the base address when the body has older parameters
+    // (see accepted.ts). The preview follows the spin views by itself with `auto_gen_3d`, with
+    // `generate_preview_mesh` (the SDK's first releases: then named training_preview from the start), and at the
+    // base address also when none of those nor `generate_spin_video` is sent (the docs' and public pages'
+    // `preview_mesh: "fast_sculpt"` sessions, which wait for preview_done). `auto_refine` refines it then.
+    async createImageTo3dLegacy({ userId, now, body: given, base }) {
+      const body = given as unknown as EngineOlderCreate;
+      const spinOnly = body.generate_spin_video === true || body.generate_preview_mesh === false;
+      const previewAtOnce = !spinOnly && body.generate_preview_mesh === true;
+      const implicit =
+        !spinOnly && base === 'base' && body.generate_preview_mesh === undefined && body.auto_gen_3d === undefined;
       const rec = await createImageTo3d(s, userId, now, {
-        ...body,
+        image_url: body.image_url,
+        model_version: body.model_version,
+        auto_gen_3d: body.auto_gen_3d === true || previewAtOnce || implicit,
+        ...(body.auto_refine === true && { auto_refine: true }),
         form: 'older',
         geometry_model: 'base',
-        texture_model: 'baked',
-        topology: 'tris',
+        texture_model: body.generate_texture === false ? 'none' : 'baked',
+        topology: body.topology ?? 'tris',
         resolution: 'low_poly',
-        scaled_bbox: [-1, -1, -1],
+        scaled_bbox: body.scaled_bbox ?? [-1, -1, -1],
+        pivot_point: body.pivot_point,
         preserve_aspect_ratio: false,
+        ...(base === 'base' && { older_names: 'base' as const }),
+        ...(previewAtOnce && { preview_at_once: true }),
       });
       return olderForm(s, rec, now);
     },
@@ -79,8 +98,13 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
             'wait for the spin views (status spin_generate_done) before asking for a preview.',
         );
       }
-      requireIdle(s, rec, now);
-      const index = body.selected_spin === undefined ? body.selected_spin_index : spinIndexOf(rec, body.selected_spin);
+      // A preview asked while another preview (or a refine) is being made is a new trial: it replaces that one.
+      // `selected_spin` names a view by its URL; a public page sends the picture itself (a data URI) there, which
+      // names no view: `selected_spin_index` then says which.
+      const index =
+        body.selected_spin === undefined || !isHttpUrl(body.selected_spin)
+          ? body.selected_spin_index
+          : spinIndexOf(rec, body.selected_spin);
       startPreview(rec, index, body, faultOfStart(s, 'preview', rec.session_code), now);
       await s.save();
       return jobAck(rec, 'preview', { ...body, selected_spin_index: index }, now);
@@ -89,13 +113,26 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
     async refine({ userId, now, params, body }) {
       const rec = await olderFlowSession(s, params.session_code!, userId, now);
       const { status } = liveStatus(s, rec, now);
-      if (status !== 'preview_done') {
+      const fault = faultOfStart(s, 'refine', rec.session_code);
+      // A refine asked while the preview is made follows it (a new trial, never "busy"): its size and pivot are
+      // kept for it.
+      if (rec.step?.name === 'preview') {
+        rec.scaled_bbox = body.scaled_bbox ?? rec.scaled_bbox;
+        rec.pivot_point = body.pivot_point ?? rec.pivot_point;
+        queueRefine(rec, fault);
+        await s.save();
+        return jobAck(rec, 'refine', body, now);
+      }
+      // A refine asked while one is being made is a new trial (it replaces that one), and so is one asked of a
+      // session refined already; otherwise it needs a finished preview.
+      const previewed = rec.step === undefined && rec.outputs.preview_mesh_url_glb !== undefined;
+      if (rec.step?.name !== 'refine' && !previewed) {
         throw new HttpError(
           400,
-          `Session ${rec.session_code} cannot be refined now: refining needs a finished preview (status preview_done), but its status is ${status}.`,
+          `Session ${rec.session_code} cannot be refined now: refining needs a preview (status preview_done, or a preview being made), but its status is ${status}.`,
         );
       }
-      startRefine(rec, body, faultOfStart(s, 'refine', rec.session_code), now);
+      startRefine(rec, body, fault, now);
       await s.save();
       return jobAck(rec, 'refine', body, now);
     },
@@ -153,7 +190,7 @@ async function olderFlowSession(s: Services, code: string, userId: string, now: 
     throw new HttpError(
       400,
       `Session ${code} was created with the current one-step variant, which has no spin, preview or refine steps; ` +
-        'create the session at the legacy address for the step-by-step flow.',
+        'create the session at the legacy address, or with the older parameters (auto_gen_3d, model_version…), for the step-by-step flow.',
     );
   }
   return rec;

@@ -26,6 +26,7 @@ const URL_FIELDS = [
   'mesh_url_zip',
   'mesh_url_fbx',
   'mesh_url_usdz',
+  'preview_mesh_url',
   'preview_mesh_url_glb',
   'preview_mesh_url_zip',
   'preview_mesh_url_usdz',
@@ -56,6 +57,20 @@ export interface ImageTo3dRecord extends Stepped {
   pivot_point: Vec3;
   model_version: string;
   auto_gen_3d: boolean;
+  /**
+   * An older-form session created at the base address names its running steps as the SDK's first releases
+   * read them there: `spin_generate_processing` from the start, `training_preview` while the preview is made
+   * (and from the start when the preview is made at once). Absent: the legacy address's names.
+   */
+  older_names?: 'base';
+  /** The older create asked for the preview mesh at once (`generate_preview_mesh`): spin, then preview. */
+  preview_at_once?: boolean;
+  /**
+   * The preview being made is refined by itself once done (then cleared): the older create's `auto_refine`, or a
+   * refine asked while the preview was made (its fault rule in `refine_fault`).
+   */
+  auto_refine?: boolean;
+  refine_fault?: StepFault;
   /** Status after the last finished step; while a step runs, the status comes from its phases. */
   status: string;
   /** The running (or last) step ends failed (a session-failure fault rule). */
@@ -107,8 +122,20 @@ const SPIN_SIZE = 256;
 export function liveStatus(s: Services, rec: ImageTo3dRecord, now: number): { status: string; percent: number } {
   if (rec.step === undefined) return { status: rec.status, percent: FINAL_PERCENT[rec.status] ?? 0 };
   const fraction = s.clock.fraction(rec.step, now);
-  const status = rec.running_status ?? phaseStatus(PHASES[rec.step.name as keyof typeof PHASES], fraction);
+  const status =
+    rec.running_status ??
+    baseName(rec, rec.step.name) ??
+    phaseStatus(PHASES[rec.step.name as keyof typeof PHASES], fraction);
   return { status, percent: status === 'queued' || status === 'uploaded' ? 0 : runningPercent(fraction) };
+}
+
+/** The name of a running step of an older-form session created at the base address (see `older_names`). */
+function baseName(rec: ImageTo3dRecord, step: StepName): string | undefined {
+  if (rec.older_names !== 'base') return undefined;
+  if (step === 'preview' || (rec.preview_at_once && (step === 'upload' || step === 'spin'))) return 'training_preview';
+  if (step === 'upload' || step === 'spin') return 'spin_generate_processing';
+  if (step === 'refine') return 'training_refine';
+  return undefined;
 }
 
 function startStep(rec: ImageTo3dRecord, name: StepName, at: number): void {
@@ -125,6 +152,8 @@ function finish(rec: ImageTo3dRecord, step: StepName, endedAt: number): void {
   }
   if (rec.fails) {
     rec.status = FAILED[step as keyof typeof FAILED] ?? 'failed';
+    delete rec.auto_refine; // a refine waiting for this step does not follow a failure
+    delete rec.refine_fault;
     return;
   }
   if (step === 'spin') {
@@ -148,12 +177,19 @@ function finish(rec: ImageTo3dRecord, step: StepName, endedAt: number): void {
     case 'preview':
       rec.status = 'preview_done';
       rec.outputs = {
+        preview_mesh_url: obj,
         preview_mesh_url_glb: glb,
         preview_mesh_url_zip: zip,
         preview_mesh_url_usdz: usdz,
         mesh_url: glb,
         mesh_url_glb: glb,
       };
+      if (rec.auto_refine === true) {
+        const fault = rec.refine_fault ?? { fails: false };
+        delete rec.auto_refine; // the first preview only
+        delete rec.refine_fault;
+        startRefine(rec, {}, fault, endedAt);
+      }
       return;
     case 'refine':
       rec.status = 'refine_done';
@@ -252,9 +288,15 @@ export function startPreview(
   startMeshStep(rec, 'preview', shape, fault, at);
 }
 
-/** Starts the refined (high-poly) version of the preview mesh. */
+/** Refines the preview being made once it is done (see `auto_refine`). */
+export function queueRefine(rec: ImageTo3dRecord, fault: StepFault): void {
+  rec.auto_refine = true;
+  rec.refine_fault = fault;
+}
+
+/** Starts the refined (high-poly) version of the preview mesh, in quads when the older create asked for them. */
 export function startRefine(rec: ImageTo3dRecord, shape: MeshShape, fault: StepFault, at: number): void {
-  rec.mesh = { ...rec.mesh!, targetFaces: HIGH_POLY_FACES };
+  rec.mesh = { ...rec.mesh!, targetFaces: HIGH_POLY_FACES, quads: rec.topology === 'quads' };
   startMeshStep(rec, 'refine', shape, fault, at);
 }
 
@@ -379,6 +421,7 @@ function olderFields(s: Services, rec: ImageTo3dRecord, now: number) {
   return {
     status: liveStatus(s, rec, now).status,
     spins: spinViews(s, rec, now),
+    preview_mesh_url: u.preview_mesh_url,
     preview_mesh_url_glb: u.preview_mesh_url_glb,
     preview_mesh_url_zip: u.preview_mesh_url_zip,
     preview_mesh_url_usdz: u.preview_mesh_url_usdz,
@@ -427,6 +470,11 @@ export interface CreateInput extends Omit<CreateImageTo3dRequest, 'image_url'> {
   image_url: string;
   model_version: string;
   auto_gen_3d: boolean;
+  /** The older create's pivot (the SDK sends one); the current create has none. */
+  pivot_point?: Vec3 | undefined;
+  older_names?: 'base';
+  preview_at_once?: boolean;
+  auto_refine?: boolean;
 }
 
 export async function createImageTo3d(
@@ -452,9 +500,12 @@ export async function createImageTo3d(
     resolution: input.resolution,
     scaled_bbox: input.scaled_bbox,
     preserve_aspect_ratio: input.preserve_aspect_ratio,
-    pivot_point: [0, 0, 0],
+    pivot_point: input.pivot_point ?? [0, 0, 0],
     model_version: input.model_version,
     auto_gen_3d: input.auto_gen_3d,
+    ...(input.older_names !== undefined && { older_names: input.older_names }),
+    ...(input.preview_at_once === true && { preview_at_once: true }),
+    ...(input.auto_refine === true && { auto_refine: true }),
     status: input.form === 'current' ? 'queued' : 'uploaded',
     ...faultOfStart(s, input.form === 'current' ? 'createImageTo3d' : 'createImageTo3dLegacy'),
     runs: 0,

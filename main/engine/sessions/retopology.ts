@@ -32,12 +32,14 @@ export interface RetopologyRecord extends Stepped {
   /** Why the input mesh could not be used or retopologised (the session failed). */
   input_error?: string;
   /** The retopology, once made (it runs when the input has been read): its files, shown once the session completes. */
-  made?: { obj: Output; image: Output; faces: number; quads: number; triangles: number };
+  made?: { obj: Output; image: Output; glb?: Output; faces: number; quads: number; triangles: number };
   fails: boolean;
   /** Reported while it runs, when a session-status fault rule says so. */
   running_status?: string;
   obj?: Output;
   image?: Output;
+  /** The result as a GLB (records from before GLBs were made have none). */
+  glb?: Output;
   created_at: string;
   updated_at: string;
 }
@@ -77,7 +79,13 @@ export function retopologyHandlers(s: Services): {
             _id: rec.output_asset,
             name: `${input.name.replace(/\.[^.]*$/, '')}_retopology`,
             status: complete ? 'complete' : 'incomplete',
-            data: { obj_url: s.files.url(rec.obj, now), image_url: s.files.url(rec.image, now) },
+            type: 'mesh',
+            // glb_url beside obj_url and image_url: the vendor's eval script (3devals) reads a mesh's glb_url.
+            data: {
+              glb_url: s.files.url(rec.glb, now),
+              obj_url: s.files.url(rec.obj, now),
+              image_url: s.files.url(rec.image, now),
+            },
           },
         ],
       },
@@ -123,7 +131,7 @@ export function retopologyHandlers(s: Services): {
           inputGate(rec, input.input, failOnInput) ??
           retopologyGate(s, rec, input) ??
           settle(rec, s.clock, now, finishing),
-        () => [rec.obj, rec.image],
+        () => [rec.obj, rec.image, rec.glb],
       );
       return present(rec, now);
     },
@@ -166,6 +174,7 @@ function retopologyGate(s: Services, rec: RetopologyRecord, input: AssetRecord):
   const work = {
     folder: `${rec._id}/retopology`,
     image: `${rec._id}/retopology.png`,
+    glb: `${rec._id}/retopology.glb`,
     faces: FACES[rec.model],
     quads: rec.quads,
     imageSize: IMAGE_SIZE,
@@ -181,6 +190,7 @@ function retopologyGate(s: Services, rec: RetopologyRecord, input: AssetRecord):
       rec.made = {
         obj: outcome.obj,
         image: outcome.image,
+        ...(outcome.glb !== undefined && { glb: outcome.glb }),
         faces: outcome.stats.faces,
         quads: outcome.stats.quads,
         triangles: outcome.stats.triangles,
@@ -253,6 +263,11 @@ function glbRecipeOf(recipe: Recipe): Recipe | undefined {
     case 'picture-fbx':
     case 'picture-usdz':
       return { type: 'picture-glb', model: recipe.model };
+    case 'multiview-glb':
+    case 'multiview-obj':
+    case 'multiview-fbx':
+    case 'multiview-usdz':
+      return { type: 'multiview-glb', model: recipe.model };
     default:
       return undefined;
   }
@@ -280,4 +295,5 @@ function finish(_s: Services, rec: RetopologyRecord, _step: StepName, endedAt: n
   rec.status = 'complete';
   rec.obj = rec.made.obj;
   rec.image = rec.made.image;
+  if (rec.made.glb !== undefined) rec.glb = rec.made.glb;
 }

@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, tempDataDir, type CliResult } from '../../cli/run-cli.ts';
-import { LAUNCHER } from './spawn-cli.ts';
+import { LAUNCHER, outputOf } from './spawn-cli.ts';
 
 describe('the data folder (CLI as another user)', () => {
   const posix = process.platform !== 'win32';
@@ -14,16 +14,13 @@ describe('the data folder (CLI as another user)', () => {
   function runReadOnly(args: string[], dataDir: string): Promise<CliResult> {
     const asRoot = process.getuid?.() === 0;
     const user = asRoot ? { uid: 65534, gid: 65534 } : {};
-    const child = spawn(process.execPath, [LAUNCHER, ...args], {
-      env: cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir, HOME: dirname(dataDir) }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      ...user,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += String(d)));
-    child.stderr.on('data', (d) => (stderr += String(d)));
-    return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+    return outputOf(
+      spawn(process.execPath, [LAUNCHER, ...args], {
+        env: cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir, HOME: dirname(dataDir) }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        ...user,
+      }),
+    );
   }
 
   it.skipIf(!posix)(

@@ -1,12 +1,11 @@
 // A file whose name is not valid UTF-8 (any bytes are a name on Linux) is opened by its bytes, although
 // process.argv holds the name decoded lossily.
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { realFixture } from '../../fixtures.ts';
 import { cleanEnv, tempDataDir, type CliResult } from '../../cli/run-cli.ts';
-import { LAUNCHER, spawnCli as runCli } from './spawn-cli.ts';
+import { shellWithCli, spawnCli as runCli } from './spawn-cli.ts';
 
 /** `ch\xff.png`: 0xff is never valid in UTF-8. */
 const BAD_NAME = Buffer.from([0x63, 0x68, 0xff, 0x2e, 0x70, 0x6e, 0x67]);
@@ -18,16 +17,7 @@ const DECODED = 'ch\uFFFD.png';
  * command line (the arguments of child_process.spawn are strings, always encoded as valid UTF-8).
  */
 function runWithRawArgs(shellArgs: string, cwd: string, env: NodeJS.ProcessEnv): Promise<CliResult> {
-  const child = spawn('sh', ['-c', `exec "$0" "$1" ${shellArgs}`, process.execPath, LAUNCHER], {
-    cwd,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += String(d)));
-  child.stderr.on('data', (d) => (stderr += String(d)));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return shellWithCli(`exec "$0" "$1" ${shellArgs}`, [], { cwd, env });
 }
 
 describe.skipIf(process.platform !== 'linux')('file names that are not valid UTF-8', () => {

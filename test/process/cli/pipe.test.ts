@@ -2,10 +2,10 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { realFixture } from '../../fixtures.ts';
 import { cleanEnv, tempDataDir } from '../../cli/run-cli.ts';
-import { LAUNCHER, spawnCli as runCli, startCli } from './spawn-cli.ts';
+import { shellWithCli, spawnCli as runCli, startCli } from './spawn-cli.ts';
 
 /** The embedded engine's account has credits for 100 image-to-3D jobs. */
 const JOBS = 100;
@@ -39,16 +39,7 @@ async function startEngine(env: NodeJS.ProcessEnv): Promise<void> {
  * wait for it to drain. Its exit code is reported on stderr.
  */
 function throughSlowPipe(args: string[], env: NodeJS.ProcessEnv): Promise<{ stdout: string; stderr: string }> {
-  const script = '{ "$0" "$@"; echo "exit $?" >&2; } | { sleep 1; cat; }';
-  const child = spawn('sh', ['-c', script, process.execPath, LAUNCHER, ...args], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += String(d)));
-  child.stderr.on('data', (d) => (stderr += String(d)));
-  return new Promise((resolve) => child.on('close', () => resolve({ stdout, stderr })));
+  return shellWithCli('{ "$0" "$@"; echo "exit $?" >&2; } | { sleep 1; cat; }', args, { env });
 }
 
 describe('asset-studio through a pipe', () => {

@@ -14,7 +14,25 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv, input?: string)
 }
 
 export function spawnCli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliResult> {
-  const child = startCli(args, env, input);
+  return outputOf(startCli(args, env, input));
+}
+
+/**
+ * Runs `sh -c SCRIPT` where "$0" is node and "$1" the launcher (so `"$0" "$1" ...` runs the CLI), followed by
+ * `args`: for what only a shell gives, raw bytes in arguments or a pipe into another program.
+ */
+export function shellWithCli(
+  script: string,
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; cwd?: string },
+): Promise<CliResult> {
+  return outputOf(
+    spawn('sh', ['-c', script, process.execPath, LAUNCHER, ...args], { ...options, stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
+}
+
+/** What a child process printed, and its exit code, once it has ended. */
+export function outputOf(child: ChildProcess): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += String(d)));
