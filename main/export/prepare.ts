@@ -2,7 +2,7 @@
 // animation clips (clips.ts), transformed (transform.ts), and with transforms the FBX or OBJ made from that
 // transformed model (convert.ts) in place of the untransformed ones, so that every format written is the
 // same model. Files that need no change are read from where they are.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { ExportFormat } from '../../shared/export-options.ts';
 import type { Bounds } from './bounds.ts';
 import { chooseClips, mergeClips, type ClipSource } from './clips.ts';
@@ -152,6 +152,37 @@ async function fbxClips<F extends PreparedFile>(
   };
 }
 
+/**
+ * FBX clips read lately, by path and file identity (size, modification time): the export panel plans again at
+ * every change of its options, and reading a character's FBX takes about a second. A few are kept.
+ */
+const readClips = new Map<string, Promise<Awaited<ReturnType<typeof readFbxAnimated>>>>();
+const KEPT_CLIPS = 24;
+
+async function readFbxClip(path: string): Promise<Awaited<ReturnType<typeof readFbxAnimated>>> {
+  const info = await stat(path).catch((error: unknown) => Promise.reject(ioError(path, 'reading a clip', error)));
+  const key = `${path}\n${info.size}\n${info.mtimeMs}`;
+  let read = readClips.get(key);
+  if (read === undefined) {
+    read = readFile(path)
+      .catch((error: unknown) => Promise.reject(ioError(path, 'reading a clip', error)))
+      .then((bytes) => readFbxAnimated(bytes, path))
+      .catch((error: unknown) => {
+        readClips.delete(key);
+        if (error instanceof ExportError) throw error;
+        throw new ExportError('unreadable-glb', {
+          file: path,
+          why: `cannot be read as an animated FBX to make the GLB (${reason(error)})`,
+          fix: 'Download the job again, or export FBX',
+          cause: error,
+        });
+      });
+    readClips.set(key, read);
+    while (readClips.size > KEPT_CLIPS) readClips.delete(readClips.keys().next().value!);
+  }
+  return read;
+}
+
 /** One GLB of FBX clips: the character of the first, every clip's take on its bones (by name), named after the clip. */
 async function glbOfFbxClips<F extends PreparedFile>(
   files: readonly F[],
@@ -159,26 +190,7 @@ async function glbOfFbxClips<F extends PreparedFile>(
   skipped: { name: string; why: string }[],
   transforms: Transforms | undefined,
 ): Promise<Prepared<F>> {
-  const read = new Map<string, ReturnType<typeof readFbxAnimated>>();
-  const load = (path: string) => {
-    if (!read.has(path))
-      read.set(
-        path,
-        readFile(path)
-          .catch((error: unknown) => Promise.reject(ioError(path, 'reading a clip', error)))
-          .then((bytes) => readFbxAnimated(bytes, path))
-          .catch((error: unknown) => {
-            if (error instanceof ExportError) throw error;
-            throw new ExportError('unreadable-glb', {
-              file: path,
-              why: `cannot be read as an animated FBX to make the GLB (${reason(error)})`,
-              fix: 'Download the job again, or export FBX',
-              cause: error,
-            });
-          }),
-      );
-    return read.get(path)!;
-  };
+  const load = (path: string) => readFbxClip(path);
   const first = clips[0];
   if (first === undefined)
     throw new ExportError('nothing-to-export', {
