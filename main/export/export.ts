@@ -242,9 +242,15 @@ async function decide(options: Omit<ExportOptions, 'overwrite' | 'onProgress'>, 
     .filter((c) => c.format === 'fbx')
     .map((c) => ({ kind: 'fbx', path: c.path }));
   const offered = formatsOnOffer(options.files, transforms);
+  // GLB clips without transforms can be written as one FBX with a take per clip, too.
+  const glbClips = !hasTransforms(transforms) && (options.clips ?? []).some((c) => c.format !== 'fbx');
   const choice = chooseFormat(
     project,
-    fbxClips.length > 0 ? [...new Set<FileKind>([...offered, 'fbx', 'glb'])] : offered,
+    fbxClips.length > 0
+      ? [...new Set<FileKind>([...offered, 'fbx', 'glb'])]
+      : glbClips && offered.includes('glb')
+        ? [...new Set<FileKind>([...offered, 'fbx'])]
+        : offered,
     options.format,
   );
   let format = choice.format;

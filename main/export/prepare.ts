@@ -8,6 +8,8 @@ import type { Bounds } from './bounds.ts';
 import { chooseClips, mergeClips, type ClipSource } from './clips.ts';
 import { convertGlb } from './convert.ts';
 import { readFbxAnimated, type SampledTake } from '../formats/fbx-read.ts';
+import { writeSkinnedFbx } from '../formats/fbx-skinned.ts';
+import { readSkinnedGlb } from '../formats/glb-skinned.ts';
 import { writeSkinnedGlb } from '../formats/skinned-glb.ts';
 import { ExportError, ioError, reason } from './errors.ts';
 import type { FileKind } from './presets.ts';
@@ -44,6 +46,9 @@ export interface Prepared<F extends PreparedFile> {
   note?: string;
 }
 
+/** The program an FBX made by the export names in its header. */
+const FBX_CREATOR = 'Asset Studio export';
+
 const MESH_OR_COMPANION: ReadonlySet<FileKind> = new Set(['fbx', 'obj', 'mtl', 'usdz', 'zip']);
 
 export async function prepareFiles<F extends PreparedFile>(
@@ -73,6 +78,16 @@ export async function prepareFiles<F extends PreparedFile>(
     if (t.bbox) out.bbox = t.bbox;
   }
   const made = { ...glb, data: bytes, transformed: transforms !== undefined } as F;
+  if (transforms === undefined && clips !== undefined && options.format === 'fbx') {
+    // An engine that imports FBX only (Unity without a glTF package): the clips as takes of one FBX.
+    const character = await readSkinnedGlb(bytes, glb.name ?? glb.path);
+    if (character !== undefined && character.takes.length > 0) {
+      const fbx = { ...glb, kind: 'fbx', name: 'model.fbx', data: writeSkinnedFbx(character, FBX_CREATOR) } as F;
+      out.files = [...files.filter((f) => f.kind !== 'glb' && f.kind !== 'fbx'), fbx];
+      out.note = `One FBX with every clip (${character.takes.length}) as a take, made from the GLB clips`;
+      return out;
+    }
+  }
   if (transforms === undefined) {
     out.files = files.map((f) => (f === glb ? made : f));
     return out;
