@@ -3,10 +3,14 @@
 // Babylon.js side, one file), environment/studio.hdr (the viewer's default lighting, generated), and
 // babylon/ (the decoders Babylon would otherwise fetch from its CDN). Run as a script
 // (`node renderer/build.ts [--watch] [--dev]`) or call buildRenderer() (the tests do, into a temporary folder).
+// A build is written into a temporary folder beside the output and renamed into place, with a stamp of its
+// inputs (scripts/build-output.ts): `ifStale` skips it when the output's stamp is current, so `npm start` and
+// `npm run web` build only after a change, and two of them at once never write over each other.
 import { access, cp, copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { build, context, type BuildOptions, type PluginBuild } from 'esbuild';
+import { inputsStamp, readStamp, replaceWithBuild, stagingDir } from '../scripts/build-output.ts';
 import { writeStudioHdr } from './environment/studio-hdr.ts';
 
 const HERE = import.meta.dirname;
@@ -49,12 +53,37 @@ export interface RendererBuildOptions {
   outDir?: string;
   minify?: boolean;
   sourcemap?: boolean;
+  /** Skip the build when the output's stamp says it was built from the same inputs (default: always build). */
+  ifStale?: boolean;
 }
 
 export interface RendererBuild {
   outDir: string;
   files: string[];
+  /** False when the output was current and left as it was (`ifStale`). */
+  built: boolean;
 }
+
+/**
+ * What a build is made of: the UI's sources (renderer/, this script included), shared/, the lockfile (the
+ * versions of preact, Babylon, esbuild…) and the OpenUSD importer runtime when it is there.
+ */
+const RENDERER_INPUTS = [HERE, join(HERE, '..', 'shared'), join(HERE, '..', 'package-lock.json'), USD_RUNTIME_DIR];
+
+/** The stamp of a build of the current sources with these options. */
+export function rendererStamp(minify: boolean, sourcemap: boolean): string {
+  return inputsStamp(join(HERE, '..'), RENDERER_INPUTS, { minify, sourcemap });
+}
+
+const BUILD_FILES = [
+  'index.html',
+  'app.js',
+  'app.css',
+  'chunks/',
+  'viewer/babylon.js',
+  'babylon/',
+  'environment/studio.hdr',
+];
 
 function options(outDir: string, minify: boolean, sourcemap: boolean): BuildOptions {
   return {
@@ -156,20 +185,24 @@ function ktx2WorkerOptions(outDir: string, minify: boolean, sourcemap: boolean):
 
 export async function buildRenderer(opts: RendererBuildOptions = {}): Promise<RendererBuild> {
   const outDir = resolve(opts.outDir ?? join(HERE, '..', 'dist', 'renderer'));
-  await mkdir(outDir, { recursive: true });
-  await rm(join(outDir, 'chunks'), { recursive: true, force: true }); // chunk names carry hashes: no stale ones
   const minify = opts.minify ?? true;
   const sourcemap = opts.sourcemap ?? false;
-  await Promise.all([
-    build(options(outDir, minify, sourcemap)),
-    build(babylonOptions(outDir, minify, sourcemap)),
-    build(ktx2WorkerOptions(outDir, minify, sourcemap)),
-  ]);
-  await finish(outDir);
-  return {
-    outDir,
-    files: ['index.html', 'app.js', 'app.css', 'chunks/', 'viewer/babylon.js', 'babylon/', 'environment/studio.hdr'],
-  };
+  const stamp = rendererStamp(minify, sourcemap);
+  if (opts.ifStale && readStamp(outDir) === stamp) return { outDir, files: BUILD_FILES, built: false };
+  await mkdir(dirname(outDir), { recursive: true });
+  const staging = stagingDir(outDir);
+  try {
+    await Promise.all([
+      build(options(staging, minify, sourcemap)),
+      build(babylonOptions(staging, minify, sourcemap)),
+      build(ktx2WorkerOptions(staging, minify, sourcemap)),
+    ]);
+    await finish(staging);
+    replaceWithBuild(staging, outDir, stamp);
+  } finally {
+    await rm(staging, { recursive: true, force: true }); // gone already unless the build failed
+  }
+  return { outDir, files: BUILD_FILES, built: true };
 }
 
 /** esbuild names the CSS entry after it; the page wants app.css. Then the page and Babylon's decoders. */
@@ -235,8 +268,12 @@ async function main(argv: string[]) {
     return;
   }
   const started = performance.now();
-  const result = await buildRenderer({ outDir, minify: !dev, sourcemap: dev });
-  console.log(`renderer built in ${Math.round(performance.now() - started)} ms → ${result.outDir}`);
+  const result = await buildRenderer({ outDir, minify: !dev, sourcemap: dev, ifStale: argv.includes('--if-stale') });
+  console.log(
+    result.built
+      ? `renderer built in ${Math.round(performance.now() - started)} ms → ${result.outDir}`
+      : `renderer is current (nothing changed since its build) → ${result.outDir}`,
+  );
 }
 
 if (import.meta.main) {

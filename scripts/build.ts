@@ -2,11 +2,12 @@
 // preload (dist/electron/preload.cjs), both bundled to CommonJS by esbuild, and the renderer
 // (dist/renderer/, by renderer/build.ts), and the Blender add-on's zip (dist/blender/, by
 // build-blender-addon.ts). `node scripts/build.ts [--no-renderer]`.
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
 import { buildBlenderAddon } from './build-blender-addon.ts';
+import { inputsStamp, readStamp, replaceWithBuild, stagingDir } from './build-output.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 export const ELECTRON_OUT = join(ROOT, 'dist', 'electron');
@@ -25,34 +26,62 @@ export const NODE_BUNDLE: BuildOptions = {
   define: { 'import.meta.url': 'importMetaUrl', 'import.meta.dirname': '__dirname' },
 };
 
-export async function buildElectron(): Promise<string[]> {
-  await Promise.all([
-    build({
-      ...NODE_BUNDLE,
-      entryPoints: [join(ROOT, 'main', 'electron', 'main.ts')],
-      outfile: join(ELECTRON_OUT, 'main.cjs'),
-    }),
-    // The preload runs in the renderer's sandbox: only 'electron' may be required there, the rest is bundled.
-    build({
-      ...NODE_BUNDLE,
-      minify: true,
-      entryPoints: [join(ROOT, 'main', 'electron', 'preload.ts')],
-      outfile: join(ELECTRON_OUT, 'preload.cjs'),
-    }),
-  ]);
-  // The engine's Draco decoder (draco3dgltf, for compressed retopology inputs) loads its WebAssembly from the
-  // folder of the script that runs it: in the bundle, dist/electron/.
-  const dracoWasm = join(ELECTRON_OUT, 'draco_decoder_gltf.wasm');
-  copyFileSync(
-    join(dirname(createRequire(import.meta.url).resolve('draco3dgltf')), 'draco_decoder_gltf.wasm'),
-    dracoWasm,
-  );
-  return [join(ELECTRON_OUT, 'main.cjs'), join(ELECTRON_OUT, 'preload.cjs'), dracoWasm];
+/** What the Electron bundles are made of: main/ and shared/ (bundled), this script and its shim, the lockfile. */
+const ELECTRON_INPUTS = [
+  join(ROOT, 'main'),
+  join(ROOT, 'shared'),
+  join(ROOT, 'scripts', 'build.ts'),
+  join(ROOT, 'scripts', 'cjs-shim.ts'),
+  join(ROOT, 'package-lock.json'),
+];
+
+/**
+ * Bundles the Electron main process and preload into dist/electron/: into a temporary folder renamed into place
+ * with a stamp of its inputs (build-output.ts), so two builds at once never write over each other. `ifStale`:
+ * skipped when dist/electron/ was built from the same inputs (as `npm start` does).
+ */
+export async function buildElectron(options: { ifStale?: boolean } = {}): Promise<string[]> {
+  const files = ['main.cjs', 'preload.cjs', 'draco_decoder_gltf.wasm'].map((f) => join(ELECTRON_OUT, f));
+  const stamp = inputsStamp(ROOT, ELECTRON_INPUTS, { target: NODE_BUNDLE.target });
+  if (options.ifStale && readStamp(ELECTRON_OUT) === stamp) return files;
+  mkdirSync(dirname(ELECTRON_OUT), { recursive: true });
+  const staging = stagingDir(ELECTRON_OUT);
+  try {
+    await Promise.all([
+      build({
+        ...NODE_BUNDLE,
+        entryPoints: [join(ROOT, 'main', 'electron', 'main.ts')],
+        outfile: join(staging, 'main.cjs'),
+      }),
+      // The preload runs in the renderer's sandbox: only 'electron' may be required there, the rest is bundled.
+      build({
+        ...NODE_BUNDLE,
+        minify: true,
+        entryPoints: [join(ROOT, 'main', 'electron', 'preload.ts')],
+        outfile: join(staging, 'preload.cjs'),
+      }),
+    ]);
+    // The engine's Draco decoder (draco3dgltf, for compressed retopology inputs) loads its WebAssembly from the
+    // folder of the script that runs it: in the bundle, dist/electron/.
+    copyFileSync(
+      join(dirname(createRequire(import.meta.url).resolve('draco3dgltf')), 'draco_decoder_gltf.wasm'),
+      join(staging, 'draco_decoder_gltf.wasm'),
+    );
+    replaceWithBuild(staging, ELECTRON_OUT, stamp);
+  } finally {
+    rmSync(staging, { recursive: true, force: true }); // gone already unless the build failed
+  }
+  return files;
 }
 
-/** The renderer's build (renderer/build.ts, exporting buildRenderer()); a clear message when it is missing. */
-export async function buildRendererIfPresent(): Promise<boolean> {
-  let mod: { buildRenderer?: () => Promise<unknown> };
+/**
+ * The renderer's build (renderer/build.ts, exporting buildRenderer()); a clear message when it is missing.
+ * `ifStale`: skipped when the output was built from the same inputs (its stamp), as `npm start` does.
+ */
+export async function buildRendererIfPresent(
+  options: { outDir?: string; ifStale?: boolean } = {},
+): Promise<{ built: boolean; outDir?: string } | false> {
+  let mod: { buildRenderer?: (o: typeof options) => Promise<{ built: boolean; outDir: string }> };
   try {
     mod = (await import(join(ROOT, 'renderer', 'build.ts'))) as typeof mod;
   } catch (error) {
@@ -64,8 +93,8 @@ export async function buildRendererIfPresent(): Promise<boolean> {
     console.warn('renderer/build.ts exports no buildRenderer(): the UI was not built.');
     return false;
   }
-  await mod.buildRenderer();
-  return true;
+  const { built, outDir } = await mod.buildRenderer(options);
+  return { built, outDir };
 }
 
 if (import.meta.main) {

@@ -1,7 +1,10 @@
 // `npm start`: builds, then starts the desktop app (on the embedded engine until a profile with a key is
 // chosen). Where the Electron binary is missing (ELECTRON_SKIP_BINARY_DOWNLOAD, a blocked download) it says
 // so and starts the local web host instead. `npm run web` (`--web`) starts the web host directly.
-// Options: --web, --port N (web host), --data-dir DIR, --no-build. The connection is resolved as everywhere
+// Options: --web, --port N (web host), --data-dir DIR, --no-build, --renderer-dir DIR (web host: build the UI
+// into and serve it from DIR instead of dist/renderer). The UI is built only when its sources changed since
+// its last build (a stamp of its inputs in the output), into a temporary folder renamed into place, so two
+// starts at once both work; `--web` builds no Electron bundles. The connection is resolved as everywhere
 // (main/app/connection.ts): ASSET_STUDIO_BASE_URL / ASSET_STUDIO_API_KEY, then the saved profile, then the engine.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -20,6 +23,7 @@ const { values } = parseArgs({
     port: { type: 'string' },
     'data-dir': { type: 'string' },
     'no-build': { type: 'boolean' },
+    'renderer-dir': { type: 'string' },
   },
 });
 
@@ -69,6 +73,7 @@ async function web(reason?: string): Promise<void> {
   const host = await startWebHost({
     dataDir: resolveDataDir({ flags: { dataDir: values['data-dir'] }, env: process.env }),
     ...(port !== undefined && { port }),
+    ...(rendererDir !== undefined && { rendererDir }),
     connectionSources: { env: process.env },
   }).catch(refused);
   const { connection } = host.bridge;
@@ -81,9 +86,14 @@ async function web(reason?: string): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
+const rendererDir = values['renderer-dir'] === undefined ? undefined : resolve(values['renderer-dir']);
 if (!values['no-build']) {
-  await buildElectron();
-  await buildRendererIfPresent();
+  if (!values.web) await buildElectron({ ifStale: true }); // the desktop app's bundles; the web host runs from the sources
+  const renderer = await buildRendererIfPresent({
+    ifStale: true,
+    ...(rendererDir !== undefined && { outDir: rendererDir }),
+  });
+  if (renderer && !renderer.built) console.log('The UI is current (nothing changed since its last build).');
 }
 const electron = values.web ? undefined : electronBinary();
 if (electron === undefined) await web();

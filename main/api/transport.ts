@@ -218,12 +218,19 @@ export class HttpTransport {
     } catch (err) {
       throw this.#translate(err, 'send', call, stream);
     }
-    let text: string;
+    let text: string | undefined;
     try {
-      text = await res.body.text();
+      text = await readText(res, MAX_RESPONSE_BYTES);
     } catch (err) {
       throw this.#translate(err, 'body', call);
     }
+    if (text === undefined)
+      throw new ProtocolError({
+        ...call,
+        problem: 'unexpected-shape',
+        status: res.statusCode,
+        detail: `an answer of more than ${MAX_RESPONSE_BYTES / 2 ** 20} MiB, which the app does not read`,
+      });
     return this.#interpret(res.statusCode, res.headers, text, req.expectedStatus, call);
   }
 
@@ -349,4 +356,31 @@ function errorCode(err: unknown): string {
   if (typeof err.code === 'string') return err.code;
   const inner = err.cause ?? (Array.isArray(err.errors) ? err.errors[0] : undefined);
   return inner === undefined ? 'UNKNOWN' : errorCode(inner);
+}
+
+/** Largest answer body read (JSON of the API; a page of the list is a few hundred KiB). */
+const MAX_RESPONSE_BYTES = 32 * 2 ** 20;
+
+/**
+ * The body as UTF-8 text, or undefined (and the body destroyed) when it is, or says it is, larger than `max`:
+ * never more than `max` bytes in memory, whatever the server sends.
+ */
+async function readText(res: Dispatcher.ResponseData, max: number): Promise<string | undefined> {
+  const tooLarge = () => {
+    res.body.on('error', () => undefined); // its "aborted" is expected: the rest is not wanted
+    res.body.destroy();
+    return undefined;
+  };
+  const declared = Number(res.headers['content-length'] ?? NaN);
+  if (declared > max) return tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) return tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/^\uFEFF/, ''); // as undici's text(): no byte order mark
 }

@@ -3,7 +3,7 @@
 // every key and secret it has met, so the front end can redact them from whatever it shows.
 import { ProfileStore, SessionKeyVault, type KeyVault, type Profile } from '../config/profiles.ts';
 import type { ConnectionSettings } from '../config/data-dir.ts';
-import { readKeyFile } from '../config/key-file.ts';
+import { readKeyFileEntry } from '../config/key-file.ts';
 import { databasePath, openDatabase, type Store } from '../store/database.ts';
 import {
   ConnectionError,
@@ -123,7 +123,7 @@ export class AppSession {
     const sources = {
       ...given,
       dataDir: this.dataDir,
-      keyFile: this.#keyFile(given?.flags?.apiKey ?? given?.env?.ASSET_STUDIO_API_KEY),
+      ...this.#keyFile(given?.flags?.apiKey ?? given?.env?.ASSET_STUDIO_API_KEY),
     };
     const saved = savedProfile(this.profiles);
     try {
@@ -138,7 +138,11 @@ export class AppSession {
   }
 
   /** The key file of `asset-studio key set`, read only when no key is given (one others can read is refused). */
-  #keyFile(given: string | undefined): string | undefined {
-    return given?.trim() ? undefined : readKeyFile(this.dataDir);
+  #keyFile(given: string | undefined): {
+    keyFile?: string;
+    keyFileBound?: { address?: string; legacyAddress?: string };
+  } {
+    const entry = given?.trim() ? undefined : readKeyFileEntry(this.dataDir);
+    return entry === undefined ? {} : { keyFile: entry.key, keyFileBound: entry };
   }
 }

@@ -40,6 +40,8 @@ export const connectionSourcesSchema = z.object({
   saved: savedProfileSchema.optional(),
   /** The key saved by `asset-studio key set` (the 0600 key file of the data folder). */
   keyFile: z.string().optional(),
+  /** The addresses that key was set for, when it was set for some: it is sent to no other. */
+  keyFileBound: z.object({ address: z.string().optional(), legacyAddress: z.string().optional() }).optional(),
 });
 export type ConnectionSources = z.input<typeof connectionSourcesSchema>;
 
@@ -103,7 +105,7 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
       'invalid',
       `The connection settings are invalid: ${issuesToText(describeIssues(parsed.error))}.`,
     );
-  const { dataDir, flags, env, saved, keyFile } = parsed.data;
+  const { dataDir, flags, env, saved, keyFile, keyFileBound } = parsed.data;
 
   const flagUrl = checkUrl(clean(flags.baseUrl), '--base-url');
   const envUrl = checkUrl(clean(env[ENV.baseUrl]), ENV.baseUrl);
@@ -155,19 +157,42 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
   }
 
   const fromProfile = address.origin === 'profile' && saved ? saved : undefined;
+  const legacyBaseUrl = legacy ?? fromProfile?.legacyBaseUrl;
+  // The key file's key goes only to the addresses it was set for (when it was set for some).
+  const keyFileElsewhere =
+    savedKey !== undefined &&
+    ((keyFileBound?.address !== undefined && !sameAddress(keyFileBound.address, address.baseUrl)) ||
+      (keyFileBound?.legacyAddress !== undefined &&
+        legacyBaseUrl !== undefined &&
+        !sameAddress(keyFileBound.legacyAddress, legacyBaseUrl)) ||
+      (keyFileBound?.address !== undefined && keyFileBound.legacyAddress === undefined && legacyBaseUrl !== undefined));
   const key = explicitKey
     ? { key: explicitKey.key, source: explicitKey.source }
     : // A profile's own key is sent to that profile's address only, never to one from a flag or the environment.
       fromProfile?.apiKey !== undefined
       ? { key: fromProfile.apiKey, source: 'profile' as const }
-      : savedKey !== undefined
+      : // A key file set for no address goes to a flag's or the environment's address (given by whoever runs
+        // the command), never to a profile's, which the app's page may change: only one set for that address.
+        savedKey !== undefined &&
+          !keyFileElsewhere &&
+          (fromProfile === undefined || keyFileBound?.address !== undefined)
         ? { key: savedKey, source: 'key-file' as const }
         : undefined;
+  if (key === undefined && keyFileElsewhere && !fromProfile) {
+    const bound = [keyFileBound?.address, keyFileBound?.legacyAddress].filter((a) => a !== undefined).join(' and ');
+    const asked = [address.baseUrl, legacyBaseUrl].filter((a) => a !== undefined).join(' and ');
+    throw new ConnectionError(
+      'key-missing',
+      `The API key saved by "asset-studio key set" was set for ${bound}, not ${asked}: a key is only sent to the address it was set for. Set it again for this address (asset-studio key set --base-url ${address.baseUrl}${legacyBaseUrl ? ` --legacy-base-url ${legacyBaseUrl}` : ''} < key.txt), or ${HOW_TO_GIVE_A_KEY}.`,
+    );
+  }
   if (key === undefined) {
     if (fromProfile) {
       const why =
         fromProfile.keyProblem?.replace(/\.$/, '') ??
-        "no key is stored for it that this program can read (a session-only key is forgotten when the app quits; the command line cannot read the desktop app's keychain)";
+        (savedKey !== undefined && keyFileBound?.address === undefined
+          ? `the key saved by "asset-studio key set" was set for no address, so it is not sent to a profile's (set it for this one: asset-studio key set --base-url ${address.baseUrl} < key.txt)`
+          : "no key is stored for it that this program can read (a session-only key is forgotten when the app quits; the command line cannot read the desktop app's keychain)");
       throw new ConnectionError(
         'profile-key-missing',
         `The active profile "${fromProfile.profile}" (${address.baseUrl}) has no API key here: ${why}. Set its key in Settings, or ${HOW_TO_GIVE_A_KEY}; or switch to the "local" profile.`,
@@ -179,7 +204,6 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
     );
   }
 
-  const legacyBaseUrl = legacy ?? fromProfile?.legacyBaseUrl;
   const overridden = saved?.baseUrl !== undefined && !fromProfile ? saved.profile : undefined;
   return {
     dataDir,
@@ -194,6 +218,19 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
       note: { level: 'info', text: `The saved profile "${overridden}" is not used while ${address.name} is set.` },
     }),
   };
+}
+
+/** Do two service addresses name the same place (scheme, host, port, path; a trailing slash aside)? */
+export function sameAddress(a: string, b: string): boolean {
+  const normal = (text: string) => {
+    try {
+      const url = new URL(text);
+      return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+    } catch {
+      return text;
+    }
+  };
+  return normal(a) === normal(b);
 }
 
 /** What the UI may see of a connection: never the key. */

@@ -8,7 +8,9 @@ import { ServiceClient } from '../api/client.ts';
 import type { Logger } from '../api/redact.ts';
 import type { ConnectionSettings } from '../config/data-dir.ts';
 import { writeFileDurableSync } from '../durable/write-file.ts';
-import { startLocalEngine, type LocalEngineOptions, type RunningLocalEngine } from '../engine/engine.ts';
+// The engine (with everything it generates and reads, Babylon included) is loaded only when it is started:
+// a process connected to a service never loads it.
+import type { LocalEngineOptions, RunningLocalEngine } from '../engine/engine.ts';
 import { LocalEngineBusyError } from '../engine/lock.ts';
 import { createDownloadHook } from '../cache/auto-download.ts';
 import { defaultCacheDir, DownloadCache } from '../cache/download-cache.ts';
@@ -221,6 +223,7 @@ export async function startDataFolderEngine(
   dataDir: string,
   options: Omit<LocalEngineOptions, 'dataDir' | 'apiKey'> = {},
 ): Promise<RunningLocalEngine> {
+  const { startLocalEngine } = await import('../engine/engine.ts');
   const engine = await startLocalEngine({
     ...options,
     dataDir: join(dataDir, 'engine'),

@@ -3,10 +3,15 @@
 import { resolve } from 'node:path';
 import { shownState } from '../../shared/contract/status.ts';
 import { fetchJobOutputs } from '../cache/auto-download.ts';
-import { exportJob } from '../export/from-job.ts';
-import { doubleConversion } from '../../shared/export-options.ts';
-import { EXPORT_FORMATS, EXPORT_TARGETS, type ExportFormat, type ExportTarget } from '../export/presets.ts';
-import { transformsSchema, type Transforms } from '../export/transform.ts';
+import {
+  doubleConversion,
+  EXPORT_FORMATS,
+  EXPORT_TARGETS,
+  transformsSchema,
+  type ExportFormat,
+  type ExportTarget,
+  type Transforms,
+} from '../../shared/export-options.ts';
 import { formatBytes } from '../files/limits.ts';
 import { printJson, str, type CommandContext } from './context.ts';
 import { findJob, withServices } from './job-commands.ts';
@@ -72,7 +77,7 @@ export function cacheCommand(ctx: CommandContext): Promise<number> {
 }
 
 /** export <job> --project DIR [--engine unity|unreal|godot|folder] [--format glb|fbx|obj]: from the cache into a game project. */
-export function exportCommand(ctx: CommandContext): Promise<number> {
+export async function exportCommand(ctx: CommandContext): Promise<number> {
   const ref = ctx.positionals[0];
   const projectDir = str(ctx.values, 'project');
   if (!ref || !projectDir)
@@ -89,6 +94,7 @@ export function exportCommand(ctx: CommandContext): Promise<number> {
   // A path with `..` steps is said resolved before anything is written: the user sees where it lands.
   const resolved = resolve(projectDir);
   if (projectDir.split(/[\\/]/).includes('..')) ctx.io.stderr(`Project folder: ${resolved} (from "${projectDir}")\n`);
+  const { exportJob } = await import('../export/from-job.ts'); // the export (glTF-Transform…): for export only
   return withServices(ctx, async (s) => {
     const job = findJob(s, ref);
     const result = await exportJob(

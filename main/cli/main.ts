@@ -5,22 +5,15 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { redactSecrets } from '../api/redact.ts';
-import { createServices, localEngineKey } from '../app/services.ts';
 import { resolveDataDir, type ConnectionSettings } from '../config/data-dir.ts';
-import { openDataFolder } from '../store/data-folder.ts';
-import { engineCommand, keyCommand, webhooksCommand } from './admin-commands.ts';
-import { batchCommand } from './batch-command.ts';
 import { findCommand, GLOBAL_OPTIONS, parseArgsOptions, type CommandSpec } from './command-table.ts';
-import { endpointCommand, type Values } from './commands.ts';
-import { resolveCliConnection, str, type CliIO, type CommandContext } from './context.ts';
-import { runEndpointCommand } from './endpoint-command.ts';
+import type { Values } from './commands.ts';
+import type { CliIO, CommandContext } from './context.ts';
 import { describeFailure, failureJson } from './error-report.ts';
 import { PathAliases } from './file-names.ts';
-import { cacheCommand, exportCommand, pullCommand } from './files-commands.ts';
-import { exitWhenFlushed } from './flush.ts';
+import { exitWhenFlushed, writerOf } from './flush.ts';
 import { commandHelp, generalHelp } from './help.ts';
-import { JOB_COMMANDS } from './job-commands.ts';
-import { LIBRARY_COMMANDS } from './library-commands.ts';
+import { neutralise } from './terminal-text.ts';
 import { checkExclusive, checkNumbers, joinNegativeNumbers, resolvePaths } from './option-values.ts';
 import { parseNumber, UsageError } from './values.ts';
 
@@ -28,17 +21,27 @@ export type { CliIO } from './context.ts';
 
 type Run = (ctx: CommandContext, engineSpeed: number | undefined) => Promise<number>;
 
-/** What runs each command that does not call one endpoint. */
-const RUNS: Record<string, Run> = {
-  key: keyCommand,
-  engine: engineCommand,
-  webhooks: webhooksCommand,
-  batch: batchCommand,
-  pull: pullCommand,
-  cache: cacheCommand,
-  export: exportCommand,
-  ...JOB_COMMANDS,
-  ...LIBRARY_COMMANDS,
+/**
+ * What runs each command that does not call one endpoint. A command's code is loaded when it runs (one dynamic
+ * import each), so `--help`, `key` or `list` never load the embedded engine (and Babylon with it) or the export.
+ */
+const RUNS: Record<string, () => Promise<Run>> = {
+  key: async () => (await import('./admin-commands.ts')).keyCommand,
+  engine: async () => (await import('./admin-commands.ts')).engineCommand,
+  webhooks: async () => (await import('./admin-commands.ts')).webhooksCommand,
+  batch: async () => (await import('./batch-command.ts')).batchCommand,
+  pull: async () => (await import('./files-commands.ts')).pullCommand,
+  cache: async () => (await import('./files-commands.ts')).cacheCommand,
+  export: async () => (await import('./files-commands.ts')).exportCommand,
+  jobs: async () => (await import('./job-commands.ts')).JOB_COMMANDS.jobs,
+  job: async () => (await import('./job-commands.ts')).JOB_COMMANDS.job,
+  wait: async () => (await import('./job-commands.ts')).JOB_COMMANDS.wait,
+  watch: async () => (await import('./job-commands.ts')).JOB_COMMANDS.watch,
+  cancel: async () => (await import('./job-commands.ts')).JOB_COMMANDS.cancel,
+  retry: async () => (await import('./job-commands.ts')).JOB_COMMANDS.retry,
+  reconcile: async () => (await import('./job-commands.ts')).JOB_COMMANDS.reconcile,
+  rename: async () => (await import('./library-commands.ts')).LIBRARY_COMMANDS.rename,
+  delete: async () => (await import('./library-commands.ts')).LIBRARY_COMMANDS.delete,
 };
 
 /** Is `--json` among the options (before a `--` that ends them)? Known even when the rest cannot be read. */
@@ -52,13 +55,15 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const aliases = new PathAliases();
   const json = wantsJson(argv);
   let printed = false;
+  // The output boundary: secrets redacted, file aliases named as given, terminal control neutralised.
   const redacted: CliIO = {
     ...io,
     stdout: (t) => {
       printed = true;
-      io.stdout(aliases.rewrite(redactSecrets(t, secrets), json));
+      io.stdout(neutralise(aliases.rewrite(redactSecrets(t, secrets), json), json));
     },
-    stderr: (t) => io.stderr(aliases.rewrite(redactSecrets(t, secrets), false)),
+    stderr: (t) => io.stderr(neutralise(aliases.rewrite(redactSecrets(t, secrets), false))),
+    terminal: (t) => io.stderr(aliases.rewrite(redactSecrets(t, secrets), false)),
   };
   try {
     return await runCommand(argv, io, redacted, { secrets, aliases, json });
@@ -108,6 +113,11 @@ async function runCommand(
     redacted.stdout(`${commandHelp(spec)}\n`);
     return 0;
   }
+  // What a command needs beyond its help: the data folder, the connection, the endpoint table (loaded here).
+  const [{ openDataFolder }, { resolveCliConnection, str }] = await Promise.all([
+    import('../store/data-folder.ts'),
+    import('./context.ts'),
+  ]);
   checkNumbers(values, spec);
   checkExclusive(values, spec);
   const positionals = resolvePaths(spec, values, parsed.positionals, run.aliases);
@@ -128,6 +138,8 @@ async function runCommand(
     settings,
     secrets,
     services: async (options) => {
+      // The composition root (client, database, tracker, cache; the engine only in embedded mode), when a command needs it.
+      const { createServices, localEngineKey } = await import('../app/services.ts');
       const services = await createServices(settings, {
         ...(engineSpeed !== undefined && { engineSpeed }),
         ...engineCreditsOf(io.env),
@@ -137,9 +149,15 @@ async function runCommand(
       return services;
     },
   };
+  const load = RUNS[name];
+  if (load) return await (await load())(ctx, engineSpeed);
+  const [{ endpointCommand }, { runEndpointCommand }] = await Promise.all([
+    import('./commands.ts'),
+    import('./endpoint-command.ts'),
+  ]);
   const endpoint = endpointCommand(name);
-  if (endpoint) return await runEndpointCommand(endpoint, ctx);
-  return await RUNS[name]!(ctx, engineSpeed);
+  if (!endpoint) throw new Error(`no code runs the command "${name}"`); // the command table and RUNS disagree
+  return await runEndpointCommand(endpoint, ctx);
 }
 
 /** The command of this name, or a UsageError. */
@@ -184,8 +202,8 @@ export async function main(): Promise<void> {
     });
   }
   const code = await runCli(process.argv.slice(2), {
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
+    stdout: writerOf(process.stdout),
+    stderr: writerOf(process.stderr),
     env: process.env,
     stderrIsTTY: process.stderr.isTTY === true,
     readStdin: async () => {

@@ -19,7 +19,7 @@ export async function waitForJobs(
   options: { timeoutMs?: number | undefined; quiet?: boolean },
 ): Promise<JobRecord[]> {
   const { tracker, store } = services;
-  const view = progressView(io.stderr, io.stderrIsTTY);
+  const view = progressView(io.stderr, io.stderrIsTTY, io.terminal);
   const show = (job: JobRecord) => {
     if (!options.quiet && ids.includes(job.id)) view.update(job);
   };

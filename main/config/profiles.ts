@@ -172,7 +172,10 @@ export class ProfileStore {
     return this.list().some((p) => p.name === active) ? active : LOCAL_PROFILE;
   }
 
-  /** Adds or changes a profile. The local profile cannot be changed. */
+  /**
+   * Adds or changes a profile. The local profile cannot be changed. A changed address (or older variants'
+   * address) forgets the profile's key: a key is only ever sent to the address it was set for.
+   */
   save(profile: Profile): Profile {
     const checked = profileSchema.parse(profile);
     if (checked.name === LOCAL_PROFILE)
@@ -180,10 +183,15 @@ export class ProfileStore {
         `The profile "${LOCAL_PROFILE}" is the embedded engine and cannot be changed: give your profile another name.`,
       );
     const stored = this.#stored();
+    const before = stored.list.find((p) => p.name === checked.name);
     this.#settings.set(PROFILES_KEY, {
       ...stored,
       list: [...stored.list.filter((p) => p.name !== checked.name), checked],
     });
+    // A key is bound to the addresses it was saved for: one the profile moves away from (or one left by an
+    // earlier profile of this name) is forgotten, never sent to the new address. Set the key again for it.
+    if (before === undefined || before.baseUrl !== checked.baseUrl || before.legacyBaseUrl !== checked.legacyBaseUrl)
+      this.#forgetKey(checked.name);
     return checked;
   }
 
@@ -227,6 +235,10 @@ export class ProfileStore {
 
   removeKey(name: string): boolean {
     this.get(name);
+    return this.#forgetKey(name);
+  }
+
+  #forgetKey(name: string): boolean {
     const session = this.#session.remove(name);
     const stored = this.#persistent?.remove(name) ?? false;
     return session || stored;

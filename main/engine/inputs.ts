@@ -2,14 +2,19 @@
 // mesh of a retopology or an animation upload, the zip of a style. A data URI (or an upload) is already
 // stored; a URL is fetched: one of the engine's own file URLs is read from its files (whatever port the
 // engine had when it signed it), any other URL over HTTP, redirects followed, within a size cap and a time
-// limit. Other hosts than this machine are read too unless the engine is set to refuse them. The bytes are
+// limit. Other hosts than this machine are read too unless the engine is set to refuse them. URLs are read with
+// the project's undici (its own Agent, closed with the reader), never Node's built-in fetch, whose bundled
+// undici could crash the whole process on a body sent with `Connection: close` and not read at once; every
+// response's body is read to its end or destroyed, within the size cap, the time limit (from connecting to
+// the last byte) and an idle limit between chunks. The bytes are
 // stored for the processors and checked to be what the session needs; when they cannot be read or are not
 // the right kind, the input records why and its session fails with that message.
 import { createWriteStream } from 'node:fs';
 import { copyFile, rm } from 'node:fs/promises';
-import { Readable, Transform } from 'node:stream';
+import { STATUS_CODES } from 'node:http';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { Agent, request, type Dispatcher } from 'undici';
 import type { Output } from './artifacts.ts';
 import type { FileStore } from './file-store.ts';
 import { parseFileUrl } from './files.ts';
@@ -57,11 +62,19 @@ export class InputReader {
   private readonly save: () => Promise<void>;
   private readonly closing = new AbortController();
   private readonly running = new Set<Promise<void>>();
+  /** The connections of URL reads; destroyed by close(). */
+  private readonly agent: Agent;
 
   constructor(files: FileStore, settings: InputSettings, save: () => Promise<void>) {
     this.files = files;
     this.settings = settings;
     this.save = save;
+    this.agent = new Agent({
+      connect: { timeout: Math.min(settings.timeoutMs, 30_000) },
+      headersTimeout: settings.timeoutMs,
+      bodyTimeout: Math.min(settings.timeoutMs, 30_000), // at most this long without a byte
+      keepAliveTimeout: 1_000,
+    });
   }
 
   /**
@@ -91,6 +104,7 @@ export class InputReader {
   async close(): Promise<void> {
     this.closing.abort();
     await Promise.allSettled([...this.running]);
+    await this.agent.destroy().catch(() => undefined);
   }
 
   private async run(ref: InputRef, kind: InputKind, key: string): Promise<void> {
@@ -123,7 +137,7 @@ export class InputReader {
         await this.files.prepare(own);
         await copyFile(this.files.path(own), temp);
       } else {
-        await download(url, temp, this.settings, this.closing.signal);
+        await download(url, temp, this.settings, this.closing.signal, this.agent);
       }
       const file: Output = {
         key: `${key}.${await checkInput(temp, kind, this.settings.maxBytes)}`,
@@ -171,7 +185,13 @@ function* readingInputs(value: unknown): Generator<{ ref: InputRef; key: string 
 
 class FetchProblem extends Error {}
 
-async function download(url: URL, dest: string, settings: InputSettings, closing: AbortSignal): Promise<void> {
+async function download(
+  url: URL,
+  dest: string,
+  settings: InputSettings,
+  closing: AbortSignal,
+  dispatcher: Dispatcher,
+): Promise<void> {
   const signal = AbortSignal.any([AbortSignal.timeout(settings.timeoutMs), closing]);
   let current = url;
   for (let hop = 0; ; hop++) {
@@ -182,64 +202,89 @@ async function download(url: URL, dest: string, settings: InputSettings, closing
         `the engine is set to read inputs from this machine only (${REMOTE_INPUTS_ENV}=refuse), and ${current.host} is another host: send the file as a data URI, serve it on 127.0.0.1, or start the engine with remote inputs allowed`,
       );
     }
-    let res: Response;
+    let res: Dispatcher.ResponseData;
     try {
-      res = await fetch(current, {
-        redirect: 'manual',
+      res = await request(viaLoopback(current), {
+        dispatcher,
+        method: 'GET',
         signal,
         headers: { 'user-agent': 'asset-studio-local-engine' },
       });
     } catch (error) {
       throw new FetchProblem(networkReason(error, current, settings));
     }
-    if (REDIRECTS.has(res.status)) {
-      await res.body?.cancel();
-      const location = res.headers.get('location');
-      if (location === null)
-        throw new FetchProblem(`${current.host} answered ${res.status} without saying where to (no Location header)`);
-      if (hop >= MAX_REDIRECTS) throw new FetchProblem(`it redirects more than ${MAX_REDIRECTS} times`);
-      current = new URL(location, current);
-      continue;
-    }
-    if (!res.ok) {
-      await res.body?.cancel();
-      throw new FetchProblem(`${current.host} answered ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`);
-    }
-    const declared = Number(res.headers.get('content-length') ?? NaN);
-    if (declared > settings.maxBytes) {
-      await res.body?.cancel();
-      throw new FetchProblem(
-        `it is ${formatBytes(declared)}, more than the ${formatBytes(settings.maxBytes)} the engine reads`,
-      );
-    }
-    if (res.body === null) throw new FetchProblem(`${current.host} answered ${res.status} with no content`);
-    let received = 0;
-    const cap = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        received += chunk.length;
-        if (received > settings.maxBytes)
-          done(new FetchProblem(`it is larger than the ${formatBytes(settings.maxBytes)} the engine reads`));
-        else done(null, chunk);
-      },
-    });
+    // From here the body is read to its end into the file, or destroyed (never left unread on the socket).
     try {
-      await pipeline(
-        Readable.fromWeb(res.body as WebReadableStream<Uint8Array>),
-        cap,
-        createWriteStream(dest, { mode: 0o600 }),
-        { signal },
-      );
-    } catch (error) {
-      if (error instanceof FetchProblem) throw error;
-      throw new FetchProblem(networkReason(error, current, settings));
+      if (REDIRECTS.has(res.statusCode)) {
+        const location = headerOf(res.headers, 'location');
+        if (location === undefined)
+          throw new FetchProblem(
+            `${current.host} answered ${res.statusCode} without saying where to (no Location header)`,
+          );
+        if (hop >= MAX_REDIRECTS) throw new FetchProblem(`it redirects more than ${MAX_REDIRECTS} times`);
+        current = new URL(location, current);
+        continue;
+      }
+      if (res.statusCode < 200 || res.statusCode >= 300) {
+        const text = STATUS_CODES[res.statusCode];
+        throw new FetchProblem(`${current.host} answered ${res.statusCode}${text ? ` ${text}` : ''}`);
+      }
+      const declared = Number(headerOf(res.headers, 'content-length') ?? NaN);
+      if (declared > settings.maxBytes) {
+        throw new FetchProblem(
+          `it is ${formatBytes(declared)}, more than the ${formatBytes(settings.maxBytes)} the engine reads`,
+        );
+      }
+      let received = 0;
+      const cap = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          received += chunk.length;
+          if (received > settings.maxBytes)
+            done(new FetchProblem(`it is larger than the ${formatBytes(settings.maxBytes)} the engine reads`));
+          else done(null, chunk);
+        },
+      });
+      try {
+        await pipeline(res.body, cap, createWriteStream(dest, { mode: 0o600 }), { signal });
+      } catch (error) {
+        if (error instanceof FetchProblem) throw error;
+        throw new FetchProblem(networkReason(error, current, settings));
+      }
+      return;
+    } finally {
+      if (!res.body.destroyed) {
+        res.body.on('error', () => undefined); // its "aborted" is expected: the body was not wanted
+        res.body.destroy();
+      }
     }
-    return;
   }
+}
+
+function headerOf(headers: Dispatcher.ResponseData['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }
 
 function isLoopback(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+  return isLocalhostName(host) || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** `localhost` and every `*.localhost` name (RFC 6761), with or without the root's trailing dot. */
+function isLocalhostName(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  return host === 'localhost' || host.endsWith('.localhost');
+}
+
+/**
+ * The URL to connect to: a `*.localhost` name is loopback by definition (RFC 6761) and is never looked up in
+ * DNS, where `evil.localhost` could name any machine: it is read from 127.0.0.1, the same port and path.
+ */
+function viaLoopback(url: URL): URL {
+  if (!isLocalhostName(url.hostname)) return url;
+  const local = new URL(url);
+  local.hostname = '127.0.0.1';
+  return local;
 }
 
 const NETWORK_REASONS: Record<string, (url: URL) => string> = {
@@ -253,7 +298,11 @@ const NETWORK_REASONS: Record<string, (url: URL) => string> = {
   CERT_HAS_EXPIRED: (url) => `the TLS certificate of ${url.host} has expired`,
   DEPTH_ZERO_SELF_SIGNED_CERT: (url) => `the TLS certificate of ${url.host} is self-signed`,
   UND_ERR_SOCKET: (url) => `${url.host} closed the connection before the whole file was sent`,
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: (url) => `${url.host} sent fewer bytes than it said (Content-Length)`,
 };
+
+/** undici's own time limits: waiting for the answer's headers, or for the next bytes of its body. */
+const TIME_LIMIT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 function networkReason(error: unknown, url: URL, settings: InputSettings): string {
   const e = error as { name?: string; code?: string; cause?: { code?: string; name?: string; message?: string } };
@@ -261,6 +310,10 @@ function networkReason(error: unknown, url: URL, settings: InputSettings): strin
     return `it was not read within ${Math.round(settings.timeoutMs / 100) / 10} s (the engine's time limit for an input)`;
   }
   const code = e?.cause?.code ?? e?.code;
+  if (code === 'UND_ERR_BODY_TIMEOUT')
+    return `${url.host} stopped sending for ${Math.round(Math.min(settings.timeoutMs, 30_000) / 100) / 10} s (the engine's limit between two parts of an input)`;
+  if (code !== undefined && TIME_LIMIT_CODES.has(code))
+    return `it was not read within ${Math.round(settings.timeoutMs / 100) / 10} s (the engine's time limit for an input)`;
   if (code !== undefined && NETWORK_REASONS[code]) return NETWORK_REASONS[code](url);
   return `${url.host} could not be read (${e?.cause?.message ?? (error instanceof Error ? error.message : String(error))})`;
 }

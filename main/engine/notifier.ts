@@ -108,8 +108,9 @@ export function startNotifier(deps: {
             body,
             headersTimeout: 5_000,
             bodyTimeout: 5_000,
+            signal: AbortSignal.timeout(10_000), // the whole delivery, answer included
           });
-          await res.body.dump();
+          await res.body.dump(); // at most 128 KiB of the receiver's answer is read, the rest dropped
           if (res.statusCode < 500) {
             sent++;
             return;

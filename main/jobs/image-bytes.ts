@@ -1,50 +1,65 @@
 // The bytes of an image named by a data URI or an http(s) URL, for comparing pictures. Downloads carry
 // no API key (the URLs are signed object-storage links, possibly on other hosts) and stop at a size cap.
+// They go through the project's undici (an Agent per download, redirects followed, destroyed at the end),
+// never Node's built-in fetch; the body is read to its end or destroyed, within a time limit.
+import { Agent, interceptors, request, type Dispatcher } from 'undici';
 import { dataUriMime, isHttpUrl } from '../../shared/contract/index.ts';
 
 /** Above the largest image the app uploads (50 MiB), so a hosted copy of any upload can be read. */
 export const MAX_IMAGE_BYTES = 64 * 2 ** 20;
 const TIMEOUT_MS = 60_000;
+const MAX_REDIRECTS = 5;
 
 export class ImageUnavailableError extends Error {}
 
 export async function imageBytes(source: string, signal?: AbortSignal): Promise<Buffer> {
   if (source.startsWith('data:')) return dataUriBytes(source);
   if (!isHttpUrl(source)) throw new ImageUnavailableError('it is neither a data URI nor an http(s) URL');
-  let res: Response;
   const limit = AbortSignal.timeout(TIMEOUT_MS);
+  const agent = new Agent({ headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS, connect: { timeout: 30_000 } });
+  const dispatcher = agent.compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTS }));
+  let res: Dispatcher.ResponseData | undefined;
   try {
-    res = await fetch(source, { signal: signal ? AbortSignal.any([signal, limit]) : limit, redirect: 'follow' });
-  } catch (error) {
-    throw new ImageUnavailableError(
-      `it could not be downloaded (${(error as Error).name === 'TimeoutError' ? 'no answer in time' : (error as Error).message})`,
-    );
-  }
-  if (!res.ok || !res.body) {
-    await res.body?.cancel();
-    throw new ImageUnavailableError(`its download answered ${res.status}`);
-  }
-  const declared = Number(res.headers.get('content-length') ?? 0);
-  if (declared > MAX_IMAGE_BYTES) {
-    await res.body.cancel();
-    throw new ImageUnavailableError(`it is larger than ${MAX_IMAGE_BYTES / 2 ** 20} MiB`);
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of res.body) {
-      size += chunk.length;
-      if (size > MAX_IMAGE_BYTES) {
-        await res.body.cancel().catch(() => undefined);
-        throw new ImageUnavailableError(`it is larger than ${MAX_IMAGE_BYTES / 2 ** 20} MiB`);
-      }
-      chunks.push(chunk);
+    try {
+      res = await request(source, {
+        dispatcher,
+        method: 'GET',
+        signal: signal ? AbortSignal.any([signal, limit]) : limit,
+      });
+    } catch (error) {
+      throw new ImageUnavailableError(`it could not be downloaded (${reasonOf(error)})`);
     }
-  } catch (error) {
-    if (error instanceof ImageUnavailableError) throw error;
-    throw new ImageUnavailableError(`its download broke off (${(error as Error).message})`);
+    if (res.statusCode < 200 || res.statusCode >= 300)
+      throw new ImageUnavailableError(`its download answered ${res.statusCode}`);
+    const declared = Number(res.headers['content-length'] ?? 0);
+    if (declared > MAX_IMAGE_BYTES)
+      throw new ImageUnavailableError(`it is larger than ${MAX_IMAGE_BYTES / 2 ** 20} MiB`);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > MAX_IMAGE_BYTES)
+          throw new ImageUnavailableError(`it is larger than ${MAX_IMAGE_BYTES / 2 ** 20} MiB`);
+        chunks.push(chunk);
+      }
+    } catch (error) {
+      if (error instanceof ImageUnavailableError) throw error;
+      throw new ImageUnavailableError(`its download broke off (${reasonOf(error)})`);
+    }
+    return Buffer.concat(chunks);
+  } finally {
+    if (res && !res.body.destroyed) {
+      res.body.on('error', () => undefined); // its "aborted" is expected: the rest was not wanted
+      res.body.destroy();
+    }
+    await agent.destroy().catch(() => undefined);
   }
-  return Buffer.concat(chunks);
+}
+
+function reasonOf(error: unknown): string {
+  const e = error as { name?: string; message?: string; cause?: { name?: string } };
+  return e?.name === 'TimeoutError' || e?.cause?.name === 'TimeoutError' ? 'no answer in time' : String(e?.message);
 }
 
 function dataUriBytes(uri: string): Buffer {

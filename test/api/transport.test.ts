@@ -246,6 +246,31 @@ describe('HttpTransport', () => {
     expect(err.message).toMatch(/not JSON: "<html>captive portal<\/html>"/);
   });
 
+  it('refuses an answer over 32 MiB, declared or sent, without holding it in memory', async () => {
+    queue.push((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(2 * 2 ** 30) });
+      res.write('{"data": "');
+    });
+    const declared = await failure(get(makeTransport()));
+    expect(declared).toBeInstanceOf(ProtocolError);
+    expect(declared.message).toContain('an answer of more than 32 MiB, which the app does not read');
+    queue.push((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }); // chunked: no length given
+      const chunk = Buffer.alloc(2 ** 20, 0x20);
+      let sent = 0;
+      const more = () => {
+        while (sent < 40 && !res.destroyed) {
+          sent++;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+      };
+      res.on('error', () => undefined);
+      more();
+    });
+    const sent = await failure(get(makeTransport()));
+    expect(sent.message).toContain('an answer of more than 32 MiB');
+  });
+
   it('retries a truncated body on GET', async () => {
     queue.push(truncated, json(200, { data: 3 }));
     expect((await get(makeTransport())).body).toEqual({ data: 3 });

@@ -78,12 +78,10 @@ describe('settings', () => {
   it('works offline from the cache when the active service cannot be reached', async () => {
     const { page } = h;
     // A job made on the local engine first, so there is something cached to show.
-    await page.evaluate(async () => {
-      await fetch('/api/call/create', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ endpoint: 'createTextToImage', body: { prompt: 'a red barrel' }, label: 'red barrel' }),
-      });
+    await h.call('create', {
+      endpoint: 'createTextToImage',
+      body: { prompt: 'a red barrel' },
+      label: 'red barrel',
     });
     await page.fill('#api-key', KEY);
     await page.click('button:has-text("Save key")');

@@ -201,7 +201,7 @@ function Profiles({ settings, connection }: { settings: SettingsView; connection
             onTouch={clear}
             errors={fieldErrors['profile.baseUrl']}
             placeholder="https://api.example.com"
-            hint="Empty: the embedded local engine."
+            hint="Empty: the embedded local engine. Changing the address of a saved profile forgets its API key: set it again for the new address."
           />
           <TextField
             id="profile-legacy"

@@ -1,0 +1,103 @@
+// `npm start` / `npm run web` build the UI only when its sources changed (a stamp of its inputs in the output)
+// and into a temporary folder renamed into place: two starts at once in one checkout both serve the app (they
+// used to race on dist/renderer and the second crashed), and a start with nothing changed does not rebuild.
+// Each start builds into a folder of the test (`--renderer-dir`), so the checkout's dist/ is left alone.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../helpers.ts';
+import { cleanEnv } from '../../cli/run-cli.ts';
+import { raw } from '../../host/helpers.ts';
+
+const START = resolve(import.meta.dirname, '..', '..', '..', 'scripts', 'start.ts');
+const cleanup: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+interface Started {
+  child: ChildProcess;
+  url: URL;
+  output: () => string;
+}
+
+/** `node scripts/start.ts --web` (with the build), until it prints its address; fails with its output if it ends. */
+async function startWeb(dataDir: string, rendererDir: string): Promise<Started> {
+  const child = spawn(process.execPath, [START, '--web', '--data-dir', dataDir, '--renderer-dir', rendererDir], {
+    env: cleanEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += String(d)));
+  child.stderr.on('data', (d) => (output += String(d)));
+  const ended = once(child, 'exit').then(([code]) => code as number | null);
+  cleanup.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await ended;
+    }
+  });
+  for (;;) {
+    const match = /Asset Studio \(web host\): (\S+)/.exec(output);
+    if (match && /Connected to: .*\n/.test(output)) return { child, url: new URL(match[1]!), output: () => output };
+    const code = await Promise.race([ended, new Promise<undefined>((r) => setTimeout(() => r(undefined), 50))]);
+    if (code !== undefined) throw new Error(`the start ended with ${code}:\n${output}`);
+  }
+}
+
+async function stop(started: Started): Promise<void> {
+  const ended = once(started.child, 'exit');
+  started.child.kill('SIGTERM');
+  await ended;
+}
+
+/** The app's page and its script, as a browser gets them (the token moves to a cookie first). */
+async function servesTheApp(url: URL): Promise<void> {
+  const port = Number(url.port);
+  const first = await raw(port, { path: `${url.pathname}${url.search}`, headers: { host: url.host } });
+  expect(first.status).toBe(303);
+  const cookie = String(first.headers['set-cookie']).split(';')[0]!;
+  const page = await raw(port, { path: '/', headers: { host: url.host, cookie } });
+  expect(page.status).toBe(200);
+  expect(page.body).toContain('<script type="module" src="app.js"></script>');
+  const script = await raw(port, { path: '/app.js', headers: { host: url.host, cookie } });
+  expect(script.status).toBe(200);
+  expect(script.body.length).toBeGreaterThan(10_000);
+}
+
+describe('npm run web: the UI build', () => {
+  it('two starts at once, the UI not built yet, both build it and both serve the app', {
+    timeout: 240_000,
+  }, async () => {
+    const dir = tempDir();
+    const rendererDir = join(dir, 'dist', 'renderer');
+    const [a, b] = await Promise.all([
+      startWeb(join(dir, 'data-a'), rendererDir),
+      startWeb(join(dir, 'data-b'), rendererDir),
+    ]);
+    await servesTheApp(a.url);
+    await servesTheApp(b.url);
+    expect(existsSync(join(rendererDir, 'build-stamp.json'))).toBe(true);
+    // No temporary folder is left beside the output.
+    expect(readdirSync(join(dir, 'dist'))).toEqual(['renderer']);
+  });
+
+  it('a second start with nothing changed does not rebuild', { timeout: 240_000 }, async () => {
+    const dir = tempDir();
+    const rendererDir = join(dir, 'dist', 'renderer');
+    const first = await startWeb(join(dir, 'data'), rendererDir);
+    await stop(first);
+    const stamp = readFileSync(join(rendererDir, 'build-stamp.json'), 'utf8');
+    const before = statSync(join(rendererDir, 'app.js'));
+    const second = await startWeb(join(dir, 'data'), rendererDir);
+    expect(second.output()).toContain('The UI is current');
+    const after = statSync(join(rendererDir, 'app.js'));
+    expect(after.ino).toBe(before.ino);
+    expect(after.mtimeMs).toBe(before.mtimeMs);
+    expect(readFileSync(join(rendererDir, 'build-stamp.json'), 'utf8')).toBe(stamp);
+    await servesTheApp(second.url);
+  });
+});
