@@ -471,7 +471,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       clips: {
         type: 'string',
         value: 'A,B',
-        text: 'an animated job: the clips its GLB keeps, by prompt or library name (default: every clip)',
+        text: 'an animated job: the clips exported, by prompt or library name, or `library`, `all` (default: its prompts)',
       },
       name: { type: 'string', value: 'N', text: 'name of the asset folder' },
       overwrite: { type: 'boolean', text: 'replace an earlier export of the same name' },

@@ -25,4 +25,6 @@ export interface Services {
   uploadedImages: 'as-sent' | 'recompressed';
   /** The explicit fault rules; the session ones decide which session steps fail (see sessions/faults.ts). */
   faults: FaultController;
+  /** The format of an uploaded character's animated files (see LocalEngineOptions.animationFiles). */
+  animationFiles?: 'glb' | 'fbx';
 }

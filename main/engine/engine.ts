@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { makeAuthenticator } from './auth.ts';
 import type { Services } from './context.ts';
 import { FileStore, outputsIn } from './file-store.ts';
+import { ANIMATION_FILES_ENV } from './sessions/animation.ts';
 import { DEFAULT_INPUT_SETTINGS, InputReader, REMOTE_INPUTS_ENV, type InputSettings } from './inputs.ts';
 import { RetopologyRunner } from './retopology/runner.ts';
 import { Faults, parseFaultRules, type FaultController, type FaultRule } from './faults.ts';
@@ -48,6 +49,13 @@ export interface LocalEngineOptions {
    * picture in other bytes, as some services store uploads. Default `as-sent`.
    */
   uploadedImages?: 'as-sent' | 'recompressed';
+  /**
+   * The files of an uploaded character's animation (each prompt's `mesh_url`, the library's clips, the session's
+   * `animation_url` and `mesh_url`): `fbx` as the service delivers them (default: the character's mesh, skin and
+   * bones with each clip a take named after its prompt or label), or `glb` (ASSET_STUDIO_ENGINE_ANIMATION_FILES=glb
+   * sets it). Fixed for a session when its files are made. A model this engine made is rigged on its figure: GLB.
+   */
+  animationFiles?: 'glb' | 'fbx';
   /**
    * How inputs given by URL are read: size cap (default 1 GiB), time limit (default 60 s), and whether hosts
    * other than this machine are read (default `allow`; ASSET_STUDIO_ENGINE_REMOTE_INPUTS=refuse refuses them).
@@ -108,6 +116,8 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
       clock: makeClock(speed),
       initialCredits: options.initialCredits ?? 1000,
       uploadedImages: options.uploadedImages ?? 'as-sent',
+      animationFiles:
+        options.animationFiles ?? (process.env[ANIMATION_FILES_ENV] === 'glb' ? ('glb' as const) : ('fbx' as const)),
       inputs,
       retopologies,
       faults,
