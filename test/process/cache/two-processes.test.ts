@@ -11,7 +11,8 @@ import { DownloadCache } from '../../../main/cache/download-cache.ts';
 import { openDatabase } from '../../../main/store/database.ts';
 import { startTestEngine, type TestEngine } from '../../engine/helpers.ts';
 import { hostFile, sha256File } from '../../cache/helpers.ts';
-import { outputOf } from '../cli/spawn-cli.ts';
+import { cleanEnv } from '../../cli/run-cli.ts';
+import { outputOf, spawnCli } from '../cli/spawn-cli.ts';
 
 const CHILD = fileURLToPath(new URL('../../cache/fixtures/fetch-output.ts', import.meta.url));
 const MiB = 1 << 20;
@@ -71,6 +72,10 @@ it(`two processes fetching the same outputs into one data folder at once both su
   } finally {
     store.close();
   }
+  // And as a user checks it, with the CLI on the same data folder.
+  const verify = await spawnCli(['cache', 'verify'], cleanEnv({ ASSET_STUDIO_DATA_DIR: dir }));
+  expect(verify.code, verify.stderr).toBe(0);
+  expect(verify.stdout).toMatch(/0 damaged/);
   // Nothing left behind: no part file of either writer, no lock.
   expect(readdirSync(join(cacheDir, 'tmp'))).toEqual([]);
 }, 240_000);
