@@ -29,22 +29,30 @@ export async function feedHash(hash: Hash, path: string, length?: number): Promi
 
 /**
  * Moves a synced, verified file into the store under its hash and syncs the folders, so the blob
- * survives a crash. When the blob is there already (the same bytes under another output), the file is dropped.
+ * survives a crash. When the blob is there already (the same bytes under another output, or written by
+ * another process on the same data folder this instant), the file is dropped. A rename that fails is
+ * checked: a blob of the same size and hash now at the target counts as written.
  */
 export async function adoptBlob(cacheDir: string, file: string, sha256: string): Promise<string> {
   const relative = blobRelativePath(sha256);
   const target = join(cacheDir, relative);
-  if (await exists(target)) {
+  const size = (await stat(file)).size;
+  if (await sameBlob(target, size, sha256)) {
     await rm(file, { force: true });
     return relative;
   }
-  await moveFileDurable(file, target); // the blob's folder made 0700 and synced, as the cache folder
+  try {
+    await moveFileDurable(file, target); // the blob's folder made 0700 and synced, as the cache folder
+  } catch (error) {
+    if (!(await sameBlob(target, size, sha256))) throw error;
+    await rm(file, { force: true });
+  }
   return relative;
 }
 
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
+/** The file at `path` has `size` bytes whose SHA-256 is `sha256`. */
+export async function sameBlob(path: string, size: number, sha256: string): Promise<boolean> {
+  const info = await stat(path).catch(() => undefined);
+  if (info === undefined || !info.isFile() || info.size !== size) return false;
+  return (await hashFile(path).catch(() => undefined)) === sha256;
 }

@@ -2,8 +2,9 @@
 // again with no network (offline review), kept under a size cap by least-recently-used eviction that
 // spares pinned outputs and those in use.
 import { EventEmitter } from 'node:events';
+import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
-import { readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import { formatOf, HEAD_BYTES, type FileFormat } from '../../shared/file-format.ts';
@@ -251,7 +252,11 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
     });
     const cached = this.#use(entry);
     if (cached !== undefined) return cached;
-    const partPath = join(this.dir, 'tmp', `${entry.id}.part`);
+    // Another process on this data folder (the CLI beside the app or the web host) may be fetching the same
+    // output: the one holding the entry's lock writes the resumable `<id>.part` and records its progress;
+    // any other writes a part file of its own from byte 0 and records nothing but the result.
+    const lock = await claimPart(join(this.dir, 'tmp'), entry.id);
+    const partPath = lock.owned ? join(this.dir, 'tmp', `${entry.id}.part`) : lock.ownPart;
     try {
       const blob = await this.#downloader.download({
         label: describe(entry, req.label),
@@ -259,9 +264,15 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
         refreshUrl: req.refreshUrl,
         cacheDir: this.dir,
         partPath,
-        known: { etag: entry.etag, size: entry.size, sha256: entry.sha256, bytesDone: entry.bytesDone },
-        onStarted: (file) => cache.markStarted(entry.id, file),
-        onCheckpoint: (bytesDone) => cache.markProgress(entry.id, bytesDone),
+        known: lock.owned
+          ? { etag: entry.etag, size: entry.size, sha256: entry.sha256, bytesDone: entry.bytesDone }
+          : { etag: entry.etag, size: entry.size, sha256: entry.sha256, bytesDone: 0 },
+        onStarted: (file) => {
+          if (lock.owned) cache.markStarted(entry.id, file);
+        },
+        onCheckpoint: (bytesDone) => {
+          if (lock.owned) cache.markProgress(entry.id, bytesDone);
+        },
         onProgress: (bytes, total) =>
           this.emit('progress', { sessionId: entry.sessionId, kind: entry.kind, bytes, total }),
         signal: this.#abort.signal,
@@ -271,12 +282,20 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
       await this.#evict(new Set([done.id]));
       return join(this.dir, blob.blobPath);
     } catch (error) {
+      if (!lock.owned) await rm(partPath, { force: true });
       if (!(error instanceof DownloadError)) throw error;
       if (error.bytesKept === 0) await rm(partPath, { force: true });
+      if (!lock.owned) {
+        // The lock's holder is still at it: its result, when it has one, is this one's too.
+        const now = this.#use(cache.get({ sessionId: entry.sessionId, kind: entry.kind }) ?? entry);
+        if (now !== undefined) return now;
+      }
       if (error.reason === 'cancelled')
         cache.markProgress(entry.id, error.bytesKept); // stays partial
       else this.emit('failed', cache.markFailed(entry.id, error.message, error.bytesKept), error);
       throw error;
+    } finally {
+      await lock.release();
     }
   }
 
@@ -384,6 +403,62 @@ async function ownFiles(dir: string): Promise<string[]> {
     }
   }
   return out;
+}
+
+interface PartLock {
+  /** True: this process holds `tmp/<entry id>.lock` and writes the resumable `<entry id>.part`. */
+  owned: boolean;
+  /** The part file of this writer alone (`<entry id>.<pid>-<random>.part`), when it does not hold the lock. */
+  ownPart: string;
+  release(): Promise<void>;
+}
+
+/**
+ * Claims the entry's part file for this process with `tmp/<entry id>.lock` (made exclusively, holding the
+ * pid). A lock whose process is gone (a crash) is taken over; one held by a live process is left to it.
+ */
+export async function claimPart(tmpDir: string, entryId: string): Promise<PartLock> {
+  await mkdir(tmpDir, { recursive: true, mode: 0o700 });
+  const lockPath = join(tmpDir, `${entryId}.lock`);
+  const ownPart = join(tmpDir, `${entryId}.${process.pid}-${randomBytes(4).toString('hex')}.part`);
+  const token = `${process.pid} ${randomBytes(8).toString('hex')}`;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      await writeFile(lockPath, token, { flag: 'wx', mode: 0o600 });
+      return {
+        owned: true,
+        ownPart,
+        release: async () => {
+          // Only our own lock: a process that took it over as stale keeps its own.
+          if ((await readFile(lockPath, 'utf8').catch(() => '')) === token) await rm(lockPath, { force: true });
+        },
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = Number((await readFile(lockPath, 'utf8').catch(() => '')).split(' ')[0]);
+    if (holder > 0 && holder !== process.pid && isAlive(holder)) break;
+    if (holder === process.pid) break; // another cache of this process (not shared): keep apart
+    if (!Number.isFinite(holder) || holder <= 0) {
+      // Written this instant by its maker (empty for a moment), or damaged: a fresh lock is not stale.
+      const age = await stat(lockPath).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => Infinity,
+      );
+      if (age < 10_000) break;
+    }
+    await rm(lockPath, { force: true });
+  }
+  return { owned: false, ownPart, release: async () => undefined };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function describe(entry: CacheEntry, label?: string): string {

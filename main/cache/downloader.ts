@@ -88,7 +88,7 @@ const RETRY_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 const REFUSED_STATUS = new Set([401, 403, 404, 410]);
 
 /** One attempt went wrong in a way the next attempt can handle (`restart`: from byte 0). */
-class Retry extends Error {
+export class Retry extends Error {
   readonly restart: boolean;
   readonly waitMs: number | undefined;
 
@@ -322,7 +322,7 @@ function undiciResponse(res: Dispatcher.ResponseData): HttpAnswer {
   };
 }
 
-interface AttemptState {
+export interface AttemptState {
   url: string;
   etag: string | null;
   size: number | null;
@@ -330,6 +330,8 @@ interface AttemptState {
   trusted: number;
   /** The current attempt continued a partial file. */
   resumed: boolean;
+  /** A file of the download vanished once already (retried once from byte 0). */
+  vanished?: boolean;
 }
 
 interface Answer {
@@ -442,14 +444,28 @@ const NETWORK_CODES = new Set([
   'ENETDOWN',
 ]);
 
+/** Only these mean the disk (or the user's quota) is full. */
+const FULL_DISK_CODES = new Set(['ENOSPC', 'EDQUOT']);
+/** A file of the download vanished or was replaced under it (another process, a cleaner): worth one fresh try. */
+const VANISHED_CODES = new Set(['ENOENT', 'EEXIST', 'ENOTEMPTY', 'ESTALE']);
+
 /** A network error is retried; a file system error ends the download; anything else is a bug and is thrown as it is. */
-function classify(req: DownloadRequest, state: AttemptState, error: unknown): Retry | DownloadError {
+export function classify(req: DownloadRequest, state: AttemptState, error: unknown): Retry | DownloadError {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') throw error;
   if (code.startsWith('UND_ERR') || NETWORK_CODES.has(code))
     return new Retry(`network error (${code}: ${messageOf(error)})`, false);
+  if (VANISHED_CODES.has(code) && !state.vanished) {
+    state.vanished = true;
+    return new Retry(`a file in the cache folder changed under the download (${code}: ${messageOf(error)})`, true);
+  }
+  const what = FULL_DISK_CODES.has(code)
+    ? 'Free some disk space, then retry.'
+    : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+      ? "Check the folder's permissions, then retry."
+      : 'Check that no other program moves or deletes files in it, then retry.';
   return new DownloadError(
-    `Could not write ${req.label} into the cache folder ${req.cacheDir}: ${messageOf(error)}. Free some disk space or check the folder's permissions, then retry.`,
+    `Could not write ${req.label} into the cache folder ${req.cacheDir}: ${messageOf(error)}. ${what}`,
     { reason: 'disk', bytesKept: state.trusted, cause: error },
   );
 }

@@ -30,8 +30,12 @@ export const CACHE_OWNER_SETTING = 'cacheOwner';
 const OWNER = /^[0-9a-f]{32}$/;
 const BLOB_FOLDER = /^[0-9a-f]{2}$/;
 const BLOB = /^[0-9a-f]{64}$/;
-/** `tmp/<entry id>.part`: entry ids are `cache_` and 20 hex digits (store/sql.ts newId). */
-const PART = /^cache_[0-9a-f]{20}\.part$/;
+/**
+ * `tmp/<entry id>.part`, or `tmp/<entry id>.<pid>-<random>.part` for a writer that did not hold the entry's
+ * lock (`tmp/<entry id>.lock`): entry ids are `cache_` and 20 hex digits (store/sql.ts newId).
+ */
+const PART = /^cache_[0-9a-f]{20}(\.\d+-[0-9a-f]{8})?\.part$/;
+const LOCK = /^cache_[0-9a-f]{20}\.lock$/;
 /** Files the OS drops into any folder it shows: they do not make a folder "not empty". */
 const OS_LITTER = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini', '.directory']);
 
@@ -157,7 +161,8 @@ function isUnmarkedCache(dir: string, names: string[]): boolean {
       const path = join(dir, name);
       if (!folder(path)) return false;
       if (name === 'tmp') {
-        if (!inside(path).every((part) => isPartName(part) && file(join(path, part)))) return false;
+        if (!inside(path).every((part) => (isPartName(part) || LOCK.test(part)) && file(join(path, part))))
+          return false;
       } else if (name === 'blobs') {
         for (const sub of inside(path)) {
           const subPath = join(path, sub);

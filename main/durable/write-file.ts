@@ -16,12 +16,13 @@ import {
   linkSync,
   mkdirSync,
   openSync,
+  readFileSync,
   renameSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { chmod, link, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { chmod, link, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 export const PRIVATE_FILE_MODE = 0o600;
@@ -58,7 +59,17 @@ export async function writeFileDurable(
       await handle.close();
     }
     if (options.exclusive) await link(temp, path);
-    else await rename(temp, path);
+    else
+      await rename(temp, path).catch(async (error: unknown) => {
+        // Another writer of the same target (another process on this data folder) may have put the same bytes there.
+        if (
+          !(await readFile(path).then(
+            (there) => sameBytes(there, data),
+            () => false,
+          ))
+        )
+          throw error;
+      });
   } finally {
     await rm(temp, { force: true });
   }
@@ -80,7 +91,17 @@ export function writeFileDurableSync(path: string, data: string | Uint8Array, op
       closeSync(fd);
     }
     if (options.exclusive) linkSync(temp, path);
-    else renameSync(temp, path);
+    else {
+      try {
+        renameSync(temp, path);
+      } catch (error) {
+        let there: Buffer | undefined;
+        try {
+          there = readFileSync(path);
+        } catch {}
+        if (there === undefined || !sameBytes(there, data)) throw error;
+      }
+    }
   } finally {
     rmSync(temp, { force: true });
   }
@@ -189,9 +210,18 @@ export function fsyncDirSync(dir: string): void {
   }
 }
 
-/** `<target>.<random>.tmp`, in the target's folder (a rename never crosses file systems). */
+/**
+ * `<target>.<pid>-<random>.tmp`, in the target's folder (a rename never crosses file systems): unique to
+ * this writer, even with other processes writing the same target in the same data folder.
+ */
 function tempName(path: string): string {
-  return `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  return `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+}
+
+function sameBytes(there: Buffer, data: string | Uint8Array): boolean {
+  return there.equals(
+    typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength),
+  );
 }
 
 async function isDir(path: string): Promise<boolean> {

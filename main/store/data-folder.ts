@@ -27,14 +27,14 @@ export const DATA_FOLDER_ENTRIES: readonly (string | RegExp)[] = [
   `${DATABASE_FILE}-journal`,
   'api-key', // the CLI's key file (config/key-file.ts)
   'api-keys.json', // the desktop app's encrypted keys (config/profiles.ts)
-  /^api-keys\.json\.[0-9a-f]+\.tmp$/, // ... and its temp file left by a crash (main/durable names it <file>.<hex>.tmp)
+  /^api-keys\.json\.(?:\d+-)?[0-9a-f]+\.tmp$/, // ... and its temp file left by a crash (main/durable names it <file>.<pid>-<hex>.tmp)
   'engine-key', // the embedded engine's key (app/services.ts)
   'engine', // the embedded engine's state, files, address and lock
   'uploads', // files dropped on the web host
   'web-host.json', // the web host's port and token kept between launches (host/saved-address.ts)
   'batches.json', // the batches of dropped files, kept over a restart (host/batch-log.ts)
   'link.json', // how the Blender add-on finds the app (host/link-file.ts)
-  /^(?:web-host|batches|link)\.json\.[0-9a-f]+\.tmp$/, // ... and their temp files left by a crash
+  /^(?:web-host|batches|link)\.json\.(?:\d+-)?[0-9a-f]+\.tmp$/, // ... and their temp files left by a crash
 ];
 
 /** How a folder is named in messages, and what the user can do instead of fixing it. */

@@ -6,7 +6,8 @@ import { parseOutputKind } from '../../shared/output-kind.ts';
 
 export type NextStep =
   /** Image to 3D from a picture (a data URI: the cached picture itself, never a link to this machine). */
-  | { form: 'image-to-3d'; image: string; fileName: string }
+  /** `label`: the 3D job's name, from the picture's prompt ("3D of <prompt>"). */
+  | { form: 'image-to-3d'; image: string; fileName: string; label?: string }
   /** Retopology of a model of the library. */
   | { form: 'retopology'; jobId: string }
   /** Animation of a model: its FBX, read from the cache. */
@@ -61,6 +62,18 @@ export async function cachedFile(output: CachedOutput, name: string): Promise<Fi
   const picture = pictureType(new Uint8Array(await blob.slice(0, 12).arrayBuffer()));
   if (!picture) return new File([blob], name, { type: blob.type });
   return new File([blob], name.replace(/\.[a-z]+$/i, `.${picture.extension}`), { type: picture.type });
+}
+
+/** The prompt a text-to-image job was made from (the service's record, else its label), trimmed. */
+export function promptOf(job: Pick<JobView, 'label' | 'result'>): string {
+  const prompt = (job.result as { prompt?: unknown } | null | undefined)?.prompt;
+  return (typeof prompt === 'string' && prompt.trim() ? prompt : job.label).trim().replace(/\s+/g, ' ');
+}
+
+/** The name of the 3D job made from a text-to-image's picture: "3D of <prompt>", at most 80 characters. */
+export function modelLabelOf(job: Pick<JobView, 'label' | 'result'>): string {
+  const label = `3D of ${promptOf(job)}`;
+  return label.length <= 80 ? label : `${label.slice(0, 79).trimEnd()}…`;
 }
 
 /** A file name from a job's name (its label), with an extension. */

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import type { CachedOutput, CommandOutput, JobView } from '../../../shared/bridge/contract.ts';
 import { jobDef } from '../../../shared/kinds/index.ts';
-import { cachedFile, cachedOutput, fileNameOf, handOff } from '../next-step.ts';
+import { cachedFile, cachedOutput, fileNameOf, handOff, modelLabelOf } from '../next-step.ts';
 import { previewOf } from './job.tsx';
 import { getBridge } from '../../bridge/index.ts';
 import { pushNotice } from '../app-state.ts';
@@ -142,7 +142,12 @@ export function NextSteps({ job, outputs }: { job: JobView; outputs: CachedOutpu
             onClick={() =>
               run(async () => {
                 const file = await cachedFile(picture, fileNameOf(job, 'png'));
-                handOff({ form: 'image-to-3d', image: await readAsDataUri(file), fileName: file.name });
+                handOff({
+                  form: 'image-to-3d',
+                  image: await readAsDataUri(file),
+                  fileName: file.name,
+                  label: modelLabelOf(job),
+                });
               })
             }
           >

@@ -16,6 +16,7 @@ import { loadOutputs, useOutputs, useViewerSource } from '../outputs.ts';
 import { formatBytes, formatTime, jobTitle, stepLabel, toShownError, type ShownError } from '../util.ts';
 import { useJob } from './create/form.tsx';
 import { JobActions, NextSteps } from './job-actions.tsx';
+import { cachedOutput, promptOf } from '../next-step.ts';
 
 const finalGlb = formatOutputKind({ type: 'mesh', stage: 'final', format: 'glb' });
 const polishedGlb = formatOutputKind({ type: 'mesh', stage: 'polished', format: 'glb' });
@@ -124,6 +125,19 @@ function PreviewPanel({ outputs, job }: { outputs: CachedOutput[] | undefined; j
   );
 }
 
+/** A text-to-image job's picture, large, from the cache (its file link stays in Files below). */
+function PicturePanel({ outputs, job }: { outputs: CachedOutput[] | undefined; job: JobView }) {
+  const picture = cachedOutput(outputs, (k) => k.type === 'image');
+  if (!picture) return null;
+  return (
+    <Section title="Picture" id="job-picture">
+      <a href={picture.url!} class="job-picture-link" title="Open the picture at full size">
+        <img class="job-picture" src={picture.url!} alt={`Made from the prompt "${promptOf(job)}"`} />
+      </a>
+    </Section>
+  );
+}
+
 export function JobPage({ id }: { id: string }) {
   const job = useJob(id);
   const outputs = useOutputs(job?.remoteId, !!job?.remoteId, job?.outputsFetched);
@@ -166,6 +180,7 @@ export function JobPage({ id }: { id: string }) {
         <JobActions job={job} />
         <NextSteps job={job} outputs={outputs} />
       </Section>
+      {job.kind === 'text_to_image' && <PicturePanel outputs={outputs} job={job} />}
       {jobDef(job.kind)?.preview === 'animation' ? (
         <AnimationPanel outputs={outputs} job={job} />
       ) : (

@@ -22,17 +22,18 @@ import {
 
 export function ImageTo3dForm() {
   // From a text-to-image job's "Make a 3D model from this picture": its picture, read from the cache.
-  const [image, setImage] = useState<ImageValue>(() => {
-    const handed = takeHandOff('image-to-3d');
-    return handed ? { mode: 'file', url: '', dataUri: handed.image, fileName: handed.fileName } : emptyImage;
-  });
+  // The 3D job is named after the picture's prompt ("3D of <prompt>"), not after its file name.
+  const [handed] = useState(() => takeHandOff('image-to-3d'));
+  const [image, setImage] = useState<ImageValue>(() =>
+    handed ? { mode: 'file', url: '', dataUri: handed.image, fileName: handed.fileName } : emptyImage,
+  );
   const [geometry, setGeometry] = useState<(typeof GEOMETRY_MODELS)[number]>('base');
   const [texture, setTexture] = useState<(typeof TEXTURE_MODELS)[number]>('none');
   const [bbox, setBbox] = useState<Vec3Text>(['-1', '-1', '-1']);
   const [preserve, setPreserve] = useState(false);
   const [topology, setTopology] = useState<(typeof TOPOLOGIES)[number]>('tris');
   const [resolution, setResolution] = useState<(typeof RESOLUTIONS)[number]>('high_poly');
-  const [label, setLabel] = useState('');
+  const [label, setLabel] = useState(handed?.label ?? '');
   const body = () => ({
     image_url: imageOf(image),
     geometry_model: geometry,

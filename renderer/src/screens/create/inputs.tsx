@@ -73,6 +73,9 @@ export function ImageSourceInput(props: {
               }
             }}
           />
+          {value.dataUri && !reading && (
+            <img class="image-source-preview" src={value.dataUri} alt={`To send: ${value.fileName}`} />
+          )}
           <p class="hint">
             {reading
               ? `Reading ${reading}…`
