@@ -6,6 +6,7 @@
 import { open } from 'node:fs/promises';
 import yauzl from 'yauzl';
 import { humanoidOf } from '../../../shared/skeleton-names.ts';
+import { checkFbxZipSizes, InputProblem } from '../input-check.ts';
 import { GENERATOR } from '../outputs/mesh.ts';
 import { fbxBones, fbxBonesOfPiece, isBinaryFbx, mergeBones, type FbxBones } from '../../../shared/fbx-bones.ts';
 
@@ -24,6 +25,12 @@ const MIN_BODY_BONES = 14;
 
 export async function judgeUpload(path: string, format: 'fbx' | 'zip'): Promise<Judgement> {
   if (format === 'fbx') return judgeFbx(await readPieces(path));
+  try {
+    await checkFbxZipSizes(path, MAX_ENTRY_BYTES); // declared sizes, before any entry is inflated (zip bombs)
+  } catch (error) {
+    if (error instanceof InputProblem) return { kind: 'refused', reason: error.reason };
+    throw error;
+  }
   const entries = await fbxEntries(path);
   if (entries.length === 0)
     return { kind: 'refused', reason: 'holds no FBX file: put the rigged character (an .fbx file) in the zip' };
