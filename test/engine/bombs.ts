@@ -148,3 +148,28 @@ export function zipOf(entries: ZipEntrySpec[]): Buffer {
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, cd, end]);
 }
+
+/**
+ * A binary FBX (7.4) with one node "Vertices" whose double array declares `elements` elements, stored zlib-compressed
+ * from `storedBytes` of zeros: about 1 KiB that a reader would inflate into elements × 8 bytes.
+ */
+export function fbxBomb(elements = 200_000_000, storedBytes = 2 ** 20): Buffer {
+  const compressed = deflateSync(Buffer.alloc(storedBytes), { level: 9 });
+  const array = Buffer.alloc(13);
+  array.write('d', 0, 'latin1');
+  array.writeUInt32LE(elements, 1);
+  array.writeUInt32LE(1, 5); // zlib
+  array.writeUInt32LE(compressed.length, 9);
+  const props = Buffer.concat([array, compressed]);
+  const name = Buffer.from('Vertices', 'latin1');
+  const start = 27;
+  const node = Buffer.alloc(13);
+  node.writeUInt32LE(start + 13 + name.length + props.length, 0);
+  node.writeUInt32LE(1, 4);
+  node.writeUInt32LE(props.length, 8);
+  node[12] = name.length;
+  const header = Buffer.concat([Buffer.from('Kaydara FBX Binary  \0\x1a\0', 'latin1'), Buffer.alloc(4)]);
+  header.writeUInt32LE(7400, 23);
+  const footer = Buffer.concat([Buffer.alloc(16), Buffer.from('f85a8c6adef5d97eece90ce3758f290b', 'hex')]);
+  return Buffer.concat([header, node, name, props, Buffer.alloc(13), footer]);
+}

@@ -5,7 +5,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodePng } from '../../main/engine/outputs/index.ts';
-import { gifBomb, glbWithTexture, pngBomb, zipOf } from './bombs.ts';
+import { fbxBomb, gifBomb, glbWithTexture, pngBomb, zipOf } from './bombs.ts';
 import { call, expectSuccess, KEY, pollUntil, send, startTestEngine, type TestEngine } from './helpers.ts';
 
 const PNG = encodePng(8, 8, new Uint8Array(8 * 8 * 4).fill(120));
@@ -113,6 +113,20 @@ describe('decompression bombs sent to the engine (issue #26 item 6)', () => {
     expect(JSON.stringify(done)).toContain(
       'has a texture (image 0) that is a PNG whose header declares 50000×50000 pixels, more than the 64 megapixels the local engine reads',
     );
+    await stillServing();
+  });
+
+  it('an FBX whose compressed array declares 200 million doubles is refused from the array header, alone or in a zip', async () => {
+    const started = Date.now();
+    const alone = await uploadAnimation(fbxBomb(), 'hero.fbx');
+    expect(alone.status).toBe(400);
+    const reason =
+      'declares an array of 200000000 elements (1.5 GiB) in its node "Vertices", more than the 256 MiB of arrays in all the local engine reads of an FBX';
+    expect((alone.body as any).message).toBe(`file: hero.fbx ${reason}.`);
+    const zipped = await uploadAnimation(zipOf([{ name: 'rig/hero.fbx', data: fbxBomb() }]), 'hero.zip');
+    expect(zipped.status).toBe(400);
+    expect((zipped.body as any).message).toBe(`file: hero.zip holds rig/hero.fbx, which ${reason}.`);
+    expect(Date.now() - started).toBeLessThan(5_000);
     await stillServing();
   });
 
