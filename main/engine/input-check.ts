@@ -89,7 +89,13 @@ export async function checkInput(path: string, kind: InputKind, maxBytes: number
           await checkGlbTextures(file);
           return 'glb';
         }
-        if (content === 'text' && isGltfJson(await readText(path, file.size))) return 'gltf';
+        if (content === 'text') {
+          const json = gltfJson(await readText(path, file.size));
+          if (json !== undefined) {
+            await checkTextures(json);
+            return 'gltf';
+          }
+        }
         if (content === 'obj') return 'obj';
         if (content === 'fbx') {
           await inspectFbx(file, limits);
@@ -160,25 +166,42 @@ const TEXTURE_HEAD_BYTES = 256 * 1024;
 async function checkGlbTextures(file: OpenedFile): Promise<void> {
   const jsonLength = file.head.readUInt32LE(12);
   if (jsonLength > MAX_GLTF_JSON_BYTES || 20 + jsonLength > file.size) return; // the mesh reader says what is wrong
-  let json: {
-    images?: { bufferView?: number; uri?: string }[];
-    bufferViews?: { byteOffset?: number; byteLength?: number }[];
-  };
+  let json: GltfImages;
   try {
     json = JSON.parse((await readAt(file.handle, 20, jsonLength)).toString('utf8'));
   } catch {
     return;
   }
   const binStart = 20 + jsonLength + 8; // the BIN chunk's data, after its length and type
+  await checkTextures(json, (offset, length) => readAt(file.handle, binStart + offset, length));
+}
+
+interface GltfImages {
+  images?: { bufferView?: number; uri?: string }[];
+  bufferViews?: { buffer?: number; byteOffset?: number; byteLength?: number }[];
+  buffers?: { uri?: string }[];
+}
+
+/**
+ * The size each image of a glTF declares, from its first bytes: an image in a buffer view (of the GLB's BIN chunk,
+ * read by `readBin`, or of a buffer given as a data URI) or given as a data URI itself. Throws an InputProblem
+ * naming the limit for one declaring more pixels than the engine reads.
+ */
+async function checkTextures(
+  json: GltfImages,
+  readBin?: (offset: number, length: number) => Promise<Buffer>,
+): Promise<void> {
   for (const [index, image] of (json.images ?? []).entries()) {
     let head: Buffer | undefined;
     const view = image.bufferView === undefined ? undefined : json.bufferViews?.[image.bufferView];
     if (view !== undefined) {
+      const offset = view.byteOffset ?? 0;
       const length = Math.min(view.byteLength ?? 0, TEXTURE_HEAD_BYTES);
-      head = await readAt(file.handle, binStart + (view.byteOffset ?? 0), length);
+      const buffer = json.buffers?.[view.buffer ?? 0];
+      if (buffer?.uri === undefined) head = await readBin?.(offset, length);
+      else if (buffer.uri.startsWith('data:')) head = dataUriBytes(buffer.uri, offset, length);
     } else if (image.uri?.startsWith('data:')) {
-      const comma = image.uri.indexOf(',');
-      head = Buffer.from(image.uri.slice(comma + 1, comma + 1 + (TEXTURE_HEAD_BYTES * 4) / 3), 'base64');
+      head = dataUriBytes(image.uri, 0, TEXTURE_HEAD_BYTES);
     }
     if (head === undefined) continue;
     try {
@@ -191,6 +214,17 @@ async function checkGlbTextures(file: OpenedFile): Promise<void> {
   }
 }
 
+/** `length` bytes from `offset` of a base64 data URI, decoding only those. */
+function dataUriBytes(uri: string, offset: number, length: number): Buffer {
+  const data = uri.indexOf(',') + 1;
+  const first = Math.floor(offset / 3) * 4;
+  const chars = Math.ceil((length + (offset % 3)) / 3) * 4;
+  return Buffer.from(uri.slice(data + first, data + first + chars), 'base64').subarray(
+    offset % 3,
+    (offset % 3) + length,
+  );
+}
+
 async function readText(path: string, size: number): Promise<string> {
   if (size > MAX_GLTF_JSON_BYTES) return '';
   const handle = await open(path, 'r');
@@ -201,13 +235,14 @@ async function readText(path: string, size: number): Promise<string> {
   }
 }
 
-function isGltfJson(text: string): boolean {
-  if (!text.startsWith('{')) return false;
+/** The glTF of a .gltf file's text, or undefined when it is not one. */
+function gltfJson(text: string): GltfImages | undefined {
+  if (!text.startsWith('{')) return undefined;
   try {
-    const value = JSON.parse(text) as { asset?: { version?: unknown } };
-    return typeof value.asset?.version === 'string';
+    const value = JSON.parse(text) as GltfImages & { asset?: { version?: unknown } };
+    return typeof value.asset?.version === 'string' ? value : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 

@@ -3,7 +3,11 @@
 // cut at the image cap while it streams; the engine keeps serving after each.
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { checkInput } from '../../main/engine/input-check.ts';
 import { encodePng } from '../../main/engine/outputs/index.ts';
 import { fbxBomb, gifBomb, glbWithTexture, pngBomb, zipOf } from './bombs.ts';
 import { call, expectSuccess, KEY, pollUntil, send, startTestEngine, type TestEngine } from './helpers.ts';
@@ -163,6 +167,34 @@ describe('decompression bombs sent to the engine (issue #26 item 6)', () => {
     );
     expect(Date.now() - started).toBeLessThan(5_000);
     await stillServing();
+  });
+});
+
+describe('a .gltf whose embedded texture declares 50000×50000', () => {
+  it('is refused from the first bytes of a data-URI image, or of an image in a data-URI buffer at any offset', async () => {
+    const bomb = pngBomb(50_000, 50_000, 4096);
+    const dir = mkdtempSync(join(tmpdir(), 'asset-studio-gltf-bomb-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const asData = (bytes: Buffer) => `data:application/octet-stream;base64,${bytes.toString('base64')}`;
+    const gltfs = {
+      'image.gltf': { asset: { version: '2.0' }, images: [{ uri: asData(bomb) }] },
+      'buffer.gltf': {
+        asset: { version: '2.0' },
+        buffers: [{ uri: asData(Buffer.concat([Buffer.alloc(5), bomb])), byteLength: bomb.length + 5 }],
+        bufferViews: [{ buffer: 0, byteOffset: 5, byteLength: bomb.length }],
+        images: [{ bufferView: 0, mimeType: 'image/png' }],
+      },
+    };
+    for (const [name, json] of Object.entries(gltfs)) {
+      const path = join(dir, name);
+      writeFileSync(path, JSON.stringify(json));
+      await expect(checkInput(path, 'mesh', 2 ** 30), name).rejects.toThrow(
+        'has a texture (image 0) that is a PNG whose header declares 50000×50000 pixels, more than the 64 megapixels the local engine reads',
+      );
+    }
+    const fine = join(dir, 'fine.gltf');
+    writeFileSync(fine, JSON.stringify({ asset: { version: '2.0' }, images: [{ uri: asData(PNG) }] }));
+    expect(await checkInput(fine, 'mesh', 2 ** 30)).toBe('gltf');
   });
 });
 
