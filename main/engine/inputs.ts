@@ -19,7 +19,7 @@ import type { Output } from './artifacts.ts';
 import type { FileStore } from './file-store.ts';
 import { parseFileUrl } from './files.ts';
 import { formatBytes } from '../files/limits.ts';
-import { checkInput, INPUT_WHAT, InputProblem, type InputKind } from './input-check.ts';
+import { checkInput, INPUT_WHAT, InputProblem, MAX_IMAGE_INPUT_BYTES, type InputKind } from './input-check.ts';
 
 export type { InputKind } from './input-check.ts';
 
@@ -42,7 +42,7 @@ export interface InputRef {
 }
 
 export interface InputSettings {
-  /** Largest input read, in bytes (images: 64 MiB at most). Default 1 GiB. */
+  /** Largest input read, in bytes (images: MAX_IMAGE_INPUT_BYTES at most). Default 1 GiB. */
   maxBytes: number;
   /** Time to read one input, from connecting to its last byte. Default 60 s. */
   timeoutMs: number;
@@ -52,6 +52,11 @@ export interface InputSettings {
 
 export const DEFAULT_INPUT_SETTINGS: InputSettings = { maxBytes: 2 ** 30, timeoutMs: 60_000, remoteHosts: 'allow' };
 export const REMOTE_INPUTS_ENV = 'ASSET_STUDIO_ENGINE_REMOTE_INPUTS';
+
+/** The size cap of one kind (a URL's body is cut as soon as it passes it, while it streams) of input: images MAX_IMAGE_INPUT_BYTES, the others the general cap. */
+export function maxBytesOf(kind: InputKind, settings: Pick<InputSettings, 'maxBytes'>): number {
+  return kind === 'image' ? Math.min(settings.maxBytes, MAX_IMAGE_INPUT_BYTES) : settings.maxBytes;
+}
 
 const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -111,7 +116,7 @@ export class InputReader {
     try {
       if (ref.url === undefined) {
         if (ref.file === undefined) throw new InputProblem('was not stored when it arrived');
-        await checkInput(this.files.path(ref.file.key), kind, this.settings.maxBytes);
+        await checkInput(this.files.path(ref.file.key), kind, maxBytesOf(kind, this.settings));
       } else {
         ref.file = await this.fetch(ref.url, kind, key);
       }
@@ -137,10 +142,10 @@ export class InputReader {
         await this.files.prepare(own);
         await copyFile(this.files.path(own), temp);
       } else {
-        await download(url, temp, this.settings, this.closing.signal, this.agent);
+        await download(url, temp, kind, this.settings, this.closing.signal, this.agent);
       }
       const file: Output = {
-        key: `${key}.${await checkInput(temp, kind, this.settings.maxBytes)}`,
+        key: `${key}.${await checkInput(temp, kind, maxBytesOf(kind, this.settings))}`,
         recipe: { type: 'input' },
       };
       await this.files.adopt(file.key, temp);
@@ -188,10 +193,13 @@ class FetchProblem extends Error {}
 async function download(
   url: URL,
   dest: string,
+  kind: InputKind,
   settings: InputSettings,
   closing: AbortSignal,
   dispatcher: Dispatcher,
 ): Promise<void> {
+  const maxBytes = maxBytesOf(kind, settings);
+  const cap = `the ${formatBytes(maxBytes)} the engine reads${maxBytes < settings.maxBytes ? ' for an image' : ''}`;
   const signal = AbortSignal.any([AbortSignal.timeout(settings.timeoutMs), closing]);
   let current = url;
   for (let hop = 0; ; hop++) {
@@ -230,22 +238,17 @@ async function download(
         throw new FetchProblem(`${current.host} answered ${res.statusCode}${text ? ` ${text}` : ''}`);
       }
       const declared = Number(headerOf(res.headers, 'content-length') ?? NaN);
-      if (declared > settings.maxBytes) {
-        throw new FetchProblem(
-          `it is ${formatBytes(declared)}, more than the ${formatBytes(settings.maxBytes)} the engine reads`,
-        );
-      }
+      if (declared > maxBytes) throw new FetchProblem(`it is ${formatBytes(declared)}, more than ${cap}`);
       let received = 0;
-      const cap = new Transform({
+      const counter = new Transform({
         transform(chunk: Buffer, _encoding, done) {
           received += chunk.length;
-          if (received > settings.maxBytes)
-            done(new FetchProblem(`it is larger than the ${formatBytes(settings.maxBytes)} the engine reads`));
+          if (received > maxBytes) done(new FetchProblem(`it is larger than ${cap}`));
           else done(null, chunk);
         },
       });
       try {
-        await pipeline(res.body, cap, createWriteStream(dest, { mode: 0o600 }), { signal });
+        await pipeline(res.body, counter, createWriteStream(dest, { mode: 0o600 }), { signal });
       } catch (error) {
         if (error instanceof FetchProblem) throw error;
         throw new FetchProblem(networkReason(error, current, settings));

@@ -2,6 +2,7 @@
 // again, their own stamp added. The picture stays the same but the bytes do not, so a client cannot
 // recognise its upload by a hash of the file. Engine option `uploadedImages: 'recompressed'`.
 import { deflateSync, inflateSync } from 'node:zlib';
+import { MAX_PIXELS } from '../images/decode-image.ts';
 import { PNG_SIGNATURE, pngChunk } from './outputs/png.ts';
 
 const STAMP = 'asset-studio local engine';
@@ -35,7 +36,14 @@ function recompressPng(bytes: Buffer): Buffer {
     if (type === 'IDAT') data.push(body);
     else if (PICTURE_CHUNKS.has(type)) kept.push(pngChunk(type, body));
   }
-  const pixels = deflateSync(inflateSync(Buffer.concat(data)), { level: 9 });
+  // The size its header declares, checked before inflating (a PNG bomb is stored as sent, and refused by the
+  // input check); the data is inflated no further than that size can fill (8 bytes a pixel at most, filter bytes).
+  if (bytes.toString('latin1', 12, 16) !== 'IHDR') throw new Error('no PNG header');
+  const width = bytes.readUInt32BE(16);
+  const height = bytes.readUInt32BE(20);
+  if (width * height > MAX_PIXELS) throw new Error('more pixels than the engine reads');
+  const most = height * (9 + width * 8);
+  const pixels = deflateSync(inflateSync(Buffer.concat(data), { maxOutputLength: Math.max(1, most) }), { level: 9 });
   const stamp = pngChunk('tEXt', Buffer.from(`Software\0${STAMP}`, 'latin1'));
   return Buffer.concat([PNG_SIGNATURE, ...kept, stamp, pngChunk('IDAT', pixels), pngChunk('IEND', Buffer.alloc(0))]);
 }

@@ -37,9 +37,72 @@ export function imageFormatOf(bytes: Uint8Array): ImageFormat | undefined {
   return undefined;
 }
 
+const MEGAPIXELS = `${MAX_PIXELS / 2 ** 20} megapixels`;
+
+/**
+ * Checks the sizes a picture declares in its headers before anything is decoded or inflated: a PNG's IHDR, a
+ * JPEG's frame header (SOFn), each GIF frame's own size (not only the logical screen). Throws an ImageDecodeError
+ * naming the limit when one passes MAX_PIXELS (a decompression bomb: a few bytes declaring billions of pixels).
+ */
+export function checkDeclaredSize(bytes: Uint8Array): void {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const format = imageFormatOf(b);
+  const refuse = (what: string, width: number, height: number) => {
+    if (width * height > MAX_PIXELS)
+      throw new ImageDecodeError(
+        `${what} declares ${width}×${height} pixels, more than the ${MEGAPIXELS} the local engine reads`,
+      );
+  };
+  if (format === 'png' && b.length >= 24 && b.toString('latin1', 12, 16) === 'IHDR')
+    refuse('is a PNG whose header', b.readUInt32BE(16), b.readUInt32BE(20));
+  else if (format === 'jpeg') {
+    const size = jpegFrameSize(b);
+    if (size) refuse('is a JPEG whose frame header', size.width, size.height);
+  } else if (format === 'gif') {
+    let gif: GifReader;
+    try {
+      gif = new GifReader(b); // reads every frame's header and skips its data: nothing is decoded
+    } catch (error) {
+      throw new ImageDecodeError(
+        `could not be decoded as GIF (${error instanceof Error ? error.message : String(error)}): it may be damaged or cut off`,
+      );
+    }
+    refuse('is a GIF whose logical screen', gif.width, gif.height);
+    for (let i = 0; i < gif.numFrames(); i++) {
+      const frame = gif.frameInfo(i);
+      refuse(`is a GIF whose frame ${i + 1}`, frame.width, frame.height);
+    }
+  }
+}
+
+/** The size in a JPEG's first frame header (SOFn), walking its segments; undefined when none is found. */
+function jpegFrameSize(b: Buffer): { width: number; height: number } | undefined {
+  let pos = 2;
+  while (pos + 4 <= b.length) {
+    if (b[pos] !== 0xff) return undefined;
+    const marker = b[pos + 1]!;
+    if (marker === 0xff) {
+      pos += 1;
+      continue;
+    }
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8)) {
+      pos += 2;
+      continue;
+    }
+    if (marker === 0xd9 || marker === 0xda) return undefined;
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      if (pos + 9 > b.length) return undefined;
+      return { width: b.readUInt16BE(pos + 7), height: b.readUInt16BE(pos + 5) };
+    }
+    pos += 2 + b.readUInt16BE(pos + 2);
+  }
+  return undefined;
+}
+
 export function decodeImage(bytes: Uint8Array): RgbaImage {
   const format = imageFormatOf(bytes);
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  checkDeclaredSize(buffer); // before pngjs inflates, jpeg-js allocates or omggif loops over a frame's pixels
   try {
     switch (format) {
       case 'png': {
@@ -82,9 +145,7 @@ export function decodeImage(bytes: Uint8Array): RgbaImage {
 function sizeCheck(width: number, height: number): void {
   if (!(width >= 1 && height >= 1)) throw new ImageDecodeError(`has no pixels (${width}×${height})`);
   if (width * height > MAX_PIXELS)
-    throw new ImageDecodeError(
-      `is ${width}×${height}, more than the ${MAX_PIXELS / 2 ** 20} megapixels the engine reads`,
-    );
+    throw new ImageDecodeError(`is ${width}×${height}, more than the ${MEGAPIXELS} the local engine reads`);
 }
 
 function checked(image: RgbaImage): RgbaImage {

@@ -117,7 +117,7 @@ let raw: RawServer;
 let engine: TestEngine;
 beforeAll(async () => {
   raw = await startRawServer();
-  engine = await startTestEngine({ inputs: { timeoutMs: TIME_LIMIT_MS } }); // the default size cap: 1 GiB
+  engine = await startTestEngine({ inputs: { timeoutMs: TIME_LIMIT_MS } }); // the default size caps: 1 GiB, 50 MiB for an image
 });
 afterAll(async () => {
   await engine?.dispose();
@@ -194,12 +194,12 @@ describe('an input served badly', () => {
     await stillServing();
   });
 
-  it('a declared 2 GiB fails at once, naming the size cap, and the connection is closed', async () => {
+  it('a declared 2 GiB fails at once, naming the image size cap, and the connection is closed', async () => {
     const started = Date.now();
     const huge = await imageTo3d(raw.url('/huge.png'));
     expect(huge.session_status).toBe('failed');
     expect(huge.error).toBe(
-      `The input image ${raw.url('/huge.png')} could not be read: it is 2 GiB, more than the 1 GiB the engine reads.`,
+      `The input image ${raw.url('/huge.png')} could not be read: it is 2 GiB, more than the 50 MiB the engine reads for an image.`,
     );
     expect(Date.now() - started).toBeLessThan(TIME_LIMIT_MS); // refused on its header, not at the time limit
     await pollUntil(

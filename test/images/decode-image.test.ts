@@ -1,6 +1,7 @@
 import { GifWriter } from 'omggif';
 import { describe, expect, it } from 'vitest';
-import { decodeImage, ImageDecodeError } from '../../main/images/decode-image.ts';
+import { checkDeclaredSize, decodeImage, ImageDecodeError } from '../../main/images/decode-image.ts';
+import { gifBomb, jpegBomb, pngBomb } from '../engine/bombs.ts';
 import { encodePng } from '../../main/engine/outputs/png.ts';
 import { pictureBytes } from '../engine/generate/fixtures.ts';
 
@@ -51,5 +52,28 @@ describe('decodeImage', () => {
     expect(() => decodeImage(Buffer.from('hello'))).toThrow(/not a PNG, JPEG or GIF/);
     const cut = pictureBytes('chair.png').subarray(0, 2000);
     expect(() => decodeImage(cut)).toThrow(/could not be decoded as PNG .*damaged or cut off/);
+  });
+});
+
+describe('decompression bombs (issue #26 item 6): declared sizes checked before anything is decoded', () => {
+  it('refuses a 35-byte GIF whose frame declares 30000×30000 behind a 16×16 screen, at once, naming the limit', () => {
+    const bomb = gifBomb();
+    expect(bomb.length).toBe(35);
+    const started = performance.now();
+    expect(() => decodeImage(bomb)).toThrow(
+      'The picture is a GIF whose frame 1 declares 30000×30000 pixels, more than the 64 megapixels the local engine reads',
+    );
+    expect(() => decodeImage(gifBomb(30_000, 30_000, 1))).toThrow(/GIF whose frame 2 declares 30000×30000 pixels/);
+    expect(performance.now() - started).toBeLessThan(1000); // it took 15 s when the frame was decoded
+  });
+
+  it('refuses a PNG whose IHDR declares 50000×50000 before inflating its data, and a JPEG whose SOF declares 65535×65535', () => {
+    expect(() => decodeImage(pngBomb())).toThrow(
+      'The picture is a PNG whose header declares 50000×50000 pixels, more than the 64 megapixels the local engine reads',
+    );
+    expect(() => decodeImage(jpegBomb())).toThrow(
+      'The picture is a JPEG whose frame header declares 65535×65535 pixels, more than the 64 megapixels',
+    );
+    expect(() => checkDeclaredSize(pngBomb(4000, 4000))).not.toThrow();
   });
 });

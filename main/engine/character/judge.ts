@@ -6,6 +6,8 @@
 import { open } from 'node:fs/promises';
 import yauzl from 'yauzl';
 import { humanoidOf } from '../../../shared/skeleton-names.ts';
+import { bufferReader, fbxArrayProblem, fileReader } from '../../files/fbx-arrays.ts';
+import { checkFbxZipSizes, InputProblem } from '../input-check.ts';
 import { GENERATOR } from '../outputs/mesh.ts';
 import { fbxBones, fbxBonesOfPiece, isBinaryFbx, mergeBones, type FbxBones } from '../../../shared/fbx-bones.ts';
 
@@ -23,10 +25,24 @@ const MAX_ENTRY_BYTES = 512 * 2 ** 20;
 const MIN_BODY_BONES = 14;
 
 export async function judgeUpload(path: string, format: 'fbx' | 'zip'): Promise<Judgement> {
-  if (format === 'fbx') return judgeFbx(await readPieces(path));
+  if (format === 'fbx') {
+    const arrays = await fileArrayProblem(path); // declared array sizes, before a reader inflates any (FBX bombs)
+    if (arrays !== undefined) return { kind: 'refused', reason: arrays };
+    return judgeFbx(await readPieces(path));
+  }
+  try {
+    await checkFbxZipSizes(path, MAX_ENTRY_BYTES); // declared sizes, before any entry is inflated (zip bombs)
+  } catch (error) {
+    if (error instanceof InputProblem) return { kind: 'refused', reason: error.reason };
+    throw error;
+  }
   const entries = await fbxEntries(path);
   if (entries.length === 0)
     return { kind: 'refused', reason: 'holds no FBX file: put the rigged character (an .fbx file) in the zip' };
+  for (const { name, bytes } of entries) {
+    const arrays = await fbxArrayProblem(bufferReader(bytes), bytes.length);
+    if (arrays !== undefined) return { kind: 'refused', reason: `holds ${name}, which ${arrays}` };
+  }
   const judged = entries.map(({ name, bytes }) => ({ name, judgement: judgeFbx(bytes) }));
   const ours = judged.find((j) => j.judgement.kind === 'figure');
   if (ours) return { kind: 'figure' };
@@ -54,6 +70,16 @@ type Refusable =
   | { kind: 'character'; bones: number; reason?: undefined }
   | { kind: 'figure'; reason?: undefined }
   | { kind: 'refused'; reason: string };
+
+/** Why an FBX file's arrays cannot be read within MAX_FBX_ARRAY_BYTES (from their headers), if they cannot. */
+async function fileArrayProblem(path: string): Promise<string | undefined> {
+  const handle = await open(path, 'r');
+  try {
+    return await fbxArrayProblem(fileReader(handle), (await handle.stat()).size);
+  } finally {
+    await handle.close();
+  }
+}
 
 /** An FBX file's head and bones, read 16 MiB at a time (overlapping by 1 KiB), so a large upload is never held whole. */
 async function readPieces(path: string): Promise<{ head: Buffer; found: FbxBones }> {

@@ -1,5 +1,6 @@
 // A style's palette: the colours of the images in its training zip (k-means over a sample of their pixels),
 // applied to the pictures drawn later with that style.
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { inflateRawSync } from 'node:zlib';
 import { decodeImage } from '../../images/decode-image.ts';
 import type { Rgb } from './words.ts';
@@ -10,40 +11,82 @@ const IMAGE_ENTRY = /\.(png|jpe?g|gif)$/i;
 const MAX_IMAGES = 32;
 const SAMPLES_PER_IMAGE = 2000;
 
-/** The image entries of a zip (read from its central directory; stored and deflated entries). Unreadable entries are skipped. */
-export function zipImages(zip: Buffer): Buffer[] {
-  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  if (end < 0 || end + 22 > zip.length)
+/** Largest image entry of a style zip read, declared or inflated (as an image input: 50 MiB). */
+export const MAX_STYLE_IMAGE_BYTES = 50 * 2 ** 20;
+/** Largest central directory read (65,535 entries of short names fit well within it). */
+const MAX_CENTRAL_DIRECTORY_BYTES = 16 * 2 ** 20;
+
+/** Bytes of a zip at a position: a buffer's, or a file's read on demand. */
+type ReadAt = (position: number, length: number) => Buffer;
+
+/**
+ * The image entries of a zip, one at a time (read from its central directory; stored and deflated entries),
+ * so that one image's bytes at most are held. An entry declaring more than MAX_STYLE_IMAGE_BYTES is skipped
+ * before it is inflated, and one inflating past what it declares is cut there (maxOutputLength). Unreadable
+ * entries are skipped.
+ */
+export function* zipImages(zip: Buffer | { read: ReadAt; size: number }): Generator<Buffer> {
+  const read: ReadAt = Buffer.isBuffer(zip) ? (p, n) => zip.subarray(p, p + n) : zip.read;
+  const size = Buffer.isBuffer(zip) ? zip.length : zip.size;
+  const tailStart = Math.max(0, size - 65_557); // the end record (22 bytes) and its comment (64 KiB at most)
+  const tail = read(tailStart, size - tailStart);
+  const endAt = tail.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (endAt < 0 || endAt + 22 > tail.length)
     throw new Error('The style zip has no central directory: it is not a complete zip archive');
-  const entries = zip.readUInt16LE(end + 10);
-  let at = zip.readUInt32LE(end + 16);
-  const images: Buffer[] = [];
-  for (let n = 0; n < entries && at + 46 <= zip.length && zip.readUInt32LE(at) === 0x02014b50; n++) {
-    const method = zip.readUInt16LE(at + 10);
-    const size = zip.readUInt32LE(at + 20);
-    const nameLength = zip.readUInt16LE(at + 28);
-    const skip = nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
-    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
-    const local = zip.readUInt32LE(at + 42);
+  const entries = tail.readUInt16LE(endAt + 10);
+  const cdSize = Math.min(tail.readUInt32LE(endAt + 12), MAX_CENTRAL_DIRECTORY_BYTES);
+  const cdStart = tail.readUInt32LE(endAt + 16);
+  const cd = read(cdStart, cdSize);
+  let at = 0;
+  let found = 0;
+  for (let n = 0; n < entries && at + 46 <= cd.length && cd.readUInt32LE(at) === 0x02014b50; n++) {
+    const method = cd.readUInt16LE(at + 10);
+    const packedSize = cd.readUInt32LE(at + 20);
+    const declared = cd.readUInt32LE(at + 24);
+    const nameLength = cd.readUInt16LE(at + 28);
+    const skip = nameLength + cd.readUInt16LE(at + 30) + cd.readUInt16LE(at + 32);
+    const name = cd.toString('utf8', at + 46, at + 46 + nameLength);
+    const local = cd.readUInt32LE(at + 42);
     at += 46 + skip;
-    if (!IMAGE_ENTRY.test(name) || name.startsWith('__MACOSX/') || images.length >= MAX_IMAGES) continue;
-    if (local + 30 > zip.length || zip.readUInt32LE(local) !== 0x04034b50) continue;
-    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-    const compressed = zip.subarray(start, start + size); // the central directory's compressed size (a local header may say 0)
+    if (!IMAGE_ENTRY.test(name) || name.startsWith('__MACOSX/') || found >= MAX_IMAGES) continue;
+    if (declared > MAX_STYLE_IMAGE_BYTES || packedSize > MAX_STYLE_IMAGE_BYTES) continue; // checked before inflating
+    const header = read(local, 30);
+    if (header.length < 30 || header.readUInt32LE(0) !== 0x04034b50) continue;
+    const start = local + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
+    const compressed = read(start, packedSize); // the central directory's compressed size (a local header may say 0)
     try {
-      if (method === 0) images.push(Buffer.from(compressed));
-      else if (method === 8) images.push(inflateRawSync(compressed, { maxOutputLength: 256 * 2 ** 20 }));
+      if (method === 0) {
+        found++;
+        yield Buffer.from(compressed);
+      } else if (method === 8) {
+        const image = inflateRawSync(compressed, { maxOutputLength: Math.max(declared, 1) });
+        found++;
+        yield image;
+      }
     } catch {
-      // a damaged entry: the others still make the palette
+      // a damaged entry, or one inflating past what it declares: the others still make the palette
     }
   }
-  return images;
 }
 
-/** The palette of a style zip: up to PALETTE_SIZE colours, most common first; empty when no image decodes. */
-export function paletteOfZip(zip: Buffer): Rgb[] {
+/** The palette of a style zip (its bytes, or the path of its file, read an entry at a time): up to PALETTE_SIZE colours, most common first; empty when no image decodes. */
+export function paletteOfZip(zip: Buffer | string): Rgb[] {
+  if (typeof zip !== 'string') return paletteOf(zipImages(zip));
+  const fd = openSync(zip, 'r');
+  try {
+    const read: ReadAt = (position, length) => {
+      const buffer = Buffer.alloc(length);
+      return buffer.subarray(0, readSync(fd, buffer, 0, length, position));
+    };
+    return paletteOf(zipImages({ read, size: fstatSync(fd).size }));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function paletteOf(images: Iterable<Buffer>): Rgb[] {
   const samples: Rgb[] = [];
-  for (const bytes of zipImages(zip)) {
+  for (const bytes of images) {
     let image: ReturnType<typeof decodeImage>;
     try {
       image = decodeImage(bytes);

@@ -1,5 +1,4 @@
 // Text-to-image sessions and the styles they can use.
-import { readFileSync } from 'node:fs';
 import { output, type Output } from '../artifacts.ts';
 import type { Services } from '../context.ts';
 import { charge } from '../credits.ts';
@@ -173,7 +172,7 @@ function stylePalette(s: Services, style: StyleRecord): Rgb[] {
   const key = style.zip?.file?.key;
   if (key === undefined) return [];
   try {
-    style.palette = paletteOfZip(readFileSync(s.files.path(key)));
+    style.palette = paletteOfZip(s.files.path(key));
   } catch {
     return []; // not stored (yet) or not a zip: the input check refuses those before training ends
   }

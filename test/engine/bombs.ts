@@ -1,0 +1,175 @@
+// Decompression bombs for the tests (issue #26 item 6), built by code: a few bytes that declare far more
+// pixels, array elements or uncompressed bytes than any reader should allocate.
+import { crc32, deflateRawSync, deflateSync } from 'node:zlib';
+
+const u16le = (n: number) => {
+  const b = Buffer.alloc(2);
+  b.writeUInt16LE(n);
+  return b;
+};
+
+/** A GIF image descriptor and its (tiny, never decoded) pixel data: `width`×`height` declared. */
+function gifFrame(width: number, height: number): Buffer {
+  return Buffer.concat([
+    Buffer.from([0x2c]),
+    u16le(0),
+    u16le(0),
+    u16le(width),
+    u16le(height),
+    Buffer.from([0x00]), // no local colour table
+    Buffer.from([0x02, 0x02, 0x4c, 0x01, 0x00]), // LZW minimum code size, one sub-block, its end
+  ]);
+}
+
+/**
+ * A 35-byte GIF whose logical screen is 16×16 (it passes a check of the screen) and whose frame declares
+ * `width`×`height`; with `before` small frames ahead of it, the bomb is frame `before + 1`.
+ */
+export function gifBomb(width = 30_000, height = 30_000, before = 0): Buffer {
+  return Buffer.concat([
+    Buffer.from('GIF89a', 'latin1'),
+    u16le(16),
+    u16le(16),
+    Buffer.from([0x80, 0x00, 0x00]), // a global colour table of 2 entries
+    Buffer.from([0, 0, 0, 255, 255, 255]),
+    ...Array.from({ length: before }, () => gifFrame(16, 16)),
+    gifFrame(width, height),
+    Buffer.from([0x3b]),
+  ]);
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'latin1');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])));
+  return Buffer.concat([head, data, crc]);
+}
+
+/** A PNG whose IHDR declares `width`×`height` RGBA pixels, with `idatBytes` of zeros deflated as its data (a real bomb when large). */
+export function pngBomb(width = 50_000, height = 50_000, idatBytes = 1 << 20): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 6, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', deflateSync(Buffer.alloc(idatBytes), { level: 9 })),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** A JPEG whose frame header (SOF0) declares `width`×`height` (65535² at most). */
+export function jpegBomb(width = 65_535, height = 65_535): Buffer {
+  const sof = Buffer.from([0xff, 0xc0, 0x00, 0x11, 0x08, 0, 0, 0, 0, 0x03, 1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0]);
+  sof.writeUInt16BE(height, 5);
+  sof.writeUInt16BE(width, 7);
+  return Buffer.concat([Buffer.from([0xff, 0xd8]), sof, Buffer.from([0xff, 0xd9])]);
+}
+
+/** A GLB (glTF 2.0 binary) with one mesh-less scene and `png` as its one image (a texture of a material). */
+export function glbWithTexture(png: Buffer): Buffer {
+  const json = {
+    asset: { version: '2.0' },
+    buffers: [{ byteLength: png.length }],
+    bufferViews: [{ buffer: 0, byteOffset: 0, byteLength: png.length }],
+    images: [{ bufferView: 0, mimeType: 'image/png' }],
+    textures: [{ source: 0 }],
+    materials: [{ pbrMetallicRoughness: { baseColorTexture: { index: 0 } } }],
+    scenes: [{ nodes: [] }],
+    scene: 0,
+  };
+  const pad = (b: Buffer, fill: number) => Buffer.concat([b, Buffer.alloc((4 - (b.length % 4)) % 4, fill)]);
+  const jsonChunk = pad(Buffer.from(JSON.stringify(json)), 0x20);
+  const binChunk = pad(png, 0);
+  const chunk = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32LE(data.length, 0);
+    head.write(type, 4, 'latin1');
+    return Buffer.concat([head, data]);
+  };
+  const body = Buffer.concat([chunk('JSON', jsonChunk), chunk('BIN\0', binChunk)]);
+  const header = Buffer.alloc(12);
+  header.write('glTF', 0, 'latin1');
+  header.writeUInt32LE(2, 4);
+  header.writeUInt32LE(12 + body.length, 8);
+  return Buffer.concat([header, body]);
+}
+
+export interface ZipEntrySpec {
+  name: string;
+  /** The bytes stored (deflated unless `stored`). */
+  data: Buffer;
+  /** The uncompressed size written in the headers (default: the real one): a lie makes a bomb that hides. */
+  declaredSize?: number;
+  stored?: boolean;
+}
+
+/** A zip archive of the given entries (deflated), with sizes as declared. */
+export function zipOf(entries: ZipEntrySpec[]): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const name = Buffer.from(e.name);
+    const packed = e.stored ? e.data : deflateRawSync(e.data);
+    const size = e.declaredSize ?? e.data.length;
+    const crc = crc32(e.data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(e.stored ? 0 : 8, 8);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(packed.length, 18);
+    local.writeUInt32LE(size, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(e.stored ? 0 : 8, 10);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(packed.length, 20);
+    central.writeUInt32LE(size, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, packed);
+    centrals.push(central, name);
+    offset += 30 + name.length + packed.length;
+  }
+  const cd = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, cd, end]);
+}
+
+/**
+ * A binary FBX (7.4) with one node "Vertices" whose double array declares `elements` elements, stored zlib-compressed
+ * from `storedBytes` of zeros: about 1 KiB that a reader would inflate into elements × 8 bytes.
+ */
+export function fbxBomb(elements = 200_000_000, storedBytes = 2 ** 20): Buffer {
+  const compressed = deflateSync(Buffer.alloc(storedBytes), { level: 9 });
+  const array = Buffer.alloc(13);
+  array.write('d', 0, 'latin1');
+  array.writeUInt32LE(elements, 1);
+  array.writeUInt32LE(1, 5); // zlib
+  array.writeUInt32LE(compressed.length, 9);
+  const props = Buffer.concat([array, compressed]);
+  const name = Buffer.from('Vertices', 'latin1');
+  const start = 27;
+  const node = Buffer.alloc(13);
+  node.writeUInt32LE(start + 13 + name.length + props.length, 0);
+  node.writeUInt32LE(1, 4);
+  node.writeUInt32LE(props.length, 8);
+  node[12] = name.length;
+  const header = Buffer.concat([Buffer.from('Kaydara FBX Binary  \0\x1a\0', 'latin1'), Buffer.alloc(4)]);
+  header.writeUInt32LE(7400, 23);
+  const footer = Buffer.concat([Buffer.alloc(16), Buffer.from('f85a8c6adef5d97eece90ce3758f290b', 'hex')]);
+  return Buffer.concat([header, node, name, props, Buffer.alloc(13), footer]);
+}
