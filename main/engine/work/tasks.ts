@@ -27,8 +27,11 @@ export type Task =
     }
   /** An uploaded character read, rigged and rendered (character/make-files.ts); its files come back as bytes. */
   | { kind: 'character'; work: CharacterWork }
-  /** For tests and benches: busy for `spinMs`, then answers the thread it ran on; or crashes the way it says. */
-  | { kind: 'probe'; spinMs?: number; crash?: 'throw-uncaught' | 'exit' | 'out-of-memory' };
+  /**
+   * For tests and benches: busy for `spinMs`, and then until `gate[0]` (an Int32Array on a SharedArrayBuffer) is
+   * not 0, then answers the thread it ran on; or crashes the way it says.
+   */
+  | { kind: 'probe'; spinMs?: number; gate?: Int32Array; crash?: 'throw-uncaught' | 'exit' | 'out-of-memory' };
 
 export type RetopologyResult =
   | { unreadable: string }
@@ -121,8 +124,8 @@ async function character(work: CharacterWork, transfer: ArrayBuffer[]): Promise<
 
 async function probe(task: Extract<Task, { kind: 'probe' }>): Promise<{ threadId: number }> {
   const until = performance.now() + (task.spinMs ?? 0);
-  while (performance.now() < until) {
-    // busy: the thread is not given back until the time is up
+  while (performance.now() < until || (task.gate !== undefined && Atomics.load(task.gate, 0) === 0)) {
+    // busy: the thread is not given back until the time is up and the gate is open
   }
   if (task.crash === 'throw-uncaught')
     return new Promise(() =>
