@@ -142,17 +142,12 @@ async function probe(task: Extract<Task, { kind: 'probe' }>): Promise<{ threadId
 }
 
 /**
- * The bytes in an ArrayBuffer of their own, listed for transfer: a Buffer that fills its ArrayBuffer is handed
- * over as it is, one that is a view of a larger (or pooled) ArrayBuffer is copied first.
+ * A copy of the bytes in an ArrayBuffer of its own, listed for transfer (the copy is made here, on the worker).
+ * Never the bytes themselves: the worker may keep them (a model's textures are cached with it, and the next file
+ * of the same model embeds them), and a transferred ArrayBuffer is emptied on the sending side.
  */
 function own(bytes: Uint8Array, transfer: ArrayBuffer[]): Uint8Array {
-  const whole =
-    bytes.byteOffset === 0 &&
-    bytes.buffer instanceof ArrayBuffer &&
-    bytes.byteLength === bytes.buffer.byteLength &&
-    !transfer.includes(bytes.buffer)
-      ? bytes
-      : new Uint8Array(bytes);
-  transfer.push(whole.buffer as ArrayBuffer);
-  return new Uint8Array(whole.buffer, 0, whole.byteLength);
+  const copy = new Uint8Array(bytes);
+  transfer.push(copy.buffer);
+  return copy;
 }

@@ -1,0 +1,198 @@
+// The event loop of the process hosting the embedded engine while the engine works (issue #23 item 3).
+// (1) Load: 6 image-to-3D sessions (texture_model pbr, every file of each downloaded), a retopology of a
+// 1M-triangle GLB and an upload of Male_Casual.fbx (ready session, every file downloaded) at once. Meanwhile
+// the loop's delay (perf_hooks.monitorEventLoopDelay, 10 ms resolution) and a trivial request to the engine every
+// 100 ms (GET of a finished session). Once with the work on the event loop (pool size 0: the engine before
+// the pool), once with the default pool. Goal: p99 ≤ 50 ms, worst ≤ 200 ms with the pool.
+// (2) Batch: the wall time of 8 image-to-3D sessions at once (pbr, every file downloaded) with the pool at 1
+// worker, then 2. Goal: 2 workers ≤ 0.65× 1 worker.
+// Each case is a fresh engine (data on tmpfs when there is one) at a clock a million times the service's, so only
+// the work is measured. Command: node bench/engine-loop.ts [--batch 8] [--images 6]
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { startLocalEngine, type RunningLocalEngine } from '../main/engine/engine.ts';
+import { defaultPoolSize } from '../main/engine/work/pool.ts';
+import { denseGridGlb } from '../test/engine/dense-glb.ts';
+
+const { values } = parseArgs({
+  options: { batch: { type: 'string', default: '8' }, images: { type: 'string', default: '6' } },
+});
+const KEY = 'bench-key';
+const headers = { 'x-api-key': KEY };
+const SHARED = resolve(import.meta.dirname, '..', '..', 'shared', 'fixtures', 'real');
+const PICTURES = ['chair.png', 'fox.jpg', 'robot.png'].map((name) => {
+  const bytes = readFileSync(join(SHARED, 'images', name));
+  return `data:image/${name.endsWith('.png') ? 'png' : 'jpeg'};base64,${bytes.toString('base64')}`;
+});
+const MALE_CASUAL = readFileSync(join(SHARED, 'fbx', 'Male_Casual.fbx'));
+const TEMP = process.platform === 'linux' ? '/dev/shm' : tmpdir();
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function json(url: string, init?: RequestInit): Promise<any> {
+  const answer = await fetch(url, { ...init, headers: { ...headers, ...(init?.headers ?? {}) } });
+  const body = await answer.json();
+  if (!answer.ok) throw new Error(`${answer.status} ${url}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+async function downloadAll(urls: string[]): Promise<void> {
+  for (const url of urls) {
+    const answer = await fetch(url);
+    if (!answer.ok) throw new Error(`${answer.status} for ${url}`);
+    await answer.arrayBuffer();
+  }
+}
+
+async function v3Finished(engine: RunningLocalEngine, id: string): Promise<any> {
+  for (;;) {
+    const session = await json(`${engine.url}/v3/sessions/${id}`);
+    if (session.status !== 'incomplete') {
+      if (session.status !== 'complete') throw new Error(`${id}: ${session.status} ${session.error ?? ''}`);
+      return session;
+    }
+    await sleep(50);
+  }
+}
+
+/** An image-to-3D session (pbr) to complete, with every file of its mesh downloaded. */
+async function imageTo3d(engine: RunningLocalEngine, n: number): Promise<string> {
+  const created = await json(`${engine.url}/v3/sessions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      type: 'image_to_3d',
+      input: { image: PICTURES[n % PICTURES.length], model: 'sculpt', settings: { texture_model: 'pbr' } },
+    }),
+  });
+  const done = await v3Finished(engine, created._id);
+  const data = done.output.mesh.data;
+  await downloadAll([data.glb_url, data.obj_url, data.fbx_url, data.usdz_url, data.image_url]);
+  return created._id;
+}
+
+async function retopology(engine: RunningLocalEngine, url: string): Promise<void> {
+  const created = await json(`${engine.url}/v3/sessions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'retopology', input: { mesh: url, model: 'swift' } }),
+  });
+  const done = await v3Finished(engine, created._id);
+  await downloadAll([done.output.meshes[0].data.obj_url, done.output.meshes[0].data.image_url]);
+}
+
+async function maleCasual(engine: RunningLocalEngine): Promise<void> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(MALE_CASUAL)]), 'Male_Casual.fbx');
+  const up = await json(`${engine.url}/mesh-animation/upload`, { method: 'POST', body: form });
+  let session: any;
+  for (;;) {
+    session = (await json(`${engine.url}/mesh-animation/${up.data.session_code}`)).data;
+    if (session.status === 'predefined_done' || session.status.endsWith('failed')) break;
+    await sleep(50);
+  }
+  if (session.status !== 'predefined_done') throw new Error(`Male_Casual: ${session.status}`);
+  await downloadAll([
+    session.render_url,
+    session.thumbnail,
+    session.mesh_url,
+    session.animation_url,
+    ...session.animation_library.map((a: { url: string }) => a.url),
+  ]);
+}
+
+async function withEngine<T>(workers: number, run: (engine: RunningLocalEngine) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(TEMP, 'bench-engine-loop-'));
+  const engine = await startLocalEngine({ dataDir: dir, apiKey: KEY, speed: 1e6, initialCredits: 1e6, workers });
+  try {
+    return await run(engine);
+  } finally {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const percentile = (xs: number[], p: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+
+// A loopback server for the retopology's input (the engine reads inputs by URL).
+const dense = await denseGridGlb(708); // 1,002,528 triangles
+const server = createServer((_req, res) => {
+  res.writeHead(200, { 'content-type': 'model/gltf-binary', 'content-length': dense.length }).end(dense);
+});
+await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+const denseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/dense.glb`;
+
+async function load(workers: number) {
+  return withEngine(workers, async (engine) => {
+    const probeSession = await imageTo3d(engine, 0); // warm-up: modules loaded, and a session to read
+    const histogram = monitorEventLoopDelay({ resolution: 10 });
+    const requests: number[] = [];
+    let running = true;
+    const prober = (async () => {
+      while (running) {
+        const t0 = performance.now();
+        await json(`${engine.url}/v3/sessions/${probeSession}`);
+        requests.push(performance.now() - t0);
+        await sleep(100);
+      }
+    })();
+    histogram.enable();
+    const t0 = performance.now();
+    await Promise.all([
+      ...Array.from({ length: Number(values.images) }, (_, n) => imageTo3d(engine, n + 1)),
+      retopology(engine, denseUrl),
+      maleCasual(engine),
+    ]);
+    const wall = performance.now() - t0;
+    histogram.disable();
+    running = false;
+    await prober;
+    return {
+      wall,
+      loopP99: histogram.percentile(99) / 1e6,
+      loopMax: histogram.max / 1e6,
+      requestP50: percentile(requests, 50),
+      requestP99: percentile(requests, 99),
+      requestMax: Math.max(...requests),
+      requests: requests.length,
+    };
+  });
+}
+
+async function batch(workers: number): Promise<number> {
+  return withEngine(workers, async (engine) => {
+    await imageTo3d(engine, 0); // warm-up: each worker's modules (the first task loads them)
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: Number(values.batch) }, (_, n) => imageTo3d(engine, n + 1)));
+    return performance.now() - t0;
+  });
+}
+
+const f = (ms: number) => `${ms.toFixed(0).padStart(5)} ms`;
+console.log(
+  `${availableParallelism()} cores, default pool ${defaultPoolSize()} worker(s); load: ${values.images} image-to-3D (pbr, every file), a 1,002,528-triangle retopology, Male_Casual.fbx upload (every file)`,
+);
+try {
+  for (const workers of [0, defaultPoolSize()]) {
+    const r = await load(workers);
+    console.log(
+      `${workers === 0 ? 'on the loop (pool 0)' : `pool of ${workers} worker(s)`.padEnd(20)}: loop delay p99 ${f(r.loopP99)}, max ${f(r.loopMax)} | ` +
+        `request every 100 ms (${r.requests}): p50 ${f(r.requestP50)}, p99 ${f(r.requestP99)}, max ${f(r.requestMax)} | load wall ${f(r.wall)}`,
+    );
+  }
+  const one = await batch(1);
+  const two = await batch(2);
+  console.log(
+    `batch of ${values.batch} image-to-3D (pbr, every file): 1 worker ${f(one)}, 2 workers ${f(two)}, ratio ${(two / one).toFixed(2)} (goal <= 0.65)`,
+  );
+} finally {
+  server.close();
+}
