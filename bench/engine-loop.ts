@@ -120,6 +120,11 @@ async function withEngine<T>(workers: number, run: (engine: RunningLocalEngine) 
   }
 }
 
+const threadCpuMs = () => {
+  const { user, system } = process.threadCpuUsage();
+  return (user + system) / 1000;
+};
+
 const percentile = (xs: number[], p: number) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -188,11 +193,21 @@ if (!isMainThread) {
           await sleep(100);
         }
       })();
+      // Each gap between 10 ms ticks, and the CPU this thread spent in it: a long gap with little CPU is this
+      // thread waiting for a core (the machine's load), one with as much CPU as wall is work on the loop.
+      const gaps: { wall: number; cpu: number }[] = [];
+      let last = { at: performance.now(), cpu: threadCpuMs() };
+      const ticker = setInterval(() => {
+        const now = { at: performance.now(), cpu: threadCpuMs() };
+        gaps.push({ wall: now.at - last.at, cpu: now.cpu - last.cpu });
+        last = now;
+      }, 10);
       histogram.enable();
       const t0 = performance.now();
       await onClientThread({ kind: 'load', url: engine.url, legacyUrl: engine.legacyUrl });
       const wall = performance.now() - t0;
       histogram.disable();
+      clearInterval(ticker);
       running = false;
       await prober;
       return {
@@ -203,6 +218,8 @@ if (!isMainThread) {
         requestP99: percentile(requests, 99),
         requestMax: Math.max(...requests),
         requests: requests.length,
+        worstGap: gaps.reduce((a, b) => (b.wall > a.wall ? b : a)),
+        maxCpuGap: Math.max(...gaps.map((g) => g.cpu)),
       };
     });
   }
@@ -224,6 +241,9 @@ if (!isMainThread) {
       console.log(
         `${workers === 0 ? 'on the loop (pool 0)' : `pool of ${workers} worker(s)`.padEnd(20)}: loop delay p99 ${f(r.loopP99)}, max ${f(r.loopMax)} | ` +
           `request every 100 ms (${r.requests}): p50 ${f(r.requestP50)}, p99 ${f(r.requestP99)}, max ${f(r.requestMax)} | load wall ${f(r.wall)}`,
+      );
+      console.log(
+        `${''.padEnd(20)}  longest gap between 10 ms ticks ${f(r.worstGap.wall)} (CPU of this thread in it ${f(r.worstGap.cpu)}); most CPU of this thread in one gap ${f(r.maxCpuGap)}`,
       );
     }
     const one = await batch(1);
