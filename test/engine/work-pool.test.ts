@@ -9,7 +9,7 @@ import { threadId } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultPoolSize, PoolClosed, WorkerCrash, WorkPool } from '../../main/engine/work/pool.ts';
 import { denseGridGlb } from './dense-glb.ts';
-import { call, expectSuccess, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
+import { call, expectSuccess, PNG_DATA_URI, pollUntil, send, startTestEngine, type TestEngine } from './helpers.ts';
 
 /** Resolves after `n` turns of the event loop's timers (each a separate task of this thread). */
 const ticks = (n: number) =>
@@ -177,6 +177,21 @@ describe('the engine with its work on worker threads', () => {
       // Still serving: the session reads again, and a new one is taken.
       expect((await read(engine, id)).status).toBe('failed');
       expect((await create(engine, `${base}/dense.glb`)).status).toBe('incomplete');
+      // A file whose worker runs out of memory: its download answers 500 with why.
+      const made = await send(`${engine.url}/v3/sessions`, {
+        json: { type: 'image_to_3d', input: { image: PNG_DATA_URI, model: 'sculpt' } },
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const { mesh } = (
+        await pollUntil(
+          async () => (await send(`${engine.url}/v3/sessions/${made.body._id}`)).body,
+          (s) => s.status !== 'incomplete',
+          120_000,
+        )
+      ).output;
+      const answer = await fetch(mesh.data.glb_url);
+      expect(answer.status).toBe(500);
+      expect(await answer.text()).toContain("could not make this file: the engine's worker ran out of memory");
     } finally {
       await engine.dispose();
     }
