@@ -2,12 +2,13 @@
 // on its own, and through the engine: work runs on another thread while the hosting thread keeps serving,
 // a cancelled task stops its worker, a crashed worker fails its one task (its session, with why) and is
 // replaced, and closing the engine leaves no work running.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { threadId } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultPoolSize, PoolClosed, WorkerCrash, WorkPool } from '../../main/engine/work/pool.ts';
+import { realFixture } from '../fixtures.ts';
 import { denseGridGlb } from './dense-glb.ts';
 import { call, expectSuccess, PNG_DATA_URI, pollUntil, send, startTestEngine, type TestEngine } from './helpers.ts';
 
@@ -209,5 +210,30 @@ describe('the engine with its work on worker threads', () => {
     await ticks(50);
     expect(existsSync(`${engine.dataDir}/files/${id}`)).toBe(false);
     await engine.dispose();
+  });
+
+  it('closing the engine while a file is being made: nothing runs or writes after close', async () => {
+    const engine = await startTestEngine({ speed: 1e6, initialCredits: 1e6, workers: 1 });
+    const picture = `data:image/png;base64,${readFileSync(realFixture('images', 'chair.png')).toString('base64')}`;
+    const made = await send(`${engine.url}/v3/sessions`, {
+      json: { type: 'image_to_3d', input: { image: picture, model: 'sculpt', settings: { texture_model: 'pbr' } } },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const { mesh } = (
+      await pollUntil(
+        async () => (await send(`${engine.url}/v3/sessions/${made.body._id}`)).body,
+        (s) => s.status !== 'incomplete',
+        120_000,
+      )
+    ).output;
+    const download = fetch(mesh.data.glb_url).then(
+      (answer) => answer.status,
+      () => 'cut',
+    );
+    await ticks(5); // the GLB's model is being made on the worker (seconds of work)
+    await engine.dispose(); // closes the engine, then removes its folder
+    await download;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(existsSync(engine.dataDir)).toBe(false); // no build finished later into a folder made again
   });
 });
