@@ -215,25 +215,35 @@ describe('the engine with its work on worker threads', () => {
   it('closing the engine while a file is being made: nothing runs or writes after close', async () => {
     const engine = await startTestEngine({ speed: 1e6, initialCredits: 1e6, workers: 1 });
     const picture = `data:image/png;base64,${readFileSync(realFixture('images', 'chair.png')).toString('base64')}`;
-    const made = await send(`${engine.url}/v3/sessions`, {
-      json: { type: 'image_to_3d', input: { image: picture, model: 'sculpt', settings: { texture_model: 'pbr' } } },
-    });
-    expect(made.status, JSON.stringify(made.body)).toBe(201);
-    const { mesh } = (
-      await pollUntil(
-        async () => (await send(`${engine.url}/v3/sessions/${made.body._id}`)).body,
-        (s) => s.status !== 'incomplete',
-        120_000,
-      )
-    ).output;
+    const meshOf = async (texture: string) => {
+      const made = await send(`${engine.url}/v3/sessions`, {
+        json: { type: 'image_to_3d', input: { image: picture, model: 'sculpt', settings: { texture_model: texture } } },
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      return (
+        await pollUntil(
+          async () => (await send(`${engine.url}/v3/sessions/${made.body._id}`)).body,
+          (s) => s.status !== 'incomplete',
+          120_000,
+        )
+      ).output.mesh;
+    };
+    // A first file, so that the worker has loaded its modules when the second one is asked for.
+    expect((await fetch((await meshOf('none')).data.glb_url)).status).toBe(200);
+    const mesh = await meshOf('pbr');
     const download = fetch(mesh.data.glb_url).then(
       (answer) => answer.status,
       () => 'cut',
     );
-    await ticks(5); // the GLB's model is being made on the worker (seconds of work)
+    // The request reaches the engine and the GLB's model is being made on the worker (about a second of CPU).
+    await new Promise((resolve) => setTimeout(resolve, 300));
     await engine.dispose(); // closes the engine, then removes its folder
     await download;
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(existsSync(engine.dataDir)).toBe(false); // no build finished later into a folder made again
+    // Without the pool's close the model would be finished (a few seconds) and the GLB written, making the folder
+    // again: watched for longer than that work takes.
+    for (let waited = 0; waited < 8000; waited += 100) {
+      expect(existsSync(engine.dataDir)).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   });
 });
