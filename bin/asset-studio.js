@@ -7,10 +7,16 @@ if (major < 24) {
   );
   process.exit(2);
 }
-// Node's compile cache (in the system's temporary folder; NODE_COMPILE_CACHE moves it, NODE_DISABLE_COMPILE_CACHE=1
-// turns it off) keeps the compiled code of every module, TypeScript stripped: later runs skip the stripping
-// and parsing, which is most of a short command's time and memory.
+// Node's compile cache keeps the compiled code of every module, TypeScript stripped: later runs skip the
+// stripping and parsing, which is most of a short command's time and memory. It lives in the user's own cache
+// folder ($XDG_CACHE_HOME or ~/.cache, asset-studio/compile-cache), never a shared temporary folder another user
+// could fill first; NODE_COMPILE_CACHE moves it, NODE_DISABLE_COMPILE_CACHE=1 turns it off.
 const { enableCompileCache } = await import('node:module');
-enableCompileCache?.();
+if (enableCompileCache && !process.env.NODE_COMPILE_CACHE) {
+  const { homedir } = await import('node:os');
+  const { join } = await import('node:path');
+  const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  enableCompileCache(join(base, 'asset-studio', 'compile-cache'));
+} else enableCompileCache?.();
 const { main } = await import('../main/cli/main.ts');
 await main();

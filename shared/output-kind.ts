@@ -3,6 +3,7 @@
 // `prompt:<id>:usdz`, `retopo_obj_1`… This module is the only one that reads or writes those strings:
 // everyone else parses a key once (parseOutputKind) and works with the OutputKind it gets, or formats one
 // (formatOutputKind). The strings are unchanged, so a cache filled by an earlier version keeps working.
+import type { AnimatedFormat } from './file-format.ts';
 import type { ModelFileFormat } from './model-formats.ts';
 
 /** The files of one mesh, by format (`zip`: the OBJ with its MTL and texture). */
@@ -28,13 +29,17 @@ export type OutputKind =
   | { type: 'image' }
   /** The mesh a mesh-animation session was made from: `mesh`. */
   | { type: 'input-mesh' }
-  /** A mesh-animation session's animated GLB with all its clips: `animation`. */
+  /** A mesh-animation session's animated model with all its clips (GLB or FBX: file-format.ts says which): `animation`. */
   | { type: 'animation' }
   /** A mesh-animation session's render (the joint overlay's picture) and thumbnail: `render`, `thumbnail`. */
   | { type: 'render' }
   | { type: 'thumbnail' }
-  /** An animated clip: `library:<id>` (the session's animation library), `prompt:<id>` and `prompt:<id>:usdz` (a text prompt's result). */
-  | { type: 'clip'; source: ClipSource; id: string; format: 'glb' | 'usdz' }
+  /**
+   * An animated clip: `library:<id>` (the session's animation library), `prompt:<id>` (a text prompt's animated
+   * model: `format: 'model'`, an FBX from the service, a GLB or FBX from the local engine; its file format is
+   * never assumed, file-format.ts finds it from the URL and the bytes) and `prompt:<id>:usdz` (its USDZ).
+   */
+  | { type: 'clip'; source: ClipSource; id: string; format: 'model' | 'usdz' }
   /** A retopology's mesh and its image, one per output mesh: `retopo_obj`, `retopo_obj_1`, `retopo_image`, … */
   | { type: 'retopology'; file: 'obj' | 'image'; index: number }
   /**
@@ -126,7 +131,7 @@ function parseClip(source: string, rest: string): OutputKind | undefined {
   if (source !== 'library' && source !== 'prompt') return undefined;
   const usdz = rest.endsWith(USDZ_SUFFIX);
   const id = usdz ? rest.slice(0, -USDZ_SUFFIX.length) : rest;
-  return id === '' ? undefined : { type: 'clip', source, id, format: usdz ? 'usdz' : 'glb' };
+  return id === '' ? undefined : { type: 'clip', source, id, format: usdz ? 'usdz' : 'model' };
 }
 
 /**
@@ -153,15 +158,19 @@ export function downloadFormat(kind: OutputKind): OutputFormat | undefined {
   }
 }
 
-/** The 3D model format of an output the viewer can open, or undefined when it holds no model. */
-export function modelFormat(kind: OutputKind | undefined): ModelFileFormat | undefined {
+/**
+ * The 3D model format of an output the viewer can open, or undefined when it holds no model. An animated model
+ * (the session's animation, a clip's model) has the format `animated` says (file-format.ts animatedFormatOf, from
+ * its URL and bytes): without it, undefined, never a guess.
+ */
+export function modelFormat(kind: OutputKind | undefined, animated?: AnimatedFormat): ModelFileFormat | undefined {
   switch (kind?.type) {
     case 'mesh':
       return kind.format === 'zip' ? undefined : kind.format;
     case 'clip':
-      return kind.format;
+      return kind.format === 'usdz' ? 'usdz' : animated;
     case 'animation':
-      return 'glb';
+      return animated;
     case 'retopology':
       return kind.file === 'obj' ? 'obj' : undefined;
     default:
@@ -169,9 +178,9 @@ export function modelFormat(kind: OutputKind | undefined): ModelFileFormat | und
   }
 }
 
-/** The animated GLBs of a mesh-animation session: its animation and each clip's GLB. */
+/** The animated models of a mesh-animation session (GLB or FBX): its animation and each clip's model. */
 export function isAnimatedModel(kind: OutputKind | undefined): boolean {
-  return kind?.type === 'animation' || (kind?.type === 'clip' && kind.format === 'glb');
+  return kind?.type === 'animation' || (kind?.type === 'clip' && kind.format === 'model');
 }
 
 /** A picture (for thumbnails): a generated image, a spin view, a render or thumbnail, a retopology's image. */

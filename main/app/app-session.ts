@@ -1,9 +1,15 @@
 // The app while it runs (desktop or web host): the services of the active connection, rebuilt when the
 // profile, its key, the webhooks or the cache change; the settings and profiles of the data folder; and
 // every key and secret it has met, so the front end can redact them from whatever it shows.
-import { ProfileStore, SessionKeyVault, type KeyVault, type Profile } from '../config/profiles.ts';
+import {
+  ProfileStore,
+  SessionKeyVault,
+  type KeyVault,
+  type Profile,
+  type ServiceAddresses,
+} from '../config/profiles.ts';
 import type { ConnectionSettings } from '../config/data-dir.ts';
-import { readKeyFile } from '../config/key-file.ts';
+import { readKeyFileEntry } from '../config/key-file.ts';
 import { databasePath, openDatabase, type Store } from '../store/database.ts';
 import {
   ConnectionError,
@@ -25,6 +31,11 @@ export interface AppSessionOptions {
    * the saved profile (main/app/connection.ts). None given: the saved profile, else the embedded engine.
    */
   connectionSources?: Pick<ConnectionSources, 'flags' | 'env'> | undefined;
+  /**
+   * The public service's addresses (the "csm" profile's, and where a key given with no address goes):
+   * PUBLIC_SERVICE of main/config/profiles.ts unless a test stands a local server in.
+   */
+  publicService?: ServiceAddresses | undefined;
   /** Where the keys and secrets met are collected (e.g. the set the front end redacts with); a new set otherwise. */
   secrets?: Set<string> | undefined;
   /** Follows a new set of services (its events); returns the function that stops following them. */
@@ -52,10 +63,11 @@ export class AppSession {
     this.#options = options;
     this.secrets = options.secrets ?? new Set();
     this.settingsDb = openDatabase(databasePath(options.dataDir));
-    this.profiles = new ProfileStore(this.settingsDb.settings, {
-      persistent: options.keyVault,
-      session: new SessionKeyVault(),
-    });
+    this.profiles = new ProfileStore(
+      this.settingsDb.settings,
+      { persistent: options.keyVault, session: new SessionKeyVault() },
+      options.publicService,
+    );
   }
 
   /** Opens the services of the active profile (the embedded engine when its key is missing, with a note). */
@@ -123,22 +135,34 @@ export class AppSession {
     const sources = {
       ...given,
       dataDir: this.dataDir,
-      keyFile: this.#keyFile(given?.flags?.apiKey ?? given?.env?.ASSET_STUDIO_API_KEY),
+      ...this.#keyFile(given?.flags?.apiKey ?? given?.env?.ASSET_STUDIO_API_KEY),
+      ...(this.#options.publicService && { publicService: this.#options.publicService }),
     };
     const saved = savedProfile(this.profiles);
     try {
       return resolveConnection({ ...sources, saved });
     } catch (error) {
       if (!(error instanceof ConnectionError) || error.problem !== 'profile-key-missing') throw error;
+      // The engine, as the note says: the key file (which would go to the public service with no address) is
+      // left out too, so the profile's missing key sends nothing anywhere.
       return {
-        ...resolveConnection({ ...sources, saved: { profile: saved.profile } }),
+        ...resolveConnection({
+          ...sources,
+          keyFile: undefined,
+          keyFileBound: undefined,
+          saved: { profile: saved.profile },
+        }),
         note: { level: 'warning', text: `${error.message} Until then the embedded local engine is used.` },
       };
     }
   }
 
   /** The key file of `asset-studio key set`, read only when no key is given (one others can read is refused). */
-  #keyFile(given: string | undefined): string | undefined {
-    return given?.trim() ? undefined : readKeyFile(this.dataDir);
+  #keyFile(given: string | undefined): {
+    keyFile?: string;
+    keyFileBound?: { address?: string; legacyAddress?: string };
+  } {
+    const entry = given?.trim() ? undefined : readKeyFileEntry(this.dataDir);
+    return entry === undefined ? {} : { keyFile: entry.key, keyFileBound: entry };
   }
 }

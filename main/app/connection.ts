@@ -1,13 +1,14 @@
 // The one resolver of the connection and its API key, for the CLI, the web host and the desktop app.
 // Each part is taken from the first source that has it: command-line flags, then the environment
 // (ASSET_STUDIO_BASE_URL, ASSET_STUDIO_LEGACY_BASE_URL, ASSET_STUDIO_API_KEY), then the app's saved
-// active profile, then the embedded local engine. A pure function: the callers read the sources (files,
+// active profile, then the embedded local engine. A key with no address anywhere goes to the public service's
+// documented addresses (the built-in profile "csm", main/config/profiles.ts PUBLIC_SERVICE). A pure function: the callers read the sources (files,
 // the profile store, standard input) and pass them in; the answer says where the connection comes from,
 // so the UI and the CLI can show it. The key is in the answer for the client only: views never carry it.
 import { z } from 'zod';
 import type { CONNECTION_ORIGINS, ConnectionView, KEY_SOURCES } from '../../shared/bridge/contract.ts';
 import { describeIssues, issuesToText } from '../../shared/contract/issues.ts';
-import { KeyStorageError, type ProfileStore } from '../config/profiles.ts';
+import { KeyStorageError, PUBLIC_SERVICE, SERVICE_PROFILE, type ProfileStore } from '../config/profiles.ts';
 import { SettingsError, type ConnectionSettings } from '../config/data-dir.ts';
 
 export type ConnectionOrigin = (typeof CONNECTION_ORIGINS)[number];
@@ -40,6 +41,13 @@ export const connectionSourcesSchema = z.object({
   saved: savedProfileSchema.optional(),
   /** The key saved by `asset-studio key set` (the 0600 key file of the data folder). */
   keyFile: z.string().optional(),
+  /** The addresses that key was set for, when it was set for some: it is sent to no other. */
+  keyFileBound: z.object({ address: z.string().optional(), legacyAddress: z.string().optional() }).optional(),
+  /**
+   * The public service's addresses, where a key given with no address goes: PUBLIC_SERVICE unless a test
+   * stands a local server in (the same addresses as the ProfileStore's "csm" profile: AppSessionOptions.publicService).
+   */
+  publicService: z.object({ baseUrl: z.string(), legacyBaseUrl: z.string() }).optional(),
 });
 export type ConnectionSources = z.input<typeof connectionSourcesSchema>;
 
@@ -53,7 +61,7 @@ export interface ResolvedConnection extends ConnectionSettings {
   note?: { text: string; level: 'info' | 'warning' } | undefined;
 }
 
-export type ConnectionProblem = 'invalid' | 'key-missing' | 'profile-key-missing' | 'address-missing';
+export type ConnectionProblem = 'invalid' | 'key-missing' | 'profile-key-missing';
 
 /** The sources contradict each other or a value is wrong; the message names the option and what to do. */
 export class ConnectionError extends SettingsError {
@@ -88,7 +96,7 @@ function checkUrl(value: string | undefined, name: string): string | undefined {
   if (value !== undefined && !URL_PATTERN.test(value)) {
     throw new ConnectionError(
       'invalid',
-      `${name} must be an http:// or https:// address, e.g. https://api.example.com (got "${value}").`,
+      `${name} must be an http:// or https:// address, e.g. ${PUBLIC_SERVICE.baseUrl} (got "${value}").`,
     );
   }
   return value;
@@ -103,7 +111,8 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
       'invalid',
       `The connection settings are invalid: ${issuesToText(describeIssues(parsed.error))}.`,
     );
-  const { dataDir, flags, env, saved, keyFile } = parsed.data;
+  const { dataDir, flags, env, saved, keyFile, keyFileBound } = parsed.data;
+  const publicService = parsed.data.publicService ?? PUBLIC_SERVICE;
 
   const flagUrl = checkUrl(clean(flags.baseUrl), '--base-url');
   const envUrl = checkUrl(clean(env[ENV.baseUrl]), ENV.baseUrl);
@@ -134,40 +143,88 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
           : undefined;
 
   if (address === undefined) {
-    if (explicitKey) {
-      throw new ConnectionError(
-        'address-missing',
-        `An API key is set (${explicitKey.name}) but no service address: pass --base-url or set ${ENV.baseUrl} (or unset the key to use the embedded local engine).`,
-      );
-    }
+    // The key file goes there only when it was set for no address, or for those (a legacy address it was not
+    // set for is then left out).
+    const boundLegacyFits =
+      keyFileBound?.legacyAddress === undefined || sameAddress(keyFileBound.legacyAddress, publicService.legacyBaseUrl);
+    const fileFits =
+      savedKey !== undefined &&
+      (keyFileBound?.address === undefined ||
+        (sameAddress(keyFileBound.address, publicService.baseUrl) && boundLegacyFits));
+    const key = explicitKey ?? (fileFits ? { key: savedKey, source: 'key-file' as const } : undefined);
+    if (key === undefined)
+      return {
+        dataDir,
+        mode: 'local-engine',
+        origin: 'engine',
+        keySource: 'engine',
+        ...(savedKey !== undefined && {
+          note: {
+            level: 'warning',
+            text: `The API key saved by "asset-studio key set" is not used: it was set for ${keyFileBound?.address ?? 'another address'}, and no service address is set (pass --base-url or set ${ENV.baseUrl}), so the embedded local engine is used.`,
+          },
+        }),
+      };
+    const legacyFromFile =
+      !explicitKey && keyFileBound?.address !== undefined && keyFileBound.legacyAddress === undefined
+        ? undefined
+        : publicService.legacyBaseUrl;
+    // A key and no address: the public service, at its documented addresses (the built-in profile "csm").
+    const from = 'name' in key ? key.name : '"asset-studio key set"';
+    const engine = 'name' in key ? 'give no key' : 'remove it ("asset-studio key remove")';
     return {
       dataDir,
-      mode: 'local-engine',
-      origin: 'engine',
-      keySource: 'engine',
-      ...(savedKey !== undefined && {
-        note: {
-          level: 'warning',
-          text: `The API key saved by "asset-studio key set" is not used: no service address is set (pass --base-url or set ${ENV.baseUrl}), so the embedded local engine is used.`,
-        },
-      }),
+      baseUrl: publicService.baseUrl,
+      legacyBaseUrl: legacy ?? legacyFromFile,
+      apiKey: key.key,
+      mode: 'service',
+      origin: 'profile',
+      keySource: key.source,
+      profile: SERVICE_PROFILE,
+      note: {
+        level: 'info',
+        text: `No service address is set, so the key from ${from} goes to the public service at ${displayAddress(publicService.baseUrl)} (the "${SERVICE_PROFILE}" profile). To use another service, pass --base-url or set ${ENV.baseUrl}; to use the embedded local engine, ${engine}.`,
+      },
     };
   }
 
   const fromProfile = address.origin === 'profile' && saved ? saved : undefined;
+  const legacyBaseUrl = legacy ?? fromProfile?.legacyBaseUrl;
+  // The key file's key goes only to the addresses it was set for (when it was set for some).
+  const keyFileElsewhere =
+    savedKey !== undefined &&
+    ((keyFileBound?.address !== undefined && !sameAddress(keyFileBound.address, address.baseUrl)) ||
+      (keyFileBound?.legacyAddress !== undefined &&
+        legacyBaseUrl !== undefined &&
+        !sameAddress(keyFileBound.legacyAddress, legacyBaseUrl)) ||
+      (keyFileBound?.address !== undefined && keyFileBound.legacyAddress === undefined && legacyBaseUrl !== undefined));
   const key = explicitKey
     ? { key: explicitKey.key, source: explicitKey.source }
     : // A profile's own key is sent to that profile's address only, never to one from a flag or the environment.
       fromProfile?.apiKey !== undefined
       ? { key: fromProfile.apiKey, source: 'profile' as const }
-      : savedKey !== undefined
+      : // A key file set for no address goes to a flag's or the environment's address (given by whoever runs
+        // the command), never to a profile's, which the app's page may change: only one set for that address.
+        savedKey !== undefined &&
+          !keyFileElsewhere &&
+          (fromProfile === undefined || keyFileBound?.address !== undefined)
         ? { key: savedKey, source: 'key-file' as const }
         : undefined;
+  if (key === undefined && keyFileElsewhere && !fromProfile) {
+    const bound = [keyFileBound?.address, keyFileBound?.legacyAddress].filter((a) => a !== undefined).join(' and ');
+    const asked = [address.baseUrl, legacyBaseUrl].filter((a) => a !== undefined).join(' and ');
+    throw new ConnectionError(
+      'key-missing',
+      `The API key saved by "asset-studio key set" was set for ${bound}, not ${asked}: a key is only sent to the address it was set for. Set it again for this address (asset-studio key set --base-url ${address.baseUrl}${legacyBaseUrl ? ` --legacy-base-url ${legacyBaseUrl}` : ''} < key.txt), or ${HOW_TO_GIVE_A_KEY}.`,
+    );
+  }
   if (key === undefined) {
     if (fromProfile) {
       const why =
         fromProfile.keyProblem?.replace(/\.$/, '') ??
-        "no key is stored for it that this program can read (a session-only key is forgotten when the app quits; the command line cannot read the desktop app's keychain)";
+        (savedKey !== undefined && keyFileBound?.address === undefined
+          ? `the key saved by "asset-studio key set" was set for no address, so it is not sent to a profile's (set it for this one: asset-studio key set --base-url ${address.baseUrl} < key.txt)`
+          : "no key is stored for it that this program can read (a session-only key is forgotten when the app quits; the command line cannot read the desktop app's keychain)");
       throw new ConnectionError(
         'profile-key-missing',
         `The active profile "${fromProfile.profile}" (${address.baseUrl}) has no API key here: ${why}. Set its key in Settings, or ${HOW_TO_GIVE_A_KEY}; or switch to the "local" profile.`,
@@ -179,7 +236,6 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
     );
   }
 
-  const legacyBaseUrl = legacy ?? fromProfile?.legacyBaseUrl;
   const overridden = saved?.baseUrl !== undefined && !fromProfile ? saved.profile : undefined;
   return {
     dataDir,
@@ -194,6 +250,19 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
       note: { level: 'info', text: `The saved profile "${overridden}" is not used while ${address.name} is set.` },
     }),
   };
+}
+
+/** Do two service addresses name the same place (scheme, host, port, path; a trailing slash aside)? */
+export function sameAddress(a: string, b: string): boolean {
+  const normal = (text: string) => {
+    try {
+      const url = new URL(text);
+      return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+    } catch {
+      return text;
+    }
+  };
+  return normal(a) === normal(b);
 }
 
 /** What the UI may see of a connection: never the key. */

@@ -53,6 +53,8 @@ export interface ServiceOptions {
   engineSpeed?: number;
   /** Credits of each account of the embedded engine at its first request (default: the engine's, 1000). */
   engineCredits?: number;
+  /** The embedded engine's animation files: `fbx` as the service delivers them (default: the engine's). */
+  engineAnimationFiles?: 'glb' | 'fbx';
   logger?: Logger;
   timeouts?: { connectTimeoutMs?: number; headersTimeoutMs?: number; bodyTimeoutMs?: number };
   timing?: PollTiming;
@@ -178,6 +180,7 @@ async function connect(settings: ConnectionSettings, options: ServiceOptions): P
     const engine = await startDataFolderEngine(settings.dataDir, {
       speed: options.engineSpeed ?? DEFAULT_LOCAL_ENGINE_SPEED,
       ...(options.engineCredits !== undefined && { initialCredits: options.engineCredits }),
+      ...(options.engineAnimationFiles !== undefined && { animationFiles: options.engineAnimationFiles }),
     });
     return { baseUrl: engine.url, legacyBaseUrl: engine.legacyUrl, apiKey, localEngine: engine };
   } catch (error) {

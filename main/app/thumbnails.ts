@@ -6,6 +6,7 @@
 // and it is served, evicted and deleted with the session's other files.
 import { readFile } from 'node:fs/promises';
 import { formatOutputKind, parseOutputKind, type OutputKind } from '../../shared/output-kind.ts';
+import { formatOfUrl } from '../../shared/file-format.ts';
 import { keepLocalOutput, localSource } from '../cache/local-output.ts';
 import type { DownloadCache } from '../cache/download-cache.ts';
 import type { CacheEntry } from '../store/cache-entries.ts';
@@ -64,13 +65,22 @@ export function modelToRender(
   let best: { entry: CacheEntry; format: 'glb' | 'obj'; rank: number } | undefined;
   for (const entry of entries) {
     if (entry.state !== 'complete') continue;
-    const ranked = rankModel(parseOutputKind(entry.kind));
+    const ranked = rankModel(parseOutputKind(entry.kind), entry.urlKey);
     if (ranked !== undefined && (best === undefined || ranked.rank < best.rank)) best = { entry, ...ranked };
   }
   return best && { entry: best.entry, format: best.format };
 }
 
-function rankModel(kind: OutputKind | undefined): { rank: number; format: 'glb' | 'obj' } | undefined {
+/** An animated model is drawn when it is a GLB: the service's are FBX (their URL says so), which this renderer does not read. */
+const animatedGlb = (urlKey: string | undefined) => {
+  const format = urlKey === undefined ? undefined : formatOfUrl(urlKey);
+  return format === undefined || format === 'glb';
+};
+
+function rankModel(
+  kind: OutputKind | undefined,
+  urlKey: string | undefined,
+): { rank: number; format: 'glb' | 'obj' } | undefined {
   switch (kind?.type) {
     case 'mesh': {
       if (kind.format !== 'glb' && kind.format !== 'obj') return undefined;
@@ -78,11 +88,11 @@ function rankModel(kind: OutputKind | undefined): { rank: number; format: 'glb' 
       return { rank: stage * 2 + (kind.format === 'glb' ? 0 : 1), format: kind.format };
     }
     case 'animation':
-      return { rank: 6, format: 'glb' };
+      return animatedGlb(urlKey) ? { rank: 6, format: 'glb' } : undefined;
     case 'input-mesh':
       return undefined; // the animation's input, in any format: its animation is rendered instead
     case 'clip':
-      return kind.format === 'glb' ? { rank: 7, format: 'glb' } : undefined;
+      return kind.format === 'model' && animatedGlb(urlKey) ? { rank: 7, format: 'glb' } : undefined;
     case 'retopology':
       return kind.file === 'obj' ? { rank: 8 + kind.index, format: 'obj' } : undefined;
     default:
@@ -90,7 +100,10 @@ function rankModel(kind: OutputKind | undefined): { rank: number; format: 'glb' 
   }
 }
 
-/** A PNG of the model file at `path`, seen from the front-right and a little above, in its materials' colours. */
+/**
+ * A PNG of the model file at `path` from the front three-quarter view the viewer opens on (shared/views.ts:
+ * its front, +Z, turned towards its left and a little above), in its materials' colours.
+ */
 export async function renderModelThumbnail(
   path: string,
   format: 'glb' | 'obj',

@@ -2,10 +2,11 @@
 // again with no network (offline review), kept under a size cap by least-recently-used eviction that
 // spares pinned outputs and those in use.
 import { EventEmitter } from 'node:events';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
+import { formatOf, HEAD_BYTES, type FileFormat } from '../../shared/file-format.ts';
 import type { CacheEntry } from '../store/cache-entries.ts';
 import type { Store } from '../store/database.ts';
 import type { Notice } from '../store/data-folder.ts';
@@ -146,6 +147,28 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
   open(sessionId: string, kind: string): string | undefined {
     const entry = this.#store.cache.get({ sessionId, kind });
     return entry === undefined ? undefined : this.#use(entry);
+  }
+
+  /**
+   * The format of a complete entry's file (shared/file-format.ts): its first bytes, else its URL's extension;
+   * undefined when neither tells or the blob is gone. Not a use (for eviction).
+   */
+  formatOf(entry: CacheEntry): FileFormat | undefined {
+    let head: Uint8Array | undefined;
+    if (entry.state === 'complete' && entry.blobPath !== null) {
+      try {
+        const fd = openSync(join(this.dir, entry.blobPath), 'r');
+        try {
+          const buffer = Buffer.alloc(HEAD_BYTES);
+          head = buffer.subarray(0, readSync(fd, buffer, 0, HEAD_BYTES, 0));
+        } finally {
+          closeSync(fd);
+        }
+      } catch {
+        head = undefined; // evicted or removed: the URL may still tell
+      }
+    }
+    return formatOf({ url: entry.urlKey, head });
   }
 
   /** Every entry, the most recently used first. */

@@ -47,8 +47,13 @@ export async function keyCommand(ctx: CommandContext): Promise<number> {
     const key = (await io.readStdin()).split(/\r?\n/)[0]?.trim() ?? '';
     if (key === '')
       throw new UsageError('no key given: pipe it on standard input, e.g. asset-studio key set < key.txt');
-    const path = writeKeyFile(settings.dataDir, key);
-    answer({ saved: true, keyFile: path }, `API key saved to ${path} (readable by you only).`);
+    // Bound to the address given now (--base-url or ASSET_STUDIO_BASE_URL): it is sent to no other.
+    const bound = boundAddresses(ctx);
+    const path = writeKeyFile(settings.dataDir, key, bound);
+    answer(
+      { saved: true, keyFile: path, ...bound },
+      `API key saved to ${path} (readable by you only)${bound.address ? `, for ${bound.address} only` : ''}.`,
+    );
     return 0;
   }
   if (action === 'remove') {
@@ -71,6 +76,20 @@ export async function keyCommand(ctx: CommandContext): Promise<number> {
     return 0;
   }
   throw new UsageError('usage: asset-studio key set|remove|status');
+}
+
+/** The addresses a key set now is for: --base-url / --legacy-base-url, else the environment's. */
+function boundAddresses(ctx: CommandContext): { address?: string; legacyAddress?: string } {
+  const given = (flag: string, env: string, name: string) => {
+    const text = (str(ctx.values, flag) ?? ctx.io.env[env])?.trim();
+    if (!text) return undefined;
+    if (!/^https?:\/\/[^/]/i.test(text))
+      throw new UsageError(`${name} must be an http:// or https:// address (got "${text}")`);
+    return text;
+  };
+  const address = given('base-url', 'ASSET_STUDIO_BASE_URL', '--base-url');
+  const legacyAddress = given('legacy-base-url', 'ASSET_STUDIO_LEGACY_BASE_URL', '--legacy-base-url');
+  return { ...(address !== undefined && { address }), ...(legacyAddress !== undefined && { legacyAddress }) };
 }
 
 /** What the other commands would connect to, and why (the one resolver; its error said, not thrown). */

@@ -471,7 +471,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       clips: {
         type: 'string',
         value: 'A,B',
-        text: 'an animated job: the clips its GLB keeps, by prompt or library name (default: every clip)',
+        text: 'an animated job: the clips exported, by prompt or library name, or `library`, `all` (default: its prompts)',
       },
       name: { type: 'string', value: 'N', text: 'name of the asset folder' },
       overwrite: { type: 'boolean', text: 'replace an earlier export of the same name' },
@@ -526,11 +526,11 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: [
       {
         name: 'set|remove|status',
-        text: 'save the key read from standard input (readable by you only), delete it, or say whether a key is configured',
+        text: 'save the key read from standard input (readable by you only; with --base-url or ASSET_STUDIO_BASE_URL, for that address only: it is never sent to another), delete it, or say whether a key is configured',
       },
     ],
     options: {},
-    examples: ['asset-studio key set < key.txt'],
+    examples: ['asset-studio key set --base-url https://api.example.com < key.txt'],
   },
   {
     name: 'webhooks',

@@ -4,7 +4,7 @@ import { resolveConnection, savedProfile, type ResolvedConnection, type SavedPro
 import type { Services, ServiceOptions } from '../app/services.ts';
 import { ProfileStore, SessionKeyVault } from '../config/profiles.ts';
 import { resolveDataDir, type ConnectionSettings } from '../config/data-dir.ts';
-import { readKeyFile } from '../config/key-file.ts';
+import { readKeyFileEntry } from '../config/key-file.ts';
 import { databasePath, openDatabase } from '../store/database.ts';
 import type { Values } from './commands.ts';
 import { readSecretOption } from './secret-options.ts';
@@ -13,6 +13,11 @@ import { parseNumber } from './values.ts';
 export interface CliIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /**
+   * Standard error as it is, for the CLI's own terminal control (progress redrawn on a terminal): what it
+   * writes is not neutralised (terminal-text.ts), so text from outside must be neutralised first. Default: stderr.
+   */
+  terminal?: (text: string) => void;
   env: NodeJS.ProcessEnv;
   stderrIsTTY: boolean;
   readStdin: () => Promise<string>;
@@ -60,7 +65,7 @@ export async function resolveCliConnection(values: Values, io: CliIO, secrets: s
   if (key) secrets.push(key.value);
   const dataDir = resolveDataDir({ flags: { dataDir: str(values, 'data-dir') }, env: io.env });
   // The saved key file is read only when no key is given (a file others can read is refused with the fix).
-  const keyFile = key || envKey ? undefined : readKeyFile(dataDir);
+  const keyFile = key || envKey ? undefined : readKeyFileEntry(dataDir);
   const connection = resolveConnection({
     dataDir,
     flags: {
@@ -70,7 +75,8 @@ export async function resolveCliConnection(values: Values, io: CliIO, secrets: s
     },
     env: io.env,
     saved: readSavedProfile(dataDir),
-    keyFile,
+    keyFile: keyFile?.key,
+    keyFileBound: keyFile,
   });
   if (connection.apiKey) secrets.push(connection.apiKey);
   if (connection.note?.level === 'warning') io.stderr(`warning: ${connection.note.text}\n`);

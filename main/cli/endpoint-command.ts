@@ -15,7 +15,7 @@ export async function runEndpointCommand(command: EndpointCommand, ctx: CommandC
   const call = await command.build(ctx.positionals, ctx.values);
   if (call.file !== undefined && ctx.io.stderrIsTTY && !ctx.values.json) {
     call.onUploadProgress = ({ sent, total }) =>
-      ctx.io.stderr(
+      (ctx.io.terminal ?? ctx.io.stderr)(
         `\r\x1b[2Kuploading ${formatBytes(sent)} of ${formatBytes(total)} (${total ? Math.floor((100 * sent) / total) : 100}%)${sent === total ? '\n' : ''}`,
       );
   }

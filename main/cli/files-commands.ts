@@ -2,7 +2,7 @@
 // game project. Everything but pull works with no network.
 import { resolve } from 'node:path';
 import { shownState } from '../../shared/contract/status.ts';
-import { fetchJobOutputs } from '../cache/auto-download.ts';
+import { pullJobOutputs } from '../app/pull-outputs.ts';
 import {
   doubleConversion,
   EXPORT_FORMATS,
@@ -27,7 +27,7 @@ export function pullCommand(ctx: CommandContext): Promise<number> {
       throw new UsageError(
         `${job.remoteId ?? job.id} is ${shownState({ state: job.state, raw: job.rawStatus })}: only finished jobs have outputs. Follow it with "asset-studio wait ${job.id}".`,
       );
-    const report = await fetchJobOutputs(s.cache, s.store, job, () => s.tracker.refresh(job.id), s.outputFormats);
+    const report = await pullJobOutputs(s, job);
     if (ctx.values.json) printJson(ctx.io, report);
     else {
       for (const f of report.fetched) ctx.io.stdout(`${f.kind.padEnd(16)} ${f.path}\n`);

@@ -17,3 +17,19 @@ export async function exitWhenFlushed(code: number): Promise<never> {
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   process.exit(code);
 }
+
+/**
+ * A writer of `stream` that survives its reader going away: `asset-studio cache ls | head -1` closes the pipe
+ * after one line, and the next write fails with EPIPE, emitted as an 'error' event that would end the process
+ * with a stack trace. The command goes on and ends as it would (the engine keeps serving, a create is kept
+ * track of), its later output dropped, since nobody reads it any more.
+ */
+export function writerOf(stream: NodeJS.WriteStream): (text: string) => void {
+  let gone = false;
+  stream.on('error', () => {
+    gone = true; // EPIPE, or the stream failed otherwise: there is nowhere left to say so
+  });
+  return (text) => {
+    if (!gone && !stream.destroyed) stream.write(text);
+  };
+}

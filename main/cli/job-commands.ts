@@ -63,6 +63,7 @@ function showJob(ctx: CommandContext): Promise<number> {
         remote: job.remoteId,
         kind: job.kind,
         step: job.step,
+        name: job.name,
         label: job.label,
         state: job.state,
         status: job.rawStatus,

@@ -21,7 +21,7 @@ function rename(ctx: CommandContext): Promise<number> {
   return withServices(ctx, async (s) => {
     const job = renameJob(s.store, findJob(s, ref), name);
     if (ctx.values.json) printJson(ctx.io, job);
-    else ctx.io.stdout(`${jobLine({ ...job, label: job.name ?? job.label })}\n`);
+    else ctx.io.stdout(`${jobLine(job)}\n`);
     return 0;
   });
 }

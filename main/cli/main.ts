@@ -11,8 +11,9 @@ import type { Values } from './commands.ts';
 import type { CliIO, CommandContext } from './context.ts';
 import { describeFailure, failureJson } from './error-report.ts';
 import { PathAliases } from './file-names.ts';
-import { exitWhenFlushed } from './flush.ts';
+import { exitWhenFlushed, writerOf } from './flush.ts';
 import { commandHelp, generalHelp } from './help.ts';
+import { neutralise } from './terminal-text.ts';
 import { checkExclusive, checkNumbers, joinNegativeNumbers, resolvePaths } from './option-values.ts';
 import { parseNumber, UsageError } from './values.ts';
 
@@ -54,13 +55,15 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const aliases = new PathAliases();
   const json = wantsJson(argv);
   let printed = false;
+  // The output boundary: secrets redacted, file aliases named as given, terminal control neutralised.
   const redacted: CliIO = {
     ...io,
     stdout: (t) => {
       printed = true;
-      io.stdout(aliases.rewrite(redactSecrets(t, secrets), json));
+      io.stdout(neutralise(aliases.rewrite(redactSecrets(t, secrets), json), json));
     },
-    stderr: (t) => io.stderr(aliases.rewrite(redactSecrets(t, secrets), false)),
+    stderr: (t) => io.stderr(neutralise(aliases.rewrite(redactSecrets(t, secrets), false))),
+    terminal: (t) => io.stderr(aliases.rewrite(redactSecrets(t, secrets), false)),
   };
   try {
     return await runCommand(argv, io, redacted, { secrets, aliases, json });
@@ -199,8 +202,8 @@ export async function main(): Promise<void> {
     });
   }
   const code = await runCli(process.argv.slice(2), {
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
+    stdout: writerOf(process.stdout),
+    stderr: writerOf(process.stderr),
     env: process.env,
     stderrIsTTY: process.stderr.isTTY === true,
     readStdin: async () => {

@@ -1,6 +1,7 @@
 // Live progress of jobs on stderr: redrawn bars on a terminal, one line per change otherwise.
 import { shownState } from '../../shared/contract/status.ts';
 import type { JobRecord } from '../store/jobs.ts';
+import { neutralise } from './terminal-text.ts';
 
 export interface ProgressView {
   update(job: JobRecord): void;
@@ -19,10 +20,17 @@ export function jobLine(job: JobRecord): string {
   const step = job.step && job.rawStatus ? `${job.step}: ${job.rawStatus}` : job.rawStatus;
   // A status this version does not know is shown by its own text (the job is still followed).
   const state = job.state === 'unknown' ? shownState({ state: job.state, raw: job.rawStatus ?? '' }) : job.state;
-  return `${id.padEnd(32)} ${state.padEnd(18)} ${bar}  ${step}${job.label ? `  ${job.label.slice(0, 40)}` : ''}`;
+  // The name the library shows: the one given by `rename`, else its label (input file name or prompt).
+  const shown = job.name ?? job.label;
+  return `${id.padEnd(32)} ${state.padEnd(18)} ${bar}  ${step}${shown ? `  ${shown.slice(0, 40)}` : ''}`;
 }
 
-export function progressView(write: (text: string) => void, tty: boolean): ProgressView {
+/** `write` takes text lines (neutralised where printed); `terminal` the redraws on a terminal, written as they are. */
+export function progressView(
+  write: (text: string) => void,
+  tty: boolean,
+  terminal: (text: string) => void = write,
+): ProgressView {
   const order: string[] = [];
   const lines = new Map<string, string>();
   let drawn = 0;
@@ -36,8 +44,10 @@ export function progressView(write: (text: string) => void, tty: boolean): Progr
         write(`${line}\n`);
         return;
       }
-      // Move up over what was drawn, then draw every line again.
-      write(`${drawn > 0 ? `\x1b[${drawn}A` : ''}${order.map((id) => `\r\x1b[2K${lines.get(id)}\n`).join('')}`);
+      // Move up over what was drawn, then draw every line again (written as it is: its names neutralised here).
+      terminal(
+        `${drawn > 0 ? `\x1b[${drawn}A` : ''}${order.map((id) => `\r\x1b[2K${neutralise(lines.get(id) ?? '')}\n`).join('')}`,
+      );
       drawn = order.length;
     },
     done() {

@@ -1,7 +1,7 @@
 // Waits for jobs through the tracker, with live progress on stderr; used by --wait, wait and watch.
 import { AppError } from '../../shared/errors.ts';
 import type { Services } from '../app/services.ts';
-import { fetchJobOutputs } from '../cache/auto-download.ts';
+import { pullJobOutputs } from '../app/pull-outputs.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import type { CliIO } from './context.ts';
 import { progressView } from './progress.ts';
@@ -19,7 +19,7 @@ export async function waitForJobs(
   options: { timeoutMs?: number | undefined; quiet?: boolean },
 ): Promise<JobRecord[]> {
   const { tracker, store } = services;
-  const view = progressView(io.stderr, io.stderrIsTTY);
+  const view = progressView(io.stderr, io.stderrIsTTY, io.terminal);
   const show = (job: JobRecord) => {
     if (!options.quiet && ids.includes(job.id)) view.update(job);
   };
@@ -64,7 +64,7 @@ export async function waitForJobs(
  */
 async function cacheOutputs(services: Services, jobs: JobRecord[], io: CliIO, quiet: boolean): Promise<void> {
   for (const job of jobs.filter((j) => j.state === 'succeeded')) {
-    const report = await fetchJobOutputs(services.cache, services.store, job, () => services.tracker.refresh(job.id));
+    const report = await pullJobOutputs(services, job); // the formats turned on in Settings
     if (!quiet && io.stderrIsTTY && report.fetched.length)
       io.stderr(`${job.remoteId}: ${report.fetched.length} output(s) in the local cache\n`);
     for (const failed of report.failed) io.stderr(`warning: ${job.remoteId}: ${failed.kind}: ${failed.error}\n`);

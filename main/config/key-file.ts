@@ -9,8 +9,17 @@ export function keyFilePath(dataDir: string): string {
   return join(dataDir, 'api-key');
 }
 
-/** The key saved by `asset-studio key set`: readable by its owner only, or refused. */
-export function readKeyFile(dataDir: string): string | undefined {
+/**
+ * The key saved by `asset-studio key set`, and the service address (and older variants' address) it was set
+ * for, when one was given then: it is only ever sent there. Readable by its owner only, or refused.
+ */
+export interface KeyFileEntry {
+  key: string;
+  address?: string;
+  legacyAddress?: string;
+}
+
+export function readKeyFileEntry(dataDir: string): KeyFileEntry | undefined {
   const path = keyFilePath(dataDir);
   let mode: number;
   try {
@@ -21,14 +30,44 @@ export function readKeyFile(dataDir: string): string | undefined {
   if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
     throw new SettingsError(`The API key file ${path} can be read by other users. Run: chmod 600 "${path}"`);
   }
-  const key = readFileSync(path, 'utf8').trim();
-  return key === '' ? undefined : key;
+  // Line 1: the key; then `address <url>` and `legacy-address <url>` (files of older versions hold the key only).
+  const [key = '', ...rest] = readFileSync(path, 'utf8').split(/\r?\n/);
+  if (key.trim() === '') return undefined;
+  const field = (name: string) =>
+    rest
+      .find((line) => line.startsWith(`${name} `))
+      ?.slice(name.length + 1)
+      .trim() || undefined;
+  const address = field('address');
+  const legacyAddress = field('legacy-address');
+  return {
+    key: key.trim(),
+    ...(address !== undefined && { address }),
+    ...(legacyAddress !== undefined && { legacyAddress }),
+  };
 }
 
-/** Saves the key, 0600 and durably: a crash leaves the old key or the new one, never an empty file. */
-export function writeKeyFile(dataDir: string, key: string): string {
+/** The key saved by `asset-studio key set` (without the address it is bound to: readKeyFileEntry). */
+export function readKeyFile(dataDir: string): string | undefined {
+  return readKeyFileEntry(dataDir)?.key;
+}
+
+/**
+ * Saves the key, bound to the addresses given (it is never sent elsewhere), 0600 and durably: a crash leaves
+ * the old key or the new one, never an empty file.
+ */
+export function writeKeyFile(
+  dataDir: string,
+  key: string,
+  bound: { address?: string; legacyAddress?: string } = {},
+): string {
   const path = keyFilePath(dataDir);
-  writeFileDurableSync(path, `${key.trim()}\n`);
+  const lines = [
+    key.trim(),
+    ...(bound.address !== undefined ? [`address ${bound.address}`] : []),
+    ...(bound.legacyAddress !== undefined ? [`legacy-address ${bound.legacyAddress}`] : []),
+  ];
+  writeFileDurableSync(path, `${lines.join('\n')}\n`);
   return path;
 }
 

@@ -7,11 +7,23 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors.ts';
+import { PUBLIC_SERVICE, SERVICE_PROFILE } from '../../shared/public-service.ts';
 import { writeFileDurableSync } from '../durable/write-file.ts';
 import type { SettingsRepository } from '../store/settings-table.ts';
 
 /** The profile that always exists: the embedded local engine, no key needed. */
 export const LOCAL_PROFILE = 'local';
+
+export { PUBLIC_SERVICE, SERVICE_PROFILE };
+
+/** A service's two addresses (the base, and the older endpoint variants'). */
+export interface ServiceAddresses {
+  baseUrl: string;
+  legacyBaseUrl: string;
+}
+
+/** The profiles that always exist and cannot be changed. */
+const BUILT_IN = [LOCAL_PROFILE, SERVICE_PROFILE];
 const PROFILES_KEY = 'profiles';
 
 const url = z.string().regex(/^https?:\/\/[^/]/i, 'must be an http:// or https:// address');
@@ -139,19 +151,27 @@ export class ProfileStore {
   readonly #settings: SettingsRepository;
   readonly #persistent: KeyVault | undefined;
   readonly #session: KeyVault;
+  readonly #publicService: Readonly<ServiceAddresses>;
 
-  constructor(settings: SettingsRepository, vaults: { persistent?: KeyVault | undefined; session: KeyVault }) {
+  /** `publicService`: the SERVICE_PROFILE's addresses (PUBLIC_SERVICE unless a test stands a local server in). */
+  constructor(
+    settings: SettingsRepository,
+    vaults: { persistent?: KeyVault | undefined; session: KeyVault },
+    publicService: Readonly<ServiceAddresses> = PUBLIC_SERVICE,
+  ) {
     this.#settings = settings;
     this.#persistent = vaults.persistent;
     this.#session = vaults.session;
+    this.#publicService = publicService;
   }
 
-  /** The local profile first, then the others by name. */
+  /** The local profile first, then the public service's, then the others by name. */
   list(): Profile[] {
     return [
       { name: LOCAL_PROFILE },
+      { name: SERVICE_PROFILE, ...this.#publicService },
       ...this.#stored()
-        .list.filter((p) => p.name !== LOCAL_PROFILE)
+        .list.filter((p) => !BUILT_IN.includes(p.name))
         .sort((a, b) => a.name.localeCompare(b.name)),
     ];
   }
@@ -172,18 +192,31 @@ export class ProfileStore {
     return this.list().some((p) => p.name === active) ? active : LOCAL_PROFILE;
   }
 
-  /** Adds or changes a profile. The local profile cannot be changed. */
+  /**
+   * Adds or changes a profile. The built-in profiles (the local engine, the public service) cannot be changed.
+   * A changed address (or older variants' address) forgets the profile's key: a key is only ever sent to the
+   * address it was set for.
+   */
   save(profile: Profile): Profile {
     const checked = profileSchema.parse(profile);
     if (checked.name === LOCAL_PROFILE)
       throw new ProfileError(
         `The profile "${LOCAL_PROFILE}" is the embedded engine and cannot be changed: give your profile another name.`,
       );
+    if (checked.name === SERVICE_PROFILE)
+      throw new ProfileError(
+        `The profile "${SERVICE_PROFILE}" is the public service at its documented addresses and cannot be changed: give a profile with other addresses another name.`,
+      );
     const stored = this.#stored();
+    const before = stored.list.find((p) => p.name === checked.name);
     this.#settings.set(PROFILES_KEY, {
       ...stored,
       list: [...stored.list.filter((p) => p.name !== checked.name), checked],
     });
+    // A key is bound to the addresses it was saved for: one the profile moves away from (or one left by an
+    // earlier profile of this name) is forgotten, never sent to the new address. Set the key again for it.
+    if (before === undefined || before.baseUrl !== checked.baseUrl || before.legacyBaseUrl !== checked.legacyBaseUrl)
+      this.#forgetKey(checked.name);
     return checked;
   }
 
@@ -227,6 +260,10 @@ export class ProfileStore {
 
   removeKey(name: string): boolean {
     this.get(name);
+    return this.#forgetKey(name);
+  }
+
+  #forgetKey(name: string): boolean {
     const session = this.#session.remove(name);
     const stored = this.#persistent?.remove(name) ?? false;
     return session || stored;

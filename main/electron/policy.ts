@@ -6,8 +6,12 @@ export const APP_SCHEME = 'app';
 export const APP_HOST = 'studio';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 
-/** Hosts always allowed to open in the browser; the hosts of the profiles' service addresses are added. */
-export const EXTERNAL_HOSTS: readonly string[] = ['github.com'];
+/**
+ * Hosts always allowed to open in the browser (and their subdomains): GitHub, and the public service's
+ * pages that Settings links (3d.csm.ai where keys are made, www.csm.ai/pricing, docs.csm.ai); the hosts of
+ * the profiles' service addresses are added.
+ */
+export const EXTERNAL_HOSTS: readonly string[] = ['github.com', 'csm.ai'];
 
 export function isAppUrl(url: string): boolean {
   try {

@@ -11,7 +11,7 @@ import {
   type MeshOptions,
 } from './outputs/index.ts';
 import { jointPositions, renderFigure } from './figure.ts';
-import { characterGlb, characterUsdz } from './character/outputs.ts';
+import { characterFbx, characterGlb, characterUsdz } from './character/outputs.ts';
 import {
   mapsOf,
   objTexturesOf,
@@ -47,6 +47,8 @@ export type Recipe =
   | { type: 'animated-glb'; seed: string; size: number; clips: string[] }
   /** An uploaded character (its stored JSON, `character`) skinned to its own skeleton, one clip per name (character/). */
   | { type: 'character-glb'; character: string; clips: string[] }
+  /** The uploaded character as binary FBX (mesh, skin, every bone), one take per clip name, as the service delivers it. */
+  | { type: 'character-fbx'; character: string; clips: string[] }
   /** The uploaded character's mesh as a static USDZ. */
   | { type: 'character-usdz'; character: string }
   /**
@@ -107,6 +109,7 @@ const EXTENSION: Record<Exclude<Recipe['type'], 'input' | 'made'>, string> = {
   glb: 'glb',
   'animated-glb': 'glb',
   'character-glb': 'glb',
+  'character-fbx': 'fbx',
   'character-usdz': 'usdz',
   obj: 'obj',
   mtl: 'mtl',
@@ -215,6 +218,8 @@ export function makeArtifact(recipe: Recipe, read: ReadStored = noStore): Buffer
       });
     case 'character-glb':
       return characterGlb(read(recipe.character), recipe.clips);
+    case 'character-fbx':
+      return characterFbx(read(recipe.character), recipe.clips);
     case 'character-usdz':
       return characterUsdz(read(recipe.character));
     case 'obj':

@@ -8,8 +8,11 @@ import type { EngineState } from './state.ts';
 
 export interface Services {
   state: EngineState;
-  /** Persists the state (atomically); call after every change before answering. */
-  save(): Promise<void>;
+  /**
+   * Persists the changes (one transaction); call after every change before answering, naming the records changed
+   * (or objects inside them) that were not inserted into a table since the last save (see state.ts).
+   */
+  save(...changed: object[]): Promise<void>;
   files: FileStore;
   /** Reads the inputs of sessions (URLs fetched, bytes checked) in the background. */
   inputs: InputReader;
@@ -22,4 +25,6 @@ export interface Services {
   uploadedImages: 'as-sent' | 'recompressed';
   /** The explicit fault rules; the session ones decide which session steps fail (see sessions/faults.ts). */
   faults: FaultController;
+  /** The format of an uploaded character's animated files (see LocalEngineOptions.animationFiles). */
+  animationFiles?: 'glb' | 'fbx';
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { makeAuthenticator } from './auth.ts';
 import type { Services } from './context.ts';
 import { FileStore, outputsIn } from './file-store.ts';
+import { ANIMATION_FILES_ENV } from './sessions/animation.ts';
 import { DEFAULT_INPUT_SETTINGS, InputReader, REMOTE_INPUTS_ENV, type InputSettings } from './inputs.ts';
 import { RetopologyRunner } from './retopology/runner.ts';
 import { Faults, parseFaultRules, type FaultController, type FaultRule } from './faults.ts';
@@ -49,6 +50,13 @@ export interface LocalEngineOptions {
    * picture in other bytes, as some services store uploads. Default `as-sent`.
    */
   uploadedImages?: 'as-sent' | 'recompressed';
+  /**
+   * The files of an uploaded character's animation (each prompt's `mesh_url`, the library's clips, the session's
+   * `animation_url` and `mesh_url`): `fbx` as the service delivers them (default: the character's mesh, skin and
+   * bones with each clip a take named after its prompt or label), or `glb` (ASSET_STUDIO_ENGINE_ANIMATION_FILES=glb
+   * sets it). Fixed for a session when its files are made. A model this engine made is rigged on its figure: GLB.
+   */
+  animationFiles?: 'glb' | 'fbx';
   /**
    * How inputs given by URL are read: size cap (default 1 GiB), time limit (default 60 s), and whether hosts
    * other than this machine are read (default `allow`; ASSET_STUDIO_ENGINE_REMOTE_INPUTS=refuse refuses them).
@@ -102,22 +110,27 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
   let stopNotifier: (() => Promise<void>) | undefined;
   let stopInputs: (() => Promise<void>) | undefined;
   let stopRetopologies: (() => Promise<void>) | undefined;
+  let closeStore: (() => Promise<void>) | undefined;
   try {
-    const store = await openState(options.dataDir);
+    const log = options.log ?? (() => undefined);
+    const store = await openState(options.dataDir, { log });
+    closeStore = () => store.close();
     const signer = await loadSigner(options.dataDir);
     const files = new FileStore(join(options.dataDir, 'files'), signer, options.urlTtlMs ?? 3_600_000, work);
     files.register(outputsIn(store.state)); // outputs of sessions finished before a restart
-    const inputs = new InputReader(files, inputSettings(options.inputs), store.save);
+    const inputs = new InputReader(files, inputSettings(options.inputs), (ref) => store.save(ref));
     stopInputs = () => inputs.close();
     const retopologies = new RetopologyRunner(files);
     stopRetopologies = () => retopologies.close();
     const services: Services = {
       state: store.state,
-      save: store.save,
+      save: (...changed) => store.save(...changed),
       files,
       clock: makeClock(speed),
       initialCredits: options.initialCredits ?? 1000,
       uploadedImages: options.uploadedImages ?? 'as-sent',
+      animationFiles:
+        options.animationFiles ?? (process.env[ANIMATION_FILES_ENV] === 'glb' ? ('glb' as const) : ('fbx' as const)),
       inputs,
       retopologies,
       faults,
@@ -128,7 +141,6 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
       ...animationHandlers(services),
       ...v3Handlers(services),
     };
-    const log = options.log ?? (() => undefined);
     const notifier = startNotifier({ state: store.state, handlers, intervalMs: options.webhookIntervalMs ?? 50, log });
     notifier.configure(options.webhook);
     stopNotifier = () => notifier.stop();
@@ -190,6 +202,7 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
     await stopRetopologies?.();
     await work.close();
     await closeServers(servers);
+    await closeStore?.();
     await lock.release();
     throw error;
   }

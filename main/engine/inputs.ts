@@ -59,13 +59,13 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 export class InputReader {
   private readonly files: FileStore;
   private readonly settings: InputSettings;
-  private readonly save: () => Promise<void>;
+  private readonly save: (changed: InputRef) => Promise<void>;
   private readonly closing = new AbortController();
   private readonly running = new Set<Promise<void>>();
   /** The connections of URL reads; destroyed by close(). */
   private readonly agent: Agent;
 
-  constructor(files: FileStore, settings: InputSettings, save: () => Promise<void>) {
+  constructor(files: FileStore, settings: InputSettings, save: (changed: InputRef) => Promise<void>) {
     this.files = files;
     this.settings = settings;
     this.save = save;
@@ -123,7 +123,7 @@ export class InputReader {
     if (this.closing.signal.aborted) return;
     ref.reading = false;
     ref.settled_at = Date.now();
-    await this.save().catch(() => undefined);
+    await this.save(ref).catch(() => undefined);
   }
 
   /** Reads a URL into the store and checks it; returns the stored file. */
@@ -204,7 +204,7 @@ async function download(
     }
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(current, {
+      res = await request(viaLoopback(current), {
         dispatcher,
         method: 'GET',
         signal,
@@ -267,7 +267,24 @@ function headerOf(headers: Dispatcher.ResponseData['headers'], name: string): st
 
 function isLoopback(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+  return isLocalhostName(host) || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** `localhost` and every `*.localhost` name (RFC 6761), with or without the root's trailing dot. */
+function isLocalhostName(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  return host === 'localhost' || host.endsWith('.localhost');
+}
+
+/**
+ * The URL to connect to: a `*.localhost` name is loopback by definition (RFC 6761) and is never looked up in
+ * DNS, where `evil.localhost` could name any machine: it is read from 127.0.0.1, the same port and path.
+ */
+function viaLoopback(url: URL): URL {
+  if (!isLocalhostName(url.hostname)) return url;
+  const local = new URL(url);
+  local.hostname = '127.0.0.1';
+  return local;
 }
 
 const NETWORK_REASONS: Record<string, (url: URL) => string> = {

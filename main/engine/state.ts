@@ -1,11 +1,25 @@
-// The engine's records, kept in <dataDir>/state.json: loaded at start, written durably (main/durable) after every change.
-import { readFile } from 'node:fs/promises';
+// The engine's records, kept in <dataDir>/engine.db (node:sqlite, WAL): one row per record (a session, an asset,
+// a style, an account's credits), its body as JSON. All rows are loaded at start into the live state the session
+// modules read and change in place; a save writes only the rows that changed, in one transaction.
+//
+// Which rows a save writes: a row inserted into or deleted from a table of the state (the tables are proxies that
+// see this), and the rows of the objects given to `save(...changed)` (a record, or any object inside one: an
+// input of a session names its row). Each of those rows is written when its JSON differs from what was last
+// written. `save()` with nothing given compares every row: always right, but it costs the whole state, so the
+// engine's own code names what it changed. ASSET_STUDIO_ENGINE_CHECK_SAVES=1 compares every row after each
+// named save too and reports a row changed but not named (a development check).
+//
+// An older engine's state.json (the whole state, rewritten after every change) is moved into the database
+// when the folder is opened, once; the file is then renamed state.json.migrated, never deleted.
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileDurable } from '../durable/write-file.ts';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { fsyncDirSync } from '../durable/write-file.ts';
 import type { AnimationRecord } from './sessions/animation.ts';
-import type { ImageTo3dRecord } from './sessions/image-to-3d.ts';
 import type { AssetRecord } from './sessions/assets.ts';
 import type { GenerationRecord } from './sessions/generation.ts';
+import type { ImageTo3dRecord } from './sessions/image-to-3d.ts';
 import type { RetopologyRecord } from './sessions/retopology.ts';
 import type { StyleRecord, TextToImageRecord } from './sessions/text-to-image.ts';
 
@@ -26,67 +40,426 @@ export interface EngineState {
   assets: Record<string, AssetRecord>;
 }
 
-const empty = (): EngineState => ({
-  version: VERSION,
-  credits: {},
-  imageTo3d: {},
-  textToImage: {},
-  styles: {},
-  animations: {},
-  retopology: {},
-  generations: {},
-  assets: {},
-});
+export type TableName = Exclude<keyof EngineState, 'version'>;
+export const TABLES: readonly TableName[] = [
+  'credits',
+  'imageTo3d',
+  'textToImage',
+  'styles',
+  'animations',
+  'retopology',
+  'generations',
+  'assets',
+];
+
+export const DATABASE_FILE = 'engine.db';
+export const STATE_JSON_FILE = 'state.json';
+export const CHECK_SAVES_ENV = 'ASSET_STUDIO_ENGINE_CHECK_SAVES';
+
+/**
+ * The schema's history (`PRAGMA user_version`): entry i brings the database from version i to i + 1. Entries are
+ * never edited once released; a change is a new entry at the end.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+CREATE TABLE records (
+  seq  INTEGER PRIMARY KEY,   -- insertion order, which is creation order
+  tbl  TEXT NOT NULL,         -- the table of the state: imageTo3d, assets, credits…
+  id   TEXT NOT NULL,         -- the record's key in that table (session code, asset id, user id…)
+  body TEXT NOT NULL,         -- the record as JSON
+  UNIQUE (tbl, id)
+);
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+`,
+];
+
+/** Primary SQLite result codes that mean "this file is not (or no longer) a database". */
+const SQLITE_CORRUPT = 11;
+const SQLITE_NOTADB = 26;
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+/** meta key: sha256 of the state.json moved into this database. */
+const MIGRATED_KEY = 'migrated_state_json_sha256';
+
+/** The engine's records database cannot be used as it is; the message names the file and what to do. */
+export class EngineStateError extends Error {
+  readonly path: string;
+
+  constructor(path: string, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'EngineStateError';
+    this.path = path;
+  }
+}
 
 export interface StateStore {
+  /** The live records; change them in place, then save. */
   readonly state: EngineState;
-  /** Writes the current state; calls made while a write runs are merged into one more write. */
-  save(): Promise<void>;
-  /** Waits for pending writes; later saves are ignored. */
+  /**
+   * Writes the rows that changed: those inserted or deleted since the last save, and those of the objects given
+   * (records, or objects inside records). With nothing given, every row is compared. Durable once it resolves.
+   */
+  save(...changed: object[]): Promise<void>;
+  /** Writes what is pending and closes the database; later saves are ignored. */
   close(): Promise<void>;
 }
 
-export async function openState(dataDir: string): Promise<StateStore> {
-  const path = join(dataDir, 'state.json');
-  const state = await load(path);
-  let idle: Promise<void> = Promise.resolve();
-  let queued: Promise<void> | undefined;
-  let closed = false;
-  return {
-    state,
-    save() {
-      if (closed) return Promise.resolve();
-      queued ??= idle.then(() => {
-        queued = undefined;
-        return writeFileDurable(path, JSON.stringify(state));
-      });
-      idle = queued.catch(() => undefined);
-      return queued;
-    },
-    async close() {
-      closed = true;
-      await idle;
-    },
-  };
+export interface OpenStateOptions {
+  /** Where notices go (the migration of a state.json, rows changed but not named in checked saves). */
+  log?: (line: string) => void;
+  /** Compare every row after each named save and report misses (default: ASSET_STUDIO_ENGINE_CHECK_SAVES=1). */
+  checkSaves?: boolean;
 }
 
-async function load(path: string): Promise<EngineState> {
-  let text: string;
+type RowKey = string; // `${table}\u0000${id}`
+const rowKey = (table: TableName, id: string): RowKey => `${table}\u0000${id}`;
+const splitKey = (key: RowKey): [TableName, string] => {
+  const at = key.indexOf('\u0000');
+  return [key.slice(0, at) as TableName, key.slice(at + 1)];
+};
+
+export async function openState(dataDir: string, options: OpenStateOptions = {}): Promise<StateStore> {
+  const path = join(dataDir, DATABASE_FILE);
+  const log = options.log ?? (() => undefined);
+  const checkSaves = options.checkSaves ?? process.env[CHECK_SAVES_ENV] === '1';
+  const db = openDatabase(path);
   try {
-    text = await readFile(path, 'utf8');
+    migrateStateJson(db, path, join(dataDir, STATE_JSON_FILE), log);
+    return new SqliteStateStore(db, path, loadRows(db, path), checkSaves);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return empty();
+    db.close();
     throw error;
   }
+}
+
+// ---- opening ---------------------------------------------------------------------------------------
+
+function damaged(path: string, detail: string, cause?: unknown): EngineStateError {
+  return new EngineStateError(
+    path,
+    `The engine's records database ${path} is damaged (${detail}). The engine did not start on it and changed nothing: ` +
+      `move it aside (rename it, and its -wal file if there is one, e.g. to ${DATABASE_FILE}.broken) to start the engine ` +
+      'with no records, or put back a copy from a backup.',
+    cause === undefined ? undefined : { cause },
+  );
+}
+
+function asDamaged<T>(path: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    const code = (error as { errcode?: unknown } | null)?.errcode;
+    if (typeof code === 'number' && [SQLITE_CORRUPT, SQLITE_NOTADB].includes(code & 0xff))
+      throw damaged(path, `SQLite says: ${(error as Error).message}`, error);
+    throw error;
+  }
+}
+
+function openDatabase(path: string): DatabaseSync {
+  if (existsSync(path)) {
+    const header = Buffer.alloc(SQLITE_MAGIC.length);
+    const fd = openSync(path, 'r');
+    let read: number;
+    try {
+      read = readSync(fd, header, 0, header.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+    // An empty file is an empty database (SQLite makes one so); anything else must start with SQLite's magic.
+    if (read > 0 && !header.subarray(0, read).equals(SQLITE_MAGIC.subarray(0, read)))
+      throw damaged(path, 'it is not a SQLite database');
+    if (read > 0 && read < SQLITE_MAGIC.length) throw damaged(path, 'it is cut short');
+  } else {
+    mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
+    closeSync(openSync(path, 'a', 0o600)); // private before SQLite opens it (its -wal and -shm files take its mode)
+  }
+  return asDamaged(path, () => {
+    const db = new DatabaseSync(path);
+    try {
+      // WAL with synchronous=FULL: each commit is on disk (the WAL synced) before the save resolves and the
+      // client gets its answer, as the state.json writes were; see README.md.
+      db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
+      transaction(db, () => {
+        const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+        if (version > MIGRATIONS.length)
+          throw new EngineStateError(
+            path,
+            `The engine's records database ${path} was written by a newer version of Asset Studio (schema ${version}, ` +
+              `this version knows up to ${MIGRATIONS.length}). Update Asset Studio, or give the engine another data folder. The file was not changed.`,
+          );
+        for (const migration of MIGRATIONS.slice(version)) db.exec(migration);
+        if (version < MIGRATIONS.length) db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
+      });
+      return db;
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  });
+}
+
+function transaction<T>(db: DatabaseSync, fn: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = fn();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+function loadRows(db: DatabaseSync, path: string): Map<RowKey, { value: unknown; json: string }> {
+  const rows = new Map<RowKey, { value: unknown; json: string }>();
+  const known = new Set<string>(TABLES);
+  asDamaged(path, () => {
+    for (const row of db.prepare('SELECT tbl, id, body FROM records ORDER BY seq').iterate()) {
+      const { tbl, id, body } = row as { tbl: string; id: string; body: string };
+      if (!known.has(tbl)) throw damaged(path, `a row of an unknown table ${JSON.stringify(tbl)}`);
+      let value: unknown;
+      try {
+        value = JSON.parse(body);
+      } catch (error) {
+        throw damaged(path, `the row ${tbl}/${id} is not valid JSON: ${(error as Error).message}`, error);
+      }
+      rows.set(rowKey(tbl as TableName, id), { value, json: body });
+    }
+  });
+  return rows;
+}
+
+/**
+ * Moves an older engine's state.json into the (empty) database, in one transaction, then renames it aside. A
+ * state.json found beside a database that already took it (the engine stopped between the two) is renamed aside;
+ * one beside a database that holds other records is refused, naming both files.
+ */
+function migrateStateJson(db: DatabaseSync, dbPath: string, jsonPath: string, log: (line: string) => void): void {
+  let text: string;
+  try {
+    text = readFileSync(jsonPath, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  const sha256 = createHash('sha256').update(text).digest('hex');
+  const migrated = db.prepare('SELECT value FROM meta WHERE key = ?').get(MIGRATED_KEY) as
+    | { value: string }
+    | undefined;
+  if (migrated?.value === sha256) {
+    renameAside(jsonPath, log);
+    return;
+  }
+  const count = (db.prepare('SELECT count(*) AS n FROM records').get() as { n: number }).n;
+  if (migrated !== undefined || count > 0) {
+    throw new EngineStateError(
+      jsonPath,
+      `The engine's data folder holds both an older engine's state ${jsonPath} and the records database ${dbPath}, ` +
+        `which already has ${count} records${migrated !== undefined ? ' and was made from another state.json' : ''}. ` +
+        `Move one of them away: move ${jsonPath} aside to keep the database, or move the database (and its -wal file) aside to start from the state.json. Nothing was changed.`,
+    );
+  }
+  const state = parseStateJson(jsonPath, text);
+  const insert = db.prepare('INSERT INTO records (tbl, id, body) VALUES (?, ?, ?)');
+  let rows = 0;
+  transaction(db, () => {
+    for (const table of TABLES) {
+      for (const [id, value] of Object.entries(state[table] ?? {})) {
+        insert.run(table, id, JSON.stringify(value));
+        rows++;
+      }
+    }
+    db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(MIGRATED_KEY, sha256);
+  });
+  renameAside(jsonPath, log);
+  log(
+    `engine: moved ${rows} records of ${jsonPath} into ${dbPath}; the old file is kept as ${STATE_JSON_FILE}.migrated`,
+  );
+}
+
+function parseStateJson(path: string, text: string): Partial<EngineState> {
   let value: Partial<EngineState>;
   try {
     value = JSON.parse(text) as Partial<EngineState>;
   } catch (error) {
-    throw new Error(
+    throw new EngineStateError(
+      path,
       `The engine state ${path} is not valid JSON (${(error as Error).message}); move it away to start afresh.`,
     );
   }
-  if (value.version !== VERSION)
-    throw new Error(`The engine state ${path} has version ${value.version}; this engine reads version ${VERSION}.`);
-  return { ...empty(), ...value };
+  if (value === null || typeof value !== 'object' || value.version !== VERSION)
+    throw new EngineStateError(
+      path,
+      `The engine state ${path} has version ${value?.version}; this engine reads version ${VERSION}.`,
+    );
+  return value;
+}
+
+/** state.json → state.json.migrated (or .migrated-2, -3… when that name is taken), the rename synced. */
+function renameAside(jsonPath: string, log: (line: string) => void): void {
+  let target = `${jsonPath}.migrated`;
+  for (let n = 2; existsSync(target); n++) target = `${jsonPath}.migrated-${n}`;
+  renameSync(jsonPath, target);
+  fsyncDirSync(join(jsonPath, '..'));
+  if (!target.endsWith('.migrated')) log(`engine: the older state ${jsonPath} was renamed ${target}`);
+}
+
+// ---- the live state and its saves ----------------------------------------------------------------------
+
+class SqliteStateStore implements StateStore {
+  readonly state: EngineState;
+  private readonly db: DatabaseSync;
+  private readonly path: string;
+  private readonly checkSaves: boolean;
+  /** The raw tables behind the proxies of `state`. */
+  private readonly raw = new Map<TableName, Record<string, unknown>>();
+  /** The JSON last written of every row. */
+  private readonly written = new Map<RowKey, string>();
+  /** The row each object inside a record belongs to. */
+  private readonly owner = new WeakMap<object, RowKey>();
+  /** Rows inserted, replaced or deleted since the last save. */
+  private readonly touched = new Set<RowKey>();
+  private readonly upsert: StatementSync;
+  private readonly remove: StatementSync;
+  private closed = false;
+
+  constructor(
+    db: DatabaseSync,
+    path: string,
+    rows: Map<RowKey, { value: unknown; json: string }>,
+    checkSaves: boolean,
+  ) {
+    this.db = db;
+    this.path = path;
+    this.checkSaves = checkSaves;
+    for (const table of TABLES) this.raw.set(table, {});
+    for (const [key, { value, json }] of rows) {
+      const [table, id] = splitKey(key);
+      this.raw.get(table)![id] = value;
+      this.written.set(key, json);
+      this.own(key, value);
+    }
+    const state = { version: VERSION } as EngineState;
+    for (const table of TABLES) (state as unknown as Record<string, unknown>)[table] = this.tableProxy(table);
+    this.state = state;
+    this.upsert = db.prepare(
+      'INSERT INTO records (tbl, id, body) VALUES (?, ?, ?) ON CONFLICT (tbl, id) DO UPDATE SET body = excluded.body',
+    );
+    this.remove = db.prepare('DELETE FROM records WHERE tbl = ? AND id = ?');
+  }
+
+  /** A table whose insertions, replacements and deletions mark their rows. */
+  private tableProxy(table: TableName): Record<string, unknown> {
+    const store = this;
+    return new Proxy(this.raw.get(table)!, {
+      set(target, id, value, receiver) {
+        if (typeof id !== 'string') return Reflect.set(target, id, value, receiver);
+        target[id] = value;
+        const key = rowKey(table, id);
+        store.touched.add(key);
+        store.own(key, value);
+        return true;
+      },
+      deleteProperty(target, id) {
+        if (typeof id === 'string' && Object.hasOwn(target, id)) store.touched.add(rowKey(table, id));
+        return Reflect.deleteProperty(target, id);
+      },
+      defineProperty(target, id, descriptor) {
+        if (typeof id === 'string') store.touched.add(rowKey(table, id));
+        return Reflect.defineProperty(target, id, descriptor);
+      },
+    });
+  }
+
+  /** Records `key` as the row of `value` and of every object inside it. */
+  private own(key: RowKey, value: unknown): void {
+    if (value === null || typeof value !== 'object') return;
+    this.owner.set(value, key);
+    for (const item of Array.isArray(value) ? value : Object.values(value)) this.own(key, item);
+  }
+
+  save(...changed: object[]): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    let writes = new Map<RowKey, string | undefined>();
+    try {
+      const rows = new Set(this.touched);
+      let everything = changed.length === 0;
+      for (const object of changed) {
+        const key = this.owner.get(object);
+        if (key === undefined)
+          everything = true; // not (yet) inside a record: compare them all
+        else rows.add(key);
+      }
+      writes = this.changedRows(everything ? this.allRows() : rows);
+      if (this.checkSaves && !everything) this.reportMisses(writes);
+      this.touched.clear();
+      this.write(writes);
+      return Promise.resolve();
+    } catch (error) {
+      for (const key of writes.keys()) this.touched.add(key); // written by the next save
+      return Promise.reject(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    try {
+      if (this.touched.size > 0) this.write(this.changedRows(this.touched));
+    } finally {
+      this.closed = true;
+      this.db.close();
+    }
+  }
+
+  private allRows(): Set<RowKey> {
+    const keys = new Set(this.written.keys()); // deleted ones too
+    for (const [table, rows] of this.raw) for (const id of Object.keys(rows)) keys.add(rowKey(table, id));
+    return keys;
+  }
+
+  /** The rows among `keys` whose JSON differs from what was written: the new JSON, or undefined for a deleted row. */
+  private changedRows(keys: Iterable<RowKey>): Map<RowKey, string | undefined> {
+    const writes = new Map<RowKey, string | undefined>();
+    for (const key of keys) {
+      if (writes.has(key)) continue;
+      const [table, id] = splitKey(key);
+      const rows = this.raw.get(table)!;
+      const json = Object.hasOwn(rows, id) ? JSON.stringify(rows[id]) : undefined;
+      if (json !== this.written.get(key)) writes.set(key, json);
+    }
+    return writes;
+  }
+
+  private reportMisses(writes: Map<RowKey, string | undefined>): void {
+    for (const [key, json] of this.changedRows(this.allRows())) {
+      if (writes.has(key)) continue;
+      writes.set(key, json);
+      const [table, id] = splitKey(key);
+      process.stderr.write(`engine: ${table}/${id} changed but its save did not name it\n${new Error('save').stack}\n`);
+    }
+  }
+
+  private write(writes: Map<RowKey, string | undefined>): void {
+    if (writes.size === 0) return;
+    asDamaged(this.path, () =>
+      transaction(this.db, () => {
+        for (const [key, json] of writes) {
+          const [table, id] = splitKey(key);
+          if (json === undefined) this.remove.run(table, id);
+          else this.upsert.run(table, id, json);
+        }
+      }),
+    );
+    for (const [key, json] of writes) {
+      if (json === undefined) {
+        this.written.delete(key);
+        continue;
+      }
+      this.written.set(key, json);
+      const [table, id] = splitKey(key);
+      this.own(key, this.raw.get(table)![id]); // objects put into the record since
+    }
+  }
 }

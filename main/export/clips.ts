@@ -7,9 +7,14 @@ import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import type { ExportClip } from '../../shared/export-options.ts';
 import { ExportError, reason } from './errors.ts';
 
-/** A clip that can go in the export: where its GLB is, and which animation of it (default: its first). */
+/** A clip that can go in the export: where its file is, its format, and which animation of it (default: its first). */
 export interface ClipSource extends ExportClip {
   path: string;
+  /**
+   * The file's format, as shared/file-format.ts found it (the service's clips are FBX, each the whole character
+   * with its one take). Omitted: a GLB the caller made or checked itself.
+   */
+  format?: 'glb' | 'fbx';
   /** The animation's name inside the file, for a file holding several (the session's animation). */
   animation?: string;
 }
@@ -22,11 +27,17 @@ export interface MergedClips {
   skipped: { name: string; why: string }[];
 }
 
-/** Which of the clips `wanted` names (by id, key or name); all when `wanted` is undefined. Unknown names are an error. */
+/**
+ * Which of the clips `wanted` names (by id, key or name; `library` every library clip and `all` every clip,
+ * unless a clip is called so); all when `wanted` is undefined. Unknown names are an error.
+ */
 export function chooseClips(clips: readonly ClipSource[], wanted: readonly string[] | undefined): ClipSource[] {
   if (wanted === undefined) return [...clips];
-  const matches = (c: ClipSource, w: string) => c.id === w || c.id.slice(c.id.indexOf(':') + 1) === w || c.name === w;
-  const unknown = wanted.filter((w) => !clips.some((c) => matches(c, w)));
+  const named = (c: ClipSource, w: string) => c.id === w || c.id.slice(c.id.indexOf(':') + 1) === w || c.name === w;
+  const group = (c: ClipSource, w: string) =>
+    !clips.some((d) => named(d, w)) && (w === 'all' || (w === 'library' && c.source === 'library'));
+  const matches = (c: ClipSource, w: string) => named(c, w) || group(c, w);
+  const unknown = wanted.filter((w) => !clips.some((c) => matches(c, w)) && w !== 'all' && w !== 'library');
   if (unknown.length > 0) {
     const known = clips.map((c) => `"${c.name}"`).join(', ') || 'none';
     throw new ExportError('bad-input', {

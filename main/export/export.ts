@@ -53,7 +53,10 @@ export interface ExportOptions {
   transforms?: Transforms;
   /** The one mesh format written (presets.ts chooseFormat); the engine's default when omitted. */
   format?: ExportFormat | undefined;
-  /** An animated model's clips (each a GLB of the same rig): the GLB written holds them all, or those `keepClips` names. */
+  /**
+   * An animated model's clips (each a GLB or FBX of the same rig): GLB clips are gathered in the GLB written, FBX
+   * clips are written one FBX per clip; all of them, or those `keepClips` names.
+   */
   clips?: readonly ClipSource[] | undefined;
   /** Which of `clips` to keep, by output key, id or name (shared/export-options.ts exportClipsSchema); all when omitted. */
   keepClips?: readonly string[] | undefined;
@@ -234,13 +237,40 @@ async function decide(options: Omit<ExportOptions, 'overwrite' | 'onProgress'>, 
   const project = await detectProject(options.projectDir, options.engine);
   const preset = PRESETS[project.engine];
   const assetName = styleName(options.name, preset.style);
-  const choice = chooseFormat(project, formatsOnOffer(options.files, transforms), options.format);
+  // FBX clips (the service's) are written as FBX, or made into one GLB: both are on offer.
+  const fbxClips: SourceFile[] = (options.clips ?? [])
+    .filter((c) => c.format === 'fbx')
+    .map((c) => ({ kind: 'fbx', path: c.path }));
+  const offered = formatsOnOffer(options.files, transforms);
+  // GLB clips without transforms can be written as one FBX with a take per clip, too.
+  const glbClips = !hasTransforms(transforms) && (options.clips ?? []).some((c) => c.format !== 'fbx');
+  const choice = chooseFormat(
+    project,
+    fbxClips.length > 0
+      ? [...new Set<FileKind>([...offered, 'fbx', 'glb'])]
+      : glbClips && offered.includes('glb')
+        ? [...new Set<FileKind>([...offered, 'fbx'])]
+        : offered,
+    options.format,
+  );
   let format = choice.format;
   let note = choice.note;
   const glb = options.files.find((f) => f.kind === 'glb');
   const reads = selectFiles(preset, options.files, false, format).chosen;
   await checkSources(
-    glb && (hasTransforms(transforms) || options.clips?.length) ? [...new Set([glb, ...reads])] : reads,
+    fbxClips.length > 0
+      ? [
+          ...new Set([
+            ...fbxClips.map((c) => ({
+              ...c,
+              kind: format === 'glb' || hasTransforms(transforms) ? ('glb' as const) : c.kind,
+            })),
+            ...reads,
+          ]),
+        ]
+      : glb && (hasTransforms(transforms) || options.clips?.length)
+        ? [...new Set([glb, ...reads])]
+        : reads,
     preset,
     transforms,
   );
@@ -252,15 +282,17 @@ async function decide(options: Omit<ExportOptions, 'overwrite' | 'onProgress'>, 
     if (
       !(error instanceof ExportError && error.code === 'bad-format') ||
       options.format !== undefined ||
-      !glb ||
+      (!glb && fbxClips.length === 0) ||
       formatRefusal(project, 'glb') !== undefined
     )
       throw error;
-    refusals.push({ file: { ...glb, kind: format as FileKind }, why: error.why.replace(/^is not written: /, '') });
+    const model = glb ?? fbxClips[0]!;
+    refusals.push({ file: { ...model, kind: format as FileKind }, why: error.why.replace(/^is not written: /, '') });
     note = `${PRESETS[project.engine].label} gets GLB: ${error.why.replace(/^is not written: /, '')}`;
     format = 'glb';
     return prepare(format);
   });
+  if (prepared.note !== undefined) note = note === undefined ? prepared.note : `${note}. ${prepared.note}`;
   const selection = selectFiles(preset, prepared.files, false, format);
   const { chosen, skipped } = await onlyUsedTextures(selection.chosen, [
     ...refusals,
@@ -370,11 +402,13 @@ function planNames(chosen: SourceFile[], preset: Preset, asset: string): Planned
     const ext = extensionOf(source);
     const stem = basename(sourceName(source), extname(sourceName(source)));
     const name =
-      source.kind !== 'texture'
-        ? fileName(preset, asset, ext, taken)
-        : withFbx
-          ? fileName(preset, styleName(stem, 'keep'), ext, taken)
-          : fileName(preset, asset, ext, taken, stem);
+      source.clip !== undefined
+        ? fileName(preset, asset, ext, taken, source.clip)
+        : source.kind !== 'texture'
+          ? fileName(preset, asset, ext, taken)
+          : withFbx
+            ? fileName(preset, styleName(stem, 'keep'), ext, taken)
+            : fileName(preset, asset, ext, taken, stem);
     taken.add(name.toLowerCase());
     return { source, name };
   });

@@ -1,6 +1,7 @@
 // The files of a finished job that an export can use, taken from the download cache (no network):
 // each cached output (shared/output-kind.ts) mapped to the export's file kind. An animation job's clips
-// (the library's and every prompt's, each a GLB of the same rig) are gathered into its one GLB (clips.ts);
+// (the library's and every prompt's, each a GLB or FBX of the same rig: the service's are FBX) are gathered into
+// its one GLB (clips.ts), or written one FBX per clip;
 // a retopology's OBJ comes with the MTL and textures the cache keeps beside it (cache/obj-companions.ts).
 import { jobDef } from '../../shared/kinds/index.ts';
 import { fileNameOf } from '../../shared/url-name.ts';
@@ -15,6 +16,7 @@ import {
 import { fetchJobOutputs } from '../cache/auto-download.ts';
 import type { DownloadCache } from '../cache/download-cache.ts';
 import type { OutputFormat } from '../cache/outputs.ts';
+import type { FileFormat } from '../../shared/file-format.ts';
 import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import type { ClipSource } from './clips.ts';
@@ -34,7 +36,7 @@ import type { Transforms } from './transform.ts';
  * The export kind of a cached output, or undefined when an export does not write it. Pictures that no
  * material uses are not textures: the animation's joint render, the retopology's preview picture.
  */
-function exportKindOf(kind: OutputKind | undefined): FileKind | undefined {
+function exportKindOf(kind: OutputKind | undefined, format: () => FileFormat | undefined): FileKind | undefined {
   switch (kind?.type) {
     case 'mesh':
       if (kind.format === 'usdz') return 'usdz';
@@ -42,10 +44,10 @@ function exportKindOf(kind: OutputKind | undefined): FileKind | undefined {
       if (kind.stage !== 'final') return kind.stage === 'preview' && kind.format === 'zip' ? 'zip' : undefined;
       return kind.format;
     case 'animation':
-      return 'glb';
+      return animatedKind(format());
     case 'clip':
-      // The model of an animation job when the session's own GLB is not cached; its clips are gathered apart.
-      return kind.format === 'usdz' ? (kind.source === 'prompt' ? 'usdz' : undefined) : 'glb';
+      // The model of an animation job when the session's own is not cached; its clips are gathered apart.
+      return kind.format === 'usdz' ? (kind.source === 'prompt' ? 'usdz' : undefined) : animatedKind(format());
     case 'retopology':
       return kind.file === 'obj' ? 'obj' : undefined;
     case 'obj-file':
@@ -55,6 +57,11 @@ function exportKindOf(kind: OutputKind | undefined): FileKind | undefined {
     default:
       return undefined; // the uploaded mesh, the render, the video, spin views, thumbnail, and keys this version does not know
   }
+}
+
+/** An animated model is written in the format its file is (file-format.ts: its bytes, then its URL): FBX from the service. */
+function animatedKind(format: FileFormat | undefined): FileKind | undefined {
+  return format === 'glb' || format === 'fbx' ? format : undefined;
 }
 
 const mesh = (stage: MeshStage, format: MeshFileFormat) => formatOutputKind({ type: 'mesh', stage, format });
@@ -90,7 +97,7 @@ export function exportSourcesOf(job: Pick<JobRecord, 'remoteId' | 'step'>, cache
   const companions: { of: string; file: SourceFile }[] = [];
   for (const entry of entries) {
     const parsed = parseOutputKind(entry.kind);
-    const kind = exportKindOf(parsed);
+    const kind = exportKindOf(parsed, () => cache.formatOf(entry));
     if (kind === undefined) continue;
     const path = cache.open(entry.sessionId, entry.kind);
     if (path === undefined) continue;
@@ -129,22 +136,24 @@ export function clipSourcesOf(
   if (job.remoteId === null) return [];
   const names = mergedNames([job, ...sameSession]);
   if (names === undefined) return [];
-  const cached = new Map<string, string>();
+  const cached = new Map<string, { path: string; format: 'glb' | 'fbx' }>();
   for (const e of cache.list()) {
     if (e.sessionId !== job.remoteId || e.state !== 'complete') continue;
+    const format = animatedKind(cache.formatOf(e));
+    if (format !== 'glb' && format !== 'fbx') continue;
     const path = cache.open(e.sessionId, e.kind);
-    if (path !== undefined) cached.set(e.kind, path);
+    if (path !== undefined) cached.set(e.kind, { path, format });
   }
   const animation = cached.get(formatOutputKind({ type: 'animation' }));
   const out: ClipSource[] = [];
   for (const source of ['library', 'prompt'] as const) {
     for (const [id, label] of names[source]) {
-      const key = formatOutputKind({ type: 'clip', source, id, format: 'glb' });
-      const path = cached.get(key);
+      const key = formatOutputKind({ type: 'clip', source, id, format: 'model' });
+      const file = cached.get(key);
       const name = label || id;
-      if (path !== undefined) out.push({ id: key, name, source, path });
+      if (file !== undefined) out.push({ id: key, name, source, ...file });
       else if (source === 'library' && animation !== undefined)
-        out.push({ id: key, name, source, path: animation, animation: label });
+        out.push({ id: key, name, source, ...animation, animation: label });
     }
   }
   return out;
@@ -167,7 +176,10 @@ export interface JobExportOptions {
   overwrite?: boolean | undefined;
   /** The one mesh format written; the engine's default when omitted (presets.ts chooseFormat). */
   format?: ExportFormat | undefined;
-  /** An animation job's clips to keep in its GLB, by output key, id or name (clipSourcesOf); every clip when omitted. */
+  /**
+   * An animation job's clips to keep, by output key, id or name (clipSourcesOf); `library` names every library
+   * clip, `all` every clip. Omitted: the user's prompts (every clip when the job has none), in the UI as in the CLI.
+   */
   clips?: readonly string[] | undefined;
 }
 
@@ -241,7 +253,7 @@ function assetOptions(
     files,
     ...(options.transforms && { transforms: options.transforms }),
     ...(options.format && { format: options.format }),
-    ...(clips.length > 0 && { clips, ...(options.clips && { keepClips: options.clips }) }),
+    ...(clips.length > 0 && { clips, keepClips: options.clips ?? defaultClips(clips) }),
     source: {
       sessionId: remoteId,
       jobId: job.id,
@@ -250,6 +262,12 @@ function assetOptions(
       result: job.result,
     },
   };
+}
+
+/** The clips exported when none are named: the user's prompts, in the UI as in the CLI; every clip of a job without prompts. */
+export function defaultClips(clips: readonly ClipSource[]): string[] {
+  const prompts = clips.filter((c) => c.source === 'prompt');
+  return (prompts.length > 0 ? prompts : clips).map((c) => c.id);
 }
 
 /** `create-3d chair.png` → `chair`; `retopology https://…/mesh.glb?sp=r&sig=…` → `mesh`. */

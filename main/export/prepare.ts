@@ -2,12 +2,16 @@
 // animation clips (clips.ts), transformed (transform.ts), and with transforms the FBX or OBJ made from that
 // transformed model (convert.ts) in place of the untransformed ones, so that every format written is the
 // same model. Files that need no change are read from where they are.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { ExportFormat } from '../../shared/export-options.ts';
 import type { Bounds } from './bounds.ts';
 import { chooseClips, mergeClips, type ClipSource } from './clips.ts';
 import { convertGlb } from './convert.ts';
-import { ioError } from './errors.ts';
+import { readFbxAnimated, type SampledTake } from '../formats/fbx-read.ts';
+import { writeSkinnedFbx } from '../formats/fbx-skinned.ts';
+import { readSkinnedGlb } from '../formats/glb-skinned.ts';
+import { writeSkinnedGlb } from '../formats/skinned-glb.ts';
+import { ExportError, ioError, reason } from './errors.ts';
 import type { FileKind } from './presets.ts';
 import { hasTransforms, transformGlb, type Transforms } from './transform.ts';
 
@@ -19,6 +23,8 @@ export interface PreparedFile {
   /** The bytes to write, when they were made in memory (merged, transformed, converted). */
   data?: Uint8Array;
   transformed?: boolean;
+  /** The clip this file holds, when it is one file per clip (the service's FBX clips): it is named after it. */
+  clip?: string;
 }
 
 export interface PrepareOptions {
@@ -36,7 +42,12 @@ export interface Prepared<F extends PreparedFile> {
   replaced: { file: F; why: string }[];
   bbox?: Bounds;
   clips?: { written: string[]; skipped: { name: string; why: string }[] };
+  /** How the clips are written, for the plan (one FBX per clip). */
+  note?: string;
 }
+
+/** The program an FBX made by the export names in its header. */
+const FBX_CREATOR = 'Asset Studio export';
 
 const MESH_OR_COMPANION: ReadonlySet<FileKind> = new Set(['fbx', 'obj', 'mtl', 'usdz', 'zip']);
 
@@ -48,6 +59,7 @@ export async function prepareFiles<F extends PreparedFile>(
   const clips =
     options.clips !== undefined && options.clips.length > 0 ? chooseClips(options.clips, options.keepClips) : undefined;
   const transforms = hasTransforms(options.transforms) ? options.transforms : undefined;
+  if (clips?.some((c) => c.format === 'fbx')) return fbxClips(files, clips, options.format, transforms);
   if (glb === undefined || (clips === undefined && transforms === undefined))
     return { files: [...files], replaced: [] };
 
@@ -66,6 +78,16 @@ export async function prepareFiles<F extends PreparedFile>(
     if (t.bbox) out.bbox = t.bbox;
   }
   const made = { ...glb, data: bytes, transformed: transforms !== undefined } as F;
+  if (transforms === undefined && clips !== undefined && options.format === 'fbx') {
+    // An engine that imports FBX only (Unity without a glTF package): the clips as takes of one FBX.
+    const character = await readSkinnedGlb(bytes, glb.name ?? glb.path);
+    if (character !== undefined && character.takes.length > 0) {
+      const fbx = { ...glb, kind: 'fbx', name: 'model.fbx', data: writeSkinnedFbx(character, FBX_CREATOR) } as F;
+      out.files = [...files.filter((f) => f.kind !== 'glb' && f.kind !== 'fbx'), fbx];
+      out.note = `One FBX with every clip (${character.takes.length}) as a take, made from the GLB clips`;
+      return out;
+    }
+  }
   if (transforms === undefined) {
     out.files = files.map((f) => (f === glb ? made : f));
     return out;
@@ -91,6 +113,155 @@ export async function prepareFiles<F extends PreparedFile>(
     ...converted.map((c) => ({ ...c, path: glb.path, transformed: true }) as F),
   ];
   return out;
+}
+
+/**
+ * The clips of an animation whose files are FBX (the service's: each the character, its mesh, skin and bones,
+ * with one take named after the prompt). For FBX (Unity, Unreal) they are written as they are, one FBX per
+ * clip, named after the clip: each imports as the model with its animation (Unity: one AnimationClip per file,
+ * all on the same avatar); transforms are refused there (baking them into an FBX would need its rig rewritten,
+ * and the engines' importers scale and turn FBX themselves). For GLB (Godot, a plain folder) one GLB is made
+ * with every clip: the character read from the first clip's FBX and each clip's take sampled on its bones
+ * (main/formats/fbx-read.ts, skinned-glb.ts), then transformed like any GLB.
+ */
+async function fbxClips<F extends PreparedFile>(
+  files: readonly F[],
+  clips: readonly ClipSource[],
+  format: ExportFormat | undefined,
+  transforms: Transforms | undefined,
+): Promise<Prepared<F>> {
+  const model = new Set<string>(['fbx', 'glb']);
+  const fbxClips = clips.filter((c) => c.format === 'fbx');
+  const skipped = clips
+    .filter((c) => c.format !== 'fbx')
+    .map((c) => ({ name: c.name, why: 'its file is a GLB, and the other clips are FBX: one format per export' }));
+  if (format === 'glb') return glbOfFbxClips(files, fbxClips, skipped, transforms);
+  if (transforms !== undefined)
+    throw new ExportError('bad-format', {
+      file: 'FBX of the clips',
+      why: 'is not written: FBX is not written with transforms for animated models: the clips are FBX files as the service made them, and baking scale, pivot or up axis into them would need their rig rewritten (export the GLB, or the FBX without transforms: the engine importers scale and turn FBX themselves)',
+      fix: 'Choose GLB, or export without transforms',
+    });
+  if (format !== 'fbx')
+    throw new ExportError('bad-format', {
+      file: `${(format ?? 'no format').toUpperCase()} of the clips`,
+      why: 'is not written: the clips are animated FBX files, which this format cannot hold',
+      fix: 'Export FBX or GLB',
+    });
+  const names = new Set<string>();
+  const paths = new Set<string>();
+  const fbx: F[] = [];
+  for (const c of fbxClips) {
+    if (paths.has(c.path)) continue; // a file holding several chosen takes (the session's animation) is written once
+    paths.add(c.path);
+    let name = c.name || 'clip';
+    for (let n = 2; names.has(name); n++) name = `${c.name || 'clip'} (${n})`;
+    names.add(name);
+    fbx.push({ kind: 'fbx', path: c.path, name: `${name}.fbx`, clip: name } as F);
+  }
+  return {
+    files: [...files.filter((f) => !model.has(f.kind)), ...fbx],
+    replaced: [],
+    clips: { written: fbxClips.map((c) => c.name), skipped },
+    note: `One FBX per clip (${fbx.length}), each the character with its take named after the clip, as the service delivers them`,
+  };
+}
+
+/**
+ * FBX clips read lately, by path and file identity (size, modification time): the export panel plans again at
+ * every change of its options, and reading a character's FBX takes about a second. A few are kept.
+ */
+const readClips = new Map<string, Promise<Awaited<ReturnType<typeof readFbxAnimated>>>>();
+const KEPT_CLIPS = 24;
+
+async function readFbxClip(path: string): Promise<Awaited<ReturnType<typeof readFbxAnimated>>> {
+  const info = await stat(path).catch((error: unknown) => Promise.reject(ioError(path, 'reading a clip', error)));
+  const key = `${path}\n${info.size}\n${info.mtimeMs}`;
+  let read = readClips.get(key);
+  if (read === undefined) {
+    read = readFile(path)
+      .catch((error: unknown) => Promise.reject(ioError(path, 'reading a clip', error)))
+      .then((bytes) => readFbxAnimated(bytes, path))
+      .catch((error: unknown) => {
+        readClips.delete(key);
+        if (error instanceof ExportError) throw error;
+        throw new ExportError('unreadable-glb', {
+          file: path,
+          why: `cannot be read as an animated FBX to make the GLB (${reason(error)})`,
+          fix: 'Download the job again, or export FBX',
+          cause: error,
+        });
+      });
+    readClips.set(key, read);
+    while (readClips.size > KEPT_CLIPS) readClips.delete(readClips.keys().next().value!);
+  }
+  return read;
+}
+
+/** One GLB of FBX clips: the character of the first, every clip's take on its bones (by name), named after the clip. */
+async function glbOfFbxClips<F extends PreparedFile>(
+  files: readonly F[],
+  clips: readonly ClipSource[],
+  skipped: { name: string; why: string }[],
+  transforms: Transforms | undefined,
+): Promise<Prepared<F>> {
+  const load = (path: string) => readFbxClip(path);
+  const first = clips[0];
+  if (first === undefined)
+    throw new ExportError('nothing-to-export', {
+      file: 'the clips',
+      why: 'none is chosen',
+      fix: 'Choose at least one clip',
+    });
+  const base = (await load(first.path)).model;
+  const boneIndex = new Map(base.bones.map((b, i) => [b.name, i]));
+  const takes: SampledTake[] = [];
+  const written: string[] = [];
+  for (const clip of clips) {
+    const { model, takes: found } = await load(clip.path);
+    const take = clip.animation === undefined ? found[0] : found.find((t) => t.name === clip.animation);
+    if (!take) {
+      skipped.push({
+        name: clip.name,
+        why: clip.animation === undefined ? 'its file has no animation' : `its file has no take "${clip.animation}"`,
+      });
+      continue;
+    }
+    const missing = model.bones.find((b) => !boneIndex.has(b.name));
+    if (missing) {
+      skipped.push({ name: clip.name, why: `it moves a bone the model does not have ("${missing.name}")` });
+      continue;
+    }
+    let name = clip.name || 'clip';
+    for (let n = 2; written.includes(name); n++) name = `${clip.name || 'clip'} (${n})`;
+    written.push(name);
+    takes.push({
+      name,
+      times: take.times,
+      tracks: take.tracks.map((t) => ({ ...t, bone: boneIndex.get(model.bones[t.bone]!.name)! })),
+    });
+  }
+  let bytes: Uint8Array = await writeSkinnedGlb(base, takes, first.name || 'character');
+  let bbox: Bounds | undefined;
+  if (transforms !== undefined) {
+    const t = await transformGlb(bytes, transforms, first.path);
+    bytes = t.glb;
+    bbox = t.bbox;
+  }
+  const glb = {
+    kind: 'glb',
+    path: first.path,
+    name: 'model.glb',
+    data: bytes,
+    transformed: transforms !== undefined,
+  } as F;
+  return {
+    files: [...files.filter((f) => f.kind !== 'fbx' && f.kind !== 'glb'), glb],
+    replaced: [],
+    ...(bbox && { bbox }),
+    clips: { written, skipped },
+    note: `One GLB with every clip (${written.length}), made from the service's FBX clips`,
+  };
 }
 
 /** The bytes of a source file. */

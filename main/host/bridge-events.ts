@@ -74,7 +74,7 @@ export function forwardServiceEvents(
       events.emit('cache.progress', { ...p, total: p.total ?? null });
   };
   const output = (entry: Parameters<typeof toCachedOutput>[0]) =>
-    events.emit('cache.output', toCachedOutput(entry, cacheUrl));
+    events.emit('cache.output', toCachedOutput(entry, cacheUrl, s.cache.formatOf(entry)));
   const readError = (_record: JobRecord, error: Error) => {
     s.health.record({ error });
     events.notice('warning', error.message);

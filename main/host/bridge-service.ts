@@ -28,7 +28,7 @@ import { cachedPicture, thumbnailsOf } from '../app/thumbnails.ts';
 import { removeKey, setKey } from '../app/profile-actions.ts';
 import type { Services } from '../app/services.ts';
 import { savedOutputFormats, settingsView, updateSettings } from '../app/settings-actions.ts';
-import { fetchJobOutputs } from '../cache/auto-download.ts';
+import { pullJobOutputs } from '../app/pull-outputs.ts';
 import { findOriginal } from '../cache/original.ts';
 import { cachedZipEntries, ZipEntryError } from '../cache/zip-entries.ts';
 import type { KeyVault, Profile } from '../config/profiles.ts';
@@ -43,7 +43,8 @@ import { BridgeBatches } from './bridge-batches.ts';
 import { BridgeEvents, forwardServiceEvents, redacted } from './bridge-events.ts';
 import { BridgeFailure, conflict, invalidInput, notFound, toBridgeError, unsupported } from './errors.ts';
 import { outputLabelOf } from '../../shared/kinds/index.ts';
-import { modelFormat, parseOutputKind } from '../../shared/output-kind.ts';
+import { isAnimatedModel, modelFormat, parseOutputKind } from '../../shared/output-kind.ts';
+import type { FileFormat } from '../../shared/file-format.ts';
 import { toCachedOutput, toJobView } from './views.ts';
 
 export type FileRef = { path: string } | { uploadId: string };
@@ -320,8 +321,7 @@ export class BridgeService {
           throw conflict(
             `"${job.label}" has no outputs to download: it is ${job.rawStatus || job.state}. Wait until it has succeeded.`,
           );
-        const { cache, store, tracker } = this.services;
-        await fetchJobOutputs(cache, store, job, () => tracker.refresh(job.id), savedOutputFormats(session.settings));
+        await pullJobOutputs(this.services, job, savedOutputFormats(session.settings)); // as set now, not at start
         return { outputs: this.#outputsOf(job.remoteId) };
       },
       'cache.entries': async (i) => {
@@ -414,7 +414,9 @@ export class BridgeService {
     const { cache, store } = this.services;
     const models: CommandOutput<'cache.models'>['models'] = [];
     for (const entry of cache.list().sort((a, b) => b.lastAccessAt - a.lastAccessAt)) {
-      const format = modelFormat(parseOutputKind(entry.kind));
+      const kind = parseOutputKind(entry.kind);
+      const animated = isAnimatedModel(kind) ? animatedFormat(cache.formatOf(entry)) : undefined;
+      const format = modelFormat(kind, animated);
       const view = toCachedOutput(entry, this.#platform.cacheUrl);
       if (format === undefined || view.state !== 'complete' || view.url === null) continue;
       const job = store.jobs.findByRemoteId(entry.sessionId);
@@ -435,7 +437,7 @@ export class BridgeService {
     return this.services.cache
       .list()
       .filter((e) => e.sessionId === sessionId)
-      .map((e) => toCachedOutput(e, this.#platform.cacheUrl));
+      .map((e) => toCachedOutput(e, this.#platform.cacheUrl, this.services.cache.formatOf(e)));
   }
 
   #dialogs() {
@@ -445,4 +447,9 @@ export class BridgeService {
       );
     return this.#platform.dialogs;
   }
+}
+
+/** GLB or FBX, the formats an animated model comes in; anything else is no animated model. */
+function animatedFormat(format: FileFormat | undefined): 'glb' | 'fbx' | undefined {
+  return format === 'glb' || format === 'fbx' ? format : undefined;
 }

@@ -23,6 +23,11 @@ export interface EventSocketOptions {
   path: string;
   /** Why an upgrade is refused (a status line such as `403 Forbidden`), or undefined to accept it. */
   allow: (req: IncomingMessage) => string | undefined;
+  /**
+   * The subprotocol selected when the page offers it (beside the one carrying its token, which is never
+   * echoed back): a browser fails a socket whose offered subprotocols the server does not answer.
+   */
+  protocol?: string;
   /** Default MAX_BUFFERED_EVENT_BYTES. */
   maxBufferedBytes?: number;
 }
@@ -33,7 +38,12 @@ export function attachEventSocket(
   options: EventSocketOptions,
 ): EventSocket {
   const maxBuffered = options.maxBufferedBytes ?? MAX_BUFFERED_EVENT_BYTES;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 1024,
+    handleProtocols: (offered) =>
+      options.protocol !== undefined && offered.has(options.protocol) ? options.protocol : false,
+  });
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node leaves an upgraded socket without an error listener: a peer resetting it would end the process.
     socket.on('error', () => socket.destroy());

@@ -1,7 +1,7 @@
 // The web host's address kept between launches: `<data dir>/web-host.json` ({port, token}, 0600 in the 0700
 // data folder, written atomically) holds the port and token of the last launch. The next launch listens on
 // that port again when it is free and keeps the token with it, so a browser tab left open reconnects by
-// itself (its cookie still holds the token) and a bookmark of the address keeps working. When the port is
+// itself (its sessionStorage still holds the token). When the port is
 // taken (another program, or a second host on the same folder), the host takes a free port and a new token,
 // and saves those. Delete the file to get a new token at the next launch.
 import { readFile } from 'node:fs/promises';

@@ -1,5 +1,6 @@
 // What the UI may see of main's records: JobRecord → JobView, CacheEntry → CachedOutput.
 import type { CachedOutput, JobView } from '../../shared/bridge/contract.ts';
+import type { FileFormat } from '../../shared/file-format.ts';
 import { CANCELLED_STATUS } from '../app/job-actions.ts';
 import type { CacheEntry } from '../store/cache-entries.ts';
 import type { JobRecord } from '../store/jobs.ts';
@@ -30,7 +31,11 @@ export function toJobView(job: JobRecord): JobView {
 }
 
 /** `url`: how the transport serves a complete output (app:// under Electron, /cache/... on the web host). */
-export function toCachedOutput(entry: CacheEntry, url: (sessionId: string, kind: string) => string): CachedOutput {
+export function toCachedOutput(
+  entry: CacheEntry,
+  url: (sessionId: string, kind: string) => string,
+  format?: FileFormat,
+): CachedOutput {
   return {
     sessionId: entry.sessionId,
     kind: entry.kind,
@@ -38,5 +43,6 @@ export function toCachedOutput(entry: CacheEntry, url: (sessionId: string, kind:
     size: entry.size,
     url: entry.state === 'complete' ? url(entry.sessionId, entry.kind) : null,
     error: entry.error,
+    ...(format !== undefined && { format }),
   };
 }

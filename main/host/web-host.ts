@@ -5,11 +5,15 @@
 //   random token (32 bytes, base64url) is kept with the port: a launch on the saved port keeps its token, so an
 //   open tab reconnects; a launch on another port makes a new one. The URL printed to open is
 //   `http://127.0.0.1:<port>/?token=<token>`. An explicit `port` option is used as it is and nothing is saved.
-// - First visit: `GET /?token=T` with the right token answers `303 See Other` to `/` with
-//   `Set-Cookie: asset_studio_token=T; HttpOnly; SameSite=Strict; Path=/` (the token leaves the URL and
-//   history, and no script can read it). A wrong token is 401.
-// - Every other request needs that cookie, or `Authorization: Bearer T`, compared in constant time: 401
-//   without. The `Host` header must be `127.0.0.1:<port>` or `localhost:<port>` (DNS rebinding): 421 else.
+// - The token is never a cookie (a browser sends a cookie of 127.0.0.1 to every port there, so every other
+//   local server would receive it). First visit: `GET /?token=T` serves the page (a wrong token is 401); the
+//   page moves T into sessionStorage and out of the address bar, and sends it as `Authorization: Bearer T` on
+//   every command and upload, and as the WebSocket subprotocol `asset-studio.token.T` beside `asset-studio`
+//   (the one the host selects), compared in constant time: 401 without. The renderer's own files are served
+//   without it. Cached outputs (`/cache/…`, loaded by URL by images and the viewer) also take the cookie
+//   `asset_studio_cache` (HttpOnly, SameSite=Strict, Path=/cache/), a read-only capability derived from the
+//   token that the host sets on a request proving the token; it opens nothing else. The `Host` header must be
+//   `127.0.0.1:<port>` or `localhost:<port>` (DNS rebinding): 421 else.
 // - Every response carries the CSP (`connect-src 'self' ws://127.0.0.1:<port> ws://localhost:<port>`, no
 //   inline script, `'wasm-unsafe-eval'` for Babylon's decoders), `X-Content-Type-Options: nosniff`,
 //   `Referrer-Policy: no-referrer`, `X-Frame-Options: DENY`.
@@ -19,7 +23,7 @@
 //   (file or export refused, key storage), 501 (unsupported here, e.g. native dialogs), 502/504 (the
 //   service or network), 500 (a bug). A request with an `Origin` header from elsewhere is 403.
 // - WebSocket `GET /api/events`: the upgrade needs `Origin` = the host's own origin (http://127.0.0.1:<port>
-//   or http://localhost:<port>, matching Host) and the token (403 else). Main sends one text frame per event,
+//   or http://localhost:<port>, matching Host; 403 else) and the token (its subprotocol, or a Bearer header; 401 else). Main sends one text frame per event,
 //   `{"event": <EventName>, "payload": <EventPayload>}`; the page sends nothing (a frame closes the socket).
 // - `POST /api/upload`: the raw file as the body (streamed to disk, at most 2 GiB), its name URI-encoded in
 //   `x-file-name`. 200 `{uploadId, name, size}`; the uploadId stands for the file in `create` (`file:
@@ -49,7 +53,7 @@ import { attachEventSocket } from './events-socket.ts';
 import { answerAsset, contentSecurityPolicy, DEFAULT_RENDERER_DIR, securityHeaders } from './static.ts';
 import { removeLinkFile, writeLinkFile } from './link-file.ts';
 import { readSavedAddress, saveAddress } from './saved-address.ts';
-import { isAuthorized, newToken, sameToken, tokenCookie } from './token.ts';
+import { cacheCookie, hasCacheCapability, isAuthorized, newToken, sameToken } from './token.ts';
 import { UploadStore } from './uploads.ts';
 
 const MAX_JSON_BYTES = 2 ** 20;
@@ -78,7 +82,7 @@ export interface WebHostOptions {
 }
 
 export interface RunningWebHost {
-  /** The URL to open: it holds the token, which moves to a cookie at the first visit. */
+  /** The URL to open: it holds the token, which the page moves to its sessionStorage at the first visit. */
   url: string;
   origin: string;
   port: number;
@@ -149,30 +153,33 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = requestUrl(req);
-    const given = url.searchParams.get(WEB_PROTOCOL.tokenParam);
-    if (given !== null && req.method === 'GET' && hosts().includes(req.headers.host ?? '')) {
-      if (!sameToken(given, token))
-        return sendText(
-          res,
-          401,
-          'This link is not valid (any more). Open the link Asset Studio printed when it started: the token changes when the host starts on another port.',
-        );
-      res.writeHead(303, { location: '/', 'set-cookie': tokenCookie(token), 'cache-control': 'no-store' });
-      return void res.end();
-    }
-    const refused = refusal(req, 'optional');
-    if (refused !== undefined) {
-      const [status] = refused.split(' ');
+    const host = req.headers.host ?? '';
+    const misdirected =
+      'This request was refused: open Asset Studio at http://127.0.0.1 or http://localhost with the port it printed.';
+    if (!hosts().includes(host)) return sendText(res, 421, misdirected);
+    const from = req.headers.origin;
+    if (from !== undefined && from !== `http://${host}`) return sendText(res, 403, misdirected);
+    const given = req.method === 'GET' ? url.searchParams.get(WEB_PROTOCOL.tokenParam) : null;
+    if (given !== null && !sameToken(given, token))
       return sendText(
         res,
-        Number(status),
-        refused.startsWith('401')
-          ? 'Asset Studio needs its token: open the link it printed when it started (http://127.0.0.1:<port>/?token=...).'
-          : 'This request was refused: open Asset Studio at http://127.0.0.1 or http://localhost with the port it printed.',
+        401,
+        'This link is not valid (any more). Open the link Asset Studio printed when it started: the token changes when the host starts on another port.',
       );
-    }
+    // Only the token itself (a header, never a cookie) opens commands, uploads and events.
+    const authorized = isAuthorized(req, token);
+    // The read-only cache capability follows the token: given to a request that proves the token without it.
+    if ((authorized || given !== null) && !hasCacheCapability(req, token))
+      res.setHeader('set-cookie', cacheCookie(token));
+    const needsToken = () =>
+      sendText(
+        res,
+        401,
+        'Asset Studio needs its token: open the link it printed when it started (http://127.0.0.1:<port>/?token=...).',
+      );
     const path = url.pathname;
     if (path.startsWith(WEB_PROTOCOL.callPrefix)) {
+      if (!authorized) return needsToken();
       if (req.method !== 'POST') return sendText(res, 405, 'Commands are sent with POST.');
       if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
         return sendJson(res, 415, {
@@ -189,6 +196,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
       }
     }
     if (path === WEB_PROTOCOL.upload) {
+      if (!authorized) return needsToken();
       if (req.method !== 'POST') return sendText(res, 405, 'Files are uploaded with POST.');
       try {
         return sendJson(res, 200, await uploads.receive(req));
@@ -201,13 +209,17 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Only GET is served here.');
     // The cached outputs and the renderer's files, answered as Electron's app:// answers them (main/serve).
     const fileRequest = nodeFileRequest(req);
-    if (path.startsWith(WEB_PROTOCOL.cachePrefix))
+    if (path.startsWith(WEB_PROTOCOL.cachePrefix)) {
+      if (!authorized && !hasCacheCapability(req, token)) return needsToken();
       return sendAnswer(req, res, await answerCached(bridge.services.cache, path, fileRequest));
+    }
+    // The renderer's own files hold no secret: served to this machine's browser (right Host) without the token.
     return sendAnswer(req, res, await answerAsset(rendererDir, path, fileRequest));
   }
 
   const events = attachEventSocket(server, bridge, {
     path: WEB_PROTOCOL.events,
+    protocol: WEB_PROTOCOL.socketProtocol,
     allow: (req) => refusal(req, 'required'),
   });
   const listen = (at: number) =>

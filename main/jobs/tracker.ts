@@ -342,8 +342,12 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
       final = true;
       error = `The service reported the status "${s.raw}", which this version does not know, for longer than ${Math.round(this.#unknownLimitMs / 60_000)} min. Check the session at the service; update Asset Studio if it finished there.`;
     }
-    if (s.state === 'failed')
-      error = `The service reported "${s.raw}": it could not finish this job. Check the input and create the job again.`;
+    if (s.state === 'failed') {
+      const reason = failureReason(seen.value);
+      error = reason
+        ? `The service reported "${s.raw}": ${reason}`
+        : `The service reported "${s.raw}": it could not finish this job. Check the input and create the job again.`;
+    }
     const before = job.lastChangeAt;
     this.#store.jobs.updateStatus(job.id, {
       state,
@@ -421,4 +425,21 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
     };
     return nextPollDelay(state, this.#timing, this.#random);
   }
+}
+
+/**
+ * Why the service says a session failed, where its answer carries it: an `error` text (what the embedded
+ * engine answers, e.g. an input it could not read) or an `error` object's `message`; at most 1,000 characters.
+ */
+export function failureReason(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const error = (value as { error?: unknown }).error;
+  const text =
+    typeof error === 'string'
+      ? error
+      : error !== null && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string'
+        ? (error as { message: string }).message
+        : undefined;
+  const trimmed = text?.trim();
+  return trimmed ? trimmed.slice(0, 1000) : undefined;
 }

@@ -1,6 +1,9 @@
-// The bridge over the local web host: commands are `POST <call prefix><command>` with the JSON input
-// (the session cookie goes along by itself: same origin), events arrive on one WebSocket as
-// `{event, payload}` messages, and local files are uploaded raw (with progress) to get an upload id.
+// The bridge over the local web host: commands are `POST <call prefix><command>` with the JSON input,
+// events arrive on one WebSocket as `{event, payload}` messages, and local files are uploaded raw (with
+// progress) to get an upload id. The host's token comes in the link it printed (`?token=`): it is moved into
+// this tab's sessionStorage and out of the address bar, and sent as `Authorization: Bearer` on every request
+// and as a subprotocol of the WebSocket (a browser sets no headers there). Never a cookie: a browser sends
+// cookies of 127.0.0.1 to every port there, to every other local server.
 // Nothing here knows the API key: it never crosses this transport towards the page.
 import type {
   BridgeApi,
@@ -45,7 +48,7 @@ function toBridgeError(body: unknown, status: number): BridgeCallError {
     return new BridgeCallError({
       code: 'unauthorized',
       message:
-        'This page is no longer signed in to Asset Studio. Open it again from the app (the link holds a new token).',
+        'This page is not signed in to Asset Studio. Open it with the link Asset Studio printed when it started (it holds the token).',
     });
   }
   return new BridgeCallError({
@@ -54,11 +57,36 @@ function toBridgeError(body: unknown, status: number): BridgeCallError {
   });
 }
 
+/**
+ * The host's token for this tab: taken from the link's `?token=` (then kept in sessionStorage, and removed from
+ * the address bar and history), else from sessionStorage (a reload, a reconnect). Undefined when neither has it.
+ */
+export function takeToken(): string | undefined {
+  const storage = (() => {
+    try {
+      return sessionStorage;
+    } catch {
+      return undefined; // storage blocked: the token lives as long as the page
+    }
+  })();
+  const url = new URL(location.href);
+  const given = url.searchParams.get(WEB_PROTOCOL.tokenParam);
+  if (given !== null && given !== '') {
+    storage?.setItem(WEB_PROTOCOL.tokenStorageKey, given);
+    url.searchParams.delete(WEB_PROTOCOL.tokenParam);
+    history.replaceState(history.state, '', `${url.pathname}${url.search}${url.hash}`);
+    return given;
+  }
+  return storage?.getItem(WEB_PROTOCOL.tokenStorageKey) ?? undefined;
+}
+
 export type ConnectionState = 'connecting' | 'open' | 'closed';
 
 export interface WebClientOptions {
   /** Origin of the web host; the page's own by default. */
   origin?: string;
+  /** The host's token; by default the link's or this tab's (takeToken). */
+  token?: string;
   /** Reconnection backoff of the event socket (ms). */
   minDelayMs?: number;
   maxDelayMs?: number;
@@ -71,6 +99,7 @@ export interface UploadProgress {
 
 export class WebBridgeClient implements BridgeApi {
   readonly #origin: string;
+  readonly #token: string | undefined;
   readonly #listeners = new Map<string, Set<(payload: never) => void>>();
   readonly #stateListeners = new Set<(state: ConnectionState) => void>();
   #socket: WebSocket | undefined;
@@ -83,6 +112,7 @@ export class WebBridgeClient implements BridgeApi {
 
   constructor(options: WebClientOptions = {}) {
     this.#origin = options.origin ?? location.origin;
+    this.#token = options.token ?? takeToken();
     this.#minDelay = options.minDelayMs ?? 250;
     this.#maxDelay = options.maxDelayMs ?? 10_000;
   }
@@ -92,7 +122,7 @@ export class WebBridgeClient implements BridgeApi {
     try {
       response = await fetch(`${this.#origin}${WEB_ROUTES.callPrefix}${encodeURIComponent(command)}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...this.#authorization() },
         body: JSON.stringify(input ?? {}),
         credentials: 'same-origin',
       });
@@ -140,6 +170,7 @@ export class WebBridgeClient implements BridgeApi {
       const xhr = new XMLHttpRequest();
       xhr.open('POST', `${this.#origin}${WEB_ROUTES.upload}`);
       xhr.withCredentials = true;
+      for (const [name, value] of Object.entries(this.#authorization())) xhr.setRequestHeader(name, value);
       xhr.setRequestHeader(WEB_ROUTES.fileNameHeader, encodeURIComponent(file.name ?? 'file'));
       xhr.setRequestHeader('content-type', 'application/octet-stream');
       xhr.upload.onprogress = (e) => onProgress?.({ sent: e.loaded, total: e.lengthComputable ? e.total : file.size });
@@ -179,6 +210,10 @@ export class WebBridgeClient implements BridgeApi {
     this.#socket?.close();
   }
 
+  #authorization(): Record<string, string> {
+    return this.#token === undefined ? {} : { authorization: `Bearer ${this.#token}` };
+  }
+
   #setState(state: ConnectionState) {
     if (state === this.#state) return;
     this.#state = state;
@@ -190,7 +225,10 @@ export class WebBridgeClient implements BridgeApi {
     const url = new URL(WEB_ROUTES.events, this.#origin);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     this.#setState('connecting');
-    const socket = new WebSocket(url);
+    // The token as a subprotocol beside the one the host selects (it never echoes the token back).
+    const protocols: string[] = [WEB_ROUTES.socketProtocol];
+    if (this.#token !== undefined) protocols.push(`${WEB_ROUTES.socketTokenPrefix}${this.#token}`);
+    const socket = new WebSocket(url, protocols);
     this.#socket = socket;
     socket.onopen = () => {
       this.#attempt = 0;

@@ -3,6 +3,7 @@
 // Babylon imports here (the UI would pull Babylon into app.js).
 import type { CommandInput } from '../../shared/bridge/contract.ts';
 import type { JointName } from '../../shared/joints.ts';
+import type { ViewName } from '../../shared/views.ts';
 
 export type ModelFormat = 'glb' | 'gltf' | 'obj' | 'fbx' | 'usdz' | 'usda';
 
@@ -102,8 +103,10 @@ export interface Viewer extends ClipControls {
   /** The current view as a PNG, rendered once just before (the drawing buffer is preserved). */
   screenshot(): Promise<Blob>;
   showBounds(show: boolean): void;
-  /** Frames the camera on the model again. */
+  /** Frames the camera on the model again, from the front three-quarter view it opens on. */
   frame(): void;
+  /** Frames the camera on the model from a named view (shared/views.ts): front, side, back or top. */
+  setView(view: ViewName): void;
   /**
    * Resolves once a frame drawn from a ready scene (the model with its shaders and textures) is on the
    * canvas, or after `timeoutMs` whatever the scene's state (a texture that never arrives).

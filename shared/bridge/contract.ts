@@ -9,6 +9,7 @@ import { createImageTo3dRequest } from '../contract/image-to-3d.ts';
 import { LIFECYCLE_STATES, OLDER_STEPS, RESOURCE_KINDS } from '../contract/lifecycle.ts';
 import { EXPORT_TARGETS, exportClipsSchema, exportFormatSchema, transformsSchema } from '../export-options.ts';
 import { MODEL_FORMATS } from '../model-formats.ts';
+import { FILE_FORMATS } from '../file-format.ts';
 import { cacheMaxBytes, exportEngine, webhookPath, webhookPort, webhookSecret } from '../setting-fields.ts';
 
 // ---- views of main's records (what the UI may see) --------------------------------------------
@@ -55,6 +56,8 @@ export const cachedOutput = z.object({
   /** A URL the renderer can load (through the transport's own file route), when complete. */
   url: z.string().nullable(),
   error: z.string().nullable(),
+  /** The file's format from its bytes and URL (shared/file-format.ts), when known: an animation's clips are FBX or GLB. */
+  format: z.enum(FILE_FORMATS).optional(),
 });
 export type CachedOutput = z.output<typeof cachedOutput>;
 

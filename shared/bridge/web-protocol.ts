@@ -4,10 +4,22 @@ import { isObjOutput, parseOutputKind } from '../output-kind.ts';
 import type { EventName, EventPayload } from './contract.ts';
 
 export const WEB_PROTOCOL = {
-  /** First visit: `/?token=T` moves the token into the cookie and redirects to `/`. */
+  /**
+   * The link printed: `/?token=T`. The page moves T into sessionStorage (`tokenStorageKey`) and out of the
+   * address bar; it sends it as `Authorization: Bearer T` on every request and as the WebSocket subprotocol
+   * `socketTokenPrefix + T` (with `socketProtocol`, the one the host selects). Never a cookie: a browser sends
+   * cookies of 127.0.0.1 to every port there, so every other local server would receive it.
+   */
   tokenParam: 'token',
-  /** HttpOnly, SameSite=Strict, Path=/ cookie holding the per-launch token. */
-  cookieName: 'asset_studio_token',
+  tokenStorageKey: 'asset-studio-token',
+  socketProtocol: 'asset-studio',
+  socketTokenPrefix: 'asset-studio.token.',
+  /**
+   * HttpOnly, SameSite=Strict cookie with Path=/cache/: a read-only capability for cached outputs (derived
+   * from the token, set by the host), which images and the viewer load by URL without headers. It is
+   * refused for anything else: commands, uploads and events need the token itself.
+   */
+  cacheCookieName: 'asset_studio_cache',
   /** `POST /api/call/<command>`: JSON input in, JSON output out (errors: a BridgeError with 4xx/5xx). */
   callPrefix: '/api/call/',
   /** WebSocket: one `EventMessage` per text frame, main → page only. */

@@ -1,6 +1,8 @@
 // Mesh animation: an FBX (or zip) upload makes a session read back with GET /mesh-animation/<code>; text
 // prompts (POST /mesh-animation/text-multi) add clips to it, each a job of its own. Outputs: the session's
-// animated GLB, its library clips, each prompt's GLB and USDZ, the render and thumbnail.
+// animated model, its library clips, each prompt's animated model and USDZ, the render and thumbnail. The
+// animated models are FBX from the service (GLB or FBX from the local engine): their format is never assumed
+// here, shared/file-format.ts finds it from each file's URL and bytes.
 import type { AnimationSession } from '../contract/animation.ts';
 import { normaliseWith, type NormalisedStatus, type StatusTable } from '../contract/status.ts';
 import type { ClipNames } from '../output-kind.ts';
@@ -61,7 +63,7 @@ export const animationSession = defineResource({
         { kind: { type: 'thumbnail' }, url: str(r.thumbnail) },
         ...list(r.animation_library).map(
           (a): OutputCandidate => ({
-            kind: { type: 'clip', source: 'library', id: libraryId(a), format: 'glb' },
+            kind: { type: 'clip', source: 'library', id: libraryId(a), format: 'model' },
             url: str(a.url),
           }),
         ),
@@ -97,7 +99,7 @@ export const animationPrompt = defineResource({
       list(record(job.result).prompts)
         .filter((p) => job.texts === null || job.texts.includes(str(p.text)))
         .flatMap((p): OutputCandidate[] => [
-          { kind: { type: 'clip', source: 'prompt', id: str(p._id), format: 'glb' }, url: str(p.mesh_url) },
+          { kind: { type: 'clip', source: 'prompt', id: str(p._id), format: 'model' }, url: str(p.mesh_url) },
           { kind: { type: 'clip', source: 'prompt', id: str(p._id), format: 'usdz' }, url: str(p.usdz_url) },
         ]),
     clipNames,

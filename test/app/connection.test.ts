@@ -95,9 +95,6 @@ describe('resolveConnection', () => {
     expect(() => resolveConnection({ dataDir, flags: { baseUrl: 'https://x.example.com' } })).toThrow(
       /no API key: pass --api-key-file FILE/,
     );
-    expect(() => resolveConnection({ dataDir, env: { ASSET_STUDIO_API_KEY: 'env_key_0123456789' } })).toThrow(
-      /ASSET_STUDIO_API_KEY\) but no service address/,
-    );
     const missing = (() => {
       try {
         resolveConnection({ dataDir, saved: { profile: 'cloud', baseUrl: 'https://profile.example.com' } });
@@ -113,11 +110,44 @@ describe('resolveConnection', () => {
     expect(() => resolveConnection({ dataDir: '' })).toThrow(ConnectionError);
   });
 
-  it('a saved key file with no address leaves the engine in use, with a warning', () => {
+  it('a key with no address goes to the public service (the "csm" profile), saying so', () => {
     const resolved = resolveConnection({ dataDir, keyFile: 'file_key_0123456789' });
-    expect(resolved).toMatchObject({ origin: 'engine' });
-    expect(resolved.apiKey).toBeUndefined();
-    expect(resolved.note).toMatchObject({ level: 'warning', text: expect.stringMatching(/key set.*not used/) });
+    expect(resolved).toMatchObject({
+      origin: 'profile',
+      profile: 'csm',
+      baseUrl: 'https://api.csm.ai',
+      legacyBaseUrl: 'https://api.csm.ai:5566',
+      apiKey: 'file_key_0123456789',
+      keySource: 'key-file',
+    });
+    expect(resolved.note).toMatchObject({ level: 'info', text: expect.stringMatching(/key set.*public service/) });
+    expect(resolveConnection({ dataDir, env: { ASSET_STUDIO_API_KEY: 'env_key_0123456789' } })).toMatchObject({
+      baseUrl: 'https://api.csm.ai',
+      apiKey: 'env_key_0123456789',
+      keySource: 'environment',
+    });
+    // A legacy address given keeps its place; a test's stand-in replaces the public addresses.
+    const local = { baseUrl: 'http://127.0.0.1:1', legacyBaseUrl: 'http://127.0.0.1:2' };
+    expect(resolveConnection({ dataDir, keyFile: 'k_0123456789', publicService: local })).toMatchObject(local);
+    // A key file set for another address is not sent to the public service: the engine, saying why.
+    const elsewhere = resolveConnection({
+      dataDir,
+      keyFile: 'file_key_0123456789',
+      keyFileBound: { address: 'https://other.example.com' },
+    });
+    expect(elsewhere).toMatchObject({ origin: 'engine', mode: 'local-engine' });
+    expect(elsewhere.apiKey).toBeUndefined();
+    expect(elsewhere.note).toMatchObject({ level: 'warning', text: expect.stringMatching(/other\.example\.com/) });
+    // One set for the public service's address goes there (without an older variants' address it was not set for).
+    const bound = resolveConnection({
+      dataDir,
+      keyFile: 'file_key_0123456789',
+      keyFileBound: { address: 'https://api.csm.ai/' },
+    });
+    expect(bound).toMatchObject({ baseUrl: 'https://api.csm.ai', apiKey: 'file_key_0123456789' });
+    expect(bound.legacyBaseUrl).toBeUndefined();
+    // With the "local" profile active and no key anywhere, the embedded engine as before.
+    expect(resolveConnection({ dataDir, saved: { profile: 'local' } })).toMatchObject({ origin: 'engine' });
   });
 
   it('the view shows where it comes from, never the key or credentials in the address', () => {

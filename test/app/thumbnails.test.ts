@@ -1,10 +1,15 @@
 // The library's thumbnails, without a bridge: which cached model is drawn, and the drawing itself (a real
 // textured model from the fixtures, no GPU).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { modelToRender, renderModelThumbnail, THUMBNAIL_SIZE } from '../../main/app/thumbnails.ts';
 import type { CacheEntry } from '../../main/store/cache-entries.ts';
+import { eyeDirection, HOME_VIEW } from '../../shared/views.ts';
 import { realFixture } from '../fixtures.ts';
+import { facesSeen, markedCube, visibleFaces } from '../shared/marked-cube.ts';
 
 const entry = (kind: string, state: CacheEntry['state'] = 'complete') => ({ kind, state }) as CacheEntry;
 
@@ -41,5 +46,31 @@ describe('renderModelThumbnail', () => {
     }
     expect(colours.size).toBeGreaterThan(200);
     expect(orange).toBeGreaterThan(500);
+  });
+});
+
+describe('the thumbnail camera', () => {
+  it('shows the front (+Z) from the front three-quarter view the viewer opens on: the model’s left side on the right', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'thumbnail-front-'));
+    try {
+      const cube = join(dir, 'marked-cube.glb');
+      await markedCube(cube);
+      const png = PNG.sync.read(await renderModelThumbnail(cube, 'glb'));
+      const seen = facesSeen(png.data, png.width, 4);
+      // The same faces, in the same order and places, as test/e2e/viewer-front.test.ts sees on the viewer's canvas.
+      expect(visibleFaces(seen), JSON.stringify(seen.share)).toEqual(['red', 'green', 'magenta']);
+      expect(seen.share.red).toBeGreaterThan(0.1);
+      expect(seen.x.green).toBeGreaterThan(seen.x.red);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('looks from HOME_VIEW, the direction the viewer frames a model from', () => {
+    const [x, y, z] = eyeDirection(HOME_VIEW);
+    expect(z).toBeGreaterThan(0.8); // in front of the model
+    expect(x).toBeGreaterThan(0); // turned towards its left
+    expect(y).toBeGreaterThan(0); // from above
+    expect(Math.hypot(x, y, z)).toBeCloseTo(1, 9);
   });
 });

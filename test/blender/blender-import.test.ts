@@ -13,6 +13,9 @@ import { NodeIO, getBounds, type Document } from '@gltf-transform/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBlenderAddon } from '../../scripts/build-blender-addon.ts';
 import { startWebHost, type RunningWebHost } from '../../main/host/web-host.ts';
+import { readFbxCharacter } from '../../main/formats/fbx-read.ts';
+import { formatOfBytes } from '../../shared/file-format.ts';
+import { readFbxNodes } from '../export/fbx-nodes.ts';
 import { realFixture } from '../fixtures.ts';
 import { tempDir } from '../host/helpers.ts';
 
@@ -83,6 +86,37 @@ async function cachedGlb(sessionId: string, kind: string): Promise<Document> {
   });
   expect(res.status).toBe(200);
   return new NodeIO().readBinary(new Uint8Array(await res.arrayBuffer()));
+}
+
+/** The cached bytes of an output. */
+async function cachedBytes(sessionId: string, kind: string): Promise<Buffer> {
+  const res = await fetch(`${host.origin}/cache/${encodeURIComponent(sessionId)}/${encodeURIComponent(kind)}`, {
+    headers: { authorization: `Bearer ${host.token}` },
+  });
+  expect(res.status).toBe(200);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+/** An animated file's clips and triangles, GLB or FBX (the service's format, the engine's default). */
+async function animatedFacts(bytes: Buffer): Promise<{ clips: string[]; triangles: number }> {
+  if (formatOfBytes(bytes.subarray(0, 32)) === 'fbx') {
+    const stacks = readFbxNodes(bytes)
+      .find((n) => n.name === 'Objects')!
+      .children.filter((n) => n.name === 'AnimationStack');
+    const model = await readFbxCharacter(bytes, 'animation.fbx');
+    return {
+      clips: stacks.map((n) => String(n.props[1]).split('\0')[0]!),
+      triangles: model.parts.reduce((n, p) => n + p.indices.length / 3, 0),
+    };
+  }
+  const doc = await new NodeIO().readBinary(new Uint8Array(bytes));
+  return {
+    clips: doc
+      .getRoot()
+      .listAnimations()
+      .map((a) => a.getName()),
+    triangles: triangles(doc),
+  };
 }
 
 function triangles(doc: Document): number {
@@ -225,16 +259,15 @@ describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
   });
 
   it('imports the animation job with every clip as an action, kept when the file is saved', async () => {
-    const glb = await cachedGlb(animationJob.remoteId, 'animation');
-    const clips = glb
-      .getRoot()
-      .listAnimations()
-      .map((a) => a.getName());
+    // FBX as the service delivers it (the engine's default), or GLB: the add-on imports the format the app read.
+    const { clips, triangles: count } = await animatedFacts(await cachedBytes(animationJob.remoteId, 'animation'));
     expect(clips.length).toBeGreaterThan(1);
     const imported = facts.animation;
     expect(imported.objects.map((o: any) => o.type)).toContain('ARMATURE');
-    expect(imported.triangles).toBe(triangles(glb));
-    for (const clip of clips) expect(imported.actions.some((a: string) => a.startsWith(clip))).toBe(true);
+    expect(imported.triangles).toBe(count);
+    // Blender names a glTF animation's action `<clip>…`, an FBX take's `<armature>|<clip>`.
+    for (const clip of clips)
+      expect(imported.actions.some((a: string) => a.startsWith(clip) || a.endsWith(`|${clip}`))).toBe(true);
     expect(imported.actions_kept).toBe(true);
   });
 

@@ -174,6 +174,11 @@ class FindingTheLink(WithTempDir):
         self.assertEqual(link.model_of(outputs + [{"kind": "animation", "state": "pending"}])[0]["kind"], "animation")
         self.assertEqual(link.model_of([{"kind": "retopo_obj", "state": "complete"}, {"kind": "retopo_image", "state": "complete"}])[1], "obj")
         self.assertIsNone(link.model_of([{"kind": "image", "state": "complete"}]))
+        # An animation's model in the format the app read from its bytes: FBX as the service delivers it.
+        self.assertEqual(link.model_of([{"kind": "animation", "state": "complete", "format": "fbx"}])[1], "fbx")
+        self.assertEqual(link.model_of([{"kind": "prompt:p1", "state": "complete", "format": "fbx"}])[1], "fbx")
+        self.assertEqual(link.model_of([{"kind": "animation", "state": "complete", "format": "glb"}])[1], "glb")
+        self.assertEqual(link.model_of([{"kind": "animation", "state": "complete"}])[1], "glb")  # an older app says nothing
         self.assertEqual(link.source_mesh({"result": {"output": {"mesh": {"_id": "ASSET_1"}}}}), "ASSET_1")
         self.assertEqual(link.source_mesh({"result": {"mesh_url_glb": "https://x.test/m.glb?sig=1"}}), "https://x.test/m.glb?sig=1")
         self.assertIsNone(link.source_mesh({"result": {"mesh_url_obj": "https://x.test/m.obj"}}))
@@ -243,7 +248,8 @@ class TalkingToARunningApp(unittest.TestCase):
         self.assertEqual((job["kind"], job["label"]), ("animation_session", "kenney from blender"))
         done = self.wait_succeeded(job["id"])
         kind, fmt = self.client.model_output(done)
-        self.assertEqual((kind, fmt), ("animation", "glb"))
+        # FBX, as the service delivers it (the engine does too): the format the app read from the file's bytes.
+        self.assertEqual((kind, fmt), ("animation", "fbx"))
         preview = wait_for(lambda: self.client.preview_image(done, os.path.join(self.tmp, "thumbs")), "the thumbnail")
         with open(preview, "rb") as file:
             self.assertEqual(file.read(8), b"\x89PNG\r\n\x1a\n")

@@ -77,7 +77,9 @@ describe('the connection of the CLI', () => {
     profiles.setKey('studio', KEY, true);
     profiles.activate('studio');
     store.close();
-    writeKeyFile(dataDir, KEY);
+    // Saved for the profile's address (`key set --base-url`): a key file bound to no address is never sent to a
+    // profile's address, which the app's page can change (test/cli/key-address.test.ts).
+    writeKeyFile(dataDir, KEY, { address: service.url, legacyAddress: service.legacyUrl });
     const made = await fetch(`${service.url}/tti-sessions`, {
       method: 'POST',
       headers: { 'x-api-key': KEY, 'content-type': 'application/json' },

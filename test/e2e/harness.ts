@@ -8,10 +8,12 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { startWebHost, type RunningWebHost, type WebHostOptions } from '../../main/host/web-host.ts';
+import { WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
 import { buildRenderer } from '../../renderer/build.ts';
 
 // Browser globals used inside page.evaluate (this project type-checks tests without the DOM library).
 declare const location: { hash: string };
+declare const sessionStorage: { getItem(key: string): string | null };
 
 /**
  * The time limit of every e2e test and hook: a cap for a hung test, never a measure of speed. On a loaded
@@ -61,7 +63,7 @@ export interface Harness {
   screenshot(name: string, element?: Locator): Promise<string>;
   /** Goes to a route of the app (`#/library`, `#/job/<id>`...). */
   go(hash: string): Promise<void>;
-  /** Calls a bridge command from the page, as the UI does (same origin, cookie auth); resolves with its JSON answer. */
+  /** Calls a bridge command from the page, as the UI does (same origin, the token of its sessionStorage as a Bearer header); resolves with its JSON answer. */
   call(command: string, input: unknown): Promise<any>;
   close(): Promise<void>;
 }
@@ -163,15 +165,17 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     call: (command, input) =>
       page.evaluate(
-        async ([c, i]) => {
+        async ([c, i, key]) => {
+          // The token as the page keeps it (sessionStorage, from the link), sent as the UI sends it.
+          const token = sessionStorage.getItem(key);
           const r = await fetch(`/api/call/${c}`, {
             method: 'POST',
-            headers: { 'content-type': 'application/json' },
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
             body: JSON.stringify(i),
           });
           return r.json();
         },
-        [command, input] as const,
+        [command, input, WEB_PROTOCOL.tokenStorageKey] as const,
       ),
     async close(this: Harness) {
       await context.close().catch(() => {}); // the browser stays for the worker's next file

@@ -1,5 +1,6 @@
-// The web host in a real browser: the token link signs the page in, the bridge answers from the page,
-// the token is not readable by scripts (HttpOnly), and the CSP blocks inline script.
+// The web host in a real browser: the token link signs the page in (the page keeps the token in sessionStorage
+// and sends it as a header and a WebSocket subprotocol), no cookie carries the token (a browser would send it to
+// every other port of 127.0.0.1), and the CSP blocks inline script.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -12,12 +13,16 @@ const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>bridge tes
 <body><pre id="out"></pre><script>window.inlineRan = true;</script></body></html>`;
 const SCRIPT = `
 const out = document.getElementById('out');
-const socket = new WebSocket('ws://' + location.host + '/api/events');
-const opened = new Promise((resolve) => { socket.onopen = () => resolve(true); socket.onerror = () => resolve(false); });
-fetch('/api/call/app.info', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
-  .then((r) => r.json())
-  .then(async (info) => {
-    out.textContent = JSON.stringify({ info, cookie: document.cookie, inlineRan: window.inlineRan === true, socket: await opened });
+const url = new URL(location.href);
+if (url.searchParams.has('token')) sessionStorage.setItem('asset-studio-token', url.searchParams.get('token'));
+history.replaceState(null, '', url.pathname);
+const token = sessionStorage.getItem('asset-studio-token');
+const socket = new WebSocket('ws://' + location.host + '/api/events', ['asset-studio', 'asset-studio.token.' + token]);
+const opened = new Promise((resolve) => { socket.onopen = () => resolve(socket.protocol); socket.onerror = () => resolve(false); });
+const call = (headers) => fetch('/api/call/app.info', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{}' });
+Promise.all([call({ authorization: 'Bearer ' + token }).then((r) => r.json()), call({}).then((r) => r.status)])
+  .then(async ([info, cookieOnly]) => {
+    out.textContent = JSON.stringify({ info, cookieOnly, cookie: document.cookie, inlineRan: window.inlineRan === true, socket: await opened });
     out.dataset.done = '1';
   });
 `;
@@ -49,14 +54,20 @@ it('signs in with the token link, calls the bridge from the page, and keeps the 
   await page.waitForSelector('#out[data-done]');
   const result = JSON.parse((await page.textContent('#out'))!) as {
     info: { transport: string };
+    cookieOnly: number;
     cookie: string;
     inlineRan: boolean;
-    socket: boolean;
+    socket: string | false;
   };
   expect(result.info.transport).toBe('web');
+  expect(result.cookieOnly).toBe(401); // the cookies the browser sends by itself do not sign a request in
   expect(result.cookie).toBe('');
   expect(result.inlineRan).toBe(false);
-  expect(result.socket).toBe(true);
+  expect(result.socket).toBe('asset-studio');
   const cookies = await page.context().cookies();
-  expect(cookies.find((c) => c.name === 'asset_studio_token')).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+  expect(cookies.find((c) => c.value.includes(host.token))).toBeUndefined();
+  expect(cookies.map((c) => ({ name: c.name, path: c.path, httpOnly: c.httpOnly, sameSite: c.sameSite }))).toEqual([
+    { name: 'asset_studio_cache', path: '/cache/', httpOnly: true, sameSite: 'Strict' },
+  ]);
+  await page.close();
 });

@@ -21,6 +21,11 @@ describe('image to 3D', () => {
     await poll(textOf(page.locator('[data-local-engine-line]'))).toBe(
       "The local engine makes a geometric stand-in from your picture/prompt, not the service's AI.",
     );
+    // And where the service's results come from.
+    expect(await textOf(page.locator('[data-real-results]'))()).toBe(
+      "For the service's results, paste an API key of CSM (Common Sense Machines) in Settings (generations cost credits).",
+    );
+    expect(await page.locator('[data-real-results] a').getAttribute('href')).toBe('#/settings');
     // A wrong value is named next to its field before anything is sent.
     await page.fill('.vec3 input >> nth=0', '0');
     await page.click('button:has-text("Create 3D model")');

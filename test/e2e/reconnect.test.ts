@@ -24,7 +24,7 @@ describe('an open tab across a restart of the web host', () => {
     });
     expect(h.host.port).toBe(port);
     expect(h.host.token).toBe(token);
-    // The page reconnects by itself: its cookie still holds the token.
+    // The page reconnects by itself: its sessionStorage still holds the token.
     await poll(textOf(live)).toContain('Live');
 
     // A job the CLI creates on this data folder shows in the open library, done.

@@ -33,7 +33,19 @@ describe('settings', () => {
       ws.on('framesent', (f) => frames.push(String(f.payload)));
     });
     await openApp(h, '#/settings');
-    await page.waitForSelector('#profile-name');
+    // The way to real results: the public service is named, with where its keys are made and its price list;
+    // its profile (with the documented addresses) is offered first, asking for the key only.
+    const service = page.locator('[data-testid="public-service"]');
+    await poll(textOf(service)).toContain('Asset Studio is a client for CSM (Common Sense Machines)');
+    expect(
+      await service.locator('a').evaluateAll((as) => as.map((a) => (a as unknown as { href: string }).href)),
+    ).toEqual(['https://3d.csm.ai/', 'https://www.csm.ai/pricing', 'https://docs.csm.ai/']);
+    expect(await page.locator('tr[data-profile="csm"] code').allTextContents()).toEqual([
+      'https://api.csm.ai',
+      'https://api.csm.ai:5566',
+    ]);
+    expect(await textOf(page.locator('[data-testid="built-in-profile"]'))()).toContain('only its API key is needed');
+    expect(await page.locator('.key-form button[type="submit"]').innerText()).toBe('Save key and use this profile');
     await h.screenshot('10-settings');
 
     // A new profile pointing at an address where nothing listens.
@@ -78,12 +90,10 @@ describe('settings', () => {
   it('works offline from the cache when the active service cannot be reached', async () => {
     const { page } = h;
     // A job made on the local engine first, so there is something cached to show.
-    await page.evaluate(async () => {
-      await fetch('/api/call/create', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ endpoint: 'createTextToImage', body: { prompt: 'a red barrel' }, label: 'red barrel' }),
-      });
+    await h.call('create', {
+      endpoint: 'createTextToImage',
+      body: { prompt: 'a red barrel' },
+      label: 'red barrel',
     });
     await page.fill('#api-key', KEY);
     await page.click('button:has-text("Save key")');

@@ -77,7 +77,7 @@ describe('viewer animation', () => {
     await page.uncheck('.anim-skeleton');
   });
 
-  it('shows a mesh-animation job: its animated GLB plays, and the joint overlay sits on the render', async () => {
+  it('shows a mesh-animation job: its animated FBX plays, and the joint overlay sits on the render', async () => {
     const { page } = h;
     await h.go('#/create/animation');
     await page.setInputFiles('#anim-file', realFixture('fbx', 'Male_Casual.fbx'));
@@ -138,7 +138,7 @@ describe('viewer animation', () => {
       expect(Math.abs(p.y - y * placed.scale), `${p.name} y on screen`).toBeLessThan(1);
     }
 
-    // The animated GLB: the library's clips, playing; another file keeps the camera.
+    // The animated FBX (as the service delivers it): the library's clips, playing; another file keeps the camera.
     const canvas = page.locator('.animation-preview .viewer-canvas');
     await poll(
       async () =>
@@ -153,9 +153,9 @@ describe('viewer animation', () => {
       'Wave',
       'Sit',
     ]);
-    // The animated GLB and the six library clips, each listed once its download is complete.
+    // The animated FBX and the six library clips, each listed once its download is complete.
     await poll(() => page.locator('#anim-file option').count(), 30_000).toBe(7);
-    // The same animated GLBs are offered for offline review in #/viewer's list of downloaded models.
+    // The same animated files are offered for offline review in #/viewer's list of downloaded models.
     const { models } = await h.call('cache.models', {});
     const mine = (models as { sessionId: string; kind: string; format: string; jobId: string | null }[]).filter(
       (m) => m.sessionId === code,
@@ -165,7 +165,8 @@ describe('viewer animation', () => {
         .filter((k, i, all) => all.indexOf(k) === i)
         .sort(),
     );
-    expect(mine.every((m) => m.format === 'glb' && m.jobId === job.id)).toBe(true);
+    // FBX, as the service delivers them (the engine's default): the format main read from their bytes.
+    expect(mine.every((m) => m.format === 'fbx' && m.jobId === job.id)).toBe(true);
     await poll(async () => (await canvas.getAttribute('data-rendering')) ?? '', 20_000).toBe('idle');
     const camera = await canvas.getAttribute('data-camera');
     await page.selectOption('#anim-clip', '1');

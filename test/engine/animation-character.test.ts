@@ -29,7 +29,7 @@ const validator = createRequire(import.meta.url)('gltf-validator') as {
 
 let engine: TestEngine;
 beforeAll(async () => {
-  engine = await startTestEngine();
+  engine = await startTestEngine({ animationFiles: 'glb' }); // the GLB's poses are checked here; FBX: animation-fbx.test.ts
 });
 afterAll(() => engine.dispose());
 

@@ -299,6 +299,21 @@ describe('inputs are read', () => {
     }
   });
 
+  it('reads a *.localhost name from 127.0.0.1, never from DNS (RFC 6761), also when only loopback is allowed', async () => {
+    const strict = await startTestEngine({ inputs: { remoteHosts: 'refuse' } });
+    try {
+      const before = bucket.requests('/chair.png');
+      for (const name of ['evil.localhost', 'A.B.LOCALHOST.']) {
+        const url = bucket.url('/chair.png').replace('127.0.0.1', name);
+        const session = await imageTo3d(strict, url);
+        expect(session.session_status, session.error).toBe('complete');
+      }
+      expect(bucket.requests('/chair.png')).toBe(before + 2);
+    } finally {
+      await strict.dispose();
+    }
+  });
+
   it('reads its own file URLs from its files, and an input still being read when it stopped once it starts again', async () => {
     const source = await imageTo3d(engine, bucket.url('/chair.png'));
     const forged = new URL(source.mesh_url_glb);

@@ -123,14 +123,22 @@ const library = () => ((jobs.animation.result as any).animation_library as { lab
 const prompts = () => ((jobs.prompts.result as any).prompts as { text: string }[]).map((p) => p.text);
 
 describe('animation jobs (items 1, 9)', () => {
-  it('export ONE GLB with every clip of the session, named by library label and prompt text, and no joint render', async () => {
+  it("export ONE GLB with the user's prompts by default, or every clip of the session when asked, named by library label and prompt text, and no joint render", async () => {
     const clips = clipSourcesOf(jobs.prompts, deps.cache);
     expect(clips.map((c) => [c.source, c.name])).toEqual([
       ...library().map((l) => ['library', l]),
       ...prompts().map((p) => ['prompt', p]),
     ]);
+    // The engine's clips are GLB, or FBX as the service delivers them (ASSET_STUDIO_ENGINE_ANIMATION_FILES=fbx): their bytes say which.
+    expect(new Set(clips.map((c) => c.format)).size).toBe(1);
+    const byDefault = await exportJob(deps, jobs.prompts, { projectDir: makeProject('godot'), name: 'hero' });
+    expect(byDefault.clips).toEqual({ written: prompts(), skipped: [] });
     for (const job of [jobs.prompts, jobs.animation]) {
-      const result = await exportJob(deps, job, { projectDir: makeProject('godot'), name: 'hero' });
+      const result = await exportJob(deps, job, {
+        projectDir: makeProject('godot'),
+        name: 'hero',
+        clips: ['library', ...prompts()],
+      });
       expect(result.files.map((f) => basename(f.path))).toEqual(['hero.glb']);
       expect(result.skipped.some((s) => s.kind === 'texture')).toBe(false); // the render is no texture: not even offered
       const doc = await readGlb(result.files[0]!.path);
@@ -176,6 +184,7 @@ describe('animation jobs (items 1, 9)', () => {
     const result = await exportJob(deps, jobs.prompts, {
       projectDir: tempDir(),
       name: 'tall hero',
+      clips: ['all'],
       transforms: { scale: { height: 2 }, pivot: 'bottom-center' },
     });
     const doc = await readGlb(result.files[0]!.path);
@@ -361,7 +370,11 @@ describe('planJob (for the export panel)', () => {
       note: expect.stringContaining('FBX is not written with transforms for animated models'),
     });
     expect(animated.skip).toContainEqual(
-      expect.objectContaining({ kind: 'fbx', why: expect.stringContaining('would lose the rig and its clips') }),
+      // (GLB clips: an FBX made from the transformed GLB; FBX clips, as the service delivers them: the files themselves.)
+      expect.objectContaining({
+        kind: 'fbx',
+        why: expect.stringMatching(/would lose the rig and its clips|would need their rig rewritten/),
+      }),
     );
     expect(animated.clips!.available.map((c) => c.name)).toEqual([...library(), ...prompts()]);
   });

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cacheEntryPath, cachePath, WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
+import { cacheEntryPath, cachePath } from '../../shared/bridge/web-protocol.ts';
 import { makeArtifact } from '../../main/engine/artifacts.ts';
 import { buildGlb, buildZip, renderTexture } from '../../main/engine/outputs/index.ts';
 import { appProtocolHandler } from '../../main/host/app-protocol.ts';
@@ -42,7 +42,7 @@ beforeAll(async () => {
   writeFileSync(join(rendererDir, 'chunks', 'viewer-abc123.js'), 'export const viewer = 1;\n');
   writeFileSync(join(rendererDir, 'babylon', 'ktx2-worker.js'), 'self.onmessage = () => {};\n');
   host = await startWebHost({ dataDir: join(data.path, 'data'), rendererDir, serviceOptions: { engineSpeed: 500 } });
-  auth = { host: `127.0.0.1:${host.port}`, cookie: `${WEB_PROTOCOL.cookieName}=${host.token}` };
+  auth = { host: `127.0.0.1:${host.port}`, authorization: `Bearer ${host.token}` };
   origin = createServer((req, res) => {
     const body = FILES[decodeURIComponent((req.url ?? '/').slice(1))];
     if (body === undefined) return void res.writeHead(404).end();

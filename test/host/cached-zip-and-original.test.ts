@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../shared/bridge/contract.ts';
-import { cacheEntryPath, WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
+import { cacheEntryPath } from '../../shared/bridge/web-protocol.ts';
 import { NOT_CACHED } from '../../main/cache/original.ts';
 import { startWebHost, type RunningWebHost } from '../../main/host/web-host.ts';
 import { realFixture } from '../fixtures.ts';
@@ -22,7 +22,7 @@ beforeAll(async () => {
     rendererDir: join(data.path, 'none'),
     serviceOptions: { engineSpeed: 500 },
   });
-  headers = { host: `127.0.0.1:${host.port}`, cookie: `${WEB_PROTOCOL.cookieName}=${host.token}` };
+  headers = { host: `127.0.0.1:${host.port}`, authorization: `Bearer ${host.token}` };
 });
 
 afterAll(async () => {

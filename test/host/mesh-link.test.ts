@@ -29,7 +29,7 @@ async function withHost(
     notice: () => undefined,
     ...(env && { connectionSources: { env } }),
   });
-  const headers = { host: `127.0.0.1:${host.port}`, cookie: `${WEB_PROTOCOL.cookieName}=${host.token}` };
+  const headers = { host: `127.0.0.1:${host.port}`, authorization: `Bearer ${host.token}` };
   const call = async (command: string, input: unknown) => {
     const r = await raw(host.port, {
       method: 'POST',

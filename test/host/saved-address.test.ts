@@ -1,5 +1,5 @@
 // The web host keeps its port (and the token that goes with it) between launches on one data folder, so a
-// tab left open reconnects with the cookie it has; when that port is taken, it takes another and a new token.
+// tab left open reconnects with the token in its sessionStorage; when that port is taken, it takes another and a new token.
 import { readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -21,8 +21,8 @@ const start = (dataDir: string, port?: number) =>
     ...(port !== undefined && { port }),
   });
 
-/** A command sent as an open tab sends it: the cookie it was given, the host's own Host header. */
-const callWithCookie = (port: number, token: string) =>
+/** A command sent as an open tab sends it: the token of its sessionStorage, the host's own Host header. */
+const callWithToken = (port: number, token: string) =>
   raw(port, {
     method: 'POST',
     path: '/api/call/jobs.list',
@@ -30,15 +30,15 @@ const callWithCookie = (port: number, token: string) =>
     headers: {
       host: `127.0.0.1:${port}`,
       'content-type': 'application/json',
-      cookie: `${WEB_PROTOCOL.cookieName}=${token}`,
+      authorization: `Bearer ${token}`,
     },
   });
 
-/** Whether the events socket opens with that cookie (the page's reconnect). */
+/** Whether the events socket opens with that token (the page's reconnect). */
 const socketOpens = (port: number, token: string) =>
   new Promise<boolean>((resolve) => {
     const ws = new WebSocket(`ws://127.0.0.1:${port}${WEB_PROTOCOL.events}`, {
-      headers: { origin: `http://127.0.0.1:${port}`, cookie: `${WEB_PROTOCOL.cookieName}=${token}` },
+      headers: { origin: `http://127.0.0.1:${port}`, authorization: `Bearer ${token}` },
     });
     ws.once('open', () => (ws.close(), resolve(true)));
     ws.once('unexpected-response', () => resolve(false));
@@ -58,7 +58,7 @@ describe('the web host port between launches', () => {
     try {
       expect(second.port).toBe(port);
       expect(second.token).toBe(token);
-      expect((await callWithCookie(port, token)).status).toBe(200);
+      expect((await callWithToken(port, token)).status).toBe(200);
       expect(await socketOpens(port, token)).toBe(true);
     } finally {
       await second.close();
@@ -81,7 +81,7 @@ describe('the web host port between launches', () => {
           port: second.port,
           token: second.token,
         });
-        expect((await callWithCookie(second.port, token)).status).toBe(401);
+        expect((await callWithToken(second.port, token)).status).toBe(401);
       } finally {
         await second.close();
       }

@@ -11,7 +11,7 @@ import { raw, tempDir, until } from './helpers.ts';
 const data = tempDir('web-host');
 const renderer = join(data.path, 'renderer');
 let host: RunningWebHost;
-let cookie: string;
+let authorization: string;
 let hostHeader: string;
 
 beforeAll(async () => {
@@ -28,7 +28,7 @@ beforeAll(async () => {
     serviceOptions: { engineSpeed: 500 },
   });
   hostHeader = `127.0.0.1:${host.port}`;
-  cookie = `${WEB_PROTOCOL.cookieName}=${host.token}`;
+  authorization = `Bearer ${host.token}`;
 });
 
 afterAll(async () => {
@@ -36,7 +36,7 @@ afterAll(async () => {
   data.remove();
 });
 
-function call(command: string, input: unknown, headers: Record<string, string> = { cookie }) {
+function call(command: string, input: unknown, headers: Record<string, string> = { authorization }) {
   return raw(host.port, {
     method: 'POST',
     path: `/api/call/${command}`,
@@ -45,9 +45,12 @@ function call(command: string, input: unknown, headers: Record<string, string> =
   });
 }
 
-function socket(headers: Record<string, string>): Promise<{ ws: WebSocket } | { refused: number }> {
+function socket(
+  headers: Record<string, string>,
+  protocols: string[] = [],
+): Promise<{ ws: WebSocket } | { refused: number }> {
   return new Promise((resolve) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${host.port}${WEB_PROTOCOL.events}`, { headers });
+    const ws = new WebSocket(`ws://127.0.0.1:${host.port}${WEB_PROTOCOL.events}`, protocols, { headers });
     ws.once('open', () => resolve({ ws }));
     ws.once('unexpected-response', (_req, res) => resolve({ refused: res.statusCode ?? 0 }));
     ws.once('error', () => resolve({ refused: -1 }));
@@ -56,35 +59,66 @@ function socket(headers: Record<string, string>): Promise<{ ws: WebSocket } | { 
 
 describe('access', () => {
   it('refuses requests without the token, or with a wrong one', async () => {
-    expect((await raw(host.port, { path: '/', headers: { host: hostHeader } })).status).toBe(401);
+    expect((await call('app.info', {}, {})).status).toBe(401);
     expect((await raw(host.port, { path: '/?token=wrong', headers: { host: hostHeader } })).status).toBe(401);
-    expect((await call('app.info', {}, { cookie: `${WEB_PROTOCOL.cookieName}=wrong` })).status).toBe(401);
     expect((await call('app.info', {}, { authorization: 'Bearer wrong' })).status).toBe(401);
     expect((await call('app.info', {}, { authorization: `Bearer ${host.token}` })).status).toBe(200);
   });
 
+  it('a cookie never suffices: the token as a cookie (other local servers receive it) or the cache cookie is refused', async () => {
+    const link = await raw(host.port, { path: `/?token=${host.token}`, headers: { host: hostHeader } });
+    const cacheCookie = String(link.headers['set-cookie']).split(';')[0]!;
+    expect(cacheCookie.startsWith(`${WEB_PROTOCOL.cacheCookieName}=`)).toBe(true);
+    for (const cookie of [
+      `asset_studio_token=${host.token}`,
+      cacheCookie,
+      `${WEB_PROTOCOL.cacheCookieName}=${host.token}`,
+    ]) {
+      expect((await call('app.info', {}, { cookie })).status, cookie).toBe(401);
+      expect((await call('key.set', { key: 'sk_stolen' }, { cookie })).status, cookie).toBe(401);
+      const upload = await raw(host.port, {
+        method: 'POST',
+        path: WEB_PROTOCOL.upload,
+        headers: { host: hostHeader, cookie, 'x-file-name': 'a.png', 'content-type': 'application/octet-stream' },
+        body: 'x',
+      });
+      expect(upload.status, cookie).toBe(401);
+      expect(await socket({ origin: `http://${hostHeader}`, cookie }), cookie).toEqual({ refused: 401 });
+    }
+    // The cache cookie reads cached outputs only (an unknown one: 404, not 401); a wrong one is refused.
+    const cached = (cookie: string) =>
+      raw(host.port, { path: '/cache/SESSION_none/glb', headers: { host: hostHeader, cookie } });
+    expect((await cached(cacheCookie)).status).toBe(404);
+    expect((await cached(`${WEB_PROTOCOL.cacheCookieName}=${host.token}`)).status).toBe(401);
+    expect((await cached(`asset_studio_token=${host.token}`)).status).toBe(401);
+  });
+
   it('refuses a foreign Host header (DNS rebinding), even with the token', async () => {
-    const res = await raw(host.port, { path: '/', headers: { host: `evil.example:${host.port}`, cookie } });
+    const res = await raw(host.port, { path: '/', headers: { host: `evil.example:${host.port}`, authorization } });
     expect(res.status).toBe(421);
     expect((await raw(host.port, { path: `/?token=${host.token}`, headers: { host: 'evil.example' } })).status).toBe(
       421,
     );
-    expect((await call('app.info', {}, { host: `127.0.0.1:${host.port + 1}`, cookie })).status).toBe(421);
+    expect((await call('app.info', {}, { host: `127.0.0.1:${host.port + 1}`, authorization })).status).toBe(421);
   });
 
   it('refuses a command posted from another origin', async () => {
-    expect((await call('app.info', {}, { cookie, origin: 'http://evil.example' })).status).toBe(403);
+    expect((await call('app.info', {}, { authorization, origin: 'http://evil.example' })).status).toBe(403);
   });
 
-  it('moves the token from the URL to an HttpOnly SameSite=Strict cookie', async () => {
+  it('serves the page for the link without putting the token in a cookie; the cache cookie is HttpOnly, SameSite=Strict, for /cache/ only', async () => {
     const res = await raw(host.port, { path: `/?token=${host.token}`, headers: { host: hostHeader } });
-    expect(res.status).toBe(303);
-    expect(res.headers.location).toBe('/');
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('hello');
+    expect(res.headers['cache-control']).toBe('no-store');
     const setCookie = String(res.headers['set-cookie']);
-    expect(setCookie).toContain(`${WEB_PROTOCOL.cookieName}=${host.token}`);
+    expect(setCookie).not.toContain(host.token);
+    expect(setCookie).toMatch(new RegExp(`^${WEB_PROTOCOL.cacheCookieName}=[\\w-]{43}; `));
     expect(setCookie).toMatch(/HttpOnly/);
     expect(setCookie).toMatch(/SameSite=Strict/);
-    const page = await raw(host.port, { path: '/', headers: { host: `localhost:${host.port}`, cookie } });
+    expect(setCookie).toMatch(/Path=\/cache\//);
+    // The renderer's files hold no secret: a reload of the page (the token in its sessionStorage) is served.
+    const page = await raw(host.port, { path: '/', headers: { host: `localhost:${host.port}` } });
     expect(page.status).toBe(200);
     expect(page.body).toContain('hello');
   });
@@ -92,7 +126,7 @@ describe('access', () => {
   it('sends the CSP and hardening headers on every response, refusals included', async () => {
     for (const res of [
       await raw(host.port, { path: '/', headers: { host: hostHeader } }),
-      await raw(host.port, { path: '/', headers: { host: hostHeader, cookie } }),
+      await call('app.info', {}, {}),
       await call('app.info', {}),
     ]) {
       const csp = String(res.headers['content-security-policy']);
@@ -107,7 +141,7 @@ describe('access', () => {
   });
 
   it("serves the KTX2 worker with a policy of its own that allows eval (its transcoder needs it), the page's without", async () => {
-    const get = (path: string) => raw(host.port, { path, headers: { host: hostHeader, cookie } });
+    const get = (path: string) => raw(host.port, { path, headers: { host: hostHeader, authorization } });
     const worker = String((await get('/babylon/ktx2-worker.js')).headers['content-security-policy']);
     expect(worker).toBe(
       "default-src 'self'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; connect-src 'self'; object-src 'none'; base-uri 'none'",
@@ -125,7 +159,7 @@ describe('access', () => {
 
   it('caches hashed chunks for good, revalidates other files by ETag, and never caches the page', async () => {
     const get = (path: string, headers: Record<string, string> = {}) =>
-      raw(host.port, { path, headers: { host: hostHeader, cookie, ...headers } });
+      raw(host.port, { path, headers: { host: hostHeader, authorization, ...headers } });
     const chunk = await get('/chunks/module-ABC123.js');
     expect(chunk.status).toBe(200);
     expect(chunk.headers['cache-control']).toContain('immutable');
@@ -141,16 +175,31 @@ describe('access', () => {
 
   it('does not serve files outside the renderer folder', async () => {
     expect(
-      (await raw(host.port, { path: '/..%2f..%2fetc%2fpasswd', headers: { host: hostHeader, cookie } })).status,
+      (await raw(host.port, { path: '/..%2f..%2fetc%2fpasswd', headers: { host: hostHeader, authorization } })).status,
     ).toBe(404);
   });
 });
 
 describe('event socket', () => {
   it('refuses another origin, and a missing token', async () => {
-    expect(await socket({ origin: 'http://evil.example', cookie })).toEqual({ refused: 403 });
+    expect(await socket({ origin: 'http://evil.example', authorization })).toEqual({ refused: 403 });
     expect(await socket({ origin: `http://${hostHeader}` })).toEqual({ refused: 401 });
-    expect(await socket({ cookie })).toEqual({ refused: 403 }); // no Origin at all
+    expect(await socket({ authorization })).toEqual({ refused: 403 }); // no Origin at all
+    expect(
+      await socket({ origin: `http://${hostHeader}` }, [WEB_PROTOCOL.socketProtocol, 'asset-studio.token.wrong']),
+    ).toEqual({
+      refused: 401,
+    });
+  });
+
+  it("opens with the token as a subprotocol, as a browser's page sends it, and never echoes the token", async () => {
+    const opened = await socket({ origin: `http://${hostHeader}` }, [
+      WEB_PROTOCOL.socketProtocol,
+      `${WEB_PROTOCOL.socketTokenPrefix}${host.token}`,
+    ]);
+    if (!('ws' in opened)) throw new Error(`socket refused: ${opened.refused}`);
+    expect(opened.ws.protocol).toBe(WEB_PROTOCOL.socketProtocol);
+    opened.ws.close();
   });
 });
 
@@ -182,7 +231,7 @@ describe('round trips', () => {
   });
 
   it('pushes the job events of a create on the socket, and serves its cached output with Range', async () => {
-    const opened = await socket({ origin: `http://${hostHeader}`, cookie });
+    const opened = await socket({ origin: `http://${hostHeader}`, authorization });
     if (!('ws' in opened)) throw new Error(`socket refused: ${opened.refused}`);
     const messages: EventMessage[] = [];
     opened.ws.on('message', (frame) => messages.push(JSON.parse(String(frame)) as EventMessage));
@@ -204,11 +253,11 @@ describe('round trips', () => {
         'the cached output',
       );
       expect(output.url).toMatch(/^\/cache\//);
-      const whole = await raw(host.port, { path: output.url!, headers: { host: hostHeader, cookie } });
+      const whole = await raw(host.port, { path: output.url!, headers: { host: hostHeader, authorization } });
       expect(whole.status).toBe(200);
       const part = await raw(host.port, {
         path: output.url!,
-        headers: { host: hostHeader, cookie, range: 'bytes=0-7' },
+        headers: { host: hostHeader, authorization, range: 'bytes=0-7' },
       });
       expect(part.status).toBe(206);
       expect(part.headers['content-range']).toMatch(/^bytes 0-7\/\d+$/);
@@ -232,7 +281,7 @@ describe('round trips', () => {
             path: WEB_PROTOCOL.upload,
             headers: {
               host: hostHeader,
-              cookie,
+              authorization,
               [WEB_PROTOCOL.fileNameHeader]: encodeURIComponent('Kenney (test).fbx'),
               'content-type': 'application/octet-stream',
               'content-length': statSync(fbx).size,
@@ -252,7 +301,7 @@ describe('round trips', () => {
     const answer = JSON.parse(upload.body) as UploadAnswer;
     expect(answer).toMatchObject({ name: 'Kenney (test).fbx', size: statSync(fbx).size });
     // The page follows the second leg too (host → service) by the create's operation id.
-    const opened = await socket({ origin: `http://${hostHeader}`, cookie });
+    const opened = await socket({ origin: `http://${hostHeader}`, authorization });
     if (!('ws' in opened)) throw new Error(`socket refused: ${opened.refused}`);
     const progress: { operationId: string; sent: number; total: number }[] = [];
     opened.ws.on('message', (frame) => {
@@ -354,7 +403,7 @@ describe('the data folder (web host)', () => {
         path: '/api/call/settings.update',
         headers: {
           host: `127.0.0.1:${host.port}`,
-          cookie: `${WEB_PROTOCOL.cookieName}=${host.token}`,
+          authorization: `Bearer ${host.token}`,
           'content-type': 'application/json',
         },
         body: JSON.stringify(input),

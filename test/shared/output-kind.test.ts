@@ -29,9 +29,9 @@ const KEYS: [string, OutputKind][] = [
   ['animation', { type: 'animation' }],
   ['render', { type: 'render' }],
   ['thumbnail', { type: 'thumbnail' }],
-  ['library:5f3c', { type: 'clip', source: 'library', id: '5f3c', format: 'glb' }],
-  ['library:Walk:glb', { type: 'clip', source: 'library', id: 'Walk:glb', format: 'glb' }],
-  ['prompt:abc123', { type: 'clip', source: 'prompt', id: 'abc123', format: 'glb' }],
+  ['library:5f3c', { type: 'clip', source: 'library', id: '5f3c', format: 'model' }],
+  ['library:Walk:glb', { type: 'clip', source: 'library', id: 'Walk:glb', format: 'model' }],
+  ['prompt:abc123', { type: 'clip', source: 'prompt', id: 'abc123', format: 'model' }],
   ['prompt:abc123:usdz', { type: 'clip', source: 'prompt', id: 'abc123', format: 'usdz' }],
   ['retopo_obj', { type: 'retopology', file: 'obj', index: 0 }],
   ['retopo_obj_1', { type: 'retopology', file: 'obj', index: 1 }],
@@ -102,12 +102,18 @@ describe('output kinds', () => {
     ['retopo_obj_12', 'obj'],
     ['fbx', 'fbx'],
     ['prompt:abc123:usdz', 'usdz'],
-    ['library:Walk:glb', 'glb'],
-    ['animation', 'glb'],
-    ['prompt:abc123', 'glb'],
   ])('%s holds a %s model', (key, format) => {
     expect(modelFormat(parseOutputKind(key))).toBe(format);
   });
+
+  it.each(['library:Walk:glb', 'animation', 'prompt:abc123'])(
+    '%s is an animated model whose format is never assumed: it is the one its file shows',
+    (key) => {
+      expect(modelFormat(parseOutputKind(key))).toBeUndefined();
+      expect(modelFormat(parseOutputKind(key), 'fbx')).toBe('fbx');
+      expect(modelFormat(parseOutputKind(key), 'glb')).toBe('glb');
+    },
+  );
 
   it.each(['zip', 'preview_zip', 'image', 'retopo_image_1', 'mp4', 'thumbnail', 'render', 'spin_0', 'mesh'])(
     '%s holds no model the viewer opens',
@@ -116,7 +122,7 @@ describe('output kinds', () => {
     },
   );
 
-  it('tells the animated GLBs of a mesh-animation session apart from its other files', () => {
+  it('tells the animated models of a mesh-animation session apart from its other files', () => {
     for (const key of ['animation', 'library:5f3c', 'prompt:abc123'])
       expect(isAnimatedModel(parseOutputKind(key)), key).toBe(true);
     for (const key of ['prompt:abc123:usdz', 'render', 'mesh', 'glb', 'retopo_obj'])

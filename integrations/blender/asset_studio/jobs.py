@@ -5,7 +5,8 @@ import urllib.parse
 
 from .errors import JobFailed, JobNotFinished
 
-#: The 3D model of a job, best first: an animation session's GLB with all its clips, an image-to-3D mesh
+#: The 3D model of a job, best first: an animation session's model with all its clips (GLB, or FBX as the
+#: service delivers it), an image-to-3D mesh
 #: (final, refined, preview), a clip, a retopologized mesh (OBJ).
 MODEL_KINDS = ("animation", "glb", "polished_glb", "preview_glb")
 
@@ -44,15 +45,22 @@ def finished_job(job):
     )
 
 
+def animated_format(output):
+    """GLB or FBX: the format the app read from an animated output's bytes (the service delivers FBX), GLB
+    when the app is older and does not say."""
+    fmt = output.get("format")
+    return fmt if fmt in ("glb", "fbx") else "glb"
+
+
 def model_of(outputs):
     """The best model among cached outputs: (output, format) or None."""
     by_kind = {o["kind"]: o for o in outputs}
     for kind in MODEL_KINDS:
         if kind in by_kind:
-            return by_kind[kind], "glb"
+            return by_kind[kind], animated_format(by_kind[kind]) if kind == "animation" else "glb"
     for o in outputs:
         if (o["kind"].startswith("prompt:") or o["kind"].startswith("library:")) and not o["kind"].endswith(":usdz"):
-            return o, "glb"
+            return o, animated_format(o)
     for o in outputs:
         if re.match(r"^retopo_obj(_\d+)?$", o["kind"]):
             return o, "obj"

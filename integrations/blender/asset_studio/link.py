@@ -306,7 +306,7 @@ class Client:
             outputs = self.outputs(session)
 
     def download_model(self, job_id, folder, timeout=300.0):
-        """The job's model copied into ``folder``: (job, path, format) where format is glb or obj."""
+        """The job's model copied into ``folder``: (job, path, format) where format is glb, fbx or obj."""
         job = self.job(job_id)
         kind, fmt = self.model_output(job, timeout)
         name = "%s_%s.%s" % (safe_name(job["remoteId"]), safe_name(kind), fmt)

@@ -74,7 +74,7 @@ class ASSET_STUDIO_OT_refresh(bpy.types.Operator):
 
 
 def import_model(context, path, fmt):
-    """Imports a downloaded GLB (every animation as an action) or OBJ; returns the new objects and actions."""
+    """Imports a downloaded GLB or FBX (every animation, or take, as an action) or OBJ; returns the new objects and actions."""
     objects_before = set(bpy.data.objects)
     actions_before = set(bpy.data.actions)
     for obj in context.selected_objects:
@@ -83,6 +83,9 @@ def import_model(context, path, fmt):
         _numpy_compat()
         # The importer converts glTF's Y-up to Blender's Z-up and keeps metres; each animation becomes an action.
         result = bpy.ops.import_scene.gltf(filepath=path)
+    elif fmt == "fbx":
+        # The service's animations: the importer converts the file's axes and units (to metres), each take an action.
+        result = bpy.ops.import_scene.fbx(filepath=path)
     elif hasattr(bpy.ops.wm, "obj_import"):
         result = bpy.ops.wm.obj_import(filepath=path, forward_axis="NEGATIVE_Z", up_axis="Y")
     else:
@@ -97,7 +100,7 @@ def import_model(context, path, fmt):
 def place(context, objects, fmt):
     """Puts the imported roots at the 3D cursor, in metres whatever the scene's unit scale.
 
-    Blender's glTF importer already converts metres to scene units; its OBJ importer does not.
+    Blender's glTF and FBX importers already convert metres to scene units; its OBJ importer does not.
     """
     scale_length = context.scene.unit_settings.scale_length
     factor = 1.0 / scale_length if fmt == "obj" and scale_length > 0 else 1.0

@@ -1,16 +1,13 @@
 // An uploaded character as glTF 2.0 binary (GLB): its mesh (one primitive per material) skinned to ALL the
 // bones of its skeleton, at rest in its bind pose, and one looping clip per motion of the animation library or
 // prompt, posed by pose.ts on the bones that stand for the body's joints (rig.ts); the other bones follow.
-import { JOINT_NAMES, type JointName } from '../../../shared/contract/animation.ts';
 import type { MotionSpec } from '../motion-words.ts';
 import { BinaryBody, GL, glbContainer } from '../outputs/glb.ts';
 import { GENERATOR } from '../outputs/mesh.ts';
 import type { CharacterModel, Quat, V3 } from './model.ts';
-import { poseAt, periodOf } from './pose.ts';
-import { conj, IDENTITY, mul, normalizeQ, rotate, sub } from './quat.ts';
+import { sampleClip } from './clip-keys.ts';
+import { conj, mul, normalizeQ, rotate, sub } from './quat.ts';
 import { hangLimbs, type Rig } from './rig.ts';
-
-const FPS = 24;
 
 export interface CharacterClip {
   name: string;
@@ -116,52 +113,9 @@ export function buildCharacterGlb(given: CharacterModel, rig: Rig, clips: Charac
   const roots = bones.flatMap((b, i) => (b.parent < 0 ? [boneNode(i)] : []));
 
   // ---- the clips ----
-  const jointOf = new Map<number, JointName>();
-  for (const joint of JOINT_NAMES) if (rig.bones[joint] !== undefined) jointOf.set(rig.bones[joint]!, joint);
   const pelvis = rig.root;
   const animations = clips.map((clip) => {
-    const period = periodOf(clip.spec);
-    const frames = Math.max(2, Math.round(period * FPS) + 1);
-    const times = Float32Array.from({ length: frames }, (_, f) => (f / (frames - 1)) * period);
-    const driven = [...jointOf.keys()].sort((x, y) => x - y);
-    const rotations = new Map(driven.map((i) => [i, new Float32Array(frames * 4)]));
-    const hips = new Float32Array(frames * 3);
-    for (let f = 0; f < frames; f++) {
-      const pose = poseAt(clip.spec, rig, (f / (frames - 1)) * Math.PI * 2);
-      const turn = new Map<number, Quat>();
-      const turnOf = (i: number): Quat => {
-        const known = turn.get(i);
-        if (known) return known;
-        const own = jointOf.has(i) ? pose.turn[jointOf.get(i)!] : undefined;
-        const parent = bones[i]!.parent;
-        const value = own ?? (parent < 0 ? IDENTITY : turnOf(parent));
-        turn.set(i, value);
-        return value;
-      };
-      for (const i of driven) {
-        const b = bones[i]!;
-        const world = mul(turnOf(i), b.r);
-        const parentWorld = b.parent < 0 ? IDENTITY : mul(turnOf(b.parent), bones[b.parent]!.r);
-        const q = normalizeQ(mul(conj(parentWorld), world));
-        // Keep neighbouring keys in the same hemisphere, so that linear interpolation takes the short way.
-        const out = rotations.get(i)!;
-        if (
-          f > 0 &&
-          q[0] * out[(f - 1) * 4]! +
-            q[1] * out[(f - 1) * 4 + 1]! +
-            q[2] * out[(f - 1) * 4 + 2]! +
-            q[3] * out[(f - 1) * 4 + 3]! <
-            0
-        )
-          for (let k = 0; k < 4; k++) q[k] = -q[k]!;
-        out.set(q, f * 4);
-      }
-      const b = bones[pelvis]!;
-      const parentWorld = b.parent < 0 ? IDENTITY : mul(turnOf(b.parent), bones[b.parent]!.r);
-      const offset = rotate(conj(parentWorld), pose.hips);
-      const t = local[pelvis]!.t;
-      hips.set([t[0] + offset[0], t[1] + offset[1], t[2] + offset[2]], f * 3);
-    }
+    const { period, frames, times, driven, rotations, hips } = sampleClip(model, rig, clip.spec);
     const input = accessor({
       bufferView: bin.add(times),
       componentType: GL.FLOAT,

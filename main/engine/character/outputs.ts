@@ -1,15 +1,41 @@
 // The downloadable files of an uploaded character, made from its stored JSON (make-files.ts) when first
-// asked for: the GLB with the clips named (library labels or prompt texts, each read by motion-words.ts),
+// asked for: the FBX (as the service delivers them) and the GLB with the clips named (library labels or prompt texts, each read by motion-words.ts),
 // and a static USDZ of its mesh.
 import { motionOfText } from '../motion-words.ts';
 import type { PolygonMesh } from '../outputs/polygon-mesh.ts';
 import { buildPolygonUsdz } from '../usdz.ts';
+import { buildCharacterFbx } from './fbx.ts';
 import { buildCharacterGlb } from './glb.ts';
 import type { CharacterModel } from './model.ts';
 import { isRig, rigOf } from './rig.ts';
 
 function parse(json: Buffer): CharacterModel {
-  return JSON.parse(json.toString('utf8')) as CharacterModel;
+  return humanHeight(JSON.parse(json.toString('utf8')) as CharacterModel);
+}
+
+/** A standing character's height, metres, when its size is not a person's (a unit mix-up, below or above these). */
+const HUMAN = { min: 0.5, max: 3, height: 1.8 };
+
+/**
+ * The character at a person's size, as the animation service delivers its characters: one whose file makes it
+ * shorter than 0.5 m or taller than 3 m (Male_Casual.fbx is 4.84 m: an armature scaled 100 times in a file in
+ * centimetres) is scaled to 1.8 m tall, bones with it; any other keeps its size.
+ */
+function humanHeight(model: CharacterModel): CharacterModel {
+  let low = Infinity;
+  let high = -Infinity;
+  for (let k = 1; k < model.positions.length; k += 3) {
+    low = Math.min(low, model.positions[k]!);
+    high = Math.max(high, model.positions[k]!);
+  }
+  const height = high - low;
+  if (!(height > 0) || (height >= HUMAN.min && height <= HUMAN.max)) return model;
+  const f = HUMAN.height / height;
+  return {
+    ...model,
+    positions: model.positions.map((x) => x * f),
+    bones: model.bones.map((b) => ({ ...b, t: [b.t[0] * f, b.t[1] * f, b.t[2] * f] })),
+  };
 }
 
 export function characterGlb(json: Buffer, clips: string[]): Buffer {
@@ -17,6 +43,21 @@ export function characterGlb(json: Buffer, clips: string[]): Buffer {
   const rig = rigOf(model);
   if (!isRig(rig)) throw new Error(`the stored character ${model.source} ${rig.problem}`);
   return buildCharacterGlb(
+    model,
+    rig,
+    clips.flatMap((name) => {
+      const spec = motionOfText(name);
+      return spec ? [{ name, spec }] : [];
+    }),
+  );
+}
+
+/** The character as FBX with a take per clip (named by the library label or the prompt's text), as the service delivers it. */
+export function characterFbx(json: Buffer, clips: string[]): Buffer {
+  const model = parse(json);
+  const rig = rigOf(model);
+  if (!isRig(rig)) throw new Error(`the stored character ${model.source} ${rig.problem}`);
+  return buildCharacterFbx(
     model,
     rig,
     clips.flatMap((name) => {

@@ -1,7 +1,9 @@
-// The preview image of a retopology: a small software rasterizer draws the result from the front-right and
-// a little above (glTF's front faces +Z), shaded in its materials' base colours (sampling a material's
+// The preview image of a retopology: a small software rasterizer draws the result from the front three-quarter
+// view every 3D view of the app opens on (shared/views.ts: glTF's front faces +Z, turned towards the model's
+// left, a little above), shaded in its materials' base colours (sampling a material's
 // texture when one is given), with the edges of its faces drawn over it, so the new topology shows: quads
 // as quads, never their diagonals. Orthographic, a depth buffer, 2×2 supersampling; a PNG.
+import { eyeDirection, HOME_VIEW } from '../../../shared/views.ts';
 import { encodePng } from '../outputs/png.ts';
 import type { FaceMesh } from './mesh.ts';
 
@@ -15,7 +17,7 @@ export interface TexturePixels {
 const SUPERSAMPLE = 2;
 
 type Planes = [Float32Array, Float32Array, Float32Array];
-const EYE = normalize([0.9, 0.7, 1.6]);
+const EYE = eyeDirection(HOME_VIEW);
 const LIGHT = normalize([0.5, 1.2, 1.3]);
 const EDGE_DARKEN = 0.3;
 const BACKGROUND_TOP = [236, 239, 243];

@@ -107,7 +107,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
 
   /** A failed session fails its texts that were queued or still running when it ended. */
   function finishSession(rec: AnimationRecord, step: StepName, endedAt: number): void {
-    finishSessionOutputs(rec, step, endedAt);
+    finishSessionOutputs(rec, step, endedAt, s.animationFiles);
     if (rec.status !== 'init_failed') return;
     for (const p of rec.prompts) {
       if (p.status === 'text_queued' || (p.step && s.clock.end(p.step) > endedAt)) {
@@ -122,6 +122,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
     const rec = findOwned(s.state.animations, code, userId);
     await refresh(
       s,
+      () => [rec],
       () => {
         let changed = startQueued(rec, now);
         changed =
@@ -135,7 +136,8 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
             )) ||
           changed;
         return rec.prompts.reduce(
-          (any, p) => settle(p, s.clock, now, (prompt, step, at) => finishPrompt(rec, prompt, step, at)) || any,
+          (any, p) =>
+            settle(p, s.clock, now, (prompt, step, at) => finishPrompt(rec, prompt, step, at, s.animationFiles)) || any,
           changed,
         );
       },
@@ -202,7 +204,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
         if (error instanceof PoolClosed) throw error; // the engine stopped: read again at its next start
         character.error = `${what} could not be read (${error instanceof Error ? error.message : String(error)}).`;
       })
-      .then(() => s.save())
+      .then(() => s.save(rec))
       .catch(() => undefined) // a failed save is retried by the next change
       .finally(() => reading.delete(code));
     reading.set(code, job);
@@ -308,7 +310,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
           isError: false,
         };
       });
-      await s.save();
+      await s.save(rec);
       return { responses };
     },
 
@@ -384,6 +386,9 @@ async function receiveUpload(s: Services, req: IncomingMessage, code: string): P
   }
 }
 
+/** `glb` makes the engine deliver an uploaded character's animation files as GLB; by default they are FBX, as the service delivers them. */
+export const ANIMATION_FILES_ENV = 'ASSET_STUDIO_ENGINE_ANIMATION_FILES';
+
 const BINARY_FBX = Buffer.from('Kaydara FBX Binary  \0', 'latin1');
 const ZIP = Buffer.from('PK\x03\x04', 'latin1');
 
@@ -397,7 +402,17 @@ function meshFormat(head: Buffer): 'fbx' | 'zip' | undefined {
   return text.startsWith('; FBX') ? 'fbx' : undefined;
 }
 
-function finishSessionOutputs(rec: AnimationRecord, _step: StepName, endedAt: number): void {
+/** The recipe of an uploaded character's animated file: FBX as the service delivers it, or GLB. */
+function characterFile(format: 'glb' | 'fbx', character: string, clips: string[]) {
+  return { type: format === 'fbx' ? ('character-fbx' as const) : ('character-glb' as const), character, clips };
+}
+
+function finishSessionOutputs(
+  rec: AnimationRecord,
+  _step: StepName,
+  endedAt: number,
+  format: 'glb' | 'fbx' = 'glb',
+): void {
   rec.updated_at = iso(endedAt);
   if (rec.fails) {
     rec.status = 'init_failed';
@@ -407,22 +422,27 @@ function finishSessionOutputs(rec: AnimationRecord, _step: StepName, endedAt: nu
   rec.status = 'predefined_done';
   const made = rec.character?.made;
   if (made !== undefined) {
-    // The uploaded character on its own skeleton: each library file has one clip, animation_url all of them.
+    // The uploaded character on its own skeleton: each library file has one clip, animation_url all of them
+    // (FBX with one take per clip, as the service delivers them, or GLB: the engine's animationFiles).
     for (const entry of rec.library)
-      entry.file = output(code, `animation-${entry.label.toLowerCase()}`, {
-        type: 'character-glb',
-        character: made.model,
-        clips: [entry.label],
-      });
+      entry.file = output(
+        code,
+        `animation-${entry.label.toLowerCase()}`,
+        characterFile(format, made.model, [entry.label]),
+      );
     rec.outputs = {
       render_url: { key: made.render, recipe: { type: 'made' } },
       thumbnail: { key: made.thumbnail, recipe: { type: 'made' } },
-      mesh_url: output(code, 'mesh', { type: 'character-glb', character: made.model, clips: [] }),
-      animation_url: output(code, 'animation', {
-        type: 'character-glb',
-        character: made.model,
-        clips: rec.library.map((a) => a.label),
-      }),
+      mesh_url: output(code, 'mesh', characterFile(format, made.model, [])),
+      animation_url: output(
+        code,
+        'animation',
+        characterFile(
+          format,
+          made.model,
+          rec.library.map((a) => a.label),
+        ),
+      ),
     };
     return;
   }
@@ -461,17 +481,19 @@ function failOnInput(rec: AnimationRecord, message: string, at: number): void {
   }
 }
 
-function finishPrompt(rec: AnimationRecord, prompt: PromptRecord, _step: StepName, endedAt: number): void {
+function finishPrompt(
+  rec: AnimationRecord,
+  prompt: PromptRecord,
+  _step: StepName,
+  endedAt: number,
+  format: 'glb' | 'fbx' = 'glb',
+): void {
   prompt.updated_at = iso(endedAt);
   prompt.status = 'text_done';
   const made = rec.character?.made;
   if (made !== undefined) {
-    // The uploaded character with one clip named by the text; USDZ holds its mesh at rest.
-    prompt.mesh = output(prompt.session_code, `prompt-${prompt._id}`, {
-      type: 'character-glb',
-      character: made.model,
-      clips: [prompt.text],
-    });
+    // The uploaded character with one clip named by the text (FBX: a take named so); USDZ holds its mesh at rest.
+    prompt.mesh = output(prompt.session_code, `prompt-${prompt._id}`, characterFile(format, made.model, [prompt.text]));
     prompt.usdz = output(prompt.session_code, `prompt-${prompt._id}`, {
       type: 'character-usdz',
       character: made.model,

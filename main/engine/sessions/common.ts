@@ -20,14 +20,14 @@ export function findOwned<T extends { user_id: string }>(
 }
 
 /** Keeps a new record in its table and saves the engine's state. */
-export async function keepNew<T>(
-  s: { save(): Promise<void> },
+export async function keepNew<T extends object>(
+  s: { save(...changed: object[]): Promise<void> },
   table: Record<string, T>,
   id: string,
   rec: T,
 ): Promise<void> {
   table[id] = rec;
-  await s.save();
+  await s.save(rec);
 }
 
 /** An input (image or mesh): the URL the client gave, or the bytes it sent, stored as a file; see inputs.ts. */
@@ -71,12 +71,16 @@ export function inputGate<T extends Stepped>(
   return true;
 }
 
-/** Settles a record's steps, persists when something changed, and registers its files (built on first download). */
+/**
+ * Settles a record's steps, persists when something changed, and registers its files (built on first download).
+ * `records`: the records settling may change (the record, and others it changes: its assets, its style).
+ */
 export async function refresh(
   s: Services,
+  records: () => object[],
   settleRecord: () => boolean,
   files: () => Iterable<Output | undefined>,
 ): Promise<void> {
-  if (settleRecord()) await s.save();
+  if (settleRecord()) await s.save(...records());
   s.files.register(files());
 }

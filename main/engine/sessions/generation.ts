@@ -164,6 +164,8 @@ export function generationHandlers(s: Services): {
       };
       await refresh(
         s,
+        // settling fails or completes its mesh assets too
+        () => [rec, ...[...rec.mesh_assets, ...rec.part_assets].map(asset)],
         () =>
           inputs.reduce<boolean | undefined>((gate, image) => gate ?? inputGate(rec, image, fail), undefined) ??
           pictureGate() ??

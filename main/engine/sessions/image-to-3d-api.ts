@@ -85,7 +85,7 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
         now,
       );
       s.inputs.read(rec.spin_image!, 'image', `${rec.session_code}/spin-input-${rec.runs}`);
-      await s.save();
+      await s.save(rec);
       return {};
     },
 
@@ -106,7 +106,7 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
           ? body.selected_spin_index
           : spinIndexOf(rec, body.selected_spin);
       startPreview(rec, index, body, faultOfStart(s, 'preview', rec.session_code), now);
-      await s.save();
+      await s.save(rec);
       return jobAck(rec, 'preview', { ...body, selected_spin_index: index }, now);
     },
 
@@ -120,7 +120,7 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
         rec.scaled_bbox = body.scaled_bbox ?? rec.scaled_bbox;
         rec.pivot_point = body.pivot_point ?? rec.pivot_point;
         queueRefine(rec, fault);
-        await s.save();
+        await s.save(rec);
         return jobAck(rec, 'refine', body, now);
       }
       // A refine asked while one is being made is a new trial (it replaces that one), and so is one asked of a
@@ -133,7 +133,7 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
         );
       }
       startRefine(rec, body, fault, now);
-      await s.save();
+      await s.save(rec);
       return jobAck(rec, 'refine', body, now);
     },
 

@@ -326,6 +326,7 @@ export async function readImageTo3d(s: Services, code: string, userId: string, n
   const rec = findOwned(s.state.imageTo3d, code, userId);
   await refresh(
     s,
+    () => [rec],
     () =>
       inputGate(rec, rec.spin_image ?? rec.image, failOnInput) ??
       pictureGate(s, rec, now) ??

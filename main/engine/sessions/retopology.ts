@@ -124,6 +124,7 @@ export function retopologyHandlers(s: Services): {
       const input = s.state.assets[rec.input_asset]!;
       await refresh(
         s,
+        () => [rec],
         () =>
           inputGate(rec, input.input, failOnInput) ??
           retopologyGate(s, rec, input) ??
@@ -193,7 +194,7 @@ function retopologyGate(s: Services, rec: RetopologyRecord, input: AssetRecord):
         triangles: outcome.stats.triangles,
       };
     }
-    await s.save();
+    await s.save(rec);
   });
   return false;
 }

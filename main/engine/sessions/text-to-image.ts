@@ -107,6 +107,11 @@ export function textToImageHandlers(s: Services): Pick<Handlers, TextToImageEndp
       const rec = findOwned(s.state.textToImage, params.session_code!, userId);
       await refresh(
         s,
+        // a session waiting for its style settles the style; a finished one reads the style's palette (kept in it)
+        () =>
+          rec.style_id !== '' && Object.hasOwn(s.state.styles, rec.style_id)
+            ? [rec, s.state.styles[rec.style_id]!]
+            : [rec],
         () => {
           const started = rec.awaits_style === true && startAfterStyle(s, rec, now);
           return (
@@ -236,6 +241,7 @@ async function usableStyle(s: Services, styleId: string, userId: string, now: nu
 const settleStyle = (s: Services, style: StyleRecord, now: number) =>
   refresh(
     s,
+    () => [style],
     () =>
       inputGate(style, style.zip, failStyleOnInput) ??
       settle(

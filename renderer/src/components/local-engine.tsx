@@ -1,6 +1,7 @@
 // Saying plainly that the local engine is a stand-in: a badge on the results it made (whatever the app is
 // connected to now) and a line on the create forms while the app is connected to it.
 import type { JobView } from '../../../shared/bridge/contract.ts';
+import { PUBLIC_SERVICE_NAME } from '../../../shared/public-service.ts';
 import { appState } from '../app-state.ts';
 import { madeByLocalEngine } from '../job-origin.ts';
 import { useStore } from '../store.ts';
@@ -28,12 +29,18 @@ export function LocalEngineBadge({ origin }: { origin: JobView['origin'] | undef
   );
 }
 
-/** On the create forms while connected to the local engine. */
+/** On the create forms while connected to the local engine, with the way to the service's results. */
 export function LocalEngineLine() {
   if (!useLocalEngine()) return null;
   return (
-    <p class="hint local-engine-line" data-local-engine-line>
-      {LOCAL_ENGINE_LINE}
-    </p>
+    <>
+      <p class="hint local-engine-line" data-local-engine-line>
+        {LOCAL_ENGINE_LINE}
+      </p>
+      <p class="hint" data-real-results>
+        For the service's results, paste an API key of {PUBLIC_SERVICE_NAME} in <a href="#/settings">Settings</a>{' '}
+        (generations cost credits).
+      </p>
+    </>
   );
 }

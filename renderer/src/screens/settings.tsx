@@ -5,6 +5,14 @@ import type { CommandInput, ConnectionView, SettingsView } from '../../../shared
 import { EXPORT_TARGET_LABELS, EXPORT_TARGETS, type ExportTarget } from '../../../shared/export-options.ts';
 import { MIN_CACHE_BYTES } from '../../../shared/setting-fields.ts';
 import { OUTPUT_FORMATS } from '../../../shared/output-kind.ts';
+import {
+  PUBLIC_SERVICE,
+  PUBLIC_SERVICE_DOCS,
+  PUBLIC_SERVICE_KEYS_PAGE,
+  PUBLIC_SERVICE_NAME,
+  PUBLIC_SERVICE_PRICES_PAGE,
+  SERVICE_PROFILE,
+} from '../../../shared/public-service.ts';
 import { getBridge, getTransport } from '../../bridge/index.ts';
 import { appState, patchApp, refreshInfo } from '../app-state.ts';
 import { ErrorBox, Field, Options, Section, TableHead } from '../components/ui.tsx';
@@ -97,9 +105,47 @@ export function Settings() {
   );
 }
 
+/** The profiles that always exist: their addresses are fixed (only the public service's key is asked for). */
+const BUILT_IN = ['local', SERVICE_PROFILE];
+
+/** What the public service is, where its keys are made and what it costs: the way to real results. */
+function PublicService() {
+  const link = (href: string, text: string) => (
+    <a href={href} target="_blank" rel="noopener noreferrer">
+      {text}
+    </a>
+  );
+  return (
+    <div class="public-service" data-testid="public-service">
+      <p>
+        Asset Studio is a client for <strong>{PUBLIC_SERVICE_NAME}</strong>, a paid generative 3D service: image to 3D,
+        text to image, mesh animation and retopology. Without its API key everything runs on the embedded local engine,
+        a procedural stand-in that shows how each workflow goes, not the service's results.
+      </p>
+      <ol>
+        <li>
+          Make an API key on your profile page at {link(PUBLIC_SERVICE_KEYS_PAGE, '3d.csm.ai')} (sign in or create an
+          account first).
+        </li>
+        <li>
+          Paste it below, in the profile “{SERVICE_PROFILE}”, which already has the service's addresses (
+          <code>{PUBLIC_SERVICE.baseUrl}</code>, older endpoints <code>{PUBLIC_SERVICE.legacyBaseUrl}</code>).
+        </li>
+      </ol>
+      <p class="hint">
+        Every generation spends credits of your account: see the {link(PUBLIC_SERVICE_PRICES_PAGE, 'price list')} (each
+        create form shows its cost and your balance before you submit) and the{' '}
+        {link(PUBLIC_SERVICE_DOCS, "service's documentation")}. A service at another address (a proxy, an enterprise
+        address) gets a profile of its own: New profile.
+      </p>
+    </div>
+  );
+}
+
 function Profiles({ settings, connection }: { settings: SettingsView; connection: ConnectionView | undefined }) {
   const { busy, error, save, clear, fieldErrors } = useSave();
-  const [editing, setEditing] = useState(settings.activeProfile);
+  // The public service's profile is offered first while the local engine is in use: its key is all it needs.
+  const [editing, setEditing] = useState(settings.activeProfile === 'local' ? SERVICE_PROFILE : settings.activeProfile);
   const profile = settings.profiles.find((p) => p.name === editing);
   const [name, setName] = useState(profile?.name ?? '');
   const [baseUrl, setBaseUrl] = useState(profile?.baseUrl ?? '');
@@ -112,6 +158,7 @@ function Profiles({ settings, connection }: { settings: SettingsView; connection
   }, [editing]);
   return (
     <Section title="Service profiles" id="profiles">
+      <PublicService />
       {(connection?.origin === 'flag' || connection?.origin === 'environment') && (
         <p class="hint" role="note" data-testid="profiles-overridden">
           Asset Studio was started with {connection.origin === 'flag' ? '--base-url' : 'ASSET_STUDIO_BASE_URL'}, which
@@ -135,7 +182,10 @@ function Profiles({ settings, connection }: { settings: SettingsView; connection
                   onChange={() => void save({ activeProfile: p.name })}
                 />
               </td>
-              <td>{p.name}</td>
+              <td>
+                {p.name}
+                {p.name === SERVICE_PROFILE && <span class="muted"> · {PUBLIC_SERVICE_NAME}</span>}
+              </td>
               <td>
                 {p.baseUrl ? (
                   <>
@@ -156,7 +206,7 @@ function Profiles({ settings, connection }: { settings: SettingsView; connection
               </td>
               <td>
                 <button type="button" onClick={() => setEditing(p.name)} aria-pressed={editing === p.name}>
-                  Edit
+                  {p.name === SERVICE_PROFILE ? 'Key' : 'Edit'}
                 </button>
               </td>
             </tr>
@@ -166,67 +216,76 @@ function Profiles({ settings, connection }: { settings: SettingsView; connection
       <button type="button" onClick={() => setEditing('')}>
         New profile
       </button>
-      <form
-        class="settings-form"
-        aria-label={editing ? `Profile ${editing}` : 'New profile'}
-        noValidate
-        onSubmit={async (e) => {
-          e.preventDefault();
-          const ok = await save({
-            profile: {
-              name: name.trim(),
-              ...(baseUrl.trim() && { baseUrl: baseUrl.trim() }),
-              ...(legacyUrl.trim() && { legacyBaseUrl: legacyUrl.trim() }),
-            },
-          });
-          if (ok) setEditing(name.trim());
-        }}
-      >
-        <h3>{editing ? `Profile “${editing}”` : 'New profile'}</h3>
-        <div class="grid-3">
-          <TextField
-            id="profile-name"
-            label="Name"
-            value={name}
-            onChange={setName}
-            onTouch={clear}
-            errors={fieldErrors['profile.name']}
-          />
-          <TextField
-            id="profile-base"
-            label="Service address"
-            type="url"
-            value={baseUrl}
-            onChange={setBaseUrl}
-            onTouch={clear}
-            errors={fieldErrors['profile.baseUrl']}
-            placeholder="https://api.example.com"
-            hint="Empty: the embedded local engine."
-          />
-          <TextField
-            id="profile-legacy"
-            label="Legacy address"
-            type="url"
-            value={legacyUrl}
-            onChange={setLegacyUrl}
-            onTouch={clear}
-            errors={fieldErrors['profile.legacyBaseUrl']}
-            placeholder="https://api.example.com:8443"
-            hint="For the older step-by-step endpoints."
-          />
-        </div>
-        <div class="form-footer">
-          <button type="submit" class="primary" disabled={busy || name.trim() === ''}>
-            Save profile
-          </button>
-          <ErrorBox error={error} />
-        </div>
-      </form>
-      {profile && (
+      {BUILT_IN.includes(editing) ? (
+        <p class="hint" data-testid="built-in-profile">
+          {editing === SERVICE_PROFILE
+            ? `The profile “${SERVICE_PROFILE}” is ${PUBLIC_SERVICE_NAME}'s service at its documented addresses: only its API key is needed.`
+            : 'The profile “local” is the embedded local engine on this computer: it needs no address and no key.'}
+        </p>
+      ) : (
+        <form
+          class="settings-form"
+          aria-label={editing ? `Profile ${editing}` : 'New profile'}
+          noValidate
+          onSubmit={async (e) => {
+            e.preventDefault();
+            const ok = await save({
+              profile: {
+                name: name.trim(),
+                ...(baseUrl.trim() && { baseUrl: baseUrl.trim() }),
+                ...(legacyUrl.trim() && { legacyBaseUrl: legacyUrl.trim() }),
+              },
+            });
+            if (ok) setEditing(name.trim());
+          }}
+        >
+          <h3>{editing ? `Profile “${editing}”` : 'New profile'}</h3>
+          <div class="grid-3">
+            <TextField
+              id="profile-name"
+              label="Name"
+              value={name}
+              onChange={setName}
+              onTouch={clear}
+              errors={fieldErrors['profile.name']}
+            />
+            <TextField
+              id="profile-base"
+              label="Service address"
+              type="url"
+              value={baseUrl}
+              onChange={setBaseUrl}
+              onTouch={clear}
+              errors={fieldErrors['profile.baseUrl']}
+              placeholder={PUBLIC_SERVICE.baseUrl}
+              hint="Empty: the embedded local engine. Changing the address of a saved profile forgets its API key: set it again for the new address."
+            />
+            <TextField
+              id="profile-legacy"
+              label="Legacy address"
+              type="url"
+              value={legacyUrl}
+              onChange={setLegacyUrl}
+              onTouch={clear}
+              errors={fieldErrors['profile.legacyBaseUrl']}
+              placeholder={PUBLIC_SERVICE.legacyBaseUrl}
+              hint="For the older step-by-step endpoints."
+            />
+          </div>
+          <div class="form-footer">
+            <button type="submit" class="primary" disabled={busy || name.trim() === ''}>
+              Save profile
+            </button>
+            <ErrorBox error={error} />
+          </div>
+        </form>
+      )}
+      {profile?.baseUrl && (
         <KeyForm
           profileName={profile.name}
           configured={profile.key.configured}
           storage={STORAGE_LABELS[profile.key.storage]}
+          switchTo={settings.activeProfile === 'local' && profile.name === SERVICE_PROFILE}
         />
       )}
     </Section>
@@ -234,7 +293,18 @@ function Profiles({ settings, connection }: { settings: SettingsView; connection
 }
 
 /** The key goes one way: typed, sent, and the field cleared; only "configured" ever comes back. */
-function KeyForm({ profileName, configured, storage }: { profileName: string; configured: boolean; storage: string }) {
+function KeyForm({
+  profileName,
+  configured,
+  storage,
+  switchTo,
+}: {
+  profileName: string;
+  configured: boolean;
+  storage: string;
+  /** Saving the key also makes this profile the one in use (the public service's, while the local engine is). */
+  switchTo: boolean;
+}) {
   const [key, setKey] = useState('');
   // The web host has no keychain: there a key lives until the app closes.
   const [sessionOnly, setSessionOnly] = useState(getTransport().kind === 'web');
@@ -259,7 +329,8 @@ function KeyForm({ profileName, configured, storage }: { profileName: string; co
         await run(
           async () => {
             await getBridge().call('key.set', { profile: profileName, key: value, sessionOnly });
-            setStatus('Key saved.');
+            if (switchTo) await getBridge().call('settings.update', { activeProfile: profileName });
+            setStatus(switchTo ? `Key saved; the profile “${profileName}” is in use.` : 'Key saved.');
             await refresh();
             refreshInfo();
           },
@@ -300,7 +371,7 @@ function KeyForm({ profileName, configured, storage }: { profileName: string; co
       </div>
       <div class="form-footer">
         <button type="submit" class="primary" disabled={busy || key.length === 0}>
-          {configured ? 'Replace key' : 'Save key'}
+          {configured ? 'Replace key' : switchTo ? 'Save key and use this profile' : 'Save key'}
         </button>
         {configured && (
           <button

@@ -88,6 +88,7 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
     screenshot: loop.screenshot,
     showBounds: framing.showBounds,
     frame: framing.frame,
+    setView: framing.setView,
     shown: (timeoutMs = 10_000) => loop.shown(timeoutMs),
     textures: () => texturesOf(state.model),
     clips: playback.clips,

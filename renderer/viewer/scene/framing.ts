@@ -7,13 +7,16 @@ import { Color3 } from '@babylonjs/core/Maths/math.color.js';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector.js';
 import { CreateLineSystem } from '@babylonjs/core/Meshes/Builders/linesBuilder.js';
 import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh.js';
+import { HOME_VIEW, VIEWS, type ViewDirection, type ViewName } from '../../../shared/views.ts';
 import type { Bounds, ViewerContext } from './context.ts';
 
 export interface Framing {
   /** Measures the model just added (state.bounds) and draws its grid and box; the camera is left alone. */
   fit(model: AssetContainer): void;
-  /** Frames the camera on the model's box. */
+  /** Frames the camera on the model's box, from the front three-quarter view (HOME_VIEW). */
   frame(): void;
+  /** Frames the camera on the model's box from a named view (front, side, back, top). */
+  setView(view: ViewName): void;
   showBounds(show: boolean): void;
   /** The model left: its box goes, and its grid when there was a model (the empty viewer's stays). */
   clear(hadModel: boolean): void;
@@ -36,11 +39,27 @@ export function boundsOf(c: AssetContainer): Bounds {
 }
 
 /**
- * Frames the camera on a box: its target at the centre, far enough to see all of it, with clip planes,
- * zoom limits and panning speed for its size. `keepAngles` keeps the direction the user looks from (the
- * export preview reframes a transformed model without turning the view).
+ * The orbit camera's angles for a view (shared/views.ts: glTF's frame). Every loader of the scene (glTF,
+ * OBJ, FBX, the USD reader) mirrors X into Babylon's left-handed space and keeps the front on +Z, so the
+ * eye at glTF (x, y, z) is at (-x, y, z) here; the camera sits at (cos α sin β, cos β, sin α sin β).
  */
-export function aimCamera(camera: ArcRotateCamera, aspect: number, bounds: Bounds, keepAngles = false): void {
+export function cameraAngles({ yaw, elevation }: ViewDirection): { alpha: number; beta: number } {
+  // β = 0 (straight down) is the camera's limit: a hair off it keeps the front at the bottom of a top view.
+  return { alpha: Math.PI / 2 + yaw, beta: Math.max(Math.PI / 2 - elevation, 0.01) };
+}
+
+/**
+ * Frames the camera on a box: its target at the centre, far enough to see all of it, with clip planes,
+ * zoom limits and panning speed for its size. `view`: the direction to look from (default the front
+ * three-quarter view); `true` keeps the direction the user looks from (the export preview reframes a
+ * transformed model without turning the view).
+ */
+export function aimCamera(
+  camera: ArcRotateCamera,
+  aspect: number,
+  bounds: Bounds,
+  view: ViewDirection | true = HOME_VIEW,
+): void {
   const size = bounds.max.subtract(bounds.min);
   const center = bounds.min.add(size.scale(0.5));
   const radius = Math.max(size.length() / 2, 1e-3);
@@ -49,9 +68,10 @@ export function aimCamera(camera: ArcRotateCamera, aspect: number, bounds: Bound
   camera.lowerRadiusLimit = radius / 50;
   camera.upperRadiusLimit = distance * 10;
   camera.setTarget(center, false, false, true);
-  if (!keepAngles) {
-    camera.alpha = -Math.PI / 3;
-    camera.beta = Math.PI / 2.6;
+  if (view !== true) {
+    const { alpha, beta } = cameraAngles(view);
+    camera.alpha = alpha;
+    camera.beta = beta;
   }
   camera.radius = distance * 1.05;
   camera.minZ = distance / 500;
@@ -67,8 +87,8 @@ export function createFraming({ engine, scene, camera, state, wake }: ViewerCont
   let box: LinesMesh | undefined;
   let boundsShown = false;
 
-  function frameCamera() {
-    aimCamera(camera, engine.getAspectRatio(camera) || 1, state.bounds);
+  function frameCamera(view: ViewDirection = HOME_VIEW) {
+    aimCamera(camera, engine.getAspectRatio(camera) || 1, state.bounds, view);
     wake();
   }
 
@@ -123,7 +143,8 @@ export function createFraming({ engine, scene, camera, state, wake }: ViewerCont
       makeGrid();
       makeBox();
     },
-    frame: frameCamera,
+    frame: () => frameCamera(),
+    setView: (view) => frameCamera(VIEWS[view]),
     showBounds(show) {
       boundsShown = show;
       box?.setEnabled(show);

@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WEB_PROTOCOL } from '../../../shared/bridge/web-protocol.ts';
 import { tempDir } from '../../helpers.ts';
 import { cleanEnv } from '../../cli/run-cli.ts';
 import { raw } from '../../host/helpers.ts';
@@ -54,18 +55,29 @@ async function stop(started: Started): Promise<void> {
   await ended;
 }
 
-/** The app's page and its script, as a browser gets them (the token moves to a cookie first). */
+/**
+ * The app's page and its script, as a browser gets them from the printed link (the page's files need no token;
+ * the page keeps the link's token and sends it with each bridge call), and one bridge call with that token.
+ */
 async function servesTheApp(url: URL): Promise<void> {
   const port = Number(url.port);
-  const first = await raw(port, { path: `${url.pathname}${url.search}`, headers: { host: url.host } });
-  expect(first.status).toBe(303);
-  const cookie = String(first.headers['set-cookie']).split(';')[0]!;
-  const page = await raw(port, { path: '/', headers: { host: url.host, cookie } });
+  const page = await raw(port, { path: `${url.pathname}${url.search}`, headers: { host: url.host } });
   expect(page.status).toBe(200);
   expect(page.body).toContain('<script type="module" src="app.js"></script>');
-  const script = await raw(port, { path: '/app.js', headers: { host: url.host, cookie } });
+  const script = await raw(port, { path: '/app.js', headers: { host: url.host } });
   expect(script.status).toBe(200);
   expect(script.body.length).toBeGreaterThan(10_000);
+  const info = await raw(port, {
+    method: 'POST',
+    path: '/api/call/app.info',
+    headers: {
+      host: url.host,
+      authorization: `Bearer ${url.searchParams.get(WEB_PROTOCOL.tokenParam)}`,
+      'content-type': 'application/json',
+    },
+    body: '{}',
+  });
+  expect(info.status).toBe(200);
 }
 
 describe('npm run web: the UI build', () => {

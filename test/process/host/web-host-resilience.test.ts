@@ -19,7 +19,7 @@ let stderr = '';
 let port: number;
 let token: string;
 let hostHeader: string;
-let cookie: string;
+let authorization: string;
 
 beforeAll(async () => {
   child = spawn(process.execPath, [new URL('../../host/web-host-process.ts', import.meta.url).pathname, data.path], {
@@ -34,7 +34,7 @@ beforeAll(async () => {
   });
   ({ port, token } = JSON.parse(line) as { port: number; token: string });
   hostHeader = `127.0.0.1:${port}`;
-  cookie = `${WEB_PROTOCOL.cookieName}=${token}`;
+  authorization = `Bearer ${token}`;
 });
 
 afterAll(async () => {
@@ -55,7 +55,7 @@ async function expectServing(): Promise<void> {
   const res = await raw(port, {
     method: 'POST',
     path: '/api/call/app.info',
-    headers: { host: hostHeader, cookie, 'content-type': 'application/json' },
+    headers: { host: hostHeader, authorization, 'content-type': 'application/json' },
     body: '{}',
   });
   expect(res.status).toBe(200);
@@ -94,7 +94,9 @@ async function rawEventSocket(): Promise<{ socket: Socket; received: () => Buffe
   socket.on('data', (c: Buffer) => (buffer = Buffer.concat([buffer, c])));
   socket.on('error', () => undefined);
   const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-  socket.write(upgradeRequest(WEB_PROTOCOL.events, { host: hostHeader, origin: `http://${hostHeader}`, cookie }));
+  socket.write(
+    upgradeRequest(WEB_PROTOCOL.events, { host: hostHeader, origin: `http://${hostHeader}`, authorization }),
+  );
   const head = await until(
     () => {
       const end = buffer.indexOf('\r\n\r\n');
@@ -123,7 +125,7 @@ function frame(opcode: number, payload: Buffer, masked = true): Buffer {
 /** A page's own event socket, through the real client: resolves with its first event. */
 async function goodClient(): Promise<{ ws: WebSocket; next: (event: string) => Promise<EventMessage> }> {
   const ws = new WebSocket(`ws://${hostHeader}${WEB_PROTOCOL.events}`, {
-    headers: { origin: `http://${hostHeader}`, cookie },
+    headers: { origin: `http://${hostHeader}`, authorization },
   });
   const messages: EventMessage[] = [];
   ws.on('message', (data) => messages.push(JSON.parse(String(data)) as EventMessage));
@@ -153,14 +155,14 @@ describe('the event socket', () => {
     const settings = await raw(port, {
       method: 'POST',
       path: '/api/call/settings.get',
-      headers: { host: hostHeader, cookie, 'content-type': 'application/json' },
+      headers: { host: hostHeader, authorization, 'content-type': 'application/json' },
       body: '{}',
     });
     expect(settings.status).toBe(200);
     await raw(port, {
       method: 'POST',
       path: '/api/call/settings.update',
-      headers: { host: hostHeader, cookie, 'content-type': 'application/json' },
+      headers: { host: hostHeader, authorization, 'content-type': 'application/json' },
       body: '{}',
     });
     expect((await page.next('settings')).payload).toMatchObject({ activeProfile: expect.any(String) });
@@ -172,9 +174,9 @@ describe('the event socket', () => {
     for (let i = 0; i < 20; i++)
       await exchange(upgradeRequest(WEB_PROTOCOL.events, { host: hostHeader }), { reset: true });
     for (let i = 0; i < 20; i++)
-      await exchange(upgradeRequest('/elsewhere', { host: hostHeader, cookie }), { reset: true });
+      await exchange(upgradeRequest('/elsewhere', { host: hostHeader, authorization }), { reset: true });
     const answer = await exchange(
-      upgradeRequest('http://[', { host: hostHeader, origin: `http://${hostHeader}`, cookie }),
+      upgradeRequest('http://[', { host: hostHeader, origin: `http://${hostHeader}`, authorization }),
     );
     expect(answer.toString()).toMatch(/^HTTP\/1\.1 400 /);
     await expectServing();
@@ -183,11 +185,11 @@ describe('the event socket', () => {
 
 describe('requests', () => {
   const post = (path: string, body: string, extra = '') =>
-    `POST ${path} HTTP/1.1\r\nHost: ${hostHeader}\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\n${extra}\r\n${body}`;
+    `POST ${path} HTTP/1.1\r\nHost: ${hostHeader}\r\nAuthorization: ${authorization}\r\nContent-Type: application/json\r\n${extra}\r\n${body}`;
 
   it('answers a request target that is not a URL with 400', async () => {
     const answer = await exchange(
-      `GET http://[ HTTP/1.1\r\nHost: ${hostHeader}\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`,
+      `GET http://[ HTTP/1.1\r\nHost: ${hostHeader}\r\nAuthorization: ${authorization}\r\nConnection: close\r\n\r\n`,
     );
     expect(answer.toString()).toMatch(/^HTTP\/1\.1 400 /);
     await expectServing();
@@ -201,7 +203,7 @@ describe('requests', () => {
     );
     const bad = await exchange(post('/api/call/app.info', '{nope', 'Content-Length: 5\r\nConnection: close\r\n'));
     expect(bad.toString()).toMatch(/^HTTP\/1\.1 400 [\s\S]*is not valid JSON/);
-    const upload = `POST ${WEB_PROTOCOL.upload} HTTP/1.1\r\nHost: ${hostHeader}\r\nCookie: ${cookie}\r\nx-file-name: a.fbx\r\nContent-Length: 100000\r\n\r\n`;
+    const upload = `POST ${WEB_PROTOCOL.upload} HTTP/1.1\r\nHost: ${hostHeader}\r\nAuthorization: ${authorization}\r\nx-file-name: a.fbx\r\nContent-Length: 100000\r\n\r\n`;
     await exchange(upload + 'x'.repeat(5000), { reset: true });
     await expectServing();
   });

@@ -6,40 +6,15 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { CachedOutput, JobView } from '../../../../shared/bridge/contract.ts';
 import type { JointName } from '../../../../shared/joints.ts';
-import { jobDef, outputLabelOf } from '../../../../shared/kinds/index.ts';
-import { isAnimatedModel, parseOutputKind, type OutputKind } from '../../../../shared/output-kind.ts';
-import type { UrlSource } from '../../../viewer/index.ts';
+import { jobDef } from '../../../../shared/kinds/index.ts';
+import { parseOutputKind } from '../../../../shared/output-kind.ts';
 import { getBridge } from '../../../bridge/index.ts';
 import { Section } from '../../components/ui.tsx';
 import { jobTitle } from '../../util.ts';
+import { animationFiles } from './animation-clips.ts';
 import { AnimationExport } from './export-panel.tsx';
 import { JointOverlay } from './joints.tsx';
 import { ModelViewer } from './model-viewer.tsx';
-
-type AnimationFile = UrlSource & { label: string };
-
-/** A job's animated files among its cached outputs, in this order: the session's animation, its library clips, its prompts' clips. */
-export function animationFiles(
-  outputs: CachedOutput[] | undefined,
-  job: Pick<JobView, 'kind' | 'result'>,
-): AnimationFile[] {
-  const rank = (kind: OutputKind) =>
-    kind.type === 'animation' ? 0 : kind.type === 'clip' && kind.source === 'library' ? 1 : 2;
-  const out: (AnimationFile & { rank: number })[] = [];
-  for (const o of outputs ?? []) {
-    const kind = parseOutputKind(o.kind);
-    if (o.state !== 'complete' || !o.url || !kind || !isAnimatedModel(kind)) continue;
-    out.push({
-      url: o.url,
-      format: 'glb',
-      name: o.kind,
-      label: outputLabelOf(o.kind, job),
-      size: o.size,
-      rank: rank(kind),
-    });
-  }
-  return out.sort((a, b) => a.rank - b.rank).map(({ rank: _, ...file }) => file);
-}
 
 /** The prompts of a job (all of a session's, or a text-animation job's own), with their status as last read. */
 export function promptsOf(

@@ -7,8 +7,6 @@
 // files will be written and which not and why, then export.run writes them; the result or the error is shown in words.
 import { useEffect, useState } from 'preact/hooks';
 import type { CachedOutput, CommandInput, CommandOutput, JobView } from '../../../../shared/bridge/contract.ts';
-import { jobOutputs, outputLabelOf } from '../../../../shared/kinds/index.ts';
-import { formatOutputKind } from '../../../../shared/output-kind.ts';
 import {
   defaultFormat,
   doubleConversion,
@@ -32,6 +30,7 @@ import { getBridge } from '../../../bridge/index.ts';
 import { loadBabylon, type PreviewTransforms } from '../../../viewer/index.ts';
 import { appState } from '../../app-state.ts';
 import { ErrorBox, Options } from '../../components/ui.tsx';
+import { clipChecked, exportClipsOf } from './animation-clips.ts';
 import { useStore } from '../../store.ts';
 import { formatBytes, toShownError, type ShownError } from '../../util.ts';
 
@@ -76,23 +75,6 @@ function detectedText(d: CommandOutput<'export.detect'>): string {
 /** A typed path with `..` steps, said resolved: where the export really goes (undefined for a plain path). */
 function resolvedText(typed: string, d: CommandOutput<'export.detect'>): string | undefined {
   return typed.split(/[\\/]/).includes('..') ? `The folder you typed is ${d.dir}.` : undefined;
-}
-
-/** An animation job's clips among its cached outputs (each prompt's and library clip's GLB), named as the user knows them. */
-export function exportClipsOf(
-  outputs: CachedOutput[] | undefined,
-  job: Pick<JobView, 'kind' | 'result' | 'step'>,
-): ExportClip[] {
-  // The job's own clips, in its order: a prompts job's prompts, a session's library (the session's cache holds both).
-  const clips: ExportClip[] = [];
-  for (const candidate of jobOutputs({ kind: job.kind, step: job.step, texts: null, result: job.result })) {
-    const { kind } = candidate;
-    const key = formatOutputKind(kind);
-    if (kind.type !== 'clip' || kind.format !== 'glb' || clips.some((c) => c.id === key)) continue;
-    if (!outputs?.some((o) => o.kind === key && o.state === 'complete')) continue;
-    clips.push({ id: key, name: outputLabelOf(key, job, { format: false }), source: kind.source });
-  }
-  return clips;
 }
 
 /** The export of an animation job (#16 item 9): its clips to choose, under its preview. */
@@ -150,7 +132,7 @@ function PlanList({ plan, overwrite }: { plan: Plan; overwrite: boolean }) {
 
 /**
  * `stage`: the element holding the viewer whose model the export previews (default: the job's preview
- * section). `clips`: an animation job's clips, each a checkbox named by its prompt or library label (all checked at first).
+ * section). `clips`: an animation job's clips, each a checkbox named by its prompt or library label (the prompts checked at first; library clips too when there is no prompt).
  */
 export function ExportPanel({
   job,
@@ -166,7 +148,7 @@ export function ExportPanel({
   const [detected, setDetected] = useState<Detected | { error: string } | undefined>();
   const [engine, setEngine] = useState<ExportTarget | 'auto'>('auto');
   const [format, setFormat] = useState<ExportFormat | 'auto'>('auto');
-  const [unchecked, setUnchecked] = useState<ReadonlySet<string>>(new Set());
+  const [flipped, setFlipped] = useState<ReadonlySet<string>>(new Set());
   const [plan, setPlan] = useState<Plan | { error: string } | undefined>();
   const [name, setName] = useState('');
   const [scaleMode, setScaleMode] = useState('none');
@@ -187,7 +169,7 @@ export function ExportPanel({
     engine: target,
     gltfPackage: detected && 'engine' in detected && detected.engine === target ? detected.gltfPackage : undefined,
   };
-  const chosenClips = clips?.filter((c) => !unchecked.has(c.id)).map((c) => c.id);
+  const chosenClips = clips?.filter((c) => clipChecked(c, clips, flipped)).map((c) => c.id);
   /** The options export.plan and export.run share. */
   const request = () => {
     const input: Omit<CommandInput<'export.run'>, 'jobId'> = { projectDir: projectDir.trim() };
@@ -367,18 +349,18 @@ export function ExportPanel({
       </div>
       {clips && clips.length > 0 && (
         <fieldset class="export-clips">
-          <legend>Clips in the exported GLB</legend>
+          <legend>Clips exported (your prompts; library clips when ticked)</legend>
           {clips.map((c) => (
             <label key={c.id}>
               <input
                 type="checkbox"
                 data-clip={c.id}
-                checked={!unchecked.has(c.id)}
-                onChange={(e) => {
-                  const next = new Set(unchecked);
-                  if (e.currentTarget.checked) next.delete(c.id);
+                checked={clipChecked(c, clips, flipped)}
+                onChange={() => {
+                  const next = new Set(flipped);
+                  if (next.has(c.id)) next.delete(c.id);
                   else next.add(c.id);
-                  setUnchecked(next);
+                  setFlipped(next);
                 }}
               />
               {c.name}

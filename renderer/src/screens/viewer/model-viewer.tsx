@@ -19,6 +19,7 @@ import { AnimationControls } from './animation-controls.tsx';
 import { EnvironmentControls } from './environment-controls.tsx';
 import { type FileBytes, metres, ModelFacts } from './model-facts.tsx';
 import { ValidationPanel } from './validation-panel.tsx';
+import { ViewButtons } from './view-buttons.tsx';
 
 type Status =
   | { state: 'empty' }
@@ -92,6 +93,7 @@ export function ModelViewer({
   children?: ComponentChildren;
 }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
   const viewerRef = useRef<Promise<Viewer> | undefined>(undefined);
   const [status, setStatus] = useState<Status>({ state: 'empty' });
   const [mode, setMode] = useState<ViewMode>('textured');
@@ -196,7 +198,12 @@ export function ModelViewer({
       ? /\.(glb|gltf)$/i.test(sourceName(source))
       : source.format === 'glb' || source.format === 'gltf');
   return (
-    <div class="viewer" data-state={status.state} data-name={status.state === 'empty' ? undefined : status.name}>
+    <div
+      ref={rootRef}
+      class="viewer"
+      data-state={status.state}
+      data-name={status.state === 'empty' ? undefined : status.name}
+    >
       <div class="viewer-stage">
         <canvas
           ref={canvasRef}
@@ -248,7 +255,12 @@ export function ModelViewer({
           <button type="button" aria-pressed={bounds} onClick={() => setBounds(!bounds)}>
             Bounding box
           </button>
-          <button type="button" disabled={!stats} onClick={() => void viewerRef.current?.then((v) => v.frame())}>
+          <button
+            type="button"
+            disabled={!stats}
+            title="The whole model from its front three-quarter view, as it opened"
+            onClick={() => void viewerRef.current?.then((v) => v.frame())}
+          >
             Frame
           </button>
           <button
@@ -260,6 +272,16 @@ export function ModelViewer({
             Screenshot
           </button>
         </fieldset>
+        <ViewButtons
+          enabled={!!stats}
+          root={rootRef}
+          onView={(view) =>
+            void viewerRef.current?.then(
+              (v) => v.setView(view),
+              () => {},
+            )
+          }
+        />
         <EnvironmentControls viewer={live} />
         {children}
         {stats && live && stats.animations > 0 && <AnimationControls viewer={live} clipName={clipName} />}

@@ -1,0 +1,80 @@
+// The keys of one procedural clip on a character's own bones, at 24 frames a second over one loop: each
+// driven bone's rotation relative to its parent, and the pelvis's position in its parent. The GLB (glb.ts)
+// and the FBX (fbx.ts) of a character are keyed from these, so both play the same motion.
+import { JOINT_NAMES, type JointName } from '../../../shared/contract/animation.ts';
+import type { MotionSpec } from '../motion-words.ts';
+import type { CharacterModel, Quat } from './model.ts';
+import { periodOf, poseAt } from './pose.ts';
+import { conj, IDENTITY, mul, normalizeQ, rotate, sub } from './quat.ts';
+import type { Rig } from './rig.ts';
+
+export const FPS = 24;
+
+export interface ClipKeys {
+  /** One loop, seconds. */
+  period: number;
+  frames: number;
+  /** Key times, seconds. */
+  times: Float32Array;
+  /** The bones that move, by index, ascending. */
+  driven: number[];
+  /** Per driven bone: xyzw per key, relative to its parent, neighbouring keys in the same hemisphere. */
+  rotations: Map<number, Float32Array>;
+  /** The pelvis bone (rig.root)'s position in its parent, xyz per key. */
+  pelvis: number;
+  hips: Float32Array;
+}
+
+/** The keys of `spec` on `model` (already hung: rig.ts hangLimbs). */
+export function sampleClip(model: CharacterModel, rig: Rig, spec: MotionSpec): ClipKeys {
+  const bones = model.bones;
+  const jointOf = new Map<number, JointName>();
+  for (const joint of JOINT_NAMES) if (rig.bones[joint] !== undefined) jointOf.set(rig.bones[joint]!, joint);
+  const pelvis = rig.root;
+  const pelvisBone = bones[pelvis]!;
+  const pelvisRest =
+    pelvisBone.parent < 0
+      ? pelvisBone.t
+      : rotate(conj(bones[pelvisBone.parent]!.r), sub(pelvisBone.t, bones[pelvisBone.parent]!.t));
+  const period = periodOf(spec);
+  const frames = Math.max(2, Math.round(period * FPS) + 1);
+  const times = Float32Array.from({ length: frames }, (_, f) => (f / (frames - 1)) * period);
+  const driven = [...jointOf.keys()].sort((x, y) => x - y);
+  const rotations = new Map(driven.map((i) => [i, new Float32Array(frames * 4)]));
+  const hips = new Float32Array(frames * 3);
+  for (let f = 0; f < frames; f++) {
+    const pose = poseAt(spec, rig, (f / (frames - 1)) * Math.PI * 2);
+    const turn = new Map<number, Quat>();
+    const turnOf = (i: number): Quat => {
+      const known = turn.get(i);
+      if (known) return known;
+      const own = jointOf.has(i) ? pose.turn[jointOf.get(i)!] : undefined;
+      const parent = bones[i]!.parent;
+      const value = own ?? (parent < 0 ? IDENTITY : turnOf(parent));
+      turn.set(i, value);
+      return value;
+    };
+    for (const i of driven) {
+      const b = bones[i]!;
+      const world = mul(turnOf(i), b.r);
+      const parentWorld = b.parent < 0 ? IDENTITY : mul(turnOf(b.parent), bones[b.parent]!.r);
+      const q = normalizeQ(mul(conj(parentWorld), world));
+      // Keep neighbouring keys in the same hemisphere, so that linear interpolation takes the short way.
+      const out = rotations.get(i)!;
+      if (
+        f > 0 &&
+        q[0] * out[(f - 1) * 4]! +
+          q[1] * out[(f - 1) * 4 + 1]! +
+          q[2] * out[(f - 1) * 4 + 2]! +
+          q[3] * out[(f - 1) * 4 + 3]! <
+          0
+      )
+        for (let k = 0; k < 4; k++) q[k] = -q[k]!;
+      out.set(q, f * 4);
+    }
+    const parentWorld = pelvisBone.parent < 0 ? IDENTITY : mul(turnOf(pelvisBone.parent), bones[pelvisBone.parent]!.r);
+    const offset = rotate(conj(parentWorld), pose.hips);
+    hips.set([pelvisRest[0] + offset[0], pelvisRest[1] + offset[1], pelvisRest[2] + offset[2]], f * 3);
+  }
+  return { period, frames, times, driven, rotations, pelvis, hips };
+}

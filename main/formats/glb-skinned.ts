@@ -1,0 +1,172 @@
+// A skinned, animated GLB read as a character with its clips (fbx-skinned.ts's plain data), so that an engine
+// that imports FBX only (Unity without a glTF package) gets the clips of an animation whose files are GLB as
+// one FBX: the mesh of the skinned node (its primitives merged, a part per primitive), every joint of its skin
+// (rest from the inverse bind matrices), and each animation's rotation and translation channels on the joints,
+// sampled at 30 keys a second. Undefined when the GLB has no skinned mesh.
+import { NodeIO, type AnimationSampler, type Node } from '@gltf-transform/core';
+import type { Quat, SkinnedCharacter, SkinnedTake, V3 } from './fbx-skinned.ts';
+
+const SAMPLE_FPS = 30;
+const MAX_KEYS = 2000;
+
+export async function readSkinnedGlb(bytes: Uint8Array, name: string): Promise<SkinnedCharacter | undefined> {
+  const doc = await new NodeIO().readBinary(bytes);
+  const root = doc.getRoot();
+  const holder = root.listNodes().find((n) => n.getSkin() && n.getMesh());
+  const skin = holder?.getSkin();
+  const mesh = holder?.getMesh();
+  if (!holder || !skin || !mesh) return undefined;
+  const joints = skin.listJoints();
+  const index = new Map<Node, number>(joints.map((j, i) => [j, i]));
+  const ibm = skin.getInverseBindMatrices()?.getArray();
+  const bones = joints.map((joint, i) => {
+    let parent = -1;
+    for (let p = joint.getParentNode(); p; p = p.getParentNode()) {
+      const k = index.get(p);
+      if (k !== undefined) {
+        parent = k;
+        break;
+      }
+    }
+    const world = ibm ? invertRigid(Array.from(ibm.slice(i * 16, i * 16 + 16))) : joint.getWorldMatrix();
+    return { name: joint.getName() || `bone${i}`, parent, ...decompose(world as number[]) };
+  });
+
+  // ---- the mesh: every primitive's vertices one after the other ----
+  const positions: number[] = [];
+  const normals: number[] = [];
+  const skinJoints: number[] = [];
+  const weights: number[] = [];
+  const parts: SkinnedCharacter['parts'] = [];
+  for (const prim of mesh.listPrimitives()) {
+    const position = prim.getAttribute('POSITION');
+    if (!position) continue;
+    const base = positions.length / 3;
+    const count = position.getCount();
+    const normal = prim.getAttribute('NORMAL');
+    const j = prim.getAttribute('JOINTS_0');
+    const w = prim.getAttribute('WEIGHTS_0');
+    const v3: number[] = [0, 0, 0];
+    const v4: number[] = [0, 0, 0, 0];
+    for (let k = 0; k < count; k++) {
+      positions.push(...(position.getElement(k, v3) as number[]));
+      normals.push(...(normal ? (normal.getElement(k, v3) as number[]) : [0, 1, 0]));
+      skinJoints.push(...(j ? (j.getElement(k, v4) as number[]) : [0, 0, 0, 0]));
+      weights.push(...(w ? (w.getElement(k, v4) as number[]) : [1, 0, 0, 0]));
+    }
+    const indices = prim.getIndices()?.getArray();
+    const list = indices ? Array.from(indices, (x) => x + base) : Array.from({ length: count }, (_, k) => k + base);
+    const color = prim.getMaterial()?.getBaseColorFactor() ?? [0.7, 0.7, 0.7, 1];
+    parts.push({
+      name: prim.getMaterial()?.getName() || `part${parts.length}`,
+      color: [color[0]!, color[1]!, color[2]!],
+      indices: list,
+    });
+  }
+
+  // ---- the clips ----
+  const takes: SkinnedTake[] = root.listAnimations().map((animation, a) => {
+    const channels = animation
+      .listChannels()
+      .filter((c) => c.getTargetNode() && index.has(c.getTargetNode()!) && c.getSampler()?.getInput());
+    let end = 0;
+    for (const c of channels) {
+      const input = c.getSampler()!.getInput()!.getArray()!;
+      end = Math.max(end, input[input.length - 1] ?? 0);
+    }
+    const count = Math.min(MAX_KEYS, Math.max(2, Math.round(end * SAMPLE_FPS) + 1));
+    const times = Array.from({ length: count }, (_, k) => (k / (count - 1)) * end);
+    const tracks = new Map<number, { bone: number; rotations?: number[]; translations?: number[] }>();
+    for (const c of channels) {
+      const path = c.getTargetPath();
+      if (path !== 'rotation' && path !== 'translation') continue;
+      const bone = index.get(c.getTargetNode()!)!;
+      const track = tracks.get(bone) ?? { bone };
+      tracks.set(bone, track);
+      const values = times.flatMap((t) => sample(c.getSampler()!, t, path === 'rotation' ? 4 : 3));
+      if (path === 'rotation') track.rotations = values;
+      else track.translations = values;
+    }
+    return { name: animation.getName() || `clip ${a + 1}`, times, tracks: [...tracks.values()] };
+  });
+  return {
+    name: holder.getName() || name,
+    positions,
+    normals,
+    joints: skinJoints,
+    weights,
+    parts,
+    bones,
+    takes,
+  };
+}
+
+/** A sampler's value at time `t` (linear between keys; a step sampler holds; cubic takes its keys' values). */
+function sample(sampler: AnimationSampler, t: number, size: number): number[] {
+  const input = sampler.getInput()!.getArray()!;
+  const output = sampler.getOutput()!.getArray()!;
+  const cubic = sampler.getInterpolation() === 'CUBICSPLINE';
+  const at = (k: number) => {
+    const start = cubic ? (k * 3 + 1) * size : k * size;
+    return Array.from(output.slice(start, start + size));
+  };
+  const n = input.length;
+  if (n === 0) return size === 4 ? [0, 0, 0, 1] : [0, 0, 0];
+  if (t <= input[0]!) return at(0);
+  if (t >= input[n - 1]!) return at(n - 1);
+  let k = 0;
+  while (k + 1 < n && input[k + 1]! < t) k++;
+  const a = at(k);
+  if (sampler.getInterpolation() === 'STEP') return a;
+  const b = at(k + 1);
+  const f = (t - input[k]!) / (input[k + 1]! - input[k]! || 1);
+  if (size === 4 && a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]! + a[3]! * b[3]! < 0)
+    for (let i = 0; i < 4; i++) b[i] = -b[i]!;
+  const v = a.map((x, i) => x + (b[i]! - x) * f);
+  if (size === 4) {
+    const len = Math.hypot(...v) || 1;
+    return v.map((x) => x / len);
+  }
+  return v;
+}
+
+/** The translation and rotation of a column-major rigid (or uniformly scaled) matrix. */
+function decompose(m: number[]): { t: V3; r: Quat } {
+  const col = (c: number): V3 => [m[c * 4]!, m[c * 4 + 1]!, m[c * 4 + 2]!];
+  const [x, y, z] = [0, 1, 2].map((c) => {
+    const v = col(c);
+    const len = Math.hypot(...v) || 1;
+    return v.map((e) => e / len) as V3;
+  }) as [V3, V3, V3];
+  // Rotation matrix R with columns x, y, z; R[row][col].
+  const r00 = x[0];
+  const r11 = y[1];
+  const r22 = z[2];
+  const trace = r00 + r11 + r22;
+  let q: Quat;
+  if (trace > 0) {
+    const s = Math.sqrt(trace + 1) * 2;
+    q = [(y[2] - z[1]) / s, (z[0] - x[2]) / s, (x[1] - y[0]) / s, s / 4];
+  } else if (r00 > r11 && r00 > r22) {
+    const s = Math.sqrt(1 + r00 - r11 - r22) * 2;
+    q = [s / 4, (y[0] + x[1]) / s, (z[0] + x[2]) / s, (y[2] - z[1]) / s];
+  } else if (r11 > r22) {
+    const s = Math.sqrt(1 + r11 - r00 - r22) * 2;
+    q = [(y[0] + x[1]) / s, s / 4, (z[1] + y[2]) / s, (z[0] - x[2]) / s];
+  } else {
+    const s = Math.sqrt(1 + r22 - r00 - r11) * 2;
+    q = [(z[0] + x[2]) / s, (z[1] + y[2]) / s, s / 4, (x[1] - y[0]) / s];
+  }
+  const len = Math.hypot(...q) || 1;
+  return { t: [m[12]!, m[13]!, m[14]!], r: q.map((e) => e / len) as Quat };
+}
+
+/** Inverse of a column-major rigid matrix. */
+function invertRigid(m: number[]): number[] {
+  const out = new Array<number>(16).fill(0);
+  for (let row = 0; row < 3; row++) for (let c = 0; c < 3; c++) out[c * 4 + row] = m[row * 4 + c]!;
+  for (let row = 0; row < 3; row++)
+    out[12 + row] = -(out[row]! * m[12]! + out[4 + row]! * m[13]! + out[8 + row]! * m[14]!);
+  out[15] = 1;
+  return out;
+}

@@ -1,0 +1,90 @@
+// What format a downloaded file is: the one place that says it, from the file's bytes (its magic) and from its
+// URL's path (the extension, ignoring the query string: the service's files are Azure blobs with SAS signatures,
+// `…/Male_Casual_animation.fbx?sp=r&st=…&sig=…`). Nothing else assumes a format from the field a URL came
+// in: the service's mesh-animation prompts and `animation_url` are FBX, its `mesh_url` a zip, the local
+// engine's GLB or FBX; the bytes, when they are at hand, have the last word.
+
+export const FILE_FORMATS = ['glb', 'gltf', 'fbx', 'zip', 'usdz', 'obj', 'mtl', 'png', 'jpeg', 'webp', 'mp4'] as const;
+export type FileFormat = (typeof FILE_FORMATS)[number];
+
+/** The formats that hold an animated model (a session's animation, a clip). */
+export const ANIMATED_FORMATS = ['glb', 'fbx'] as const;
+export type AnimatedFormat = (typeof ANIMATED_FORMATS)[number];
+
+const EXTENSIONS: Readonly<Record<string, FileFormat>> = {
+  glb: 'glb',
+  gltf: 'gltf',
+  fbx: 'fbx',
+  zip: 'zip',
+  usdz: 'usdz',
+  obj: 'obj',
+  mtl: 'mtl',
+  png: 'png',
+  jpg: 'jpeg',
+  jpeg: 'jpeg',
+  webp: 'webp',
+  mp4: 'mp4',
+};
+
+/**
+ * The format a URL (or a plain path or file name) names by the extension of its path's last segment, ignoring
+ * the query string and fragment (`…/walk.fbx?sp=r&sig=…` is FBX); undefined when it names none this app knows.
+ */
+export function formatOfUrl(url: string): FileFormat | undefined {
+  let path = url.replace(/[?#].*$/s, '');
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // a stray `%` stays as it is
+  }
+  const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+  const dot = name.lastIndexOf('.');
+  if (dot <= 0) return undefined;
+  return EXTENSIONS[name.slice(dot + 1).toLowerCase()];
+}
+
+/** How many bytes of a file's start formatOfBytes needs. */
+export const HEAD_BYTES = 32;
+
+const FBX_BINARY = 'Kaydara FBX Binary  \0';
+
+/**
+ * The format a file's first bytes (HEAD_BYTES are enough) show: binary FBX ("Kaydara FBX Binary  \0"), an ASCII
+ * FBX ("; FBX"), GLB ("glTF"), zip ("PK\3\4": a USDZ is a zip too; formatOf tells them apart by the URL), PNG,
+ * JPEG, WebP, MP4; undefined for anything else (a glTF or OBJ is text and is known by its URL).
+ */
+export function formatOfBytes(head: Uint8Array): FileFormat | undefined {
+  const ascii = (from: number, length: number) => String.fromCharCode(...head.subarray(from, from + length));
+  if (ascii(0, FBX_BINARY.length) === FBX_BINARY) return 'fbx';
+  if (ascii(0, 4) === 'glTF') return 'glb';
+  if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 3 && head[3] === 4) return 'zip';
+  if (head[0] === 0x89 && ascii(1, 3) === 'PNG') return 'png';
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
+  if (ascii(0, 4) === 'RIFF' && ascii(8, 4) === 'WEBP') return 'webp';
+  if (ascii(4, 4) === 'ftyp') return 'mp4';
+  const text = ascii(0, Math.min(head.length, HEAD_BYTES))
+    .replace(/^\u00ef\u00bb\u00bf/, '')
+    .trimStart();
+  if (text.startsWith('; FBX')) return 'fbx';
+  return undefined;
+}
+
+/**
+ * A file's format from what is known of it: its bytes first (they cannot lie), then its URL's extension. A
+ * zip whose URL says USDZ is a USDZ. Undefined when neither tells.
+ */
+export function formatOf(file: { url?: string | undefined; head?: Uint8Array | undefined }): FileFormat | undefined {
+  const byUrl = file.url === undefined ? undefined : formatOfUrl(file.url);
+  const byBytes = file.head === undefined ? undefined : formatOfBytes(file.head);
+  if (byBytes === 'zip' && byUrl === 'usdz') return 'usdz';
+  return byBytes ?? byUrl;
+}
+
+/** The format of an animated model (GLB or FBX) from what is known of it, else undefined. */
+export function animatedFormatOf(file: {
+  url?: string | undefined;
+  head?: Uint8Array | undefined;
+}): AnimatedFormat | undefined {
+  const format = formatOf(file);
+  return format === 'glb' || format === 'fbx' ? format : undefined;
+}

@@ -1,0 +1,293 @@
+// Animation as the service delivers it, all the way into Unity and Unreal (#22 section 1): an animation job of
+// the embedded engine set to deliver FBX as the service does (an uploaded Male_Casual.fbx animated with the
+// prompts "walk" and "wave"), exported from the download cache with exportJob (what the CLI and the app call) to
+// a Unity project without glTFast (Assets/, ProjectSettings/ and a Packages/manifest.json listing no glTF
+// package), to an Unreal project (one FBX per clip) and to Godot (one GLB made from the FBX clips), and each
+// file written imported in headless Blender 3.4 (fbx_skin.py): the
+// mesh skinned (an Armature modifier, vertex groups holding every vertex), the character's bones and triangles,
+// the prompt a named action that moves the bones, and a person's height.
+import { spawn, spawnSync } from 'node:child_process';
+import { createReadStream, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchJobOutputs } from '../../main/cache/auto-download.ts';
+import { exportJob, planJob, type JobExportDeps } from '../../main/export/from-job.ts';
+import type { ExportResult } from '../../main/export/export.ts';
+import { startWebHost, type RunningWebHost } from '../../main/host/web-host.ts';
+import type { JobRecord } from '../../main/store/jobs.ts';
+import { fbxBones } from '../../shared/fbx-bones.ts';
+import { realFixture } from '../fixtures.ts';
+import { tempDir } from '../host/helpers.ts';
+
+const HAS_BLENDER = spawnSync('sh', ['-c', 'command -v blender'], { encoding: 'utf8' }).status === 0;
+if (!HAS_BLENDER)
+  console.warn(
+    'test/blender/animation-fbx.test.ts is skipped: `blender` is not on PATH (apt-get install blender python3-numpy; .ci/run does).',
+  );
+
+/** A cap for a hung Blender, not a speed bar: Blender starts slowly on a loaded 2-core machine. */
+const BLENDER_CAP_MS = 10 * 60_000;
+const PROMPTS = ['walk', 'wave'];
+const MALE = realFixture('fbx', 'Male_Casual.fbx');
+const MALE_TRIANGLES = 1854;
+
+const data = tempDir('animation-fbx');
+let host: RunningWebHost;
+let deps: JobExportDeps;
+let promptsJob: JobRecord;
+let sessionJob: JobRecord;
+
+async function call(command: string, input: unknown): Promise<any> {
+  const res = await fetch(`${host.origin}/api/call/${command}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}` },
+    body: JSON.stringify(input),
+  });
+  const body = await res.json();
+  if (res.status !== 200) throw new Error(`${command}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** Follows a job to success, then caches its outputs as the app's own download does. */
+async function succeeded(id: string): Promise<JobRecord> {
+  for (let tries = 0; ; tries++) {
+    const job = await call('jobs.get', { id });
+    if (job.state === 'failed') throw new Error(`job failed: ${job.error}`);
+    if (job.state === 'succeeded') break;
+    if (tries > 3000) throw new Error(`job ${id} never ended`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const { cache, store, tracker, outputFormats } = host.bridge.services;
+  const report = await fetchJobOutputs(cache, store, store.jobs.get(id)!, () => tracker.refresh(id), outputFormats);
+  if (report.failed.length > 0) throw new Error(`outputs of ${id} not cached: ${JSON.stringify(report.failed)}`);
+  return store.jobs.get(id)!;
+}
+
+function upload(path: string): Promise<{ uploadId: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: host.port,
+        method: 'POST',
+        path: '/api/upload',
+        headers: {
+          authorization: `Bearer ${host.token}`,
+          'x-file-name': basename(path),
+          'content-length': statSync(path).size,
+        },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(body))));
+      },
+    );
+    req.on('error', reject);
+    createReadStream(path).pipe(req);
+  });
+}
+
+/** A Unity project that has packages, but no glTF importer among them: it imports FBX only. */
+function unityProject(root: string): string {
+  mkdirSync(join(root, 'Assets'), { recursive: true });
+  mkdirSync(join(root, 'ProjectSettings'), { recursive: true });
+  writeFileSync(join(root, 'ProjectSettings', 'ProjectVersion.txt'), 'm_EditorVersion: 6000.0.23f1\n');
+  mkdirSync(join(root, 'Packages'), { recursive: true });
+  writeFileSync(
+    join(root, 'Packages', 'manifest.json'),
+    JSON.stringify({ dependencies: { 'com.unity.ugui': '2.0.0', 'com.unity.timeline': '1.8.7' } }),
+  );
+  return root;
+}
+
+function unrealProject(root: string): string {
+  mkdirSync(join(root, 'Content'), { recursive: true });
+  writeFileSync(join(root, 'MyGame.uproject'), JSON.stringify({ FileVersion: 3, EngineAssociation: '5.4' }));
+  return root;
+}
+
+function godotProject(root: string): string {
+  mkdirSync(root, { recursive: true });
+  writeFileSync(join(root, 'project.godot'), 'config_version=5\n[application]\nconfig/name="My Game"\n');
+  return root;
+}
+
+interface Facts {
+  error?: string;
+  armatures: number;
+  bones: number;
+  meshes: number;
+  triangles: number;
+  skins: {
+    mesh: string;
+    armature_modifiers: number;
+    modifier_objects: (string | null)[];
+    vertex_groups: number;
+    vertices: number;
+    weighted_vertices: number;
+  }[];
+  actions: string[];
+  height: number;
+  motion: Record<string, { moved: number; frames: [number, number] }>;
+}
+
+function runBlender(files: { id: string; path: string }[]): Promise<Record<string, Facts>> {
+  const dir = join(data.path, 'blender');
+  mkdirSync(dir, { recursive: true });
+  const list = join(dir, 'files.json');
+  const out = join(dir, 'facts.json');
+  writeFileSync(list, JSON.stringify(files));
+  const script = join(import.meta.dirname, 'fbx_skin.py');
+  return new Promise((resolve, reject) => {
+    const child = spawn('blender', ['-b', '--factory-startup', '--python', script, '--', list, out], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let log = '';
+    child.stdout.on('data', (c: Buffer) => (log += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (log += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      try {
+        resolve(JSON.parse(readFileSync(out, 'utf8')).files);
+      } catch (error) {
+        reject(new Error(`Blender ended with ${code} and no facts (${String(error)}):\n${log.slice(-4000)}`));
+      }
+    });
+  });
+}
+
+const exports: Record<'unity' | 'unreal' | 'unitySession' | 'godot', ExportResult> = {} as never;
+let facts: Record<string, Facts> = {};
+
+beforeAll(async () => {
+  if (!HAS_BLENDER) return;
+  host = await startWebHost({
+    dataDir: join(data.path, 'data'),
+    rendererDir: join(data.path, 'none'),
+    serviceOptions: { engineSpeed: 500, engineAnimationFiles: 'fbx' },
+    notice: () => undefined,
+  });
+  const uploaded = await upload(MALE);
+  const animation = await call('create', {
+    endpoint: 'uploadAnimationMesh',
+    file: { uploadId: uploaded.uploadId },
+    label: 'hero',
+  });
+  sessionJob = await succeeded(animation.job.id);
+  const prompts = await call('create', {
+    endpoint: 'submitTextAnimations',
+    body: { session_code: sessionJob.remoteId, texts: PROMPTS },
+    label: 'hero moves',
+  });
+  promptsJob = await succeeded(prompts.job.id);
+  const { cache, store, tracker, outputFormats } = host.bridge.services;
+  deps = { cache, store, refresh: (id: string) => tracker.refresh(id), formats: outputFormats };
+  exports.unity = await exportJob(deps, promptsJob, {
+    projectDir: unityProject(join(data.path, 'unity')),
+    name: 'hero',
+  });
+  exports.unreal = await exportJob(deps, promptsJob, {
+    projectDir: unrealProject(join(data.path, 'unreal')),
+    name: 'hero',
+  });
+  // The session's job: its prompts by default too (the library when asked), as in the app.
+  exports.unitySession = await exportJob(deps, sessionJob, {
+    projectDir: unityProject(join(data.path, 'unity-session')),
+    name: 'hero',
+    clips: ['library'],
+  });
+  // Godot gets one GLB made from the FBX clips.
+  exports.godot = await exportJob(deps, promptsJob, {
+    projectDir: godotProject(join(data.path, 'godot')),
+    name: 'hero',
+  });
+  const files = Object.entries(exports).flatMap(([where, result]) =>
+    result.files
+      .filter((f) => f.kind === 'fbx' || f.kind === 'glb')
+      .map((f) => ({ id: `${where}/${basename(f.path)}`, path: f.path })),
+  );
+  facts = await runBlender([...files, { id: 'source', path: MALE }]);
+}, BLENDER_CAP_MS + 600_000);
+
+afterAll(async () => {
+  await host?.close();
+  data.remove();
+});
+
+/** Blender names an FBX take's action `<armature>|<take>`. */
+const takeOf = (action: string) => action.slice(action.lastIndexOf('|') + 1);
+
+describe.skipIf(!HAS_BLENDER)(
+  'an FBX animation job exported to Unity (no glTFast) and Unreal, imported in Blender',
+  () => {
+    it('writes one FBX per prompt, named after it, and says so in the plan; never a GLB', async () => {
+      for (const where of ['unity', 'unreal'] as const) {
+        const result = exports[where];
+        expect(result.engine).toBe(where);
+        expect(result.files.map((f) => basename(f.path))).toEqual(['Hero_Walk.fbx', 'Hero_Wave.fbx']);
+        expect(result.clips).toEqual({ written: PROMPTS, skipped: [] });
+        expect(result.note).toContain('One FBX per clip');
+      }
+      const plan = await planJob(deps, promptsJob, { projectDir: join(data.path, 'unity'), name: 'hero2' });
+      expect(plan.format).toBe('fbx');
+      expect(plan.write.map((w) => w.name)).toEqual(['Hero2_Walk.fbx', 'Hero2_Wave.fbx']);
+      expect(plan.note).toContain('One FBX per clip');
+      expect(exports.unitySession.clips!.written).toEqual(['Idle', 'Walk', 'Run', 'Jump', 'Wave', 'Sit']);
+    });
+
+    it('each FBX imports skinned, with the character’s bones and triangles, its prompt a named action that moves, at a person’s height', () => {
+      const source = facts.source!;
+      expect(source.error).toBeUndefined();
+      const limbNodes = fbxBones(readFileSync(MALE)).bones.length;
+      const ids = Object.keys(facts).filter((id) => id.endsWith('.fbx'));
+      expect(ids.length).toBe(2 + 2 + 6);
+      for (const id of ids) {
+        const f = facts[id]!;
+        expect(f.error, id).toBeUndefined();
+        expect(f.armatures, id).toBe(1);
+        expect(f.meshes, id).toBe(1);
+        expect(f.triangles, id).toBe(MALE_TRIANGLES);
+        expect(f.triangles, id).toBe(source.triangles);
+        // Every LimbNode of the upload (and its armature's root node, which the engine keeps as a bone).
+        expect(f.bones, id).toBeGreaterThanOrEqual(limbNodes);
+        expect(f.bones - limbNodes, id).toBeLessThanOrEqual(1);
+        const [skin] = f.skins;
+        expect(skin!.armature_modifiers, id).toBe(1);
+        expect(skin!.modifier_objects[0], id).toBeTruthy();
+        expect(skin!.vertex_groups, id).toBeGreaterThanOrEqual(source.skins[0]!.vertex_groups);
+        expect(skin!.weighted_vertices, id).toBe(skin!.vertices);
+        expect(f.height, id).toBeGreaterThan(1.2);
+        expect(f.height, id).toBeLessThan(2.5);
+        const clip = id.slice(id.lastIndexOf('_') + 1, -'.fbx'.length).toLowerCase();
+        expect(
+          f.actions.map(takeOf).map((a) => a.toLowerCase()),
+          id,
+        ).toEqual([clip]);
+        for (const [action, m] of Object.entries(f.motion)) expect(m.moved, `${id}: ${action}`).toBeGreaterThan(0.01);
+      }
+    });
+
+    it('Godot gets one GLB made from the FBX clips: skinned, the same bones and triangles, each prompt an action, 1.8 m', () => {
+      expect(exports.godot.files.map((f) => basename(f.path))).toEqual(['hero.glb']);
+      expect(exports.godot.clips).toEqual({ written: PROMPTS, skipped: [] });
+      const f = facts['godot/hero.glb']!;
+      expect(f.error).toBeUndefined();
+      const fbx = facts['unity/Hero_Walk.fbx']!;
+      expect(f.armatures).toBe(1);
+      expect(f.bones).toBe(fbx.bones);
+      expect(f.triangles).toBe(MALE_TRIANGLES);
+      expect(f.skins[0]!.armature_modifiers).toBe(1);
+      expect(f.skins[0]!.weighted_vertices).toBe(f.skins[0]!.vertices);
+      expect(f.height).toBeCloseTo(fbx.height, 2);
+      // Blender's glTF importer names an action after its animation (`walk`, or `walk_<object>`).
+      for (const prompt of PROMPTS)
+        expect(
+          f.actions.some((a) => a === prompt || a.startsWith(`${prompt}_`)),
+          f.actions.join(', '),
+        ).toBe(true);
+      for (const [action, m] of Object.entries(f.motion)) expect(m.moved, action).toBeGreaterThan(0.01);
+    });
+  },
+);

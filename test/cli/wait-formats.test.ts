@@ -1,0 +1,28 @@
+// wait and every --wait download the outputs through the one pull use case (main/app/pull-outputs.ts): only
+// the formats turned on in Settings (GLB and the job's main result always), as pull and the app do. Before,
+// --wait passed no formats and downloaded every format, even those turned off.
+import { describe, expect, it } from 'vitest';
+import { databasePath, openDatabase } from '../../main/store/database.ts';
+import { realFixture } from '../fixtures.ts';
+import { cleanEnv, runCli, tempDataDir } from './run-cli.ts';
+
+describe('--wait and wait download the formats turned on in Settings', () => {
+  it('create-3d --wait with only GLB and images on caches no OBJ, FBX, USDZ or zip', async () => {
+    const dataDir = tempDataDir();
+    const store = openDatabase(databasePath(dataDir));
+    store.settings.set('outputFormats', ['glb', 'image']);
+    store.close();
+    const env = cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir });
+    const created = await runCli(
+      ['create-3d', realFixture('images', 'chair.png'), '--wait', '--json', '--engine-speed', '500'],
+      env,
+    );
+    expect(created.stderr).not.toMatch(/error/);
+    expect(created.code).toBe(0);
+    const listed = await runCli(['cache', 'ls', '--json'], env);
+    expect(listed.code).toBe(0);
+    const kinds = (JSON.parse(listed.stdout) as { entries: { kind: string }[] }).entries.map((e) => e.kind);
+    expect(kinds).toContain('glb');
+    expect(kinds.filter((k) => /obj|fbx|usdz|zip/.test(k))).toEqual([]);
+  });
+});

@@ -1,0 +1,224 @@
+// The engine's records database (main/engine/state.ts): rows written per change, the one-time move of an older
+// engine's state.json, and a damaged database refused.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DATABASE_FILE, EngineStateError, openState, TABLES } from '../../main/engine/state.ts';
+import { call, expectSuccess, inputUrl, makeDataDir, pollUntil, startTestEngine } from './helpers.ts';
+
+const dirs: string[] = [];
+async function dataDir(): Promise<string> {
+  const dir = await makeDataDir();
+  dirs.push(dir);
+  return dir;
+}
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+/** The rows of the database, read over a connection of its own: `${tbl}/${id}` → body. */
+function rowsOf(dir: string): Record<string, string> {
+  const db = new DatabaseSync(join(dir, DATABASE_FILE), { readOnly: true });
+  try {
+    const rows = db.prepare('SELECT tbl, id, body FROM records ORDER BY seq').all() as {
+      tbl: string;
+      id: string;
+      body: string;
+    }[];
+    return Object.fromEntries(rows.map((r) => [`${r.tbl}/${r.id}`, r.body]));
+  } finally {
+    db.close();
+  }
+}
+
+function setRow(dir: string, tbl: string, id: string, body: string): void {
+  const db = new DatabaseSync(join(dir, DATABASE_FILE));
+  try {
+    db.prepare('UPDATE records SET body = ? WHERE tbl = ? AND id = ?').run(body, tbl, id);
+  } finally {
+    db.close();
+  }
+}
+
+interface Rec {
+  user_id: string;
+  status: string;
+  image?: { url: string; reading?: boolean };
+}
+
+describe('records database', () => {
+  it('writes only the rows a save names or a table insertion marks', async () => {
+    const dir = await dataDir();
+    const store = await openState(dir, { checkSaves: false }); // B is left unnamed on purpose
+    const table = store.state.textToImage as unknown as Record<string, Rec>;
+    const a: Rec = { user_id: 'u', status: 'processing', image: { url: 'http://x/a.png', reading: true } };
+    const b: Rec = { user_id: 'u', status: 'processing' };
+    table.A = a;
+    table.B = b;
+    store.state.credits.u = 990;
+    await store.save();
+    expect(Object.keys(rowsOf(dir))).toEqual(['credits/u', 'textToImage/A', 'textToImage/B']);
+
+    // A row changed behind the engine's back stays as it is unless a save writes it: B is not rewritten.
+    setRow(dir, 'textToImage', 'B', '{"outside":true}');
+    a.status = 'completed';
+    b.status = 'completed'; // changed but not named: not written by this save
+    await store.save(a);
+    expect(JSON.parse(rowsOf(dir)['textToImage/A']!)).toMatchObject({ status: 'completed' });
+    expect(rowsOf(dir)['textToImage/B']).toBe('{"outside":true}');
+
+    // An object inside a record names its row (an input of a session, as the input reader saves it).
+    a.image!.reading = false;
+    await store.save(a.image!);
+    expect(JSON.parse(rowsOf(dir)['textToImage/A']!).image).toEqual({ url: 'http://x/a.png', reading: false });
+
+    // A value put into a table (credits) is written by the next save, whatever it names.
+    store.state.credits.u = 980;
+    await store.save(a);
+    expect(rowsOf(dir)['credits/u']).toBe('980');
+
+    // save() with nothing named compares every row.
+    await store.save();
+    expect(JSON.parse(rowsOf(dir)['textToImage/B']!)).toMatchObject({ status: 'completed' });
+
+    delete table.A;
+    await store.save(b);
+    expect(Object.keys(rowsOf(dir))).toEqual(['credits/u', 'textToImage/B']);
+    await store.close();
+
+    const again = await openState(dir);
+    expect(Object.keys(again.state.textToImage)).toEqual(['B']);
+    expect(again.state.credits).toEqual({ u: 980 });
+    await again.close();
+  });
+
+  it('keeps creation order across a restart, and a replaced record keeps its place', async () => {
+    const dir = await dataDir();
+    const store = await openState(dir);
+    const table = store.state.styles as unknown as Record<string, Rec>;
+    for (const id of ['S3', 'S1', 'S2']) table[id] = { user_id: 'u', status: 'training' };
+    await store.save();
+    table.S3 = { user_id: 'u', status: 'completed' };
+    await store.save();
+    await store.close();
+    const again = await openState(dir);
+    expect(Object.keys(again.state.styles)).toEqual(['S3', 'S1', 'S2']);
+    expect(again.state.styles.S3).toMatchObject({ status: 'completed' });
+    await again.close();
+  });
+
+  it("moves an older engine's state.json into the database once, renamed aside, sessions intact", async () => {
+    // A state.json as the older engine wrote it: the same records, one JSON object.
+    const dir = await dataDir();
+    let engine = await startTestEngine({ dataDir: dir });
+    const created = expectSuccess(
+      'createImageTo3d',
+      await call(engine, 'createImageTo3d', { json: { image_url: inputUrl('a.png'), resolution: 'low_poly' } }),
+    );
+    const done = await pollUntil(
+      async () =>
+        expectSuccess(
+          'getImageTo3d',
+          await call(engine, 'getImageTo3d', { params: { session_code: created.session_code } }),
+        ),
+      (s) => s.session_status === 'complete',
+    );
+    expectSuccess('createTextToImage', await call(engine, 'createTextToImage', { json: { prompt: 'a fox' } }));
+    await engine.close();
+    const rows = rowsOf(dir);
+    const state: Record<string, unknown> = { version: 1 };
+    for (const table of TABLES) state[table] = {};
+    for (const [key, body] of Object.entries(rows)) {
+      const [table, id] = key.split('/') as [string, string];
+      (state[table] as Record<string, unknown>)[id] = JSON.parse(body);
+    }
+    const text = JSON.stringify(state);
+    for (const suffix of ['', '-wal', '-shm']) await rm(join(dir, DATABASE_FILE + suffix), { force: true });
+    writeFileSync(join(dir, 'state.json'), text);
+
+    const lines: string[] = [];
+    engine = await startTestEngine({ dataDir: dir, log: (line) => lines.push(line) });
+    try {
+      expect(existsSync(join(dir, 'state.json'))).toBe(false);
+      expect(readFileSync(join(dir, 'state.json.migrated'), 'utf8')).toBe(text);
+      expect(lines).toContain(
+        `engine: moved ${Object.keys(rows).length} records of ${join(dir, 'state.json')} into ${join(dir, DATABASE_FILE)}; the old file is kept as state.json.migrated`,
+      );
+      expect(rowsOf(dir)).toEqual(rows);
+      const again = expectSuccess(
+        'getImageTo3d',
+        await call(engine, 'getImageTo3d', { params: { session_code: created.session_code } }),
+      );
+      expect(again).toMatchObject({ session_status: 'complete', updated_at: done.updated_at });
+      const list = expectSuccess('listImageTo3d', await call(engine, 'listImageTo3d'));
+      expect(list).toMatchObject({ totalResults: 1, credits: 1000 - 10 - 1 });
+    } finally {
+      await engine.close();
+    }
+
+    // Stopped between the move and the rename: the same state.json again is only renamed aside.
+    writeFileSync(join(dir, 'state.json'), text);
+    const store = await openState(dir);
+    expect(Object.keys(store.state.imageTo3d)).toEqual([created.session_code]);
+    await store.close();
+    expect(
+      readdirSync(dir)
+        .filter((f) => f.startsWith('state.json'))
+        .sort(),
+    ).toEqual(['state.json.migrated', 'state.json.migrated-2']);
+    expect(rowsOf(dir)).toEqual(rows);
+
+    // Another state.json beside a database with records is refused, naming both; nothing is changed.
+    writeFileSync(join(dir, 'state.json'), JSON.stringify({ ...state, credits: { other: 5 } }));
+    const refused = await openState(dir).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(EngineStateError);
+    expect((refused as Error).message).toContain(join(dir, 'state.json'));
+    expect((refused as Error).message).toContain(join(dir, DATABASE_FILE));
+    expect(existsSync(join(dir, 'state.json'))).toBe(true);
+    expect(rowsOf(dir)).toEqual(rows);
+  });
+
+  it('refuses a state.json that is not valid JSON, and leaves it in place', async () => {
+    const dir = await dataDir();
+    writeFileSync(join(dir, 'state.json'), '{"version": 1, "imageTo3d": {');
+    await expect(openState(dir)).rejects.toThrow(/state\.json is not valid JSON .*move it away/);
+    expect(readFileSync(join(dir, 'state.json'), 'utf8')).toBe('{"version": 1, "imageTo3d": {');
+  });
+
+  it.each([
+    ['not a database', () => Buffer.from('this is not a database, it is a text file\n'.repeat(100))],
+    ['a database cut short', (good: Buffer) => good.subarray(0, 1500)],
+    [
+      'pages overwritten',
+      (good: Buffer) => Buffer.concat([good.subarray(0, 100), Buffer.alloc(good.length - 100, 0x5a)]),
+    ],
+  ])('refuses a damaged database (%s), naming the file and what to do, and changes nothing', async (_name, damage) => {
+    const dir = await dataDir();
+    const store = await openState(dir);
+    for (let i = 0; i < 50; i++)
+      (store.state.textToImage as unknown as Record<string, Rec>)[`T${i}`] = { user_id: 'u', status: 'x'.repeat(200) };
+    await store.save();
+    await store.close();
+    const path = join(dir, DATABASE_FILE);
+    const bytes = damage(readFileSync(path));
+    writeFileSync(path, bytes);
+    const error = (await openState(dir).catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(EngineStateError);
+    expect(error.message).toContain(path);
+    expect(error.message).toMatch(/damaged .*move it aside .*or put back a copy from a backup/);
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+    await expect(startTestEngine({ dataDir: dir })).rejects.toThrow(/damaged/);
+  });
+
+  it('refuses a row that is not JSON', async () => {
+    const dir = await dataDir();
+    const store = await openState(dir);
+    (store.state.styles as unknown as Record<string, Rec>).S = { user_id: 'u', status: 'training' };
+    await store.save();
+    await store.close();
+    setRow(dir, 'styles', 'S', '{"user_id": "u", ');
+    await expect(openState(dir)).rejects.toThrow(/damaged \(the row styles\/S is not valid JSON/);
+  });
+});
