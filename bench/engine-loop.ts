@@ -111,7 +111,14 @@ async function maleCasual(engine: RunningLocalEngine): Promise<void> {
 
 async function withEngine<T>(workers: number, run: (engine: RunningLocalEngine) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(TEMP, 'bench-engine-loop-'));
-  const engine = await startLocalEngine({ dataDir: dir, apiKey: KEY, speed: 1e6, initialCredits: 1e6, workers });
+  const engine = await startLocalEngine({
+    dataDir: dir,
+    apiKey: KEY,
+    speed: 1e6,
+    initialCredits: 1e6,
+    workers,
+    log: (line) => line.includes('error') && console.error(line), // internal errors, if any
+  });
   try {
     return await run(engine);
   } finally {
