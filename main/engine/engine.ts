@@ -23,6 +23,7 @@ import { v3Handlers } from './sessions/v3.ts';
 import { textToImageHandlers } from './sessions/text-to-image.ts';
 import { loadSigner } from './signing.ts';
 import { openState } from './state.ts';
+import { WorkPool } from './work/pool.ts';
 
 export type { FaultController, FaultRule } from './faults.ts';
 
@@ -70,6 +71,14 @@ export interface LocalEngineOptions {
   /** How often unfinished sessions are checked for status changes while webhooks are on; default 50 ms. */
   webhookIntervalMs?: number;
   logRequests?: boolean;
+  /**
+   * Worker threads doing the engine's CPU work (output files, retopologies, uploaded characters) off this
+   * process's event loop; default `defaultPoolSize()` (work/pool.ts: cores − 1, 1 to 4). 0 does the work on the
+   * event loop, as before the pool (the bench's baseline).
+   */
+  workers?: number;
+  /** Heap limit of each worker, MB (default 2048): work that needs more fails its session, not the engine. */
+  workerMemoryMb?: number;
 }
 
 export interface RunningLocalEngine {
@@ -91,6 +100,10 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
   if (options.apiKey === '') throw new RangeError('apiKey must not be empty');
   const faults = new Faults([...(options.faults ?? []), ...envFaultRules()]);
 
+  const work = new WorkPool({
+    ...(options.workers !== undefined && { size: options.workers }),
+    ...(options.workerMemoryMb !== undefined && { maxOldGenerationSizeMb: options.workerMemoryMb }),
+  });
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 }); // holds its signing secret: private, like every file in it
   const lock = await lockDataDir(options.dataDir);
   const servers: Server[] = [];
@@ -103,7 +116,7 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
     const store = await openState(options.dataDir, { log });
     closeStore = () => store.close();
     const signer = await loadSigner(options.dataDir);
-    const files = new FileStore(join(options.dataDir, 'files'), signer, options.urlTtlMs ?? 3_600_000);
+    const files = new FileStore(join(options.dataDir, 'files'), signer, options.urlTtlMs ?? 3_600_000, work);
     files.register(outputsIn(store.state)); // outputs of sessions finished before a restart
     const inputs = new InputReader(files, inputSettings(options.inputs), (ref) => store.save(ref));
     stopInputs = () => inputs.close();
@@ -176,6 +189,8 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
           await notifier.stop();
           await inputs.close();
           await retopologies.close();
+          await work.close(); // no work left running: what was under way fails, and nothing is written after
+          await files.close();
           await closeServers(servers);
           await store.close();
           await lock.release();
@@ -185,6 +200,7 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
     await stopNotifier?.();
     await stopInputs?.();
     await stopRetopologies?.();
+    await work.close();
     await closeServers(servers);
     await closeStore?.();
     await lock.release();

@@ -1,13 +1,14 @@
 // Output files on disk: made from their recipes once (atomic writes, concurrent requests share one
 // build), addressed by key, and handed out as signed URLs that expire. A file is built when it is first
 // downloaded, not when its session is read: reading a finished session stays as fast as on the service.
-import { readFileSync } from 'node:fs';
+// The bytes are made on the engine's worker threads (work/pool.ts), off the hosting process's event loop.
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { moveFileDurable, writeFileDurable } from '../durable/write-file.ts';
-import { companionsOf, makeArtifact, type Output } from './artifacts.ts';
+import { companionsOf, type Output, type Recipe } from './artifacts.ts';
 import { randomHex } from './ids.ts';
 import type { Signer } from './signing.ts';
+import { PoolClosed, WorkPool } from './work/pool.ts';
 
 export const FILES_PREFIX = '/files/';
 
@@ -20,11 +21,24 @@ export class FileStore {
   private readonly ready = new Set<string>();
   private readonly building = new Map<string, Promise<void>>();
   private readonly recipes = new Map<string, Output>();
+  /** Where files are made from their recipes; without a pool given, on the calling thread. */
+  readonly work: WorkPool;
+  private closed = false;
 
-  constructor(root: string, signer: Signer, ttlMs: number) {
+  constructor(root: string, signer: Signer, ttlMs: number, work: WorkPool = new WorkPool({ size: 0 })) {
     this.root = root;
     this.signer = signer;
     this.ttlMs = ttlMs;
+    this.work = work;
+  }
+
+  /**
+   * Makes no file any more and waits for the builds under way to end (close the pool first: their work then
+   * fails at once), so that nothing writes into the folder once the engine is closed.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    while (this.building.size > 0) await Promise.allSettled([...this.building.values()]);
   }
 
   path(key: string): string {
@@ -101,17 +115,22 @@ export class FileStore {
       () => true,
       () => false,
     );
-    // Outputs made from a stored input (a mesh from the session's picture) read it from this store.
-    if (!exists)
-      await writeFileDurable(
-        path,
-        makeArtifact(file.recipe, (key) => readFileSync(this.path(key))),
+    if (!exists) {
+      if (this.closed) throw new PoolClosed();
+      // Outputs made from a stored input (a mesh from the session's picture) read it from this store's folder.
+      const bytes = await this.work.run(
+        { kind: 'artifact', recipe: file.recipe, root: this.root },
+        { affinity: affinityOf(file.recipe) },
       );
+      if (this.closed) throw new PoolClosed();
+      await writeFileDurable(path, bytes);
+    }
     this.ready.add(file.key);
   }
 
   /** Stores bytes the client sent. */
   async put(key: string, data: Uint8Array): Promise<void> {
+    if (this.closed) throw new PoolClosed();
     await writeFileDurable(this.path(key), data);
     this.ready.add(key);
   }
@@ -128,6 +147,17 @@ export class FileStore {
     await moveFileDurable(tempPath, path);
     this.ready.add(key);
   }
+}
+
+/**
+ * What a recipe's bytes are made from, when other files are made from it too (a model from a picture, a
+ * character, a seeded mesh): its files go to the worker that holds it in memory.
+ */
+export function affinityOf(recipe: Recipe): string | undefined {
+  if ('model' in recipe) return JSON.stringify(recipe.model);
+  if ('mesh' in recipe) return JSON.stringify(recipe.mesh);
+  if ('character' in recipe) return recipe.character;
+  return undefined;
 }
 
 /** Every output recorded anywhere in the engine's state (objects with a string `key` and a `recipe`). */

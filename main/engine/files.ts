@@ -8,6 +8,7 @@ import { FILES_PREFIX, type FileStore } from './file-store.ts';
 import { errorReply, type Reply } from './http.ts';
 import { iso } from './ids.ts';
 import type { Signer } from './signing.ts';
+import { WorkerCrash } from './work/pool.ts';
 
 const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 
@@ -73,7 +74,14 @@ export async function serveFile(
     );
   }
 
-  await files.prepare(key);
+  try {
+    await files.prepare(key);
+  } catch (error) {
+    // A worker that died making it (out of memory…) fails this download with why; the engine keeps serving.
+    if (error instanceof WorkerCrash)
+      return fileError(500, `The local engine could not make this file: ${error.message}.`);
+    throw error;
+  }
   const answer = await answerFile(nodeFileRequest(req), {
     path: files.path(key),
     identity: key,

@@ -1,12 +1,13 @@
 // Running retopologies in the engine's background: one at a time (a dense input takes a few seconds of CPU
 // and a few hundred MB), each once per session, its files written into the file store. A session asks
 // for its retopology when its input has been read, waits while it runs, and records the outcome; a
-// retopology cut short by a stop of the engine is asked for again at the next read of its session.
+// retopology cut short by a stop of the engine is asked for again at the next read of its session. The work
+// itself (reading the input, retopologizing, writing the files' bytes) runs on a worker thread of the engine's
+// pool (work/pool.ts); closing the runner cancels it.
 import type { Output } from '../artifacts.ts';
-import { decodeImage } from '../../images/decode-image.ts';
 import type { FileStore } from '../file-store.ts';
-import { makeRetopologyFiles, type RetopologyFiles } from './make-files.ts';
-import type { TriangleMesh } from './mesh.ts';
+import type { RetopologySource, RetopologyResult } from '../work/tasks.ts';
+import type { RetopologyFiles } from './make-files.ts';
 import { UnreadableMesh } from './unreadable.ts';
 
 export interface RetopologyWork {
@@ -19,8 +20,8 @@ export interface RetopologyWork {
   faces: number;
   quads: boolean;
   imageSize: number;
-  /** Reads the input mesh; throws an UnreadableMesh when it cannot be retopologised. */
-  input: () => Promise<TriangleMesh>;
+  /** Where the input mesh is read from (on the worker); throws an UnreadableMesh when it cannot be retopologised. */
+  input: () => Promise<RetopologySource>;
   /** The input as messages name it: "The input mesh https://…/statue.glb". */
   describe: string;
 }
@@ -37,6 +38,7 @@ export class RetopologyRunner {
   private readonly running = new Map<string, Promise<void>>();
   private tail: Promise<void> = Promise.resolve();
   private closing = false;
+  private readonly stop = new AbortController();
 
   constructor(files: FileStore) {
     this.files = files;
@@ -65,29 +67,36 @@ export class RetopologyRunner {
     this.tail = job;
   }
 
-  /** Lets the running retopology end (its outcome is not recorded) and starts no other. */
+  /** Cancels the running retopology (its worker is stopped; its outcome is not recorded) and starts no other. */
   async close(): Promise<void> {
     this.closing = true;
+    this.stop.abort(new Error('the engine stopped'));
     await Promise.allSettled([...this.running.values()]);
   }
 
   private async make(work: RetopologyWork): Promise<RetopologyOutcome> {
-    let made: RetopologyFiles;
+    let made: RetopologyResult;
     try {
-      made = await makeRetopologyFiles(await work.input(), {
-        faces: work.faces,
-        quads: work.quads,
-        name: NAME,
-        imageSize: work.imageSize,
-        decodeTexture,
-      });
+      made = await this.files.work.run(
+        {
+          kind: 'retopology',
+          source: await work.input(),
+          faces: work.faces,
+          quads: work.quads,
+          name: NAME,
+          imageSize: work.imageSize,
+        },
+        { signal: this.stop.signal },
+      );
     } catch (error) {
+      if (this.closing) return { error: 'the engine stopped' };
       if (error instanceof UnreadableMesh) return { error: `${work.describe} ${error.reason}.` };
       return {
         error: `${work.describe} could not be retopologised (${error instanceof Error ? error.message : String(error)}).`,
       };
     }
     if (this.closing) return { error: 'the engine stopped' };
+    if ('unreadable' in made) return { error: `${work.describe} ${made.unreadable}.` };
     await Promise.all(made.folder.map((file) => this.files.put(`${work.folder}/${file.file}`, file.bytes)));
     await this.files.put(work.image, made.image);
     if (work.glb !== undefined) await this.files.put(work.glb, made.glb);
@@ -97,14 +106,5 @@ export class RetopologyRunner {
       ...(work.glb !== undefined && { glb: { key: work.glb, recipe: { type: 'made' as const } } }),
       stats: made.stats,
     };
-  }
-}
-
-/** A texture for the preview, when the engine decodes its format (PNG, JPEG; not WebP). */
-function decodeTexture(bytes: Uint8Array) {
-  try {
-    return decodeImage(bytes);
-  } catch {
-    return undefined;
   }
 }

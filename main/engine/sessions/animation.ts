@@ -16,7 +16,9 @@ import { describeMotionKinds, motionKindOf } from '../motion-words.ts';
 import { findOwned, inputGate, inputUrl, keepNew, refresh, type InputRef } from './common.ts';
 import { faultOfStart, withEndFaults } from './faults.ts';
 import { judgeUpload } from '../character/judge.ts';
-import { makeCharacterFiles, type CharacterFiles } from '../character/make-files.ts';
+import type { CharacterFiles } from '../character/make-files.ts';
+import { makeCharacterFilesOffThread } from '../work/character.ts';
+import { PoolClosed } from '../work/pool.ts';
 import { describeInput } from '../inputs.ts';
 
 interface PromptRecord extends Stepped {
@@ -186,7 +188,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
         if (judged.kind === 'character' && judged.entry !== undefined) character.entry = judged.entry;
       }
       if (character.kind === 'character') {
-        const made = await makeCharacterFiles(s.files, {
+        const made = await makeCharacterFilesOffThread(s.files, {
           path,
           format,
           ...(character.entry === undefined ? {} : { entry: character.entry }),
@@ -199,6 +201,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
       }
     })()
       .catch((error: unknown) => {
+        if (error instanceof PoolClosed) throw error; // the engine stopped: read again at its next start
         character.error = `${what} could not be read (${error instanceof Error ? error.message : String(error)}).`;
       })
       .then(() => s.save(rec))

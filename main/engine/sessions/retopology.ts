@@ -1,8 +1,7 @@
 // Generic /v3 sessions of type retopology, and the assets they read and write. Answers are bare objects.
-import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { ASSET_PREFIX, type CreateRetopologyRequest } from '../../../shared/contract/index.ts';
-import { makeArtifact, type Output, type Recipe } from '../artifacts.ts';
+import type { Output, Recipe } from '../artifacts.ts';
 import type { Services } from '../context.ts';
 import { charge } from '../credits.ts';
 import { outputsIn } from '../file-store.ts';
@@ -11,12 +10,10 @@ import { HttpError } from '../http.ts';
 import { createdAt, iso, newAssetId, newSessionCode } from '../ids.ts';
 import { describeInput } from '../inputs.ts';
 import { settle, type Stepped, type StepName } from '../progress.ts';
-import type { TriangleMesh } from '../retopology/mesh.ts';
-import { readGltf } from '../retopology/read-gltf.ts';
-import { readInputMesh } from '../retopology/read-input.ts';
 import type { RetopologyOutcome } from '../retopology/runner.ts';
 import { UnreadableMesh } from '../retopology/unreadable.ts';
 import type { Call, Handler } from '../router.ts';
+import type { RetopologySource } from '../work/tasks.ts';
 import { assetStatus, meshAssetGlbUrl, ownAsset, presentAsset, type AssetRecord } from './assets.ts';
 import { findOwned, inputGate, keepNew, refresh } from './common.ts';
 import { faultOfStart, withEndFaults } from './faults.ts';
@@ -203,31 +200,31 @@ function retopologyGate(s: Services, rec: RetopologyRecord, input: AssetRecord):
 }
 
 /**
- * The input mesh as one triangle mesh: the stored bytes of a URL (GLB, glTF, OBJ), the GLB of a mesh asset
- * the engine made, or, for one of the engine's own FBX, USDZ or OBJ files given by URL, the GLB of the
- * same model (made from the recipe that file was made from).
+ * Where the input mesh is read from (the retopology's worker reads it as one triangle mesh): the stored bytes of
+ * a URL (GLB, glTF, OBJ), the GLB of a mesh asset the engine made, or, for one of the engine's own FBX, USDZ or
+ * OBJ files given by URL, the GLB of the same model (made from the recipe that file was made from).
  */
-async function readInput(s: Services, asset: AssetRecord): Promise<TriangleMesh> {
+async function readInput(s: Services, asset: AssetRecord): Promise<RetopologySource> {
   if (asset.kind === 'made-mesh' && asset.files !== undefined) {
     await s.files.ensure([asset.files.glb]);
-    return readInputMesh(s.files.path(asset.files.glb.key));
+    return { path: s.files.path(asset.files.glb.key) };
   }
   const stored = asset.input?.file;
   const own = () => ownModelGlb(s, asset.glb_url);
   if (stored !== undefined) {
     const extension = extname(stored.key).slice(1);
     const glb = extension === 'fbx' || extension === 'usdz' || extension === 'obj' ? own() : undefined;
-    return glb === undefined ? readInputMesh(s.files.path(stored.key)) : readGltf(glb, 'glb');
+    return glb === undefined ? { path: s.files.path(stored.key) } : { recipe: glb, root: s.files.root };
   }
   const glb = own();
-  if (glb !== undefined) return readGltf(glb, 'glb');
+  if (glb !== undefined) return { recipe: glb, root: s.files.root };
   throw new UnreadableMesh(
     'was given before this engine read its inputs, and is not one of its own files: create the retopology again',
   );
 }
 
-/** The GLB of the model a file URL of this engine (signed by it, whatever its port then) was made from; undefined for other URLs. */
-function ownModelGlb(s: Services, given: string): Buffer | undefined {
+/** The recipe of the GLB of the model a file URL of this engine (signed by it, whatever its port then) was made from; undefined for other URLs. */
+function ownModelGlb(s: Services, given: string): Recipe | undefined {
   let url: URL;
   try {
     url = new URL(given);
@@ -243,8 +240,7 @@ function ownModelGlb(s: Services, given: string): Buffer | undefined {
     return undefined;
   for (const file of outputsIn(s.state)) {
     if (file.key !== named.key) continue;
-    const glb = glbRecipeOf(file.recipe);
-    return glb === undefined ? undefined : makeArtifact(glb, (key) => readFileSync(s.files.path(key)));
+    return glbRecipeOf(file.recipe);
   }
   return undefined;
 }
