@@ -6,8 +6,8 @@
 // Usage: node bench/test-suite.ts [--baseline REF] [--tiers fast,process,e2e,dcc] [--whole] [--hogs N]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { loadavg } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { TIERS } from '../test/tiers.ts';
 
@@ -88,9 +88,9 @@ const stopHogs = () => {
 };
 process.on('exit', stopHogs);
 
-const base = mkdtempSync(join(tmpdir(), 'asset-studio-baseline-'));
-const baseDir = join(base, 'checkout');
-git('worktree', 'add', '--detach', baseDir, values.baseline);
+// Beside this checkout, so that the baseline's tests find ../shared (the fixtures) where this checkout's do.
+const baseDir = mkdtempSync(join(dirname(ROOT), '.test-suite-baseline-'));
+git('worktree', 'add', '--force', '--detach', baseDir, values.baseline);
 symlinkSync(join(ROOT, 'node_modules'), join(baseDir, 'node_modules'));
 const head = git('rev-parse', '--short', 'HEAD').trim();
 console.log(
@@ -129,5 +129,5 @@ try {
 } finally {
   stopHogs();
   git('worktree', 'remove', '--force', baseDir);
-  rmSync(base, { recursive: true, force: true });
+  rmSync(baseDir, { recursive: true, force: true });
 }
