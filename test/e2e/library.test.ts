@@ -11,7 +11,8 @@ import { poll, textOf, useHarness } from './harness.ts';
 // Browser globals used inside page.evaluate (this project type-checks tests without the DOM library).
 declare const document: any;
 
-const h = useHarness({}, '#/library');
+// Opened on Settings: the library asks for pictures only once the jobs' models are cached (see the first test).
+const h = useHarness({}, '#/settings');
 /** The library's Jobs panel. */
 const JOBS = 'section[aria-labelledby="jobs-heading"]';
 const DOCS_SHOT = resolve(import.meta.dirname, '..', '..', 'docs', 'screenshots', 'library.png');
@@ -94,6 +95,13 @@ describe('library', () => {
     await finished(refine.id);
 
     const { page } = h;
+    // The library draws a job's picture from its best cached model: the chair's GLB first (its OBJ may reach the
+    // cache before it, and a picture drawn from the OBJ would be drawn again once the GLB is there).
+    await poll(async () =>
+      (
+        (await h.call('cache.outputs', { sessionId: chair.remoteId })) as { outputs: { kind: string; state: string }[] }
+      ).outputs.some((o) => o.kind === 'glb' && o.state === 'complete'),
+    ).toBe(true);
     await h.go('#/library');
     for (const job of [chair, barrel, older]) {
       await page.locator(`.job-row[data-job-id="${job.id}"]`).waitFor({ state: 'visible' });
