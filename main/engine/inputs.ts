@@ -118,7 +118,7 @@ export class InputReader {
         if (ref.file === undefined) throw new InputProblem('was not stored when it arrived');
         await checkInput(this.files.path(ref.file.key), kind, maxBytesOf(kind, this.settings));
       } else {
-        ref.file = await this.fetch(ref.url, kind, key);
+        ref.file = await this.readUrl(ref.url, kind, key);
       }
     } catch (error) {
       if (this.closing.signal.aborted) return;
@@ -132,7 +132,7 @@ export class InputReader {
   }
 
   /** Reads a URL into the store and checks it; returns the stored file. */
-  private async fetch(given: string, kind: InputKind, key: string): Promise<Output> {
+  private async readUrl(given: string, kind: InputKind, key: string): Promise<Output> {
     const url = new URL(given);
     const own = this.ownFile(url);
     const temp = await this.files.tempPath();
