@@ -21,7 +21,7 @@ import {
 } from '../main/engine/artifacts.ts';
 import { decodeImage, type RgbaImage } from '../main/images/decode-image.ts';
 import type { PictureMesh } from '../main/engine/generate/mesh-options.ts';
-import { encodePng } from '../main/engine/outputs/png.ts';
+import { encodePng } from '../main/formats/png.ts';
 import type { MeshOptions } from '../main/engine/outputs/mesh.ts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' } } });

@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
 import { defaultCacheDir, DownloadCache } from '../main/cache/download-cache.ts';
 import { keepLocalOutput } from '../main/cache/local-output.ts';
-import { renderPreviewImage } from '../main/engine/outputs/png.ts';
+import { renderPreviewImage } from '../main/engine/outputs/pictures.ts';
 import { databasePath, openDatabase } from '../main/store/database.ts';
 import { DEFAULT_RENDERER_DIR, isBuilt } from '../main/host/static.ts';
 

@@ -17,7 +17,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs, promisify } from 'node:util';
 import { ServiceClient } from '../main/api/client.ts';
 import { buildFbxBinary, renderPreviewImage } from '../main/engine/outputs/index.ts';
-import { runBatch } from '../main/files/batch.ts';
+import { runBatch } from '../main/app/batch.ts';
 import { toDataUri } from '../main/files/inspect-image.ts';
 import { Submitter } from '../main/jobs/submit.ts';
 import { JobTracker } from '../main/jobs/tracker.ts';

@@ -4,7 +4,7 @@
 // `node scripts/build-blender-addon.ts [out dir]`; scripts/build.ts runs it too.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { buildZip, type ZipEntry } from '../main/engine/outputs/zip.ts';
+import { buildZip, type ZipEntry } from '../main/formats/zip.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 export const ADDON_DIR = join(ROOT, 'integrations', 'blender', 'asset_studio');

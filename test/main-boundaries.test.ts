@@ -14,19 +14,26 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   serve: [],
   images: [],
   formats: [],
+  files: [],
+  mesh: ['formats'],
   store: ['durable'],
-  api: ['files'],
+  api: [],
   config: ['store', 'durable'],
-  jobs: ['api', 'store', 'images'],
-  files: ['api', 'jobs'],
+  jobs: ['api', 'store', 'images', 'formats'],
   cache: ['api', 'jobs', 'store', 'serve', 'durable'],
   export: ['cache', 'store', 'durable', 'formats'],
-  engine: ['jobs', 'files', 'serve', 'durable', 'images', 'formats'],
-  app: ['api', 'store', 'config', 'jobs', 'files', 'cache', 'export', 'engine', 'durable', 'images'],
+  // The embedded engine is a package of its own: it imports only the layer below both it and the app.
+  engine: ['files', 'serve', 'durable', 'images', 'formats', 'mesh'],
+  app: ['api', 'store', 'config', 'jobs', 'files', 'cache', 'export', 'engine', 'durable', 'images', 'mesh'],
   host: ['app', 'api', 'store', 'config', 'jobs', 'files', 'cache', 'export', 'serve', 'durable'],
   cli: ['app', 'api', 'store', 'config', 'jobs', 'files', 'cache', 'export'],
   electron: ['app', 'host', 'config', 'store'],
 };
+
+/** The one file of main/engine/ that code outside it may import. */
+const ENGINE_ENTRY = join(MAIN, 'engine', 'index.ts');
+/** Production code outside main/ that imports from main/ (tests and benches exercise the engine's insides). */
+const OUTSIDE_MAIN = ['scripts', 'bin', 'shared', 'renderer'].map((d) => resolve(MAIN, '..', d));
 
 const areas = readdirSync(MAIN, { withFileTypes: true })
   .filter((e) => e.isDirectory())
@@ -40,7 +47,20 @@ function sourceFiles(folder: string): string[] {
 
 /** The relative specifiers a file imports or re-exports (static and dynamic, types included). */
 function relativeImports(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
+  return specifiersIn(readFileSync(file, 'utf8'));
+}
+
+/** The relative specifiers a file loads when it runs: its imports without `import type` / `export type` lines
+ *  and `typeof import(…)` types, which TypeScript erases. */
+function runtimeImports(file: string): string[] {
+  return specifiersIn(
+    readFileSync(file, 'utf8')
+      .replace(/^\s*(?:import|export)\s+type\s[^;]*;/gm, '')
+      .replace(/typeof import\(\s*'[^']*'\s*\)/g, ''),
+  );
+}
+
+function specifiersIn(text: string): string[] {
   const specs = [
     ...text.matchAll(/^\s*(?:import|export)\s[^'";]*?\bfrom\s+'(\.[^']*)'/gm),
     ...text.matchAll(/^\s*import\s+'(\.[^']*)'/gm),
@@ -74,4 +94,115 @@ describe('main/ areas', () => {
     }
     expect(wrong).toEqual([]);
   });
+
+  it("the areas' table has no cycle (an area never reaches itself through others)", () => {
+    const cycles: string[] = [];
+    const visit = (area: string, path: string[]): void => {
+      for (const next of MAY_IMPORT[area] ?? []) {
+        if (next === path[0]) cycles.push([...path, next].join(' → '));
+        else if (!path.includes(next)) visit(next, [...path, next]);
+      }
+    };
+    for (const area of Object.keys(MAY_IMPORT)) visit(area, [area]);
+    expect(cycles).toEqual([]);
+  });
+
+  it('no module of main/ reaches itself through the imports that load when it runs (no import cycles)', () => {
+    const edges = new Map<string, string[]>();
+    for (const file of sourceFiles(MAIN)) {
+      edges.set(
+        file,
+        runtimeImports(file)
+          .map((spec) => resolve(dirname(file), spec))
+          .filter((target) => areaOf(target) !== undefined),
+      );
+    }
+    const cycles = findCycles(edges).map((cycle) => cycle.map((f) => relative(MAIN, f)).join(' → '));
+    expect(cycles).toEqual([]);
+  });
+
+  it('outside main/engine/, code imports the engine only through its entry (main/engine/index.ts)', () => {
+    const wrong: string[] = [];
+    const engine = join(MAIN, 'engine') + sep;
+    const files = [
+      ...sourceFiles(MAIN).filter((f) => !f.startsWith(engine)),
+      ...OUTSIDE_MAIN.filter((d) => existsSync(d)).flatMap((d) => sourceFiles(d)),
+    ];
+    for (const file of files) {
+      for (const spec of relativeImports(file)) {
+        const target = resolve(dirname(file), spec);
+        if (target.startsWith(engine) && target !== ENGINE_ENTRY) wrong.push(`${relative(MAIN, file)} → ${spec}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('the checks above can fail', () => {
+    const cyclic = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+    ]);
+    expect(findCycles(cyclic)).toEqual([['a', 'b', 'c', 'a']]);
+    expect(areaOf(join(MAIN, 'engine', 'engine.ts'))).toBe('engine');
+    expect(relativeImports(join(MAIN, 'app', 'services.ts'))).toContain('../engine/index.ts');
+  });
 });
+
+/** The import cycles of a graph, each once, as the path from its first node back to it (Tarjan's components). */
+function findCycles(edges: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  let next = 0;
+  const connect = (node: string): void => {
+    index.set(node, next);
+    low.set(node, next++);
+    stack.push(node);
+    onStack.add(node);
+    for (const to of edges.get(node) ?? []) {
+      if (!index.has(to)) {
+        connect(to);
+        low.set(node, Math.min(low.get(node)!, low.get(to)!));
+      } else if (onStack.has(to)) low.set(node, Math.min(low.get(node)!, index.get(to)!));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== node);
+    const selfLoop = (edges.get(node) ?? []).includes(node);
+    if (component.length > 1 || selfLoop) cycles.push(pathThrough(component.reverse(), edges));
+  };
+  for (const node of edges.keys()) if (!index.has(node)) connect(node);
+  return cycles;
+}
+
+/** One cycle through the first member of a strongly connected component, as a path of nodes. */
+function pathThrough(component: string[], edges: Map<string, string[]>): string[] {
+  const members = new Set(component);
+  const start = component[0]!;
+  const previous = new Map<string, string>();
+  const queue = [start];
+  while (queue.length > 0) {
+    const node = queue.shift()!;
+    for (const to of edges.get(node) ?? []) {
+      if (to === start) {
+        const path = [start];
+        for (let at = node; at !== start; at = previous.get(at)!) path.splice(1, 0, at);
+        return [...path, start];
+      }
+      if (members.has(to) && !previous.has(to)) {
+        previous.set(to, node);
+        queue.push(to);
+      }
+    }
+  }
+  return [...component, start];
+}

@@ -13,7 +13,7 @@ import {
   sessionCode,
 } from '../../shared/contract/index.ts';
 import { describeIssues, type FieldIssue } from '../../shared/contract/issues.ts';
-import { multipartFile, type UploadProgressListener } from '../files/upload.ts';
+import { multipartFile, type UploadProgressListener } from './upload.ts';
 import { ProtocolError, RequestValidationError, ServiceResponseError } from './errors.ts';
 import type { Logger } from './redact.ts';
 import { HttpTransport, type StreamBody, type TransportOptions } from './transport.ts';

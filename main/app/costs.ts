@@ -5,7 +5,7 @@
 import type { CreditsView } from '../../shared/bridge/contract.ts';
 import { ENDPOINTS, type EndpointId } from '../../shared/contract/index.ts';
 import { costBasisOf } from '../../shared/kinds/index.ts';
-import { engineCostOf } from '../engine/credits.ts';
+import { engineCostOf } from '../engine/index.ts';
 import type { Services } from './services.ts';
 
 /** The creates a form or a batch can send (every endpoint that makes something). */

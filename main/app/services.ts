@@ -8,10 +8,14 @@ import { ServiceClient } from '../api/client.ts';
 import type { Logger } from '../api/redact.ts';
 import type { ConnectionSettings } from '../config/data-dir.ts';
 import { writeFileDurableSync } from '../durable/write-file.ts';
-// The engine (with everything it generates and reads, Babylon included) is loaded only when it is started:
-// a process connected to a service never loads it.
-import type { LocalEngineOptions, RunningLocalEngine } from '../engine/engine.ts';
-import { LocalEngineBusyError } from '../engine/lock.ts';
+// The engine's entry loads light: the engine itself (Babylon included) is loaded only when it is started, so a
+// process connected to a service never loads it.
+import {
+  LocalEngineBusyError,
+  startLocalEngine,
+  type LocalEngineOptions,
+  type RunningLocalEngine,
+} from '../engine/index.ts';
 import { createDownloadHook } from '../cache/auto-download.ts';
 import { defaultCacheDir, DownloadCache } from '../cache/download-cache.ts';
 import type { OutputFormat } from '../cache/outputs.ts';
@@ -223,7 +227,6 @@ export async function startDataFolderEngine(
   dataDir: string,
   options: Omit<LocalEngineOptions, 'dataDir' | 'apiKey'> = {},
 ): Promise<RunningLocalEngine> {
-  const { startLocalEngine } = await import('../engine/engine.ts');
   const engine = await startLocalEngine({
     ...options,
     dataDir: join(dataDir, 'engine'),

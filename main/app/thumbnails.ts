@@ -12,10 +12,10 @@ import type { DownloadCache } from '../cache/download-cache.ts';
 import type { CacheEntry } from '../store/cache-entries.ts';
 import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
-import type { FaceMesh, TriangleMesh } from '../engine/retopology/mesh.ts';
-import { readGltf } from '../engine/retopology/read-gltf.ts';
-import { readObj } from '../engine/retopology/read-obj.ts';
-import { renderPreview, type TexturePixels } from '../engine/retopology/render.ts';
+import type { FaceMesh, TriangleMesh } from '../mesh/mesh.ts';
+import { readGltf } from '../mesh/read-gltf.ts';
+import { readObj } from '../mesh/read-obj.ts';
+import { renderPreview, type TexturePixels } from '../mesh/render.ts';
 import { decodeImage } from '../images/decode-image.ts';
 
 /** The key a render is kept under (the service's own thumbnail output, when a session has one, wins). */

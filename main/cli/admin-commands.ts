@@ -6,7 +6,8 @@ import { hasKeyFile, keyFilePath, removeKeyFile, writeKeyFile } from '../config/
 import { resolveCliConnection, str, type CommandContext } from './context.ts';
 import { displayAddress } from '../app/connection.ts';
 import { readSecretOption } from './secret-options.ts';
-import { parseNumber, UsageError } from './values.ts';
+import { parseNumber } from './values.ts';
+import { UsageError } from './usage-error.ts';
 
 export async function engineCommand(ctx: CommandContext, speed: number | undefined): Promise<number> {
   const port = str(ctx.values, 'port');

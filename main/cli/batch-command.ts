@@ -3,13 +3,14 @@
 // others. Exit 0 when every file was submitted, 2 when some were rejected (bad files), 3 when the
 // service refused some (or, with --wait, a job failed).
 import type { EndpointId } from '../../shared/contract/index.ts';
-import { listBatchFiles, runBatch, type BatchItem } from '../files/batch.ts';
+import { listBatchFiles, runBatch, type BatchItem } from '../app/batch.ts';
 import { expectedKind } from '../files/inspect.ts';
 import { formatBytes } from '../files/limits.ts';
 import { printJson, str, timeoutOf, type CommandContext } from './context.ts';
 import { checkCost, costJson } from './cost-check.ts';
 import { imageOptionsFrom } from './commands.ts';
-import { parseNumber, UsageError } from './values.ts';
+import { parseNumber } from './values.ts';
+import { UsageError } from './usage-error.ts';
 import { waitForJobs } from './wait-jobs.ts';
 
 function itemLine(item: Readonly<BatchItem>): string {

@@ -4,7 +4,8 @@ import type { EndpointId } from '../../shared/contract/index.ts';
 import type { CallArgs } from '../api/client.ts';
 import { inspectFile } from '../files/inspect.ts';
 import { findCommand, waitsFor } from './command-table.ts';
-import { imageArgument, parseNumber, parseNumberList, UsageError } from './values.ts';
+import { imageArgument, parseNumber, parseNumberList } from './values.ts';
+import { UsageError } from './usage-error.ts';
 
 export type Values = Record<string, string | boolean | string[] | undefined>;
 

@@ -8,7 +8,7 @@ import { printJson, str, timeoutOf, type CommandContext } from './context.ts';
 import { checkCost, costJson } from './cost-check.ts';
 import { formatBytes } from '../files/limits.ts';
 import { formatResult } from './format.ts';
-import { UsageError } from './values.ts';
+import { UsageError } from './usage-error.ts';
 import { waitForJobs } from './wait-jobs.ts';
 
 export async function runEndpointCommand(command: EndpointCommand, ctx: CommandContext): Promise<number> {

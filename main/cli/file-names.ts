@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve, sep } from 'node:path';
-import { UsageError } from './values.ts';
+import { UsageError } from './usage-error.ts';
 
 const SEPARATOR = Buffer.from(sep);
 

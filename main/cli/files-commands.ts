@@ -15,7 +15,8 @@ import {
 import { formatBytes } from '../files/limits.ts';
 import { printJson, str, type CommandContext } from './context.ts';
 import { findJob, withServices } from './job-commands.ts';
-import { parseNumber, UsageError } from './values.ts';
+import { parseNumber } from './values.ts';
+import { UsageError } from './usage-error.ts';
 
 /** pull <job>: downloads every output of a finished job into the cache (fresh signed URLs when needed). */
 export function pullCommand(ctx: CommandContext): Promise<number> {

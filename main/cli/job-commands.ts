@@ -7,7 +7,8 @@ import type { JobRecord } from '../store/jobs.ts';
 import { printJson, str, timeoutOf, type CommandContext } from './context.ts';
 import { checkCost, costJson, type CostFacts } from './cost-check.ts';
 import { jobLine } from './progress.ts';
-import { parseNumber, UsageError } from './values.ts';
+import { parseNumber } from './values.ts';
+import { UsageError } from './usage-error.ts';
 import { waitForJobs } from './wait-jobs.ts';
 
 /** The job commands (their arguments, options and help are in command-table.ts). */

@@ -3,7 +3,7 @@ import { deleteFromLibrary, renameJob } from '../app/library-actions.ts';
 import { printJson, type CommandContext } from './context.ts';
 import { findJob, withServices } from './job-commands.ts';
 import { jobLine } from './progress.ts';
-import { UsageError } from './values.ts';
+import { UsageError } from './usage-error.ts';
 
 /** The library commands (their arguments and help are in command-table.ts). */
 export const LIBRARY_COMMANDS = {

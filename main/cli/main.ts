@@ -15,7 +15,8 @@ import { exitWhenFlushed, writerOf } from './flush.ts';
 import { commandHelp, generalHelp } from './help.ts';
 import { neutralise } from './terminal-text.ts';
 import { checkExclusive, checkNumbers, joinNegativeNumbers, resolvePaths } from './option-values.ts';
-import { parseNumber, UsageError } from './values.ts';
+import { parseNumber } from './values.ts';
+import { UsageError } from './usage-error.ts';
 
 export type { CliIO } from './context.ts';
 

@@ -1,7 +1,7 @@
 // The one parser of numbers on the command line: plain decimals only (`12`, `-1`, `0.5`), never `0x10`,
 // `1e3`, `Infinity` or an empty value, which `Number()` would take. Each option states whether it takes a
 // whole number and its range; an error names the option, the rule and the value given.
-import { UsageError } from './values.ts';
+import { UsageError } from './usage-error.ts';
 
 export interface NumberRule {
   integer?: boolean;

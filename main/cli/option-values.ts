@@ -6,7 +6,7 @@ import { GLOBAL_OPTIONS, type CommandSpec, type OptionSpec } from './command-tab
 import type { Values } from './commands.ts';
 import type { PathAliases } from './file-names.ts';
 import { parseDecimal, parseDecimalList } from './numbers.ts';
-import { UsageError } from './values.ts';
+import { UsageError } from './usage-error.ts';
 
 function optionsOf(command: CommandSpec | undefined): Record<string, OptionSpec> {
   return { ...GLOBAL_OPTIONS, ...command?.options };

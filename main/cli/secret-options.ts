@@ -4,7 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Values } from './commands.ts';
 import type { CliIO } from './context.ts';
-import { UsageError } from './values.ts';
+import { UsageError } from './usage-error.ts';
 
 export interface SecretOption {
   /** The option that takes the value itself, e.g. `api-key`; its file twin is `<value>-file`. */

@@ -2,15 +2,8 @@
 // contract's schemas, so the CLI and the app report the same words for the same mistake; the CLI's own
 // options (ports, timeouts, limits) have theirs in the command table.
 import { dataUriMime, isHttpUrl } from '../../shared/contract/common.ts';
-import { AppError } from '../../shared/errors.ts';
 import { toDataUri } from '../files/inspect-image.ts';
 import { parseDecimal, parseDecimalList } from './numbers.ts';
-
-export class UsageError extends AppError<'usage'> {
-  constructor(message: string) {
-    super('usage', message);
-  }
-}
 
 /**
  * `1.2,-1,0.5` → [1.2, -1, 0.5], plain decimals only (numbers.ts). The option's own rules were checked

@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { request } from 'undici';
 import type { EndpointId } from '../../shared/contract/index.ts';
-import { webhookHeaders } from '../jobs/webhook-signature.ts';
+import { webhookHeaders } from '../formats/webhook-signature.ts';
 import type { Handlers } from './router.ts';
 import type { EngineState } from './state.ts';
 

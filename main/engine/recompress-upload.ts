@@ -3,7 +3,7 @@
 // recognise its upload by a hash of the file. Engine option `uploadedImages: 'recompressed'`.
 import { deflateSync, inflateSync } from 'node:zlib';
 import { MAX_PIXELS } from '../images/decode-image.ts';
-import { PNG_SIGNATURE, pngChunk } from './outputs/png.ts';
+import { PNG_SIGNATURE, pngChunk } from '../formats/png.ts';
 
 const STAMP = 'asset-studio local engine';
 /** PNG chunks that carry the picture; every other one is metadata and is dropped. */

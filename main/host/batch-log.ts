@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { batchView, type BatchView } from '../../shared/bridge/contract.ts';
 import { writeFileDurableSync } from '../durable/write-file.ts';
-import type { BatchItem } from '../files/batch.ts';
+import type { BatchItem } from '../app/batch.ts';
 
 /** How many batches are kept (the oldest finished ones are forgotten first). */
 export const KEPT_BATCHES = 50;

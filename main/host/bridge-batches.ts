@@ -1,11 +1,11 @@
 // Batches started from the UI (batch.start): files checked and sent one after another in the background
-// (main/files/batch.ts), each item's state sent as a `batch.item` event (upload progress thinned), the
+// (main/app/batch.ts), each item's state sent as a `batch.item` event (upload progress thinned), the
 // summary as `batch.done`; batch.cancel stops one. Every batch is kept in the data folder (batch-log.ts).
 import { randomUUID } from 'node:crypto';
 import type { BatchView, CommandInput, EventPayload } from '../../shared/bridge/contract.ts';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { listBatchFiles, runBatch, type BatchItem } from '../files/batch.ts';
+import { listBatchFiles, runBatch, type BatchItem } from '../app/batch.ts';
 import type { Services } from '../app/services.ts';
 import type { BatchLog } from './batch-log.ts';
 import type { BridgeEvents } from './bridge-events.ts';

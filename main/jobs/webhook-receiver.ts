@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import type { Store } from '../store/database.ts';
-import { verifyWebhook } from './webhook-signature.ts';
+import { verifyWebhook } from '../formats/webhook-signature.ts';
 
 /** Older form `{type, payload}` (type an older-flow status) and `session_status_changed` (flat or under data/payload). */
 const sessionFields = z.looseObject({

@@ -15,7 +15,7 @@ import { ConnectionError } from '../../main/app/connection.ts';
 import { CacheFolderError } from '../../main/cache/folder.ts';
 import { DownloadError } from '../../main/cache/downloader.ts';
 import { describeFailure } from '../../main/cli/error-report.ts';
-import { UsageError } from '../../main/cli/values.ts';
+import { UsageError } from '../../main/cli/usage-error.ts';
 import { WaitTimeoutError } from '../../main/cli/wait-jobs.ts';
 import { KeyStorageError, ProfileError } from '../../main/config/profiles.ts';
 import { SettingsError } from '../../main/config/data-dir.ts';

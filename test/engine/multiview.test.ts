@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { segmentSubject } from '../../main/engine/generate/segment.ts';
 import { buildHullModel } from '../../main/engine/generate/visual-hull.ts';
 import { encodePng, readGlbJson } from '../../main/engine/outputs/index.ts';
-import { readGltf } from '../../main/engine/retopology/read-gltf.ts';
+import { readGltf } from '../../main/mesh/read-gltf.ts';
 import { decodeImage } from '../../main/images/decode-image.ts';
 import { iou, pictureBytes } from './generate/fixtures.ts';
 import { KEY, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';

@@ -2,7 +2,7 @@ import { GifWriter } from 'omggif';
 import { describe, expect, it } from 'vitest';
 import { checkDeclaredSize, decodeImage, ImageDecodeError } from '../../main/images/decode-image.ts';
 import { gifBomb, jpegBomb, pngBomb } from '../engine/bombs.ts';
-import { encodePng } from '../../main/engine/outputs/png.ts';
+import { encodePng } from '../../main/formats/png.ts';
 import { pictureBytes } from '../engine/generate/fixtures.ts';
 
 describe('decodeImage', () => {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { PNG_SIGNATURE, pngChunk } from '../../main/engine/outputs/png.ts';
+import { PNG_SIGNATURE, pngChunk } from '../../main/formats/png.ts';
 import { recompressUpload } from '../../main/engine/recompress-upload.ts';
 import { compareImages, fingerprint } from '../../main/jobs/image-likeness.ts';
 import { decodeImage } from '../../main/images/decode-image.ts';

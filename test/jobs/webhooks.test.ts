@@ -2,7 +2,7 @@
 // and the tracker re-reads the session it names. Bad, replayed and stale deliveries change nothing.
 import { describe, expect, it } from 'vitest';
 import { parseWebhookBody, startWebhookReceiver } from '../../main/jobs/webhook-receiver.ts';
-import { signWebhook, verifyWebhook, webhookHeaders } from '../../main/jobs/webhook-signature.ts';
+import { signWebhook, verifyWebhook, webhookHeaders } from '../../main/formats/webhook-signature.ts';
 import { closeAfterEach, makeHarness, PNG } from './harness.ts';
 import { inputUrl } from '../engine/helpers.ts';
 

@@ -2,7 +2,7 @@
 // from the way it faces, its materials' colours lit softly, with a depth buffer and 2×2 supersampling; and
 // where each of its 17 joints lands on that picture (`animation_joint_dict`, pixels, +y down).
 import { JOINT_NAMES, type JointName } from '../../../shared/contract/animation.ts';
-import { encodePng } from '../outputs/png.ts';
+import { encodePng } from '../../formats/png.ts';
 import type { CharacterModel, V3 } from './model.ts';
 import { dot, normalize } from './quat.ts';
 import type { Rig } from './rig.ts';

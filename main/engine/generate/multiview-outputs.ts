@@ -3,7 +3,7 @@
 import { buildPolygonFbx } from '../outputs/fbx.ts';
 import { buildPolygonMtl, buildPolygonObj, objTextureNames, type ObjTextureNames } from '../outputs/obj.ts';
 import { buildPolygonGlb } from '../outputs/polygon-glb.ts';
-import { encodePng } from '../outputs/png.ts';
+import { encodePng } from '../../formats/png.ts';
 import { buildPolygonUsdz } from '../usdz.ts';
 import { renderModel } from './rasterize.ts';
 import { hullModel, type HullModel, type MultiviewMesh } from './visual-hull.ts';

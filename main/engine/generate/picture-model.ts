@@ -2,7 +2,7 @@
 // it into a closed relief, place it in its box, and paint it with the picture (see the modules named below).
 // The same request gives the same model; the last few are kept in memory, since every output file of a session
 // (GLB, OBJ and its texture, FBX, USDZ, zip, spin views) is made from the same model.
-import { encodePng } from '../outputs/png.ts';
+import { encodePng } from '../../formats/png.ts';
 import { type MeshMaterial, type PolygonMesh, triangulate, weldedNormals } from '../outputs/polygon-mesh.ts';
 import { decodeImage, type RgbaImage } from '../../images/decode-image.ts';
 import { signedDistance } from './distance.ts';

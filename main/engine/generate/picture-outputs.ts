@@ -3,8 +3,8 @@
 import { buildPolygonFbx } from '../outputs/fbx.ts';
 import { buildPolygonMtl, buildPolygonObj, objTextureNames, type ObjTextureNames } from '../outputs/obj.ts';
 import { buildPolygonGlb } from '../outputs/polygon-glb.ts';
-import { encodePng } from '../outputs/png.ts';
-import { buildZip } from '../outputs/zip.ts';
+import { encodePng } from '../../formats/png.ts';
+import { buildZip } from '../../formats/zip.ts';
 import { buildPolygonUsdz } from '../usdz.ts';
 import { pictureMeshSchema, type PictureMesh } from './mesh-options.ts';
 import { materialOf, pictureModel, type PictureModel } from './picture-model.ts';

@@ -2,7 +2,7 @@
 // the input picture with everything but its subject transparent, the subject found as the mesh is made from it
 // (segment.ts on the picture shrunk to the same working size as picture-model.ts).
 import { decodeImage } from '../../images/decode-image.ts';
-import { encodePng } from '../outputs/png.ts';
+import { encodePng } from '../../formats/png.ts';
 import { downscale } from './raster.ts';
 import { segmentSubject } from './segment.ts';
 

@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { decodeImage, type RgbaImage } from '../../images/decode-image.ts';
 import type { Vec3 } from '../outputs/mesh.ts';
-import { encodePng } from '../outputs/png.ts';
+import { encodePng } from '../../formats/png.ts';
 import { type MeshMaterial, type PolygonMesh, triangulate, weldedNormals } from '../outputs/polygon-mesh.ts';
 import { MIN_FACES, placeModel } from './mesh-options.ts';
 import { downscale, sampleRgba } from './raster.ts';

@@ -2,7 +2,7 @@
 // mesh with its material, whose base-colour texture is embedded.
 import { writeFbx } from '../../formats/fbx.ts';
 import { buildMesh, GENERATOR, type MeshOptions } from './mesh.ts';
-import { renderTexture } from './png.ts';
+import { renderTexture } from './pictures.ts';
 import type { MeshMaterial, PolygonMesh } from './polygon-mesh.ts';
 
 /** The seeded mesh as a binary FBX; polygons are quads when `mesh.quads`, triangles otherwise; with `texture`, the seeded texture embedded. */

@@ -4,5 +4,6 @@ export { buildAnimatedGlb, type AnimatedGlbOptions } from './animated.ts';
 export { buildGlb, readGlbJson, type GlbOptions } from './glb.ts';
 export { buildMesh, GENERATOR, type Mesh, type MeshKind, type MeshOptions, type Vec3 } from './mesh.ts';
 export { buildObj, type ObjOptions } from './obj.ts';
-export { decodePngSize, encodePng, renderPreviewImage, renderTexture } from './png.ts';
-export { buildZip, type ZipEntry } from './zip.ts';
+export { decodePngSize, encodePng } from '../../formats/png.ts';
+export { renderPreviewImage, renderTexture } from './pictures.ts';
+export { buildZip, type ZipEntry } from '../../formats/zip.ts';

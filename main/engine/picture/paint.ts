@@ -2,7 +2,7 @@
 // sky and ground gradients for the light, the named objects standing on the ground with their shading and soft
 // shadows, then the light's tint and the style's palette. A geometric stand-in, not a generative model.
 import { seededRandom } from '../outputs/seeded.ts';
-import { encodePng } from '../outputs/png.ts';
+import { encodePng } from '../../formats/png.ts';
 import { Canvas, mix, scale } from './draw.ts';
 import { applyPalette } from './palette.ts';
 import { COLOURS, readPrompt, type Light, type Rgb, type SceneObject, type ShapeKind } from './words.ts';

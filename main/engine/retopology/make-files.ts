@@ -1,7 +1,7 @@
 // One retopology from input mesh to output files: the retopologised mesh as OBJ + MTL (+ the textures it
 // names), the same mesh as a GLB, and its rendered preview. What the engine's retopology sessions run, and what bench/retopology times.
-import { faceCount, type TriangleMesh } from './mesh.ts';
-import { renderPreview, type TexturePixels } from './render.ts';
+import { faceCount, type TriangleMesh } from '../../mesh/mesh.ts';
+import { renderPreview, type TexturePixels } from '../../mesh/render.ts';
 import { retopologize, type RetopologyOptions } from './retopologize.ts';
 import type { Kept } from './simplify.ts';
 import { writeGlb } from './write-glb.ts';

@@ -1,7 +1,7 @@
 // Normals of the result, per face corner: smooth across faces that meet at less than the crease angle
 // (whatever their uv or material: a seam is not a crease), hard where the surface folds more sharply, as a
 // mechanical part's edges. Vertices are grouped by position, so copies at UV seams share their normal.
-import type { FaceMesh } from './mesh.ts';
+import type { FaceMesh } from '../../mesh/mesh.ts';
 
 export const CREASE_DEGREES = 40;
 

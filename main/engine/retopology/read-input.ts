@@ -3,10 +3,10 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Mesh } from '../outputs/index.ts';
-import type { TriangleMesh } from './mesh.ts';
-import { readGltf } from './read-gltf.ts';
-import { readObj } from './read-obj.ts';
-import { UnreadableMesh } from './unreadable.ts';
+import type { TriangleMesh } from '../../mesh/mesh.ts';
+import { readGltf } from '../../mesh/read-gltf.ts';
+import { readObj } from '../../mesh/read-obj.ts';
+import { UnreadableMesh } from '../../mesh/unreadable.ts';
 
 /** Reads the stored input file at `path` (its extension says what it is, as the input check stored it). */
 export async function readInputMesh(path: string): Promise<TriangleMesh> {

@@ -1,7 +1,7 @@
 // Retopology of one triangle mesh to a face budget: weld, simplify with meshoptimizer, pair triangles into
 // quads, keep only the vertices used. With quads, the simplifier is first asked for more triangles than the
 // budget (pairs count one face), then for fewer until the faces fit; the budget is never exceeded.
-import { type FaceMesh, faceCount, type TriangleMesh } from './mesh.ts';
+import { type FaceMesh, faceCount, type TriangleMesh } from '../../mesh/mesh.ts';
 import { pairTriangles } from './quads.ts';
 import { type Kept, simplifyTo } from './simplify.ts';
 import { weld } from './weld.ts';

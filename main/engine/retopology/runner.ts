@@ -8,7 +8,7 @@ import type { Output } from '../artifacts.ts';
 import type { FileStore } from '../file-store.ts';
 import type { RetopologySource, RetopologyResult } from '../work/tasks.ts';
 import type { RetopologyFiles } from './make-files.ts';
-import { UnreadableMesh } from './unreadable.ts';
+import { UnreadableMesh } from '../../mesh/unreadable.ts';
 
 export interface RetopologyWork {
   /** Folder of the OBJ, its MTL and textures: `<owner>/<name>` (the OBJ is `<folder>/mesh.obj`). */

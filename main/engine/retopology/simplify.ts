@@ -7,7 +7,7 @@
 // Past that, borders may move; then small isolated pieces are pruned; last, meshoptimizer's sloppy
 // simplifier: the face limit holds whatever the input.
 import { MeshoptSimplifier, type SimplifierFlags } from 'meshoptimizer/simplifier';
-import type { TriangleMesh } from './mesh.ts';
+import type { TriangleMesh } from '../../mesh/mesh.ts';
 
 export type Kept = 'borders-and-seams' | 'seams' | 'seams-pruned' | 'budget-only';
 

@@ -2,7 +2,7 @@
 // surface by area (plus its vertices), and each point's distance to the other surface is exact (closest
 // point on a triangle, found through a bounding-volume hierarchy). Used by the tests (the result lies on
 // the input's surface) and by bench/retopology (the geometric error of our result and of another tool's).
-import type { FaceMesh } from './mesh.ts';
+import type { FaceMesh } from '../../mesh/mesh.ts';
 import { triangleCross } from '../../../shared/vectors.ts';
 
 /** A triangle surface: xyz per vertex, three indices per triangle. */

@@ -2,7 +2,7 @@
 // connectivity (an unindexed or split mesh would be a soup of separate triangles to it). Normals are not
 // kept: the result's are computed from its own faces (see normals.ts).
 import { MeshoptSimplifier } from 'meshoptimizer/simplifier';
-import type { TriangleMesh } from './mesh.ts';
+import type { TriangleMesh } from '../../mesh/mesh.ts';
 
 /** The mesh with each distinct (position, uv, material) once, and triangles that repeat a corner dropped. */
 export async function weld(mesh: TriangleMesh): Promise<TriangleMesh> {

@@ -3,7 +3,7 @@
 // had one, its base-colour texture. Written with glTF Transform.
 import { Document, Logger, NodeIO, type Texture } from '@gltf-transform/core';
 import { GENERATOR } from '../outputs/mesh.ts';
-import type { FaceMesh } from './mesh.ts';
+import type { FaceMesh } from '../../mesh/mesh.ts';
 
 const MIME: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
 

@@ -3,7 +3,7 @@
 // the input had one, its base-colour texture, written beside the OBJ under the names the MTL uses
 // (`<name>.png`, then `<name>_1.jpg`…; an image shared by several materials is written once).
 import { GENERATOR } from '../outputs/mesh.ts';
-import type { FaceMesh } from './mesh.ts';
+import type { FaceMesh } from '../../mesh/mesh.ts';
 import { cornerNormals } from './normals.ts';
 
 export interface ObjFiles {

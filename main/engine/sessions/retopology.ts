@@ -11,7 +11,7 @@ import { createdAt, iso, newAssetId, newSessionCode } from '../ids.ts';
 import { describeInput } from '../inputs.ts';
 import { settle, type Stepped, type StepName } from '../progress.ts';
 import type { RetopologyOutcome } from '../retopology/runner.ts';
-import { UnreadableMesh } from '../retopology/unreadable.ts';
+import { UnreadableMesh } from '../../mesh/unreadable.ts';
 import type { Call, Handler } from '../router.ts';
 import type { RetopologySource } from '../work/tasks.ts';
 import { assetStatus, meshAssetGlbUrl, ownAsset, presentAsset, type AssetRecord } from './assets.ts';

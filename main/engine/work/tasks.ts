@@ -72,8 +72,8 @@ async function retopology(
     await Promise.all([
       import('../retopology/make-files.ts'),
       import('../retopology/read-input.ts'),
-      import('../retopology/read-gltf.ts'),
-      import('../retopology/unreadable.ts'),
+      import('../../mesh/read-gltf.ts'),
+      import('../../mesh/unreadable.ts'),
       import('../../images/decode-image.ts'),
     ]);
   let made: RetopologyFiles;

@@ -1,6 +1,7 @@
 import { crc32, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { decodePngSize, encodePng, renderPreviewImage, renderTexture } from '../../../main/engine/outputs/png.ts';
+import { renderPreviewImage, renderTexture } from '../../../main/engine/outputs/pictures.ts';
+import { decodePngSize, encodePng } from '../../../main/formats/png.ts';
 
 /** A strict little PNG reader: checks every CRC and accepts only 8-bit RGBA rows with filter 0. */
 function decodePng(buf: Buffer): { width: number; height: number; rgba: Uint8Array; chunks: string[] } {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { decodeImage, type RgbaImage } from '../../../main/images/decode-image.ts';
 import { buildZip } from '../../../main/engine/outputs/index.ts';
-import { encodePng } from '../../../main/engine/outputs/png.ts';
+import { encodePng } from '../../../main/formats/png.ts';
 import { paletteOfZip } from '../../../main/engine/picture/palette.ts';
 import { call, download, expectSuccess, pollUntil, startTestEngine, type TestEngine } from '../helpers.ts';
 

@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { NodeIO } from '@gltf-transform/core';
 import pngjs from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { decodePngSize } from '../../../main/engine/outputs/png.ts';
+import { decodePngSize } from '../../../main/formats/png.ts';
 import { makeRetopologyFiles } from '../../../main/engine/retopology/make-files.ts';
-import { boundsOf } from '../../../main/engine/retopology/mesh.ts';
+import { boundsOf } from '../../../main/mesh/mesh.ts';
 import { readInputMesh } from '../../../main/engine/retopology/read-input.ts';
-import { readObj } from '../../../main/engine/retopology/read-obj.ts';
-import { renderPreview } from '../../../main/engine/retopology/render.ts';
+import { readObj } from '../../../main/mesh/read-obj.ts';
+import { renderPreview } from '../../../main/mesh/render.ts';
 import { retopologize } from '../../../main/engine/retopology/retopologize.ts';
 import { writeObj } from '../../../main/engine/retopology/write-obj.ts';
 

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Document, Format, getBounds, NodeIO } from '@gltf-transform/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boundsOf, type TriangleMesh } from '../../../main/engine/retopology/mesh.ts';
-import { readGltf } from '../../../main/engine/retopology/read-gltf.ts';
+import { boundsOf, type TriangleMesh } from '../../../main/mesh/mesh.ts';
+import { readGltf } from '../../../main/mesh/read-gltf.ts';
 import { readInputMesh } from '../../../main/engine/retopology/read-input.ts';
-import { readObj } from '../../../main/engine/retopology/read-obj.ts';
-import { UnreadableMesh } from '../../../main/engine/retopology/unreadable.ts';
+import { readObj } from '../../../main/mesh/read-obj.ts';
+import { UnreadableMesh } from '../../../main/mesh/unreadable.ts';
 import { compressedGlb } from '../../renderer/compressed-fixtures.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'fixtures', 'real', 'glb');

@@ -3,13 +3,7 @@
 // surface, open borders and UV seams kept.
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  boundsOf,
-  diagonalOf,
-  type FaceMesh,
-  faceCount,
-  type TriangleMesh,
-} from '../../../main/engine/retopology/mesh.ts';
+import { boundsOf, diagonalOf, type FaceMesh, faceCount, type TriangleMesh } from '../../../main/mesh/mesh.ts';
 import { readInputMesh } from '../../../main/engine/retopology/read-input.ts';
 import { retopologize } from '../../../main/engine/retopology/retopologize.ts';
 import {

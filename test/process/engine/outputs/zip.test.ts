@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { crc32, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { buildObj } from '../../../../main/engine/outputs/obj.ts';
-import { renderTexture } from '../../../../main/engine/outputs/png.ts';
-import { buildZip, type ZipEntry } from '../../../../main/engine/outputs/zip.ts';
+import { renderTexture } from '../../../../main/engine/outputs/pictures.ts';
+import { buildZip, type ZipEntry } from '../../../../main/formats/zip.ts';
 
 function hasUnzip(): boolean {
   try {

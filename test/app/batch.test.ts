@@ -4,7 +4,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBatch, type BatchItem, type BatchItemState } from '../../main/files/batch.ts';
+import { runBatch, type BatchItem, type BatchItemState } from '../../main/app/batch.ts';
 import { sha256File } from '../../main/files/inspect.ts';
 import { realFixture } from '../fixtures.ts';
 import { makeHarness, type Harness } from '../jobs/harness.ts';

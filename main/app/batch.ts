@@ -7,11 +7,11 @@ import { basename, join, resolve } from 'node:path';
 import type { CreateImageTo3dInput } from '../../shared/contract/index.ts';
 import { CancelledError } from '../api/errors.ts';
 import type { SubmitOutcome, Submitter } from '../jobs/submit.ts';
-import { InspectionError } from './errors.ts';
-import { toDataUri } from './inspect-image.ts';
-import { expectedKind, inspectFile, sha256File, type InspectedFile } from './inspect.ts';
-import { DEFAULT_LIMITS, type FileLimits } from './limits.ts';
-import type { UploadProgress } from './upload.ts';
+import { InspectionError } from '../files/errors.ts';
+import { toDataUri } from '../files/inspect-image.ts';
+import { expectedKind, inspectFile, sha256File, type InspectedFile } from '../files/inspect.ts';
+import { DEFAULT_LIMITS, type FileLimits } from '../files/limits.ts';
+import type { UploadProgress } from '../api/upload.ts';
 
 export type BatchItemState = 'inspecting' | 'rejected' | 'queued' | 'uploading' | 'submitted' | 'failed' | 'cancelled';
 

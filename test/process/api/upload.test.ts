@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancelledError, RequestValidationError } from '../../../main/api/errors.ts';
 import { sha256File } from '../../../main/files/inspect.ts';
-import type { UploadProgress } from '../../../main/files/upload.ts';
+import type { UploadProgress } from '../../../main/api/upload.ts';
 import { KEY } from '../../engine/helpers.ts';
 import { realFixture } from '../../fixtures.ts';
 import { makeHarness, type Harness } from '../../jobs/harness.ts';

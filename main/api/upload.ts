@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { StreamBody } from '../api/transport.ts';
+import type { StreamBody } from './transport.ts';
 
 export interface UploadProgress {
   /** Bytes of the file sent so far. */

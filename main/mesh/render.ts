@@ -3,8 +3,8 @@
 // left, a little above), shaded in its materials' base colours (sampling a material's
 // texture when one is given), with the edges of its faces drawn over it, so the new topology shows: quads
 // as quads, never their diagonals. Orthographic, a depth buffer, 2×2 supersampling; a PNG.
-import { eyeDirection, HOME_VIEW } from '../../../shared/views.ts';
-import { encodePng } from '../outputs/png.ts';
+import { eyeDirection, HOME_VIEW } from '../../shared/views.ts';
+import { encodePng } from '../formats/png.ts';
 import type { FaceMesh } from './mesh.ts';
 
 /** A decoded texture: width × height × 4 bytes (RGBA), rows top to bottom. */
