@@ -41,8 +41,8 @@ const ELECTRON_INPUTS = [
  * skipped when dist/electron/ was built from the same inputs (as `npm start` does).
  */
 export async function buildElectron(options: { ifStale?: boolean } = {}): Promise<string[]> {
-  const files = ['main.cjs', 'engine-worker.cjs', 'preload.cjs', 'draco_decoder_gltf.wasm'].map((f) =>
-    join(ELECTRON_OUT, f),
+  const files = ['main.cjs', 'engine-worker.cjs', 'thumbnail-worker.cjs', 'preload.cjs', 'draco_decoder_gltf.wasm'].map(
+    (f) => join(ELECTRON_OUT, f),
   );
   const stamp = inputsStamp(ROOT, ELECTRON_INPUTS, { target: NODE_BUNDLE.target });
   if (options.ifStale && readStamp(ELECTRON_OUT) === stamp) return files;
@@ -60,6 +60,12 @@ export async function buildElectron(options: { ifStale?: boolean } = {}): Promis
         ...NODE_BUNDLE,
         entryPoints: [join(ROOT, 'main', 'engine', 'work', 'worker.ts')],
         outfile: join(staging, 'engine-worker.cjs'),
+      }),
+      // The library's thumbnails are drawn on worker threads (main/mesh/thumbnail-thread.ts starts this file).
+      build({
+        ...NODE_BUNDLE,
+        entryPoints: [join(ROOT, 'main', 'mesh', 'thumbnail-worker.ts')],
+        outfile: join(staging, 'thumbnail-worker.cjs'),
       }),
       // The preload runs in the renderer's sandbox: only 'electron' may be required there, the rest is bundled.
       build({

@@ -15,7 +15,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   images: [],
   formats: [],
   files: [],
-  mesh: ['formats'],
+  mesh: ['formats', 'images'],
   store: ['durable'],
   api: [],
   config: ['store', 'durable'],

@@ -1,10 +1,9 @@
 // The library's thumbnails: a picture of each finished job, kept in the cache beside its outputs. The
 // service's own picture when it has one (an animation's thumbnail or render, a text-to-image's image, a
 // retopology's preview); else a render of the cached model (GLB, else OBJ; textured where main/images
-// decodes its textures) by the engine's software rasterizer, with no GPU and no network, for jobs made by the app or the CLI alike. A render is kept as
+// decodes its textures) by the software rasterizer of main/mesh on a worker thread, with no GPU and no network, for jobs made by the app or the CLI alike. A render is kept as
 // the session's `thumbnail` output, so it is made once: a library of 1,000 jobs is never re-rendered,
 // and it is served, evicted and deleted with the session's other files.
-import { readFile } from 'node:fs/promises';
 import { formatOutputKind, parseOutputKind, type OutputKind } from '../../shared/output-kind.ts';
 import { formatOfUrl } from '../../shared/file-format.ts';
 import { keepLocalOutput, localSource } from '../cache/local-output.ts';
@@ -12,11 +11,7 @@ import type { DownloadCache } from '../cache/download-cache.ts';
 import type { CacheEntry } from '../store/cache-entries.ts';
 import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
-import type { FaceMesh, TriangleMesh } from '../mesh/mesh.ts';
-import { readGltf } from '../mesh/read-gltf.ts';
-import { readObj } from '../mesh/read-obj.ts';
-import { renderPreview, type TexturePixels } from '../mesh/render.ts';
-import { decodeImage } from '../images/decode-image.ts';
+import { drawModelFileOffThread } from '../mesh/thumbnail-thread.ts';
 
 /** The key a render is kept under (the service's own thumbnail output, when a session has one, wins). */
 export const THUMBNAIL_KIND = formatOutputKind({ type: 'thumbnail' });
@@ -101,36 +96,16 @@ function rankModel(
 }
 
 /**
- * A PNG of the model file at `path` from the front three-quarter view the viewer opens on (shared/views.ts:
- * its front, +Z, turned towards its left and a little above), in its materials' colours.
+ * A PNG of the model file at `path` from the front three-quarter view the viewer opens on, in its materials'
+ * colours, drawn on a worker thread (main/mesh/thumbnail-thread.ts): never on the app's own thread.
  */
 export async function renderModelThumbnail(
   path: string,
   format: 'glb' | 'obj',
   size = THUMBNAIL_SIZE,
 ): Promise<Buffer> {
-  const mesh = format === 'glb' ? await readGltf(await readFile(path), 'glb') : readObj(await readFile(path, 'utf8'));
-  const textures = mesh.materials.map((m) => (m.texture === undefined ? undefined : decodeTexture(m.texture.bytes)));
-  return renderPreview(asFaces(mesh), size, textures, { edges: false });
+  return (await drawModelFileOffThread(path, format, size)).png;
 }
-
-/** A material's base-colour texture, when it is a picture main/images reads (not WebP): else its colour is used. */
-function decodeTexture(bytes: Uint8Array): TexturePixels | undefined {
-  try {
-    return decodeImage(bytes);
-  } catch {
-    return undefined;
-  }
-}
-
-const asFaces = (mesh: TriangleMesh): FaceMesh => ({
-  positions: mesh.positions,
-  uvs: mesh.uvs,
-  materialOf: mesh.materialOf,
-  materials: mesh.materials,
-  quads: new Uint32Array(0),
-  triangles: mesh.indices,
-});
 
 const made = new WeakMap<DownloadCache, Thumbnails>();
 
