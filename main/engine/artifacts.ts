@@ -39,6 +39,7 @@ import {
 import type { MultiviewMesh } from './generate/visual-hull.ts';
 import { segmentedPicture } from './generate/segmented.ts';
 import { paintPrompt } from './picture/paint.ts';
+import { paletteOfZip } from './picture/palette.ts';
 import { buildUsdz } from './usdz.ts';
 
 export type Recipe =
@@ -68,8 +69,12 @@ export type Recipe =
   | { type: 'usdz'; mesh: MeshOptions }
   | { type: 'image'; seed: string; size: number }
   | { type: 'figure'; seed: string; size: number }
-  /** A text-to-image picture drawn from the prompt's words (picture/), moved towards the style's palette (RGB in [0, 1]). */
-  | { type: 'prompt-image'; prompt: string; palette: [number, number, number][]; size: number }
+  /**
+   * A text-to-image picture drawn from the prompt's words (picture/), moved towards a style's palette (RGB in
+   * [0, 1]): the palette of the images of the stored style zip `styleZip` (a file key; read here, on the worker
+   * that makes the picture, as decoding up to 32 images is seconds of CPU), else `palette` (recipes made before).
+   */
+  | { type: 'prompt-image'; prompt: string; palette: [number, number, number][]; size: number; styleZip?: string }
   // A mesh made from a picture (generate/): `model` says which (the stored picture's key, faces, topology, texture…).
   | { type: 'picture-glb'; model: PictureMesh }
   /** `mesh.obj` in a folder of its own, with `mesh.mtl` and its textures served beside it (see companionsOf). */
@@ -246,7 +251,11 @@ export function makeArtifact(recipe: Recipe, read: ReadStored = noStore): Buffer
     case 'image':
       return renderPreviewImage(recipe.seed, recipe.size, recipe.size);
     case 'prompt-image':
-      return paintPrompt(recipe.prompt, recipe.palette, recipe.size);
+      return paintPrompt(
+        recipe.prompt,
+        recipe.styleZip === undefined ? recipe.palette : paletteOfStoredZip(read, recipe.styleZip),
+        recipe.size,
+      );
     case 'figure':
       return renderFigure(recipe.seed, recipe.size);
     case 'picture-glb':
@@ -286,5 +295,14 @@ export function makeArtifact(recipe: Recipe, read: ReadStored = noStore): Buffer
       throw new Error('an input file cannot be remade: it was not stored when it arrived');
     case 'made':
       throw new Error('this file was written when its session ran and is not on disk any more: run the session again');
+  }
+}
+
+/** The palette of a stored style zip; none when it is not stored (any more) or is not a zip the palette reads. */
+function paletteOfStoredZip(read: (key: string) => Buffer, key: string): [number, number, number][] {
+  try {
+    return paletteOfZip(read(key));
+  } catch {
+    return [];
   }
 }

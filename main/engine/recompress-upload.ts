@@ -1,7 +1,8 @@
 // What some services do to an uploaded image before hosting it: metadata dropped, the data compressed
 // again, their own stamp added. The picture stays the same but the bytes do not, so a client cannot
 // recognise its upload by a hash of the file. Engine option `uploadedImages: 'recompressed'`.
-import { deflateSync, inflateSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { deflate, inflate } from 'node:zlib';
 import { MAX_PIXELS } from '../images/decode-image.ts';
 import { PNG_SIGNATURE, pngChunk } from '../formats/png.ts';
 
@@ -11,10 +12,16 @@ const PICTURE_CHUNKS = new Set(['IHDR', 'PLTE', 'tRNS']);
 /** JPEG APP2 (ICC profile) and APP14 (Adobe colour transform) change how the picture looks: kept. */
 const COLOUR_SEGMENTS = new Set([0xe2, 0xee]);
 
-/** The recompressed image; PNG and JPEG only, anything else (or anything malformed) is kept as sent. */
-export function recompressUpload(bytes: Buffer): Buffer {
+const inflateAsync = promisify(inflate);
+const deflateAsync = promisify(deflate);
+
+/**
+ * The recompressed image; PNG and JPEG only, anything else (or anything malformed) is kept as sent. A PNG's data
+ * is inflated and deflated on libuv's thread pool (zlib's asynchronous calls), not on the engine's thread.
+ */
+export async function recompressUpload(bytes: Buffer): Promise<Buffer> {
   try {
-    if (bytes.length > 8 && bytes.subarray(0, 8).equals(PNG_SIGNATURE)) return recompressPng(bytes);
+    if (bytes.length > 8 && bytes.subarray(0, 8).equals(PNG_SIGNATURE)) return await recompressPng(bytes);
     if (bytes[0] === 0xff && bytes[1] === 0xd8) return restampJpeg(bytes);
   } catch {
     // malformed: stored as sent, like the bytes of any other format
@@ -22,7 +29,7 @@ export function recompressUpload(bytes: Buffer): Buffer {
   return bytes;
 }
 
-function recompressPng(bytes: Buffer): Buffer {
+async function recompressPng(bytes: Buffer): Promise<Buffer> {
   const kept: Buffer[] = [];
   const data: Buffer[] = [];
   for (let at = 8; ; ) {
@@ -43,7 +50,8 @@ function recompressPng(bytes: Buffer): Buffer {
   const height = bytes.readUInt32BE(20);
   if (width * height > MAX_PIXELS) throw new Error('more pixels than the engine reads');
   const most = height * (9 + width * 8);
-  const pixels = deflateSync(inflateSync(Buffer.concat(data), { maxOutputLength: Math.max(1, most) }), { level: 9 });
+  const raw = await inflateAsync(Buffer.concat(data), { maxOutputLength: Math.max(1, most) });
+  const pixels = await deflateAsync(raw, { level: 9 });
   const stamp = pngChunk('tEXt', Buffer.from(`Software\0${STAMP}`, 'latin1'));
   return Buffer.concat([PNG_SIGNATURE, ...kept, stamp, pngChunk('IDAT', pixels), pngChunk('IEND', Buffer.alloc(0))]);
 }

@@ -33,9 +33,9 @@ describe('perceptual comparison of real pictures', () => {
     expect(compareImages(robot, fingerprint(image('robot.png')))).toEqual({ verdict: 'same-file' });
   });
 
-  it("the engine's recompressed upload is other bytes but the same picture; malformed bytes are stored as sent", () => {
+  it("the engine's recompressed upload is other bytes but the same picture; malformed bytes are stored as sent", async () => {
     for (const bytes of [image('robot.png'), image('fox.jpg')]) {
-      const stored = recompressUpload(bytes);
+      const stored = await recompressUpload(bytes);
       expect(stored.equals(bytes)).toBe(false);
       expect(compareImages(fingerprint(bytes), fingerprint(stored))).toMatchObject({
         verdict: 'same-picture',
@@ -43,7 +43,7 @@ describe('perceptual comparison of real pictures', () => {
       });
     }
     const truncated = Buffer.from('iVBORw0KGgoAAAANSUhEUg==', 'base64');
-    expect(recompressUpload(truncated)).toBe(truncated);
+    expect(await recompressUpload(truncated)).toBe(truncated);
   });
 });
 

@@ -46,7 +46,7 @@ export async function storeImage(s: Services, owner: string, name: string, value
   const mime = dataUriMime(value) ?? 'application/octet-stream';
   const file: Output = { key: `${owner}/${name}.${IMAGE_EXTENSIONS[mime] ?? 'bin'}`, recipe: { type: 'input' } };
   const bytes = Buffer.from(value.slice(value.indexOf(',') + 1), 'base64');
-  await s.files.put(file.key, s.uploadedImages === 'recompressed' ? recompressUpload(bytes) : bytes);
+  await s.files.put(file.key, s.uploadedImages === 'recompressed' ? await recompressUpload(bytes) : bytes);
   return { file };
 }
 

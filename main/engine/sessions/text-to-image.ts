@@ -4,7 +4,6 @@ import type { Services } from '../context.ts';
 import { charge } from '../credits.ts';
 import { HttpError } from '../http.ts';
 import { createdAt, iso, newSessionCode, randomHex } from '../ids.ts';
-import { paletteOfZip } from '../picture/palette.ts';
 import type { Rgb } from '../picture/words.ts';
 import { phaseStatus, settle, type Phases, type Stepped, type StepName } from '../progress.ts';
 import type { Handlers } from '../router.ts';
@@ -44,7 +43,7 @@ export interface StyleRecord extends Stepped {
   /** Reported while it trains, when a session-status fault rule says so. */
   running_status?: string;
   thumbnail?: Output;
-  /** The colours of the zip's images, read once when the first picture of this style is drawn. */
+  /** The colours of the zip's images, as read when a picture of this style was drawn by an older engine. */
   palette?: Rgb[];
   created_at: string;
   updated_at: string;
@@ -157,26 +156,22 @@ const finishTextToImage =
     rec.status = rec.fails ? 'failed' : 'completed';
     if (rec.fails) return;
     const style = rec.style_id === '' ? undefined : s.state.styles[rec.style_id];
-    const palette = style === undefined ? [] : stylePalette(s, style);
     rec.image = output(rec.session_code, 'image', {
       type: 'prompt-image',
       prompt: rec.prompt,
-      palette,
+      ...styleColours(style),
       size: IMAGE_SIZE,
     });
   };
 
-/** A style's palette, from the images of its stored zip (none for styles from before inputs were stored, or a zip that cannot be read). */
-function stylePalette(s: Services, style: StyleRecord): Rgb[] {
-  if (style.palette !== undefined) return style.palette;
-  const key = style.zip?.file?.key;
-  if (key === undefined) return [];
-  try {
-    style.palette = paletteOfZip(s.files.path(key));
-  } catch {
-    return []; // not stored (yet) or not a zip: the input check refuses those before training ends
-  }
-  return style.palette;
+/**
+ * Where a picture of a style takes its colours: the style's stored zip, whose palette the worker making the picture
+ * reads (artifacts.ts; never this thread), or the palette an older engine kept; none without a style or a stored zip.
+ */
+function styleColours(style: StyleRecord | undefined): { palette: Rgb[]; styleZip?: string } {
+  if (style?.palette !== undefined) return { palette: style.palette };
+  const key = style?.zip?.file?.key;
+  return key === undefined ? { palette: [] } : { palette: [], styleZip: key };
 }
 
 /** A style whose zip cannot be used ends its training failed, with why. */
@@ -187,19 +182,17 @@ function failStyleOnInput(rec: StyleRecord, message: string, at: number): void {
 }
 
 /** A trained style gets a thumbnail drawn from its description, in the colours of its zip. */
-const finishStyle =
-  (s: Services) =>
-  (rec: StyleRecord, _step: StepName, endedAt: number): void => {
-    rec.updated_at = iso(endedAt);
-    rec.status = rec.fails ? 'failed' : 'completed';
-    if (!rec.fails)
-      rec.thumbnail = output(rec.style_id, 'thumbnail', {
-        type: 'prompt-image',
-        prompt: rec.description,
-        palette: stylePalette(s, rec),
-        size: THUMBNAIL_SIZE,
-      });
-  };
+const finishStyle = (rec: StyleRecord, _step: StepName, endedAt: number): void => {
+  rec.updated_at = iso(endedAt);
+  rec.status = rec.fails ? 'failed' : 'completed';
+  if (!rec.fails)
+    rec.thumbnail = output(rec.style_id, 'thumbnail', {
+      type: 'prompt-image',
+      prompt: rec.description,
+      ...styleColours(rec),
+      size: THUMBNAIL_SIZE,
+    });
+};
 
 function presentStyle(s: Services, rec: StyleRecord, now: number) {
   return {
@@ -247,7 +240,7 @@ const settleStyle = (s: Services, style: StyleRecord, now: number) =>
         style,
         s.clock,
         now,
-        withEndFaults(s, (r) => r.style_id, finishStyle(s)),
+        withEndFaults(s, (r) => r.style_id, finishStyle),
       ),
     () => [style.thumbnail],
   );
@@ -263,7 +256,7 @@ function startAfterStyle(s: Services, rec: TextToImageRecord, now: number): bool
       style,
       s.clock,
       now,
-      withEndFaults(s, (r) => r.style_id, finishStyle(s)),
+      withEndFaults(s, (r) => r.style_id, finishStyle),
     );
   s.files.register([style.thumbnail]);
   if (style.step !== undefined) return false;
