@@ -135,6 +135,34 @@ class ReadingADataFolderOffline(unittest.TestCase):
         self.assertEqual(os.listdir(self.out), [])
 
 
+class AnAnimatedJobOffline(unittest.TestCase):
+    """A character animated with a prompt by the CLI: its prompts' clips need the app to be gathered into one model."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="as-offline-anim-")
+        cls.data = os.path.join(cls.tmp, "data")
+        cls.session = cli(cls.data, "--wait", "upload", os.path.join(FIXTURES, "fbx", "Male_Casual.fbx"))["job"]
+        cls.prompts = cli(cls.data, "--wait", "animate-text", cls.session["remoteId"], "walk")["job"]
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_the_prompts_default_asks_for_the_app_and_the_library_is_imported_from_the_cache(self):
+        library = offline.open_library(self.data)
+        out = os.path.join(self.tmp, "out")
+        for clips in (None, ["all"]):
+            with self.assertRaises(link.AppNotRunning, msg=str(clips)) as caught:
+                library.download_model(self.prompts["id"], out, clips=clips)
+            self.assertIn("clips made from your prompts", str(caught.exception))
+            self.assertIn("Start Asset Studio", str(caught.exception))
+        job, path, fmt = library.download_model(self.prompts["id"], out, clips=["library"])
+        self.assertEqual((job["id"], fmt), (self.prompts["id"], "fbx"))  # the session's model, as the engine delivers it
+        with open(path, "rb") as file:
+            self.assertEqual(file.read(18), b"Kaydara FBX Binary")
+
+
 @unittest.skipUnless(hasattr(os, "getuid"), "POSIX owners and modes")
 class ThePrivateDownloadFolder(unittest.TestCase):
     def setUp(self):
