@@ -19,6 +19,7 @@ import urllib.parse
 
 from .errors import AppNotRunning, LinkError, NotFound
 from .jobs import describe, finished_job, kind_label, model_of, safe_name
+from .link import link_file_candidates
 
 DATABASE_FILE = "asset-studio.db"  # main/store/database.ts DATABASE_FILE
 #: The newest schema (PRAGMA user_version) this reader knows: the number of entries of main/store/migrations.ts.
@@ -37,8 +38,6 @@ class DatabaseUnreadable(LinkError):
 
 def data_folders(preference="", env=None):
     """The data folders to read, in the order the link file is looked for (link.link_file_candidates)."""
-    from .link import link_file_candidates
-
     return [(os.path.dirname(path), source) for path, source in link_file_candidates(preference, env)]
 
 
