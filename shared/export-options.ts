@@ -46,7 +46,8 @@ export type Transforms = z.infer<typeof transformsSchema>;
 
 /**
  * The animation clips an animated export keeps, each named by its output key (`prompt:<id>`, `library:<id>`),
- * its id, or its name (a prompt's text, a library clip's label). Omitted: every clip of the job.
+ * its id, or its name (a prompt's text, a library clip's label); `library` every library clip, `all` every clip.
+ * Omitted: the user's prompts, every clip when the job has none (main/export/from-job.ts defaultClips).
  */
 export const exportClipsSchema = z.array(z.string().min(1).max(500)).max(200);
 export type ExportClips = z.infer<typeof exportClipsSchema>;

@@ -8,9 +8,10 @@ import type { JobRecord } from '../store/jobs.ts';
 import type { SettingsRepository } from '../store/settings-table.ts';
 import type { Services } from './services.ts';
 
+/** Exports a job; `settings` null: the project and target are not kept (an export the user did not ask for by hand). */
 export async function exportAndRemember(
   services: Services,
-  settings: SettingsRepository,
+  settings: SettingsRepository | null,
   job: JobRecord,
   request: JobExportOptions,
 ): Promise<ExportResult> {
@@ -20,7 +21,7 @@ export async function exportAndRemember(
     job,
     request,
   );
-  settings.set('export', { engine: result.engine, projectDir: request.projectDir });
+  settings?.set('export', { engine: result.engine, projectDir: request.projectDir });
   return result;
 }
 

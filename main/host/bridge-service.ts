@@ -358,8 +358,14 @@ export class BridgeService {
         };
       },
       'export.plan': async ({ jobId, ...request }) => planJobExport(this.services, this.#job(jobId), request),
-      'export.run': async ({ jobId, ...request }) => {
-        const result = await exportAndRemember(this.services, session.settings, this.#job(jobId), request);
+      'export.run': async ({ jobId, remember, ...request }) => {
+        const job = this.#job(jobId);
+        const result = await exportAndRemember(
+          this.services,
+          remember === false ? null : session.settings,
+          job,
+          request,
+        );
         const files = result.files.map((f) => ({ path: f.path, size: f.size }));
         return {
           engine: result.engine,
@@ -368,6 +374,7 @@ export class BridgeService {
           manifestPath: result.manifestPath,
           replaced: result.replaced,
           kept: result.kept,
+          ...(result.clips && { clips: result.clips }),
         };
       },
       'settings.get': async () => settingsView(session),

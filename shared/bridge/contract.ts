@@ -438,8 +438,17 @@ export const COMMANDS = {
       overwrite: z.boolean().optional(),
       /** The one mesh format written; the engine's default when omitted (Unity FBX or GLB with glTFast, Unreal FBX, Godot GLB). */
       format: exportFormatSchema.optional(),
-      /** An animation job's clips to put into its GLB, by output kind (`library:<id>`, `prompt:<id>`); all when omitted. */
+      /**
+       * An animation job's clips to put into its GLB, by output kind (`library:<id>`, `prompt:<id>`), id or name;
+       * `library` every library clip, `all` every clip. Omitted: the user's prompts (every clip when the job has
+       * none), the one default of the app, the CLI and the Blender add-on (main/export/from-job.ts defaultClips).
+       */
       clips: exportClipsSchema.optional(),
+      /**
+       * false: the export's engine and folder are not kept as the next export's (the Blender add-on exports an
+       * animated job into its own download folder to import it). Default true.
+       */
+      remember: z.boolean().optional(),
     }),
     output: z.object({
       engine: z.string(),
@@ -449,6 +458,13 @@ export const COMMANDS = {
       /** An earlier export was replaced (overwrite); `kept`: its entries carried over (Unity .meta files, user files). */
       replaced: z.boolean(),
       kept: z.array(z.string()),
+      /** An animated model's clips: the animations written (by name) and those that could not go in, with why. */
+      clips: z
+        .object({
+          written: z.array(z.string()),
+          skipped: z.array(z.object({ name: z.string(), why: z.string() })),
+        })
+        .optional(),
     }),
   },
   'settings.get': { input: z.object({}), output: settingsView },

@@ -6,6 +6,8 @@ import { join, resolve } from 'node:path';
 import yauzl from 'yauzl';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ADDON_DIR, buildBlenderAddon } from '../../scripts/build-blender-addon.ts';
+import { DATABASE_FILE } from '../../main/store/database.ts';
+import { MIGRATIONS } from '../../main/store/migrations.ts';
 import { tempDir } from '../host/helpers.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -33,6 +35,14 @@ describe('the link client (Python unit tests)', () => {
     },
     16 * 60_000,
   );
+});
+
+describe("the add-on's offline reader (offline.py)", () => {
+  it('knows the database file and the newest schema of main/store (it refuses a newer one)', () => {
+    const source = readFileSync(join(ADDON_DIR, 'offline.py'), 'utf8');
+    expect(source.match(/^SCHEMA_VERSION = (\d+)$/m)?.[1]).toBe(String(MIGRATIONS.length));
+    expect(source.match(/^DATABASE_FILE = "([^"]+)"/m)?.[1]).toBe(DATABASE_FILE);
+  });
 });
 
 function zipEntries(path: string): Promise<Map<string, Buffer>> {

@@ -1,12 +1,13 @@
 // The add-on in real (headless) Blender against a real web host: the host runs on a temporary data folder
-// with the embedded engine; an image-to-3D job (baked texture), a mesh-animation job and a retopology of the
-// image-to-3D mesh are created and followed to their end through the bridge; then Blender installs and enables the add-on from the built
+// with the embedded engine; an image-to-3D job (baked texture), a mesh-animation job with two prompts and a
+// retopology of the image-to-3D mesh are created and followed to their end through the bridge; then Blender
+// installs and enables the add-on from the built
 // zip, imports the jobs with bpy.ops.asset_studio.import_job (the add-on finds the app through
 // ASSET_STUDIO_DATA_DIR and its link.json), and sends the animated import back, and the model for retopology. The facts Blender reports
 // (objects, triangles, textures, clips, bounds) are checked against the GLBs the app cached.
 // Skipped, saying so, only where `blender` is not on PATH (.ci/run installs it).
 import { spawn, spawnSync } from 'node:child_process';
-import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { basename, join } from 'node:path';
 import { NodeIO, getBounds, type Document } from '@gltf-transform/core';
@@ -31,6 +32,10 @@ const BLENDER_CAP_MS = 15 * 60_000;
 const data = tempDir('blender-import');
 const dataDir = join(data.path, 'data');
 let host: RunningWebHost;
+/** The prompts animated on the character (the engine's library also has Walk and Jump: other names, other case). */
+const PROMPTS = ['walk', 'jump'];
+/** The engine's animation library (README: Idle, Walk, Run, Jump, Wave, Sit). */
+const LIBRARY = ['Idle', 'Walk', 'Run', 'Jump', 'Wave', 'Sit'];
 
 async function call(command: string, input: unknown): Promise<any> {
   const res = await fetch(`${host.origin}/api/call/${command}`, {
@@ -150,6 +155,7 @@ describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
   let modelJob: any;
   let animationJob: any;
   let retopologyJob: any;
+  let promptsJob: any;
   let facts: any;
   let blenderOutput = '';
 
@@ -174,6 +180,12 @@ describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
     });
     modelJob = await succeeded(model.job.id);
     animationJob = await succeeded(animation.job.id);
+    const prompts = await call('create', {
+      endpoint: 'submitTextAnimations',
+      body: { session_code: animationJob.remoteId, texts: PROMPTS },
+      label: 'character moves',
+    });
+    promptsJob = await succeeded(prompts.job.id);
     const retopology = await call('create', {
       endpoint: 'createRetopology',
       body: { type: 'retopology', input: { mesh: modelJob.result.mesh_url_glb, model: 'swift', quads: true } },
@@ -190,7 +202,10 @@ describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
       TMPDIR: join(data.path),
     };
     // The model job by its local id, the animation job by its session code: both are accepted.
-    const run = await runBlender([factsPath, zip, modelJob.id, animationJob.remoteId, retopologyJob.id], env);
+    const run = await runBlender(
+      [factsPath, zip, modelJob.id, animationJob.remoteId, retopologyJob.id, promptsJob.id],
+      env,
+    );
     blenderOutput = run.output;
     try {
       facts = JSON.parse(readFileSync(factsPath, 'utf8'));
@@ -258,17 +273,47 @@ describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
     );
   });
 
-  it('imports the animation job with every clip as an action, kept when the file is saved', async () => {
-    // FBX as the service delivers it (the engine's default), or GLB: the add-on imports the format the app read.
+  /** Blender names a glTF animation's action `<clip>` or `<clip>_<object>`, an FBX take's `<armature>|<clip>`. */
+  const actionOf = (actions: string[], clip: string) =>
+    actions.some((a) => a === clip || a.startsWith(`${clip}_`) || a.endsWith(`|${clip}`));
+
+  it('imports the animation job with every clip as an action when asked (clips="ALL"), kept when the file is saved', async () => {
+    // FBX as the service delivers it (the engine's default): the session's model holds the library's clips.
     const { clips, triangles: count } = await animatedFacts(await cachedBytes(animationJob.remoteId, 'animation'));
-    expect(clips.length).toBeGreaterThan(1);
+    expect(clips).toEqual(LIBRARY);
     const imported = facts.animation;
-    expect(imported.objects.map((o: any) => o.type)).toContain('ARMATURE');
+    expect(imported.result).toEqual(['FINISHED']);
+    expect(imported.objects.filter((o: any) => o.type === 'ARMATURE')).toHaveLength(1);
     expect(imported.triangles).toBe(count);
-    // Blender names a glTF animation's action `<clip>…`, an FBX take's `<armature>|<clip>`.
-    for (const clip of clips)
-      expect(imported.actions.some((a: string) => a.startsWith(clip) || a.endsWith(`|${clip}`))).toBe(true);
+    for (const clip of [...clips, ...PROMPTS]) expect(actionOf(imported.actions, clip), clip).toBe(true);
+    expect(imported.actions).toHaveLength(clips.length + PROMPTS.length);
     expect(imported.actions_kept).toBe(true);
+  });
+
+  it("imports an animated job with its prompts' clips by default, each an action named after its prompt, and no library clip", async () => {
+    // The default of the app's export (UI and CLI): the host applies it, the add-on names no clips.
+    const imported = facts.prompts;
+    expect(imported.result).toEqual(['FINISHED']);
+    expect(imported.objects.filter((o: any) => o.type === 'ARMATURE')).toHaveLength(1);
+    for (const o of imported.objects) expect(o).toMatchObject({ job: promptsJob.id, session: animationJob.remoteId });
+    for (const prompt of PROMPTS) expect(actionOf(imported.actions, prompt), imported.actions.join(', ')).toBe(true);
+    for (const clip of LIBRARY) expect(actionOf(imported.actions, clip), imported.actions.join(', ')).toBe(false);
+    expect(imported.actions).toHaveLength(PROMPTS.length);
+    expect(imported.triangles).toBe(facts.animation.triangles);
+    expect(imported.actions_kept).toBe(true);
+  });
+
+  it("downloads into this user's private folder under the temp folder (0700), not a shared fixed one", () => {
+    const folder = join(data.path, `asset-studio-blender-${process.getuid!()}`);
+    for (const f of [folder, join(folder, 'models'), join(folder, 'thumbnails')].filter(existsSync))
+      expect(statSync(f).mode & 0o777, f).toBe(0o700);
+    expect(readdirSync(join(folder, 'models')).length).toBeGreaterThan(0);
+    expect(existsSync(join(data.path, 'asset-studio-blender'))).toBe(false);
+  });
+
+  it("does not make the add-on's download folder the next export's folder", async () => {
+    const settings = await call('settings.get', {});
+    expect(settings.export.projectDir).toBeUndefined();
   });
 
   it('is disabled cleanly: nothing of it is left registered', () => {

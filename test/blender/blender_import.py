@@ -1,10 +1,11 @@
 """Run inside headless Blender by test/blender/blender-import.test.ts:
 
-    blender -b --factory-startup --python test/blender/blender_import.py -- <facts.json> <add-on zip> <model job> <animation job> <retopology job>
+    blender -b --factory-startup --python test/blender/blender_import.py -- <facts.json> <add-on zip> <model job> <animation job> <retopology job> <prompts job>
 
 Installs and enables the add-on from its zip (as a user does from Preferences > Add-ons > Install), imports
 the jobs with ``bpy.ops.asset_studio.import_job`` at a 3D cursor away from the origin (the model again, and
-the retopology's OBJ, in a scene measured in centimetres), asks for a job that does not exist, sends the
+the retopology's OBJ, in a scene measured in centimetres; the animated character with every clip, then with
+the default clips: the prompts'), asks for a job that does not exist, sends the
 animated import back as an animation upload and the model for retopology, and writes what it finds as JSON.
 The running app is found by the add-on through ASSET_STUDIO_DATA_DIR, set by the test.
 """
@@ -17,7 +18,7 @@ import bpy
 from mathutils import Vector
 
 args = sys.argv[sys.argv.index("--") + 1:]
-facts_path, zip_path, model_job, animation_job, retopology_job = args[:5]
+facts_path, zip_path, model_job, animation_job, retopology_job, prompts_job = args[:6]
 facts = {"steps": []}
 
 
@@ -28,10 +29,10 @@ def world_bounds(objects):
     return {"min": [min(c[i] for c in corners) for i in range(3)], "max": [max(c[i] for c in corners) for i in range(3)]}
 
 
-def describe_import(job):
+def describe_import(job, **options):
     objects_before = set(bpy.data.objects)
     actions_before = set(bpy.data.actions)
-    result = bpy.ops.asset_studio.import_job(job=job)
+    result = bpy.ops.asset_studio.import_job(job=job, **options)
     objects = [o for o in bpy.data.objects if o not in objects_before]
     actions = [a for a in bpy.data.actions if a not in actions_before]
     meshes = [o for o in objects if o.type == "MESH"]
@@ -70,8 +71,11 @@ try:
     facts["model"] = describe_import(model_job)
     facts["steps"].append("model imported")
     bpy.context.scene.cursor.location = (-2.0, 0.0, 0.0)
-    facts["animation"] = describe_import(animation_job)
+    facts["animation"] = describe_import(animation_job, clips="ALL")  # the library's clips too, as asked
     facts["steps"].append("animation imported")
+    bpy.context.scene.cursor.location = (-4.0, 0.0, 0.0)
+    facts["prompts"] = describe_import(prompts_job)  # the default: the prompts' clips
+    facts["steps"].append("prompts imported")
     # A scene in centimetres (1 unit = 1 cm): the model keeps its size in metres.
     bpy.context.scene.unit_settings.scale_length = 0.01
     bpy.context.scene.cursor.location = (0.0, 300.0, 0.0)

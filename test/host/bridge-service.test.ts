@@ -187,6 +187,36 @@ describe('jobs', () => {
     expect(models.every((m) => ['glb', 'gltf', 'obj', 'fbx', 'usdz'].includes(m.format))).toBe(true);
   }, 60_000);
 
+  it("exports a job without keeping the folder as the next export's when asked (remember: false, the Blender add-on's)", async () => {
+    const image = `data:image/png;base64,${readFileSync(realFixture('images', 'chair.png')).toString('base64')}`;
+    const created = (await bridge.call('create', { endpoint: 'createImageTo3d', body: { image_url: image } })) as {
+      job: { id: string };
+    };
+    for (let tries = 0; ; tries++) {
+      const job = (await bridge.call('jobs.get', { id: created.job.id })) as { state: string };
+      if (job.state === 'succeeded') break;
+      if (tries > 600) throw new Error(`the job never succeeded (${job.state})`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const exported = (projectDir: string, remember?: boolean) =>
+      bridge.call('export.run', {
+        jobId: created.job.id,
+        projectDir,
+        engine: 'folder',
+        format: 'glb',
+        name: 'chair',
+        ...(remember !== undefined && { remember }),
+      });
+    const remembered = async () =>
+      COMMANDS['settings.get'].output.parse(await bridge.call('settings.get', {})).export.projectDir;
+    const before = await remembered();
+    const quiet = COMMANDS['export.run'].output.parse(await exported(join(data.path, 'addon-models'), false));
+    expect(quiet.files.map((f) => f.path)).toContain(join(quiet.targetDir, 'chair.glb'));
+    expect(await remembered()).toBe(before);
+    await exported(join(data.path, 'by-hand'));
+    expect(await remembered()).toBe(join(data.path, 'by-hand'));
+  }, 60_000);
+
   it('does not send again a job whose answer was lost and that was cancelled: it is reconciled first (no double spend)', async () => {
     const store = bridge.services.store;
     const now = Date.now();

@@ -1,8 +1,10 @@
 """Asset Studio for Blender: the running Asset Studio app's jobs inside Blender.
 
 Talks to the app over its local link (``<data dir>/link.json``, see link.py): lists the library, imports
-finished jobs (GLB with textures and every animation clip, at the 3D cursor), and sends the selected object
-back as an animation upload or for retopology. The service's API key stays in the app.
+finished jobs (GLB with textures; an animated job with your prompts' clips by default, the library's when
+asked; at the 3D cursor), and sends the selected object back as an animation upload or for retopology. When
+the app is not running, finished jobs are read from its data folder (offline.py: import only). The service's
+API key stays in the app.
 """
 
 bl_info = {
@@ -19,10 +21,10 @@ bl_info = {
 if "bpy" in locals():  # a reload (F3 > Reload Scripts): take the new code of every module
     import importlib
 
-    for _module in (link, library, preferences, operators, panel):  # noqa: F821
+    for _module in (errors, jobs, folders, link, offline, library, preferences, operators, panel):  # noqa: F821
         importlib.reload(_module)
 else:
-    from . import link
+    from . import errors, folders, jobs, link, offline
 
     try:
         import bpy

@@ -2,16 +2,24 @@
 (bpy.utils.previews), the job followed after a send-back, and where downloaded files go."""
 
 import os
-import tempfile
 
 import bpy
 import bpy.utils.previews
-from bpy.props import BoolProperty, CollectionProperty, FloatProperty, IntProperty, StringProperty
+from bpy.props import BoolProperty, CollectionProperty, EnumProperty, FloatProperty, IntProperty, StringProperty
 
-from . import link
+from . import folders, link, offline
 
 ADDON = __package__
 _previews = None
+
+#: Which clips of an animated job are imported. PROMPTS asks for none by name: the app applies its one default
+#: (main/export/from-job.ts defaultClips: the user's prompts, every clip when the job has none), as its UI and CLI.
+CLIP_CHOICES = [
+    ("PROMPTS", "Prompts", "The clips of your prompts (every clip when the job has none), as the app and the CLI export"),
+    ("LIBRARY", "Library", "The animation library's clips only (Idle, Walk, Run…)"),
+    ("ALL", "All", "Your prompts' clips and the library's"),
+]
+CLIP_NAMES = {"PROMPTS": None, "LIBRARY": ["library"], "ALL": ["all"]}
 
 
 class AssetStudioJob(bpy.types.PropertyGroup):
@@ -34,18 +42,28 @@ def preferences(context=None):
 
 
 def client(context=None):
-    """A client of the running app (link.AppNotRunning and co. when it cannot be reached)."""
+    """A client of the running app; when it is not running, the data folder's finished jobs read from its
+    database and cache (offline.OfflineLibrary: import only). link.AppNotRunning and co. when neither can be had."""
     prefs = preferences(context)
-    return link.Client.connect(prefs.data_folder if prefs is not None else "")
+    preference = prefs.data_folder if prefs is not None else ""
+    try:
+        return link.Client.connect(preference)
+    except link.AppNotRunning as not_running:
+        found = offline.open_library(preference)
+        if found is None:
+            raise not_running
+        return found
 
 
 def work_folder(context=None, *parts):
-    """Where downloaded models and thumbnails go: the preference's folder, else a temp folder."""
+    """Where downloaded models and thumbnails go: the preference's folder, else this user's private folder
+    under the temp folder (folders.py: 0700, checked before each use)."""
     prefs = preferences(context)
-    base = bpy.path.abspath(prefs.download_folder) if prefs is not None and prefs.download_folder else os.path.join(tempfile.gettempdir(), "asset-studio-blender")
-    folder = os.path.join(base, *parts)
-    os.makedirs(folder, exist_ok=True)
-    return folder
+    if prefs is not None and prefs.download_folder:
+        base = bpy.path.abspath(prefs.download_folder)
+    else:
+        base = folders.private_folder()
+    return folders.subfolder(base, *parts)
 
 
 def previews():
@@ -119,12 +137,13 @@ def register():
     wm.asset_studio_search = StringProperty(name="Search", description="Show the jobs whose label or session holds this text (press Refresh)")
     wm.asset_studio_status = StringProperty(name="Connection")
     wm.asset_studio_followed = CollectionProperty(type=AssetStudioJob)
+    wm.asset_studio_clips = EnumProperty(name="Clips", description="An animated job's clips to import, each an action", items=CLIP_CHOICES, default="PROMPTS")
 
 
 def unregister():
     global _previews
     wm = bpy.types.WindowManager
-    for name in ("asset_studio_followed", "asset_studio_status", "asset_studio_search", "asset_studio_job_index", "asset_studio_jobs"):
+    for name in ("asset_studio_clips", "asset_studio_followed", "asset_studio_status", "asset_studio_search", "asset_studio_job_index", "asset_studio_jobs"):
         if hasattr(wm, name):
             delattr(wm, name)
     bpy.utils.unregister_class(AssetStudioJob)

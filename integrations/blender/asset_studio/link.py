@@ -305,12 +305,38 @@ class Client:
             time.sleep(poll)
             outputs = self.outputs(session)
 
-    def download_model(self, job_id, folder, timeout=300.0):
-        """The job's model copied into ``folder``: (job, path, format) where format is glb, fbx or obj."""
+    def download_model(self, job_id, folder, timeout=300.0, clips=None):
+        """The job's model copied into ``folder``: (job, path, format) where format is glb, fbx or obj.
+
+        An animated job's model is the app's export of it as one GLB (``export.run`` into ``folder``, not kept as
+        the next export's folder) with the clips ``clips`` names (``["library"]``, ``["all"]``, clip names); None:
+        the app's default, the user's prompts (every clip when the job has none), as the app and the CLI export.
+        """
         job = self.job(job_id)
         kind, fmt = self.model_output(job, timeout)
+        if is_animated(kind):
+            return job, self.export_animated(job, folder, clips), "glb"
         name = "%s_%s.%s" % (safe_name(job["remoteId"]), safe_name(kind), fmt)
         return job, self.download(job["remoteId"], kind, os.path.join(folder, name)), fmt
+
+    def export_animated(self, job, folder, clips=None):
+        """An animated job exported by the app as one GLB with the chosen clips into ``folder``; its path."""
+        request = {
+            "jobId": job["id"],
+            "projectDir": os.path.abspath(folder),
+            "engine": "folder",
+            "format": "glb",
+            "name": safe_name(job["remoteId"])[:64],
+            "overwrite": True,
+            "remember": False,
+        }
+        if clips:
+            request["clips"] = list(clips)
+        result = self.call("export.run", request)
+        glbs = [f["path"] for f in result.get("files", []) if f["path"].lower().endswith(".glb")]
+        if not glbs:
+            raise AppRefused("Asset Studio exported %s without a GLB to import (%s)." % (describe(job), ", ".join(f["path"] for f in result.get("files", [])) or "no files"), "no-glb")
+        return glbs[0]
 
     def preview_image(self, job, folder, outputs=None):
         """The path of the job's preview picture (copied into ``folder`` once), or None when it has none cached."""
@@ -339,6 +365,11 @@ class Client:
         body = {"type": "retopology", "input": {"mesh": mesh, "model": model, "quads": bool(quads)}}
         created = self.call("create", {"endpoint": "createRetopology", "body": body, "label": label or "Retopology"})
         return created.get("job") or {"id": created["operationId"], "label": label or "Retopology", "state": "queued", "final": False}
+
+
+def is_animated(kind):
+    """An animated model's output: the session's animation or a clip (prompt:…, library:…)."""
+    return kind == "animation" or (kind.startswith(("prompt:", "library:")) and not kind.endswith(":usdz"))
 
 
 def _refusal(status, data, path):

@@ -64,8 +64,12 @@ class ASSET_STUDIO_OT_refresh(bpy.types.Operator):
             library.fill(wm.asset_studio_jobs.add(), job, previews.get(job["id"], ""))
         ids = [job["id"] for job in jobs]
         wm.asset_studio_job_index = ids.index(selected) if selected in ids else 0
-        where = "the embedded engine" if info.get("mode") == "embedded" else "the service"
-        wm.asset_studio_status = "Asset Studio %s on %s: %d job%s" % (info.get("version", ""), where, len(jobs), "" if len(jobs) == 1 else "s")
+        count = "%d job%s" % (len(jobs), "" if len(jobs) == 1 else "s")
+        if getattr(client, "offline", False):
+            wm.asset_studio_status = "Asset Studio is not running: %s finished, read from %s (import only)" % (count, info.get("dataDir", ""))
+        else:
+            where = "the embedded engine" if info.get("mode") == "embedded" else "the service"
+            wm.asset_studio_status = "Asset Studio %s on %s: %s" % (info.get("version", ""), where, count)
         library.redraw()
         return {"FINISHED"}
 
@@ -120,6 +124,12 @@ class ASSET_STUDIO_OT_import_job(bpy.types.Operator):
     bl_options = {"REGISTER", "UNDO"}
 
     job: StringProperty(name="Job", description="Local id (job_...) or session code (SESSION_...); empty: the job selected in the panel")
+    clips: EnumProperty(
+        name="Clips",
+        description="An animated job's clips to import, each an action",
+        items=library.CLIP_CHOICES,
+        default="PROMPTS",
+    )
 
     def execute(self, context):
         wm = context.window_manager
@@ -128,7 +138,7 @@ class ASSET_STUDIO_OT_import_job(bpy.types.Operator):
             job_id = wm.asset_studio_jobs[wm.asset_studio_job_index].job_id
         try:
             client = library.client(context)
-            job, path, fmt = client.download_model(job_id, library.work_folder(context, "models"))
+            job, path, fmt = client.download_model(job_id, library.work_folder(context, "models"), clips=library.CLIP_NAMES[self.clips])
             objects, actions = import_model(context, path, fmt)
         except (link.LinkError, OSError) as error:
             return _fail(self, error)

@@ -5,6 +5,9 @@ import bpy
 
 from . import library, link
 
+#: Jobs whose model is animated: the panel offers the choice of clips.
+ANIMATED_KINDS = ("animation_session", "animation_prompt", "animation_upload")
+
 
 class ASSET_STUDIO_UL_jobs(bpy.types.UIList):
     def draw_item(self, context, layout, data, item, icon, active_data, active_propname, index=0):
@@ -49,7 +52,11 @@ class VIEW3D_PT_asset_studio(bpy.types.Panel):
                 box.label(text=item.error, icon="ERROR")
             col = box.column()
             col.enabled = item.state == "succeeded"
-            col.operator("asset_studio.import_job", text="Import", icon="IMPORT").job = item.job_id
+            if item.kind in ANIMATED_KINDS:
+                col.prop(wm, "asset_studio_clips", expand=True)
+            op = col.operator("asset_studio.import_job", text="Import", icon="IMPORT")
+            op.job = item.job_id
+            op.clips = wm.asset_studio_clips
 
         layout.separator()
         layout.label(text="Send the selected object")

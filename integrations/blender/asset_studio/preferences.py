@@ -1,9 +1,9 @@
-"""The add-on's preferences: where the running app's link is, and where downloads go."""
+"""The add-on's preferences: where the app's data folder (its link, its database) is, and where downloads go."""
 
 import bpy
 from bpy.props import StringProperty
 
-from . import link
+from . import folders, link
 
 
 class AssetStudioPreferences(bpy.types.AddonPreferences):
@@ -20,7 +20,10 @@ class AssetStudioPreferences(bpy.types.AddonPreferences):
     )
     download_folder: StringProperty(
         name="Download folder",
-        description="Where imported models and thumbnails are copied from the app's cache. Empty: a temporary folder",
+        description=(
+            "Where imported models and thumbnails are copied from the app's cache. Empty: a private folder of yours "
+            "under the temp folder (asset-studio-blender-<user id>, mode 700, checked before each use)"
+        ),
         subtype="DIR_PATH",
         default="",
     )
@@ -33,7 +36,10 @@ class AssetStudioPreferences(bpy.types.AddonPreferences):
         box.label(text="The add-on looks for the app's link file at:")
         for path, source in places:
             box.label(text="%s  (%s)" % (path, source))
+        box.label(text="When the app is not running, finished jobs are read from that folder's database (import only).")
         layout.prop(self, "download_folder")
+        if not self.download_folder:
+            layout.label(text="Downloads go to %s" % folders.default_folder())
 
 
 def register():

@@ -1,0 +1,153 @@
+// The add-on with Asset Studio NOT running, in real (headless) Blender: a data folder made by the CLI
+// (`asset-studio create-3d chair.png --wait` on the embedded engine, which downloads the job's outputs into
+// the cache) holds a finished job and no link file; the add-on reads the folder's database (read-only) and
+// cache, lists the job and imports its GLB. Where it downloads: with no download folder set, a folder of
+// this user's own under the temp folder (asset-studio-blender-<uid>, 0700), never the shared fixed
+// `asset-studio-blender` an older add-on used (planted here by "another user"), and it refuses to use its own
+// folder when that is open to others.
+// Skipped, saying so, only where `blender` is not on PATH (.ci/run installs it).
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { NodeIO } from '@gltf-transform/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBlenderAddon } from '../../scripts/build-blender-addon.ts';
+import { realFixture } from '../fixtures.ts';
+import { tempDir } from '../host/helpers.ts';
+
+const HAS_BLENDER = spawnSync('sh', ['-c', 'command -v blender'], { encoding: 'utf8' }).status === 0;
+if (!HAS_BLENDER)
+  console.warn(
+    'test/blender/addon-offline.test.ts is skipped: `blender` is not on PATH (apt-get install blender python3-numpy; .ci/run does).',
+  );
+
+/** A cap for a hung Blender, not a speed bar: Blender starts slowly on a loaded 2-core machine. */
+const BLENDER_CAP_MS = 15 * 60_000;
+const ROOT = resolve(import.meta.dirname, '..', '..');
+
+const data = tempDir('blender-offline');
+const dataDir = join(data.path, 'data');
+/** Blender's temp folder (TMPDIR), and another where this user's download folder was made open to others. */
+const temp = join(data.path, 'tmp');
+const otherTemp = join(data.path, 'tmp-other');
+const uid = process.getuid!();
+const PLANTED = Buffer.from('glTF a model swapped in by another user');
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+function cli(args: string[]): any {
+  const run = spawnSync(
+    process.execPath,
+    [join(ROOT, 'main', 'cli', 'main.ts'), '--data-dir', dataDir, '--engine-speed', '500', '--json', ...args],
+    { cwd: ROOT, encoding: 'utf8', timeout: 5 * 60_000 },
+  );
+  if (run.status !== 0)
+    throw new Error(`asset-studio ${args.join(' ')}: exit ${run.status}\n${run.stdout}\n${run.stderr}`);
+  return JSON.parse(run.stdout);
+}
+
+function runBlender(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(
+      'blender',
+      ['-b', '--factory-startup', '--python', join(import.meta.dirname, 'addon_offline.py'), '--', ...args],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), BLENDER_CAP_MS);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolveRun({ code, output });
+    });
+  });
+}
+
+describe.skipIf(!HAS_BLENDER)('the Blender add-on with Asset Studio not running', () => {
+  let job: any;
+  let facts: any;
+  let databaseBefore: string;
+  const oldFolder = join(temp, 'asset-studio-blender', 'models');
+  const openFolder = join(otherTemp, `asset-studio-blender-${uid}`);
+
+  beforeAll(async () => {
+    job = cli(['--wait', 'create-3d', realFixture('images', 'chair.png')]).job;
+    expect(job.state).toBe('succeeded');
+    expect(existsSync(join(dataDir, 'link.json'))).toBe(false);
+    databaseBefore = sha256(readFileSync(join(dataDir, 'asset-studio.db')));
+    // The fixed folder an older add-on used, made first by someone else, with the file it would have imported.
+    mkdirSync(oldFolder, { recursive: true });
+    writeFileSync(join(oldFolder, `${job.remoteId}_glb.glb`), PLANTED);
+    // This user's folder, but open to others (made so by someone, or by a umask): not to be used.
+    mkdirSync(openFolder, { recursive: true });
+    chmodSync(openFolder, 0o755);
+    writeFileSync(join(openFolder, 'planted.glb'), PLANTED);
+
+    const zip = buildBlenderAddon(join(data.path, 'dist'));
+    const factsPath = join(data.path, 'facts.json');
+    const env = {
+      ...process.env,
+      ASSET_STUDIO_DATA_DIR: dataDir,
+      BLENDER_USER_SCRIPTS: join(data.path, 'blender-scripts'),
+      BLENDER_USER_CONFIG: join(data.path, 'blender-config'),
+      TMPDIR: temp,
+    };
+    const run = await runBlender([factsPath, zip, job.id, otherTemp], env);
+    try {
+      facts = JSON.parse(readFileSync(factsPath, 'utf8'));
+    } catch {
+      throw new Error(`Blender wrote no facts (exit ${run.code}):\n${run.output.slice(-4000)}`);
+    }
+    if (facts.error) throw new Error(`in Blender: ${facts.error}\n${run.output.slice(-4000)}`);
+  }, BLENDER_CAP_MS + 300_000);
+
+  afterAll(() => data.remove());
+
+  it("lists the data folder's finished job, saying the app is not running", () => {
+    expect(facts.refresh).toEqual(['FINISHED']);
+    expect(facts.status).toMatch(/^Asset Studio is not running: 1 job finished, read from .*\(import only\)$/);
+    expect(facts.status).toContain(dataDir);
+    expect(facts.listed).toEqual([{ id: job.id, session: job.remoteId, state: 'succeeded', kind: 'image_to_3d' }]);
+  });
+
+  it("imports the job's GLB from the cache, every triangle, and leaves the database as it was", async () => {
+    const imported = facts.imported;
+    expect(imported.result).toEqual(['FINISHED']);
+    for (const o of imported.objects) expect(o).toMatchObject({ job: job.id, session: job.remoteId });
+    const models = join(temp, `asset-studio-blender-${uid}`, 'models');
+    expect(readdirSync(models)).toEqual([`${job.remoteId}_glb.glb`]);
+    const bytes = readFileSync(join(models, `${job.remoteId}_glb.glb`));
+    // The very blob of the cache (blobs/<aa>/<sha256>), copied.
+    const hash = sha256(bytes);
+    expect(existsSync(join(dataDir, 'cache', 'blobs', hash.slice(0, 2), hash))).toBe(true);
+    const doc = await new NodeIO().readBinary(new Uint8Array(bytes));
+    let triangles = 0;
+    for (const mesh of doc.getRoot().listMeshes())
+      for (const prim of mesh.listPrimitives()) triangles += prim.getIndices()!.getCount() / 3;
+    expect(imported.triangles).toBe(triangles);
+    expect(sha256(readFileSync(join(dataDir, 'asset-studio.db')))).toBe(databaseBefore);
+  });
+
+  it('downloads into a folder of this user alone (0700, owned by the user), not the fixed shared folder', () => {
+    for (const folder of [
+      join(temp, `asset-studio-blender-${uid}`),
+      join(temp, `asset-studio-blender-${uid}`, 'models'),
+    ]) {
+      const info = statSync(folder);
+      expect(info.mode & 0o777, folder).toBe(0o700);
+      expect(info.uid, folder).toBe(uid);
+    }
+    expect(readdirSync(oldFolder)).toEqual([`${job.remoteId}_glb.glb`]);
+    expect(readFileSync(join(oldFolder, `${job.remoteId}_glb.glb`)).equals(PLANTED)).toBe(true);
+  });
+
+  it('refuses its download folder when it is open to other users, saying why and what to do', () => {
+    expect(facts.unsafe.error).toContain(openFolder);
+    expect(facts.unsafe.error).toMatch(/open to other users \(mode 755, not 700\)/);
+    expect(facts.unsafe.error).toMatch(/set a download folder of your own/);
+    expect(readdirSync(openFolder)).toEqual(['planted.glb']);
+  });
+});
