@@ -21,6 +21,7 @@ import { DEFAULT_TIMING, scaleTiming, type PollTiming } from '../jobs/schedule.t
 import { startWebhookReceiver, type RunningReceiver } from '../jobs/webhook-receiver.ts';
 import { Submitter } from '../jobs/submit.ts';
 import { JobTracker } from '../jobs/tracker.ts';
+import { claimLeaseFromEnv } from '../jobs/read-claim.ts';
 import { ENDPOINTS } from '../../shared/contract/index.ts';
 import { refOfCreate } from '../../shared/kinds/index.ts';
 import { databasePath, openDatabase, type Store } from '../store/database.ts';
@@ -61,6 +62,8 @@ export interface ServiceOptions {
   budget?: { maxConcurrent?: number; maxPerSecond?: number };
   /** Where one-line notices go (a folder made private, a cache folder not usable). Default: standard error. */
   notice?: Notice;
+  /** How long the claim of a job's read lasts unrenewed (main/jobs/read-claim.ts); default: the environment's, else 30 s. */
+  claimLeaseMs?: number;
   /** Time between reachability checks once `health.start()` is called (default 30 s). */
   healthIntervalMs?: number;
 }
@@ -105,6 +108,8 @@ export async function createServices(settings: ConnectionSettings, options: Serv
     // Against the embedded engine, time runs `speed` times faster: so does polling.
     timing: options.timing ?? (settings.baseUrl === undefined ? scaleTiming(DEFAULT_TIMING, speed) : DEFAULT_TIMING),
     webhooks: () => receiver !== undefined,
+    // A read's claim runs out this long after its reader stopped renewing it (default 30 s).
+    claimLeaseMs: options.claimLeaseMs ?? claimLeaseFromEnv(process.env),
   });
   const submitter = new Submitter({ store, client, tracker });
   const health = new ServiceHealthMonitor({
