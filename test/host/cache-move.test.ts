@@ -17,6 +17,24 @@ const data = tempDir('cache-move');
 const dataDir = join(data.path, 'data');
 let host: RunningWebHost;
 
+async function createAndFinish(label: string): Promise<void> {
+  const { job } = (await host.bridge.call('create', {
+    endpoint: 'createImageTo3d',
+    body: { image_url: `data:image/png;base64,${readFileSync(CHAIR).toString('base64')}` },
+    label,
+  })) as { job: { id: string } };
+  for (const end = Date.now() + 60_000; ; ) {
+    const { jobs } = (await host.bridge.call('jobs.list', {})) as {
+      jobs: { id: string; state: string; final: boolean; outputsFetched: boolean }[];
+    };
+    const now = jobs.find((j) => j.id === job.id);
+    if (now?.final && now.outputsFetched) return;
+    if (now?.final && now.state !== 'succeeded') throw new Error(`the job failed: ${JSON.stringify(now)}`);
+    if (Date.now() > end) throw new Error(`the job did not finish: ${JSON.stringify(now)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 beforeAll(async () => {
   host = await startWebHost({
     dataDir,
@@ -24,19 +42,7 @@ beforeAll(async () => {
     serviceOptions: { engineSpeed: 500 },
     notice: () => undefined,
   });
-  await host.bridge.call('create', {
-    endpoint: 'createImageTo3d',
-    body: { image_url: `data:image/png;base64,${readFileSync(CHAIR).toString('base64')}` },
-    label: 'chair',
-  });
-  for (const end = Date.now() + 60_000; ; ) {
-    const { jobs } = (await host.bridge.call('jobs.list', {})) as {
-      jobs: { final: boolean; outputsFetched: boolean }[];
-    };
-    if (jobs[0]?.final && jobs[0].outputsFetched) break;
-    if (Date.now() > end) throw new Error(`the job did not finish: ${JSON.stringify(jobs)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await createAndFinish('chair');
 }, 90_000);
 
 afterAll(async () => {
@@ -106,6 +112,10 @@ describe('moving the cache folder', () => {
     const report = JSON.parse(verify.stdout) as { checked: number; bad: unknown[] };
     expect(report.bad).toEqual([]);
     expect(report.checked).toBeGreaterThan(0);
+    // The services were rebuilt on the new folder (and the engine the old ones ran closed): jobs still run, and
+    // their outputs land in the new folder.
+    await createAndFinish('after the move');
+    for (const e of complete()) expect(existsSync(join(target, e.blobPath!)), e.kind).toBe(true);
   });
 
   it('a move that fails half-way leaves the old folder in use, every file in it, with an error that says so', async () => {
