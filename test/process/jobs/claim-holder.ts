@@ -14,7 +14,13 @@ function claim(): number | undefined {
   const now = Date.now();
   return store.transaction(() => {
     const job = store.jobs.require(id);
-    if (job.final || job.pollCount < 1) return undefined;
+    if (job.final) {
+      process.stderr.write(
+        'the job ended before it could be claimed (the engine was faster than the reader started)\n',
+      );
+      process.exit(1);
+    }
+    if (job.pollCount < 1) return undefined;
     store.jobs.pollBy(id, now);
     return store.jobs.markPolling(id, now, now + leaseMs) ? now + leaseMs : undefined;
   });

@@ -15,7 +15,7 @@ import { outputOf, spawnCli, startCli } from '../cli/spawn-cli.ts';
 
 const CHAIR = new URL('../../../../shared/fixtures/real/images/chair.png', import.meta.url).pathname;
 const HOLDER = new URL('./claim-holder.ts', import.meta.url).pathname;
-const SPEED = ['--engine-speed', '5'];
+const SPEED = ['--engine-speed', '3'];
 const data = tempDir('read-lease');
 afterAll(() => data.remove());
 
@@ -23,7 +23,7 @@ afterAll(() => data.remove());
 async function folderWithJob(name: string, leaseMs: number) {
   const dataDir = join(data.path, name);
   openDataFolder(dataDir, { notice: () => undefined });
-  const engine = await startDataFolderEngine(dataDir, { speed: 5 });
+  const engine = await startDataFolderEngine(dataDir, { speed: 3 });
   const env = cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir, [CLAIM_LEASE_ENV]: String(leaseMs) });
   const made = await spawnCli(['create-3d', CHAIR, ...SPEED], env);
   expect(made.code, made.stderr).toBe(0);
