@@ -14,7 +14,7 @@ import {
 } from '../../shared/contract/index.ts';
 import { describeIssues, type FieldIssue } from '../../shared/contract/issues.ts';
 import { multipartFile, type UploadProgressListener } from './upload.ts';
-import { ProtocolError, RequestValidationError, ServiceResponseError } from './errors.ts';
+import { NetworkError, NOT_SENT_CODES, ProtocolError, RequestValidationError, ServiceResponseError } from './errors.ts';
 import type { Logger } from './redact.ts';
 import { HttpTransport, type StreamBody, type TransportOptions } from './transport.ts';
 
@@ -24,7 +24,22 @@ export interface ServiceClientOptions extends Omit<TransportOptions, 'apiKey'> {
   legacyBaseUrl?: string | undefined;
   apiKey: string;
   logger?: Logger;
+  /**
+   * Finds the address again when the current one stops answering (refused or reset: the process that served
+   * it exited): the embedded engine of the data folder, another process's that ended, is found again or
+   * started here. Undefined when there is no other address. One call at a time; the request is sent once more
+   * to a new address when it is idempotent or was never sent.
+   */
+  reconnect?: (failed: ServiceAddress) => Promise<ServiceAddress | undefined>;
 }
+
+export interface ServiceAddress {
+  baseUrl: string;
+  legacyBaseUrl?: string | undefined;
+}
+
+/** Codes of a connection that nobody answers any more (its server's process is gone). */
+const GONE_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;
@@ -66,14 +81,27 @@ export interface PreparedCall<E extends EndpointId = EndpointId> {
 }
 
 export class ServiceClient {
-  readonly baseUrl: string;
-  readonly legacyBaseUrl: string | undefined;
+  #baseUrl: string;
+  #legacyBaseUrl: string | undefined;
   readonly transport: HttpTransport;
+  readonly #reconnect: ServiceClientOptions['reconnect'];
+  /** The re-resolution under way: concurrent calls that fail share it. */
+  #reconnecting: Promise<boolean> | undefined;
 
   constructor(options: ServiceClientOptions) {
-    this.baseUrl = trimSlash(options.baseUrl);
-    this.legacyBaseUrl = options.legacyBaseUrl ? trimSlash(options.legacyBaseUrl) : undefined;
+    this.#baseUrl = trimSlash(options.baseUrl);
+    this.#legacyBaseUrl = options.legacyBaseUrl ? trimSlash(options.legacyBaseUrl) : undefined;
     this.transport = new HttpTransport(options);
+    this.#reconnect = options.reconnect;
+  }
+
+  /** The address requests go to (it changes when `reconnect` finds another). */
+  get baseUrl(): string {
+    return this.#baseUrl;
+  }
+
+  get legacyBaseUrl(): string | undefined {
+    return this.#legacyBaseUrl;
   }
 
   close(): Promise<void> {
@@ -122,12 +150,56 @@ export class ServiceClient {
     };
   }
 
-  /** Sends a prepared call. */
+  /**
+   * Sends a prepared call. When the address stops answering (refused, reset) and `reconnect` finds another,
+   * the call is sent once more there if it is idempotent or was never sent (refused).
+   */
   async send<E extends EndpointId>(call: PreparedCall<E>): Promise<EndpointData<E>> {
     const def: EndpointDef = ENDPOINTS[call.id];
     const route = routeLabel(call.id);
-    const base = def.base === 'legacy' ? this.legacyBaseUrl! : this.baseUrl;
     const stream = call.file === undefined ? undefined : await fileBody(route, call.file, call.onUploadProgress);
+    const sentTo = this.#baseUrl;
+    try {
+      return await this.#send(call, def, route, stream);
+    } catch (error) {
+      if (!(error instanceof NetworkError) || !GONE_CODES.has(error.networkCode)) throw error;
+      if (def.mutating && !NOT_SENT_CODES.has(error.networkCode)) throw error; // it may have been acted on
+      if (call.signal?.aborted || !(await this.#moved(sentTo))) throw error;
+      return this.#send(call, def, route, stream);
+    }
+  }
+
+  /** Asks `reconnect` for another address than `sentTo`; true when there is one (now used). */
+  async #moved(sentTo: string): Promise<boolean> {
+    const reconnect = this.#reconnect;
+    if (reconnect === undefined) return false;
+    await this.#reconnecting;
+    if (this.#baseUrl !== sentTo) return true; // another call that failed found it meanwhile
+    const failed = { baseUrl: this.#baseUrl, legacyBaseUrl: this.#legacyBaseUrl };
+    this.#reconnecting ??= reconnect(failed)
+      .then(
+        (found) => {
+          if (found === undefined) return false;
+          const baseUrl = trimSlash(found.baseUrl);
+          const legacyBaseUrl = found.legacyBaseUrl ? trimSlash(found.legacyBaseUrl) : undefined;
+          if (baseUrl === failed.baseUrl && legacyBaseUrl === failed.legacyBaseUrl) return false;
+          this.#baseUrl = baseUrl;
+          this.#legacyBaseUrl = legacyBaseUrl;
+          return true;
+        },
+        () => false,
+      )
+      .finally(() => (this.#reconnecting = undefined));
+    return this.#reconnecting;
+  }
+
+  async #send<E extends EndpointId>(
+    call: PreparedCall<E>,
+    def: EndpointDef,
+    route: string,
+    stream: StreamBody | undefined,
+  ): Promise<EndpointData<E>> {
+    const base = def.base === 'legacy' ? this.#legacyBaseUrl! : this.#baseUrl;
     const response = await this.transport.request({
       method: def.method,
       url: base + fillPath(def.path, call.params),

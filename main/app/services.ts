@@ -1,6 +1,7 @@
 // The composition root: builds the services of the app from its settings. The CLI, the web host and
 // the Electron shell all start here. With no service configured it uses the embedded local engine:
-// started in this process, or, when another process of this data folder runs it, that one.
+// started in this process, or, when another process of this data folder runs it, that one; when that process
+// ends, the client finds the engine again (another living process's, or one started here: reconnectEngine).
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +26,7 @@ import { DEFAULT_TIMING, scaleTiming, type PollTiming } from '../jobs/schedule.t
 import { startWebhookReceiver, type RunningReceiver } from '../jobs/webhook-receiver.ts';
 import { Submitter } from '../jobs/submit.ts';
 import { JobTracker } from '../jobs/tracker.ts';
+import { claimLeaseFromEnv } from '../jobs/read-claim.ts';
 import { ENDPOINTS } from '../../shared/contract/index.ts';
 import { refOfCreate } from '../../shared/kinds/index.ts';
 import { databasePath, openDatabase, type Store } from '../store/database.ts';
@@ -65,6 +67,8 @@ export interface ServiceOptions {
   budget?: { maxConcurrent?: number; maxPerSecond?: number };
   /** Where one-line notices go (a folder made private, a cache folder not usable). Default: standard error. */
   notice?: Notice;
+  /** How long the claim of a job's read lasts unrenewed (main/jobs/read-claim.ts); default: the environment's, else 30 s. */
+  claimLeaseMs?: number;
   /** Time between reachability checks once `health.start()` is called (default 30 s). */
   healthIntervalMs?: number;
 }
@@ -74,6 +78,8 @@ export const DEFAULT_LOCAL_ENGINE_SPEED = 10;
 const CRASH_AGE_MS = 5 * 60_000;
 
 interface Connection {
+  /** The data folder's embedded engine (this process's, or another's found through its address file). */
+  embedded: boolean;
   baseUrl: string;
   legacyBaseUrl: string | undefined;
   apiKey: string;
@@ -85,12 +91,24 @@ export async function createServices(settings: ConnectionSettings, options: Serv
   openDataFolder(settings.dataDir, { notice: options.notice });
   const connection = await connect(settings, options);
   const speed = options.engineSpeed ?? DEFAULT_LOCAL_ENGINE_SPEED;
+  let closed = false;
   const client = new ServiceClient({
     ...options.timeouts,
     ...(options.logger && { logger: options.logger }),
     baseUrl: connection.baseUrl,
     legacyBaseUrl: connection.legacyBaseUrl,
     apiKey: connection.apiKey,
+    // The engine of another process of this data folder (a CLI command) ends with it: found again, or started here.
+    ...(connection.embedded && {
+      reconnect: async () => {
+        if (closed) return undefined;
+        const found = await reconnectEngine(settings, options, connection);
+        if (closed)
+          await connection.localEngine?.close(); // closed meanwhile: the engine it started goes too
+        else configureEngineWebhooks();
+        return closed ? undefined : found;
+      },
+    }),
   });
   const store = openDatabase(databasePath(settings.dataDir));
   showLostSubmissions(store, store.journal.recoverAfterCrash(Date.now() - CRASH_AGE_MS));
@@ -109,7 +127,15 @@ export async function createServices(settings: ConnectionSettings, options: Serv
     // Against the embedded engine, time runs `speed` times faster: so does polling.
     timing: options.timing ?? (settings.baseUrl === undefined ? scaleTiming(DEFAULT_TIMING, speed) : DEFAULT_TIMING),
     webhooks: () => receiver !== undefined,
+    // A read's claim runs out this long after its reader stopped renewing it (default 30 s).
+    claimLeaseMs: options.claimLeaseMs ?? claimLeaseFromEnv(process.env),
   });
+  // The engine of this process is told where to send them; a real service is set up in its dashboard.
+  const configureEngineWebhooks = () => {
+    const config = store.settings.get('webhooks', webhookSettings);
+    if (receiver && config?.enabled)
+      connection.localEngine?.webhooks.configure({ url: receiver.url, secret: config.secret });
+  };
   const submitter = new Submitter({ store, client, tracker });
   const health = new ServiceHealthMonitor({
     probe: (signal) => client.listImageTo3d({ page: 1, limit: 1 }, { signal, maxAttempts: 1 }),
@@ -123,7 +149,10 @@ export async function createServices(settings: ConnectionSettings, options: Serv
     submitter,
     cache,
     outputFormats: formats,
-    ...(connection.localEngine && { localEngine: connection.localEngine }),
+    // The engine this process runs: from the start, or started when another process's engine it used ended.
+    get localEngine() {
+      return connection.localEngine;
+    },
     health,
     async startWebhooks() {
       if (receiver) return receiver.url;
@@ -137,11 +166,11 @@ export async function createServices(settings: ConnectionSettings, options: Serv
         secret: config.secret,
         onEvent: (event) => tracker.wake(event.sessionId, event.newStatus),
       });
-      // The engine of this process is told where to send them; a real service is set up in its dashboard.
-      connection.localEngine?.webhooks.configure({ url: receiver.url, secret: config.secret });
+      configureEngineWebhooks();
       return receiver.url;
     },
     close: async () => {
+      closed = true;
       health.stop();
       await tracker.stop();
       await cache.close();
@@ -175,24 +204,56 @@ function openCache(
   }
 }
 
+function engineOptions(options: ServiceOptions): Omit<LocalEngineOptions, 'dataDir' | 'apiKey'> {
+  return {
+    speed: options.engineSpeed ?? DEFAULT_LOCAL_ENGINE_SPEED,
+    ...(options.engineCredits !== undefined && { initialCredits: options.engineCredits }),
+    ...(options.engineAnimationFiles !== undefined && { animationFiles: options.engineAnimationFiles }),
+  };
+}
+
 async function connect(settings: ConnectionSettings, options: ServiceOptions): Promise<Connection> {
   if (settings.baseUrl !== undefined && settings.apiKey !== undefined) {
-    return { baseUrl: settings.baseUrl, legacyBaseUrl: settings.legacyBaseUrl, apiKey: settings.apiKey };
+    return {
+      embedded: false,
+      baseUrl: settings.baseUrl,
+      legacyBaseUrl: settings.legacyBaseUrl,
+      apiKey: settings.apiKey,
+    };
   }
   const apiKey = localEngineKey(settings.dataDir);
   try {
-    const engine = await startDataFolderEngine(settings.dataDir, {
-      speed: options.engineSpeed ?? DEFAULT_LOCAL_ENGINE_SPEED,
-      ...(options.engineCredits !== undefined && { initialCredits: options.engineCredits }),
-      ...(options.engineAnimationFiles !== undefined && { animationFiles: options.engineAnimationFiles }),
-    });
-    return { baseUrl: engine.url, legacyBaseUrl: engine.legacyUrl, apiKey, localEngine: engine };
+    const engine = await startDataFolderEngine(settings.dataDir, engineOptions(options));
+    return { embedded: true, baseUrl: engine.url, legacyBaseUrl: engine.legacyUrl, apiKey, localEngine: engine };
   } catch (error) {
     if (!(error instanceof LocalEngineBusyError)) throw error;
     // Another process of this data folder runs the engine (the app, or `asset-studio engine`): use it.
     const running = readEngineAddress(settings.dataDir);
     if (!running) throw error;
-    return { baseUrl: running.url, legacyBaseUrl: running.legacyUrl, apiKey };
+    return { embedded: true, baseUrl: running.url, legacyBaseUrl: running.legacyUrl, apiKey };
+  }
+}
+
+/**
+ * The address of the data folder's engine when the one in use stopped answering: the engine another process
+ * of the folder runs now (its address file), or, when no living process holds the folder's engine lock (the
+ * CLI command that ran it exited), an engine started in this process on the same data folder (its jobs and
+ * files are the folder's, so every job goes on). Undefined when this process runs the engine already.
+ */
+async function reconnectEngine(
+  settings: ConnectionSettings,
+  options: ServiceOptions,
+  connection: Connection,
+): Promise<{ baseUrl: string; legacyBaseUrl: string } | undefined> {
+  if (connection.localEngine) return undefined;
+  try {
+    const engine = await startDataFolderEngine(settings.dataDir, engineOptions(options));
+    connection.localEngine = engine;
+    return { baseUrl: engine.url, legacyBaseUrl: engine.legacyUrl };
+  } catch (error) {
+    if (!(error instanceof LocalEngineBusyError)) throw error;
+    const running = readEngineAddress(settings.dataDir);
+    return running && { baseUrl: running.url, legacyBaseUrl: running.legacyUrl };
   }
 }
 

@@ -6,6 +6,7 @@ import type { COMMANDS, SettingsView } from '../../shared/bridge/contract.ts';
 import { describeIssues } from '../../shared/contract/issues.ts';
 import { invalidInput } from '../../shared/errors.ts';
 import { CacheFolderError, cacheOwnerId, claimCacheFolder } from '../cache/folder.ts';
+import { copyCacheFiles, removeOldCacheFiles, type CacheMove, type MoveProgress } from '../cache/move-folder.ts';
 import type { OutputFormat } from '../cache/outputs.ts';
 import type { SettingsRepository } from '../store/settings-table.ts';
 import type { AppSession } from './app-session.ts';
@@ -54,6 +55,10 @@ export async function updateSettings(
   const { settings, profiles } = session;
   // First, so a refused folder changes nothing: the folder the cache will use, its own (see cache/folder.ts).
   const cacheDir = update.cache?.dir === undefined ? undefined : claimCacheDir(session, update.cache.dir, notice);
+  // The cached files go with the folder (copied before anything is saved: a move that fails changes nothing).
+  const from = session.services.cache.dir;
+  const move =
+    cacheDir !== undefined && cacheDir !== from ? await copyCache(session, from, cacheDir, notice) : undefined;
   if (update.outputFormats) {
     const formats = outputFormatsSetting.safeParse(update.outputFormats);
     if (!formats.success)
@@ -83,7 +88,63 @@ export async function updateSettings(
     rebuild = true;
   }
   if (rebuild) await session.rebuild();
+  if (move && cacheDir !== undefined) await finishMove(session, from, cacheDir, move, notice);
   return settingsView(session);
+}
+
+/** Copies the cache's files to its new folder, saying how far it got; refused (nothing changed) when one fails. */
+async function copyCache(
+  session: AppSession,
+  from: string,
+  to: string,
+  notice: (line: string) => void,
+): Promise<CacheMove> {
+  let said = 0;
+  const onProgress = (p: MoveProgress) => {
+    if (p.files < p.totalFiles && Date.now() - said < 1000) return;
+    said = Date.now();
+    notice(
+      `Moving the cache to ${to}: ${p.files} of ${p.totalFiles} file(s), ${mib(p.bytes)} of ${mib(p.totalBytes)}.`,
+    );
+  };
+  try {
+    const move = await copyCacheFiles(session.services.store, from, to, { onProgress });
+    if (move.missing.length > 0)
+      notice(
+        `${move.missing.length} cached output(s) were missing from ${from}: they are downloaded again when next needed.`,
+      );
+    return move;
+  } catch (error) {
+    if (error instanceof CacheFolderError)
+      throw invalidInput('The cache folder', [{ path: 'cache.dir', message: error.message }]);
+    throw error;
+  }
+}
+
+/**
+ * Once the new folder is in use: copies what finished downloading into the old one meanwhile, then removes the
+ * old folder's files. Left in place when the new cache is not in the folder moved to (it could not be opened).
+ */
+async function finishMove(
+  session: AppSession,
+  from: string,
+  to: string,
+  move: CacheMove,
+  notice: (line: string) => void,
+): Promise<void> {
+  const { cache, store } = session.services;
+  if (cache.dir !== to) return;
+  try {
+    const late = await copyCacheFiles(store, from, to, { done: move.copied });
+    await removeOldCacheFiles(from, cacheOwnerId(session.settingsDb), late.copied);
+    notice(`The cache moved to ${to} (${late.copied.size} file(s)); its old folder ${from} was emptied.`);
+  } catch (error) {
+    notice(`warning: ${(error as Error).message}`);
+  }
+}
+
+function mib(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 }
 
 /** The chosen folder, or its subfolder when it holds other files; refused when neither can be the cache's. */

@@ -156,6 +156,17 @@ export class Downloader {
         }
         const retry = error instanceof Retry ? error : classify(req, state, error);
         if (retry instanceof DownloadError) throw retry;
+        if (!refreshed && req.refreshUrl !== undefined && (error as { code?: unknown }).code === 'ECONNREFUSED') {
+          // Nobody listens at the link's address any more (the embedded engine of another process of the data
+          // folder ended; the job, read again, names the address of the engine serving the folder now).
+          refreshed = true;
+          const fresh = await req.refreshUrl().catch(() => undefined);
+          if (fresh !== undefined && fresh !== state.url) {
+            state.url = fresh;
+            attempt--; // a fresh link is not a retry
+            continue;
+          }
+        }
         if (retry.restart) await discard(req.partPath, state);
         if (attempt >= this.#retry.maxAttempts) {
           throw new DownloadError(

@@ -10,6 +10,7 @@ import { normaliseStatus } from '../../shared/contract/lifecycle.ts';
 import { RequestBudget } from './budget.ts';
 import { canObserve, observe, type Observation, type TrackedRef } from './resources.ts';
 import { OtherProcessChanges } from './other-processes.ts';
+import { claimRead, DEFAULT_CLAIM_LEASE_MS, type ReadClaim } from './read-claim.ts';
 import { DEFAULT_TIMING, nextPollDelay, type PollTiming } from './schedule.ts';
 
 export interface TrackerEvents {
@@ -43,6 +44,11 @@ export interface TrackerOptions {
    */
   followIntervalMs?: number;
   onFinished?: FinishedHook;
+  /**
+   * How long the claim of a read lasts unless renewed (read-claim.ts; default 30 s): a reader killed or
+   * stopped while it reads leaves the job to the next reader of the data folder after this long.
+   */
+  claimLeaseMs?: number;
   /** Where the jobs this tracker adds are made (the connection it reads from); default: unknown (null). */
   origin?: JobOrigin;
   now?: () => number;
@@ -71,6 +77,9 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
   readonly #now: () => number;
   readonly #random: () => number;
   readonly #inFlight = new Map<string, Promise<void>>();
+  /** The claims of the reads in flight (renewed while they last). */
+  readonly #claims = new Map<string, ReadClaim>();
+  readonly #claimLeaseMs: number;
   readonly #abort = new AbortController();
   #timer: NodeJS.Timeout | undefined;
   readonly #followIntervalMs: number;
@@ -97,6 +106,7 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
     this.#random = options.random ?? Math.random;
     this.#createdAt = this.#now();
     this.#followIntervalMs = options.followIntervalMs ?? 500;
+    this.#claimLeaseMs = options.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS;
   }
 
   /**
@@ -123,7 +133,7 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
 
   /**
    * Reports what other processes of this data folder do to jobs as this tracker's events (other-processes.ts),
-   * and schedules the jobs they add. Each read stays one process's: markPolling is a claim.
+   * and schedules the jobs they add. Each read stays one process's: it is claimed, for a lease (read-claim.ts).
    */
   #followOtherProcesses(): void {
     if (this.#followIntervalMs <= 0) return;
@@ -267,7 +277,7 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
     clearTimeout(this.#timer);
     // Another process of the data folder may have read a watched job and planned its next read late.
     for (const id of this.#watched.keys()) this.#store.jobs.pollBy(id, this.#now() + this.#timing.steadyFloorMs);
-    const next = this.#store.jobs.nextDueAt(); // jobs being read have no next time until their read ends
+    const next = this.#store.jobs.nextDueAt(); // a job being read is due when its claim runs out unrenewed
     if (next === undefined) return;
     const at = Math.max(next, this.budget.pausedUntil);
     this.#timer = setTimeout(() => this.#tick(), Math.max(0, at - this.#now()));
@@ -276,11 +286,28 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
   #tick(): void {
     const now = this.#now();
     const free = this.budget.maxConcurrent * 4;
+    const lease = { now: this.#now, leaseMs: this.#claimLeaseMs };
     for (const job of this.#store.jobs.due(now, free + this.#inFlight.size)) {
-      if (this.#inFlight.has(job.id)) continue;
-      if (!this.#store.jobs.markPolling(job.id, now)) continue; // another process of this data folder reads it
-      if (job.remoteId === null || !canObserve(job.kind)) continue; // nothing to read: no longer due
+      if (this.#inFlight.has(job.id)) {
+        // Its read is still under way here but its claim ran out (this process was stopped or busy): claimed
+        // again, unless another reader took it over meanwhile.
+        this.#claims.get(job.id)?.release();
+        const again = claimRead(this.#store, job.id, lease);
+        if (again) this.#claims.set(job.id, again);
+        else this.#claims.delete(job.id);
+        continue;
+      }
+      const claim = claimRead(this.#store, job.id, lease);
+      if (claim === undefined) continue; // another process of this data folder reads it
+      if (job.remoteId === null || !canObserve(job.kind)) {
+        claim.release();
+        this.#store.jobs.schedule(job.id, null, now); // nothing to read: no longer due
+        continue;
+      }
+      this.#claims.set(job.id, claim);
       const read = this.#read(job).finally(() => {
+        this.#claims.get(job.id)?.release();
+        this.#claims.delete(job.id);
         this.#inFlight.delete(job.id);
         this.#arm();
       });

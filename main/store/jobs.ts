@@ -199,6 +199,7 @@ export class JobsRepository {
   readonly #nextDueAt: StatementSync;
   readonly #activeByRemote: StatementSync;
   readonly #markPolling: StatementSync;
+  readonly #renewClaim: StatementSync;
   readonly #markOutputsFetched: StatementSync;
   readonly #pollBy: StatementSync;
   readonly #changedSince: StatementSync;
@@ -228,10 +229,15 @@ export class JobsRepository {
     this.#activeByRemote = db.prepare(
       'SELECT * FROM jobs WHERE final = 0 AND remote_id = ? ORDER BY created_at, rowid',
     );
-    // A claim: of two processes on one data folder that find the same read due, one gets it.
-    this.#markPolling = db.prepare(
-      'UPDATE jobs SET next_poll_at = NULL, last_polled_at = :now WHERE id = :id AND next_poll_at IS NOT NULL AND next_poll_at <= :now',
-    );
+    // A claim: of two processes on one data folder that find the same read due, one gets it, for a lease: the
+    // read is due again (for anyone) when the lease runs out unless its holder renews it. A holder killed or
+    // stopped (kill -9, SIGSTOP, Ctrl-C at the wrong moment) so never keeps the job unread.
+    this.#markPolling = db.prepare(`
+      UPDATE jobs SET next_poll_at = :until, claimed_until = :until, last_polled_at = :now
+      WHERE id = :id AND final = 0 AND next_poll_at IS NOT NULL AND next_poll_at <= :now`);
+    this.#renewClaim = db.prepare(`
+      UPDATE jobs SET next_poll_at = :until, claimed_until = :until
+      WHERE id = :id AND final = 0 AND claimed_until = :held`);
     this.#changedSince = db.prepare(
       'SELECT * FROM jobs WHERE updated_at >= :since OR id IN (SELECT value FROM json_each(:ids)) ORDER BY created_at, rowid',
     );
@@ -250,14 +256,18 @@ export class JobsRepository {
         updated_at = :now
       WHERE id = :id RETURNING *`);
     this.#schedule = db.prepare(`
-      UPDATE jobs SET next_poll_at = :next_poll_at, last_polled_at = :now, poll_count = poll_count + 1, updated_at = :now
+      UPDATE jobs SET next_poll_at = :next_poll_at, claimed_until = NULL, last_polled_at = :now, poll_count = poll_count + 1,
+        updated_at = :now
       WHERE id = :id RETURNING *`);
     this.#attachRemote = db.prepare(`
-      UPDATE jobs SET remote_id = :remote_id, next_poll_at = :now, updated_at = :now,
+      UPDATE jobs SET remote_id = :remote_id, next_poll_at = :now, claimed_until = NULL, updated_at = :now,
         state = CASE WHEN state = 'submission_unknown' THEN 'queued' ELSE state END
       WHERE id = :id AND (remote_id IS NULL OR remote_id = :remote_id) RETURNING *`);
     this.#markOutputsFetched = db.prepare('UPDATE jobs SET outputs_fetched = 1 WHERE id = ? RETURNING *');
-    this.#pollBy = db.prepare('UPDATE jobs SET next_poll_at = :at WHERE id = :id AND final = 0 AND next_poll_at > :at');
+    // A read under way (claimed) is left alone: its holder plans the next one when it ends.
+    this.#pollBy = db.prepare(
+      'UPDATE jobs SET next_poll_at = :at WHERE id = :id AND final = 0 AND next_poll_at > :at AND claimed_until IS NULL',
+    );
   }
 
   insert(job: NewJob): JobRecord {
@@ -355,11 +365,20 @@ export class JobsRepository {
   }
 
   /**
-   * A read of the job starts: it is not due again until `schedule` sets its next time. False when the read
-   * is no longer due (another process on this data folder took it): this one does not read.
+   * A read of the job starts, claimed until `until` (a lease): it is not due again until `schedule` sets its
+   * next time, or the lease runs out unrenewed (its holder died or stopped) and another reader takes it over.
+   * False when the read is no longer due (another process on this data folder took it): this one does not read.
    */
-  markPolling(id: string, now: number): boolean {
-    return Number(this.#markPolling.run({ id, now }).changes) === 1;
+  markPolling(id: string, now: number, until: number): boolean {
+    return Number(this.#markPolling.run({ id, now, until }).changes) === 1;
+  }
+
+  /**
+   * Extends the claim taken until `held` to `until`; false when it is no longer this holder's (the job ended,
+   * was scheduled, or its lease ran out and another reader took it over).
+   */
+  renewClaim(id: string, held: number, until: number): boolean {
+    return Number(this.#renewClaim.run({ id, held, until }).changes) === 1;
   }
 
   /** Jobs updated at or after `since`, and the jobs `ids`, oldest first (what another process may have changed). */

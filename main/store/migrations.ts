@@ -107,4 +107,13 @@ const V4_JOB_ORIGIN = `
 ALTER TABLE jobs ADD COLUMN origin TEXT CHECK (origin IS NULL OR origin IN ('local-engine', 'service'));
 `;
 
-export const MIGRATIONS: readonly Migration[] = [V1_INITIAL, V2_CACHE, V3_JOB_NAMES, V4_JOB_ORIGIN];
+/**
+ * A read of a job is a lease: `claimed_until` is when the claim of the process reading it runs out unless it
+ * renews it (its `next_poll_at` is the same time, so the read is due again for any process once it has run
+ * out: a holder killed or stopped never keeps a job unread). Null: nobody is reading it.
+ */
+const V5_READ_LEASE = `
+ALTER TABLE jobs ADD COLUMN claimed_until INTEGER;
+`;
+
+export const MIGRATIONS: readonly Migration[] = [V1_INITIAL, V2_CACHE, V3_JOB_NAMES, V4_JOB_ORIGIN, V5_READ_LEASE];

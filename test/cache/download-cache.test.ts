@@ -2,6 +2,7 @@
 // links that expire are refreshed, broken downloads never enter the cache, eviction and verification.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open, utimes } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -145,6 +146,30 @@ describe('download cache', () => {
     expect(reads).toBe(1); // one re-read served the six refused links
     expect(h.engine.faults.requestCount('files') - before).toBe(12); // each: 403, then the fresh link
     expect(h.store.jobs.require(done!.id).outputsFetched).toBe(true);
+  });
+
+  it('a link whose address no longer answers (the engine that served it ended) is fetched from the address a fresh read names', async () => {
+    const { engine, store, dir } = await engineAndStore();
+    const cache = makeCache(store, dir);
+    const file = await hostFile(engine, 'big/moved.glb', 64 * 1024);
+    const gone = createServer();
+    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+    const deadPort = (gone.address() as AddressInfo).port;
+    await new Promise((resolve) => gone.close(resolve));
+    const stale = new URL(file.url());
+    stale.port = String(deadPort);
+    let reads = 0;
+    const path = await cache.fetchOutput({
+      sessionId: 'SESSION_moved',
+      kind: 'glb',
+      url: stale.toString(),
+      refreshUrl: async () => {
+        reads++;
+        return file.url();
+      },
+    });
+    expect(await sha256File(path)).toBe(file.sha256);
+    expect(reads).toBe(1);
   });
 
   it('never caches a truncated body: the download resumes, or fails and keeps the bytes for later', async () => {

@@ -93,8 +93,18 @@ describe('jobs of another process on the same data folder', () => {
       });
       expect(one.jobs.due(2000, 10).map((j) => j.id)).toEqual([job.id]);
       expect(two.jobs.due(2000, 10).map((j) => j.id)).toEqual([job.id]);
-      expect(one.jobs.markPolling(job.id, 2000)).toBe(true);
-      expect(two.jobs.markPolling(job.id, 2000)).toBe(false);
+      expect(one.jobs.markPolling(job.id, 2000, 32_000)).toBe(true);
+      expect(two.jobs.markPolling(job.id, 2000, 32_000)).toBe(false);
+      // A watcher of the other process does not bring a claimed read forward; the holder renews its lease.
+      two.jobs.pollBy(job.id, 3000);
+      expect(two.jobs.due(20_000, 10)).toEqual([]);
+      expect(one.jobs.renewClaim(job.id, 32_000, 50_000)).toBe(true);
+      expect(two.jobs.markPolling(job.id, 40_000, 70_000)).toBe(false);
+      // The lease runs out unrenewed (its holder died or was stopped): the read is due again and taken over,
+      // and the old holder can no longer renew it.
+      expect(two.jobs.due(50_000, 10).map((j) => j.id)).toEqual([job.id]);
+      expect(two.jobs.markPolling(job.id, 50_000, 80_000)).toBe(true);
+      expect(one.jobs.renewClaim(job.id, 50_000, 90_000)).toBe(false);
       // The other process's connection sees the commit: its data version moved.
       const before = two.jobs.dataVersion();
       one.jobs.schedule(job.id, 5000, 2000);
