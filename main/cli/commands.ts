@@ -2,7 +2,6 @@
 // the command line. Their arguments, options and help are in the command table (command-table.ts).
 import type { EndpointId } from '../../shared/contract/index.ts';
 import type { CallArgs } from '../api/client.ts';
-import { inspectFile } from '../files/inspect.ts';
 import { findCommand, waitsFor } from './command-table.ts';
 import { imageArgument, parseNumber, parseNumberList } from './values.ts';
 import { UsageError } from './usage-error.ts';
@@ -103,6 +102,7 @@ const BUILDERS: Record<string, Build> = {
     const url = str(v, 'url');
     if (url !== undefined) return { body: { mesh_url: url } };
     const file = need(p, 1, '<file.fbx|file.zip> (or --url URL)')[0]!;
+    const { inspectFile } = await import('../files/inspect.ts'); // an upload's check, loaded when a file is given
     const inspected = await inspectFile(file);
     if (inspected.kind === 'image')
       throw new UsageError(

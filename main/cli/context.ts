@@ -1,6 +1,7 @@
 // What every command gets: its I/O, parsed values, settings and a way to build the services.
 import { existsSync } from 'node:fs';
 import { resolveConnection, savedProfile, type ResolvedConnection, type SavedProfile } from '../app/connection.ts';
+import type { ReadClient } from '../app/read-client.ts';
 import type { Services, ServiceOptions } from '../app/services.ts';
 import { ProfileStore, SessionKeyVault } from '../config/profiles.ts';
 import { resolveDataDir, type ConnectionSettings } from '../config/data-dir.ts';
@@ -33,6 +34,8 @@ export interface CommandContext {
   /** Secrets to redact from everything printed; commands add the keys they use. */
   secrets: string[];
   services(options?: ServiceOptions): Promise<Services>;
+  /** A client for reads only (main/app/read-client.ts): against a service, none of the database, tracker or cache. */
+  readClient(): Promise<ReadClient>;
 }
 
 export function str(values: Values, key: string): string | undefined {

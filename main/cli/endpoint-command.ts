@@ -5,11 +5,9 @@ import { fileNameOf } from '../../shared/url-name.ts';
 import { readEndpointOfCreate } from '../../shared/kinds/index.ts';
 import type { EndpointCommand } from './commands.ts';
 import { printJson, str, timeoutOf, type CommandContext } from './context.ts';
-import { checkCost, costJson } from './cost-check.ts';
 import { formatBytes } from '../files/limits.ts';
 import { formatResult } from './format.ts';
 import { UsageError } from './usage-error.ts';
-import { waitForJobs } from './wait-jobs.ts';
 
 export async function runEndpointCommand(command: EndpointCommand, ctx: CommandContext): Promise<number> {
   const call = await command.build(ctx.positionals, ctx.values);
@@ -25,13 +23,23 @@ export async function runEndpointCommand(command: EndpointCommand, ctx: CommandC
     throw new UsageError(`--wait does not apply to "${command.name}": it does not start a job that can be followed.`);
   if (operationId !== undefined && !mutating)
     throw new UsageError(`--operation-id applies to commands that create something, not to "${command.name}".`);
-  const services = await ctx.services();
-  try {
-    if (!mutating) {
-      const data = await services.client.call(command.endpoint, call);
+  if (!mutating) {
+    const read = await ctx.readClient();
+    try {
+      const data = await read.client.call(command.endpoint, call);
       ctx.io.stdout(`${ctx.values.json ? JSON.stringify(data, null, 2) : formatResult(command.endpoint, data)}\n`);
       return 0;
+    } finally {
+      await read.close();
     }
+  }
+  // A create's price check and its --wait (the cache behind it) are loaded only for creates: a read needs neither.
+  const [{ checkCost, costJson }, { waitForJobs }] = await Promise.all([
+    import('./cost-check.ts'),
+    import('./wait-jobs.ts'),
+  ]);
+  const services = await ctx.services();
+  try {
     // A replay of a journaled operation sends nothing new: no price to show.
     const replay = operationId !== undefined && services.store.journal.get(operationId) !== undefined;
     // A bad value is refused before anything is sent, even the read of the balance the price needs.

@@ -132,6 +132,7 @@ async function runCommand(
       : await resolveCliConnection(values, redacted, secrets);
   const speedText = str(values, 'engine-speed');
   const engineSpeed = speedText === undefined ? undefined : parseNumber('engine-speed', speedText);
+  const engineOptions = { ...(engineSpeed !== undefined && { engineSpeed }), ...engineCreditsOf(io.env) };
   const ctx: CommandContext = {
     io: redacted,
     values,
@@ -141,13 +142,16 @@ async function runCommand(
     services: async (options) => {
       // The composition root (client, database, tracker, cache; the engine only in embedded mode), when a command needs it.
       const { createServices, localEngineKey } = await import('../app/services.ts');
-      const services = await createServices(settings, {
-        ...(engineSpeed !== undefined && { engineSpeed }),
-        ...engineCreditsOf(io.env),
-        ...options,
-      });
+      const services = await createServices(settings, { ...engineOptions, ...options });
       if (services.mode === 'embedded') secrets.push(localEngineKey(settings.dataDir));
       return services;
+    },
+    readClient: async () => {
+      // A read needs the client alone; in embedded mode that is the composition root's (with its engine).
+      const { createReadClient } = await import('../app/read-client.ts');
+      const read = await createReadClient(settings, engineOptions);
+      if (read.mode === 'embedded') secrets.push((await import('../app/services.ts')).localEngineKey(settings.dataDir));
+      return read;
     },
   };
   const load = RUNS[name];

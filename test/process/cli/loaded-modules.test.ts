@@ -76,7 +76,7 @@ describe('what a command loads', () => {
     expect(matching(run.urls, EXPORT)).toEqual([]);
   });
 
-  it('list against a service loads the client but not the engine (only its price list) nor Babylon', async () => {
+  it('list against a service loads the client, but not the engine, the tracker, the cache nor Babylon', async () => {
     const service = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
@@ -118,11 +118,12 @@ describe('what a command loads', () => {
       expect(run.urls.some((u) => u.endsWith('/main/api/client.ts'))).toBe(true);
       expect(matching(run.urls, BABYLON)).toEqual([]);
       expect(matching(run.urls, EXPORT)).toEqual([]);
-      // The price list of the embedded engine (main/app/costs.ts) is all of the engine a service's list needs.
-      expect(matching(run.urls, ENGINE).map((u) => u.replace(/.*\/main\/engine\//, ''))).toEqual(
-        expect.not.arrayContaining(['engine.ts', 'router.ts', 'inputs.ts']),
+      // A read needs the client alone (main/app/read-client.ts): no engine, no tracker, no download cache, no
+      // upload inspection (yauzl), no composition root.
+      expect(matching(run.urls, ENGINE)).toEqual([]);
+      expect(matching(run.urls, /\/main\/(jobs|cache)\/|\/main\/app\/services\.ts|\/node_modules\/yauzl\//)).toEqual(
+        [],
       );
-      expect(matching(run.urls, /\/main\/engine\/(character|sessions|generate|outputs)\//)).toEqual([]);
     } finally {
       service.close();
     }
