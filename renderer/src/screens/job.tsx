@@ -1,7 +1,7 @@
 // One job: status, progress, its cached files, and the resource as the service last reported it. The
 // preview opens an OBJ from inside the session's zip (MTL and textures beside it); a retopology job links to
 // the compare view against its original mesh when the cache holds it (jobs.original), or says why not.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { CachedOutput, CommandOutput, JobView } from '../../../shared/bridge/contract.ts';
 import { getBridge } from '../../bridge/index.ts';
 import { jobDef, kindLabel, outputLabelOf } from '../../../shared/kinds/index.ts';
@@ -10,7 +10,7 @@ import { formatOutputKind } from '../../../shared/output-kind.ts';
 import type { UrlSource } from '../../viewer/index.ts';
 import { AnimationPanel } from './viewer/animation-job.tsx';
 import { ExportPanel } from './viewer/export-panel.tsx';
-import { ModelViewer } from './viewer/model-viewer.tsx';
+import { ModelViewer, type ShownModel } from './viewer/model-viewer.tsx';
 import { LocalEngineBadge } from '../components/local-engine.tsx';
 import { ErrorBox, Progress, Section, StateBadge, TableHead } from '../components/ui.tsx';
 import { loadOutputs, useOutputs, useViewerSource } from '../outputs.ts';
@@ -72,7 +72,7 @@ function PreviewPanel({ outputs, job }: { outputs: CachedOutput[] | undefined; j
   // only when the file changes, so the viewer does not reload on every outputs event.
   const source = useViewerSource(outputs, picked);
   const original = useOriginal(job);
-  const stage = useRef<HTMLDivElement>(null);
+  const [shown, setShown] = useState<ShownModel | undefined>();
   if (!source) return null;
   // An older-flow session with both meshes compares its preview with the refined one.
   const withPreview =
@@ -105,11 +105,11 @@ function PreviewPanel({ outputs, job }: { outputs: CachedOutput[] | undefined; j
           {original.reason}
         </p>
       )}
-      <div ref={stage} data-model={source.name}>
-        <ModelViewer source={source} label={`${jobTitle(job)} (${source.name})`} />
+      <div data-model={source.name}>
+        <ModelViewer source={source} label={`${jobTitle(job)} (${source.name})`} onShown={setShown} />
       </div>
       <h3 id="job-export">Export to a project</h3>
-      <ExportPanel job={job} stage={() => stage.current} />
+      <ExportPanel job={job} shown={shown} />
     </Section>
   );
 }
