@@ -25,8 +25,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // The embedded engine is a package of its own: it imports only the layer below both it and the app.
   engine: ['files', 'serve', 'durable', 'images', 'formats', 'mesh'],
   app: ['api', 'store', 'config', 'jobs', 'files', 'cache', 'export', 'engine', 'durable', 'images', 'mesh'],
-  host: ['app', 'api', 'store', 'config', 'jobs', 'files', 'cache', 'export', 'serve', 'durable'],
-  cli: ['app', 'api', 'store', 'config', 'jobs', 'files', 'cache', 'export'],
+  // host/ and cli/ reach the tracker and the journal (cli/ the cache too) only through the use cases of app/.
+  host: ['app', 'api', 'store', 'config', 'files', 'cache', 'export', 'serve', 'durable'],
+  cli: ['app', 'api', 'store', 'config', 'files', 'export'],
   electron: ['app', 'host', 'config', 'store'],
 };
 

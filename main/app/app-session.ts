@@ -18,6 +18,7 @@ import {
   type ConnectionSources,
   type ResolvedConnection,
 } from './connection.ts';
+import { pullMissingOutputs } from './pull-outputs.ts';
 import type { Services } from './services.ts';
 
 export interface AppSessionOptions {
@@ -57,6 +58,8 @@ export class AppSession {
   #services!: Services;
   #connection!: ResolvedConnection;
   #detach: () => void = () => undefined;
+  /** The downloads at start of the outputs not all cached (pull-outputs.ts pullMissingOutputs); never rejects. */
+  #pulling: Promise<unknown> = Promise.resolve();
 
   private constructor(options: AppSessionOptions) {
     this.dataDir = options.dataDir;
@@ -116,12 +119,14 @@ export class AppSession {
     await next.startWebhooks().catch((error: unknown) => this.#options.webhooksFailed(error));
     next.tracker.start();
     next.health.start();
+    this.#pulling = pullMissingOutputs(next);
   }
 
   async close(): Promise<void> {
     this.#options.stopWork();
     this.#detach();
     await this.#services.close();
+    await this.#pulling; // its downloads were stopped with the cache: nothing runs past close
     this.settingsDb.close();
   }
 

@@ -1,4 +1,4 @@
-// Cancel and retry a job: the same use cases for the app (bridge) and the CLI.
+// Cancel, retry and reconcile jobs: the same use cases for the app (bridge) and the CLI.
 // - Cancel stops following a job here: the service offers no cancel, so it may still finish there.
 // - Retry sends a failed, cancelled or abandoned job's recorded request again, through the submission
 //   journal, and never pays twice: a job whose own create may have reached the service (its answer was
@@ -13,6 +13,7 @@ import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import type { JournalEntry } from '../store/journal.ts';
 import type { SubmitOutcome } from '../jobs/submit.ts';
+import { reconcileJournal, type ReconcileRequest, type ReconcileResult } from '../jobs/reconcile.ts';
 import type { Services } from './services.ts';
 
 /** The raw status of a job the user stopped following here (the lifecycle has no `cancelled`). */
@@ -130,4 +131,16 @@ function lastAttempt(store: Store, job: JobRecord): { entry?: JournalEntry; next
   )
     entry = found;
   return { ...(entry && { entry }), next: n };
+}
+
+/**
+ * Lost submissions (created here, their answer lost): each searched for at the service, attached to the
+ * session the user found, or abandoned (main/jobs/reconcile.ts), for the CLI's `reconcile` and the app alike.
+ */
+export function reconcileSubmissions(
+  services: Pick<Services, 'store' | 'client' | 'tracker'>,
+  request: ReconcileRequest,
+): Promise<ReconcileResult[]> {
+  const { store, client, tracker } = services;
+  return reconcileJournal({ store, client, tracker }, request);
 }

@@ -1,11 +1,70 @@
-// The library's own use cases: rename a job, delete jobs from the library. A delete is local: the job's
+// The library's own use cases: list it (filtered, sorted, a page), rename a job, delete jobs from the library,
+// list the cached models (the compare view's choices). A delete is local: the job's
 // record, the steps of its older-flow session, and its cached files (unless another job of the library
 // uses the same session); the service keeps its copy, and the answer says so.
 import { conflict, invalidInput } from '../../shared/errors.ts';
 import { deleteSessionFiles } from '../cache/session-files.ts';
 import type { DownloadCache } from '../cache/download-cache.ts';
 import type { Store } from '../store/database.ts';
-import type { JobRecord } from '../store/jobs.ts';
+import type { JobFilter, JobRecord, JobSort } from '../store/jobs.ts';
+import type { CacheEntry } from '../store/cache-entries.ts';
+import type { ModelFileFormat } from '../../shared/model-formats.ts';
+import { isAnimatedModel, modelFormat, parseOutputKind } from '../../shared/output-kind.ts';
+
+/** What the library shows: `state: 'active'` (or `active`) is every job not ended yet; `group`, one entry per older-flow session. */
+export interface LibraryQuery extends Omit<JobFilter, 'final' | 'states'> {
+  active?: boolean | undefined;
+  state?: JobRecord['state'] | 'active' | undefined;
+  sort?: JobSort | undefined;
+  limit?: number | undefined;
+  offset?: number | undefined;
+}
+
+/** A page of the library, and how many entries match in all. */
+export function listLibrary(store: Store, query: LibraryQuery): { jobs: JobRecord[]; total: number } {
+  const filter: JobFilter = {
+    ...((query.active || query.state === 'active') && { final: false }),
+    ...(query.state !== undefined && query.state !== 'active' && { states: [query.state] }),
+    ...(query.kinds && { kinds: query.kinds }),
+    ...(query.search && { search: query.search }),
+    ...(query.since !== undefined && { since: query.since }),
+    ...(query.until !== undefined && { until: query.until }),
+    ...(query.group && { group: true }),
+  };
+  const page = {
+    ...filter,
+    ...(query.sort && { sort: query.sort }),
+    ...(query.limit !== undefined && { limit: query.limit }),
+    ...(query.offset !== undefined && { offset: query.offset }),
+  };
+  return { jobs: store.jobs.list(page), total: store.jobs.count(filter) };
+}
+
+/** A complete cached file that holds a model, with the job of its session when the library has it. */
+export interface CachedModel {
+  entry: CacheEntry;
+  format: ModelFileFormat;
+  job: JobRecord | undefined;
+}
+
+/** Every complete cached model, the most recently used first (an animated one in the format its bytes are). */
+export function cachedModels(services: { store: Store; cache: DownloadCache }): CachedModel[] {
+  const { cache, store } = services;
+  const models: CachedModel[] = [];
+  for (const entry of cache.list().sort((a, b) => b.lastAccessAt - a.lastAccessAt)) {
+    if (entry.state !== 'complete') continue;
+    const kind = parseOutputKind(entry.kind);
+    const animated = isAnimatedModel(kind) ? animatedFormat(cache.formatOf(entry)) : undefined;
+    const format = modelFormat(kind, animated);
+    if (format !== undefined) models.push({ entry, format, job: store.jobs.findByRemoteId(entry.sessionId) });
+  }
+  return models;
+}
+
+/** GLB or FBX, the formats an animated model comes in; anything else is no animated model. */
+function animatedFormat(format: string | undefined): 'glb' | 'fbx' | undefined {
+  return format === 'glb' || format === 'fbx' ? format : undefined;
+}
 
 /** The longest name kept. */
 export const MAX_NAME_LENGTH = 200;

@@ -4,8 +4,9 @@
 // decodes its textures) by the software rasterizer of main/mesh on a worker thread, with no GPU and no network, for jobs made by the app or the CLI alike. A render is kept as
 // the session's `thumbnail` output, so it is made once: a library of 1,000 jobs is never re-rendered,
 // and it is served, evicted and deleted with the session's other files.
-import { formatOutputKind, parseOutputKind, type OutputKind } from '../../shared/output-kind.ts';
-import { formatOfUrl } from '../../shared/file-format.ts';
+import { formatOutputKind } from '../../shared/output-kind.ts';
+import { formatOfUrl, type AnimatedFormat } from '../../shared/file-format.ts';
+import { jobModel } from '../../shared/kinds/job-model.ts';
 import { keepLocalOutput, localSource } from '../cache/local-output.ts';
 import type { DownloadCache } from '../cache/download-cache.ts';
 import type { CacheEntry } from '../store/cache-entries.ts';
@@ -53,46 +54,23 @@ export function cachedPicture(store: Store, sessionId: string | null): CacheEntr
   return undefined;
 }
 
-/** The cached model to render, best first: the refined mesh, the final one, the preview, an animation, a clip, a retopology. */
+/** The cached model to render: the job's model (shared/kinds/job-model.ts) among those this renderer reads, GLB and OBJ. */
 export function modelToRender(
   entries: readonly CacheEntry[],
 ): { entry: CacheEntry; format: 'glb' | 'obj' } | undefined {
-  let best: { entry: CacheEntry; format: 'glb' | 'obj'; rank: number } | undefined;
-  for (const entry of entries) {
-    if (entry.state !== 'complete') continue;
-    const ranked = rankModel(parseOutputKind(entry.kind), entry.urlKey);
-    if (ranked !== undefined && (best === undefined || ranked.rank < best.rank)) best = { entry, ...ranked };
-  }
-  return best && { entry: best.entry, format: best.format };
+  const best = jobModel(
+    entries.filter((e) => e.state === 'complete'),
+    { formats: RENDERED, animatedFormat: (e) => animatedFormatOfUrl(e.urlKey) },
+  );
+  return best && { entry: best.output, format: best.format as 'glb' | 'obj' };
 }
 
-/** An animated model is drawn when it is a GLB: the service's are FBX (their URL says so), which this renderer does not read. */
-const animatedGlb = (urlKey: string | undefined) => {
-  const format = urlKey === undefined ? undefined : formatOfUrl(urlKey);
-  return format === undefined || format === 'glb';
-};
+const RENDERED = ['glb', 'obj'] as const;
 
-function rankModel(
-  kind: OutputKind | undefined,
-  urlKey: string | undefined,
-): { rank: number; format: 'glb' | 'obj' } | undefined {
-  switch (kind?.type) {
-    case 'mesh': {
-      if (kind.format !== 'glb' && kind.format !== 'obj') return undefined;
-      const stage = { polished: 0, final: 1, preview: 2 }[kind.stage];
-      return { rank: stage * 2 + (kind.format === 'glb' ? 0 : 1), format: kind.format };
-    }
-    case 'animation':
-      return animatedGlb(urlKey) ? { rank: 6, format: 'glb' } : undefined;
-    case 'input-mesh':
-      return undefined; // the animation's input, in any format: its animation is rendered instead
-    case 'clip':
-      return kind.format === 'model' && animatedGlb(urlKey) ? { rank: 7, format: 'glb' } : undefined;
-    case 'retopology':
-      return kind.file === 'obj' ? { rank: 8 + kind.index, format: 'obj' } : undefined;
-    default:
-      return undefined;
-  }
+/** An animated model's format as its URL says (the service's are FBX, which this renderer does not read). */
+function animatedFormatOfUrl(urlKey: string | undefined): AnimatedFormat | undefined {
+  const format = urlKey === undefined ? undefined : formatOfUrl(urlKey);
+  return format === 'glb' || format === 'fbx' ? format : undefined;
 }
 
 /**

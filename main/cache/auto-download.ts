@@ -109,18 +109,24 @@ export async function fetchJobOutputs(
 
 /**
  * After a restart: downloads the outputs of every succeeded job whose outputs are not all cached yet
- * (the app quit during the downloads, or a download failed). `refresh` re-reads a job, e.g. `tracker.refresh`.
+ * (the app quit during the downloads, or a download failed), one job after another, each read again first;
+ * `include` says which jobs (default all). `refresh` re-reads a job, e.g. `tracker.refresh`. Called by app/pull-outputs.ts
+ * pullMissingOutputs when the app starts.
  */
 export async function downloadMissing(
   cache: DownloadCache,
   store: Store,
   refresh: (jobId: string) => Promise<JobRecord>,
   formats?: readonly OutputFormat[],
+  include: (job: JobRecord) => boolean = () => true,
 ): Promise<OutputsReport[]> {
   const reports: OutputsReport[] = [];
   for (const job of store.jobs.list({ final: true })) {
-    if (job.state === 'succeeded' && !job.outputsFetched)
-      reports.push(await fetchJobOutputs(cache, store, job, () => refresh(job.id), formats));
+    if (job.state !== 'succeeded' || job.outputsFetched || !include(job)) continue;
+    // Read again first: the links of the last read may have expired, or been the embedded engine's at
+    // another port. Offline, the links as last read are tried.
+    const fresh = await refresh(job.id).catch(() => job);
+    reports.push(await fetchJobOutputs(cache, store, fresh, () => refresh(job.id), formats));
   }
   return reports;
 }

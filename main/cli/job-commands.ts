@@ -1,8 +1,7 @@
 // jobs, job, wait, watch, cancel, retry, reconcile: the local record of every job, followed to its end.
-import { cancelJob, retryJob } from '../app/job-actions.ts';
+import { canFollow } from '../../shared/kinds/index.ts';
+import { cancelJob, reconcileSubmissions, retryJob } from '../app/job-actions.ts';
 import type { Services } from '../app/services.ts';
-import { reconcileJournal } from '../jobs/reconcile.ts';
-import { canObserve } from '../jobs/resources.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import { printJson, str, timeoutOf, type CommandContext } from './context.ts';
 import { checkCost, costJson, type CostFacts } from './cost-check.ts';
@@ -97,7 +96,7 @@ function waitJobs(ctx: CommandContext): Promise<number> {
   if (ctx.positionals.length === 0) throw new UsageError('missing argument: asset-studio wait <id>...');
   return withServices(ctx, (s) => {
     const jobs = ctx.positionals.map((ref) => findJob(s, ref));
-    const blind = jobs.find((j) => !j.final && !canObserve(j.kind));
+    const blind = jobs.find((j) => !j.final && !canFollow(j.kind));
     if (blind)
       throw new UsageError(
         `${blind.remoteId ?? blind.id} is a ${blind.kind}: the service offers no way to read it back, so it cannot be waited for.`,
@@ -114,7 +113,7 @@ function watchJobs(ctx: CommandContext): Promise<number> {
   return withServices(ctx, async (s) => {
     const ids = s.store.jobs
       .listActive()
-      .filter((j) => j.remoteId !== null && canObserve(j.kind))
+      .filter((j) => j.remoteId !== null && canFollow(j.kind))
       .map((j) => j.id);
     if (ids.length === 0) {
       if (ctx.values.json) printJson(ctx.io, []);
@@ -178,14 +177,11 @@ function retry(ctx: CommandContext): Promise<number> {
 
 function reconcile(ctx: CommandContext): Promise<number> {
   return withServices(ctx, async (s) => {
-    const results = await reconcileJournal(
-      { store: s.store, client: s.client, tracker: s.tracker },
-      {
-        operationId: ctx.positionals[0],
-        sessionCode: str(ctx.values, 'session'),
-        abandon: ctx.values.abandon === true,
-      },
-    );
+    const results = await reconcileSubmissions(s, {
+      operationId: ctx.positionals[0],
+      sessionCode: str(ctx.values, 'session'),
+      abandon: ctx.values.abandon === true,
+    });
     if (ctx.values.json)
       printJson(
         ctx.io,

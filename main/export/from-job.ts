@@ -4,15 +4,9 @@
 // its one GLB (clips.ts), or written one FBX per clip;
 // a retopology's OBJ comes with the MTL and textures the cache keeps beside it (cache/obj-companions.ts).
 import { jobDef } from '../../shared/kinds/index.ts';
+import { modelRank } from '../../shared/kinds/job-model.ts';
 import { fileNameOf } from '../../shared/url-name.ts';
-import {
-  formatOutputKind,
-  parseOutputKind,
-  type ClipNames,
-  type MeshFileFormat,
-  type MeshStage,
-  type OutputKind,
-} from '../../shared/output-kind.ts';
+import { formatOutputKind, parseOutputKind, type ClipNames, type OutputKind } from '../../shared/output-kind.ts';
 import { fetchJobOutputs } from '../cache/auto-download.ts';
 import type { DownloadCache } from '../cache/download-cache.ts';
 import type { OutputFormat } from '../cache/outputs.ts';
@@ -64,28 +58,16 @@ function animatedKind(format: FileFormat | undefined): FileKind | undefined {
   return format === 'glb' || format === 'fbx' ? format : undefined;
 }
 
-const mesh = (stage: MeshStage, format: MeshFileFormat) => formatOutputKind({ type: 'mesh', stage, format });
-const PREFERRED: Readonly<Record<'preview' | 'refine' | 'other', readonly string[]>> = {
-  preview: [mesh('preview', 'glb'), mesh('preview', 'usdz'), mesh('preview', 'zip')],
-  refine: [mesh('polished', 'glb'), mesh('final', 'glb'), mesh('polished', 'usdz'), mesh('final', 'usdz')],
-  other: [mesh('final', 'glb'), mesh('final', 'usdz')],
-};
-
-/** Cached outputs tried first: the final mesh (an animation's own GLB), except that the older flow's preview job exports its preview. */
-function preferred(step: JobRecord['step']): readonly string[] {
-  return step === 'preview' || step === 'refine'
-    ? PREFERRED[step]
-    : [...PREFERRED.other, formatOutputKind({ type: 'animation' })];
-}
-
 /**
  * Every cached output of the job's session that an export can write: at most one file per export kind,
  * except the MTL and textures that go with the OBJ taken (all of them, named as the OBJ names them).
  */
 export function exportSourcesOf(job: Pick<JobRecord, 'remoteId' | 'step'>, cache: DownloadCache): SourceFile[] {
   if (job.remoteId === null) return [];
-  const first = preferred(job.step);
-  const rank = (kind: string) => (first.includes(kind) ? first.indexOf(kind) : first.length);
+  // The job's model first (shared/kinds/job-model.ts: the refined mesh, the final one, the preview; the older
+  // flow's preview step its preview), so each export kind takes the best of its files; the other files after.
+  const rank = (key: string) =>
+    modelRank(parseOutputKind(key), { step: job.step, animated: 'glb' }) ?? Number.MAX_SAFE_INTEGER;
   const entries = cache
     .list()
     .filter((e) => e.sessionId === job.remoteId && e.state === 'complete')

@@ -6,4 +6,3 @@
 import '@babylonjs/core/Materials/standardMaterial.js';
 
 export { createViewer } from './scene/create-viewer.ts';
-export { boneCount, linkCameras, previewTransforms } from './sync.ts';

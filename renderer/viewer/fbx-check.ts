@@ -92,7 +92,7 @@ export interface FbxChecker {
 
 /** A small viewer on the canvas that opens picked files (Babylon is loaded on first use). */
 export async function createFbxChecker(canvas: HTMLCanvasElement): Promise<FbxChecker> {
-  const { createViewer, boneCount } = await loadBabylon();
+  const { createViewer } = await loadBabylon();
   const viewer = createViewer(canvas);
   return {
     async check(file) {
@@ -101,7 +101,7 @@ export async function createFbxChecker(canvas: HTMLCanvasElement): Promise<FbxCh
       const skeleton = fbxBones(new Uint8Array(await file.arrayBuffer()));
       return {
         stats,
-        bones: Math.max(boneCount(canvas), skeleton.bones.length),
+        bones: Math.max(viewer.boneCount(), skeleton.bones.length),
         warnings: [...skeletonWarnings(skeleton.bones, skeleton.skinned), ...poseWarnings(stats)],
       };
     },

@@ -1,6 +1,6 @@
 // What the UI (renderer/src/screens/viewer/) uses of the viewer, and all it may import from renderer/viewer/:
-// the types of the Viewer it drives, loadBabylon() for the Babylon side (viewer/babylon.js: createViewer,
-// linkCameras, previewTransforms, boneCount), the FBX check, and the glTF validator (its own chunk, loaded
+// the types of the Viewer it drives (its camera link, export preview and bone count included), loadBabylon()
+// for the Babylon side (viewer/babylon.js: createViewer), the FBX check, and the glTF validator (its own chunk, loaded
 // on first use). Nothing here imports Babylon: app.js stays free of it.
 export type { Babylon } from './load-babylon.ts';
 export { loadBabylon } from './load-babylon.ts';

@@ -1,22 +1,15 @@
-// Babylon-side helpers for the compare view, the export preview and the FBX check, in the viewer's lazy
-// chunk (imported with import()). They work on a viewer by its canvas: the scene is found through Babylon's
-// engine store, so the Viewer API (types.ts) stays as it is.
+// Babylon-side helpers for the compare view, the export preview and the FBX check, on a viewer's own scene:
+// create-viewer.ts carries them out as methods of the Viewer (linkCamera, previewTransforms, boneCount), so a
+// screen reaches them through the viewer its ModelViewer made, never through the page or Babylon's globals.
 //  - linkCameras: two viewers' cameras move together (alpha, beta, radius, target);
 //  - previewTransforms: the export's transforms applied to the shown model's root nodes;
 //  - boneCount: the bones of the shown model's skeletons.
 import type { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera.js';
-import { EngineStore } from '@babylonjs/core/Engines/engineStore.js';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector.js';
 import { TransformNode } from '@babylonjs/core/Meshes/transformNode.js';
 import type { Scene } from '@babylonjs/core/scene.js';
 import { aimCamera } from './scene/framing.ts';
 import type { PreviewTransforms } from './types.ts';
-
-/** The scene a viewer renders into this canvas, once the viewer exists. */
-export function sceneOf(canvas: HTMLCanvasElement): Scene | undefined {
-  const engine = EngineStore.Instances.find((e) => e.getRenderingCanvas() === canvas && !e.isDisposed);
-  return engine?.scenes[0];
-}
 
 const cameraOf = (scene: Scene) => scene.activeCamera as ArcRotateCamera | null;
 
@@ -24,47 +17,30 @@ const cameraOf = (scene: Scene) => scene.activeCamera as ArcRotateCamera | null;
  * Keeps the two viewers' cameras together: after one renders a frame with its camera moved, the other
  * takes the same alpha, beta, radius and target and renders once. Returns the unlink function.
  */
-export function linkCameras(a: HTMLCanvasElement, b: HTMLCanvasElement): () => void {
-  let stopped = false;
-  let detach = () => {};
+export function linkCameras(sa: Scene, sb: Scene): () => void {
   let last = '';
   const state = (c: ArcRotateCamera) =>
     [c.alpha, c.beta, c.radius, c.target.x, c.target.y, c.target.z].map((v) => v.toFixed(5)).join(' ');
-  const attach = (sa: Scene, sb: Scene) => {
-    const follow = (from: Scene, to: Scene) => () => {
-      const src = cameraOf(from);
-      const dst = cameraOf(to);
-      if (!src || !dst) return;
-      const now = state(src);
-      if (now === last) return;
-      last = now;
-      // The target first, keeping alpha/beta/radius (else they are recomputed from the old position).
-      dst.setTarget(src.target.clone(), false, true, true);
-      dst.alpha = src.alpha;
-      dst.beta = src.beta;
-      dst.radius = src.radius;
-      last = state(dst);
-      to.render();
-    };
-    const oa = sa.onAfterRenderObservable.add(follow(sa, sb));
-    const ob = sb.onAfterRenderObservable.add(follow(sb, sa));
-    detach = () => {
-      sa.onAfterRenderObservable.remove(oa);
-      sb.onAfterRenderObservable.remove(ob);
-    };
+  const follow = (from: Scene, to: Scene) => () => {
+    const src = cameraOf(from);
+    const dst = cameraOf(to);
+    if (!src || !dst) return;
+    const now = state(src);
+    if (now === last) return;
+    last = now;
+    // The target first, keeping alpha/beta/radius (else they are recomputed from the old position).
+    dst.setTarget(src.target.clone(), false, true, true);
+    dst.alpha = src.alpha;
+    dst.beta = src.beta;
+    dst.radius = src.radius;
+    last = state(dst);
+    to.render();
   };
-  // The viewers create their engines on their first load: wait for both.
-  const timer = setInterval(() => {
-    const sa = sceneOf(a);
-    const sb = sceneOf(b);
-    if (stopped || !sa || !sb) return;
-    clearInterval(timer);
-    attach(sa, sb);
-  }, 100);
+  const oa = sa.onAfterRenderObservable.add(follow(sa, sb));
+  const ob = sb.onAfterRenderObservable.add(follow(sb, sa));
   return () => {
-    stopped = true;
-    clearInterval(timer);
-    detach();
+    sa.onAfterRenderObservable.remove(oa);
+    sb.onAfterRenderObservable.remove(ob);
   };
 }
 
@@ -76,12 +52,7 @@ const PREVIEW = 'ExportPreviewRoot';
  * loader mirrors Z). Returns the model's box afterwards (x, y, z in the viewer's space), or undefined
  * when no model is shown.
  */
-export function previewTransforms(
-  canvas: HTMLCanvasElement,
-  t: PreviewTransforms,
-): { min: number[]; max: number[] } | undefined {
-  const scene = sceneOf(canvas);
-  if (!scene) return undefined;
+export function previewTransforms(scene: Scene, t: PreviewTransforms): { min: number[]; max: number[] } | undefined {
   // The model's roots (and its bounding box lines) go under the preview node; a model opened since is added.
   const roots = scene.rootNodes.filter(
     (n) => n !== scene.activeCamera && !scene.lights.includes(n as never) && n.name !== 'grid' && n.name !== PREVIEW,
@@ -155,6 +126,6 @@ function boundsOf(root: TransformNode): { min: Vector3; max: Vector3 } | undefin
 }
 
 /** Bones of all skeletons of the shown model. */
-export function boneCount(canvas: HTMLCanvasElement): number {
-  return sceneOf(canvas)?.skeletons.reduce((n, s) => n + s.bones.length, 0) ?? 0;
+export function boneCount(scene: Scene): number {
+  return scene.skeletons.reduce((n, s) => n + s.bones.length, 0);
 }

@@ -114,5 +114,14 @@ export interface Viewer extends ClipControls {
   shown(timeoutMs?: number): Promise<void>;
   /** The loaded model's textures, once they have all loaded (their sizes are known then). */
   textures(): Promise<TextureInfo[]>;
+  /**
+   * Shows the export's transforms on the model (scale, pivot, up axis, as main/export/transform.ts applies
+   * them) and reframes it; its box afterwards (x, y, z in the viewer's space), undefined with no model shown.
+   */
+  previewTransforms(transforms: PreviewTransforms): { min: number[]; max: number[] } | undefined;
+  /** The bones of the shown model's skeletons. */
+  boneCount(): number;
+  /** Moves this viewer's camera and the other's together, both ways (the compare view); returns the unlink. */
+  linkCamera(other: Viewer): () => void;
   dispose(): void;
 }

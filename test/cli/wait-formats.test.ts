@@ -25,4 +25,25 @@ describe('--wait and wait download the formats turned on in Settings', () => {
     expect(kinds).toContain('glb');
     expect(kinds.filter((k) => /obj|fbx|usdz|zip/.test(k))).toEqual([]);
   });
+
+  it('wait <id> with only GLB and images on caches no OBJ, FBX, USDZ or zip', async () => {
+    const dataDir = tempDataDir();
+    const store = openDatabase(databasePath(dataDir));
+    store.settings.set('outputFormats', ['glb', 'image']);
+    store.close();
+    const env = cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir });
+    const created = await runCli(
+      ['create-3d', realFixture('images', 'chair.png'), '--json', '--engine-speed', '500'],
+      env,
+    );
+    expect(created.code).toBe(0);
+    const { jobId } = JSON.parse(created.stdout) as { jobId: string };
+    const waited = await runCli(['wait', jobId, '--json', '--engine-speed', '500'], env);
+    expect(waited.stderr).not.toMatch(/error/);
+    expect(waited.code).toBe(0);
+    const listed = await runCli(['cache', 'ls', '--json'], env);
+    const kinds = (JSON.parse(listed.stdout) as { entries: { kind: string }[] }).entries.map((e) => e.kind);
+    expect(kinds).toContain('glb');
+    expect(kinds.filter((k) => /obj|fbx|usdz|zip/.test(k))).toEqual([]);
+  });
 });

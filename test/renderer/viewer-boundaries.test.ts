@@ -72,4 +72,21 @@ describe('renderer/viewer boundaries', () => {
     expect([...seen].map((f) => relative(RENDERER, f))).toContain('viewer/fbx-check.ts');
     expect(babylon).toEqual([]);
   });
+
+  it("screens reach a viewer through its handle (ModelViewer's onShown), never the page's canvas or Babylon's globals", () => {
+    // Before: the export panel polled the DOM for `.viewer-canvas` for up to 2 minutes, the compare view found
+    // the canvases by class, and sync.ts found a canvas's scene in Babylon's engine list (EngineStore).
+    const wrong: string[] = [];
+    for (const file of [...sourceFiles(join(RENDERER, 'src')), ...sourceFiles(join(RENDERER, 'viewer'))]) {
+      const text = readFileSync(file, 'utf8');
+      for (const pattern of [
+        /EngineStore|Engine\.Instances/,
+        /['"`.]viewer-canvas['"`]/,
+        /getElementById\('job-preview'\)/,
+      ])
+        if (pattern.test(text.replace(/class="viewer-canvas"/g, '')))
+          wrong.push(`${relative(RENDERER, file)}: ${pattern}`);
+    }
+    expect(wrong).toEqual([]);
+  });
 });

@@ -1,15 +1,16 @@
 // One job: status, progress, its cached files, and the resource as the service last reported it. The
 // preview opens an OBJ from inside the session's zip (MTL and textures beside it); a retopology job links to
 // the compare view against its original mesh when the cache holds it (jobs.original), or says why not.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { CachedOutput, CommandOutput, JobView } from '../../../shared/bridge/contract.ts';
 import { getBridge } from '../../bridge/index.ts';
 import { jobDef, kindLabel, outputLabelOf } from '../../../shared/kinds/index.ts';
-import { formatOutputKind, isAnimatedModel, modelFormat, parseOutputKind } from '../../../shared/output-kind.ts';
+import { jobModel } from '../../../shared/kinds/job-model.ts';
+import { formatOutputKind } from '../../../shared/output-kind.ts';
 import type { UrlSource } from '../../viewer/index.ts';
 import { AnimationPanel } from './viewer/animation-job.tsx';
 import { ExportPanel } from './viewer/export-panel.tsx';
-import { ModelViewer } from './viewer/model-viewer.tsx';
+import { ModelViewer, type ShownModel } from './viewer/model-viewer.tsx';
 import { LocalEngineBadge } from '../components/local-engine.tsx';
 import { ErrorBox, Progress, Section, StateBadge, TableHead } from '../components/ui.tsx';
 import { loadOutputs, useOutputs, useViewerSource } from '../outputs.ts';
@@ -18,29 +19,17 @@ import { useJob } from './create/form.tsx';
 import { JobActions, NextSteps } from './job-actions.tsx';
 import { cachedOutput, promptOf } from '../next-step.ts';
 
-const finalGlb = formatOutputKind({ type: 'mesh', stage: 'final', format: 'glb' });
-const polishedGlb = formatOutputKind({ type: 'mesh', stage: 'polished', format: 'glb' });
 const previewGlb = formatOutputKind({ type: 'mesh', stage: 'preview', format: 'glb' });
-const PREFERRED = [finalGlb, polishedGlb, previewGlb];
 
 /**
- * The model to preview among a job's cached files: its GLB (the final one first), else an OBJ, else a USDZ.
- * A session's animated GLBs are shown by its animation panel, not here. The preview step of the older flow
- * shows its preview mesh first (the session's files also hold the refined one once it is made).
+ * The model to preview among a job's cached files: the job's model (shared/kinds/job-model.ts: the refined
+ * mesh, the final one, the preview, GLB first; the older flow's preview step its preview mesh). A session's
+ * animated models are shown by its animation panel, not here.
  */
 export function previewOf(outputs: CachedOutput[] | undefined, step?: string | null): UrlSource | undefined {
-  const ready = (outputs ?? [])
-    .filter((o) => o.state === 'complete' && o.url)
-    .map((o) => ({ o, kind: parseOutputKind(o.kind) }))
-    .filter(({ kind }) => !isAnimatedModel(kind))
-    .map(({ o, kind }) => ({ o, format: modelFormat(kind) }));
-  const order = step === 'preview' ? [previewGlb, ...PREFERRED.filter((k) => k !== previewGlb)] : PREFERRED;
-  const pick =
-    order.map((k) => ready.find(({ o }) => o.kind === k)).find((r) => r) ??
-    ready.find((r) => r.format === 'glb') ??
-    ready.find((r) => r.format === 'obj') ??
-    ready.find((r) => r.format === 'usdz');
-  return pick?.format ? { url: pick.o.url!, format: pick.format, name: pick.o.kind, size: pick.o.size } : undefined;
+  const ready = (outputs ?? []).filter((o) => o.state === 'complete' && o.url);
+  const pick = jobModel(ready, { step, animated: false });
+  return pick && { url: pick.output.url!, format: pick.format, name: pick.output.kind, size: pick.output.size };
 }
 
 type Original = CommandOutput<'jobs.original'>;
@@ -83,7 +72,7 @@ function PreviewPanel({ outputs, job }: { outputs: CachedOutput[] | undefined; j
   // only when the file changes, so the viewer does not reload on every outputs event.
   const source = useViewerSource(outputs, picked);
   const original = useOriginal(job);
-  const stage = useRef<HTMLDivElement>(null);
+  const [shown, setShown] = useState<ShownModel | undefined>();
   if (!source) return null;
   // An older-flow session with both meshes compares its preview with the refined one.
   const withPreview =
@@ -116,11 +105,11 @@ function PreviewPanel({ outputs, job }: { outputs: CachedOutput[] | undefined; j
           {original.reason}
         </p>
       )}
-      <div ref={stage} data-model={source.name}>
-        <ModelViewer source={source} label={`${jobTitle(job)} (${source.name})`} />
+      <div data-model={source.name}>
+        <ModelViewer source={source} label={`${jobTitle(job)} (${source.name})`} onShown={setShown} />
       </div>
       <h3 id="job-export">Export to a project</h3>
-      <ExportPanel job={job} stage={() => stage.current} />
+      <ExportPanel job={job} shown={shown} />
     </Section>
   );
 }

@@ -7,6 +7,8 @@
 // PBR meshes leave the hemispheric light as soon as a model is added so that their shader compiles once,
 // no frame is drawn while a file is read, and the glTF loader is warmed up while the user picks a file.
 import type { AssetContainer } from '@babylonjs/core/assetContainer.js';
+import type { Scene } from '@babylonjs/core/scene.js';
+import { boneCount, linkCameras, previewTransforms } from '../sync.ts';
 import type { Viewer } from '../types.ts';
 import { warmUpGltf } from '../warm-up.ts';
 import { configureBabylon } from './configure.ts';
@@ -20,6 +22,9 @@ import { createSkeletonLines } from './skeleton.ts';
 import { createStage } from './stage.ts';
 import { statsOf, texturesOf } from './stats.ts';
 import { createViewModes } from './view-modes.ts';
+
+/** Each viewer's scene, for linkCamera: a viewer is handed the other one, never its canvas. */
+const scenes = new WeakMap<Viewer, Scene>();
 
 export function createViewer(canvas: HTMLCanvasElement): Viewer {
   configureBabylon();
@@ -52,7 +57,7 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
   // The glTF loader made ready while the user picks a file (../warm-up.ts); `data-loader` says when, for tests.
   void warmUpGltf(scene).then(() => (canvas.dataset.loader = 'ready'));
 
-  return {
+  const viewer: Viewer = {
     setEnvironment: environment.set,
     showEnvironmentBackground: environment.showBackground,
     async load(source, options) {
@@ -102,6 +107,13 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
     onPlayback: playback.onChange,
     showSkeleton: skeleton.show,
     highlightJoint: skeleton.highlight,
+    previewTransforms: (transforms) => previewTransforms(scene, transforms),
+    boneCount: () => boneCount(scene),
+    linkCamera(other) {
+      const theirs = scenes.get(other);
+      if (!theirs) throw new Error('linkCamera: the other viewer is not one createViewer made');
+      return linkCameras(scene, theirs);
+    },
     dispose() {
       generation++;
       playback.dispose();
@@ -111,4 +123,6 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
       engine.dispose();
     },
   };
+  scenes.set(viewer, scene);
+  return viewer;
 }

@@ -14,7 +14,7 @@ import { jobTitle } from '../../util.ts';
 import { animationFiles } from './animation-clips.ts';
 import { AnimationExport } from './export-panel.tsx';
 import { JointOverlay } from './joints.tsx';
-import { ModelViewer } from './model-viewer.tsx';
+import { ModelViewer, type ShownModel } from './model-viewer.tsx';
 
 /** The prompts of a job (all of a session's, or a text-animation job's own), with their status as last read. */
 export function promptsOf(
@@ -104,12 +104,13 @@ function useNewestSessionRead(job: JobView): JobView {
 export function AnimationPanel({ outputs, job: own }: { outputs: CachedOutput[] | undefined; job: JobView }) {
   const job = useNewestSessionRead(own);
   const files = animationFiles(outputs, job).length > 0;
+  const [shown, setShown] = useState<ShownModel | undefined>();
   if (!files && promptsOf(job).length === 0) return null;
   return (
     <Section title="Preview" id="job-preview">
       <PromptStatuses job={job} />
-      {files && <AnimationPreview outputs={outputs} job={job} title={jobTitle(job)} />}
-      {files && <AnimationExport outputs={outputs} job={job} />}
+      {files && <AnimationPreview outputs={outputs} job={job} title={jobTitle(job)} onShown={setShown} />}
+      {files && <AnimationExport outputs={outputs} job={job} shown={shown} />}
     </Section>
   );
 }
@@ -118,10 +119,12 @@ function AnimationPreview({
   outputs,
   job,
   title,
+  onShown,
 }: {
   outputs: CachedOutput[] | undefined;
   job: JobView;
   title: string;
+  onShown: (shown: ShownModel | undefined) => void;
 }) {
   const result = job.result;
   const files = animationFiles(outputs, job);
@@ -147,6 +150,7 @@ function AnimationPreview({
           highlightJoint={joint}
           clipName={clipName}
           fileLabel={file!.label}
+          onShown={onShown}
         >
           <label for="anim-file">Animation file</label>
           <select id="anim-file" value={file!.name} onChange={(e) => setPicked(e.currentTarget.value)}>

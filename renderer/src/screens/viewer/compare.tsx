@@ -1,16 +1,17 @@
-// Compare (#/compare/<jobA>/<jobB>): two viewers side by side whose cameras move together (renderer/viewer/sync.ts), each
+// Compare (#/compare/<jobA>/<jobB>): two viewers side by side whose cameras move together (each side's
+// ModelViewer hands its viewer up with onShown; Viewer.linkCamera, renderer/viewer/sync.ts), each
 // with its stats, and for an OBJ its faces by vertex count (quads and triangles, read from the OBJ text:
 // Babylon triangulates). Each side shows a library job's model (as on its job page, or one output kind:
 // `#/compare/<job>~preview_glb/<job>` is an older-flow session's preview against its refined mesh) or
 // local files.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { JobView } from '../../../../shared/bridge/contract.ts';
 import { getBridge } from '../../../bridge/index.ts';
-import { loadBabylon, type ModelSource } from '../../../viewer/index.ts';
+import type { ModelSource } from '../../../viewer/index.ts';
 import { useOutputs, useViewerSource } from '../../outputs.ts';
 import { jobTitle, stepLabel } from '../../util.ts';
 import { previewOf } from '../job.tsx';
-import { ModelViewer } from './model-viewer.tsx';
+import { ModelViewer, type ShownModel } from './model-viewer.tsx';
 
 export interface FaceMix {
   triangles: number;
@@ -77,12 +78,12 @@ function Side({
   which,
   jobs,
   initial,
-  stage,
+  onShown,
 }: {
   which: 'a' | 'b';
   jobs: JobView[];
   initial: string | undefined;
-  stage: (el: HTMLDivElement | null) => void;
+  onShown: (shown: ShownModel | undefined) => void;
 }) {
   // `<job id>` or `<job id>~<output kind>`.
   const [jobId, setJobId] = useState(initial?.split('~')[0] ?? '');
@@ -124,9 +125,7 @@ function Side({
         />
       </div>
       {job && <JobModel key={job.id} job={job} kind={kind} onSource={setSource} />}
-      <div ref={stage}>
-        <ModelViewer source={source} label={`the ${label.toLowerCase()} model`} />
-      </div>
+      <ModelViewer source={source} label={`the ${label.toLowerCase()} model`} onShown={onShown} />
       {mix && (
         <dl class="facts compare-faces" aria-label={`Faces of the ${label.toLowerCase()} OBJ`}>
           <dt>Quads</dt>
@@ -145,10 +144,11 @@ function Side({
   );
 }
 
-export function CompareScreen({ a, b }: { a?: string | undefined; b?: string | undefined }) {
+export function CompareScreen({ a: initialA, b: initialB }: { a?: string | undefined; b?: string | undefined }) {
   // Undefined until the library's jobs are read (a side's initial job is then among the options).
   const [jobs, setJobs] = useState<JobView[] | undefined>();
-  const stages = useRef<{ a: HTMLDivElement | null; b: HTMLDivElement | null }>({ a: null, b: null });
+  const [shownA, setShownA] = useState<ShownModel | undefined>();
+  const [shownB, setShownB] = useState<ShownModel | undefined>();
   useEffect(() => {
     getBridge()
       .call('jobs.list', { limit: 200 })
@@ -157,20 +157,10 @@ export function CompareScreen({ a, b }: { a?: string | undefined; b?: string | u
         () => setJobs([]),
       );
   }, []);
-  useEffect(() => {
-    const ca = stages.current.a?.querySelector<HTMLCanvasElement>('.viewer-canvas');
-    const cb = stages.current.b?.querySelector<HTMLCanvasElement>('.viewer-canvas');
-    if (!ca || !cb) return;
-    let unlink = () => {};
-    let current = true;
-    void loadBabylon().then((m) => {
-      if (current) unlink = m.linkCameras(ca, cb);
-    });
-    return () => {
-      current = false;
-      unlink();
-    };
-  }, [!!jobs]);
+  // The cameras move together while both sides show a model.
+  const a = shownA?.viewer;
+  const b = shownB?.viewer;
+  useEffect(() => (a && b ? a.linkCamera(b) : undefined), [a, b]);
   return (
     <>
       <h1>Compare</h1>
@@ -178,8 +168,8 @@ export function CompareScreen({ a, b }: { a?: string | undefined; b?: string | u
       <div class="compare">
         {jobs && (
           <>
-            <Side which="a" jobs={jobs} initial={a} stage={(el) => (stages.current.a = el)} />
-            <Side which="b" jobs={jobs} initial={b} stage={(el) => (stages.current.b = el)} />
+            <Side which="a" jobs={jobs} initial={initialA} onShown={setShownA} />
+            <Side which="b" jobs={jobs} initial={initialB} onShown={setShownB} />
           </>
         )}
       </div>

@@ -27,10 +27,11 @@ import {
   type UpAxis,
 } from '../../../../shared/export-options.ts';
 import { getBridge } from '../../../bridge/index.ts';
-import { loadBabylon, type PreviewTransforms } from '../../../viewer/index.ts';
+import type { PreviewTransforms } from '../../../viewer/index.ts';
 import { appState } from '../../app-state.ts';
 import { ErrorBox, Options } from '../../components/ui.tsx';
 import { clipChecked, exportClipsOf } from './animation-clips.ts';
+import type { ShownModel } from './model-viewer.tsx';
 import { useStore } from '../../store.ts';
 import { formatBytes, toShownError, type ShownError } from '../../util.ts';
 
@@ -78,11 +79,19 @@ function resolvedText(typed: string, d: CommandOutput<'export.detect'>): string 
 }
 
 /** The export of an animation job (#16 item 9): its clips to choose, under its preview. */
-export function AnimationExport({ outputs, job }: { outputs: CachedOutput[] | undefined; job: JobView }) {
+export function AnimationExport({
+  outputs,
+  job,
+  shown,
+}: {
+  outputs: CachedOutput[] | undefined;
+  job: JobView;
+  shown: ShownModel | undefined;
+}) {
   return (
     <>
       <h3>Export to a project</h3>
-      <ExportPanel job={job} clips={exportClipsOf(outputs, job)} />
+      <ExportPanel job={job} shown={shown} clips={exportClipsOf(outputs, job)} />
     </>
   );
 }
@@ -131,16 +140,16 @@ function PlanList({ plan, overwrite }: { plan: Plan; overwrite: boolean }) {
 }
 
 /**
- * `stage`: the element holding the viewer whose model the export previews (default: the job's preview
- * section). `clips`: an animation job's clips, each a checkbox named by its prompt or library label (the prompts checked at first; library clips too when there is no prompt).
+ * `shown`: the viewer showing the job's model, whose model the export previews (its ModelViewer's onShown).
+ * `clips`: an animation job's clips, each a checkbox named by its prompt or library label (the prompts checked at first; library clips too when there is no prompt).
  */
 export function ExportPanel({
   job,
-  stage,
+  shown,
   clips,
 }: {
   job: JobView;
-  stage?: () => HTMLElement | null;
+  shown: ShownModel | undefined;
   clips?: ExportClip[];
 }) {
   const { info, settings } = useStore(appState);
@@ -229,31 +238,11 @@ export function ExportPanel({
     };
   }, [planKey, job.id, job.state, job.outputsFetched]);
 
-  // Preview the transforms on the shown model; tried again until the viewer shows one (it may still be loading).
+  // Preview the transforms on the shown model, when one is shown and when they change.
   useEffect(() => {
-    let current = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const attempt = (left: number) => {
-      const holder = stage ? stage() : document.getElementById('job-preview');
-      const canvas = holder?.querySelector<HTMLCanvasElement>('.viewer-canvas');
-      const shown = canvas?.closest('.viewer')?.getAttribute('data-state') === 'ready';
-      const again = () => {
-        if (current && left > 0) timer = setTimeout(() => attempt(left - 1), 500);
-      };
-      if (!canvas || !shown) return again();
-      void loadBabylon().then((m) => {
-        if (!current) return;
-        const box = m.previewTransforms(canvas, transforms ?? {});
-        if (box) setPreview(box);
-        else again();
-      });
-    };
-    attempt(240);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [key]);
+    const box = shown?.viewer.previewTransforms(transforms ?? {});
+    if (box) setPreview(box);
+  }, [key, shown]);
 
   const chooseFolder = async () => {
     try {

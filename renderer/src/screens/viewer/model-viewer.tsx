@@ -70,8 +70,19 @@ function fileBytes(source: ModelSource): FileBytes | undefined {
 }
 
 /**
+ * The explicit handle on a viewer showing a model, for the panels beside it (the export's preview, the compare
+ * view's camera link): a new object each time the viewer shows a model, so a panel's effect runs again.
+ */
+export interface ShownModel {
+  viewer: Viewer;
+  /** The shown file's name. */
+  name: string;
+}
+
+/**
  * `keepCamera`: a new source keeps the camera (files of the same character); `highlightJoint`: the bones of
- * that joint are highlighted in the skeleton; `children`: shown above the animation controls (a file picker).
+ * that joint are highlighted in the skeleton; `children`: shown above the animation controls (a file picker);
+ * `onShown`: told the viewer each time a model is shown, undefined while none is (loading, failed, gone).
  */
 export function ModelViewer({
   source,
@@ -81,6 +92,7 @@ export function ModelViewer({
   clipName,
   fileLabel,
   children,
+  onShown,
 }: {
   source: ModelSource | undefined;
   label: string;
@@ -91,6 +103,7 @@ export function ModelViewer({
   /** What the facts call the file (a clip's prompt rather than its output kind); default the source's name. */
   fileLabel?: string | undefined;
   children?: ComponentChildren;
+  onShown?: ((shown: ShownModel | undefined) => void) | undefined;
 }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const rootRef = useRef<HTMLDivElement>(null);
@@ -101,6 +114,8 @@ export function ModelViewer({
   const [live, setLive] = useState<Viewer | undefined>();
   const [textures, setTextures] = useState<TextureInfo[] | undefined>();
   const loadedOnce = useRef(false);
+  const tell = useRef(onShown);
+  tell.current = onShown;
 
   const viewer = (): Promise<Viewer> => {
     viewerRef.current ??= loadBabylon().then((m) => m.createViewer(canvasRef.current!));
@@ -112,6 +127,7 @@ export function ModelViewer({
     // a failure (no WebGL) is shown when a file is opened.
     void viewer().catch(() => {});
     return () => {
+      tell.current?.(undefined);
       void viewerRef.current?.then(
         (v) => v.dispose(),
         () => {},
@@ -127,6 +143,7 @@ export function ModelViewer({
     let current = true;
     setStatus({ state: 'loading', name });
     setTextures(undefined);
+    tell.current?.(undefined);
     const keep = !!keepCamera && loadedOnce.current;
     viewer()
       .then((v) => {
@@ -145,6 +162,7 @@ export function ModelViewer({
           loadedOnce.current = true;
           if (!current) return;
           setStatus({ state: 'ready', name, stats });
+          void viewerRef.current?.then((viewer) => current && tell.current?.({ viewer, name }));
           // Resolutions are known once the textures have loaded (after the first frame, often).
           void viewerRef.current
             ?.then((v) => v.textures())

@@ -1,0 +1,71 @@
+// The app downloads, when it starts, the outputs of succeeded jobs that are not all cached (the app quit
+// during the downloads, or one failed): main/app/pull-outputs.ts pullMissingOutputs, called by the app
+// session. Before, downloadMissing (main/cache/auto-download.ts) said so but nothing called it.
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../shared/bridge/contract.ts';
+import { cachePath } from '../../shared/bridge/web-protocol.ts';
+import { createServices, type ServiceOptions } from '../../main/app/services.ts';
+import { BridgeService } from '../../main/host/bridge-service.ts';
+import { DEFAULT_TIMING, scaleTiming } from '../../main/jobs/schedule.ts';
+import { databasePath } from '../../main/store/database.ts';
+import { tempDir } from './helpers.ts';
+
+const FAST: ServiceOptions = { engineSpeed: 500, timing: scaleTiming(DEFAULT_TIMING, 500) };
+const data = tempDir('missing-outputs');
+afterAll(() => data.remove());
+
+const open = () =>
+  BridgeService.open({
+    dataDir: data.path,
+    openServices: (c) => createServices(c, FAST),
+    platform: { transport: 'web', resolveFile: () => '', cacheUrl: cachePath },
+  });
+
+async function until<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
+  for (let i = 0; i < 600; i++) {
+    const value = await check();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`Timed out waiting for ${what}`);
+}
+
+const jobOf = async (bridge: BridgeService, id: string) =>
+  COMMANDS['jobs.get'].output.parse(await bridge.call('jobs.get', { id }));
+const outputsOf = async (bridge: BridgeService, sessionId: string) =>
+  COMMANDS['cache.outputs'].output.parse(await bridge.call('cache.outputs', { sessionId })).outputs;
+
+describe('outputs not all cached when the app starts', () => {
+  it('are downloaded at start, and the job is marked fetched', async () => {
+    const first = await open();
+    const created = COMMANDS.create.output.parse(
+      await first.call('create', { endpoint: 'createTextToImage', body: { prompt: 'a brass lantern' } }),
+    );
+    const id = created.job!.id;
+    const done = await until(async () => {
+      const job = await jobOf(first, id);
+      return job.state === 'succeeded' && job.outputsFetched ? job : undefined;
+    }, 'the job and its downloads');
+    await first.close();
+
+    // As if the app had quit before its downloads: the job not fetched, nothing of its session cached.
+    const db = new DatabaseSync(databasePath(data.path));
+    db.prepare('UPDATE jobs SET outputs_fetched = 0 WHERE id = ?').run(id);
+    db.prepare('DELETE FROM cache_entries WHERE session_id = ?').run(done.remoteId);
+    db.close();
+
+    const second = await open();
+    try {
+      expect((await jobOf(second, id)).outputsFetched).toBe(false);
+      const image = await until(
+        async () => (await outputsOf(second, done.remoteId!)).find((o) => o.kind === 'image' && o.state === 'complete'),
+        'the image downloaded at start',
+      );
+      expect(image.url).toBeTruthy();
+      await until(async () => ((await jobOf(second, id)).outputsFetched ? true : undefined), 'the job marked fetched');
+    } finally {
+      await second.close();
+    }
+  });
+});
