@@ -23,7 +23,7 @@ import { SendingCreates } from '../app/create-job.ts';
 import { MeshLinkError, MeshLinks } from '../app/mesh-links.ts';
 import { exportAndRemember, planJobExport } from '../app/export-actions.ts';
 import { cancelJob, retryJob } from '../app/job-actions.ts';
-import { deleteFromLibrary, entryRows, renameJob } from '../app/library-actions.ts';
+import { deleteFromLibrary, entryRows, isGroupEntry, renameJob } from '../app/library-actions.ts';
 import { cachedPicture, thumbnailsOf } from '../app/thumbnails.ts';
 import { removeKey, setKey } from '../app/profile-actions.ts';
 import type { Services } from '../app/services.ts';
@@ -393,10 +393,9 @@ export class BridgeService {
   /** A job as the library lists it: with its cached picture and, grouped, the steps of its older-flow session. */
   #libraryView(job: JobRecord, group: boolean): CommandOutput<'jobs.get'> {
     const picture = cachedPicture(this.services.store, job.remoteId);
-    const steps =
-      group && job.kind === 'image_to_3d_older' && job.remoteId !== null
-        ? entryRows(this.services.store, job)
-        : undefined;
+    // An animation session without prompts yet is one row: no steps to list.
+    const rows = group && isGroupEntry(job) ? entryRows(this.services.store, job) : undefined;
+    const steps = rows && (rows.length > 1 || job.kind === 'image_to_3d_older') ? rows : undefined;
     return {
       ...toJobView(job),
       thumbnail: picture ? this.#pictureUrl(picture) : null,
