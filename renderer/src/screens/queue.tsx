@@ -86,9 +86,9 @@ function Batches() {
         }}
       />
       <p class="hint">
-        Drop images (for image to 3D), FBX files or zips of FBX (for animation) anywhere in the window, or use Add
-        files. You choose the options and see the total cost before anything is sent. Each file is checked first; a bad
-        file is reported and the others go on.
+        Drop images (for image to 3D), FBX files or zips of FBX (for animation), or folders of them, anywhere in the
+        window, or use Add files. You choose the options and see the total cost before anything is sent. Each file is
+        checked first; a bad file is reported and the others go on.
       </p>
       {list.length === 0 && <p class="muted">No batch yet.</p>}
       {list.map((b) => (
