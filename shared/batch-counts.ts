@@ -52,3 +52,50 @@ export function describeCounts(c: BatchCounts): string {
   if (c.going) parts.push(`${c.going} still going`);
   return parts.join(', ');
 }
+
+/** A job of a batch as far as its counts need: its state and whether that state is final. */
+export interface BatchJobState {
+  state: string;
+  final: boolean;
+}
+
+/**
+ * The jobs a batch made (an image-to-3D job per picture, an upload per FBX/zip and the job of its prompts):
+ * how many wait at the service, run, completed, failed (or were cancelled). A batch is finished only when
+ * every one of them is final; its files being submitted is not the end of it.
+ */
+export interface BatchJobCounts {
+  total: number;
+  queued: number;
+  running: number;
+  completed: number;
+  /** Failed, cancelled, or final in another state than succeeded. */
+  failed: number;
+}
+
+/** `undefined`: a job whose state is not known yet (counted as queued: it was just submitted). */
+export function countJobs(jobs: readonly (BatchJobState | undefined)[]): BatchJobCounts {
+  const c: BatchJobCounts = { total: jobs.length, queued: 0, running: 0, completed: 0, failed: 0 };
+  for (const job of jobs) {
+    if (job === undefined || (!job.final && job.state === 'queued')) c.queued++;
+    else if (!job.final) c.running++;
+    else if (job.state === 'succeeded') c.completed++;
+    else c.failed++;
+  }
+  return c;
+}
+
+/** Every job of the batch has its final state. */
+export const jobsFinished = (c: BatchJobCounts): boolean => c.queued + c.running === 0;
+
+/** "3 jobs (1 queued, 2 running)" while some go on; "3 jobs (2 completed, 1 failed)" once all are final. */
+export function describeJobs(c: BatchJobCounts): string {
+  if (c.total === 0) return 'no job';
+  const parts = [
+    c.queued && `${c.queued} queued`,
+    c.running && `${c.running} running`,
+    c.completed && `${c.completed} completed`,
+    c.failed && `${c.failed} failed`,
+  ].filter(Boolean);
+  return `${c.total} job${c.total === 1 ? '' : 's'} (${parts.join(', ')})`;
+}

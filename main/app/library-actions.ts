@@ -83,9 +83,26 @@ export function renameJob(store: Store, job: JobRecord, name: string | null, now
   return store.jobs.rename(job.id, trimmed === '' || trimmed === job.label ? null : trimmed, now);
 }
 
-/** The rows of a library entry: the job, or every step of its older-flow session. */
+/**
+ * The rows of a library entry: the job, or every step of its older-flow session, or of an animation session
+ * its upload and the text-animation jobs asked of it (one character: listed, opened and deleted as one).
+ */
 export function entryRows(store: Store, job: JobRecord): JobRecord[] {
-  return job.kind === 'image_to_3d_older' && job.remoteId !== null ? store.jobs.sessionSteps(job.remoteId) : [job];
+  if (job.remoteId === null) return [job];
+  if (job.kind === 'image_to_3d_older') return store.jobs.sessionSteps(job.remoteId);
+  if (job.kind === 'animation_session' || job.kind === 'animation_prompt') {
+    const rows = store.jobs.animationRows(job.remoteId);
+    return rows.some((r) => r.id === job.id) ? rows : [job];
+  }
+  return [job];
+}
+
+/** Whether a library entry is a group of rows (its view lists them as steps). */
+export function isGroupEntry(job: JobRecord): boolean {
+  return (
+    job.remoteId !== null &&
+    (job.kind === 'image_to_3d_older' || job.kind === 'animation_session' || job.kind === 'animation_prompt')
+  );
 }
 
 export interface DeleteOutcome {

@@ -1,7 +1,10 @@
 // batch <paths...>: what a drag-and-drop delivers (files and folders) becomes one queue: images become
 // image-to-3D jobs (with the create-3d options), FBX/zip animation uploads. One bad file never stops the
-// others. Exit 0 when every file was submitted, 2 when some were rejected (bad files), 3 when the
-// service refused some (or, with --wait, a job failed).
+// others. Submitted is not finished: the summary says how many jobs are queued or running at the service,
+// and only with --wait, once every job is final, that the batch finished (how many completed, failed).
+// Exit 0 when every file was submitted, 2 when some were rejected (bad files), 3 when the service refused
+// some (or, with --wait, a job failed).
+import { countJobs, describeJobs } from '../../shared/batch-counts.ts';
 import type { EndpointId } from '../../shared/contract/index.ts';
 import { listBatchFiles, runBatch, type BatchItem } from '../app/batch.ts';
 import { expectedKind } from '../files/inspect.ts';
@@ -53,13 +56,19 @@ export async function batchCommand(ctx: CommandContext): Promise<number> {
     lastState = new Map();
     const jobIds = summary.items.flatMap((i) => (i.jobId ? [i.jobId] : []));
     let waitFailed = false;
+    let waited = false;
     if (ctx.values.wait && jobIds.length > 0) {
       const jobs = await waitForJobs(services, jobIds, ctx.io, {
         timeoutMs: timeoutOf(ctx.values),
         quiet: ctx.values.json === true,
       });
       waitFailed = jobs.some((j) => j.state !== 'succeeded');
+      waited = true;
     }
+    // The jobs as they are now: just submitted (queued or running at the service), or all final after --wait.
+    const jobs = countJobs(
+      jobIds.map((id) => services.store.jobs.get(id)).map((j) => j && { state: j.state, final: j.final }),
+    );
     if (ctx.values.json) printJson(ctx.io, { ...summary, cost: costJson(cost) });
     else {
       ctx.io.stdout(
@@ -68,6 +77,11 @@ export async function batchCommand(ctx: CommandContext): Promise<number> {
       );
       for (const item of summary.items.filter((i) => i.state !== 'submitted')) ctx.io.stdout(`${itemLine(item)}\n`);
       for (const skip of summary.skipped) ctx.io.stdout(`  skipped ${skip.path}: ${skip.reason}\n`);
+      if (waited) ctx.io.stdout(`Batch finished: ${describeJobs(jobs)}\n`);
+      else if (jobIds.length > 0)
+        ctx.io.stdout(
+          `Batch submitted: ${describeJobs(jobs)} at the service. Follow them with "asset-studio watch", or wait with --wait.\n`,
+        );
     }
     if (summary.failed > 0 || waitFailed) return 3;
     return summary.rejected > 0 || summary.cancelled > 0 ? 2 : 0;

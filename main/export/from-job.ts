@@ -152,7 +152,7 @@ export interface JobExportDeps {
 export interface JobExportOptions {
   projectDir: string;
   engine?: ExportTarget | undefined;
-  /** Default: the job's label without its command word and file extension. */
+  /** Default: the library entry's name (exportNameOf). */
   name?: string | undefined;
   transforms?: Transforms | undefined;
   overwrite?: boolean | undefined;
@@ -231,7 +231,7 @@ function assetOptions(
   return {
     projectDir: options.projectDir,
     ...(options.engine && { engine: options.engine }),
-    name: options.name ?? defaultExportName(job.label),
+    name: options.name ?? exportNameOf(deps.store, job),
     files,
     ...(options.transforms && { transforms: options.transforms }),
     ...(options.format && { format: options.format }),
@@ -252,9 +252,32 @@ export function defaultClips(clips: readonly ClipSource[]): string[] {
   return (prompts.length > 0 ? prompts : clips).map((c) => c.id);
 }
 
+/**
+ * The name an export takes when none is given: its library entry's, so the folder is named as the library
+ * shows it. The name the user gave it, else its label made a name (defaultExportName). A text-animation
+ * job is one entry with the upload of its session (the character): named after it (`Male_Casual`), never
+ * after its prompts.
+ */
+export function exportNameOf(store: Pick<Store, 'jobs'>, job: JobRecord): string {
+  const entry =
+    (job.kind === 'animation_prompt' &&
+      job.remoteId !== null &&
+      store.jobs.findByRemoteId(job.remoteId, 'animation_session')) ||
+    job;
+  return entry.name ?? defaultExportName(entry.label);
+}
+
+/**
+ * The command word the CLI puts before a job's label (main/cli/endpoint-command.ts labelOf, the creating
+ * commands of main/cli/command-table.ts). Only these: a label of the app's own ("hero to animate", a prompt
+ * "red barrel") keeps its first word.
+ */
+const CLI_COMMAND_WORD =
+  /^(create-3d|create-3d-legacy|spin|preview|refine|text-to-image|style|upload|animate-text|retopology) /;
+
 /** `create-3d chair.png` → `chair`; `retopology https://…/mesh.glb?sp=r&sig=…` → `mesh`. */
 export function defaultExportName(label: string): string {
-  const rest = label.replace(/^[a-z0-9-]+ /, '');
+  const rest = label.replace(CLI_COMMAND_WORD, '');
   // A name comes from a URL's path only; a label an older version made from a signed URL may still end in
   // its query string (`mesh.glb?sp=r&st=…`), which is no part of the name either.
   const name = /^[a-z][a-z0-9+.-]*:\/\//i.test(rest) ? fileNameOf(rest) : rest.replace(/\?[^\s?]*=\S*$/, '');

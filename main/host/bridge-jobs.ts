@@ -4,7 +4,7 @@ import type { CommandOutput } from '../../shared/bridge/contract.ts';
 import { creditsView } from '../app/costs.ts';
 import type { SendingCreates } from '../app/create-job.ts';
 import { cancelJob, reconcileSubmissions, retryJob } from '../app/job-actions.ts';
-import { deleteFromLibrary, entryRows, listLibrary, renameJob } from '../app/library-actions.ts';
+import { deleteFromLibrary, entryRows, isGroupEntry, listLibrary, renameJob } from '../app/library-actions.ts';
 import { listServiceSessions } from '../app/service-sessions.ts';
 import { cachedPicture, thumbnailsOf } from '../app/thumbnails.ts';
 import type { JobRecord } from '../store/jobs.ts';
@@ -82,11 +82,13 @@ export function jobHandlers(ctx: BridgeContext, creates: SendingCreates): Handle
   };
 }
 
-/** A job as the library lists it: with its cached picture and, grouped, the steps of its older-flow session. */
+/** A job as the library lists it: with its cached picture and, grouped, the steps of its session (older flow, animation). */
 function libraryView(ctx: BridgeContext, job: JobRecord, group: boolean): CommandOutput<'jobs.get'> {
   const store = ctx.services().store;
   const picture = cachedPicture(store, job.remoteId);
-  const steps = group && job.kind === 'image_to_3d_older' && job.remoteId !== null ? entryRows(store, job) : undefined;
+  // An animation session without prompts yet is one row: no steps to list.
+  const rows = group && isGroupEntry(job) ? entryRows(store, job) : undefined;
+  const steps = rows && (rows.length > 1 || job.kind === 'image_to_3d_older') ? rows : undefined;
   return {
     ...toJobView(job),
     thumbnail: picture ? pictureUrl(ctx, picture) : null,

@@ -1,6 +1,7 @@
 // Table `jobs`: one row per tracked job (every resource type; each step of the older
 // image-to-3D flow is its own row). Times are epoch milliseconds. The library lists them grouped: the
-// steps of one older-flow session are one entry (its first row, the session's name), see `group`.
+// steps of one older-flow session are one entry (its first row, the session's name), and so are an
+// animation session's upload and the text-animation jobs asked of it (one character), see `group`.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Lifecycle, OlderStep, ResourceKind } from '../../shared/contract/lifecycle.ts';
 import { RecordNotFoundError } from './errors.ts';
@@ -96,8 +97,9 @@ export interface JobFilter {
   /** Created before (epoch ms). */
   until?: number;
   /**
-   * One row per library entry: the steps of an older-flow session (one remote id) are listed as their
-   * first row only; the state filters read the newest step, the search any step.
+   * One row per library entry: the steps of an older-flow session (one remote id), and an animation
+   * session's upload with its text-animation jobs, are listed as their first row only; the state filters
+   * read the newest step, the search and the kinds any step.
    */
   group?: boolean;
 }
@@ -142,14 +144,21 @@ interface JobRow {
 }
 
 const OLDER = "'image_to_3d_older'";
-/** Row `m` belongs to the library entry of row `j` (grouped: the same older-flow session). */
+const ANIMATION = "'animation_session', 'animation_prompt'";
+/**
+ * The family of row `m` for the library's grouping: rows of one family and one remote id are one entry.
+ * An older-flow session's steps; an animation session's upload and the text-animation jobs asked of it (one
+ * character, its prompts' results read with the session). NULL: a row that is its own entry.
+ */
+const family = (m: string) => `(CASE WHEN ${m}.kind = ${OLDER} THEN 1 WHEN ${m}.kind IN (${ANIMATION}) THEN 2 END)`;
+/** Row `m` belongs to the library entry of row `j` (grouped: the same older-flow or animation session). */
 const memberOf = (m: string, group: boolean) =>
   group
-    ? `(${m}.id = j.id OR (j.kind = ${OLDER} AND j.remote_id IS NOT NULL AND ${m}.kind = ${OLDER} AND ${m}.remote_id = j.remote_id))`
+    ? `(${m}.id = j.id OR (j.remote_id IS NOT NULL AND ${family('j')} IS NOT NULL AND ${family(m)} = ${family('j')} AND ${m}.remote_id = j.remote_id))`
     : `${m}.id = j.id`;
-/** `j` is the first row of its older-flow session (or not part of one). */
-const HEAD = `(j.kind <> ${OLDER} OR j.remote_id IS NULL OR NOT EXISTS (
-  SELECT 1 FROM jobs o WHERE o.kind = ${OLDER} AND o.remote_id = j.remote_id AND (o.created_at < j.created_at OR (o.created_at = j.created_at AND o.rowid < j.rowid))))`;
+/** `j` is the first row of its session (the older flow's first step, an animation's upload), or not part of one. */
+const HEAD = `(${family('j')} IS NULL OR j.remote_id IS NULL OR NOT EXISTS (
+  SELECT 1 FROM jobs o WHERE o.remote_id = j.remote_id AND ${family('o')} = ${family('j')} AND (o.created_at < j.created_at OR (o.created_at = j.created_at AND o.rowid < j.rowid))))`;
 const LIKE = (m: string) =>
   `${m}.label LIKE :search ESCAPE '\\' OR ${m}.name LIKE :search ESCAPE '\\' OR ${m}.id LIKE :search ESCAPE '\\' OR ${m}.remote_id LIKE :search ESCAPE '\\'`;
 /** The state of an entry: of a group its newest step's. */
@@ -166,7 +175,7 @@ function filterSql(group: boolean): string {
   return `
   (:final IS NULL OR ${finalOf(group)} = :final)
   AND (:states IS NULL OR ${stateOf(group)} IN (SELECT value FROM json_each(:states)))
-  AND (:kinds IS NULL OR j.kind IN (SELECT value FROM json_each(:kinds)))
+  AND (:kinds IS NULL OR ${group ? `EXISTS (SELECT 1 FROM jobs k WHERE ${memberOf('k', true)} AND k.kind IN (SELECT value FROM json_each(:kinds)))` : 'j.kind IN (SELECT value FROM json_each(:kinds))'})
   AND (:since IS NULL OR j.created_at >= :since)
   AND (:until IS NULL OR j.created_at < :until)
   AND (:search IS NULL OR ${group ? `EXISTS (SELECT 1 FROM jobs s WHERE ${memberOf('s', true)} AND (${LIKE('s')}))` : LIKE('j')})
@@ -191,6 +200,7 @@ export class JobsRepository {
   readonly #rename: StatementSync;
   readonly #delete: StatementSync;
   readonly #sessionSteps: StatementSync;
+  readonly #animationRows: StatementSync;
   readonly #listActive: StatementSync;
   readonly #due: StatementSync;
   readonly #updateStatus: StatementSync;
@@ -221,6 +231,9 @@ export class JobsRepository {
     this.#delete = db.prepare('DELETE FROM jobs WHERE id = ? RETURNING *');
     this.#sessionSteps = db.prepare(
       `SELECT * FROM jobs WHERE kind = ${OLDER} AND remote_id = ? ORDER BY created_at, rowid`,
+    );
+    this.#animationRows = db.prepare(
+      `SELECT * FROM jobs WHERE kind IN (${ANIMATION}) AND remote_id = ? ORDER BY created_at, rowid`,
     );
     this.#listActive = db.prepare('SELECT * FROM jobs WHERE final = 0 ORDER BY created_at DESC, rowid DESC');
     this.#nextDueAt = db.prepare(
@@ -330,6 +343,11 @@ export class JobsRepository {
   /** The rows of one older-flow session (one per step), oldest first: the steps of its library entry. */
   sessionSteps(remoteId: string): JobRecord[] {
     return this.#sessionSteps.all(remoteId).map(toRecord);
+  }
+
+  /** The rows of one animation session, oldest first: its upload, then the text-animation jobs asked of it. */
+  animationRows(remoteId: string): JobRecord[] {
+    return this.#animationRows.all(remoteId).map(toRecord);
   }
 
   /** Sets the name shown in the library (null: back to the label). */

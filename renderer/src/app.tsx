@@ -149,11 +149,12 @@ function useDrop(): boolean {
       e.preventDefault();
       depth = 0;
       setOver(false);
-      // Which are folders is known only during the event; the batch dialog then asks for options and a confirm.
-      const folders = [...e.dataTransfer.items]
+      // The entries (which are folders, and a folder's files) can be had only during the event; the batch
+      // dialog then asks for options and a confirm.
+      const entries = [...e.dataTransfer.items]
         .filter((i) => i.kind === 'file')
-        .map((i) => i.webkitGetAsEntry?.()?.isDirectory === true);
-      void offerDrop([...e.dataTransfer.files], folders);
+        .map((i) => i.webkitGetAsEntry?.() ?? null);
+      void offerDrop([...e.dataTransfer.files], entries);
     };
     addEventListener('dragenter', enter);
     addEventListener('dragleave', leave);

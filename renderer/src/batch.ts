@@ -2,11 +2,23 @@
 // the per-kind options and the total cost), then each file is made usable by main (uploaded first in the
 // browser) and `batch.start` inspects and submits them; `batch.item` / `batch.done` events report each
 // file. Main keeps every batch in the data folder: `batch.list` shows them again after a reload or a restart.
-import { countBatch, describeCounts, type BatchCounts, type BatchItemPhase } from '../../shared/batch-counts.ts';
+import {
+  countBatch,
+  countJobs,
+  describeCounts,
+  describeJobs,
+  jobsFinished,
+  type BatchCounts,
+  type BatchItemPhase,
+  type BatchJobCounts,
+  type BatchJobState,
+} from '../../shared/batch-counts.ts';
 import type { BatchItemView, BatchView, CommandInput, EventPayload } from '../../shared/bridge/contract.ts';
 import { getTransport, type FileRef } from '../bridge/index.ts';
 import { pushNotice } from './app-state.ts';
 import { refreshCredits } from './credits.ts';
+import { droppedKind, REFUSED_BY_NAME } from './dropped-kind.ts';
+import { readDroppedFolders } from './dropped-folders.ts';
 import { Store } from './store.ts';
 import { toShownError } from './util.ts';
 
@@ -32,8 +44,8 @@ export interface QueueBatch {
   batchId?: string;
   createdAt: number;
   items: QueueItem[];
-  /** Every file has its final state. */
-  finished?: boolean;
+  /** Every file has its final state (submitted, refused, failed or cancelled): its jobs may still be queued or running. */
+  filesDone?: boolean;
   error?: string;
 }
 
@@ -51,6 +63,10 @@ export interface OfferedFile {
 export const batches = new Store<QueueBatch[]>([]);
 /** Files offered and not yet confirmed (the batch dialog shows them). */
 export const offeredFiles = new Store<OfferedFile[] | undefined>(undefined);
+/** The last state seen of jobs (job events, or jobs.get for a kept batch's): a batch's jobs are counted from it. */
+export const batchJobs = new Store<ReadonlyMap<string, BatchJobState>>(new Map());
+/** The batches known to be finished (every job final): each is announced once. */
+const ended = new Set<string>();
 let nextKey = 1;
 let subscribed = false;
 /** Events of batches whose id is not known yet (they can arrive before batch.start answers). */
@@ -61,17 +77,40 @@ export function batchCounts(batch: QueueBatch): BatchCounts {
   return countBatch(batch.items.map((i) => i.phase));
 }
 
+/** The jobs a batch made: of each submitted file its job, and of an FBX/zip with prompts the job of its prompts. */
+export function batchJobIds(batch: QueueBatch): string[] {
+  return batch.items.flatMap((i) => [i.jobId, i.promptsJobId].filter((id): id is string => id !== undefined));
+}
+
+export function batchJobCounts(batch: QueueBatch, states = batchJobs.get()): BatchJobCounts {
+  return countJobs(batchJobIds(batch).map((id) => states.get(id)));
+}
+
+/**
+ * Where a batch is: its files still being sent, checked or submitted; `submitted` (every file has its final
+ * state, some of its jobs still queued or running at the service); `finished` (every job final too).
+ */
+export type BatchStage = 'submitting' | 'submitted' | 'finished';
+
+export function batchStage(batch: QueueBatch, states = batchJobs.get()): BatchStage {
+  if (!batch.filesDone) return 'submitting';
+  return jobsFinished(batchJobCounts(batch, states)) ? 'finished' : 'submitted';
+}
+
 /** A drop (or files picked): the batch dialog asks for the options and a confirm before anything is sent. */
 export function offerBatch(files: File[]): void {
   if (files.length > 0) offeredFiles.set(files.map((file) => ({ name: file.name, size: file.size, file })));
 }
 
 /**
- * A drop: its files are offered; a dropped folder is walked by main in the desktop app (a drop gives paths
- * there), and left out in a browser, which cannot send a folder (said in a notice). `folders[i]`: file i is one.
+ * A drop: its files are offered, and the files of its folders: the desktop app's main walks a dropped
+ * folder (a drop gives paths there); in a browser the folder is read here from the drop's entries
+ * (dropped-folders.ts, the same files main would take). `entries[i]`: the drop's entry of file i (null if
+ * the browser gives none), taken during the drop event: they cannot be had afterwards.
  */
-export async function offerDrop(files: File[], folders: readonly boolean[]): Promise<void> {
-  if (!folders.some(Boolean)) return offerBatch(files);
+export async function offerDrop(files: File[], entries: readonly (FileSystemEntry | null)[]): Promise<void> {
+  const isFolder = (i: number) => entries[i]?.isDirectory === true;
+  if (!files.some((_, i) => isFolder(i))) return offerBatch(files);
   const transport = getTransport();
   if (transport.kind === 'electron') {
     try {
@@ -84,12 +123,23 @@ export async function offerDrop(files: File[], folders: readonly boolean[]): Pro
     }
     return;
   }
-  const names = files.filter((_, i) => folders[i]).map((f) => f.name);
-  pushNotice(
-    'warning',
-    `${names.join(', ')}: a browser cannot send a folder. Drop the files inside it, or use the desktop app, which takes folders.`,
-  );
-  offerBatch(files.filter((_, i) => !folders[i]));
+  const folders = entries.filter((e): e is FileSystemDirectoryEntry => e?.isDirectory === true);
+  const read = await readDroppedFolders(folders);
+  if (read.skipped > 0)
+    pushNotice(
+      'info',
+      `${read.skipped} file${read.skipped === 1 ? ' was' : 's were'} left out of those folders: hidden, or not a picture, an FBX or a zip.`,
+    );
+  if (read.truncated)
+    pushNotice(
+      'warning',
+      `Those folders hold more than ${read.files.length} pictures, FBX and zip files: only the first ${read.files.length} are offered. Drop the rest in parts.`,
+    );
+  if (read.unreadable.length > 0)
+    pushNotice('warning', `The browser could not read ${read.unreadable.join(', ')}: left out.`);
+  const all = [...files.filter((_, i) => !isFolder(i)), ...read.files];
+  if (all.length === 0) pushNotice('warning', 'Those folders hold no picture, FBX or zip file: nothing to send.');
+  else offerBatch(all);
 }
 
 /** Files main offers (the desktop app's File › Add Files…, folders walked): the same dialog and confirm. */
@@ -145,6 +195,12 @@ function subscribe() {
     }
     patchBatch(batch.key, (b) => applyItem(b, view));
   });
+  api.on('job', (job) => {
+    const known = batchJobs.get().get(job.id);
+    if (known?.state === job.state && known.final === job.final) return;
+    batchJobs.update((m) => new Map(m).set(job.id, { state: job.state, final: job.final }));
+    announceEnded(true);
+  });
   api.on('batch.done', (done) => {
     const batch = batches.get().find((b) => b.batchId === done.batchId);
     if (!batch) {
@@ -157,18 +213,58 @@ function subscribe() {
   });
 }
 
-/** A batch has its final states: marked finished, then announced with the same counts as its table. */
+/**
+ * A batch's files have their final states: marked so, then announced with the same counts as its table, as
+ * submitted (its jobs still queued or running at the service) or, when every job is already final, finished.
+ */
 function finish(key: string) {
-  patchBatch(key, (b) => ({ ...b, finished: true }));
+  patchBatch(key, (b) => ({ ...b, filesDone: true }));
   const batch = batches.get().find((b) => b.key === key);
   if (!batch) return;
+  void refreshCredits();
+  if (batchStage(batch) === 'finished') return announceEnded(true);
+  void readJobStates().then(() => announceEnded(true)); // jobs whose event came before this page listened
   const counts = batchCounts(batch);
   const trouble = counts.problems + counts.cancelled;
   pushNotice(
     trouble ? 'warning' : 'info',
-    `Batch finished: ${describeCounts(counts)}${trouble ? ' (see the queue for why)' : ''}.`,
+    `Batch submitted: ${describeCounts(counts)}${trouble ? ' (see the queue for why)' : ''} — ${describeJobs(batchJobCounts(batch))}.`,
   );
-  void refreshCredits();
+}
+
+/** Batches whose every job has become final: announced once each (`announce` false: only noted, e.g. kept ones read at a reload). */
+function announceEnded(announce: boolean) {
+  const states = batchJobs.get();
+  for (const batch of batches.get()) {
+    if (ended.has(batch.key) || batchStage(batch, states) !== 'finished') continue;
+    ended.add(batch.key);
+    if (!announce) continue;
+    const files = batchCounts(batch);
+    const jobs = batchJobCounts(batch, states);
+    const trouble = files.problems + files.cancelled + jobs.failed;
+    pushNotice(
+      trouble ? 'warning' : 'info',
+      `Batch finished: ${describeCounts(files)} — ${describeJobs(jobs)}${trouble ? ' (see the queue for why)' : ''}.`,
+    );
+  }
+}
+
+/** Reads the state of the batches' jobs not seen yet (a kept batch's after a reload), a few at a time. */
+async function readJobStates(): Promise<void> {
+  const { api } = getTransport();
+  const known = batchJobs.get();
+  const missing = [...new Set(batches.get().flatMap(batchJobIds))].filter((id) => !known.has(id));
+  let next = 0;
+  const read = async () => {
+    while (next < missing.length) {
+      const id = missing[next++]!;
+      const job = await api.call('jobs.get', { id }).catch(() => undefined);
+      // A job deleted from the library since: counted as final, it cannot finish any more.
+      const state = job ? { state: job.state, final: job.final } : { state: 'deleted', final: true };
+      batchJobs.update((m) => (m.has(id) ? m : new Map(m).set(id, state)));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(4, missing.length) }, read));
 }
 
 const CONCURRENT_SENDS = 2;
@@ -194,6 +290,11 @@ export async function startBatch(files: readonly OfferedFile[], choices: BatchCh
       const i = next++;
       const item = items[i]!;
       const offered = files[i]!;
+      if (droppedKind(offered) === 'other') {
+        sendErrors[i] = `Refused: ${REFUSED_BY_NAME}.`; // known from its name: not even sent to the app
+        patchItem(key, item.key, { phase: 'send_failed', error: sendErrors[i] });
+        continue;
+      }
       if (offered.ref) {
         refs[i] = offered.ref; // a file main reads itself
         patchItem(key, item.key, { phase: 'queued' });
@@ -216,7 +317,7 @@ export async function startBatch(files: readonly OfferedFile[], choices: BatchCh
     .map((ref, i) => ({ ref, i }))
     .filter((x): x is { ref: FileRef; i: number } => x.ref !== undefined);
   if (sendable.length === 0) {
-    patchBatch(key, (b) => ({ ...b, error: 'No file could be sent: see each file for why.', finished: true }));
+    patchBatch(key, (b) => ({ ...b, error: 'No file could be sent: see each file for why.', filesDone: true }));
     return;
   }
   // Items are numbered as batch.start sees them.
@@ -247,7 +348,7 @@ export async function startBatch(files: readonly OfferedFile[], choices: BatchCh
       if (pending.done) finish(key);
     }
   } catch (e) {
-    patchBatch(key, (b) => ({ ...b, error: toShownError(e).message, finished: true }));
+    patchBatch(key, (b) => ({ ...b, error: toShownError(e).message, filesDone: true }));
   }
 }
 
@@ -258,7 +359,7 @@ export function fromView(view: BatchView): QueueBatch {
     key,
     batchId: view.batchId,
     createdAt: view.createdAt,
-    finished: view.finishedAt !== undefined,
+    filesDone: view.finishedAt !== undefined,
     items: [
       ...view.items.map(
         (i): QueueItem => ({
@@ -296,6 +397,9 @@ export async function loadKeptBatches(): Promise<void> {
         (a, b) => b.createdAt - a.createdAt,
       );
     });
+    // Their jobs' states, then those already finished are noted (not announced again: they ended before).
+    await readJobStates();
+    announceEnded(false);
   } catch (e) {
     pushNotice('error', `The earlier batches could not be listed: ${toShownError(e).message}`);
   }
@@ -310,10 +414,11 @@ export async function cancelBatch(batch: QueueBatch): Promise<void> {
   }
 }
 
-/** Clears the finished batches here and in the data folder. */
+/** Clears the finished batches (every job final) here and in the data folder. */
 export async function clearFinished(): Promise<void> {
-  const done = batches.get().filter((b) => b.finished);
-  batches.update((list) => list.filter((b) => !b.finished));
+  const isDone = (b: QueueBatch) => batchStage(b) === 'finished';
+  const done = batches.get().filter(isDone);
+  batches.update((list) => list.filter((b) => !isDone(b)));
   const batchIds = done.flatMap((b) => (b.batchId ? [b.batchId] : []));
   if (batchIds.length === 0) return;
   try {

@@ -176,6 +176,24 @@ describe('asset-studio CLI', () => {
     expect(jobs.map((j) => j.kind).sort()).toEqual(['animation_session', 'image_to_3d', 'image_to_3d']);
   });
 
+  it('batch: says its jobs are submitted and queued or running, and finished (with how many completed) only after --wait', async () => {
+    const dataDir = tempDataDir();
+    // Slow enough for the jobs to be queued or running when the command ends without --wait.
+    const submitted = await runCli(
+      ['batch', CHAIR, realFixture('images', 'fox.jpg'), '--engine-speed', '2'],
+      env(dataDir),
+    );
+    expect(submitted.code).toBe(0);
+    expect(submitted.stdout).toContain('2 file(s): 2 submitted');
+    expect(submitted.stdout).toMatch(
+      /^Batch submitted: 2 jobs \((\d queued|\d running)(, \d running)?\) at the service/m,
+    );
+    expect(submitted.stdout).not.toMatch(/finished/i);
+    const waited = await runCli(['batch', CHAIR, '--wait', '--engine-speed', '2000'], env(dataDir));
+    expect(waited.code).toBe(0);
+    expect(waited.stdout).toContain('Batch finished: 1 job (1 completed)');
+  });
+
   it('a waited job is in the cache; pull, cache verify and export into a Godot project work from it', async () => {
     const dataDir = tempDataDir();
     const created = await runCli(['create-3d', CHAIR, '--wait', '--json', '--engine-speed', '2000'], env(dataDir));

@@ -1,7 +1,8 @@
 // e2e: a drop asks before it spends. 3 pictures, 1 rigged FBX and 1 file of no known kind are dropped: the
-// batch dialog lists each with what it becomes, the image-to-3D settings and the animation prompts, the
-// total cost and the balance after. Cancel sends nothing; Submit sends them all with the options chosen;
-// the queue's table and the toast give the same counts; the batch is still shown after a reload.
+// batch dialog lists each with what it becomes (the text file refused, with why), the image-to-3D settings
+// and the animation prompts, the total cost of what is sent and the balance after; its button says "Submit 4,
+// 1 refused". Cancel sends nothing; Submit sends the 4 with the options chosen (the refused file is never
+// uploaded); the queue's table and the toast give the same counts; the batch is still shown after a reload.
 // Screenshots: docs/screenshots/batch-confirm.png (the dialog) and queue.png (the queue after it).
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -9,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { realFixture } from '../fixtures.ts';
 import { dropFiles, type DroppedFile } from './drop.ts';
 import { openApp, poll, textOf, useHarness } from './harness.ts';
+import { WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
 
 const h = useHarness({}, '');
 const DOCS = resolve(import.meta.dirname, '..', '..', 'docs', 'screenshots');
@@ -69,7 +71,11 @@ describe('confirm before a drop is submitted', () => {
       ['Male_Casual.fbx', 'mesh'],
       ['notes.txt', 'other'],
     ]);
-    expect(await textOf(dialog.locator('tr[data-file="notes.txt"]'))()).toContain('rejected');
+    // The file no inspection would take is refused with its reason, and not counted in what is submitted.
+    expect(await textOf(dialog.locator('tr[data-file="notes.txt"]'))()).toContain(
+      'Refused: not a picture (PNG, JPEG, WebP), an FBX or a zip, so it is not sent',
+    );
+    expect(await textOf(dialog.locator('h2'))()).toBe('Submit 4 of 5 dropped files?');
     // Per-kind options: image-to-3D settings for the pictures, animation prompts for the FBX.
     expect(await textOf(dialog.locator('fieldset[data-kind="image"] legend'))()).toBe(
       'Image to 3D settings (3 pictures)',
@@ -87,22 +93,31 @@ describe('confirm before a drop is submitted', () => {
     await dialog.screenshot({ path: join(DOCS, 'batch-confirm.png') });
     await h.screenshot('batch-confirm-dialog', dialog);
 
-    await dialog.locator('button:has-text("Submit 5 files")').click();
+    const submit = dialog.locator('button[type="submit"]');
+    expect(await textOf(submit)()).toBe('Submit 4, 1 refused');
+    const uploadsBefore = h.requestedPaths().filter((p) => p === WEB_PROTOCOL.upload).length;
+    await submit.click();
     await poll(() => dialog.count()).toBe(0);
     await poll(textOf(page.locator('h1'))).toBe('Queue');
     const batch = page.locator('.batch').first();
-    await poll(textOf(batch.locator('.batch-head'))).toContain('finished');
-    // The table and the toast count the same things.
+    // Finished once every job is (batch-status.test.ts: "submitted" before that).
+    await poll(() => batch.getAttribute('data-stage')).toBe('finished');
+    // The table and the toast count the same things: 4 files made 5 jobs (the FBX's upload and its prompts).
     const counts = await textOf(batch.locator('.batch-counts'))();
-    expect(counts).toBe('4 of 5 files submitted, 1 with a problem · finished');
-    await poll(textOf(page.locator('.notices'))).toContain('Batch finished: 4 of 5 files submitted, 1 with a problem');
+    expect(counts).toBe('4 of 5 files submitted, 1 with a problem · finished · 5 jobs (5 completed)');
+    await poll(textOf(page.locator('.notices'))).toContain(
+      'Batch finished: 4 of 5 files submitted, 1 with a problem — 5 jobs (5 completed)',
+    );
     expect(await batch.locator('tbody tr .badge').allTextContents()).toEqual([
       'Submitted',
       'Submitted',
       'Submitted',
       'Submitted',
-      'Rejected',
+      'Not sent',
     ]);
+    expect(await textOf(batch.locator('tr[data-file="notes.txt"] .item-error'))()).toContain('Refused: not a picture');
+    // Only the 4 files submitted were uploaded to the app.
+    expect(h.requestedPaths().filter((p) => p === WEB_PROTOCOL.upload).length - uploadsBefore).toBe(4);
     await poll(() => batch.locator('a[aria-label="Animations of Male_Casual.fbx"]').count()).toBe(1);
     // The options went with the pictures: the library's jobs are 3 image-to-3D, 1 upload, 1 set of prompts.
     const jobs = (await h.call('jobs.list', {})).jobs as { kind: string; label: string }[];
@@ -121,7 +136,7 @@ describe('confirm before a drop is submitted', () => {
     await openApp(h, '#/queue');
     const again = page.locator('.batch').first();
     await poll(() => again.locator('tbody tr').count()).toBe(5);
-    expect(await textOf(again.locator('.batch-counts'))()).toBe(counts);
+    await poll(textOf(again.locator('.batch-counts'))).toBe(counts);
     expect(await again.locator('tbody tr').evaluateAll((rows) => rows.map((r) => (r as any).dataset.file))).toEqual([
       'chair.png',
       'fox.jpg',
@@ -129,6 +144,19 @@ describe('confirm before a drop is submitted', () => {
       'Male_Casual.fbx',
       'notes.txt',
     ]);
+
+    // The character is one library entry (its upload and its prompts' job), named after its file, with the
+    // prompts as detail (a step of the entry), not a second entry named after them.
+    await h.go('#/library');
+    await poll(textOf(page.locator('.count').first())).toBe('4 jobs');
+    const titles = await page.locator('.job-row .job-title').allTextContents();
+    expect(titles.sort()).toEqual(['Male_Casual.fbx', 'chair.png', 'fox.jpg', 'robot.png']);
+    const character = page.locator('.job-row').filter({ has: page.locator('.job-title', { hasText: 'Male_Casual' }) });
+    await poll(textOf(character.locator('.entry-steps'))).toContain(
+      'Animations: walk forward, wave with the right hand',
+    );
+    expect(await textOf(character.locator('.job-meta'))()).toContain('2 steps');
+    await character.screenshot({ path: join(DOCS, 'library-character.png') }); // the README's Library
     expect(h.pageErrors).toEqual([]);
   });
 });

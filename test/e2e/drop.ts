@@ -28,3 +28,19 @@ export async function dropFiles(page: Page, files: readonly DroppedFile[]): Prom
     }
   }, files);
 }
+
+/**
+ * Drops files and folders of this machine on the page as the OS does: Chromium's own drag (DevTools
+ * protocol Input.dispatchDragEvent with their paths), so the page's drop carries real entries, a folder a
+ * FileSystemDirectoryEntry whose files it reads itself. Dropped at (x, y) of the viewport.
+ */
+export async function dropPaths(page: Page, paths: readonly string[], x = 640, y = 400): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const data = { items: [], files: [...paths], dragOperationsMask: 1 }; // 1: copy
+    for (const type of ['dragEnter', 'dragOver', 'drop'] as const)
+      await cdp.send('Input.dispatchDragEvent', { type, x, y, data });
+  } finally {
+    await cdp.detach();
+  }
+}

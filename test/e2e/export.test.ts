@@ -10,7 +10,7 @@
 //  - A screenshot of the export panel goes to test-results/viewer/export-panel-unity.png (docs/screenshots/export-panel.png is one).
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { NodeIO } from '@gltf-transform/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realFixture } from '../fixtures.ts';
@@ -244,6 +244,8 @@ describe('export from the job page', () => {
     expect(animations.join(' | ')).toMatch(/jump up high/);
     expect(animations.join(' | ')).not.toMatch(/wave/);
     expect(existsSync(dirname(glb.startsWith('/') ? glb : resolve(project, glb)))).toBe(true);
+    // Named after the library entry, the character's file, not after its prompts ('3 animations: walk forward').
+    expect(basename(dirname(glb.startsWith('/') ? glb : resolve(project, glb)))).toBe('Male_Casual');
     expect(h.offHost()).toEqual([]);
   });
 });

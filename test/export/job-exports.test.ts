@@ -378,4 +378,27 @@ describe('planJob (for the export panel)', () => {
     );
     expect(animated.clips!.available.map((c) => c.name)).toEqual([...library(), ...prompts()]);
   });
+
+  it("is named after the library entry when no name is given: a prompts job after its character's upload, a renamed job by its name", async () => {
+    const { store } = host.bridge.services;
+    // The prompts (labelled 'hero moves') are one library entry with their upload ('hero to animate').
+    const prompts = await planJob(deps, jobs.prompts, { projectDir: makeProject('unity') });
+    expect(basename(prompts.targetDir)).toBe('HeroToAnimate');
+    const chair = await planJob(deps, jobs.chair, { projectDir: makeProject('godot') });
+    expect(basename(chair.targetDir)).toBe('chair');
+    store.jobs.rename(jobs.animation.id, 'Male Casual', Date.now());
+    store.jobs.rename(jobs.chair.id, 'my red chair', Date.now());
+    try {
+      expect(basename((await planJob(deps, jobs.prompts, { projectDir: makeProject('unity') })).targetDir)).toBe(
+        'MaleCasual',
+      );
+      const renamed = store.jobs.require(jobs.chair.id);
+      expect(basename((await planJob(deps, renamed, { projectDir: makeProject('godot') })).targetDir)).toBe(
+        'my_red_chair',
+      );
+    } finally {
+      store.jobs.rename(jobs.animation.id, null, Date.now());
+      store.jobs.rename(jobs.chair.id, null, Date.now());
+    }
+  });
 });

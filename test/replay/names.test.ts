@@ -45,6 +45,10 @@ describe('fileNameOf: the one function that names a file from a URL', () => {
     expect(defaultExportName(`retopology https://h/a/mesh.glb?${SAS}`)).toBe('mesh');
     expect(defaultExportName('create-3d chair.png')).toBe('chair');
     expect(defaultExportName('text-to-image what is this?')).toBe('what is this?');
+    // Only the CLI's command word goes: the app's own labels keep their first word.
+    expect(defaultExportName('hero to animate')).toBe('hero to animate');
+    expect(defaultExportName('red barrel')).toBe('red barrel');
+    expect(defaultExportName('Male_Casual.fbx')).toBe('Male_Casual');
   });
 });
 

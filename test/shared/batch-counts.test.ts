@@ -1,7 +1,7 @@
 // One count for a batch (shared/batch-counts.ts): the queue's table and its toast both say it, so a file
 // the browser could not send, one rejected and one the service refused are all "with a problem" in both.
 import { describe, expect, it } from 'vitest';
-import { countBatch, describeCounts } from '../../shared/batch-counts.ts';
+import { countBatch, countJobs, describeCounts, describeJobs, jobsFinished } from '../../shared/batch-counts.ts';
 
 describe('batch counts', () => {
   it('counts every file of the batch, problems of all kinds together', () => {
@@ -20,5 +20,30 @@ describe('batch counts', () => {
 
   it('says only what is there', () => {
     expect(describeCounts(countBatch(['submitted']))).toBe('1 of 1 file submitted');
+  });
+});
+
+describe('the jobs of a batch', () => {
+  it('is not finished while one of its jobs is queued or running, nor while a job is not known yet', () => {
+    const going = countJobs([
+      { state: 'queued', final: false },
+      { state: 'running', final: false },
+      { state: 'succeeded', final: true },
+      undefined,
+    ]);
+    expect(going).toEqual({ total: 4, queued: 2, running: 1, completed: 1, failed: 0 });
+    expect(jobsFinished(going)).toBe(false);
+    expect(describeJobs(going)).toBe('4 jobs (2 queued, 1 running, 1 completed)');
+  });
+
+  it('is finished once every job is final, the failed and cancelled ones counted as failed', () => {
+    const done = countJobs([
+      { state: 'succeeded', final: true },
+      { state: 'failed', final: true },
+      { state: 'cancelled', final: true },
+    ]);
+    expect(jobsFinished(done)).toBe(true);
+    expect(describeJobs(done)).toBe('3 jobs (1 completed, 2 failed)');
+    expect(describeJobs(countJobs([]))).toBe('no job');
   });
 });

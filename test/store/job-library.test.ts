@@ -1,8 +1,9 @@
 // The library's view of the jobs table: names (migration 3), rename, delete, one entry per older-flow
-// session, and the filters and orders of jobs.list.
+// session and per animated character, and the filters and orders of jobs.list.
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { entryRows } from '../../main/app/library-actions.ts';
 import { openDatabase, type Store } from '../../main/store/database.ts';
 import { RecordNotFoundError } from '../../main/store/errors.ts';
 import { MIGRATIONS } from '../../main/store/migrations.ts';
@@ -128,6 +129,57 @@ describe('the library entries', () => {
     expect(store.jobs.list({ group: true, states: ['succeeded'] }).map((j) => j.id)).toEqual([other.id]);
     expect(store.jobs.sessionSteps('SESSION_r').map((j) => j.step)).toEqual(['spin', 'preview', 'refine']);
     expect(store.jobs.sessionSteps('SESSION_r').at(-1)!.id).toBe(refine.id);
+  });
+
+  it('grouped, an animated character is one entry: its upload, with the text-animation jobs asked of it', () => {
+    const upload = store.jobs.insert({
+      kind: 'animation_session',
+      label: 'Male_Casual.fbx',
+      remoteId: 'SESSION_m',
+      ...done,
+      now: 10,
+    });
+    const prompts = store.jobs.insert({
+      kind: 'animation_prompt',
+      label: 'Male_Casual.fbx: walk forward, wave',
+      remoteId: 'SESSION_m',
+      texts: ['walk forward', 'wave'],
+      state: 'running',
+      rawStatus: 'processing',
+      now: 20,
+    });
+    const other = store.jobs.insert({
+      kind: 'image_to_3d',
+      label: 'chair.png',
+      remoteId: 'SESSION_c',
+      ...done,
+      now: 15,
+    });
+    // A session's prompts asked here of an upload made elsewhere: their own entry (nothing to join).
+    const alone = store.jobs.insert({
+      kind: 'animation_prompt',
+      label: 'SESSION_x: jump',
+      remoteId: 'SESSION_x',
+      ...done,
+      now: 30,
+    });
+
+    expect(store.jobs.list().length).toBe(4);
+    expect(store.jobs.list({ group: true }).map((j) => j.id)).toEqual([alone.id, other.id, upload.id]);
+    expect(store.jobs.count({ group: true })).toBe(3);
+    // The prompts find the character's entry, once; so does the kind of either of its rows.
+    expect(store.jobs.list({ group: true, search: 'walk forward' }).map((j) => j.id)).toEqual([upload.id]);
+    expect(store.jobs.list({ group: true, kinds: ['animation_prompt'] }).map((j) => j.id)).toEqual([
+      alone.id,
+      upload.id,
+    ]);
+    // Its state is its newest job's (the prompts are running).
+    expect(store.jobs.list({ group: true, final: false }).map((j) => j.id)).toEqual([upload.id]);
+    expect(store.jobs.animationRows('SESSION_m').map((j) => j.id)).toEqual([upload.id, prompts.id]);
+    // Listed, opened and deleted as one (main/app/library-actions.ts).
+    expect(entryRows(store, upload).map((j) => j.id)).toEqual([upload.id, prompts.id]);
+    expect(entryRows(store, prompts).map((j) => j.id)).toEqual([upload.id, prompts.id]);
+    expect(entryRows(store, other).map((j) => j.id)).toEqual([other.id]);
   });
 
   it('filters by kind, state and date, and sorts by date, name, kind and state', () => {

@@ -5,25 +5,17 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { GEOMETRY_MODELS, RESOLUTIONS, TEXTURE_MODELS, TOPOLOGIES } from '../../../shared/contract/image-to-3d.ts';
 import { offeredFiles, startBatch, type OfferedFile } from '../batch.ts';
+import { droppedKind, REFUSED_BY_NAME, type DroppedKind } from '../dropped-kind.ts';
 import { CostLine } from '../components/cost-line.tsx';
 import { TableHead } from '../components/ui.tsx';
 import { useQuote } from '../credits.ts';
 import { formatBytes } from '../util.ts';
 import { SelectField, TextField } from './create/inputs.tsx';
 
-export type DroppedKind = 'image' | 'mesh' | 'other';
-
-/** What a dropped file becomes, by its name (main checks its content before anything is sent). */
-export function droppedKind(file: { name: string }): DroppedKind {
-  if (/\.(png|jpe?g|webp)$/i.test(file.name)) return 'image';
-  if (/\.(fbx|zip)$/i.test(file.name)) return 'mesh';
-  return 'other';
-}
-
 const KIND_TEXT: Record<DroppedKind, string> = {
   image: 'Picture → image to 3D',
   mesh: 'FBX/zip → animation upload',
-  other: 'Not a picture, FBX or zip: it will be reported as rejected',
+  other: `Refused: ${REFUSED_BY_NAME}`,
 };
 
 export function BatchDialog({ files }: { files: readonly OfferedFile[] }) {
@@ -63,6 +55,7 @@ export function BatchDialog({ files }: { files: readonly OfferedFile[] }) {
     });
   };
   const sendable = images + meshes;
+  const refused = files.length - sendable;
   return (
     <dialog
       ref={ref}
@@ -81,17 +74,26 @@ export function BatchDialog({ files }: { files: readonly OfferedFile[] }) {
         }}
       >
         <h2 id="batch-dialog-title">
-          Submit {files.length} dropped file{files.length === 1 ? '' : 's'}?
+          {refused > 0 && sendable > 0
+            ? `Submit ${sendable} of ${files.length} dropped files?`
+            : `Submit ${files.length} dropped file${files.length === 1 ? '' : 's'}?`}
         </h2>
         <p class="hint">
           Nothing is sent until you submit. Each file is checked first; a bad one is reported and the others go on.
+          {refused > 0 &&
+            ` ${refused === 1 ? 'One file is' : `${refused} files are`} refused by name and never sent (see why below); the cost counts only what is sent.`}
         </p>
         <div class="batch-dialog-files">
           <table>
             <TableHead columns={['File', 'Becomes', 'Size']} />
             <tbody>
               {files.map((f, i) => (
-                <tr key={`${i}-${f.name}`} data-file={f.name} data-kind={kinds[i]}>
+                <tr
+                  key={`${i}-${f.name}`}
+                  data-file={f.name}
+                  data-kind={kinds[i]}
+                  class={kinds[i] === 'other' ? 'refused' : undefined}
+                >
                   <td>{f.name}</td>
                   <td class={kinds[i] === 'other' ? 'item-error' : undefined}>{KIND_TEXT[kinds[i]!]}</td>
                   <td class="muted">{formatBytes(f.size)}</td>
@@ -169,7 +171,9 @@ export function BatchDialog({ files }: { files: readonly OfferedFile[] }) {
             disabled={sendable === 0 || q.refusal !== undefined}
             aria-describedby="batch-cost"
           >
-            Submit {files.length} file{files.length === 1 ? '' : 's'}
+            {refused > 0
+              ? `Submit ${sendable}, ${refused} refused`
+              : `Submit ${files.length} file${files.length === 1 ? '' : 's'}`}
           </button>
         </div>
         {sendable === 0 && (

@@ -1,12 +1,15 @@
 // The queue: dropped-file batches with per-file progress, then the jobs in progress and those that need
 // attention (failed, cancelled, submission unknown) with cancel, retry and reconcile.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { describeCounts } from '../../../shared/batch-counts.ts';
+import { describeCounts, describeJobs } from '../../../shared/batch-counts.ts';
 import type { JobView } from '../../../shared/bridge/contract.ts';
 import { getBridge } from '../../bridge/index.ts';
 import { appState } from '../app-state.ts';
 import {
   batchCounts,
+  batchJobCounts,
+  batchJobs,
+  batchStage,
   batches,
   cancelBatch,
   clearFinished,
@@ -45,6 +48,7 @@ export function Queue() {
 
 function Batches() {
   const list = useStore(batches);
+  const jobs = useStore(batchJobs);
   const { resync } = useStore(appState);
   const input = useRef<HTMLInputElement>(null);
   // The batches main kept (this page's earlier ones after a reload, those of a run before a restart).
@@ -58,7 +62,7 @@ function Batches() {
           <button type="button" onClick={() => input.current?.click()}>
             Add files…
           </button>
-          {list.some((b) => b.finished) && (
+          {list.some((b) => batchStage(b, jobs) === 'finished') && (
             <button type="button" onClick={() => void clearFinished()}>
               Clear finished
             </button>
@@ -82,23 +86,32 @@ function Batches() {
         }}
       />
       <p class="hint">
-        Drop images (for image to 3D), FBX files or zips of FBX (for animation) anywhere in the window, or use Add
-        files. You choose the options and see the total cost before anything is sent. Each file is checked first; a bad
-        file is reported and the others go on.
+        Drop images (for image to 3D), FBX files or zips of FBX (for animation), or folders of them, anywhere in the
+        window, or use Add files. You choose the options and see the total cost before anything is sent. Each file is
+        checked first; a bad file is reported and the others go on.
       </p>
       {list.length === 0 && <p class="muted">No batch yet.</p>}
       {list.map((b) => (
-        <BatchView key={b.key} batch={b} />
+        <BatchView key={b.key} batch={b} jobs={jobs} />
       ))}
     </Section>
   );
 }
 
-function BatchView({ batch }: { batch: QueueBatch }) {
+/** What follows a batch's file counts: nothing while files are sent, then its jobs, submitted or finished. */
+const STAGE_TEXT = { submitting: '', submitted: ' · ', finished: ' · finished · ' } as const;
+
+function BatchView({ batch, jobs }: { batch: QueueBatch; jobs: ReturnType<typeof batchJobs.get> }) {
   const counts = batchCounts(batch);
-  const running = !batch.finished;
+  const stage = batchStage(batch, jobs);
+  const running = !batch.filesDone;
   return (
-    <section class="batch" aria-label={`Batch of ${batch.items.length} files`} data-batch-id={batch.batchId ?? ''}>
+    <section
+      class="batch"
+      aria-label={`Batch of ${batch.items.length} files`}
+      data-batch-id={batch.batchId ?? ''}
+      data-stage={stage}
+    >
       <div class="batch-head">
         <strong>
           {batch.items.length} file{batch.items.length === 1 ? '' : 's'}
@@ -106,7 +119,7 @@ function BatchView({ batch }: { batch: QueueBatch }) {
         <span class="muted">{formatTime(batch.createdAt)}</span>
         <span aria-live="polite" class="batch-counts">
           {describeCounts(counts)}
-          {batch.finished ? ' · finished' : ''}
+          {stage !== 'submitting' && STAGE_TEXT[stage] + describeJobs(batchJobCounts(batch, jobs))}
         </span>
         {running && batch.batchId && (
           <button type="button" onClick={() => cancelBatch(batch)}>

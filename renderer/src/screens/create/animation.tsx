@@ -5,7 +5,7 @@ import { textMultiRequest, uploadMeshUrlRequest } from '../../../../shared/contr
 import { fileNameOf } from '../../../../shared/url-name.ts';
 import { getBridge, getTransport } from '../../../bridge/index.ts';
 import { FieldMessages, Progress } from '../../components/ui.tsx';
-import { formatBytes, record, toShownError } from '../../util.ts';
+import { formatBytes, jobTitle, record, toShownError } from '../../util.ts';
 import { FbxCheckPanel } from '../viewer/fbx-check-panel.tsx';
 import { PromptStatuses } from '../viewer/animation-job.tsx';
 import { CreatedJob, FormFooter, useCreateForm, useJob, type CreateOutput, FormShell } from './form.tsx';
@@ -139,6 +139,12 @@ function UploadForm({ onSession }: { onSession: (code: string) => void }) {
   );
 }
 
+/** The name of the character a session code is the upload of (its library name), else the code. */
+function characterName(sessions: readonly JobView[], sessionCode: string): string {
+  const session = sessions.find((s) => s.remoteId === sessionCode);
+  return session ? jobTitle(session) : sessionCode;
+}
+
 function TextPromptsForm({
   sessionCode,
   setSessionCode,
@@ -167,7 +173,8 @@ function TextPromptsForm({
         void form.submit({
           endpoint: 'submitTextAnimations',
           body: body(),
-          label: `${texts.length} animation${texts.length === 1 ? '' : 's'}: ${texts[0]?.slice(0, 50) ?? ''}`,
+          // Named after the character (its upload's name) with the prompts as detail, as a batch names it.
+          label: `${characterName(sessions, sessionCode)}: ${texts.join(', ')}`.slice(0, 120),
         });
       }}
     >
