@@ -66,7 +66,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     terminal: (t) => io.stderr(aliases.rewrite(redactSecrets(t, secrets), false)),
   };
   try {
-    return await runCommand(argv, io, redacted, { secrets, aliases, json });
+    const run = runCommand(argv, io, redacted, { secrets, aliases, json });
+    return await (io.uncaught === undefined ? run : Promise.race([run, io.uncaught]));
   } catch (error) {
     const failure = describeFailure(error, { stopped: io.interrupt.aborted });
     redacted.stderr(`error: ${failure.message}\n`);
@@ -192,6 +193,18 @@ function readVersion(): string {
   return pkg.version;
 }
 
+/**
+ * An error nothing caught (thrown in a timer's callback, a promise nobody awaited): it ends the command as its
+ * failure, said in words (and as JSON with --json) instead of Node's stack trace.
+ */
+function uncaughtErrors(): Promise<never> {
+  const { promise, reject } = Promise.withResolvers<never>();
+  promise.catch(() => undefined); // read by runCli; never an unhandled rejection itself
+  process.on('uncaughtException', reject);
+  process.on('unhandledRejection', reject);
+  return promise;
+}
+
 /** Runs the CLI as the process. A second Ctrl-C exits at once. */
 export async function main(): Promise<void> {
   const interrupt = new AbortController();
@@ -212,6 +225,7 @@ export async function main(): Promise<void> {
       return text;
     },
     interrupt: interrupt.signal,
+    uncaught: uncaughtErrors(),
   });
   // Output into a pipe is written asynchronously: exiting before it is flushed would cut it (at 64 KiB).
   await exitWhenFlushed(code);

@@ -2,7 +2,9 @@
 import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { asDiskFull } from '../durable/disk-full.ts';
 import { CacheRepository } from './cache-entries.ts';
+import { guardDiskFull } from './disk-full-guard.ts';
 import { DatabaseCorruptError, DatabaseTooNewError } from './errors.ts';
 import { JobsRepository } from './jobs.ts';
 import { JournalRepository } from './journal.ts';
@@ -49,7 +51,7 @@ export function databasePath(dataDir: string): string {
  */
 export function openDatabase(path: string, options: OpenOptions = {}): Store {
   const migrations = options.migrations ?? MIGRATIONS;
-  const db = asCorruptError(path, () => {
+  const opened = asCorruptError(path, () => {
     checkHeader(path, migrations.length);
     if (path !== ':memory:') createPrivately(path);
     const db = new DatabaseSync(path);
@@ -64,6 +66,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): Store {
       throw error;
     }
   });
+  // A write on a full disk fails as a DiskFullError naming the data folder (the one action, never the process).
+  const db = path === ':memory:' ? opened : guardDiskFull(opened, dirname(path));
   return {
     path,
     jobs: new JobsRepository(db),
@@ -166,6 +170,7 @@ function asCorruptError<T>(path: string, fn: () => T): T {
     const code = (error as { errcode?: unknown } | null)?.errcode;
     if (typeof code === 'number' && [SQLITE_CORRUPT, SQLITE_NOTADB].includes(code & 0xff))
       throw new DatabaseCorruptError(path, error);
+    if (path !== ':memory:') throw asDiskFull(error, dirname(path), `the local database ${path}`) ?? error;
     throw error;
   }
 }
