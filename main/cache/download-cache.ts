@@ -287,8 +287,10 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
     } catch (caught) {
       if (!lock.owned) await rm(partPath, { force: true });
       // A full disk anywhere on the way (the lock, the blob's folder, the index) fails this output, in words.
-      const full = caught instanceof DownloadError ? undefined : asDiskFull(caught, this.dir, describe(entry, req.label));
-      const error = full === undefined ? caught : new DownloadError(full.message, { reason: 'disk', bytesKept: 0, cause: full });
+      const full =
+        caught instanceof DownloadError ? undefined : asDiskFull(caught, this.dir, describe(entry, req.label));
+      const error =
+        full === undefined ? caught : new DownloadError(full.message, { reason: 'disk', bytesKept: 0, cause: full });
       if (!(error instanceof DownloadError)) throw error;
       if (error.bytesKept === 0) await rm(partPath, { force: true });
       if (!lock.owned) {

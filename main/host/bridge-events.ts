@@ -80,8 +80,7 @@ export function forwardServiceEvents(
     events.notice('warning', error.message);
   };
   /** The database failed under the tracker (a full disk): said once, in words; the jobs are read again later. */
-  const storeError = (error: unknown) =>
-    events.notice('error', error instanceof Error ? error.message : String(error));
+  const storeError = (error: unknown) => events.notice('error', error instanceof Error ? error.message : String(error));
   const health = (status: EventPayload<'service'>) => events.emit('service', status);
   s.health.on('change', health);
   /** The service answered a read of a job: the periodic reachability check can wait. */

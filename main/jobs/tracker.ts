@@ -290,7 +290,9 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
     clearTimeout(this.#timer);
     // Another process of the data folder may have read a watched job and planned its next read late.
     for (const id of this.#watched.keys()) this.#store.jobs.pollBy(id, this.#now() + this.#timing.steadyFloorMs);
-    const next = this.#store.jobs.nextDueAt(); // jobs being read have no next time until their read ends
+    let next = this.#store.jobs.nextDueAt(); // jobs being read have no next time until their read ends
+    // Reads whose result could not be stored (a full disk): tried again after the steady interval.
+    if (this.#unscheduled.size > 0) next = Math.min(next ?? Infinity, this.#now() + this.#timing.steadyFloorMs);
     if (next === undefined) return;
     const at = Math.max(next, this.budget.pausedUntil);
     this.#timer = setTimeout(() => this.#tick(), Math.max(0, at - this.#now()));

@@ -121,7 +121,9 @@ describe.skipIf(!canMount)('a full disk (a 1 MiB tmpfs; skipped: needs Linux and
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     for (const output of outputs)
-      expect(output.error).toMatch(new RegExp(`^The disk holding ${cacheDir} is full: .* Free some space on that disk`));
+      expect(output.error).toMatch(
+        new RegExp(`^The disk holding ${cacheDir} is full: .* Free some space on that disk`),
+      );
     expect({ exit: host.exitCode, signal: host.signalCode }).toEqual({ exit: null, signal: null });
     expect((await call('app.info', {})).status).toBe(200);
     const library = await call('jobs.list', {});
@@ -137,16 +139,14 @@ describe.skipIf(!canMount)('a full disk (a 1 MiB tmpfs; skipped: needs Linux and
     const pull = await spawnCli(['pull', job.id, '--json', '--data-dir', dataDir], env);
     const report = JSON.parse(pull.stdout) as { failed: { error: string }[] };
     expect(report.failed.length).toBeGreaterThan(0);
-    for (const failed of report.failed) expect(failed.error).toMatch(new RegExp(`The disk holding ${cacheDir} is full`));
+    for (const failed of report.failed)
+      expect(failed.error).toMatch(new RegExp(`The disk holding ${cacheDir} is full`));
     expectNoStack(pull.stderr);
   }, 120_000);
 
   it('a data folder on the full disk: wait --json and list --json print a disk-full error, no stack trace', async () => {
     const onFull = join(full, 'data');
-    for (const args of [
-      ['wait', 'job_x'],
-      ['jobs'],
-    ]) {
+    for (const args of [['wait', 'job_x'], ['jobs']]) {
       const result = await outputOf(
         spawn(process.execPath, [LAUNCHER, ...args, '--json', '--data-dir', onFull], {
           env,
@@ -155,7 +155,9 @@ describe.skipIf(!canMount)('a full disk (a 1 MiB tmpfs; skipped: needs Linux and
       );
       const { error } = JSON.parse(result.stdout) as { error: { code: string; message: string } };
       expect(error.code).toBe('disk-full');
-      expect(error.message).toMatch(new RegExp(`^The disk holding ${onFull} is full: the local database .* could not be written`));
+      expect(error.message).toMatch(
+        new RegExp(`^The disk holding ${onFull} is full: the local database .* could not be written`),
+      );
       expect(result.stderr).toMatch(/^error: The disk holding/);
       expectNoStack(result.stderr);
     }
