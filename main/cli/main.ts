@@ -27,6 +27,7 @@ type Run = (ctx: CommandContext, engineSpeed: number | undefined) => Promise<num
  */
 const RUNS: Record<string, () => Promise<Run>> = {
   key: async () => (await import('./admin-commands.ts')).keyCommand,
+  doctor: async () => (await import('./doctor-command.ts')).doctorCommand,
   engine: async () => (await import('./admin-commands.ts')).engineCommand,
   webhooks: async () => (await import('./admin-commands.ts')).webhooksCommand,
   batch: async () => (await import('./batch-command.ts')).batchCommand,
@@ -126,8 +127,9 @@ async function runCommand(
   openDataFolder(resolveDataDir({ flags: { dataDir: str(values, 'data-dir') }, env: io.env }), {
     notice: (line) => redacted.stderr(`${line}\n`),
   });
+  // `key` needs no connection; `doctor` must not open the database it is to check (the saved profile is in it).
   const settings: ConnectionSettings =
-    name === 'key'
+    name === 'key' || name === 'doctor'
       ? { dataDir: resolveDataDir({ flags: { dataDir: str(values, 'data-dir') }, env: io.env }) }
       : await resolveCliConnection(values, redacted, secrets);
   const speedText = str(values, 'engine-speed');
