@@ -24,7 +24,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   engine: ['jobs', 'files', 'serve', 'durable', 'images', 'formats'],
   app: ['api', 'store', 'config', 'jobs', 'files', 'cache', 'export', 'engine', 'durable', 'images'],
   host: ['app', 'api', 'store', 'config', 'jobs', 'files', 'cache', 'export', 'serve', 'durable'],
-  cli: ['app', 'api', 'store', 'config', 'jobs', 'files', 'cache', 'export'],
+  cli: ['app', 'api', 'store', 'config', 'jobs', 'files', 'cache', 'export', 'durable'],
   electron: ['app', 'host', 'config', 'store'],
 };
 

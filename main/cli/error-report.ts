@@ -1,8 +1,8 @@
 // What a failed command reports: a line on stderr, and with --json the same error as JSON on stdout
 // (`{"error": {"code", "message", "exitCode"}}`), so a pipeline reads one format whatever happens.
 // An AppError's code and exit code come from the one table of shared/errors.ts; anything else is unplanned.
-import { dirname } from 'node:path';
-import { AppError, DISK_FULL_CODES, DiskFullError, ERROR_TABLE, mappingOf } from '../../shared/errors.ts';
+import { AppError, ERROR_TABLE, mappingOf } from '../../shared/errors.ts';
+import { diskFullOf } from '../durable/disk-full.ts';
 
 export interface CliFailure {
   /**
@@ -40,11 +40,9 @@ export function describeFailure(error: unknown, options: { stopped?: boolean } =
     kind?: unknown;
     path?: unknown;
   };
-  if (typeof fields.code === 'string' && DISK_FULL_CODES.has(fields.code)) {
-    // A full disk no module named: the folder of the file it was writing, when the system error says it.
-    const folder = typeof fields.path === 'string' ? dirname(fields.path) : 'the data folder';
-    return describeFailure(new DiskFullError(folder, `a file (${message})`, error), options);
-  }
+  // A full disk no module named: the folder of the file it was writing, when the system error says it.
+  const full = error instanceof AppError ? undefined : diskFullOf(error);
+  if (full !== undefined) return describeFailure(full, options);
   if (typeof fields.code === 'string' && fields.code.startsWith('ERR_PARSE_ARGS')) {
     return {
       code: 'usage',

@@ -29,6 +29,19 @@ export function asDiskFull(error: unknown, folder: string, what: string): DiskFu
   return undefined;
 }
 
+/**
+ * A full disk that reached a caller with no folder of its own to name (the CLI's error report, the web host's
+ * process handlers): the DiskFullError, naming the folder of the file the system error names when it does.
+ */
+export function diskFullOf(error: unknown): DiskFullError | undefined {
+  if (error instanceof DiskFullError) return error;
+  const fields = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; path?: unknown };
+  if (typeof fields.code !== 'string' || !DISK_FULL_CODES.has(fields.code)) return undefined;
+  const folder = typeof fields.path === 'string' ? dirname(fields.path) : 'the data folder';
+  const message = error instanceof Error ? error.message : String(error);
+  return new DiskFullError(folder, `a file (${message})`, error);
+}
+
 /** True when the file system of `path` (or of its nearest existing parent) has less than 1 MiB free for this user. */
 export function hasNoRoom(path: string): boolean {
   for (let at = path; ; at = dirname(at)) {
