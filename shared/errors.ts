@@ -99,7 +99,8 @@ const GENERAL = {
   'disk-full': map('disk-full', 1, 507),
   // The local database: damaged, too new, or a bug.
   'database-too-new': INTERNAL,
-  'database-corrupt': INTERNAL,
+  // Its own code, so the UI shows its words (the file, where it is kept, `asset-studio doctor`) as they are.
+  'database-corrupt': map('database-corrupt', 1, 500),
   'duplicate-operation': INTERNAL,
   'journal-state': INTERNAL,
   'record-not-found': map('not-found', 1, 404),
