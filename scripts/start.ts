@@ -13,6 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveDataDir } from '../main/config/data-dir.ts';
 import { connectionSentence } from '../shared/bridge/connection-text.ts';
+import { keepServingOnDiskFull } from '../main/host/process-errors.ts';
 import { startWebHost } from '../main/host/web-host.ts';
 import { buildElectron, buildRendererIfPresent } from './build.ts';
 
@@ -76,6 +77,7 @@ async function web(reason?: string): Promise<void> {
     ...(rendererDir !== undefined && { rendererDir }),
     connectionSources: { env: process.env },
   }).catch(refused);
+  keepServingOnDiskFull(); // a full disk that escaped its action is said in a line; the host goes on
   const { connection } = host.bridge;
   console.log(
     `\nAsset Studio (web host): ${host.url}\n(the link holds the token, kept with the port between launches; stop with Ctrl+C)`,

@@ -95,9 +95,12 @@ const GENERAL = {
   network: map('network', 5, 502),
   cancelled: map('cancelled', 1, 409),
   download: map('download-failed', 1, 502),
+  // A disk (or the user's quota) is full: that one action failed, nothing else; 507 Insufficient Storage.
+  'disk-full': map('disk-full', 1, 507),
   // The local database: damaged, too new, or a bug.
   'database-too-new': INTERNAL,
-  'database-corrupt': INTERNAL,
+  // Its own code, so the UI shows its words (the file, where it is kept, `asset-studio doctor`) as they are.
+  'database-corrupt': map('database-corrupt', 1, 500),
   'duplicate-operation': INTERNAL,
   'journal-state': INTERNAL,
   'record-not-found': map('not-found', 1, 404),
@@ -158,6 +161,29 @@ export class AppError<C extends ErrorCode = ErrorCode> extends Error {
   /** The CLI's exit code, from the table. */
   get exitCode(): ExitCode {
     return mappingOf(this.code).exitCode;
+  }
+}
+
+/** The system error codes that mean a disk, or the user's quota on it, is full. */
+export const DISK_FULL_CODES: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT']);
+
+/**
+ * A write failed because the disk holding `folder` (or the user's quota there) is full. Only the action that
+ * wrote fails; everything else goes on. The message names the folder, what could not be written and what to free.
+ * Made from a system or SQLite error by main/durable/disk-full.ts (`asDiskFull`).
+ */
+export class DiskFullError extends AppError<'disk-full'> {
+  readonly folder: string;
+
+  /** `what`: what could not be written, e.g. `the local database` or `the GLB of session S`. */
+  constructor(folder: string, what: string, cause?: unknown) {
+    super(
+      'disk-full',
+      `The disk holding ${folder} is full: ${what} could not be written. Free some space on that disk ` +
+        '(delete files you no longer need there, or jobs of the library you no longer need, with their cached files), then try again.',
+      { cause },
+    );
+    this.folder = folder;
   }
 }
 

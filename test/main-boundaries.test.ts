@@ -27,7 +27,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   app: ['api', 'store', 'config', 'jobs', 'files', 'cache', 'export', 'engine', 'durable', 'images', 'mesh'],
   // host/ and cli/ reach the tracker and the journal (cli/ the cache too) only through the use cases of app/.
   host: ['app', 'api', 'store', 'config', 'files', 'cache', 'export', 'serve', 'durable'],
-  cli: ['app', 'api', 'store', 'config', 'files', 'export'],
+  cli: ['app', 'api', 'store', 'config', 'files', 'export', 'durable'],
   electron: ['app', 'host', 'config', 'store'],
 };
 

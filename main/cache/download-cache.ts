@@ -8,6 +8,7 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import { formatOf, HEAD_BYTES, type FileFormat } from '../../shared/file-format.ts';
+import { asDiskFull } from '../durable/disk-full.ts';
 import type { CacheEntry } from '../store/cache-entries.ts';
 import type { Store } from '../store/database.ts';
 import type { Notice } from '../store/data-folder.ts';
@@ -255,7 +256,9 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
     // Another process on this data folder (the CLI beside the app or the web host) may be fetching the same
     // output: the one holding the entry's lock writes the resumable `<id>.part` and records its progress;
     // any other writes a part file of its own from byte 0 and records nothing but the result.
-    const lock = await claimPart(join(this.dir, 'tmp'), entry.id);
+    const lock = await claimPart(join(this.dir, 'tmp'), entry.id).catch((error: unknown) => {
+      throw this.#failed(entry, req, error, entry.bytesDone);
+    });
     const partPath = lock.owned ? join(this.dir, 'tmp', `${entry.id}.part`) : lock.ownPart;
     try {
       const blob = await this.#downloader.download({
@@ -281,8 +284,13 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
       this.emit('downloaded', done);
       await this.#evict(new Set([done.id]));
       return join(this.dir, blob.blobPath);
-    } catch (error) {
+    } catch (caught) {
       if (!lock.owned) await rm(partPath, { force: true });
+      // A full disk anywhere on the way (the lock, the blob's folder, the index) fails this output, in words.
+      const full =
+        caught instanceof DownloadError ? undefined : asDiskFull(caught, this.dir, describe(entry, req.label));
+      const error =
+        full === undefined ? caught : new DownloadError(full.message, { reason: 'disk', bytesKept: 0, cause: full });
       if (!(error instanceof DownloadError)) throw error;
       if (error.bytesKept === 0) await rm(partPath, { force: true });
       if (!lock.owned) {
@@ -292,11 +300,34 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
       }
       if (error.reason === 'cancelled')
         cache.markProgress(entry.id, error.bytesKept); // stays partial
-      else this.emit('failed', cache.markFailed(entry.id, error.message, error.bytesKept), error);
+      else this.#markFailed(entry, error);
       throw error;
     } finally {
       await lock.release();
     }
+  }
+
+  /** The DownloadError of a failure before the download (a full disk), the entry marked failed; else the error. */
+  #failed(entry: CacheEntry, req: FetchRequest, error: unknown, bytesKept: number): unknown {
+    const full = asDiskFull(error, this.dir, describe(entry, req.label));
+    if (full === undefined) return error;
+    const failure = new DownloadError(full.message, { reason: 'disk', bytesKept, cause: full });
+    this.#markFailed(entry, failure);
+    return failure;
+  }
+
+  /**
+   * Records the failure (retried when next asked) and tells the listeners. On a full disk the database may not
+   * take it either: the failure is still thrown to the caller, which says it.
+   */
+  #markFailed(entry: CacheEntry, error: DownloadError): void {
+    let failed: CacheEntry;
+    try {
+      failed = this.#store.cache.markFailed(entry.id, error.message, error.bytesKept);
+    } catch {
+      failed = { ...entry, state: 'failed', error: error.message };
+    }
+    this.emit('failed', failed, error);
   }
 
   /** The blob's path if the entry is complete and its file is there; records the use. */

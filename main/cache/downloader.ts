@@ -10,6 +10,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { AppError } from '../../shared/errors.ts';
 import { backoffDelay, parseRetryAfter } from '../api/backoff.ts';
+import { asDiskFull } from '../durable/disk-full.ts';
 import { adoptBlob, feedHash } from './blobs.ts';
 import { FastGetError, fastGet, type FastHeaders, type FastResponse } from './fast-get.ts';
 import { PartWriter } from './part-writer.ts';
@@ -455,8 +456,6 @@ const NETWORK_CODES = new Set([
   'ENETDOWN',
 ]);
 
-/** Only these mean the disk (or the user's quota) is full. */
-const FULL_DISK_CODES = new Set(['ENOSPC', 'EDQUOT']);
 /** A file of the download vanished or was replaced under it (another process, a cleaner): worth one fresh try. */
 const VANISHED_CODES = new Set(['ENOENT', 'EEXIST', 'ENOTEMPTY', 'ESTALE']);
 
@@ -470,9 +469,12 @@ export function classify(req: DownloadRequest, state: AttemptState, error: unkno
     state.vanished = true;
     return new Retry(`a file in the cache folder changed under the download (${code}: ${messageOf(error)})`, true);
   }
-  const what = FULL_DISK_CODES.has(code)
-    ? 'Free some disk space, then retry.'
-    : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+  // ENOSPC, EDQUOT, or EIO with no room left (main/durable/disk-full.ts): said as a full disk, naming the folder.
+  const full = asDiskFull(error, req.cacheDir, req.label);
+  if (full !== undefined)
+    return new DownloadError(full.message, { reason: 'disk', bytesKept: state.trusted, cause: full });
+  const what =
+    code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
       ? "Check the folder's permissions, then retry."
       : 'Check that no other program moves or deletes files in it, then retry.';
   return new DownloadError(

@@ -504,6 +504,14 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ['asset-studio export job_a1c7… --project ~/games/my-game --pivot bottom-center'],
   },
   {
+    name: 'doctor',
+    group: 'Other',
+    summary: 'Check the local database; a damaged one is kept aside and what can be read is salvaged into a new one',
+    args: [],
+    options: {},
+    examples: ['asset-studio doctor'],
+  },
+  {
     name: 'engine',
     group: 'Other',
     summary: 'Start the embedded local engine and print its address',

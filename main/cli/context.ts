@@ -24,6 +24,11 @@ export interface CliIO {
   readStdin: () => Promise<string>;
   /** Aborts when the user asks to stop (Ctrl-C). */
   interrupt: AbortSignal;
+  /**
+   * Rejects with an error thrown where no command catches it (a timer, a stream): the command ends with it,
+   * reported like any failure (with --json, as JSON on stdout), never as a stack trace. The launcher's main().
+   */
+  uncaught?: Promise<never>;
 }
 
 export interface CommandContext {

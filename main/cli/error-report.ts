@@ -2,6 +2,7 @@
 // (`{"error": {"code", "message", "exitCode"}}`), so a pipeline reads one format whatever happens.
 // An AppError's code and exit code come from the one table of shared/errors.ts; anything else is unplanned.
 import { AppError, ERROR_TABLE, mappingOf } from '../../shared/errors.ts';
+import { diskFullOf } from '../durable/disk-full.ts';
 
 export interface CliFailure {
   /**
@@ -34,7 +35,14 @@ const BUILT_IN = new Set([
 export function describeFailure(error: unknown, options: { stopped?: boolean } = {}): CliFailure {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof AppError) return { code: error.code, message, exitCode: mappingOf(error.code).exitCode };
-  const fields = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; kind?: unknown };
+  const fields = (typeof error === 'object' && error !== null ? error : {}) as {
+    code?: unknown;
+    kind?: unknown;
+    path?: unknown;
+  };
+  // A full disk no module named: the folder of the file it was writing, when the system error says it.
+  const full = error instanceof AppError ? undefined : diskFullOf(error);
+  if (full !== undefined) return describeFailure(full, options);
   if (typeof fields.code === 'string' && fields.code.startsWith('ERR_PARSE_ARGS')) {
     return {
       code: 'usage',

@@ -28,6 +28,7 @@ type Run = (ctx: CommandContext, engineSpeed: number | undefined) => Promise<num
  */
 const RUNS: Record<string, () => Promise<Run>> = {
   key: async () => (await import('./admin-commands.ts')).keyCommand,
+  doctor: async () => (await import('./doctor-command.ts')).doctorCommand,
   engine: async () => (await import('./admin-commands.ts')).engineCommand,
   webhooks: async () => (await import('./admin-commands.ts')).webhooksCommand,
   batch: async () => (await import('./batch-command.ts')).batchCommand,
@@ -67,7 +68,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     terminal: (t) => io.stderr(aliases.rewrite(redactSecrets(t, secrets), false)),
   };
   try {
-    return await runCommand(argv, io, redacted, { secrets, aliases, json });
+    const run = runCommand(argv, io, redacted, { secrets, aliases, json });
+    return await (io.uncaught === undefined ? run : Promise.race([run, io.uncaught]));
   } catch (error) {
     const failure = describeFailure(error, { stopped: io.interrupt.aborted });
     redacted.stderr(`error: ${failure.message}\n`);
@@ -126,8 +128,9 @@ async function runCommand(
   openDataFolder(resolveDataDir({ flags: { dataDir: str(values, 'data-dir') }, env: io.env }), {
     notice: (line) => redacted.stderr(`${line}\n`),
   });
+  // `key` needs no connection; `doctor` must not open the database it is to check (the saved profile is in it).
   const settings: ConnectionSettings =
-    name === 'key'
+    name === 'key' || name === 'doctor'
       ? { dataDir: resolveDataDir({ flags: { dataDir: str(values, 'data-dir') }, env: io.env }) }
       : await resolveCliConnection(values, redacted, secrets);
   const speedText = str(values, 'engine-speed');
@@ -197,6 +200,18 @@ function readVersion(): string {
   return pkg.version;
 }
 
+/**
+ * An error nothing caught (thrown in a timer's callback, a promise nobody awaited): it ends the command as its
+ * failure, said in words (and as JSON with --json) instead of Node's stack trace.
+ */
+function uncaughtErrors(): Promise<never> {
+  const { promise, reject } = Promise.withResolvers<never>();
+  promise.catch(() => undefined); // read by runCli; never an unhandled rejection itself
+  process.on('uncaughtException', reject);
+  process.on('unhandledRejection', reject);
+  return promise;
+}
+
 /** Runs the CLI as the process. A second Ctrl-C exits at once. */
 export async function main(): Promise<void> {
   const interrupt = new AbortController();
@@ -217,6 +232,7 @@ export async function main(): Promise<void> {
       return text;
     },
     interrupt: interrupt.signal,
+    uncaught: uncaughtErrors(),
   });
   // Output into a pipe is written asynchronously: exiting before it is flushed would cut it (at 64 KiB).
   await exitWhenFlushed(code);

@@ -79,6 +79,8 @@ export function forwardServiceEvents(
     s.health.record({ error });
     events.notice('warning', error.message);
   };
+  /** The database failed under the tracker (a full disk): said once, in words; the jobs are read again later. */
+  const storeError = (error: unknown) => events.notice('error', error instanceof Error ? error.message : String(error));
   const health = (status: EventPayload<'service'>) => events.emit('service', status);
   s.health.on('change', health);
   /** The service answered a read of a job: the periodic reachability check can wait. */
@@ -90,6 +92,7 @@ export function forwardServiceEvents(
     ['failed', job],
     ['read-error', readError],
     ['read-answered', answered],
+    ['store-error', storeError],
   ] as const;
   for (const [event, listener] of tracker) s.tracker.on(event, listener as never);
   s.cache.on('progress', progress);

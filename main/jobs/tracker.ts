@@ -7,6 +7,7 @@ import { ApiError, ServiceResponseError } from '../api/errors.ts';
 import type { JobOrigin, JobRecord } from '../store/jobs.ts';
 import type { Store } from '../store/database.ts';
 import { normaliseStatus } from '../../shared/contract/lifecycle.ts';
+import { DiskFullError } from '../../shared/errors.ts';
 import { RequestBudget } from './budget.ts';
 import { canObserve, observe, type Observation, type TrackedRef } from './resources.ts';
 import { OtherProcessChanges } from './other-processes.ts';
@@ -22,6 +23,11 @@ export interface TrackerEvents {
   'read-error': [JobRecord, ApiError];
   /** The service answered a read of this job (whatever it said). */
   'read-answered': [JobRecord];
+  /**
+   * The database could not be read or written while following jobs (a DiskFullError when its disk is full):
+   * nothing stops, the jobs are read again once it can be written (waitFor rejects on a full disk).
+   */
+  'store-error': [unknown];
 }
 
 /** Called once when a job succeeds: downloads its outputs. `refresh` re-reads the job (signed URLs expire). */
@@ -90,6 +96,8 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
   readonly #createdAt: number;
   /** Jobs someone is watching (a progress bar): id → how many watchers. Read at least every steadyFloorMs. */
   readonly #watched = new Map<string, number>();
+  /** Jobs whose read ended while the database could not be written: scheduled again once it can. */
+  readonly #unscheduled = new Set<string>();
 
   constructor(options: TrackerOptions) {
     super();
@@ -236,11 +244,24 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
   waitFor(ids: readonly string[], signal?: AbortSignal): Promise<JobRecord[]> {
     return new Promise((resolve, reject) => {
       const check = () => {
-        const jobs = ids.map((id) => this.#store.jobs.require(id));
+        let jobs: JobRecord[];
+        try {
+          jobs = ids.map((id) => this.#store.jobs.require(id));
+        } catch (error) {
+          cleanup();
+          reject(error);
+          return;
+        }
         if (jobs.every((j) => j.final)) {
           cleanup();
           resolve(jobs);
         }
+      };
+      // A full disk does not pass by itself: the wait ends with it, in words.
+      const onStoreError = (error: unknown) => {
+        if (!(error instanceof DiskFullError)) return;
+        cleanup();
+        reject(error);
       };
       const onAbort = () => {
         cleanup();
@@ -254,10 +275,12 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
         done = true;
         this.off('finished', check);
         this.off('failed', check);
+        this.off('store-error', onStoreError);
         signal?.removeEventListener('abort', onAbort);
       };
       this.on('finished', check);
       this.on('failed', check);
+      this.on('store-error', onStoreError);
       signal?.addEventListener('abort', onAbort, { once: true });
       check();
     });
@@ -277,43 +300,78 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
     clearTimeout(this.#timer);
     // Another process of the data folder may have read a watched job and planned its next read late.
     for (const id of this.#watched.keys()) this.#store.jobs.pollBy(id, this.#now() + this.#timing.steadyFloorMs);
-    const next = this.#store.jobs.nextDueAt(); // a job being read is due when its claim runs out unrenewed
+    let next = this.#store.jobs.nextDueAt(); // a job being read is due when its claim runs out unrenewed
+    // Reads whose result could not be stored (a full disk): tried again after the steady interval.
+    if (this.#unscheduled.size > 0) next = Math.min(next ?? Infinity, this.#now() + this.#timing.steadyFloorMs);
     if (next === undefined) return;
     const at = Math.max(next, this.budget.pausedUntil);
     this.#timer = setTimeout(() => this.#tick(), Math.max(0, at - this.#now()));
   }
 
   #tick(): void {
-    const now = this.#now();
-    const free = this.budget.maxConcurrent * 4;
-    const lease = { now: this.#now, leaseMs: this.#claimLeaseMs };
-    for (const job of this.#store.jobs.due(now, free + this.#inFlight.size)) {
-      if (this.#inFlight.has(job.id)) {
-        // Its read is still under way here but its claim ran out (this process was stopped or busy): claimed
-        // again, unless another reader took it over meanwhile.
-        this.#claims.get(job.id)?.release();
-        const again = claimRead(this.#store, job.id, lease);
-        if (again) this.#claims.set(job.id, again);
-        else this.#claims.delete(job.id);
-        continue;
+    try {
+      const now = this.#now();
+      for (const id of this.#unscheduled) {
+        this.#store.jobs.schedule(id, now, now);
+        this.#unscheduled.delete(id);
       }
-      const claim = claimRead(this.#store, job.id, lease);
-      if (claim === undefined) continue; // another process of this data folder reads it
-      if (job.remoteId === null || !canObserve(job.kind)) {
-        claim.release();
-        this.#store.jobs.schedule(job.id, null, now); // nothing to read: no longer due
-        continue;
+      const free = this.budget.maxConcurrent * 4;
+      const lease = { now: this.#now, leaseMs: this.#claimLeaseMs };
+      for (const job of this.#store.jobs.due(now, free + this.#inFlight.size)) {
+        if (this.#inFlight.has(job.id)) {
+          // Its read is still under way here but its claim ran out (this process was stopped or busy): claimed
+          // again, unless another reader took it over meanwhile.
+          this.#claims.get(job.id)?.release();
+          const again = claimRead(this.#store, job.id, lease);
+          if (again) this.#claims.set(job.id, again);
+          else this.#claims.delete(job.id);
+          continue;
+        }
+        const claim = claimRead(this.#store, job.id, lease);
+        if (claim === undefined) continue; // another process of this data folder reads it
+        if (job.remoteId === null || !canObserve(job.kind)) {
+          claim.release();
+          this.#store.jobs.schedule(job.id, null, now); // nothing to read: no longer due
+          continue;
+        }
+        this.#claims.set(job.id, claim);
+        const read = this.#read(job)
+          .catch((error: unknown) => {
+            // The read's result could not be stored (a full disk): read it again once the database can be written.
+            this.#unscheduled.add(job.id);
+            this.#storeFailed(error);
+          })
+          .finally(() => {
+            this.#claims.get(job.id)?.release();
+            this.#claims.delete(job.id);
+            this.#inFlight.delete(job.id);
+            this.#armOrRetry();
+          });
+        this.#inFlight.set(job.id, read);
       }
-      this.#claims.set(job.id, claim);
-      const read = this.#read(job).finally(() => {
-        this.#claims.get(job.id)?.release();
-        this.#claims.delete(job.id);
-        this.#inFlight.delete(job.id);
-        this.#arm();
-      });
-      this.#inFlight.set(job.id, read);
+      this.#arm();
+    } catch (error) {
+      this.#storeFailed(error);
     }
-    this.#arm();
+  }
+
+  #armOrRetry(): void {
+    try {
+      this.#arm();
+    } catch (error) {
+      this.#storeFailed(error);
+    }
+  }
+
+  /**
+   * The database failed under the scheduler (a timer's callback, where a throw would end the process): said as
+   * a 'store-error' event, and the scheduler tries again after the steady interval.
+   */
+  #storeFailed(error: unknown): void {
+    this.emit('store-error', error);
+    if (!this.#running) return;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.#tick(), this.#timing.steadyFloorMs);
   }
 
   async #read(job: JobRecord): Promise<void> {

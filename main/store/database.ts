@@ -2,7 +2,10 @@
 import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { asDiskFull } from '../durable/disk-full.ts';
 import { CacheRepository } from './cache-entries.ts';
+import { damagedCopies, isEmptiedDatabase, keepAside } from './damaged.ts';
+import { guardFailures, isCorruption } from './guarded-handle.ts';
 import { DatabaseCorruptError, DatabaseTooNewError } from './errors.ts';
 import { JobsRepository } from './jobs.ts';
 import { JournalRepository } from './journal.ts';
@@ -12,9 +15,6 @@ import { WebhooksRepository } from './webhooks.ts';
 
 export const DATABASE_FILE = 'asset-studio.db';
 const BUSY_TIMEOUT_MS = 5000;
-// Primary SQLite result codes that mean "this file is not (or no longer) a database".
-const SQLITE_CORRUPT = 11;
-const SQLITE_NOTADB = 26;
 // The file header: https://www.sqlite.org/fileformat.html#the_database_header
 const SQLITE_HEADER_SIZE = 100;
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
@@ -37,6 +37,8 @@ export interface OpenOptions {
   migrations?: readonly Migration[];
   /** Where an invalid stored setting is reported. Default: `process.emitWarning`. */
   warn?: Warn;
+  /** `asset-studio doctor` (salvage.ts) only: a new database in place of a damaged one kept aside. */
+  replaceDamaged?: boolean;
 }
 
 export function databasePath(dataDir: string): string {
@@ -44,12 +46,14 @@ export function databasePath(dataDir: string): string {
 }
 
 /**
- * Opens (creating if needed) and migrates the database at `path`, or `':memory:'`.
- * Throws DatabaseTooNewError (the file is left untouched) or DatabaseCorruptError (the file is left in place).
+ * Opens (creating if needed), checks (PRAGMA quick_check) and migrates the database at `path`, or `':memory:'`.
+ * Throws DatabaseTooNewError (the file is left untouched), DatabaseCorruptError (a damaged file is kept aside,
+ * main/store/damaged.ts; one kept aside earlier and not replaced yet is refused) or DiskFullError.
  */
 export function openDatabase(path: string, options: OpenOptions = {}): Store {
   const migrations = options.migrations ?? MIGRATIONS;
-  const db = asCorruptError(path, () => {
+  if (path !== ':memory:' && !options.replaceDamaged) refuseDamaged(path);
+  const opened = asCorruptError(path, () => {
     checkHeader(path, migrations.length);
     if (path !== ':memory:') createPrivately(path);
     const db = new DatabaseSync(path);
@@ -57,6 +61,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Store {
       db.exec(
         `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;`,
       );
+      quickCheck(db);
       migrate(db, path, migrations);
       return db;
     } catch (error) {
@@ -64,6 +69,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): Store {
       throw error;
     }
   });
+  // A write on a full disk, or damage a query finds, fails that one call in words (guarded-handle.ts).
+  const db = path === ':memory:' ? opened : guardFailures(opened, path);
   return {
     path,
     jobs: new JobsRepository(db),
@@ -92,15 +99,34 @@ function createPrivately(path: string): void {
 }
 
 /**
+ * A zero-length database in a data folder used before (damaged.ts) is kept aside and refused; so is the
+ * absence of a database while a damaged one kept aside earlier has not been replaced (by `asset-studio doctor`).
+ */
+function refuseDamaged(path: string): void {
+  if (isEmptiedDatabase(path)) throw new DatabaseCorruptError(path, 'the file is empty', keepAside(path));
+  if (existsSync(path)) return;
+  const earlier = damagedCopies(path).at(-1);
+  if (earlier !== undefined) throw new DatabaseCorruptError(path, 'damaged', earlier, { earlier: true });
+}
+
+/** SQLite's own check of the file's structure (every page of every table and index): damage is found here, at once. */
+function quickCheck(db: DatabaseSync): void {
+  const rows = db.prepare('PRAGMA quick_check').all() as { quick_check: string }[];
+  const found = rows.map((r) => r.quick_check).filter((line) => line !== 'ok');
+  if (found.length > 0)
+    throw Object.assign(new Error(`the integrity check found: ${found.slice(0, 3).join('; ')}`), { errcode: 11 });
+}
+
+/**
  * Reads the schema version from the file's header before SQLite opens it, so a file that is not a
  * database or is too new is never written to (not even a -wal or -shm file is created).
  */
 function checkHeader(path: string, known: number): void {
   if (path === ':memory:' || !existsSync(path)) return;
   const header = readHeader(path);
-  if (header.length === 0) return; // an empty file is an empty database
+  if (header.length === 0) return; // an empty file in a fresh folder: a new database (refuseDamaged said the rest)
   if (!isSqliteHeader(header)) {
-    throw new DatabaseCorruptError(path, 'file is not a database');
+    throw Object.assign(new Error('the file is not a SQLite database'), { errcode: 26 });
   }
   const found = header.readUInt32BE(USER_VERSION_OFFSET);
   if (found > known) throw new DatabaseTooNewError(path, found, known);
@@ -159,13 +185,16 @@ function transaction<T>(db: DatabaseSync, fn: () => T): T {
   }
 }
 
+/** Damage found while opening: the file is kept aside (never opened again as it is) and refused, naming both. */
 function asCorruptError<T>(path: string, fn: () => T): T {
   try {
     return fn();
   } catch (error) {
-    const code = (error as { errcode?: unknown } | null)?.errcode;
-    if (typeof code === 'number' && [SQLITE_CORRUPT, SQLITE_NOTADB].includes(code & 0xff))
-      throw new DatabaseCorruptError(path, error);
+    if (isCorruption(error)) {
+      if (path === ':memory:') throw new DatabaseCorruptError(path, error);
+      throw new DatabaseCorruptError(path, error, keepAside(path));
+    }
+    if (path !== ':memory:') throw asDiskFull(error, dirname(path), `the local database ${path}`) ?? error;
     throw error;
   }
 }

@@ -19,20 +19,34 @@ export class DatabaseTooNewError extends AppError<'database-too-new'> {
   }
 }
 
-/** The file is not a SQLite database, or SQLite found it damaged. Nothing is deleted automatically. */
+/**
+ * The database is damaged: not a SQLite file, emptied, or SQLite found it damaged. Found when it is opened, it
+ * is kept aside (`keptAs`, main/store/damaged.ts) and not opened; found later (a query), it is left where it is.
+ * Either way the message names the file and `asset-studio doctor`, which salvages what can be read. Nothing is
+ * ever deleted.
+ */
 export class DatabaseCorruptError extends AppError<'database-corrupt'> {
   readonly path: string;
+  /** Where the damaged file was kept aside, when it was (at open, or earlier). */
+  readonly keptAs: string | undefined;
 
-  constructor(path: string, cause: unknown) {
+  constructor(path: string, cause: unknown, keptAs?: string, options: { earlier?: boolean } = {}) {
     const detail = cause instanceof Error ? cause.message : String(cause);
+    const doctor = `Run "asset-studio doctor" to salvage what can be read from it into a new database`;
     super(
       'database-corrupt',
-      `The file at ${path} is not a readable Asset Studio database (SQLite says: ${detail}). ` +
-        `Move it aside (e.g. rename it to ${path}.broken) and start Asset Studio again to create a new one, ` +
-        'or point --data-dir at another folder. Nothing was deleted.',
+      keptAs === undefined
+        ? `The database ${path} is damaged (SQLite says: ${detail}). Stop Asset Studio, then ${doctor.charAt(0).toLowerCase()}${doctor.slice(1)} ` +
+            '(it keeps the damaged file aside). Nothing was deleted.'
+        : options.earlier
+          ? `The database ${path} was found damaged earlier and is kept aside as ${keptAs}; no new one is made in its place ` +
+            `until it is dealt with. ${doctor}, or move ${keptAs} elsewhere to start with an empty library.`
+          : `The database ${path} is damaged (${detail}): it was not opened, and is kept aside as ${keptAs} ` +
+            `(nothing was deleted or overwritten). ${doctor}, or point --data-dir at another folder.`,
       { cause },
     );
     this.path = path;
+    this.keptAs = keptAs;
   }
 }
 

@@ -2,7 +2,7 @@
 // exit code of --json errors), the bridge (BridgeError code) and the web host (HTTP status) all read it.
 // The expectations are what each front end answered before the table existed.
 import { describe, expect, it } from 'vitest';
-import { AppError, ERROR_TABLE, EXPORT_ERROR_CODES, INSPECTION_CODES } from '../../shared/errors.ts';
+import { AppError, DiskFullError, ERROR_TABLE, EXPORT_ERROR_CODES, INSPECTION_CODES } from '../../shared/errors.ts';
 import {
   CancelledError,
   NetworkError,
@@ -80,7 +80,8 @@ const CASES: [Error, string, number, string, number][] = [
   [new RecordNotFoundError('jobs', 'job_1'), 'record-not-found', 1, 'not-found', 404],
   [new WaitTimeoutError('waited'), 'wait-timeout', 4, 'timeout', 504],
   [new DatabaseTooNewError('/db', 9, 3), 'database-too-new', 1, 'internal', 500],
-  [new DatabaseCorruptError('/db', new Error('not a database')), 'database-corrupt', 1, 'internal', 500],
+  [new DatabaseCorruptError('/db', new Error('not a database')), 'database-corrupt', 1, 'database-corrupt', 500],
+  [new DiskFullError('/data', 'the local database (asset-studio.db)'), 'disk-full', 1, 'disk-full', 507],
   [new TypeError('x is undefined'), 'internal', 1, 'internal', 500],
 ];
 

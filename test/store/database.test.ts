@@ -112,16 +112,21 @@ describe('openDatabase', () => {
     expect(readdirSync(dir)).toEqual(files); // no -wal / -shm left behind either
   });
 
-  it('refuses a file that is not a database with an actionable error and leaves it in place', () => {
+  it('refuses a file that is not a database with an actionable error and keeps it aside, unchanged', () => {
     const dir = tempDir();
     const path = join(dir, 'a.db');
     writeFileSync(path, 'this is not a database, just some notes\n'.repeat(50));
     const bytes = readFileSync(path);
 
+    expect(() => openDatabase(path)).toThrow(
+      /^The database .*a\.db is damaged \(the file is not a SQLite database\): it was not opened, and is kept aside as .*a\.db\.damaged-\d{8}T\d{6}Z \(nothing was deleted or overwritten\)\. Run "asset-studio doctor"/,
+    );
+    const [aside] = readdirSync(dir);
+    expect(aside).toMatch(/^a\.db\.damaged-/);
+    expect(readFileSync(join(dir, aside!)).equals(bytes)).toBe(true);
+    // No new empty database in its place while the damaged one is aside.
     expect(() => openDatabase(path)).toThrow(DatabaseCorruptError);
-    expect(() => openDatabase(path)).toThrow(/Move it aside .*Nothing was deleted/);
-    expect(readFileSync(path).equals(bytes)).toBe(true);
-    expect(readdirSync(dir)).toEqual(['a.db']);
+    expect(readdirSync(dir)).toEqual([aside]);
   });
 
   it('reports SQLite corruption found past the header as DatabaseCorruptError', () => {
