@@ -22,8 +22,9 @@ from .jobs import describe, finished_job, kind_label, model_of, safe_name
 from .link import link_file_candidates
 
 DATABASE_FILE = "asset-studio.db"  # main/store/database.ts DATABASE_FILE
-#: The newest schema (PRAGMA user_version) this reader knows: the number of entries of main/store/migrations.ts.
-SCHEMA_VERSION = 5  # 5: jobs.claimed_until (read leases), which this reader does not use
+#: The newest schema (PRAGMA user_version) this reader knows: the number of entries of main/store/migrations.ts
+#: (5 added jobs.claimed_until, the read leases, which this reader does not use).
+SCHEMA_VERSION = 5
 #: The picture shown for a job in the library, best first (as link.PREVIEW_KINDS).
 PREVIEW_KINDS = ("thumbnail", "image", "render", "retopo_image", "spin_0", "spin_1", "spin_2", "spin_3")
 _BLOB = re.compile(r"^blobs[/\\]([0-9a-f]{2})[/\\]([0-9a-f]{64})$")
