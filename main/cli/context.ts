@@ -6,7 +6,7 @@ import type { Services, ServiceOptions } from '../app/services.ts';
 import { ProfileStore, SessionKeyVault } from '../config/profiles.ts';
 import { resolveDataDir, type ConnectionSettings } from '../config/data-dir.ts';
 import { readKeyFileEntry } from '../config/key-file.ts';
-import { databasePath, openDatabase } from '../store/database.ts';
+import { databasePath } from '../store/database-file.ts';
 import type { Values } from './commands.ts';
 import { readSecretOption } from './secret-options.ts';
 import { parseNumber } from './values.ts';
@@ -74,6 +74,8 @@ export async function resolveCliConnection(values: Values, io: CliIO, secrets: s
   const dataDir = resolveDataDir({ flags: { dataDir: str(values, 'data-dir') }, env: io.env });
   // The saved key file is read only when no key is given (a file others can read is refused with the fix).
   const keyFile = key || envKey ? undefined : readKeyFileEntry(dataDir);
+  // The app's saved profile counts only when no address is given (flag or environment): not read otherwise.
+  const addressGiven = Boolean(str(values, 'base-url')?.trim() || io.env.ASSET_STUDIO_BASE_URL?.trim());
   const connection = resolveConnection({
     dataDir,
     flags: {
@@ -82,7 +84,7 @@ export async function resolveCliConnection(values: Values, io: CliIO, secrets: s
       ...(key && { apiKey: key.value, apiKeyFrom: key.from }),
     },
     env: io.env,
-    saved: readSavedProfile(dataDir),
+    saved: addressGiven ? undefined : await readSavedProfile(dataDir),
     keyFile: keyFile?.key,
     keyFileBound: keyFile,
   });
@@ -92,9 +94,10 @@ export async function resolveCliConnection(values: Values, io: CliIO, secrets: s
 }
 
 /** The app's active profile in this data folder (its keychain is the desktop app's: no key from there). */
-function readSavedProfile(dataDir: string): SavedProfile | undefined {
+async function readSavedProfile(dataDir: string): Promise<SavedProfile | undefined> {
   const path = databasePath(dataDir);
   if (!existsSync(path)) return undefined;
+  const { openDatabase } = await import('../store/database.ts'); // node:sqlite and the repositories, when needed
   const store = openDatabase(path);
   try {
     return savedProfile(new ProfileStore(store.settings, { session: new SessionKeyVault() }));

@@ -6,7 +6,7 @@
 import { accessSync, chmodSync, constants, lstatSync, mkdirSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../durable/write-file.ts';
-import { DATABASE_FILE } from './database.ts';
+import { DATABASE_FILE } from './database-file.ts';
 import { DataFolderError } from './errors.ts';
 
 export { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE };

@@ -1,6 +1,6 @@
 // The local database: one SQLite file in the data folder, in WAL mode, migrated when opened.
 import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { asDiskFull } from '../durable/disk-full.ts';
 import { CacheRepository } from './cache-entries.ts';
@@ -13,7 +13,7 @@ import { MIGRATIONS, type Migration } from './migrations.ts';
 import { SettingsRepository, type Warn } from './settings-table.ts';
 import { WebhooksRepository } from './webhooks.ts';
 
-export const DATABASE_FILE = 'asset-studio.db';
+export { DATABASE_FILE, databasePath } from './database-file.ts';
 const BUSY_TIMEOUT_MS = 5000;
 // The file header: https://www.sqlite.org/fileformat.html#the_database_header
 const SQLITE_HEADER_SIZE = 100;
@@ -39,10 +39,6 @@ export interface OpenOptions {
   warn?: Warn;
   /** `asset-studio doctor` (salvage.ts) only: a new database in place of a damaged one kept aside. */
   replaceDamaged?: boolean;
-}
-
-export function databasePath(dataDir: string): string {
-  return join(dataDir, DATABASE_FILE);
 }
 
 /**

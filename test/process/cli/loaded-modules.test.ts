@@ -124,6 +124,8 @@ describe('what a command loads', () => {
       expect(matching(run.urls, /\/main\/(jobs|cache)\/|\/main\/app\/services\.ts|\/node_modules\/yauzl\//)).toEqual(
         [],
       );
+      // Its address is given, so the app's saved profile is not read: not even the database's code is loaded.
+      expect(matching(run.urls, /\/main\/store\/database\.ts|^node:sqlite$/)).toEqual([]);
     } finally {
       service.close();
     }
