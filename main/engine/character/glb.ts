@@ -4,9 +4,9 @@
 import type { MotionSpec } from '../motion-words.ts';
 import { BinaryBody, GL, glbContainer } from '../outputs/glb.ts';
 import { GENERATOR } from '../outputs/mesh.ts';
-import type { CharacterModel, Quat, V3 } from './model.ts';
+import { inverseRigid, localRest } from '../../formats/rig-math.ts';
+import type { CharacterModel, V3 } from './model.ts';
 import { sampleClip } from './clip-keys.ts';
-import { conj, mul, normalizeQ, rotate, sub } from './quat.ts';
 import { hangLimbs, type Rig } from './rig.ts';
 
 export interface CharacterClip {
@@ -93,11 +93,7 @@ export function buildCharacterGlb(given: CharacterModel, rig: Rig, clips: Charac
   const nodes: object[] = [
     { name: model.source.replace(/^.*[\\/]/, '').replace(/\.fbx$/i, '') || 'character', mesh: 0, skin: 0 },
   ];
-  const local = bones.map((b) => {
-    if (b.parent < 0) return { t: b.t, r: b.r };
-    const p = bones[b.parent]!;
-    return { t: rotate(conj(p.r), sub(b.t, p.t)), r: normalizeQ(mul(conj(p.r), b.r)) };
-  });
+  const local = localRest(bones);
   bones.forEach((b, i) => {
     const children = bones.flatMap((c, k) => (c.parent === i ? [boneNode(k)] : []));
     nodes.push({
@@ -167,37 +163,6 @@ export function buildCharacterGlb(given: CharacterModel, rig: Rig, clips: Charac
     buffers: [{ byteLength: bin.length }],
   };
   return glbContainer(Buffer.from(JSON.stringify(gltf)), bin.concat());
-}
-
-/** Column-major inverse of the rigid transform (rotation r, then translation t). */
-function inverseRigid(r: Quat, t: V3): number[] {
-  const [x, y, z, w] = r;
-  // Rotation matrix R (row i, column j), then its transpose for the inverse.
-  const R = [
-    [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-    [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-    [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
-  ];
-  const inv = (i: number, j: number) => R[j]![i]!; // Rᵀ
-  const tt = [0, 1, 2].map((i) => -(inv(i, 0) * t[0] + inv(i, 1) * t[1] + inv(i, 2) * t[2]));
-  return [
-    inv(0, 0),
-    inv(1, 0),
-    inv(2, 0),
-    0,
-    inv(0, 1),
-    inv(1, 1),
-    inv(2, 1),
-    0,
-    inv(0, 2),
-    inv(1, 2),
-    inv(2, 2),
-    0,
-    tt[0]!,
-    tt[1]!,
-    tt[2]!,
-    1,
-  ];
 }
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
