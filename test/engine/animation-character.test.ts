@@ -2,8 +2,7 @@
 // Male_Casual, the Kenney character of ufbx's tests) become a front render with the 17 joints on it and GLBs
 // of that mesh, skin and skeleton with procedural clips; meshes with no bones are refused at upload.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fbxBones } from '../../shared/fbx-bones.ts';
 import { JOINT_NAMES } from '../../shared/contract/index.ts';
 import { realFixture } from '../fixtures.ts';
@@ -16,22 +15,11 @@ import {
   PNG_SIGNATURE,
   pollUntil,
   send,
-  startTestEngine,
-  type TestEngine,
+  useTestEngine,
 } from './helpers.ts';
+import { validator } from '../gltf-validator.ts';
 
-const validator = createRequire(import.meta.url)('gltf-validator') as {
-  validateBytes(
-    data: Uint8Array,
-    options?: { maxIssues?: number; writeTimestamp?: boolean },
-  ): Promise<{ issues: { numErrors: number; messages: unknown[] } }>;
-};
-
-let engine: TestEngine;
-beforeAll(async () => {
-  engine = await startTestEngine({ animationFiles: 'glb' }); // the GLB's poses are checked here; FBX: animation-fbx.test.ts
-});
-afterAll(() => engine.dispose());
+const engine = useTestEngine({ animationFiles: 'glb' }); // the GLB's poses are checked here; FBX: animation-fbx.test.ts
 
 function upload(bytes: Uint8Array, name: string) {
   const form = new FormData();

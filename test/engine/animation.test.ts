@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { JOINT_NAMES } from '../../shared/contract/index.ts';
 import { buildFbxBinary, buildZip } from '../../main/engine/outputs/index.ts';
 import { GENERATOR } from '../../main/engine/outputs/mesh.ts';
@@ -15,14 +15,11 @@ import {
   pollUntil,
   send,
   startTestEngine,
+  useTestEngine,
   type TestEngine,
 } from './helpers.ts';
 
-let engine: TestEngine;
-beforeAll(async () => {
-  engine = await startTestEngine();
-});
-afterAll(() => engine.dispose());
+const engine = useTestEngine();
 
 function upload(target: TestEngine, bytes: Uint8Array, name = 'hero.fbx') {
   const form = new FormData();

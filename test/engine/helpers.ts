@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { ENDPOINTS, fillPath, type EndpointId } from '../../shared/contract/index.ts';
 import { startLocalEngine, type LocalEngineOptions, type RunningLocalEngine } from '../../main/engine/engine.ts';
 import { buildFbxBinary, buildGlb, buildZip, encodePng } from '../../main/engine/outputs/index.ts';
@@ -34,6 +34,30 @@ export async function startTestEngine(options: Partial<LocalEngineOptions> = {})
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The engine of a test file (useTestEngine), which a test may restart on the same data. */
+export interface FileEngine extends TestEngine {
+  /** Closes the engine and starts another on its data folder with `options` (the file's first options dropped). */
+  restart(options?: Partial<LocalEngineOptions>): Promise<void>;
+}
+
+/**
+ * The engine of a test file: started (with `options`) before its tests, disposed after them. The object is
+ * filled in by that beforeAll, so read its fields inside tests and hooks, not at the file's top level.
+ */
+export function useTestEngine(options: Partial<LocalEngineOptions> = {}): FileEngine {
+  const engine = {
+    async restart(again: Partial<LocalEngineOptions> = {}) {
+      await engine.close();
+      Object.assign(engine, await startTestEngine({ ...again, dataDir: engine.dataDir }));
+    },
+  } as FileEngine;
+  beforeAll(async () => {
+    Object.assign(engine, await startTestEngine(options));
+  });
+  afterAll(() => engine.dispose());
+  return engine;
 }
 
 export interface Answer {
