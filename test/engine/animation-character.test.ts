@@ -8,6 +8,8 @@ import { JOINT_NAMES } from '../../shared/contract/index.ts';
 import { realFixture } from '../fixtures.ts';
 import { accessorData, nodePosition, readGlb, type Gltf } from './animation-glb-pose.ts';
 import {
+  animationReady,
+  animationSession,
   call,
   download,
   expectError,
@@ -26,15 +28,9 @@ function upload(bytes: Uint8Array, name: string) {
   form.append('file', new Blob([new Uint8Array(bytes)]), name);
   return send(`${engine.url}/mesh-animation/upload`, { body: form });
 }
-const read = async (code: string) =>
-  expectSuccess('getAnimation', await call(engine, 'getAnimation', { params: { session_code: code } }));
+const read = (code: string) => animationSession(engine, code);
 /** Reading a 2 MB FBX takes seconds of CPU on a loaded machine: a cap for a hung session, not a speed bar. */
-const finished = (code: string) =>
-  pollUntil(
-    () => read(code),
-    (s) => s.status === 'predefined_done' || s.status.endsWith('_failed'),
-    180_000,
-  );
+const finished = (code: string) => animationReady(engine, code, 180_000);
 const glbOf = async (url: string) => readGlb((await download(url)).bytes);
 
 interface Character {

@@ -133,6 +133,53 @@ export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => b
   }
 }
 
+/** A mesh-animation session as getAnimation answers it. */
+export async function animationSession(engine: RunningLocalEngine, code: string): Promise<any> {
+  return expectSuccess('getAnimation', await call(engine, 'getAnimation', { params: { session_code: code } }));
+}
+
+/** The mesh-animation session once its library clips are made (or it failed); `limitMs` caps a hung one. */
+export function animationReady(engine: RunningLocalEngine, code: string, limitMs?: number): Promise<any> {
+  return pollUntil(
+    () => animationSession(engine, code),
+    (s) => s.status === 'predefined_done' || s.status.endsWith('_failed'),
+    limitMs,
+  );
+}
+
+/** A low-poly image-to-3D session of the input `image` (inputUrl), created and followed until complete. */
+export async function completedImageTo3d(
+  engine: RunningLocalEngine,
+  image = 'a.png',
+): Promise<{ created: any; done: any }> {
+  const created = expectSuccess(
+    'createImageTo3d',
+    await call(engine, 'createImageTo3d', { json: { image_url: inputUrl(image), resolution: 'low_poly' } }),
+  );
+  const done = await pollUntil(
+    async () =>
+      expectSuccess(
+        'getImageTo3d',
+        await call(engine, 'getImageTo3d', { params: { session_code: created.session_code } }),
+      ),
+    (s) => s.session_status === 'complete',
+  );
+  return { created, done };
+}
+
+/** A text-to-image session of `json` (its prompt, maybe a style), created and followed until completed. */
+export async function completedTextToImage(engine: RunningLocalEngine, json: Record<string, unknown>): Promise<any> {
+  const created = expectSuccess('createTextToImage', await call(engine, 'createTextToImage', { json }));
+  return pollUntil(
+    async () =>
+      expectSuccess(
+        'getTextToImage',
+        await call(engine, 'getTextToImage', { params: { session_code: created.session_code } }),
+      ),
+    (s) => s.status === 'completed',
+  );
+}
+
 export async function download(
   url: string,
   headers: Record<string, string> = {},

@@ -13,17 +13,11 @@ import {
 import { decodeImage } from '../../../main/images/decode-image.ts';
 import { readGlbJson } from '../../../main/engine/outputs/glb.ts';
 import { withLoadedFbx } from '../outputs/babylon-fbx.ts';
-import { pictureBytes } from './fixtures.ts';
+import { pictureBytes, pictureSpec } from './fixtures.ts';
 import { validator } from '../../gltf-validator.ts';
 
 const chair = pictureBytes('chair.png');
-const spec = (over: Partial<PictureMesh> = {}): PictureMesh => ({
-  picture: 'chair.png',
-  faces: 2_000,
-  quads: false,
-  texture: 'baked',
-  ...over,
-});
+const spec = (over: Partial<PictureMesh> = {}) => pictureSpec({ picture: 'chair.png', ...over });
 
 interface Gltf {
   accessors: { count: number }[];

@@ -7,23 +7,12 @@ import { decodeImage, type RgbaImage } from '../../../main/images/decode-image.t
 import { buildZip } from '../../../main/engine/outputs/index.ts';
 import { encodePng } from '../../../main/formats/png.ts';
 import { paletteOfZip } from '../../../main/engine/picture/palette.ts';
-import { call, download, expectSuccess, pollUntil, useTestEngine } from '../helpers.ts';
+import { call, completedTextToImage, download, expectSuccess, pollUntil, useTestEngine } from '../helpers.ts';
 
 const engine = useTestEngine();
 
 async function picture(prompt: string, style_id = ''): Promise<RgbaImage> {
-  const created = expectSuccess(
-    'createTextToImage',
-    await call(engine, 'createTextToImage', { json: { prompt, style_id } }),
-  );
-  const done = await pollUntil(
-    async () =>
-      expectSuccess(
-        'getTextToImage',
-        await call(engine, 'getTextToImage', { params: { session_code: created.session_code } }),
-      ),
-    (s) => s.status === 'completed',
-  );
+  const done = await completedTextToImage(engine, { prompt, style_id });
   const png = await download(done.image_url);
   expect(png.status).toBe(200);
   return decodeImage(png.bytes);
