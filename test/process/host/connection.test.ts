@@ -6,11 +6,10 @@ import { once } from 'node:events';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cachePath, WEB_PROTOCOL } from '../../../shared/bridge/web-protocol.ts';
-import { createServices } from '../../../main/app/services.ts';
-import { BridgeService } from '../../../main/host/bridge-service.ts';
+import { WEB_PROTOCOL } from '../../../shared/bridge/web-protocol.ts';
 import { cleanEnv } from '../../cli/run-cli.ts';
 import { KEY, startTestEngine, type TestEngine } from '../../engine/helpers.ts';
+import { openTestBridge } from '../../host/bridge.ts';
 import { raw, recordEvents, tempDir, until } from '../../host/helpers.ts';
 
 const START = resolve(import.meta.dirname, '..', '..', '..', 'scripts', 'start.ts');
@@ -133,15 +132,9 @@ describe('the bridge', () => {
     const service = await engine();
     const data = tempDir('bridge-connection');
     cleanup.push(() => data.remove());
-    const bridge = await BridgeService.open({
-      dataDir: data.path,
-      openServices: (c) => createServices(c, { healthIntervalMs: 200 }),
+    const bridge = await openTestBridge(data.path, {
+      services: { healthIntervalMs: 200 },
       connectionSources: { env: { ASSET_STUDIO_BASE_URL: service.url, ASSET_STUDIO_API_KEY: KEY } },
-      platform: {
-        transport: 'web',
-        resolveFile: (ref) => ('path' in ref ? ref.path : ref.uploadId),
-        cacheUrl: cachePath,
-      },
     });
     cleanup.push(() => bridge.close());
     const events = recordEvents(bridge);
