@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { emptySessionList } from '../test/service-answers.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const LAUNCHER = join(ROOT, 'bin', 'asset-studio.js');
@@ -41,20 +42,9 @@ const service = createServer((req, res) => {
   }
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end(
-    JSON.stringify({
-      error: '',
-      message: 'Retrieved',
-      statusCode: 200,
-      data: {
-        results: [],
-        page: Number(url.searchParams.get('page') ?? 0),
-        skip: 0,
-        limit: Number(url.searchParams.get('limit') ?? 10),
-        totalPages: 0,
-        totalResults: 0,
-        credits: 1000,
-        image_to_3d_credits: 10,
-      },
+    emptySessionList({
+      page: Number(url.searchParams.get('page') ?? 0),
+      limit: Number(url.searchParams.get('limit') ?? 10),
     }),
   );
 });

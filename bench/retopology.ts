@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { build } from 'esbuild';
 import { renderTexture } from '../main/engine/outputs/index.ts';
+import { CUBE_FACES } from '../main/engine/outputs/mesh.ts';
 import { boundsOf, diagonalOf, type TriangleMesh } from '../main/mesh/mesh.ts';
 import { readGltf } from '../main/mesh/read-gltf.ts';
 import { readObj } from '../main/mesh/read-obj.ts';
@@ -182,38 +183,7 @@ async function surfaceOfTriangles(mesh: TriangleMesh): Promise<Surface> {
  * the charts) and a base-colour texture, written as a GLB. Returns its triangle count.
  */
 async function writeInput(path: string, n: number): Promise<number> {
-  const faces: [number[], number[], number[]][] = [
-    [
-      [1, 0, 0],
-      [0, 0, -1],
-      [0, 1, 0],
-    ],
-    [
-      [-1, 0, 0],
-      [0, 0, 1],
-      [0, 1, 0],
-    ],
-    [
-      [0, 1, 0],
-      [1, 0, 0],
-      [0, 0, -1],
-    ],
-    [
-      [0, -1, 0],
-      [1, 0, 0],
-      [0, 0, 1],
-    ],
-    [
-      [0, 0, 1],
-      [1, 0, 0],
-      [0, 1, 0],
-    ],
-    [
-      [0, 0, -1],
-      [-1, 0, 0],
-      [0, 1, 0],
-    ],
-  ];
+  const faces = CUBE_FACES;
   let seed = 12345;
   const random = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const waves = Array.from({ length: 48 }, (_, i) => {

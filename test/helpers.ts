@@ -1,7 +1,8 @@
-// Helpers shared by test folders: temporary folders removed after each test, and the error a promise rejects
-// with. (Child processes killed at a chosen moment, for crash tests: test/process/kill-at-marker.ts.)
+// Helpers shared by test folders: temporary folders removed after each test, the error a promise rejects
+// with, and the request head a raw TCP server reads. (Child processes killed at a chosen moment, for crash tests: test/process/kill-at-marker.ts.)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, expect, onTestFinished } from 'vitest';
 
@@ -38,4 +39,19 @@ export async function rejection<E>(promise: Promise<unknown>, type: abstract new
   );
   expect(error).toBeInstanceOf(type);
   return error as E;
+}
+
+/**
+ * For raw TCP servers that answer byte by byte: calls `handle` with the path once `socket` has sent a whole
+ * request head (reset or not, the socket's errors are ignored).
+ */
+export function onRequestHead(socket: Socket, handle: (path: string) => void): void {
+  socket.on('error', () => undefined);
+  let got = '';
+  socket.on('data', function onData(chunk: Buffer) {
+    got += chunk.toString('latin1');
+    if (!got.includes('\r\n\r\n')) return;
+    socket.off('data', onData);
+    handle(got.split(' ')[1] ?? '/');
+  });
 }

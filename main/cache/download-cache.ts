@@ -15,6 +15,7 @@ import type { Notice } from '../store/data-folder.ts';
 import { hashFile } from './blobs.ts';
 import { DownloadError, Downloader, urlKey, type DownloaderOptions } from './downloader.ts';
 import { cacheOwnerId, claimCacheFolder, isBlobName, isPartName, ownsCacheFolder } from './folder.ts';
+import { isProcessAlive } from '../durable/process-alive.ts';
 
 export const DEFAULT_CACHE_MAX_BYTES = 10 * 2 ** 30;
 /** Leftover files (a crash between two steps) younger than this may belong to a download under way. */
@@ -468,7 +469,7 @@ export async function claimPart(tmpDir: string, entryId: string): Promise<PartLo
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const holder = Number((await readFile(lockPath, 'utf8').catch(() => '')).split(' ')[0]);
-    if (holder > 0 && holder !== process.pid && isAlive(holder)) break;
+    if (holder > 0 && holder !== process.pid && isProcessAlive(holder)) break;
     if (holder === process.pid) break; // another cache of this process (not shared): keep apart
     if (!Number.isFinite(holder) || holder <= 0) {
       // Written this instant by its maker (empty for a moment), or damaged: a fresh lock is not stale.
@@ -481,15 +482,6 @@ export async function claimPart(tmpDir: string, entryId: string): Promise<PartLo
     await rm(lockPath, { force: true });
   }
   return { owned: false, ownPart, release: async () => undefined };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function describe(entry: CacheEntry, label?: string): string {

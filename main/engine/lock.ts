@@ -1,6 +1,7 @@
 // One engine per data folder: a lock file holding the owner's pid, taken with an exclusive create.
 import { open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isProcessAlive } from '../durable/process-alive.ts';
 
 /** Another live engine (maybe in this very process) holds the data folder. */
 export class LocalEngineBusyError extends Error {
@@ -33,18 +34,9 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const owner = Number.parseInt(await readFile(path, 'utf8').catch(() => ''), 10);
-      if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) throw new LocalEngineBusyError(dataDir, owner);
+      if (Number.isInteger(owner) && owner > 0 && isProcessAlive(owner)) throw new LocalEngineBusyError(dataDir, owner);
       await rm(path, { force: true }); // left behind by an engine that is gone: take it over
     }
   }
   throw new Error(`Could not lock the data folder ${dataDir}: another engine keeps taking it.`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

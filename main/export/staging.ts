@@ -9,6 +9,7 @@ import { chmod, mkdtemp, readdir, readFile, readlink, rename, rm, symlink } from
 import { basename, dirname, join } from 'node:path';
 import { fsyncDir, makeProjectDir, PROJECT_DIR_MODE, writeNewFileDurable } from '../durable/write-file.ts';
 import { ExportError, ioError } from './errors.ts';
+import { isProcessAlive } from '../durable/process-alive.ts';
 
 const STAGING = '.assetstudio-staging-';
 const OLD = '.assetstudio-old-';
@@ -100,7 +101,7 @@ export async function cleanStale(parent: string): Promise<string[]> {
     const staging = STAGING_RE.exec(name);
     const old = OLD_RE.exec(name);
     const pid = Number((staging ?? old)?.[1]);
-    if (!pid || isAlive(pid)) continue;
+    if (!pid || isProcessAlive(pid)) continue;
     const path = join(parent, name);
     const original = old && join(parent, old[2]!);
     try {
@@ -112,16 +113,6 @@ export async function cleanStale(parent: string): Promise<string[]> {
     done.push(name);
   }
   return done;
-}
-
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 async function renameOrExplain(from: string, to: string): Promise<void> {

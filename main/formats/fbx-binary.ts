@@ -65,16 +65,25 @@ export function property(name: string, type: string, label: string, value: Buffe
   return node('P', [string(name), string(type), string(label), string(''), value]);
 }
 
-/** Per-vertex data (control points map one-to-one to our vertices). */
-export function layerElement(name: string, dataName: string, data: Buffer): FbxNode {
+/**
+ * A layer element's data: by default per vertex (control points map one-to-one to our vertices); `mapping` and
+ * `reference` say otherwise (a material index per polygon, one for all).
+ */
+export function layerElement(
+  name: string,
+  dataName: string,
+  data: Buffer,
+  mapping = 'ByVertice',
+  reference = 'Direct',
+): FbxNode {
   return node(
     name,
     [int32(0)],
     [
       node('Version', [int32(101)]),
       node('Name', [string('')]),
-      node('MappingInformationType', [string('ByVertice')]),
-      node('ReferenceInformationType', [string('Direct')]),
+      node('MappingInformationType', [string(mapping)]),
+      node('ReferenceInformationType', [string(reference)]),
       node(dataName, [data]),
     ],
   );

@@ -16,9 +16,9 @@ import { Logger } from '@babylonjs/core/Misc/logger.js';
 import { Scene } from '@babylonjs/core/scene.js';
 import '@babylonjs/loaders/FBX/index.js';
 
-export type V3 = [number, number, number];
-/** A unit quaternion [x, y, z, w]. */
-export type Quat = [number, number, number, number];
+import type { Quat, V3 } from './rig-math.ts';
+
+export type { Quat, V3 } from './rig-math.ts';
 
 export interface CharacterBone {
   name: string;

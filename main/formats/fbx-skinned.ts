@@ -8,8 +8,6 @@
 // Blender's importer makes of it an armature with the mesh bound by an Armature modifier and vertex groups,
 // and one action per take; Unity and Unreal (FBX SDK) import the rig and each take as a clip.
 import {
-  CREATION_TIME,
-  FILE_ID,
   fbxFile,
   float32Array,
   float64,
@@ -18,16 +16,16 @@ import {
   int32Array,
   int64,
   int64Array,
+  layerElement,
   node,
   property,
-  raw,
   string,
   type FbxNode,
 } from './fbx-binary.ts';
+import { documentHead, FBX_VERSION, lambertMaterial, layer, oo, op } from './fbx-document.ts';
+import { compose, invertRigid, localRest, normalizeQ, type Quat, rotationMatrix, type V3 } from './rig-math.ts';
 
-export type V3 = [number, number, number];
-/** A unit quaternion [x, y, z, w]. */
-export type Quat = [number, number, number, number];
+export type { Quat, V3 } from './rig-math.ts';
 
 export interface SkinnedBone {
   name: string;
@@ -74,7 +72,6 @@ export interface SkinnedCharacter {
   takes: SkinnedTake[];
 }
 
-const VERSION = 7400;
 /** FBX time units in a second. */
 export const FBX_KTIME = 46_186_158_000n;
 const FPS = 24;
@@ -98,11 +95,7 @@ export function writeSkinnedFbx(character: SkinnedCharacter, creator: string): B
   const clusterIds = bones.map(() => id());
 
   const world = bones.map((b) => compose(b.t, b.r));
-  const local = bones.map((b) => {
-    if (b.parent < 0) return { t: b.t, r: b.r };
-    const p = bones[b.parent]!;
-    return { t: rotate(conj(p.r), sub(b.t, p.t)), r: normalizeQ(mul(conj(p.r), b.r)) };
-  });
+  const local = localRest(bones);
 
   // ---- the skin: per bone, the vertices it moves and how much ----
   const influence = bones.map(() => ({ indexes: [] as number[], weights: [] as number[] }));
@@ -136,41 +129,19 @@ export function writeSkinnedFbx(character: SkinnedCharacter, creator: string): B
         node('GeometryVersion', [int32(124)]),
         node('Vertices', [float64Array(character.positions)]),
         node('PolygonVertexIndex', [int32Array(polygon)]),
-        node(
-          'LayerElementNormal',
-          [int32(0)],
-          [
-            node('Version', [int32(101)]),
-            node('Name', [string('')]),
-            node('MappingInformationType', [string('ByVertice')]),
-            node('ReferenceInformationType', [string('Direct')]),
-            node('Normals', [float64Array(character.normals)]),
-          ],
-        ),
-        node(
-          'LayerElementMaterial',
-          [int32(0)],
-          [
-            node('Version', [int32(101)]),
-            node('Name', [string('')]),
-            node('MappingInformationType', [string('ByPolygon')]),
-            node('ReferenceInformationType', [string('IndexToDirect')]),
-            node('Materials', [int32Array(materialOfPolygon)]),
-          ],
-        ),
-        node(
-          'Layer',
-          [int32(0)],
-          [
-            node('Version', [int32(100)]),
-            node('LayerElement', [], [node('Type', [string('LayerElementNormal')]), node('TypedIndex', [int32(0)])]),
-            node('LayerElement', [], [node('Type', [string('LayerElementMaterial')]), node('TypedIndex', [int32(0)])]),
-          ],
-        ),
+        layerElement('LayerElementNormal', 'Normals', float64Array(character.normals)),
+        layerElement('LayerElementMaterial', 'Materials', int32Array(materialOfPolygon), 'ByPolygon', 'IndexToDirect'),
+        layer(['LayerElementNormal', 'LayerElementMaterial']),
       ],
     ),
     model(meshId, character.name, 'Mesh', [0, 0, 0], [0, 0, 0, 1]),
-    ...character.parts.map((part, i) => material(materialIds[i]!, part)),
+    ...character.parts.map((part, i) =>
+      lambertMaterial(
+        materialIds[i]!,
+        part.name,
+        part.color.map((x) => Math.min(1, Math.max(0, x))),
+      ),
+    ),
     ...bones.flatMap((b, i) => [
       model(boneIds[i]!, b.name, 'LimbNode', local[i]!.t, local[i]!.r),
       node(
@@ -342,45 +313,15 @@ export function writeSkinnedFbx(character: SkinnedCharacter, creator: string): B
     ['AnimationCurve', objects.filter((o) => o.name === 'AnimationCurve').length],
   ];
   const root: FbxNode[] = [
-    node(
-      'FBXHeaderExtension',
-      [],
-      [
-        node('FBXHeaderVersion', [int32(1003)]),
-        node('FBXVersion', [int32(VERSION)]),
-        node('Creator', [string(creator)]),
+    ...documentHead(creator, {
+      originalUp: true,
+      settings: [
+        property('TimeMode', 'enum', '', int32(TIME_MODE_24)),
+        property('TimeSpanStart', 'KTime', 'Time', int64(0n)),
+        property('TimeSpanStop', 'KTime', 'Time', int64(longest)),
+        property('CustomFrameRate', 'double', 'Number', float64(FPS)),
       ],
-    ),
-    node('FileId', [raw(FILE_ID)]),
-    node('CreationTime', [string(CREATION_TIME)]),
-    node('Creator', [string(creator)]),
-    node(
-      'GlobalSettings',
-      [],
-      [
-        node('Version', [int32(1000)]),
-        node(
-          'Properties70',
-          [],
-          [
-            property('UpAxis', 'int', 'Integer', int32(1)),
-            property('UpAxisSign', 'int', 'Integer', int32(1)),
-            property('FrontAxis', 'int', 'Integer', int32(2)),
-            property('FrontAxisSign', 'int', 'Integer', int32(1)),
-            property('CoordAxis', 'int', 'Integer', int32(0)),
-            property('CoordAxisSign', 'int', 'Integer', int32(1)),
-            property('OriginalUpAxis', 'int', 'Integer', int32(1)),
-            property('OriginalUpAxisSign', 'int', 'Integer', int32(1)),
-            property('UnitScaleFactor', 'double', 'Number', float64(100)), // one unit = 100 cm
-            property('OriginalUnitScaleFactor', 'double', 'Number', float64(100)),
-            property('TimeMode', 'enum', '', int32(TIME_MODE_24)),
-            property('TimeSpanStart', 'KTime', 'Time', int64(0n)),
-            property('TimeSpanStop', 'KTime', 'Time', int64(longest)),
-            property('CustomFrameRate', 'double', 'Number', float64(FPS)),
-          ],
-        ),
-      ],
-    ),
+    }),
     node('Documents', [], [node('Count', [int32(0)])]),
     node('References', []),
     node(
@@ -399,7 +340,7 @@ export function writeSkinnedFbx(character: SkinnedCharacter, creator: string): B
     // The takes again, as FBX 6 listed them: older readers of the FBX SDK look for them here.
     node('Takes', [], [node('Current', [string('')]), ...takeList]),
   ];
-  return fbxFile(root, VERSION);
+  return fbxFile(root, FBX_VERSION);
 }
 
 function model(id: bigint, name: string, type: 'Mesh' | 'LimbNode', t: V3, r: Quat): FbxNode {
@@ -431,53 +372,11 @@ function vector(name: string, v: V3): FbxNode {
   return node('P', [string(name), string(name), string(''), string('A'), float64(v[0]), float64(v[1]), float64(v[2])]);
 }
 
-function material(id: bigint, part: SkinnedPart): FbxNode {
-  const c = part.color.map((x) => Math.min(1, Math.max(0, x)));
-  return node(
-    'Material',
-    [int64(id), string(`${part.name}\x00\x01Material`), string('')],
-    [
-      node('Version', [int32(102)]),
-      node('ShadingModel', [string('lambert')]),
-      node('MultiLayer', [int32(0)]),
-      node(
-        'Properties70',
-        [],
-        [
-          node('P', [
-            string('DiffuseColor'),
-            string('Color'),
-            string(''),
-            string('A'),
-            float64(c[0]!),
-            float64(c[1]!),
-            float64(c[2]!),
-          ]),
-          node('P', [string('DiffuseFactor'), string('Number'), string(''), string('A'), float64(1)]),
-        ],
-      ),
-    ],
-  );
-}
-
 function poseNode(id: bigint, matrix: number[]): FbxNode {
   return node('PoseNode', [], [node('Node', [int64(id)]), node('Matrix', [float64Array(matrix)])]);
 }
 
-const oo = (child: bigint, parent: bigint) => node('C', [string('OO'), int64(child), int64(parent)]);
-const op = (child: bigint, parent: bigint, prop: string) =>
-  node('C', [string('OP'), int64(child), int64(parent), string(prop)]);
-
 // ---- rotations -----------------------------------------------------------------------------------
-
-/** Row-major 3×3 rotation of a unit quaternion. */
-function rotationMatrix([x, y, z, w]: Quat): number[][] {
-  return [
-    [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-    [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-    [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
-  ];
-}
 
 const DEG = 180 / Math.PI;
 
@@ -515,59 +414,3 @@ function eulerKeys(rotations: ArrayLike<number>): number[][] {
   }
   return axes;
 }
-
-/** Column-major 4×4 of the rigid transform: rotate by r, then move by t. */
-function compose(t: V3, r: Quat): number[] {
-  const R = rotationMatrix(normalizeQ(r));
-  return [
-    R[0]![0]!,
-    R[1]![0]!,
-    R[2]![0]!,
-    0,
-    R[0]![1]!,
-    R[1]![1]!,
-    R[2]![1]!,
-    0,
-    R[0]![2]!,
-    R[1]![2]!,
-    R[2]![2]!,
-    0,
-    t[0],
-    t[1],
-    t[2],
-    1,
-  ];
-}
-
-/** Inverse of a column-major rigid transform. */
-function invertRigid(m: number[]): number[] {
-  // Rᵀ in the upper 3×3, −Rᵀt in the last column.
-  const r = (row: number, col: number) => m[col * 4 + row]!;
-  const out = new Array<number>(16).fill(0);
-  for (let row = 0; row < 3; row++) for (let col = 0; col < 3; col++) out[col * 4 + row] = r(col, row);
-  for (let row = 0; row < 3; row++)
-    out[12 + row] = -(out[row]! * m[12]! + out[4 + row]! * m[13]! + out[8 + row]! * m[14]!);
-  out[15] = 1;
-  return out;
-}
-
-function mul(a: Quat, b: Quat): Quat {
-  const [ax, ay, az, aw] = a;
-  const [bx, by, bz, bw] = b;
-  return [
-    aw * bx + ax * bw + ay * bz - az * by,
-    aw * by - ax * bz + ay * bw + az * bx,
-    aw * bz + ax * by - ay * bx + az * bw,
-    aw * bw - ax * bx - ay * by - az * bz,
-  ];
-}
-const conj = ([x, y, z, w]: Quat): Quat => [-x, -y, -z, w];
-function normalizeQ(q: Quat): Quat {
-  const n = Math.hypot(...q) || 1;
-  return [q[0] / n, q[1] / n, q[2] / n, q[3] / n];
-}
-function rotate(q: Quat, v: V3): V3 {
-  const [x, y, z] = mul(mul(q, [v[0], v[1], v[2], 0]), conj(q));
-  return [x, y, z];
-}
-const sub = (a: V3, b: V3): V3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];

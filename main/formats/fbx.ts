@@ -5,8 +5,6 @@
 // made from a transformed model).
 import {
   bool,
-  CREATION_TIME,
-  FILE_ID,
   fbxFile,
   float64,
   float64Array,
@@ -15,15 +13,14 @@ import {
   int64,
   layerElement,
   node,
-  property,
   raw,
   string,
   type FbxNode,
 } from './fbx-binary.ts';
+import { documentHead, FBX_VERSION, lambertMaterial, layer, oo, op } from './fbx-document.ts';
 
 type Vec3 = [number, number, number];
 
-const VERSION = 7400;
 const GEOMETRY_ID = 1_000_001n;
 const MODEL_ID = 1_000_002n;
 const MATERIAL_ID = 1_000_003n;
@@ -49,39 +46,7 @@ function fbxDocument(content: FbxContent, creator: string): Buffer {
   const { material } = content;
   const texture = material?.texture;
   const root: FbxNode[] = [
-    node(
-      'FBXHeaderExtension',
-      [],
-      [
-        node('FBXHeaderVersion', [int32(1003)]),
-        node('FBXVersion', [int32(VERSION)]),
-        node('Creator', [string(creator)]),
-      ],
-    ),
-    node('FileId', [raw(FILE_ID)]),
-    node('CreationTime', [string(CREATION_TIME)]),
-    node('Creator', [string(creator)]),
-    node(
-      'GlobalSettings',
-      [],
-      [
-        node('Version', [int32(1000)]),
-        node(
-          'Properties70',
-          [],
-          [
-            property('UpAxis', 'int', 'Integer', int32(1)),
-            property('UpAxisSign', 'int', 'Integer', int32(1)),
-            property('FrontAxis', 'int', 'Integer', int32(2)),
-            property('FrontAxisSign', 'int', 'Integer', int32(1)),
-            property('CoordAxis', 'int', 'Integer', int32(0)),
-            property('CoordAxisSign', 'int', 'Integer', int32(1)),
-            property('UnitScaleFactor', 'double', 'Number', float64(100)), // one unit = 100 cm
-            property('OriginalUnitScaleFactor', 'double', 'Number', float64(100)),
-          ],
-        ),
-      ],
-    ),
+    ...documentHead(creator),
     node(
       'Objects',
       [],
@@ -95,29 +60,19 @@ function fbxDocument(content: FbxContent, creator: string): Buffer {
             node('GeometryVersion', [int32(124)]),
             layerElement('LayerElementNormal', 'Normals', float64Array(content.normals)),
             layerElement('LayerElementUV', 'UV', float64Array(content.uvs.map((x, k) => (k % 2 ? 1 - x : x)))), // v up
-            ...(material ? [materialLayer()] : []),
-            node(
-              'Layer',
-              [int32(0)],
-              [
-                node('Version', [int32(100)]),
-                node(
-                  'LayerElement',
-                  [],
-                  [node('Type', [string('LayerElementNormal')]), node('TypedIndex', [int32(0)])],
-                ),
-                node('LayerElement', [], [node('Type', [string('LayerElementUV')]), node('TypedIndex', [int32(0)])]),
-                ...(material
-                  ? [
-                      node(
-                        'LayerElement',
-                        [],
-                        [node('Type', [string('LayerElementMaterial')]), node('TypedIndex', [int32(0)])],
-                      ),
-                    ]
-                  : []),
-              ],
-            ),
+            ...(material
+              ? [
+                  // One material for every polygon.
+                  layerElement(
+                    'LayerElementMaterial',
+                    'Materials',
+                    int32Array(Int32Array.of(0)),
+                    'AllSame',
+                    'IndexToDirect',
+                  ),
+                ]
+              : []),
+            layer(['LayerElementNormal', 'LayerElementUV', ...(material ? ['LayerElementMaterial'] : [])]),
           ],
         ),
         node(
@@ -125,7 +80,7 @@ function fbxDocument(content: FbxContent, creator: string): Buffer {
           [int64(MODEL_ID), string('model\x00\x01Model'), string('Mesh')],
           [node('Version', [int32(232)]), node('Shading', [bool(true)]), node('Culling', [string('CullingOff')])],
         ),
-        ...(material ? [materialNode(material.color)] : []),
+        ...(material ? [lambertMaterial(MATERIAL_ID, 'material', material.color)] : []),
         ...(texture ? textureNodes(texture) : []),
       ],
     ),
@@ -133,63 +88,15 @@ function fbxDocument(content: FbxContent, creator: string): Buffer {
       'Connections',
       [],
       [
-        node('C', [string('OO'), int64(MODEL_ID), int64(0n)]),
-        node('C', [string('OO'), int64(GEOMETRY_ID), int64(MODEL_ID)]),
-        ...(material ? [node('C', [string('OO'), int64(MATERIAL_ID), int64(MODEL_ID)])] : []),
-        ...(texture
-          ? [
-              node('C', [string('OP'), int64(TEXTURE_ID), int64(MATERIAL_ID), string('DiffuseColor')]),
-              node('C', [string('OO'), int64(VIDEO_ID), int64(TEXTURE_ID)]),
-            ]
-          : []),
+        oo(MODEL_ID, 0n),
+        oo(GEOMETRY_ID, MODEL_ID),
+        ...(material ? [oo(MATERIAL_ID, MODEL_ID)] : []),
+        ...(texture ? [op(TEXTURE_ID, MATERIAL_ID, 'DiffuseColor'), oo(VIDEO_ID, TEXTURE_ID)] : []),
       ],
     ),
   ];
 
-  return fbxFile(root, VERSION);
-}
-
-/** One material for every polygon. */
-function materialLayer(): FbxNode {
-  return node(
-    'LayerElementMaterial',
-    [int32(0)],
-    [
-      node('Version', [int32(101)]),
-      node('Name', [string('')]),
-      node('MappingInformationType', [string('AllSame')]),
-      node('ReferenceInformationType', [string('IndexToDirect')]),
-      node('Materials', [int32Array(Int32Array.of(0))]),
-    ],
-  );
-}
-
-function materialNode(color: Vec3): FbxNode {
-  return node(
-    'Material',
-    [int64(MATERIAL_ID), string('material\x00\x01Material'), string('')],
-    [
-      node('Version', [int32(102)]),
-      node('ShadingModel', [string('lambert')]),
-      node('MultiLayer', [int32(0)]),
-      node(
-        'Properties70',
-        [],
-        [
-          node('P', [
-            string('DiffuseColor'),
-            string('Color'),
-            string(''),
-            string('A'),
-            float64(color[0]),
-            float64(color[1]),
-            float64(color[2]),
-          ]),
-          node('P', [string('DiffuseFactor'), string('Number'), string(''), string('A'), float64(1)]),
-        ],
-      ),
-    ],
-  );
+  return fbxFile(root, FBX_VERSION);
 }
 
 /** The base-colour texture and the Video that embeds its PNG (Content), named `fileName` for tools that look beside the file. */

@@ -5,6 +5,7 @@
 // sampled at 30 keys a second. Undefined when the GLB has no skinned mesh.
 import { NodeIO, type AnimationSampler, type Node } from '@gltf-transform/core';
 import type { Quat, SkinnedCharacter, SkinnedTake, V3 } from './fbx-skinned.ts';
+import { invertRigid } from './rig-math.ts';
 
 const SAMPLE_FPS = 30;
 const MAX_KEYS = 2000;
@@ -159,14 +160,4 @@ function decompose(m: number[]): { t: V3; r: Quat } {
   }
   const len = Math.hypot(...q) || 1;
   return { t: [m[12]!, m[13]!, m[14]!], r: q.map((e) => e / len) as Quat };
-}
-
-/** Inverse of a column-major rigid matrix. */
-function invertRigid(m: number[]): number[] {
-  const out = new Array<number>(16).fill(0);
-  for (let row = 0; row < 3; row++) for (let c = 0; c < 3; c++) out[c * 4 + row] = m[row * 4 + c]!;
-  for (let row = 0; row < 3; row++)
-    out[12 + row] = -(out[row]! * m[12]! + out[4 + row]! * m[13]! + out[8 + row]! * m[14]!);
-  out[15] = 1;
-  return out;
 }

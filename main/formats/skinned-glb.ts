@@ -3,7 +3,8 @@
 // positions. The export makes Godot's and a plain folder's GLB of the service's FBX clips with it
 // (fbx-read.ts reads them).
 import { Document, NodeIO, type Node } from '@gltf-transform/core';
-import type { CharacterModel, Quat, SampledTake, V3 } from './fbx-read.ts';
+import type { CharacterModel, SampledTake } from './fbx-read.ts';
+import { inverseRigid, localRest } from './rig-math.ts';
 
 export async function writeSkinnedGlb(
   model: CharacterModel,
@@ -19,15 +20,9 @@ export async function writeSkinnedGlb(
 
   // ---- bones: local rest transforms from the world ones ----
   const nodes: Node[] = bones.map((b) => doc.createNode(b.name));
+  const local = localRest(bones);
   for (const [i, b] of bones.entries()) {
-    const local =
-      b.parent < 0
-        ? { t: b.t, r: b.r }
-        : (() => {
-            const p = bones[b.parent]!;
-            return { t: rotate(conj(p.r), sub(b.t, p.t)), r: normalizeQ(mul(conj(p.r), b.r)) };
-          })();
-    nodes[i]!.setTranslation(local.t).setRotation(local.r);
+    nodes[i]!.setTranslation(local[i]!.t).setRotation(local[i]!.r);
     if (b.parent >= 0) nodes[b.parent]!.addChild(nodes[i]!);
     else scene.addChild(nodes[i]!);
   }
@@ -102,54 +97,3 @@ export async function writeSkinnedGlb(
   }
   return new NodeIO().writeBinary(doc);
 }
-
-/** Column-major inverse of the rigid transform (rotation r, then translation t). */
-function inverseRigid([x, y, z, w]: Quat, t: V3): number[] {
-  const R = [
-    [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-    [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-    [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
-  ];
-  const inv = (i: number, j: number) => R[j]![i]!; // Rᵀ
-  const tt = [0, 1, 2].map((i) => -(inv(i, 0) * t[0] + inv(i, 1) * t[1] + inv(i, 2) * t[2]));
-  // Column-major: column j holds row entries inv(0..2, j).
-  return [
-    inv(0, 0),
-    inv(1, 0),
-    inv(2, 0),
-    0,
-    inv(0, 1),
-    inv(1, 1),
-    inv(2, 1),
-    0,
-    inv(0, 2),
-    inv(1, 2),
-    inv(2, 2),
-    0,
-    tt[0]!,
-    tt[1]!,
-    tt[2]!,
-    1,
-  ];
-}
-
-function mul(a: Quat, b: Quat): Quat {
-  const [ax, ay, az, aw] = a;
-  const [bx, by, bz, bw] = b;
-  return [
-    aw * bx + ax * bw + ay * bz - az * by,
-    aw * by - ax * bz + ay * bw + az * bx,
-    aw * bz + ax * by - ay * bx + az * bw,
-    aw * bw - ax * bx - ay * by - az * bz,
-  ];
-}
-const conj = ([x, y, z, w]: Quat): Quat => [-x, -y, -z, w];
-function normalizeQ(q: Quat): Quat {
-  const n = Math.hypot(...q) || 1;
-  return [q[0] / n, q[1] / n, q[2] / n, q[3] / n];
-}
-function rotate(q: Quat, v: V3): V3 {
-  const [x, y, z] = mul(mul(q, [v[0], v[1], v[2], 0]), conj(q));
-  return [x, y, z];
-}
-const sub = (a: V3, b: V3): V3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];

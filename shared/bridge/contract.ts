@@ -232,6 +232,23 @@ export const createInput = z.object({
     .optional(),
 });
 
+/** What export.plan and export.run are asked: the job, the game project's folder and the export's options. */
+const exportJobInput = z.object({
+  jobId: id,
+  projectDir: path,
+  engine: z.enum(EXPORT_TARGETS).optional(),
+  name: z.string().min(1).max(64).optional(),
+  transforms: transformsSchema.optional(),
+  /** The one mesh format written; the engine's default when omitted (Unity FBX or GLB with glTFast, Unreal FBX, Godot GLB). */
+  format: exportFormatSchema.optional(),
+  /**
+   * An animation job's clips to put into its GLB, by output kind (`library:<id>`, `prompt:<id>`), id or name;
+   * `library` every library clip, `all` every clip. Omitted: the user's prompts (every clip when the job has
+   * none), the one default of the app, the CLI and the Blender add-on (main/export/from-job.ts defaultClips).
+   */
+  clips: exportClipsSchema.optional(),
+});
+
 // ---- the commands -------------------------------------------------------------------------------
 
 export const COMMANDS = {
@@ -399,15 +416,7 @@ export const COMMANDS = {
    * when not the engine's default), the files with their names, and those left out with the reason.
    */
   'export.plan': {
-    input: z.object({
-      jobId: id,
-      projectDir: path,
-      engine: z.enum(EXPORT_TARGETS).optional(),
-      name: z.string().min(1).max(64).optional(),
-      transforms: transformsSchema.optional(),
-      format: exportFormatSchema.optional(),
-      clips: exportClipsSchema.optional(),
-    }),
+    input: exportJobInput,
     output: z.object({
       engine: z.enum(EXPORT_TARGETS),
       /** The asset folder written; `exists`: an earlier export is there (only overwrite replaces it). */
@@ -429,21 +438,8 @@ export const COMMANDS = {
     }),
   },
   'export.run': {
-    input: z.object({
-      jobId: id,
-      projectDir: path,
-      engine: z.enum(EXPORT_TARGETS).optional(),
-      name: z.string().min(1).max(64).optional(),
-      transforms: transformsSchema.optional(),
+    input: exportJobInput.extend({
       overwrite: z.boolean().optional(),
-      /** The one mesh format written; the engine's default when omitted (Unity FBX or GLB with glTFast, Unreal FBX, Godot GLB). */
-      format: exportFormatSchema.optional(),
-      /**
-       * An animation job's clips to put into its GLB, by output kind (`library:<id>`, `prompt:<id>`), id or name;
-       * `library` every library clip, `all` every clip. Omitted: the user's prompts (every clip when the job has
-       * none), the one default of the app, the CLI and the Blender add-on (main/export/from-job.ts defaultClips).
-       */
-      clips: exportClipsSchema.optional(),
       /**
        * false: the export's engine and folder are not kept as the next export's (the Blender add-on exports an
        * animated job into its own download folder to import it). Default true.

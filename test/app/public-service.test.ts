@@ -11,6 +11,7 @@ import { createServices, type Services } from '../../main/app/services.ts';
 import { writeKeyFile } from '../../main/config/key-file.ts';
 import { PUBLIC_SERVICE, SERVICE_PROFILE } from '../../main/config/profiles.ts';
 import { tempDir } from '../helpers.ts';
+import { emptySessionList } from '../service-answers.ts';
 
 interface Seen {
   server: 'base' | 'legacy';
@@ -30,23 +31,7 @@ function standIn(name: Seen['server']): Promise<string> {
     req.resume();
     req.on('end', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          error: '',
-          message: 'Retrieved',
-          statusCode: 200,
-          data: {
-            results: [],
-            page: 1,
-            skip: 0,
-            limit: 10,
-            totalPages: 0,
-            totalResults: 0,
-            credits: 100,
-            image_to_3d_credits: 10,
-          },
-        }),
-      );
+      res.end(emptySessionList({ page: 1, credits: 100 }));
     });
   });
   servers.push(server);

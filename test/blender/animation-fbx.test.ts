@@ -6,12 +6,9 @@
 // file written imported in headless Blender 3.4 (fbx_skin.py): the
 // mesh skinned (an Armature modifier, vertex groups holding every vertex), the character's bones and triangles,
 // the prompt a named action that moves the bones, and a person's height.
-import { spawn, spawnSync } from 'node:child_process';
-import { createReadStream, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchJobOutputs } from '../../main/cache/auto-download.ts';
 import { exportJob, planJob, type JobExportDeps } from '../../main/export/from-job.ts';
 import type { ExportResult } from '../../main/export/export.ts';
 import { startWebHost, type RunningWebHost } from '../../main/host/web-host.ts';
@@ -19,12 +16,10 @@ import type { JobRecord } from '../../main/store/jobs.ts';
 import { fbxBones } from '../../shared/fbx-bones.ts';
 import { realFixture } from '../fixtures.ts';
 import { tempDir } from '../host/helpers.ts';
+import { webHostClient } from '../host/web-host-client.ts';
+import { HAS_BLENDER, runBlenderScript, warnIfNoBlender } from './blender.ts';
 
-const HAS_BLENDER = spawnSync('sh', ['-c', 'command -v blender'], { encoding: 'utf8' }).status === 0;
-if (!HAS_BLENDER)
-  console.warn(
-    'test/blender/animation-fbx.test.ts is skipped: `blender` is not on PATH (apt-get install blender python3-numpy; .ci/run does).',
-  );
+warnIfNoBlender('test/blender/animation-fbx.test.ts');
 
 /** A cap for a hung Blender, not a speed bar: Blender starts slowly on a loaded 2-core machine. */
 const BLENDER_CAP_MS = 10 * 60_000;
@@ -37,57 +32,7 @@ let host: RunningWebHost;
 let deps: JobExportDeps;
 let promptsJob: JobRecord;
 let sessionJob: JobRecord;
-
-async function call(command: string, input: unknown): Promise<any> {
-  const res = await fetch(`${host.origin}/api/call/${command}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}` },
-    body: JSON.stringify(input),
-  });
-  const body = await res.json();
-  if (res.status !== 200) throw new Error(`${command}: ${res.status} ${JSON.stringify(body)}`);
-  return body;
-}
-
-/** Follows a job to success, then caches its outputs as the app's own download does. */
-async function succeeded(id: string): Promise<JobRecord> {
-  for (let tries = 0; ; tries++) {
-    const job = await call('jobs.get', { id });
-    if (job.state === 'failed') throw new Error(`job failed: ${job.error}`);
-    if (job.state === 'succeeded') break;
-    if (tries > 3000) throw new Error(`job ${id} never ended`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const { cache, store, tracker, outputFormats } = host.bridge.services;
-  const report = await fetchJobOutputs(cache, store, store.jobs.get(id)!, () => tracker.refresh(id), outputFormats);
-  if (report.failed.length > 0) throw new Error(`outputs of ${id} not cached: ${JSON.stringify(report.failed)}`);
-  return store.jobs.get(id)!;
-}
-
-function upload(path: string): Promise<{ uploadId: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: host.port,
-        method: 'POST',
-        path: '/api/upload',
-        headers: {
-          authorization: `Bearer ${host.token}`,
-          'x-file-name': basename(path),
-          'content-length': statSync(path).size,
-        },
-      },
-      (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(body))));
-      },
-    );
-    req.on('error', reject);
-    createReadStream(path).pipe(req);
-  });
-}
+const { call, succeeded, upload } = webHostClient(() => host);
 
 /** A Unity project that has packages, but no glTF importer among them: it imports FBX only. */
 function unityProject(root: string): string {
@@ -133,29 +78,18 @@ interface Facts {
   motion: Record<string, { moved: number; frames: [number, number] }>;
 }
 
-function runBlender(files: { id: string; path: string }[]): Promise<Record<string, Facts>> {
+async function runBlender(files: { id: string; path: string }[]): Promise<Record<string, Facts>> {
   const dir = join(data.path, 'blender');
   mkdirSync(dir, { recursive: true });
   const list = join(dir, 'files.json');
   const out = join(dir, 'facts.json');
   writeFileSync(list, JSON.stringify(files));
-  const script = join(import.meta.dirname, 'fbx_skin.py');
-  return new Promise((resolve, reject) => {
-    const child = spawn('blender', ['-b', '--factory-startup', '--python', script, '--', list, out], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let log = '';
-    child.stdout.on('data', (c: Buffer) => (log += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (log += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      try {
-        resolve(JSON.parse(readFileSync(out, 'utf8')).files);
-      } catch (error) {
-        reject(new Error(`Blender ended with ${code} and no facts (${String(error)}):\n${log.slice(-4000)}`));
-      }
-    });
-  });
+  const { code, output } = await runBlenderScript('fbx_skin.py', [list, out], { capMs: BLENDER_CAP_MS });
+  try {
+    return JSON.parse(readFileSync(out, 'utf8')).files;
+  } catch (error) {
+    throw new Error(`Blender ended with ${code} and no facts (${String(error)}):\n${output.slice(-4000)}`);
+  }
 }
 
 const exports: Record<'unity' | 'unreal' | 'unitySession' | 'godot', ExportResult> = {} as never;

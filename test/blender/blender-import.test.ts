@@ -1,15 +1,5 @@
-// The add-on in real (headless) Blender against a real web host: the host runs on a temporary data folder
-// with the embedded engine; an image-to-3D job (baked texture), a mesh-animation job with two prompts and a
-// retopology of the image-to-3D mesh are created and followed to their end through the bridge; then Blender
-// installs and enables the add-on from the built
-// zip, imports the jobs with bpy.ops.asset_studio.import_job (the add-on finds the app through
-// ASSET_STUDIO_DATA_DIR and its link.json), and sends the animated import back, and the model for retopology. The facts Blender reports
-// (objects, triangles, textures, clips, bounds) are checked against the GLBs the app cached.
-// Skipped, saying so, only where `blender` is not on PATH (.ci/run installs it).
-import { spawn, spawnSync } from 'node:child_process';
-import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { request } from 'node:http';
-import { basename, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { NodeIO, getBounds, type Document } from '@gltf-transform/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBlenderAddon } from '../../scripts/build-blender-addon.ts';
@@ -19,12 +9,10 @@ import { formatOfBytes } from '../../shared/file-format.ts';
 import { readFbxNodes } from '../export/fbx-nodes.ts';
 import { realFixture } from '../fixtures.ts';
 import { tempDir } from '../host/helpers.ts';
+import { webHostClient } from '../host/web-host-client.ts';
+import { HAS_BLENDER, runBlenderScript, warnIfNoBlender } from './blender.ts';
 
-const HAS_BLENDER = spawnSync('sh', ['-c', 'command -v blender'], { encoding: 'utf8' }).status === 0;
-if (!HAS_BLENDER)
-  console.warn(
-    'test/blender/blender-import.test.ts is skipped: `blender` is not on PATH (apt-get install blender python3-numpy; .ci/run does).',
-  );
+warnIfNoBlender('test/blender/blender-import.test.ts');
 
 /** A cap for a hung Blender, not a speed bar: Blender starts slowly on a loaded 2-core machine. */
 const BLENDER_CAP_MS = 15 * 60_000;
@@ -36,53 +24,7 @@ let host: RunningWebHost;
 const PROMPTS = ['walk', 'jump'];
 /** The engine's animation library (README: Idle, Walk, Run, Jump, Wave, Sit). */
 const LIBRARY = ['Idle', 'Walk', 'Run', 'Jump', 'Wave', 'Sit'];
-
-async function call(command: string, input: unknown): Promise<any> {
-  const res = await fetch(`${host.origin}/api/call/${command}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}` },
-    body: JSON.stringify(input),
-  });
-  const body = await res.json();
-  if (res.status !== 200) throw new Error(`${command}: ${res.status} ${JSON.stringify(body)}`);
-  return body;
-}
-
-async function succeeded(id: string): Promise<any> {
-  for (let tries = 0; ; tries++) {
-    const job = await call('jobs.get', { id });
-    if (job.state === 'failed') throw new Error(`job failed: ${job.error}`);
-    if (job.state === 'succeeded') return job;
-    if (tries > 1200) throw new Error(`job ${id} never ended`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** The web host's upload route, as the add-on (and a file dropped on the page) uses it. */
-function upload(path: string): Promise<{ uploadId: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: host.port,
-        method: 'POST',
-        path: '/api/upload',
-        headers: {
-          authorization: `Bearer ${host.token}`,
-          'x-file-name': basename(path),
-          'content-length': statSync(path).size,
-        },
-      },
-      (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(body))));
-      },
-    );
-    req.on('error', reject);
-    createReadStream(path).pipe(req);
-  });
-}
+const { call, finished: succeeded, upload } = webHostClient(() => host);
 
 /** The cached GLB of an output, read with glTF-Transform. */
 async function cachedGlb(sessionId: string, kind: string): Promise<Document> {
@@ -133,22 +75,7 @@ function triangles(doc: Document): number {
 }
 
 function runBlender(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      'blender',
-      ['-b', '--factory-startup', '--python', join(import.meta.dirname, 'blender_import.py'), '--', ...args],
-      { env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), BLENDER_CAP_MS);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
+  return runBlenderScript('blender_import.py', args, { env, capMs: BLENDER_CAP_MS });
 }
 
 describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {

@@ -11,13 +11,10 @@
 // texture and every texture written is used by one, bone counts survive, Unreal's result is not 100× big.
 // With EXPORT_IMPORT_TABLE=<file> the table of what Blender reports is written there (bench/RESULTS.md).
 // Skipped, saying so, only where `blender` is not on PATH (.ci/run installs it).
-import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, createReadStream, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { getBounds, NodeIO } from '@gltf-transform/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchJobOutputs } from '../../main/cache/auto-download.ts';
 import { ExportError } from '../../main/export/errors.ts';
 import { exportAsset, type ExportResult, type SourceFile } from '../../main/export/export.ts';
 import { exportJob } from '../../main/export/from-job.ts';
@@ -29,12 +26,10 @@ import { EXPORT_FORMATS, type ExportFormat } from '../../shared/export-options.t
 import { parseOutputKind } from '../../shared/output-kind.ts';
 import { realFixture } from '../fixtures.ts';
 import { tempDir } from '../host/helpers.ts';
+import { webHostClient } from '../host/web-host-client.ts';
+import { HAS_BLENDER, runBlenderScript, warnIfNoBlender } from './blender.ts';
 
-const HAS_BLENDER = spawnSync('sh', ['-c', 'command -v blender'], { encoding: 'utf8' }).status === 0;
-if (!HAS_BLENDER)
-  console.warn(
-    'test/blender/export-import.test.ts is skipped: `blender` is not on PATH (apt-get install blender python3-numpy; .ci/run does).',
-  );
+warnIfNoBlender('test/blender/export-import.test.ts');
 
 /** A cap for a hung Blender, not a speed bar: Blender starts slowly on a loaded 2-core machine. */
 const BLENDER_CAP_MS = 15 * 60_000;
@@ -111,58 +106,7 @@ interface Expected {
 const data = tempDir('blender-export-import');
 const dataDir = join(data.path, 'data');
 let host: RunningWebHost;
-
-async function call(command: string, input: unknown): Promise<any> {
-  const res = await fetch(`${host.origin}/api/call/${command}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}` },
-    body: JSON.stringify(input),
-  });
-  const body = await res.json();
-  if (res.status !== 200) throw new Error(`${command}: ${res.status} ${JSON.stringify(body)}`);
-  return body;
-}
-
-/** Follows a job to success; its outputs are then in the download cache, as after the app's own download. */
-async function succeeded(id: string): Promise<JobRecord> {
-  for (let tries = 0; ; tries++) {
-    const job = await call('jobs.get', { id });
-    if (job.state === 'failed') throw new Error(`job failed: ${job.error}`);
-    if (job.state === 'succeeded') break;
-    if (tries > 1200) throw new Error(`job ${id} never ended`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const { cache, store, tracker, outputFormats } = host.bridge.services;
-  const record = store.jobs.get(id)!;
-  const report = await fetchJobOutputs(cache, store, record, () => tracker.refresh(id), outputFormats);
-  if (report.failed.length > 0) throw new Error(`outputs of ${id} not cached: ${JSON.stringify(report.failed)}`);
-  return store.jobs.get(id)!;
-}
-
-function upload(path: string): Promise<{ uploadId: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: host.port,
-        method: 'POST',
-        path: '/api/upload',
-        headers: {
-          authorization: `Bearer ${host.token}`,
-          'x-file-name': basename(path),
-          'content-length': statSync(path).size,
-        },
-      },
-      (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(body))));
-      },
-    );
-    req.on('error', reject);
-    createReadStream(path).pipe(req);
-  });
-}
+const { call, succeeded, upload } = webHostClient(() => host);
 
 /** A copy named `name` of a job's cached output whose key passes `test` (the cache's blobs have no extension, which Blender's importers go by). */
 function cachedOutput(job: JobRecord, test: (kind: string) => boolean, name: string): string {
@@ -198,36 +142,13 @@ function makeProject(target: ExportTarget, root: string): string {
 }
 
 function runBlender(filesPath: string, factsPath: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const env = {
-      ...process.env,
-      BLENDER_USER_SCRIPTS: join(data.path, 'blender-scripts'),
-      BLENDER_USER_CONFIG: join(data.path, 'blender-config'),
-      TMPDIR: data.path,
-    };
-    const child = spawn(
-      'blender',
-      [
-        '-b',
-        '--factory-startup',
-        '--python',
-        join(import.meta.dirname, 'export_import.py'),
-        '--',
-        filesPath,
-        factsPath,
-      ],
-      { env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), BLENDER_CAP_MS);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
+  const env = {
+    ...process.env,
+    BLENDER_USER_SCRIPTS: join(data.path, 'blender-scripts'),
+    BLENDER_USER_CONFIG: join(data.path, 'blender-config'),
+    TMPDIR: data.path,
+  };
+  return runBlenderScript('export_import.py', [filesPath, factsPath], { env, capMs: BLENDER_CAP_MS });
 }
 
 async function gltfFacts(path: string): Promise<{ clips: string[]; bones: number; size: number[] }> {

@@ -10,27 +10,15 @@ their Base Color, and the world-space box of the meshes in metres (their rest po
 armature's deformation, so the clip that happens to be active does not change the box).
 """
 
-import json
 import os
 import sys
-import time
-import traceback
 
 import bpy
 from mathutils import Vector
 
-args = sys.argv[sys.argv.index("--") + 1:]
-files_path, facts_path = args[:2]
-
-
-def numpy_compat():
-    """Blender 3.4's glTF importer uses numpy.bool, removed from NumPy 1.24 to 1.26: restore it as numpy.bool_."""
-    try:
-        import numpy
-    except ImportError:
-        return
-    if "bool" not in vars(numpy):  # not hasattr: NumPy 1.24 warns on every look-up of the old alias
-        numpy.bool = numpy.bool_
+sys.dont_write_bytecode = True  # no __pycache__ left in the checkout
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # facts_run.py beside this script
+from facts_run import run  # noqa: E402
 
 
 def import_file(path):
@@ -118,21 +106,11 @@ def describe():
     }
 
 
-numpy_compat()
-with open(files_path, encoding="utf-8") as file:
-    files = json.load(file)
-facts = {"blender": bpy.app.version_string, "files": {}}
-started = time.monotonic()
-for entry in files:
-    bpy.ops.wm.read_factory_settings(use_empty=True)
-    numpy_compat()
-    try:
-        result = import_file(entry["path"])
-        fact = describe()
-        fact["result"] = sorted(result)
-    except Exception:  # noqa: BLE001  (the test reports it per file)
-        fact = {"error": traceback.format_exc(limit=3)}
-    facts["files"][entry["id"]] = fact
-    facts["seconds"] = round(time.monotonic() - started, 1)
-    with open(facts_path, "w", encoding="utf-8") as file:  # after each file: a crash still leaves the others
-        json.dump(facts, file, indent=1)
+def import_and_describe(path):
+    result = import_file(path)
+    fact = describe()
+    fact["result"] = sorted(result)
+    return fact
+
+
+run(import_and_describe)

@@ -10,24 +10,14 @@ have a weight), the actions (one per take), the meshes' height in metres in the 
 how far the armature's bones move over it (so a take that moves nothing is seen).
 """
 
-import json
+import os
 import sys
-import traceback
 
 import bpy
 
-args = sys.argv[sys.argv.index("--") + 1:]
-files_path, facts_path = args[:2]
-
-
-def numpy_compat():
-    """Blender 3.4's glTF importer uses numpy.bool, removed from NumPy 1.24 to 1.26: restore it as numpy.bool_."""
-    try:
-        import numpy
-    except ImportError:
-        return
-    if "bool" not in vars(numpy):  # not hasattr: NumPy 1.24 warns on every look-up of the old alias
-        numpy.bool = numpy.bool_
+sys.dont_write_bytecode = True  # no __pycache__ left in the checkout
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # facts_run.py beside this script
+from facts_run import run  # noqa: E402
 
 
 def describe():
@@ -78,20 +68,12 @@ def describe():
     }
 
 
-with open(files_path, encoding="utf-8") as file:
-    files = json.load(file)
-facts = {"blender": bpy.app.version_string, "files": {}}
-for entry in files:
-    bpy.ops.wm.read_factory_settings(use_empty=True)
-    numpy_compat()
-    try:
-        if entry["path"].lower().endswith(".glb"):
-            bpy.ops.import_scene.gltf(filepath=entry["path"])
-        else:
-            bpy.ops.import_scene.fbx(filepath=entry["path"])
-        fact = describe()
-    except Exception:  # noqa: BLE001  (the test reports it per file)
-        fact = {"error": traceback.format_exc(limit=3)}
-    facts["files"][entry["id"]] = fact
-    with open(facts_path, "w", encoding="utf-8") as file:  # after each file: a crash still leaves the others
-        json.dump(facts, file, indent=1)
+def import_and_describe(path):
+    if path.lower().endswith(".glb"):
+        bpy.ops.import_scene.gltf(filepath=path)
+    else:
+        bpy.ops.import_scene.fbx(filepath=path)
+    return describe()
+
+
+run(import_and_describe)

@@ -1,7 +1,7 @@
 // `asset-studio cancel` and `retry` end to end: real child processes on one data folder, against the
 // embedded engine, with the CLI's conventions (--json results and errors, exit codes, --wait).
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, runCli, tempDataDir } from './run-cli.ts';
+import { cleanEnv, kettleJob, runCli, tempDataDir } from './run-cli.ts';
 
 interface JsonJob {
   id: string;
@@ -17,9 +17,7 @@ describe('cancel and retry', () => {
     timeout: 120_000,
   }, async () => {
     const env = cleanEnv({ ASSET_STUDIO_DATA_DIR: tempDataDir() });
-    const created = await runCli(['text-to-image', 'a', 'copper', 'kettle', '--json', '--engine-speed', '2000'], env);
-    expect(created.code, created.stderr).toBe(0);
-    const jobId = (JSON.parse(created.stdout) as { jobId: string }).jobId;
+    const jobId = await kettleJob(env);
 
     const cancelled = await runCli(['cancel', jobId, '--json'], env);
     expect(cancelled.code, cancelled.stderr).toBe(0);

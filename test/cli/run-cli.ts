@@ -47,3 +47,10 @@ export async function runCli(
   });
   return { code, stdout, stderr };
 }
+
+/** A text-to-image job of "a copper kettle" (the engine at speed 2000) made with `text-to-image --json`: its id. */
+export async function kettleJob(env: NodeJS.ProcessEnv): Promise<string> {
+  const created = await runCli(['text-to-image', 'a', 'copper', 'kettle', '--json', '--engine-speed', '2000'], env);
+  if (created.code !== 0) throw new Error(`text-to-image ended with ${created.code}: ${created.stderr}`);
+  return (JSON.parse(created.stdout) as { jobId: string }).jobId;
+}

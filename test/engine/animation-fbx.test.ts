@@ -18,7 +18,17 @@ import { readFbxCharacter } from '../../main/engine/character/read-fbx.ts';
 import { FBX_KTIME, quatToEulerXYZ } from '../../main/formats/fbx-skinned.ts';
 import { child, readFbxNodes, type FbxRecord } from '../export/fbx-nodes.ts';
 import { realFixture } from '../fixtures.ts';
-import { call, download, expectSuccess, pollUntil, send, startTestEngine, type TestEngine } from './helpers.ts';
+import {
+  animationReady,
+  animationSession,
+  call,
+  download,
+  expectSuccess,
+  pollUntil,
+  send,
+  startTestEngine,
+  type TestEngine,
+} from './helpers.ts';
 
 const MALE = readFileSync(realFixture('fbx', 'Male_Casual.fbx'));
 const MALE_TRIANGLES = 1854;
@@ -34,15 +44,13 @@ beforeAll(async () => {
     await send(`${engine.url}/mesh-animation/upload`, { body: form }),
   );
   const code = uploaded.session_code as string;
-  const read = async () =>
-    expectSuccess('getAnimation', await call(engine, 'getAnimation', { params: { session_code: code } }));
-  await pollUntil(read, (s) => s.status === 'predefined_done' || s.status.endsWith('_failed'), 180_000);
+  await animationReady(engine, code, 180_000);
   expectSuccess(
     'submitTextAnimations',
     await call(engine, 'submitTextAnimations', { json: { session_code: code, texts: ['walk', 'wave'] } }),
   );
   session = await pollUntil(
-    read,
+    () => animationSession(engine, code),
     (s) => s.prompts.length === 2 && s.prompts.every((p: { status: string }) => p.status === 'text_done'),
     180_000,
   );

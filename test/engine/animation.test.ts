@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { JOINT_NAMES } from '../../shared/contract/index.ts';
 import { buildFbxBinary, buildZip } from '../../main/engine/outputs/index.ts';
 import { GENERATOR } from '../../main/engine/outputs/mesh.ts';
 import { realFixture } from '../fixtures.ts';
 import {
+  animationReady,
+  animationSession,
   call,
   download,
   expectError,
@@ -16,13 +18,10 @@ import {
   send,
   startTestEngine,
   type TestEngine,
+  useTestEngine,
 } from './helpers.ts';
 
-let engine: TestEngine;
-beforeAll(async () => {
-  engine = await startTestEngine();
-});
-afterAll(() => engine.dispose());
+const engine = useTestEngine();
 
 function upload(target: TestEngine, bytes: Uint8Array, name = 'hero.fbx') {
   const form = new FormData();
@@ -30,13 +29,8 @@ function upload(target: TestEngine, bytes: Uint8Array, name = 'hero.fbx') {
   form.append('file', new Blob([new Uint8Array(bytes)]), name);
   return send(`${target.url}/mesh-animation/upload`, { body: form });
 }
-const read = async (code: string) =>
-  expectSuccess('getAnimation', await call(engine, 'getAnimation', { params: { session_code: code } }));
-const finished = (code: string) =>
-  pollUntil(
-    () => read(code),
-    (s) => s.status === 'predefined_done' || s.status.endsWith('_failed'),
-  );
+const read = (code: string) => animationSession(engine, code);
+const finished = (code: string) => animationReady(engine, code);
 
 describe('mesh animation', () => {
   it("accepts the engine's own FBX, a rigged character and a zip, and stores the file", async () => {

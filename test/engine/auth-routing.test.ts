@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ENDPOINTS, fillPath, type EndpointId } from '../../shared/contract/index.ts';
-import { call, expectError, send, startTestEngine, type TestEngine } from './helpers.ts';
+import { call, expectError, send, useTestEngine } from './helpers.ts';
 
-let engine: TestEngine;
-beforeAll(async () => {
-  engine = await startTestEngine();
-});
-afterAll(() => engine.dispose());
+const engine = useTestEngine();
 
 const UNKNOWN = 'SESSION_000000000000000000000000';
 const anyPath = (id: EndpointId) => fillPath(ENDPOINTS[id].path, { session_code: UNKNOWN, session_id: UNKNOWN });

@@ -1,24 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSigner } from '../../main/engine/signing.ts';
-import { call, download, expectSuccess, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
+import { call, completedTextToImage, download, expectSuccess, startTestEngine, type TestEngine } from './helpers.ts';
 
 let engine: TestEngine;
 let url: string;
 let whole: Buffer;
 beforeAll(async () => {
   engine = await startTestEngine();
-  const created = expectSuccess(
-    'createTextToImage',
-    await call(engine, 'createTextToImage', { json: { prompt: 'a teapot' } }),
-  );
-  const done = await pollUntil(
-    async () =>
-      expectSuccess(
-        'getTextToImage',
-        await call(engine, 'getTextToImage', { params: { session_code: created.session_code } }),
-      ),
-    (s) => s.status === 'completed',
-  );
+  const done = await completedTextToImage(engine, { prompt: 'a teapot' });
   url = done.image_url;
   whole = (await download(url)).bytes;
 });

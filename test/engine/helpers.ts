@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { ENDPOINTS, fillPath, type EndpointId } from '../../shared/contract/index.ts';
 import { startLocalEngine, type LocalEngineOptions, type RunningLocalEngine } from '../../main/engine/engine.ts';
 import { buildFbxBinary, buildGlb, buildZip, encodePng } from '../../main/engine/outputs/index.ts';
@@ -34,6 +34,30 @@ export async function startTestEngine(options: Partial<LocalEngineOptions> = {})
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The engine of a test file (useTestEngine), which a test may restart on the same data. */
+export interface FileEngine extends TestEngine {
+  /** Closes the engine and starts another on its data folder with `options` (the file's first options dropped). */
+  restart(options?: Partial<LocalEngineOptions>): Promise<void>;
+}
+
+/**
+ * The engine of a test file: started (with `options`) before its tests, disposed after them. The object is
+ * filled in by that beforeAll, so read its fields inside tests and hooks, not at the file's top level.
+ */
+export function useTestEngine(options: Partial<LocalEngineOptions> = {}): FileEngine {
+  const engine = {
+    async restart(again: Partial<LocalEngineOptions> = {}) {
+      await engine.close();
+      Object.assign(engine, await startTestEngine({ ...again, dataDir: engine.dataDir }));
+    },
+  } as FileEngine;
+  beforeAll(async () => {
+    Object.assign(engine, await startTestEngine(options));
+  });
+  afterAll(() => engine.dispose());
+  return engine;
 }
 
 export interface Answer {
@@ -107,6 +131,53 @@ export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => b
       throw new Error(`condition not reached in ${limitMs} ms; last value: ${JSON.stringify(value).slice(0, 500)}`);
     await new Promise((resolve) => setTimeout(resolve, 15));
   }
+}
+
+/** A mesh-animation session as getAnimation answers it. */
+export async function animationSession(engine: RunningLocalEngine, code: string): Promise<any> {
+  return expectSuccess('getAnimation', await call(engine, 'getAnimation', { params: { session_code: code } }));
+}
+
+/** The mesh-animation session once its library clips are made (or it failed); `limitMs` caps a hung one. */
+export function animationReady(engine: RunningLocalEngine, code: string, limitMs?: number): Promise<any> {
+  return pollUntil(
+    () => animationSession(engine, code),
+    (s) => s.status === 'predefined_done' || s.status.endsWith('_failed'),
+    limitMs,
+  );
+}
+
+/** A low-poly image-to-3D session of the input `image` (inputUrl), created and followed until complete. */
+export async function completedImageTo3d(
+  engine: RunningLocalEngine,
+  image = 'a.png',
+): Promise<{ created: any; done: any }> {
+  const created = expectSuccess(
+    'createImageTo3d',
+    await call(engine, 'createImageTo3d', { json: { image_url: inputUrl(image), resolution: 'low_poly' } }),
+  );
+  const done = await pollUntil(
+    async () =>
+      expectSuccess(
+        'getImageTo3d',
+        await call(engine, 'getImageTo3d', { params: { session_code: created.session_code } }),
+      ),
+    (s) => s.session_status === 'complete',
+  );
+  return { created, done };
+}
+
+/** A text-to-image session of `json` (its prompt, maybe a style), created and followed until completed. */
+export async function completedTextToImage(engine: RunningLocalEngine, json: Record<string, unknown>): Promise<any> {
+  const created = expectSuccess('createTextToImage', await call(engine, 'createTextToImage', { json }));
+  return pollUntil(
+    async () =>
+      expectSuccess(
+        'getTextToImage',
+        await call(engine, 'getTextToImage', { params: { session_code: created.session_code } }),
+      ),
+    (s) => s.status === 'completed',
+  );
 }
 
 export async function download(

@@ -1,24 +1,16 @@
 // Image-to-3D through the engine on the real pictures (../shared/fixtures/real/images): the meshes, spin views,
 // previews and refines are made from the picture sent, and every output file is served and valid.
-import { createRequire } from 'node:module';
 import yauzl from 'yauzl';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeImage } from '../../main/images/decode-image.ts';
 import { renderModel } from '../../main/engine/generate/rasterize.ts';
 import { segmentSubject } from '../../main/engine/generate/segment.ts';
 import { boundsOf, quadShare } from '../../main/engine/outputs/polygon-mesh.ts';
 import { alphaMask, iou, maskBox, picture, pictureBytes, readGlbModel, type Picture } from './generate/fixtures.ts';
-import { call, download, expectSuccess, KEY, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
+import { call, download, expectSuccess, KEY, pollUntil, useTestEngine } from './helpers.ts';
+import { validator } from '../gltf-validator.ts';
 
-const validator = createRequire(import.meta.url)('gltf-validator') as {
-  validateBytes(data: Uint8Array): Promise<{ issues: { numErrors: number; numWarnings: number; messages: unknown[] } }>;
-};
-
-let engine: TestEngine;
-beforeAll(async () => {
-  engine = await startTestEngine();
-});
-afterAll(() => engine.dispose());
+const engine = useTestEngine();
 
 const dataUri = (name: Picture) =>
   `data:image/${name.endsWith('.png') ? 'png' : 'jpeg'};base64,${pictureBytes(name).toString('base64')}`;

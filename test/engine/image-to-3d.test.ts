@@ -1,5 +1,4 @@
-import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readGlbJson } from '../../main/engine/outputs/index.ts';
 import {
   call,
@@ -10,26 +9,16 @@ import {
   PNG_SIGNATURE,
   pollUntil,
   startTestEngine,
-  type TestEngine,
+  useTestEngine,
 } from './helpers.ts';
-
-const validator = createRequire(import.meta.url)('gltf-validator') as {
-  validateBytes(
-    data: Uint8Array,
-    options?: { maxIssues?: number },
-  ): Promise<{ issues: { numErrors: number; messages: unknown[] } }>;
-};
+import { validator } from '../gltf-validator.ts';
 
 interface Gltf {
   accessors: { count: number; min?: number[]; max?: number[] }[];
   images?: unknown[];
 }
 
-let engine: TestEngine;
-beforeAll(async () => {
-  engine = await startTestEngine();
-});
-afterAll(() => engine.dispose());
+const engine = useTestEngine();
 
 async function createAndFinish(json: Record<string, unknown>) {
   const created = expectSuccess('createImageTo3d', await call(engine, 'createImageTo3d', { json }));

@@ -9,6 +9,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodePng } from '../../main/engine/outputs/index.ts';
+import { onRequestHead } from '../helpers.ts';
 import { KEY, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
 
 const PNG = encodePng(8, 8, new Uint8Array(8 * 8 * 4).fill(120));
@@ -83,14 +84,8 @@ interface RawServer {
 
 async function startRawServer(): Promise<RawServer> {
   const open = new Map<string, Set<Socket>>();
-  const server: Server = createServer((socket) => {
-    socket.on('error', () => undefined);
-    let got = '';
-    socket.on('data', function onData(chunk: Buffer) {
-      got += chunk.toString('latin1');
-      if (!got.includes('\r\n\r\n')) return;
-      socket.off('data', onData);
-      const path = got.split(' ')[1] ?? '/';
+  const server: Server = createServer((socket) =>
+    onRequestHead(socket, (path) => {
       const sockets = open.get(path) ?? new Set();
       open.set(path, sockets);
       sockets.add(socket);
@@ -98,8 +93,8 @@ async function startRawServer(): Promise<RawServer> {
       const answer = ANSWERS[path];
       if (answer) answer(socket);
       else socket.end(head('404 Not Found', { 'content-length': 0, connection: 'close' }));
-    });
-  });
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

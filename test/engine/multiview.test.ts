@@ -3,25 +3,17 @@
 // second's: the produced GLB's triangles are drawn from the front and from the right, and compared with the
 // subjects the engine finds in the two pictures, both normalised to their boxes. Two pairs: real pictures, and
 // synthetic shapes whose silhouettes differ clearly between the views.
-import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { segmentSubject } from '../../main/engine/generate/segment.ts';
 import { buildHullModel } from '../../main/engine/generate/visual-hull.ts';
 import { encodePng, readGlbJson } from '../../main/engine/outputs/index.ts';
 import { readGltf } from '../../main/mesh/read-gltf.ts';
 import { decodeImage } from '../../main/images/decode-image.ts';
 import { iou, pictureBytes } from './generate/fixtures.ts';
-import { KEY, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
+import { KEY, pollUntil, useTestEngine } from './helpers.ts';
+import { validator } from '../gltf-validator.ts';
 
-const validator = createRequire(import.meta.url)('gltf-validator') as {
-  validateBytes(data: Uint8Array): Promise<{ issues: { numErrors: number; messages: unknown[] } }>;
-};
-
-let engine: TestEngine;
-beforeAll(async () => {
-  engine = await startTestEngine();
-});
-afterAll(() => engine.dispose());
+const engine = useTestEngine();
 
 const headers = { 'x-api-key': KEY, 'Content-Type': 'application/json' };
 const GRID = 48;

@@ -2,14 +2,10 @@
 // that downloads mesh_url_obj (or a retopology's obj_url) and resolves those names relative to the OBJ's URL,
 // as every OBJ loader does, gets them from the engine under the same signature. Requests are raw fetch calls
 // with JSON bodies, as a script written for the service sends them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEY, PNG_DATA_URI, PNG_SIGNATURE, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { KEY, PNG_DATA_URI, PNG_SIGNATURE, pollUntil, useTestEngine } from './helpers.ts';
 
-let engine: TestEngine;
-beforeAll(async () => {
-  engine = await startTestEngine();
-});
-afterAll(() => engine.dispose());
+const engine = useTestEngine();
 
 const headers = { 'x-api-key': KEY, 'Content-Type': 'application/json' };
 

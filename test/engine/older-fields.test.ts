@@ -2,15 +2,11 @@
 // carries what older clients read there: the older `status`, `spins` once the spin views exist and
 // `preview_mesh_url_*` once the preview exists. Current-form sessions are unchanged. The flow is driven with
 // raw fetch calls, as an older script does; our own client reads the same fields.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../main/api/client.ts';
-import { KEY, PNG_DATA_URI, PNG_SIGNATURE, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
+import { KEY, PNG_DATA_URI, PNG_SIGNATURE, pollUntil, useTestEngine } from './helpers.ts';
 
-let engine: TestEngine;
-beforeAll(async () => {
-  engine = await startTestEngine();
-});
-afterAll(() => engine.dispose());
+const engine = useTestEngine();
 
 const json = { 'x-api-key': KEY, 'Content-Type': 'application/json' };
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   call,
   download,
@@ -7,15 +7,10 @@ import {
   inputUrl,
   PNG_SIGNATURE,
   pollUntil,
-  startTestEngine,
-  type TestEngine,
+  useTestEngine,
 } from './helpers.ts';
 
-let engine: TestEngine;
-beforeAll(async () => {
-  engine = await startTestEngine();
-});
-afterAll(() => engine.dispose());
+const engine = useTestEngine();
 
 /** The older-form record, read through the list (which answers the older form). */
 async function olderRecord(code: string) {
@@ -178,8 +173,7 @@ describe('older flow rules while steps run', () => {
     ).session_code;
     await waitFor(code, 'spin_generate_done');
     await waitFor(other, 'spin_generate_done');
-    await engine.close();
-    engine = await startTestEngine({ dataDir: engine.dataDir, speed: 1 });
+    await engine.restart({ speed: 1 });
 
     const fresh: string = expectSuccess(
       'createImageTo3dLegacy',

@@ -2,23 +2,15 @@
 // in its releases, its docs' and eval scripts' requests) send and read, over real HTTP with raw fetch calls
 // shaped as those clients send them.
 import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodePng, readGlbJson } from '../../main/engine/outputs/index.ts';
 import { decodeImage } from '../../main/images/decode-image.ts';
 import { OLDER_FLOW, olderStepState } from '../../shared/kinds/older-flow-status.ts';
-import { KEY, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
+import { KEY, pollUntil, startTestEngine, useTestEngine, type TestEngine } from './helpers.ts';
+import { validator } from '../gltf-validator.ts';
 
-const validator = createRequire(import.meta.url)('gltf-validator') as {
-  validateBytes(data: Uint8Array): Promise<{ issues: { numErrors: number; messages: unknown[] } }>;
-};
-
-let engine: TestEngine;
-beforeAll(async () => {
-  engine = await startTestEngine();
-});
-afterAll(() => engine.dispose());
+const engine = useTestEngine();
 
 const headers = { 'x-api-key': KEY, 'Content-Type': 'application/json' };
 /** A small subject on a white ground, as the SDK sends a local file (`data:image/png;base64,`). */
@@ -349,8 +341,7 @@ describe('preview and refine while one is being made', () => {
       (s) => s.status === 'spin_generate_done',
     );
     // At realistic speed the preview runs long enough to ask again while it is made.
-    await engine.close();
-    engine = await startTestEngine({ dataDir: engine.dataDir, speed: 1 });
+    await engine.restart({ speed: 1 });
     const spins = (await session(engine, code)).spins;
     const first = await post(`${engine.url}/image-to-3d-sessions/get-3d/preview/${code}`, {
       selected_spin_index: 0,
@@ -375,8 +366,7 @@ describe('preview and refine while one is being made', () => {
     expect((await session(engine, code)).status).toBe('preview_processing');
 
     // Finish both quickly, then a refine, and ask for it again while it runs.
-    await engine.close();
-    engine = await startTestEngine({ dataDir: engine.dataDir });
+    await engine.restart();
     const refined = await pollUntil(
       () => session(engine, code),
       (s) => s.status === 'refine_done' || s.status.endsWith('failed'),
@@ -384,16 +374,14 @@ describe('preview and refine while one is being made', () => {
     expect(refined.status).toBe('refine_done');
     expect(refined.preview_mesh_url_glb).toMatch(/^http/);
     expect(refined.pivot_point).toEqual([0, -0.5, 0]);
-    await engine.close();
-    engine = await startTestEngine({ dataDir: engine.dataDir, speed: 1 });
+    await engine.restart({ speed: 1 });
     const refine = await post(`${engine.url}/image-to-3d-sessions/get-3d/refine/${code}`, {});
     expect(refine.status).toBe(200);
     const again = await post(`${engine.url}/image-to-3d-sessions/get-3d/refine/${code}`, { pivot_point: [0, -0.5, 0] });
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body.data.unique_trial_key).not.toBe(refine.body.data.unique_trial_key);
     expect((await session(engine, code)).status).toBe('refine_processing');
-    await engine.close();
-    engine = await startTestEngine({ dataDir: engine.dataDir }); // the fast engine for the next tests
+    await engine.restart(); // the fast engine for the next tests
   });
 });
 

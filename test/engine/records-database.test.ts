@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DATABASE_FILE, EngineStateError, openState, TABLES } from '../../main/engine/state.ts';
-import { call, expectSuccess, inputUrl, makeDataDir, pollUntil, startTestEngine } from './helpers.ts';
+import { call, completedImageTo3d, expectSuccess, makeDataDir, startTestEngine } from './helpers.ts';
 
 const dirs: string[] = [];
 async function dataDir(): Promise<string> {
@@ -113,18 +113,7 @@ describe('records database', () => {
     // A state.json as the older engine wrote it: the same records, one JSON object.
     const dir = await dataDir();
     let engine = await startTestEngine({ dataDir: dir });
-    const created = expectSuccess(
-      'createImageTo3d',
-      await call(engine, 'createImageTo3d', { json: { image_url: inputUrl('a.png'), resolution: 'low_poly' } }),
-    );
-    const done = await pollUntil(
-      async () =>
-        expectSuccess(
-          'getImageTo3d',
-          await call(engine, 'getImageTo3d', { params: { session_code: created.session_code } }),
-        ),
-      (s) => s.session_status === 'complete',
-    );
+    const { created, done } = await completedImageTo3d(engine);
     expectSuccess('createTextToImage', await call(engine, 'createTextToImage', { json: { prompt: 'a fox' } }));
     await engine.close();
     const rows = rowsOf(dir);

@@ -1,6 +1,14 @@
 import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { call, download, expectSuccess, inputUrl, makeDataDir, pollUntil, startTestEngine } from './helpers.ts';
+import {
+  call,
+  completedImageTo3d,
+  download,
+  expectSuccess,
+  makeDataDir,
+  pollUntil,
+  startTestEngine,
+} from './helpers.ts';
 
 describe('restart', () => {
   it('keeps sessions, credits and files on the same data folder, and locks the folder', async () => {
@@ -9,18 +17,7 @@ describe('restart', () => {
       let engine = await startTestEngine({ dataDir });
       await expect(startTestEngine({ dataDir })).rejects.toThrow(/in use by another engine/);
 
-      const created = expectSuccess(
-        'createImageTo3d',
-        await call(engine, 'createImageTo3d', { json: { image_url: inputUrl('a.png'), resolution: 'low_poly' } }),
-      );
-      const done = await pollUntil(
-        async () =>
-          expectSuccess(
-            'getImageTo3d',
-            await call(engine, 'getImageTo3d', { params: { session_code: created.session_code } }),
-          ),
-        (s) => s.session_status === 'complete',
-      );
+      const { created, done } = await completedImageTo3d(engine);
       const before = await download(done.mesh_url_glb);
       const tti = expectSuccess(
         'createTextToImage',

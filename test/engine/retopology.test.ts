@@ -15,15 +15,10 @@ import {
   PNG_DATA_URI,
   PNG_SIGNATURE,
   pollUntil,
-  startTestEngine,
-  type TestEngine,
+  useTestEngine,
 } from './helpers.ts';
 
-let engine: TestEngine;
-beforeAll(async () => {
-  engine = await startTestEngine({ speed: 10_000, initialCredits: 100_000 }); // precision takes 30 minutes at speed 1
-});
-afterAll(() => engine.dispose());
+const engine = useTestEngine({ speed: 10_000, initialCredits: 100_000 }); // precision takes 30 minutes at speed 1
 
 const read = async (id: string) =>
   expectSuccess('getV3Session', await call(engine, 'getV3Session', { params: { session_id: id } }));

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   call,
   download,
@@ -7,14 +7,10 @@ import {
   PNG_SIGNATURE,
   pollUntil,
   startTestEngine,
-  type TestEngine,
+  useTestEngine,
 } from './helpers.ts';
 
-let engine: TestEngine;
-beforeAll(async () => {
-  engine = await startTestEngine();
-});
-afterAll(() => engine.dispose());
+const engine = useTestEngine();
 
 const read = async (code: string) =>
   expectSuccess('getTextToImage', await call(engine, 'getTextToImage', { params: { session_code: code } }));

@@ -2,17 +2,13 @@
 // scripts send (`{image, model: "sculpt", settings: {geometry_model, texture_model, resolution}}`), answers
 // assets (`ASSET_` ids) for the image and the meshes, and those mesh assets are valid retopology inputs.
 // Requests are raw fetch calls shaped as such a Python script sends them (POST to `/v3/sessions/`).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../main/api/client.ts';
 import { encodePng, readGlbJson } from '../../main/engine/outputs/index.ts';
 import { imageTo3dV3Session, imageToKitV3Session, retopologySession } from '../../shared/contract/index.ts';
-import { KEY, PNG_SIGNATURE, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
+import { KEY, PNG_SIGNATURE, pollUntil, startTestEngine, useTestEngine } from './helpers.ts';
 
-let engine: TestEngine;
-beforeAll(async () => {
-  engine = await startTestEngine();
-});
-afterAll(() => engine.dispose());
+const engine = useTestEngine();
 
 const headers = { 'x-api-key': KEY, 'Content-Type': 'application/json' };
 const image = `data:image/png;base64,${encodePng(4, 4, new Uint8Array(64).fill(180)).toString('base64')}`;

@@ -1,13 +1,9 @@
 // Each request rule of the contract is enforced with a 400 whose message names the field.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EndpointId } from '../../shared/contract/index.ts';
-import { call, expectError, inputUrl, send, startTestEngine, type TestEngine } from './helpers.ts';
+import { call, expectError, inputUrl, send, useTestEngine } from './helpers.ts';
 
-let engine: TestEngine;
-beforeAll(async () => {
-  engine = await startTestEngine();
-});
-afterAll(() => engine.dispose());
+const engine = useTestEngine();
 
 const IMAGE = inputUrl('chair.png');
 const CASES: [string, EndpointId, unknown, string[]][] = [

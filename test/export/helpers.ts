@@ -1,6 +1,5 @@
 // Shared pieces of the export tests: temporary folders, minimal projects, source files, GLB checks.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { NodeIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
@@ -9,6 +8,7 @@ import { buildGlb, buildObj, renderTexture } from '../../main/engine/outputs/ind
 import type { SourceFile } from '../../main/export/export.ts';
 import type { ExportSource } from '../../main/export/manifest.ts';
 import type { GameEngine } from '../../main/export/presets.ts';
+import { validator } from '../gltf-validator.ts';
 
 export const tempDir = (): string => sharedTempDir('asset-studio-export-');
 
@@ -70,15 +70,6 @@ export function generatedSources(): { dir: string; glb: SourceFile; obj: SourceF
   ];
   return { dir, glb, obj: objSet, all: [glb, ...objSet] };
 }
-
-const validator = createRequire(import.meta.url)('gltf-validator') as {
-  validateBytes(
-    data: Uint8Array,
-    options?: { maxIssues?: number; writeTimestamp?: boolean },
-  ): Promise<{
-    issues: { numErrors: number; messages: { code: string; severity: number; message: string; pointer?: string }[] };
-  }>;
-};
 
 /** The Khronos validator's errors (severity 0) for a GLB. */
 export async function validatorErrors(glb: Uint8Array): Promise<string[]> {

@@ -4,11 +4,9 @@
 // retopology (the cache keeps its OBJ's MTL and texture; the export writes them, references renamed, and no
 // preview picture), the chair image-to-3D (its FBX's material uses its embedded texture; with transforms the
 // FBX and OBJ are made from the transformed model).
-import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { request } from 'node:http';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchJobOutputs } from '../../main/cache/auto-download.ts';
 import { clipSourcesOf, exportJob, planJob, type JobExportDeps } from '../../main/export/from-job.ts';
 import { readManifest } from '../../main/export/manifest.ts';
 import { startWebHost, type RunningWebHost } from '../../main/host/web-host.ts';
@@ -16,6 +14,7 @@ import type { JobRecord } from '../../main/store/jobs.ts';
 import { parseOutputKind } from '../../shared/output-kind.ts';
 import { realFixture } from '../fixtures.ts';
 import { tempDir as hostTempDir } from '../host/helpers.ts';
+import { webHostClient } from '../host/web-host-client.ts';
 import { child, expectTexturedFbx } from './fbx-nodes.ts';
 import { makeProject, readGlb, tempDir, validatorErrors, withGltfast } from './helpers.ts';
 
@@ -23,58 +22,8 @@ const PROMPTS = ['wave with both hands', 'spin on the spot'];
 const data = hostTempDir('export-jobs');
 let host: RunningWebHost;
 let deps: JobExportDeps;
+const { call, succeeded, upload } = webHostClient(() => host);
 const jobs: Record<'chair' | 'animation' | 'prompts' | 'retopology', JobRecord> = {} as never;
-
-async function call(command: string, input: unknown): Promise<any> {
-  const res = await fetch(`${host.origin}/api/call/${command}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}` },
-    body: JSON.stringify(input),
-  });
-  const body = await res.json();
-  if (res.status !== 200) throw new Error(`${command}: ${res.status} ${JSON.stringify(body)}`);
-  return body;
-}
-
-/** Follows a job to success, then caches its outputs as the app's own download does. */
-async function succeeded(id: string): Promise<JobRecord> {
-  for (let tries = 0; ; tries++) {
-    const job = await call('jobs.get', { id });
-    if (job.state === 'failed') throw new Error(`job failed: ${job.error}`);
-    if (job.state === 'succeeded') break;
-    if (tries > 2400) throw new Error(`job ${id} never ended`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const { cache, store, tracker, outputFormats } = host.bridge.services;
-  const report = await fetchJobOutputs(cache, store, store.jobs.get(id)!, () => tracker.refresh(id), outputFormats);
-  if (report.failed.length > 0) throw new Error(`outputs of ${id} not cached: ${JSON.stringify(report.failed)}`);
-  return store.jobs.get(id)!;
-}
-
-function upload(path: string): Promise<{ uploadId: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: host.port,
-        method: 'POST',
-        path: '/api/upload',
-        headers: {
-          authorization: `Bearer ${host.token}`,
-          'x-file-name': basename(path),
-          'content-length': statSync(path).size,
-        },
-      },
-      (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(body))));
-      },
-    );
-    req.on('error', reject);
-    createReadStream(path).pipe(req);
-  });
-}
 
 beforeAll(async () => {
   host = await startWebHost({

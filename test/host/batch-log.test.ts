@@ -6,13 +6,11 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BatchView } from '../../shared/bridge/contract.ts';
-import { createServices } from '../../main/app/services.ts';
-import { DEFAULT_TIMING, scaleTiming } from '../../main/jobs/schedule.ts';
 import { BatchLog, INTERRUPTED } from '../../main/host/batch-log.ts';
-import { BridgeService } from '../../main/host/bridge-service.ts';
-import { cachePath } from '../../shared/bridge/web-protocol.ts';
+import type { BridgeService } from '../../main/host/bridge-service.ts';
 import { realFixture } from '../fixtures.ts';
 import { recordEvents, tempDir, until } from './helpers.ts';
+import { openTestBridge } from './bridge.ts';
 
 const dirs: { remove(): void }[] = [];
 const bridges: BridgeService[] = [];
@@ -22,15 +20,7 @@ afterEach(async () => {
 });
 
 async function openBridge(dataDir: string): Promise<BridgeService> {
-  const bridge = await BridgeService.open({
-    dataDir,
-    openServices: (c) => createServices(c, { engineSpeed: 500, timing: scaleTiming(DEFAULT_TIMING, 500) }),
-    platform: {
-      transport: 'web',
-      resolveFile: (ref) => ('path' in ref ? ref.path : ref.uploadId),
-      cacheUrl: cachePath,
-    },
-  });
+  const bridge = await openTestBridge(dataDir);
   bridges.push(bridge);
   return bridge;
 }

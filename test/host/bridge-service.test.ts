@@ -3,27 +3,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, EVENTS, type CommandName } from '../../shared/bridge/contract.ts';
 import { cachePath } from '../../shared/bridge/web-protocol.ts';
-import { createServices, startDataFolderEngine, type ServiceOptions } from '../../main/app/services.ts';
-import { DEFAULT_TIMING, scaleTiming } from '../../main/jobs/schedule.ts';
-import { EncryptedFileVault, type Encryptor } from '../../main/config/profiles.ts';
+import { startDataFolderEngine } from '../../main/app/services.ts';
 import type { RunningLocalEngine } from '../../main/engine/engine.ts';
-import { BridgeService } from '../../main/host/bridge-service.ts';
+import type { BridgeService } from '../../main/host/bridge-service.ts';
 import { BridgeFailure } from '../../main/host/errors.ts';
 import { realFixture } from '../fixtures.ts';
 import { recordEvents, tempDir, until } from './helpers.ts';
+import { fakeEncryptor, openTestBridge } from './bridge.ts';
 
 const KEY = 'sk_live_DISTINCTIVE_Zq93kLx7TT';
-// Fast engines, and fast polling even for the service profile (which polls at real-service pace otherwise).
-const FAST: ServiceOptions = { engineSpeed: 500, timing: scaleTiming(DEFAULT_TIMING, 500) };
-
-/** A reversible stand-in for safeStorage; `refuse` plays Linux's basic_text backend. */
-function fakeEncryptor(refuse?: string): Encryptor {
-  return {
-    unavailableReason: () => refuse,
-    encrypt: (text) => Buffer.from(Buffer.from(text, 'utf8').map((b) => b ^ 0x5a)),
-    decrypt: (data) => Buffer.from(data.map((b) => b ^ 0x5a)).toString('utf8'),
-  };
-}
 
 async function failure(promise: Promise<unknown>): Promise<BridgeFailure['error']> {
   const error = await promise.then(
@@ -38,16 +26,7 @@ const data = tempDir('bridge');
 let bridge: BridgeService;
 
 beforeAll(async () => {
-  bridge = await BridgeService.open({
-    dataDir: data.path,
-    openServices: (c) => createServices(c, FAST),
-    platform: {
-      transport: 'web',
-      keyVault: new EncryptedFileVault(data.path, fakeEncryptor()),
-      resolveFile: (ref) => ('path' in ref ? ref.path : ref.uploadId),
-      cacheUrl: cachePath,
-    },
-  });
+  bridge = await openTestBridge(data.path, { encryptor: fakeEncryptor() });
 });
 
 afterAll(async () => {
@@ -258,15 +237,9 @@ describe('jobs', () => {
 describe('keys', () => {
   it('refuses to store a key where the keychain is unsafe, and offers a session-only key', async () => {
     const dir = tempDir('bridge-basic-text');
-    const unsafe = await BridgeService.open({
-      dataDir: dir.path,
-      openServices: (c) => createServices(c, FAST),
-      platform: {
-        transport: 'electron',
-        keyVault: new EncryptedFileVault(dir.path, fakeEncryptor('no keyring is running')),
-        resolveFile: () => '',
-        cacheUrl: cachePath,
-      },
+    const unsafe = await openTestBridge(dir.path, {
+      transport: 'electron',
+      encryptor: fakeEncryptor('no keyring is running'),
     });
     try {
       await unsafe.call('settings.update', { profile: { name: 'cloud', baseUrl: 'https://api.example.com' } });

@@ -6,21 +6,11 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../shared/bridge/contract.ts';
-import { cachePath } from '../../shared/bridge/web-protocol.ts';
-import { createServices, type ServiceOptions } from '../../main/app/services.ts';
-import { DEFAULT_TIMING, scaleTiming } from '../../main/jobs/schedule.ts';
-import { EncryptedFileVault, type Encryptor } from '../../main/config/profiles.ts';
-import { BridgeService } from '../../main/host/bridge-service.ts';
+import type { BridgeService } from '../../main/host/bridge-service.ts';
 import { BridgeFailure } from '../../main/host/errors.ts';
 import { realFixture } from '../fixtures.ts';
+import { fakeEncryptor, openTestBridge } from './bridge.ts';
 import { tempDir } from './helpers.ts';
-
-const FAST: ServiceOptions = { engineSpeed: 500, timing: scaleTiming(DEFAULT_TIMING, 500) };
-const encryptor: Encryptor = {
-  unavailableReason: () => undefined,
-  encrypt: (text) => Buffer.from(Buffer.from(text, 'utf8').map((b) => b ^ 0x5a)),
-  decrypt: (data) => Buffer.from(data.map((b) => b ^ 0x5a)).toString('utf8'),
-};
 
 const data = tempDir('export-plan');
 let bridge: BridgeService;
@@ -40,16 +30,7 @@ function unityProject(name: string, gltfast: boolean): string {
 }
 
 beforeAll(async () => {
-  bridge = await BridgeService.open({
-    dataDir: data.path,
-    openServices: (c) => createServices(c, FAST),
-    platform: {
-      transport: 'web',
-      keyVault: new EncryptedFileVault(data.path, encryptor),
-      resolveFile: (ref) => ('path' in ref ? ref.path : ref.uploadId),
-      cacheUrl: cachePath,
-    },
-  });
+  bridge = await openTestBridge(data.path, { encryptor: fakeEncryptor() });
   const image = `data:image/png;base64,${readFileSync(realFixture('images', 'chair.png')).toString('base64')}`;
   const created = (await bridge.call('create', { endpoint: 'createImageTo3d', body: { image_url: image } })) as {
     job: { id: string; remoteId: string };

@@ -5,21 +5,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../shared/bridge/contract.ts';
-import { cachePath } from '../../shared/bridge/web-protocol.ts';
-import { createServices, startDataFolderEngine, type ServiceOptions } from '../../main/app/services.ts';
-import { EncryptedFileVault, type Encryptor } from '../../main/config/profiles.ts';
+import { startDataFolderEngine } from '../../main/app/services.ts';
 import type { RunningLocalEngine } from '../../main/engine/engine.ts';
-import { DEFAULT_TIMING, scaleTiming } from '../../main/jobs/schedule.ts';
-import { BridgeService } from '../../main/host/bridge-service.ts';
+import type { BridgeService } from '../../main/host/bridge-service.ts';
+import { fakeEncryptor, openTestBridge } from './bridge.ts';
 import { tempDir } from './helpers.ts';
 
 const KEY = 'sk_live_ORIGIN_TEST_key_0001';
-const FAST: ServiceOptions = { engineSpeed: 500, timing: scaleTiming(DEFAULT_TIMING, 500) };
-const encryptor: Encryptor = {
-  unavailableReason: () => undefined,
-  encrypt: (text) => Buffer.from(text, 'utf8'),
-  decrypt: (data) => data.toString('utf8'),
-};
 
 const data = tempDir('origin');
 const remote = tempDir('origin-remote');
@@ -30,16 +22,7 @@ beforeAll(async () => {
   // A second engine plays the real service: the bridge reaches it through a service profile and a key.
   writeFileSync(join(remote.path, 'engine-key'), KEY, { mode: 0o600 });
   service = await startDataFolderEngine(remote.path, { speed: 500 });
-  bridge = await BridgeService.open({
-    dataDir: data.path,
-    openServices: (c) => createServices(c, FAST),
-    platform: {
-      transport: 'web',
-      keyVault: new EncryptedFileVault(data.path, encryptor),
-      resolveFile: (ref) => ('path' in ref ? ref.path : ref.uploadId),
-      cacheUrl: cachePath,
-    },
-  });
+  bridge = await openTestBridge(data.path, { encryptor: fakeEncryptor() });
 });
 
 afterAll(async () => {

@@ -7,22 +7,14 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../shared/bridge/contract.ts';
-import { cachePath } from '../../shared/bridge/web-protocol.ts';
-import { createServices, startDataFolderEngine, type ServiceOptions } from '../../main/app/services.ts';
+import { startDataFolderEngine } from '../../main/app/services.ts';
 import { removeKeyFile, writeKeyFile } from '../../main/config/key-file.ts';
-import { EncryptedFileVault, type Encryptor } from '../../main/config/profiles.ts';
 import type { RunningLocalEngine } from '../../main/engine/engine.ts';
-import { DEFAULT_TIMING, scaleTiming } from '../../main/jobs/schedule.ts';
-import { BridgeService } from '../../main/host/bridge-service.ts';
+import type { BridgeService } from '../../main/host/bridge-service.ts';
+import { fakeEncryptor, openTestBridge } from './bridge.ts';
 import { tempDir } from './helpers.ts';
 
 const KEY = 'sk_live_BOUND_TO_ITS_ADDRESS_7731';
-const FAST: ServiceOptions = { engineSpeed: 500, timing: scaleTiming(DEFAULT_TIMING, 500) };
-const encryptor: Encryptor = {
-  unavailableReason: () => undefined,
-  encrypt: (text) => Buffer.from(Buffer.from(text, 'utf8').map((b) => b ^ 0x5a)),
-  decrypt: (data) => Buffer.from(data.map((b) => b ^ 0x5a)).toString('utf8'),
-};
 
 /** Another address: records every request's headers, answers 404. */
 async function startSpy(): Promise<{ url: string; seen: IncomingHttpHeaders[]; close(): Promise<void> }> {
@@ -49,16 +41,7 @@ let bridge: BridgeService;
 beforeAll(async () => {
   writeFileSync(join(remote.path, 'engine-key'), KEY, { mode: 0o600 });
   engine = await startDataFolderEngine(remote.path, { speed: 500 });
-  bridge = await BridgeService.open({
-    dataDir: data.path,
-    openServices: (c) => createServices(c, FAST),
-    platform: {
-      transport: 'electron',
-      keyVault: new EncryptedFileVault(data.path, encryptor),
-      resolveFile: () => '',
-      cacheUrl: cachePath,
-    },
-  });
+  bridge = await openTestBridge(data.path, { transport: 'electron', encryptor: fakeEncryptor() });
 });
 
 afterAll(async () => {

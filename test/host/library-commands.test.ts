@@ -7,28 +7,18 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../shared/bridge/contract.ts';
 import { cachePath } from '../../shared/bridge/web-protocol.ts';
-import { createServices, type ServiceOptions } from '../../main/app/services.ts';
 import { keepLocalOutput } from '../../main/cache/local-output.ts';
-import { DEFAULT_TIMING, scaleTiming } from '../../main/jobs/schedule.ts';
-import { BridgeService } from '../../main/host/bridge-service.ts';
+import type { BridgeService } from '../../main/host/bridge-service.ts';
 import { BridgeFailure } from '../../main/host/errors.ts';
 import { realFixture } from '../fixtures.ts';
+import { openTestBridge } from './bridge.ts';
 import { tempDir, until } from './helpers.ts';
 
-const FAST: ServiceOptions = { engineSpeed: 500, timing: scaleTiming(DEFAULT_TIMING, 500) };
 const data = tempDir('library');
 let bridge: BridgeService;
 
 beforeAll(async () => {
-  bridge = await BridgeService.open({
-    dataDir: data.path,
-    openServices: (c) => createServices(c, FAST),
-    platform: {
-      transport: 'web',
-      resolveFile: (ref) => ('path' in ref ? ref.path : ref.uploadId),
-      cacheUrl: cachePath,
-    },
-  });
+  bridge = await openTestBridge(data.path);
 });
 
 afterAll(async () => {

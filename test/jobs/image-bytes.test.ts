@@ -5,7 +5,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageUnavailableError, imageBytes, MAX_IMAGE_BYTES } from '../../main/jobs/image-bytes.ts';
-import { rejection } from '../helpers.ts';
+import { onRequestHead, rejection } from '../helpers.ts';
 
 const BIG = Buffer.alloc(8 * 2 ** 20, 7);
 
@@ -34,16 +34,7 @@ const ANSWERS: Record<string, (s: Socket) => void> = {
 let server: Server;
 let base: string;
 beforeAll(async () => {
-  server = createServer((socket) => {
-    socket.on('error', () => undefined);
-    let got = '';
-    socket.on('data', function onData(chunk: Buffer) {
-      got += chunk.toString('latin1');
-      if (!got.includes('\r\n\r\n')) return;
-      socket.off('data', onData);
-      ANSWERS[got.split(' ')[1] ?? '/']?.(socket);
-    });
-  });
+  server = createServer((socket) => onRequestHead(socket, (path) => ANSWERS[path]?.(socket)));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

@@ -1,19 +1,8 @@
 // The viewer's warm-up GLB (renderer/viewer/warm-up.ts): loaded into a throwaway container when the viewer
 // is made, so it must be a valid glTF the loader takes without complaint: one triangle, no material.
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { triangleGlb } from '../../renderer/viewer/warm-up.ts';
-
-interface ValidationReport {
-  info: { drawCallCount: number; totalVertexCount: number; materialCount: number };
-  issues: { numErrors: number; numWarnings: number; messages: { code: string }[] };
-}
-const validator = createRequire(import.meta.url)('gltf-validator') as {
-  validateBytes(
-    data: Uint8Array,
-    options?: { maxIssues?: number; writeTimestamp?: boolean },
-  ): Promise<ValidationReport>;
-};
+import { validator } from '../gltf-validator.ts';
 
 describe('the warm-up GLB', () => {
   it('passes the Khronos validator: one triangle, one draw call, no material', async () => {

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../cli/run-cli.ts';
 import { validatorErrors } from '../export/helpers.ts';
 import { realFixture } from '../fixtures.ts';
-import { cli } from './helpers.ts';
-import { type ReplayServer, SAS, startReplay } from './replay-server.ts';
+import { cli, uploadedCharacter } from './helpers.ts';
+import { type ReplayServer, startReplay } from './replay-server.ts';
 
 let replay: ReplayServer;
 let dataDir: string;
@@ -19,13 +19,7 @@ let jobId: string;
 beforeAll(async () => {
   replay = await startReplay();
   dataDir = tempDataDir();
-  const up = await cli(
-    replay,
-    ['upload', '--url', `${replay.files}/uploaded/Male_Casual.fbx?${SAS}`, '--json'],
-    dataDir,
-  );
-  const code = (JSON.parse(up.stdout) as { data: { session_code: string } }).data.session_code;
-  expect((await cli(replay, ['wait', code, '--timeout', '30'], dataDir)).code).toBe(0);
+  const code = await uploadedCharacter(replay, dataDir);
   const animated = await cli(replay, ['animate-text', code, 'a person waves', '--json'], dataDir);
   expect(animated.code, animated.stderr).toBe(0);
   jobId = (JSON.parse(animated.stdout) as { jobId: string }).jobId;

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../cli/run-cli.ts';
 import { realFixture } from '../fixtures.ts';
-import { cli } from './helpers.ts';
+import { cli, uploadedCharacter } from './helpers.ts';
 import { type ReplayServer, SAS, startReplay } from './replay-server.ts';
 
 let replay: ReplayServer;
@@ -63,13 +63,7 @@ describe('an animation of an FBX given by signed URL', () => {
 
   it('animates text prompts: each prompt to text_done with its FBX', async () => {
     const dataDir = tempDataDir();
-    const up = await cli(
-      replay,
-      ['upload', '--url', `${replay.files}/uploaded/Male_Casual.fbx?${SAS}`, '--json'],
-      dataDir,
-    );
-    const code = (JSON.parse(up.stdout) as { data: { session_code: string } }).data.session_code;
-    expect((await cli(replay, ['wait', code, '--timeout', '30'], dataDir)).code).toBe(0);
+    const code = await uploadedCharacter(replay, dataDir);
     const animated = await cli(replay, ['animate-text', code, 'a person waves', '--json'], dataDir);
     expect(animated.code).toBe(0);
     const { jobId } = JSON.parse(animated.stdout) as { jobId: string };

@@ -15,6 +15,13 @@ afterEach(async () => {
   await replay.close();
 });
 
+/** `get` of a finished session whose reads the service answers with a 400 of `body`, `times` times. */
+async function getAnswered400(body: unknown, times = 1) {
+  const code = replay.addSession(replay.fixture('image-to-3d-get-current').data);
+  replay.override({ method: 'GET', path: `/image-to-3d-sessions/${code}`, status: 400, body, times });
+  return { code, got: await cli(replay, ['get', code]) };
+}
+
 describe('refusals of the real service', () => {
   it('HTTP 402: says the balance is short and where to add credits, not "check the values"', async () => {
     replay.override({
@@ -33,14 +40,7 @@ describe('refusals of the real service', () => {
   });
 
   it('a 400 whose message speaks of a rate limit is retried with backoff, like a 429', async () => {
-    const code = replay.addSession(replay.fixture('image-to-3d-get-current').data);
-    replay.override({
-      method: 'GET',
-      path: `/image-to-3d-sessions/${code}`,
-      status: 400,
-      body: replay.fixture('error-400-rate-limit'),
-    });
-    const got = await cli(replay, ['get', code]);
+    const { code, got } = await getAnswered400(replay.fixture('error-400-rate-limit'));
     expect(got.stderr).toBe('');
     expect(got.code).toBe(0);
     expect(got.stdout.split('\n')[0]).toBe('state: succeeded (complete, 100%)');
@@ -48,15 +48,7 @@ describe('refusals of the real service', () => {
   });
 
   it('a 400 about a rate limit that lasts is told as a rate limit', async () => {
-    const code = replay.addSession(replay.fixture('image-to-3d-get-current').data);
-    replay.override({
-      method: 'GET',
-      path: `/image-to-3d-sessions/${code}`,
-      status: 400,
-      body: replay.fixture('error-400-rate-limit'),
-      times: 10,
-    });
-    const got = await cli(replay, ['get', code]);
+    const { code, got } = await getAnswered400(replay.fixture('error-400-rate-limit'), 10);
     expect(got.code).toBe(3);
     expect(got.stderr).toMatch(/Too many requests: wait a moment and try again/);
     expect(got.stderr).not.toMatch(/check the values/i);
@@ -64,14 +56,11 @@ describe('refusals of the real service', () => {
   });
 
   it('a 400 about anything else is still a bad request', async () => {
-    const code = replay.addSession(replay.fixture('image-to-3d-get-current').data);
-    replay.override({
-      method: 'GET',
-      path: `/image-to-3d-sessions/${code}`,
-      status: 400,
-      body: { error: 'Bad Request', message: 'image_url is not a valid URL', statusCode: 400 },
+    const { code, got } = await getAnswered400({
+      error: 'Bad Request',
+      message: 'image_url is not a valid URL',
+      statusCode: 400,
     });
-    const got = await cli(replay, ['get', code]);
     expect(got.code).toBe(3);
     expect(got.stderr).toMatch(/Check the values you gave/);
     expect(replay.apiRequests().filter((r) => r.path === `/image-to-3d-sessions/${code}`)).toHaveLength(1);

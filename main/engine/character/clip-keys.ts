@@ -5,7 +5,7 @@ import { JOINT_NAMES, type JointName } from '../../../shared/contract/animation.
 import type { MotionSpec } from '../motion-words.ts';
 import type { CharacterModel, Quat } from './model.ts';
 import { periodOf, poseAt } from './pose.ts';
-import { conj, IDENTITY, mul, normalizeQ, rotate, sub } from './quat.ts';
+import { conj, IDENTITY, mul, normalizeQ, rotate, sub } from '../../formats/rig-math.ts';
 import type { Rig } from './rig.ts';
 
 export const FPS = 24;

@@ -2,11 +2,11 @@
 // bones of its skeleton, at rest in its bind pose, and one looping clip per motion of the animation library or
 // prompt, posed by pose.ts on the bones that stand for the body's joints (rig.ts); the other bones follow.
 import type { MotionSpec } from '../motion-words.ts';
-import { BinaryBody, GL, glbContainer } from '../outputs/glb.ts';
-import { GENERATOR } from '../outputs/mesh.ts';
-import type { CharacterModel, Quat, V3 } from './model.ts';
+import { BinaryBody, dataAccessor, engineGlb, GL, linearChannels } from '../outputs/glb.ts';
+import { bounds } from '../outputs/mesh.ts';
+import { inverseRigid, localRest } from '../../formats/rig-math.ts';
+import type { CharacterModel } from './model.ts';
 import { sampleClip } from './clip-keys.ts';
-import { conj, mul, normalizeQ, rotate, sub } from './quat.ts';
 import { hangLimbs, type Rig } from './rig.ts';
 
 export interface CharacterClip {
@@ -24,51 +24,14 @@ export function buildCharacterGlb(given: CharacterModel, rig: Rig, clips: Charac
   const vertexCount = model.positions.length / 3;
 
   // ---- the mesh ----
+  const vertex = (data: Float32Array | Uint16Array | Uint8Array, type: 'VEC3' | 'VEC4') =>
+    accessor(dataAccessor(bin, data, type, GL.ARRAY_BUFFER));
   const positions = Float32Array.from(model.positions);
-  const min: V3 = [Infinity, Infinity, Infinity];
-  const max: V3 = [-Infinity, -Infinity, -Infinity];
-  for (let k = 0; k < positions.length; k++) {
-    min[k % 3] = Math.min(min[k % 3]!, positions[k]!);
-    max[k % 3] = Math.max(max[k % 3]!, positions[k]!);
-  }
-  const POSITION = accessor({
-    bufferView: bin.add(positions, GL.ARRAY_BUFFER),
-    componentType: GL.FLOAT,
-    count: vertexCount,
-    type: 'VEC3',
-    min,
-    max,
-  });
-  const NORMAL = accessor({
-    bufferView: bin.add(Float32Array.from(model.normals), GL.ARRAY_BUFFER),
-    componentType: GL.FLOAT,
-    count: vertexCount,
-    type: 'VEC3',
-  });
-  const joints = n <= 256 ? Uint8Array.from(model.joints) : Uint16Array.from(model.joints);
-  const JOINTS_0 = accessor({
-    bufferView: bin.add(joints, GL.ARRAY_BUFFER),
-    componentType: n <= 256 ? GL.UNSIGNED_BYTE : GL.UNSIGNED_SHORT,
-    count: vertexCount,
-    type: 'VEC4',
-  });
-  const WEIGHTS_0 = accessor({
-    bufferView: bin.add(Float32Array.from(model.weights), GL.ARRAY_BUFFER),
-    componentType: GL.FLOAT,
-    count: vertexCount,
-    type: 'VEC4',
-  });
-  const COLOR_0 = model.colors
-    ? accessor({
-        bufferView: bin.add(
-          Float32Array.from(model.colors, (c) => Math.min(1, Math.max(0, c))),
-          GL.ARRAY_BUFFER,
-        ),
-        componentType: GL.FLOAT,
-        count: vertexCount,
-        type: 'VEC3',
-      })
-    : undefined;
+  const POSITION = accessor(dataAccessor(bin, positions, 'VEC3', GL.ARRAY_BUFFER, bounds(positions)));
+  const NORMAL = vertex(Float32Array.from(model.normals), 'VEC3');
+  const JOINTS_0 = vertex(n <= 256 ? Uint8Array.from(model.joints) : Uint16Array.from(model.joints), 'VEC4');
+  const WEIGHTS_0 = vertex(Float32Array.from(model.weights), 'VEC4');
+  const COLOR_0 = model.colors ? vertex(Float32Array.from(model.colors, clamp01), 'VEC3') : undefined;
   const wide = vertexCount > 65535;
   const primitives = model.parts.map((part, i) => ({
     attributes: { POSITION, NORMAL, JOINTS_0, WEIGHTS_0, ...(COLOR_0 === undefined ? {} : { COLOR_0 }) },
@@ -93,11 +56,7 @@ export function buildCharacterGlb(given: CharacterModel, rig: Rig, clips: Charac
   const nodes: object[] = [
     { name: model.source.replace(/^.*[\\/]/, '').replace(/\.fbx$/i, '') || 'character', mesh: 0, skin: 0 },
   ];
-  const local = bones.map((b) => {
-    if (b.parent < 0) return { t: b.t, r: b.r };
-    const p = bones[b.parent]!;
-    return { t: rotate(conj(p.r), sub(b.t, p.t)), r: normalizeQ(mul(conj(p.r), b.r)) };
-  });
+  const local = localRest(bones);
   bones.forEach((b, i) => {
     const children = bones.flatMap((c, k) => (c.parent === i ? [boneNode(k)] : []));
     nodes.push({
@@ -109,45 +68,21 @@ export function buildCharacterGlb(given: CharacterModel, rig: Rig, clips: Charac
   });
   const ibm = new Float32Array(n * 16);
   for (const [i, b] of bones.entries()) ibm.set(inverseRigid(b.r, b.t), i * 16);
-  const IBM = accessor({ bufferView: bin.add(ibm), componentType: GL.FLOAT, count: n, type: 'MAT4' });
+  const IBM = accessor(dataAccessor(bin, ibm, 'MAT4'));
   const roots = bones.flatMap((b, i) => (b.parent < 0 ? [boneNode(i)] : []));
 
   // ---- the clips ----
   const pelvis = rig.root;
   const animations = clips.map((clip) => {
-    const { period, frames, times, driven, rotations, hips } = sampleClip(model, rig, clip.spec);
-    const input = accessor({
-      bufferView: bin.add(times),
-      componentType: GL.FLOAT,
-      count: frames,
-      type: 'SCALAR',
-      min: [0],
-      max: [period],
-    });
-    const samplers: object[] = [];
-    const channels: object[] = [];
-    for (const i of driven) {
-      const output = accessor({
-        bufferView: bin.add(rotations.get(i)!),
-        componentType: GL.FLOAT,
-        count: frames,
-        type: 'VEC4',
-      });
-      channels.push({
-        sampler: samplers.push({ input, output, interpolation: 'LINEAR' }) - 1,
-        target: { node: boneNode(i), path: 'rotation' },
-      });
-    }
-    const output = accessor({ bufferView: bin.add(hips), componentType: GL.FLOAT, count: frames, type: 'VEC3' });
-    channels.push({
-      sampler: samplers.push({ input, output, interpolation: 'LINEAR' }) - 1,
-      target: { node: boneNode(pelvis), path: 'translation' },
-    });
+    const { period, times, driven, rotations, hips } = sampleClip(model, rig, clip.spec);
+    const input = accessor(dataAccessor(bin, times, 'SCALAR', undefined, { min: [0], max: [period] }));
+    const { samplers, channels, key } = linearChannels();
+    for (const i of driven) key(input, accessor(dataAccessor(bin, rotations.get(i)!, 'VEC4')), boneNode(i), 'rotation');
+    key(input, accessor(dataAccessor(bin, hips, 'VEC3')), boneNode(pelvis), 'translation');
     return { name: clip.name, samplers, channels };
   });
 
   const gltf = {
-    asset: { version: '2.0', generator: GENERATOR },
     scene: 0,
     scenes: [{ nodes: [0, ...roots] }],
     nodes,
@@ -162,42 +97,8 @@ export function buildCharacterGlb(given: CharacterModel, rig: Rig, clips: Charac
       },
     ],
     ...(animations.length ? { animations } : {}),
-    accessors,
-    bufferViews: bin.views,
-    buffers: [{ byteLength: bin.length }],
   };
-  return glbContainer(Buffer.from(JSON.stringify(gltf)), bin.concat());
-}
-
-/** Column-major inverse of the rigid transform (rotation r, then translation t). */
-function inverseRigid(r: Quat, t: V3): number[] {
-  const [x, y, z, w] = r;
-  // Rotation matrix R (row i, column j), then its transpose for the inverse.
-  const R = [
-    [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-    [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-    [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
-  ];
-  const inv = (i: number, j: number) => R[j]![i]!; // Rᵀ
-  const tt = [0, 1, 2].map((i) => -(inv(i, 0) * t[0] + inv(i, 1) * t[1] + inv(i, 2) * t[2]));
-  return [
-    inv(0, 0),
-    inv(1, 0),
-    inv(2, 0),
-    0,
-    inv(0, 1),
-    inv(1, 1),
-    inv(2, 1),
-    0,
-    inv(0, 2),
-    inv(1, 2),
-    inv(2, 2),
-    0,
-    tt[0]!,
-    tt[1]!,
-    tt[2]!,
-    1,
-  ];
+  return engineGlb(gltf, accessors, bin);
 }
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));

@@ -5,7 +5,7 @@
 import type { JointName } from '../../../shared/contract/animation.ts';
 import type { ClipKind, MotionSpec } from '../motion-words.ts';
 import type { Quat, V3 } from './model.ts';
-import { axisAngle, between, IDENTITY, mul, scale, sub } from './quat.ts';
+import { axisAngle, between, IDENTITY, mul, scale, sub } from '../../formats/rig-math.ts';
 import type { Rig } from './rig.ts';
 
 /** One loop of a clip, in seconds at speed 1. */

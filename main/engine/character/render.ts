@@ -4,7 +4,7 @@
 import { JOINT_NAMES, type JointName } from '../../../shared/contract/animation.ts';
 import { encodePng } from '../../formats/png.ts';
 import type { CharacterModel, V3 } from './model.ts';
-import { dot, normalize } from './quat.ts';
+import { dot, normalize } from '../../formats/rig-math.ts';
 import type { Rig } from './rig.ts';
 
 const MARGIN = 0.06;

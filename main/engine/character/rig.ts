@@ -4,7 +4,7 @@
 import { JOINT_NAMES, type JointName } from '../../../shared/contract/animation.ts';
 import { humanoidOf, REQUIRED_JOINTS } from '../../../shared/skeleton-names.ts';
 import type { CharacterModel, V3 } from './model.ts';
-import { add, cross, normalize, scale, sub } from './quat.ts';
+import { add, cross, normalize, scale, sub } from '../../formats/rig-math.ts';
 
 export interface Rig {
   /** The bone (index into model.bones) that stands for each joint it has one for. */

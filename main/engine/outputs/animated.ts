@@ -4,8 +4,8 @@
 // text prompt naming one of those kinds of motion (motion-words.ts), or for any other text a motion whose
 // amplitudes and tempo come from the text.
 import type { JointName } from '../../../shared/contract/animation.ts';
-import { BinaryBody, GL, glbContainer } from './glb.ts';
-import { GENERATOR } from './mesh.ts';
+import { BinaryBody, dataAccessor, engineGlb, GL, linearChannels } from './glb.ts';
+import { bounds } from './mesh.ts';
 import { hslToRgb, seededRandom } from './seeded.ts';
 import { motionKindOf } from '../motion-words.ts';
 
@@ -77,53 +77,21 @@ export function buildAnimatedGlb(opts: AnimatedGlbOptions): Buffer {
   });
 
   const bin = new BinaryBody();
-  const min: V3 = [Infinity, Infinity, Infinity];
-  const max: V3 = [-Infinity, -Infinity, -Infinity];
-  for (let k = 0; k < positions.length; k++) {
-    min[k % 3] = Math.min(min[k % 3]!, positions[k]!);
-    max[k % 3] = Math.max(max[k % 3]!, positions[k]!);
-  }
-  const vertexCount = positions.length / 3;
   const accessors: object[] = [];
   const accessor = (a: object) => accessors.push(a) - 1;
-  const POSITION = accessor({
-    bufferView: bin.add(new Float32Array(positions), GL.ARRAY_BUFFER),
-    componentType: GL.FLOAT,
-    count: vertexCount,
-    type: 'VEC3',
-    min,
-    max,
-  });
-  const NORMAL = accessor({
-    bufferView: bin.add(new Float32Array(normals), GL.ARRAY_BUFFER),
-    componentType: GL.FLOAT,
-    count: vertexCount,
-    type: 'VEC3',
-  });
-  const JOINTS_0 = accessor({
-    bufferView: bin.add(new Uint8Array(joints), GL.ARRAY_BUFFER),
-    componentType: GL.UNSIGNED_BYTE,
-    count: vertexCount,
-    type: 'VEC4',
-  });
-  const WEIGHTS_0 = accessor({
-    bufferView: bin.add(new Float32Array(weights), GL.ARRAY_BUFFER),
-    componentType: GL.FLOAT,
-    count: vertexCount,
-    type: 'VEC4',
-  });
-  const INDICES = accessor({
-    bufferView: bin.add(new Uint16Array(indices), GL.ELEMENT_ARRAY_BUFFER),
-    componentType: GL.UNSIGNED_SHORT,
-    count: indices.length,
-    type: 'SCALAR',
-  });
+  const vertex = (data: Float32Array | Uint8Array, type: 'VEC3' | 'VEC4') =>
+    accessor(dataAccessor(bin, data, type, GL.ARRAY_BUFFER));
+  const POSITION = accessor(dataAccessor(bin, new Float32Array(positions), 'VEC3', GL.ARRAY_BUFFER, bounds(positions)));
+  const NORMAL = vertex(new Float32Array(normals), 'VEC3');
+  const JOINTS_0 = vertex(new Uint8Array(joints), 'VEC4');
+  const WEIGHTS_0 = vertex(new Float32Array(weights), 'VEC4');
+  const INDICES = accessor(dataAccessor(bin, new Uint16Array(indices), 'SCALAR', GL.ELEMENT_ARRAY_BUFFER));
   // Inverse bind matrices: the bones have no rest rotation, so each is a translation by minus the bone's position.
   const ibm = new Float32Array(SKELETON.length * 16);
   world.forEach((p, i) => {
     ibm.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -p[0], -p[1], -p[2], 1], i * 16);
   });
-  const IBM = accessor({ bufferView: bin.add(ibm), componentType: GL.FLOAT, count: SKELETON.length, type: 'MAT4' });
+  const IBM = accessor(dataAccessor(bin, ibm, 'MAT4'));
 
   // ---- nodes: 0 the skinned mesh, 1… the bones ----
   const boneNode = (i: number) => i + 1;
@@ -140,39 +108,22 @@ export function buildAnimatedGlb(opts: AnimatedGlbOptions): Buffer {
     const motion = motionOf(clip, opts.seed);
     const frames = Math.max(2, Math.round(motion.period * FPS) + 1);
     const times = Float32Array.from({ length: frames }, (_, f) => (f / (frames - 1)) * motion.period);
-    const input = accessor({
-      bufferView: bin.add(times),
-      componentType: GL.FLOAT,
-      count: frames,
-      type: 'SCALAR',
-      min: [0],
-      max: [motion.period],
-    });
-    const samplers: object[] = [];
-    const channels: object[] = [];
+    const input = accessor(dataAccessor(bin, times, 'SCALAR', undefined, { min: [0], max: [motion.period] }));
+    const { samplers, channels, key } = linearChannels();
     for (const [name, angles] of Object.entries(motion.rotations)) {
       const i = index.get(name)!;
       const q = new Float32Array(frames * 4);
       for (let f = 0; f < frames; f++) q.set(euler(angles((f / (frames - 1)) * Math.PI * 2)), f * 4);
-      const output = accessor({ bufferView: bin.add(q), componentType: GL.FLOAT, count: frames, type: 'VEC4' });
-      channels.push({
-        sampler: samplers.push({ input, output, interpolation: 'LINEAR' }) - 1,
-        target: { node: boneNode(i), path: 'rotation' },
-      });
+      key(input, accessor(dataAccessor(bin, q, 'VEC4')), boneNode(i), 'rotation');
     }
     const t = new Float32Array(frames * 3);
     for (let f = 0; f < frames; f++) t.set(add(world[0]!, motion.hips((f / (frames - 1)) * Math.PI * 2)), f * 3);
-    const output = accessor({ bufferView: bin.add(t), componentType: GL.FLOAT, count: frames, type: 'VEC3' });
-    channels.push({
-      sampler: samplers.push({ input, output, interpolation: 'LINEAR' }) - 1,
-      target: { node: boneNode(0), path: 'translation' },
-    });
+    key(input, accessor(dataAccessor(bin, t, 'VEC3')), boneNode(0), 'translation');
     return { name: clip, samplers, channels };
   });
 
   const colour = hslToRgb(seededRandom(`${opts.seed}:colours`)(), 0.55, 0.55);
   const gltf = {
-    asset: { version: '2.0', generator: GENERATOR },
     scene: 0,
     scenes: [{ nodes: [0, boneNode(0)] }],
     nodes,
@@ -192,11 +143,8 @@ export function buildAnimatedGlb(opts: AnimatedGlbOptions): Buffer {
       { name: 'rig', inverseBindMatrices: IBM, joints: SKELETON.map((_, i) => boneNode(i)), skeleton: boneNode(0) },
     ],
     animations,
-    accessors,
-    bufferViews: bin.views,
-    buffers: [{ byteLength: bin.length }],
   };
-  return glbContainer(Buffer.from(JSON.stringify(gltf)), bin.concat());
+  return engineGlb(gltf, accessors, bin);
 }
 
 /** The bone names of the rig, as they appear in the file. */

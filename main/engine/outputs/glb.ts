@@ -32,6 +32,83 @@ export const LINEAR_CLAMPED = {
   wrapT: GL.CLAMP_TO_EDGE,
 };
 
+const COMPONENTS = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT4: 16 } as const;
+
+/**
+ * The accessor of `data` written into `bin` as a bufferView of `target` (none for animation keys and matrices):
+ * its component type from the array's, its count in elements of `type`, and `minMax` when given.
+ */
+export function dataAccessor(
+  bin: BinaryBody,
+  data: Float32Array | Uint16Array | Uint8Array,
+  type: keyof typeof COMPONENTS,
+  target?: number,
+  minMax?: { min: number[]; max: number[] },
+): Record<string, unknown> {
+  return {
+    bufferView: bin.add(data, target),
+    componentType:
+      data instanceof Float32Array ? GL.FLOAT : data instanceof Uint16Array ? GL.UNSIGNED_SHORT : GL.UNSIGNED_BYTE,
+    count: data.length / COMPONENTS[type],
+    type,
+    ...minMax,
+  };
+}
+
+/** An animation's samplers and channels under construction: `key` drives a node's property by `output` over `input`. */
+export function linearChannels(): {
+  samplers: object[];
+  channels: object[];
+  key(input: number, output: number, node: number, path: 'rotation' | 'translation'): void;
+} {
+  const samplers: object[] = [];
+  const channels: object[] = [];
+  return {
+    samplers,
+    channels,
+    key(input, output, node, path) {
+      channels.push({ sampler: samplers.push({ input, output, interpolation: 'LINEAR' }) - 1, target: { node, path } });
+    },
+  };
+}
+
+/** The GLB of `gltf` (its asset the engine's), with `accessors` and the bufferViews and buffer of `bin`. */
+export function engineGlb(gltf: object, accessors: object[], bin: BinaryBody): Buffer {
+  const json = {
+    asset: { version: '2.0', generator: GENERATOR },
+    ...gltf,
+    accessors,
+    bufferViews: bin.views,
+    buffers: [{ byteLength: bin.length }],
+  };
+  return glbContainer(Buffer.from(JSON.stringify(json)), bin.concat());
+}
+
+/**
+ * The GLB of one node and mesh named 'model': one primitive of meshAccessors' POSITION, NORMAL, TEXCOORD_0 and
+ * indices (`attributes` more) with material 0, and `materials` (textures, samplers, images too) as given.
+ */
+export function modelGlb(
+  bin: BinaryBody,
+  accessors: object[],
+  attributes: Record<string, number>,
+  materials: object,
+): Buffer {
+  const gltf = {
+    scene: 0,
+    scenes: [{ nodes: [0] }],
+    nodes: [{ name: 'model', mesh: 0 }],
+    meshes: [
+      {
+        name: 'model',
+        primitives: [{ attributes: { POSITION: 0, NORMAL: 1, TEXCOORD_0: 2, ...attributes }, indices: 3, material: 0 }],
+      },
+    ],
+    ...materials,
+  };
+  return engineGlb(gltf, accessors, bin);
+}
+
 /** The accessors of a triangle mesh: POSITION 0, NORMAL 1, TEXCOORD_0 2 and its indices 3, written into `bin`. */
 export function meshAccessors(
   bin: BinaryBody,
@@ -73,33 +150,24 @@ export function buildGlb(opts: GlbOptions): Buffer {
         images: [{ bufferView: bin.add(renderTexture(opts.seed)), mimeType: 'image/png' }],
       }
     : {};
-  const gltf = {
-    asset: { version: '2.0', generator: GENERATOR },
-    scene: 0,
-    scenes: [{ nodes: [0] }],
-    nodes: [{ name: 'model', mesh: 0 }],
-    meshes: [
-      {
-        name: 'model',
-        primitives: [{ attributes: { POSITION: 0, NORMAL: 1, TEXCOORD_0: 2 }, indices: 3, material: 0 }],
-      },
-    ],
-    materials: [
-      {
-        name: 'material',
-        pbrMetallicRoughness: {
-          ...(opts.texture ? { baseColorTexture: { index: 0 } } : { baseColorFactor: [...mesh.color, 1] }),
-          metallicFactor: 0,
-          roughnessFactor: 0.8,
-        },
-      },
-    ],
-    ...textured,
+  return modelGlb(
+    bin,
     accessors,
-    bufferViews: bin.views,
-    buffers: [{ byteLength: bin.length }],
-  };
-  return glbContainer(Buffer.from(JSON.stringify(gltf)), bin.concat());
+    {},
+    {
+      materials: [
+        {
+          name: 'material',
+          pbrMetallicRoughness: {
+            ...(opts.texture ? { baseColorTexture: { index: 0 } } : { baseColorFactor: [...mesh.color, 1] }),
+            metallicFactor: 0,
+            roughnessFactor: 0.8,
+          },
+        },
+      ],
+      ...textured,
+    },
+  );
 }
 
 /** The BIN chunk under construction: each bufferView starts on a 4-byte boundary. */

@@ -45,7 +45,7 @@ export const GENERATOR = 'Asset Studio local engine';
 const DEFAULT_FACES = 2000;
 const MAX_GRID = 256;
 /** Cube faces as [normal, u axis, v axis] with u x v = normal, so grid order is counter-clockwise outside. */
-const FACES: [Vec3, Vec3, Vec3][] = [
+export const CUBE_FACES: [Vec3, Vec3, Vec3][] = [
   [
     [1, 0, 0],
     [0, 0, -1],
@@ -97,7 +97,7 @@ export function buildMesh(opts: MeshOptions): Mesh {
   const corner = new Uint32Array(vertexCount); // same id for the copies of a cube lattice point on several faces
   const quads = new Uint32Array(6 * n * n * 4);
   let q = 0;
-  FACES.forEach(([normal, u, v], f) => {
+  CUBE_FACES.forEach(([normal, u, v], f) => {
     const base = f * side * side;
     for (let j = 0; j <= n; j++) {
       for (let i = 0; i <= n; i++) {
@@ -202,7 +202,7 @@ export function placeInBox(
   }
 }
 
-export function bounds(positions: Float32Array): { min: Vec3; max: Vec3 } {
+export function bounds(positions: ArrayLike<number>): { min: Vec3; max: Vec3 } {
   const min: Vec3 = [Infinity, Infinity, Infinity];
   const max: Vec3 = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < positions.length; i++) {

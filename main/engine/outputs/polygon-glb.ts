@@ -1,23 +1,16 @@
 // glTF 2.0 binary (GLB) of a polygon mesh and its material: quads become triangle pairs (glTF has no quads);
 // textures are embedded PNGs (base colour, and for PBR metallic-roughness and a normal map).
-import { BinaryBody, GL, glbContainer, LINEAR_CLAMPED, meshAccessors } from './glb.ts';
-import { GENERATOR } from './mesh.ts';
+import { BinaryBody, dataAccessor, GL, LINEAR_CLAMPED, meshAccessors, modelGlb } from './glb.ts';
 import { boundsOf, type MeshMaterial, type PolygonMesh, triangulate, uvTangents } from './polygon-mesh.ts';
 
 export function buildPolygonGlb(mesh: PolygonMesh, material: MeshMaterial): Buffer {
-  const vertexCount = mesh.positions.length / 3;
   const triangles = triangulate(mesh);
   const bin = new BinaryBody();
   const accessors = meshAccessors(bin, mesh, triangles, boundsOf(mesh.positions));
   // A normal map needs a tangent space; it is given rather than left to each viewer to generate.
   const tangents =
     material.normal !== undefined
-      ? accessors.push({
-          bufferView: bin.add(uvTangents(mesh, triangles), GL.ARRAY_BUFFER),
-          componentType: GL.FLOAT,
-          count: vertexCount,
-          type: 'VEC4',
-        }) - 1
+      ? accessors.push(dataAccessor(bin, uvTangents(mesh, triangles), 'VEC4', GL.ARRAY_BUFFER)) - 1
       : undefined;
   const images: { bufferView: number; mimeType: string }[] = [];
   const texture = (png: Buffer | undefined) => {
@@ -34,34 +27,14 @@ export function buildPolygonGlb(mesh: PolygonMesh, material: MeshMaterial): Buff
       ? { metallicRoughnessTexture, metallicFactor: 1, roughnessFactor: 1 }
       : { metallicFactor: 0, roughnessFactor: 0.8 }),
   };
-  const gltf = {
-    asset: { version: '2.0', generator: GENERATOR },
-    scene: 0,
-    scenes: [{ nodes: [0] }],
-    nodes: [{ name: 'model', mesh: 0 }],
-    meshes: [
-      {
-        name: 'model',
-        primitives: [
-          {
-            attributes: { POSITION: 0, NORMAL: 1, TEXCOORD_0: 2, ...(tangents !== undefined && { TANGENT: tangents }) },
-            indices: 3,
-            material: 0,
-          },
-        ],
-      },
-    ],
+  return modelGlb(bin, accessors, tangents !== undefined ? { TANGENT: tangents } : {}, {
     materials: [{ name: 'material', pbrMetallicRoughness, ...(normalTexture && { normalTexture }) }],
     ...(images.length > 0 && {
       textures: images.map((_, i) => ({ sampler: 0, source: i })),
       samplers: [LINEAR_CLAMPED],
       images,
     }),
-    accessors,
-    bufferViews: bin.views,
-    buffers: [{ byteLength: bin.length }],
-  };
-  return glbContainer(Buffer.from(JSON.stringify(gltf)), bin.concat());
+  });
 }
 
 /** glTF factors are linear; colours measured on a picture are sRGB. */

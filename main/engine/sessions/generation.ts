@@ -210,6 +210,9 @@ function faces(settings: GenerationRequest['input']['settings']): number {
   return typeof r === 'number' ? r : r === undefined ? DEFAULT_FACES : FACES[r];
 }
 
+/** Where a mesh asset's preview image is rendered from: three-quarters from above. */
+const PREVIEW_VIEW = { size: PREVIEW_SIZE, yaw: Math.PI / 6, pitch: Math.PI / 12 };
+
 /** The files of a mesh asset made from the picture; its preview image is a render of the model, three-quarters from above. */
 function makeFromPicture(asset: AssetRecord, owner: string, model: PictureMesh): void {
   const name = asset.name;
@@ -218,13 +221,7 @@ function makeFromPicture(asset: AssetRecord, owner: string, model: PictureMesh):
     obj: pictureObjInFolder(owner, name, model),
     fbx: output(owner, name, { type: 'picture-fbx', model }),
     usdz: output(owner, name, { type: 'picture-usdz', model }),
-    image: output(owner, `${name}-preview`, {
-      type: 'render',
-      model,
-      size: PREVIEW_SIZE,
-      yaw: Math.PI / 6,
-      pitch: Math.PI / 12,
-    }),
+    image: output(owner, `${name}-preview`, { type: 'render', model, ...PREVIEW_VIEW }),
   };
   asset.files = files;
   asset.status = 'complete';
@@ -238,13 +235,7 @@ function makeFromViews(asset: AssetRecord, owner: string, model: MultiviewMesh):
     obj: output(owner, `${name}/mesh`, { type: 'multiview-obj', model }),
     fbx: output(owner, name, { type: 'multiview-fbx', model }),
     usdz: output(owner, name, { type: 'multiview-usdz', model }),
-    image: output(owner, `${name}-preview`, {
-      type: 'multiview-render',
-      model,
-      size: PREVIEW_SIZE,
-      yaw: Math.PI / 6,
-      pitch: Math.PI / 12,
-    }),
+    image: output(owner, `${name}-preview`, { type: 'multiview-render', model, ...PREVIEW_VIEW }),
   };
   asset.status = 'complete';
 }

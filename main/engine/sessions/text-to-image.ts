@@ -230,18 +230,21 @@ async function usableStyle(s: Services, styleId: string, userId: string, now: nu
   return style;
 }
 
+/** A style's training moved on to `now`: failed on its zip, or its steps settled (ending faults applied). */
+const advanceStyle = (s: Services, style: StyleRecord, now: number) =>
+  inputGate(style, style.zip, failStyleOnInput) ??
+  settle(
+    style,
+    s.clock,
+    now,
+    withEndFaults(s, (r) => r.style_id, finishStyle),
+  );
+
 const settleStyle = (s: Services, style: StyleRecord, now: number) =>
   refresh(
     s,
     () => [style],
-    () =>
-      inputGate(style, style.zip, failStyleOnInput) ??
-      settle(
-        style,
-        s.clock,
-        now,
-        withEndFaults(s, (r) => r.style_id, finishStyle),
-      ),
+    () => advanceStyle(s, style, now),
     () => [style.thumbnail],
   );
 
@@ -251,13 +254,7 @@ const settleStyle = (s: Services, style: StyleRecord, now: number) =>
  */
 function startAfterStyle(s: Services, rec: TextToImageRecord, now: number): boolean {
   const style = s.state.styles[rec.style_id]!;
-  inputGate(style, style.zip, failStyleOnInput) ??
-    settle(
-      style,
-      s.clock,
-      now,
-      withEndFaults(s, (r) => r.style_id, finishStyle),
-    );
+  advanceStyle(s, style, now);
   s.files.register([style.thumbnail]);
   if (style.step !== undefined) return false;
   delete rec.awaits_style;

@@ -1,6 +1,7 @@
 // The real pictures of ../shared/fixtures/real/images, decoded once per test file, and small checks on meshes.
 import { readFileSync } from 'node:fs';
 import { decodeImage, type RgbaImage } from '../../../main/images/decode-image.ts';
+import type { PictureMesh } from '../../../main/engine/generate/mesh-options.ts';
 import type { PolygonMesh } from '../../../main/engine/outputs/polygon-mesh.ts';
 import { realFixture } from '../../fixtures.ts';
 
@@ -8,6 +9,15 @@ export const PICTURES = ['chair.png', 'robot.png', 'fox.jpg'] as const;
 export type Picture = (typeof PICTURES)[number];
 
 const decoded = new Map<string, RgbaImage>();
+
+/** The mesh options of a model from a picture: 2 000 triangles, a baked texture, with `over` on top. */
+export const pictureSpec = (over: Partial<PictureMesh> = {}): PictureMesh => ({
+  picture: 'unused',
+  faces: 2_000,
+  quads: false,
+  texture: 'baked',
+  ...over,
+});
 
 export function pictureBytes(name: Picture): Buffer {
   return readFileSync(realFixture('images', name));

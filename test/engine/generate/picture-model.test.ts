@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildPictureModel } from '../../../main/engine/generate/picture-model.ts';
-import type { PictureMesh } from '../../../main/engine/generate/mesh-options.ts';
 import { boundsOf, quadShare } from '../../../main/engine/outputs/polygon-mesh.ts';
-import { closedSurfaceProblems, picture, PICTURES } from './fixtures.ts';
+import { closedSurfaceProblems, picture, PICTURES, pictureSpec } from './fixtures.ts';
 
-const spec = (over: Partial<PictureMesh> = {}): PictureMesh => ({
-  picture: 'unused',
-  faces: 2_000,
-  quads: false,
-  texture: 'baked',
-  ...over,
-});
+const spec = pictureSpec;
 const size = (positions: Float32Array) => {
   const { min, max } = boundsOf(positions);
   return max.map((v, k) => v - min[k]!);

@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
 import { companionsOf, makeArtifact, output, pictureObjInFolder } from '../../../main/engine/artifacts.ts';
@@ -14,23 +13,11 @@ import {
 import { decodeImage } from '../../../main/images/decode-image.ts';
 import { readGlbJson } from '../../../main/engine/outputs/glb.ts';
 import { withLoadedFbx } from '../outputs/babylon-fbx.ts';
-import { pictureBytes } from './fixtures.ts';
-
-const validator = createRequire(import.meta.url)('gltf-validator') as {
-  validateBytes(
-    data: Uint8Array,
-    options?: { maxIssues?: number },
-  ): Promise<{ issues: { numErrors: number; numWarnings: number; numInfos: number; messages: unknown[] } }>;
-};
+import { pictureBytes, pictureSpec } from './fixtures.ts';
+import { validator } from '../../gltf-validator.ts';
 
 const chair = pictureBytes('chair.png');
-const spec = (over: Partial<PictureMesh> = {}): PictureMesh => ({
-  picture: 'chair.png',
-  faces: 2_000,
-  quads: false,
-  texture: 'baked',
-  ...over,
-});
+const spec = (over: Partial<PictureMesh> = {}) => pictureSpec({ picture: 'chair.png', ...over });
 
 interface Gltf {
   accessors: { count: number }[];

@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { buildPictureModel, type PictureModel } from '../../../main/engine/generate/picture-model.ts';
-import type { PictureMesh } from '../../../main/engine/generate/mesh-options.ts';
 import { renderModel } from '../../../main/engine/generate/rasterize.ts';
 import { segmentSubject } from '../../../main/engine/generate/segment.ts';
 import { boundsOf } from '../../../main/engine/outputs/polygon-mesh.ts';
-import { alphaMask, iou, picture, type Picture } from './fixtures.ts';
+import { alphaMask, iou, picture, type Picture, pictureSpec } from './fixtures.ts';
 
-const spec = (over: Partial<PictureMesh> = {}): PictureMesh => ({
-  picture: 'unused',
-  faces: 2_000,
-  quads: false,
-  texture: 'baked',
-  ...over,
-});
+const spec = pictureSpec;
 
 /** The model seen from the front, drawn over the picture's own pixels (its silhouette's box on the subject's box). */
 function frontOnPicture(model: PictureModel, width: number, height: number, flat: boolean): Uint8Array {

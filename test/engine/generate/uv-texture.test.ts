@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildPictureModel } from '../../../main/engine/generate/picture-model.ts';
-import type { PictureMesh } from '../../../main/engine/generate/mesh-options.ts';
-import { picture } from './fixtures.ts';
+import { picture, pictureSpec } from './fixtures.ts';
 
-const spec = (over: Partial<PictureMesh> = {}): PictureMesh => ({
-  picture: 'unused',
-  faces: 2_000,
-  quads: false,
-  texture: 'baked',
-  ...over,
-});
+const spec = pictureSpec;
 
 /** Sum of RGB over one half of the atlas (0 front, 1 back). */
 function brightness(data: Uint8Array, width: number, height: number, half: 0 | 1): number {

@@ -1,20 +1,9 @@
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { jointPositions } from '../../../main/engine/figure.ts';
 import { ANIMATED_BONES, buildAnimatedGlb } from '../../../main/engine/outputs/animated.ts';
 import { readGlbJson } from '../../../main/engine/outputs/glb.ts';
 import { jointOfBone } from '../../../shared/joints.ts';
-
-interface ValidationReport {
-  issues: { numErrors: number; numWarnings: number; messages: { code: string; message: string; pointer?: string }[] };
-  info: { animationCount: number; hasSkins: boolean; hasAnimations: boolean };
-}
-const validator = createRequire(import.meta.url)('gltf-validator') as {
-  validateBytes(
-    data: Uint8Array,
-    options?: { maxIssues?: number; writeTimestamp?: boolean },
-  ): Promise<ValidationReport>;
-};
+import { validator } from '../../gltf-validator.ts';
 
 interface Gltf {
   nodes: { name?: string; mesh?: number; skin?: number; translation?: number[] }[];

@@ -1,17 +1,7 @@
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { buildGlb, readGlbJson, type GlbOptions } from '../../../main/engine/outputs/glb.ts';
 import { GENERATOR } from '../../../main/engine/outputs/mesh.ts';
-
-interface ValidationReport {
-  issues: { numErrors: number; numWarnings: number; messages: { code: string; message: string; pointer?: string }[] };
-}
-const validator = createRequire(import.meta.url)('gltf-validator') as {
-  validateBytes(
-    data: Uint8Array,
-    options?: { maxIssues?: number; writeTimestamp?: boolean },
-  ): Promise<ValidationReport>;
-};
+import { validator } from '../../gltf-validator.ts';
 
 interface Gltf {
   asset: { version: string; generator: string };

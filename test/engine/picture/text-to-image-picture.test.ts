@@ -2,32 +2,17 @@
 // the picture (shape, colour, place, light), and a style's zip moves later pictures towards its colours.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { decodeImage, type RgbaImage } from '../../../main/images/decode-image.ts';
 import { buildZip } from '../../../main/engine/outputs/index.ts';
 import { encodePng } from '../../../main/formats/png.ts';
 import { paletteOfZip } from '../../../main/engine/picture/palette.ts';
-import { call, download, expectSuccess, pollUntil, startTestEngine, type TestEngine } from '../helpers.ts';
+import { call, completedTextToImage, download, expectSuccess, pollUntil, useTestEngine } from '../helpers.ts';
 
-let engine: TestEngine;
-beforeAll(async () => {
-  engine = await startTestEngine();
-});
-afterAll(() => engine.dispose());
+const engine = useTestEngine();
 
 async function picture(prompt: string, style_id = ''): Promise<RgbaImage> {
-  const created = expectSuccess(
-    'createTextToImage',
-    await call(engine, 'createTextToImage', { json: { prompt, style_id } }),
-  );
-  const done = await pollUntil(
-    async () =>
-      expectSuccess(
-        'getTextToImage',
-        await call(engine, 'getTextToImage', { params: { session_code: created.session_code } }),
-      ),
-    (s) => s.status === 'completed',
-  );
+  const done = await completedTextToImage(engine, { prompt, style_id });
   const png = await download(done.image_url);
   expect(png.status).toBe(200);
   return decodeImage(png.bytes);

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers.ts';
 import { cleanEnv } from '../../cli/run-cli.ts';
 import { LAUNCHER } from './spawn-cli.ts';
+import { emptySessionList } from '../../service-answers.ts';
 
 const HOOK = join(import.meta.dirname, 'record-loads.ts');
 
@@ -79,23 +80,7 @@ describe('what a command loads', () => {
   it('list against a service loads the client, but not the engine, the tracker, the cache nor Babylon', async () => {
     const service = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          error: '',
-          message: 'Retrieved',
-          statusCode: 200,
-          data: {
-            results: [],
-            page: 0,
-            skip: 0,
-            limit: 10,
-            totalPages: 0,
-            totalResults: 0,
-            credits: 1000,
-            image_to_3d_credits: 10,
-          },
-        }),
-      );
+      res.end(emptySessionList());
     });
     service.listen(0, '127.0.0.1');
     await once(service, 'listening');

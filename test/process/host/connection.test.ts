@@ -1,57 +1,22 @@
-// One resolver of the connection for the web host too: `npm run web` (scripts/start.ts) started with
-// ASSET_STUDIO_BASE_URL and ASSET_STUDIO_API_KEY talks to that service, says so, and never shows the key;
-// the bridge says where its connection comes from and whether the service answers.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cachePath, WEB_PROTOCOL } from '../../../shared/bridge/web-protocol.ts';
-import { createServices } from '../../../main/app/services.ts';
-import { BridgeService } from '../../../main/host/bridge-service.ts';
+import { WEB_PROTOCOL } from '../../../shared/bridge/web-protocol.ts';
 import { cleanEnv } from '../../cli/run-cli.ts';
 import { KEY, startTestEngine, type TestEngine } from '../../engine/helpers.ts';
+import { openTestBridge } from '../../host/bridge.ts';
 import { raw, recordEvents, tempDir, until } from '../../host/helpers.ts';
+import { startWebProcess } from './start-process.ts';
 
-const START = resolve(import.meta.dirname, '..', '..', '..', 'scripts', 'start.ts');
 const cleanup: (() => Promise<void> | void)[] = [];
 
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-interface Started {
-  child: ChildProcess;
-  url: URL;
-  output: () => string;
-}
-
 /** Starts `node scripts/start.ts --web --no-build` as a user would, until it prints its address (or ends). */
-async function startWebProcess(
-  env: NodeJS.ProcessEnv,
-  dataDir: string,
-): Promise<Started | { code: number | null; output: string }> {
-  const child = spawn(process.execPath, [START, '--web', '--no-build', '--data-dir', dataDir], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d) => (output += String(d)));
-  child.stderr.on('data', (d) => (output += String(d)));
-  const ended = once(child, 'exit').then(([code]) => ({ code: code as number | null }));
-  cleanup.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await ended;
-    }
-  });
-  for (;;) {
-    const match = /Asset Studio \(web host\): (\S+)/.exec(output);
-    if (match && /Connected to: .*\n/.test(output)) return { child, url: new URL(match[1]!), output: () => output };
-    const done = await Promise.race([ended, new Promise<undefined>((r) => setTimeout(() => r(undefined), 50))]);
-    if (done) return { code: done.code, output };
-  }
-}
+const startWeb = (env: NodeJS.ProcessEnv, dataDir: string) =>
+  startWebProcess(['--no-build', '--data-dir', dataDir], env, cleanup);
 
 function call(url: URL, command: string, input: unknown) {
   return raw(Number(url.port), {
@@ -85,7 +50,7 @@ describe('npm run web with ASSET_STUDIO_BASE_URL and ASSET_STUDIO_API_KEY', () =
       ASSET_STUDIO_LEGACY_BASE_URL: service.legacyUrl,
       ASSET_STUDIO_API_KEY: KEY,
     });
-    const started = await startWebProcess(env, join(data.path, 'data'));
+    const started = await startWeb(env, join(data.path, 'data'));
     if (!('child' in started)) throw new Error(`the web host did not start (exit ${started.code}): ${started.output}`);
     expect(started.output()).toContain(
       `Connected to: The service at ${service.url}, from ASSET_STUDIO_BASE_URL; API key from ASSET_STUDIO_API_KEY.`,
@@ -119,10 +84,7 @@ describe('npm run web with ASSET_STUDIO_BASE_URL and ASSET_STUDIO_API_KEY', () =
   it('an address without a key stops the start with what to do, instead of using the local engine', async () => {
     const data = tempDir('web-connection');
     cleanup.push(() => data.remove());
-    const started = await startWebProcess(
-      cleanEnv({ ASSET_STUDIO_BASE_URL: 'http://127.0.0.1:9' }),
-      join(data.path, 'data'),
-    );
+    const started = await startWeb(cleanEnv({ ASSET_STUDIO_BASE_URL: 'http://127.0.0.1:9' }), join(data.path, 'data'));
     expect('code' in started && started.code).not.toBe(0);
     expect(started.output).toMatch(/ASSET_STUDIO_BASE_URL\) but no API key: pass --api-key-file FILE/);
   });
@@ -133,15 +95,9 @@ describe('the bridge', () => {
     const service = await engine();
     const data = tempDir('bridge-connection');
     cleanup.push(() => data.remove());
-    const bridge = await BridgeService.open({
-      dataDir: data.path,
-      openServices: (c) => createServices(c, { healthIntervalMs: 200 }),
+    const bridge = await openTestBridge(data.path, {
+      services: { healthIntervalMs: 200 },
       connectionSources: { env: { ASSET_STUDIO_BASE_URL: service.url, ASSET_STUDIO_API_KEY: KEY } },
-      platform: {
-        transport: 'web',
-        resolveFile: (ref) => ('path' in ref ? ref.path : ref.uploadId),
-        cacheUrl: cachePath,
-      },
     });
     cleanup.push(() => bridge.close());
     const events = recordEvents(bridge);

@@ -1,52 +1,24 @@
-// `npm start` / `npm run web` build the UI only when its sources changed (a stamp of its inputs in the output)
-// and into a temporary folder renamed into place: two starts at once in one checkout both serve the app (they
-// used to race on dist/renderer and the second crashed), and a start with nothing changed does not rebuild.
-// Each start builds into a folder of the test (`--renderer-dir`), so the checkout's dist/ is left alone.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WEB_PROTOCOL } from '../../../shared/bridge/web-protocol.ts';
 import { tempDir } from '../../helpers.ts';
 import { cleanEnv } from '../../cli/run-cli.ts';
 import { raw } from '../../host/helpers.ts';
+import { type Started, startWebProcess } from './start-process.ts';
 
-const START = resolve(import.meta.dirname, '..', '..', '..', 'scripts', 'start.ts');
 const cleanup: (() => Promise<void>)[] = [];
 
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-interface Started {
-  child: ChildProcess;
-  url: URL;
-  output: () => string;
-}
-
 /** `node scripts/start.ts --web` (with the build), until it prints its address; fails with its output if it ends. */
 async function startWeb(dataDir: string, rendererDir: string): Promise<Started> {
-  const child = spawn(process.execPath, [START, '--web', '--data-dir', dataDir, '--renderer-dir', rendererDir], {
-    env: cleanEnv(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d) => (output += String(d)));
-  child.stderr.on('data', (d) => (output += String(d)));
-  const ended = once(child, 'exit').then(([code]) => code as number | null);
-  cleanup.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await ended;
-    }
-  });
-  for (;;) {
-    const match = /Asset Studio \(web host\): (\S+)/.exec(output);
-    if (match && /Connected to: .*\n/.test(output)) return { child, url: new URL(match[1]!), output: () => output };
-    const code = await Promise.race([ended, new Promise<undefined>((r) => setTimeout(() => r(undefined), 50))]);
-    if (code !== undefined) throw new Error(`the start ended with ${code}:\n${output}`);
-  }
+  const started = await startWebProcess(['--data-dir', dataDir, '--renderer-dir', rendererDir], cleanEnv(), cleanup);
+  if ('code' in started) throw new Error(`the start ended with ${started.code}:\n${started.output}`);
+  return started;
 }
 
 async function stop(started: Started): Promise<void> {

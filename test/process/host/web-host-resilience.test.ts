@@ -47,17 +47,22 @@ afterAll(async () => {
 });
 
 /** The host process is still running and still answers a command. */
+/** A bridge command with an empty input, sent as the page sends it. */
+function callHost(command: string) {
+  return raw(port, {
+    method: 'POST',
+    path: `/api/call/${command}`,
+    headers: { host: hostHeader, authorization, 'content-type': 'application/json' },
+    body: '{}',
+  });
+}
+
 async function expectServing(): Promise<void> {
   expect({ exitCode: child.exitCode, signal: child.signalCode }, `the host process ended: ${stderr}`).toEqual({
     exitCode: null,
     signal: null,
   });
-  const res = await raw(port, {
-    method: 'POST',
-    path: '/api/call/app.info',
-    headers: { host: hostHeader, authorization, 'content-type': 'application/json' },
-    body: '{}',
-  });
+  const res = await callHost('app.info');
   expect(res.status).toBe(200);
 }
 
@@ -152,19 +157,9 @@ describe('the event socket', () => {
     expect(answer.readUInt16BE(2)).toBe(code);
     await expectServing();
     // The other page still gets its events.
-    const settings = await raw(port, {
-      method: 'POST',
-      path: '/api/call/settings.get',
-      headers: { host: hostHeader, authorization, 'content-type': 'application/json' },
-      body: '{}',
-    });
+    const settings = await callHost('settings.get');
     expect(settings.status).toBe(200);
-    await raw(port, {
-      method: 'POST',
-      path: '/api/call/settings.update',
-      headers: { host: hostHeader, authorization, 'content-type': 'application/json' },
-      body: '{}',
-    });
+    await callHost('settings.update');
     expect((await page.next('settings')).payload).toMatchObject({ activeProfile: expect.any(String) });
     expect(page.ws.readyState).toBe(WebSocket.OPEN);
     page.ws.terminate();

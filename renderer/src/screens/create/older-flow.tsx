@@ -425,15 +425,12 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
                 Spin view used: {spins?.length ? `spin ${chosen + 1}` : 'the first (index 0, default)'}
               </p>
             </div>
-            <Vec3Input
+            <PivotInput
               id="prev-pivot"
               legend="Pivot point"
-              names={['X', 'Y', 'Z']}
-              step="0.05"
+              form={previewForm}
               value={pivot}
               onChange={setPivot}
-              onTouch={() => previewForm.touch('pivot_point')}
-              errors={previewForm.errors('pivot_point')}
               hint="Each from -0.5 to 0.5 of the bounding box; 0, 0, 0 is the centre (default), 0, -0.5, 0 the centre of the bottom."
             />
             {previewForm.errors('selected_spin_index') && (
@@ -448,15 +445,12 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
           {!previewOut && <p class="muted">Available once a preview was asked for.</p>}
           {previewOut && (
             <form noValidate onSubmit={submitStep(refineForm, 'refine', refineBody, setRefineOut)}>
-              <Vec3Input
+              <PivotInput
                 id="ref-pivot"
                 legend="Pivot point of the refined mesh"
-                names={['X', 'Y', 'Z']}
-                step="0.05"
+                form={refineForm}
                 value={refinePivot}
                 onChange={setRefinePivot}
-                onTouch={() => refineForm.touch('pivot_point')}
-                errors={refineForm.errors('pivot_point')}
                 hint="Each from -0.5 to 0.5; 0, 0, 0 is the centre."
               />
               {previewJob?.state === 'succeeded' ? (
@@ -470,5 +464,29 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
         </li>
       </ol>
     </section>
+  );
+}
+
+/** The pivot_point of a preview or refine step: X, Y and Z in steps of 0.05, checked by that step's form. */
+function PivotInput(props: {
+  id: string;
+  legend: string;
+  form: CreateForm;
+  value: Vec3Text;
+  onChange: (v: Vec3Text) => void;
+  hint: string;
+}) {
+  return (
+    <Vec3Input
+      id={props.id}
+      legend={props.legend}
+      names={['X', 'Y', 'Z']}
+      step="0.05"
+      value={props.value}
+      onChange={props.onChange}
+      onTouch={() => props.form.touch('pivot_point')}
+      errors={props.form.errors('pivot_point')}
+      hint={props.hint}
+    />
   );
 }
