@@ -71,7 +71,8 @@ function fileBytes(source: ModelSource): FileBytes | undefined {
 
 /**
  * `keepCamera`: a new source keeps the camera (files of the same character); `highlightJoint`: the bones of
- * that joint are highlighted in the skeleton; `children`: shown above the animation controls (a file picker).
+ * that joint are highlighted in the skeleton; `children`: shown above the animation controls (a file picker);
+ * `under`: shown under the 3D view, in its column (a mesh-animation session's joints picture).
  */
 export function ModelViewer({
   source,
@@ -81,6 +82,7 @@ export function ModelViewer({
   clipName,
   fileLabel,
   children,
+  under,
 }: {
   source: ModelSource | undefined;
   label: string;
@@ -91,6 +93,7 @@ export function ModelViewer({
   /** What the facts call the file (a clip's prompt rather than its output kind); default the source's name. */
   fileLabel?: string | undefined;
   children?: ComponentChildren;
+  under?: ComponentChildren;
 }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const rootRef = useRef<HTMLDivElement>(null);
@@ -204,30 +207,33 @@ export function ModelViewer({
       data-state={status.state}
       data-name={status.state === 'empty' ? undefined : status.name}
     >
-      <div class="viewer-stage">
-        <canvas
-          ref={canvasRef}
-          class="viewer-canvas"
-          tabIndex={0}
-          aria-label={`3D view of ${label}. Drag to orbit, right-drag or shift-drag to pan, wheel to zoom.`}
-        />
-        {status.state === 'empty' && <p class="viewer-overlay muted">No model open.</p>}
-        {status.state === 'loading' && (
-          <div class="viewer-overlay" role="status">
-            <p>Opening {status.name}…</p>
-            {status.share !== undefined && <Progress percent={status.share * 100} label={`Reading ${status.name}`} />}
-          </div>
-        )}
-        {status.state === 'error' && (
-          <div class="viewer-overlay viewer-error" role="alert">
-            <strong>Could not open {status.name}.</strong> {status.message}
-          </div>
-        )}
-        {stats && bounds && (
-          <p class="viewer-dims" aria-live="polite">
-            {metres(stats.size[0])} × {metres(stats.size[1])} × {metres(stats.size[2])} m
-          </p>
-        )}
+      <div class="viewer-main">
+        <div class="viewer-stage">
+          <canvas
+            ref={canvasRef}
+            class="viewer-canvas"
+            tabIndex={0}
+            aria-label={`3D view of ${label}. Drag to orbit, right-drag or shift-drag to pan, wheel to zoom.`}
+          />
+          {status.state === 'empty' && <p class="viewer-overlay muted">No model open.</p>}
+          {status.state === 'loading' && (
+            <div class="viewer-overlay" role="status">
+              <p>Opening {status.name}…</p>
+              {status.share !== undefined && <Progress percent={status.share * 100} label={`Reading ${status.name}`} />}
+            </div>
+          )}
+          {status.state === 'error' && (
+            <div class="viewer-overlay viewer-error" role="alert">
+              <strong>Could not open {status.name}.</strong> {status.message}
+            </div>
+          )}
+          {stats && bounds && (
+            <p class="viewer-dims" aria-live="polite">
+              {metres(stats.size[0])} × {metres(stats.size[1])} × {metres(stats.size[2])} m
+            </p>
+          )}
+        </div>
+        {under}
       </div>
       <div class="viewer-side">
         <fieldset class="viewer-controls" aria-label="View">
