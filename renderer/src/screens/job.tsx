@@ -120,7 +120,16 @@ function PreviewPanel({ outputs, job }: { outputs: CachedOutput[] | undefined; j
         <ModelViewer source={source} label={`${jobTitle(job)} (${source.name})`} />
       </div>
       <h3 id="job-export">Export to a project</h3>
-      <ExportPanel job={job} stage={() => stage.current} />
+      <ExportPanel
+        job={job}
+        stage={() => stage.current}
+        glb={
+          !!outputs?.some((o) => {
+            const kind = o.state === 'complete' ? parseOutputKind(o.kind) : undefined;
+            return kind?.type === 'mesh' && kind.format === 'glb';
+          })
+        }
+      />
     </Section>
   );
 }
