@@ -10,13 +10,27 @@
 // which holds up better than a ratio of medians when the machine is shared.
 // Run: node bench/transfer-upload.ts [--size-mb 500] [--runs 7] [--files 200]
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs, promisify } from 'node:util';
 import { ServiceClient } from '../main/api/client.ts';
-import { buildFbxBinary, renderPreviewImage } from '../main/engine/outputs/index.ts';
+import { renderPreviewImage } from '../main/engine/outputs/index.ts';
+
+/** A rigged character for the batch's FBX files (the engine refuses an FBX with no bones). */
+const CHARACTER = readFileSync(
+  resolve(
+    import.meta.dirname,
+    '..',
+    '..',
+    'shared',
+    'fixtures',
+    'real',
+    'fbx',
+    'maya_kenney_character_7700_binary.fbx',
+  ),
+);
 import { runBatch } from '../main/app/batch.ts';
 import { toDataUri } from '../main/files/inspect-image.ts';
 import { Submitter } from '../main/jobs/submit.ts';
@@ -119,7 +133,8 @@ try {
   for (let i = 0; i < fileCount; i++) {
     const name = `item-${String(i).padStart(3, '0')}`;
     if (i % 2 === 0) writeFileSync(join(folder, `${name}.png`), renderPreviewImage(name, 128, 128));
-    else writeFileSync(join(folder, `${name}.fbx`), buildFbxBinary(name));
+    // (A rigged character: the engine refuses an FBX with no bones, its own generated models included.)
+    else writeFileSync(join(folder, `${name}.fbx`), CHARACTER);
   }
   const store = openDatabase(join(work, 'asset-studio.db'));
   const client = new ServiceClient({ baseUrl: url, apiKey });

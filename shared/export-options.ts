@@ -25,6 +25,21 @@ export type UpAxis = (typeof UP_AXES)[number];
 export const PIVOTS = ['bottom-center', 'center'] as const;
 export type Pivot = (typeof PIVOTS)[number];
 
+/**
+ * The pivot an export into a game engine writes unless the user picks another: the bottom centre. An engine
+ * places a model by its origin, and a generated model has it at the centre of its box (the service's
+ * `pivot_point` default, [0, 0, 0]), so dropped on a floor half of it sinks below. A plain folder, an animated
+ * character (its rig keeps its own origin, usually at the feet) and a job with no GLB (the transform is made on
+ * the GLB) are written as they are: undefined.
+ */
+export function defaultPivot(target: ExportTarget, model: { animated: boolean; glb: boolean }): Pivot | undefined {
+  return target !== 'folder' && !model.animated && model.glb ? 'bottom-center' : undefined;
+}
+
+/** Why the default pivot is the bottom centre, in the words the export panel and the CLI's help use. */
+export const DEFAULT_PIVOT_WHY =
+  "Game engines place a model by its origin; the service's models have it at the centre of their box, half below the floor. Bottom centre makes the model stand on the floor.";
+
 const size = z.number().positive().finite();
 
 export const transformsSchema = z

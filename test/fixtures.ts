@@ -1,5 +1,5 @@
 // Paths of the real third-party fixtures in ../shared/fixtures/real/ beside the checkout (see SOURCES.md there).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const REAL_FIXTURES = resolve(import.meta.dirname, '..', '..', 'shared', 'fixtures', 'real');
@@ -12,4 +12,12 @@ export function realFixture(...parts: string[]): string {
     );
   }
   return path;
+}
+
+/**
+ * A small rigged humanoid FBX (Kenney's character, 740 KB): what an animation upload needs. The engine refuses a
+ * mesh with no bones, its own generated models included (it does not rig meshes).
+ */
+export function riggedCharacter(): Buffer {
+  return readFileSync(realFixture('fbx', 'maya_kenney_character_7700_binary.fbx'));
 }

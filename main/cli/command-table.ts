@@ -493,7 +493,11 @@ export const COMMANDS: readonly CommandSpec[] = [
         text: 'scale by this factor',
         number: { min: 0, minExclusive: true },
       },
-      pivot: { type: 'string', value: oneOf(PIVOTS), text: 'move the origin' },
+      pivot: {
+        type: 'string',
+        value: oneOf([...PIVOTS, 'as-is']),
+        text: "move the origin; default: bottom-center into a Unity, Unreal or Godot project (a static model with a GLB: the service's models have their origin at the centre of their box, half below the floor), as-is into a plain folder or for an animated character",
+      },
       'up-axis': {
         type: 'string',
         value: oneOf(UP_AXES),

@@ -109,11 +109,18 @@ export async function exportCommand(ctx: CommandContext): Promise<number> {
         overwrite: ctx.values.overwrite === true,
         format: format as ExportFormat | undefined,
         clips: clipsFrom(ctx),
+        // No --pivot: the game engines' default (bottom centre); --pivot as-is keeps the file's origin.
+        pivotByDefault: str(ctx.values, 'pivot') === undefined,
       },
     );
     const twice = doubleConversion(result.engine, transforms);
     if (twice) ctx.io.stderr(`warning: ${twice}\n`);
     if (result.note) ctx.io.stderr(`note: ${result.note}\n`);
+    // (A box is reported only when transforms were applied: with none asked for, the default pivot was.)
+    if (str(ctx.values, 'pivot') === undefined && transforms === undefined && result.bbox)
+      ctx.io.stderr(
+        `note: pivot at the bottom centre, the default for ${result.engine}: the model stands on the floor (--pivot as-is keeps the file's origin)\n`,
+      );
     if (ctx.values.json) printJson(ctx.io, result);
     else {
       ctx.io.stdout(`Exported to ${result.targetDir} (${result.engine})\n`);
@@ -148,7 +155,7 @@ function transformsFrom(ctx: CommandContext): Transforms | undefined {
     ...(height !== undefined && { scale: { height: parseNumber('scale-height', height) } }),
     ...(largest !== undefined && { scale: { largest: parseNumber('scale-largest', largest) } }),
     ...(factor !== undefined && { scale: { factor: parseNumber('scale-factor', factor) } }),
-    ...(str(v, 'pivot') !== undefined && { pivot: str(v, 'pivot') }),
+    ...(str(v, 'pivot') !== undefined && str(v, 'pivot') !== 'as-is' && { pivot: str(v, 'pivot') }),
     ...(str(v, 'up-axis') !== undefined && { upAxis: str(v, 'up-axis') }),
   };
   if (Object.keys(raw).length === 0) return undefined;

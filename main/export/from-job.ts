@@ -7,6 +7,7 @@ import { jobDef } from '../../shared/kinds/index.ts';
 import { modelRank } from '../../shared/kinds/job-model.ts';
 import { fileNameOf } from '../../shared/url-name.ts';
 import { formatOutputKind, parseOutputKind, type ClipNames, type OutputKind } from '../../shared/output-kind.ts';
+import { defaultPivot } from '../../shared/export-options.ts';
 import { fetchJobOutputs } from '../cache/auto-download.ts';
 import type { DownloadCache } from '../cache/download-cache.ts';
 import type { OutputFormat } from '../cache/outputs.ts';
@@ -14,6 +15,7 @@ import type { FileFormat } from '../../shared/file-format.ts';
 import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import type { ClipSource } from './clips.ts';
+import { detectProject } from './detect.ts';
 import { ExportError } from './errors.ts';
 import {
   exportAsset,
@@ -163,6 +165,11 @@ export interface JobExportOptions {
    * clip, `all` every clip. Omitted: the user's prompts (every clip when the job has none), in the UI as in the CLI.
    */
   clips?: readonly string[] | undefined;
+  /**
+   * With no pivot asked for, a game engine's default pivot is written (shared/export-options.ts defaultPivot:
+   * the bottom centre for a static model with a GLB): the CLI's default. The app's panel sends its own choice.
+   */
+  pivotByDefault?: boolean | undefined;
 }
 
 /** Exports a finished job's outputs from the cache (downloading them first if they are missing). */
@@ -186,7 +193,8 @@ export async function exportJob(deps: JobExportDeps, job: JobRecord, options: Jo
       fix: 'Download its outputs first (check your connection), then export again',
     });
   }
-  return exportAsset({ ...assetOptions(deps, job, options, files), overwrite: options.overwrite ?? false });
+  const asset = await withDefaultPivot(assetOptions(deps, job, options, files), options.pivotByDefault === true);
+  return exportAsset({ ...asset, overwrite: options.overwrite ?? false });
 }
 
 /**
@@ -214,7 +222,21 @@ export async function planJob(
       fix: 'Export it to download them first, or wait for the download',
     });
   }
-  return planExport(assetOptions(deps, job, options, files));
+  return planExport(await withDefaultPivot(assetOptions(deps, job, options, files), options.pivotByDefault === true));
+}
+
+/** The export's options with the target's default pivot added, when asked for and no pivot was chosen. */
+async function withDefaultPivot<T extends Omit<ExportOptions, 'overwrite' | 'onProgress'>>(
+  options: T,
+  asked: boolean,
+): Promise<T> {
+  if (!asked || options.transforms?.pivot !== undefined) return options;
+  const { engine } = await detectProject(options.projectDir, options.engine);
+  const pivot = defaultPivot(engine, {
+    animated: (options.clips?.length ?? 0) > 0,
+    glb: options.files.some((f) => f.kind === 'glb'),
+  });
+  return pivot === undefined ? options : { ...options, transforms: { ...options.transforms, pivot } };
 }
 
 function assetOptions(

@@ -20,12 +20,18 @@ export interface FbxCheck {
 /** As the engine: a skeleton with fewer bones cannot be a body (character/judge.ts). */
 const MIN_BODY_BONES = 14;
 
+/**
+ * A mesh with no bones (a generated model among them), said before anything is sent, true of what happens: the
+ * local engine refuses it with this reason (it does not rig meshes, and it never animates a stand-in figure in
+ * its place); the service's API documentation does not say that it rigs one.
+ */
+export const NO_BONES_WARNING =
+  "It has no bones (no skeleton), so it cannot be animated as it is: the local engine refuses it (it does not rig meshes, and it never animates a stand-in figure instead of your model), and the service's API documentation does not say that it rigs one. Rig it first (e.g. with Mixamo's auto-rigger or Blender's Rigify) and export it with its armature.";
+
 /** What the bone names say about animating the file: nothing when it is a rigged humanoid. */
 export function skeletonWarnings(bones: string[], skinned: boolean): string[] {
   if (bones.length === 0) {
-    return [
-      'It has no bones (no skeleton): a static mesh cannot be animated, and the upload will be refused. Rig it first (e.g. with Mixamo or Blender) and export it with its armature.',
-    ];
+    return [NO_BONES_WARNING];
   }
   const { missing } = humanoidOf(bones);
   const warnings: string[] = [];
@@ -55,7 +61,7 @@ export async function checkZip(file: Blob): Promise<FbxCheck> {
     return {
       bones: 0,
       warnings: [
-        `The zip holds ${entries.length === 1 ? 'one FBX file' : `${entries.length} FBX files`} and none has bones: ${entries.length === 1 ? 'a static mesh' : 'static props'} cannot be animated, and the upload will be refused. Upload one rigged humanoid character.`,
+        `The zip holds ${entries.length === 1 ? 'one FBX file' : `${entries.length} FBX files`} and none has bones: ${entries.length === 1 ? 'a static mesh' : 'static props'} cannot be animated, and the local engine refuses the upload with that reason. Upload one rigged humanoid character.`,
       ],
     };
   }

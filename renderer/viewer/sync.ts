@@ -95,6 +95,9 @@ export function previewTransforms(scene: Scene, t: PreviewTransforms): { min: nu
   const centre = box.min.add(box.max).scale(0.5);
   const grid = scene.getMeshByName('grid');
   grid?.position.set(0, 0, 0);
+  // (Its box in the world at that position: read before recomputing, it would be the last preview's, and the
+  // grid would drift away from the model from one preview to the next.)
+  grid?.computeWorldMatrix(true);
   const gridBox = grid?.getBoundingInfo().boundingBox;
   if (grid && gridBox)
     grid.position.set(

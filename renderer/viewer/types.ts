@@ -97,6 +97,10 @@ export interface Viewer extends ClipControls {
   /** Called on every rendered frame while playing and on every change of the playback; returns the unsubscribe. */
   onPlayback(listener: (playback: Playback | undefined) => void): () => void;
   showSkeleton(show: boolean): void;
+  /** The skeleton draws its rig helpers too (bones that move no vertex: IK poles, targets); off by default. */
+  showHelperBones(show: boolean): void;
+  /** The model's bones: how many, and the names of its rig helpers; undefined with no skeleton. */
+  skeletonBones(): { total: number; helpers: string[] } | undefined;
   /** Highlights the bones standing for a joint (see shared/joints.ts), or none. */
   highlightJoint(joint: JointName | undefined): void;
   setMode(mode: ViewMode): void;

@@ -1,6 +1,7 @@
 // Options of `asset-studio export`: scale options that exclude each other are refused (exit 2) before
-// anything is opened, and a project path with `..` steps is said resolved before anything is written.
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+// anything is opened, and a project path with `..` steps is said resolved before anything is written; into a
+// game project the pivot is at the bottom centre unless --pivot says otherwise (as-is keeps the origin).
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { realFixture } from '../fixtures.ts';
@@ -59,10 +60,33 @@ describe('asset-studio export: options', () => {
     const given = `${dataDir}/not-there/../my-game/assets/..`;
     const exported = await runCli(['export', jobId, '--project', given, '--json'], env);
     expect([exported.code, exported.stderr]).toEqual([0, expect.any(String)]);
-    expect(exported.stderr).toBe(`Project folder: ${project} (from "${given}")\n`);
-    const result = JSON.parse(exported.stdout) as { engine: string; targetDir: string };
+    expect(exported.stderr).toBe(
+      `Project folder: ${project} (from "${given}")\n` +
+        "note: pivot at the bottom centre, the default for godot: the model stands on the floor (--pivot as-is keeps the file's origin)\n",
+    );
+    const result = JSON.parse(exported.stdout) as { engine: string; targetDir: string; bbox?: { min: number[] } };
     expect(result.engine).toBe('godot');
     expect(result.targetDir.startsWith(join(project, 'assets', 'asset_studio'))).toBe(true);
     expect(readdirSync(dataDir)).not.toContain('not-there');
+
+    // #24 item 7a: into a game project the model stands on the floor by default (the service's models have
+    // their origin at the centre of their box); --pivot as-is keeps its origin, and so does a plain folder.
+    const manifestOf = (dir: string) =>
+      JSON.parse(readFileSync(join(dir, readdirSync(dir).find((n) => n.endsWith('.assetstudio.json'))!), 'utf8')) as {
+        transforms?: unknown;
+        bbox?: { min: number[] };
+      };
+    const standing = manifestOf(result.targetDir);
+    expect(standing.transforms).toEqual({ pivot: 'bottom-center' });
+    expect(standing.bbox!.min[1]).toBeCloseTo(0, 5);
+    const asIs = await runCli(
+      ['export', jobId, '--project', project, '--pivot', 'as-is', '--overwrite', '--json'],
+      env,
+    );
+    expect([asIs.code, asIs.stderr]).toEqual([0, '']);
+    expect(manifestOf(JSON.parse(asIs.stdout).targetDir).transforms).toBeUndefined();
+    const folder = await runCli(['export', jobId, '--project', join(dataDir, 'plain'), '--json'], env);
+    expect([folder.code, folder.stderr]).toEqual([0, '']);
+    expect(manifestOf(JSON.parse(folder.stdout).targetDir).transforms).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 // Contract tests: the API client against the embedded engine over real HTTP, for every endpoint.
+import { riggedCharacter } from '../fixtures.ts';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../main/api/client.ts';
@@ -10,7 +11,7 @@ import {
   ServiceResponseError,
   TimeoutError,
 } from '../../main/api/errors.ts';
-import { buildFbxBinary, encodePng } from '../../main/engine/outputs/index.ts';
+import { encodePng } from '../../main/engine/outputs/index.ts';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -156,7 +157,7 @@ describe('every endpoint, success', () => {
   it('animation: FBX upload as multipart, text prompts, session with 17 joints', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'contract-'));
     const fbx = join(dir, 'hero.fbx');
-    writeFileSync(fbx, buildFbxBinary('hero'));
+    writeFileSync(fbx, riggedCharacter());
     const upload = await client.uploadAnimationMesh({ file: fbx });
     expect(upload.status).toBe('init_processing');
     const ready = await until(

@@ -1,7 +1,8 @@
 // Issue 14, item 2: no magic words. A prompt, image URL, mesh URL, zip URL or animation text that holds
 // "fail" is processed like any other; only the engine's explicit fault controls make a session fail.
+import { riggedCharacter } from '../fixtures.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFbxBinary, buildGlb, buildZip, renderTexture } from '../../main/engine/outputs/index.ts';
+import { buildGlb, buildZip, renderTexture } from '../../main/engine/outputs/index.ts';
 import { startTestEngine, type TestEngine } from '../engine/helpers.ts';
 import { pollData, pythonGet, pythonPost, serveFiles, type LoopbackFiles } from './third-party.ts';
 
@@ -13,7 +14,7 @@ beforeAll(async () => {
   bucket = await serveFiles({
     '/Failover-bucket/x.png': { type: 'image/png', bytes: png },
     '/failsafe/mesh.glb': { type: 'model/gltf-binary', bytes: buildGlb({ seed: 'failsafe' }) },
-    '/fail/hero.fbx': { type: 'application/octet-stream', bytes: buildFbxBinary('hero') },
+    '/fail/hero.fbx': { type: 'application/octet-stream', bytes: riggedCharacter() },
     '/fail/styles.zip': { type: 'application/zip', bytes: buildZip([{ name: 'fail-1.png', data: png }]) },
   });
 });

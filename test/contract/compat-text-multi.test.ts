@@ -1,8 +1,9 @@
 // Issue 14, item 4: texts sent right after an upload are queued until the mesh is ready (never a
 // whole-request 400 for timing); a text the engine cannot animate answers isError with why and what it can.
 import { rm } from 'node:fs/promises';
+import { riggedCharacter } from '../fixtures.ts';
 import { describe, expect, it } from 'vitest';
-import { buildFbxBinary, readGlbJson } from '../../main/engine/outputs/index.ts';
+import { readGlbJson } from '../../main/engine/outputs/index.ts';
 import { download, makeDataDir, startTestEngine } from '../engine/helpers.ts';
 import { pollData, pythonGet, pythonPost, unityUpload } from './third-party.ts';
 
@@ -14,7 +15,7 @@ describe('item 4: text-multi right after an upload', () => {
       const slow = await startTestEngine({ dataDir, speed: 1 });
       let code: string;
       try {
-        const upload = await unityUpload(`${slow.url}/mesh-animation/upload`, buildFbxBinary('hero'), 'hero.fbx');
+        const upload = await unityUpload(`${slow.url}/mesh-animation/upload`, riggedCharacter(), 'hero.fbx');
         expect(upload.body.data.status).toBe('init_processing');
         code = upload.body.data.session_code;
         const multi = await pythonPost(`${slow.url}/mesh-animation/text-multi`, {
@@ -41,7 +42,8 @@ describe('item 4: text-multi right after an upload', () => {
         await slow.close();
       }
       // The same data, a fast engine: the mesh gets ready, then the queued texts are animated.
-      const fast = await startTestEngine({ dataDir, speed: 1000 });
+      // (Its animation files as GLB, to read the clip's name: the engine's option; FBX by default.)
+      const fast = await startTestEngine({ dataDir, speed: 1000, animationFiles: 'glb' });
       try {
         // Until the session and its prompts are all settled: the session's own step (checking the upload the slow
         // engine was closed on) may end after prompts whose character was already made.

@@ -3,12 +3,22 @@
 //  - Unity without glTFast in Packages/manifest.json: the format line says so, GLB cannot be picked, the plan
 //    and the export write Chair.fbx and no GLB; with glTFast the same job writes Chair.glb and no FBX.
 //  - Unreal: the hint speaks in Unreal's axes; Z up and ×100 are warned about as double conversions (the
-//    preview reframes on the ×100 model), and the default export writes no transform.
+//    preview reframes on the ×100 model), and the default export writes one transform: the pivot at the bottom
+//    centre, the game engines' default (#24 item 7a), said next to the pivot choice.
 //  - A retopology job's OBJ is offered and written with its MTL and the texture the MTL names.
 //  - An animation job (three text prompts) has the export panel with a checkbox per clip, named by its
 //    prompt: two of the three chosen, the GLB written holds exactly those two.
-//  - A screenshot of the export panel goes to test-results/viewer/export-panel-unity.png (docs/screenshots/export-panel.png is one).
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+//  - A screenshot of the export panel goes to test-results/viewer/export-panel-unity.png and docs/screenshots/export-panel.png.
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { NodeIO } from '@gltf-transform/core';
@@ -20,6 +30,7 @@ import { useViewerHarness } from './viewer-page.ts';
 
 let root: string;
 let chairJob: string;
+const DOCS_PANEL = resolve(import.meta.dirname, '..', '..', 'docs', 'screenshots', 'export-panel.png');
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'asset-studio-export-e2e-'));
@@ -115,7 +126,8 @@ describe('export from the job page', () => {
     await poll(textOf(page.locator('#export-format-hint'))).toContain('(found: glTFast in Packages/manifest.json)');
     await poll(textOf(page.locator('.export-plan'))).toMatch(/Will write into \S+: Chair\.glb/);
     await page.locator('.export-form').scrollIntoViewIfNeeded();
-    await h.screenshot('export-panel-unity', page.locator('.export-form'));
+    // The README's picture of the panel (docs/screenshots/export-panel.png).
+    copyFileSync(await h.screenshot('export-panel-unity', page.locator('.export-form')), DOCS_PANEL);
     const { meshes } = await exportNow();
     expect(meshes.map((f) => f.split('/').pop())).toEqual(['Chair.glb']);
     expect(
@@ -123,10 +135,19 @@ describe('export from the job page', () => {
     ).toEqual(['Chair.glb']);
   });
 
-  it("speaks in Unreal's axes, warns of Z up and ×100, reframes the preview, and writes no transform by default", async () => {
+  it("speaks in Unreal's axes, warns of Z up and ×100, reframes the preview, and by default writes only the bottom-centre pivot", async () => {
     const { page } = h;
     const project = unrealProject('UnrealGame');
     await pointAt(chairJob, project, 'Unreal project found');
+    // A game engine's default pivot: the bottom centre, said so next to it (#24 item 7a).
+    expect(await page.locator('#export-pivot').inputValue()).toBe('default');
+    expect(await page.locator('#export-pivot option:checked').textContent()).toBe('Bottom centre (default)');
+    await poll(textOf(page.locator('#export-pivot-hint'))).toBe(
+      "Pivot: bottom centre by default for Unreal. Game engines place a model by its origin; the service's models have it at the centre of their box, half below the floor. Bottom centre makes the model stand on the floor.",
+    );
+    await poll(async () => (await page.locator('[data-preview-min]').textContent()) ?? '').toContain(
+      'lowest point at y = 0.00',
+    );
     await poll(textOf(page.locator('#export-axes'))).toContain(
       "Unreal: X forward, Z up, centimetres — the importer converts from the file's metres/Y-up.",
     );
@@ -135,8 +156,9 @@ describe('export from the job page', () => {
     await poll(textOf(page.locator('.export-twice'))).toContain('would make the model lie on its side');
     await page.selectOption('#export-up', 'none');
     const canvas = 'section:has(#job-preview-heading) .viewer-canvas';
+    // Y up again, standing on the floor (the default pivot): the preview is back before the picture is taken.
     await poll(async () => (await page.locator('[data-preview-min]').textContent()) ?? '').toMatch(
-      /The model will be 0\.\d+ ×/,
+      /The model will be 0\.\d+ ×.*lowest point at y = 0\.00/,
     );
     await poll(async () => (await page.locator(canvas).getAttribute('data-rendering')) ?? '').toBe('idle');
     const before = await canvasPixels(page, canvas);
@@ -164,8 +186,8 @@ describe('export from the job page', () => {
       transforms?: unknown;
       files: { transformed: boolean }[];
     };
-    expect(manifest.transforms).toBeUndefined();
-    expect(manifest.files.every((f) => !f.transformed)).toBe(true);
+    expect(manifest.transforms).toEqual({ pivot: 'bottom-center' });
+    expect(manifest.files.some((f) => f.transformed)).toBe(true);
   });
 
   it("offers a retopology job's OBJ with its MTL and texture, and writes them together", async () => {

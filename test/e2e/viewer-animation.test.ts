@@ -93,7 +93,8 @@ describe('viewer animation', () => {
     // The overlay: 17 points, each where the dict puts it on the displayed image.
     const overlay = page.locator('.joint-overlay');
     await poll(
-      async () => (await overlay.locator('circle').count()) === 17 && (await overlay.getAttribute('data-joints')),
+      async () =>
+        (await overlay.locator('circle.joint-dot').count()) === 17 && (await overlay.getAttribute('data-joints')),
       60_000,
     ).toBe('17');
     // The engine's joints of this character (its own skeleton on its front render), as the job recorded them.
@@ -110,7 +111,7 @@ describe('viewer animation', () => {
         scale,
         natural: [img.naturalWidth, img.naturalHeight],
         points: [...el.querySelectorAll('g[data-joint]')].map((g: any) => {
-          const c = g.querySelector('circle');
+          const c = g.querySelector('.joint-dot');
           const r = c.getBoundingClientRect();
           return {
             name: g.dataset.joint,
@@ -188,7 +189,7 @@ describe('viewer animation', () => {
 
     // Hovering a joint highlights it (and its bones in the skeleton).
     await page.check('.anim-skeleton');
-    await overlay.locator('g[data-joint="L_Knee"] circle').hover();
+    await overlay.locator('g[data-joint="L_Knee"] .joint-hit').hover();
     await poll(async () => overlay.locator('g.joint.hot').getAttribute('data-joint')).toBe('L_Knee');
     // (Focus too, as from the keyboard: the screenshot scrolls the page, which would end the hover.)
     await page.mouse.move(0, 0);

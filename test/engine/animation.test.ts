@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { JOINT_NAMES } from '../../shared/contract/index.ts';
 import { buildFbxBinary, buildZip } from '../../main/engine/outputs/index.ts';
 import { GENERATOR } from '../../main/engine/outputs/mesh.ts';
-import { realFixture } from '../fixtures.ts';
+import { riggedCharacter } from '../fixtures.ts';
 import {
   animationReady,
   animationSession,
@@ -12,7 +11,6 @@ import {
   expectError,
   expectSuccess,
   inputUrl,
-  KEY,
   PNG_SIGNATURE,
   pollUntil,
   send,
@@ -33,11 +31,10 @@ const read = (code: string) => animationSession(engine, code);
 const finished = (code: string) => animationReady(engine, code);
 
 describe('mesh animation', () => {
-  it("accepts the engine's own FBX, a rigged character and a zip, and stores the file", async () => {
-    const fbx = buildFbxBinary('hero');
+  it('accepts a rigged character and a zip of it, and stores the file', async () => {
+    const fbx = riggedCharacter();
     const uploads: [Uint8Array, string][] = [
-      [fbx, 'hero.fbx'],
-      [readFileSync(realFixture('fbx', 'maya_kenney_character_7700_binary.fbx')), 'kenney.fbx'],
+      [fbx, 'kenney.fbx'],
       [buildZip([{ name: 'hero.fbx', data: fbx }]), 'heroes.zip'],
     ];
     for (const [bytes, name] of uploads) {
@@ -47,6 +44,27 @@ describe('mesh animation', () => {
       const stored = await download(result.mesh_url);
       expect(stored.bytes.equals(Buffer.from(bytes)), name).toBe(true);
     }
+  });
+
+  // #24 item 5: a model the engine generated has no bones. It is refused with why (a file: 400; by URL: the
+  // session ends init_failed with the same words), never animated as a stand-in mannequin in its place.
+  it("refuses the engine's own generated FBX (no skeleton) with why, and never animates a stand-in figure", async () => {
+    const generated = buildFbxBinary('hero');
+    for (const [bytes, name] of [
+      [generated, 'chair.fbx'],
+      [buildZip([{ name: 'chair.fbx', data: generated }]), 'chair.zip'],
+    ] as const) {
+      const refused = await upload(engine, bytes, name);
+      expectError(refused, 400, name, 'generated model with no skeleton', 'does not rig meshes', 'stand-in figure');
+    }
+    const byUrl = expectSuccess(
+      'uploadAnimationMesh',
+      await call(engine, 'uploadAnimationMesh', { json: { mesh_url: inputUrl('chair.generated-fbx') } }),
+    );
+    const failed = await finished(byUrl.session_code);
+    expect(failed).toMatchObject({ status: 'init_failed', mesh_url: '', render_url: '', animation_library: [] });
+    expect(failed.error).toContain('generated model with no skeleton (no bones, no skin)');
+    expect(failed.error).toContain('Rig it first');
   });
 
   it('rejects uploads that are neither FBX nor zip, or have no file field', async () => {
@@ -73,7 +91,8 @@ describe('mesh animation', () => {
     const render = await download(done.render_url);
     expect(render.bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
     expect(render.bytes.readUInt32BE(16)).toBe(512);
-    expect((await download(done.mesh_url)).bytes.subarray(0, 4).toString('latin1')).toBe('glTF');
+    // The uploaded character on its own skeleton, as FBX (as the service delivers it).
+    expect((await download(done.mesh_url)).bytes.subarray(0, 18).toString('latin1')).toBe('Kaydara FBX Binary');
     expect(done.animation_library.map((a: { label: string }) => a.label)).toEqual([
       'Idle',
       'Walk',
@@ -111,7 +130,7 @@ describe('mesh animation', () => {
     );
     for (const prompt of animated.prompts) {
       expect(prompt.session_code).toBe(result.session_code);
-      expect((await download(prompt.mesh_url)).bytes.subarray(0, 4).toString('latin1')).toBe('glTF');
+      expect((await download(prompt.mesh_url)).bytes.subarray(0, 18).toString('latin1')).toBe('Kaydara FBX Binary');
       expect((await download(prompt.usdz_url)).headers.get('content-type')).toBe('model/vnd.usdz+zip');
     }
   });
@@ -187,12 +206,9 @@ describe('mesh animation', () => {
   it('streams a large upload without trouble, and judges it once it is whole', async () => {
     const big = Buffer.alloc(64 * 2 ** 20, 7);
     Buffer.from('Kaydara FBX Binary  \0', 'latin1').copy(big);
-    // Made by this engine (its generator's name inside): rigged on the engine's figure, so it is kept.
+    // Made by this engine (its generator's name inside): received whole, then refused as a generated model.
     Buffer.from(GENERATOR, 'latin1').copy(big, 1000);
-    const result = expectSuccess('uploadAnimationMesh', await upload(engine, big, 'big.fbx'));
-    const head = await download(result.mesh_url, { range: 'bytes=0-19', 'x-api-key': KEY });
-    expect(head.status).toBe(206);
-    expect(head.bytes.toString('latin1')).toBe('Kaydara FBX Binary  ');
+    expectError(await upload(engine, big, 'big.fbx'), 400, 'big.fbx', 'generated model with no skeleton');
     // The same bytes from elsewhere have no bones: refused once received.
     big.fill(7, 1000, 1000 + GENERATOR.length);
     expectError(await upload(engine, big, 'big.fbx'), 400, 'big.fbx', 'no skeleton');

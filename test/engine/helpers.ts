@@ -1,5 +1,6 @@
 // Shared helpers of the engine tests: engines in temp folders, a small fetch wrapper, polling, and a loopback
 // server for the inputs tests name by URL (the engine reads its inputs; this machine has no internet).
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +10,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { ENDPOINTS, fillPath, type EndpointId } from '../../shared/contract/index.ts';
 import { startLocalEngine, type LocalEngineOptions, type RunningLocalEngine } from '../../main/engine/engine.ts';
 import { buildFbxBinary, buildGlb, buildZip, encodePng } from '../../main/engine/outputs/index.ts';
+import { realFixture } from '../fixtures.ts';
 
 export const KEY = 'sk_test_engine_0123456789';
 export const SPEED = 1000;
@@ -192,23 +194,30 @@ export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x
 export const PNG_DATA_URI =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
-/** Small valid inputs by extension: images, a GLB, an FBX, and a zip holding an FBX and PNGs (an animation upload or a style). */
+/**
+ * Small valid inputs by extension: images, a GLB, an FBX (a rigged humanoid: the engine animates characters
+ * with their own skeleton and refuses a mesh with no bones, its own generated models included), and a zip
+ * holding that FBX and PNGs (an animation upload or a style).
+ */
 const INPUT_IMAGE = encodePng(4, 4, new Uint8Array(64).fill(170));
+const INPUT_CHARACTER = readFileSync(realFixture('fbx', 'maya_kenney_character_7700_binary.fbx'));
 const INPUT_FILES: Record<string, [type: string, bytes: Buffer]> = {
   '.png': ['image/png', INPUT_IMAGE],
   '.jpg': ['image/png', INPUT_IMAGE],
   '.glb': ['model/gltf-binary', buildGlb({ seed: 'test-input', targetFaces: 200 })],
-  '.fbx': ['application/octet-stream', buildFbxBinary('test-input', { targetFaces: 200 })],
+  '.fbx': ['application/octet-stream', INPUT_CHARACTER],
+  // A model this engine generated (no bones): `inputUrl('chair.generated-fbx')`.
+  '.generated-fbx': ['application/octet-stream', buildFbxBinary('test-input', { targetFaces: 200 })],
   '.zip': [
     'application/zip',
     buildZip([
-      { name: 'hero.fbx', data: buildFbxBinary('test-input', { targetFaces: 200 }) },
+      { name: 'hero.fbx', data: INPUT_CHARACTER },
       { name: 'style/one.png', data: INPUT_IMAGE },
     ]),
   ],
 };
 
-/** The loopback server of this test file's inputs: any path ending in .png, .jpg, .glb, .fbx or .zip answers such a file; others 404. */
+/** The loopback server of this test file's inputs: any path ending in .png, .jpg, .glb, .fbx, .generated-fbx or .zip answers such a file; others 404. */
 const inputServer = createServer((req, res) => {
   const path = new URL(req.url ?? '/', 'http://x').pathname;
   const file = INPUT_FILES[path.slice(path.lastIndexOf('.'))];

@@ -3,17 +3,18 @@
 // server here (this machine has no internet), data URIs, and its own file URLs. An input that cannot be read
 // or is not the right kind fails its session with a message that says which input and why. The bytes read
 // are stored for the processors. Requests are raw fetch calls with JSON bodies, as third-party scripts send.
+import { riggedCharacter } from '../fixtures.ts';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFbxBinary, buildGlb, buildZip, encodePng } from '../../main/engine/outputs/index.ts';
+import { buildGlb, buildZip, encodePng } from '../../main/engine/outputs/index.ts';
 import { KEY, makeDataDir, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
 
 const PNG = encodePng(8, 8, new Uint8Array(8 * 8 * 4).fill(150));
 const GLB = buildGlb({ seed: 'input-fetch', targetFaces: 200 });
-const FBX = buildFbxBinary('input-fetch', { targetFaces: 200 });
+const FBX = riggedCharacter();
 const STYLE_ZIP = buildZip([
   { name: 'style/one.png', data: PNG },
   { name: 'style/two.png', data: PNG },

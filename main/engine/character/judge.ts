@@ -1,8 +1,8 @@
 // Is an animation upload a character the engine can animate? An FBX (or the FBX files of a zip) is judged
 // from its bytes (fbx-bones.ts, milliseconds): a rigged humanoid is animated on its own skeleton; a mesh
 // with no bones, a skeleton that is not a humanoid or a zip of static props is refused with why. An FBX
-// written by this engine itself (a generated model, no skeleton) is rigged with the engine's own
-// procedural figure, as before.
+// written by this engine itself (a generated model, no skeleton) is refused too: the engine does not rig
+// meshes, and it never animates a stand-in figure in the user's model's place.
 import { open } from 'node:fs/promises';
 import yauzl from 'yauzl';
 import { humanoidOf } from '../../../shared/skeleton-names.ts';
@@ -14,12 +14,14 @@ import { fbxBones, fbxBonesOfPiece, isBinaryFbx, mergeBones, type FbxBones } fro
 export type Judgement =
   /** A rigged humanoid: `entry` is its path in the zip (undefined for an FBX upload). */
   | { kind: 'character'; entry?: string; bones: number }
-  /** A model this engine made: animated on the engine's procedural figure. */
-  | { kind: 'figure' }
   /** Why it cannot be animated, completing "<the upload> …". */
   | { kind: 'refused'; reason: string };
 
 const GENERATOR_BYTES = Buffer.from(GENERATOR, 'latin1');
+
+/** Why a model the engine generated is refused, completing "<the upload> …". */
+export const GENERATED_REASON =
+  "is a generated model with no skeleton (no bones, no skin): the local engine does not rig meshes, so it cannot animate it, and it does not put a stand-in figure in its place. Rig it first (e.g. with Mixamo's auto-rigger or Blender's Rigify) and upload the rigged FBX";
 const MAX_ENTRY_BYTES = 512 * 2 ** 20;
 /** Pelvis, head, and two bones each for hips, knees, ankles, shoulders, elbows, wrists could not be fewer. */
 const MIN_BODY_BONES = 14;
@@ -44,8 +46,6 @@ export async function judgeUpload(path: string, format: 'fbx' | 'zip'): Promise<
     if (arrays !== undefined) return { kind: 'refused', reason: `holds ${name}, which ${arrays}` };
   }
   const judged = entries.map(({ name, bytes }) => ({ name, judgement: judgeFbx(bytes) }));
-  const ours = judged.find((j) => j.judgement.kind === 'figure');
-  if (ours) return { kind: 'figure' };
   const character = judged.find((j) => j.judgement.kind === 'character');
   if (character)
     return { kind: 'character', entry: character.name, bones: (character.judgement as { bones: number }).bones };
@@ -66,10 +66,7 @@ export async function judgeUpload(path: string, format: 'fbx' | 'zip'): Promise<
   };
 }
 
-type Refusable =
-  | { kind: 'character'; bones: number; reason?: undefined }
-  | { kind: 'figure'; reason?: undefined }
-  | { kind: 'refused'; reason: string };
+type Refusable = { kind: 'character'; bones: number; reason?: undefined } | { kind: 'refused'; reason: string };
 
 /** Why an FBX file's arrays cannot be read within MAX_FBX_ARRAY_BYTES (from their headers), if they cannot. */
 async function fileArrayProblem(path: string): Promise<string | undefined> {
@@ -110,7 +107,9 @@ const OVERLAP = 1024;
 
 function judgeFbx(file: Buffer | { head: Buffer; found: FbxBones }): Refusable {
   const head = Buffer.isBuffer(file) ? file.subarray(0, 64 * 1024) : file.head;
-  if (head.includes(GENERATOR_BYTES)) return { kind: 'figure' };
+  // A model this engine generated: a mesh with no bones. The local engine does not rig meshes, and it never
+  // animates a stand-in figure in its place: the session would show a mannequin, not the user's model.
+  if (head.includes(GENERATOR_BYTES)) return { kind: 'refused', reason: GENERATED_REASON };
   const found = Buffer.isBuffer(file) ? fbxBones(file) : file.found;
   if (found.bones.length === 0) {
     return {

@@ -5,9 +5,10 @@
 import { z } from 'zod';
 import { placeInBox, type Vec3 } from '../outputs/mesh.ts';
 import { MAX_GENERATION_FACES } from '../../../shared/contract/v3.ts';
+import { budgetTextureSide, LOCAL_RESOLUTION_FACES } from '../../../shared/picture-detail.ts';
 
 /** Faces of the whole model (front and back) for each named resolution, as the seeded meshes have. */
-export const RESOLUTION_FACES = { low_poly: 2_000, high_poly: 20_000 } as const;
+export const RESOLUTION_FACES = LOCAL_RESOLUTION_FACES;
 export const MIN_FACES = 100;
 
 const vec3 = z.tuple([z.number(), z.number(), z.number()]);
@@ -44,10 +45,11 @@ export function facesFor(
   return RESOLUTION_FACES[resolution ?? fallback];
 }
 
-/** Texture atlas height (each half is square) for a face budget: more detail for more faces. */
-export function textureSizeFor(faces: number): number {
-  return faces <= 5_000 ? 512 : 1024;
-}
+/**
+ * Texture atlas height (each half is square) for a face budget: more detail for more faces; the picture
+ * limits it further (shared/picture-detail.ts textureSideFor).
+ */
+export const textureSizeFor = budgetTextureSide;
 
 /**
  * Turns the model by its quarter turns about +Y, as the spin view of that number shows it (rasterize.ts), then scales it into

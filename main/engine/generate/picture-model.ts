@@ -7,6 +7,7 @@ import { type MeshMaterial, type PolygonMesh, triangulate, weldedNormals } from 
 import { decodeImage, type RgbaImage } from '../../images/decode-image.ts';
 import { signedDistance } from './distance.ts';
 import { placeModel, type PictureMesh, textureSizeFor } from './mesh-options.ts';
+import { textureSideFor } from '../../../shared/picture-detail.ts';
 import { countFaces, type Box, tessellate } from './outline.ts';
 import { downscale, type Field } from './raster.ts';
 import { buildRelief, type Crop } from './relief-mesh.ts';
@@ -84,7 +85,15 @@ export function buildPictureModel(spec: PictureMesh, picture: RgbaImage): Pictur
   const atlas =
     spec.texture === 'none'
       ? undefined
-      : buildAtlas(picture, segmentation.mask, factor, crop, textureSizeFor(spec.faces), spec.texture === 'pbr');
+      : buildAtlas(
+          picture,
+          segmentation.mask,
+          factor,
+          crop,
+          // The budget's size, but no larger than the picture can fill (shared/picture-detail.ts).
+          textureSideFor(textureSizeFor(spec.faces), picture),
+          spec.texture === 'pbr',
+        );
   const color = atlas?.meanColor ?? buildAtlas(picture, segmentation.mask, factor, crop, 64, false).meanColor;
   return {
     mesh,

@@ -50,8 +50,9 @@ export interface AnimationRecord extends Stepped {
   library: { label: string; _id: string; file?: Output }[];
   prompts: PromptRecord[];
   /**
-   * The uploaded character (character/): `figure` for a model this engine made (rigged on its procedural
-   * figure); else its files once read, or why it cannot be animated. Absent in records of older versions.
+   * The uploaded character (character/): its files once read, or why it cannot be animated. `figure` only in a
+   * record of an earlier version, which animated a model this engine made on its procedural figure (a model
+   * with no bones is refused now: character/judge.ts). Absent in records of older versions still.
    */
   character?: { kind?: 'character' | 'figure'; entry?: string; made?: CharacterFiles; error?: string };
   created_at: string;
@@ -446,7 +447,8 @@ function finishSessionOutputs(
     };
     return;
   }
-  // A model this engine made: rigged on its procedural figure. Each library file is the session's rigged figure with that one clip; animation_url holds them all.
+  // A record of an earlier version that took a model this engine made (now refused): its procedural figure.
+  // Each library file is the session's rigged figure with that one clip; animation_url holds them all.
   for (const entry of rec.library) {
     entry.file = output(code, `animation-${entry.label.toLowerCase()}`, {
       type: 'animated-glb',

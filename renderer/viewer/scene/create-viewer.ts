@@ -106,6 +106,8 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
     playback: playback.current,
     onPlayback: playback.onChange,
     showSkeleton: skeleton.show,
+    showHelperBones: skeleton.showHelpers,
+    skeletonBones: skeleton.bones,
     highlightJoint: skeleton.highlight,
     previewTransforms: (transforms) => previewTransforms(scene, transforms),
     boneCount: () => boneCount(scene),

@@ -1,5 +1,6 @@
 // The skeleton as lines from each bone to its parent, drawn over the model and following the bones every
-// frame; the bones standing for one of the 17 joints (shared/joints.ts) can be highlighted.
+// frame; the bones standing for one of the 17 joints (shared/joints.ts) can be highlighted. Rig helpers (bones
+// that move no vertex: IK poles and targets, end bones; ./deforming-bones.ts) are left out unless asked for.
 import type { Skeleton as BabylonSkeleton } from '@babylonjs/core/Bones/skeleton.js';
 import { Color4 } from '@babylonjs/core/Maths/math.color.js';
 import type { Vector3 } from '@babylonjs/core/Maths/math.vector.js';
@@ -7,6 +8,13 @@ import { CreateLineSystem } from '@babylonjs/core/Meshes/Builders/linesBuilder.j
 import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh.js';
 import { bonesByJoint, type JointName } from '../../../shared/joints.ts';
 import type { ViewerContext } from './context.ts';
+import { deformingBones } from './deforming-bones.ts';
+
+/** The bones of the model's skeleton: how many, and the names of its rig helpers (hidden unless asked for). */
+export interface SkeletonBones {
+  total: number;
+  helpers: string[];
+}
 
 export interface SkeletonLines {
   /** The skeleton of the model just added (its first), or none. */
@@ -15,12 +23,19 @@ export interface SkeletonLines {
   reset(): void;
   show(show: boolean): void;
   highlight(joint: JointName | undefined): void;
+  /** Draws the rig helpers too (off by default). */
+  showHelpers(show: boolean): void;
+  /** The skeleton's bones and its helpers; undefined with no skeleton. */
+  bones(): SkeletonBones | undefined;
 }
 
 /** Moves the lines with the bones after every frame drawn (ctx.afterFrame). */
-export function createSkeletonLines({ scene, state, wake, afterFrame }: ViewerContext): SkeletonLines {
+export function createSkeletonLines({ canvas, scene, state, wake, afterFrame }: ViewerContext): SkeletonLines {
   let skeleton: BabylonSkeleton | undefined;
   let shown = false;
+  let helpers = false;
+  /** The bones drawn without the helpers (undefined: all of them, when the skin cannot be read). */
+  let deforming: Set<BabylonSkeleton['bones'][number]> | undefined;
   let lines: LinesMesh | undefined;
   let highlighted: JointName | undefined;
 
@@ -37,7 +52,7 @@ export function createSkeletonLines({ scene, state, wake, afterFrame }: ViewerCo
     const joints: (JointName | undefined)[] = [];
     for (const bone of s.bones) {
       const parent = bone.getParent();
-      if (!parent) continue;
+      if (!parent || (!helpers && deforming && !deforming.has(bone))) continue;
       pairs.push([at(parent), at(bone)]);
       joints.push(jointOf.get(bone.name) ?? jointOf.get(parent.name));
     }
@@ -47,8 +62,12 @@ export function createSkeletonLines({ scene, state, wake, afterFrame }: ViewerCo
   function make() {
     lines?.dispose();
     lines = undefined;
-    if (!skeleton || !shown) return;
+    if (!skeleton || !shown) {
+      delete canvas.dataset.skeletonLines;
+      return;
+    }
     const pairs = bonePairs(skeleton);
+    canvas.dataset.skeletonLines = String(pairs.lines.length); // (for tests: the bones drawn)
     if (pairs.lines.length === 0) return;
     const normal = new Color4(0.2, 0.9, 1, 1);
     const hot = new Color4(1, 0.85, 0.1, 1);
@@ -66,18 +85,35 @@ export function createSkeletonLines({ scene, state, wake, afterFrame }: ViewerCo
   return {
     attach(next) {
       skeleton = next;
+      deforming = next ? deformingBones(next, state.model?.meshes ?? []) : undefined;
       make();
     },
     reset() {
       skeleton = undefined;
+      deforming = undefined;
       lines?.dispose();
       lines = undefined;
+      delete canvas.dataset.skeletonLines;
     },
     show(show) {
       if (show === shown) return; // (the animation panel says so when it mounts: no frame for nothing)
       shown = show;
       make();
       wake();
+    },
+    showHelpers(show) {
+      if (show === helpers) return;
+      helpers = show;
+      make();
+      wake();
+    },
+    bones() {
+      if (!skeleton) return undefined;
+      const kept = deforming;
+      return {
+        total: skeleton.bones.length,
+        helpers: kept ? skeleton.bones.filter((b) => !kept.has(b)).map((b) => b.name) : [],
+      };
     },
     highlight(joint) {
       if (joint === highlighted) return;

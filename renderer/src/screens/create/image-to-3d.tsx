@@ -8,6 +8,7 @@ import {
   createImageTo3dRequest,
 } from '../../../../shared/contract/image-to-3d.ts';
 import { takeHandOff } from '../../next-step.ts';
+import { SmallPictureWarning, usePictureSize } from './picture-size.tsx';
 import { CreatedJob, FormFooter, num, useCreateForm, FormShell } from './form.tsx';
 import {
   CheckboxField,
@@ -44,6 +45,7 @@ export function ImageTo3dForm() {
     resolution,
   });
   const form = useCreateForm(createImageTo3dRequest, body);
+  const pictureSize = usePictureSize(image.mode === 'file' ? image.dataUri : '');
   const name = label.trim() || image.fileName || undefined;
   return (
     <FormShell
@@ -61,6 +63,7 @@ export function ImageTo3dForm() {
         errors={form.errors('image_url')}
         onTouch={() => form.touch('image_url')}
       />
+      <SmallPictureWarning size={pictureSize} resolution={resolution} texture={texture} />
       <div class="grid-2">
         <SelectField
           id="i3d-geometry"
@@ -85,6 +88,7 @@ export function ImageTo3dForm() {
           }}
           onChange={setTexture}
           errors={form.errors('texture_model')}
+          hint="none is the service's default: the model comes grey, with no texture. For a game asset choose pbr (colour, metallic and roughness maps that light correctly in Unity, Unreal and Godot) or baked (the picture's lighting painted in)."
         />
         <SelectField
           id="i3d-topology"

@@ -1,6 +1,6 @@
 // Animation playback for the model viewer: the clips of the open file, play/pause, a scrub bar bound to the
-// current frame, speed (0.25–2×), loop, and the skeleton as lines. (A mesh-animation job's files are picked
-// in ./animation-job.tsx.)
+// current frame, speed (0.25–2×), loop, and the skeleton as lines, its rig helpers (bones that move no vertex:
+// IK poles and targets) only when asked for. (A mesh-animation job's files are picked in ./animation-job.tsx.)
 import { useEffect, useState } from 'preact/hooks';
 import type { Playback, Viewer } from '../../../viewer/index.ts';
 
@@ -15,9 +15,12 @@ export function AnimationControls({
 }) {
   const [playback, setPlayback] = useState<Playback | undefined>(viewer.playback());
   const [skeleton, setSkeleton] = useState(false);
+  const [helpers, setHelpers] = useState(false);
   useEffect(() => viewer.onPlayback(setPlayback), [viewer]);
   useEffect(() => viewer.showSkeleton(skeleton), [viewer, skeleton]);
+  useEffect(() => viewer.showHelperBones(helpers), [viewer, helpers]);
   const clips = viewer.clips();
+  const helperBones = viewer.skeletonBones()?.helpers ?? [];
   if (!playback || clips.length === 0) return null;
   return (
     <fieldset class="animation-controls" data-playing={String(playback.playing)}>
@@ -56,7 +59,24 @@ export function AnimationControls({
           />{' '}
           Skeleton
         </label>
+        {skeleton && helperBones.length > 0 && (
+          <label title={`Bones that move no vertex (IK poles and targets, end bones): ${helperBones.join(', ')}`}>
+            <input
+              type="checkbox"
+              class="anim-helper-bones"
+              checked={helpers}
+              onChange={(e) => setHelpers(e.currentTarget.checked)}
+            />{' '}
+            Helper bones ({helperBones.length})
+          </label>
+        )}
       </div>
+      {skeleton && helperBones.length > 0 && !helpers && (
+        <p class="hint anim-helper-hint">
+          {helperBones.length} of {viewer.skeletonBones()!.total} bones hidden: they move no vertex (IK poles and
+          targets, end bones).
+        </p>
+      )}
       <label for="anim-frame">
         Frame <output class="anim-frame-value">{Math.round(playback.frame)}</output> of {Math.round(playback.to)}
       </label>

@@ -1,6 +1,6 @@
 // The preview of a mesh-animation job: its animated files (the session's animation, each library entry,
 // each text prompt's result, from the cache) in the viewer with playback, a new file keeping the camera;
-// and for the session, the joint overlay on its render (beside the 3D view on a wide window), whose hovered
+// and for the session, the joint overlay on its render (below the 3D view, which is as large as any job's), whose hovered
 // joint lights up the matching bones. Clips are called by their prompt's text (or library label), never by
 // an id, and each prompt's status is listed as the job is read.
 import { useEffect, useMemo, useState } from 'preact/hooks';
@@ -151,6 +151,7 @@ function AnimationPreview({
           clipName={clipName}
           fileLabel={file!.label}
           onShown={onShown}
+          under={joints && <JointOverlay src={render!.url!} dict={dict!} highlighted={joint} onHover={setJoint} />}
         >
           <label for="anim-file">Animation file</label>
           <select id="anim-file" value={file!.name} onChange={(e) => setPicked(e.currentTarget.value)}>
@@ -162,7 +163,7 @@ function AnimationPreview({
           </select>
         </ModelViewer>
       )}
-      {joints && <JointOverlay src={render!.url!} dict={dict!} highlighted={joint} onHover={setJoint} />}
+      {joints && !source && <JointOverlay src={render!.url!} dict={dict!} highlighted={joint} onHover={setJoint} />}
     </div>
   );
 }

@@ -17,6 +17,8 @@ import {
   EXPORT_TARGETS,
   formatNeeds,
   formatRefusal,
+  DEFAULT_PIVOT_WHY,
+  defaultPivot,
   PIVOTS,
   UP_AXES,
   type ExportClip,
@@ -147,10 +149,13 @@ export function ExportPanel({
   job,
   shown,
   clips,
+  glb = false,
 }: {
   job: JobView;
   shown: ShownModel | undefined;
   clips?: ExportClip[];
+  /** The job's GLB is cached: the transforms (the default pivot among them) can be written. */
+  glb?: boolean;
 }) {
   const { info, settings } = useStore(appState);
   const [projectDir, setProjectDir] = useState(settings?.export.projectDir ?? '');
@@ -162,17 +167,24 @@ export function ExportPanel({
   const [name, setName] = useState('');
   const [scaleMode, setScaleMode] = useState('none');
   const [scaleValue, setScaleValue] = useState('1');
-  const [pivot, setPivot] = useState('none');
+  // `default`: the target's default pivot (shared/export-options.ts defaultPivot), until the user picks one.
+  const [pivot, setPivot] = useState('default');
   const [upAxis, setUpAxis] = useState('none');
   const [overwrite, setOverwrite] = useState(false);
   const [preview, setPreview] = useState<{ min: number[]; max: number[] } | undefined>();
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<CommandOutput<'export.run'> | undefined>();
   const [error, setError] = useState<ShownError | undefined>();
-  const transforms = transformsOf(scaleMode, scaleValue, pivot, upAxis);
-  const key = JSON.stringify(transforms ?? {});
   const detectedEngine = detected && 'engine' in detected ? detected.engine : undefined;
   const target: ExportTarget = engine !== 'auto' ? engine : (detectedEngine ?? 'folder');
+  const pivotByDefault = defaultPivot(target, { animated: !!clips, glb });
+  const transforms = transformsOf(
+    scaleMode,
+    scaleValue,
+    pivot === 'default' ? (pivotByDefault ?? 'none') : pivot,
+    upAxis,
+  );
+  const key = JSON.stringify(transforms ?? {});
   // The glTF package is the detected Unity project's; another engine chosen by hand has none to look for.
   const facts: FormatFacts = {
     engine: target,
@@ -372,7 +384,7 @@ export function ExportPanel({
       <fieldset class="export-transforms">
         <legend>Transforms (previewed in the view above)</legend>
         <p class="hint" id="export-axes" data-axes={target}>
-          {ENGINE_AXES[target]} Leave these as they are unless the model itself is wrong.
+          {ENGINE_AXES[target]} Leave scale and up axis as they are unless the model itself is wrong.
         </p>
         <div class="field">
           <label for="export-scale">Scale</label>
@@ -395,11 +407,26 @@ export function ExportPanel({
         </div>
         <div class="field">
           <label for="export-pivot">Pivot</label>
-          <select id="export-pivot" value={pivot} onChange={(e) => setPivot(e.currentTarget.value)}>
+          <select
+            id="export-pivot"
+            value={pivot}
+            aria-describedby="export-pivot-hint"
+            onChange={(e) => setPivot(e.currentTarget.value)}
+          >
+            <option value="default">{pivotByDefault ? 'Bottom centre (default)' : 'As is (default)'}</option>
             <option value="none">As is</option>
             <Options values={PIVOTS} labels={PIVOT_LABELS} />
           </select>
         </div>
+        <p class="hint" id="export-pivot-hint" data-pivot-default={pivotByDefault ?? 'none'}>
+          {pivotByDefault
+            ? `Pivot: bottom centre by default for ${EXPORT_TARGET_LABELS[target]}. ${DEFAULT_PIVOT_WHY}`
+            : target === 'folder'
+              ? 'Pivot: as is by default for a plain folder; game engine presets move it to the bottom centre.'
+              : clips
+                ? 'Pivot: as is by default for an animated character: its rig keeps its own origin (usually its feet).'
+                : 'Pivot: as is by default: moving the origin is done on the GLB, and this job has none cached.'}
+        </p>
         <div class="field">
           <label for="export-up">Up axis</label>
           <select id="export-up" value={upAxis} onChange={(e) => setUpAxis(e.currentTarget.value)}>

@@ -83,6 +83,7 @@ export interface ShownModel {
  * `keepCamera`: a new source keeps the camera (files of the same character); `highlightJoint`: the bones of
  * that joint are highlighted in the skeleton; `children`: shown above the animation controls (a file picker);
  * `onShown`: told the viewer each time a model is shown, undefined while none is (loading, failed, gone).
+ * `under`: shown under the 3D view, in its column (a mesh-animation session's joints picture).
  */
 export function ModelViewer({
   source,
@@ -93,6 +94,7 @@ export function ModelViewer({
   fileLabel,
   children,
   onShown,
+  under,
 }: {
   source: ModelSource | undefined;
   label: string;
@@ -104,6 +106,7 @@ export function ModelViewer({
   fileLabel?: string | undefined;
   children?: ComponentChildren;
   onShown?: ((shown: ShownModel | undefined) => void) | undefined;
+  under?: ComponentChildren;
 }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const rootRef = useRef<HTMLDivElement>(null);
@@ -222,30 +225,33 @@ export function ModelViewer({
       data-state={status.state}
       data-name={status.state === 'empty' ? undefined : status.name}
     >
-      <div class="viewer-stage">
-        <canvas
-          ref={canvasRef}
-          class="viewer-canvas"
-          tabIndex={0}
-          aria-label={`3D view of ${label}. Drag to orbit, right-drag or shift-drag to pan, wheel to zoom.`}
-        />
-        {status.state === 'empty' && <p class="viewer-overlay muted">No model open.</p>}
-        {status.state === 'loading' && (
-          <div class="viewer-overlay" role="status">
-            <p>Opening {status.name}…</p>
-            {status.share !== undefined && <Progress percent={status.share * 100} label={`Reading ${status.name}`} />}
-          </div>
-        )}
-        {status.state === 'error' && (
-          <div class="viewer-overlay viewer-error" role="alert">
-            <strong>Could not open {status.name}.</strong> {status.message}
-          </div>
-        )}
-        {stats && bounds && (
-          <p class="viewer-dims" aria-live="polite">
-            {metres(stats.size[0])} × {metres(stats.size[1])} × {metres(stats.size[2])} m
-          </p>
-        )}
+      <div class="viewer-main">
+        <div class="viewer-stage">
+          <canvas
+            ref={canvasRef}
+            class="viewer-canvas"
+            tabIndex={0}
+            aria-label={`3D view of ${label}. Drag to orbit, right-drag or shift-drag to pan, wheel to zoom.`}
+          />
+          {status.state === 'empty' && <p class="viewer-overlay muted">No model open.</p>}
+          {status.state === 'loading' && (
+            <div class="viewer-overlay" role="status">
+              <p>Opening {status.name}…</p>
+              {status.share !== undefined && <Progress percent={status.share * 100} label={`Reading ${status.name}`} />}
+            </div>
+          )}
+          {status.state === 'error' && (
+            <div class="viewer-overlay viewer-error" role="alert">
+              <strong>Could not open {status.name}.</strong> {status.message}
+            </div>
+          )}
+          {stats && bounds && (
+            <p class="viewer-dims" aria-live="polite">
+              {metres(stats.size[0])} × {metres(stats.size[1])} × {metres(stats.size[2])} m
+            </p>
+          )}
+        </div>
+        {under}
       </div>
       <div class="viewer-side">
         <fieldset class="viewer-controls" aria-label="View">
