@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningWebHost } from '../../main/host/web-host.ts';
 import { readFbxCharacter } from '../../main/formats/fbx-read.ts';
 import { formatOfBytes } from '../../shared/file-format.ts';
+import { LIBRARY_CLIPS } from '../engine/library.ts';
 import { readFbxNodes } from '../export/fbx-nodes.ts';
 import { tempDir } from '../host/helpers.ts';
 import { sampleJobs, startTestHost, webHostClient } from '../host/web-host-client.ts';
@@ -20,8 +21,6 @@ const dataDir = join(data.path, 'data');
 let host: RunningWebHost;
 /** The prompts animated on the character (the engine's library also has Walk and Jump: other names, other case). */
 const PROMPTS = ['walk', 'jump'];
-/** The engine's animation library (README: Idle, Walk, Run, Jump, Wave, Sit). */
-const LIBRARY = ['Idle', 'Walk', 'Run', 'Jump', 'Wave', 'Sit'];
 const client = webHostClient(() => host);
 const { call, finished: succeeded } = client;
 
@@ -162,7 +161,7 @@ describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
   it('imports the animation job with every clip as an action when asked (clips="ALL"), kept when the file is saved', async () => {
     // FBX as the service delivers it (the engine's default): the session's model holds the library's clips.
     const { clips, triangles: count } = await animatedFacts(await cachedBytes(animationJob.remoteId, 'animation'));
-    expect(clips).toEqual(LIBRARY);
+    expect(clips).toEqual(LIBRARY_CLIPS);
     const imported = facts.animation;
     expect(imported.result).toEqual(['FINISHED']);
     expect(imported.objects.filter((o: any) => o.type === 'ARMATURE')).toHaveLength(1);
@@ -179,7 +178,7 @@ describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
     expect(imported.objects.filter((o: any) => o.type === 'ARMATURE')).toHaveLength(1);
     for (const o of imported.objects) expect(o).toMatchObject({ job: promptsJob.id, session: animationJob.remoteId });
     for (const prompt of PROMPTS) expect(actionOf(imported.actions, prompt), imported.actions.join(', ')).toBe(true);
-    for (const clip of LIBRARY) expect(actionOf(imported.actions, clip), imported.actions.join(', ')).toBe(false);
+    for (const clip of LIBRARY_CLIPS) expect(actionOf(imported.actions, clip), imported.actions.join(', ')).toBe(false);
     expect(imported.actions).toHaveLength(PROMPTS.length);
     expect(imported.triangles).toBe(facts.animation.triangles);
     expect(imported.actions_kept).toBe(true);

@@ -19,6 +19,7 @@ import {
   send,
   useTestEngine,
 } from './helpers.ts';
+import { LIBRARY_CLIPS } from './library.ts';
 import { validator } from '../gltf-validator.ts';
 
 const engine = useTestEngine({ animationFiles: 'glb' }); // the GLB's poses are checked here; FBX: animation-fbx.test.ts
@@ -137,15 +138,8 @@ describe.each(CHARACTERS)('an uploaded character: $file', ({ file, bones, triang
       expect(triangles(glb)).toBe(expectedTriangles);
     }
     const animated = await glbOf(session.animation_url);
-    expect(animated.gltf.animations!.map((a) => a.name)).toEqual(['Idle', 'Walk', 'Run', 'Jump', 'Wave', 'Sit']);
-    expect(session.animation_library.map((a: { label: string }) => a.label)).toEqual([
-      'Idle',
-      'Walk',
-      'Run',
-      'Jump',
-      'Wave',
-      'Sit',
-    ]);
+    expect(animated.gltf.animations!.map((a) => a.name)).toEqual(LIBRARY_CLIPS);
+    expect(session.animation_library.map((a: { label: string }) => a.label)).toEqual(LIBRARY_CLIPS);
     expect((await glbOf(session.mesh_url)).gltf.animations).toBeUndefined();
   });
 

@@ -20,6 +20,7 @@ import {
   type TestEngine,
   useTestEngine,
 } from './helpers.ts';
+import { LIBRARY_CLIPS } from './library.ts';
 
 const engine = useTestEngine();
 
@@ -74,14 +75,7 @@ describe('mesh animation', () => {
     expect(render.bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
     expect(render.bytes.readUInt32BE(16)).toBe(512);
     expect((await download(done.mesh_url)).bytes.subarray(0, 4).toString('latin1')).toBe('glTF');
-    expect(done.animation_library.map((a: { label: string }) => a.label)).toEqual([
-      'Idle',
-      'Walk',
-      'Run',
-      'Jump',
-      'Wave',
-      'Sit',
-    ]);
+    expect(done.animation_library.map((a: { label: string }) => a.label)).toEqual(LIBRARY_CLIPS);
 
     const joints = done.animation_joint_dict as Record<string, [number, number]>;
     expect(Object.keys(joints).sort()).toEqual([...JOINT_NAMES].sort());
