@@ -69,13 +69,12 @@ describe('retry', () => {
     const original = services.store.journal.get(job.operationId!)!;
     // A first retry that was sent and whose answer never came.
     const lost = retryOperationId(job, 1);
-    sentCreate(services.store, {
-      operationId: lost,
-      endpoint: original.endpoint,
-      params: original.params,
-      body: original.body,
-      now: Date.now(),
-    });
+    sentCreate(
+      services.store,
+      lost,
+      { endpoint: original.endpoint, params: original.params, body: original.body },
+      Date.now(),
+    );
     services.store.journal.markUnknown(lost, 'the connection was reset', Date.now());
     const size = journalSize();
     const error = await refusal(retryJob(services, job));

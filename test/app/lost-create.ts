@@ -9,12 +9,7 @@ export function dataDirWithLostCreate(more?: (store: Store) => void): string {
   const dataDir = tempDir();
   const store = openDatabase(databasePath(dataDir));
   const tenMinutesAgo = Date.now() - 10 * 60_000;
-  sentCreate(store, {
-    operationId: 'op_lost',
-    endpoint: 'createTextToImage',
-    body: { prompt: 'a lamp' },
-    now: tenMinutesAgo,
-  });
+  sentCreate(store, 'op_lost', { endpoint: 'createTextToImage', body: { prompt: 'a lamp' } }, tenMinutesAgo);
   more?.(store);
   store.close();
   return dataDir;

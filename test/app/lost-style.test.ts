@@ -11,12 +11,12 @@ describe('services after a crash while a style was sent', () => {
     const dataDir = tempDir();
     const store = openDatabase(databasePath(dataDir));
     const tenMinutesAgo = Date.now() - 10 * 60_000;
-    sentCreate(store, {
-      operationId: 'op_style',
-      endpoint: 'createStyle',
-      body: { zip_url: 'https://example.com/s.zip', description: 'ink' },
-      now: tenMinutesAgo,
-    });
+    sentCreate(
+      store,
+      'op_style',
+      { endpoint: 'createStyle', body: { zip_url: 'https://example.com/s.zip', description: 'ink' } },
+      tenMinutesAgo,
+    );
     store.close();
 
     const services = await createServices({ dataDir }, { engineSpeed: 100 });

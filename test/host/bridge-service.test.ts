@@ -200,12 +200,7 @@ describe('jobs', () => {
   it('does not send again a job whose answer was lost and that was cancelled: it is reconciled first (no double spend)', async () => {
     const store = bridge.services.store;
     const now = Date.now();
-    sentCreate(store, {
-      operationId: 'op_lost_bridge',
-      endpoint: 'createTextToImage',
-      body: { prompt: 'a lost lamp' },
-      now,
-    });
+    sentCreate(store, 'op_lost_bridge', { endpoint: 'createTextToImage', body: { prompt: 'a lost lamp' } }, now);
     store.journal.markUnknown('op_lost_bridge', 'the connection was reset', now);
     const job = store.jobs.insert({
       kind: 'text_to_image',

@@ -3,11 +3,13 @@
 import type { Store } from '../../main/store/database.ts';
 import type { JournalEntry, NewOperation } from '../../main/store/journal.ts';
 
-/** Begins `op` in the journal (params {} unless given) and marks it sent at its `now`: the entry as sent. */
+/** Begins the operation `operationId` of `request` (params {} unless given) and marks it sent, both at `now`. */
 export function sentCreate(
   store: Pick<Store, 'journal'>,
-  op: Omit<NewOperation, 'params' | 'operationId'> & { operationId: string; params?: NewOperation['params'] },
+  operationId: string,
+  request: Pick<NewOperation, 'endpoint' | 'body'> & Partial<Pick<NewOperation, 'params'>>,
+  now: number,
 ): JournalEntry {
-  store.journal.begin({ params: {}, ...op });
-  return store.journal.markSent(op.operationId, op.now);
+  store.journal.begin({ params: {}, ...request, operationId, now });
+  return store.journal.markSent(operationId, now);
 }
