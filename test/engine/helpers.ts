@@ -147,24 +147,31 @@ export function animationReady(engine: RunningLocalEngine, code: string, limitMs
   );
 }
 
-/** A low-poly image-to-3D session of the input `image` (inputUrl), created and followed until complete. */
-export async function completedImageTo3d(
+/** An image-to-3D session of the request `json`, created and followed until it ends (complete or failed). */
+export async function endedImageTo3d(
   engine: RunningLocalEngine,
-  image = 'a.png',
+  json: Record<string, unknown>,
 ): Promise<{ created: any; done: any }> {
-  const created = expectSuccess(
-    'createImageTo3d',
-    await call(engine, 'createImageTo3d', { json: { image_url: inputUrl(image), resolution: 'low_poly' } }),
-  );
+  const created = expectSuccess('createImageTo3d', await call(engine, 'createImageTo3d', { json }));
   const done = await pollUntil(
     async () =>
       expectSuccess(
         'getImageTo3d',
         await call(engine, 'getImageTo3d', { params: { session_code: created.session_code } }),
       ),
-    (s) => s.session_status === 'complete',
+    (s) => s.session_status === 'complete' || s.session_status === 'failed',
   );
   return { created, done };
+}
+
+/** A low-poly image-to-3D session of the input `image` (inputUrl), created and followed until complete. */
+export async function completedImageTo3d(
+  engine: RunningLocalEngine,
+  image = 'a.png',
+): Promise<{ created: any; done: any }> {
+  const ended = await endedImageTo3d(engine, { image_url: inputUrl(image), resolution: 'low_poly' });
+  expect(ended.done.session_status, JSON.stringify(ended.done)).toBe('complete');
+  return ended;
 }
 
 /** A text-to-image session of `json` (its prompt, maybe a style), created and followed until completed. */
