@@ -16,7 +16,7 @@ import {
   expectSuccess,
   PNG_SIGNATURE,
   pollUntil,
-  send,
+  uploadAnimationFile,
   useTestEngine,
 } from './helpers.ts';
 import { LIBRARY_CLIPS } from './library.ts';
@@ -24,11 +24,7 @@ import { validator } from '../gltf-validator.ts';
 
 const engine = useTestEngine({ animationFiles: 'glb' }); // the GLB's poses are checked here; FBX: animation-fbx.test.ts
 
-function upload(bytes: Uint8Array, name: string) {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)]), name);
-  return send(`${engine.url}/mesh-animation/upload`, { body: form });
-}
+const upload = (bytes: Uint8Array, name: string) => uploadAnimationFile(engine, bytes, name);
 const read = (code: string) => animationSession(engine, code);
 /** Reading a 2 MB FBX takes seconds of CPU on a loaded machine: a cap for a hung session, not a speed bar. */
 const finished = (code: string) => animationReady(engine, code, 180_000);

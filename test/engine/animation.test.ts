@@ -18,18 +18,16 @@ import {
   send,
   startTestEngine,
   type TestEngine,
+  uploadAnimationFile,
   useTestEngine,
 } from './helpers.ts';
 import { LIBRARY_CLIPS } from './library.ts';
 
 const engine = useTestEngine();
 
-function upload(target: TestEngine, bytes: Uint8Array, name = 'hero.fbx') {
-  const form = new FormData();
-  form.append('note', 'ignored');
-  form.append('file', new Blob([new Uint8Array(bytes)]), name);
-  return send(`${target.url}/mesh-animation/upload`, { body: form });
-}
+/** An upload with a text field the endpoint does not know, which it ignores. */
+const upload = (target: TestEngine, bytes: Uint8Array, name = 'hero.fbx') =>
+  uploadAnimationFile(target, bytes, name, { note: 'ignored' });
 const read = (code: string) => animationSession(engine, code);
 const finished = (code: string) => animationReady(engine, code);
 

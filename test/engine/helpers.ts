@@ -133,6 +133,19 @@ export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => b
   }
 }
 
+/** The mesh-animation upload of the file `bytes` named `name`, as a multipart form (with the text `fields` first). */
+export function uploadAnimationFile(
+  engine: RunningLocalEngine,
+  bytes: Uint8Array,
+  name: string,
+  fields: Record<string, string> = {},
+): Promise<Answer> {
+  const form = new FormData();
+  for (const [field, value] of Object.entries(fields)) form.append(field, value);
+  form.append('file', new Blob([new Uint8Array(bytes)]), name);
+  return send(`${engine.url}/mesh-animation/upload`, { body: form });
+}
+
 /** A mesh-animation session as getAnimation answers it. */
 export async function animationSession(engine: RunningLocalEngine, code: string): Promise<any> {
   return expectSuccess('getAnimation', await call(engine, 'getAnimation', { params: { session_code: code } }));
