@@ -2,15 +2,8 @@
 export type { Bounds, Vec3 } from './bounds.ts';
 export { detectProject, type Project } from './detect.ts';
 export { ExportError, type ExportErrorCode } from './errors.ts';
-export {
-  exportAsset,
-  planExport,
-  type ExportOptions,
-  type ExportPlan,
-  type ExportResult,
-  type SourceFile,
-  type WrittenFile,
-} from './export.ts';
+// All of export.ts: exportAsset and planExport, their options, plan, result and file types.
+export * from './export.ts';
 export { clipSourcesOf, exportJob, planJob } from './from-job.ts';
 export { manifestFileName, readManifest, type ExportSource, type Manifest } from './manifest.ts';
 export { MAX_NAME_LENGTH, styleName, uniqueName, type NameStyle } from './naming.ts';

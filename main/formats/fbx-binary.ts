@@ -60,6 +60,11 @@ export function node(name: string, props: Buffer[], children: FbxNode[] = []): F
   return { name, props, children };
 }
 
+/** An object's Properties70 record, holding its P entries (`property`, or P nodes of more values). */
+export function properties70(entries: FbxNode[]): FbxNode {
+  return node('Properties70', [], entries);
+}
+
 /** A Properties70 entry: P: "name", "type", "label", "", value. */
 export function property(name: string, type: string, label: string, value: Buffer): FbxNode {
   return node('P', [string(name), string(type), string(label), string(''), value]);

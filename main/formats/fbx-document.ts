@@ -8,6 +8,7 @@ import {
   int32,
   int64,
   node,
+  properties70,
   property,
   raw,
   string,
@@ -39,27 +40,23 @@ export function documentHead(creator: string, options: { originalUp?: boolean; s
       [],
       [
         node('Version', [int32(1000)]),
-        node(
-          'Properties70',
-          [],
-          [
-            property('UpAxis', 'int', 'Integer', int32(1)),
-            property('UpAxisSign', 'int', 'Integer', int32(1)),
-            property('FrontAxis', 'int', 'Integer', int32(2)),
-            property('FrontAxisSign', 'int', 'Integer', int32(1)),
-            property('CoordAxis', 'int', 'Integer', int32(0)),
-            property('CoordAxisSign', 'int', 'Integer', int32(1)),
-            ...(options.originalUp
-              ? [
-                  property('OriginalUpAxis', 'int', 'Integer', int32(1)),
-                  property('OriginalUpAxisSign', 'int', 'Integer', int32(1)),
-                ]
-              : []),
-            property('UnitScaleFactor', 'double', 'Number', float64(100)), // one unit = 100 cm
-            property('OriginalUnitScaleFactor', 'double', 'Number', float64(100)),
-            ...(options.settings ?? []),
-          ],
-        ),
+        properties70([
+          property('UpAxis', 'int', 'Integer', int32(1)),
+          property('UpAxisSign', 'int', 'Integer', int32(1)),
+          property('FrontAxis', 'int', 'Integer', int32(2)),
+          property('FrontAxisSign', 'int', 'Integer', int32(1)),
+          property('CoordAxis', 'int', 'Integer', int32(0)),
+          property('CoordAxisSign', 'int', 'Integer', int32(1)),
+          ...(options.originalUp
+            ? [
+                property('OriginalUpAxis', 'int', 'Integer', int32(1)),
+                property('OriginalUpAxisSign', 'int', 'Integer', int32(1)),
+              ]
+            : []),
+          property('UnitScaleFactor', 'double', 'Number', float64(100)), // one unit = 100 cm
+          property('OriginalUnitScaleFactor', 'double', 'Number', float64(100)),
+          ...(options.settings ?? []),
+        ]),
       ],
     ),
   ];
@@ -86,22 +83,18 @@ export function lambertMaterial(id: bigint, name: string, color: readonly number
       node('Version', [int32(102)]),
       node('ShadingModel', [string('lambert')]),
       node('MultiLayer', [int32(0)]),
-      node(
-        'Properties70',
-        [],
-        [
-          node('P', [
-            string('DiffuseColor'),
-            string('Color'),
-            string(''),
-            string('A'),
-            float64(color[0]!),
-            float64(color[1]!),
-            float64(color[2]!),
-          ]),
-          node('P', [string('DiffuseFactor'), string('Number'), string(''), string('A'), float64(1)]),
-        ],
-      ),
+      properties70([
+        node('P', [
+          string('DiffuseColor'),
+          string('Color'),
+          string(''),
+          string('A'),
+          float64(color[0]!),
+          float64(color[1]!),
+          float64(color[2]!),
+        ]),
+        node('P', [string('DiffuseFactor'), string('Number'), string(''), string('A'), float64(1)]),
+      ]),
     ],
   );
 }

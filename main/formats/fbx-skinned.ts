@@ -18,6 +18,7 @@ import {
   int64Array,
   layerElement,
   node,
+  properties70,
   property,
   string,
   type FbxNode,
@@ -125,7 +126,7 @@ export function writeSkinnedFbx(character: SkinnedCharacter, creator: string): B
       'Geometry',
       [int64(geometryId), string(`${character.name}\x00\x01Geometry`), string('Mesh')],
       [
-        node('Properties70', []),
+        properties70([]),
         node('GeometryVersion', [int32(124)]),
         node('Vertices', [float64Array(character.positions)]),
         node('PolygonVertexIndex', [int32Array(polygon)]),
@@ -147,10 +148,7 @@ export function writeSkinnedFbx(character: SkinnedCharacter, creator: string): B
       node(
         'NodeAttribute',
         [int64(attributeIds[i]!), string(`${b.name}\x00\x01NodeAttribute`), string('LimbNode')],
-        [
-          node('Properties70', [], [property('Size', 'double', 'Number', float64(1))]),
-          node('TypeFlags', [string('Skeleton')]),
-        ],
+        [properties70([property('Size', 'double', 'Number', float64(1))]), node('TypeFlags', [string('Skeleton')])],
       ),
     ]),
     node(
@@ -225,16 +223,12 @@ export function writeSkinnedFbx(character: SkinnedCharacter, creator: string): B
         'AnimationStack',
         [int64(stackId), string(`${take.name}\x00\x01AnimStack`), string('')],
         [
-          node(
-            'Properties70',
-            [],
-            [
-              property('LocalStart', 'KTime', 'Time', int64(0n)),
-              property('LocalStop', 'KTime', 'Time', int64(stop)),
-              property('ReferenceStart', 'KTime', 'Time', int64(0n)),
-              property('ReferenceStop', 'KTime', 'Time', int64(stop)),
-            ],
-          ),
+          properties70([
+            property('LocalStart', 'KTime', 'Time', int64(0n)),
+            property('LocalStop', 'KTime', 'Time', int64(stop)),
+            property('ReferenceStart', 'KTime', 'Time', int64(0n)),
+            property('ReferenceStop', 'KTime', 'Time', int64(stop)),
+          ]),
         ],
       ),
       // Named as its stack: Blender then names its actions `<armature>|<take>`.
@@ -257,9 +251,7 @@ export function writeSkinnedFbx(character: SkinnedCharacter, creator: string): B
             'AnimationCurveNode',
             [int64(curveNodeId), string(`${short}\x00\x01AnimCurveNode`), string('')],
             [
-              node(
-                'Properties70',
-                [],
+              properties70(
                 ['X', 'Y', 'Z'].map((axis, a) =>
                   node('P', [
                     string(`d|${axis}`),
@@ -350,18 +342,14 @@ function model(id: bigint, name: string, type: 'Mesh' | 'LimbNode', t: V3, r: Qu
     [int64(id), string(`${name}\x00\x01Model`), string(type)],
     [
       node('Version', [int32(232)]),
-      node(
-        'Properties70',
-        [],
-        [
-          property('RotationActive', 'bool', '', int32(1)),
-          property('InheritType', 'enum', '', int32(1)),
-          property('DefaultAttributeIndex', 'int', 'Integer', int32(0)),
-          vector('Lcl Translation', t),
-          vector('Lcl Rotation', euler),
-          vector('Lcl Scaling', [1, 1, 1]),
-        ],
-      ),
+      properties70([
+        property('RotationActive', 'bool', '', int32(1)),
+        property('InheritType', 'enum', '', int32(1)),
+        property('DefaultAttributeIndex', 'int', 'Integer', int32(0)),
+        vector('Lcl Translation', t),
+        vector('Lcl Rotation', euler),
+        vector('Lcl Scaling', [1, 1, 1]),
+      ]),
       node('Shading', [string('T')]),
       node('Culling', [string('CullingOff')]),
     ],

@@ -13,6 +13,7 @@ import {
   int64,
   layerElement,
   node,
+  properties70,
   raw,
   string,
   type FbxNode,
@@ -123,11 +124,9 @@ function textureNodes(texture: { png: Buffer; fileName: string }): FbxNode[] {
       [int64(VIDEO_ID), string('texture\x00\x01Video'), string('Clip')],
       [
         node('Type', [string('Clip')]),
-        node(
-          'Properties70',
-          [],
-          [node('P', [string('Path'), string('KString'), string('XRefUrl'), string(''), string(texture.fileName)])],
-        ),
+        properties70([
+          node('P', [string('Path'), string('KString'), string('XRefUrl'), string(''), string(texture.fileName)]),
+        ]),
         node('UseMipMap', [int32(0)]),
         node('Filename', [string(texture.fileName)]),
         node('RelativeFilename', [string(texture.fileName)]),

@@ -1,8 +1,7 @@
 // Table `cache_entries`: one row per output of a session in the download cache (main/cache/), keyed by
 // (session id, kind). The bytes live in a content-addressed blob that several rows may share.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { RecordNotFoundError } from './errors.ts';
-import { newId } from './sql.ts';
+import { newId, requireRow } from './sql.ts';
 
 export type CacheState = 'pending' | 'partial' | 'complete' | 'failed';
 
@@ -148,10 +147,7 @@ export class CacheRepository {
    * The hash of an earlier copy is kept only while the validator stays the same.
    */
   markStarted(id: string, response: { etag: string | null; size: number | null; bytesDone: number }): CacheEntry {
-    return found(
-      id,
-      this.#started.get({ id, etag: response.etag, size: response.size, bytes_done: response.bytesDone }),
-    );
+    return found(this.#started, { id, etag: response.etag, size: response.size, bytes_done: response.bytesDone });
   }
 
   /** Bytes of the partial download now synced to disk. */
@@ -163,22 +159,19 @@ export class CacheRepository {
     id: string,
     blob: { etag: string | null; size: number; sha256: string; blobPath: string; now: number },
   ): CacheEntry {
-    return found(
+    return found(this.#complete, {
       id,
-      this.#complete.get({
-        id,
-        etag: blob.etag,
-        size: blob.size,
-        sha256: blob.sha256,
-        blob_path: blob.blobPath,
-        now: blob.now,
-      }),
-    );
+      etag: blob.etag,
+      size: blob.size,
+      sha256: blob.sha256,
+      blob_path: blob.blobPath,
+      now: blob.now,
+    });
   }
 
   /** `bytesDone`: what a later attempt may resume from (0 when the partial file was discarded). */
   markFailed(id: string, error: string, bytesDone: number): CacheEntry {
-    return found(id, this.#failed.get({ id, error, bytes_done: bytesDone }));
+    return found(this.#failed, { id, error, bytes_done: bytesDone });
   }
 
   touch(id: string, now: number): void {
@@ -195,9 +188,9 @@ export class CacheRepository {
   }
 }
 
-function found(id: string, row: unknown): CacheEntry {
-  if (row === undefined) throw new RecordNotFoundError('cache_entries', id);
-  return toEntry(row);
+/** The record the statement answers for `params` (see requireRow). */
+function found(statement: StatementSync, params: Parameters<typeof requireRow>[2]): CacheEntry {
+  return toEntry(requireRow('cache_entries', statement, params));
 }
 
 function toEntry(row: unknown): CacheEntry {

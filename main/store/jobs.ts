@@ -5,7 +5,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Lifecycle, OlderStep, ResourceKind } from '../../shared/contract/lifecycle.ts';
 import { RecordNotFoundError } from './errors.ts';
-import { containsPattern, fromJsonColumn, newId, toJsonColumn } from './sql.ts';
+import { containsPattern, fromJsonColumn, newId, requireRow, toJsonColumn } from './sql.ts';
 
 /** The lifecycle, plus `submission_unknown`: the create request's answer was lost, so there is no remote id yet. */
 export type JobState = Lifecycle | 'submission_unknown';
@@ -312,7 +312,7 @@ export class JobsRepository {
 
   /** Like get, but a missing job is an error (RecordNotFoundError). */
   require(id: string): JobRecord {
-    return found(id, this.#get.get(id));
+    return found(this.#get, id);
   }
 
   /** The newest job for a remote id (several rows share one for the older flow's steps). */
@@ -352,12 +352,12 @@ export class JobsRepository {
 
   /** Sets the name shown in the library (null: back to the label). */
   rename(id: string, name: string | null, now: number): JobRecord {
-    return found(id, this.#rename.get({ id, name, now }));
+    return found(this.#rename, { id, name, now });
   }
 
   /** Deletes the row (the journal and cache entries that named it keep their rows, unlinked); the row as it was. */
   delete(id: string): JobRecord {
-    return found(id, this.#delete.get(id));
+    return found(this.#delete, id);
   }
 
   #prepared(key: string, sql: () => string): StatementSync {
@@ -419,26 +419,23 @@ export class JobsRepository {
    * `finishedAt` is set when the job becomes final, `unknownSince` is kept while the state stays unknown.
    */
   updateStatus(id: string, update: StatusUpdate): JobRecord {
-    return found(
+    return found(this.#updateStatus, {
       id,
-      this.#updateStatus.get({
-        id,
-        state: update.state,
-        raw_status: update.rawStatus,
-        percent: update.percent ?? null,
-        final: update.final ? 1 : 0,
-        keep_result: update.result === undefined ? 1 : 0,
-        result: toJsonColumn(update.result),
-        keep_error: update.error === undefined ? 1 : 0,
-        error: update.error ?? null,
-        now: update.now,
-      }),
-    );
+      state: update.state,
+      raw_status: update.rawStatus,
+      percent: update.percent ?? null,
+      final: update.final ? 1 : 0,
+      keep_result: update.result === undefined ? 1 : 0,
+      result: toJsonColumn(update.result),
+      keep_error: update.error === undefined ? 1 : 0,
+      error: update.error ?? null,
+      now: update.now,
+    });
   }
 
   /** Records a poll: the next poll time (null: none planned), `lastPolledAt` = now, one more poll counted. */
   schedule(id: string, nextPollAt: number | null, now: number): JobRecord {
-    return found(id, this.#schedule.get({ id, next_poll_at: nextPollAt, now }));
+    return found(this.#schedule, { id, next_poll_at: nextPollAt, now });
   }
 
   /**
@@ -459,7 +456,7 @@ export class JobsRepository {
   }
 
   markOutputsFetched(id: string): JobRecord {
-    return found(id, this.#markOutputsFetched.get(id));
+    return found(this.#markOutputsFetched, id);
   }
 }
 
@@ -474,9 +471,9 @@ function filterParams(filter: JobFilter) {
   };
 }
 
-function found(id: string, row: unknown): JobRecord {
-  if (row === undefined) throw new RecordNotFoundError('jobs', id);
-  return toRecord(row);
+/** The record the statement answers for `params` (see requireRow). */
+function found(statement: StatementSync, params: Parameters<typeof requireRow>[2]): JobRecord {
+  return toRecord(requireRow('jobs', statement, params));
 }
 
 function maybeRecord(row: unknown): JobRecord | undefined {

@@ -9,6 +9,7 @@ import { DEFAULT_TIMING, scaleTiming } from '../../main/jobs/schedule.ts';
 import type { JobRecord } from '../../main/store/jobs.ts';
 import { AppError } from '../../shared/errors.ts';
 import { rejection, tempDir } from '../helpers.ts';
+import { sentCreate } from '../store/sent-create.ts';
 import { dataDirWithLostCreate } from './lost-create.ts';
 
 let services: Services;
@@ -68,14 +69,12 @@ describe('retry', () => {
     const original = services.store.journal.get(job.operationId!)!;
     // A first retry that was sent and whose answer never came.
     const lost = retryOperationId(job, 1);
-    services.store.journal.begin({
-      operationId: lost,
-      endpoint: original.endpoint,
-      params: original.params,
-      body: original.body,
-      now: Date.now(),
-    });
-    services.store.journal.markSent(lost, Date.now());
+    sentCreate(
+      services.store,
+      lost,
+      { endpoint: original.endpoint, params: original.params, body: original.body },
+      Date.now(),
+    );
     services.store.journal.markUnknown(lost, 'the connection was reset', Date.now());
     const size = journalSize();
     const error = await refusal(retryJob(services, job));

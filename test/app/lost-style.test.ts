@@ -4,20 +4,19 @@ import { describe, expect, it } from 'vitest';
 import { createServices } from '../../main/app/services.ts';
 import { databasePath, openDatabase } from '../../main/store/database.ts';
 import { tempDir } from '../helpers.ts';
+import { sentCreate } from '../store/sent-create.ts';
 
 describe('services after a crash while a style was sent', () => {
   it('shows the lost style create as a style job whose submission is unknown', async () => {
     const dataDir = tempDir();
     const store = openDatabase(databasePath(dataDir));
     const tenMinutesAgo = Date.now() - 10 * 60_000;
-    store.journal.begin({
-      operationId: 'op_style',
-      endpoint: 'createStyle',
-      params: {},
-      body: { zip_url: 'https://example.com/s.zip', description: 'ink' },
-      now: tenMinutesAgo,
-    });
-    store.journal.markSent('op_style', tenMinutesAgo);
+    sentCreate(
+      store,
+      'op_style',
+      { endpoint: 'createStyle', body: { zip_url: 'https://example.com/s.zip', description: 'ink' } },
+      tenMinutesAgo,
+    );
     store.close();
 
     const services = await createServices({ dataDir }, { engineSpeed: 100 });

@@ -6,21 +6,17 @@
 // `asset-studio-blender` an older add-on used (planted here by "another user"), and it refuses to use its own
 // folder when that is open to others.
 // Skipped, saying so, only where `blender` is not on PATH (.ci/run installs it).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { NodeIO } from '@gltf-transform/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildBlenderAddon } from '../../scripts/build-blender-addon.ts';
 import { realFixture } from '../fixtures.ts';
 import { tempDir } from '../host/helpers.ts';
+import { HAS_BLENDER, runAddonScript, warnIfNoBlender } from './blender.ts';
 
-const HAS_BLENDER = spawnSync('sh', ['-c', 'command -v blender'], { encoding: 'utf8' }).status === 0;
-if (!HAS_BLENDER)
-  console.warn(
-    'test/blender/addon-offline.test.ts is skipped: `blender` is not on PATH (apt-get install blender python3-numpy; .ci/run does).',
-  );
+warnIfNoBlender('test/blender/addon-offline.test.ts');
 
 /** A cap for a hung Blender, not a speed bar: Blender starts slowly on a loaded 2-core machine. */
 const BLENDER_CAP_MS = 15 * 60_000;
@@ -47,25 +43,6 @@ function cli(args: string[]): any {
   return JSON.parse(run.stdout);
 }
 
-function runBlender(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(
-      'blender',
-      ['-b', '--factory-startup', '--python', join(import.meta.dirname, 'addon_offline.py'), '--', ...args],
-      { env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), BLENDER_CAP_MS);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolveRun({ code, output });
-    });
-  });
-}
-
 describe.skipIf(!HAS_BLENDER)('the Blender add-on with Asset Studio not running', () => {
   let job: any;
   let facts: any;
@@ -86,22 +63,10 @@ describe.skipIf(!HAS_BLENDER)('the Blender add-on with Asset Studio not running'
     chmodSync(openFolder, 0o755);
     writeFileSync(join(openFolder, 'planted.glb'), PLANTED);
 
-    const zip = buildBlenderAddon(join(data.path, 'dist'));
-    const factsPath = join(data.path, 'facts.json');
-    const env = {
-      ...process.env,
-      ASSET_STUDIO_DATA_DIR: dataDir,
-      BLENDER_USER_SCRIPTS: join(data.path, 'blender-scripts'),
-      BLENDER_USER_CONFIG: join(data.path, 'blender-config'),
-      TMPDIR: temp,
-    };
-    const run = await runBlender([factsPath, zip, job.id, otherTemp], env);
-    try {
-      facts = JSON.parse(readFileSync(factsPath, 'utf8'));
-    } catch {
-      throw new Error(`Blender wrote no facts (exit ${run.code}):\n${run.output.slice(-4000)}`);
-    }
-    if (facts.error) throw new Error(`in Blender: ${facts.error}\n${run.output.slice(-4000)}`);
+    ({ facts } = await runAddonScript('addon_offline.py', data.path, [job.id, otherTemp], {
+      capMs: BLENDER_CAP_MS,
+      env: { ASSET_STUDIO_DATA_DIR: dataDir, TMPDIR: temp },
+    }));
   }, BLENDER_CAP_MS + 300_000);
 
   afterAll(() => data.remove());

@@ -11,12 +11,13 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportJob, planJob, type JobExportDeps } from '../../main/export/from-job.ts';
 import type { ExportResult } from '../../main/export/export.ts';
-import { startWebHost, type RunningWebHost } from '../../main/host/web-host.ts';
+import type { RunningWebHost } from '../../main/host/web-host.ts';
 import type { JobRecord } from '../../main/store/jobs.ts';
 import { fbxBones } from '../../shared/fbx-bones.ts';
+import { LIBRARY_CLIPS } from '../engine/library.ts';
 import { realFixture } from '../fixtures.ts';
 import { tempDir } from '../host/helpers.ts';
-import { webHostClient } from '../host/web-host-client.ts';
+import { animatedHero, exportDeps, startTestHost, webHostClient } from '../host/web-host-client.ts';
 import { HAS_BLENDER, runBlenderScript, warnIfNoBlender } from './blender.ts';
 
 warnIfNoBlender('test/blender/animation-fbx.test.ts');
@@ -32,7 +33,7 @@ let host: RunningWebHost;
 let deps: JobExportDeps;
 let promptsJob: JobRecord;
 let sessionJob: JobRecord;
-const { call, succeeded, upload } = webHostClient(() => host);
+const client = webHostClient(() => host);
 
 /** A Unity project that has packages, but no glTF importer among them: it imports FBX only. */
 function unityProject(root: string): string {
@@ -97,27 +98,9 @@ let facts: Record<string, Facts> = {};
 
 beforeAll(async () => {
   if (!HAS_BLENDER) return;
-  host = await startWebHost({
-    dataDir: join(data.path, 'data'),
-    rendererDir: join(data.path, 'none'),
-    serviceOptions: { engineSpeed: 500, engineAnimationFiles: 'fbx' },
-    notice: () => undefined,
-  });
-  const uploaded = await upload(MALE);
-  const animation = await call('create', {
-    endpoint: 'uploadAnimationMesh',
-    file: { uploadId: uploaded.uploadId },
-    label: 'hero',
-  });
-  sessionJob = await succeeded(animation.job.id);
-  const prompts = await call('create', {
-    endpoint: 'submitTextAnimations',
-    body: { session_code: sessionJob.remoteId, texts: PROMPTS },
-    label: 'hero moves',
-  });
-  promptsJob = await succeeded(prompts.job.id);
-  const { cache, store, tracker, outputFormats } = host.bridge.services;
-  deps = { cache, store, refresh: (id: string) => tracker.refresh(id), formats: outputFormats };
+  host = await startTestHost(join(data.path, 'data'), { engineAnimationFiles: 'fbx' });
+  ({ session: sessionJob, prompts: promptsJob } = await animatedHero(client, PROMPTS));
+  deps = exportDeps(host);
   exports.unity = await exportJob(deps, promptsJob, {
     projectDir: unityProject(join(data.path, 'unity')),
     name: 'hero',
@@ -168,7 +151,7 @@ describe.skipIf(!HAS_BLENDER)(
       expect(plan.format).toBe('fbx');
       expect(plan.write.map((w) => w.name)).toEqual(['Hero2_Walk.fbx', 'Hero2_Wave.fbx']);
       expect(plan.note).toContain('One FBX per clip');
-      expect(exports.unitySession.clips!.written).toEqual(['Idle', 'Walk', 'Run', 'Jump', 'Wave', 'Sit']);
+      expect(exports.unitySession.clips!.written).toEqual(LIBRARY_CLIPS);
     });
 
     it('each FBX imports skinned, with the character’s bones and triangles, its prompt a named action that moves, at a person’s height', () => {

@@ -1,16 +1,15 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { NodeIO, getBounds, type Document } from '@gltf-transform/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildBlenderAddon } from '../../scripts/build-blender-addon.ts';
-import { startWebHost, type RunningWebHost } from '../../main/host/web-host.ts';
+import type { RunningWebHost } from '../../main/host/web-host.ts';
 import { readFbxCharacter } from '../../main/formats/fbx-read.ts';
 import { formatOfBytes } from '../../shared/file-format.ts';
+import { LIBRARY_CLIPS } from '../engine/library.ts';
 import { readFbxNodes } from '../export/fbx-nodes.ts';
-import { realFixture } from '../fixtures.ts';
 import { tempDir } from '../host/helpers.ts';
-import { webHostClient } from '../host/web-host-client.ts';
-import { HAS_BLENDER, runBlenderScript, warnIfNoBlender } from './blender.ts';
+import { sampleJobs, startTestHost, webHostClient } from '../host/web-host-client.ts';
+import { HAS_BLENDER, runAddonScript, warnIfNoBlender } from './blender.ts';
 
 warnIfNoBlender('test/blender/blender-import.test.ts');
 
@@ -22,9 +21,8 @@ const dataDir = join(data.path, 'data');
 let host: RunningWebHost;
 /** The prompts animated on the character (the engine's library also has Walk and Jump: other names, other case). */
 const PROMPTS = ['walk', 'jump'];
-/** The engine's animation library (README: Idle, Walk, Run, Jump, Wave, Sit). */
-const LIBRARY = ['Idle', 'Walk', 'Run', 'Jump', 'Wave', 'Sit'];
-const { call, finished: succeeded, upload } = webHostClient(() => host);
+const client = webHostClient(() => host);
+const { call, finished: succeeded } = client;
 
 /** The cached GLB of an output, read with glTF-Transform. */
 async function cachedGlb(sessionId: string, kind: string): Promise<Document> {
@@ -74,10 +72,6 @@ function triangles(doc: Document): number {
   return count;
 }
 
-function runBlender(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  return runBlenderScript('blender_import.py', args, { env, capMs: BLENDER_CAP_MS });
-}
-
 describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
   let modelJob: any;
   let animationJob: any;
@@ -87,59 +81,19 @@ describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
   let blenderOutput = '';
 
   beforeAll(async () => {
-    host = await startWebHost({
-      dataDir,
-      rendererDir: join(data.path, 'none'),
-      serviceOptions: { engineSpeed: 500 },
-      notice: () => undefined,
-    });
-    const image = `data:image/png;base64,${readFileSync(realFixture('images', 'chair.png')).toString('base64')}`;
-    const model = await call('create', {
-      endpoint: 'createImageTo3d',
-      body: { image_url: image, texture_model: 'baked' },
-      label: 'chair for blender',
-    });
-    const uploaded = await upload(realFixture('fbx', 'Male_Casual.fbx')); // rigged: the engine animates only a mesh with bones
-    const animation = await call('create', {
-      endpoint: 'uploadAnimationMesh',
-      file: { uploadId: uploaded.uploadId },
-      label: 'character to animate',
-    });
-    modelJob = await succeeded(model.job.id);
-    animationJob = await succeeded(animation.job.id);
-    const prompts = await call('create', {
-      endpoint: 'submitTextAnimations',
-      body: { session_code: animationJob.remoteId, texts: PROMPTS },
-      label: 'character moves',
-    });
-    promptsJob = await succeeded(prompts.job.id);
-    const retopology = await call('create', {
-      endpoint: 'createRetopology',
-      body: { type: 'retopology', input: { mesh: modelJob.result.mesh_url_glb, model: 'swift', quads: true } },
-    });
-    retopologyJob = await succeeded(retopology.job.id);
+    host = await startTestHost(dataDir);
+    // Followed to success only: their outputs are not fetched into the cache before the add-on asks for them.
+    const jobs = await sampleJobs(client, PROMPTS, client.finished);
+    ({ chair: modelJob, animation: animationJob, prompts: promptsJob, retopology: retopologyJob } = jobs);
 
-    const zip = buildBlenderAddon(join(data.path, 'dist'));
-    const factsPath = join(data.path, 'facts.json');
-    const env = {
-      ...process.env,
-      ASSET_STUDIO_DATA_DIR: dataDir,
-      BLENDER_USER_SCRIPTS: join(data.path, 'blender-scripts'),
-      BLENDER_USER_CONFIG: join(data.path, 'blender-config'),
-      TMPDIR: join(data.path),
-    };
     // The model job by its local id, the animation job by its session code: both are accepted.
-    const run = await runBlender(
-      [factsPath, zip, modelJob.id, animationJob.remoteId, retopologyJob.id, promptsJob.id],
-      env,
+    const run = await runAddonScript(
+      'blender_import.py',
+      data.path,
+      [modelJob.id, animationJob.remoteId, retopologyJob.id, promptsJob.id],
+      { capMs: BLENDER_CAP_MS, env: { ASSET_STUDIO_DATA_DIR: dataDir } },
     );
-    blenderOutput = run.output;
-    try {
-      facts = JSON.parse(readFileSync(factsPath, 'utf8'));
-    } catch {
-      throw new Error(`Blender wrote no facts (exit ${run.code}):\n${run.output.slice(-4000)}`);
-    }
-    if (facts.error) throw new Error(`in Blender: ${facts.error}\n${run.output.slice(-4000)}`);
+    ({ facts, output: blenderOutput } = run);
   }, BLENDER_CAP_MS + 300_000);
 
   afterAll(async () => {
@@ -207,7 +161,7 @@ describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
   it('imports the animation job with every clip as an action when asked (clips="ALL"), kept when the file is saved', async () => {
     // FBX as the service delivers it (the engine's default): the session's model holds the library's clips.
     const { clips, triangles: count } = await animatedFacts(await cachedBytes(animationJob.remoteId, 'animation'));
-    expect(clips).toEqual(LIBRARY);
+    expect(clips).toEqual(LIBRARY_CLIPS);
     const imported = facts.animation;
     expect(imported.result).toEqual(['FINISHED']);
     expect(imported.objects.filter((o: any) => o.type === 'ARMATURE')).toHaveLength(1);
@@ -224,7 +178,7 @@ describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
     expect(imported.objects.filter((o: any) => o.type === 'ARMATURE')).toHaveLength(1);
     for (const o of imported.objects) expect(o).toMatchObject({ job: promptsJob.id, session: animationJob.remoteId });
     for (const prompt of PROMPTS) expect(actionOf(imported.actions, prompt), imported.actions.join(', ')).toBe(true);
-    for (const clip of LIBRARY) expect(actionOf(imported.actions, clip), imported.actions.join(', ')).toBe(false);
+    for (const clip of LIBRARY_CLIPS) expect(actionOf(imported.actions, clip), imported.actions.join(', ')).toBe(false);
     expect(imported.actions).toHaveLength(PROMPTS.length);
     expect(imported.triangles).toBe(facts.animation.triangles);
     expect(imported.actions_kept).toBe(true);

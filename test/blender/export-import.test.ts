@@ -20,14 +20,14 @@ import { exportAsset, type ExportResult, type SourceFile } from '../../main/expo
 import { exportJob } from '../../main/export/from-job.ts';
 import { EXPORT_TARGETS, type ExportTarget } from '../../main/export/presets.ts';
 import type { Transforms } from '../../main/export/transform.ts';
-import { startWebHost, type RunningWebHost } from '../../main/host/web-host.ts';
+import type { RunningWebHost } from '../../main/host/web-host.ts';
 import type { JobRecord } from '../../main/store/jobs.ts';
 import { EXPORT_FORMATS, type ExportFormat } from '../../shared/export-options.ts';
 import { parseOutputKind } from '../../shared/output-kind.ts';
 import { realFixture } from '../fixtures.ts';
 import { tempDir } from '../host/helpers.ts';
-import { webHostClient } from '../host/web-host-client.ts';
-import { HAS_BLENDER, runBlenderScript, warnIfNoBlender } from './blender.ts';
+import { sampleJobs, startTestHost, webHostClient } from '../host/web-host-client.ts';
+import { HAS_BLENDER, privateBlenderEnv, runBlenderScript, warnIfNoBlender } from './blender.ts';
 
 warnIfNoBlender('test/blender/export-import.test.ts');
 
@@ -106,7 +106,7 @@ interface Expected {
 const data = tempDir('blender-export-import');
 const dataDir = join(data.path, 'data');
 let host: RunningWebHost;
-const { call, succeeded, upload } = webHostClient(() => host);
+const client = webHostClient(() => host);
 
 /** A copy named `name` of a job's cached output whose key passes `test` (the cache's blobs have no extension, which Blender's importers go by). */
 function cachedOutput(job: JobRecord, test: (kind: string) => boolean, name: string): string {
@@ -142,13 +142,10 @@ function makeProject(target: ExportTarget, root: string): string {
 }
 
 function runBlender(filesPath: string, factsPath: string): Promise<{ code: number | null; output: string }> {
-  const env = {
-    ...process.env,
-    BLENDER_USER_SCRIPTS: join(data.path, 'blender-scripts'),
-    BLENDER_USER_CONFIG: join(data.path, 'blender-config'),
-    TMPDIR: data.path,
-  };
-  return runBlenderScript('export_import.py', [filesPath, factsPath], { env, capMs: BLENDER_CAP_MS });
+  return runBlenderScript('export_import.py', [filesPath, factsPath], {
+    env: privateBlenderEnv(data.path),
+    capMs: BLENDER_CAP_MS,
+  });
 }
 
 async function gltfFacts(path: string): Promise<{ clips: string[]; bones: number; size: number[] }> {
@@ -181,36 +178,17 @@ const actionHas = (action: string, clip: string) => {
 
 /** The embedded engine's jobs, followed to success with their outputs cached: the chair, its animation's upload and prompts, its retopology. */
 async function createJobs(): Promise<Record<'chairJob' | 'animationJob' | 'promptsJob' | 'retopologyJob', JobRecord>> {
-  const image = `data:image/png;base64,${readFileSync(realFixture('images', 'chair.png')).toString('base64')}`;
-  const model = await call('create', {
-    endpoint: 'createImageTo3d',
-    body: { image_url: image, texture_model: 'baked' },
-    label: 'chair.png',
-  });
-  const uploaded = await upload(realFixture('fbx', 'Male_Casual.fbx')); // a rigged character, as the animation service needs
-  const animation = await call('create', {
-    endpoint: 'uploadAnimationMesh',
-    file: { uploadId: uploaded.uploadId },
-    label: 'hero to animate',
-  });
-  const chairJob = await succeeded(model.job.id);
-  const animationJob = await succeeded(animation.job.id);
-  const prompts = await call('create', {
-    endpoint: 'submitTextAnimations',
-    body: { session_code: animationJob.remoteId, texts: PROMPTS },
-    label: 'hero moves',
-  });
-  const retopology = await call('create', {
-    endpoint: 'createRetopology',
-    body: { type: 'retopology', input: { mesh: (chairJob.result as any).mesh_url_glb, model: 'swift', quads: true } },
-    label: 'chair retopology',
-  });
-  const promptsJob = await succeeded(prompts.job.id);
-  if (JSON.stringify(promptsJob.texts) !== JSON.stringify(PROMPTS))
+  const jobs = await sampleJobs(client, PROMPTS);
+  if (JSON.stringify(jobs.prompts.texts) !== JSON.stringify(PROMPTS))
     throw new Error(
-      `the engine animated ${JSON.stringify(promptsJob.texts)} of the prompts ${JSON.stringify(PROMPTS)}`,
+      `the engine animated ${JSON.stringify(jobs.prompts.texts)} of the prompts ${JSON.stringify(PROMPTS)}`,
     );
-  return { chairJob, animationJob, promptsJob, retopologyJob: await succeeded(retopology.job.id) };
+  return {
+    chairJob: jobs.chair,
+    animationJob: jobs.animation,
+    promptsJob: jobs.prompts,
+    retopologyJob: jobs.retopology,
+  };
 }
 
 /** The exports asked of every preset: each asset in its default format and each other one, also with transforms, and the animation with a choice of clips. */
@@ -261,14 +239,9 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
   let blender = { version: '', seconds: 0 };
 
   beforeAll(async () => {
-    host = await startWebHost({
-      dataDir,
-      rendererDir: join(data.path, 'none'),
-      // The animation asset here is the GLB path (clips gathered in one GLB, transforms baked into it); the
-      // service's FBX clips, the engine's default, are proven in animation-fbx.test.ts.
-      serviceOptions: { engineSpeed: 500, engineAnimationFiles: 'glb' },
-      notice: () => undefined,
-    });
+    // The animation asset here is the GLB path (clips gathered in one GLB, transforms baked into it); the
+    // service's FBX clips, the engine's default, are proven in animation-fbx.test.ts.
+    host = await startTestHost(dataDir, { engineAnimationFiles: 'glb' });
     const { chairJob, animationJob, promptsJob, retopologyJob } = await createJobs();
 
     // The sources, and what Blender must find in every export of each.

@@ -5,21 +5,16 @@ after each file (a crash still leaves the others); a file whose import or descri
 """
 
 import json
+import os
 import sys
 import time
 import traceback
 
 import bpy
 
-
-def numpy_compat():
-    """Blender 3.4's glTF importer uses numpy.bool, removed from NumPy 1.24 to 1.26: restore it as numpy.bool_."""
-    try:
-        import numpy
-    except ImportError:
-        return
-    if "bool" not in vars(numpy):  # not hasattr: NumPy 1.24 warns on every look-up of the old alias
-        numpy.bool = numpy.bool_
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "integrations", "blender"))
+from asset_studio.operators import numpy_compat  # noqa: E402  (the add-on's, for Blender 3.4's glTF importer)
 
 
 def run(describe_file):

@@ -39,18 +39,25 @@ def sha256_of(path):
         return hashlib.sha256(file.read()).hexdigest()
 
 
-class ReadingADataFolderOffline(unittest.TestCase):
+class WithATempFolder(unittest.TestCase):
+    """Tests sharing one temp folder (cls.tmp, named after `prefix`), made before them and removed after them."""
+
+    prefix = "as-offline-"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix=cls.prefix)
+        cls.addClassCleanup(shutil.rmtree, cls.tmp, ignore_errors=True)
+
+
+class ReadingADataFolderOffline(WithATempFolder):
     """A data folder the CLI made: one finished image-to-3D job with its outputs cached, no app running."""
 
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="as-offline-")
+        super().setUpClass()
         cls.made = os.path.join(cls.tmp, "made")
         cls.job = cli(cls.made, "--wait", "create-3d", os.path.join(FIXTURES, "images", "chair.png"))["job"]
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def setUp(self):
         self.data = tempfile.mkdtemp(dir=self.tmp)
@@ -135,19 +142,17 @@ class ReadingADataFolderOffline(unittest.TestCase):
         self.assertEqual(os.listdir(self.out), [])
 
 
-class AnAnimatedJobOffline(unittest.TestCase):
+class AnAnimatedJobOffline(WithATempFolder):
     """A character animated with a prompt by the CLI: its prompts' clips need the app to be gathered into one model."""
+
+    prefix = "as-offline-anim-"
 
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="as-offline-anim-")
+        super().setUpClass()
         cls.data = os.path.join(cls.tmp, "data")
         cls.session = cli(cls.data, "--wait", "upload", os.path.join(FIXTURES, "fbx", "Male_Casual.fbx"))["job"]
         cls.prompts = cli(cls.data, "--wait", "animate-text", cls.session["remoteId"], "walk")["job"]
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def test_the_prompts_default_asks_for_the_app_and_the_library_is_imported_from_the_cache(self):
         library = offline.open_library(self.data)

@@ -29,14 +29,11 @@ function cacheEntry(sessionId: string, jobId: string | null, kind: string, url: 
     });
 }
 
-const original = store.jobs.insert({
-  kind: 'image_to_3d',
-  label: 'chair.png',
-  remoteId: 'SESSION_A',
-  state: 'succeeded',
-  final: true,
-  now,
-});
+/** A finished image-to-3D job of the library. */
+const finishedModel = (label: string, remoteId: string) =>
+  store.jobs.insert({ kind: 'image_to_3d', label, remoteId, state: 'succeeded', final: true, now });
+
+const original = finishedModel('chair.png', 'SESSION_A');
 cacheEntry('SESSION_A', original.id, 'glb', `${GLB}?expires=1&sig=old`, true);
 
 function retopo(remoteId: string, mesh: unknown) {
@@ -80,14 +77,7 @@ describe('findOriginal', () => {
   });
 
   it('says the original is not fully downloaded, or not in the cache at all', () => {
-    const other = store.jobs.insert({
-      kind: 'image_to_3d',
-      label: 'robot.png',
-      remoteId: 'SESSION_B',
-      state: 'succeeded',
-      final: true,
-      now,
-    });
+    const other = finishedModel('robot.png', 'SESSION_B');
     cacheEntry('SESSION_B', other.id, 'glb', 'https://cdn.example.com/sessions/SESSION_B/mesh.glb?sig=x', false);
     const partial = findOriginal(store, retopo('V3_5', 'https://cdn.example.com/sessions/SESSION_B/mesh.glb?sig=y'));
     expect(partial.original).toBeNull();

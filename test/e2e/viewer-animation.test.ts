@@ -5,6 +5,7 @@
 // machine. Screenshots go to test-results/viewer/.
 import { describe, expect, it } from 'vitest';
 import { JOINT_NAMES } from '../../shared/joints.ts';
+import { LIBRARY_CLIPS } from '../engine/library.ts';
 import { realFixture } from '../fixtures.ts';
 import { canvasRgb, grey } from './canvas.ts';
 import { poll, textOf } from './harness.ts';
@@ -146,14 +147,7 @@ describe('viewer animation', () => {
         `${await page.locator('#anim-file').inputValue()} ${await page.locator('.animation-preview .viewer').getAttribute('data-state')}`,
       30_000,
     ).toBe('animation ready');
-    expect(await page.locator('#anim-clip option').allTextContents()).toEqual([
-      'Idle',
-      'Walk',
-      'Run',
-      'Jump',
-      'Wave',
-      'Sit',
-    ]);
+    expect(await page.locator('#anim-clip option').allTextContents()).toEqual(LIBRARY_CLIPS);
     // The animated FBX and the six library clips, each listed once its download is complete.
     await poll(() => page.locator('#anim-file option').count(), 30_000).toBe(7);
     // The same animated files are offered for offline review in #/viewer's list of downloaded models.

@@ -16,18 +16,15 @@ import {
   expectSuccess,
   PNG_SIGNATURE,
   pollUntil,
-  send,
+  uploadAnimationFile,
   useTestEngine,
 } from './helpers.ts';
+import { LIBRARY_CLIPS } from './library.ts';
 import { validator } from '../gltf-validator.ts';
 
 const engine = useTestEngine({ animationFiles: 'glb' }); // the GLB's poses are checked here; FBX: animation-fbx.test.ts
 
-function upload(bytes: Uint8Array, name: string) {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)]), name);
-  return send(`${engine.url}/mesh-animation/upload`, { body: form });
-}
+const upload = (bytes: Uint8Array, name: string) => uploadAnimationFile(engine, bytes, name);
 const read = (code: string) => animationSession(engine, code);
 /** Reading a 2 MB FBX takes seconds of CPU on a loaded machine: a cap for a hung session, not a speed bar. */
 const finished = (code: string) => animationReady(engine, code, 180_000);
@@ -137,15 +134,8 @@ describe.each(CHARACTERS)('an uploaded character: $file', ({ file, bones, triang
       expect(triangles(glb)).toBe(expectedTriangles);
     }
     const animated = await glbOf(session.animation_url);
-    expect(animated.gltf.animations!.map((a) => a.name)).toEqual(['Idle', 'Walk', 'Run', 'Jump', 'Wave', 'Sit']);
-    expect(session.animation_library.map((a: { label: string }) => a.label)).toEqual([
-      'Idle',
-      'Walk',
-      'Run',
-      'Jump',
-      'Wave',
-      'Sit',
-    ]);
+    expect(animated.gltf.animations!.map((a) => a.name)).toEqual(LIBRARY_CLIPS);
+    expect(session.animation_library.map((a: { label: string }) => a.label)).toEqual(LIBRARY_CLIPS);
     expect((await glbOf(session.mesh_url)).gltf.animations).toBeUndefined();
   });
 

@@ -25,7 +25,7 @@ import {
   download,
   expectSuccess,
   pollUntil,
-  send,
+  uploadAnimationFile,
   startTestEngine,
   type TestEngine,
 } from './helpers.ts';
@@ -37,12 +37,7 @@ let engine: TestEngine;
 let session: Record<string, any>;
 beforeAll(async () => {
   engine = await startTestEngine({ animationFiles: 'fbx' });
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(MALE)]), 'Male_Casual.fbx');
-  const uploaded = expectSuccess(
-    'uploadAnimationMesh',
-    await send(`${engine.url}/mesh-animation/upload`, { body: form }),
-  );
+  const uploaded = expectSuccess('uploadAnimationMesh', await uploadAnimationFile(engine, MALE, 'Male_Casual.fbx'));
   const code = uploaded.session_code as string;
   await animationReady(engine, code, 180_000);
   expectSuccess(

@@ -107,6 +107,17 @@ export interface ZipEntrySpec {
   stored?: boolean;
 }
 
+const uint16 = (value: number) => {
+  const bytes = Buffer.alloc(2);
+  bytes.writeUInt16LE(value);
+  return bytes;
+};
+const uint32 = (value: number) => {
+  const bytes = Buffer.alloc(4);
+  bytes.writeUInt32LE(value);
+  return bytes;
+};
+
 /** A zip archive of the given entries (deflated), with sizes as declared. */
 export function zipOf(entries: ZipEntrySpec[]): Buffer {
   const locals: Buffer[] = [];
@@ -117,24 +128,17 @@ export function zipOf(entries: ZipEntrySpec[]): Buffer {
     const packed = e.stored ? e.data : deflateRawSync(e.data);
     const size = e.declaredSize ?? e.data.length;
     const crc = crc32(e.data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(e.stored ? 0 : 8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(e.stored ? 0 : 8, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
+    // The fields both headers share, from "version needed" (2.0) to "extra field length" (0), as main/formats/zip.ts.
+    const common = Buffer.alloc(26);
+    common.writeUInt16LE(20, 0);
+    common.writeUInt16LE(e.stored ? 0 : 8, 4);
+    common.writeUInt32LE(crc, 10);
+    common.writeUInt32LE(packed.length, 14);
+    common.writeUInt32LE(size, 18);
+    common.writeUInt16LE(name.length, 22);
+    const local = Buffer.concat([uint32(0x04034b50), common]);
+    // Then "version made by" before them, and after them comment length, disk, attributes (zeros) and the offset.
+    const central = Buffer.concat([uint32(0x02014b50), uint16(20), common, Buffer.alloc(10), uint32(offset)]);
     locals.push(local, name, packed);
     centrals.push(central, name);
     offset += 30 + name.length + packed.length;

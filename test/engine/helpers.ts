@@ -135,6 +135,19 @@ export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => b
   }
 }
 
+/** The mesh-animation upload of the file `bytes` named `name`, as a multipart form (with the text `fields` first). */
+export function uploadAnimationFile(
+  engine: RunningLocalEngine,
+  bytes: Uint8Array,
+  name: string,
+  fields: Record<string, string> = {},
+): Promise<Answer> {
+  const form = new FormData();
+  for (const [field, value] of Object.entries(fields)) form.append(field, value);
+  form.append('file', new Blob([new Uint8Array(bytes)]), name);
+  return send(`${engine.url}/mesh-animation/upload`, { body: form });
+}
+
 /** A mesh-animation session as getAnimation answers it. */
 export async function animationSession(engine: RunningLocalEngine, code: string): Promise<any> {
   return expectSuccess('getAnimation', await call(engine, 'getAnimation', { params: { session_code: code } }));
@@ -149,24 +162,31 @@ export function animationReady(engine: RunningLocalEngine, code: string, limitMs
   );
 }
 
-/** A low-poly image-to-3D session of the input `image` (inputUrl), created and followed until complete. */
-export async function completedImageTo3d(
+/** An image-to-3D session of the request `json`, created and followed until it ends (complete or failed). */
+export async function endedImageTo3d(
   engine: RunningLocalEngine,
-  image = 'a.png',
+  json: Record<string, unknown>,
 ): Promise<{ created: any; done: any }> {
-  const created = expectSuccess(
-    'createImageTo3d',
-    await call(engine, 'createImageTo3d', { json: { image_url: inputUrl(image), resolution: 'low_poly' } }),
-  );
+  const created = expectSuccess('createImageTo3d', await call(engine, 'createImageTo3d', { json }));
   const done = await pollUntil(
     async () =>
       expectSuccess(
         'getImageTo3d',
         await call(engine, 'getImageTo3d', { params: { session_code: created.session_code } }),
       ),
-    (s) => s.session_status === 'complete',
+    (s) => s.session_status === 'complete' || s.session_status === 'failed',
   );
   return { created, done };
+}
+
+/** A low-poly image-to-3D session of the input `image` (inputUrl), created and followed until complete. */
+export async function completedImageTo3d(
+  engine: RunningLocalEngine,
+  image = 'a.png',
+): Promise<{ created: any; done: any }> {
+  const ended = await endedImageTo3d(engine, { image_url: inputUrl(image), resolution: 'low_poly' });
+  expect(ended.done.session_status, JSON.stringify(ended.done)).toBe('complete');
+  return ended;
 }
 
 /** A text-to-image session of `json` (its prompt, maybe a style), created and followed until completed. */

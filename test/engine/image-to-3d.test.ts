@@ -3,6 +3,7 @@ import { readGlbJson } from '../../main/engine/outputs/index.ts';
 import {
   call,
   download,
+  endedImageTo3d,
   expectSuccess,
   inputUrl,
   PNG_DATA_URI,
@@ -20,17 +21,7 @@ interface Gltf {
 
 const engine = useTestEngine();
 
-async function createAndFinish(json: Record<string, unknown>) {
-  const created = expectSuccess('createImageTo3d', await call(engine, 'createImageTo3d', { json }));
-  return pollUntil(
-    async () =>
-      expectSuccess(
-        'getImageTo3d',
-        await call(engine, 'getImageTo3d', { params: { session_code: created.session_code } }),
-      ),
-    (s) => s.session_status === 'complete' || s.session_status === 'failed',
-  );
-}
+const createAndFinish = async (json: Record<string, unknown>) => (await endedImageTo3d(engine, json)).done;
 
 describe('image-to-3D (current form)', () => {
   it('is created queued with every request field echoed', async () => {

@@ -10,7 +10,15 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { checkInput } from '../../main/engine/input-check.ts';
 import { encodePng } from '../../main/engine/outputs/index.ts';
 import { fbxBomb, gifBomb, glbWithTexture, pngBomb, zipOf } from './bombs.ts';
-import { call, expectSuccess, KEY, pollUntil, send, startTestEngine, type TestEngine } from './helpers.ts';
+import {
+  call,
+  expectSuccess,
+  KEY,
+  pollUntil,
+  startTestEngine,
+  type TestEngine,
+  uploadAnimationFile,
+} from './helpers.ts';
 
 const PNG = encodePng(8, 8, new Uint8Array(8 * 8 * 4).fill(120));
 const MiB = 2 ** 20;
@@ -81,11 +89,7 @@ async function stillServing(): Promise<void> {
   expect((await imageTo3d(dataUri('image/png', PNG))).session_status).toBe('complete');
 }
 
-function uploadAnimation(bytes: Buffer, name: string) {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)]), name);
-  return send(`${engine.url}/mesh-animation/upload`, { body: form });
-}
+const uploadAnimation = (bytes: Buffer, name: string) => uploadAnimationFile(engine, bytes, name);
 
 describe('decompression bombs sent to the engine (issue #26 item 6)', () => {
   it('a 35-byte GIF whose frame declares 30000×30000 fails its session at once, naming the limit', async () => {

@@ -38,6 +38,13 @@ async function get(url: string): Promise<{ status: number; body: any }> {
 }
 const session = async (e: TestEngine, code: string) => (await get(`${e.url}/image-to-3d-sessions/${code}`)).body.data;
 
+/** A create at the base address of `{ image_url: IMAGE, ...fields }`, as a public client sends it: answered 201. */
+async function createAtBase(fields: Record<string, unknown>): Promise<{ status: number; body: any }> {
+  const created = await post(`${engine.url}/image-to-3d-sessions`, { image_url: IMAGE, ...fields });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created;
+}
+
 /** A GLB the glTF validator finds no error in. */
 async function expectGlb(url: string): Promise<void> {
   const res = await fetch(url);
@@ -127,8 +134,7 @@ describe('/v3 outputs', () => {
 
 describe('the older flow at the base address', () => {
   it('SDK 0.1.3: generate_preview_mesh gives training_preview at once, then preview_done and the preview meshes', async () => {
-    const created = await post(`${engine.url}/image-to-3d-sessions`, {
-      image_url: IMAGE,
+    const created = await createAtBase({
       generate_preview_mesh: true,
       creativity: 'lowest',
       refine_speed: 'fast',
@@ -139,7 +145,6 @@ describe('the older flow at the base address', () => {
       manual_segmentation: false,
       pivot_point: [0, 0, 0],
     });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.data).toMatchObject({ status: 'training_preview', _id: expect.any(String) });
     const code: string = created.body.data.session_code;
     const seen = new Set<string>();
@@ -160,8 +165,7 @@ describe('the older flow at the base address', () => {
   });
 
   it('SDK 0.0.2: spin first (spin_generate_processing), a preview of spins[0], training_preview until preview_done', async () => {
-    const created = await post(`${engine.url}/image-to-3d-sessions`, {
-      image_url: IMAGE,
+    const created = await createAtBase({
       preview_mesh: 'turbo',
       generate_preview_mesh: false,
       pixel_alignment: 'highest',
@@ -174,7 +178,6 @@ describe('the older flow at the base address', () => {
       manual_segmentation: false,
       scaled_bbox: [1, 1, 1],
     });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.data.status).toBe('spin_generate_processing');
     const code: string = created.body.data.session_code;
     const spun = await pollUntil(
@@ -197,8 +200,7 @@ describe('the older flow at the base address', () => {
   });
 
   it('a public page: preview_mesh, refine_speed, creativity… and it waits for preview_done (no preview asked)', async () => {
-    const created = await post(`${engine.url}/image-to-3d-sessions`, {
-      image_url: IMAGE,
+    const created = await createAtBase({
       refine_speed: 'slow',
       preview_mesh: 'fast_sculpt',
       texture_resolution: 2048,
@@ -206,7 +208,6 @@ describe('the older flow at the base address', () => {
       resolution: 'high_poly',
       creativity: 'highest',
     });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
     // The docs' names: spin_generate_processing from creation, training_preview while the preview is made.
     expect(created.body).toMatchObject({ statusCode: 201, data: { status: 'spin_generate_processing' } });
     const done = await pollUntil(
@@ -219,8 +220,7 @@ describe('the older flow at the base address', () => {
   });
 
   it("the docs' sculpt session with auto_refine and no texture: refined by itself, training_refine then refine_done", async () => {
-    const created = await post(`${engine.url}/image-to-3d-sessions`, {
-      image_url: IMAGE,
+    const created = await createAtBase({
       preview_mesh: 'fast_sculpt',
       generate_texture: false,
       auto_refine: true,
@@ -229,7 +229,6 @@ describe('the older flow at the base address', () => {
       refine_speed: 'slow',
       texture_resolution: 512,
     });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
     const seen = new Set<string>([created.body.data.status]);
     const done = await pollUntil(
       async () => {
@@ -308,12 +307,10 @@ describe('the older flow at the base address', () => {
   });
 
   it('a base create with auto_gen_3d or model_version answers the older form; one without stays current', async () => {
-    const older = await post(`${engine.url}/image-to-3d-sessions`, {
-      image_url: IMAGE,
+    const older = await createAtBase({
       auto_gen_3d: true,
       model_version: 1.1,
     });
-    expect(older.status, JSON.stringify(older.body)).toBe(201);
     expect(older.body.data).toMatchObject({ model_version: '1.1', inference: [], status: 'spin_generate_processing' });
     expect(older.body.data.session_status).toBeUndefined();
     const done = await pollUntil(
@@ -387,14 +384,12 @@ describe('preview and refine while one is being made', () => {
 
 describe('values public clients send', () => {
   it('SDK 0.1.8 current create: manual_segmentation and pivot_point (used: the bottom centre at the origin)', async () => {
-    const created = await post(`${engine.url}/image-to-3d-sessions`, {
-      image_url: IMAGE,
+    const created = await createAtBase({
       manual_segmentation: false,
       pivot_point: [0, -0.5, 0],
       geometry_model: 'base',
       texture_model: 'none',
     });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.data).toMatchObject({ session_status: 'queued', pivot_point: [0, -0.5, 0] });
     const done = await pollUntil(
       () => session(engine, created.body.data.session_code),

@@ -9,12 +9,11 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clipSourcesOf, exportJob, planJob, type JobExportDeps } from '../../main/export/from-job.ts';
 import { readManifest } from '../../main/export/manifest.ts';
-import { startWebHost, type RunningWebHost } from '../../main/host/web-host.ts';
+import type { RunningWebHost } from '../../main/host/web-host.ts';
 import type { JobRecord } from '../../main/store/jobs.ts';
 import { parseOutputKind } from '../../shared/output-kind.ts';
-import { realFixture } from '../fixtures.ts';
 import { tempDir as hostTempDir } from '../host/helpers.ts';
-import { webHostClient } from '../host/web-host-client.ts';
+import { exportDeps, sampleJobs, startTestHost, webHostClient } from '../host/web-host-client.ts';
 import { child, expectTexturedFbx } from './fbx-nodes.ts';
 import { makeProject, readGlb, tempDir, validatorErrors, withGltfast } from './helpers.ts';
 
@@ -22,44 +21,13 @@ const PROMPTS = ['wave with both hands', 'spin on the spot'];
 const data = hostTempDir('export-jobs');
 let host: RunningWebHost;
 let deps: JobExportDeps;
-const { call, succeeded, upload } = webHostClient(() => host);
-const jobs: Record<'chair' | 'animation' | 'prompts' | 'retopology', JobRecord> = {} as never;
+const client = webHostClient(() => host);
+let jobs: Record<'chair' | 'animation' | 'prompts' | 'retopology', JobRecord>;
 
 beforeAll(async () => {
-  host = await startWebHost({
-    dataDir: join(data.path, 'data'),
-    rendererDir: join(data.path, 'none'),
-    serviceOptions: { engineSpeed: 500 },
-    notice: () => undefined,
-  });
-  const image = `data:image/png;base64,${readFileSync(realFixture('images', 'chair.png')).toString('base64')}`;
-  const chair = await call('create', {
-    endpoint: 'createImageTo3d',
-    body: { image_url: image, texture_model: 'baked' },
-    label: 'chair.png',
-  });
-  const uploaded = await upload(realFixture('fbx', 'Male_Casual.fbx'));
-  const animation = await call('create', {
-    endpoint: 'uploadAnimationMesh',
-    file: { uploadId: uploaded.uploadId },
-    label: 'hero to animate',
-  });
-  jobs.chair = await succeeded(chair.job.id);
-  jobs.animation = await succeeded(animation.job.id);
-  const prompts = await call('create', {
-    endpoint: 'submitTextAnimations',
-    body: { session_code: jobs.animation.remoteId, texts: PROMPTS },
-    label: 'hero moves',
-  });
-  const retopology = await call('create', {
-    endpoint: 'createRetopology',
-    body: { type: 'retopology', input: { mesh: (jobs.chair.result as any).mesh_url_glb, model: 'swift', quads: true } },
-    label: 'chair retopology',
-  });
-  jobs.prompts = await succeeded(prompts.job.id);
-  jobs.retopology = await succeeded(retopology.job.id);
-  const { cache, store, tracker, outputFormats } = host.bridge.services;
-  deps = { cache, store, refresh: (id: string) => tracker.refresh(id), formats: outputFormats };
+  host = await startTestHost(join(data.path, 'data'));
+  jobs = await sampleJobs(client, PROMPTS);
+  deps = exportDeps(host);
 }, 900_000);
 
 afterAll(async () => {

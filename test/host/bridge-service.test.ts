@@ -8,6 +8,7 @@ import type { RunningLocalEngine } from '../../main/engine/engine.ts';
 import type { BridgeService } from '../../main/host/bridge-service.ts';
 import { BridgeFailure } from '../../main/host/errors.ts';
 import { realFixture } from '../fixtures.ts';
+import { sentCreate } from '../store/sent-create.ts';
 import { recordEvents, tempDir, until } from './helpers.ts';
 import { fakeEncryptor, openTestBridge } from './bridge.ts';
 
@@ -199,14 +200,7 @@ describe('jobs', () => {
   it('does not send again a job whose answer was lost and that was cancelled: it is reconciled first (no double spend)', async () => {
     const store = bridge.services.store;
     const now = Date.now();
-    store.journal.begin({
-      operationId: 'op_lost_bridge',
-      endpoint: 'createTextToImage',
-      params: {},
-      body: { prompt: 'a lost lamp' },
-      now,
-    });
-    store.journal.markSent('op_lost_bridge', now);
+    sentCreate(store, 'op_lost_bridge', { endpoint: 'createTextToImage', body: { prompt: 'a lost lamp' } }, now);
     store.journal.markUnknown('op_lost_bridge', 'the connection was reset', now);
     const job = store.jobs.insert({
       kind: 'text_to_image',

@@ -6,11 +6,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CACHE_MARKER } from '../../main/cache/folder.ts';
-import { startWebHost, type RunningWebHost } from '../../main/host/web-host.ts';
+import type { RunningWebHost } from '../../main/host/web-host.ts';
 import type { CacheEntry } from '../../main/store/cache-entries.ts';
 import { WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
 import { runCli, cleanEnv } from '../cli/run-cli.ts';
-import { raw, tempDir } from './helpers.ts';
+import { callCommand, raw, tempDir } from './helpers.ts';
+import { startTestHost } from './web-host-client.ts';
 
 const CHAIR = new URL('../../../shared/fixtures/real/images/chair.png', import.meta.url).pathname;
 const data = tempDir('cache-move');
@@ -36,12 +37,7 @@ async function createAndFinish(label: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  host = await startWebHost({
-    dataDir,
-    rendererDir: join(data.path, 'none'),
-    serviceOptions: { engineSpeed: 500 },
-    notice: () => undefined,
-  });
+  host = await startTestHost(dataDir);
   await createAndFinish('chair');
 }, 90_000);
 
@@ -57,16 +53,7 @@ function complete(): CacheEntry[] {
 }
 
 function updateCacheDir(dir: string) {
-  return raw(host.port, {
-    method: 'POST',
-    path: '/api/call/settings.update',
-    headers: {
-      host: `127.0.0.1:${host.port}`,
-      authorization: `Bearer ${host.token}`,
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({ cache: { dir } }),
-  });
+  return callCommand(host, 'settings.update', { cache: { dir } });
 }
 
 /** Every complete entry: its bytes read through the cache (their SHA-256 as recorded), and served by the host. */

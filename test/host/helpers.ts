@@ -45,6 +45,24 @@ export function raw(
   });
 }
 
+/** A bridge command posted to a web host's /api/call with its token, as the app's pages send it (the raw answer). */
+export function callCommand(
+  host: { port: number; token: string },
+  command: string,
+  input: unknown,
+): Promise<RawResponse> {
+  return raw(host.port, {
+    method: 'POST',
+    path: `/api/call/${command}`,
+    headers: {
+      host: `127.0.0.1:${host.port}`,
+      authorization: `Bearer ${host.token}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify(input),
+  });
+}
+
 /** Every event of a bridge, in order. */
 export function recordEvents(bridge: BridgeService): {
   events: { event: EventName; payload: unknown }[];

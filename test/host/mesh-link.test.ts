@@ -5,9 +5,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
-import { startWebHost, type RunningWebHost } from '../../main/host/web-host.ts';
+import type { RunningWebHost } from '../../main/host/web-host.ts';
 import { realFixture } from '../fixtures.ts';
 import { raw, tempDir } from './helpers.ts';
+import { startTestHost } from './web-host-client.ts';
 
 const data = tempDir('mesh-link');
 afterAll(() => data.remove());
@@ -21,14 +22,7 @@ async function withHost(
     call: (command: string, input: unknown) => Promise<{ status: number; body: any }>,
   ) => Promise<void>,
 ) {
-  const host = await startWebHost({
-    dataDir: join(data.path, name),
-    rendererDir: join(data.path, 'none'),
-    port: 0,
-    serviceOptions: { engineSpeed: 500 },
-    notice: () => undefined,
-    ...(env && { connectionSources: { env } }),
-  });
+  const host = await startTestHost(join(data.path, name), {}, { port: 0, ...(env && { connectionSources: { env } }) });
   const headers = { host: `127.0.0.1:${host.port}`, authorization: `Bearer ${host.token}` };
   const call = async (command: string, input: unknown) => {
     const r = await raw(host.port, {

@@ -6,7 +6,7 @@ import { COMMANDS, EVENTS } from '../../shared/bridge/contract.ts';
 import { WEB_PROTOCOL, type EventMessage, type UploadAnswer } from '../../shared/bridge/web-protocol.ts';
 import { startWebHost, type RunningWebHost } from '../../main/host/web-host.ts';
 import { realFixture } from '../fixtures.ts';
-import { raw, tempDir, until } from './helpers.ts';
+import { callCommand, raw, tempDir, until } from './helpers.ts';
 
 const data = tempDir('web-host');
 const renderer = join(data.path, 'renderer');
@@ -397,17 +397,7 @@ describe('the data folder (web host)', () => {
 
   it('the cache folder setting never takes a folder with other files: it uses a subfolder, and refuses a file', async () => {
     const host = await start(join(data.path, 'cache-setting'));
-    const post = (input: unknown) =>
-      raw(host.port, {
-        method: 'POST',
-        path: '/api/call/settings.update',
-        headers: {
-          host: `127.0.0.1:${host.port}`,
-          authorization: `Bearer ${host.token}`,
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify(input),
-      });
+    const post = (input: unknown) => callCommand(host, 'settings.update', input);
     try {
       const projects = join(data.path, 'Projects');
       mkdirSync(join(projects, 'tmp'), { recursive: true });

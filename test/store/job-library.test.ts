@@ -58,6 +58,9 @@ describe('the library entries', () => {
   });
 
   const done = { state: 'succeeded' as const, rawStatus: 'completed', final: true, nextPollAt: null };
+  /** A finished image-to-3D job beside the entry a test groups. */
+  const finishedChair = () =>
+    store.jobs.insert({ kind: 'image_to_3d', label: 'chair.png', remoteId: 'SESSION_c', ...done, now: 15 });
 
   it('renames (search finds the new name and the label) and renames back to the label with null', () => {
     const job = store.jobs.insert({ kind: 'text_to_image', label: 'a red barrel', remoteId: 't1', ...done, now: 1 });
@@ -110,13 +113,7 @@ describe('the library entries', () => {
       rawStatus: 'refining',
       now: 30,
     });
-    const other = store.jobs.insert({
-      kind: 'image_to_3d',
-      label: 'chair.png',
-      remoteId: 'SESSION_c',
-      ...done,
-      now: 15,
-    });
+    const other = finishedChair();
 
     expect(store.jobs.list().length).toBe(4);
     expect(store.jobs.list({ group: true }).map((j) => j.id)).toEqual([other.id, first.id]);
@@ -148,13 +145,7 @@ describe('the library entries', () => {
       rawStatus: 'processing',
       now: 20,
     });
-    const other = store.jobs.insert({
-      kind: 'image_to_3d',
-      label: 'chair.png',
-      remoteId: 'SESSION_c',
-      ...done,
-      now: 15,
-    });
+    const other = finishedChair();
     // A session's prompts asked here of an upload made elsewhere: their own entry (nothing to join).
     const alone = store.jobs.insert({
       kind: 'animation_prompt',

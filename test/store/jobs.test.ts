@@ -95,20 +95,11 @@ describe('jobs.insert / get', () => {
 
 describe('jobs queries', () => {
   it('findByRemoteId picks the newest match, narrowed by kind and step', () => {
-    const spin = store.jobs.insert({
-      kind: 'image_to_3d_older',
-      label: 'lamp',
-      remoteId: 'old1',
-      step: 'spin',
-      now: 1,
-    });
-    const preview = store.jobs.insert({
-      kind: 'image_to_3d_older',
-      label: 'lamp',
-      remoteId: 'old1',
-      step: 'preview',
-      now: 2,
-    });
+    // Two steps of one older-flow session: one remote id.
+    const olderStep = (step: 'spin' | 'preview', now: number) =>
+      store.jobs.insert({ kind: 'image_to_3d_older', label: 'lamp', remoteId: 'old1', step, now });
+    const spin = olderStep('spin', 1);
+    const preview = olderStep('preview', 2);
     expect(store.jobs.findByRemoteId('old1')?.id).toBe(preview.id);
     expect(store.jobs.findByRemoteId('old1', 'image_to_3d_older', 'spin')?.id).toBe(spin.id);
     expect(store.jobs.findByRemoteId('old1', 'mesh_availability')).toBeUndefined();

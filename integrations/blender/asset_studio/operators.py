@@ -16,8 +16,11 @@ from . import library, link
 FOLLOW_SECONDS = 3.0
 
 
-def _numpy_compat():
-    """Blender 3.4's glTF importer uses numpy.bool, removed from NumPy 1.24 to 1.26: restore it as numpy.bool_."""
+def numpy_compat():
+    """Blender 3.4's glTF importer uses numpy.bool, removed from NumPy 1.24 to 1.26: restore it as numpy.bool_.
+
+    Also called by the test scripts that import files into Blender (test/blender/facts_run.py).
+    """
     try:
         import numpy
     except ImportError:
@@ -84,7 +87,7 @@ def import_model(context, path, fmt):
     for obj in context.selected_objects:
         obj.select_set(False)
     if fmt == "glb":
-        _numpy_compat()
+        numpy_compat()
         # The importer converts glTF's Y-up to Blender's Z-up and keeps metres; each animation becomes an action.
         result = bpy.ops.import_scene.gltf(filepath=path)
     elif fmt == "fbx":

@@ -107,8 +107,8 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
   }
 
   /** A failed session fails its texts that were queued or still running when it ended. */
-  function finishSession(rec: AnimationRecord, step: StepName, endedAt: number): void {
-    finishSessionOutputs(rec, step, endedAt, s.animationFiles);
+  function finishSession(rec: AnimationRecord, _step: StepName, endedAt: number): void {
+    finishSessionOutputs(rec, endedAt, s.animationFiles);
     if (rec.status !== 'init_failed') return;
     for (const p of rec.prompts) {
       if (p.status === 'text_queued' || (p.step && s.clock.end(p.step) > endedAt)) {
@@ -138,7 +138,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
           changed;
         return rec.prompts.reduce(
           (any, p) =>
-            settle(p, s.clock, now, (prompt, step, at) => finishPrompt(rec, prompt, step, at, s.animationFiles)) || any,
+            settle(p, s.clock, now, (prompt, _step, at) => finishPrompt(rec, prompt, at, s.animationFiles)) || any,
           changed,
         );
       },
@@ -408,12 +408,7 @@ function characterFile(format: 'glb' | 'fbx', character: string, clips: string[]
   return { type: format === 'fbx' ? ('character-fbx' as const) : ('character-glb' as const), character, clips };
 }
 
-function finishSessionOutputs(
-  rec: AnimationRecord,
-  _step: StepName,
-  endedAt: number,
-  format: 'glb' | 'fbx' = 'glb',
-): void {
+function finishSessionOutputs(rec: AnimationRecord, endedAt: number, format: 'glb' | 'fbx' = 'glb'): void {
   rec.updated_at = iso(endedAt);
   if (rec.fails) {
     rec.status = 'init_failed';
@@ -486,7 +481,6 @@ function failOnInput(rec: AnimationRecord, message: string, at: number): void {
 function finishPrompt(
   rec: AnimationRecord,
   prompt: PromptRecord,
-  _step: StepName,
   endedAt: number,
   format: 'glb' | 'fbx' = 'glb',
 ): void {
