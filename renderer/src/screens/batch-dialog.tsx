@@ -3,14 +3,14 @@
 // animation prompts of the meshes, the total cost with the balance after, and one Submit. Cancel (or
 // Escape) sends nothing.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { GEOMETRY_MODELS, RESOLUTIONS, TEXTURE_MODELS, TOPOLOGIES } from '../../../shared/contract/image-to-3d.ts';
 import { offeredFiles, startBatch, type OfferedFile } from '../batch.ts';
 import { droppedKind, REFUSED_BY_NAME, type DroppedKind } from '../dropped-kind.ts';
 import { CostLine } from '../components/cost-line.tsx';
 import { TableHead } from '../components/ui.tsx';
 import { useQuote } from '../credits.ts';
 import { formatBytes } from '../util.ts';
-import { SelectField, TextField } from './create/inputs.tsx';
+import { ImageTo3dSettingsFields, useImageTo3dSettings } from './create/image-to-3d-settings.tsx';
+import { TextField } from './create/inputs.tsx';
 
 const KIND_TEXT: Record<DroppedKind, string> = {
   image: 'Picture → image to 3D',
@@ -20,10 +20,7 @@ const KIND_TEXT: Record<DroppedKind, string> = {
 
 export function BatchDialog({ files }: { files: readonly OfferedFile[] }) {
   const ref = useRef<HTMLDialogElement>(null);
-  const [geometry, setGeometry] = useState<(typeof GEOMETRY_MODELS)[number]>('base');
-  const [texture, setTexture] = useState<(typeof TEXTURE_MODELS)[number]>('none');
-  const [topology, setTopology] = useState<(typeof TOPOLOGIES)[number]>('tris');
-  const [resolution, setResolution] = useState<(typeof RESOLUTIONS)[number]>('high_poly');
+  const [settings, set] = useImageTo3dSettings();
   const [prompts, setPrompts] = useState('');
   const kinds = files.map(droppedKind);
   const images = kinds.filter((k) => k === 'image').length;
@@ -50,7 +47,7 @@ export function BatchDialog({ files }: { files: readonly OfferedFile[] }) {
     close();
     location.hash = '#/queue';
     void startBatch(files, {
-      ...(images > 0 && { imageOptions: { geometry_model: geometry, texture_model: texture, topology, resolution } }),
+      ...(images > 0 && { imageOptions: settings }),
       ...(meshes > 0 && texts.length > 0 && { animationTexts: texts }),
     });
   };
@@ -108,38 +105,7 @@ export function BatchDialog({ files }: { files: readonly OfferedFile[] }) {
               Image to 3D settings ({images} picture{images === 1 ? '' : 's'})
             </legend>
             <div class="grid-4">
-              <SelectField
-                id="batch-geometry"
-                label="Geometry model"
-                value={geometry}
-                options={GEOMETRY_MODELS}
-                defaultValue="base"
-                onChange={setGeometry}
-              />
-              <SelectField
-                id="batch-texture"
-                label="Texture model"
-                value={texture}
-                options={TEXTURE_MODELS}
-                defaultValue="none"
-                onChange={setTexture}
-              />
-              <SelectField
-                id="batch-topology"
-                label="Topology"
-                value={topology}
-                options={TOPOLOGIES}
-                defaultValue="tris"
-                onChange={setTopology}
-              />
-              <SelectField
-                id="batch-resolution"
-                label="Resolution"
-                value={resolution}
-                options={RESOLUTIONS}
-                defaultValue="high_poly"
-                onChange={setResolution}
-              />
+              <ImageTo3dSettingsFields idPrefix="batch" value={settings} onChange={set} hints={false} />
             </div>
           </fieldset>
         )}

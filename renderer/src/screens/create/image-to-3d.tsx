@@ -1,19 +1,13 @@
 // Image to 3D in one step (POST /image-to-3d-sessions) with every option and its default.
 import { useState } from 'preact/hooks';
-import {
-  GEOMETRY_MODELS,
-  RESOLUTIONS,
-  TEXTURE_MODELS,
-  TOPOLOGIES,
-  createImageTo3dRequest,
-} from '../../../../shared/contract/image-to-3d.ts';
+import { createImageTo3dRequest } from '../../../../shared/contract/image-to-3d.ts';
+import { ImageTo3dSettingsFields, useImageTo3dSettings } from './image-to-3d-settings.tsx';
 import { takeHandOff } from '../../next-step.ts';
 import { SmallPictureWarning, usePictureSize } from './picture-size.tsx';
 import { CreatedJob, FormFooter, num, useCreateForm, FormShell } from './form.tsx';
 import {
   CheckboxField,
   ImageSourceInput,
-  SelectField,
   Vec3Input,
   emptyImage,
   imageOf,
@@ -28,21 +22,15 @@ export function ImageTo3dForm() {
   const [image, setImage] = useState<ImageValue>(() =>
     handed ? { mode: 'file', url: '', dataUri: handed.image, fileName: handed.fileName } : emptyImage,
   );
-  const [geometry, setGeometry] = useState<(typeof GEOMETRY_MODELS)[number]>('base');
-  const [texture, setTexture] = useState<(typeof TEXTURE_MODELS)[number]>('none');
+  const [settings, set] = useImageTo3dSettings();
   const [bbox, setBbox] = useState<Vec3Text>(['-1', '-1', '-1']);
   const [preserve, setPreserve] = useState(false);
-  const [topology, setTopology] = useState<(typeof TOPOLOGIES)[number]>('tris');
-  const [resolution, setResolution] = useState<(typeof RESOLUTIONS)[number]>('high_poly');
   const [label, setLabel] = useState(handed?.label ?? '');
   const body = () => ({
     image_url: imageOf(image),
-    geometry_model: geometry,
-    texture_model: texture,
+    ...settings,
     scaled_bbox: bbox.map(num),
     preserve_aspect_ratio: preserve,
-    topology,
-    resolution,
   });
   const form = useCreateForm(createImageTo3dRequest, body);
   const pictureSize = usePictureSize(image.mode === 'file' ? image.dataUri : '');
@@ -63,53 +51,9 @@ export function ImageTo3dForm() {
         errors={form.errors('image_url')}
         onTouch={() => form.touch('image_url')}
       />
-      <SmallPictureWarning size={pictureSize} resolution={resolution} texture={texture} />
+      <SmallPictureWarning size={pictureSize} resolution={settings.resolution} texture={settings.texture_model} />
       <div class="grid-2">
-        <SelectField
-          id="i3d-geometry"
-          label="Geometry model"
-          value={geometry}
-          options={GEOMETRY_MODELS}
-          defaultValue="base"
-          onChange={setGeometry}
-          errors={form.errors('geometry_model')}
-          hint="turbo is faster; base is more detailed."
-        />
-        <SelectField
-          id="i3d-texture"
-          label="Texture model"
-          value={texture}
-          options={TEXTURE_MODELS}
-          defaultValue="none"
-          labels={{
-            none: 'none (no texture)',
-            baked: 'baked (lighting in the colours)',
-            pbr: 'pbr (albedo, metallic, roughness)',
-          }}
-          onChange={setTexture}
-          errors={form.errors('texture_model')}
-          hint="none is the service's default: the model comes grey, with no texture. For a game asset choose pbr (colour, metallic and roughness maps that light correctly in Unity, Unreal and Godot) or baked (the picture's lighting painted in)."
-        />
-        <SelectField
-          id="i3d-topology"
-          label="Topology"
-          value={topology}
-          options={TOPOLOGIES}
-          defaultValue="tris"
-          labels={{ tris: 'tris (triangles)', quads: 'quads' }}
-          onChange={setTopology}
-          errors={form.errors('topology')}
-        />
-        <SelectField
-          id="i3d-resolution"
-          label="Resolution"
-          value={resolution}
-          options={RESOLUTIONS}
-          defaultValue="high_poly"
-          labels={{ low_poly: 'low_poly', high_poly: 'high_poly' }}
-          onChange={setResolution}
-          errors={form.errors('resolution')}
-        />
+        <ImageTo3dSettingsFields idPrefix="i3d" value={settings} onChange={set} errors={form.errors} />
       </div>
       <Vec3Input
         id="i3d-bbox"
