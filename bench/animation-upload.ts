@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startLocalEngine } from '../main/engine/engine.ts';
+import { riggedCharacter } from '../test/fixtures.ts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' } } });
 const rounds = Number(values.rounds);
@@ -23,21 +24,7 @@ const cases: [string, Buffer][] = [
     'Male_Casual.fbx (its own skeleton)',
     readFileSync(resolve(import.meta.dirname, '..', '..', 'shared', 'fixtures', 'real', 'fbx', 'Male_Casual.fbx')),
   ],
-  [
-    "baseline: Kenney's character (its own skeleton)",
-    readFileSync(
-      resolve(
-        import.meta.dirname,
-        '..',
-        '..',
-        'shared',
-        'fixtures',
-        'real',
-        'fbx',
-        'maya_kenney_character_7700_binary.fbx',
-      ),
-    ),
-  ],
+  ["baseline: Kenney's character (its own skeleton)", riggedCharacter()],
 ];
 
 async function once(name: string, bytes: Buffer): Promise<{ cpu: number; wall: number }> {

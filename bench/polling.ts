@@ -8,9 +8,9 @@
 // service time; (3) at most 2 reads per job.
 // The engine runs in a child process. Run: node bench/polling.ts [--speed 20] [--jobs 50]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -26,6 +26,7 @@ import { openDatabase } from '../main/store/database.ts';
 import { buildGlb, encodePng } from '../main/engine/outputs/index.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { riggedCharacter } from '../test/fixtures.ts';
 
 const { values } = parseArgs({
   options: { speed: { type: 'string', default: '20' }, jobs: { type: 'string', default: '50' } },
@@ -40,18 +41,7 @@ const READS = ['getImageTo3d', 'getTextToImage', 'getAnimation', 'getV3Session',
 /** The animation and retopology inputs, served on loopback: the engine reads its inputs, as the service does. */
 const INPUTS: Record<string, Buffer> = {
   // A rigged character: the engine refuses a mesh with no bones (its own generated models included).
-  '/hero.fbx': readFileSync(
-    resolve(
-      import.meta.dirname,
-      '..',
-      '..',
-      'shared',
-      'fixtures',
-      'real',
-      'fbx',
-      'maya_kenney_character_7700_binary.fbx',
-    ),
-  ),
+  '/hero.fbx': riggedCharacter(),
   '/a.glb': buildGlb({ seed: 'bench', targetFaces: 500 }),
 };
 const inputServer = createServer((req, res) => {

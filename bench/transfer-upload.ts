@@ -10,33 +10,23 @@
 // which holds up better than a ratio of medians when the machine is shared.
 // Run: node bench/transfer-upload.ts [--size-mb 500] [--runs 7] [--files 200]
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs, promisify } from 'node:util';
 import { ServiceClient } from '../main/api/client.ts';
 import { renderPreviewImage } from '../main/engine/outputs/index.ts';
-
-/** A rigged character for the batch's FBX files (the engine refuses an FBX with no bones). */
-const CHARACTER = readFileSync(
-  resolve(
-    import.meta.dirname,
-    '..',
-    '..',
-    'shared',
-    'fixtures',
-    'real',
-    'fbx',
-    'maya_kenney_character_7700_binary.fbx',
-  ),
-);
 import { runBatch } from '../main/app/batch.ts';
 import { toDataUri } from '../main/files/inspect-image.ts';
 import { Submitter } from '../main/jobs/submit.ts';
 import { JobTracker } from '../main/jobs/tracker.ts';
 import { openDatabase } from '../main/store/database.ts';
 import { sparseFbx, UPLOAD_CHILD, type ChildReport } from '../test/files/helpers.ts';
+import { riggedCharacter } from '../test/fixtures.ts';
+
+/** A rigged character for the batch's FBX files (the engine refuses an FBX with no bones). */
+const CHARACTER = riggedCharacter();
 
 const { values } = parseArgs({
   options: {

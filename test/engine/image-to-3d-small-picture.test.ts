@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodePng } from '../../main/formats/png.ts';
 import { nextPowerOfTwo, textureSideFor } from '../../shared/picture-detail.ts';
 import { picture, pictureBytes, readGlbModel } from './generate/fixtures.ts';
-import { call, download, expectSuccess, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
+import { download, endedImageTo3d, startTestEngine, type TestEngine } from './helpers.ts';
 
 let engine: TestEngine;
 beforeAll(async () => {
@@ -28,25 +28,11 @@ function smallChair(width: number, height: number): Buffer {
 }
 
 async function textureOf(png: Buffer): Promise<[number, number]> {
-  const created = expectSuccess(
-    'createImageTo3d',
-    await call(engine, 'createImageTo3d', {
-      json: {
-        image_url: `data:image/png;base64,${png.toString('base64')}`,
-        texture_model: 'baked',
-        resolution: 'high_poly',
-      },
-    }),
-  );
-  const done = await pollUntil(
-    async () =>
-      expectSuccess(
-        'getImageTo3d',
-        await call(engine, 'getImageTo3d', { params: { session_code: created.session_code } }),
-      ),
-    (s) => s.session_status === 'complete' || s.session_status === 'failed',
-    60_000,
-  );
+  const { done } = await endedImageTo3d(engine, {
+    image_url: `data:image/png;base64,${png.toString('base64')}`,
+    texture_model: 'baked',
+    resolution: 'high_poly',
+  });
   expect(done.session_status).toBe('complete');
   const { images } = readGlbModel((await download(done.mesh_url_glb)).bytes);
   expect(images).toHaveLength(1);
