@@ -105,7 +105,7 @@ export function BatchDialog({ files }: { files: readonly OfferedFile[] }) {
               Image to 3D settings ({images} picture{images === 1 ? '' : 's'})
             </legend>
             <div class="grid-4">
-              <ImageTo3dSettingsFields idPrefix="batch" value={settings} onChange={set} hints={false} />
+              <ImageTo3dSettingsFields idPrefix="batch" value={settings} onChange={set} compact />
             </div>
           </fieldset>
         )}

@@ -76,14 +76,15 @@ export function useImageTo3dSettings(): [
 
 /**
  * The four selects, ids `<idPrefix>-geometry`, `-texture`, `-topology`, `-resolution`; `errors` of each request
- * field when a form checks them; `hints: false` where there is no room for them (the batch dialog).
+ * field when a form checks them; `compact` where there is no room for hints and worded choices (the batch
+ * dialog's row of four: the values alone).
  */
 export function ImageTo3dSettingsFields(props: {
   idPrefix: string;
   value: ImageTo3dSettings;
   onChange: <K extends Setting>(key: K, value: ImageTo3dSettings[K]) => void;
   errors?: (field: Setting) => string[] | undefined;
-  hints?: boolean;
+  compact?: boolean;
 }) {
   return (
     <>
@@ -95,10 +96,10 @@ export function ImageTo3dSettingsFields(props: {
           value={props.value[f.key]}
           options={f.options}
           defaultValue={IMAGE_TO_3D_DEFAULTS[f.key]}
-          {...(f.labels && { labels: f.labels })}
+          {...(f.labels && !props.compact && { labels: f.labels })}
           onChange={(v) => props.onChange(f.key, v as ImageTo3dSettings[typeof f.key])}
           errors={props.errors?.(f.key)}
-          {...(props.hints !== false && f.hint !== undefined && { hint: f.hint })}
+          {...(!props.compact && f.hint !== undefined && { hint: f.hint })}
         />
       ))}
     </>
