@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { labelOf } from '../../main/app/create-job.ts';
+import { COMMANDS } from '../../main/cli/command-table.ts';
+import { ENDPOINTS } from '../../shared/contract/index.ts';
 import { defaultExportName } from '../../main/export/from-job.ts';
 import { fileNameOf, fileStemOf } from '../../shared/url-name.ts';
 import { realFixture } from '../fixtures.ts';
@@ -49,6 +51,13 @@ describe('fileNameOf: the one function that names a file from a URL', () => {
     expect(defaultExportName('hero to animate')).toBe('hero to animate');
     expect(defaultExportName('red barrel')).toBe('red barrel');
     expect(defaultExportName('Male_Casual.fbx')).toBe('Male_Casual');
+  });
+
+  it('the export drops the command word of every creating command of the CLI (its copy of their names keeps up)', () => {
+    // main/export cannot import main/cli: this keeps its list of the CLI's command words in step with the table.
+    const creating = COMMANDS.filter((c) => c.endpoint !== undefined && ENDPOINTS[c.endpoint].mutating);
+    expect(creating.length).toBeGreaterThan(5);
+    for (const command of creating) expect(defaultExportName(`${command.name} chair.png`), command.name).toBe('chair');
   });
 });
 
