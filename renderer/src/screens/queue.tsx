@@ -190,9 +190,10 @@ function ActiveJobs() {
     void load();
     const off = bridge.on('job', (job) => {
       setJobs((list) => {
-        if (!list) return list;
-        const i = list.findIndex((j) => j.id === job.id);
-        if (i < 0) {
+        // A job not in the list, or any job while the first list is still on its way (it may have been read
+        // before this job existed: a batch just submitted): the list is read again.
+        const i = list ? list.findIndex((j) => j.id === job.id) : -1;
+        if (!list || i < 0) {
           if (timer.current === undefined)
             timer.current = setTimeout(() => ((timer.current = undefined), void load()), 500);
           return list;
