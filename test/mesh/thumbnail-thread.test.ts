@@ -19,6 +19,14 @@ describe('thumbnails drawn off the calling thread', () => {
     expect(drawn.png.equals(await drawModelFile(fox, 'glb', 96))).toBe(true);
   });
 
+  it('draws the next thumbnails on the same worker (its modules load once)', async () => {
+    const fox = realFixture('glb', 'Fox.glb');
+    const [a, b] = await Promise.all([drawModelFileOffThread(fox, 'glb', 32), drawModelFileOffThread(fox, 'glb', 48)]);
+    const c = await drawModelFileOffThread(fox, 'glb', 64);
+    expect(new Set([a.threadId, b.threadId, c.threadId]).size).toBe(1);
+    expect(a.threadId).not.toBe(threadId);
+  });
+
   it('fails a render of an unreadable file with why, and draws the next one', async () => {
     const dir = tempDir('thumbnail-thread-');
     const bad = join(dir, 'not-a-model.glb');
