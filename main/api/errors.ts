@@ -5,6 +5,7 @@
 import type { FieldIssue } from '../../shared/contract/issues.ts';
 import { issuesToText } from '../../shared/contract/issues.ts';
 import { AppError } from '../../shared/errors.ts';
+import { PUBLIC_SERVICE_KEYS_PAGE } from '../../shared/public-service.ts';
 
 export type { ExitCode } from '../../shared/errors.ts';
 
@@ -128,13 +129,10 @@ export function isRateLimit(status: number, text: string | undefined): boolean {
   return status === 400 && /rate[\s_-]*limit|too many requests|throttl|quota exceeded/i.test(text ?? '');
 }
 
-/** Where the credits of an account of the real service are bought (its documentation: plans on 3d.csm.ai). */
-export const CREDITS_PAGE = 'https://3d.csm.ai';
-
 function statusAdvice(status: number, retryAfterMs: number | undefined): string {
   if (status === 401 || status === 403) return 'Check that your API key is correct and allowed to use this endpoint.';
   if (status === 402)
-    return `The account's credit balance is too low for this request: nothing was made. Add credits to the account (at ${CREDITS_PAGE}, profile and plans) or use another API key, then try again.`;
+    return `The account's credit balance is too low for this request: nothing was made. Add credits to the account (at ${PUBLIC_SERVICE_KEYS_PAGE}, profile and plans) or use another API key, then try again.`;
   if (status === 404) return 'Check the id or code you gave; it may be wrong or expired.';
   if (status === 409) return 'The resource is not in a state that allows this yet; check its status and try again.';
   if (status === 413) return 'The upload is too large; use a smaller file.';

@@ -8,7 +8,13 @@
 import { z } from 'zod';
 import type { CONNECTION_ORIGINS, ConnectionView, KEY_SOURCES } from '../../shared/bridge/contract.ts';
 import { describeIssues, issuesToText } from '../../shared/contract/issues.ts';
-import { KeyStorageError, PUBLIC_SERVICE, SERVICE_PROFILE, type ProfileStore } from '../config/profiles.ts';
+import {
+  KeyStorageError,
+  PUBLIC_SERVICE,
+  SERVICE_ADDRESS,
+  SERVICE_PROFILE,
+  type ProfileStore,
+} from '../config/profiles.ts';
 import { SettingsError, type ConnectionSettings } from '../config/data-dir.ts';
 
 export type ConnectionOrigin = (typeof CONNECTION_ORIGINS)[number];
@@ -73,7 +79,6 @@ export class ConnectionError extends SettingsError {
   }
 }
 
-const URL_PATTERN = /^https?:\/\/[^/]/i;
 const ENV = {
   baseUrl: 'ASSET_STUDIO_BASE_URL',
   legacyBaseUrl: 'ASSET_STUDIO_LEGACY_BASE_URL',
@@ -93,7 +98,7 @@ function clean(value: string | undefined): string | undefined {
 }
 
 function checkUrl(value: string | undefined, name: string): string | undefined {
-  if (value !== undefined && !URL_PATTERN.test(value)) {
+  if (value !== undefined && !SERVICE_ADDRESS.test(value)) {
     throw new ConnectionError(
       'invalid',
       `${name} must be an http:// or https:// address, e.g. ${PUBLIC_SERVICE.baseUrl} (got "${value}").`,

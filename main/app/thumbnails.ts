@@ -5,7 +5,7 @@
 // the session's `thumbnail` output, so it is made once: a library of 1,000 jobs is never re-rendered,
 // and it is served, evicted and deleted with the session's other files.
 import { formatOutputKind } from '../../shared/output-kind.ts';
-import { formatOfUrl, type AnimatedFormat } from '../../shared/file-format.ts';
+import { animatedFormatOf } from '../../shared/file-format.ts';
 import { jobModel } from '../../shared/kinds/job-model.ts';
 import { keepLocalOutput, localSource } from '../cache/local-output.ts';
 import type { DownloadCache } from '../cache/download-cache.ts';
@@ -60,18 +60,12 @@ export function modelToRender(
 ): { entry: CacheEntry; format: 'glb' | 'obj' } | undefined {
   const best = jobModel(
     entries.filter((e) => e.state === 'complete'),
-    { formats: RENDERED, animatedFormat: (e) => animatedFormatOfUrl(e.urlKey) },
+    { formats: RENDERED, animatedFormat: (e) => animatedFormatOf({ url: e.urlKey }) },
   );
   return best && { entry: best.output, format: best.format as 'glb' | 'obj' };
 }
 
 const RENDERED = ['glb', 'obj'] as const;
-
-/** An animated model's format as its URL says (the service's are FBX, which this renderer does not read). */
-function animatedFormatOfUrl(urlKey: string | undefined): AnimatedFormat | undefined {
-  const format = urlKey === undefined ? undefined : formatOfUrl(urlKey);
-  return format === 'glb' || format === 'fbx' ? format : undefined;
-}
 
 /**
  * A PNG of the model file at `path` from the front three-quarter view the viewer opens on, in its materials'

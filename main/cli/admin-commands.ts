@@ -5,6 +5,7 @@ import { printJson } from './context.ts';
 import { hasKeyFile, keyFilePath, removeKeyFile, writeKeyFile } from '../config/key-file.ts';
 import { resolveCliConnection, str, type CommandContext } from './context.ts';
 import { displayAddress } from '../app/connection.ts';
+import { SERVICE_ADDRESS } from '../config/profiles.ts';
 import { readSecretOption } from './secret-options.ts';
 import { parseNumber } from './values.ts';
 import { UsageError } from './usage-error.ts';
@@ -84,7 +85,7 @@ function boundAddresses(ctx: CommandContext): { address?: string; legacyAddress?
   const given = (flag: string, env: string, name: string) => {
     const text = (str(ctx.values, flag) ?? ctx.io.env[env])?.trim();
     if (!text) return undefined;
-    if (!/^https?:\/\/[^/]/i.test(text))
+    if (!SERVICE_ADDRESS.test(text))
       throw new UsageError(`${name} must be an http:// or https:// address (got "${text}")`);
     return text;
   };

@@ -38,10 +38,9 @@ export function describeFailure(error: unknown, options: { stopped?: boolean } =
   const fields = (typeof error === 'object' && error !== null ? error : {}) as {
     code?: unknown;
     kind?: unknown;
-    path?: unknown;
   };
   // A full disk no module named: the folder of the file it was writing, when the system error says it.
-  const full = error instanceof AppError ? undefined : diskFullOf(error);
+  const full = diskFullOf(error);
   if (full !== undefined) return describeFailure(full, options);
   if (typeof fields.code === 'string' && fields.code.startsWith('ERR_PARSE_ARGS')) {
     return {

@@ -26,7 +26,9 @@ export interface ServiceAddresses {
 const BUILT_IN = [LOCAL_PROFILE, SERVICE_PROFILE];
 const PROFILES_KEY = 'profiles';
 
-const url = z.string().regex(/^https?:\/\/[^/]/i, 'must be an http:// or https:// address');
+/** A service address: http:// or https:// and a host. */
+export const SERVICE_ADDRESS = /^https?:\/\/[^/]/i;
+const url = z.string().regex(SERVICE_ADDRESS, 'must be an http:// or https:// address');
 export const profileSchema = z.object({
   name: z.string().min(1).max(60),
   baseUrl: url.optional(),
