@@ -17,6 +17,9 @@ import { DownloadError, Downloader, urlKey, type DownloaderOptions } from './dow
 import { cacheOwnerId, claimCacheFolder, isBlobName, isPartName, ownsCacheFolder } from './folder.ts';
 import { isProcessAlive } from '../durable/process-alive.ts';
 
+/** How many blobs' formats are remembered before the memory starts again (a few hundred bytes each). */
+const MAX_KNOWN_FORMATS = 10_000;
+
 export const DEFAULT_CACHE_MAX_BYTES = 10 * 2 ** 30;
 /** Leftover files (a crash between two steps) younger than this may belong to a download under way. */
 const ORPHAN_AGE_MS = 10 * 60_000;
@@ -111,6 +114,8 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
   readonly #downloader: Downloader;
   readonly #inFlight = new Map<string, Promise<string>>();
   readonly #abort = new AbortController();
+  /** The format of each blob read so far (formatOf), by blob and URL. */
+  readonly #formats = new Map<string, FileFormat>();
 
   /** Throws CacheFolderError when the folder cannot be used (a file, read-only, no folder of its own there). */
   constructor(options: CacheOptions) {
@@ -157,6 +162,11 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
    * undefined when neither tells or the blob is gone. Not a use (for eviction).
    */
   formatOf(entry: CacheEntry): FileFormat | undefined {
+    // A blob's bytes never change (its name is their SHA-256): its format is read from disk once.
+    const key =
+      entry.state === 'complete' && entry.blobPath !== null ? `${entry.blobPath}\n${entry.urlKey}` : undefined;
+    const known = key === undefined ? undefined : this.#formats.get(key);
+    if (known !== undefined) return known;
     let head: Uint8Array | undefined;
     if (entry.state === 'complete' && entry.blobPath !== null) {
       try {
@@ -171,7 +181,12 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
         head = undefined; // evicted or removed: the URL may still tell
       }
     }
-    return formatOf({ url: entry.urlKey, head });
+    const format = formatOf({ url: entry.urlKey, head });
+    if (key !== undefined && head !== undefined && format !== undefined) {
+      if (this.#formats.size >= MAX_KNOWN_FORMATS) this.#formats.clear();
+      this.#formats.set(key, format);
+    }
+    return format;
   }
 
   /** Every entry, the most recently used first. */

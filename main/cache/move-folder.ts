@@ -1,14 +1,14 @@
 // Moving the cache to another folder (Settings → cache folder): the cached files go with it, so every output
 // shown complete is still there. Copy first (each file to a part name in the new folder's tmp/, checked against
-// its SHA-256, then renamed into place), switch, then remove the old copies. A copy that fails removes what it
+// its SHA-256, then moved into place durably), switch, then remove the old copies. A copy that fails removes what it
 // copied and leaves the old folder in use; an entry whose file is missing from the old folder is marked failed
 // (downloaded again when next needed), never shown complete in a folder that lacks it.
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rm, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { CacheEntry } from '../store/cache-entries.ts';
 import type { Store } from '../store/database.ts';
-import { hashFile } from './blobs.ts';
+import { adoptBlob, hashFile } from './blobs.ts';
 import { CacheFolderError, isBlobName, isPartName, ownsCacheFolder } from './folder.ts';
 
 export interface MoveProgress {
@@ -52,21 +52,9 @@ export async function copyCacheFiles(
   for (const blob of blobs) {
     const target = join(to, blob.path);
     if ((await hashFile(target).catch(() => undefined)) !== blob.sha256) {
-      const source = join(from, blob.path);
-      if ((await hashFile(source).catch(() => undefined)) !== blob.sha256) {
-        for (const e of blob.entries)
-          missing.push(
-            store.cache.markFailed(
-              e.id,
-              `The cached copy of the ${e.kind} output of session ${e.sessionId} was missing or damaged when the cache folder moved; it is downloaded again when next needed.`,
-              0,
-            ),
-          );
-        continue;
-      }
+      let outcome: 'copied' | 'missing';
       try {
-        await copyOne(source, target, to, blob);
-        made.push(target);
+        outcome = await copyOne(join(from, blob.path), to, blob);
       } catch (error) {
         for (const path of made) await rm(path, { force: true });
         const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
@@ -77,6 +65,18 @@ export async function copyCacheFiles(
           error,
         );
       }
+      if (outcome === 'missing') {
+        for (const e of blob.entries)
+          missing.push(
+            store.cache.markFailed(
+              e.id,
+              `The cached copy of the ${e.kind} output of session ${e.sessionId} was missing or damaged when the cache folder moved; it is downloaded again when next needed.`,
+              0,
+            ),
+          );
+        continue;
+      }
+      made.push(target);
     }
     copied.add(blob.path);
     files++;
@@ -86,16 +86,24 @@ export async function copyCacheFiles(
   return { copied, missing };
 }
 
-/** Copies one blob through a part file of `to/tmp/` (swept if a crash leaves it), checked, then renamed into place. */
-async function copyOne(source: string, target: string, to: string, blob: Blob): Promise<void> {
+/**
+ * Copies one blob through a part file of `to/tmp/` (swept if a crash leaves it), checks the copy's SHA-256 (one
+ * read of the source, one of the copy) and moves it into place durably (blobs.ts adoptBlob: synced, as every
+ * blob, before the old copy may be removed). `missing` when the source is gone or is not the blob it should be.
+ */
+async function copyOne(source: string, to: string, blob: Blob): Promise<'copied' | 'missing'> {
   const part = join(to, 'tmp', `${blob.entries[0]!.id}.${process.pid}-${randomBytes(4).toString('hex')}.part`);
   try {
     await mkdir(dirname(part), { recursive: true, mode: 0o700 });
-    await copyFile(source, part);
-    const sha256 = await hashFile(part);
-    if (sha256 !== blob.sha256) throw new Error(`the copy's SHA-256 is ${sha256}, not ${blob.sha256}`);
-    await mkdir(dirname(target), { recursive: true, mode: 0o700 });
-    await rename(part, target);
+    try {
+      await copyFile(source, part);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing'; // the folder exists: the source is gone
+      throw error;
+    }
+    if ((await hashFile(part)) !== blob.sha256) return 'missing'; // damaged in the old folder
+    await adoptBlob(to, part, blob.sha256);
+    return 'copied';
   } finally {
     await rm(part, { force: true });
   }
