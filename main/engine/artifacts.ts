@@ -298,11 +298,25 @@ export function makeArtifact(recipe: Recipe, read: ReadStored = noStore): Buffer
   }
 }
 
-/** The palette of a stored style zip; none when it is not stored (any more) or is not a zip the palette reads. */
+/** Palettes read on this thread, by the stored zip's key (a style's zip never changes). */
+const palettes = new Map<string, [number, number, number][]>();
+/** How many styles' palettes a thread keeps. */
+const MAX_PALETTES = 64;
+
+/**
+ * The palette of a stored style zip, read once per thread (the pictures of a style go to the same worker: its
+ * affinity); none when it is not stored (any more) or is not a zip the palette reads (not remembered).
+ */
 function paletteOfStoredZip(read: (key: string) => Buffer, key: string): [number, number, number][] {
+  const known = palettes.get(key);
+  if (known !== undefined) return known;
+  let palette: [number, number, number][];
   try {
-    return paletteOfZip(read(key));
+    palette = paletteOfZip(read(key));
   } catch {
     return [];
   }
+  if (palettes.size >= MAX_PALETTES) palettes.delete(palettes.keys().next().value!);
+  palettes.set(key, palette);
+  return palette;
 }

@@ -157,6 +157,7 @@ export function affinityOf(recipe: Recipe): string | undefined {
   if ('model' in recipe) return JSON.stringify(recipe.model);
   if ('mesh' in recipe) return JSON.stringify(recipe.mesh);
   if ('character' in recipe) return recipe.character;
+  if ('styleZip' in recipe && recipe.styleZip !== undefined) return recipe.styleZip; // the palette read from it
   return undefined;
 }
 

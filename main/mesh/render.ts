@@ -5,6 +5,7 @@
 // as quads, never their diagonals. Orthographic, a depth buffer, 2×2 supersampling; a PNG.
 import { eyeDirection, HOME_VIEW } from '../../shared/views.ts';
 import { encodePng } from '../formats/png.ts';
+import { decodeImage } from '../images/decode-image.ts';
 import type { FaceMesh } from './mesh.ts';
 
 /** A decoded texture: width × height × 4 bytes (RGBA), rows top to bottom. */
@@ -12,6 +13,15 @@ export interface TexturePixels {
   width: number;
   height: number;
   data: Uint8Array;
+}
+
+/** A material's base-colour texture, when it is a picture main/images reads (not WebP): else undefined (its colour is used). */
+export function decodeTexture(bytes: Uint8Array): TexturePixels | undefined {
+  try {
+    return decodeImage(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 const SUPERSAMPLE = 2;

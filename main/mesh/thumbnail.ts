@@ -2,11 +2,10 @@
 // front three-quarter view the viewer opens on (shared/views.ts: its front, +Z, turned towards its left and a
 // little above). CPU work of a few hundred ms to seconds: the app runs it on a worker thread (thumbnail-thread.ts).
 import { readFile } from 'node:fs/promises';
-import { decodeImage } from '../images/decode-image.ts';
 import type { FaceMesh, TriangleMesh } from './mesh.ts';
 import { readGltf } from './read-gltf.ts';
 import { readObj } from './read-obj.ts';
-import { renderPreview, type TexturePixels } from './render.ts';
+import { decodeTexture, renderPreview } from './render.ts';
 
 export type ThumbnailFormat = 'glb' | 'obj';
 
@@ -15,15 +14,6 @@ export async function drawModelFile(path: string, format: ThumbnailFormat, size:
   const mesh = format === 'glb' ? await readGltf(await readFile(path), 'glb') : readObj(await readFile(path, 'utf8'));
   const textures = mesh.materials.map((m) => (m.texture === undefined ? undefined : decodeTexture(m.texture.bytes)));
   return renderPreview(asFaces(mesh), size, textures, { edges: false });
-}
-
-/** A material's base-colour texture, when it is a picture main/images reads (not WebP): else its colour is used. */
-function decodeTexture(bytes: Uint8Array): TexturePixels | undefined {
-  try {
-    return decodeImage(bytes);
-  } catch {
-    return undefined;
-  }
 }
 
 const asFaces = (mesh: TriangleMesh): FaceMesh => ({

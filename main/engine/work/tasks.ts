@@ -68,13 +68,13 @@ async function retopology(
   task: Extract<Task, { kind: 'retopology' }>,
   transfer: ArrayBuffer[],
 ): Promise<RetopologyResult> {
-  const [{ makeRetopologyFiles }, { readInputMesh }, { readGltf }, { UnreadableMesh }, { decodeImage }] =
+  const [{ makeRetopologyFiles }, { readInputMesh }, { readGltf }, { UnreadableMesh }, { decodeTexture }] =
     await Promise.all([
       import('../retopology/make-files.ts'),
       import('../retopology/read-input.ts'),
       import('../../mesh/read-gltf.ts'),
       import('../../mesh/unreadable.ts'),
-      import('../../images/decode-image.ts'),
+      import('../../mesh/render.ts'),
     ]);
   let made: RetopologyFiles;
   try {
@@ -90,13 +90,7 @@ async function retopology(
       name: task.name,
       imageSize: task.imageSize,
       // A texture for the preview, when the engine decodes its format (PNG, JPEG; not WebP).
-      decodeTexture: (bytes) => {
-        try {
-          return decodeImage(bytes);
-        } catch {
-          return undefined;
-        }
-      },
+      decodeTexture,
     });
   } catch (error) {
     if (error instanceof UnreadableMesh) return { unreadable: error.reason };
