@@ -88,17 +88,14 @@ export class Submitter {
     const journal = this.#store.journal;
     // A preview asked by spin index also names the spin's URL, as the official SDK does (not on a replay:
     // the journaled request is the one compared).
-    const replaying = options.operationId !== undefined && journal.get(options.operationId) !== undefined;
-    if (endpoint === 'preview' && !replaying) {
+    const previous = options.operationId === undefined ? undefined : journal.get(options.operationId);
+    if (endpoint === 'preview' && !previous) {
       this.#client.prepare(endpoint, args); // a bad request is refused before anything is read
       args = await withSelectedSpin(this.#client, args);
     }
     const prepared = this.#client.prepare(endpoint, args);
     const hash = bodyHash(endpoint, prepared.params, prepared.body ?? null);
-    if (options.operationId !== undefined) {
-      const previous = journal.get(options.operationId);
-      if (previous) return this.#replay(previous, hash);
-    }
+    if (previous) return this.#replay(previous, hash);
     const entry = journal.begin({
       ...(options.operationId !== undefined && { operationId: options.operationId }),
       endpoint,

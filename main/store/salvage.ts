@@ -4,7 +4,7 @@
 // rule of the new schema are skipped. The copy kept aside is never changed (opened read-only).
 import { existsSync, statSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
-import { damagedCopies, isEmptiedDatabase, keepAside } from './damaged.ts';
+import { damagedCopies, keepAside } from './damaged.ts';
 import { openDatabase } from './database.ts';
 import { isCorruption } from './guarded-handle.ts';
 
@@ -32,7 +32,7 @@ export function doctorDatabase(path: string, now: Date = new Date()): DoctorRepo
   let source: string;
   let check: string;
   if (existsSync(path)) {
-    check = isEmptiedDatabase(path) || statSync(path).size === 0 ? 'the file is empty' : integrityCheck(path);
+    check = statSync(path).size === 0 ? 'the file is empty' : integrityCheck(path);
     if (check === 'ok') return { path, outcome: 'intact', check, keptAs: null, tables: [] };
     source = keepAside(path, now);
   } else {

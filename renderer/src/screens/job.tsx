@@ -6,7 +6,7 @@ import type { CachedOutput, CommandOutput, JobView } from '../../../shared/bridg
 import { getBridge } from '../../bridge/index.ts';
 import { jobDef, kindLabel, outputLabelOf } from '../../../shared/kinds/index.ts';
 import { jobModel } from '../../../shared/kinds/job-model.ts';
-import { formatOutputKind, parseOutputKind } from '../../../shared/output-kind.ts';
+import { formatOutputKind } from '../../../shared/output-kind.ts';
 import type { UrlSource } from '../../viewer/index.ts';
 import { AnimationPanel } from './viewer/animation-job.tsx';
 import { ExportPanel } from './viewer/export-panel.tsx';
@@ -112,12 +112,7 @@ function PreviewPanel({ outputs, job }: { outputs: CachedOutput[] | undefined; j
       <ExportPanel
         job={job}
         shown={shown}
-        glb={
-          !!outputs?.some((o) => {
-            const kind = o.state === 'complete' ? parseOutputKind(o.kind) : undefined;
-            return kind?.type === 'mesh' && kind.format === 'glb';
-          })
-        }
+        glb={!!cachedOutput(outputs, (k) => k.type === 'mesh' && k.format === 'glb')}
       />
     </Section>
   );
