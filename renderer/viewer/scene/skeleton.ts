@@ -36,6 +36,8 @@ export function createSkeletonLines({ canvas, scene, state, wake, afterFrame }: 
   let helpers = false;
   /** The bones drawn without the helpers (undefined: all of them, when the skin cannot be read). */
   let deforming: Set<BabylonSkeleton['bones'][number]> | undefined;
+  /** What bones() answers for the skeleton attached (undefined until asked). */
+  let summary: { total: number; helpers: string[] } | undefined;
   let lines: LinesMesh | undefined;
   let highlighted: JointName | undefined;
 
@@ -86,11 +88,13 @@ export function createSkeletonLines({ canvas, scene, state, wake, afterFrame }: 
     attach(next) {
       skeleton = next;
       deforming = next ? deformingBones(next, state.model?.meshes ?? []) : undefined;
+      summary = undefined;
       make();
     },
     reset() {
       skeleton = undefined;
       deforming = undefined;
+      summary = undefined;
       lines?.dispose();
       lines = undefined;
       delete canvas.dataset.skeletonLines;
@@ -110,10 +114,12 @@ export function createSkeletonLines({ canvas, scene, state, wake, afterFrame }: 
     bones() {
       if (!skeleton) return undefined;
       const kept = deforming;
-      return {
+      // Asked at every frame the animation panel shows: worked out once per skeleton.
+      summary ??= {
         total: skeleton.bones.length,
         helpers: kept ? skeleton.bones.filter((b) => !kept.has(b)).map((b) => b.name) : [],
       };
+      return summary;
     },
     highlight(joint) {
       if (joint === highlighted) return;

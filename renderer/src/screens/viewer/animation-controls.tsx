@@ -20,7 +20,8 @@ export function AnimationControls({
   useEffect(() => viewer.showSkeleton(skeleton), [viewer, skeleton]);
   useEffect(() => viewer.showHelperBones(helpers), [viewer, helpers]);
   const clips = viewer.clips();
-  const helperBones = viewer.skeletonBones()?.helpers ?? [];
+  const bones = viewer.skeletonBones();
+  const helperBones = bones?.helpers ?? [];
   if (!playback || clips.length === 0) return null;
   return (
     <fieldset class="animation-controls" data-playing={String(playback.playing)}>
@@ -73,7 +74,7 @@ export function AnimationControls({
       </div>
       {skeleton && helperBones.length > 0 && !helpers && (
         <p class="hint anim-helper-hint">
-          {helperBones.length} of {viewer.skeletonBones()!.total} bones hidden: they move no vertex (IK poles and
+          {helperBones.length} of {bones!.total} bones hidden: they move no vertex (IK poles and
           targets, end bones).
         </p>
       )}
