@@ -73,6 +73,7 @@ class OfflineLibrary:
         self.data_dir = data_dir
         self.source = source
         self.database = os.path.join(data_dir, DATABASE_FILE)
+        self._cache_folder = None
 
     # -- the database --
 
@@ -116,12 +117,19 @@ class OfflineLibrary:
         )
 
     def _cache_dir(self):
-        rows = self._query("SELECT value FROM settings WHERE key = 'cache'")
-        try:
-            configured = json.loads(rows[0]["value"]).get("dir") if rows else None
-        except (ValueError, AttributeError):
-            configured = None
-        return configured if isinstance(configured, str) and configured.strip() else os.path.join(self.data_dir, "cache")
+        """The cache folder the settings name, else the data folder's: read once per library (one Refresh)."""
+        if self._cache_folder is None:
+            rows = self._query("SELECT value FROM settings WHERE key = 'cache'")
+            try:
+                configured = json.loads(rows[0]["value"]).get("dir") if rows else None
+            except (ValueError, AttributeError):
+                configured = None
+            self._cache_folder = (
+                configured
+                if isinstance(configured, str) and configured.strip()
+                else os.path.join(self.data_dir, "cache")
+            )
+        return self._cache_folder
 
     @staticmethod
     def _view(row):
