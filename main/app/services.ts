@@ -221,16 +221,26 @@ async function connect(settings: ConnectionSettings, options: ServiceOptions): P
       apiKey: settings.apiKey,
     };
   }
-  const apiKey = localEngineKey(settings.dataDir);
+  const found = await findOrStartEngine(settings, options);
+  return { embedded: true, apiKey: localEngineKey(settings.dataDir), ...found };
+}
+
+/**
+ * The data folder's engine: one started in this process, or, when another process of the folder runs it (the
+ * app, or `asset-studio engine`), that one, by its address file. The busy error when neither.
+ */
+async function findOrStartEngine(
+  settings: ConnectionSettings,
+  options: ServiceOptions,
+): Promise<{ baseUrl: string; legacyBaseUrl: string; localEngine?: RunningLocalEngine }> {
   try {
     const engine = await startDataFolderEngine(settings.dataDir, engineOptions(options));
-    return { embedded: true, baseUrl: engine.url, legacyBaseUrl: engine.legacyUrl, apiKey, localEngine: engine };
+    return { baseUrl: engine.url, legacyBaseUrl: engine.legacyUrl, localEngine: engine };
   } catch (error) {
     if (!(error instanceof LocalEngineBusyError)) throw error;
-    // Another process of this data folder runs the engine (the app, or `asset-studio engine`): use it.
     const running = readEngineAddress(settings.dataDir);
     if (!running) throw error;
-    return { embedded: true, baseUrl: running.url, legacyBaseUrl: running.legacyUrl, apiKey };
+    return { baseUrl: running.url, legacyBaseUrl: running.legacyUrl };
   }
 }
 
@@ -246,15 +256,12 @@ async function reconnectEngine(
   connection: Connection,
 ): Promise<{ baseUrl: string; legacyBaseUrl: string } | undefined> {
   if (connection.localEngine) return undefined;
-  try {
-    const engine = await startDataFolderEngine(settings.dataDir, engineOptions(options));
-    connection.localEngine = engine;
-    return { baseUrl: engine.url, legacyBaseUrl: engine.legacyUrl };
-  } catch (error) {
-    if (!(error instanceof LocalEngineBusyError)) throw error;
-    const running = readEngineAddress(settings.dataDir);
-    return running && { baseUrl: running.url, legacyBaseUrl: running.legacyUrl };
-  }
+  const found = await findOrStartEngine(settings, options).catch((error: unknown) => {
+    if (error instanceof LocalEngineBusyError) return undefined; // busy, and its owner's address not written yet
+    throw error;
+  });
+  if (found?.localEngine) connection.localEngine = found.localEngine;
+  return found && { baseUrl: found.baseUrl, legacyBaseUrl: found.legacyBaseUrl };
 }
 
 /**
