@@ -361,11 +361,17 @@ function errorCode(err: unknown): string {
 /** Largest answer body read (JSON of the API; a page of the list is a few hundred KiB). */
 const MAX_RESPONSE_BYTES = 32 * 2 ** 20;
 
-/**
- * The body as UTF-8 text, or undefined (and the body destroyed) when it is, or says it is, larger than `max`:
- * never more than `max` bytes in memory, whatever the server sends.
- */
+/** The body as UTF-8 text, or undefined when it is, or says it is, larger than `max` (readCapped). */
 async function readText(res: Dispatcher.ResponseData, max: number): Promise<string | undefined> {
+  const bytes = await readCapped(res, max);
+  return bytes?.toString('utf8').replace(/^\uFEFF/, ''); // as undici's text(): no byte order mark
+}
+
+/**
+ * The whole body, or undefined (and the body destroyed) when it is, or says it is, larger than `max`: never
+ * more than `max` bytes in memory, whatever the server sends. A body that breaks off rejects.
+ */
+export async function readCapped(res: Dispatcher.ResponseData, max: number): Promise<Buffer | undefined> {
   const tooLarge = () => {
     res.body.on('error', () => undefined); // its "aborted" is expected: the rest is not wanted
     res.body.destroy();
@@ -380,7 +386,5 @@ async function readText(res: Dispatcher.ResponseData, max: number): Promise<stri
     if (size > max) return tooLarge();
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks)
-    .toString('utf8')
-    .replace(/^\uFEFF/, ''); // as undici's text(): no byte order mark
+  return Buffer.concat(chunks);
 }

@@ -4,6 +4,7 @@
 // never Node's built-in fetch; the body is read to its end or destroyed, within a time limit.
 import { Agent, interceptors, request, type Dispatcher } from 'undici';
 import { dataUriMime, isHttpUrl } from '../../shared/contract/index.ts';
+import { readCapped } from '../api/transport.ts';
 
 /** Above the largest image the app uploads (50 MiB), so a hosted copy of any upload can be read. */
 export const MAX_IMAGE_BYTES = 64 * 2 ** 20;
@@ -31,23 +32,14 @@ export async function imageBytes(source: string, signal?: AbortSignal): Promise<
     }
     if (res.statusCode < 200 || res.statusCode >= 300)
       throw new ImageUnavailableError(`its download answered ${res.statusCode}`);
-    const declared = Number(res.headers['content-length'] ?? 0);
-    if (declared > MAX_IMAGE_BYTES)
-      throw new ImageUnavailableError(`it is larger than ${MAX_IMAGE_BYTES / 2 ** 20} MiB`);
-    const chunks: Buffer[] = [];
-    let size = 0;
+    let bytes: Buffer | undefined;
     try {
-      for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > MAX_IMAGE_BYTES)
-          throw new ImageUnavailableError(`it is larger than ${MAX_IMAGE_BYTES / 2 ** 20} MiB`);
-        chunks.push(chunk);
-      }
+      bytes = await readCapped(res, MAX_IMAGE_BYTES);
     } catch (error) {
-      if (error instanceof ImageUnavailableError) throw error;
       throw new ImageUnavailableError(`its download broke off (${reasonOf(error)})`);
     }
-    return Buffer.concat(chunks);
+    if (bytes === undefined) throw new ImageUnavailableError(`it is larger than ${MAX_IMAGE_BYTES / 2 ** 20} MiB`);
+    return bytes;
   } finally {
     if (res && !res.body.destroyed) {
       res.body.on('error', () => undefined); // its "aborted" is expected: the rest was not wanted
