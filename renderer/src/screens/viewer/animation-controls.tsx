@@ -74,8 +74,7 @@ export function AnimationControls({
       </div>
       {skeleton && helperBones.length > 0 && !helpers && (
         <p class="hint anim-helper-hint">
-          {helperBones.length} of {bones!.total} bones hidden: they move no vertex (IK poles and
-          targets, end bones).
+          {helperBones.length} of {bones!.total} bones hidden: they move no vertex (IK poles and targets, end bones).
         </p>
       )}
       <label for="anim-frame">
