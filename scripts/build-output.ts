@@ -17,6 +17,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
+import { isProcessAlive } from '../main/durable/process-alive.ts';
 
 export const STAMP_FILE = 'build-stamp.json';
 
@@ -60,9 +61,17 @@ export function readStamp(outDir: string): string | undefined {
   }
 }
 
-/** A fresh empty folder beside `outDir` (same file system, so it can be renamed into its place). */
+/**
+ * A fresh empty folder beside `outDir` (same file system, so it can be renamed into its place), named with this
+ * process's id; the ones a build stopped half-way left (Ctrl-C, kill) are removed first when their process is gone.
+ */
 export function stagingDir(outDir: string): string {
-  const dir = mkdtempSync(join(dirname(outDir), `.${basename(outDir)}.build-`));
+  const prefix = `.${basename(outDir)}.build-`;
+  for (const name of readdirSync(dirname(outDir)).filter((n) => n.startsWith(prefix))) {
+    const pid = Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1]);
+    if (pid && !isProcessAlive(pid)) rmSync(join(dirname(outDir), name), { recursive: true, force: true });
+  }
+  const dir = mkdtempSync(join(dirname(outDir), `${prefix}${process.pid}-`));
   chmodSync(dir, 0o755); // readable like any build output (mkdtemp makes it private)
   return dir;
 }

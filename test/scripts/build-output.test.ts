@@ -54,3 +54,17 @@ describe('replaceWithBuild', () => {
     expect(readdirSync(dist)).toEqual(['renderer']); // no staging or old folder left
   });
 });
+
+describe('stagingDir', () => {
+  it("removes what a build stopped half-way left (its process gone), never a running build's folder", () => {
+    const root = tempDir();
+    const outDir = join(root, 'renderer');
+    const gone = join(root, '.renderer.build-2147483646-abcdef'); // no process has this id
+    const goneOld = `${gone}.old`;
+    const running = join(root, `.renderer.build-${process.pid}-ghijkl`);
+    for (const dir of [gone, goneOld, running]) mkdirSync(dir);
+    const fresh = stagingDir(outDir);
+    const left = readdirSync(root).sort();
+    expect(left).toEqual([running, fresh].map((p) => p.slice(root.length + 1)).sort());
+  });
+});
