@@ -1,6 +1,6 @@
 // What an export into a game project can be asked for: where it goes (the target) and the transforms of
 // its GLB. One definition for main/export (which applies them), the bridge contract and the UI's forms.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Where an export goes: a game engine's project, or `folder` (a plain folder). The data keeps the user's

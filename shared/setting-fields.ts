@@ -1,6 +1,6 @@
 // The fields of the app's settings and their limits: one definition for the settings kept in the database
 // (main/app/setting-schemas.ts, with their defaults), the bridge's settings.update and the settings screen.
-import { z } from 'zod';
+import * as z from 'zod';
 import { EXPORT_TARGETS } from './export-options.ts';
 
 /** The smallest download cache that may be set: 100 MiB. */

@@ -1,6 +1,6 @@
 // The API client of the service: one typed method per endpoint of the contract table.
 // Requests are validated before they leave the machine; responses are checked against the schemas.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import {
   ENDPOINTS,
   type EndpointData,

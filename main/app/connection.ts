@@ -5,7 +5,7 @@
 // documented addresses (the built-in profile "csm", main/config/profiles.ts PUBLIC_SERVICE). A pure function: the callers read the sources (files,
 // the profile store, standard input) and pass them in; the answer says where the connection comes from,
 // so the UI and the CLI can show it. The key is in the answer for the client only: views never carry it.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CONNECTION_ORIGINS, ConnectionView, KEY_SOURCES } from '../../shared/bridge/contract.ts';
 import { describeIssues, issuesToText } from '../../shared/contract/issues.ts';
 import {

@@ -1,7 +1,7 @@
 // Settings of the app kept in the database (settings table), each under its key with its schema.
 // The composition root reads them; the bridge (UI) and the CLI change them. The fields and their limits
 // are shared with the bridge contract and the settings screen (shared/setting-fields.ts).
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   cacheMaxBytes,
   exportEngine,

@@ -1,7 +1,7 @@
 // The app's settings as the user sees and changes them (profiles, webhooks, cache, export defaults,
 // output formats): one view, and one update that saves what was given and rebuilds the services when
 // the connection, the webhook receiver or the cache changed.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { COMMANDS, SettingsView } from '../../shared/bridge/contract.ts';
 import { describeIssues } from '../../shared/contract/issues.ts';
 import { invalidInput } from '../../shared/errors.ts';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   checkWritable,
   createFolder,

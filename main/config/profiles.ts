@@ -5,7 +5,7 @@
 // Which connection is used (flags, environment, this active profile, the engine) is main/app/connection.ts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError } from '../../shared/errors.ts';
 import { PUBLIC_SERVICE, SERVICE_PROFILE } from '../../shared/public-service.ts';
 import { writeFileDurableSync } from '../durable/write-file.ts';

@@ -1,7 +1,7 @@
 // The options of the main window: locked-down web preferences, the preload, a minimum size, and the size
 // and position remembered from the last run (dropped when they are off every screen now). Pure.
 import type { BrowserWindowConstructorOptions, Rectangle } from 'electron';
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const windowState = z.object({
   x: z.number().int().optional(),

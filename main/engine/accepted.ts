@@ -2,7 +2,7 @@
 // the values public clients of the service send (the vendor's SDK in every release, its docs and eval scripts),
 // checked against SERVICE_API.md. The engine never refuses a value those clients send unless the spec forbids
 // it, and every refusal names the field and the allowed values.
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   createImageTo3dLegacyRequest,
   createImageTo3dRequest,

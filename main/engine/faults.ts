@@ -2,7 +2,7 @@
 // fail or report a status no client knows, switchable at start (options or ASSET_STUDIO_ENGINE_FAULTS), at
 // runtime (FaultController or POST /__engine/faults), plus request counts per endpoint for tests and
 // benchmarks. Faults are explicit only: nothing a client sends (prompt, URL, text) ever triggers one.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ENDPOINTS, issuesToText, parseWith, type EndpointId } from '../../shared/contract/index.ts';
 
 export type FaultTarget = EndpointId | 'files';

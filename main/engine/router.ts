@@ -1,7 +1,7 @@
 // Routing and request validation driven by the contract's ENDPOINTS table, so the engine and the API
 // client cannot drift: same paths, same request schemas, same success status and message.
 import type { IncomingMessage } from 'node:http';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ENDPOINTS, issuesToText, parseWith, type EndpointDef, type EndpointId } from '../../shared/contract/index.ts';
 import { ENGINE_ACCEPTS, isOlderCreate, v3SchemaFor } from './accepted.ts';
 import { bodyKindOf } from './body-type.ts';

@@ -3,7 +3,7 @@
 // that exists, and the export creates it (`newFolder`).
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { UNITY_GLTF_PACKAGES } from '../../shared/export-options.ts';
 import { ExportError, ioError } from './errors.ts';
 import { PRESETS, type ExportTarget, type GameEngine } from './presets.ts';

@@ -1,7 +1,7 @@
 // `<name>.assetstudio.json` beside an exported asset: where it came from, what was written, how it was changed.
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { RESOURCE_KINDS } from '../../shared/contract/lifecycle.ts';
 import { issuesToText, parseWith } from '../../shared/contract/issues.ts';
 import { ExportError, ioError, reason } from './errors.ts';

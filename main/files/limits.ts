@@ -1,5 +1,5 @@
 // Limits applied to local files before they are sent: sizes, zip contents (against zip bombs) and images.
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeIssues, issuesToText } from '../../shared/contract/issues.ts';
 
 const GiB = 2 ** 30;

@@ -5,7 +5,7 @@
 // marked so, with what to do.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { batchView, type BatchView } from '../../shared/bridge/contract.ts';
 import { writeFileDurableSync } from '../durable/write-file.ts';
 import type { BatchItem } from '../app/batch.ts';

@@ -1,7 +1,7 @@
 // What the bridge's command handlers share (bridge-jobs.ts, bridge-cache.ts, bridge-files.ts): the app
 // session, the transport's platform, the events, and the lookup of a job a command names. Each handler
 // module answers one group of commands; bridge-service.ts parses, calls them and redacts.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { COMMANDS, CommandName, CommandOutput } from '../../shared/bridge/contract.ts';
 import type { AppSession } from '../app/app-session.ts';
 import type { Services } from '../app/services.ts';

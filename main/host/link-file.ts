@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { writeFileDurable } from '../durable/write-file.ts';
 
 export const LINK_FILE_NAME = 'link.json';

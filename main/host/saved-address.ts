@@ -6,7 +6,7 @@
 // and saves those. Delete the file to get a new token at the next launch.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { writeFileDurable } from '../durable/write-file.ts';
 
 export const SAVED_ADDRESS_FILE = 'web-host.json';

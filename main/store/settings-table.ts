@@ -1,7 +1,7 @@
 // Table `settings`: app settings as JSON values by key. Values are validated when read, so a value
 // written by another version (or by hand) that no longer fits is never handed to the app.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { describeIssues, issuesToText } from '../../shared/contract/issues.ts';
 
 /** Receives the warning about a stored value that is unreadable or does not fit its schema. */

@@ -2,7 +2,7 @@
 // and the local web host). Every command has an input and an output schema, every event a payload schema;
 // main validates every input it receives. The API key crosses the bridge in one direction only (key.set):
 // no output or event ever carries it.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ENDPOINTS, type EndpointId } from '../contract/endpoints.ts';
 import { textMultiRequest } from '../contract/animation.ts';
 import { createImageTo3dRequest } from '../contract/image-to-3d.ts';

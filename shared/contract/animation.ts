@@ -1,5 +1,5 @@
 // Mesh animation: FBX/zip upload, text prompts, and the animation session with its joint data.
-import { z } from 'zod';
+import * as z from 'zod';
 import { httpUrl, outputUrl, sessionCode, timestamp, rule } from './common.ts';
 
 /** The 17 joints of `animation_joint_dict`, in body order. */

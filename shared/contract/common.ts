@@ -1,6 +1,6 @@
 // Building blocks shared by the request and response schemas of the service contract.
 // Messages are written for people: they say what the rule is, not how zod checks it.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const SESSION_PREFIX = 'SESSION_';
 export const ASSET_PREFIX = 'ASSET_';

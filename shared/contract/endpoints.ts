@@ -1,6 +1,6 @@
 // The 15 endpoints of the service (plus the older create variant) as one table.
 // The API client, the embedded engine and the CLI are all driven by it, so they cannot drift apart.
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   emptyData,
   createImageTo3dLegacyRequest,

@@ -1,5 +1,5 @@
 // Image-to-3D: sessions in their current and older forms, requests, mesh availability, get-3D jobs.
-import { z } from 'zod';
+import * as z from 'zod';
 import { imageSource, oneOf, outputUrl, pivotPoint, scaledBbox, sessionCode, timestamp, rule } from './common.ts';
 
 export const GEOMETRY_MODELS = ['base', 'turbo'] as const;

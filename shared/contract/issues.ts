@@ -1,5 +1,5 @@
 // Turns schema failures into field paths and sentences a user can act on.
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 export interface FieldIssue {
   /** e.g. `scaled_bbox[1]`, `input.mesh`, or `(body)` for the whole value. */

@@ -1,5 +1,5 @@
 // Text-to-image sessions and trained styles.
-import { z } from 'zod';
+import * as z from 'zod';
 import { httpUrl, outputUrl, timestamp, rule } from './common.ts';
 
 export const createTextToImageRequest = z.object({

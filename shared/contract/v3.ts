@@ -1,7 +1,7 @@
 // Generic sessions under /v3/sessions (no envelope): retopology, whose schema the service documents, and
 // image_to_3d / image_to_kit with the input the vendor's own public scripts send (not in the documentation:
 // the embedded engine accepts them; the app itself creates retopology sessions only).
-import { z } from 'zod';
+import * as z from 'zod';
 import { ASSET_PREFIX, dataUriMime, isHttpUrl, oneOf, timestamp, rule } from './common.ts';
 import { GEOMETRY_MODELS, RESOLUTIONS, TEXTURE_MODELS } from './image-to-3d.ts';
 

@@ -27,7 +27,7 @@ import {
   uploadResult,
   v3Session,
 } from '../../shared/contract/index.ts';
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 const T = '2026-11-21T10:00:00.000Z';
 const PNG_URI = 'data:image/png;base64,iVBORw0KGgo=';

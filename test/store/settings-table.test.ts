@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { beforeEach, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { openDatabase, type Store } from '../../main/store/database.ts';
 import { tempDir } from './temp.ts';
 

@@ -2,7 +2,7 @@
 // read back through this schema): the picture, the face budget (`resolution`), quads or triangles (`topology`),
 // the texture (`texture_model`), the size (`scaled_bbox`, `preserve_aspect_ratio`), the origin (`pivot_point`) and
 // for the older flow the spin view it was made from (a quarter turn about the vertical axis per view).
-import { z } from 'zod';
+import * as z from 'zod';
 import { placeInBox, type Vec3 } from '../outputs/mesh.ts';
 import { MAX_GENERATION_FACES } from '../../../shared/contract/v3.ts';
 import { budgetTextureSide, LOCAL_RESOLUTION_FACES } from '../../../shared/picture-detail.ts';

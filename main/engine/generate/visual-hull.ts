@@ -8,7 +8,7 @@
 //
 // Frames: X right, Y up, the front facing +Z (as the other meshes). The side picture is the object seen from its
 // right: the picture's left is the object's front (+Z), its right the back.
-import { z } from 'zod';
+import * as z from 'zod';
 import { decodeImage, type RgbaImage } from '../../images/decode-image.ts';
 import type { Vec3 } from '../outputs/mesh.ts';
 import { encodePng } from '../../formats/png.ts';

@@ -2,7 +2,7 @@
 // fields), the create call, and the live view of the job it started.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useState } from 'preact/hooks';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { CommandInput, CommandOutput, JobView } from '../../../../shared/bridge/contract.ts';
 import type { EndpointId } from '../../../../shared/contract/endpoints.ts';
 import { parseWith } from '../../../../shared/contract/issues.ts';
