@@ -3,7 +3,10 @@
 //  - `list` against a service: a tiny stand-in node:http server in this process answering the list endpoint
 //    (SERVICE_API.md §6), with an address and a key file, so no embedded engine is started;
 //  - `--help` with the compile cache turned off (NODE_DISABLE_COMPILE_CACHE=1): the first run after an
-//    install or an update, when every module is stripped of its types and compiled again.
+//    install or an update, when every module is compiled again.
+// The launcher runs the command bundled into dist/cli/ (bin/cli-entry.js; the bench builds it first when the
+// sources changed); the same three commands from the sources (ASSET_STUDIO_CLI_FROM_SOURCE=1, as `npm run cli`
+// runs them, and as every start did before the bundle) are the second baseline.
 // Baseline in the same run: a bare `node -e 0`. Each round runs every case once, in an order that alternates
 // from round to round; one warm-up run of each comes first (it fills the compile cache). Wall time is measured
 // here, from spawn to exit; peak memory is the child's maximum resident set (GNU time's %M, /usr/bin/time).
@@ -16,6 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { buildCli } from '../scripts/build-cli.ts';
 import { emptySessionList } from '../test/service-answers.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -28,6 +32,7 @@ if (!existsSync(TIME)) {
   process.exit(2);
 }
 
+await buildCli({ ifStale: true });
 const work = mkdtempSync(join(tmpdir(), 'cli-startup-'));
 const dataDir = join(work, 'data');
 const keyFile = join(work, 'key');
@@ -66,12 +71,21 @@ const CASES: Case[] = [
   },
   { name: '--help, no compile cache', args: [LAUNCHER, '--help'], env: { NODE_DISABLE_COMPILE_CACHE: '1' } },
 ];
+const FROM_SOURCES = { ASSET_STUDIO_CLI_FROM_SOURCE: '1' };
+CASES.push(
+  ...CASES.filter((c) => c.name.startsWith('asset-studio')).map((c) => ({
+    name: `${c.name.replace('asset-studio ', '')}, from the sources`,
+    args: c.args,
+    env: FROM_SOURCES,
+  })),
+);
 
 /** Wall ms and peak RSS (MiB) of one run; a failing command stops the bench. */
 function runOnce(c: Case): Promise<{ ms: number; mib: number }> {
   const timeOut = join(work, 'time.txt');
   const env = { ...process.env, ...c.env };
   delete env.NODE_OPTIONS;
+  if (!c.env?.ASSET_STUDIO_CLI_FROM_SOURCE) delete env.ASSET_STUDIO_CLI_FROM_SOURCE;
   delete env.ASSET_STUDIO_BASE_URL;
   delete env.ASSET_STUDIO_API_KEY;
   const started = performance.now();
@@ -117,14 +131,14 @@ try {
   const baseMib = median(base.mib);
   console.log(`${rounds} rounds, medians (wall from spawn to exit; peak RSS of the child)`);
   console.log(
-    `${'command'.padEnd(30)} ${'wall'.padStart(9)} ${'× node'.padStart(7)} ${'peak RSS'.padStart(10)} ${'× node'.padStart(7)}`,
+    `${'command'.padEnd(36)} ${'wall'.padStart(9)} ${'× node'.padStart(7)} ${'peak RSS'.padStart(10)} ${'× node'.padStart(7)}`,
   );
   for (const c of CASES) {
     const r = results.get(c.name)!;
     const ms = median(r.ms);
     const mib = median(r.mib);
     console.log(
-      `${c.name.padEnd(30)} ${`${(ms / 1000).toFixed(3)} s`.padStart(9)} ${(ms / baseMs).toFixed(1).padStart(7)} ${`${mib.toFixed(1)} MiB`.padStart(10)} ${(mib / baseMib).toFixed(1).padStart(7)}`,
+      `${c.name.padEnd(36)} ${`${(ms / 1000).toFixed(3)} s`.padStart(9)} ${(ms / baseMs).toFixed(1).padStart(7)} ${`${mib.toFixed(1)} MiB`.padStart(10)} ${(mib / baseMib).toFixed(1).padStart(7)}`,
     );
   }
 } finally {

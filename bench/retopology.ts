@@ -3,7 +3,7 @@
 // own (Node's start and module loading count for both): ours (bench/retopology-run.ts) reads the GLB,
 // simplifies and pairs quads exactly as the engine's retopology sessions do, and writes the OBJ, MTL,
 // texture and preview render; gltf-transform reads the GLB, simplifies to the same face count and writes a
-// GLB. Ours runs bundled by esbuild as the app ships the engine (scripts/build.ts's options: the figure the
+// GLB. Ours runs bundled by esbuild as the app ships the engine (scripts/node-bundle.ts's options: the figure the
 // goal is about), and from the TypeScript sources too (Node's type stripping costs about 0.2 s of start-up).
 // Runs alternate so that drift of the machine hits all alike; medians are shown, and the ratio is the
 // median of the per-round ratios (goal <= 1.2). Then the geometric error of both results against the input: the symmetric
@@ -26,7 +26,7 @@ import { readGltf } from '../main/mesh/read-gltf.ts';
 import { readObj } from '../main/mesh/read-obj.ts';
 import { surfaceDistance, type Surface } from '../main/engine/retopology/surface-distance.ts';
 import { weld } from '../main/engine/retopology/weld.ts';
-import { NODE_BUNDLE } from '../scripts/build.ts';
+import { NODE_BUNDLE } from '../scripts/node-bundle.ts';
 
 const { values } = parseArgs({
   options: {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Launcher of the `asset-studio` command. The sources are TypeScript, run directly by Node 24.
-const [major] = process.versions.node.split('.').map(Number);
+// Launcher of the `asset-studio` command: runs the command bundled from its TypeScript sources into dist/cli/, or
+// the sources themselves (Node 24 strips their types): cli-entry.js says which.
+const major = Number(process.versions.node.split('.')[0]);
 if (major < 24) {
   process.stderr.write(
     `asset-studio needs Node.js 24 or newer (this is ${process.version}). Install Node 24, e.g. with "nvm install 24".\n`,
@@ -18,5 +19,9 @@ if (enableCompileCache && !process.env.NODE_COMPILE_CACHE) {
   const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
   enableCompileCache(join(base, 'asset-studio', 'compile-cache'));
 } else enableCompileCache?.();
-const { main } = await import('../main/cli/main.ts');
+// The command bundled into dist/cli/ when it is current (built now if the sources changed), else the sources:
+// cli-entry.js says why and when.
+const { cliEntry } = await import('./cli-entry.js');
+const { pathToFileURL } = await import('node:url');
+const { main } = await import(pathToFileURL(await cliEntry()).href);
 await main();

@@ -1,36 +1,25 @@
 // Builds the desktop app into dist/: the Electron main process (dist/electron/main.cjs), the sandboxed
 // preload (dist/electron/preload.cjs), both bundled to CommonJS by esbuild, and the renderer
-// (dist/renderer/, by renderer/build.ts), and the Blender add-on's zip (dist/blender/, by
-// build-blender-addon.ts). `node scripts/build.ts [--no-renderer]`.
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// (dist/renderer/, by renderer/build.ts), the Blender add-on's zip (dist/blender/, by
+// build-blender-addon.ts) and the `asset-studio` command (dist/cli/, by build-cli.ts).
+// `node scripts/build.ts [--no-renderer]`.
+import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { build, type BuildOptions } from 'esbuild';
+import { build } from 'esbuild';
 import { buildBlenderAddon } from './build-blender-addon.ts';
+import { buildCli } from './build-cli.ts';
 import { inputsStamp, readStamp, replaceWithBuild, stagingDir } from './build-output.ts';
+import { copyDracoDecoder, DRACO_WASM, NODE_BUNDLE, WORKER_FILES, workerBundles } from './node-bundle.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 export const ELECTRON_OUT = join(ROOT, 'dist', 'electron');
-
-/** How the Node side is bundled (CommonJS for Electron's Node); bench/retopology bundles its child the same way. */
-export const NODE_BUNDLE: BuildOptions = {
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node22', // Electron 45's Node
-  sourcemap: 'linked',
-  logLevel: 'warning',
-  // Optional native speed-ups of ws, absent on purpose; electron is provided by the runtime.
-  external: ['electron', 'bufferutil', 'utf-8-validate'],
-  inject: [join(import.meta.dirname, 'cjs-shim.ts')],
-  define: { 'import.meta.url': 'importMetaUrl', 'import.meta.dirname': '__dirname' },
-};
 
 /** What the Electron bundles are made of: main/ and shared/ (bundled), this script and its shim, the lockfile. */
 const ELECTRON_INPUTS = [
   join(ROOT, 'main'),
   join(ROOT, 'shared'),
   join(ROOT, 'scripts', 'build.ts'),
+  join(ROOT, 'scripts', 'node-bundle.ts'),
   join(ROOT, 'scripts', 'cjs-shim.ts'),
   join(ROOT, 'package-lock.json'),
 ];
@@ -41,9 +30,7 @@ const ELECTRON_INPUTS = [
  * skipped when dist/electron/ was built from the same inputs (as `npm start` does).
  */
 export async function buildElectron(options: { ifStale?: boolean } = {}): Promise<string[]> {
-  const files = ['main.cjs', 'engine-worker.cjs', 'thumbnail-worker.cjs', 'preload.cjs', 'draco_decoder_gltf.wasm'].map(
-    (f) => join(ELECTRON_OUT, f),
-  );
+  const files = ['main.cjs', ...WORKER_FILES, 'preload.cjs', DRACO_WASM].map((f) => join(ELECTRON_OUT, f));
   const stamp = inputsStamp(ROOT, ELECTRON_INPUTS, { target: NODE_BUNDLE.target });
   if (options.ifStale && readStamp(ELECTRON_OUT) === stamp) return files;
   mkdirSync(dirname(ELECTRON_OUT), { recursive: true });
@@ -55,18 +42,7 @@ export async function buildElectron(options: { ifStale?: boolean } = {}): Promis
         entryPoints: [join(ROOT, 'main', 'electron', 'main.ts')],
         outfile: join(staging, 'main.cjs'),
       }),
-      // The embedded engine's worker threads (main/engine/work/pool.ts starts this file, beside main.cjs).
-      build({
-        ...NODE_BUNDLE,
-        entryPoints: [join(ROOT, 'main', 'engine', 'work', 'worker.ts')],
-        outfile: join(staging, 'engine-worker.cjs'),
-      }),
-      // The library's thumbnails are drawn on worker threads (main/mesh/thumbnail-thread.ts starts this file).
-      build({
-        ...NODE_BUNDLE,
-        entryPoints: [join(ROOT, 'main', 'mesh', 'thumbnail-worker.ts')],
-        outfile: join(staging, 'thumbnail-worker.cjs'),
-      }),
+      ...workerBundles(staging).map((options) => build(options)),
       // The preload runs in the renderer's sandbox: only 'electron' may be required there, the rest is bundled.
       build({
         ...NODE_BUNDLE,
@@ -75,12 +51,7 @@ export async function buildElectron(options: { ifStale?: boolean } = {}): Promis
         outfile: join(staging, 'preload.cjs'),
       }),
     ]);
-    // The engine's Draco decoder (draco3dgltf, for compressed retopology inputs) loads its WebAssembly from the
-    // folder of the script that runs it: in the bundle, dist/electron/.
-    copyFileSync(
-      join(dirname(createRequire(import.meta.url).resolve('draco3dgltf')), 'draco_decoder_gltf.wasm'),
-      join(staging, 'draco_decoder_gltf.wasm'),
-    );
+    copyDracoDecoder(staging);
     replaceWithBuild(staging, ELECTRON_OUT, stamp);
   } finally {
     rmSync(staging, { recursive: true, force: true }); // gone already unless the build failed
@@ -114,6 +85,7 @@ export async function buildRendererIfPresent(
 if (import.meta.main) {
   const started = performance.now();
   const files = await buildElectron();
+  files.push(await buildCli({ ifStale: true }));
   const renderer = process.argv.includes('--no-renderer') ? false : await buildRendererIfPresent();
   files.push(buildBlenderAddon());
   console.log(

@@ -35,10 +35,11 @@ export const TIERS: readonly Tier[] = [
   {
     name: 'process',
     folder: FOLDERS.process,
-    uses: 'child processes: the CLI launcher (exit codes, pipes, signals, other users), engines and hosts of their own, kill -9',
+    uses: 'child processes: the CLI launcher (exit codes, pipes, signals, other users), engines and hosts of their own, kill -9; the CLI is bundled once per run when its sources changed',
     include: inFolder(FOLDERS.process),
     exclude: [],
     isolate: true,
+    globalSetup: 'test/process/global-setup.ts',
   },
   {
     name: 'e2e',

@@ -1,28 +1,59 @@
 // A command loads only the code it uses (issue #23): help and `key status` never load Babylon.js, the embedded
 // engine or the export, and `list` against a service loads the API client but never the engine or Babylon.
 // What is loaded is recorded by a load hook preloaded into the real launcher (record-loads.ts); no timings.
+// Both ways the launcher runs the command are checked: the bundle in dist/cli/ (what it runs when current: a
+// loaded chunk counts as every module it holds, from dist/cli/chunks.json) and the sources
+// (ASSET_STUDIO_CLI_FROM_SOURCE=1, as `npm run cli` runs them).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { basename, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bundleIsCurrent, cliOut, INPUTS_FILE } from '../../../bin/cli-entry.js';
+import { CHUNKS_FILE } from '../../../scripts/build-cli.ts';
 import { tempDir } from '../../helpers.ts';
 import { cleanEnv } from '../../cli/run-cli.ts';
 import { LAUNCHER } from './spawn-cli.ts';
 import { emptySessionList } from '../../service-answers.ts';
 
 const HOOK = join(import.meta.dirname, 'record-loads.ts');
+const ROOT = resolve(import.meta.dirname, '..', '..', '..');
+type Mode = 'bundle' | 'sources';
 
-/** Runs the launcher with these arguments; resolves with its exit code, output and the module URLs it loaded. */
+/**
+ * What a loaded module URL stands for: a package by its name (`undici`, `@babylonjs/core`), one of our modules by
+ * its path (`main/cli/help.ts`), a built-in by its `node:` name; a chunk of the bundle for every module it holds.
+ */
+function modulesOf(urls: string[], mode: Mode): string[] {
+  const chunks =
+    mode === 'bundle'
+      ? (JSON.parse(readFileSync(join(cliOut(ROOT), CHUNKS_FILE), 'utf8')) as Record<string, string[]>)
+      : {};
+  return urls.flatMap((url) => {
+    if (!url.startsWith('file:')) return [url];
+    const path = relative(ROOT, fileURLToPath(url)).split('\\').join('/');
+    if (path.startsWith('dist/cli/')) return chunks[basename(path)] ?? [path];
+    return [/(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? path];
+  });
+}
+
+/**
+ * Runs the launcher with these arguments, from the bundle or the sources; resolves with its exit code, output,
+ * the module URLs it loaded and the modules they stand for.
+ */
 async function loadsOf(
+  mode: Mode,
   args: string[],
-): Promise<{ code: number | null; stdout: string; stderr: string; urls: string[] }> {
+): Promise<{ code: number | null; stdout: string; stderr: string; urls: string[]; modules: string[] }> {
   const dir = tempDir();
   const record = join(dir, 'loaded.txt');
   const env = cleanEnv({ RECORD_LOADS_TO: record });
   delete env.NODE_OPTIONS;
+  if (mode === 'sources') env.ASSET_STUDIO_CLI_FROM_SOURCE = '1';
+  else delete env.ASSET_STUDIO_CLI_FROM_SOURCE;
   const child = spawn(process.execPath, ['--import', HOOK, LAUNCHER, ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -33,25 +64,42 @@ async function loadsOf(
   child.stderr.on('data', (d) => (stderr += String(d)));
   const [code] = (await once(child, 'close')) as [number | null];
   const urls = readFileSync(record, 'utf8').split('\n').filter(Boolean);
-  return { code, stdout, stderr, urls };
+  const ran = urls.filter((u) => /\/dist\/cli\/|\/main\/cli\/main\.ts$/.test(u));
+  // The launcher ran the code it was asked to: the bundle's entry, or the sources' (never both).
+  expect(ran.some((u) => u.endsWith(mode === 'bundle' ? '/dist/cli/main.js' : '/main/cli/main.ts'))).toBe(true);
+  expect(ran.filter((u) => (mode === 'bundle' ? u.endsWith('.ts') : u.includes('/dist/cli/')))).toEqual([]);
+  return { code, stdout, stderr, urls, modules: modulesOf(urls, mode) };
 }
 
-const BABYLON = /\/node_modules\/@babylonjs\//;
-const ENGINE = /\/main\/engine\//;
-const EXPORT = /\/main\/export\//;
-const matching = (urls: string[], pattern: RegExp) => urls.filter((u) => pattern.test(u));
+const BABYLON = /^@babylonjs\//;
+const ENGINE = /^main\/engine\//;
+const EXPORT = /^main\/export\//;
+const matching = (modules: string[], pattern: RegExp) => modules.filter((m) => pattern.test(m));
 
-describe('what a command loads', () => {
+describe.each<Mode>(['bundle', 'sources'])('what a command loads, from the %s', (mode) => {
+  beforeAll(() => {
+    // The process tier's global setup (test/process/global-setup.ts) built it: the launcher runs it as it is.
+    if (mode === 'bundle') expect(bundleIsCurrent(ROOT)).toBe(true);
+  });
+
+  it.runIf(mode === 'bundle')('the bundle records the sources it was built from, the workers and lockfile too', () => {
+    const inputs = Object.keys(JSON.parse(readFileSync(join(cliOut(ROOT), INPUTS_FILE), 'utf8')) as object);
+    for (const path of ['main/cli/main.ts', 'main/api/client.ts', 'main/engine/work/worker.ts', 'package-lock.json']) {
+      expect(inputs).toContain(path);
+    }
+    expect(inputs.filter((path) => path.includes('node_modules'))).toEqual([]);
+  });
+
   it('--help loads the command table and help, not Babylon, the engine, the export or the HTTP client', async () => {
-    const run = await loadsOf(['--help']);
+    const run = await loadsOf(mode, ['--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('create-3d');
-    expect(run.urls.some((u) => u.endsWith('/main/cli/help.ts'))).toBe(true); // the hook saw the CLI's modules
-    expect(matching(run.urls, BABYLON)).toEqual([]);
-    expect(matching(run.urls, ENGINE)).toEqual([]);
-    expect(matching(run.urls, EXPORT)).toEqual([]);
-    expect(matching(run.urls, /\/node_modules\/undici\//)).toEqual([]);
-    expect(matching(run.urls, /\/main\/app\/services\.ts$/)).toEqual([]);
+    expect(run.modules).toContain('main/cli/help.ts'); // the hook saw the CLI's modules
+    expect(matching(run.modules, BABYLON)).toEqual([]);
+    expect(matching(run.modules, ENGINE)).toEqual([]);
+    expect(matching(run.modules, EXPORT)).toEqual([]);
+    expect(run.modules).not.toContain('undici');
+    expect(run.modules).not.toContain('main/app/services.ts');
   });
 
   it("a command's own help (help export, export --help) does not load that command's code", async () => {
@@ -59,22 +107,22 @@ describe('what a command loads', () => {
       ['help', 'export'],
       ['export', '--help'],
     ]) {
-      const run = await loadsOf(args);
+      const run = await loadsOf(mode, args);
       expect(run.code).toBe(0);
       expect(run.stdout).toContain('--project');
-      expect(matching(run.urls, BABYLON)).toEqual([]);
-      expect(matching(run.urls, ENGINE)).toEqual([]);
-      expect(matching(run.urls, EXPORT)).toEqual([]);
+      expect(matching(run.modules, BABYLON)).toEqual([]);
+      expect(matching(run.modules, ENGINE)).toEqual([]);
+      expect(matching(run.modules, EXPORT)).toEqual([]);
     }
   });
 
   it('key status loads neither Babylon, the engine nor the export', async () => {
-    const run = await loadsOf(['key', 'status', '--data-dir', join(tempDir(), 'data')]);
+    const run = await loadsOf(mode, ['key', 'status', '--data-dir', join(tempDir(), 'data')]);
     expect(run.code).toBe(0);
-    expect(run.urls.some((u) => u.endsWith('/main/cli/admin-commands.ts'))).toBe(true);
-    expect(matching(run.urls, BABYLON)).toEqual([]);
-    expect(matching(run.urls, ENGINE)).toEqual([]);
-    expect(matching(run.urls, EXPORT)).toEqual([]);
+    expect(run.modules).toContain('main/cli/admin-commands.ts');
+    expect(matching(run.modules, BABYLON)).toEqual([]);
+    expect(matching(run.modules, ENGINE)).toEqual([]);
+    expect(matching(run.modules, EXPORT)).toEqual([]);
   });
 
   it('list against a service loads the client, but not the engine, the tracker, the cache nor Babylon', async () => {
@@ -89,7 +137,7 @@ describe('what a command loads', () => {
       const keyFile = join(dir, 'key');
       writeFileSync(keyFile, 'test-key\n', { mode: 0o600 });
       const url = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
-      const run = await loadsOf([
+      const run = await loadsOf(mode, [
         'list',
         '--base-url',
         url,
@@ -100,17 +148,15 @@ describe('what a command loads', () => {
       ]);
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
-      expect(run.urls.some((u) => u.endsWith('/main/api/client.ts'))).toBe(true);
-      expect(matching(run.urls, BABYLON)).toEqual([]);
-      expect(matching(run.urls, EXPORT)).toEqual([]);
+      expect(run.modules).toContain('main/api/client.ts');
+      expect(matching(run.modules, BABYLON)).toEqual([]);
+      expect(matching(run.modules, EXPORT)).toEqual([]);
       // A read needs the client alone (main/app/read-client.ts): no engine, no tracker, no download cache, no
       // upload inspection (yauzl), no composition root.
-      expect(matching(run.urls, ENGINE)).toEqual([]);
-      expect(matching(run.urls, /\/main\/(jobs|cache)\/|\/main\/app\/services\.ts|\/node_modules\/yauzl\//)).toEqual(
-        [],
-      );
+      expect(matching(run.modules, ENGINE)).toEqual([]);
+      expect(matching(run.modules, /^main\/(jobs|cache)\/|^main\/app\/services\.ts$|^yauzl$/)).toEqual([]);
       // Its address is given, so the app's saved profile is not read: not even the database's code is loaded.
-      expect(matching(run.urls, /\/main\/store\/database\.ts|^node:sqlite$/)).toEqual([]);
+      expect(matching(run.modules, /^main\/store\/database\.ts$|^node:sqlite$/)).toEqual([]);
     } finally {
       service.close();
     }
