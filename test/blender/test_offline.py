@@ -85,6 +85,29 @@ class ReadingADataFolderOffline(WithATempFolder):
         self.assertEqual(os.listdir(self.out), [os.path.basename(path)])  # no temp file left
         self.assertEqual(sha256_of(self.database), before)
 
+    def test_one_connection_serves_a_library_s_queries(self):
+        opened = []
+        connect = offline.sqlite3.connect
+
+        def counting(*args, **kwargs):
+            opened.append(args[0])
+            return connect(*args, **kwargs)
+
+        offline.sqlite3.connect = counting
+        try:
+            library = self.library()
+            jobs = library.list_jobs()
+            library.job(jobs[0]["id"])
+            outputs = library.outputs(jobs[0]["remoteId"])
+            library.preview_image(jobs[0], self.out, outputs)
+            library.download_model(jobs[0]["id"], self.out)
+            self.assertEqual(len(opened), 1)
+            library.close()
+            library.list_jobs()  # a query after close() opens it again
+            self.assertEqual(len(opened), 2)
+        finally:
+            offline.sqlite3.connect = connect
+
     def test_the_environment_folder_is_read_as_the_link_would_be(self):
         found = offline.open_library("", {"ASSET_STUDIO_DATA_DIR": self.data})
         self.assertEqual(found.data_dir, self.data)

@@ -1,5 +1,6 @@
 """Facts about the app's jobs as the link reads them: labels, whether one can be imported, its model and mesh."""
 
+import os
 import re
 import urllib.parse
 
@@ -9,6 +10,8 @@ from .errors import JobFailed, JobNotFinished
 #: service delivers it), an image-to-3D mesh
 #: (final, refined, preview), a clip, a retopologized mesh (OBJ).
 MODEL_KINDS = ("animation", "glb", "polished_glb", "preview_glb")
+#: The picture shown for a job in the library, best first.
+PREVIEW_KINDS = ("thumbnail", "image", "render", "retopo_image", "spin_0", "spin_1", "spin_2", "spin_3")
 
 KIND_LABELS = {
     "image_to_3d": "Image to 3D",
@@ -59,7 +62,7 @@ def model_of(outputs):
         if kind in by_kind:
             return by_kind[kind], animated_format(by_kind[kind]) if kind == "animation" else "glb"
     for o in outputs:
-        if (o["kind"].startswith("prompt:") or o["kind"].startswith("library:")) and not o["kind"].endswith(":usdz"):
+        if is_clip(o["kind"]):
             return o, animated_format(o)
     for o in outputs:
         if re.match(r"^retopo_obj(_\d+)?$", o["kind"]):
@@ -86,3 +89,24 @@ def source_mesh(job):
 
 def safe_name(text):
     return re.sub(r"[^A-Za-z0-9_.-]", "_", text)[:120] or "output"
+
+
+def is_clip(kind):
+    """A clip of an animated model (prompt:…, library:…), not its USDZ copy."""
+    return kind.startswith(("prompt:", "library:")) and not kind.endswith(":usdz")
+
+
+def is_animated(kind):
+    """An animated model's output: the session's animation or a clip."""
+    return kind == "animation" or is_clip(kind)
+
+
+def preview_output(outputs):
+    """The output shown as the job's picture (PREVIEW_KINDS, best first), None when it has none."""
+    by_kind = {o["kind"]: o for o in outputs}
+    return next((by_kind[kind] for kind in PREVIEW_KINDS if kind in by_kind), None)
+
+
+def preview_path(folder, session, kind):
+    """Where the picture of a job's output is copied for the panel (once: it never changes)."""
+    return os.path.join(folder, "%s_%s.png" % (safe_name(session), safe_name(kind)))

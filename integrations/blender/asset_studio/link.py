@@ -22,13 +22,12 @@ import time
 import urllib.parse
 
 from .errors import AppNotRunning, AppRefused, BadLinkFile, JobFailed, JobNotFinished, LinkError, NotFound, TokenRefused  # noqa: F401 (the link's API)
-from .jobs import KIND_LABELS, MODEL_KINDS, describe, finished_job, kind_label, model_of, safe_name, source_mesh  # noqa: F401
+from .jobs import KIND_LABELS, MODEL_KINDS, describe, finished_job, is_animated, kind_label, model_of, preview_output, preview_path, safe_name, source_mesh  # noqa: F401
 
 LINK_FILE_NAME = "link.json"
 DATA_DIR_ENV = "ASSET_STUDIO_DATA_DIR"
 
 #: The picture shown for a job in the library, best first.
-PREVIEW_KINDS = ("thumbnail", "image", "render", "retopo_image", "spin_0", "spin_1", "spin_2", "spin_3")
 
 
 def default_data_dir(platform=None, env=None, home=None):
@@ -345,14 +344,13 @@ class Client:
             return None
         if outputs is None:
             outputs = self.outputs(session)
-        complete = {o["kind"]: o for o in outputs if o.get("state") == "complete"}
-        for kind in PREVIEW_KINDS:
-            if kind in complete:
-                path = os.path.join(folder, "%s_%s.png" % (safe_name(session), safe_name(kind)))
-                if not os.path.exists(path):
-                    self.download(session, kind, path)
-                return path
-        return None
+        output = preview_output([o for o in outputs if o.get("state") == "complete"])
+        if output is None:
+            return None
+        path = preview_path(folder, session, output["kind"])
+        if not os.path.exists(path):
+            self.download(session, output["kind"], path)
+        return path
 
     def send_animation_mesh(self, path, label=None):
         """Uploads an FBX (or a zip of FBX) as a mesh-animation job; returns the new job."""
@@ -366,10 +364,6 @@ class Client:
         created = self.call("create", {"endpoint": "createRetopology", "body": body, "label": label or "Retopology"})
         return created.get("job") or {"id": created["operationId"], "label": label or "Retopology", "state": "queued", "final": False}
 
-
-def is_animated(kind):
-    """An animated model's output: the session's animation or a clip (prompt:…, library:…)."""
-    return kind == "animation" or (kind.startswith(("prompt:", "library:")) and not kind.endswith(":usdz"))
 
 
 def _refusal(status, data, path):

@@ -18,15 +18,13 @@ import tempfile
 import urllib.parse
 
 from .errors import AppNotRunning, LinkError, NotFound
-from .jobs import describe, finished_job, kind_label, model_of, safe_name
+from .jobs import describe, finished_job, kind_label, model_of, preview_output, preview_path, safe_name
 from .link import link_file_candidates
 
 DATABASE_FILE = "asset-studio.db"  # main/store/database.ts DATABASE_FILE
 #: The newest schema (PRAGMA user_version) this reader knows: the number of entries of main/store/migrations.ts
 #: (5 added jobs.claimed_until, the read leases, which this reader does not use).
 SCHEMA_VERSION = 5
-#: The picture shown for a job in the library, best first (as link.PREVIEW_KINDS).
-PREVIEW_KINDS = ("thumbnail", "image", "render", "retopo_image", "spin_0", "spin_1", "spin_2", "spin_3")
 _BLOB = re.compile(r"^blobs[/\\]([0-9a-f]{2})[/\\]([0-9a-f]{64})$")
 _PROMPT = re.compile(r"^prompt:[^:]+$")
 
@@ -74,16 +72,17 @@ class OfflineLibrary:
         self.source = source
         self.database = os.path.join(data_dir, DATABASE_FILE)
         self._cache_folder = None
+        self._connection = None
 
     # -- the database --
 
-    def _query(self, sql, params=()):
-        """Rows of one read-only query (as dicts); DatabaseUnreadable in words for every way it can fail."""
+    def _open(self):
+        """The library's read-only connection, opened and its schema checked at the first query: one per library
+        (a library serves one panel action, a Refresh or an import), not one per query."""
+        if self._connection is not None:
+            return self._connection
         uri = "file:%s?mode=ro" % urllib.parse.quote(os.path.abspath(self.database))
-        try:
-            connection = sqlite3.connect(uri, uri=True, timeout=2.0)
-        except sqlite3.Error as error:
-            raise self._unreadable(error)
+        connection = sqlite3.connect(uri, uri=True, timeout=2.0)
         try:
             connection.row_factory = sqlite3.Row
             version = connection.execute("PRAGMA user_version").fetchone()[0]
@@ -98,11 +97,25 @@ class OfflineLibrary:
                     "%s has no download cache yet (database schema %d): start Asset Studio once to bring it up to date."
                     % (self.database, version)
                 )
-            return [dict(row) for row in connection.execute(sql, params).fetchall()]
-        except sqlite3.Error as error:
-            raise self._unreadable(error)
-        finally:
+        except BaseException:
             connection.close()
+            raise
+        self._connection = connection
+        return connection
+
+    def _query(self, sql, params=()):
+        """Rows of one read-only query (as dicts); DatabaseUnreadable in words for every way it can fail."""
+        try:
+            return [dict(row) for row in self._open().execute(sql, params).fetchall()]
+        except sqlite3.Error as error:
+            self.close()  # the next query opens it again (a writer's lock may be gone by then)
+            raise self._unreadable(error)
+
+    def close(self):
+        """Closes the library's connection (also when the library is dropped); a later query opens a new one."""
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
 
     def _unreadable(self, error):
         text = str(error)
@@ -256,14 +269,13 @@ class OfflineLibrary:
         session = job.get("remoteId")
         if not session:
             return None
-        complete = {o["kind"]: o for o in (outputs if outputs is not None else self.outputs(session))}
-        for kind in PREVIEW_KINDS:
-            if kind in complete:
-                path = os.path.join(folder, "%s_%s.png" % (safe_name(session), safe_name(kind)))
-                if not os.path.exists(path):
-                    self.copy(complete[kind], path)
-                return path
-        return None
+        output = preview_output(outputs if outputs is not None else self.outputs(session))
+        if output is None:
+            return None
+        path = preview_path(folder, session, output["kind"])
+        if not os.path.exists(path):
+            self.copy(output, path)
+        return path
 
     def _needs_app(self, what):
         raise AppNotRunning(
