@@ -162,6 +162,28 @@ export function animationReady(engine: RunningLocalEngine, code: string, limitMs
   );
 }
 
+/** Text prompts `texts` sent to the mesh-animation session `code` (submitTextAnimations): the answer's data. */
+export async function submitTexts(engine: RunningLocalEngine, code: string, texts: string[]): Promise<any> {
+  return expectSuccess(
+    'submitTextAnimations',
+    await call(engine, 'submitTextAnimations', { json: { session_code: code, texts } }),
+  );
+}
+
+/** The mesh-animation session `code` once it holds `count` prompts, all animated; `limitMs` caps a hung one. */
+export function animatedPrompts(
+  engine: RunningLocalEngine,
+  code: string,
+  count: number,
+  limitMs?: number,
+): Promise<any> {
+  return pollUntil(
+    () => animationSession(engine, code),
+    (s) => s.prompts.length === count && s.prompts.every((p: { status: string }) => p.status === 'text_done'),
+    limitMs,
+  );
+}
+
 /**
  * An image-to-3D session of the request `json`, created and followed until it ends (complete or failed);
  * `limitMs` caps a hung one.
@@ -240,6 +262,11 @@ export async function download(
 }
 
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** Checks that `bytes` start as a PNG file does. */
+export function expectPng(bytes: Uint8Array): void {
+  expect(Buffer.from(bytes.subarray(0, 8)).equals(PNG_SIGNATURE), 'a PNG signature').toBe(true);
+}
 export const PNG_DATA_URI =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 

@@ -10,9 +10,9 @@ import {
   download,
   endedImageTo3d,
   endedV3Session,
+  expectPng,
   inputUrl,
   PNG_DATA_URI,
-  PNG_SIGNATURE,
   useServedFiles,
   useTestEngine,
 } from './helpers.ts';
@@ -48,7 +48,7 @@ describe('v3 retopology', () => {
     expect(mesh.status).toBe('complete');
     const obj = (await download(mesh.data.obj_url)).bytes.toString('utf8');
     expect(obj).toMatch(/\nf \S+ \S+ \S+ \S+\n/);
-    expect((await download(mesh.data.image_url)).bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    expectPng((await download(mesh.data.image_url)).bytes);
 
     // The input asset can be reused by id; triangles when quads is false.
     const again = await create({ mesh: created.input.mesh._id, model: 'precision', quads: false });
@@ -174,7 +174,7 @@ describe('v3 retopology of real models', () => {
       .getImage()!;
     expect(texture.bytes.equals(Buffer.from(foxTexture))).toBe(true);
     const image = (await download(imageUrl)).bytes;
-    expect(image.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    expectPng(image);
     expect([image.readUInt32BE(16), image.readUInt32BE(20)]).toEqual([512, 512]);
   });
 
