@@ -129,21 +129,16 @@ describe('resolveConnection', () => {
     // A legacy address given keeps its place; a test's stand-in replaces the public addresses.
     const local = { baseUrl: 'http://127.0.0.1:1', legacyBaseUrl: 'http://127.0.0.1:2' };
     expect(resolveConnection({ dataDir, keyFile: 'k_0123456789', publicService: local })).toMatchObject(local);
+    /** The connection with a key file set for `address`. */
+    const keyFileFor = (address: string) =>
+      resolveConnection({ dataDir, keyFile: 'file_key_0123456789', keyFileBound: { address } });
     // A key file set for another address is not sent to the public service: the engine, saying why.
-    const elsewhere = resolveConnection({
-      dataDir,
-      keyFile: 'file_key_0123456789',
-      keyFileBound: { address: 'https://other.example.com' },
-    });
+    const elsewhere = keyFileFor('https://other.example.com');
     expect(elsewhere).toMatchObject({ origin: 'engine', mode: 'local-engine' });
     expect(elsewhere.apiKey).toBeUndefined();
     expect(elsewhere.note).toMatchObject({ level: 'warning', text: expect.stringMatching(/other\.example\.com/) });
     // One set for the public service's address goes there (without an older variants' address it was not set for).
-    const bound = resolveConnection({
-      dataDir,
-      keyFile: 'file_key_0123456789',
-      keyFileBound: { address: 'https://api.csm.ai/' },
-    });
+    const bound = keyFileFor('https://api.csm.ai/');
     expect(bound).toMatchObject({ baseUrl: 'https://api.csm.ai', apiKey: 'file_key_0123456789' });
     expect(bound.legacyBaseUrl).toBeUndefined();
     // With the "local" profile active and no key anywhere, the embedded engine as before.

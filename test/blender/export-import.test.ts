@@ -24,6 +24,7 @@ import type { RunningWebHost } from '../../main/host/web-host.ts';
 import type { JobRecord } from '../../main/store/jobs.ts';
 import { EXPORT_FORMATS, type ExportFormat } from '../../shared/export-options.ts';
 import { parseOutputKind } from '../../shared/output-kind.ts';
+import { makeProject } from '../export/helpers.ts';
 import { realFixture } from '../fixtures.ts';
 import { tempDir } from '../host/helpers.ts';
 import { sampleJobs, startTestHost, webHostClient } from '../host/web-host-client.ts';
@@ -124,22 +125,6 @@ const isFirstRetopologyObj = (key: string) => {
   const kind = parseOutputKind(key);
   return kind?.type === 'retopology' && kind.file === 'obj' && kind.index === 0;
 };
-
-/** The smallest folder each engine's editor opens (main/export/detect.ts's markers); a plain folder for `folder`. */
-function makeProject(target: ExportTarget, root: string): string {
-  mkdirSync(root, { recursive: true });
-  if (target === 'unity') {
-    mkdirSync(join(root, 'Assets'));
-    mkdirSync(join(root, 'ProjectSettings'));
-    writeFileSync(join(root, 'ProjectSettings', 'ProjectVersion.txt'), 'm_EditorVersion: 6000.0.23f1\n');
-  } else if (target === 'unreal') {
-    mkdirSync(join(root, 'Content'));
-    writeFileSync(join(root, 'MyGame.uproject'), JSON.stringify({ FileVersion: 3, EngineAssociation: '5.4' }));
-  } else if (target === 'godot') {
-    writeFileSync(join(root, 'project.godot'), 'config_version=5\n[application]\nconfig/name="My Game"\n');
-  }
-  return root;
-}
 
 function runBlender(filesPath: string, factsPath: string): Promise<{ code: number | null; output: string }> {
   return runBlenderScript('export_import.py', [filesPath, factsPath], {
@@ -489,23 +474,19 @@ describe.skipIf(!HAS_BLENDER)('exports imported in headless Blender (#16)', () =
       expect(missing).toEqual([]);
     });
 
-    it('keeps its bones', () => {
-      const want = expected.get(asset)!.bones;
-      const wrong = of(asset, undefined, true).filter((i) => factsOf(i).bones !== want);
+    /** Every file of the asset has as many `fact` (bones, triangles) as `want`, its source's count. */
+    const expectEveryFileHas = (fact: 'bones' | 'triangles', want: number) => {
+      const wrong = of(asset, undefined, true).filter((i) => factsOf(i)[fact] !== want);
       expect(
-        wrong.map((i) => `${i.id}: ${factsOf(i).bones} bones`),
+        wrong.map((i) => `${i.id}: ${factsOf(i)[fact]} ${fact}`),
         `the source has ${want}`,
       ).toEqual([]);
-    });
+    };
 
-    it('keeps every triangle of its source in every file (the same geometry in every format)', () => {
-      const want = factsOf(sourceOf(asset)).triangles;
-      const wrong = of(asset, undefined, true).filter((i) => factsOf(i).triangles !== want);
-      expect(
-        wrong.map((i) => `${i.id}: ${factsOf(i).triangles} triangles`),
-        `the source has ${want}`,
-      ).toEqual([]);
-    });
+    it('keeps its bones', () => expectEveryFileHas('bones', expected.get(asset)!.bones));
+
+    it('keeps every triangle of its source in every file (the same geometry in every format)', () =>
+      expectEveryFileHas('triangles', factsOf(sourceOf(asset)).triangles));
 
     it('writes only textures that a material uses', () => {
       const unused: string[] = [];

@@ -1,11 +1,11 @@
 // A file system error while caching is described by what it is: only ENOSPC / EDQUOT mean a full disk
 // (#24 item 8: a rename that failed with ENOENT, another process having moved the file, said "Free some disk space").
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { adoptBlob, blobRelativePath } from '../../main/cache/blobs.ts';
 import { type AttemptState, classify, DownloadError, Retry } from '../../main/cache/downloader.ts';
+import { tempDir } from '../helpers.ts';
 import { sha256File } from './helpers.ts';
 
 const req = { label: 'the GLB (glb) of session S', cacheDir: '/data/cache' } as Parameters<typeof classify>[0];
@@ -41,31 +41,26 @@ it.each(['EACCES', 'EPERM', 'EROFS', 'EIO', 'EEXIST'])('%s is not a full disk', 
   expect(error.message).not.toMatch(/disk space|is full|free some/i);
 });
 
-let dir: string | undefined;
-afterEach(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+/** In a new cache folder (removed when the test ends), a part file of the bytes `mine`, and a file of the bytes `there` already at the place of its blob. */
+function partAndBlob(mine: string, there: string): { cache: string; file: string; sha256: string; target: string } {
+  const cache = tempDir('asset-studio-adopt-');
+  const file = join(cache, 'mine.part');
+  writeFileSync(file, mine);
+  const sha256 = sha256File(file);
+  const target = join(cache, blobRelativePath(sha256));
+  mkdirSync(join(target, '..'), { recursive: true });
+  writeFileSync(target, there);
+  return { cache, file, sha256, target };
+}
 
 it('a blob another process already put in place (same size and SHA-256) counts as written', async () => {
-  dir = mkdtempSync(join(tmpdir(), 'asset-studio-adopt-'));
-  const file = join(dir, 'mine.part');
-  writeFileSync(file, 'the same bytes');
-  const sha256 = sha256File(file);
-  const target = join(dir, blobRelativePath(sha256));
-  mkdirSync(join(target, '..'), { recursive: true });
-  writeFileSync(target, 'the same bytes');
-  expect(await adoptBlob(dir, file, sha256)).toBe(blobRelativePath(sha256));
+  const { cache, file, sha256, target } = partAndBlob('the same bytes', 'the same bytes');
+  expect(await adoptBlob(cache, file, sha256)).toBe(blobRelativePath(sha256));
   expect(sha256File(target)).toBe(sha256);
 });
 
 it('a blob of other bytes under the name is replaced, not trusted', async () => {
-  dir = mkdtempSync(join(tmpdir(), 'asset-studio-adopt-'));
-  const file = join(dir, 'mine.part');
-  writeFileSync(file, 'the right bytes');
-  const sha256 = sha256File(file);
-  const target = join(dir, blobRelativePath(sha256));
-  mkdirSync(join(target, '..'), { recursive: true });
-  writeFileSync(target, 'damaged bytes!!');
-  await adoptBlob(dir, file, sha256);
+  const { cache, file, sha256, target } = partAndBlob('the right bytes', 'damaged bytes!!');
+  await adoptBlob(cache, file, sha256);
   expect(sha256File(target)).toBe(sha256);
 });

@@ -5,9 +5,8 @@ import { createDownloadHook, type OutputsReport } from '../../main/cache/auto-do
 import { DownloadCache } from '../../main/cache/download-cache.ts';
 import { outputsOf } from '../../main/cache/outputs.ts';
 import type { JobRecord } from '../../main/store/jobs.ts';
-import { closeAfterEach, makeHarness, PNG } from '../jobs/harness.ts';
+import { closeAfterEach, makeHarness, PNG, submitOneOfEachType } from '../jobs/harness.ts';
 import { join } from 'node:path';
-import { inputUrl } from '../engine/helpers.ts';
 
 const closing = closeAfterEach();
 
@@ -36,16 +35,7 @@ describe('outputs of finished jobs', () => {
       });
     };
     const s = h.submitter;
-    const [current, image, retopo, animation] = await finish(
-      await s.submit('createImageTo3d', { body: { image_url: PNG } }, { label: 'chair' }),
-      await s.submit('createTextToImage', { body: { prompt: 'a lamp' } }, { label: 'lamp' }),
-      await s.submit(
-        'createRetopology',
-        { body: { type: 'retopology', input: { mesh: inputUrl('a.glb') } } },
-        { label: 'retopo' },
-      ),
-      await s.submit('uploadAnimationMesh', { body: { mesh_url: inputUrl('hero.fbx') } }, { label: 'hero' }),
-    );
+    const [current, image, retopo, animation] = await finish(...(await submitOneOfEachType(s)));
     expect(current).toEqual(['glb', 'usdz']); // obj, zip and fbx are not enabled
     expect(image).toEqual(['image']);
     expect(retopo).toEqual(['retopo_obj', 'retopo_image', 'retopo_obj:mesh.mtl']); // the OBJ's MTL is kept with it (#16 item 2)

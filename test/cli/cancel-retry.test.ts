@@ -13,11 +13,8 @@ interface JsonJob {
 }
 
 describe('cancel and retry', () => {
-  it('stops following a job, refuses to stop it twice, and sends it again once (exit codes, --json, --wait)', {
-    timeout: 120_000,
-  }, async () => {
-    const env = cleanEnv({ ASSET_STUDIO_DATA_DIR: tempDataDir() });
-    const jobId = await kettleJob(env);
+  it('stops following a job, refuses to stop it twice, and sends it again once (exit codes, --json, --wait)', async () => {
+    const { env, jobId } = await kettleJob();
 
     const cancelled = await runCli(['cancel', jobId, '--json'], env);
     expect(cancelled.code, cancelled.stderr).toBe(0);

@@ -1,16 +1,11 @@
 // `asset-studio rename` and `delete` end to end: real child processes on one data folder, against the
 // embedded engine (--json results, exit codes, the note that the service keeps its copy).
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, kettleJob, runCli, tempDataDir } from './run-cli.ts';
+import { kettleJob, runCli } from './run-cli.ts';
 
 describe('rename and delete', () => {
-  it('renames a job (blank: back to its prompt) and deletes it from the library, saying the service keeps its copy', {
-    timeout: 120_000,
-  }, async () => {
-    const env = cleanEnv({ ASSET_STUDIO_DATA_DIR: tempDataDir() });
-    const jobId = await kettleJob(env);
-    const waited = await runCli(['wait', jobId, '--engine-speed', '2000'], env);
-    expect(waited.code, waited.stderr).toBe(0);
+  it('renames a job (blank: back to its prompt) and deletes it from the library, saying the service keeps its copy', async () => {
+    const { env, jobId } = await kettleJob({ finished: true });
 
     const renamed = await runCli(['rename', jobId, 'Hero kettle', '--json'], env);
     expect(renamed.code, renamed.stderr).toBe(0);

@@ -48,9 +48,20 @@ export async function runCli(
   return { code, stdout, stderr };
 }
 
-/** A text-to-image job of "a copper kettle" (the engine at speed 2000) made with `text-to-image --json`: its id. */
-export async function kettleJob(env: NodeJS.ProcessEnv): Promise<string> {
+/**
+ * A text-to-image job of "a copper kettle" (the engine at speed 2000) made with `text-to-image --json` in a
+ * new data folder, and waited on to its end with `wait` when `finished`: its id, and the environment of that folder.
+ */
+export async function kettleJob(
+  options: { finished?: boolean } = {},
+): Promise<{ env: NodeJS.ProcessEnv; jobId: string }> {
+  const env = cleanEnv({ ASSET_STUDIO_DATA_DIR: tempDataDir() });
   const created = await runCli(['text-to-image', 'a', 'copper', 'kettle', '--json', '--engine-speed', '2000'], env);
   if (created.code !== 0) throw new Error(`text-to-image ended with ${created.code}: ${created.stderr}`);
-  return (JSON.parse(created.stdout) as { jobId: string }).jobId;
+  const jobId = (JSON.parse(created.stdout) as { jobId: string }).jobId;
+  if (options.finished) {
+    const waited = await runCli(['wait', jobId, '--engine-speed', '2000'], env);
+    if (waited.code !== 0) throw new Error(`wait ended with ${waited.code}: ${waited.stderr}`);
+  }
+  return { env, jobId };
 }

@@ -36,28 +36,14 @@ describe('item 11: auto_gen_3d as "true" / "false"', () => {
       created[name] = answer.body.data.session_code;
     }
     // "true" generates the preview on its own; "false" stops after the spin views.
-    const auto = await pollData(
-      `${engine.url}/image-to-3d-sessions/get-mesh/${created['string true']}`,
-      (d) => d[0].status === 'preview_done' || d[0].status.endsWith('_failed'),
-    );
-    expect(auto[0].status).toBe('preview_done');
-    expect(auto[0].preview_mesh_url_glb).toMatch(/^http/);
-    expect(
-      (
-        await pollData(
-          `${engine.url}/image-to-3d-sessions/get-mesh/${created['boolean true']}`,
-          (d) => d[0].status === 'preview_done' || d[0].status.endsWith('_failed'),
-        )
-      )[0].status,
-    ).toBe('preview_done');
-    expect(
-      (
-        await pollData(
-          `${engine.url}/image-to-3d-sessions/get-mesh/${created["Python's str(True)"]}`,
-          (d) => d[0].status === 'preview_done' || d[0].status.endsWith('_failed'),
-        )
-      )[0].status,
-    ).toBe('preview_done');
+    for (const name of ['string true', 'boolean true', "Python's str(True)"]) {
+      const auto = await pollData(
+        `${engine.url}/image-to-3d-sessions/get-mesh/${created[name]}`,
+        (d) => d[0].status === 'preview_done' || d[0].status.endsWith('_failed'),
+      );
+      expect(auto[0].status, name).toBe('preview_done');
+      expect(auto[0].preview_mesh_url_glb, name).toMatch(/^http/);
+    }
     const manual = await status(created['string false']!);
     expect(manual[0].status).toBe('spin_generate_done');
 

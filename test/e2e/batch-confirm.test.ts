@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { realFixture } from '../fixtures.ts';
-import { dropFiles, type DroppedFile } from './drop.ts';
+import { batchDialog, batchRows, dropFiles, type DroppedFile } from './drop.ts';
 import { openApp, poll, textOf, useHarness } from './harness.ts';
 import { WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
 
@@ -36,8 +36,7 @@ describe('confirm before a drop is submitted', () => {
   it('Cancel leaves nothing submitted', async () => {
     const { page } = h;
     await dropFiles(page, FILES);
-    const dialog = page.locator('.batch-dialog');
-    await poll(() => dialog.locator('tbody tr').count()).toBe(5);
+    const dialog = await batchDialog(page, 5);
     await dialog.locator('button:has-text("Cancel")').click();
     await poll(() => dialog.count()).toBe(0);
     expect((await h.call('jobs.list', {})).total).toBe(0);
@@ -47,8 +46,7 @@ describe('confirm before a drop is submitted', () => {
   it('shows files offered by path (the desktop app’s Add Files…) in the same dialog', async () => {
     const { page } = h;
     await h.host.bridge.offerFiles([realFixture('images', 'chair.png'), realFixture('fbx', 'Male_Casual.fbx')]);
-    const dialog = page.locator('.batch-dialog');
-    await poll(() => dialog.locator('tbody tr').count()).toBe(2);
+    const dialog = await batchDialog(page, 2);
     await poll(textOf(dialog.locator('.cost-text'))).toContain('Costs 15 credits');
     await dialog.locator('button:has-text("Cancel")').click();
     await poll(() => dialog.count()).toBe(0);
@@ -59,11 +57,8 @@ describe('confirm before a drop is submitted', () => {
     const { page } = h;
     await poll(textOf(page.locator('.status-line .credits'))).toBe('1000 credits');
     await dropFiles(page, FILES);
-    const dialog = page.locator('.batch-dialog');
-    await poll(() => dialog.locator('tbody tr').count()).toBe(5);
-    const kinds = await dialog
-      .locator('tbody tr')
-      .evaluateAll((rows) => rows.map((r) => [(r as any).dataset.file, (r as any).dataset.kind]));
+    const dialog = await batchDialog(page, 5);
+    const kinds = await batchRows(dialog);
     expect(kinds).toEqual([
       ['chair.png', 'image'],
       ['fox.jpg', 'image'],

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_FOLDER_FILES } from '../../renderer/src/dropped-folders.ts';
 import { realFixture } from '../fixtures.ts';
-import { dropPaths } from './drop.ts';
+import { batchDialog, batchRows, dropPaths } from './drop.ts';
 import { poll, textOf, useHarness } from './harness.ts';
 
 const h = useHarness({}, '');
@@ -30,11 +30,8 @@ describe('a folder dropped in the browser', () => {
     copyFileSync(realFixture('images', 'robot.png'), join(root, 'robot.png'));
 
     await dropPaths(page, [join(root, 'robot.png'), renders]);
-    const dialog = page.locator('.batch-dialog');
-    await poll(() => dialog.locator('tbody tr').count()).toBe(4);
-    const rows = await dialog
-      .locator('tbody tr')
-      .evaluateAll((list) => list.map((r) => [(r as any).dataset.file, (r as any).dataset.kind]));
+    const dialog = await batchDialog(page, 4);
+    const rows = await batchRows(dialog);
     // The loose file, then the folder's in name order as main walks one: chair.png, characters/, fox.jpg.
     expect(rows).toEqual([
       ['robot.png', 'image'],
@@ -70,8 +67,7 @@ describe('a folder dropped in the browser', () => {
     for (let i = 0; i < total; i++) writeFileSync(join(many, `${String(i).padStart(4, '0')}.png`), 'x');
     await h.go('#/library');
     await dropPaths(page, [many]);
-    const dialog = page.locator('.batch-dialog');
-    await poll(() => dialog.locator('tbody tr').count()).toBe(MAX_FOLDER_FILES);
+    const dialog = await batchDialog(page, MAX_FOLDER_FILES);
     expect(await dialog.locator('tbody tr').last().getAttribute('data-file')).toBe(
       `${String(MAX_FOLDER_FILES - 1).padStart(4, '0')}.png`,
     );

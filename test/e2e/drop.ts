@@ -1,6 +1,7 @@
 // Dropping files on the page as a desktop drag does: a real `drop` event carrying a DataTransfer of File
-// objects built in the page from the given bytes (the OS drag itself left out).
-import type { Page } from 'playwright-core';
+// objects built in the page from the given bytes (the OS drag itself left out); and the batch dialog a drop opens.
+import type { Locator, Page } from 'playwright-core';
+import { poll } from './harness.ts';
 
 // Browser globals used inside page.evaluate (this project type-checks tests without the DOM library).
 declare const document: { querySelector(s: string): { dispatchEvent(e: unknown): boolean } | null };
@@ -43,4 +44,18 @@ export async function dropPaths(page: Page, paths: readonly string[], x = 640, y
   } finally {
     await cdp.detach();
   }
+}
+
+/** The batch dialog a drop (or an offer of files) opens, once it lists `count` files. */
+export async function batchDialog(page: Page, count: number): Promise<Locator> {
+  const dialog = page.locator('.batch-dialog');
+  await poll(() => dialog.locator('tbody tr').count()).toBe(count);
+  return dialog;
+}
+
+/** The files the batch dialog lists, in its order, as [file name, kind]. */
+export function batchRows(dialog: Locator): Promise<string[][]> {
+  return dialog
+    .locator('tbody tr')
+    .evaluateAll((rows) => rows.map((r) => [(r as any).dataset.file, (r as any).dataset.kind]));
 }

@@ -25,6 +25,7 @@ import { NodeIO } from '@gltf-transform/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realFixture } from '../fixtures.ts';
 import { canvasPixels } from './canvas.ts';
+import { choosePicture } from './create-page.ts';
 import { poll, textOf } from './harness.ts';
 import { useViewerHarness } from './viewer-page.ts';
 
@@ -84,8 +85,7 @@ describe('export from the job page', () => {
   it('has a textured image-to-3D job with its GLB and FBX cached', async () => {
     const { page } = h;
     await h.go('#/create/image-to-3d');
-    await page.setInputFiles('#i3d-image-file', realFixture('images', 'chair.png'));
-    await poll(textOf(page.locator('.image-source .hint'))).toContain('chair.png');
+    await choosePicture(h, '#i3d-image-file', 'chair.png');
     await page.selectOption('#i3d-texture', 'baked'); // a textured model: every format carries its texture
     await page.click('button:has-text("Create 3D model")');
     await poll(textOf(page.locator('.created', { hasText: 'chair.png' }).locator('.badge'))).toBe('Done');

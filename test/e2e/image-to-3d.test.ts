@@ -1,6 +1,6 @@
 // e2e: image to 3D through the UI (one step, and the older step-by-step flow with a spin choice).
 import { describe, expect, it } from 'vitest';
-import { realFixture } from '../fixtures.ts';
+import { choosePicture, createStepByStepSession } from './create-page.ts';
 import { poll, textOf, useHarness } from './harness.ts';
 
 const h = useHarness({}, '');
@@ -34,8 +34,7 @@ describe('image to 3D', () => {
     await poll(textOf(page.locator('#i3d-bbox-errors'))).toContain('value 1: must be a size in metres above 0');
     await h.screenshot('02-create-image-to-3d-invalid');
     await page.fill('.vec3 input >> nth=0', '-1');
-    await page.setInputFiles('#i3d-image-file', realFixture('images', 'chair.png'));
-    await poll(textOf(page.locator('.image-source .hint'))).toContain('chair.png');
+    await choosePicture(h, '#i3d-image-file', 'chair.png');
     await page.selectOption('#i3d-texture', 'pbr');
     await page.click('button:has-text("Create 3D model")');
     await page.locator('.created').first().waitFor({ state: 'visible', timeout: 120_000 });
@@ -68,10 +67,7 @@ describe('image to 3D', () => {
 
   it('runs the older step-by-step flow with a chosen spin, a preview and a refine', async () => {
     const { page } = h;
-    await h.go('#/create/step-by-step');
-    await page.setInputFiles('#old-image-file', realFixture('images', 'robot.png'));
-    await poll(textOf(page.locator('.image-source .hint'))).toContain('robot.png');
-    await page.click('button:has-text("Create session")');
+    await createStepByStepSession(h, 'robot.png');
     const spins = page.locator('fieldset.spins label.spin');
     await poll(() => spins.count(), 240_000).toBe(4);
     await spins.nth(2).click();

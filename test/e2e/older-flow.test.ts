@@ -2,7 +2,7 @@
 // the refine pivot starts from the preview's, a reload comes back to the session with its steps, and the
 // preview step's page shows the preview mesh (not the refined one the session also holds).
 import { describe, expect, it } from 'vitest';
-import { realFixture } from '../fixtures.ts';
+import { createStepByStepSession } from './create-page.ts';
 import { poll, textOf, useHarness } from './harness.ts';
 
 const h = useHarness({}, '');
@@ -10,10 +10,7 @@ const h = useHarness({}, '');
 describe('the older step-by-step flow', () => {
   it('spins cached live, pivot carried to refine, the session back after a reload, the preview page shows the preview', async () => {
     const { page } = h;
-    await h.go('#/create/step-by-step');
-    await page.setInputFiles('#old-image-file', realFixture('images', 'robot.png'));
-    await poll(textOf(page.locator('.image-source .hint'))).toContain('robot.png');
-    await page.click('button:has-text("Create session")');
+    await createStepByStepSession(h, 'robot.png');
     // Each spin view is the cached picture, shown without a reload.
     const cachedSpins = page.locator('fieldset.spins label.spin img[src^="/cache/"]');
     await poll(() => cachedSpins.count(), 240_000).toBe(4);

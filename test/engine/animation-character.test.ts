@@ -8,14 +8,13 @@ import { JOINT_NAMES } from '../../shared/contract/index.ts';
 import { realFixture } from '../fixtures.ts';
 import { accessorData, nodePosition, readGlb, type Gltf } from './animation-glb-pose.ts';
 import {
+  animatedPrompts,
   animationReady,
-  animationSession,
-  call,
   download,
   expectError,
+  expectPng,
   expectSuccess,
-  PNG_SIGNATURE,
-  pollUntil,
+  submitTexts,
   uploadAnimationFile,
   useTestEngine,
 } from './helpers.ts';
@@ -25,7 +24,6 @@ import { validator } from '../gltf-validator.ts';
 const engine = useTestEngine({ animationFiles: 'glb' }); // the GLB's poses are checked here; FBX: animation-fbx.test.ts
 
 const upload = (bytes: Uint8Array, name: string) => uploadAnimationFile(engine, bytes, name);
-const read = (code: string) => animationSession(engine, code);
 /** Reading a 2 MB FBX takes seconds of CPU on a loaded machine: a cap for a hung session, not a speed bar. */
 const finished = (code: string) => animationReady(engine, code, 180_000);
 const glbOf = async (url: string) => readGlb((await download(url)).bytes);
@@ -94,7 +92,7 @@ describe.each(CHARACTERS)('an uploaded character: $file', ({ file, bones, triang
 
   it('renders its front view with the 17 joints in body order, its left on the image right', async () => {
     const render = await download(session.render_url);
-    expect(render.bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    expectPng(render.bytes);
     expect(render.bytes.readUInt32BE(16)).toBe(512);
     const j = session.animation_joint_dict as Record<string, [number, number]>;
     expect(Object.keys(j)).toEqual([...JOINT_NAMES]);
@@ -168,17 +166,10 @@ describe.each(CHARACTERS)('an uploaded character: $file', ({ file, bones, triang
 
   it('animates several prompts as several clips: the left hand waves when asked, unknown motions are refused', async () => {
     const texts = ['wave with the left hand', 'slowly walk', 'sit down on a chair', 'jog', 'do a backflip'];
-    const submitted = expectSuccess(
-      'submitTextAnimations',
-      await call(engine, 'submitTextAnimations', { json: { session_code: session.session_code, texts } }),
-    );
+    const submitted = await submitTexts(engine, session.session_code, texts);
     expect(submitted.responses.map((r: { isError: boolean }) => r.isError)).toEqual([false, false, false, false, true]);
     expect(submitted.responses[4].message).toMatch(/do a backflip.*no motion the engine knows.*walk/);
-    const done = await pollUntil(
-      () => read(session.session_code),
-      (s) => s.prompts.length === 4 && s.prompts.every((p: { status: string }) => p.status === 'text_done'),
-      120_000,
-    );
+    const done = await animatedPrompts(engine, session.session_code, 4, 120_000);
     const byText = new Map(done.prompts.map((p: { text: string; mesh_url: string; usdz_url: string }) => [p.text, p]));
     const wave = await glbOf((byText.get('wave with the left hand') as { mesh_url: string }).mesh_url);
     expect(wave.gltf.animations!.map((a) => a.name)).toEqual(['wave with the left hand']);

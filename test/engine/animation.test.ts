@@ -4,17 +4,17 @@ import { buildFbxBinary, buildZip } from '../../main/engine/outputs/index.ts';
 import { GENERATOR } from '../../main/engine/outputs/mesh.ts';
 import { riggedCharacter } from '../fixtures.ts';
 import {
+  animatedPrompts,
   animationReady,
-  animationSession,
   call,
   download,
   expectError,
+  expectPng,
   expectSuccess,
   inputUrl,
-  PNG_SIGNATURE,
-  pollUntil,
   send,
   startTestEngine,
+  submitTexts,
   type TestEngine,
   uploadAnimationFile,
   useTestEngine,
@@ -26,7 +26,6 @@ const engine = useTestEngine();
 /** An upload with a text field the endpoint does not know, which it ignores. */
 const upload = (target: TestEngine, bytes: Uint8Array, name = 'hero.fbx') =>
   uploadAnimationFile(target, bytes, name, { note: 'ignored' });
-const read = (code: string) => animationSession(engine, code);
 const finished = (code: string) => animationReady(engine, code);
 
 describe('mesh animation', () => {
@@ -88,7 +87,7 @@ describe('mesh animation', () => {
     for (const field of ['render_url', 'mesh_url', 'thumbnail', 'animation_url'])
       expect(done[field], field).not.toBe('');
     const render = await download(done.render_url);
-    expect(render.bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    expectPng(render.bytes);
     expect(render.bytes.readUInt32BE(16)).toBe(512);
     // The uploaded character on its own skeleton, as FBX (as the service delivers it).
     expect((await download(done.mesh_url)).bytes.subarray(0, 18).toString('latin1')).toBe('Kaydara FBX Binary');
@@ -105,10 +104,7 @@ describe('mesh animation', () => {
     expect(joints.R_Shoulder![0]).toBeLessThan(joints.L_Shoulder![0]);
 
     const texts = ['walk forward', 'x'.repeat(301), 'qzxv blorp', 'wave with both hands'];
-    const submitted = expectSuccess(
-      'submitTextAnimations',
-      await call(engine, 'submitTextAnimations', { json: { session_code: result.session_code, texts } }),
-    );
+    const submitted = await submitTexts(engine, result.session_code, texts);
     expect(submitted.responses.map((r: { text: string; isError: boolean }) => [r.text, r.isError])).toEqual([
       ['walk forward', false],
       ['x'.repeat(301), true],
@@ -116,10 +112,7 @@ describe('mesh animation', () => {
       ['wave with both hands', false],
     ]);
     expect(submitted.responses[1].message).toContain('too long');
-    const animated = await pollUntil(
-      () => read(result.session_code),
-      (s) => s.prompts.length === 2 && s.prompts.every((p: { status: string }) => p.status === 'text_done'),
-    );
+    const animated = await animatedPrompts(engine, result.session_code, 2);
     for (const prompt of animated.prompts) {
       expect(prompt.session_code).toBe(result.session_code);
       expect((await download(prompt.mesh_url)).bytes.subarray(0, 18).toString('latin1')).toBe('Kaydara FBX Binary');
@@ -134,12 +127,7 @@ describe('mesh animation', () => {
         'uploadAnimationMesh',
         await call(slow, 'uploadAnimationMesh', { json: { mesh_url: inputUrl('a.fbx') } }),
       );
-      const submitted = expectSuccess(
-        'submitTextAnimations',
-        await call(slow, 'submitTextAnimations', {
-          json: { session_code: result.session_code, texts: ['walk', 'qzxv blorp'] },
-        }),
-      );
+      const submitted = await submitTexts(slow, result.session_code, ['walk', 'qzxv blorp']);
       expect(submitted.responses.map((r: { isError: boolean }) => r.isError)).toEqual([false, true]);
       expect(submitted.responses[0].message).toContain('when the mesh is ready');
       expect(submitted.responses[1].message).toMatch(/no motion the engine knows.*walk/);
@@ -166,19 +154,13 @@ describe('mesh animation', () => {
       'uploadAnimationMesh',
       await call(engine, 'uploadAnimationMesh', { json: { mesh_url: inputUrl('b.fbx') } }),
     );
-    const submitted = expectSuccess(
-      'submitTextAnimations',
-      await call(engine, 'submitTextAnimations', { json: { session_code: result.session_code, texts: ['run'] } }),
-    );
+    const submitted = await submitTexts(engine, result.session_code, ['run']);
     // Sent while it runs, the text waits; when the session ends failed, so does the text.
     const failed = await finished(result.session_code);
     expect(failed.status).toBe('init_failed');
     if (!submitted.responses[0].isError)
       expect(failed.prompts.map((p: { status: string }) => p.status)).toEqual(['text_failed']);
-    const later = expectSuccess(
-      'submitTextAnimations',
-      await call(engine, 'submitTextAnimations', { json: { session_code: result.session_code, texts: ['jump'] } }),
-    );
+    const later = await submitTexts(engine, result.session_code, ['jump']);
     expect(later.responses[0]).toMatchObject({
       isError: true,
       message: expect.stringContaining('upload the mesh again'),

@@ -1,5 +1,5 @@
-// Shared helpers of the engine tests: engines in temp folders, a small fetch wrapper, polling, and a loopback
-// server for the inputs tests name by URL (the engine reads its inputs; this machine has no internet).
+// Shared helpers of the engine tests: engines in temp folders, a small fetch wrapper, polling, and loopback
+// servers for the inputs tests name by URL (the engine reads its inputs; this machine has no internet).
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -162,10 +162,36 @@ export function animationReady(engine: RunningLocalEngine, code: string, limitMs
   );
 }
 
-/** An image-to-3D session of the request `json`, created and followed until it ends (complete or failed). */
+/** Text prompts `texts` sent to the mesh-animation session `code` (submitTextAnimations): the answer's data. */
+export async function submitTexts(engine: RunningLocalEngine, code: string, texts: string[]): Promise<any> {
+  return expectSuccess(
+    'submitTextAnimations',
+    await call(engine, 'submitTextAnimations', { json: { session_code: code, texts } }),
+  );
+}
+
+/** The mesh-animation session `code` once it holds `count` prompts, all animated; `limitMs` caps a hung one. */
+export function animatedPrompts(
+  engine: RunningLocalEngine,
+  code: string,
+  count: number,
+  limitMs?: number,
+): Promise<any> {
+  return pollUntil(
+    () => animationSession(engine, code),
+    (s) => s.prompts.length === count && s.prompts.every((p: { status: string }) => p.status === 'text_done'),
+    limitMs,
+  );
+}
+
+/**
+ * An image-to-3D session of the request `json`, created and followed until it ends (complete or failed);
+ * `limitMs` caps a hung one.
+ */
 export async function endedImageTo3d(
   engine: RunningLocalEngine,
   json: Record<string, unknown>,
+  limitMs?: number,
 ): Promise<{ created: any; done: any }> {
   const created = expectSuccess('createImageTo3d', await call(engine, 'createImageTo3d', { json }));
   const done = await pollUntil(
@@ -175,6 +201,7 @@ export async function endedImageTo3d(
         await call(engine, 'getImageTo3d', { params: { session_code: created.session_code } }),
       ),
     (s) => s.session_status === 'complete' || s.session_status === 'failed',
+    limitMs,
   );
   return { created, done };
 }
@@ -189,15 +216,39 @@ export async function completedImageTo3d(
   return ended;
 }
 
+/** A retopology session of `input` (its mesh and options), created: the create's answer. */
+export async function createRetopology(engine: RunningLocalEngine, input: Record<string, unknown>): Promise<any> {
+  return expectSuccess(
+    'createRetopology',
+    await call(engine, 'createRetopology', { json: { type: 'retopology', input } }),
+  );
+}
+
+/** The v3 session `id` as getV3Session answers it. */
+export async function v3Session(engine: RunningLocalEngine, id: string): Promise<any> {
+  return expectSuccess('getV3Session', await call(engine, 'getV3Session', { params: { session_id: id } }));
+}
+
+/** The v3 session `id` once it has ended (complete or failed); `limitMs` caps a hung one. */
+export function endedV3Session(engine: RunningLocalEngine, id: string, limitMs?: number): Promise<any> {
+  return pollUntil(
+    () => v3Session(engine, id),
+    (s) => s.status !== 'incomplete',
+    limitMs,
+  );
+}
+
 /** A text-to-image session of `json` (its prompt, maybe a style), created and followed until completed. */
 export async function completedTextToImage(engine: RunningLocalEngine, json: Record<string, unknown>): Promise<any> {
   const created = expectSuccess('createTextToImage', await call(engine, 'createTextToImage', { json }));
+  return textToImageCompleted(engine, created.session_code);
+}
+
+/** The text-to-image session `code`, followed until completed. */
+export function textToImageCompleted(engine: RunningLocalEngine, code: string): Promise<any> {
   return pollUntil(
     async () =>
-      expectSuccess(
-        'getTextToImage',
-        await call(engine, 'getTextToImage', { params: { session_code: created.session_code } }),
-      ),
+      expectSuccess('getTextToImage', await call(engine, 'getTextToImage', { params: { session_code: code } })),
     (s) => s.status === 'completed',
   );
 }
@@ -211,6 +262,11 @@ export async function download(
 }
 
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** Checks that `bytes` start as a PNG file does. */
+export function expectPng(bytes: Uint8Array): void {
+  expect(Buffer.from(bytes.subarray(0, 8)).equals(PNG_SIGNATURE), 'a PNG signature').toBe(true);
+}
 export const PNG_DATA_URI =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
@@ -251,4 +307,25 @@ const INPUT_BASE = `http://127.0.0.1:${(inputServer.address() as AddressInfo).po
 /** A URL the engine can read for an input named `path` (e.g. `chair.png`, `models/statue.glb`, `hero.fbx`, `ink.zip`). */
 export function inputUrl(path: string): string {
   return `${INPUT_BASE}/${path}`;
+}
+
+/**
+ * A loopback server of the bytes a test file makes for the engine to read by URL: `served.set('/x.glb', bytes)`
+ * (others answer 404), `url('/x.glb')` its address. Started before the tests of the file or describe block
+ * that calls this (before the hooks it registers afterwards), closed after them.
+ */
+export function useServedFiles(contentType: string): { served: Map<string, Buffer>; url(path: string): string } {
+  const served = new Map<string, Buffer>();
+  const server = createServer((req, res) => {
+    const body = served.get(new URL(req.url ?? '/', 'http://x').pathname);
+    if (body === undefined) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': contentType, 'content-length': body.length }).end(body);
+  });
+  let base = '';
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { served, url: (path) => `${base}${path}` };
 }

@@ -11,10 +11,9 @@ import { checkInput } from '../../main/engine/input-check.ts';
 import { encodePng } from '../../main/engine/outputs/index.ts';
 import { fbxBomb, gifBomb, glbWithTexture, pngBomb, zipOf } from './bombs.ts';
 import {
-  call,
-  expectSuccess,
-  KEY,
-  pollUntil,
+  createRetopology,
+  endedImageTo3d,
+  endedV3Session,
   startTestEngine,
   type TestEngine,
   uploadAnimationFile,
@@ -22,6 +21,12 @@ import {
 
 const PNG = encodePng(8, 8, new Uint8Array(8 * 8 * 4).fill(120));
 const MiB = 2 ** 20;
+
+/** The first bytes of a binary FBX (its magic and version 7400): what the engine reads before trusting a zip entry. */
+const FBX_HEAD = Buffer.concat([
+  Buffer.from('Kaydara FBX Binary  \0\x1a\0', 'latin1'),
+  Buffer.from([0xe8, 0x1c, 0, 0]),
+]);
 
 /** The GLB served as `/bomb.glb`: its PNG texture declares 50000×50000 (its data: 8 MiB of zeros deflated). */
 const GLB_BOMB = glbWithTexture(pngBomb(50_000, 50_000, 8 * MiB));
@@ -62,25 +67,9 @@ afterAll(async () => {
   await new Promise<void>((resolve) => raw?.close(() => resolve()));
 });
 
-async function imageTo3d(image_url: string): Promise<any> {
-  const created = await fetch(`${engine.url}/image-to-3d-sessions`, {
-    method: 'POST',
-    headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
-    body: JSON.stringify({ image_url, resolution: 'low_poly' }),
-  });
-  const body = (await created.json()) as any;
-  expect(created.status, JSON.stringify(body)).toBe(201);
-  return pollUntil(
-    async () =>
-      (
-        (await (
-          await fetch(`${engine.url}/image-to-3d-sessions/${body.data.session_code}`, { headers: { 'x-api-key': KEY } })
-        ).json()) as any
-      ).data,
-    (s) => s.session_status === 'complete' || s.session_status === 'failed',
-    20_000,
-  );
-}
+/** An image-to-3D session of `image_url`, followed until it ends (complete or failed). */
+const imageTo3d = async (image_url: string): Promise<any> =>
+  (await endedImageTo3d(engine, { image_url, resolution: 'low_poly' }, 20_000)).done;
 
 const dataUri = (mime: string, bytes: Buffer) => `data:${mime};base64,${bytes.toString('base64')}`;
 
@@ -106,17 +95,8 @@ describe('decompression bombs sent to the engine (issue #26 item 6)', () => {
   });
 
   it('a GLB whose PNG texture declares 50000×50000 is refused from its header, before the texture is inflated', async () => {
-    const created = expectSuccess(
-      'createRetopology',
-      await call(engine, 'createRetopology', {
-        json: { type: 'retopology', input: { mesh: `${rawBase}/bomb.glb`, model: 'swift' } },
-      }),
-    );
-    const done = await pollUntil(
-      async () =>
-        expectSuccess('getV3Session', await call(engine, 'getV3Session', { params: { session_id: created._id } })),
-      (s) => s.status !== 'incomplete',
-    );
+    const created = await createRetopology(engine, { mesh: `${rawBase}/bomb.glb`, model: 'swift' });
+    const done = await endedV3Session(engine, created._id);
     expect(done.status).toBe('failed');
     expect(JSON.stringify(done)).toContain(
       'has a texture (image 0) that is a PNG whose header declares 50000×50000 pixels, more than the 64 megapixels the local engine reads',
@@ -139,12 +119,8 @@ describe('decompression bombs sent to the engine (issue #26 item 6)', () => {
   });
 
   it('a zip whose FBX entry declares more than the total the engine reads fails its session, naming the limit', async () => {
-    const fbxHead = Buffer.concat([
-      Buffer.from('Kaydara FBX Binary  \0\x1a\0', 'latin1'),
-      Buffer.from([0xe8, 0x1c, 0, 0]),
-    ]);
     const zip = zipOf([
-      { name: 'hero.fbx', data: Buffer.concat([fbxHead, Buffer.alloc(4096)]), declaredSize: 300 * MiB },
+      { name: 'hero.fbx', data: Buffer.concat([FBX_HEAD, Buffer.alloc(4096)]), declaredSize: 300 * MiB },
     ]);
     const answer = await uploadAnimation(zip, 'hero.zip');
     expect(answer.status).toBe(400);
@@ -155,13 +131,9 @@ describe('decompression bombs sent to the engine (issue #26 item 6)', () => {
   });
 
   it('a zip entry that inflates past the size it declares is cut there, not read whole', async () => {
-    const fbxHead = Buffer.concat([
-      Buffer.from('Kaydara FBX Binary  \0\x1a\0', 'latin1'),
-      Buffer.from([0xe8, 0x1c, 0, 0]),
-    ]);
     // 512 MiB of zeros would deflate to 512 KiB; 64 MiB (64 KiB deflated) declared as 1 KiB is enough to show the cut.
     const zip = zipOf([
-      { name: 'hero.fbx', data: Buffer.concat([fbxHead, Buffer.alloc(64 * MiB)]), declaredSize: 1024 },
+      { name: 'hero.fbx', data: Buffer.concat([FBX_HEAD, Buffer.alloc(64 * MiB)]), declaredSize: 1024 },
     ]);
     const started = Date.now();
     const answer = await uploadAnimation(zip, 'hero.zip');

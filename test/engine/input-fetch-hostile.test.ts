@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodePng } from '../../main/engine/outputs/index.ts';
 import { onRequestHead } from '../helpers.ts';
-import { KEY, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
+import { endedImageTo3d, KEY, pollUntil, startTestEngine, type TestEngine } from './helpers.ts';
 
 const PNG = encodePng(8, 8, new Uint8Array(8 * 8 * 4).fill(120));
 const TIME_LIMIT_MS = 1500;
@@ -119,26 +119,9 @@ afterAll(async () => {
   await raw?.close();
 });
 
-async function imageTo3d(image_url: string): Promise<any> {
-  const res = await fetch(`${engine.url}/image-to-3d-sessions`, {
-    method: 'POST',
-    headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
-    body: JSON.stringify({ image_url, resolution: 'low_poly' }),
-  });
-  const created = (await res.json()) as any;
-  expect(res.status, JSON.stringify(created)).toBe(201);
-  return pollUntil(
-    async () =>
-      (
-        (await (
-          await fetch(`${engine.url}/image-to-3d-sessions/${created.data.session_code}`, {
-            headers: { 'x-api-key': KEY },
-          })
-        ).json()) as any
-      ).data,
-    (s) => s.session_status === 'complete' || s.session_status === 'failed',
-  );
-}
+/** An image-to-3D session of `image_url`, followed until it ends (complete or failed). */
+const imageTo3d = async (image_url: string): Promise<any> =>
+  (await endedImageTo3d(engine, { image_url, resolution: 'low_poly' })).done;
 
 /** The engine still answers: its list, and a session of a good input to its end. */
 async function stillServing(): Promise<void> {

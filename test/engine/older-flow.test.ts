@@ -3,9 +3,9 @@ import {
   call,
   download,
   expectError,
+  expectPng,
   expectSuccess,
   inputUrl,
-  PNG_SIGNATURE,
   pollUntil,
   useTestEngine,
 } from './helpers.ts';
@@ -53,7 +53,7 @@ describe('older step-by-step flow', () => {
       expect(view).toMatchObject({ width: 256, height: 256 });
       expect(view.image_name).toMatch(/\.png$/);
       const png = await download(view.image_url);
-      expect(png.bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+      expectPng(png.bytes);
       expect(png.bytes.readUInt32BE(16)).toBe(256);
     }
     // The current form of an older session carries its older status.

@@ -6,8 +6,8 @@ import {
   download,
   expectSuccess,
   makeDataDir,
-  pollUntil,
   startTestEngine,
+  textToImageCompleted,
 } from './helpers.ts';
 
 describe('restart', () => {
@@ -44,14 +44,7 @@ describe('restart', () => {
 
         const list = expectSuccess('listImageTo3d', await call(engine, 'listImageTo3d'));
         expect(list).toMatchObject({ totalResults: 1, credits: 1000 - 10 - 1 });
-        const image = await pollUntil(
-          async () =>
-            expectSuccess(
-              'getTextToImage',
-              await call(engine, 'getTextToImage', { params: { session_code: tti.session_code } }),
-            ),
-          (s) => s.status === 'completed',
-        );
+        const image = await textToImageCompleted(engine, tti.session_code);
         expect(image.image_url).not.toBe('');
       } finally {
         await engine.close();

@@ -1,29 +1,26 @@
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Document, NodeIO } from '@gltf-transform/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildFbxBinary } from '../../main/engine/outputs/index.ts';
 import { retopologySession } from '../../shared/contract/index.ts';
 import { compressedGlb } from '../renderer/compressed-fixtures.ts';
 import {
-  call,
+  createRetopology,
   download,
-  expectSuccess,
+  endedImageTo3d,
+  endedV3Session,
+  expectPng,
   inputUrl,
   PNG_DATA_URI,
-  PNG_SIGNATURE,
-  pollUntil,
+  useServedFiles,
   useTestEngine,
 } from './helpers.ts';
 
 const engine = useTestEngine({ speed: 10_000, initialCredits: 100_000 }); // precision takes 30 minutes at speed 1
 
-const read = async (id: string) =>
-  expectSuccess('getV3Session', await call(engine, 'getV3Session', { params: { session_id: id } }));
-const create = async (input: Record<string, unknown>) =>
-  expectSuccess('createRetopology', await call(engine, 'createRetopology', { json: { type: 'retopology', input } }));
+const create = (input: Record<string, unknown>) => createRetopology(engine, input);
+const ended = (id: string, limitMs?: number) => endedV3Session(engine, id, limitMs);
 
 describe('v3 retopology', () => {
   it('creates an incomplete bare session and completes with an OBJ and a PNG', async () => {
@@ -44,25 +41,19 @@ describe('v3 retopology', () => {
     expect(created.output.meshes[0]._id).toMatch(/^ASSET_/);
     expect(typeof created.user_id).toBe('string');
 
-    const done = await pollUntil(
-      () => read(created._id),
-      (s) => s.status !== 'incomplete',
-    );
+    const done = await ended(created._id);
     retopologySession.parse(done);
     expect(done.status).toBe('complete');
     const [mesh] = done.output.meshes;
     expect(mesh.status).toBe('complete');
     const obj = (await download(mesh.data.obj_url)).bytes.toString('utf8');
     expect(obj).toMatch(/\nf \S+ \S+ \S+ \S+\n/);
-    expect((await download(mesh.data.image_url)).bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    expectPng((await download(mesh.data.image_url)).bytes);
 
     // The input asset can be reused by id; triangles when quads is false.
     const again = await create({ mesh: created.input.mesh._id, model: 'precision', quads: false });
     expect(again.input.mesh).toEqual(created.input.mesh);
-    const dense = await pollUntil(
-      () => read(again._id),
-      (s) => s.status !== 'incomplete',
-    );
+    const dense = await ended(again._id);
     const triangles = (await download(dense.output.meshes[0].data.obj_url)).bytes.toString('utf8');
     expect(triangles).toMatch(/\nf \S+ \S+ \S+\n/);
     expect(triangles.split('\nf ').length).toBeGreaterThan(obj.split('\nf ').length);
@@ -71,28 +62,17 @@ describe('v3 retopology', () => {
   it("remeshes the engine's own output: the same shape, size and origin, other faces", async () => {
     // An image-to-3D job of this engine with a size of its own (2.4 × 0.6 × 1.2 m, not the natural ~1 m),
     // then a retopology of its GLB by URL: its box is the GLB's (same size, same place around the origin).
-    const scaled = expectSuccess(
-      'createImageTo3d',
-      await call(engine, 'createImageTo3d', {
-        json: { image_url: PNG_DATA_URI, scaled_bbox: [2.4, 0.6, 1.2], preserve_aspect_ratio: false },
-      }),
-    );
-    const job = await pollUntil(
-      async () =>
-        expectSuccess(
-          'getImageTo3d',
-          await call(engine, 'getImageTo3d', { params: { session_code: scaled.session_code } }),
-        ),
-      (j) => j.session_status === 'complete',
-    );
+    const { done: job } = await endedImageTo3d(engine, {
+      image_url: PNG_DATA_URI,
+      scaled_bbox: [2.4, 0.6, 1.2],
+      preserve_aspect_ratio: false,
+    });
+    expect(job.session_status, JSON.stringify(job)).toBe('complete');
     const glb = (await download(job.mesh_url_glb)).bytes;
     const glbJson = JSON.parse(glb.subarray(20, 20 + glb.readUInt32LE(12)).toString('utf8'));
     const position = glbJson.accessors[glbJson.meshes[0].primitives[0].attributes.POSITION];
     const created = await create({ mesh: job.mesh_url_glb, model: 'swift', quads: true });
-    const done = await pollUntil(
-      () => read(created._id),
-      (s) => s.status !== 'incomplete',
-    );
+    const done = await ended(created._id);
     const obj = (await download(done.output.meshes[0].data.obj_url)).bytes.toString('utf8');
     const { min, max } = objBounds(obj);
     for (let axis = 0; axis < 3; axis++) {
@@ -111,17 +91,11 @@ describe('v3 retopology', () => {
 
     // By the asset's id in a later session: the same shape again. Another server's GLB: read, at its own size.
     const byId = await create({ mesh: created.input.mesh._id, model: 'precision' });
-    const again = await pollUntil(
-      () => read(byId._id),
-      (s) => s.status !== 'incomplete',
-    );
+    const again = await ended(byId._id);
     const dense = objBounds((await download(again.output.meshes[0].data.obj_url)).bytes.toString('utf8'));
     expect(dense.max[0]! - dense.min[0]!).toBeCloseTo(2.4, 2);
     const byUrl = await create({ mesh: inputUrl('models/other.glb'), model: 'swift' });
-    const foreign = await pollUntil(
-      () => read(byUrl._id),
-      (s) => s.status !== 'incomplete',
-    );
+    const foreign = await ended(byUrl._id);
     const other = objBounds((await download(foreign.output.meshes[0].data.obj_url)).bytes.toString('utf8'));
     expect(other.max[0]! - other.min[0]!).toBeLessThan(1.5);
   });
@@ -129,10 +103,7 @@ describe('v3 retopology', () => {
   it('fails when a session-failure fault rule says so', async () => {
     engine.faults.add({ kind: 'session-failure', match: { endpoint: 'createRetopology' } });
     const created = await create({ mesh: inputUrl('in.glb'), model: 'swift' });
-    const done = await pollUntil(
-      () => read(created._id),
-      (s) => s.status !== 'incomplete',
-    );
+    const done = await ended(created._id);
     expect(done.status).toBe('failed');
     expect(done.output.meshes[0].data.obj_url).toBe('');
   });
@@ -160,16 +131,8 @@ function objBounds(obj: string): { min: number[]; max: number[] } {
 describe('v3 retopology of real models', () => {
   // A loopback server of real fixtures and of variants made here: the engine reads its inputs by URL.
   const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'real', 'glb');
-  const served = new Map<string, Buffer>();
-  const server = createServer((req, res) => {
-    const body = served.get(new URL(req.url ?? '/', 'http://x').pathname);
-    if (body === undefined) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': body.length }).end(body);
-  });
-  let base = '';
+  const { served, url } = useServedFiles('application/octet-stream');
   beforeAll(async () => {
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     served.set('/Fox.glb', await readFile(join(FIXTURES, 'Fox.glb')));
     served.set(
       '/engine-draco.glb',
@@ -178,17 +141,11 @@ describe('v3 retopology of real models', () => {
     served.set('/points.glb', await pointsOnlyGlb());
     served.set('/hero.fbx', buildFbxBinary('foreign', { targetFaces: 200 }));
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const finished = (id: string) =>
-    pollUntil(
-      () => read(id),
-      (s) => s.status !== 'incomplete',
-      120_000,
-    );
+  const finished = (id: string) => ended(id, 120_000); // a cap for a hung one: real models take longer
 
   it('retopologises a textured model given by URL: quads, its place and size, the MTL and texture beside the OBJ, a render', async () => {
-    const created = await create({ mesh: `${base}/Fox.glb`, model: 'swift' });
+    const created = await create({ mesh: url('/Fox.glb'), model: 'swift' });
     const done = await finished(created._id);
     expect(done.status).toBe('complete');
     const { obj_url: objUrl, image_url: imageUrl } = done.output.meshes[0].data;
@@ -217,12 +174,12 @@ describe('v3 retopology of real models', () => {
       .getImage()!;
     expect(texture.bytes.equals(Buffer.from(foxTexture))).toBe(true);
     const image = (await download(imageUrl)).bytes;
-    expect(image.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    expectPng(image);
     expect([image.readUInt32BE(16), image.readUInt32BE(20)]).toEqual([512, 512]);
   });
 
   it('decodes a Draco-compressed model of 110K triangles: swift at most 8,000 faces, precision many more', async () => {
-    const swift = await finished((await create({ mesh: `${base}/engine-draco.glb`, model: 'swift' }))._id);
+    const swift = await finished((await create({ mesh: url('/engine-draco.glb'), model: 'swift' }))._id);
     const precision = await finished(
       (await create({ mesh: swift.input.mesh._id, model: 'precision', quads: false }))._id,
     );
@@ -236,13 +193,13 @@ describe('v3 retopology of real models', () => {
   });
 
   it('fails saying why when the model cannot be retopologised: no triangles, a foreign FBX', async () => {
-    const points = await finished((await create({ mesh: `${base}/points.glb`, model: 'swift' }))._id);
+    const points = await finished((await create({ mesh: url('/points.glb'), model: 'swift' }))._id);
     expect(points.status).toBe('failed');
     expect(points.error).toBe(
-      `The input mesh ${base}/points.glb holds no triangles (no mesh, or only points and lines): give a model with a triangle mesh.`,
+      `The input mesh ${url('/points.glb')} holds no triangles (no mesh, or only points and lines): give a model with a triangle mesh.`,
     );
     expect(points.output.meshes[0].data.obj_url).toBe('');
-    const fbx = await finished((await create({ mesh: `${base}/hero.fbx`, model: 'swift' }))._id);
+    const fbx = await finished((await create({ mesh: url('/hero.fbx'), model: 'swift' }))._id);
     expect(fbx.status).toBe('failed');
     expect(fbx.error).toMatch(
       /^The input mesh http:\/\/127\.0\.0\.1:\d+\/hero\.fbx is an FBX file, which retopology does not read \(it reads GLB, glTF and OBJ\): convert it to GLB first\.$/,

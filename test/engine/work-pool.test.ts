@@ -3,14 +3,21 @@
 // a cancelled task stops its worker, a crashed worker fails its one task (its session, with why) and is
 // replaced, and closing the engine leaves no work running.
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { threadId } from 'node:worker_threads';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultPoolSize, PoolClosed, WorkerCrash, WorkPool } from '../../main/engine/work/pool.ts';
 import { realFixture } from '../fixtures.ts';
 import { denseGridGlb } from './dense-glb.ts';
-import { call, expectSuccess, PNG_DATA_URI, pollUntil, send, startTestEngine, type TestEngine } from './helpers.ts';
+import {
+  createRetopology,
+  PNG_DATA_URI,
+  pollUntil,
+  send,
+  startTestEngine,
+  type TestEngine,
+  useServedFiles,
+  v3Session,
+} from './helpers.ts';
 
 /** Resolves after `n` turns of the event loop's timers (each a separate task of this thread). */
 const ticks = (n: number) =>
@@ -119,38 +126,23 @@ describe('the work pool', () => {
 });
 
 describe('the engine with its work on worker threads', () => {
-  const served = new Map<string, Buffer>();
-  const server = createServer((req, res) => {
-    const body = served.get(new URL(req.url ?? '/', 'http://x').pathname);
-    if (body === undefined) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'model/gltf-binary', 'content-length': body.length }).end(body);
-  });
-  let base = '';
+  const { served, url } = useServedFiles('model/gltf-binary');
   beforeAll(async () => {
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     served.set('/dense.glb', await denseGridGlb(250)); // 125,000 triangles
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const create = async (engine: TestEngine, mesh: string) =>
-    expectSuccess(
-      'createRetopology',
-      await call(engine, 'createRetopology', { json: { type: 'retopology', input: { mesh, model: 'swift' } } }),
-    );
-  const read = async (engine: TestEngine, id: string) =>
-    expectSuccess('getV3Session', await call(engine, 'getV3Session', { params: { session_id: id } }));
+  const create = (engine: TestEngine, mesh: string) => createRetopology(engine, { mesh, model: 'swift' });
 
   it('answers requests while a retopology runs, and makes it', async () => {
     const engine = await startTestEngine({ speed: 1e6, initialCredits: 1e6, workers: 1 });
     try {
       const thread0 = process.threadCpuUsage();
       const process0 = process.cpuUsage();
-      const { _id: id } = await create(engine, `${base}/dense.glb`);
+      const { _id: id } = await create(engine, url('/dense.glb'));
       let whileRunning = 0;
       const done = await pollUntil(
         async () => {
-          const session = await read(engine, id);
+          const session = await v3Session(engine, id);
           if (session.status === 'incomplete') whileRunning++;
           return session;
         },
@@ -173,9 +165,9 @@ describe('the engine with its work on worker threads', () => {
   it('a worker that runs out of memory fails its session with why; the engine keeps serving', async () => {
     const engine = await startTestEngine({ speed: 1e6, initialCredits: 1e6, workers: 1, workerMemoryMb: 8 });
     try {
-      const { _id: id } = await create(engine, `${base}/dense.glb`);
+      const { _id: id } = await create(engine, url('/dense.glb'));
       const failed = await pollUntil(
-        () => read(engine, id),
+        () => v3Session(engine, id),
         (s) => s.status !== 'incomplete',
         120_000,
       );
@@ -184,8 +176,8 @@ describe('the engine with its work on worker threads', () => {
         /could not be retopologised \(the engine's worker ran out of memory \(its heap is limited to 8 MB\)\)/,
       );
       // Still serving: the session reads again, and a new one is taken.
-      expect((await read(engine, id)).status).toBe('failed');
-      expect((await create(engine, `${base}/dense.glb`)).status).toBe('incomplete');
+      expect((await v3Session(engine, id)).status).toBe('failed');
+      expect((await create(engine, url('/dense.glb'))).status).toBe('incomplete');
       // A file whose worker runs out of memory: its download answers 500 with why.
       const made = await send(`${engine.url}/v3/sessions`, {
         json: { type: 'image_to_3d', input: { image: PNG_DATA_URI, model: 'sculpt' } },
@@ -209,9 +201,9 @@ describe('the engine with its work on worker threads', () => {
   it('closing the engine during a retopology stops it: nothing is written after close', async () => {
     served.set('/denser.glb', await denseGridGlb(500)); // 500,000 triangles: seconds of work
     const engine = await startTestEngine({ speed: 1e6, initialCredits: 1e6, workers: 1 });
-    const { _id: id } = await create(engine, `${base}/denser.glb`);
+    const { _id: id } = await create(engine, url('/denser.glb'));
     await pollUntil(
-      async () => existsSync(`${engine.dataDir}/files/${(await read(engine, id)).input.mesh._id}`),
+      async () => existsSync(`${engine.dataDir}/files/${(await v3Session(engine, id)).input.mesh._id}`),
       (stored) => stored,
     );
     await engine.close();

@@ -1,28 +1,29 @@
 // Shared pieces of the export tests: temporary folders, minimal projects, source files, GLB checks.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { NodeIO } from '@gltf-transform/core';
+import { type Document, NodeIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { expect } from 'vitest';
 import { tempDir as sharedTempDir } from '../helpers.ts';
 import { buildGlb, buildObj, renderTexture } from '../../main/engine/outputs/index.ts';
 import type { SourceFile } from '../../main/export/export.ts';
 import type { ExportSource } from '../../main/export/manifest.ts';
-import type { GameEngine } from '../../main/export/presets.ts';
+import type { ExportTarget } from '../../main/export/presets.ts';
 import { validator } from '../gltf-validator.ts';
 
 export const tempDir = (): string => sharedTempDir('asset-studio-export-');
 
-/** The smallest folder each engine's editor would open. */
-export function makeProject(engine: GameEngine, root = tempDir()): string {
+/** The smallest folder each engine's editor would open (main/export/detect.ts's markers); a plain folder for `folder`. */
+export function makeProject(target: ExportTarget, root = tempDir()): string {
   mkdirSync(root, { recursive: true });
-  if (engine === 'unity') {
+  if (target === 'unity') {
     mkdirSync(join(root, 'Assets'));
     mkdirSync(join(root, 'ProjectSettings'));
     writeFileSync(join(root, 'ProjectSettings', 'ProjectVersion.txt'), 'm_EditorVersion: 6000.0.23f1\n');
-  } else if (engine === 'unreal') {
+  } else if (target === 'unreal') {
     mkdirSync(join(root, 'Content'));
     writeFileSync(join(root, 'MyGame.uproject'), JSON.stringify({ FileVersion: 3, EngineAssociation: '5.4' }));
-  } else {
+  } else if (target === 'godot') {
     writeFileSync(join(root, 'project.godot'), 'config_version=5\n[application]\nconfig/name="My Game"\n');
   }
   return root;
@@ -80,6 +81,19 @@ export async function validatorErrors(glb: Uint8Array): Promise<string[]> {
 }
 
 export const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
+
+/** A GLB, read once the Khronos validator has found no error in it. */
+export async function readValidGlb(glb: Uint8Array): Promise<Document> {
+  expect(await validatorErrors(glb)).toEqual([]);
+  return io.readBinary(glb);
+}
+
+/** The names of a glTF document's animations (its clips), in order. */
+export const clipNames = (doc: Document): string[] =>
+  doc
+    .getRoot()
+    .listAnimations()
+    .map((a) => a.getName());
 
 export async function readGlb(path: string) {
   return io.readBinary(new Uint8Array(readFileSync(path)));

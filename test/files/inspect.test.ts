@@ -93,20 +93,12 @@ describe('FBX', () => {
     await expectRejected(write('empty.fbx', ''), 'empty', 'is empty (0 bytes)');
   });
 
-  it('rejects a truncated binary header', async () => {
-    await expectRejected(
-      write('header.fbx', readFileSync(realFixture('fbx', 'Male_Casual.fbx')).subarray(0, 20)),
-      'truncated',
-      'binary FBX header is incomplete',
-    );
-  });
-
-  it('rejects a binary FBX cut off after its header', async () => {
-    await expectRejected(
-      write('cut.fbx', readFileSync(realFixture('fbx', 'Male_Casual.fbx')).subarray(0, 10_000)),
-      'truncated',
-      'does not end like a binary FBX file',
-    );
+  it.each([
+    ['a truncated binary header', 20, 'binary FBX header is incomplete'],
+    ['a binary FBX cut off after its header', 10_000, 'does not end like a binary FBX file'],
+  ])('rejects %s', async (_what, length, mention) => {
+    const head = readFileSync(realFixture('fbx', 'Male_Casual.fbx')).subarray(0, length);
+    await expectRejected(write(`cut-${length}.fbx`, head), 'truncated', mention);
   });
 
   it('rejects an FBX over the size limit', async () => {

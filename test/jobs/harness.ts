@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { ServiceClient } from '../../main/api/client.ts';
 import { RequestBudget } from '../../main/jobs/budget.ts';
 import { DEFAULT_TIMING, scaleTiming } from '../../main/jobs/schedule.ts';
-import { Submitter } from '../../main/jobs/submit.ts';
+import { type SubmitOutcome, Submitter } from '../../main/jobs/submit.ts';
 import { JobTracker, type TrackerOptions } from '../../main/jobs/tracker.ts';
 import { openDatabase, type Store } from '../../main/store/database.ts';
-import { KEY, startTestEngine, type TestEngine } from '../engine/helpers.ts';
+import { inputUrl, KEY, startTestEngine, type TestEngine } from '../engine/helpers.ts';
 import type { LocalEngineOptions } from '../../main/engine/engine.ts';
 
 /** Closing steps run after each test, the last registered first: `closing(() => thing.close())`. */
@@ -79,3 +79,20 @@ export async function makeHarness(
 }
 
 export const PNG = `data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAADklEQVR4nGM4AQUMMAYAcJIMgTrOzewAAAAASUVORK5CYII=`;
+
+/**
+ * One job of each resource type, submitted in this order: an image-to-3D job 'chair', a text-to-image job
+ * 'lamp', a retopology job 'retopo' and an animation upload 'hero'.
+ */
+export async function submitOneOfEachType(submitter: Submitter): Promise<SubmitOutcome[]> {
+  return [
+    await submitter.submit('createImageTo3d', { body: { image_url: PNG } }, { label: 'chair' }),
+    await submitter.submit('createTextToImage', { body: { prompt: 'a lamp' } }, { label: 'lamp' }),
+    await submitter.submit(
+      'createRetopology',
+      { body: { type: 'retopology', input: { mesh: inputUrl('a.glb') } } },
+      { label: 'retopo' },
+    ),
+    await submitter.submit('uploadAnimationMesh', { body: { mesh_url: inputUrl('hero.fbx') } }, { label: 'hero' }),
+  ];
+}

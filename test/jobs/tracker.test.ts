@@ -3,8 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RequestBudget } from '../../main/jobs/budget.ts';
 import type { JobRecord } from '../../main/store/jobs.ts';
-import { makeHarness, PNG, type Harness } from './harness.ts';
-import { inputUrl } from '../engine/helpers.ts';
+import { makeHarness, PNG, type Harness, submitOneOfEachType } from './harness.ts';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -24,16 +23,7 @@ describe('job tracker', () => {
     const events: string[] = [];
     for (const e of ['job-added', 'progress', 'finished', 'failed'] as const)
       h.tracker.on(e, (j) => events.push(`${e}:${j.kind}`));
-    const jobs = [
-      await submitter.submit('createImageTo3d', { body: { image_url: PNG } }, { label: 'chair' }),
-      await submitter.submit('createTextToImage', { body: { prompt: 'a lamp' } }, { label: 'lamp' }),
-      await submitter.submit(
-        'createRetopology',
-        { body: { type: 'retopology', input: { mesh: inputUrl('a.glb') } } },
-        { label: 'retopo' },
-      ),
-      await submitter.submit('uploadAnimationMesh', { body: { mesh_url: inputUrl('hero.fbx') } }, { label: 'hero' }),
-    ];
+    const jobs = await submitOneOfEachType(submitter);
     h.engine.faults.add({ kind: 'session-failure', match: { endpoint: 'createTextToImage' } }); // the next one fails
     jobs.push(
       await submitter.submit(

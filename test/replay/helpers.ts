@@ -1,8 +1,22 @@
-// What the replay tests share: the CLI run in this process against a replay server, as a user with a key.
+// What the replay tests share: a replay server for each test that asks for one, and the CLI run in this process
+// against it, as a user with a key.
 import { cleanEnv, tempDataDir } from '../cli/run-cli.ts';
 import { runInProcess } from '../cli/run-in-process.ts';
-import { expect } from 'vitest';
-import { REPLAY_KEY, type ReplayServer, SAS } from './replay-server.ts';
+import { it as base, expect } from 'vitest';
+import { REPLAY_KEY, type ReplayServer, SAS, startReplay } from './replay-server.ts';
+
+/**
+ * `it` whose tests that name `replay` (`it('…', async ({ replay }) => …)`) each get a replay server of their own,
+ * started for the test and closed after it.
+ */
+export const it = base.extend<{ replay: ReplayServer }>({
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads what a fixture needs from this pattern (nothing here)
+  replay: async ({}, use) => {
+    const replay = await startReplay();
+    await use(replay);
+    await replay.close();
+  },
+});
 
 /** The environment of a user whose key and service address point at the replay server. */
 export function replayEnv(replay: ReplayServer, dataDir = tempDataDir()): NodeJS.ProcessEnv {

@@ -1,23 +1,17 @@
 // Image to 3D as the real service answers it (issue #22): the older-form session (status and spins, no
 // session_status) at read and at create, the vendor's current-form example, the lifecycle the official SDK
 // waits through (training_preview included), and a status this version does not know.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { tempDataDir } from '../cli/run-cli.ts';
-import { cli } from './helpers.ts';
+import { cli, it } from './helpers.ts';
 import { imageTo3dSession } from '../../shared/contract/image-to-3d.ts';
 import { jobStatus } from '../../shared/kinds/index.ts';
-import { OLDER_LIFECYCLE, REPLAY_KEY, type ReplayServer, startReplay } from './replay-server.ts';
-
-let replay: ReplayServer;
-beforeEach(async () => {
-  replay = await startReplay();
-});
-afterEach(async () => {
-  await replay.close();
-});
+import { OLDER_LIFECYCLE, REPLAY_KEY } from './replay-server.ts';
 
 describe('an image-to-3D session read with GET /image-to-3d-sessions/<code>', () => {
-  it('in the older form (status and spins, no session_status): shown at every step up to preview_done', async () => {
+  it('in the older form (status and spins, no session_status): shown at every step up to preview_done', async ({
+    replay,
+  }) => {
     const code = replay.addSession(replay.fixture('image-to-3d-get-older').data, OLDER_LIFECYCLE);
     const seen: string[] = [];
     for (let i = 0; i < OLDER_LIFECYCLE.length; i++) {
@@ -40,7 +34,7 @@ describe('an image-to-3D session read with GET /image-to-3d-sessions/<code>', ()
     expect(json.preview_mesh_url_glb).toMatch(/\/preview\/mesh\.glb\?sp=r&/);
   });
 
-  it("in the vendor's current form (the documentation's example): complete, 100%", async () => {
+  it("in the vendor's current form (the documentation's example): complete, 100%", async ({ replay }) => {
     const code = replay.addSession(replay.fixture('image-to-3d-get-current').data);
     const got = await cli(replay, ['get', code]);
     expect(got.code).toBe(0);
@@ -48,7 +42,7 @@ describe('an image-to-3D session read with GET /image-to-3d-sessions/<code>', ()
     expect(got.stdout).toContain('geometry_model: turbo');
   });
 
-  it('shows a status this version does not know by its own text, and keeps following the job', async () => {
+  it('shows a status this version does not know by its own text, and keeps following the job', async ({ replay }) => {
     replay.createAnswer = 'current';
     replay.createLifecycle = [
       { session_status: 'texturing_mesh', percent_done: 40 },
@@ -75,7 +69,7 @@ describe('an image-to-3D session read with GET /image-to-3d-sessions/<code>', ()
 });
 
 describe('POST /image-to-3d-sessions answered in the older form (status, no session_status)', () => {
-  it('takes its session_code: the job is followed, not left submission_unknown', async () => {
+  it('takes its session_code: the job is followed, not left submission_unknown', async ({ replay }) => {
     const dataDir = tempDataDir();
     const created = await cli(replay, ['create-3d', 'https://example.com/chair.png', '--json'], dataDir);
     expect(created.stderr).toBe('');
@@ -98,7 +92,9 @@ describe('POST /image-to-3d-sessions answered in the older form (status, no sess
     expect(jobs[0]!.state).not.toBe('submission_unknown');
   });
 
-  it("is read by the job's status rules at every step of the older lifecycle (what the tracker polls)", async () => {
+  it("is read by the job's status rules at every step of the older lifecycle (what the tracker polls)", async ({
+    replay,
+  }) => {
     const created = await cli(replay, ['create-3d', 'https://example.com/chair.png', '--json']);
     const code = (JSON.parse(created.stdout) as { data: { session_code: string } }).data.session_code;
     const states: string[] = [];

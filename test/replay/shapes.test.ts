@@ -2,22 +2,16 @@
 // image_to_3d examples) and the one verbatim body (3devals README, chat_to_3d with a real SAS URL), the
 // vendor's text-to-image and style answers, get-3d/refine's acknowledgement; and every status the public
 // material shows, read by the one home of the status tables (shared/kinds/).
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ENDPOINTS, envelope } from '../../shared/contract/index.ts';
 import { normaliseStatus, type ResourceKind } from '../../shared/kinds/index.ts';
-import { cli } from './helpers.ts';
-import { fixture, type ReplayServer, startReplay } from './replay-server.ts';
-
-let replay: ReplayServer;
-beforeEach(async () => {
-  replay = await startReplay();
-});
-afterEach(async () => {
-  await replay.close();
-});
+import { cli, it } from './helpers.ts';
+import { fixture } from './replay-server.ts';
 
 describe('v3 sessions', () => {
-  it("image_to_3d as the vendor's README shows it (no created_at/updated_at): created, then read complete", async () => {
+  it("image_to_3d as the vendor's README shows it (no created_at/updated_at): created, then read complete", async ({
+    replay,
+  }) => {
     const missing = await cli(replay, ['get-v3', 'SESSION_XXXXXXXXX_XXXXXXXX']); // not there yet: the service's 404
     expect(missing.code).toBe(3);
     replay.addV3('SESSION_XXXXXXXXX_XXXXXXXX', [
@@ -34,7 +28,7 @@ describe('v3 sessions', () => {
     expect(session.output.meshes).toHaveLength(1);
   });
 
-  it('the verbatim chat_to_3d body (3devals README) is read', async () => {
+  it('the verbatim chat_to_3d body (3devals README) is read', async ({ replay }) => {
     const body = replay.fixture('v3-chat-to-3d-verbatim');
     replay.addV3(body._id, [body]);
     const got = await cli(replay, ['get-v3', body._id]);
@@ -43,7 +37,7 @@ describe('v3 sessions', () => {
     expect(got.stdout).toContain('type: chat_to_3d');
   });
 
-  it('a retopology create answers incomplete, then the vendor example complete', async () => {
+  it('a retopology create answers incomplete, then the vendor example complete', async ({ replay }) => {
     const created = await cli(replay, ['retopology', 'ASSET_1747335632_4906245', '--json']);
     expect(created.code).toBe(0);
     const id = (JSON.parse(created.stdout) as { data: { _id: string; status: string } }).data._id;
@@ -59,7 +53,7 @@ describe('v3 sessions', () => {
 });
 
 describe('the envelope endpoints', () => {
-  it("text-to-image and style creates answer as the vendor's examples (processing, training)", async () => {
+  it("text-to-image and style creates answer as the vendor's examples (processing, training)", async ({ replay }) => {
     const tti = await cli(replay, ['text-to-image', 'a', 'wooden', 'chest']);
     expect(tti.code).toBe(0);
     expect(tti.stdout.split('\n')[0]).toBe('state: running (processing)');

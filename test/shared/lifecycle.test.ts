@@ -1,30 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseStatus, STATUS_TABLES } from '../../shared/contract/lifecycle.ts';
+import { normaliseStatus, type ResourceKind, STATUS_TABLES } from '../../shared/contract/lifecycle.ts';
+
+/** Statuses the service answers, by resource kind, and the state each is normalised to. */
+const STATES: Partial<Record<ResourceKind, Record<string, 'queued' | 'running' | 'succeeded' | 'failed'>>> = {
+  image_to_3d: { queued: 'queued', complete: 'succeeded', in_progress: 'running' },
+  v3_session: { incomplete: 'running', complete: 'succeeded', failed: 'failed' },
+  asset: { complete: 'succeeded' },
+  get3d_job: { unprocessed: 'queued' },
+  text_to_image: { in_progress: 'running', processing: 'running', completed: 'succeeded' },
+  style: { training: 'running' },
+  animation_upload: { init_processing: 'running' },
+  animation_session: { init_done: 'running', predefined_done: 'succeeded' },
+  animation_prompt: { text_done: 'succeeded' },
+  image_to_3d_older: {
+    uploaded: 'queued',
+    spin_generate_processing: 'running',
+    spin_generate_failed: 'failed',
+    refine_failed: 'failed',
+  },
+  mesh_availability: { preview_done: 'succeeded' },
+};
 
 describe('normalised lifecycle', () => {
-  it.each([
-    ['image_to_3d', 'queued', 'queued'],
-    ['image_to_3d', 'complete', 'succeeded'],
-    ['image_to_3d', 'in_progress', 'running'],
-    ['v3_session', 'incomplete', 'running'],
-    ['v3_session', 'complete', 'succeeded'],
-    ['v3_session', 'failed', 'failed'],
-    ['asset', 'complete', 'succeeded'],
-    ['get3d_job', 'unprocessed', 'queued'],
-    ['text_to_image', 'in_progress', 'running'],
-    ['text_to_image', 'processing', 'running'],
-    ['text_to_image', 'completed', 'succeeded'],
-    ['style', 'training', 'running'],
-    ['animation_upload', 'init_processing', 'running'],
-    ['animation_session', 'init_done', 'running'],
-    ['animation_session', 'predefined_done', 'succeeded'],
-    ['animation_prompt', 'text_done', 'succeeded'],
-    ['image_to_3d_older', 'uploaded', 'queued'],
-    ['image_to_3d_older', 'spin_generate_processing', 'running'],
-    ['image_to_3d_older', 'spin_generate_failed', 'failed'],
-    ['mesh_availability', 'preview_done', 'succeeded'],
-    ['image_to_3d_older', 'refine_failed', 'failed'],
-  ] as const)('%s %s → %s', (kind, raw, state) => {
+  it.each(
+    Object.entries(STATES).flatMap(([kind, states]) =>
+      Object.entries(states).map(([raw, state]) => [kind as ResourceKind, raw, state] as const),
+    ),
+  )('%s %s → %s', (kind, raw, state) => {
     const s = normaliseStatus(kind, raw);
     expect(s.state).toBe(state);
     expect(s.raw).toBe(raw);

@@ -28,6 +28,7 @@ import {
   v3Session,
 } from '../../shared/contract/index.ts';
 import type * as z from 'zod';
+import { fixture } from '../replay/replay-server.ts';
 
 const T = '2026-11-21T10:00:00.000Z';
 const PNG_URI = 'data:image/png;base64,iVBORw0KGgo=';
@@ -208,45 +209,8 @@ const currentSession = {
   percent_done: 0,
 };
 
-const olderSession = {
-  _id: 'abc123',
-  user_id: null,
-  session_code: 'SESSION_old',
-  image_url: 'https://x/a.png',
-  input_image: '',
-  user_image: '',
-  chat_user_id: '',
-  user_name: '',
-  email: '',
-  mesh_url: '',
-  mesh_url_usdz: '',
-  mesh_url_glb: '',
-  mesh_url_zip: '',
-  mesh_url_obj: '',
-  mp4_url: '',
-  preview_mesh_url_zip: '',
-  preview_mesh_url_glb: '',
-  preview_mesh_url_usdz: '',
-  polished_mesh_url: '',
-  polished_mesh_url_usdz: '',
-  polished_mesh_url_glb: '',
-  session_gif: '',
-  percentage: 0,
-  experimental_model: false,
-  debug: false,
-  private: false,
-  demo: false,
-  random_poses: false,
-  is_deleted: false,
-  status: 'uploaded',
-  source: 'api',
-  price: 0,
-  inference: [{ image_name: 'spin_0.png', image_url: 'https://x/s0.png?sig=1', height: 256, width: 256 }],
-  output_id: '',
-  model_version: '',
-  created_at: T,
-  updated_at: T,
-};
+/** An older-form session record, as the vendor's documentation shows one (test/replay/fixtures/image-to-3d-list.json). */
+const olderSession = fixture('image-to-3d-list').data.results[0];
 
 describe('responses', () => {
   it('parse the spec shapes inside the envelope', () => {

@@ -1,25 +1,19 @@
 // The library's view of the jobs table: names (migration 3), rename, delete, one entry per older-flow
 // session and per animated character, and the filters and orders of jobs.list.
-import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { entryRows } from '../../main/app/library-actions.ts';
 import { openDatabase, type Store } from '../../main/store/database.ts';
 import { RecordNotFoundError } from '../../main/store/errors.ts';
-import { MIGRATIONS } from '../../main/store/migrations.ts';
-import { tempDir } from './temp.ts';
+import type { NewJob } from '../../main/store/jobs.ts';
+import { olderDatabase } from './older-database.ts';
 
 describe('migration 3: job names', () => {
   it('brings a version-2 database to version 3: its jobs keep their rows and have no name yet', () => {
-    const path = join(tempDir(), 'a.db');
-    // A database as version 2 left it (this version's repositories need version 3 to open).
-    const raw = new DatabaseSync(path);
-    for (const migration of MIGRATIONS.slice(0, 2)) raw.exec(migration);
-    raw.exec('PRAGMA user_version = 2');
-    raw.exec(`INSERT INTO jobs (id, kind, label, state, raw_status, final, created_at, updated_at, last_change_at)
-              VALUES ('job_old', 'text_to_image', 'red barrel', 'succeeded', 'completed', 1, 5, 5, 5)`);
-    expect((raw.prepare('PRAGMA user_version').get() as { user_version: number }).user_version).toBe(2);
-    raw.close();
+    const path = olderDatabase(
+      2,
+      `INSERT INTO jobs (id, kind, label, state, raw_status, final, created_at, updated_at, last_change_at)
+       VALUES ('job_old', 'text_to_image', 'red barrel', 'succeeded', 'completed', 1, 5, 5, 5)`,
+    );
 
     const store = openDatabase(path);
     try {
@@ -58,12 +52,14 @@ describe('the library entries', () => {
   });
 
   const done = { state: 'succeeded' as const, rawStatus: 'completed', final: true, nextPollAt: null };
+  /** A final job of the session `remoteId`, inserted at `now`: succeeded, unless `more` says otherwise. */
+  const finished = (kind: NewJob['kind'], label: string, remoteId: string, now: number, more: Partial<NewJob> = {}) =>
+    store.jobs.insert({ kind, label, remoteId, ...done, ...more, now });
   /** A finished image-to-3D job beside the entry a test groups. */
-  const finishedChair = () =>
-    store.jobs.insert({ kind: 'image_to_3d', label: 'chair.png', remoteId: 'SESSION_c', ...done, now: 15 });
+  const finishedChair = () => finished('image_to_3d', 'chair.png', 'SESSION_c', 15);
 
   it('renames (search finds the new name and the label) and renames back to the label with null', () => {
-    const job = store.jobs.insert({ kind: 'text_to_image', label: 'a red barrel', remoteId: 't1', ...done, now: 1 });
+    const job = finished('text_to_image', 'a red barrel', 't1', 1);
     store.jobs.rename(job.id, 'Hero barrel', 2);
     expect(store.jobs.list({ search: 'hero' }).map((j) => j.id)).toEqual([job.id]);
     expect(store.jobs.list({ search: 'red barrel' }).map((j) => j.id)).toEqual([job.id]);
@@ -73,7 +69,7 @@ describe('the library entries', () => {
   });
 
   it('deletes a row and unlinks the cache entries that named it', () => {
-    const job = store.jobs.insert({ kind: 'text_to_image', label: 'barrel', remoteId: 't1', ...done, now: 1 });
+    const job = finished('text_to_image', 'barrel', 't1', 1);
     const entry = store.cache.upsert({
       sessionId: 't1',
       jobId: job.id,
@@ -88,22 +84,8 @@ describe('the library entries', () => {
   });
 
   it('grouped, an older-flow session is one entry (its first row) whose state is its newest step; search finds it once', () => {
-    const first = store.jobs.insert({
-      kind: 'image_to_3d_older',
-      label: 'robot.png (step by step)',
-      remoteId: 'SESSION_r',
-      step: 'spin',
-      ...done,
-      now: 10,
-    });
-    store.jobs.insert({
-      kind: 'image_to_3d_older',
-      label: 'SESSION_r preview',
-      remoteId: 'SESSION_r',
-      step: 'preview',
-      ...done,
-      now: 20,
-    });
+    const first = finished('image_to_3d_older', 'robot.png (step by step)', 'SESSION_r', 10, { step: 'spin' });
+    finished('image_to_3d_older', 'SESSION_r preview', 'SESSION_r', 20, { step: 'preview' });
     const refine = store.jobs.insert({
       kind: 'image_to_3d_older',
       label: 'SESSION_r refine',
@@ -129,13 +111,7 @@ describe('the library entries', () => {
   });
 
   it('grouped, an animated character is one entry: its upload, with the text-animation jobs asked of it', () => {
-    const upload = store.jobs.insert({
-      kind: 'animation_session',
-      label: 'Male_Casual.fbx',
-      remoteId: 'SESSION_m',
-      ...done,
-      now: 10,
-    });
+    const upload = finished('animation_session', 'Male_Casual.fbx', 'SESSION_m', 10);
     const prompts = store.jobs.insert({
       kind: 'animation_prompt',
       label: 'Male_Casual.fbx: walk forward, wave',
@@ -147,13 +123,7 @@ describe('the library entries', () => {
     });
     const other = finishedChair();
     // A session's prompts asked here of an upload made elsewhere: their own entry (nothing to join).
-    const alone = store.jobs.insert({
-      kind: 'animation_prompt',
-      label: 'SESSION_x: jump',
-      remoteId: 'SESSION_x',
-      ...done,
-      now: 30,
-    });
+    const alone = finished('animation_prompt', 'SESSION_x: jump', 'SESSION_x', 30);
 
     expect(store.jobs.list().length).toBe(4);
     expect(store.jobs.list({ group: true }).map((j) => j.id)).toEqual([alone.id, other.id, upload.id]);
@@ -174,17 +144,8 @@ describe('the library entries', () => {
   });
 
   it('filters by kind, state and date, and sorts by date, name, kind and state', () => {
-    const a = store.jobs.insert({ kind: 'text_to_image', label: 'banana', remoteId: 'a', ...done, now: 100 });
-    const b = store.jobs.insert({
-      kind: 'image_to_3d',
-      label: 'Apple',
-      remoteId: 'b',
-      state: 'failed',
-      rawStatus: 'failed',
-      final: true,
-      nextPollAt: null,
-      now: 200,
-    });
+    const a = finished('text_to_image', 'banana', 'a', 100);
+    const b = finished('image_to_3d', 'Apple', 'b', 200, { state: 'failed', rawStatus: 'failed' });
     const c = store.jobs.insert({ kind: 'image_to_3d', label: 'cherry', remoteId: 'c', now: 300 });
     store.jobs.rename(a.id, 'Zucchini', 400);
     const ids = (page: Parameters<Store['jobs']['list']>[0]) =>

@@ -1,20 +1,15 @@
 // Where a job was made (migration 4): 'local-engine' or 'service', null for jobs recorded before.
-import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../main/store/database.ts';
-import { MIGRATIONS } from '../../main/store/migrations.ts';
-import { tempDir } from './temp.ts';
+import { olderDatabase } from './older-database.ts';
 
 describe('migration 4: job origin', () => {
   it('brings a version-3 database to the current version: its jobs keep their rows, with an unknown origin', () => {
-    const path = join(tempDir(), 'a.db');
-    const raw = new DatabaseSync(path);
-    for (const migration of MIGRATIONS.slice(0, 3)) raw.exec(migration);
-    raw.exec('PRAGMA user_version = 3');
-    raw.exec(`INSERT INTO jobs (id, kind, label, name, state, raw_status, final, created_at, updated_at, last_change_at)
-              VALUES ('job_old', 'text_to_image', 'red barrel', 'Barrel', 'succeeded', 'completed', 1, 5, 5, 5)`);
-    raw.close();
+    const path = olderDatabase(
+      3,
+      `INSERT INTO jobs (id, kind, label, name, state, raw_status, final, created_at, updated_at, last_change_at)
+       VALUES ('job_old', 'text_to_image', 'red barrel', 'Barrel', 'succeeded', 'completed', 1, 5, 5, 5)`,
+    );
 
     const store = openDatabase(path);
     try {

@@ -5,21 +5,20 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JobView } from '../../../shared/bridge/contract.ts';
-import { startWebHost } from '../../../main/host/web-host.ts';
 import { databasePath, openDatabase } from '../../../main/store/database.ts';
 import { cleanEnv } from '../../cli/run-cli.ts';
-import { tempDir } from '../../host/helpers.ts';
+import { realFixture } from '../../fixtures.ts';
+import { tempDir } from '../../helpers.ts';
+import { startTestHost } from '../../host/web-host-client.ts';
 import { startCli } from '../cli/spawn-cli.ts';
 
-const CHAIR = new URL('../../../../shared/fixtures/real/images/chair.png', import.meta.url).pathname;
-const data = tempDir('engine-owner-exit');
-afterAll(() => data.remove());
+const CHAIR = realFixture('images', 'chair.png');
 
 describe('the web host when the process running its engine ends', () => {
   it('re-resolves the engine (starting its own) and still creates and finishes jobs', async () => {
-    const dataDir = join(data.path, 'folder');
+    const dataDir = tempDir('asset-studio-engine-owner-exit-');
     const cli = startCli(['engine', '--json', '--engine-speed', '10'], cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir }));
     let cliErr = '';
     cli.stderr!.on('data', (d) => (cliErr += String(d)));
@@ -28,12 +27,7 @@ describe('the web host when the process running its engine ends', () => {
       cli.once('exit', (code) => reject(new Error(`the engine command ended (${code}): ${cliErr}`)));
     });
     const cliEngine = (JSON.parse(line) as { url: string }).url;
-    const host = await startWebHost({
-      dataDir,
-      rendererDir: join(data.path, 'none'),
-      serviceOptions: { engineSpeed: 10 },
-      notice: () => undefined,
-    });
+    const host = await startTestHost(dataDir, { engineSpeed: 10 });
     const create = async (label: string) =>
       (
         (await host.bridge.call('create', {

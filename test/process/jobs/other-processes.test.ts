@@ -2,27 +2,22 @@
 // reads, and the two never read the same due job twice (the read is claimed in the database).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JobView } from '../../../shared/bridge/contract.ts';
-import { startWebHost } from '../../../main/host/web-host.ts';
 import { openDatabase } from '../../../main/store/database.ts';
 import { cleanEnv } from '../../cli/run-cli.ts';
 import { spawnCli as runCli } from '../cli/spawn-cli.ts';
-import { recordEvents, tempDir, until } from '../../host/helpers.ts';
+import { realFixture } from '../../fixtures.ts';
+import { tempDir } from '../../helpers.ts';
+import { recordEvents, until } from '../../host/helpers.ts';
+import { startTestHost } from '../../host/web-host-client.ts';
 
-const CHAIR = new URL('../../../../shared/fixtures/real/images/chair.png', import.meta.url).pathname;
-const data = tempDir('other-processes');
-afterAll(() => data.remove());
+const CHAIR = realFixture('images', 'chair.png');
 
 describe('jobs of another process on the same data folder', () => {
   it("a job the CLI creates and waits for shows in a running web host's events, with its progress and its end", async () => {
-    const dataDir = join(data.path, 'shared');
-    const host = await startWebHost({
-      dataDir,
-      rendererDir: join(data.path, 'none'),
-      serviceOptions: { engineSpeed: 10 },
-      notice: () => undefined,
-    });
+    const dataDir = tempDir('asset-studio-other-processes-');
+    const host = await startTestHost(dataDir, { engineSpeed: 10 });
     const seen = recordEvents(host.bridge);
     try {
       // The CLI uses the host's engine (its address is in the data folder) and its own tracker.
@@ -52,14 +47,8 @@ describe('jobs of another process on the same data folder', () => {
   });
 
   it('a job the app creates is followed live by a CLI watch on the same folder, to its end', async () => {
-    const dataDir = join(data.path, 'watch');
-    const host = await startWebHost({
-      dataDir,
-      rendererDir: join(data.path, 'none'),
-      port: 0,
-      serviceOptions: { engineSpeed: 10 },
-      notice: () => undefined,
-    });
+    const dataDir = tempDir('asset-studio-other-processes-');
+    const host = await startTestHost(dataDir, { engineSpeed: 10 }, { port: 0 });
     try {
       const made = (await host.bridge.call('create', {
         endpoint: 'createImageTo3d',
@@ -80,7 +69,7 @@ describe('jobs of another process on the same data folder', () => {
   });
 
   it('a due read is taken by one process only: the second one is told it is no longer due', () => {
-    const path = join(data.path, 'claim.db');
+    const path = join(tempDir('asset-studio-other-processes-'), 'claim.db');
     const one = openDatabase(path);
     const two = openDatabase(path);
     try {
