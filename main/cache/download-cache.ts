@@ -8,12 +8,11 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import { formatOf, HEAD_BYTES, type FileFormat } from '../../shared/file-format.ts';
-import { asDiskFull } from '../durable/disk-full.ts';
 import type { CacheEntry } from '../store/cache-entries.ts';
 import type { Store } from '../store/database.ts';
 import type { Notice } from '../store/data-folder.ts';
 import { hashFile } from './blobs.ts';
-import { DownloadError, Downloader, urlKey, type DownloaderOptions } from './downloader.ts';
+import { diskFullDownload, DownloadError, Downloader, urlKey, type DownloaderOptions } from './downloader.ts';
 import { cacheOwnerId, claimCacheFolder, isBlobName, isPartName, ownsCacheFolder } from './folder.ts';
 import { isProcessAlive } from '../durable/process-alive.ts';
 
@@ -303,10 +302,10 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
     } catch (caught) {
       if (!lock.owned) await rm(partPath, { force: true });
       // A full disk anywhere on the way (the lock, the blob's folder, the index) fails this output, in words.
-      const full =
-        caught instanceof DownloadError ? undefined : asDiskFull(caught, this.dir, describe(entry, req.label));
       const error =
-        full === undefined ? caught : new DownloadError(full.message, { reason: 'disk', bytesKept: 0, cause: full });
+        caught instanceof DownloadError
+          ? caught
+          : (diskFullDownload(caught, this.dir, describe(entry, req.label), 0) ?? caught);
       if (!(error instanceof DownloadError)) throw error;
       if (error.bytesKept === 0) await rm(partPath, { force: true });
       if (!lock.owned) {
@@ -325,9 +324,8 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
 
   /** The DownloadError of a failure before the download (a full disk), the entry marked failed; else the error. */
   #failed(entry: CacheEntry, req: FetchRequest, error: unknown, bytesKept: number): unknown {
-    const full = asDiskFull(error, this.dir, describe(entry, req.label));
-    if (full === undefined) return error;
-    const failure = new DownloadError(full.message, { reason: 'disk', bytesKept, cause: full });
+    const failure = diskFullDownload(error, this.dir, describe(entry, req.label), bytesKept);
+    if (failure === undefined) return error;
     this.#markFailed(entry, failure);
     return failure;
   }

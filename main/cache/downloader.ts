@@ -470,10 +470,8 @@ export function classify(req: DownloadRequest, state: AttemptState, error: unkno
     state.vanished = true;
     return new Retry(`a file in the cache folder changed under the download (${code}: ${messageOf(error)})`, true);
   }
-  // ENOSPC, EDQUOT, or EIO with no room left (main/durable/disk-full.ts): said as a full disk, naming the folder.
-  const full = asDiskFull(error, req.cacheDir, req.label);
-  if (full !== undefined)
-    return new DownloadError(full.message, { reason: 'disk', bytesKept: state.trusted, cause: full });
+  const full = diskFullDownload(error, req.cacheDir, req.label, state.trusted);
+  if (full !== undefined) return full;
   const what =
     code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
       ? "Check the folder's permissions, then retry."
@@ -482,6 +480,20 @@ export function classify(req: DownloadRequest, state: AttemptState, error: unkno
     `Could not write ${req.label} into the cache folder ${req.cacheDir}: ${messageOf(error)}. ${what}`,
     { reason: 'disk', bytesKept: state.trusted, cause: error },
   );
+}
+
+/**
+ * The DownloadError of a full disk (main/durable/disk-full.ts: ENOSPC, EDQUOT, or EIO with no room left) met
+ * while writing `what` into the cache folder: its words name the folder and what to free. Else undefined.
+ */
+export function diskFullDownload(
+  error: unknown,
+  cacheDir: string,
+  what: string,
+  bytesKept: number,
+): DownloadError | undefined {
+  const full = asDiskFull(error, cacheDir, what);
+  return full && new DownloadError(full.message, { reason: 'disk', bytesKept, cause: full });
 }
 
 /** The URL without its query string: the signature is a secret and changes at every read. */
