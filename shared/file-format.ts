@@ -4,6 +4,8 @@
 // in: the service's mesh-animation prompts and `animation_url` are FBX, its `mesh_url` a zip, the local
 // engine's GLB or FBX; the bytes, when they are at hand, have the last word.
 
+import { fileNameOf } from './url-name.ts';
+
 export const FILE_FORMATS = ['glb', 'gltf', 'fbx', 'zip', 'usdz', 'obj', 'mtl', 'png', 'jpeg', 'webp', 'mp4'] as const;
 export type FileFormat = (typeof FILE_FORMATS)[number];
 
@@ -27,20 +29,14 @@ const EXTENSIONS: Readonly<Record<string, FileFormat>> = {
 };
 
 /**
- * The format a URL (or a plain path or file name) names by the extension of its path's last segment, ignoring
- * the query string and fragment (`…/walk.fbx?sp=r&sig=…` is FBX); undefined when it names none this app knows.
+ * The format a URL (or a plain path or file name) names by the extension of the file name it points at
+ * (url-name.ts fileNameOf: a URL's query string and fragment ignored, `…/walk.fbx?sp=r&sig=…` is FBX); undefined
+ * when it names none this app knows.
  */
 export function formatOfUrl(url: string): FileFormat | undefined {
-  let path = url.replace(/[?#].*$/s, '');
-  try {
-    path = decodeURIComponent(path);
-  } catch {
-    // a stray `%` stays as it is
-  }
-  const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+  const name = fileNameOf(url);
   const dot = name.lastIndexOf('.');
-  if (dot <= 0) return undefined;
-  return EXTENSIONS[name.slice(dot + 1).toLowerCase()];
+  return dot <= 0 ? undefined : EXTENSIONS[name.slice(dot + 1).toLowerCase()];
 }
 
 /** How many bytes of a file's start formatOfBytes needs. */
