@@ -114,12 +114,8 @@ interface Planned {
  * target is as it was before: never half written, and an existing one replaced only with `overwrite`.
  */
 export async function exportAsset(options: ExportOptions): Promise<ExportResult> {
-  const checked = checkOptions(options);
-  const { source } = checked;
-  const { project, preset, assetName, transforms, note, prepared, chosen, skipped } = await decide(
-    options,
-    checked.transforms,
-  );
+  const { source, transforms: asked } = checkOptions(options);
+  const { project, preset, assetName, transforms, note, prepared, chosen, skipped } = await decide(options, asked);
 
   // A plain folder that does not exist yet (a game project's root always exists: its markers were found).
   if (project.newFolder && project.engine === 'folder') await createNewFolder(project.root);
