@@ -3,6 +3,8 @@
 // `…/Male_Casual_animation.fbx?sp=r&st=…&sig=…`). Nothing else assumes a format from the field a URL came
 // in: the service's mesh-animation prompts and `animation_url` are FBX, its `mesh_url` a zip, the local
 // engine's GLB or FBX; the bytes, when they are at hand, have the last word.
+import { signatureOf, type SignedKind } from './file-signature.ts';
+import { fileNameOf } from './url-name.ts';
 
 export const FILE_FORMATS = ['glb', 'gltf', 'fbx', 'zip', 'usdz', 'obj', 'mtl', 'png', 'jpeg', 'webp', 'mp4'] as const;
 export type FileFormat = (typeof FILE_FORMATS)[number];
@@ -27,46 +29,42 @@ const EXTENSIONS: Readonly<Record<string, FileFormat>> = {
 };
 
 /**
- * The format a URL (or a plain path or file name) names by the extension of its path's last segment, ignoring
- * the query string and fragment (`…/walk.fbx?sp=r&sig=…` is FBX); undefined when it names none this app knows.
+ * The format a URL (or a plain path or file name) names by the extension of the file name it points at
+ * (url-name.ts fileNameOf: a URL's query string and fragment ignored, `…/walk.fbx?sp=r&sig=…` is FBX); undefined
+ * when it names none this app knows.
  */
 export function formatOfUrl(url: string): FileFormat | undefined {
-  let path = url.replace(/[?#].*$/s, '');
-  try {
-    path = decodeURIComponent(path);
-  } catch {
-    // a stray `%` stays as it is
-  }
-  const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+  const name = fileNameOf(url);
   const dot = name.lastIndexOf('.');
-  if (dot <= 0) return undefined;
-  return EXTENSIONS[name.slice(dot + 1).toLowerCase()];
+  return dot <= 0 ? undefined : EXTENSIONS[name.slice(dot + 1).toLowerCase()];
 }
 
 /** How many bytes of a file's start formatOfBytes needs. */
 export const HEAD_BYTES = 32;
 
-const FBX_BINARY = 'Kaydara FBX Binary  \0';
+/** The formats of a download that a signature shows (shared/file-signature.ts). */
+const SIGNED_FORMATS: Readonly<Partial<Record<SignedKind, FileFormat>>> = {
+  fbx: 'fbx',
+  glb: 'glb',
+  zip: 'zip',
+  png: 'png',
+  jpeg: 'jpeg',
+  webp: 'webp',
+  mp4: 'mp4',
+};
 
 /**
- * The format a file's first bytes (HEAD_BYTES are enough) show: binary FBX ("Kaydara FBX Binary  \0"), an ASCII
- * FBX ("; FBX"), GLB ("glTF"), zip ("PK\3\4": a USDZ is a zip too; formatOf tells them apart by the URL), PNG,
- * JPEG, WebP, MP4; undefined for anything else (a glTF or OBJ is text and is known by its URL).
+ * The format a file's first bytes (HEAD_BYTES are enough) show: by their signature (shared/file-signature.ts:
+ * binary FBX, GLB, zip (a USDZ is a zip too: formatOf tells them apart by the URL), PNG, JPEG, WebP, MP4), or an
+ * ASCII FBX ("; FBX"); undefined for anything else (a glTF or OBJ is text and is known by its URL).
  */
 export function formatOfBytes(head: Uint8Array): FileFormat | undefined {
-  const ascii = (from: number, length: number) => String.fromCharCode(...head.subarray(from, from + length));
-  if (ascii(0, FBX_BINARY.length) === FBX_BINARY) return 'fbx';
-  if (ascii(0, 4) === 'glTF') return 'glb';
-  if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 3 && head[3] === 4) return 'zip';
-  if (head[0] === 0x89 && ascii(1, 3) === 'PNG') return 'png';
-  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
-  if (ascii(0, 4) === 'RIFF' && ascii(8, 4) === 'WEBP') return 'webp';
-  if (ascii(4, 4) === 'ftyp') return 'mp4';
-  const text = ascii(0, Math.min(head.length, HEAD_BYTES))
+  const signed = signatureOf(head);
+  if (signed !== undefined) return SIGNED_FORMATS[signed];
+  const text = String.fromCharCode(...head.subarray(0, HEAD_BYTES))
     .replace(/^\u00ef\u00bb\u00bf/, '')
     .trimStart();
-  if (text.startsWith('; FBX')) return 'fbx';
-  return undefined;
+  return text.startsWith('; FBX') ? 'fbx' : undefined;
 }
 
 /**

@@ -148,14 +148,14 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
           : undefined;
 
   if (address === undefined) {
-    // The key file goes there only when it was set for no address, or for those (a legacy address it was not
-    // set for is then left out).
-    const boundLegacyFits =
-      keyFileBound?.legacyAddress === undefined || sameAddress(keyFileBound.legacyAddress, publicService.legacyBaseUrl);
-    const fileFits =
-      savedKey !== undefined &&
-      (keyFileBound?.address === undefined ||
-        (sameAddress(keyFileBound.address, publicService.baseUrl) && boundLegacyFits));
+    // The key file goes there only when it was set for those addresses, or for none (one set for an address
+    // alone goes to no older variants' address).
+    const fileLegacy =
+      legacy ??
+      (keyFileBound?.address !== undefined && keyFileBound.legacyAddress === undefined
+        ? undefined
+        : publicService.legacyBaseUrl);
+    const fileFits = savedKey !== undefined && keyFileFits(keyFileBound, publicService.baseUrl, fileLegacy);
     const key = explicitKey ?? (fileFits ? { key: savedKey, source: 'key-file' as const } : undefined);
     if (key === undefined)
       return {
@@ -166,21 +166,17 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
         ...(savedKey !== undefined && {
           note: {
             level: 'warning',
-            text: `The API key saved by "asset-studio key set" is not used: it was set for ${keyFileBound?.address ?? 'another address'}, and no service address is set (pass --base-url or set ${ENV.baseUrl}), so the embedded local engine is used.`,
+            text: `The API key saved by "asset-studio key set" is not used: it was set for ${boundText(keyFileBound)}, and no service address is set (pass --base-url or set ${ENV.baseUrl}), so the embedded local engine is used.`,
           },
         }),
       };
-    const legacyFromFile =
-      !explicitKey && keyFileBound?.address !== undefined && keyFileBound.legacyAddress === undefined
-        ? undefined
-        : publicService.legacyBaseUrl;
     // A key and no address: the public service, at its documented addresses (the built-in profile "csm").
     const from = 'name' in key ? key.name : '"asset-studio key set"';
     const engine = 'name' in key ? 'give no key' : 'remove it ("asset-studio key remove")';
     return {
       dataDir,
       baseUrl: publicService.baseUrl,
-      legacyBaseUrl: legacy ?? legacyFromFile,
+      legacyBaseUrl: explicitKey ? (legacy ?? publicService.legacyBaseUrl) : fileLegacy,
       apiKey: key.key,
       mode: 'service',
       origin: 'profile',
@@ -196,13 +192,7 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
   const fromProfile = address.origin === 'profile' && saved ? saved : undefined;
   const legacyBaseUrl = legacy ?? fromProfile?.legacyBaseUrl;
   // The key file's key goes only to the addresses it was set for (when it was set for some).
-  const keyFileElsewhere =
-    savedKey !== undefined &&
-    ((keyFileBound?.address !== undefined && !sameAddress(keyFileBound.address, address.baseUrl)) ||
-      (keyFileBound?.legacyAddress !== undefined &&
-        legacyBaseUrl !== undefined &&
-        !sameAddress(keyFileBound.legacyAddress, legacyBaseUrl)) ||
-      (keyFileBound?.address !== undefined && keyFileBound.legacyAddress === undefined && legacyBaseUrl !== undefined));
+  const keyFileElsewhere = savedKey !== undefined && !keyFileFits(keyFileBound, address.baseUrl, legacyBaseUrl);
   const key = explicitKey
     ? { key: explicitKey.key, source: explicitKey.source }
     : // A profile's own key is sent to that profile's address only, never to one from a flag or the environment.
@@ -216,7 +206,7 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
         ? { key: savedKey, source: 'key-file' as const }
         : undefined;
   if (key === undefined && keyFileElsewhere && !fromProfile) {
-    const bound = [keyFileBound?.address, keyFileBound?.legacyAddress].filter((a) => a !== undefined).join(' and ');
+    const bound = boundText(keyFileBound);
     const asked = [address.baseUrl, legacyBaseUrl].filter((a) => a !== undefined).join(' and ');
     throw new ConnectionError(
       'key-missing',
@@ -256,6 +246,25 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
     }),
   };
 }
+
+/** The addresses the key saved by "asset-studio key set" was set for (none: it goes to any address given). */
+type KeyFileBinding = z.output<typeof connectionSourcesSchema>['keyFileBound'];
+
+/**
+ * Whether the key saved by "asset-studio key set" may be sent to these addresses: one set for no address may
+ * go anywhere; one set for an address only there, and to an older variants' address only the one it was set for
+ * (one set for an address alone goes to none).
+ */
+function keyFileFits(bound: KeyFileBinding, baseUrl: string, legacyBaseUrl: string | undefined): boolean {
+  if (bound?.address !== undefined && !sameAddress(bound.address, baseUrl)) return false;
+  if (legacyBaseUrl === undefined) return true;
+  return bound?.legacyAddress !== undefined
+    ? sameAddress(bound.legacyAddress, legacyBaseUrl)
+    : bound?.address === undefined;
+}
+
+const boundText = (bound: KeyFileBinding): string =>
+  [bound?.address, bound?.legacyAddress].filter((a) => a !== undefined).join(' and ') || 'another address';
 
 /** Do two service addresses name the same place (scheme, host, port, path; a trailing slash aside)? */
 export function sameAddress(a: string, b: string): boolean {

@@ -4,6 +4,7 @@
 // (the embedded engine, started or found, comes with it).
 import { ServiceClient } from '../api/client.ts';
 import type { ConnectionSettings } from '../config/data-dir.ts';
+import { serviceClientOptions } from './service-client.ts';
 import type { ServiceOptions } from './services.ts';
 
 export interface ReadClient {
@@ -21,12 +22,12 @@ export async function createReadClient(
     const services = await createServices(settings, options);
     return { client: services.client, mode: services.mode, close: () => services.close() };
   }
-  const client = new ServiceClient({
-    ...options.timeouts,
-    ...(options.logger && { logger: options.logger }),
-    baseUrl: settings.baseUrl,
-    legacyBaseUrl: settings.legacyBaseUrl,
-    apiKey: settings.apiKey,
-  });
+  const client = new ServiceClient(
+    serviceClientOptions(options, {
+      baseUrl: settings.baseUrl,
+      legacyBaseUrl: settings.legacyBaseUrl,
+      apiKey: settings.apiKey,
+    }),
+  );
   return { client, mode: 'service', close: () => client.close() };
 }

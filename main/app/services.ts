@@ -34,6 +34,7 @@ import { openDataFolder, stderrNotice, type Notice } from '../store/data-folder.
 import { CacheFolderError } from '../cache/folder.ts';
 import type { JournalEntry } from '../store/journal.ts';
 import { ServiceHealthMonitor } from './service-health.ts';
+import { serviceClientOptions } from './service-client.ts';
 
 export interface Services {
   mode: 'service' | 'embedded';
@@ -93,11 +94,7 @@ export async function createServices(settings: ConnectionSettings, options: Serv
   const speed = options.engineSpeed ?? DEFAULT_LOCAL_ENGINE_SPEED;
   let closed = false;
   const client = new ServiceClient({
-    ...options.timeouts,
-    ...(options.logger && { logger: options.logger }),
-    baseUrl: connection.baseUrl,
-    legacyBaseUrl: connection.legacyBaseUrl,
-    apiKey: connection.apiKey,
+    ...serviceClientOptions(options, connection),
     // The engine of another process of this data folder (a CLI command) ends with it: found again, or started here.
     ...(connection.embedded && {
       reconnect: async () => {

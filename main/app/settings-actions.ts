@@ -8,6 +8,7 @@ import { invalidInput } from '../../shared/errors.ts';
 import { CacheFolderError, cacheOwnerId, claimCacheFolder } from '../cache/folder.ts';
 import { copyCacheFiles, removeOldCacheFiles, type CacheMove, type MoveProgress } from '../cache/move-folder.ts';
 import type { OutputFormat } from '../cache/outputs.ts';
+import { formatBytes } from '../files/limits.ts';
 import type { SettingsRepository } from '../store/settings-table.ts';
 import type { AppSession } from './app-session.ts';
 import { profileView } from './profile-actions.ts';
@@ -104,7 +105,7 @@ async function copyCache(
     if (p.files < p.totalFiles && Date.now() - said < 1000) return;
     said = Date.now();
     notice(
-      `Moving the cache to ${to}: ${p.files} of ${p.totalFiles} file(s), ${mib(p.bytes)} of ${mib(p.totalBytes)}.`,
+      `Moving the cache to ${to}: ${p.files} of ${p.totalFiles} file(s), ${formatBytes(p.bytes)} of ${formatBytes(p.totalBytes)}.`,
     );
   };
   try {
@@ -141,10 +142,6 @@ async function finishMove(
   } catch (error) {
     notice(`warning: ${(error as Error).message}`);
   }
-}
-
-function mib(bytes: number): string {
-  return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 }
 
 /** The chosen folder, or its subfolder when it holds other files; refused when neither can be the cache's. */

@@ -4,18 +4,17 @@
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import { formatOf, HEAD_BYTES, type FileFormat } from '../../shared/file-format.ts';
-import { asDiskFull } from '../durable/disk-full.ts';
 import type { CacheEntry } from '../store/cache-entries.ts';
 import type { Store } from '../store/database.ts';
 import type { Notice } from '../store/data-folder.ts';
 import { hashFile } from './blobs.ts';
-import { DownloadError, Downloader, urlKey, type DownloaderOptions } from './downloader.ts';
+import { diskFullDownload, DownloadError, Downloader, urlKey, type DownloaderOptions } from './downloader.ts';
 import { cacheOwnerId, claimCacheFolder, isBlobName, isPartName, ownsCacheFolder } from './folder.ts';
-import { isProcessAlive } from '../durable/process-alive.ts';
+import { claimPidLock } from '../durable/pid-lock.ts';
 
 /** How many blobs' formats are remembered before the memory starts again (a few hundred bytes each). */
 const MAX_KNOWN_FORMATS = 10_000;
@@ -303,10 +302,10 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
     } catch (caught) {
       if (!lock.owned) await rm(partPath, { force: true });
       // A full disk anywhere on the way (the lock, the blob's folder, the index) fails this output, in words.
-      const full =
-        caught instanceof DownloadError ? undefined : asDiskFull(caught, this.dir, describe(entry, req.label));
       const error =
-        full === undefined ? caught : new DownloadError(full.message, { reason: 'disk', bytesKept: 0, cause: full });
+        caught instanceof DownloadError
+          ? caught
+          : (diskFullDownload(caught, this.dir, describe(entry, req.label), 0) ?? caught);
       if (!(error instanceof DownloadError)) throw error;
       if (error.bytesKept === 0) await rm(partPath, { force: true });
       if (!lock.owned) {
@@ -325,9 +324,8 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
 
   /** The DownloadError of a failure before the download (a full disk), the entry marked failed; else the error. */
   #failed(entry: CacheEntry, req: FetchRequest, error: unknown, bytesKept: number): unknown {
-    const full = asDiskFull(error, this.dir, describe(entry, req.label));
-    if (full === undefined) return error;
-    const failure = new DownloadError(full.message, { reason: 'disk', bytesKept, cause: full });
+    const failure = diskFullDownload(error, this.dir, describe(entry, req.label), bytesKept);
+    if (failure === undefined) return error;
     this.#markFailed(entry, failure);
     return failure;
   }
@@ -461,42 +459,17 @@ interface PartLock {
 }
 
 /**
- * Claims the entry's part file for this process with `tmp/<entry id>.lock` (made exclusively, holding the
- * pid). A lock whose process is gone (a crash) is taken over; one held by a live process is left to it.
+ * Claims the entry's part file for this process with `tmp/<entry id>.lock` (main/durable/pid-lock.ts). A lock
+ * whose process is gone (a crash) is taken over; one held by a live process is left to it.
  */
 export async function claimPart(tmpDir: string, entryId: string): Promise<PartLock> {
   await mkdir(tmpDir, { recursive: true, mode: 0o700 });
-  const lockPath = join(tmpDir, `${entryId}.lock`);
   const ownPart = join(tmpDir, `${entryId}.${process.pid}-${randomBytes(4).toString('hex')}.part`);
-  const token = `${process.pid} ${randomBytes(8).toString('hex')}`;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      await writeFile(lockPath, token, { flag: 'wx', mode: 0o600 });
-      return {
-        owned: true,
-        ownPart,
-        release: async () => {
-          // Only our own lock: a process that took it over as stale keeps its own.
-          if ((await readFile(lockPath, 'utf8').catch(() => '')) === token) await rm(lockPath, { force: true });
-        },
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const holder = Number((await readFile(lockPath, 'utf8').catch(() => '')).split(' ')[0]);
-    if (holder > 0 && holder !== process.pid && isProcessAlive(holder)) break;
-    if (holder === process.pid) break; // another cache of this process (not shared): keep apart
-    if (!Number.isFinite(holder) || holder <= 0) {
-      // Written this instant by its maker (empty for a moment), or damaged: a fresh lock is not stale.
-      const age = await stat(lockPath).then(
-        (s) => Date.now() - s.mtimeMs,
-        () => Infinity,
-      );
-      if (age < 10_000) break;
-    }
-    await rm(lockPath, { force: true });
-  }
-  return { owned: false, ownPart, release: async () => undefined };
+  // Held by a live process (another cache of this one included, which is not shared): a part file of its own.
+  const lock = await claimPidLock(join(tmpDir, `${entryId}.lock`));
+  return lock.held
+    ? { owned: true, ownPart, release: lock.release }
+    : { owned: false, ownPart, release: async () => undefined };
 }
 
 function describe(entry: CacheEntry, label?: string): string {

@@ -11,6 +11,7 @@ import type { Dispatcher } from 'undici';
 import { AppError } from '../../shared/errors.ts';
 import { backoffDelay, parseRetryAfter } from '../api/backoff.ts';
 import { asDiskFull } from '../durable/disk-full.ts';
+import { formatBytes } from '../files/limits.ts';
 import { adoptBlob, feedHash } from './blobs.ts';
 import { FastGetError, fastGet, type FastHeaders, type FastResponse } from './fast-get.ts';
 import { PartWriter } from './part-writer.ts';
@@ -134,7 +135,7 @@ export class Downloader {
       } catch (error) {
         if (req.signal?.aborted)
           throw new DownloadError(
-            `The download of ${req.label} was cancelled; it resumes from ${mib(state.trusted)} next time.`,
+            `The download of ${req.label} was cancelled; it resumes from ${formatBytes(state.trusted)} next time.`,
             { reason: 'cancelled', bytesKept: state.trusted },
           );
         if (error instanceof DownloadError) {
@@ -172,7 +173,7 @@ export class Downloader {
         if (attempt >= this.#retry.maxAttempts) {
           throw new DownloadError(
             `Could not download ${req.label} from ${urlKey(state.url)} after ${attempt} attempts: ${retry.message} ` +
-              `${state.trusted > 0 ? `${mib(state.trusted)} are kept and the next try resumes from there. ` : ''}Check the connection and try again.`,
+              `${state.trusted > 0 ? `${formatBytes(state.trusted)} are kept and the next try resumes from there. ` : ''}Check the connection and try again.`,
             { reason: 'network', bytesKept: state.trusted, cause: error },
           );
         }
@@ -469,10 +470,8 @@ export function classify(req: DownloadRequest, state: AttemptState, error: unkno
     state.vanished = true;
     return new Retry(`a file in the cache folder changed under the download (${code}: ${messageOf(error)})`, true);
   }
-  // ENOSPC, EDQUOT, or EIO with no room left (main/durable/disk-full.ts): said as a full disk, naming the folder.
-  const full = asDiskFull(error, req.cacheDir, req.label);
-  if (full !== undefined)
-    return new DownloadError(full.message, { reason: 'disk', bytesKept: state.trusted, cause: full });
+  const full = diskFullDownload(error, req.cacheDir, req.label, state.trusted);
+  if (full !== undefined) return full;
   const what =
     code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
       ? "Check the folder's permissions, then retry."
@@ -483,14 +482,24 @@ export function classify(req: DownloadRequest, state: AttemptState, error: unkno
   );
 }
 
+/**
+ * The DownloadError of a full disk (main/durable/disk-full.ts: ENOSPC, EDQUOT, or EIO with no room left) met
+ * while writing `what` into the cache folder: its words name the folder and what to free. Else undefined.
+ */
+export function diskFullDownload(
+  error: unknown,
+  cacheDir: string,
+  what: string,
+  bytesKept: number,
+): DownloadError | undefined {
+  const full = asDiskFull(error, cacheDir, what);
+  return full && new DownloadError(full.message, { reason: 'disk', bytesKept, cause: full });
+}
+
 /** The URL without its query string: the signature is a secret and changes at every read. */
 export function urlKey(url: string): string {
   const at = url.search(/[?#]/);
   return at < 0 ? url : url.slice(0, at);
-}
-
-function mib(bytes: number): string {
-  return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 }
 
 function messageOf(error: unknown): string {

@@ -47,11 +47,6 @@ export function readKeyFileEntry(dataDir: string): KeyFileEntry | undefined {
   };
 }
 
-/** The key saved by `asset-studio key set` (without the address it is bound to: readKeyFileEntry). */
-export function readKeyFile(dataDir: string): string | undefined {
-  return readKeyFileEntry(dataDir)?.key;
-}
-
 /**
  * Saves the key, bound to the addresses given (it is never sent elsewhere), 0600 and durably: a crash leaves
  * the old key or the new one, never an empty file.

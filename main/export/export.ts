@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
+import type { z } from 'zod';
 import type { Bounds } from './bounds.ts';
 import { detectProject, type Project } from './detect.ts';
 import { ExportError, ioError } from './errors.ts';
@@ -16,7 +17,7 @@ import {
 } from './manifest.ts';
 import { styleName, uniqueName } from './naming.ts';
 import { assertPlainName, ensureFolderInside, entryKind } from './paths.ts';
-import { formatRefusal, type ExportClip } from '../../shared/export-options.ts';
+import { defaultPivot, formatRefusal, type ExportClip } from '../../shared/export-options.ts';
 import {
   chooseFormat,
   fileName,
@@ -51,6 +52,11 @@ export interface ExportOptions {
   name: string;
   files: SourceFile[];
   transforms?: Transforms;
+  /**
+   * With no pivot in `transforms`, the detected game engine's default pivot is applied (shared/export-options.ts
+   * defaultPivot: the bottom centre for a static model with a GLB): the CLI's default.
+   */
+  pivotByDefault?: boolean | undefined;
   /** The one mesh format written (presets.ts chooseFormat); the engine's default when omitted. */
   format?: ExportFormat | undefined;
   /**
@@ -108,8 +114,8 @@ interface Planned {
  * target is as it was before: never half written, and an existing one replaced only with `overwrite`.
  */
 export async function exportAsset(options: ExportOptions): Promise<ExportResult> {
-  const { source, transforms } = checkOptions(options);
-  const { project, preset, assetName, note, prepared, chosen, skipped } = await decide(options, transforms);
+  const { source, transforms: asked } = checkOptions(options);
+  const { project, preset, assetName, transforms, note, prepared, chosen, skipped } = await decide(options, asked);
 
   // A plain folder that does not exist yet (a game project's root always exists: its markers were found).
   if (project.newFolder && project.engine === 'folder') await createNewFolder(project.root);
@@ -232,9 +238,13 @@ export async function planExport(options: Omit<ExportOptions, 'overwrite' | 'onP
   };
 }
 
-/** The decisions of an export, before anything is written: the project, the format, the files made and chosen. */
-async function decide(options: Omit<ExportOptions, 'overwrite' | 'onProgress'>, transforms: Transforms | undefined) {
+/**
+ * The decisions of an export, before anything is written: the project, the transforms (with the engine's
+ * default pivot when asked for), the format, the files made and chosen.
+ */
+async function decide(options: Omit<ExportOptions, 'overwrite' | 'onProgress'>, asked: Transforms | undefined) {
   const project = await detectProject(options.projectDir, options.engine);
+  const transforms = options.pivotByDefault === true ? withDefaultPivot(asked, project.engine, options) : asked;
   const preset = PRESETS[project.engine];
   const assetName = styleName(options.name, preset.style);
   // FBX clips (the service's) are written as FBX, or made into one GLB: both are on offer.
@@ -299,7 +309,21 @@ async function decide(options: Omit<ExportOptions, 'overwrite' | 'onProgress'>, 
     ...prepared.replaced,
     ...selection.skipped,
   ]);
-  return { project, preset, assetName, format, note, prepared, chosen, skipped };
+  return { project, preset, assetName, transforms, format, note, prepared, chosen, skipped };
+}
+
+/** The transforms with the target's default pivot added, when none was chosen (shared/export-options.ts defaultPivot). */
+function withDefaultPivot(
+  transforms: Transforms | undefined,
+  engine: ExportTarget,
+  options: Pick<ExportOptions, 'files' | 'clips'>,
+): Transforms | undefined {
+  if (transforms?.pivot !== undefined) return transforms;
+  const pivot = defaultPivot(engine, {
+    animated: (options.clips?.length ?? 0) > 0,
+    glb: options.files.some((f) => f.kind === 'glb'),
+  });
+  return pivot === undefined ? transforms : { ...transforms, pivot };
 }
 
 function checkOptions(o: Omit<ExportOptions, 'overwrite' | 'onProgress'>): {
@@ -314,24 +338,24 @@ function checkOptions(o: Omit<ExportOptions, 'overwrite' | 'onProgress'>): {
       fix: 'Pass the downloaded files of the result',
     });
   }
-  const source = parseWith(exportSourceSchema, o.source);
-  if (!source.ok) {
-    throw new ExportError('bad-input', {
-      file: 'source',
-      why: issuesToText(source.issues),
-      fix: 'Pass the session id and resource kind of the result',
-    });
-  }
-  if (o.transforms === undefined) return { source: source.value };
-  const transforms = parseWith(transformsSchema, o.transforms);
-  if (!transforms.ok) {
-    throw new ExportError('bad-input', {
-      file: 'transforms',
-      why: issuesToText(transforms.issues),
-      fix: 'Fix these values and export again',
-    });
-  }
-  return { source: source.value, transforms: transforms.value };
+  const source = parsedInput(
+    exportSourceSchema,
+    o.source,
+    'source',
+    'Pass the session id and resource kind of the result',
+  );
+  if (o.transforms === undefined) return { source };
+  return {
+    source,
+    transforms: parsedInput(transformsSchema, o.transforms, 'transforms', 'Fix these values and export again'),
+  };
+}
+
+/** The value as the schema reads it, else ExportError `bad-input` naming the field and what is wrong with it. */
+function parsedInput<S extends z.ZodType>(schema: S, value: unknown, file: string, fix: string): z.output<S> {
+  const parsed = parseWith(schema, value);
+  if (!parsed.ok) throw new ExportError('bad-input', { file, why: issuesToText(parsed.issues), fix });
+  return parsed.value;
 }
 
 async function checkSources(chosen: SourceFile[], preset: Preset, transforms: Transforms | undefined): Promise<void> {

@@ -7,7 +7,6 @@ import { jobDef } from '../../shared/kinds/index.ts';
 import { modelRank } from '../../shared/kinds/job-model.ts';
 import { fileNameOf } from '../../shared/url-name.ts';
 import { formatOutputKind, parseOutputKind, type ClipNames, type OutputKind } from '../../shared/output-kind.ts';
-import { defaultPivot } from '../../shared/export-options.ts';
 import { fetchJobOutputs } from '../cache/auto-download.ts';
 import type { DownloadCache } from '../cache/download-cache.ts';
 import type { OutputFormat } from '../cache/outputs.ts';
@@ -15,7 +14,6 @@ import type { FileFormat } from '../../shared/file-format.ts';
 import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import type { ClipSource } from './clips.ts';
-import { detectProject } from './detect.ts';
 import { ExportError } from './errors.ts';
 import {
   exportAsset,
@@ -174,14 +172,7 @@ export interface JobExportOptions {
 
 /** Exports a finished job's outputs from the cache (downloading them first if they are missing). */
 export async function exportJob(deps: JobExportDeps, job: JobRecord, options: JobExportOptions): Promise<ExportResult> {
-  if (job.state !== 'succeeded' || job.remoteId === null) {
-    throw new ExportError('nothing-to-export', {
-      file: job.label,
-      why: `it is ${job.rawStatus || job.state}, not finished`,
-      fix: 'Wait until the job has succeeded, then export it',
-    });
-  }
-  let files = exportSourcesOf(job, deps.cache);
+  let files = finishedJobSources(job, deps.cache);
   if (files.length === 0) {
     await fetchJobOutputs(deps.cache, deps.store, job, () => deps.refresh(job.id), deps.formats);
     files = exportSourcesOf(job, deps.cache);
@@ -193,8 +184,7 @@ export async function exportJob(deps: JobExportDeps, job: JobRecord, options: Jo
       fix: 'Download its outputs first (check your connection), then export again',
     });
   }
-  const asset = await withDefaultPivot(assetOptions(deps, job, options, files), options.pivotByDefault === true);
-  return exportAsset({ ...asset, overwrite: options.overwrite ?? false });
+  return exportAsset({ ...assetOptions(deps, job, options, files), overwrite: options.overwrite ?? false });
 }
 
 /**
@@ -207,14 +197,7 @@ export async function planJob(
   job: JobRecord,
   options: Omit<JobExportOptions, 'overwrite'>,
 ): Promise<ExportPlan> {
-  if (job.state !== 'succeeded' || job.remoteId === null) {
-    throw new ExportError('nothing-to-export', {
-      file: job.label,
-      why: `it is ${job.rawStatus || job.state}, not finished`,
-      fix: 'Wait until the job has succeeded, then export it',
-    });
-  }
-  const files = exportSourcesOf(job, deps.cache);
+  const files = finishedJobSources(job, deps.cache);
   if (files.length === 0) {
     throw new ExportError('nothing-to-export', {
       file: job.label,
@@ -222,21 +205,19 @@ export async function planJob(
       fix: 'Export it to download them first, or wait for the download',
     });
   }
-  return planExport(await withDefaultPivot(assetOptions(deps, job, options, files), options.pivotByDefault === true));
+  return planExport(assetOptions(deps, job, options, files));
 }
 
-/** The export's options with the target's default pivot added, when asked for and no pivot was chosen. */
-async function withDefaultPivot<T extends Omit<ExportOptions, 'overwrite' | 'onProgress'>>(
-  options: T,
-  asked: boolean,
-): Promise<T> {
-  if (!asked || options.transforms?.pivot !== undefined) return options;
-  const { engine } = await detectProject(options.projectDir, options.engine);
-  const pivot = defaultPivot(engine, {
-    animated: (options.clips?.length ?? 0) > 0,
-    glb: options.files.some((f) => f.kind === 'glb'),
-  });
-  return pivot === undefined ? options : { ...options, transforms: { ...options.transforms, pivot } };
+/** The cached files of a job that has succeeded (exportSourcesOf); ExportError `nothing-to-export` for any other job. */
+function finishedJobSources(job: JobRecord, cache: DownloadCache): SourceFile[] {
+  if (job.state !== 'succeeded' || job.remoteId === null) {
+    throw new ExportError('nothing-to-export', {
+      file: job.label,
+      why: `it is ${job.rawStatus || job.state}, not finished`,
+      fix: 'Wait until the job has succeeded, then export it',
+    });
+  }
+  return exportSourcesOf(job, cache);
 }
 
 function assetOptions(
@@ -256,6 +237,7 @@ function assetOptions(
     name: options.name ?? exportNameOf(deps.store, job),
     files,
     ...(options.transforms && { transforms: options.transforms }),
+    ...(options.pivotByDefault && { pivotByDefault: true }),
     ...(options.format && { format: options.format }),
     ...(clips.length > 0 && { clips, keepClips: options.clips ?? defaultClips(clips) }),
     source: {

@@ -1,7 +1,8 @@
 // FBX recognition: binary FBX (magic + version number) and ASCII FBX (`; FBX 7.5.0 project file`).
 import { damaged, InspectionError, wrongFormat } from './errors.ts';
 import { formatBytes, type FileLimits } from './limits.ts';
-import { FBX_BINARY_MAGIC, describeContent, isBinaryFbxStart, sniff, textStart } from './sniff.ts';
+import { FBX_BINARY_MAGIC, isBinaryFbxStart } from '../../shared/file-signature.ts';
+import { describeContent, sniff, textStart } from './sniff.ts';
 import { readAt, type OpenedFile } from './source.ts';
 
 export interface FbxInfo {

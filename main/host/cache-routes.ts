@@ -92,10 +92,10 @@ const SNIFFED: Readonly<Partial<Record<ReturnType<typeof sniff>, string>>> = {
   gif: 'gif',
   glb: 'glb',
   obj: 'obj',
+  mp4: 'mp4',
 };
 
 function formatOf(head: Buffer): string | undefined {
-  if (head.toString('latin1', 4, 8) === 'ftyp') return 'mp4';
   const kind = sniff(head);
   if (kind !== 'zip') return SNIFFED[kind];
   // The first local file header: its name (length at byte 26) starts at byte 30.

@@ -38,7 +38,7 @@
 //   saying to run `npm run build` when the UI is not built.
 // - While it runs, `<data dir>/link.json` ({url, token, pid, version}, 0600, link-file.ts) lets the user's
 //   own tools (the Blender add-on) find it; they send the token as `Authorization: Bearer`. Removed on close.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cachePath, WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
 import { AppError } from '../../shared/errors.ts';
@@ -129,12 +129,21 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   const hosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
   const origins = () => hosts().map((h) => `http://${h}`);
   let headers: Record<string, string> = {};
-  /** Why a request is refused before it is routed (status line), or undefined. */
-  const refusal = (req: IncomingMessage, origin: 'optional' | 'required'): string | undefined => {
+  /**
+   * Whether a request is not from this machine's page of this host: 421 when its Host is not the host's
+   * (DNS rebinding), 403 when its Origin is another site's (or missing where one is `required`); else undefined.
+   */
+  const foreignRequest = (req: IncomingMessage, origin: 'optional' | 'required'): 421 | 403 | undefined => {
     const host = req.headers.host ?? '';
-    if (!hosts().includes(host)) return '421 Misdirected Request';
+    if (!hosts().includes(host)) return 421;
     const from = req.headers.origin;
-    if ((from !== undefined || origin === 'required') && from !== `http://${host}`) return '403 Forbidden';
+    if ((from !== undefined || origin === 'required') && from !== `http://${host}`) return 403;
+    return undefined;
+  };
+  /** Why an events socket is refused (status line: its Origin is required, and the token), or undefined. */
+  const socketRefusal = (req: IncomingMessage): string | undefined => {
+    const status = foreignRequest(req, 'required');
+    if (status !== undefined) return `${status} ${STATUS_CODES[status]}`;
     return isAuthorized(req, token) ? undefined : '401 Unauthorized';
   };
 
@@ -153,12 +162,13 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = requestUrl(req);
-    const host = req.headers.host ?? '';
-    const misdirected =
-      'This request was refused: open Asset Studio at http://127.0.0.1 or http://localhost with the port it printed.';
-    if (!hosts().includes(host)) return sendText(res, 421, misdirected);
-    const from = req.headers.origin;
-    if (from !== undefined && from !== `http://${host}`) return sendText(res, 403, misdirected);
+    const foreign = foreignRequest(req, 'optional');
+    if (foreign !== undefined)
+      return sendText(
+        res,
+        foreign,
+        'This request was refused: open Asset Studio at http://127.0.0.1 or http://localhost with the port it printed.',
+      );
     const given = req.method === 'GET' ? url.searchParams.get(WEB_PROTOCOL.tokenParam) : null;
     if (given !== null && !sameToken(given, token))
       return sendText(
@@ -220,7 +230,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   const events = attachEventSocket(server, bridge, {
     path: WEB_PROTOCOL.events,
     protocol: WEB_PROTOCOL.socketProtocol,
-    allow: (req) => refusal(req, 'required'),
+    allow: socketRefusal,
   });
   const listen = (at: number) =>
     new Promise<void>((ok, fail) => {

@@ -4,6 +4,7 @@
 import { GifReader } from 'omggif';
 import jpeg from 'jpeg-js';
 import pngjs from 'pngjs';
+import { signatureOf } from '../../shared/file-signature.ts';
 
 export interface RgbaImage {
   width: number;
@@ -27,14 +28,10 @@ export class ImageDecodeError extends Error {
 
 export type ImageFormat = 'png' | 'jpeg' | 'gif' | 'webp';
 
+/** A picture's format by its signature (shared/file-signature.ts), when it is one this module decodes or names. */
 export function imageFormatOf(bytes: Uint8Array): ImageFormat | undefined {
-  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (b.length >= 8 && b.readUInt32BE(0) === 0x89504e47 && b.readUInt32BE(4) === 0x0d0a1a0a) return 'png';
-  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
-  if (b.length >= 6 && (b.toString('latin1', 0, 6) === 'GIF87a' || b.toString('latin1', 0, 6) === 'GIF89a'))
-    return 'gif';
-  if (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return 'webp';
-  return undefined;
+  const kind = signatureOf(bytes);
+  return kind === 'png' || kind === 'jpeg' || kind === 'gif' || kind === 'webp' ? kind : undefined;
 }
 
 const MEGAPIXELS = `${MAX_PIXELS / 2 ** 20} megapixels`;

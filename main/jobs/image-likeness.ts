@@ -46,7 +46,7 @@ export function fingerprint(bytes: Buffer): ImageFingerprint {
     else
       return {
         sha256,
-        reason: `${formatOf(bytes)} cannot be compared by their look here (only PNG, JPEG and GIF can)`,
+        reason: `${format === 'webp' ? 'WebP pictures' : 'pictures of an unknown format'} cannot be compared by their look here (only PNG, JPEG and GIF can)`,
       };
   } catch (error) {
     return { sha256, reason: `the picture could not be decoded: ${(error as Error).message}` };
@@ -140,9 +140,4 @@ function resample(values: Float64Array, w: number, h: number, ow: number, oh: nu
     }
   }
   return out;
-}
-
-function formatOf(bytes: Buffer): string {
-  if (bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return 'WebP pictures';
-  return 'pictures of an unknown format';
 }

@@ -9,6 +9,7 @@
 // new database left empty by a crash, and is migrated as usual.
 import { existsSync, linkSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { forgetClose } from './clean-close.ts';
 
 /** The suffix of a copy kept aside, e.g. `asset-studio.db.damaged-20261127T101500Z`. */
 const DAMAGED = '.damaged-';
@@ -30,6 +31,7 @@ export function keepAside(path: string, now: Date = new Date()): string {
       throw error;
     }
     unlinkSync(path);
+    forgetClose(path);
     for (const suffix of ['-wal', '-shm']) {
       if (!existsSync(path + suffix)) continue;
       linkSync(path + suffix, aside + suffix);

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { asDiskFull } from '../durable/disk-full.ts';
 import { CacheRepository } from './cache-entries.ts';
+import { recordClose, unchangedSinceClose } from './clean-close.ts';
 import { damagedCopies, isEmptiedDatabase, keepAside } from './damaged.ts';
 import { guardFailures, isCorruption } from './guarded-handle.ts';
 import { DatabaseCorruptError, DatabaseTooNewError } from './errors.ts';
@@ -42,7 +43,8 @@ export interface OpenOptions {
 }
 
 /**
- * Opens (creating if needed), checks (PRAGMA quick_check) and migrates the database at `path`, or `':memory:'`.
+ * Opens (creating if needed), checks (PRAGMA quick_check, unless the file is as its last clean close left it:
+ * clean-close.ts) and migrates the database at `path`, or `':memory:'`.
  * Throws DatabaseTooNewError (the file is left untouched), DatabaseCorruptError (a damaged file is kept aside,
  * main/store/damaged.ts; one kept aside earlier and not replaced yet is refused) or DiskFullError.
  */
@@ -51,13 +53,15 @@ export function openDatabase(path: string, options: OpenOptions = {}): Store {
   if (path !== ':memory:' && !options.replaceDamaged) refuseDamaged(path);
   const opened = asCorruptError(path, () => {
     checkHeader(path, migrations.length);
+    // Before SQLite opens it (and makes its -wal file): is it as the last close left it (clean-close.ts)?
+    const unchanged = unchangedSinceClose(path);
     if (path !== ':memory:') createPrivately(path);
     const db = new DatabaseSync(path);
     try {
       db.exec(
         `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;`,
       );
-      quickCheck(db);
+      if (!unchanged) quickCheck(db);
       migrate(db, path, migrations);
       return db;
     } catch (error) {
@@ -79,7 +83,9 @@ export function openDatabase(path: string, options: OpenOptions = {}): Store {
     cache: new CacheRepository(db),
     transaction: (fn) => transaction(db, fn),
     close: () => {
-      if (db.isOpen) db.close();
+      if (!db.isOpen) return;
+      db.close();
+      recordClose(path);
     },
   };
 }

@@ -40,4 +40,31 @@ describe('the key file and the address it is for', () => {
       }),
     ).toThrow(ConnectionError);
   });
+
+  it('with no service address given, goes to the public service only at the addresses it was set for', () => {
+    const publicService = { baseUrl: 'https://api.csm.ai', legacyBaseUrl: 'https://legacy.csm.ai' };
+    // Set for the public address alone: sent there, and to no older variants' address, not even one given.
+    const alone = { address: 'https://api.csm.ai' };
+    expect(resolveConnection({ dataDir, keyFile, keyFileBound: alone, publicService })).toMatchObject({
+      baseUrl: 'https://api.csm.ai',
+      legacyBaseUrl: undefined,
+      apiKey: keyFile,
+    });
+    const legacyGiven = resolveConnection({
+      dataDir,
+      env: { ASSET_STUDIO_LEGACY_BASE_URL: 'https://x.example' },
+      keyFile,
+      keyFileBound: alone,
+      publicService,
+    });
+    expect([legacyGiven.mode, legacyGiven.apiKey]).toEqual(['local-engine', undefined]);
+    expect(legacyGiven.note).toMatchObject({ level: 'warning', text: expect.stringMatching(/set for https:\/\/api/) });
+    // Set for an older variants' address alone: not sent to the public service's other one.
+    const legacyOnly = { legacyAddress: 'https://x.example' };
+    const elsewhere = resolveConnection({ dataDir, keyFile, keyFileBound: legacyOnly, publicService });
+    expect([elsewhere.mode, elsewhere.apiKey]).toEqual(['local-engine', undefined]);
+    expect(
+      resolveConnection({ dataDir, keyFile, keyFileBound: { legacyAddress: 'https://legacy.csm.ai/' }, publicService }),
+    ).toMatchObject({ baseUrl: 'https://api.csm.ai', legacyBaseUrl: 'https://legacy.csm.ai', apiKey: keyFile });
+  });
 });

@@ -1,7 +1,7 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readKeyFile, writeKeyFile } from '../../main/config/key-file.ts';
+import { readKeyFileEntry, writeKeyFile } from '../../main/config/key-file.ts';
 import { tempDir } from '../helpers.ts';
 
 describe('key file', () => {
@@ -10,8 +10,8 @@ describe('key file', () => {
     const keyFile = join(dataDir, 'api-key');
     writeFileSync(keyFile, 'k');
     chmodSync(keyFile, 0o644);
-    expect(() => readKeyFile(dataDir)).toThrow(/chmod 600/);
-    writeKeyFile(dataDir, 'from-file-key');
-    expect(readKeyFile(dataDir)).toBe('from-file-key');
+    expect(() => readKeyFileEntry(dataDir)).toThrow(/chmod 600/);
+    writeKeyFile(dataDir, 'from-file-key', { address: 'https://api.example.com' });
+    expect(readKeyFileEntry(dataDir)).toEqual({ key: 'from-file-key', address: 'https://api.example.com' });
   });
 });

@@ -1,7 +1,7 @@
 // Helpers of the upload tests, also used by bench/transfer-upload.ts.
 import { readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { FBX_BINARY_MAGIC } from '../../main/files/sniff.ts';
+import { FBX_BINARY_MAGIC } from '../../shared/file-signature.ts';
 import { realFixture } from '../fixtures.ts';
 
 /** The child process that uploads one file and reports its peak memory (see upload-child.ts). */

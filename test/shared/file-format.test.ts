@@ -16,6 +16,7 @@ describe('formatOfUrl', () => {
     ['http://127.0.0.1:8080/files/SESSION_1/~123.sig/mesh.obj', 'obj'],
     ['https://x/y/render.png?v=.fbx', 'png'],
     ['C:\\models\\hero.fbx', 'fbx'],
+    ['/home/me/models/hero #2.fbx', 'fbx'], // a path's name may hold `#` or `?`: only a URL has a fragment
   ])('%s is %s', (url, format) => {
     expect(formatOfUrl(url)).toBe(format);
   });

@@ -1,0 +1,54 @@
+// A lock file that holds its owner's process id, for one owner across the processes of a data folder: the
+// engine's data-folder lock (main/engine/lock.ts) and the download cache's part locks (main/cache). Taken with
+// an exclusive create; a lock whose process is gone (a crash) is taken over, one held by a live process (this
+// one included) is left to it, and an empty or damaged one is its maker's, still writing it, while it is fresh.
+import { randomBytes } from 'node:crypto';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { isProcessAlive } from './process-alive.ts';
+
+export type PidLock =
+  | {
+      held: true;
+      /** Removes the lock when it is still this claim's (a process that took it over as stale keeps its own). */
+      release(): Promise<void>;
+    }
+  | {
+      held: false;
+      /** The live process that holds it; undefined while its maker writes it (or others keep taking it). */
+      holder: number | undefined;
+    };
+
+/** An empty or unreadable lock younger than this is being written by its maker, not left by a crash. */
+const FRESH_MS = 10_000;
+
+/** Takes the lock file at `path` for this process, or says who holds it. Throws what the file system throws. */
+export async function claimPidLock(path: string): Promise<PidLock> {
+  const token = `${process.pid} ${randomBytes(8).toString('hex')}`;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      await writeFile(path, token, { flag: 'wx', mode: 0o600 });
+      return {
+        held: true,
+        release: async () => {
+          if ((await readFile(path, 'utf8').catch(() => '')) === token) await rm(path, { force: true });
+        },
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = Number((await readFile(path, 'utf8').catch(() => '')).split(' ')[0]);
+    if (Number.isSafeInteger(holder) && holder > 0) {
+      if (holder === process.pid || isProcessAlive(holder)) return { held: false, holder };
+    } else if (await isFresh(path)) return { held: false, holder: undefined };
+    await rm(path, { force: true }); // left behind by a process that is gone: take it over
+  }
+  return { held: false, holder: undefined };
+}
+
+async function isFresh(path: string): Promise<boolean> {
+  const age = await stat(path).then(
+    (s) => Date.now() - s.mtimeMs,
+    () => Number.POSITIVE_INFINITY,
+  );
+  return age < FRESH_MS;
+}
