@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Bounds } from './bounds.ts';
 import { detectProject, type Project } from './detect.ts';
 import { ExportError, ioError } from './errors.ts';

@@ -5,7 +5,7 @@
 // last close wrote, `<name>-closed`), or with no record. Damage that appears in a file nobody touched is met by
 // SQLite at the read (SQLITE_CORRUPT: guarded-handle.ts says it, naming `asset-studio doctor`).
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const recordSchema = z.object({ size: z.string(), mtimeNs: z.string(), ino: z.string() }).strict();
 type FileState = z.output<typeof recordSchema>;
