@@ -1,17 +1,31 @@
 // The CLI's default pivot (exportJob/planJob with pivotByDefault): a game project gets the bottom centre for a
 // static model with a GLB, decided with the project that the export detects, so the project is detected once.
 import { basename } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DownloadCache } from '../../main/cache/download-cache.ts';
-import { detectProject } from '../../main/export/detect.ts';
-import { exportJob, planJob, type JobExportDeps } from '../../main/export/from-job.ts';
+import { exportJob, type JobExportDeps } from '../../main/export/from-job.ts';
 import { readManifest } from '../../main/export/manifest.ts';
 import type { JobRecord } from '../../main/store/jobs.ts';
 import { generatedSources, makeProject, tempDir } from './helpers.ts';
 
-vi.mock('../../main/export/detect.ts', async (original) => {
-  const real = await original<typeof import('../../main/export/detect.ts')>();
-  return { ...real, detectProject: vi.fn(real.detectProject) };
+/**
+ * The export's modules loaded afresh with a counting detectProject. (The fast tier shares modules between test
+ * files, so a hoisted vi.mock would not reach an export module another file loaded first: these are new copies.)
+ */
+async function exportWithCountedDetect() {
+  vi.resetModules();
+  vi.doMock('../../main/export/detect.ts', async (original) => {
+    const real = await original<typeof import('../../main/export/detect.ts')>();
+    return { ...real, detectProject: vi.fn(real.detectProject) };
+  });
+  const { detectProject } = await import('../../main/export/detect.ts');
+  const fromJob = await import('../../main/export/from-job.ts');
+  return { detectProject: vi.mocked(detectProject), ...fromJob };
+}
+
+afterEach(() => {
+  vi.doUnmock('../../main/export/detect.ts');
+  vi.resetModules();
 });
 
 /** A finished image-to-3D job whose GLB is in a cache that holds only it (no download, no store rows). */
@@ -37,17 +51,18 @@ function cachedGlbJob(): { job: JobRecord; deps: JobExportDeps } {
 
 describe('the default pivot of an export of a job', () => {
   it('a game project gets the bottom centre, its project detected once per plan and once per export', async () => {
+    const { detectProject, planJob, exportJob } = await exportWithCountedDetect();
     const { job, deps } = cachedGlbJob();
     const projectDir = makeProject('godot');
-    vi.mocked(detectProject).mockClear();
+    detectProject.mockClear();
     const plan = await planJob(deps, job, { projectDir, pivotByDefault: true });
-    expect(vi.mocked(detectProject)).toHaveBeenCalledTimes(1);
+    expect(detectProject).toHaveBeenCalledTimes(1);
     expect(plan.write.map((w) => [basename(w.name), w.transformed])).toEqual([['chair.glb', true]]);
     expect(plan.bbox!.min[1]).toBeCloseTo(0, 5);
 
-    vi.mocked(detectProject).mockClear();
+    detectProject.mockClear();
     const result = await exportJob(deps, job, { projectDir, pivotByDefault: true });
-    expect(vi.mocked(detectProject)).toHaveBeenCalledTimes(1);
+    expect(detectProject).toHaveBeenCalledTimes(1);
     expect((await readManifest(result.manifestPath)).transforms).toEqual({ pivot: 'bottom-center' });
     expect(result.bbox!.min[1]).toBeCloseTo(0, 5);
   });
