@@ -15,11 +15,12 @@ import {
 } from '../../../shared/public-service.ts';
 import { getBridge, getTransport } from '../../bridge/index.ts';
 import { appState, patchApp, refreshInfo } from '../app-state.ts';
-import { ErrorBox, Field, Options, Section, TableHead } from '../components/ui.tsx';
+import { ErrorBox, Section, TableHead } from '../components/ui.tsx';
 import { useStore } from '../store.ts';
 import { formatBytes, issuesByField, toShownError, type ShownError } from '../util.ts';
 import { useAction } from '../use-action.ts';
-import { TextField } from './create/inputs.tsx';
+import { bindFields, type FieldChecks, useValues } from './create/fields.ts';
+import { CheckboxField, SelectField, TextField } from './create/inputs.tsx';
 
 const STORAGE_LABELS: Record<SettingsView['profiles'][number]['key']['storage'], string> = {
   'os-keychain': 'stored in the system keychain',
@@ -29,7 +30,10 @@ const STORAGE_LABELS: Record<SettingsView['profiles'][number]['key']['storage'],
   none: 'not stored',
 };
 
-/** Runs a settings change, showing its error (with field issues) and updating the shared settings. */
+/**
+ * Runs a settings change, showing its error (with field issues: `checks`, by their path as `cache.maxBytes`)
+ * and updating the shared settings. A field changed after a failed save takes the error away.
+ */
 function useSave() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ShownError | undefined>();
@@ -51,14 +55,12 @@ function useSave() {
       setBusy(false);
     }
   };
-  return {
-    busy,
-    error,
-    saved,
-    save,
-    clear: () => error && setError(undefined),
-    fieldErrors: issuesByField(error?.issues),
+  const fieldErrors = issuesByField(error?.issues);
+  const checks: FieldChecks = {
+    errors: (field) => fieldErrors[field],
+    touch: () => error && setError(undefined),
   };
+  return { busy, error, saved, save, checks };
 }
 
 export function Settings() {
@@ -105,6 +107,11 @@ export function Settings() {
   );
 }
 
+/** The text fields of a profile's form: the profile's own, or empty for a new one. */
+function profileTexts(profile: SettingsView['profiles'][number] | undefined) {
+  return { name: profile?.name ?? '', baseUrl: profile?.baseUrl ?? '', legacyBaseUrl: profile?.legacyBaseUrl ?? '' };
+}
+
 /** The profiles that always exist: their addresses are fixed (only the public service's key is asked for). */
 const BUILT_IN = ['local', SERVICE_PROFILE];
 
@@ -143,19 +150,14 @@ function PublicService() {
 }
 
 function Profiles({ settings, connection }: { settings: SettingsView; connection: ConnectionView | undefined }) {
-  const { busy, error, save, clear, fieldErrors } = useSave();
+  const { busy, error, save, checks } = useSave();
   // The public service's profile is offered first while the local engine is in use: its key is all it needs.
   const [editing, setEditing] = useState(settings.activeProfile === 'local' ? SERVICE_PROFILE : settings.activeProfile);
   const profile = settings.profiles.find((p) => p.name === editing);
-  const [name, setName] = useState(profile?.name ?? '');
-  const [baseUrl, setBaseUrl] = useState(profile?.baseUrl ?? '');
-  const [legacyUrl, setLegacyUrl] = useState(profile?.legacyBaseUrl ?? '');
-  useEffect(() => {
-    const p = settings.profiles.find((x) => x.name === editing);
-    setName(p?.name ?? '');
-    setBaseUrl(p?.baseUrl ?? '');
-    setLegacyUrl(p?.legacyBaseUrl ?? '');
-  }, [editing]);
+  const [values, set, setAll] = useValues(() => profileTexts(profile));
+  useEffect(() => setAll(profileTexts(settings.profiles.find((x) => x.name === editing))), [editing]);
+  const field = bindFields(checks, values, set, 'profile.');
+  const name = values.name.trim();
   return (
     <Section title="Service profiles" id="profiles">
       <PublicService />
@@ -229,34 +231,22 @@ function Profiles({ settings, connection }: { settings: SettingsView; connection
           noValidate
           onSubmit={async (e) => {
             e.preventDefault();
+            const baseUrl = values.baseUrl.trim();
+            const legacyBaseUrl = values.legacyBaseUrl.trim();
             const ok = await save({
-              profile: {
-                name: name.trim(),
-                ...(baseUrl.trim() && { baseUrl: baseUrl.trim() }),
-                ...(legacyUrl.trim() && { legacyBaseUrl: legacyUrl.trim() }),
-              },
+              profile: { name, ...(baseUrl && { baseUrl }), ...(legacyBaseUrl && { legacyBaseUrl }) },
             });
-            if (ok) setEditing(name.trim());
+            if (ok) setEditing(name);
           }}
         >
           <h3>{editing ? `Profile “${editing}”` : 'New profile'}</h3>
           <div class="grid-3">
-            <TextField
-              id="profile-name"
-              label="Name"
-              value={name}
-              onChange={setName}
-              onTouch={clear}
-              errors={fieldErrors['profile.name']}
-            />
+            <TextField id="profile-name" label="Name" {...field('name')} />
             <TextField
               id="profile-base"
               label="Service address"
               type="url"
-              value={baseUrl}
-              onChange={setBaseUrl}
-              onTouch={clear}
-              errors={fieldErrors['profile.baseUrl']}
+              {...field('baseUrl')}
               placeholder={PUBLIC_SERVICE.baseUrl}
               hint="Empty: the embedded local engine. Changing the address of a saved profile forgets its API key: set it again for the new address."
             />
@@ -264,16 +254,13 @@ function Profiles({ settings, connection }: { settings: SettingsView; connection
               id="profile-legacy"
               label="Legacy address"
               type="url"
-              value={legacyUrl}
-              onChange={setLegacyUrl}
-              onTouch={clear}
-              errors={fieldErrors['profile.legacyBaseUrl']}
+              {...field('legacyBaseUrl')}
               placeholder={PUBLIC_SERVICE.legacyBaseUrl}
               hint="For the older step-by-step endpoints."
             />
           </div>
           <div class="form-footer">
-            <button type="submit" class="primary" disabled={busy || name.trim() === ''}>
+            <button type="submit" class="primary" disabled={busy || name === ''}>
               Save profile
             </button>
             <ErrorBox error={error} />
@@ -345,30 +332,20 @@ function KeyForm({
           : 'No key is set for this profile.'}{' '}
         {status}
       </p>
-      <Field
+      <TextField
         id="api-key"
         label={configured ? 'Replace the key' : 'API key'}
+        type="password"
+        value={key}
+        onChange={setKey}
         hint="Only sent to the app's main process; never displayed, logged or sent back."
-      >
-        {(describedBy) => (
-          <input
-            id="api-key"
-            name="api-key"
-            type="password"
-            autoComplete="new-password"
-            spellcheck={false}
-            value={key}
-            aria-describedby={describedBy || undefined}
-            onInput={(e) => setKey(e.currentTarget.value)}
-          />
-        )}
-      </Field>
-      <div class="field checkbox">
-        <label>
-          <input type="checkbox" checked={sessionOnly} onChange={(e) => setSessionOnly(e.currentTarget.checked)} /> Only
-          until the app closes (do not store it)
-        </label>
-      </div>
+      />
+      <CheckboxField
+        id="key-session-only"
+        label="Only until the app closes (do not store it)"
+        value={sessionOnly}
+        onChange={setSessionOnly}
+      />
       <div class="form-footer">
         <button type="submit" class="primary" disabled={busy || key.length === 0}>
           {configured ? 'Replace key' : switchTo ? 'Save key and use this profile' : 'Save key'}
@@ -397,12 +374,9 @@ function KeyForm({
 
 function Webhooks({ settings }: { settings: SettingsView }) {
   const w = settings.webhooks;
-  const { busy, error, saved, save, fieldErrors } = useSave();
-  const [enabled, setEnabled] = useState(w.enabled);
-  const [host, setHost] = useState(w.host);
-  const [port, setPort] = useState(String(w.port));
-  const [path, setPath] = useState(w.path);
-  const [secret, setSecret] = useState('');
+  const { busy, error, saved, save, checks } = useSave();
+  const [values, set] = useValues({ enabled: w.enabled, host: w.host, port: String(w.port), path: w.path, secret: '' });
+  const field = bindFields(checks, values, set, 'webhooks.');
   return (
     <Section title="Webhook receiver" id="webhooks">
       <form
@@ -410,15 +384,15 @@ function Webhooks({ settings }: { settings: SettingsView }) {
         noValidate
         onSubmit={async (e) => {
           e.preventDefault();
-          const value = secret;
-          setSecret('');
+          const { enabled, host, port, path, secret } = values;
+          set('secret', '');
           await save({
             webhooks: {
               enabled,
               host: host.trim(),
               port: Number(port),
               path: path.trim(),
-              ...(value && { secret: value }),
+              ...(secret && { secret }),
             },
           });
         }}
@@ -427,54 +401,19 @@ function Webhooks({ settings }: { settings: SettingsView }) {
           The service can notify the app when a session changes; the app then reads the session at once instead of
           waiting for its next poll. Polling stays on as a safety net.
         </p>
-        <div class="field checkbox">
-          <label>
-            <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} /> Receive
-            webhooks
-          </label>
-        </div>
+        <CheckboxField id="wh-enabled" label="Receive webhooks" {...field('enabled')} />
         <div class="grid-3">
-          <TextField
-            id="wh-host"
-            label="Listen on host"
-            value={host}
-            onChange={setHost}
-            errors={fieldErrors['webhooks.host']}
-          />
-          <TextField
-            id="wh-port"
-            label="Port"
-            type="number"
-            value={port}
-            onChange={setPort}
-            errors={fieldErrors['webhooks.port']}
-          />
-          <TextField
-            id="wh-path"
-            label="Path"
-            value={path}
-            onChange={setPath}
-            errors={fieldErrors['webhooks.path']}
-            hint="Starts with /"
-          />
+          <TextField id="wh-host" label="Listen on host" {...field('host')} />
+          <TextField id="wh-port" label="Port" type="number" {...field('port')} />
+          <TextField id="wh-path" label="Path" {...field('path')} hint="Starts with /" />
         </div>
-        <Field
+        <TextField
           id="wh-secret"
           label={w.secretSet ? 'Signing secret (set; type to replace)' : 'Signing secret (optional)'}
+          type="password"
+          {...field('secret')}
           hint="Standard Webhooks secret (whsec_…). Without one, notifications are not verified."
-          errors={fieldErrors['webhooks.secret']}
-        >
-          {(d) => (
-            <input
-              id="wh-secret"
-              type="password"
-              autoComplete="new-password"
-              value={secret}
-              aria-describedby={d || undefined}
-              onInput={(e) => setSecret(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        />
         <SaveFooter label="Save webhooks" busy={busy} saved={saved} error={error} />
       </form>
     </Section>
@@ -483,9 +422,10 @@ function Webhooks({ settings }: { settings: SettingsView }) {
 
 function Cache({ settings }: { settings: SettingsView }) {
   const c = settings.cache;
-  const { busy, error, saved, save, fieldErrors } = useSave();
-  const [maxMb, setMaxMb] = useState(String(Math.round(c.maxBytes / 2 ** 20)));
-  const [dir, setDir] = useState(c.dir);
+  const { busy, error, saved, save, checks } = useSave();
+  const [values, set] = useValues({ maxMb: String(Math.round(c.maxBytes / 2 ** 20)), dir: c.dir });
+  const { maxMb, dir } = values;
+  const field = bindFields(checks, values, set, 'cache.');
   const [formats, setFormats] = useState<string[]>(settings.outputFormats);
   const electron = getTransport().kind === 'electron';
   return (
@@ -510,19 +450,11 @@ function Cache({ settings }: { settings: SettingsView }) {
             id="cache-max"
             label="Largest size (MB)"
             type="number"
-            value={maxMb}
-            onChange={setMaxMb}
-            errors={fieldErrors['cache.maxBytes']}
+            {...field('maxMb', 'cache.maxBytes')}
             hint={`At least ${MIN_CACHE_BYTES / 2 ** 20} MB. The least recently used files go first.`}
           />
           <div>
-            <TextField
-              id="cache-dir"
-              label="Location"
-              value={dir}
-              onChange={setDir}
-              errors={fieldErrors['cache.dir']}
-            />
+            <TextField id="cache-dir" label="Location" {...field('dir')} />
             {electron && (
               <button
                 type="button"
@@ -530,7 +462,7 @@ function Cache({ settings }: { settings: SettingsView }) {
                   const r = await getBridge()
                     .call('dialog.chooseFolder', { title: 'Cache folder' })
                     .catch(() => undefined);
-                  if (r?.path) setDir(r.path);
+                  if (r?.path) set('dir', r.path);
                 }}
               >
                 Browse…
@@ -562,9 +494,13 @@ function Cache({ settings }: { settings: SettingsView }) {
 }
 
 function ExportDefaults({ settings }: { settings: SettingsView }) {
-  const { busy, error, saved, save, fieldErrors } = useSave();
-  const [engine, setEngine] = useState(settings.export.engine ?? '');
-  const [projectDir, setProjectDir] = useState(settings.export.projectDir ?? '');
+  const { busy, error, saved, save, checks } = useSave();
+  const [values, set] = useValues({
+    engine: settings.export.engine ?? '',
+    projectDir: settings.export.projectDir ?? '',
+  });
+  const { engine, projectDir } = values;
+  const field = bindFields(checks, values, set, 'export.');
   return (
     <Section title="Default export preset" id="export">
       <form
@@ -581,26 +517,14 @@ function ExportDefaults({ settings }: { settings: SettingsView }) {
         }}
       >
         <div class="grid-2">
-          <Field id="export-engine" label="Game engine" errors={fieldErrors['export.engine']}>
-            {(d) => (
-              <select
-                id="export-engine"
-                value={engine}
-                aria-describedby={d || undefined}
-                onChange={(e) => setEngine(e.currentTarget.value)}
-              >
-                <option value="">Detect from the project folder</option>
-                <Options values={EXPORT_TARGETS} labels={EXPORT_TARGET_LABELS} />
-              </select>
-            )}
-          </Field>
-          <TextField
-            id="export-dir"
-            label="Project folder"
-            value={projectDir}
-            onChange={setProjectDir}
-            errors={fieldErrors['export.projectDir']}
+          <SelectField
+            id="export-engine"
+            label="Game engine"
+            options={['', ...EXPORT_TARGETS]}
+            labels={{ '': 'Detect from the project folder', ...EXPORT_TARGET_LABELS }}
+            {...field('engine')}
           />
+          <TextField id="export-dir" label="Project folder" {...field('projectDir')} />
         </div>
         <SaveFooter label="Save export preset" busy={busy} saved={saved} error={error} />
       </form>

@@ -1,5 +1,6 @@
 // Inputs of the create forms: an image given as a file or a URL, three numbers, choices.
 import { useState } from 'preact/hooks';
+import { Checkbox, RadioChoices } from '../../components/choices.tsx';
 import { Field, FieldMessages, FieldNotes } from '../../components/ui.tsx';
 import { formatBytes, readAsDataUri } from '../../util.ts';
 
@@ -10,6 +11,8 @@ export interface ImageValue {
   dataUri: string;
   fileName: string;
 }
+
+const IMAGE_MODES: Record<ImageValue['mode'], string> = { file: 'A file on this computer', url: 'An image URL' };
 
 export const emptyImage: ImageValue = { mode: 'file', url: '', dataUri: '', fileName: '' };
 
@@ -35,24 +38,12 @@ export function ImageSourceInput(props: {
     >
       <legend>{props.legend ?? 'Image'}</legend>
       <div class="segmented">
-        <label>
-          <input
-            type="radio"
-            name={`${id}-mode`}
-            checked={value.mode === 'file'}
-            onChange={() => props.onChange({ ...value, mode: 'file' })}
-          />{' '}
-          A file on this computer
-        </label>
-        <label>
-          <input
-            type="radio"
-            name={`${id}-mode`}
-            checked={value.mode === 'url'}
-            onChange={() => props.onChange({ ...value, mode: 'url' })}
-          />{' '}
-          An image URL
-        </label>
+        <RadioChoices
+          name={`${id}-mode`}
+          value={value.mode}
+          labels={IMAGE_MODES}
+          onChange={(mode) => props.onChange({ ...value, mode })}
+        />
       </div>
       {value.mode === 'file' ? (
         <div class="field">
@@ -154,6 +145,7 @@ export function SelectField<T extends string>(props: {
   options: readonly T[];
   labels?: Partial<Record<T, string>>;
   onChange: (v: T) => void;
+  onTouch?: () => void;
   hint?: string;
   errors?: string[] | undefined;
   defaultValue?: T;
@@ -165,7 +157,7 @@ export function SelectField<T extends string>(props: {
           id={props.id}
           value={props.value}
           aria-describedby={describedBy || undefined}
-          onChange={(e) => props.onChange(e.currentTarget.value as T)}
+          onChange={(e) => (props.onChange(e.currentTarget.value as T), props.onTouch?.())}
         >
           {props.options.map((o) => (
             <option key={o} value={o}>
@@ -182,34 +174,28 @@ export function SelectField<T extends string>(props: {
 export function CheckboxField(props: {
   id: string;
   label: string;
-  checked: boolean;
+  value: boolean;
   onChange: (v: boolean) => void;
+  onTouch?: () => void;
   hint?: string;
   errors?: string[] | undefined;
 }) {
-  const hintId = `${props.id}-hint`;
   return (
     <div class={`field checkbox${props.errors?.length ? ' invalid' : ''}`}>
-      <label>
-        <input
-          id={props.id}
-          type="checkbox"
-          checked={props.checked}
-          aria-describedby={props.hint ? hintId : undefined}
-          onChange={(e) => props.onChange(e.currentTarget.checked)}
-        />{' '}
+      <Checkbox
+        id={props.id}
+        checked={props.value}
+        describedBy={props.hint ? `${props.id}-hint` : undefined}
+        onChange={(v) => (props.onChange(v), props.onTouch?.())}
+      >
         {props.label}
-      </label>
-      {props.hint && (
-        <p class="hint" id={hintId}>
-          {props.hint}
-        </p>
-      )}
-      <FieldMessages id={`${props.id}-errors`} messages={props.errors} />
+      </Checkbox>
+      <FieldNotes id={props.id} hint={props.hint} errors={props.errors} />
     </div>
   );
 }
 
+/** A text input (or a textarea when multiline); a password one is never filled in or spellchecked by the browser. */
 export function TextField(props: {
   id: string;
   label: string;
@@ -240,6 +226,7 @@ export function TextField(props: {
           <input
             id={props.id}
             type={(props.type ?? 'text') as 'text'}
+            {...(props.type === 'password' && { autoComplete: 'new-password', spellcheck: false })}
             value={props.value}
             placeholder={props.placeholder}
             aria-describedby={describedBy || undefined}

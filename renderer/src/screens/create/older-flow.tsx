@@ -26,6 +26,7 @@ import {
   type CreateOutput,
   FormShell,
 } from './form.tsx';
+import { bindFields, useValues } from './fields.ts';
 import {
   CheckboxField,
   ImageSourceInput,
@@ -34,7 +35,6 @@ import {
   Vec3Input,
   emptyImage,
   imageOf,
-  type ImageValue,
   type Vec3Text,
 } from './inputs.tsx';
 
@@ -156,9 +156,8 @@ async function findSpins(sessionCode: string, job: JobView | undefined): Promise
 }
 
 export function OlderFlowForm() {
-  const [image, setImage] = useState<ImageValue>(emptyImage);
-  const [modelVersion, setModelVersion] = useState('');
-  const [autoGen, setAutoGen] = useState(false);
+  const [values, set] = useValues({ image_url: emptyImage, model_version: '', auto_gen_3d: false });
+  const image = values.image_url;
   const [session, setSessionState] = useState<Session | undefined>(savedSession);
   const setSession = (next: Session | undefined) => {
     saveSession(next);
@@ -166,8 +165,9 @@ export function OlderFlowForm() {
   };
   const [resume, setResume] = useState('');
   const [spinResult, setSpinResult] = useState<CreateOutput | undefined>();
-  const body = () => ({ image_url: imageOf(image), model_version: modelVersion, auto_gen_3d: autoGen });
+  const body = () => ({ ...values, image_url: imageOf(image) });
   const form = useCreateForm(createImageTo3dLegacyRequest, body);
+  const field = bindFields(form, values, set);
   return (
     <div class="older-flow">
       <FormShell
@@ -190,28 +190,18 @@ export function OlderFlowForm() {
           The older flow, sent to the legacy address: four spin views first, then a preview mesh from the one you
           choose, then a refined mesh.
         </p>
-        <ImageSourceInput
-          id="old-image"
-          value={image}
-          onChange={setImage}
-          errors={form.errors('image_url')}
-          onTouch={() => form.touch('image_url')}
-        />
+        <ImageSourceInput id="old-image" {...field('image_url')} />
         <div class="grid-2">
           <TextField
             id="old-model"
             label="Model version"
-            value={modelVersion}
-            onChange={setModelVersion}
-            errors={form.errors('model_version')}
+            {...field('model_version')}
             hint="Empty (default) selects the latest beta model."
           />
           <CheckboxField
             id="old-auto"
             label="Generate the 3D model automatically"
-            checked={autoGen}
-            onChange={setAutoGen}
-            errors={form.errors('auto_gen_3d')}
+            {...field('auto_gen_3d')}
             hint="Default off: you choose the spin view and ask for the preview yourself."
           />
         </div>
