@@ -3,6 +3,7 @@
 // IK poles and targets) only when asked for. (A mesh-animation job's files are picked in ./animation-job.tsx.)
 import { useEffect, useState } from 'preact/hooks';
 import type { Playback, Viewer } from '../../../viewer/index.ts';
+import { Checkbox } from '../../components/choices.tsx';
 
 const SPEEDS = [0.25, 0.5, 1, 1.5, 2];
 
@@ -42,34 +43,21 @@ export function AnimationControls({
         <button type="button" class="anim-play" onClick={() => (playback.playing ? viewer.pause() : viewer.play())}>
           {playback.playing ? 'Pause' : 'Play'}
         </button>
-        <label>
-          <input
-            type="checkbox"
-            class="anim-loop"
-            checked={playback.loop}
-            onChange={(e) => viewer.setLoop(e.currentTarget.checked)}
-          />{' '}
+        <Checkbox class="anim-loop" checked={playback.loop} onChange={(on) => viewer.setLoop(on)}>
           Loop
-        </label>
-        <label>
-          <input
-            type="checkbox"
-            class="anim-skeleton"
-            checked={skeleton}
-            onChange={(e) => setSkeleton(e.currentTarget.checked)}
-          />{' '}
+        </Checkbox>
+        <Checkbox class="anim-skeleton" checked={skeleton} onChange={setSkeleton}>
           Skeleton
-        </label>
+        </Checkbox>
         {skeleton && helperBones.length > 0 && (
-          <label title={`Bones that move no vertex (IK poles and targets, end bones): ${helperBones.join(', ')}`}>
-            <input
-              type="checkbox"
-              class="anim-helper-bones"
-              checked={helpers}
-              onChange={(e) => setHelpers(e.currentTarget.checked)}
-            />{' '}
+          <Checkbox
+            class="anim-helper-bones"
+            checked={helpers}
+            onChange={setHelpers}
+            title={`Bones that move no vertex (IK poles and targets, end bones): ${helperBones.join(', ')}`}
+          >
             Helper bones ({helperBones.length})
-          </label>
+          </Checkbox>
         )}
       </div>
       {skeleton && helperBones.length > 0 && !helpers && (

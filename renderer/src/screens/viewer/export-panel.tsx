@@ -101,6 +101,33 @@ export function AnimationExport({
 type Plan = CommandOutput<'export.plan'>;
 type Detected = CommandOutput<'export.detect'>;
 
+/**
+ * Reads what the form's options say (export.detect, export.plan) once they stop changing for 300 ms: `read`
+ * again whenever `deps` change, nothing while it is undefined. The answer, or its error in words, goes to `set`;
+ * a change drops the one awaited (undefined meanwhile).
+ */
+function useReadAfterTyping<T>(
+  read: (() => Promise<T>) | undefined,
+  set: (answer: T | { error: string } | undefined) => void,
+  deps: unknown[],
+) {
+  useEffect(() => {
+    set(undefined);
+    if (!read) return;
+    let current = true;
+    const timer = setTimeout(() => {
+      read().then(
+        (answer) => current && set(answer),
+        (e: unknown) => current && set({ error: toShownError(e).message }),
+      );
+    }, 300);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, deps);
+}
+
 /** The format select's words for one format: what the engine needs for it, when it cannot take it as it is. */
 function formatOptionLabel(facts: FormatFacts, f: ExportFormat): string {
   const refused = formatRefusal(facts, f) !== undefined;
@@ -205,24 +232,9 @@ export function ExportPanel({
   const planKey = JSON.stringify(request());
 
   // Detect the project's engine when the folder changes (after typing stops).
-  useEffect(() => {
-    const dir = projectDir.trim();
-    setDetected(undefined);
-    if (!dir) return;
-    let current = true;
-    const timer = setTimeout(() => {
-      getBridge()
-        .call('export.detect', { projectDir: dir })
-        .then(
-          (d) => current && setDetected(d),
-          (e: unknown) => current && setDetected({ error: toShownError(e).message }),
-        );
-    }, 300);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [projectDir]);
+  const dir = projectDir.trim();
+  const detect = dir ? () => getBridge().call('export.detect', { projectDir: dir }) : undefined;
+  useReadAfterTyping(detect, setDetected, [projectDir]);
 
   // What the export will write, said again when an option changes (after typing stops).
   // A result or error shown is that of other options (or another job): it goes. Not when the job's files
@@ -232,23 +244,13 @@ export function ExportPanel({
     setError(undefined);
   }, [planKey, job.id]);
 
-  useEffect(() => {
-    setPlan(undefined);
-    if (!projectDir.trim() || job.state !== 'succeeded') return;
-    let current = true;
-    const timer = setTimeout(() => {
-      getBridge()
-        .call('export.plan', { jobId: job.id, ...request() })
-        .then(
-          (p) => current && setPlan(p),
-          (e: unknown) => current && setPlan({ error: toShownError(e).message }),
-        );
-    }, 300);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [planKey, job.id, job.state, job.outputsFetched]);
+  const readPlan = () => getBridge().call('export.plan', { jobId: job.id, ...request() });
+  useReadAfterTyping(dir && job.state === 'succeeded' ? readPlan : undefined, setPlan, [
+    planKey,
+    job.id,
+    job.state,
+    job.outputsFetched,
+  ]);
 
   // Preview the transforms on the shown model, when one is shown and when they change.
   useEffect(() => {
