@@ -124,6 +124,11 @@ describe('settings', () => {
       await poll(() => page.locator(`${field}-errors`).count()).toBe(0);
       expect(await page.locator(field).getAttribute('aria-invalid')).toBeNull();
     }
+    // A valid change is saved, and said so in its form.
+    await page.selectOption('#export-engine', 'unity');
+    await page.click('button:has-text("Save export preset")');
+    await poll(textOf(page.locator('section[aria-labelledby="export-heading"] [role="status"]'))).toBe('Saved.');
+    expect((await h.call('settings.get', {})).export.engine).toBe('unity');
     // Secrets are typed into fields the browser neither fills in nor spellchecks.
     for (const secret of ['#api-key', '#wh-secret']) {
       expect(await page.locator(secret).getAttribute('type')).toBe('password');

@@ -1,4 +1,5 @@
 // Settings: service profiles and their keys (write-only), webhook receiver, cache, export defaults.
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { connectionSentence } from '../../../shared/bridge/connection-text.ts';
 import type { CommandInput, ConnectionView, SettingsView } from '../../../shared/bridge/contract.ts';
@@ -112,6 +113,22 @@ function profileTexts(profile: SettingsView['profiles'][number] | undefined) {
   return { name: profile?.name ?? '', baseUrl: profile?.baseUrl ?? '', legacyBaseUrl: profile?.legacyBaseUrl ?? '' };
 }
 
+/** A profile's two addresses (the public service's are their placeholders). */
+const ADDRESSES = [
+  {
+    key: 'baseUrl',
+    id: 'profile-base',
+    label: 'Service address',
+    hint: 'Empty: the embedded local engine. Changing the address of a saved profile forgets its API key: set it again for the new address.',
+  },
+  {
+    key: 'legacyBaseUrl',
+    id: 'profile-legacy',
+    label: 'Legacy address',
+    hint: 'For the older step-by-step endpoints.',
+  },
+] as const;
+
 /** The profiles that always exist: their addresses are fixed (only the public service's key is asked for). */
 const BUILT_IN = ['local', SERVICE_PROFILE];
 
@@ -150,13 +167,12 @@ function PublicService() {
 }
 
 function Profiles({ settings, connection }: { settings: SettingsView; connection: ConnectionView | undefined }) {
-  const { busy, error, save, checks } = useSave();
   // The public service's profile is offered first while the local engine is in use: its key is all it needs.
   const [editing, setEditing] = useState(settings.activeProfile === 'local' ? SERVICE_PROFILE : settings.activeProfile);
   const profile = settings.profiles.find((p) => p.name === editing);
-  const [values, set, setAll] = useValues(() => profileTexts(profile));
+  const { saving, values, setAll, field } = useSettingsForm('profile.', () => profileTexts(profile));
+  const { busy, error, save } = saving;
   useEffect(() => setAll(profileTexts(settings.profiles.find((x) => x.name === editing))), [editing]);
-  const field = bindFields(checks, values, set, 'profile.');
   const name = values.name.trim();
   return (
     <Section title="Service profiles" id="profiles">
@@ -242,22 +258,17 @@ function Profiles({ settings, connection }: { settings: SettingsView; connection
           <h3>{editing ? `Profile “${editing}”` : 'New profile'}</h3>
           <div class="grid-3">
             <TextField id="profile-name" label="Name" {...field('name')} />
-            <TextField
-              id="profile-base"
-              label="Service address"
-              type="url"
-              {...field('baseUrl')}
-              placeholder={PUBLIC_SERVICE.baseUrl}
-              hint="Empty: the embedded local engine. Changing the address of a saved profile forgets its API key: set it again for the new address."
-            />
-            <TextField
-              id="profile-legacy"
-              label="Legacy address"
-              type="url"
-              {...field('legacyBaseUrl')}
-              placeholder={PUBLIC_SERVICE.legacyBaseUrl}
-              hint="For the older step-by-step endpoints."
-            />
+            {ADDRESSES.map(({ key, id, label, hint }) => (
+              <TextField
+                key={key}
+                id={id}
+                label={label}
+                type="url"
+                {...field(key)}
+                placeholder={PUBLIC_SERVICE[key]}
+                hint={hint}
+              />
+            ))}
           </div>
           <div class="form-footer">
             <button type="submit" class="primary" disabled={busy || name === ''}>
@@ -374,29 +385,18 @@ function KeyForm({
 
 function Webhooks({ settings }: { settings: SettingsView }) {
   const w = settings.webhooks;
-  const { busy, error, saved, save, checks } = useSave();
-  const [values, set] = useValues({ enabled: w.enabled, host: w.host, port: String(w.port), path: w.path, secret: '' });
-  const field = bindFields(checks, values, set, 'webhooks.');
+  const initial = { enabled: w.enabled, host: w.host, port: String(w.port), path: w.path, secret: '' };
+  const { saving, values, set, field } = useSettingsForm('webhooks.', initial);
+  const input = () => {
+    const { enabled, host, port, path, secret } = values;
+    set('secret', ''); // never kept in the page longer than the send
+    return {
+      webhooks: { enabled, host: host.trim(), port: Number(port), path: path.trim(), ...(secret && { secret }) },
+    };
+  };
   return (
     <Section title="Webhook receiver" id="webhooks">
-      <form
-        class="settings-form"
-        noValidate
-        onSubmit={async (e) => {
-          e.preventDefault();
-          const { enabled, host, port, path, secret } = values;
-          set('secret', '');
-          await save({
-            webhooks: {
-              enabled,
-              host: host.trim(),
-              port: Number(port),
-              path: path.trim(),
-              ...(secret && { secret }),
-            },
-          });
-        }}
-      >
+      <SettingsForm saving={saving} label="Save webhooks" input={input}>
         <p class="hint">
           The service can notify the app when a session changes; the app then reads the session at once instead of
           waiting for its next poll. Polling stays on as a safety net.
@@ -414,18 +414,18 @@ function Webhooks({ settings }: { settings: SettingsView }) {
           {...field('secret')}
           hint="Standard Webhooks secret (whsec_…). Without one, notifications are not verified."
         />
-        <SaveFooter label="Save webhooks" busy={busy} saved={saved} error={error} />
-      </form>
+      </SettingsForm>
     </Section>
   );
 }
 
 function Cache({ settings }: { settings: SettingsView }) {
   const c = settings.cache;
-  const { busy, error, saved, save, checks } = useSave();
-  const [values, set] = useValues({ maxMb: String(Math.round(c.maxBytes / 2 ** 20)), dir: c.dir });
+  const { saving, values, set, field } = useSettingsForm('cache.', {
+    maxMb: String(Math.round(c.maxBytes / 2 ** 20)),
+    dir: c.dir,
+  });
   const { maxMb, dir } = values;
-  const field = bindFields(checks, values, set, 'cache.');
   const [formats, setFormats] = useState<string[]>(settings.outputFormats);
   const electron = getTransport().kind === 'electron';
   return (
@@ -434,16 +434,13 @@ function Cache({ settings }: { settings: SettingsView }) {
         Using <strong>{formatBytes(c.usedBytes)}</strong> of {formatBytes(c.maxBytes)}.
       </p>
       <meter min={0} max={c.maxBytes} value={c.usedBytes} aria-label="Cache use" />
-      <form
-        class="settings-form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save({
-            cache: { maxBytes: Math.round(Number(maxMb) * 2 ** 20), ...(dir.trim() !== c.dir && { dir: dir.trim() }) },
-            outputFormats: formats,
-          });
-        }}
+      <SettingsForm
+        saving={saving}
+        label="Save cache settings"
+        input={() => ({
+          cache: { maxBytes: Math.round(Number(maxMb) * 2 ** 20), ...(dir.trim() !== c.dir && { dir: dir.trim() }) },
+          outputFormats: formats,
+        })}
       >
         <div class="grid-2">
           <TextField
@@ -487,35 +484,26 @@ function Cache({ settings }: { settings: SettingsView }) {
             </label>
           ))}
         </fieldset>
-        <SaveFooter label="Save cache settings" busy={busy} saved={saved} error={error} />
-      </form>
+      </SettingsForm>
     </Section>
   );
 }
 
 function ExportDefaults({ settings }: { settings: SettingsView }) {
-  const { busy, error, saved, save, checks } = useSave();
-  const [values, set] = useValues({
+  const { saving, values, field } = useSettingsForm('export.', {
     engine: settings.export.engine ?? '',
     projectDir: settings.export.projectDir ?? '',
   });
   const { engine, projectDir } = values;
-  const field = bindFields(checks, values, set, 'export.');
+  const input = () => ({
+    export: {
+      ...(engine && { engine: engine as ExportTarget }),
+      ...(projectDir.trim() && { projectDir: projectDir.trim() }),
+    },
+  });
   return (
     <Section title="Default export preset" id="export">
-      <form
-        class="settings-form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save({
-            export: {
-              ...(engine && { engine: engine as ExportTarget }),
-              ...(projectDir.trim() && { projectDir: projectDir.trim() }),
-            },
-          });
-        }}
-      >
+      <SettingsForm saving={saving} label="Save export preset" input={input}>
         <div class="grid-2">
           <SelectField
             id="export-engine"
@@ -526,21 +514,46 @@ function ExportDefaults({ settings }: { settings: SettingsView }) {
           />
           <TextField id="export-dir" label="Project folder" {...field('projectDir')} />
         </div>
-        <SaveFooter label="Save export preset" busy={busy} saved={saved} error={error} />
-      </form>
+      </SettingsForm>
     </Section>
   );
 }
 
-/** The end of a settings form: its save button, "Saved." once done, and the error in plain words. */
-function SaveFooter(props: { label: string; busy: boolean; saved: boolean; error: ShownError | undefined }) {
+/** A settings form's values, its fields bound to them and to the messages of `<prefix><key>`, and its save. */
+function useSettingsForm<V extends object>(prefix: string, initial: V | (() => V)) {
+  const saving = useSave();
+  const [values, set, setAll] = useValues(initial);
+  return { saving, values, set, setAll, field: bindFields(saving.checks, values, set, prefix) };
+}
+
+/**
+ * A settings form: its fields, then its save button, "Saved." once done and the error in plain words.
+ * Submitting saves what `input` makes of the fields.
+ */
+function SettingsForm(props: {
+  saving: ReturnType<typeof useSave>;
+  label: string;
+  input: () => CommandInput<'settings.update'>;
+  children: ComponentChildren;
+}) {
+  const { busy, saved, error, save } = props.saving;
   return (
-    <div class="form-footer">
-      <button type="submit" class="primary" disabled={props.busy}>
-        {props.label}
-      </button>
-      {props.saved && <span role="status">Saved.</span>}
-      <ErrorBox error={props.error} />
-    </div>
+    <form
+      class="settings-form"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save(props.input());
+      }}
+    >
+      {props.children}
+      <div class="form-footer">
+        <button type="submit" class="primary" disabled={busy}>
+          {props.label}
+        </button>
+        {saved && <span role="status">Saved.</span>}
+        <ErrorBox error={error} />
+      </div>
+    </form>
   );
 }

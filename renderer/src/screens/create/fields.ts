@@ -2,6 +2,7 @@
 // change, and the form's touch and messages of the request field it fills (instead of that name written into
 // value, onChange, onTouch and errors of every control). Used by the create forms and the settings.
 import { useState } from 'preact/hooks';
+import type { FieldProps } from './inputs.tsx';
 
 /** What a form checks its fields with: a create form (./form.tsx) is one. */
 export interface FieldChecks {
@@ -12,12 +13,7 @@ export interface FieldChecks {
 }
 
 /** The props a bound control takes (TextField, CheckboxField, SelectField, Vec3Input, ImageSourceInput). */
-export interface BoundField<T> {
-  value: T;
-  onChange: (value: T) => void;
-  onTouch: () => void;
-  errors: string[] | undefined;
-}
+export type BoundField<T> = Pick<FieldProps<T>, 'value' | 'onChange' | 'errors'> & { onTouch: () => void };
 
 export type SetValue<V> = <K extends keyof V>(key: K, value: V[K]) => void;
 

@@ -4,6 +4,22 @@ import { Checkbox, RadioChoices } from '../../components/choices.tsx';
 import { Field, FieldMessages, FieldNotes } from '../../components/ui.tsx';
 import { formatBytes, readAsDataUri } from '../../util.ts';
 
+/**
+ * What every field takes: its id (its hint and messages are `<id>-hint` and `<id>-errors`), its value and
+ * change, and, from its form (see ./fields.ts), the touch and the messages of the request field it fills.
+ */
+export interface FieldProps<T> {
+  id: string;
+  value: T;
+  onChange: (value: T) => void;
+  onTouch?: () => void;
+  hint?: string;
+  errors?: string[] | undefined;
+}
+
+/** A field with a label of its own (the others have a legend). */
+type LabelledProps<T> = FieldProps<T> & { label: string };
+
 export interface ImageValue {
   mode: 'file' | 'url';
   url: string;
@@ -20,14 +36,7 @@ export function imageOf(value: ImageValue): string {
   return value.mode === 'url' ? value.url : value.dataUri;
 }
 
-export function ImageSourceInput(props: {
-  id: string;
-  value: ImageValue;
-  onChange: (v: ImageValue) => void;
-  errors?: string[] | undefined;
-  onTouch: () => void;
-  legend?: string;
-}) {
+export function ImageSourceInput(props: Omit<FieldProps<ImageValue>, 'hint'> & { legend?: string }) {
   const { id, value } = props;
   const [reading, setReading] = useState<string | undefined>();
   const errorId = `${id}-errors`;
@@ -54,7 +63,7 @@ export function ImageSourceInput(props: {
             accept="image/png,image/jpeg,image/webp"
             onChange={async (e) => {
               const file = e.currentTarget.files?.[0];
-              props.onTouch();
+              props.onTouch?.();
               if (!file) return props.onChange({ ...value, dataUri: '', fileName: '' });
               setReading(file.name);
               try {
@@ -84,7 +93,7 @@ export function ImageSourceInput(props: {
             inputMode="url"
             placeholder="https://…"
             value={value.url}
-            onInput={(e) => (props.onChange({ ...value, url: e.currentTarget.value }), props.onTouch())}
+            onInput={(e) => (props.onChange({ ...value, url: e.currentTarget.value }), props.onTouch?.())}
           />
         </div>
       )}
@@ -95,17 +104,9 @@ export function ImageSourceInput(props: {
 
 export type Vec3Text = [string, string, string];
 
-export function Vec3Input(props: {
-  id: string;
-  legend: string;
-  names: [string, string, string];
-  value: Vec3Text;
-  onChange: (v: Vec3Text) => void;
-  errors?: string[] | undefined;
-  hint?: string;
-  step?: string;
-  onTouch: () => void;
-}) {
+export function Vec3Input(
+  props: FieldProps<Vec3Text> & { legend: string; names: [string, string, string]; step?: string },
+) {
   const errorId = `${props.id}-errors`;
   const hintId = `${props.id}-hint`;
   return (
@@ -127,7 +128,7 @@ export function Vec3Input(props: {
                 const next = [...props.value] as Vec3Text;
                 next[i] = e.currentTarget.value;
                 props.onChange(next);
-                props.onTouch(); // messages appear while typing, not on blur (a blur must not move the button being clicked)
+                props.onTouch?.(); // messages appear while typing, not on blur (a blur must not move the button being clicked)
               }}
             />
           </label>
@@ -138,18 +139,9 @@ export function Vec3Input(props: {
   );
 }
 
-export function SelectField<T extends string>(props: {
-  id: string;
-  label: string;
-  value: T;
-  options: readonly T[];
-  labels?: Partial<Record<T, string>>;
-  onChange: (v: T) => void;
-  onTouch?: () => void;
-  hint?: string;
-  errors?: string[] | undefined;
-  defaultValue?: T;
-}) {
+export function SelectField<T extends string>(
+  props: LabelledProps<T> & { options: readonly T[]; labels?: Partial<Record<T, string>>; defaultValue?: T },
+) {
   return (
     <Field id={props.id} label={props.label} hint={props.hint} errors={props.errors}>
       {(describedBy) => (
@@ -171,15 +163,7 @@ export function SelectField<T extends string>(props: {
   );
 }
 
-export function CheckboxField(props: {
-  id: string;
-  label: string;
-  value: boolean;
-  onChange: (v: boolean) => void;
-  onTouch?: () => void;
-  hint?: string;
-  errors?: string[] | undefined;
-}) {
+export function CheckboxField(props: LabelledProps<boolean>) {
   return (
     <div class={`field checkbox${props.errors?.length ? ' invalid' : ''}`}>
       <Checkbox
@@ -196,19 +180,14 @@ export function CheckboxField(props: {
 }
 
 /** A text input (or a textarea when multiline); a password one is never filled in or spellchecked by the browser. */
-export function TextField(props: {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (v: string) => void;
-  onTouch?: () => void;
-  hint?: string;
-  errors?: string[] | undefined;
-  placeholder?: string;
-  type?: 'text' | 'url' | 'number' | 'password' | 'search';
-  multiline?: boolean;
-  rows?: number;
-}) {
+export function TextField(
+  props: LabelledProps<string> & {
+    placeholder?: string;
+    type?: 'text' | 'url' | 'number' | 'password' | 'search';
+    multiline?: boolean;
+    rows?: number;
+  },
+) {
   return (
     <Field id={props.id} label={props.label} hint={props.hint} errors={props.errors}>
       {(describedBy) =>
