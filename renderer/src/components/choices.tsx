@@ -1,4 +1,4 @@
-// Controls inside their own label: a checkbox with its words, and a row of radio choices.
+// Choices: a checkbox with its words in one label, a row of radio choices, a select of typed values.
 import type { ComponentChildren } from 'preact';
 
 /** A checkbox and its words in one label: its state in, each change out as a boolean. */
@@ -52,5 +52,25 @@ export function RadioChoices<T extends string>(props: {
         </label>
       ))}
     </>
+  );
+}
+
+/** A select whose change hands on the chosen value, of its options' type (the options are `children`). */
+export function Select<T extends string>(props: {
+  id: string;
+  value: T;
+  onChange: (value: T) => void;
+  describedBy?: string | undefined;
+  children: ComponentChildren;
+}) {
+  return (
+    <select
+      id={props.id}
+      value={props.value}
+      aria-describedby={props.describedBy}
+      onChange={(e) => props.onChange(e.currentTarget.value as T)}
+    >
+      {props.children}
+    </select>
   );
 }

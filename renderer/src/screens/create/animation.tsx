@@ -4,7 +4,7 @@ import type { JobView } from '../../../../shared/bridge/contract.ts';
 import { textMultiRequest, uploadMeshUrlRequest } from '../../../../shared/contract/animation.ts';
 import { fileNameOf } from '../../../../shared/url-name.ts';
 import { getBridge, getTransport } from '../../../bridge/index.ts';
-import { RadioChoices } from '../../components/choices.tsx';
+import { RadioChoices, Select } from '../../components/choices.tsx';
 import { FieldMessages, Progress } from '../../components/ui.tsx';
 import { formatBytes, jobTitle, record, toShownError } from '../../util.ts';
 import { FbxCheckPanel } from '../viewer/fbx-check-panel.tsx';
@@ -189,10 +189,10 @@ function TextPromptsForm({
       {sessions.length > 0 && (
         <div class="field">
           <label for="prompts-pick">Earlier uploads</label>
-          <select
+          <Select
             id="prompts-pick"
             value={sessions.some((s) => s.remoteId === sessionCode) ? sessionCode : ''}
-            onChange={(e) => e.currentTarget.value && setSessionCode(e.currentTarget.value)}
+            onChange={(code) => code && setSessionCode(code)}
           >
             <option value="">Choose…</option>
             {sessions.map((s) => (
@@ -201,7 +201,7 @@ function TextPromptsForm({
                 {s.rawStatus ? ` (${s.rawStatus})` : ''}
               </option>
             ))}
-          </select>
+          </Select>
         </div>
       )}
       <TextField

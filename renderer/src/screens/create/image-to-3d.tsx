@@ -9,6 +9,7 @@ import { CreatedJob, FormFooter, num, useCreateForm, FormShell } from './form.ts
 import {
   CheckboxField,
   ImageSourceInput,
+  TextField,
   Vec3Input,
   emptyImage,
   imageOf,
@@ -72,16 +73,13 @@ export function ImageTo3dForm() {
         {...field('preserve_aspect_ratio')}
         hint="With a bounding box: scale to the largest size inside it without stretching (default off)."
       />
-      <div class="field">
-        <label for="i3d-label">Name in the library (optional)</label>
-        <input
-          id="i3d-label"
-          type="text"
-          maxLength={200}
-          value={label}
-          onInput={(e) => setLabel(e.currentTarget.value)}
-        />
-      </div>
+      <TextField
+        id="i3d-label"
+        label="Name in the library (optional)"
+        maxLength={200}
+        value={label}
+        onChange={setLabel}
+      />
       <FormFooter form={form} label="Create 3D model" endpoint="createImageTo3d" />
       {form.result && <CreatedJob result={form.result} what="Image to 3D" />}
     </FormShell>

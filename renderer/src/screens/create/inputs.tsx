@@ -1,6 +1,6 @@
 // Inputs of the create forms: an image given as a file or a URL, three numbers, choices.
 import { useState } from 'preact/hooks';
-import { Checkbox, RadioChoices } from '../../components/choices.tsx';
+import { Checkbox, RadioChoices, Select } from '../../components/choices.tsx';
 import { Field, FieldMessages, FieldNotes } from '../../components/ui.tsx';
 import { formatBytes, readAsDataUri } from '../../util.ts';
 
@@ -145,11 +145,11 @@ export function SelectField<T extends string>(
   return (
     <Field id={props.id} label={props.label} hint={props.hint} errors={props.errors}>
       {(describedBy) => (
-        <select
+        <Select
           id={props.id}
           value={props.value}
-          aria-describedby={describedBy || undefined}
-          onChange={(e) => (props.onChange(e.currentTarget.value as T), props.onTouch?.())}
+          describedBy={describedBy || undefined}
+          onChange={(v) => (props.onChange(v), props.onTouch?.())}
         >
           {props.options.map((o) => (
             <option key={o} value={o}>
@@ -157,7 +157,7 @@ export function SelectField<T extends string>(
               {o === props.defaultValue ? ' (default)' : ''}
             </option>
           ))}
-        </select>
+        </Select>
       )}
     </Field>
   );
@@ -183,13 +183,16 @@ export function CheckboxField(props: LabelledProps<boolean>) {
 export function TextField(
   props: LabelledProps<string> & {
     placeholder?: string;
+    maxLength?: number;
     type?: 'text' | 'url' | 'number' | 'password' | 'search';
+    /** More classes of the field's box (e.g. `inline grow` in a row of filters). */
+    class?: string;
     multiline?: boolean;
     rows?: number;
   },
 ) {
   return (
-    <Field id={props.id} label={props.label} hint={props.hint} errors={props.errors}>
+    <Field id={props.id} label={props.label} hint={props.hint} errors={props.errors} class={props.class}>
       {(describedBy) =>
         props.multiline ? (
           <textarea
@@ -206,6 +209,7 @@ export function TextField(
             id={props.id}
             type={(props.type ?? 'text') as 'text'}
             {...(props.type === 'password' && { autoComplete: 'new-password', spellcheck: false })}
+            maxLength={props.maxLength}
             value={props.value}
             placeholder={props.placeholder}
             aria-describedby={describedBy || undefined}

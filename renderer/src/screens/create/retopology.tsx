@@ -10,7 +10,7 @@ import { RETOPOLOGY_MODELS, createRetopologyRequest } from '../../../../shared/c
 import { fileNameOf } from '../../../../shared/url-name.ts';
 import { getBridge, getTransport } from '../../../bridge/index.ts';
 import { appState } from '../../app-state.ts';
-import { RadioChoices } from '../../components/choices.tsx';
+import { RadioChoices, Select } from '../../components/choices.tsx';
 import { FieldMessages } from '../../components/ui.tsx';
 import { takeHandOff } from '../../next-step.ts';
 import { isThisComputer, serviceMeshOf } from '../../service-mesh.ts';
@@ -119,11 +119,7 @@ export function RetopologyForm() {
       {source === 'library' && (
         <div class={`field${fileError ? ' invalid' : ''}`}>
           <label for="retopo-job">Model</label>
-          <select
-            id="retopo-job"
-            value={picked}
-            onChange={(e) => (setPicked(e.currentTarget.value), setFileError(undefined))}
-          >
+          <Select id="retopo-job" value={picked} onChange={(v) => (setPicked(v), setFileError(undefined))}>
             <option value="">
               {jobs === undefined
                 ? 'Loading the library…'
@@ -137,7 +133,7 @@ export function RetopologyForm() {
                 {jobTitle(j)}
               </option>
             ))}
-          </select>
+          </Select>
           {fromLibrary && 'reason' in fromLibrary && <p class="hint">{fromLibrary.reason}</p>}
         </div>
       )}

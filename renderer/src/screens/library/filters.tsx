@@ -1,7 +1,9 @@
 // The library's filters and order: kind, state, date, sort, and a search over names, prompts and session codes.
 import { LIBRARY_SORTS, LIBRARY_STATES } from '../../../../shared/bridge/contract.ts';
 import { JOB_KINDS, kindLabel } from '../../../../shared/kinds/index.ts';
+import { Select } from '../../components/choices.tsx';
 import { Options } from '../../components/ui.tsx';
+import { TextField } from '../create/inputs.tsx';
 
 export type LibrarySort = (typeof LIBRARY_SORTS)[number];
 export type LibraryState = (typeof LIBRARY_STATES)[number];
@@ -76,27 +78,26 @@ export function Filters(props: {
         {FILTERS.map(({ key, label, any, values, labels }) => (
           <div class="field inline" key={key}>
             <label for={`filter-${key}`}>{label}</label>
-            <select
+            {/* The values are those of the table, so of the filter's type. */}
+            <Select
               id={`filter-${key}`}
               value={filters[key]}
-              // The values are those of the table, so of the filter's type.
-              onChange={(e) => onChange({ ...filters, [key]: e.currentTarget.value } as LibraryFilters)}
+              onChange={(value) => onChange({ ...filters, [key]: value } as LibraryFilters)}
             >
               {any && <option value="">{any}</option>}
               <Options values={values} labels={labels} />
-            </select>
+            </Select>
           </div>
         ))}
-        <div class="field inline grow">
-          <label for="filter-search">Search</label>
-          <input
-            id="filter-search"
-            type="search"
-            placeholder="Name, prompt or session code"
-            value={props.search}
-            onInput={(e) => props.onSearch(e.currentTarget.value)}
-          />
-        </div>
+        <TextField
+          id="filter-search"
+          label="Search"
+          type="search"
+          class="inline grow"
+          placeholder="Name, prompt or session code"
+          value={props.search}
+          onChange={props.onSearch}
+        />
       </form>
     </search>
   );

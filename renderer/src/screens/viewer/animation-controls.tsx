@@ -3,7 +3,7 @@
 // IK poles and targets) only when asked for. (A mesh-animation job's files are picked in ./animation-job.tsx.)
 import { useEffect, useState } from 'preact/hooks';
 import type { Playback, Viewer } from '../../../viewer/index.ts';
-import { Checkbox } from '../../components/choices.tsx';
+import { Checkbox, Select } from '../../components/choices.tsx';
 
 const SPEEDS = [0.25, 0.5, 1, 1.5, 2];
 
@@ -28,17 +28,17 @@ export function AnimationControls({
     <fieldset class="animation-controls" data-playing={String(playback.playing)}>
       <legend>Animation</legend>
       <label for="anim-clip">Clip</label>
-      <select
+      <Select
         id="anim-clip"
         value={String(playback.clip)}
-        onChange={(e) => viewer.selectClip(Number(e.currentTarget.value), playback.playing)}
+        onChange={(v) => viewer.selectClip(Number(v), playback.playing)}
       >
         {clips.map((name, i) => (
           <option key={`${i}:${name}`} value={String(i)}>
             {clipName?.(name, i) || name || `Clip ${i + 1}`}
           </option>
         ))}
-      </select>
+      </Select>
       <div class="viewer-controls">
         <button type="button" class="anim-play" onClick={() => (playback.playing ? viewer.pause() : viewer.play())}>
           {playback.playing ? 'Pause' : 'Play'}
@@ -82,17 +82,13 @@ export function AnimationControls({
         }}
       />
       <label for="anim-speed">Speed</label>
-      <select
-        id="anim-speed"
-        value={String(playback.speed)}
-        onChange={(e) => viewer.setSpeed(Number(e.currentTarget.value))}
-      >
+      <Select id="anim-speed" value={String(playback.speed)} onChange={(v) => viewer.setSpeed(Number(v))}>
         {SPEEDS.map((s) => (
           <option key={s} value={String(s)}>
             {s}×
           </option>
         ))}
-      </select>
+      </Select>
     </fieldset>
   );
 }
