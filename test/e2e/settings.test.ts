@@ -106,4 +106,33 @@ describe('settings', () => {
     await h.screenshot('12-library-offline');
     expect(await page.evaluate(() => document.documentElement.outerHTML)).not.toContain(KEY);
   });
+
+  it('says what is wrong next to each settings field, and changing the field takes the message away', async () => {
+    const { page } = h;
+    await openApp(h, '#/settings');
+    const refused = [
+      { field: '#wh-port', bad: '70000', good: '8788', save: 'Save webhooks' },
+      { field: '#wh-path', bad: 'webhooks', good: '/webhooks', save: 'Save webhooks' },
+      { field: '#cache-max', bad: '1', good: '500', save: 'Save cache settings' },
+    ];
+    for (const { field, bad, good, save } of refused) {
+      await page.fill(field, bad);
+      await page.click(`button:has-text("${save}")`);
+      await poll(textOf(page.locator(`${field}-errors`))).not.toBe('');
+      expect(await page.locator(field).getAttribute('aria-invalid')).toBe('true');
+      await page.fill(field, good);
+      await poll(() => page.locator(`${field}-errors`).count()).toBe(0);
+      expect(await page.locator(field).getAttribute('aria-invalid')).toBeNull();
+    }
+    // A valid change is saved, and said so in its form.
+    await page.selectOption('#export-engine', 'unity');
+    await page.click('button:has-text("Save export preset")');
+    await poll(textOf(page.locator('section[aria-labelledby="export-heading"] [role="status"]'))).toBe('Saved.');
+    expect((await h.call('settings.get', {})).export.engine).toBe('unity');
+    // Secrets are typed into fields the browser neither fills in nor spellchecks.
+    for (const secret of ['#api-key', '#wh-secret']) {
+      expect(await page.locator(secret).getAttribute('type')).toBe('password');
+      expect(await page.locator(secret).getAttribute('autocomplete')).toBe('new-password');
+    }
+  });
 });

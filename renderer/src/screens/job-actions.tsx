@@ -20,48 +20,31 @@ export function JobActions({ job }: { job: JobView }) {
   const canCancel = !job.final && !unknown && job.state !== 'cancelled';
   const canRetry = job.state === 'failed' || job.state === 'cancelled';
   const title = jobTitle(job);
+  /** The buttons this job's state offers: each its name (its text, where that says more) and what it does. */
+  const actions: { name: string; text?: string; what: () => Promise<unknown> }[] = [];
+  if (canCancel) actions.push({ name: 'Cancel', what: () => bridge.call('jobs.cancel', { id: job.id }) });
+  if (canRetry)
+    actions.push({
+      name: 'Retry',
+      what: async () => {
+        const retried = await bridge.call('jobs.retry', { id: job.id });
+        pushNotice('info', `Sent again as a new job: ${jobTitle(retried)}.`);
+      },
+    });
+  const operationId = unknown ? job.operationId : undefined;
+  if (operationId)
+    actions.push({
+      name: 'Reconcile',
+      text: 'Reconcile…',
+      what: async () => setReconcile((await bridge.call('jobs.reconcile', { operationId })).results[0]),
+    });
   return (
     <div class="actions">
-      {canCancel && (
-        <button
-          type="button"
-          disabled={busy}
-          aria-label={`Cancel ${title}`}
-          onClick={() => run(() => bridge.call('jobs.cancel', { id: job.id }))}
-        >
-          Cancel
+      {actions.map(({ name, text, what }) => (
+        <button key={name} type="button" disabled={busy} aria-label={`${name} ${title}`} onClick={() => run(what)}>
+          {text ?? name}
         </button>
-      )}
-      {canRetry && (
-        <button
-          type="button"
-          disabled={busy}
-          aria-label={`Retry ${title}`}
-          onClick={() =>
-            run(async () => {
-              const retried = await bridge.call('jobs.retry', { id: job.id });
-              pushNotice('info', `Sent again as a new job: ${jobTitle(retried)}.`);
-            })
-          }
-        >
-          Retry
-        </button>
-      )}
-      {unknown && job.operationId && (
-        <button
-          type="button"
-          disabled={busy}
-          aria-label={`Reconcile ${title}`}
-          onClick={() =>
-            run(async () => {
-              const r = await bridge.call('jobs.reconcile', { operationId: job.operationId! });
-              setReconcile(r.results[0]);
-            })
-          }
-        >
-          Reconcile…
-        </button>
-      )}
+      ))}
       {reconcile && unknown && (
         <fieldset class="reconcile" aria-label={`Reconcile ${title}`}>
           <p>

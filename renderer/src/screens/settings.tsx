@@ -1,4 +1,5 @@
 // Settings: service profiles and their keys (write-only), webhook receiver, cache, export defaults.
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { connectionSentence } from '../../../shared/bridge/connection-text.ts';
 import type { CommandInput, ConnectionView, SettingsView } from '../../../shared/bridge/contract.ts';
@@ -15,11 +16,12 @@ import {
 } from '../../../shared/public-service.ts';
 import { getBridge, getTransport } from '../../bridge/index.ts';
 import { appState, patchApp, refreshInfo } from '../app-state.ts';
-import { ErrorBox, Field, Options, Section, TableHead } from '../components/ui.tsx';
+import { ErrorBox, Section, TableHead } from '../components/ui.tsx';
 import { useStore } from '../store.ts';
 import { formatBytes, issuesByField, toShownError, type ShownError } from '../util.ts';
 import { useAction } from '../use-action.ts';
-import { TextField } from './create/inputs.tsx';
+import { bindFields, type FieldChecks, useValues } from './create/fields.ts';
+import { CheckboxField, SelectField, TextField } from './create/inputs.tsx';
 
 const STORAGE_LABELS: Record<SettingsView['profiles'][number]['key']['storage'], string> = {
   'os-keychain': 'stored in the system keychain',
@@ -29,7 +31,10 @@ const STORAGE_LABELS: Record<SettingsView['profiles'][number]['key']['storage'],
   none: 'not stored',
 };
 
-/** Runs a settings change, showing its error (with field issues) and updating the shared settings. */
+/**
+ * Runs a settings change, showing its error (with field issues: `checks`, by their path as `cache.maxBytes`)
+ * and updating the shared settings. A field changed after a failed save takes the error away.
+ */
 function useSave() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ShownError | undefined>();
@@ -51,14 +56,12 @@ function useSave() {
       setBusy(false);
     }
   };
-  return {
-    busy,
-    error,
-    saved,
-    save,
-    clear: () => error && setError(undefined),
-    fieldErrors: issuesByField(error?.issues),
+  const fieldErrors = issuesByField(error?.issues);
+  const checks: FieldChecks = {
+    errors: (field) => fieldErrors[field],
+    touch: () => error && setError(undefined),
   };
+  return { busy, error, saved, save, checks };
 }
 
 export function Settings() {
@@ -105,6 +108,27 @@ export function Settings() {
   );
 }
 
+/** The text fields of a profile's form: the profile's own, or empty for a new one. */
+function profileTexts(profile: SettingsView['profiles'][number] | undefined) {
+  return { name: profile?.name ?? '', baseUrl: profile?.baseUrl ?? '', legacyBaseUrl: profile?.legacyBaseUrl ?? '' };
+}
+
+/** A profile's two addresses (the public service's are their placeholders). */
+const ADDRESSES = [
+  {
+    key: 'baseUrl',
+    id: 'profile-base',
+    label: 'Service address',
+    hint: 'Empty: the embedded local engine. Changing the address of a saved profile forgets its API key: set it again for the new address.',
+  },
+  {
+    key: 'legacyBaseUrl',
+    id: 'profile-legacy',
+    label: 'Legacy address',
+    hint: 'For the older step-by-step endpoints.',
+  },
+] as const;
+
 /** The profiles that always exist: their addresses are fixed (only the public service's key is asked for). */
 const BUILT_IN = ['local', SERVICE_PROFILE];
 
@@ -143,19 +167,13 @@ function PublicService() {
 }
 
 function Profiles({ settings, connection }: { settings: SettingsView; connection: ConnectionView | undefined }) {
-  const { busy, error, save, clear, fieldErrors } = useSave();
   // The public service's profile is offered first while the local engine is in use: its key is all it needs.
   const [editing, setEditing] = useState(settings.activeProfile === 'local' ? SERVICE_PROFILE : settings.activeProfile);
   const profile = settings.profiles.find((p) => p.name === editing);
-  const [name, setName] = useState(profile?.name ?? '');
-  const [baseUrl, setBaseUrl] = useState(profile?.baseUrl ?? '');
-  const [legacyUrl, setLegacyUrl] = useState(profile?.legacyBaseUrl ?? '');
-  useEffect(() => {
-    const p = settings.profiles.find((x) => x.name === editing);
-    setName(p?.name ?? '');
-    setBaseUrl(p?.baseUrl ?? '');
-    setLegacyUrl(p?.legacyBaseUrl ?? '');
-  }, [editing]);
+  const { saving, values, setAll, field } = useSettingsForm('profile.', () => profileTexts(profile));
+  const { busy, error, save } = saving;
+  useEffect(() => setAll(profileTexts(settings.profiles.find((x) => x.name === editing))), [editing]);
+  const name = values.name.trim();
   return (
     <Section title="Service profiles" id="profiles">
       <PublicService />
@@ -229,51 +247,31 @@ function Profiles({ settings, connection }: { settings: SettingsView; connection
           noValidate
           onSubmit={async (e) => {
             e.preventDefault();
+            const baseUrl = values.baseUrl.trim();
+            const legacyBaseUrl = values.legacyBaseUrl.trim();
             const ok = await save({
-              profile: {
-                name: name.trim(),
-                ...(baseUrl.trim() && { baseUrl: baseUrl.trim() }),
-                ...(legacyUrl.trim() && { legacyBaseUrl: legacyUrl.trim() }),
-              },
+              profile: { name, ...(baseUrl && { baseUrl }), ...(legacyBaseUrl && { legacyBaseUrl }) },
             });
-            if (ok) setEditing(name.trim());
+            if (ok) setEditing(name);
           }}
         >
           <h3>{editing ? `Profile “${editing}”` : 'New profile'}</h3>
           <div class="grid-3">
-            <TextField
-              id="profile-name"
-              label="Name"
-              value={name}
-              onChange={setName}
-              onTouch={clear}
-              errors={fieldErrors['profile.name']}
-            />
-            <TextField
-              id="profile-base"
-              label="Service address"
-              type="url"
-              value={baseUrl}
-              onChange={setBaseUrl}
-              onTouch={clear}
-              errors={fieldErrors['profile.baseUrl']}
-              placeholder={PUBLIC_SERVICE.baseUrl}
-              hint="Empty: the embedded local engine. Changing the address of a saved profile forgets its API key: set it again for the new address."
-            />
-            <TextField
-              id="profile-legacy"
-              label="Legacy address"
-              type="url"
-              value={legacyUrl}
-              onChange={setLegacyUrl}
-              onTouch={clear}
-              errors={fieldErrors['profile.legacyBaseUrl']}
-              placeholder={PUBLIC_SERVICE.legacyBaseUrl}
-              hint="For the older step-by-step endpoints."
-            />
+            <TextField id="profile-name" label="Name" {...field('name')} />
+            {ADDRESSES.map(({ key, id, label, hint }) => (
+              <TextField
+                key={key}
+                id={id}
+                label={label}
+                type="url"
+                {...field(key)}
+                placeholder={PUBLIC_SERVICE[key]}
+                hint={hint}
+              />
+            ))}
           </div>
           <div class="form-footer">
-            <button type="submit" class="primary" disabled={busy || name.trim() === ''}>
+            <button type="submit" class="primary" disabled={busy || name === ''}>
               Save profile
             </button>
             <ErrorBox error={error} />
@@ -345,30 +343,20 @@ function KeyForm({
           : 'No key is set for this profile.'}{' '}
         {status}
       </p>
-      <Field
+      <TextField
         id="api-key"
         label={configured ? 'Replace the key' : 'API key'}
+        type="password"
+        value={key}
+        onChange={setKey}
         hint="Only sent to the app's main process; never displayed, logged or sent back."
-      >
-        {(describedBy) => (
-          <input
-            id="api-key"
-            name="api-key"
-            type="password"
-            autoComplete="new-password"
-            spellcheck={false}
-            value={key}
-            aria-describedby={describedBy || undefined}
-            onInput={(e) => setKey(e.currentTarget.value)}
-          />
-        )}
-      </Field>
-      <div class="field checkbox">
-        <label>
-          <input type="checkbox" checked={sessionOnly} onChange={(e) => setSessionOnly(e.currentTarget.checked)} /> Only
-          until the app closes (do not store it)
-        </label>
-      </div>
+      />
+      <CheckboxField
+        id="key-session-only"
+        label="Only until the app closes (do not store it)"
+        value={sessionOnly}
+        onChange={setSessionOnly}
+      />
       <div class="form-footer">
         <button type="submit" class="primary" disabled={busy || key.length === 0}>
           {configured ? 'Replace key' : switchTo ? 'Save key and use this profile' : 'Save key'}
@@ -397,95 +385,47 @@ function KeyForm({
 
 function Webhooks({ settings }: { settings: SettingsView }) {
   const w = settings.webhooks;
-  const { busy, error, saved, save, fieldErrors } = useSave();
-  const [enabled, setEnabled] = useState(w.enabled);
-  const [host, setHost] = useState(w.host);
-  const [port, setPort] = useState(String(w.port));
-  const [path, setPath] = useState(w.path);
-  const [secret, setSecret] = useState('');
+  const initial = { enabled: w.enabled, host: w.host, port: String(w.port), path: w.path, secret: '' };
+  const { saving, values, set, field } = useSettingsForm('webhooks.', initial);
+  const input = () => {
+    const { enabled, host, port, path, secret } = values;
+    set('secret', ''); // never kept in the page longer than the send
+    return {
+      webhooks: { enabled, host: host.trim(), port: Number(port), path: path.trim(), ...(secret && { secret }) },
+    };
+  };
   return (
     <Section title="Webhook receiver" id="webhooks">
-      <form
-        class="settings-form"
-        noValidate
-        onSubmit={async (e) => {
-          e.preventDefault();
-          const value = secret;
-          setSecret('');
-          await save({
-            webhooks: {
-              enabled,
-              host: host.trim(),
-              port: Number(port),
-              path: path.trim(),
-              ...(value && { secret: value }),
-            },
-          });
-        }}
-      >
+      <SettingsForm saving={saving} label="Save webhooks" input={input}>
         <p class="hint">
           The service can notify the app when a session changes; the app then reads the session at once instead of
           waiting for its next poll. Polling stays on as a safety net.
         </p>
-        <div class="field checkbox">
-          <label>
-            <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} /> Receive
-            webhooks
-          </label>
-        </div>
+        <CheckboxField id="wh-enabled" label="Receive webhooks" {...field('enabled')} />
         <div class="grid-3">
-          <TextField
-            id="wh-host"
-            label="Listen on host"
-            value={host}
-            onChange={setHost}
-            errors={fieldErrors['webhooks.host']}
-          />
-          <TextField
-            id="wh-port"
-            label="Port"
-            type="number"
-            value={port}
-            onChange={setPort}
-            errors={fieldErrors['webhooks.port']}
-          />
-          <TextField
-            id="wh-path"
-            label="Path"
-            value={path}
-            onChange={setPath}
-            errors={fieldErrors['webhooks.path']}
-            hint="Starts with /"
-          />
+          <TextField id="wh-host" label="Listen on host" {...field('host')} />
+          <TextField id="wh-port" label="Port" type="number" {...field('port')} />
+          <TextField id="wh-path" label="Path" {...field('path')} hint="Starts with /" />
         </div>
-        <Field
+        <TextField
           id="wh-secret"
           label={w.secretSet ? 'Signing secret (set; type to replace)' : 'Signing secret (optional)'}
+          type="password"
+          {...field('secret')}
           hint="Standard Webhooks secret (whsec_…). Without one, notifications are not verified."
-          errors={fieldErrors['webhooks.secret']}
-        >
-          {(d) => (
-            <input
-              id="wh-secret"
-              type="password"
-              autoComplete="new-password"
-              value={secret}
-              aria-describedby={d || undefined}
-              onInput={(e) => setSecret(e.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <SaveFooter label="Save webhooks" busy={busy} saved={saved} error={error} />
-      </form>
+        />
+      </SettingsForm>
     </Section>
   );
 }
 
 function Cache({ settings }: { settings: SettingsView }) {
   const c = settings.cache;
-  const { busy, error, saved, save, fieldErrors } = useSave();
-  const [maxMb, setMaxMb] = useState(String(Math.round(c.maxBytes / 2 ** 20)));
-  const [dir, setDir] = useState(c.dir);
+  const { saving, values, set, field } = useSettingsForm('cache.', {
+    maxMb: String(Math.round(c.maxBytes / 2 ** 20)),
+    dir: c.dir,
+  });
+  const { maxMb, dir } = values;
   const [formats, setFormats] = useState<string[]>(settings.outputFormats);
   const electron = getTransport().kind === 'electron';
   return (
@@ -494,35 +434,24 @@ function Cache({ settings }: { settings: SettingsView }) {
         Using <strong>{formatBytes(c.usedBytes)}</strong> of {formatBytes(c.maxBytes)}.
       </p>
       <meter min={0} max={c.maxBytes} value={c.usedBytes} aria-label="Cache use" />
-      <form
-        class="settings-form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save({
-            cache: { maxBytes: Math.round(Number(maxMb) * 2 ** 20), ...(dir.trim() !== c.dir && { dir: dir.trim() }) },
-            outputFormats: formats,
-          });
-        }}
+      <SettingsForm
+        saving={saving}
+        label="Save cache settings"
+        input={() => ({
+          cache: { maxBytes: Math.round(Number(maxMb) * 2 ** 20), ...(dir.trim() !== c.dir && { dir: dir.trim() }) },
+          outputFormats: formats,
+        })}
       >
         <div class="grid-2">
           <TextField
             id="cache-max"
             label="Largest size (MB)"
             type="number"
-            value={maxMb}
-            onChange={setMaxMb}
-            errors={fieldErrors['cache.maxBytes']}
+            {...field('maxMb', 'cache.maxBytes')}
             hint={`At least ${MIN_CACHE_BYTES / 2 ** 20} MB. The least recently used files go first.`}
           />
           <div>
-            <TextField
-              id="cache-dir"
-              label="Location"
-              value={dir}
-              onChange={setDir}
-              errors={fieldErrors['cache.dir']}
-            />
+            <TextField id="cache-dir" label="Location" {...field('dir')} />
             {electron && (
               <button
                 type="button"
@@ -530,7 +459,7 @@ function Cache({ settings }: { settings: SettingsView }) {
                   const r = await getBridge()
                     .call('dialog.chooseFolder', { title: 'Cache folder' })
                     .catch(() => undefined);
-                  if (r?.path) setDir(r.path);
+                  if (r?.path) set('dir', r.path);
                 }}
               >
                 Browse…
@@ -555,68 +484,76 @@ function Cache({ settings }: { settings: SettingsView }) {
             </label>
           ))}
         </fieldset>
-        <SaveFooter label="Save cache settings" busy={busy} saved={saved} error={error} />
-      </form>
+      </SettingsForm>
     </Section>
   );
 }
 
 function ExportDefaults({ settings }: { settings: SettingsView }) {
-  const { busy, error, saved, save, fieldErrors } = useSave();
-  const [engine, setEngine] = useState(settings.export.engine ?? '');
-  const [projectDir, setProjectDir] = useState(settings.export.projectDir ?? '');
+  const { saving, values, field } = useSettingsForm('export.', {
+    engine: settings.export.engine ?? '',
+    projectDir: settings.export.projectDir ?? '',
+  });
+  const { engine, projectDir } = values;
+  const input = () => ({
+    export: {
+      ...(engine && { engine: engine as ExportTarget }),
+      ...(projectDir.trim() && { projectDir: projectDir.trim() }),
+    },
+  });
   return (
     <Section title="Default export preset" id="export">
-      <form
-        class="settings-form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save({
-            export: {
-              ...(engine && { engine: engine as ExportTarget }),
-              ...(projectDir.trim() && { projectDir: projectDir.trim() }),
-            },
-          });
-        }}
-      >
+      <SettingsForm saving={saving} label="Save export preset" input={input}>
         <div class="grid-2">
-          <Field id="export-engine" label="Game engine" errors={fieldErrors['export.engine']}>
-            {(d) => (
-              <select
-                id="export-engine"
-                value={engine}
-                aria-describedby={d || undefined}
-                onChange={(e) => setEngine(e.currentTarget.value)}
-              >
-                <option value="">Detect from the project folder</option>
-                <Options values={EXPORT_TARGETS} labels={EXPORT_TARGET_LABELS} />
-              </select>
-            )}
-          </Field>
-          <TextField
-            id="export-dir"
-            label="Project folder"
-            value={projectDir}
-            onChange={setProjectDir}
-            errors={fieldErrors['export.projectDir']}
+          <SelectField
+            id="export-engine"
+            label="Game engine"
+            options={['', ...EXPORT_TARGETS]}
+            labels={{ '': 'Detect from the project folder', ...EXPORT_TARGET_LABELS }}
+            {...field('engine')}
           />
+          <TextField id="export-dir" label="Project folder" {...field('projectDir')} />
         </div>
-        <SaveFooter label="Save export preset" busy={busy} saved={saved} error={error} />
-      </form>
+      </SettingsForm>
     </Section>
   );
 }
 
-/** The end of a settings form: its save button, "Saved." once done, and the error in plain words. */
-function SaveFooter(props: { label: string; busy: boolean; saved: boolean; error: ShownError | undefined }) {
+/** A settings form's values, its fields bound to them and to the messages of `<prefix><key>`, and its save. */
+function useSettingsForm<V extends object>(prefix: string, initial: V | (() => V)) {
+  const saving = useSave();
+  const [values, set, setAll] = useValues(initial);
+  return { saving, values, set, setAll, field: bindFields(saving.checks, values, set, prefix) };
+}
+
+/**
+ * A settings form: its fields, then its save button, "Saved." once done and the error in plain words.
+ * Submitting saves what `input` makes of the fields.
+ */
+function SettingsForm(props: {
+  saving: ReturnType<typeof useSave>;
+  label: string;
+  input: () => CommandInput<'settings.update'>;
+  children: ComponentChildren;
+}) {
+  const { busy, saved, error, save } = props.saving;
   return (
-    <div class="form-footer">
-      <button type="submit" class="primary" disabled={props.busy}>
-        {props.label}
-      </button>
-      {props.saved && <span role="status">Saved.</span>}
-      <ErrorBox error={props.error} />
-    </div>
+    <form
+      class="settings-form"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save(props.input());
+      }}
+    >
+      {props.children}
+      <div class="form-footer">
+        <button type="submit" class="primary" disabled={busy}>
+          {props.label}
+        </button>
+        {saved && <span role="status">Saved.</span>}
+        <ErrorBox error={error} />
+      </div>
+    </form>
   );
 }

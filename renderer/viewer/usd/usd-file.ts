@@ -1,7 +1,8 @@
 // A USDZ package or a USDA layer, from its bytes to triangle meshes: the archive's root layer
 // (usdz-archive.ts), checked to be USD text (a binary USDC layer fails with a message a user can act on),
 // parsed (usda-parse.ts) and turned into meshes (usd-meshes.ts). No DOM or Babylon imports.
-import { isZip, rootLayer } from './usdz-archive.ts';
+import { isZip } from '../zip-archive.ts';
+import { rootLayer } from './usdz-archive.ts';
 import { layerText, parseUsda, UsdError, type UsdLayer, type UsdPrim } from './usda-parse.ts';
 import { meshesOf, type UsdScene } from './usd-meshes.ts';
 

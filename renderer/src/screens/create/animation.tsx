@@ -4,15 +4,18 @@ import type { JobView } from '../../../../shared/bridge/contract.ts';
 import { textMultiRequest, uploadMeshUrlRequest } from '../../../../shared/contract/animation.ts';
 import { fileNameOf } from '../../../../shared/url-name.ts';
 import { getBridge, getTransport } from '../../../bridge/index.ts';
+import { RadioChoices, Select } from '../../components/choices.tsx';
 import { FieldMessages, Progress } from '../../components/ui.tsx';
 import { formatBytes, jobTitle, record, toShownError } from '../../util.ts';
 import { FbxCheckPanel } from '../viewer/fbx-check-panel.tsx';
 import { PromptStatuses } from '../viewer/animation-job.tsx';
+import { bindFields, useValues } from './fields.ts';
 import { CreatedJob, FormFooter, useCreateForm, useJob, type CreateOutput, FormShell } from './form.tsx';
 import { TextField } from './inputs.tsx';
 import { takeHandOff } from '../../next-step.ts';
 
 const MESH_FILE = /\.(fbx|zip)$/i;
+const MESH_FROM = { file: 'A file on this computer', url: 'A URL' };
 
 export function AnimationForms() {
   const [sessionCode, setSessionCode] = useState('');
@@ -28,7 +31,8 @@ function UploadForm({ onSession }: { onSession: (code: string) => void }) {
   const [mode, setMode] = useState<'file' | 'url'>('file');
   // From a model's "Animate this model": its FBX, read from the cache.
   const [file, setFile] = useState<File | undefined>(() => takeHandOff('animation')?.file);
-  const [url, setUrl] = useState('');
+  const [values, set] = useValues({ mesh_url: '' });
+  const url = values.mesh_url;
   const [progress, setProgress] = useState<{ sent: number; total: number } | undefined>();
   // The second leg: the main process sending the file on to the service (create.upload events).
   const [sending, setSending] = useState<{ sent: number; total: number } | undefined>();
@@ -36,6 +40,7 @@ function UploadForm({ onSession }: { onSession: (code: string) => void }) {
   const form = useCreateForm(mode === 'url' ? uploadMeshUrlRequest : undefined, () =>
     mode === 'url' ? { mesh_url: url } : {},
   );
+  const field = bindFields(form, values, set);
   const job = useJob(form.result?.job?.id, form.result?.job);
   useEffect(() => {
     if (job?.remoteId) onSession(job.remoteId);
@@ -84,13 +89,7 @@ function UploadForm({ onSession }: { onSession: (code: string) => void }) {
       </p>
       <fieldset class="segmented">
         <legend>Mesh from</legend>
-        <label>
-          <input type="radio" name="anim-mode" checked={mode === 'file'} onChange={() => setMode('file')} /> A file on
-          this computer
-        </label>
-        <label>
-          <input type="radio" name="anim-mode" checked={mode === 'url'} onChange={() => setMode('url')} /> A URL
-        </label>
+        <RadioChoices name="anim-mode" value={mode} labels={MESH_FROM} onChange={setMode} />
       </fieldset>
       {mode === 'file' ? (
         <div class={`field${fileError ? ' invalid' : ''}`}>
@@ -111,10 +110,7 @@ function UploadForm({ onSession }: { onSession: (code: string) => void }) {
           id="anim-url"
           label="URL of an FBX or zip file"
           type="url"
-          value={url}
-          onChange={setUrl}
-          onTouch={() => form.touch('mesh_url')}
-          errors={form.errors('mesh_url')}
+          {...field('mesh_url')}
           placeholder="https://…/character.fbx"
         />
       )}
@@ -160,6 +156,10 @@ function TextPromptsForm({
     .filter((t) => t !== '');
   const body = () => ({ session_code: sessionCode, texts });
   const form = useCreateForm(textMultiRequest, body);
+  // The session code is the page's (an upload above fills it in); the prompts' text is this form's.
+  const field = bindFields(form, { session_code: sessionCode, texts: text }, (key, value) =>
+    key === 'session_code' ? setSessionCode(value) : setText(value),
+  );
   useEffect(() => {
     getBridge()
       .call('jobs.list', { kinds: ['animation_session'], limit: 50 })
@@ -182,20 +182,17 @@ function TextPromptsForm({
       <TextField
         id="prompts-session"
         label="Animation session"
-        value={sessionCode}
-        onChange={setSessionCode}
-        onTouch={() => form.touch('session_code')}
-        errors={form.errors('session_code')}
+        {...field('session_code')}
         placeholder="SESSION_…"
         hint="Filled in when an upload above is done; or pick an earlier one below."
       />
       {sessions.length > 0 && (
         <div class="field">
           <label for="prompts-pick">Earlier uploads</label>
-          <select
+          <Select
             id="prompts-pick"
             value={sessions.some((s) => s.remoteId === sessionCode) ? sessionCode : ''}
-            onChange={(e) => e.currentTarget.value && setSessionCode(e.currentTarget.value)}
+            onChange={(code) => code && setSessionCode(code)}
           >
             <option value="">Choose…</option>
             {sessions.map((s) => (
@@ -204,7 +201,7 @@ function TextPromptsForm({
                 {s.rawStatus ? ` (${s.rawStatus})` : ''}
               </option>
             ))}
-          </select>
+          </Select>
         </div>
       )}
       <TextField
@@ -212,10 +209,7 @@ function TextPromptsForm({
         label="Animations, one per line"
         multiline
         rows={4}
-        value={text}
-        onChange={setText}
-        onTouch={() => form.touch('texts')}
-        errors={form.errors('texts')}
+        {...field('texts')}
         placeholder={'walk forward\nwave with the right hand'}
       />
       <FormFooter

@@ -1,7 +1,24 @@
 // Inputs of the create forms: an image given as a file or a URL, three numbers, choices.
 import { useState } from 'preact/hooks';
+import { Checkbox, RadioChoices, Select } from '../../components/choices.tsx';
 import { Field, FieldMessages, FieldNotes } from '../../components/ui.tsx';
 import { formatBytes, readAsDataUri } from '../../util.ts';
+
+/**
+ * What every field takes: its id (its hint and messages are `<id>-hint` and `<id>-errors`), its value and
+ * change, and, from its form (see ./fields.ts), the touch and the messages of the request field it fills.
+ */
+export interface FieldProps<T> {
+  id: string;
+  value: T;
+  onChange: (value: T) => void;
+  onTouch?: () => void;
+  hint?: string;
+  errors?: string[] | undefined;
+}
+
+/** A field with a label of its own (the others have a legend). */
+type LabelledProps<T> = FieldProps<T> & { label: string };
 
 export interface ImageValue {
   mode: 'file' | 'url';
@@ -11,20 +28,15 @@ export interface ImageValue {
   fileName: string;
 }
 
+const IMAGE_MODES: Record<ImageValue['mode'], string> = { file: 'A file on this computer', url: 'An image URL' };
+
 export const emptyImage: ImageValue = { mode: 'file', url: '', dataUri: '', fileName: '' };
 
 export function imageOf(value: ImageValue): string {
   return value.mode === 'url' ? value.url : value.dataUri;
 }
 
-export function ImageSourceInput(props: {
-  id: string;
-  value: ImageValue;
-  onChange: (v: ImageValue) => void;
-  errors?: string[] | undefined;
-  onTouch: () => void;
-  legend?: string;
-}) {
+export function ImageSourceInput(props: Omit<FieldProps<ImageValue>, 'hint'> & { legend?: string }) {
   const { id, value } = props;
   const [reading, setReading] = useState<string | undefined>();
   const errorId = `${id}-errors`;
@@ -35,24 +47,12 @@ export function ImageSourceInput(props: {
     >
       <legend>{props.legend ?? 'Image'}</legend>
       <div class="segmented">
-        <label>
-          <input
-            type="radio"
-            name={`${id}-mode`}
-            checked={value.mode === 'file'}
-            onChange={() => props.onChange({ ...value, mode: 'file' })}
-          />{' '}
-          A file on this computer
-        </label>
-        <label>
-          <input
-            type="radio"
-            name={`${id}-mode`}
-            checked={value.mode === 'url'}
-            onChange={() => props.onChange({ ...value, mode: 'url' })}
-          />{' '}
-          An image URL
-        </label>
+        <RadioChoices
+          name={`${id}-mode`}
+          value={value.mode}
+          labels={IMAGE_MODES}
+          onChange={(mode) => props.onChange({ ...value, mode })}
+        />
       </div>
       {value.mode === 'file' ? (
         <div class="field">
@@ -63,7 +63,7 @@ export function ImageSourceInput(props: {
             accept="image/png,image/jpeg,image/webp"
             onChange={async (e) => {
               const file = e.currentTarget.files?.[0];
-              props.onTouch();
+              props.onTouch?.();
               if (!file) return props.onChange({ ...value, dataUri: '', fileName: '' });
               setReading(file.name);
               try {
@@ -93,7 +93,7 @@ export function ImageSourceInput(props: {
             inputMode="url"
             placeholder="https://…"
             value={value.url}
-            onInput={(e) => (props.onChange({ ...value, url: e.currentTarget.value }), props.onTouch())}
+            onInput={(e) => (props.onChange({ ...value, url: e.currentTarget.value }), props.onTouch?.())}
           />
         </div>
       )}
@@ -104,17 +104,9 @@ export function ImageSourceInput(props: {
 
 export type Vec3Text = [string, string, string];
 
-export function Vec3Input(props: {
-  id: string;
-  legend: string;
-  names: [string, string, string];
-  value: Vec3Text;
-  onChange: (v: Vec3Text) => void;
-  errors?: string[] | undefined;
-  hint?: string;
-  step?: string;
-  onTouch: () => void;
-}) {
+export function Vec3Input(
+  props: FieldProps<Vec3Text> & { legend: string; names: [string, string, string]; step?: string },
+) {
   const errorId = `${props.id}-errors`;
   const hintId = `${props.id}-hint`;
   return (
@@ -136,7 +128,7 @@ export function Vec3Input(props: {
                 const next = [...props.value] as Vec3Text;
                 next[i] = e.currentTarget.value;
                 props.onChange(next);
-                props.onTouch(); // messages appear while typing, not on blur (a blur must not move the button being clicked)
+                props.onTouch?.(); // messages appear while typing, not on blur (a blur must not move the button being clicked)
               }}
             />
           </label>
@@ -147,25 +139,17 @@ export function Vec3Input(props: {
   );
 }
 
-export function SelectField<T extends string>(props: {
-  id: string;
-  label: string;
-  value: T;
-  options: readonly T[];
-  labels?: Partial<Record<T, string>>;
-  onChange: (v: T) => void;
-  hint?: string;
-  errors?: string[] | undefined;
-  defaultValue?: T;
-}) {
+export function SelectField<T extends string>(
+  props: LabelledProps<T> & { options: readonly T[]; labels?: Partial<Record<T, string>>; defaultValue?: T },
+) {
   return (
     <Field id={props.id} label={props.label} hint={props.hint} errors={props.errors}>
       {(describedBy) => (
-        <select
+        <Select
           id={props.id}
           value={props.value}
-          aria-describedby={describedBy || undefined}
-          onChange={(e) => props.onChange(e.currentTarget.value as T)}
+          describedBy={describedBy || undefined}
+          onChange={(v) => (props.onChange(v), props.onTouch?.())}
         >
           {props.options.map((o) => (
             <option key={o} value={o}>
@@ -173,58 +157,42 @@ export function SelectField<T extends string>(props: {
               {o === props.defaultValue ? ' (default)' : ''}
             </option>
           ))}
-        </select>
+        </Select>
       )}
     </Field>
   );
 }
 
-export function CheckboxField(props: {
-  id: string;
-  label: string;
-  checked: boolean;
-  onChange: (v: boolean) => void;
-  hint?: string;
-  errors?: string[] | undefined;
-}) {
-  const hintId = `${props.id}-hint`;
+export function CheckboxField(props: LabelledProps<boolean>) {
   return (
     <div class={`field checkbox${props.errors?.length ? ' invalid' : ''}`}>
-      <label>
-        <input
-          id={props.id}
-          type="checkbox"
-          checked={props.checked}
-          aria-describedby={props.hint ? hintId : undefined}
-          onChange={(e) => props.onChange(e.currentTarget.checked)}
-        />{' '}
+      <Checkbox
+        id={props.id}
+        checked={props.value}
+        describedBy={props.hint ? `${props.id}-hint` : undefined}
+        onChange={(v) => (props.onChange(v), props.onTouch?.())}
+      >
         {props.label}
-      </label>
-      {props.hint && (
-        <p class="hint" id={hintId}>
-          {props.hint}
-        </p>
-      )}
-      <FieldMessages id={`${props.id}-errors`} messages={props.errors} />
+      </Checkbox>
+      <FieldNotes id={props.id} hint={props.hint} errors={props.errors} />
     </div>
   );
 }
 
-export function TextField(props: {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (v: string) => void;
-  onTouch?: () => void;
-  hint?: string;
-  errors?: string[] | undefined;
-  placeholder?: string;
-  type?: 'text' | 'url' | 'number' | 'password' | 'search';
-  multiline?: boolean;
-  rows?: number;
-}) {
+/** A text input (or a textarea when multiline); a password one is never filled in or spellchecked by the browser. */
+export function TextField(
+  props: LabelledProps<string> & {
+    placeholder?: string;
+    maxLength?: number;
+    type?: 'text' | 'url' | 'number' | 'password' | 'search';
+    /** More classes of the field's box (e.g. `inline grow` in a row of filters). */
+    class?: string;
+    multiline?: boolean;
+    rows?: number;
+  },
+) {
   return (
-    <Field id={props.id} label={props.label} hint={props.hint} errors={props.errors}>
+    <Field id={props.id} label={props.label} hint={props.hint} errors={props.errors} class={props.class}>
       {(describedBy) =>
         props.multiline ? (
           <textarea
@@ -240,6 +208,8 @@ export function TextField(props: {
           <input
             id={props.id}
             type={(props.type ?? 'text') as 'text'}
+            {...(props.type === 'password' && { autoComplete: 'new-password', spellcheck: false })}
+            maxLength={props.maxLength}
             value={props.value}
             placeholder={props.placeholder}
             aria-describedby={describedBy || undefined}

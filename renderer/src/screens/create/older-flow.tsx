@@ -26,6 +26,7 @@ import {
   type CreateOutput,
   FormShell,
 } from './form.tsx';
+import { bindFields, useValues } from './fields.ts';
 import {
   CheckboxField,
   ImageSourceInput,
@@ -34,7 +35,7 @@ import {
   Vec3Input,
   emptyImage,
   imageOf,
-  type ImageValue,
+  type FieldProps,
   type Vec3Text,
 } from './inputs.tsx';
 
@@ -52,6 +53,12 @@ type Session = {
   previewPivot?: Vec3Text;
 };
 const SESSION_KEY = 'asset-studio.older-flow';
+
+/** The preview step's own fields, by the request field each fills. */
+interface PreviewFields {
+  model_version: (typeof PREVIEW_MODEL_VERSIONS)[number];
+  pivot_point: Vec3Text;
+}
 
 /** The session of this tab (kept across a reload); undefined when none or unreadable. */
 function savedSession(): Session | undefined {
@@ -156,9 +163,8 @@ async function findSpins(sessionCode: string, job: JobView | undefined): Promise
 }
 
 export function OlderFlowForm() {
-  const [image, setImage] = useState<ImageValue>(emptyImage);
-  const [modelVersion, setModelVersion] = useState('');
-  const [autoGen, setAutoGen] = useState(false);
+  const [values, set] = useValues({ image_url: emptyImage, model_version: '', auto_gen_3d: false });
+  const image = values.image_url;
   const [session, setSessionState] = useState<Session | undefined>(savedSession);
   const setSession = (next: Session | undefined) => {
     saveSession(next);
@@ -166,8 +172,9 @@ export function OlderFlowForm() {
   };
   const [resume, setResume] = useState('');
   const [spinResult, setSpinResult] = useState<CreateOutput | undefined>();
-  const body = () => ({ image_url: imageOf(image), model_version: modelVersion, auto_gen_3d: autoGen });
+  const body = () => ({ ...values, image_url: imageOf(image) });
   const form = useCreateForm(createImageTo3dLegacyRequest, body);
+  const field = bindFields(form, values, set);
   return (
     <div class="older-flow">
       <FormShell
@@ -190,28 +197,18 @@ export function OlderFlowForm() {
           The older flow, sent to the legacy address: four spin views first, then a preview mesh from the one you
           choose, then a refined mesh.
         </p>
-        <ImageSourceInput
-          id="old-image"
-          value={image}
-          onChange={setImage}
-          errors={form.errors('image_url')}
-          onTouch={() => form.touch('image_url')}
-        />
+        <ImageSourceInput id="old-image" {...field('image_url')} />
         <div class="grid-2">
           <TextField
             id="old-model"
             label="Model version"
-            value={modelVersion}
-            onChange={setModelVersion}
-            errors={form.errors('model_version')}
+            {...field('model_version')}
             hint="Empty (default) selects the latest beta model."
           />
           <CheckboxField
             id="old-auto"
             label="Generate the 3D model automatically"
-            checked={autoGen}
-            onChange={setAutoGen}
-            errors={form.errors('auto_gen_3d')}
+            {...field('auto_gen_3d')}
             hint="Default off: you choose the spin view and ask for the preview yourself."
           />
         </div>
@@ -254,11 +251,11 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
   const [spins, setSpins] = useState<Spin[] | undefined>();
   const [spinError, setSpinError] = useState<ShownError | undefined>();
   const [chosen, setChosen] = useState(0);
-  const [previewVersion, setPreviewVersion] = useState<(typeof PREVIEW_MODEL_VERSIONS)[number]>('1.1');
-  const [pivot, setPivot] = useState<Vec3Text>(['0', '0', '0']);
+  const [preview, setPreview] = useValues<PreviewFields>({ model_version: '1.1', pivot_point: ['0', '0', '0'] });
   const [previewOut, setPreviewOut] = useState<CreateOutput | undefined>();
   const previewJob = useJob(previewOut?.job?.id, previewOut?.job);
-  const [refinePivot, setRefinePivot] = useState<Vec3Text>(['0', '0', '0']);
+  const [refine, setRefine] = useValues({ pivot_point: ['0', '0', '0'] as Vec3Text });
+  const setRefinePivot = (pivot: Vec3Text) => setRefine('pivot_point', pivot);
   const [refineOut, setRefineOut] = useState<CreateOutput | undefined>();
   const spinReady = !spinOut || spinJob?.state === 'succeeded';
   // Kept fresh by cache.output events: a spin view shows as soon as its file is cached.
@@ -305,16 +302,18 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
   const previewBody = () => {
     const spin = spins?.find((s) => s.index === chosen);
     return {
-      model_version: previewVersion,
+      model_version: preview.model_version,
       selected_spin_index: chosen,
       ...(spin?.remote && { selected_spin: spin.remote }),
-      pivot_point: pivot.map(num),
+      pivot_point: preview.pivot_point.map(num),
     };
   };
   const previewForm = useCreateForm(previewRequest, previewBody);
   const spinForm = useCreateForm(submitSpinRequest, () => ({ session_code: code, image_urls: [image] }));
-  const refineBody = () => ({ pivot_point: refinePivot.map(num) });
+  const refineBody = () => ({ pivot_point: refine.pivot_point.map(num) });
   const refineForm = useCreateForm(refineRequest, refineBody);
+  const previewField = bindFields(previewForm, preview, setPreview);
+  const refineField = bindFields(refineForm, refine, setRefine);
   /** A step's form sends `endpoint` for this session with the form's body, then hands on what it answered. */
   const submitStep =
     (form: CreateForm, endpoint: 'preview' | 'refine', body: () => unknown, then: (out: CreateOutput) => void) =>
@@ -407,19 +406,17 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
             noValidate
             onSubmit={submitStep(previewForm, 'preview', previewBody, (out) => {
               setPreviewOut(out);
-              setRefinePivot(pivot); // the refined mesh keeps the preview's pivot unless changed here
-              rememberPreviewPivot(code, pivot);
+              setRefinePivot(preview.pivot_point); // the refined mesh keeps the preview's pivot unless changed here
+              rememberPreviewPivot(code, preview.pivot_point);
             })}
           >
             <div class="grid-2">
               <SelectField
                 id="prev-version"
                 label="Preview model version"
-                value={previewVersion}
                 options={PREVIEW_MODEL_VERSIONS}
                 defaultValue="1.1"
-                onChange={setPreviewVersion}
-                errors={previewForm.errors('model_version')}
+                {...previewField('model_version')}
               />
               <p class="hint">
                 Spin view used: {spins?.length ? `spin ${chosen + 1}` : 'the first (index 0, default)'}
@@ -428,9 +425,7 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
             <PivotInput
               id="prev-pivot"
               legend="Pivot point"
-              form={previewForm}
-              value={pivot}
-              onChange={setPivot}
+              {...previewField('pivot_point')}
               hint="Each from -0.5 to 0.5 of the bounding box; 0, 0, 0 is the centre (default), 0, -0.5, 0 the centre of the bottom."
             />
             {previewForm.errors('selected_spin_index') && (
@@ -448,9 +443,7 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
               <PivotInput
                 id="ref-pivot"
                 legend="Pivot point of the refined mesh"
-                form={refineForm}
-                value={refinePivot}
-                onChange={setRefinePivot}
+                {...refineField('pivot_point')}
                 hint="Each from -0.5 to 0.5; 0, 0, 0 is the centre."
               />
               {previewJob?.state === 'succeeded' ? (
@@ -467,26 +460,7 @@ function Steps({ code, image, first }: { code: string; image: string; first: Cre
   );
 }
 
-/** The pivot_point of a preview or refine step: X, Y and Z in steps of 0.05, checked by that step's form. */
-function PivotInput(props: {
-  id: string;
-  legend: string;
-  form: CreateForm;
-  value: Vec3Text;
-  onChange: (v: Vec3Text) => void;
-  hint: string;
-}) {
-  return (
-    <Vec3Input
-      id={props.id}
-      legend={props.legend}
-      names={['X', 'Y', 'Z']}
-      step="0.05"
-      value={props.value}
-      onChange={props.onChange}
-      onTouch={() => props.form.touch('pivot_point')}
-      errors={props.form.errors('pivot_point')}
-      hint={props.hint}
-    />
-  );
+/** The pivot_point of a preview or refine step: X, Y and Z in steps of 0.05. */
+function PivotInput(props: FieldProps<Vec3Text> & { legend: string }) {
+  return <Vec3Input {...props} names={['X', 'Y', 'Z']} step="0.05" />;
 }

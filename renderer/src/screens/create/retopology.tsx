@@ -10,15 +10,32 @@ import { RETOPOLOGY_MODELS, createRetopologyRequest } from '../../../../shared/c
 import { fileNameOf } from '../../../../shared/url-name.ts';
 import { getBridge, getTransport } from '../../../bridge/index.ts';
 import { appState } from '../../app-state.ts';
+import { RadioChoices, Select } from '../../components/choices.tsx';
 import { FieldMessages } from '../../components/ui.tsx';
 import { takeHandOff } from '../../next-step.ts';
 import { isThisComputer, serviceMeshOf } from '../../service-mesh.ts';
 import { useStore } from '../../store.ts';
 import { formatBytes, jobTitle, toShownError } from '../../util.ts';
+import { bindFields, useValues } from './fields.ts';
 import { CreatedJob, FormFooter, useCreateForm, FormShell } from './form.tsx';
 import { CheckboxField, SelectField, TextField } from './inputs.tsx';
 
 type Source = 'library' | 'file' | 'url';
+const SOURCES: Record<Source, string> = {
+  library: 'The library',
+  file: 'A file on this computer',
+  url: 'A URL or asset id',
+};
+/** The form's own fields: the mesh typed in (input.mesh when it comes from a URL), input.model and input.quads. */
+interface Fields {
+  typed: string;
+  model: (typeof RETOPOLOGY_MODELS)[number];
+  quads: boolean;
+}
+const MODEL_LABELS: Record<Fields['model'], string> = {
+  swift: 'swift: up to 8K faces, about 5–10 minutes, light topology for mobile games',
+  precision: 'precision: high face count, up to 50 minutes, keeps fine detail',
+};
 const MODEL_FILE = /\.(glb|obj|fbx)$/i;
 const MODEL_KINDS = ['image_to_3d', 'image_to_3d_older', 'v3_session'] as const;
 
@@ -29,9 +46,8 @@ export function RetopologyForm() {
   const [picked, setPicked] = useState(handed?.jobId ?? '');
   const [file, setFile] = useState<File | undefined>();
   const [fileError, setFileError] = useState<string | undefined>();
-  const [typed, setTyped] = useState('');
-  const [model, setModel] = useState<(typeof RETOPOLOGY_MODELS)[number]>('swift');
-  const [quads, setQuads] = useState(true);
+  const [values, set] = useValues<Fields>({ typed: '', model: 'swift', quads: true });
+  const { typed, model, quads } = values;
   const remote = useStore(appState).info?.connection.origin !== 'engine';
   useEffect(() => {
     getBridge()
@@ -51,6 +67,7 @@ export function RetopologyForm() {
     source === 'url' ? typed : source === 'library' && fromLibrary && 'mesh' in fromLibrary ? fromLibrary.mesh : '';
   const body = (m = mesh) => ({ type: 'retopology', input: { mesh: m, model, quads } });
   const form = useCreateForm(source === 'file' ? undefined : createRetopologyRequest, body);
+  const field = bindFields(form, values, set, 'input.');
   const labelOf = (m: string) => fileNameOf(m).slice(0, 60);
   return (
     <FormShell
@@ -97,32 +114,12 @@ export function RetopologyForm() {
       <h2 id="form-title">Retopology</h2>
       <fieldset class="segmented">
         <legend>Model from</legend>
-        <label>
-          <input
-            type="radio"
-            name="retopo-source"
-            checked={source === 'library'}
-            onChange={() => setSource('library')}
-          />{' '}
-          The library
-        </label>
-        <label>
-          <input type="radio" name="retopo-source" checked={source === 'file'} onChange={() => setSource('file')} /> A
-          file on this computer
-        </label>
-        <label>
-          <input type="radio" name="retopo-source" checked={source === 'url'} onChange={() => setSource('url')} /> A URL
-          or asset id
-        </label>
+        <RadioChoices name="retopo-source" value={source} labels={SOURCES} onChange={setSource} />
       </fieldset>
       {source === 'library' && (
         <div class={`field${fileError ? ' invalid' : ''}`}>
           <label for="retopo-job">Model</label>
-          <select
-            id="retopo-job"
-            value={picked}
-            onChange={(e) => (setPicked(e.currentTarget.value), setFileError(undefined))}
-          >
+          <Select id="retopo-job" value={picked} onChange={(v) => (setPicked(v), setFileError(undefined))}>
             <option value="">
               {jobs === undefined
                 ? 'Loading the library…'
@@ -136,7 +133,7 @@ export function RetopologyForm() {
                 {jobTitle(j)}
               </option>
             ))}
-          </select>
+          </Select>
           {fromLibrary && 'reason' in fromLibrary && <p class="hint">{fromLibrary.reason}</p>}
         </div>
       )}
@@ -162,10 +159,7 @@ export function RetopologyForm() {
         <TextField
           id="retopo-mesh"
           label="Mesh: GLB URL or asset id"
-          value={typed}
-          onChange={setTyped}
-          onTouch={() => form.touch('input.mesh')}
-          errors={form.errors('input.mesh')}
+          {...field('typed', 'input.mesh')}
           placeholder="https://…/model.glb or ASSET_…"
         />
       )}
@@ -176,23 +170,16 @@ export function RetopologyForm() {
       <SelectField
         id="retopo-model"
         label="Model"
-        value={model}
         options={RETOPOLOGY_MODELS}
         defaultValue="swift"
-        labels={{
-          swift: 'swift: up to 8K faces, about 5–10 minutes, light topology for mobile games',
-          precision: 'precision: high face count, up to 50 minutes, keeps fine detail',
-        }}
-        onChange={setModel}
-        errors={form.errors('input.model')}
+        labels={MODEL_LABELS}
+        {...field('model')}
       />
       <CheckboxField
         id="retopo-quads"
         label="Convert triangles to quads where possible"
-        checked={quads}
-        onChange={setQuads}
+        {...field('quads')}
         hint="Default on; the result may mix quads and triangles."
-        errors={form.errors('input.quads')}
       />
       <FormFooter form={form} label="Start retopology" endpoint="createRetopology" />
       {form.result && <CreatedJob result={form.result} what="Retopology" />}

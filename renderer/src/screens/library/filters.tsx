@@ -1,6 +1,9 @@
 // The library's filters and order: kind, state, date, sort, and a search over names, prompts and session codes.
 import { LIBRARY_SORTS, LIBRARY_STATES } from '../../../../shared/bridge/contract.ts';
 import { JOB_KINDS, kindLabel } from '../../../../shared/kinds/index.ts';
+import { Select } from '../../components/choices.tsx';
+import { Options } from '../../components/ui.tsx';
+import { TextField } from '../create/inputs.tsx';
 
 export type LibrarySort = (typeof LIBRARY_SORTS)[number];
 export type LibraryState = (typeof LIBRARY_STATES)[number];
@@ -35,6 +38,26 @@ const DATE_LABELS: Record<DateRange, string> = {
   month: 'Last 30 days',
 };
 
+/** Each filter's select: its label, the choice of no filter (where there is one), its values and their words. */
+const FILTERS: readonly {
+  key: keyof LibraryFilters;
+  label: string;
+  any?: string;
+  values: readonly string[];
+  labels: Record<string, string>;
+}[] = [
+  {
+    key: 'kind',
+    label: 'Kind',
+    any: 'Any kind',
+    values: JOB_KINDS,
+    labels: Object.fromEntries(JOB_KINDS.map((k) => [k, kindLabel(k)])),
+  },
+  { key: 'state', label: 'State', any: 'Any state', values: LIBRARY_STATES, labels: STATE_LABELS },
+  { key: 'date', label: 'Created', values: DATE_RANGES, labels: DATE_LABELS },
+  { key: 'sort', label: 'Sort', values: LIBRARY_SORTS, labels: SORT_LABELS },
+];
+
 /** The first moment of a date range (ms since the epoch), from `now`; undefined for any time. */
 export function sinceOf(range: DateRange, now = new Date()): number | undefined {
   if (range === 'any') return undefined;
@@ -49,75 +72,32 @@ export function Filters(props: {
   onSearch: (text: string) => void;
 }) {
   const { filters, onChange } = props;
-  const set = <K extends keyof LibraryFilters>(key: K, value: LibraryFilters[K]) =>
-    onChange({ ...filters, [key]: value });
   return (
     <search>
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
-        <div class="field inline">
-          <label for="filter-kind">Kind</label>
-          <select id="filter-kind" value={filters.kind} onChange={(e) => set('kind', e.currentTarget.value)}>
-            <option value="">Any kind</option>
-            {JOB_KINDS.map((k) => (
-              <option key={k} value={k}>
-                {kindLabel(k)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field inline">
-          <label for="filter-state">State</label>
-          <select
-            id="filter-state"
-            value={filters.state}
-            onChange={(e) => set('state', e.currentTarget.value as LibraryState | '')}
-          >
-            <option value="">Any state</option>
-            {LIBRARY_STATES.map((s) => (
-              <option key={s} value={s}>
-                {STATE_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field inline">
-          <label for="filter-date">Created</label>
-          <select
-            id="filter-date"
-            value={filters.date}
-            onChange={(e) => set('date', e.currentTarget.value as DateRange)}
-          >
-            {DATE_RANGES.map((d) => (
-              <option key={d} value={d}>
-                {DATE_LABELS[d]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field inline">
-          <label for="filter-sort">Sort</label>
-          <select
-            id="filter-sort"
-            value={filters.sort}
-            onChange={(e) => set('sort', e.currentTarget.value as LibrarySort)}
-          >
-            {LIBRARY_SORTS.map((s) => (
-              <option key={s} value={s}>
-                {SORT_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field inline grow">
-          <label for="filter-search">Search</label>
-          <input
-            id="filter-search"
-            type="search"
-            placeholder="Name, prompt or session code"
-            value={props.search}
-            onInput={(e) => props.onSearch(e.currentTarget.value)}
-          />
-        </div>
+        {FILTERS.map(({ key, label, any, values, labels }) => (
+          <div class="field inline" key={key}>
+            <label for={`filter-${key}`}>{label}</label>
+            {/* The values are those of the table, so of the filter's type. */}
+            <Select
+              id={`filter-${key}`}
+              value={filters[key]}
+              onChange={(value) => onChange({ ...filters, [key]: value } as LibraryFilters)}
+            >
+              {any && <option value="">{any}</option>}
+              <Options values={values} labels={labels} />
+            </Select>
+          </div>
+        ))}
+        <TextField
+          id="filter-search"
+          label="Search"
+          type="search"
+          class="inline grow"
+          placeholder="Name, prompt or session code"
+          value={props.search}
+          onChange={props.onSearch}
+        />
       </form>
     </search>
   );

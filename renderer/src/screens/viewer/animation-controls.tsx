@@ -3,6 +3,7 @@
 // IK poles and targets) only when asked for. (A mesh-animation job's files are picked in ./animation-job.tsx.)
 import { useEffect, useState } from 'preact/hooks';
 import type { Playback, Viewer } from '../../../viewer/index.ts';
+import { Checkbox, Select } from '../../components/choices.tsx';
 
 const SPEEDS = [0.25, 0.5, 1, 1.5, 2];
 
@@ -27,49 +28,36 @@ export function AnimationControls({
     <fieldset class="animation-controls" data-playing={String(playback.playing)}>
       <legend>Animation</legend>
       <label for="anim-clip">Clip</label>
-      <select
+      <Select
         id="anim-clip"
         value={String(playback.clip)}
-        onChange={(e) => viewer.selectClip(Number(e.currentTarget.value), playback.playing)}
+        onChange={(v) => viewer.selectClip(Number(v), playback.playing)}
       >
         {clips.map((name, i) => (
           <option key={`${i}:${name}`} value={String(i)}>
             {clipName?.(name, i) || name || `Clip ${i + 1}`}
           </option>
         ))}
-      </select>
+      </Select>
       <div class="viewer-controls">
         <button type="button" class="anim-play" onClick={() => (playback.playing ? viewer.pause() : viewer.play())}>
           {playback.playing ? 'Pause' : 'Play'}
         </button>
-        <label>
-          <input
-            type="checkbox"
-            class="anim-loop"
-            checked={playback.loop}
-            onChange={(e) => viewer.setLoop(e.currentTarget.checked)}
-          />{' '}
+        <Checkbox class="anim-loop" checked={playback.loop} onChange={(on) => viewer.setLoop(on)}>
           Loop
-        </label>
-        <label>
-          <input
-            type="checkbox"
-            class="anim-skeleton"
-            checked={skeleton}
-            onChange={(e) => setSkeleton(e.currentTarget.checked)}
-          />{' '}
+        </Checkbox>
+        <Checkbox class="anim-skeleton" checked={skeleton} onChange={setSkeleton}>
           Skeleton
-        </label>
+        </Checkbox>
         {skeleton && helperBones.length > 0 && (
-          <label title={`Bones that move no vertex (IK poles and targets, end bones): ${helperBones.join(', ')}`}>
-            <input
-              type="checkbox"
-              class="anim-helper-bones"
-              checked={helpers}
-              onChange={(e) => setHelpers(e.currentTarget.checked)}
-            />{' '}
+          <Checkbox
+            class="anim-helper-bones"
+            checked={helpers}
+            onChange={setHelpers}
+            title={`Bones that move no vertex (IK poles and targets, end bones): ${helperBones.join(', ')}`}
+          >
             Helper bones ({helperBones.length})
-          </label>
+          </Checkbox>
         )}
       </div>
       {skeleton && helperBones.length > 0 && !helpers && (
@@ -94,17 +82,13 @@ export function AnimationControls({
         }}
       />
       <label for="anim-speed">Speed</label>
-      <select
-        id="anim-speed"
-        value={String(playback.speed)}
-        onChange={(e) => viewer.setSpeed(Number(e.currentTarget.value))}
-      >
+      <Select id="anim-speed" value={String(playback.speed)} onChange={(v) => viewer.setSpeed(Number(v))}>
         {SPEEDS.map((s) => (
           <option key={s} value={String(s)}>
             {s}×
           </option>
         ))}
-      </select>
+      </Select>
     </fieldset>
   );
 }

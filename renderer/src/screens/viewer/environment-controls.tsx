@@ -2,6 +2,7 @@
 // .hdr/.env file) and whether it shows, blurred, as the background.
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import type { EnvironmentChoice, Viewer } from '../../../viewer/index.ts';
+import { Checkbox } from '../../components/choices.tsx';
 
 const ENVIRONMENTS: readonly { kind: 'studio' | 'none'; label: string; title: string }[] = [
   {
@@ -95,15 +96,14 @@ export function EnvironmentControls({ viewer }: { viewer: Viewer | undefined }) 
           onChange={(e) => pick(e.currentTarget.files)}
         />
       </fieldset>
-      <label class="viewer-environment-background">
-        <input
-          type="checkbox"
-          checked={background}
-          disabled={active.kind === 'none'}
-          onChange={(e) => setBackground(e.currentTarget.checked)}
-        />{' '}
+      <Checkbox
+        labelClass="viewer-environment-background"
+        checked={background}
+        disabled={active.kind === 'none'}
+        onChange={setBackground}
+      >
         Show as background (blurred)
-      </label>
+      </Checkbox>
       <p id={`${id}-status`} class="hint" aria-live="polite">
         {reading
           ? `Reading ${reading}…`

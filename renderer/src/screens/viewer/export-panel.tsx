@@ -31,6 +31,8 @@ import {
 import { getBridge } from '../../../bridge/index.ts';
 import type { PreviewTransforms } from '../../../viewer/index.ts';
 import { appState } from '../../app-state.ts';
+import { TextField } from '../create/inputs.tsx';
+import { Select } from '../../components/choices.tsx';
 import { ErrorBox, Options } from '../../components/ui.tsx';
 import { clipChecked, exportClipsOf } from './animation-clips.ts';
 import type { ShownModel } from './model-viewer.tsx';
@@ -100,6 +102,33 @@ export function AnimationExport({
 
 type Plan = CommandOutput<'export.plan'>;
 type Detected = CommandOutput<'export.detect'>;
+
+/**
+ * Reads what the form's options say (export.detect, export.plan) once they stop changing for 300 ms: `read`
+ * again whenever `deps` change, nothing while it is undefined. The answer, or its error in words, goes to `set`;
+ * a change drops the one awaited (undefined meanwhile).
+ */
+function useReadAfterTyping<T>(
+  read: (() => Promise<T>) | undefined,
+  set: (answer: T | { error: string } | undefined) => void,
+  deps: unknown[],
+) {
+  useEffect(() => {
+    set(undefined);
+    if (!read) return;
+    let current = true;
+    const timer = setTimeout(() => {
+      read().then(
+        (answer) => current && set(answer),
+        (e: unknown) => current && set({ error: toShownError(e).message }),
+      );
+    }, 300);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, deps);
+}
 
 /** The format select's words for one format: what the engine needs for it, when it cannot take it as it is. */
 function formatOptionLabel(facts: FormatFacts, f: ExportFormat): string {
@@ -205,24 +234,9 @@ export function ExportPanel({
   const planKey = JSON.stringify(request());
 
   // Detect the project's engine when the folder changes (after typing stops).
-  useEffect(() => {
-    const dir = projectDir.trim();
-    setDetected(undefined);
-    if (!dir) return;
-    let current = true;
-    const timer = setTimeout(() => {
-      getBridge()
-        .call('export.detect', { projectDir: dir })
-        .then(
-          (d) => current && setDetected(d),
-          (e: unknown) => current && setDetected({ error: toShownError(e).message }),
-        );
-    }, 300);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [projectDir]);
+  const dir = projectDir.trim();
+  const detect = dir ? () => getBridge().call('export.detect', { projectDir: dir }) : undefined;
+  useReadAfterTyping(detect, setDetected, [projectDir]);
 
   // What the export will write, said again when an option changes (after typing stops).
   // A result or error shown is that of other options (or another job): it goes. Not when the job's files
@@ -232,23 +246,13 @@ export function ExportPanel({
     setError(undefined);
   }, [planKey, job.id]);
 
-  useEffect(() => {
-    setPlan(undefined);
-    if (!projectDir.trim() || job.state !== 'succeeded') return;
-    let current = true;
-    const timer = setTimeout(() => {
-      getBridge()
-        .call('export.plan', { jobId: job.id, ...request() })
-        .then(
-          (p) => current && setPlan(p),
-          (e: unknown) => current && setPlan({ error: toShownError(e).message }),
-        );
-    }, 300);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [planKey, job.id, job.state, job.outputsFetched]);
+  const readPlan = () => getBridge().call('export.plan', { jobId: job.id, ...request() });
+  useReadAfterTyping(dir && job.state === 'succeeded' ? readPlan : undefined, setPlan, [
+    planKey,
+    job.id,
+    job.state,
+    job.outputsFetched,
+  ]);
 
   // Preview the transforms on the shown model, when one is shown and when they change.
   useEffect(() => {
@@ -318,23 +322,14 @@ export function ExportPanel({
       </div>
       <div class="field">
         <label for="export-engine">Engine preset</label>
-        <select
-          id="export-engine"
-          value={engine}
-          onChange={(e) => setEngine(e.currentTarget.value as ExportTarget | 'auto')}
-        >
+        <Select id="export-engine" value={engine} onChange={setEngine}>
           <option value="auto">Detected{detectedEngine ? ` (${EXPORT_TARGET_LABELS[detectedEngine]})` : ''}</option>
           <Options values={EXPORT_TARGETS} labels={EXPORT_TARGET_LABELS} />
-        </select>
+        </Select>
       </div>
       <div class="field">
         <label for="export-format">Format</label>
-        <select
-          id="export-format"
-          value={format}
-          aria-describedby="export-format-hint"
-          onChange={(e) => setFormat(e.currentTarget.value as ExportFormat | 'auto')}
-        >
+        <Select id="export-format" value={format} describedBy="export-format-hint" onChange={setFormat}>
           <option value="auto">
             {EXPORT_TARGET_LABELS[target]}'s default ({EXPORT_FORMAT_LABELS[defaultFormat(facts)]})
           </option>
@@ -343,7 +338,7 @@ export function ExportPanel({
               {formatOptionLabel(facts, f)}
             </option>
           ))}
-        </select>
+        </Select>
         <p class="hint" id="export-format-hint" data-format-needs={target}>
           {formatNeeds(facts)} One format per export, so the engine imports the model once.
         </p>
@@ -370,17 +365,14 @@ export function ExportPanel({
           {noClips && <p class="hint">Choose at least one clip.</p>}
         </fieldset>
       )}
-      <div class="field">
-        <label for="export-name">Name</label>
-        <input
-          id="export-name"
-          type="text"
-          maxLength={64}
-          value={name}
-          placeholder="from the job"
-          onInput={(e) => setName(e.currentTarget.value)}
-        />
-      </div>
+      <TextField
+        id="export-name"
+        label="Name"
+        maxLength={64}
+        value={name}
+        onChange={setName}
+        placeholder="from the job"
+      />
       <fieldset class="export-transforms">
         <legend>Transforms (previewed in the view above)</legend>
         <p class="hint" id="export-axes" data-axes={target}>
@@ -388,11 +380,11 @@ export function ExportPanel({
         </p>
         <div class="field">
           <label for="export-scale">Scale</label>
-          <select id="export-scale" value={scaleMode} onChange={(e) => setScaleMode(e.currentTarget.value)}>
+          <Select id="export-scale" value={scaleMode} onChange={setScaleMode}>
             <option value="none">As is</option>
             <option value="factor">By a factor</option>
             <option value="height">To a height (m)</option>
-          </select>
+          </Select>
           {scaleMode !== 'none' && (
             <input
               id="export-scale-value"
@@ -407,16 +399,11 @@ export function ExportPanel({
         </div>
         <div class="field">
           <label for="export-pivot">Pivot</label>
-          <select
-            id="export-pivot"
-            value={pivot}
-            aria-describedby="export-pivot-hint"
-            onChange={(e) => setPivot(e.currentTarget.value)}
-          >
+          <Select id="export-pivot" value={pivot} describedBy="export-pivot-hint" onChange={setPivot}>
             <option value="default">{pivotByDefault ? 'Bottom centre (default)' : 'As is (default)'}</option>
             <option value="none">As is</option>
             <Options values={PIVOTS} labels={PIVOT_LABELS} />
-          </select>
+          </Select>
         </div>
         <p class="hint" id="export-pivot-hint" data-pivot-default={pivotByDefault ?? 'none'}>
           {pivotByDefault
@@ -429,10 +416,10 @@ export function ExportPanel({
         </p>
         <div class="field">
           <label for="export-up">Up axis</label>
-          <select id="export-up" value={upAxis} onChange={(e) => setUpAxis(e.currentTarget.value)}>
+          <Select id="export-up" value={upAxis} onChange={setUpAxis}>
             <option value="none">Y up (as glTF)</option>
             <Options values={UP_AXES} labels={UP_AXIS_LABELS} />
-          </select>
+          </Select>
         </div>
         {preview && (
           <p class="hint" data-preview-min={preview.min.map((v) => v.toFixed(3)).join(' ')} aria-live="polite">
