@@ -39,7 +39,7 @@ describe('zip archive', () => {
       'This file is not a zip: no ZIP directory was found (the file may be cut short).',
     );
     await expect(rootLayer(cut)).rejects.toThrow('This file is not a USDZ package: no ZIP directory was found');
-    await expect(fbxFilesOfZip(new Blob([cut]))).rejects.toThrow('This file is not a zip');
+    await expect(fbxFilesOfZip(new Blob([Uint8Array.from(cut)]))).rejects.toThrow('This file is not a zip');
   });
 
   it("gives a zip's FBX files, deflated or stored, without macOS resource forks or other files", async () => {
