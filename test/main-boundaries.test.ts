@@ -20,7 +20,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   api: [],
   config: ['store', 'durable'],
   jobs: ['api', 'store', 'images', 'formats'],
-  cache: ['api', 'jobs', 'store', 'serve', 'durable', 'files'],
+  cache: ['api', 'jobs', 'store', 'serve', 'durable'],
   export: ['cache', 'store', 'durable', 'formats'],
   // The embedded engine is a package of its own: it imports only the layer below both it and the app.
   engine: ['files', 'serve', 'durable', 'images', 'formats', 'mesh'],

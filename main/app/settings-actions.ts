@@ -8,7 +8,7 @@ import { invalidInput } from '../../shared/errors.ts';
 import { CacheFolderError, cacheOwnerId, claimCacheFolder } from '../cache/folder.ts';
 import { copyCacheFiles, removeOldCacheFiles, type CacheMove, type MoveProgress } from '../cache/move-folder.ts';
 import type { OutputFormat } from '../cache/outputs.ts';
-import { formatBytes } from '../files/limits.ts';
+import { formatBytes } from '../../shared/format-bytes.ts';
 import type { SettingsRepository } from '../store/settings-table.ts';
 import type { AppSession } from './app-session.ts';
 import { profileView } from './profile-actions.ts';

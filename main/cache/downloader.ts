@@ -11,7 +11,7 @@ import type { Dispatcher } from 'undici';
 import { AppError } from '../../shared/errors.ts';
 import { backoffDelay, parseRetryAfter } from '../api/backoff.ts';
 import { asDiskFull } from '../durable/disk-full.ts';
-import { formatBytes } from '../files/limits.ts';
+import { formatBytes } from '../../shared/format-bytes.ts';
 import { adoptBlob, feedHash } from './blobs.ts';
 import { FastGetError, fastGet, type FastHeaders, type FastResponse } from './fast-get.ts';
 import { PartWriter } from './part-writer.ts';

@@ -8,7 +8,7 @@ import { countJobs, describeJobs } from '../../shared/batch-counts.ts';
 import type { EndpointId } from '../../shared/contract/index.ts';
 import { listBatchFiles, runBatch, type BatchItem } from '../app/batch.ts';
 import { expectedKind } from '../files/inspect.ts';
-import { formatBytes } from '../files/limits.ts';
+import { formatBytes } from '../../shared/format-bytes.ts';
 import { printJson, str, timeoutOf, type CommandContext } from './context.ts';
 import { checkCost, costJson } from './cost-check.ts';
 import { imageOptionsFrom } from './commands.ts';

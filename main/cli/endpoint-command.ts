@@ -5,7 +5,7 @@ import { fileNameOf } from '../../shared/url-name.ts';
 import { readEndpointOfCreate } from '../../shared/kinds/index.ts';
 import type { EndpointCommand } from './commands.ts';
 import { printJson, str, timeoutOf, type CommandContext } from './context.ts';
-import { formatBytes } from '../files/limits.ts';
+import { formatBytes } from '../../shared/format-bytes.ts';
 import { formatResult } from './format.ts';
 import { UsageError } from './usage-error.ts';
 

@@ -12,7 +12,7 @@ import {
   type ExportTarget,
   type Transforms,
 } from '../../shared/export-options.ts';
-import { formatBytes } from '../files/limits.ts';
+import { formatBytes } from '../../shared/format-bytes.ts';
 import { printJson, str, type CommandContext } from './context.ts';
 import { findJob, withServices } from './job-commands.ts';
 import { parseNumber } from './values.ts';

@@ -9,7 +9,8 @@ import { checkDeclaredSize, ImageDecodeError } from '../images/decode-image.ts';
 import { inspectFbx } from '../files/inspect-fbx.ts';
 import { inspectImage } from '../files/inspect-image.ts';
 import { inspectZip } from '../files/inspect-zip.ts';
-import { fileLimits, formatBytes } from '../files/limits.ts';
+import { fileLimits } from '../files/limits.ts';
+import { formatBytes } from '../../shared/format-bytes.ts';
 import { describeContent, sniff, textStart } from '../files/sniff.ts';
 import { openFile, readAt, type OpenedFile } from '../files/source.ts';
 

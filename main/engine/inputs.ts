@@ -18,7 +18,7 @@ import { Agent, request, type Dispatcher } from 'undici';
 import type { Output } from './artifacts.ts';
 import type { FileStore } from './file-store.ts';
 import { parseFileUrl } from './files.ts';
-import { formatBytes } from '../files/limits.ts';
+import { formatBytes } from '../../shared/format-bytes.ts';
 import { checkInput, INPUT_WHAT, InputProblem, MAX_IMAGE_INPUT_BYTES, type InputKind } from './input-check.ts';
 
 export type { InputKind } from './input-check.ts';

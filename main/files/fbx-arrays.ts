@@ -3,7 +3,7 @@
 // its stored length; a reader allocates count × element size and inflates into it. A 1 MB FBX whose compressed
 // arrays declare billions of elements took 19 s and 1.2 GB to read; the declared total is checked here first.
 import type { FileHandle } from 'node:fs/promises';
-import { formatBytes } from './limits.ts';
+import { formatBytes } from '../../shared/format-bytes.ts';
 
 /** Most bytes of arrays one FBX may declare in all, as the local engine reads them: 256 MiB. */
 export const MAX_FBX_ARRAY_BYTES = 256 * 2 ** 20;

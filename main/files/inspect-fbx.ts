@@ -1,6 +1,7 @@
 // FBX recognition: binary FBX (magic + version number) and ASCII FBX (`; FBX 7.5.0 project file`).
 import { damaged, InspectionError, wrongFormat } from './errors.ts';
-import { formatBytes, type FileLimits } from './limits.ts';
+import type { FileLimits } from './limits.ts';
+import { formatBytes } from '../../shared/format-bytes.ts';
 import { FBX_BINARY_MAGIC, isBinaryFbxStart } from '../../shared/file-signature.ts';
 import { describeContent, sniff, textStart } from './sniff.ts';
 import { readAt, type OpenedFile } from './source.ts';

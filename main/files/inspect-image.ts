@@ -1,7 +1,8 @@
 // Images the service takes as input (PNG, JPEG, WebP): format and size from the headers, limits, and
 // the data URI form in which a local image is sent.
 import { damaged, InspectionError, wrongFormat } from './errors.ts';
-import { DEFAULT_LIMITS, formatBytes, type FileLimits } from './limits.ts';
+import { DEFAULT_LIMITS, type FileLimits } from './limits.ts';
+import { formatBytes } from '../../shared/format-bytes.ts';
 import { describeContent, sniff } from './sniff.ts';
 import { openFile, readAt, type OpenedFile } from './source.ts';
 

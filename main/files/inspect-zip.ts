@@ -5,7 +5,8 @@ import type { Readable } from 'node:stream';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { damaged, InspectionError, type InspectionCode } from './errors.ts';
 import { readFbxHead } from './inspect-fbx.ts';
-import { formatBytes, type FileLimits } from './limits.ts';
+import type { FileLimits } from './limits.ts';
+import { formatBytes } from '../../shared/format-bytes.ts';
 import { describeContent, sniff } from './sniff.ts';
 import type { OpenedFile } from './source.ts';
 

@@ -37,14 +37,3 @@ export function fileLimits(settings: FileLimitsInput = {}): FileLimits {
 }
 
 export const DEFAULT_LIMITS: FileLimits = fileLimits();
-
-/** `2 GiB`, `50 MiB`, `12 KiB`, `300 bytes`. */
-export function formatBytes(bytes: number): string {
-  const units: [number, string][] = [
-    [GiB, 'GiB'],
-    [MiB, 'MiB'],
-    [1024, 'KiB'],
-  ];
-  for (const [size, unit] of units) if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`;
-  return `${bytes} bytes`;
-}

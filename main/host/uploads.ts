@@ -11,7 +11,8 @@ import { pipeline } from 'node:stream/promises';
 import type { UploadAnswer } from '../../shared/bridge/web-protocol.ts';
 import { WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
 import { AppError, invalidInput, notFound } from '../../shared/errors.ts';
-import { DEFAULT_LIMITS, formatBytes } from '../files/limits.ts';
+import { DEFAULT_LIMITS } from '../files/limits.ts';
+import { formatBytes } from '../../shared/format-bytes.ts';
 
 /** The largest file any inspection accepts (FBX and zip: 2 GiB by default). */
 export const MAX_UPLOAD_BYTES = Math.max(

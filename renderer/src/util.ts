@@ -1,6 +1,7 @@
 // Formatting and error helpers shared by the screens.
 import type { JobView } from '../../shared/bridge/contract.ts';
 import type { FieldIssue } from '../../shared/contract/issues.ts';
+import { formatBytes as formatSize } from '../../shared/format-bytes.ts';
 
 export interface ShownError {
   message: string;
@@ -40,16 +41,9 @@ export function issuesByField(issues: readonly FieldIssue[] | undefined): Record
   return out;
 }
 
+/** A size as the app writes it (shared/format-bytes.ts: `12.5 KiB`), `–` when it is not known. */
 export function formatBytes(bytes: number | null | undefined): string {
-  if (bytes === null || bytes === undefined || !Number.isFinite(bytes)) return '–';
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value >= 10 || unit === 0 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
+  return bytes === null || bytes === undefined || !Number.isFinite(bytes) ? '–' : formatSize(bytes);
 }
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });

@@ -1,4 +1,4 @@
-// The amounts a download's messages name are written as everywhere else (main/files/limits.ts formatBytes):
+// The amounts a download's messages name are written as everywhere else (shared/format-bytes.ts):
 // a cancelled download that kept 300 KiB says so, not "0.3 MiB".
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

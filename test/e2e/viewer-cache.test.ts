@@ -37,9 +37,9 @@ describe('viewer: open from the cache', () => {
       (m: { sessionId: string; kind: string }) => m.sessionId === job.remoteId && m.kind === 'glb',
     ).size as number;
     const [, shown, unit] =
-      /^([\d.]+) (KB|MB)$/.exec(await viewer.locator('[data-stat="file-size"]').innerText()) ?? [];
+      /^([\d.]+) (KiB|MiB)$/.exec(await viewer.locator('[data-stat="file-size"]').innerText()) ?? [];
     expect(
-      Math.abs(Number(shown) * 1024 ** (unit === 'MB' ? 2 : 1) - size) / size,
+      Math.abs(Number(shown) * 1024 ** (unit === 'MiB' ? 2 : 1) - size) / size,
       'shown size against the cached size',
     ).toBeLessThan(0.06);
     expect(h.requestedPaths()).toContain(`/cache/${encodeURIComponent(job.remoteId)}/glb`);
