@@ -2,7 +2,7 @@
 // surface by area (plus its vertices), and each point's distance to the other surface is exact (closest
 // point on a triangle, found through a bounding-volume hierarchy). Used by the tests (the result lies on
 // the input's surface) and by bench/retopology (the geometric error of our result and of another tool's).
-import type { FaceMesh } from '../../mesh/mesh.ts';
+import { type FaceMesh, faceTriangles } from '../../mesh/mesh.ts';
 import { triangleCross } from '../../../shared/vectors.ts';
 
 /** A triangle surface: xyz per vertex, three indices per triangle. */
@@ -25,15 +25,7 @@ export interface SurfaceDistance {
 
 /** A result's faces as triangles (each quad split along a diagonal: it is planar within the pairing's fold limit). */
 export function surfaceOf(mesh: FaceMesh): Surface {
-  const triangles = new Uint32Array((mesh.quads.length / 4) * 6 + mesh.triangles.length);
-  let n = 0;
-  for (let q = 0; q < mesh.quads.length; q += 4) {
-    const [a, b, c, d] = [mesh.quads[q]!, mesh.quads[q + 1]!, mesh.quads[q + 2]!, mesh.quads[q + 3]!];
-    triangles.set([a, b, c, a, c, d], n);
-    n += 6;
-  }
-  triangles.set(mesh.triangles, n);
-  return { positions: mesh.positions, triangles };
+  return { positions: mesh.positions, triangles: faceTriangles(mesh) };
 }
 
 /** The sampled symmetric Hausdorff distance between `a` and `b`, with about `samples` points on each (b's index may be given, built once for several a). */
