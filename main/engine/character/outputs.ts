@@ -38,33 +38,28 @@ function humanHeight(model: CharacterModel): CharacterModel {
   };
 }
 
-export function characterGlb(json: Buffer, clips: string[]): Buffer {
+/** The stored character with its rig and the clips named (those whose names motion-words.ts does not read are left out). */
+function characterWithClips(json: Buffer, clips: string[]) {
   const model = parse(json);
   const rig = rigOf(model);
   if (!isRig(rig)) throw new Error(`the stored character ${model.source} ${rig.problem}`);
-  return buildCharacterGlb(
-    model,
-    rig,
-    clips.flatMap((name) => {
-      const spec = motionOfText(name);
-      return spec ? [{ name, spec }] : [];
-    }),
-  );
+  const motions = clips.flatMap((name) => {
+    const spec = motionOfText(name);
+    return spec ? [{ name, spec }] : [];
+  });
+  return { model, rig, motions };
+}
+
+/** The character as GLB with a clip per name (the library label or the prompt's text). */
+export function characterGlb(json: Buffer, clips: string[]): Buffer {
+  const { model, rig, motions } = characterWithClips(json, clips);
+  return buildCharacterGlb(model, rig, motions);
 }
 
 /** The character as FBX with a take per clip (named by the library label or the prompt's text), as the service delivers it. */
 export function characterFbx(json: Buffer, clips: string[]): Buffer {
-  const model = parse(json);
-  const rig = rigOf(model);
-  if (!isRig(rig)) throw new Error(`the stored character ${model.source} ${rig.problem}`);
-  return buildCharacterFbx(
-    model,
-    rig,
-    clips.flatMap((name) => {
-      const spec = motionOfText(name);
-      return spec ? [{ name, spec }] : [];
-    }),
-  );
+  const { model, rig, motions } = characterWithClips(json, clips);
+  return buildCharacterFbx(model, rig, motions);
 }
 
 export function characterUsdz(json: Buffer): Buffer {
