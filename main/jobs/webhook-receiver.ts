@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import type { Store } from '../store/database.ts';
 import { verifyWebhook } from '../formats/webhook-signature.ts';
-import { optionalTexts } from '../../shared/contract/index.ts';
+import { jsonOf, optionalTexts } from '../../shared/contract/index.ts';
 
 /** Older form `{type, payload}` (type an older-flow status) and `session_status_changed` (flat or under data/payload). */
 const sessionFields = z.looseObject(
@@ -26,13 +26,7 @@ export interface WebhookEvent {
 }
 
 export function parseWebhookBody(text: string): WebhookEvent | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const parsed = webhookPayload.safeParse(json);
+  const parsed = jsonOf(webhookPayload).safeParse(text);
   if (!parsed.success) return undefined;
   const p = parsed.data;
   const inner = p.payload ?? p.data ?? {};

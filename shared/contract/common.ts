@@ -101,6 +101,21 @@ export function optionalTexts<const N extends string>(...names: N[]): { [K in N]
   };
 }
 
+/** A text holding JSON that `schema` takes: the text is parsed first, and one that is not JSON fails as an issue. */
+export function jsonOf<T extends z.ZodType>(schema: T) {
+  return z
+    .string()
+    .transform((text, ctx): unknown => {
+      try {
+        return JSON.parse(text);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
+}
+
 /** The name of a model, e.g. "sculpt": any text but an empty one (the service names new models); `fallback` when absent. */
 export function modelName(fallback: string) {
   const text = rule(`must be a model name, e.g. "${fallback}"`);

@@ -1,7 +1,7 @@
 // The building blocks of the contract's schemas that several schemas share (shared/contract/common.ts).
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { describeIssues, modelName, optionalTexts } from '../../shared/contract/index.ts';
+import { describeIssues, jsonOf, modelName, optionalTexts } from '../../shared/contract/index.ts';
 import { asset, createImageToKitV3Request } from '../../shared/contract/v3.ts';
 
 describe('optionalTexts', () => {
@@ -39,5 +39,23 @@ describe('modelName', () => {
       input: { image: images[0], decomposition_model: '' },
     });
     expect(describeIssues(refused.error!)[0]).toMatchObject({ message: 'must be a model name, e.g. "pro"' });
+  });
+});
+
+describe('jsonOf', () => {
+  const manifest = jsonOf(z.object({ dependencies: z.record(z.string(), z.string()) }));
+
+  it('reads a text as JSON, then as the schema', () => {
+    expect(manifest.parse('{"dependencies": {"a": "1"}}')).toEqual({ dependencies: { a: '1' } });
+    const wrong = manifest.safeParse('{"dependencies": 3}');
+    expect(wrong.success).toBe(false);
+    expect(describeIssues(wrong.error!)[0]!.path).toBe('dependencies');
+  });
+
+  it('fails, without throwing, on a text that is not JSON', () => {
+    const broken = manifest.safeParse('{"dependencies": ');
+    expect(broken.success).toBe(false);
+    expect(describeIssues(broken.error!)[0]!.message).toBe('must be JSON');
+    expect(manifest.safeParse(42).success).toBe(false);
   });
 });
