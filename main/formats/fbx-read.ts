@@ -16,7 +16,7 @@ import { Logger } from '@babylonjs/core/Misc/logger.js';
 import { Scene } from '@babylonjs/core/scene.js';
 import '@babylonjs/loaders/FBX/index.js';
 
-import type { Quat, V3 } from './rig-math.ts';
+import { keyTimes, type Quat, sameHemisphere, type V3 } from './rig-math.ts';
 
 export type { Quat, V3 } from './rig-math.ts';
 
@@ -257,12 +257,9 @@ function sampleTakes(container: AssetContainer, order: Bone[]): SampledTake[] {
     }
     const fps = group.targetedAnimations[0]?.animation.framePerSecond || SAMPLE_FPS;
     const seconds = Math.max(0, (group.to - group.from) / fps);
-    const count = Math.min(MAX_KEYS, Math.max(2, Math.round(seconds * SAMPLE_FPS) + 1));
-    const times: number[] = [];
+    const times = keyTimes(seconds, SAMPLE_FPS, MAX_KEYS);
     const tracks = order.map((_, bone) => ({ bone, rotations: [] as number[], translations: [] as number[] }));
-    for (let k = 0; k < count; k++) {
-      const t = (k / (count - 1)) * seconds;
-      times.push(t);
+    for (const t of times) {
       const frame = group.from + t * fps;
       for (const { target, animation } of group.targetedAnimations) {
         const value = animation.evaluate(frame);
@@ -296,9 +293,7 @@ function sampleTakes(container: AssetContainer, order: Bone[]): SampledTake[] {
           p = own.p.subtract(pw.p).applyRotationQuaternion(inv);
         }
         const r = tracks[i]!.rotations;
-        const prev = r.length >= 4 ? r.slice(-4) : undefined;
-        const flip = prev && prev[0]! * q.x + prev[1]! * q.y + prev[2]! * q.z + prev[3]! * q.w < 0 ? -1 : 1;
-        r.push(q.x * flip, q.y * flip, q.z * flip, q.w * flip);
+        r.push(...sameHemisphere([q.x, q.y, q.z, q.w], r.length >= 4 ? r : undefined, r.length - 4));
         tracks[i]!.translations.push(p.x, p.y, p.z);
       }
     }
