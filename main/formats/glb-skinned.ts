@@ -4,7 +4,7 @@
 // (rest from the inverse bind matrices), and each animation's rotation and translation channels on the joints,
 // sampled at 30 keys a second. Undefined when the GLB has no skinned mesh.
 import { MathUtils, type mat4, NodeIO, type AnimationSampler, type Node } from '@gltf-transform/core';
-import type { Quat, SkinnedCharacter, SkinnedTake, V3 } from './fbx-skinned.ts';
+import type { Quat, SkinnedCharacter, Take, V3 } from './character.ts';
 import { invertRigid, keyTimes, normalizeQ, sameHemisphere } from './rig-math.ts';
 
 const SAMPLE_FPS = 30;
@@ -66,7 +66,7 @@ export async function readSkinnedGlb(bytes: Uint8Array, name: string): Promise<S
   }
 
   // ---- the clips ----
-  const takes: SkinnedTake[] = root.listAnimations().map((animation, a) => {
+  const takes: Take[] = root.listAnimations().map((animation, a) => {
     const channels = animation
       .listChannels()
       .filter((c) => c.getTargetNode() && index.has(c.getTargetNode()!) && c.getSampler()?.getInput());

@@ -1,6 +1,6 @@
 // The keys of one procedural clip on a character's own bones, at 24 frames a second over one loop: each
-// driven bone's rotation relative to its parent, and the pelvis's position in its parent. The GLB (glb.ts)
-// and the FBX (fbx.ts) of a character are keyed from these, so both play the same motion.
+// driven bone's rotation relative to its parent, and the pelvis's position in its parent. The GLB and the FBX
+// of a character (outputs.ts) are keyed from these, so both play the same motion.
 import { JOINT_NAMES, type JointName } from '../../../shared/contract/animation.ts';
 import type { MotionSpec } from '../motion-words.ts';
 import type { CharacterModel, Quat } from './model.ts';
