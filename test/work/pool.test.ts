@@ -1,5 +1,6 @@
 // The worker pool of main/work/ on its own, with a probe worker: tasks run on other threads, one at a time per
-// worker; a task's error, a cancel and a crash each end only that task; an idle worker is stopped when asked.
+// worker; a task's error and a crash each end only that task; an idle worker is stopped when asked. Cancelling
+// is tested through the engine's pool (test/engine/work-pool.test.ts), which is this pool with its tasks.
 import { threadId } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { PoolClosed, WorkerCrash, WorkerPool } from '../../main/work/pool.ts';
@@ -64,28 +65,6 @@ describe('the worker pool', () => {
       }
     },
   );
-
-  it('cancels: a queued task is dropped, a running one stops with its worker', async () => {
-    const p = pool();
-    try {
-      const gate = new Int32Array(new SharedArrayBuffer(4)); // never opened
-      const running = new AbortController();
-      const queued = new AbortController();
-      const first = p.run({ kind: 'gate', gate }, { signal: running.signal });
-      const second = p.run({ kind: 'thread' }, { signal: queued.signal });
-      await pollUntil(
-        async () => p.threadIds.length,
-        (n) => n === 1,
-      );
-      queued.abort(new Error('not wanted'));
-      await expect(second).rejects.toThrow('not wanted');
-      running.abort(new Error('cancelled'));
-      await expect(first).rejects.toThrow('cancelled');
-      expect(p.threadIds).toEqual([]);
-    } finally {
-      await p.close();
-    }
-  });
 
   it('stops a worker idle for idleMs; the next task starts another', async () => {
     const p = pool({ idleMs: 50 });
