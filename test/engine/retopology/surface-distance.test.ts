@@ -31,14 +31,16 @@ describe('surface distance', () => {
       [1.4, 0.3, -0.2],
       [0.5, 1.1, 0.6],
     ];
-    const index = new SurfaceIndex({ positions: Float32Array.from(corners.flat()), triangles: Uint32Array.of(0, 1, 2) });
+    const index = new SurfaceIndex({
+      positions: Float32Array.from(corners.flat()),
+      triangles: Uint32Array.of(0, 1, 2),
+    });
     const [a, b, c] = corners as [number[], number[], number[]];
     const at = (u: number, v: number) => a.map((x, k) => x + u * (b[k]! - x) + v * (c[k]! - x));
     // The triangle sampled finely (barycentric grid): the nearest sample is within a hair of the true distance.
     const samples: number[][] = [];
     const n = 300;
-    for (let i = 0; i <= n; i++)
-      for (let j = 0; i + j <= n; j++) samples.push(at(i / n, j / n));
+    for (let i = 0; i <= n; i++) for (let j = 0; i + j <= n; j++) samples.push(at(i / n, j / n));
     const f32 = (v: number[]) => v.map((x) => Math.fround(x));
     let seed = 7;
     const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
