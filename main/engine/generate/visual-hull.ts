@@ -14,6 +14,7 @@ import type { Vec3 } from '../outputs/mesh.ts';
 import { encodePng } from '../../formats/png.ts';
 import { type MeshMaterial, type PolygonMesh, triangulate, weldedNormals } from '../outputs/polygon-mesh.ts';
 import { MIN_FACES, placeModel } from './mesh-options.ts';
+import { modelCache } from './model-cache.ts';
 import { downscale, sampleRgba } from './raster.ts';
 import type { Texture } from './rasterize.ts';
 import { segmentSubject, type Segmentation } from './segment.ts';
@@ -54,18 +55,11 @@ const MIN_ROWS = 8;
 /** Most voxels along any side (wide or deep subjects get fewer rows), so a grid stays within a few million voxels. */
 const MAX_SIDE = 192;
 const TEXTURE_SIDE = 512;
-const CACHE_SIZE = 4;
-const cache = new Map<string, HullModel>();
+const models = modelCache<MultiviewMesh, HullModel>();
 
 /** The model of `spec` from the two pictures' bytes (decoded here; throws ImageDecodeError when they are not images). */
 export function hullModel(spec: MultiviewMesh, front: Uint8Array, side: Uint8Array): HullModel {
-  const key = JSON.stringify(spec);
-  const known = cache.get(key);
-  if (known !== undefined) return known;
-  const model = buildHullModel(multiviewMeshSchema.parse(spec), decodeImage(front), decodeImage(side));
-  cache.set(key, model);
-  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  return model;
+  return models(spec, () => buildHullModel(multiviewMeshSchema.parse(spec), decodeImage(front), decodeImage(side)));
 }
 
 interface View {

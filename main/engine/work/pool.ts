@@ -6,12 +6,13 @@
 // - Size: `defaultPoolSize()` workers, started when first needed; 0 runs every task on the calling thread (the
 //   engine's behaviour before the pool, kept for the bench's baseline).
 // - Tasks of the same model (`affinity`) go to the worker that made it last, which keeps the model in memory
-//   (generate/picture-model.ts caches the last few): a session's GLB, OBJ, textures, FBX and USDZ are made from
+//   (generate/model-cache.ts keeps the last few): a session's GLB, OBJ, textures, FBX and USDZ are made from
 //   one model once, not once per worker.
 // - Cancelling, crashes and closing as main/work/pool.ts says: a crash fails its one task with a WorkerCrash
 //   ("the engine's worker ran out of memory …"), close() fails the rest with PoolClosed.
 import { availableParallelism } from 'node:os';
 import { WorkerPool } from '../../work/pool.ts';
+import { MODELS_KEPT } from '../generate/model-cache.ts';
 import type { ResultOf, Task } from './tasks.ts';
 
 export { PoolClosed, WorkerCrash } from '../../work/pool.ts';
@@ -32,9 +33,6 @@ export function defaultPoolSize(cores = availableParallelism()): number {
   return Math.max(1, Math.min(4, cores - 1));
 }
 
-/** How many models a worker keeps in memory (generate/picture-model.ts, visual-hull.ts: CACHE_SIZE). */
-const REMEMBERED = 4;
-
 /** The worker's script: the TypeScript source, or in the Electron bundle (scripts/build.ts) the bundled one beside main.cjs. */
 const WORKER_URL = import.meta.url.endsWith('.ts')
   ? new URL('./worker.ts', import.meta.url)
@@ -47,7 +45,7 @@ export class WorkPool extends WorkerPool<Task, ResultOf> {
       name: "the engine's worker",
       size: options.size ?? defaultPoolSize(),
       maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 2048,
-      remembered: REMEMBERED,
+      remembered: MODELS_KEPT, // as many as a worker keeps in memory (generate/model-cache.ts)
       runInline: async (task) => (await import('./tasks.ts')).runTask(task),
     });
   }
