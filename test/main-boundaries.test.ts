@@ -15,7 +15,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   images: [],
   formats: [],
   files: [],
-  mesh: ['formats', 'images'],
+  work: [],
+  mesh: ['formats', 'images', 'work'],
   store: ['durable'],
   api: [],
   config: ['store', 'durable'],
@@ -23,7 +24,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   cache: ['api', 'jobs', 'store', 'serve', 'durable'],
   export: ['cache', 'store', 'durable', 'formats'],
   // The embedded engine is a package of its own: it imports only the layer below both it and the app.
-  engine: ['files', 'serve', 'durable', 'images', 'formats', 'mesh'],
+  engine: ['files', 'serve', 'durable', 'images', 'formats', 'mesh', 'work'],
   app: ['api', 'store', 'config', 'jobs', 'files', 'cache', 'export', 'engine', 'durable', 'images', 'mesh'],
   // host/ and cli/ reach the tracker and the journal (cli/ the cache too) only through the use cases of app/.
   host: ['app', 'api', 'store', 'config', 'files', 'cache', 'export', 'serve', 'durable'],

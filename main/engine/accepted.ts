@@ -8,6 +8,7 @@ import {
   createImageTo3dRequest,
   createV3SessionRequest,
   type EndpointId,
+  generationModel,
   generationSettings,
   imageReference,
   oneOf,
@@ -131,11 +132,7 @@ export const createMultiviewV3Request = z.object({
         )
         .min(2, rule('must hold at least 2 images: the front view first, then the side view'))
         .max(8, rule('must hold at most 8 images')),
-      model: z
-        .string(rule('must be a model name, e.g. "sculpt"'))
-        .trim()
-        .min(1, rule('must be a model name, e.g. "sculpt"'))
-        .default('sculpt'),
+      model: generationModel,
       settings: generationSettings,
     },
     rule('must be an object with images, model and settings'),

@@ -50,6 +50,16 @@ export function parseFileUrl(url: URL): FileUrl | undefined {
 
 const validKey = (key: string) => key.split('/').every((s) => SEGMENT.test(s));
 
+/**
+ * What a URL names when it is one of this engine's file URLs with a valid signature (whatever its host or port,
+ * expired or not: the caller decides what an expired one means); undefined for any other URL.
+ */
+export function signedFileUrl(url: URL, files: FileStore): FileUrl | undefined {
+  const named = parseFileUrl(url);
+  if (named === undefined || !Number.isInteger(named.expires)) return undefined;
+  return files.verify(named.signed, named.expires, named.sig) ? named : undefined;
+}
+
 export async function serveFile(
   req: IncomingMessage,
   url: URL,

@@ -17,7 +17,7 @@ import { pipeline } from 'node:stream/promises';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Output } from './artifacts.ts';
 import type { FileStore } from './file-store.ts';
-import { parseFileUrl } from './files.ts';
+import { signedFileUrl } from './files.ts';
 import { formatBytes } from '../../shared/format-bytes.ts';
 import { checkInput, INPUT_WHAT, InputProblem, MAX_IMAGE_INPUT_BYTES, type InputKind } from './input-check.ts';
 
@@ -159,13 +159,8 @@ export class InputReader {
   private ownFile(url: URL): string | undefined {
     if (!isLoopback(url.hostname) && url.hostname !== new URL(this.files.baseUrl || 'http://127.0.0.1').hostname)
       return undefined;
-    const named = parseFileUrl(url);
-    if (
-      named === undefined ||
-      !Number.isInteger(named.expires) ||
-      !this.files.verify(named.signed, named.expires, named.sig)
-    )
-      return undefined;
+    const named = signedFileUrl(url, this.files);
+    if (named === undefined) return undefined;
     if (named.expires * 1000 <= Date.now())
       throw new InputProblem(
         "is one of this engine's file URLs, but it has expired: read its session again for a fresh URL",

@@ -4,6 +4,7 @@
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import * as z from 'zod';
+import { jsonOf } from '../../shared/contract/index.ts';
 import { UNITY_GLTF_PACKAGES } from '../../shared/export-options.ts';
 import { ExportError, ioError } from './errors.ts';
 import { PRESETS, type ExportTarget, type GameEngine } from './presets.ts';
@@ -88,13 +89,7 @@ const unityManifest = z.object({ dependencies: z.record(z.string(), z.unknown())
 export async function unityGltfPackage(root: string): Promise<string | null> {
   const text = await readFile(join(root, 'Packages', 'manifest.json'), 'utf8').catch(() => undefined);
   if (text === undefined) return null;
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  const parsed = unityManifest.safeParse(json);
+  const parsed = jsonOf(unityManifest).safeParse(text);
   const ids = parsed.success ? Object.keys(parsed.data.dependencies ?? {}) : [];
   const id = Object.keys(UNITY_GLTF_PACKAGES).find((p) => ids.includes(p));
   return id === undefined ? null : UNITY_GLTF_PACKAGES[id]!;

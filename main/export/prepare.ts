@@ -7,7 +7,8 @@ import type { ExportFormat } from '../../shared/export-options.ts';
 import type { Bounds } from './bounds.ts';
 import { chooseClips, mergeClips, type ClipSource } from './clips.ts';
 import { convertGlb } from './convert.ts';
-import { readFbxAnimated, type SampledTake } from '../formats/fbx-read.ts';
+import type { Take } from '../formats/character.ts';
+import { readFbxAnimated } from '../formats/fbx-read.ts';
 import { writeSkinnedFbx } from '../formats/fbx-skinned.ts';
 import { readSkinnedGlb } from '../formats/glb-skinned.ts';
 import { writeSkinnedGlb } from '../formats/skinned-glb.ts';
@@ -46,8 +47,8 @@ export interface Prepared<F extends PreparedFile> {
   note?: string;
 }
 
-/** The program an FBX made by the export names in its header. */
-const FBX_CREATOR = 'Asset Studio export';
+/** The program an FBX or GLB made by the export names as its writer. */
+const CREATOR = 'Asset Studio export';
 
 const MESH_OR_COMPANION: ReadonlySet<FileKind> = new Set(['fbx', 'obj', 'mtl', 'usdz', 'zip']);
 
@@ -82,7 +83,7 @@ export async function prepareFiles<F extends PreparedFile>(
     // An engine that imports FBX only (Unity without a glTF package): the clips as takes of one FBX.
     const character = await readSkinnedGlb(bytes, glb.name ?? glb.path);
     if (character !== undefined && character.takes.length > 0) {
-      const fbx = { ...glb, kind: 'fbx', name: 'model.fbx', data: writeSkinnedFbx(character, FBX_CREATOR) } as F;
+      const fbx = { ...glb, kind: 'fbx', name: 'model.fbx', data: writeSkinnedFbx(character, CREATOR) } as F;
       out.files = [...files.filter((f) => f.kind !== 'glb' && f.kind !== 'fbx'), fbx];
       out.note = `One FBX with every clip (${character.takes.length}) as a take, made from the GLB clips`;
       return out;
@@ -215,7 +216,7 @@ async function glbOfFbxClips<F extends PreparedFile>(
     });
   const base = (await load(first.path)).model;
   const boneIndex = new Map(base.bones.map((b, i) => [b.name, i]));
-  const takes: SampledTake[] = [];
+  const takes: Take[] = [];
   const written: string[] = [];
   for (const clip of clips) {
     const { model, takes: found } = await load(clip.path);
@@ -241,7 +242,7 @@ async function glbOfFbxClips<F extends PreparedFile>(
       tracks: take.tracks.map((t) => ({ ...t, bone: boneIndex.get(model.bones[t.bone]!.name)! })),
     });
   }
-  let bytes: Uint8Array = await writeSkinnedGlb(base, takes, first.name || 'character');
+  let bytes: Uint8Array = writeSkinnedGlb({ ...base, name: first.name || 'character', takes }, CREATOR);
   let bbox: Bounds | undefined;
   if (transforms !== undefined) {
     const t = await transformGlb(bytes, transforms, first.path);

@@ -2,8 +2,8 @@
 // like FBX and glTF, in metres), then the mesh in its bind pose (the pose the skin was bound in, e.g. a
 // T-pose, whatever pose the file's nodes are left in), its skin (four bones per vertex) and every bone of
 // its skeleton with its rest position and rotation in that pose; with `takes`, each of its animations (an
-// AnimationStack) sampled on those bones. The result is plain data: the engine reads uploads with it
-// (main/engine/character/model.ts has its shape), the export makes a GLB of FBX clips from it.
+// AnimationStack) sampled on those bones. The result is plain data (character.ts): the engine reads uploads
+// with it, the export makes a GLB of FBX clips from it.
 import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh.js';
 import type { Bone } from '@babylonjs/core/Bones/bone.js';
 import type { Skeleton } from '@babylonjs/core/Bones/skeleton.js';
@@ -16,49 +16,8 @@ import { Logger } from '@babylonjs/core/Misc/logger.js';
 import { Scene } from '@babylonjs/core/scene.js';
 import '@babylonjs/loaders/FBX/index.js';
 
-import type { Quat, V3 } from './rig-math.ts';
-
-export type { Quat, V3 } from './rig-math.ts';
-
-export interface CharacterBone {
-  name: string;
-  /** Index of the parent bone, -1 for a root. */
-  parent: number;
-  /** Rest position and rotation in world space (no scale). */
-  t: V3;
-  r: Quat;
-}
-
-/** Triangles of one material. */
-export interface CharacterPart {
-  name: string;
-  /** Linear RGB base colour. */
-  color: V3;
-  indices: number[];
-}
-
-export interface CharacterModel {
-  /** The FBX it was read from. */
-  source: string;
-  bones: CharacterBone[];
-  /** xyz per vertex. */
-  positions: number[];
-  normals: number[];
-  /** Four bone indices and four weights (summing to 1) per vertex. */
-  joints: number[];
-  weights: number[];
-  /** Linear RGB per vertex, when the file paints its mesh with vertex colours (multiplies the parts' colours). */
-  colors?: number[];
-  parts: CharacterPart[];
-}
-
-/** One animation of the file sampled on the character's bones: each bone's rotation and position in its parent bone. */
-export interface SampledTake {
-  name: string;
-  /** Seconds, from 0. */
-  times: number[];
-  tracks: { bone: number; rotations: number[]; translations: number[] }[];
-}
+import type { CharacterBone, CharacterModel, CharacterPart, Take } from './character.ts';
+import { keyTimes, sameHemisphere } from './rig-math.ts';
 
 /** Why an FBX cannot be read at all (the loader's own words). */
 export class FbxUnreadable extends Error {}
@@ -72,7 +31,7 @@ export async function readFbxCharacter(bytes: Uint8Array, source: string): Promi
 export async function readFbxAnimated(
   bytes: Uint8Array,
   source: string,
-): Promise<{ model: CharacterModel; takes: SampledTake[] }> {
+): Promise<{ model: CharacterModel; takes: Take[] }> {
   return readFbx(bytes, source, true);
 }
 
@@ -80,7 +39,7 @@ async function readFbx(
   bytes: Uint8Array,
   source: string,
   withTakes: boolean,
-): Promise<{ model: CharacterModel; takes: SampledTake[] }> {
+): Promise<{ model: CharacterModel; takes: Take[] }> {
   Logger.LogLevels = Logger.ErrorLogLevel;
   const engine = new NullEngine();
   try {
@@ -238,7 +197,7 @@ const SAMPLE_FPS = 30;
  * others at rest), then each bone's world rotation and position (scale dropped, as for the rest pose) taken
  * relative to its parent bone's. So whatever nodes stand between bones in the file, the keys fit the bones read.
  */
-function sampleTakes(container: AssetContainer, order: Bone[]): SampledTake[] {
+function sampleTakes(container: AssetContainer, order: Bone[]): Take[] {
   const nodes = [...container.transformNodes, ...container.meshes];
   const rest = new Map(
     nodes.map((n) => [
@@ -247,7 +206,7 @@ function sampleTakes(container: AssetContainer, order: Bone[]): SampledTake[] {
     ]),
   );
   const index = new Map(order.map((b, i) => [b, i]));
-  const takes: SampledTake[] = [];
+  const takes: Take[] = [];
   for (const group of container.animationGroups) {
     for (const [n, v] of rest) {
       n.position.copyFrom(v.p);
@@ -257,12 +216,9 @@ function sampleTakes(container: AssetContainer, order: Bone[]): SampledTake[] {
     }
     const fps = group.targetedAnimations[0]?.animation.framePerSecond || SAMPLE_FPS;
     const seconds = Math.max(0, (group.to - group.from) / fps);
-    const count = Math.min(MAX_KEYS, Math.max(2, Math.round(seconds * SAMPLE_FPS) + 1));
-    const times: number[] = [];
+    const times = keyTimes(seconds, SAMPLE_FPS, MAX_KEYS);
     const tracks = order.map((_, bone) => ({ bone, rotations: [] as number[], translations: [] as number[] }));
-    for (let k = 0; k < count; k++) {
-      const t = (k / (count - 1)) * seconds;
-      times.push(t);
+    for (const t of times) {
       const frame = group.from + t * fps;
       for (const { target, animation } of group.targetedAnimations) {
         const value = animation.evaluate(frame);
@@ -296,9 +252,7 @@ function sampleTakes(container: AssetContainer, order: Bone[]): SampledTake[] {
           p = own.p.subtract(pw.p).applyRotationQuaternion(inv);
         }
         const r = tracks[i]!.rotations;
-        const prev = r.length >= 4 ? r.slice(-4) : undefined;
-        const flip = prev && prev[0]! * q.x + prev[1]! * q.y + prev[2]! * q.z + prev[3]! * q.w < 0 ? -1 : 1;
-        r.push(q.x * flip, q.y * flip, q.z * flip, q.w * flip);
+        r.push(...sameHemisphere([q.x, q.y, q.z, q.w], r.length >= 4 ? r : undefined, r.length - 4));
         tracks[i]!.translations.push(p.x, p.y, p.z);
       }
     }

@@ -24,54 +24,8 @@ import {
   type FbxNode,
 } from './fbx-binary.ts';
 import { documentHead, FBX_VERSION, lambertMaterial, layer, oo, op } from './fbx-document.ts';
+import type { SkinnedCharacter } from './character.ts';
 import { compose, invertRigid, localRest, normalizeQ, type Quat, rotationMatrix, type V3 } from './rig-math.ts';
-
-export type { Quat, V3 } from './rig-math.ts';
-
-export interface SkinnedBone {
-  name: string;
-  /** Index of the parent bone, -1 for a root. */
-  parent: number;
-  /** Rest (bind) position and rotation in world space. */
-  t: V3;
-  r: Quat;
-}
-
-/** Triangles of one material. */
-export interface SkinnedPart {
-  name: string;
-  /** Linear RGB base colour. */
-  color: V3;
-  indices: ArrayLike<number>;
-}
-
-/** A bone's keys in a take: its rotation relative to its parent (xyzw per key) and/or its position in its parent. */
-export interface SkinnedTrack {
-  bone: number;
-  rotations?: ArrayLike<number>;
-  translations?: ArrayLike<number>;
-}
-
-export interface SkinnedTake {
-  name: string;
-  /** Key times in seconds, from 0. */
-  times: ArrayLike<number>;
-  tracks: SkinnedTrack[];
-}
-
-export interface SkinnedCharacter {
-  /** The mesh's name. */
-  name: string;
-  /** xyz per vertex, in the bind pose, metres, +Y up. */
-  positions: ArrayLike<number>;
-  normals: ArrayLike<number>;
-  /** Four bone indices and four weights per vertex. */
-  joints: ArrayLike<number>;
-  weights: ArrayLike<number>;
-  parts: SkinnedPart[];
-  bones: SkinnedBone[];
-  takes: SkinnedTake[];
-}
 
 /** FBX time units in a second. */
 export const FBX_KTIME = 46_186_158_000n;

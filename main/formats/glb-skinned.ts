@@ -3,9 +3,9 @@
 // one FBX: the mesh of the skinned node (its primitives merged, a part per primitive), every joint of its skin
 // (rest from the inverse bind matrices), and each animation's rotation and translation channels on the joints,
 // sampled at 30 keys a second. Undefined when the GLB has no skinned mesh.
-import { NodeIO, type AnimationSampler, type Node } from '@gltf-transform/core';
-import type { Quat, SkinnedCharacter, SkinnedTake, V3 } from './fbx-skinned.ts';
-import { invertRigid } from './rig-math.ts';
+import { MathUtils, type mat4, NodeIO, type AnimationSampler, type Node } from '@gltf-transform/core';
+import type { Quat, SkinnedCharacter, Take, V3 } from './character.ts';
+import { invertRigid, keyTimes, normalizeQ, sameHemisphere } from './rig-math.ts';
 
 const SAMPLE_FPS = 30;
 const MAX_KEYS = 2000;
@@ -66,7 +66,7 @@ export async function readSkinnedGlb(bytes: Uint8Array, name: string): Promise<S
   }
 
   // ---- the clips ----
-  const takes: SkinnedTake[] = root.listAnimations().map((animation, a) => {
+  const takes: Take[] = root.listAnimations().map((animation, a) => {
     const channels = animation
       .listChannels()
       .filter((c) => c.getTargetNode() && index.has(c.getTargetNode()!) && c.getSampler()?.getInput());
@@ -75,8 +75,7 @@ export async function readSkinnedGlb(bytes: Uint8Array, name: string): Promise<S
       const input = c.getSampler()!.getInput()!.getArray()!;
       end = Math.max(end, input[input.length - 1] ?? 0);
     }
-    const count = Math.min(MAX_KEYS, Math.max(2, Math.round(end * SAMPLE_FPS) + 1));
-    const times = Array.from({ length: count }, (_, k) => (k / (count - 1)) * end);
+    const times = keyTimes(end, SAMPLE_FPS, MAX_KEYS);
     const tracks = new Map<number, { bone: number; rotations?: number[]; translations?: number[] }>();
     for (const c of channels) {
       const path = c.getTargetPath();
@@ -119,10 +118,8 @@ function sample(sampler: AnimationSampler, t: number, size: number): number[] {
   while (k + 1 < n && input[k + 1]! < t) k++;
   const a = at(k);
   if (sampler.getInterpolation() === 'STEP') return a;
-  const b = at(k + 1);
+  const b = size === 4 ? sameHemisphere(at(k + 1), a) : at(k + 1);
   const f = (t - input[k]!) / (input[k + 1]! - input[k]! || 1);
-  if (size === 4 && a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]! + a[3]! * b[3]! < 0)
-    for (let i = 0; i < 4; i++) b[i] = -b[i]!;
   const v = a.map((x, i) => x + (b[i]! - x) * f);
   if (size === 4) {
     const len = Math.hypot(...v) || 1;
@@ -133,31 +130,8 @@ function sample(sampler: AnimationSampler, t: number, size: number): number[] {
 
 /** The translation and rotation of a column-major rigid (or uniformly scaled) matrix. */
 function decompose(m: number[]): { t: V3; r: Quat } {
-  const col = (c: number): V3 => [m[c * 4]!, m[c * 4 + 1]!, m[c * 4 + 2]!];
-  const [x, y, z] = [0, 1, 2].map((c) => {
-    const v = col(c);
-    const len = Math.hypot(...v) || 1;
-    return v.map((e) => e / len) as V3;
-  }) as [V3, V3, V3];
-  // Rotation matrix R with columns x, y, z; R[row][col].
-  const r00 = x[0];
-  const r11 = y[1];
-  const r22 = z[2];
-  const trace = r00 + r11 + r22;
-  let q: Quat;
-  if (trace > 0) {
-    const s = Math.sqrt(trace + 1) * 2;
-    q = [(y[2] - z[1]) / s, (z[0] - x[2]) / s, (x[1] - y[0]) / s, s / 4];
-  } else if (r00 > r11 && r00 > r22) {
-    const s = Math.sqrt(1 + r00 - r11 - r22) * 2;
-    q = [s / 4, (y[0] + x[1]) / s, (z[0] + x[2]) / s, (y[2] - z[1]) / s];
-  } else if (r11 > r22) {
-    const s = Math.sqrt(1 + r11 - r00 - r22) * 2;
-    q = [(y[0] + x[1]) / s, s / 4, (z[1] + y[2]) / s, (z[0] - x[2]) / s];
-  } else {
-    const s = Math.sqrt(1 + r22 - r00 - r11) * 2;
-    q = [(z[0] + x[2]) / s, (z[1] + y[2]) / s, s / 4, (x[1] - y[0]) / s];
-  }
-  const len = Math.hypot(...q) || 1;
-  return { t: [m[12]!, m[13]!, m[14]!], r: q.map((e) => e / len) as Quat };
+  const t: V3 = [0, 0, 0];
+  const r: Quat = [0, 0, 0, 1];
+  MathUtils.decompose(m as unknown as mat4, t, r, [1, 1, 1]);
+  return { t, r: normalizeQ(r) };
 }

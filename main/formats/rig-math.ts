@@ -44,6 +44,26 @@ export function between(from: V3, to: V3): Quat {
   return normalizeQ([c[0], c[1], c[2], 1 + d]);
 }
 
+/**
+ * `q` or its negation (the same rotation), whichever lies in the hemisphere of the quaternion at `at` in `near`
+ * (xyzw): between neighbouring keys chosen so, linear interpolation takes the short way. `q` when there is no `near`.
+ */
+export function sameHemisphere(q: ArrayLike<number>, near: ArrayLike<number> | undefined, at = 0): Quat {
+  const [x, y, z, w] = [q[0]!, q[1]!, q[2]!, q[3]!];
+  if (near !== undefined && x * near[at]! + y * near[at + 1]! + z * near[at + 2]! + w * near[at + 3]! < 0)
+    return [-x, -y, -z, -w];
+  return [x, y, z, w];
+}
+
+/**
+ * The key times of a clip `seconds` long sampled `fps` times a second: its two ends at least (at most `maxKeys`
+ * keys), evenly spaced from 0 to `seconds`.
+ */
+export function keyTimes(seconds: number, fps: number, maxKeys = Infinity): number[] {
+  const count = Math.min(maxKeys, Math.max(2, Math.round(seconds * fps) + 1));
+  return Array.from({ length: count }, (_, k) => (k / (count - 1)) * seconds);
+}
+
 export function normalizeQ(q: Quat): Quat {
   const n = Math.hypot(...q) || 1;
   return [q[0] / n, q[1] / n, q[2] / n, q[3] / n];

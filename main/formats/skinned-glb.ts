@@ -1,99 +1,104 @@
-// A skinned character with its clips as glTF 2.0 binary (GLB), from plain data: the mesh (a primitive per part)
-// skinned to every bone (rest in the bind pose), and each clip an animation of the bones' rotations and
-// positions. The export makes Godot's and a plain folder's GLB of the service's FBX clips with it
-// (fbx-read.ts reads them).
-import { Document, NodeIO, type Node } from '@gltf-transform/core';
-import type { CharacterModel, SampledTake } from './fbx-read.ts';
+// A skinned character with its takes as glTF 2.0 binary (GLB), from plain data (character.ts): the mesh (one
+// primitive per part, vertex colours when it has them) skinned to every bone at rest in its bind pose, and each
+// take a looping animation of its tracks' rotations and positions. The engine's animated character GLB and the
+// export's GLB of FBX clips (Godot, a plain folder) are both written here; the FBX of the same data is
+// fbx-skinned.ts's.
+import { BinaryBody, bounds, dataAccessor, GL, linearChannels, writeGlb } from './glb.ts';
+import type { SkinnedCharacter } from './character.ts';
 import { inverseRigid, localRest } from './rig-math.ts';
 
-export async function writeSkinnedGlb(
-  model: CharacterModel,
-  takes: readonly SampledTake[],
-  name: string,
-): Promise<Uint8Array> {
-  const doc = new Document();
-  const buffer = doc.createBuffer();
-  const scene = doc.createScene(name);
-  doc.getRoot().setDefaultScene(scene);
-  const { bones } = model;
-  const vertexCount = model.positions.length / 3;
-
-  // ---- bones: local rest transforms from the world ones ----
-  const nodes: Node[] = bones.map((b) => doc.createNode(b.name));
-  const local = localRest(bones);
-  for (const [i, b] of bones.entries()) {
-    nodes[i]!.setTranslation(local[i]!.t).setRotation(local[i]!.r);
-    if (b.parent >= 0) nodes[b.parent]!.addChild(nodes[i]!);
-    else scene.addChild(nodes[i]!);
-  }
-  const ibm = new Float32Array(bones.length * 16);
-  for (const [i, b] of bones.entries()) ibm.set(inverseRigid(b.r, b.t), i * 16);
-  const skin = doc
-    .createSkin('skeleton')
-    .setInverseBindMatrices(doc.createAccessor().setType('MAT4').setArray(ibm).setBuffer(buffer));
-  for (const node of nodes) skin.addJoint(node);
+/** The GLB of `character`, its asset naming `generator` as the program that wrote it. */
+export function writeSkinnedGlb(character: SkinnedCharacter, generator: string): Buffer {
+  const { bones } = character;
+  const n = bones.length;
+  const bin = new BinaryBody();
+  const accessors: object[] = [];
+  const accessor = (a: object) => accessors.push(a) - 1;
+  const vertexCount = character.positions.length / 3;
 
   // ---- the mesh ----
-  const attribute = (type: 'VEC3' | 'VEC4', array: Float32Array<ArrayBuffer> | Uint16Array<ArrayBuffer>) =>
-    doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
-  const position = attribute('VEC3', Float32Array.from(model.positions));
-  const normal = attribute('VEC3', Float32Array.from(model.normals));
-  const joints = attribute('VEC4', Uint16Array.from(model.joints));
-  const weights = attribute('VEC4', Float32Array.from(model.weights));
-  const mesh = doc.createMesh(name);
-  for (const part of model.parts) {
-    const wide = vertexCount > 65535;
-    const indices = doc
-      .createAccessor()
-      .setType('SCALAR')
-      .setArray(wide ? Uint32Array.from(part.indices) : Uint16Array.from(part.indices))
-      .setBuffer(buffer);
-    const material = doc
-      .createMaterial(part.name)
-      .setBaseColorFactor([...part.color.map((c) => Math.min(1, Math.max(0, c))), 1] as [
-        number,
-        number,
-        number,
-        number,
-      ])
-      .setMetallicFactor(0)
-      .setRoughnessFactor(0.8);
-    mesh.addPrimitive(
-      doc
-        .createPrimitive()
-        .setAttribute('POSITION', position)
-        .setAttribute('NORMAL', normal)
-        .setAttribute('JOINTS_0', joints)
-        .setAttribute('WEIGHTS_0', weights)
-        .setIndices(indices)
-        .setMaterial(material),
-    );
-  }
-  scene.addChild(doc.createNode(name).setMesh(mesh).setSkin(skin));
+  const vertex = (data: Float32Array | Uint16Array | Uint8Array, type: 'VEC3' | 'VEC4') =>
+    accessor(dataAccessor(bin, data, type, GL.ARRAY_BUFFER));
+  const positions = Float32Array.from(character.positions);
+  const POSITION = accessor(dataAccessor(bin, positions, 'VEC3', GL.ARRAY_BUFFER, bounds(positions)));
+  const NORMAL = vertex(Float32Array.from(character.normals), 'VEC3');
+  const JOINTS_0 = vertex(n <= 256 ? Uint8Array.from(character.joints) : Uint16Array.from(character.joints), 'VEC4');
+  const WEIGHTS_0 = vertex(Float32Array.from(character.weights), 'VEC4');
+  const COLOR_0 = character.colors ? vertex(Float32Array.from(character.colors, clamp01), 'VEC3') : undefined;
+  const wide = vertexCount > 65535;
+  const primitives = character.parts.map((part, i) => ({
+    attributes: { POSITION, NORMAL, JOINTS_0, WEIGHTS_0, ...(COLOR_0 === undefined ? {} : { COLOR_0 }) },
+    indices: accessor({
+      bufferView: bin.add(
+        wide ? Uint32Array.from(part.indices) : Uint16Array.from(part.indices),
+        GL.ELEMENT_ARRAY_BUFFER,
+      ),
+      componentType: wide ? GL.UNSIGNED_INT : GL.UNSIGNED_SHORT,
+      count: part.indices.length,
+      type: 'SCALAR',
+    }),
+    material: i,
+  }));
+  const materials = character.parts.map((part) => ({
+    name: part.name,
+    pbrMetallicRoughness: { baseColorFactor: [...part.color.map(clamp01), 1], metallicFactor: 0, roughnessFactor: 0.8 },
+  }));
 
-  // ---- the clips ----
-  for (const take of takes) {
-    const animation = doc.createAnimation(take.name);
-    const input = doc.createAccessor().setType('SCALAR').setArray(Float32Array.from(take.times)).setBuffer(buffer);
-    for (const track of take.tracks) {
-      const target = nodes[track.bone];
-      if (!target) continue;
-      for (const [path, type, values] of [
-        ['rotation', 'VEC4', track.rotations],
-        ['translation', 'VEC3', track.translations],
-      ] as const) {
-        if (values.length === 0) continue;
-        const sampler = doc
-          .createAnimationSampler()
-          .setInput(input)
-          .setOutput(doc.createAccessor().setType(type).setArray(Float32Array.from(values)).setBuffer(buffer))
-          .setInterpolation('LINEAR');
-        animation.addSampler(sampler);
-        animation.addChannel(
-          doc.createAnimationChannel().setTargetNode(target).setTargetPath(path).setSampler(sampler),
-        );
+  // ---- the bones: node 0 holds the mesh, node i + 1 is bone i; local rest transforms; inverse bind matrices ----
+  const boneNode = (i: number) => i + 1;
+  const nodes: object[] = [{ name: character.name, mesh: 0, skin: 0 }];
+  const local = localRest(bones);
+  bones.forEach((b, i) => {
+    const children = bones.flatMap((c, k) => (c.parent === i ? [boneNode(k)] : []));
+    nodes.push({
+      name: b.name,
+      translation: local[i]!.t,
+      rotation: local[i]!.r,
+      ...(children.length ? { children } : {}),
+    });
+  });
+  const ibm = new Float32Array(n * 16);
+  for (const [i, b] of bones.entries()) ibm.set(inverseRigid(b.r, b.t), i * 16);
+  const IBM = accessor(dataAccessor(bin, ibm, 'MAT4'));
+  const roots = bones.flatMap((b, i) => (b.parent < 0 ? [boneNode(i)] : []));
+
+  // ---- the takes: every track's rotations, then every track's positions ----
+  const animations = character.takes.map((take) => {
+    const times = Float32Array.from(take.times);
+    const input = accessor(
+      dataAccessor(bin, times, 'SCALAR', undefined, { min: [times[0] ?? 0], max: [times[times.length - 1] ?? 0] }),
+    );
+    const { samplers, channels, key } = linearChannels();
+    const tracks = take.tracks.filter((t) => t.bone >= 0 && t.bone < n);
+    for (const [path, type, values] of [
+      ['rotation', 'VEC4', (t: (typeof tracks)[number]) => t.rotations],
+      ['translation', 'VEC3', (t: (typeof tracks)[number]) => t.translations],
+    ] as const)
+      for (const track of tracks) {
+        const keys = values(track);
+        if (keys === undefined || keys.length === 0) continue;
+        key(input, accessor(dataAccessor(bin, Float32Array.from(keys), type)), boneNode(track.bone), path);
       }
-    }
-  }
-  return new NodeIO().writeBinary(doc);
+    return { name: take.name, samplers, channels };
+  });
+
+  const gltf = {
+    scene: 0,
+    scenes: [{ nodes: [0, ...roots] }],
+    nodes,
+    meshes: [{ name: character.name, primitives }],
+    materials,
+    skins: [
+      {
+        name: 'skeleton',
+        inverseBindMatrices: IBM,
+        joints: bones.map((_, i) => boneNode(i)),
+        ...(roots.length === 1 ? { skeleton: roots[0] } : {}),
+      },
+    ],
+    ...(animations.length ? { animations } : {}),
+  };
+  return writeGlb(gltf, accessors, bin, generator);
 }
+
+const clamp01 = (x: number) => Math.min(1, Math.max(0, x));

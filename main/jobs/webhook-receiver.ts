@@ -7,19 +7,14 @@ import type { AddressInfo } from 'node:net';
 import * as z from 'zod';
 import type { Store } from '../store/database.ts';
 import { verifyWebhook } from '../formats/webhook-signature.ts';
+import { jsonOf, optionalTexts } from '../../shared/contract/index.ts';
 
 /** Older form `{type, payload}` (type an older-flow status) and `session_status_changed` (flat or under data/payload). */
-const sessionFields = z.looseObject({
-  session_id: z.string().optional(),
-  session_code: z.string().optional(),
-  scenario: z.string().optional(),
-  old_status: z.string().optional(),
-  new_status: z.string().optional(),
-  status: z.string().optional(),
-});
+const sessionFields = z.looseObject(
+  optionalTexts('session_id', 'session_code', 'scenario', 'old_status', 'new_status', 'status'),
+);
 const webhookPayload = sessionFields.extend({
-  type: z.string().optional(),
-  event: z.string().optional(),
+  ...optionalTexts('type', 'event'),
   payload: sessionFields.optional(),
   data: sessionFields.optional(),
 });
@@ -31,13 +26,7 @@ export interface WebhookEvent {
 }
 
 export function parseWebhookBody(text: string): WebhookEvent | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const parsed = webhookPayload.safeParse(json);
+  const parsed = jsonOf(webhookPayload).safeParse(text);
   if (!parsed.success) return undefined;
   const p = parsed.data;
   const inner = p.payload ?? p.data ?? {};

@@ -45,6 +45,19 @@ export interface FaceMesh {
 /** Faces of a result: a quad and a triangle count one each. */
 export const faceCount = (mesh: FaceMesh): number => mesh.quads.length / 4 + mesh.triangles.length / 3;
 
+/** A result's faces as triangles, three indices each: every quad a b c d as a b c and a c d, then the triangles. */
+export function faceTriangles(mesh: FaceMesh): Uint32Array {
+  const triangles = new Uint32Array((mesh.quads.length / 4) * 6 + mesh.triangles.length);
+  let n = 0;
+  for (let q = 0; q < mesh.quads.length; q += 4) {
+    const [a, b, c, d] = [mesh.quads[q]!, mesh.quads[q + 1]!, mesh.quads[q + 2]!, mesh.quads[q + 3]!];
+    triangles.set([a, b, c, a, c, d], n);
+    n += 6;
+  }
+  triangles.set(mesh.triangles, n);
+  return triangles;
+}
+
 export type Box = { min: [number, number, number]; max: [number, number, number] };
 
 /** The bounding box of the vertices that `indices` use (every vertex when `indices` is undefined). */

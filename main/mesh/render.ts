@@ -6,7 +6,7 @@
 import { eyeDirection, HOME_VIEW } from '../../shared/views.ts';
 import { encodePng } from '../formats/png.ts';
 import { decodeImage } from '../images/decode-image.ts';
-import type { FaceMesh } from './mesh.ts';
+import { type FaceMesh, faceTriangles } from './mesh.ts';
 
 /** A decoded texture: width × height × 4 bytes (RGBA), rows top to bottom. */
 export interface TexturePixels {
@@ -61,15 +61,9 @@ export function renderPreview(
   const bases = Float64Array.from(
     mesh.materials.flatMap((m) => m.color.slice(0, 3).map((x) => 255 * Math.min(1, Math.max(0, x)) ** (1 / 2.2))),
   );
-  const fill = (a: number, b: number, c: number) =>
-    fillTriangle(mesh, screen, a, b, c, w, color, depth, bases, textures);
-  for (let q = 0; q < mesh.quads.length; q += 4) {
-    const [a, b, c, d] = [mesh.quads[q]!, mesh.quads[q + 1]!, mesh.quads[q + 2]!, mesh.quads[q + 3]!];
-    fill(a, b, c);
-    fill(a, c, d);
-  }
-  for (let t = 0; t < mesh.triangles.length; t += 3)
-    fill(mesh.triangles[t]!, mesh.triangles[t + 1]!, mesh.triangles[t + 2]!);
+  const triangles = faceTriangles(mesh);
+  for (let t = 0; t < triangles.length; t += 3)
+    fillTriangle(mesh, screen, triangles[t]!, triangles[t + 1]!, triangles[t + 2]!, w, color, depth, bases, textures);
 
   // Face edges over the surface: drawn where they are not behind it (a small depth tolerance).
   if (options.edges ?? true) {

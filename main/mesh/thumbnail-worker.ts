@@ -1,17 +1,13 @@
-// The worker thread of thumbnail-thread.ts: draws the model files it is sent, one message each, and answers
-// each PNG (transferred) or why not, under the message's id.
-import { parentPort, threadId } from 'node:worker_threads';
-import { drawModelFile, type ThumbnailFormat } from './thumbnail.ts';
+// The worker thread of thumbnail-thread.ts: draws the model files it is sent, one task at a time, and answers
+// each PNG (transferred) and the thread that drew it.
+import { threadId } from 'node:worker_threads';
+import { serveTasks } from '../work/serve-tasks.ts';
+import { drawModelFile } from './thumbnail.ts';
+import type { ThumbnailResults, ThumbnailTask } from './thumbnail-thread.ts';
 
-const port = parentPort;
-if (port === null) throw new Error('main/mesh/thumbnail-worker.ts runs as a worker thread (thumbnail-thread.ts)');
-port.on('message', ({ id, path, format, size }: { id: number; path: string; format: ThumbnailFormat; size: number }) =>
-  drawModelFile(path, format, size).then(
-    (png) => {
-      const bytes = new Uint8Array(png.buffer, png.byteOffset, png.byteLength).slice();
-      port.postMessage({ id, ok: true, png: bytes, threadId }, [bytes.buffer]);
-    },
-    (error: unknown) =>
-      port.postMessage({ id, ok: false, message: error instanceof Error ? error.message : String(error) }),
-  ),
-);
+serveTasks<ThumbnailTask>('main/mesh/thumbnail-worker.ts', async ({ path, format, size }, transfer) => {
+  const png = await drawModelFile(path, format, size);
+  const bytes = new Uint8Array(png.buffer, png.byteOffset, png.byteLength).slice();
+  transfer.push(bytes.buffer);
+  return { png: bytes, threadId } satisfies ThumbnailResults['thumbnail'];
+});

@@ -94,6 +94,34 @@ export const pivotPoint = triple('x, y, z between -0.5 and 0.5', (n) =>
   Number.isFinite(n) && n >= -0.5 && n <= 0.5 ? undefined : 'must be between -0.5 and 0.5',
 );
 
+/** Fields of a response that may be absent, each a text when there: `{ name: z.string().optional(), … }`. */
+export function optionalTexts<const N extends string>(...names: N[]): { [K in N]: z.ZodOptional<z.ZodString> } {
+  return Object.fromEntries(names.map((name) => [name, z.string().optional()])) as {
+    [K in N]: z.ZodOptional<z.ZodString>;
+  };
+}
+
+/** A text holding JSON that `schema` takes: the text is parsed first, and one that is not JSON fails as an issue. */
+export function jsonOf<T extends z.ZodType>(schema: T) {
+  return z
+    .string()
+    .transform((text, ctx): unknown => {
+      try {
+        return JSON.parse(text);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
+}
+
+/** The name of a model, e.g. "sculpt": any text but an empty one (the service names new models); `fallback` when absent. */
+export function modelName(fallback: string) {
+  const text = rule(`must be a model name, e.g. "${fallback}"`);
+  return z.string(text).trim().min(1, text).default(fallback);
+}
+
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values, { error: `must be one of ${values.map((v) => `"${v}"`).join(', ')}` });
 }

@@ -1,6 +1,16 @@
 // Image-to-3D: sessions in their current and older forms, requests, mesh availability, get-3D jobs.
 import * as z from 'zod';
-import { imageSource, oneOf, outputUrl, pivotPoint, scaledBbox, sessionCode, timestamp, rule } from './common.ts';
+import {
+  imageSource,
+  oneOf,
+  optionalTexts,
+  outputUrl,
+  pivotPoint,
+  scaledBbox,
+  sessionCode,
+  timestamp,
+  rule,
+} from './common.ts';
 
 export const GEOMETRY_MODELS = ['base', 'turbo'] as const;
 export const TEXTURE_MODELS = ['none', 'baked', 'pbr'] as const;
@@ -101,11 +111,7 @@ export const imageTo3dSession = z
     session_code: z.string(),
     image_url: z.string().default(''),
     manual_segmentation: z.boolean().optional(),
-    geometry_model: z.string().optional(),
-    texture_model: z.string().optional(),
-    topology: z.string().optional(),
-    resolution: z.string().optional(),
-    symmetry: z.string().optional(),
+    ...optionalTexts('geometry_model', 'texture_model', 'topology', 'resolution', 'symmetry'),
     scaled_bbox: z.array(z.number()).optional(),
     preserve_aspect_ratio: z.boolean().optional(),
     pivot_point: z.array(z.number()).optional(),
@@ -129,9 +135,7 @@ export const imageTo3dSession = z
     status: z.string().optional(),
     percentage: z.number().optional(),
     spins: z.array(spinImage).optional(),
-    preview_mesh_url_glb: z.string().optional(),
-    preview_mesh_url_zip: z.string().optional(),
-    preview_mesh_url_usdz: z.string().optional(),
+    ...optionalTexts('preview_mesh_url_glb', 'preview_mesh_url_zip', 'preview_mesh_url_usdz'),
   })
   .superRefine((session, ctx) => {
     if (session.session_status === undefined && session.status === undefined)
@@ -209,14 +213,16 @@ export const get3dJobAck = z.looseObject({
   status: z.string(),
   complete_job_data: z
     .looseObject({
-      scenario: z.string().optional(),
-      job_priority: z.string().optional(),
-      username: z.string().optional(),
-      call: z.string().optional(),
-      user_id: z.string().optional(),
-      status: z.string().optional(),
-      start_time: z.string().optional(),
-      unique_trial_key: z.string().optional(),
+      ...optionalTexts(
+        'scenario',
+        'job_priority',
+        'username',
+        'call',
+        'user_id',
+        'status',
+        'start_time',
+        'unique_trial_key',
+      ),
       task_data: taskData.optional(),
       id: z.string().optional(),
     })

@@ -2,7 +2,7 @@
 // image_to_3d / image_to_kit with the input the vendor's own public scripts send (not in the documentation:
 // the embedded engine accepts them; the app itself creates retopology sessions only).
 import * as z from 'zod';
-import { ASSET_PREFIX, dataUriMime, isHttpUrl, oneOf, timestamp, rule } from './common.ts';
+import { ASSET_PREFIX, dataUriMime, isHttpUrl, modelName, oneOf, optionalTexts, timestamp, rule } from './common.ts';
 import { GEOMETRY_MODELS, RESOLUTIONS, TEXTURE_MODELS } from './image-to-3d.ts';
 
 export const V3_SESSION_TYPES = [
@@ -70,11 +70,8 @@ export const generationSettings = z
   )
   .default({ geometry_model: 'base', texture_model: 'none' });
 
-const generationModel = z
-  .string(rule('must be a model name, e.g. "sculpt"'))
-  .trim()
-  .min(1, rule('must be a model name, e.g. "sculpt"'))
-  .default('sculpt');
+/** `model` of image_to_3d, image_to_kit and multiview_to_3d. */
+export const generationModel = modelName('sculpt');
 
 export const createImageTo3dV3Request = z.object({
   type: z.literal('image_to_3d'),
@@ -90,11 +87,7 @@ export const createImageToKitV3Request = z.object({
     {
       image: imageReference,
       model: generationModel,
-      decomposition_model: z
-        .string(rule('must be a model name, e.g. "pro"'))
-        .trim()
-        .min(1, rule('must be a model name, e.g. "pro"'))
-        .default('pro'),
+      decomposition_model: modelName('pro'),
       settings: generationSettings,
     },
     rule('must be an object with image, model, decomposition_model and settings'),
@@ -120,15 +113,7 @@ export const asset = z.looseObject({
   _id: z.string(),
   name: z.string().default(''),
   status: z.string(),
-  data: z
-    .looseObject({
-      glb_url: z.string().optional(),
-      obj_url: z.string().optional(),
-      fbx_url: z.string().optional(),
-      usdz_url: z.string().optional(),
-      image_url: z.string().optional(),
-    })
-    .default({}),
+  data: z.looseObject(optionalTexts('glb_url', 'obj_url', 'fbx_url', 'usdz_url', 'image_url')).default({}),
 });
 
 export const retopologyInput = z.looseObject({

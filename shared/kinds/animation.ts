@@ -7,6 +7,7 @@ import type { AnimationSession } from '../contract/animation.ts';
 import { normaliseWith, type NormalisedStatus, type StatusTable } from '../contract/status.ts';
 import type { ClipNames } from '../output-kind.ts';
 import { list, record, str } from './fields.ts';
+import { startedBy, statusField } from './session-job.ts';
 import { defineResource, type OutputCandidate } from './types.ts';
 
 const statuses: StatusTable = {
@@ -49,10 +50,9 @@ export const animationSession = defineResource({
   statuses,
   answers: ['getAnimation'],
   job: {
-    creates: { uploadAnimationMesh: (_, d) => ({ id: String(d.session_code) }) },
-    costs: { uploadAnimationMesh: 'unpublished' },
+    ...startedBy('uploadAnimationMesh', 'session_code', 'unpublished'),
     read: 'getAnimation',
-    status: (value) => normaliseWith({ statuses }, (value as AnimationSession).status),
+    status: statusField(statuses),
     shortestMs: 30_000,
     outputs: (job) => {
       const r = record(job.result);

@@ -5,6 +5,7 @@ import { normaliseWith, type StatusTable } from '../contract/status.ts';
 import { record, str } from './fields.ts';
 import { meshFiles } from './mesh-files.ts';
 import { OLDER_FLOW } from './older-flow-status.ts';
+import { startedBy } from './session-job.ts';
 import { defineResource } from './types.ts';
 
 const statuses: StatusTable = {
@@ -24,8 +25,7 @@ export const imageTo3d = defineResource({
   statuses,
   answers: ['createImageTo3d', 'getImageTo3d'],
   job: {
-    creates: { createImageTo3d: (_, d) => ({ id: String(d.session_code) }) },
-    costs: { createImageTo3d: 'image-to-3d-list' },
+    ...startedBy('createImageTo3d', 'session_code', 'image-to-3d-list'),
     read: 'getImageTo3d',
     status: (value) => {
       // Either form: the current one's session_status, or the older one's status (the real service answers both).

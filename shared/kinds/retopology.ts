@@ -1,9 +1,6 @@
-// Retopology (a generic v3 session): POST /v3/sessions with type `retopology` makes a session read back with
-// GET /v3/sessions/<id>; its outputs are one OBJ and one image per output mesh (an asset each). Its job is
-// compared with the mesh it was made from.
-import type { V3Session } from '../contract/v3.ts';
-import { normaliseWith, type StatusTable } from '../contract/status.ts';
+import type { StatusTable } from '../contract/status.ts';
 import { list, record, str } from './fields.ts';
+import { startedBy, statusField } from './session-job.ts';
 import { defineResource, type OutputCandidate } from './types.ts';
 
 const statuses: StatusTable = { incomplete: 'running', complete: 'succeeded', failed: 'failed' };
@@ -14,10 +11,9 @@ export const retopology = defineResource({
   statuses,
   answers: ['createRetopology', 'getV3Session'],
   job: {
-    creates: { createRetopology: (_, d) => ({ id: String(d._id) }) },
-    costs: { createRetopology: 'unpublished' },
+    ...startedBy('createRetopology', '_id', 'unpublished'),
     read: 'getV3Session',
-    status: (value) => normaliseWith({ statuses }, (value as V3Session).status),
+    status: statusField(statuses),
     shortestMs: 4 * 60_000, // "swift" runs about 5 to 10 minutes per the service's documentation
     outputs: (job) =>
       list(record(record(job.result).output).meshes).flatMap((asset, index): OutputCandidate[] => {

@@ -1,7 +1,5 @@
-// A text-to-image style: POST /tti-styles creates and trains it. The service offers no way to read a style
-// back, so its job is recorded with the status the create answered and never polled.
-import type { TextToImageStyle } from '../contract/text-to-image.ts';
-import { normaliseWith, type StatusTable } from '../contract/status.ts';
+import type { StatusTable } from '../contract/status.ts';
+import { startedBy, statusField } from './session-job.ts';
 import { defineResource } from './types.ts';
 
 const statuses: StatusTable = {
@@ -18,9 +16,8 @@ export const style = defineResource({
   statuses,
   answers: ['createStyle'],
   job: {
-    creates: { createStyle: (_, d) => ({ id: String(d.style_id) }) },
-    costs: { createStyle: 'unpublished' },
-    status: (value) => normaliseWith({ statuses }, String((value as Partial<TextToImageStyle>).status ?? '')),
+    ...startedBy('createStyle', 'style_id', 'unpublished'),
+    status: statusField(statuses),
     shortestMs: 60_000,
     outputs: () => [],
     preview: 'model',

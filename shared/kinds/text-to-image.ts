@@ -1,7 +1,6 @@
-// Text to image: POST /tti-sessions makes a session read back with GET /tti-sessions/<code>; its output is one image.
-import type { TextToImageSession } from '../contract/text-to-image.ts';
-import { normaliseWith, type StatusTable } from '../contract/status.ts';
+import type { StatusTable } from '../contract/status.ts';
 import { record, str } from './fields.ts';
+import { startedBy, statusField } from './session-job.ts';
 import { defineResource } from './types.ts';
 
 const statuses: StatusTable = {
@@ -18,10 +17,9 @@ export const textToImage = defineResource({
   statuses,
   answers: ['createTextToImage', 'getTextToImage'],
   job: {
-    creates: { createTextToImage: (_, d) => ({ id: String(d.session_code) }) },
-    costs: { createTextToImage: 'unpublished' },
+    ...startedBy('createTextToImage', 'session_code', 'unpublished'),
     read: 'getTextToImage',
-    status: (value) => normaliseWith({ statuses }, (value as TextToImageSession).status),
+    status: statusField(statuses),
     shortestMs: 8_000,
     outputs: (job) => [{ kind: { type: 'image' }, url: str(record(job.result).image_url) }],
     preview: 'model',

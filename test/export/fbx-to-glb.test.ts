@@ -40,7 +40,7 @@ describe('a GLB made from FBX clips', () => {
     const reference = await io.readBinary(characterGlb(json, ['walk']));
     const { model: back, takes } = await readFbxAnimated(characterFbx(json, ['walk']), 'walk.fbx');
     expect(takes.map((t) => t.name)).toEqual(['walk']);
-    const bytes = await writeSkinnedGlb(back, takes, 'hero');
+    const bytes = writeSkinnedGlb({ ...back, name: 'hero', takes }, 'Asset Studio test');
     const made = await readValidGlb(bytes);
     expect(clipNames(made)).toEqual(['walk']);
     const driven = reference
@@ -89,7 +89,7 @@ describe('GLB clips exported to Unity without a glTF package', () => {
     expect(back.model.bones.length).toBe(model.bones.length);
     expect(back.model.parts.reduce((n, p) => n + p.indices.length / 3, 0)).toBe(1854);
     // The walk as the FBX plays it: every driven bone as in the GLB it came from.
-    const glb = await writeSkinnedGlb(back.model, back.takes.slice(0, 1), 'hero');
+    const glb = writeSkinnedGlb({ ...back.model, name: 'hero', takes: back.takes.slice(0, 1) }, 'Asset Studio test');
     const reference = await new NodeIO().readBinary(readFileSync(walk!));
     const made = await new NodeIO().readBinary(glb);
     for (const c of reference.getRoot().listAnimations()[0]!.listChannels()) {

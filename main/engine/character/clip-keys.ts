@@ -1,11 +1,11 @@
 // The keys of one procedural clip on a character's own bones, at 24 frames a second over one loop: each
-// driven bone's rotation relative to its parent, and the pelvis's position in its parent. The GLB (glb.ts)
-// and the FBX (fbx.ts) of a character are keyed from these, so both play the same motion.
+// driven bone's rotation relative to its parent, and the pelvis's position in its parent. The GLB and the FBX
+// of a character (outputs.ts) are keyed from these, so both play the same motion.
 import { JOINT_NAMES, type JointName } from '../../../shared/contract/animation.ts';
 import type { MotionSpec } from '../motion-words.ts';
 import type { CharacterModel, Quat } from './model.ts';
 import { periodOf, poseAt } from './pose.ts';
-import { conj, IDENTITY, mul, normalizeQ, rotate, sub } from '../../formats/rig-math.ts';
+import { conj, IDENTITY, keyTimes, mul, normalizeQ, rotate, sameHemisphere, sub } from '../../formats/rig-math.ts';
 import type { Rig } from './rig.ts';
 
 export const FPS = 24;
@@ -37,8 +37,8 @@ export function sampleClip(model: CharacterModel, rig: Rig, spec: MotionSpec): C
       ? pelvisBone.t
       : rotate(conj(bones[pelvisBone.parent]!.r), sub(pelvisBone.t, bones[pelvisBone.parent]!.t));
   const period = periodOf(spec);
-  const frames = Math.max(2, Math.round(period * FPS) + 1);
-  const times = Float32Array.from({ length: frames }, (_, f) => (f / (frames - 1)) * period);
+  const times = Float32Array.from(keyTimes(period, FPS));
+  const frames = times.length;
   const driven = [...jointOf.keys()].sort((x, y) => x - y);
   const rotations = new Map(driven.map((i) => [i, new Float32Array(frames * 4)]));
   const hips = new Float32Array(frames * 3);
@@ -59,18 +59,8 @@ export function sampleClip(model: CharacterModel, rig: Rig, spec: MotionSpec): C
       const world = mul(turnOf(i), b.r);
       const parentWorld = b.parent < 0 ? IDENTITY : mul(turnOf(b.parent), bones[b.parent]!.r);
       const q = normalizeQ(mul(conj(parentWorld), world));
-      // Keep neighbouring keys in the same hemisphere, so that linear interpolation takes the short way.
       const out = rotations.get(i)!;
-      if (
-        f > 0 &&
-        q[0] * out[(f - 1) * 4]! +
-          q[1] * out[(f - 1) * 4 + 1]! +
-          q[2] * out[(f - 1) * 4 + 2]! +
-          q[3] * out[(f - 1) * 4 + 3]! <
-          0
-      )
-        for (let k = 0; k < 4; k++) q[k] = -q[k]!;
-      out.set(q, f * 4);
+      out.set(sameHemisphere(q, f > 0 ? out : undefined, (f - 1) * 4), f * 4);
     }
     const parentWorld = pelvisBone.parent < 0 ? IDENTITY : mul(turnOf(pelvisBone.parent), bones[pelvisBone.parent]!.r);
     const offset = rotate(conj(parentWorld), pose.hips);

@@ -1,13 +1,16 @@
 // The downloadable files of an uploaded character, made from its stored JSON (make-files.ts) when first
 // asked for: the FBX (as the service delivers them) and the GLB with the clips named (library labels or prompt texts, each read by motion-words.ts),
 // and a static USDZ of its mesh.
+import type { SkinnedCharacter, TakeTrack } from '../../formats/character.ts';
+import { writeSkinnedFbx } from '../../formats/fbx-skinned.ts';
+import { writeSkinnedGlb } from '../../formats/skinned-glb.ts';
 import { motionOfText } from '../motion-words.ts';
+import { GENERATOR } from '../outputs/mesh.ts';
 import type { PolygonMesh } from '../outputs/polygon-mesh.ts';
 import { buildPolygonUsdz } from '../usdz.ts';
-import { buildCharacterFbx } from './fbx.ts';
-import { buildCharacterGlb } from './glb.ts';
+import { sampleClip } from './clip-keys.ts';
 import type { CharacterModel } from './model.ts';
-import { isRig, rigOf } from './rig.ts';
+import { hangLimbs, isRig, rigOf } from './rig.ts';
 
 function parse(json: Buffer): CharacterModel {
   return humanHeight(JSON.parse(json.toString('utf8')) as CharacterModel);
@@ -38,33 +41,47 @@ function humanHeight(model: CharacterModel): CharacterModel {
   };
 }
 
-export function characterGlb(json: Buffer, clips: string[]): Buffer {
-  const model = parse(json);
-  const rig = rigOf(model);
-  if (!isRig(rig)) throw new Error(`the stored character ${model.source} ${rig.problem}`);
-  return buildCharacterGlb(
-    model,
-    rig,
-    clips.flatMap((name) => {
-      const spec = motionOfText(name);
-      return spec ? [{ name, spec }] : [];
-    }),
-  );
+/**
+ * The stored character ready to move (rig.ts hangLimbs), named after its file, with a take per clip it can play
+ * (named by the library label or the prompt's text; names motion-words.ts does not read are left out), keyed from
+ * clip-keys.ts: the driven bones' rotations and the pelvis's position. The GLB and the FBX are written from it.
+ */
+function animatedCharacter(json: Buffer, clips: string[]): SkinnedCharacter {
+  const stored = parse(json);
+  const rig = rigOf(stored);
+  if (!isRig(rig)) throw new Error(`the stored character ${stored.source} ${rig.problem}`);
+  const model = hangLimbs(stored, rig);
+  const takes = clips.flatMap((name) => {
+    const spec = motionOfText(name);
+    if (!spec) return [];
+    const keys = sampleClip(model, rig, spec);
+    const tracks = keys.driven.map(
+      (bone): TakeTrack => ({
+        bone,
+        rotations: keys.rotations.get(bone)!,
+        ...(bone === keys.pelvis ? { translations: keys.hips } : {}),
+      }),
+    );
+    if (!keys.driven.includes(keys.pelvis)) tracks.push({ bone: keys.pelvis, translations: keys.hips });
+    return [{ name, times: keys.times, tracks }];
+  });
+  return { ...model, name: model.source.replace(/^.*[\\/]/, '').replace(/\.fbx$/i, '') || 'character', takes };
 }
 
-/** The character as FBX with a take per clip (named by the library label or the prompt's text), as the service delivers it. */
+/**
+ * The program named in the FBX's header. Not the engine's GENERATOR: an FBX holding that is taken for a model the
+ * engine made (judge.ts, rigged on its figure), and this one is the uploaded character with its own skeleton.
+ */
+const FBX_CREATOR = 'Asset Studio animation (local engine)';
+
+/** The character as GLB with a clip per name (the library label or the prompt's text). */
+export function characterGlb(json: Buffer, clips: string[]): Buffer {
+  return writeSkinnedGlb(animatedCharacter(json, clips), GENERATOR);
+}
+
+/** The character as FBX with a take per clip, as the service delivers it. */
 export function characterFbx(json: Buffer, clips: string[]): Buffer {
-  const model = parse(json);
-  const rig = rigOf(model);
-  if (!isRig(rig)) throw new Error(`the stored character ${model.source} ${rig.problem}`);
-  return buildCharacterFbx(
-    model,
-    rig,
-    clips.flatMap((name) => {
-      const spec = motionOfText(name);
-      return spec ? [{ name, spec }] : [];
-    }),
-  );
+  return writeSkinnedFbx(animatedCharacter(json, clips), FBX_CREATOR);
 }
 
 export function characterUsdz(json: Buffer): Buffer {

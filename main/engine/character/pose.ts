@@ -1,7 +1,7 @@
 // The procedural clips of the animation library, posed on any humanoid rig: at each moment, how much each of
 // the body's bones turns from its rest pose, as a rotation in world space (about the body's own axes: its
 // left, up and forward), and how far the hips move. Arms resting in a T- or A-pose are first brought down
-// beside the body. rig.ts says which bone is which; glb.ts turns these into each bone's local rotations.
+// beside the body. rig.ts says which bone is which; clip-keys.ts turns these into each bone's local rotations.
 import type { JointName } from '../../../shared/contract/animation.ts';
 import type { ClipKind, MotionSpec } from '../motion-words.ts';
 import type { Quat, V3 } from './model.ts';

@@ -7,6 +7,7 @@ import { type MeshMaterial, type PolygonMesh, triangulate, weldedNormals } from 
 import { decodeImage, type RgbaImage } from '../../images/decode-image.ts';
 import { signedDistance } from './distance.ts';
 import { placeModel, type PictureMesh, textureSizeFor } from './mesh-options.ts';
+import { modelCache } from './model-cache.ts';
 import { textureSideFor } from '../../../shared/picture-detail.ts';
 import { countFaces, type Box, tessellate } from './outline.ts';
 import { downscale, type Field } from './raster.ts';
@@ -51,22 +52,11 @@ export function materialOf(model: PictureModel): MeshMaterial {
  * face budget asks for, and it keeps a 1024-pixel picture within its time (the texture still samples the full picture).
  */
 const WORKING_SIDE = 640;
-const CACHE_SIZE = 4;
-const cache = new Map<string, PictureModel>();
+const models = modelCache<PictureMesh, PictureModel>();
 
 /** The model of `spec` from the picture's bytes (decoded here; throws ImageDecodeError when they are not an image). */
 export function pictureModel(spec: PictureMesh, bytes: Uint8Array): PictureModel {
-  const key = JSON.stringify(spec);
-  const known = cache.get(key);
-  if (known !== undefined) {
-    cache.delete(key);
-    cache.set(key, known);
-    return known;
-  }
-  const model = buildPictureModel(spec, decodeImage(bytes));
-  cache.set(key, model);
-  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  return model;
+  return models(spec, () => buildPictureModel(spec, decodeImage(bytes)));
 }
 
 export function buildPictureModel(spec: PictureMesh, picture: RgbaImage): PictureModel {

@@ -14,6 +14,7 @@ import type { Vec3 } from '../outputs/mesh.ts';
 import { encodePng } from '../../formats/png.ts';
 import { type MeshMaterial, type PolygonMesh, triangulate, weldedNormals } from '../outputs/polygon-mesh.ts';
 import { MIN_FACES, placeModel } from './mesh-options.ts';
+import { modelCache } from './model-cache.ts';
 import { downscale, sampleRgba } from './raster.ts';
 import type { Texture } from './rasterize.ts';
 import { segmentSubject, type Segmentation } from './segment.ts';
@@ -54,18 +55,11 @@ const MIN_ROWS = 8;
 /** Most voxels along any side (wide or deep subjects get fewer rows), so a grid stays within a few million voxels. */
 const MAX_SIDE = 192;
 const TEXTURE_SIDE = 512;
-const CACHE_SIZE = 4;
-const cache = new Map<string, HullModel>();
+const models = modelCache<MultiviewMesh, HullModel>();
 
 /** The model of `spec` from the two pictures' bytes (decoded here; throws ImageDecodeError when they are not images). */
 export function hullModel(spec: MultiviewMesh, front: Uint8Array, side: Uint8Array): HullModel {
-  const key = JSON.stringify(spec);
-  const known = cache.get(key);
-  if (known !== undefined) return known;
-  const model = buildHullModel(multiviewMeshSchema.parse(spec), decodeImage(front), decodeImage(side));
-  cache.set(key, model);
-  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  return model;
+  return models(spec, () => buildHullModel(multiviewMeshSchema.parse(spec), decodeImage(front), decodeImage(side)));
 }
 
 interface View {
@@ -155,75 +149,68 @@ function carve(front: View, side: View, ny: number, widthRatio: number, depthRat
       if (sideMask[y * nz + z] === 0) continue;
       for (let x = 0; x < nx; x++) if (frontMask[y * nx + x] === 1) solid[x + nx * (y + ny * z)] = 1;
     }
+  let faces = 0;
+  forEachOuterFace({ nx, ny, nz, solid }, () => faces++);
+  return { nx, ny, nz, solid, faces };
+}
+
+/** A face of a voxel: the neighbour it faces, and its corners counter-clockwise seen from outside as offsets from the voxel's lowest corner. */
+interface VoxelFace {
+  toward: Vec3;
+  corners: readonly Vec3[];
+}
+
+/** The corners of a unit square, counter-clockwise. */
+const SQUARE: readonly (readonly [number, number])[] = [
+  [0, 0],
+  [1, 0],
+  [1, 1],
+  [0, 1],
+];
+
+/**
+ * The six faces of a voxel, towards +X, -X, +Y, -Y, +Z, -Z. The face towards +axis lies at 1 on that axis, towards
+ * -axis at 0; its corners walk the square over the two other axes (u the next one, v the one after, cyclically),
+ * with u and v swapped on a - face (the mirror image): counter-clockwise seen from outside either way.
+ */
+export const VOXEL_FACES: readonly VoxelFace[] = [0, 1, 2].flatMap((axis) =>
+  [1, -1].map((sign): VoxelFace => {
+    const point = (along: number, u: number, v: number): Vec3 => {
+      const p: Vec3 = [0, 0, 0];
+      p[axis] = along;
+      p[(axis + 1) % 3] = u;
+      p[(axis + 2) % 3] = v;
+      return p;
+    };
+    return {
+      toward: point(sign, 0, 0),
+      corners: SQUARE.map(([u, v]) => (sign > 0 ? point(1, u, v) : point(0, v, u))),
+    };
+  }),
+);
+
+/** Calls `visit` for each face of an inside voxel whose neighbour is outside (or off the grid), z, y, x ascending. */
+function forEachOuterFace(
+  grid: Omit<Carved, 'faces'>,
+  visit: (x: number, y: number, z: number, face: VoxelFace) => void,
+) {
+  const { nx, ny, nz, solid } = grid;
   const at = (x: number, y: number, z: number) =>
     x >= 0 && y >= 0 && z >= 0 && x < nx && y < ny && z < nz && solid[x + nx * (y + ny * z)] === 1;
-  let faces = 0;
   for (let z = 0; z < nz; z++)
     for (let y = 0; y < ny; y++)
       for (let x = 0; x < nx; x++) {
         if (!at(x, y, z)) continue;
-        for (const [dx, dy, dz] of DIRECTIONS) if (!at(x + dx, y + dy, z + dz)) faces++;
+        for (const face of VOXEL_FACES) {
+          const [dx, dy, dz] = face.toward;
+          if (!at(x + dx, y + dy, z + dz)) visit(x, y, z, face);
+        }
       }
-  return { nx, ny, nz, solid, faces };
 }
-
-const DIRECTIONS: readonly Vec3[] = [
-  [1, 0, 0],
-  [-1, 0, 0],
-  [0, 1, 0],
-  [0, -1, 0],
-  [0, 0, 1],
-  [0, 0, -1],
-];
-
-/**
- * Corners of the face of a voxel towards a direction, counter-clockwise seen from outside, as offsets from the
- * voxel's lowest corner.
- */
-const FACE_CORNERS: Record<string, readonly Vec3[]> = {
-  '1,0,0': [
-    [1, 0, 0],
-    [1, 1, 0],
-    [1, 1, 1],
-    [1, 0, 1],
-  ],
-  '-1,0,0': [
-    [0, 0, 0],
-    [0, 0, 1],
-    [0, 1, 1],
-    [0, 1, 0],
-  ],
-  '0,1,0': [
-    [0, 1, 0],
-    [0, 1, 1],
-    [1, 1, 1],
-    [1, 1, 0],
-  ],
-  '0,-1,0': [
-    [0, 0, 0],
-    [1, 0, 0],
-    [1, 0, 1],
-    [0, 0, 1],
-  ],
-  '0,0,1': [
-    [0, 0, 1],
-    [1, 0, 1],
-    [1, 1, 1],
-    [0, 1, 1],
-  ],
-  '0,0,-1': [
-    [0, 0, 0],
-    [0, 1, 0],
-    [1, 1, 0],
-    [1, 0, 0],
-  ],
-};
 
 /** The outer faces of the carved voxels as quads over shared grid corners; UVs project the front view. */
 function surface(c: Carved): PolygonMesh {
-  const { nx, ny, nz, solid } = c;
-  const at = (x: number, y: number, z: number) =>
-    x >= 0 && y >= 0 && z >= 0 && x < nx && y < ny && z < nz && solid[x + nx * (y + ny * z)] === 1;
+  const { nx, ny, nz } = c;
   const ids = new Map<number, number>();
   const positions: number[] = [];
   const uvs: number[] = [];
@@ -241,15 +228,9 @@ function surface(c: Carved): PolygonMesh {
     return id;
   };
   let p = 0;
-  for (let z = 0; z < nz; z++)
-    for (let y = 0; y < ny; y++)
-      for (let x = 0; x < nx; x++) {
-        if (!at(x, y, z)) continue;
-        for (const d of DIRECTIONS) {
-          if (at(x + d[0], y + d[1], z + d[2])) continue;
-          for (const [ox, oy, oz] of FACE_CORNERS[d.join(',')]!) polygons[p++] = corner(x + ox, y + oy, z + oz);
-        }
-      }
+  forEachOuterFace(c, (x, y, z, face) => {
+    for (const [ox, oy, oz] of face.corners) polygons[p++] = corner(x + ox, y + oy, z + oz);
+  });
   const count = positions.length / 3;
   return {
     positions: new Float32Array(positions),

@@ -8,6 +8,7 @@ import { BinaryBody, dataAccessor, engineGlb, GL, linearChannels } from './glb.t
 import { bounds } from './mesh.ts';
 import { hslToRgb, seededRandom } from './seeded.ts';
 import { motionKindOf } from '../motion-words.ts';
+import { keyTimes } from '../../formats/rig-math.ts';
 
 export interface AnimatedGlbOptions {
   seed: string;
@@ -106,8 +107,8 @@ export function buildAnimatedGlb(opts: AnimatedGlbOptions): Buffer {
   // ---- animations: rotations of the limbs, the hips' translation ----
   const animations = opts.clips.map((clip) => {
     const motion = motionOf(clip, opts.seed);
-    const frames = Math.max(2, Math.round(motion.period * FPS) + 1);
-    const times = Float32Array.from({ length: frames }, (_, f) => (f / (frames - 1)) * motion.period);
+    const times = Float32Array.from(keyTimes(motion.period, FPS));
+    const frames = times.length;
     const input = accessor(dataAccessor(bin, times, 'SCALAR', undefined, { min: [0], max: [motion.period] }));
     const { samplers, channels, key } = linearChannels();
     for (const [name, angles] of Object.entries(motion.rotations)) {

@@ -1,7 +1,10 @@
 // Deterministic seeded geometry shared by the GLB, OBJ and FBX writers.
 // The surface is a subdivided cube (six n x n quad grids) whose points are pushed onto a seeded shape,
 // so every output has clean quads, a 3 x 2 UV atlas and a predictable face count.
+import { bounds } from '../../formats/glb.ts';
 import { hslToRgb, seededRandom } from './seeded.ts';
+
+export { bounds };
 
 export type MeshKind = 'box' | 'rock' | 'character';
 export type Vec3 = [number, number, number];
@@ -200,17 +203,6 @@ export function placeInBox(
     const k = i % 3;
     positions[i] = (positions[i]! - origin[k]!) * factor[k]!;
   }
-}
-
-export function bounds(positions: ArrayLike<number>): { min: Vec3; max: Vec3 } {
-  const min: Vec3 = [Infinity, Infinity, Infinity];
-  const max: Vec3 = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < positions.length; i++) {
-    const k = i % 3;
-    min[k] = Math.min(min[k]!, positions[i]!);
-    max[k] = Math.max(max[k]!, positions[i]!);
-  }
-  return { min, max };
 }
 
 /** Area-weighted vertex normals, summed per cube lattice point so the copies at atlas seams agree. */

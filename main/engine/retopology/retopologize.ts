@@ -3,7 +3,7 @@
 // budget (pairs count one face), then for fewer until the faces fit; the budget is never exceeded.
 import { type FaceMesh, faceCount, type TriangleMesh } from '../../mesh/mesh.ts';
 import { pairTriangles } from './quads.ts';
-import { type Kept, simplifyTo } from './simplify.ts';
+import { type Kept, type Simplified, simplifyTo } from './simplify.ts';
 import { weld } from './weld.ts';
 
 export interface RetopologyOptions {
@@ -13,13 +13,11 @@ export interface RetopologyOptions {
   quads: boolean;
 }
 
-export interface Retopologized {
+/** The result, with the simplifier's deviation (`error`) and what it kept (`kept`). */
+export interface Retopologized extends Pick<Simplified, 'error' | 'kept'> {
   mesh: FaceMesh;
   /** Triangles of the (welded) input. */
   inputTriangles: number;
-  /** Simplifier deviation, relative to the mesh's extent. */
-  error: number;
-  kept: Kept;
 }
 
 /** Triangles asked for per face of the budget on the first quad pass (about two in three pair up). */

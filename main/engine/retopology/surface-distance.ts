@@ -2,7 +2,7 @@
 // surface by area (plus its vertices), and each point's distance to the other surface is exact (closest
 // point on a triangle, found through a bounding-volume hierarchy). Used by the tests (the result lies on
 // the input's surface) and by bench/retopology (the geometric error of our result and of another tool's).
-import type { FaceMesh } from '../../mesh/mesh.ts';
+import { type FaceMesh, faceTriangles } from '../../mesh/mesh.ts';
 import { triangleCross } from '../../../shared/vectors.ts';
 
 /** A triangle surface: xyz per vertex, three indices per triangle. */
@@ -25,15 +25,7 @@ export interface SurfaceDistance {
 
 /** A result's faces as triangles (each quad split along a diagonal: it is planar within the pairing's fold limit). */
 export function surfaceOf(mesh: FaceMesh): Surface {
-  const triangles = new Uint32Array((mesh.quads.length / 4) * 6 + mesh.triangles.length);
-  let n = 0;
-  for (let q = 0; q < mesh.quads.length; q += 4) {
-    const [a, b, c, d] = [mesh.quads[q]!, mesh.quads[q + 1]!, mesh.quads[q + 2]!, mesh.quads[q + 3]!];
-    triangles.set([a, b, c, a, c, d], n);
-    n += 6;
-  }
-  triangles.set(mesh.triangles, n);
-  return { positions: mesh.positions, triangles };
+  return { positions: mesh.positions, triangles: faceTriangles(mesh) };
 }
 
 /** The sampled symmetric Hausdorff distance between `a` and `b`, with about `samples` points on each (b's index may be given, built once for several a). */
@@ -259,11 +251,11 @@ export class SurfaceIndex {
     const acx = p[c]! - ax,
       acy = p[c + 1]! - ay,
       acz = p[c + 2]! - az;
-    const apx = px - ax,
-      apy = py - ay,
-      apz = pz - az;
-    const d1 = abx * apx + aby * apy + abz * apz;
-    const d2 = acx * apx + acy * apy + acz * apz;
+    // The point's offset from the corner at `v`, along ab and along ac (not normalised).
+    const alongAb = (v: number) => abx * (px - p[v]!) + aby * (py - p[v + 1]!) + abz * (pz - p[v + 2]!);
+    const alongAc = (v: number) => acx * (px - p[v]!) + acy * (py - p[v + 1]!) + acz * (pz - p[v + 2]!);
+    const d1 = alongAb(a);
+    const d2 = alongAc(a);
     const closest = (u: number, v: number) => {
       const qx = ax + u * abx + v * acx - px;
       const qy = ay + u * aby + v * acy - py;
@@ -271,19 +263,13 @@ export class SurfaceIndex {
       return qx * qx + qy * qy + qz * qz;
     };
     if (d1 <= 0 && d2 <= 0) return closest(0, 0);
-    const bpx = px - p[b]!,
-      bpy = py - p[b + 1]!,
-      bpz = pz - p[b + 2]!;
-    const d3 = abx * bpx + aby * bpy + abz * bpz;
-    const d4 = acx * bpx + acy * bpy + acz * bpz;
+    const d3 = alongAb(b);
+    const d4 = alongAc(b);
     if (d3 >= 0 && d4 <= d3) return closest(1, 0);
     const vc = d1 * d4 - d3 * d2;
     if (vc <= 0 && d1 >= 0 && d3 <= 0) return closest(d1 / (d1 - d3), 0);
-    const cpx = px - p[c]!,
-      cpy = py - p[c + 1]!,
-      cpz = pz - p[c + 2]!;
-    const d5 = abx * cpx + aby * cpy + abz * cpz;
-    const d6 = acx * cpx + acy * cpy + acz * cpz;
+    const d5 = alongAb(c);
+    const d6 = alongAc(c);
     if (d6 >= 0 && d5 <= d6) return closest(0, 1);
     const vb = d5 * d2 - d1 * d6;
     if (vb <= 0 && d2 >= 0 && d6 <= 0) return closest(0, d2 / (d2 - d6));

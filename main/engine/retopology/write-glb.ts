@@ -3,7 +3,7 @@
 // had one, its base-colour texture. Written with glTF Transform.
 import { Document, Logger, NodeIO, type Texture } from '@gltf-transform/core';
 import { GENERATOR } from '../outputs/mesh.ts';
-import type { FaceMesh } from '../../mesh/mesh.ts';
+import { type FaceMesh, faceTriangles } from '../../mesh/mesh.ts';
 
 const MIME: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
 
@@ -22,21 +22,15 @@ export async function writeGlb(mesh: FaceMesh, name: string): Promise<Uint8Array
       ? undefined
       : doc.createAccessor('TEXCOORD_0').setType('VEC2').setArray(new Float32Array(mesh.uvs)).setBuffer(buffer);
 
-  // Triangles per material: a quad a b c d as a b c and a c d.
+  // Triangles per material.
   const byMaterial = new Map<number, number[]>();
-  const add = (a: number, b: number, c: number) => {
-    const m = mesh.materialOf[a] ?? 0;
+  const triangles = faceTriangles(mesh);
+  for (let t = 0; t < triangles.length; t += 3) {
+    const m = mesh.materialOf[triangles[t]!] ?? 0;
     let list = byMaterial.get(m);
     if (list === undefined) byMaterial.set(m, (list = []));
-    list.push(a, b, c);
-  };
-  for (let q = 0; q < mesh.quads.length; q += 4) {
-    const [a, b, c, d] = [mesh.quads[q]!, mesh.quads[q + 1]!, mesh.quads[q + 2]!, mesh.quads[q + 3]!];
-    add(a, b, c);
-    add(a, c, d);
+    list.push(triangles[t]!, triangles[t + 1]!, triangles[t + 2]!);
   }
-  for (let t = 0; t < mesh.triangles.length; t += 3)
-    add(mesh.triangles[t]!, mesh.triangles[t + 1]!, mesh.triangles[t + 2]!);
 
   const textures = new Map<Uint8Array, Texture>();
   const gltfMesh = doc.createMesh(name);

@@ -429,6 +429,9 @@ function olderFields(s: Services, rec: ImageTo3dRecord, now: number) {
   };
 }
 
+/** The older form's booleans (one row of SERVICE_API.md), which no session of the engine turns on. */
+const OLDER_FORM_SWITCHES = ['experimental_model', 'debug', 'private', 'demo', 'random_poses', 'is_deleted'] as const;
+
 export function olderForm(s: Services, rec: ImageTo3dRecord, now: number) {
   const { status, percent } = liveStatus(s, rec, now);
   const { mesh_url_fbx: _fbx, ...u } = urls(s, rec, now);
@@ -446,12 +449,7 @@ export function olderForm(s: Services, rec: ImageTo3dRecord, now: number) {
     mp4_url: '',
     session_gif: '',
     percentage: percent,
-    experimental_model: false,
-    debug: false,
-    private: false,
-    demo: false,
-    random_poses: false,
-    is_deleted: false,
+    ...Object.fromEntries(OLDER_FORM_SWITCHES.map((name) => [name, false])),
     status,
     ...inputError(rec),
     source: 'api',

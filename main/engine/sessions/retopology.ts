@@ -5,7 +5,7 @@ import type { Output, Recipe } from '../artifacts.ts';
 import type { Services } from '../context.ts';
 import { charge } from '../credits.ts';
 import { outputsIn } from '../file-store.ts';
-import { parseFileUrl } from '../files.ts';
+import { signedFileUrl } from '../files.ts';
 import { HttpError } from '../http.ts';
 import { createdAt, iso, newAssetId, newSessionCode } from '../ids.ts';
 import { describeInput } from '../inputs.ts';
@@ -231,13 +231,8 @@ function ownModelGlb(s: Services, given: string): Recipe | undefined {
   } catch {
     return undefined;
   }
-  const named = parseFileUrl(url);
-  if (
-    named === undefined ||
-    !Number.isInteger(named.expires) ||
-    !s.files.verify(named.signed, named.expires, named.sig)
-  )
-    return undefined;
+  const named = signedFileUrl(url, s.files);
+  if (named === undefined) return undefined;
   for (const file of outputsIn(s.state)) {
     if (file.key !== named.key) continue;
     return glbRecipeOf(file.recipe);

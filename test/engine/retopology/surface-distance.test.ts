@@ -25,6 +25,34 @@ describe('surface distance', () => {
     expect(index.distance(-0.3, -0.4, 0)).toBeCloseTo(0.5, 6);
   });
 
+  it('agrees with a brute-force closest point in every region of a triangle (inside, beyond each edge and corner)', () => {
+    const corners = [
+      [0.2, -0.1, 0.3],
+      [1.4, 0.3, -0.2],
+      [0.5, 1.1, 0.6],
+    ];
+    const index = new SurfaceIndex({
+      positions: Float32Array.from(corners.flat()),
+      triangles: Uint32Array.of(0, 1, 2),
+    });
+    const [a, b, c] = corners as [number[], number[], number[]];
+    const at = (u: number, v: number) => a.map((x, k) => x + u * (b[k]! - x) + v * (c[k]! - x));
+    // The triangle sampled finely (barycentric grid): the nearest sample is within a hair of the true distance.
+    const samples: number[][] = [];
+    const n = 300;
+    for (let i = 0; i <= n; i++) for (let j = 0; i + j <= n; j++) samples.push(at(i / n, j / n));
+    const f32 = (v: number[]) => v.map((x) => Math.fround(x));
+    let seed = 7;
+    const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+    for (let k = 0; k < 60; k++) {
+      const q = [random() * 3 - 1, random() * 3 - 1, random() * 2 - 1];
+      const brute = Math.min(...samples.map((s) => Math.hypot(...f32(s).map((x, c) => x - q[c]!))));
+      const d = index.distance(q[0]!, q[1]!, q[2]!);
+      expect(d).toBeLessThanOrEqual(brute + 1e-6);
+      expect(d).toBeGreaterThan(brute - 0.01);
+    }
+  });
+
   it('is the offset between two parallel squares, and the overhang of a larger one, both ways', () => {
     const flat = square(10, 0);
     expect(surfaceDistance(flat, square(3, 0.1), 2_000).hausdorff).toBeCloseTo(0.1, 5);

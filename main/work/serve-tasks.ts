@@ -1,0 +1,24 @@
+// The worker's side of a WorkerPool (pool.ts): runs the tasks it is sent, one message each, and answers each
+// result (its bytes transferred, as `run` lists them) or the error that ended it, under the message's id.
+import { parentPort } from 'node:worker_threads';
+import type { KindedTask, WorkerAnswer } from './pool.ts';
+
+/** Answers the pool's tasks with `run`, which pushes the ArrayBuffers of its result to move (not copy) onto `transfer`. */
+export function serveTasks<T extends KindedTask>(
+  script: string,
+  run: (task: T, transfer: ArrayBuffer[]) => Promise<unknown>,
+): void {
+  const port = parentPort;
+  if (port === null) throw new Error(`${script} runs as a worker thread of a pool (main/work/pool.ts)`);
+  port.on('message', async ({ id, task }: { id: number; task: T }) => {
+    const transfer: ArrayBuffer[] = [];
+    try {
+      const value = await run(task, transfer);
+      port.postMessage({ id, ok: true, value } satisfies WorkerAnswer, transfer);
+    } catch (error) {
+      const failure =
+        error instanceof Error ? { name: error.name, message: error.message } : { message: String(error) };
+      port.postMessage({ id, ok: false, error: failure } satisfies WorkerAnswer);
+    }
+  });
+}
