@@ -2,11 +2,10 @@
 // dropped on a slow engine (its jobs take seconds): once both files are submitted the queue and the notice
 // say "submitted" with the jobs queued or running, never "finished" while a job is not final; when both
 // jobs have completed they say "finished" with how many completed.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { realFixture } from '../fixtures.ts';
-import { dropFiles, type DroppedFile } from './drop.ts';
+import { realPicture, reloadedBatchCounts, sendBatch } from './drop.ts';
 import { poll, textOf, useHarness } from './harness.ts';
 
 // Image to 3D takes 60 s at speed 1 (main/engine/progress.ts): 10 to 20 s here, so the jobs are still
@@ -14,19 +13,10 @@ import { poll, textOf, useHarness } from './harness.ts';
 const h = useHarness({ engineSpeed: 4 }, '');
 const DOCS = resolve(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 
-const picture = (name: string, type: string): DroppedFile => ({
-  name,
-  data: readFileSync(realFixture('images', name)).toString('base64'),
-  type,
-});
-
 describe('a batch’s status', () => {
   it('says submitted while its jobs run, finished when every job has its final state', async () => {
     const { page } = h;
-    await dropFiles(page, [picture('chair.png', 'image/png'), picture('fox.jpg', 'image/jpeg')]);
-    await page.click('.batch-dialog button[type="submit"]');
-    await poll(textOf(page.locator('h1'))).toBe('Queue');
-    const batch = page.locator('.batch').first();
+    const batch = await sendBatch(page, [realPicture('chair.png', 'image/png'), realPicture('fox.jpg', 'image/jpeg')]);
     await poll(() => batch.getAttribute('data-stage')).not.toBe('submitting');
     // What the page says, then the jobs: a job not final now was not final when the page said it.
     const counts = await textOf(batch.locator('.batch-counts'))();
@@ -57,14 +47,7 @@ describe('a batch’s status', () => {
     await h.screenshot('batch-finished');
 
     // A reload: the batch is read back finished, and not announced again.
-    await page.reload();
-    await page.waitForSelector('#app-root[data-ready="true"]');
-    await h.go('#/queue');
-    const again = page.locator('.batch').first();
-    await poll(() => again.getAttribute('data-stage')).toBe('finished');
-    expect(await textOf(again.locator('.batch-counts'))()).toBe(
-      '2 of 2 files submitted · finished · 2 jobs (2 completed)',
-    );
+    expect(await reloadedBatchCounts(h)).toBe('2 of 2 files submitted · finished · 2 jobs (2 completed)');
     expect(await textOf(page.locator('.notices'))()).not.toContain('Batch finished');
     expect(h.pageErrors).toEqual([]);
   });
