@@ -57,6 +57,8 @@ export function describeCounts(c: BatchCounts): string {
 export interface BatchJobState {
   state: string;
   final: boolean;
+  /** How far a running job is, when the service says (the queue's bar of a submitted file). */
+  percent?: number | null;
 }
 
 /**

@@ -142,7 +142,7 @@ export async function runBatch(paths: readonly string[] | BatchFiles, options: B
  */
 export function batchJobStates(store: Pick<Store, 'jobs'>, ids: readonly string[]): Map<string, BatchJobSeen> {
   const found = new Map<string, BatchJobState>(
-    store.jobs.getMany(ids).map((j) => [j.id, { state: j.state, final: j.final }]),
+    store.jobs.getMany(ids).map((j) => [j.id, { state: j.state, final: j.final, percent: j.percent }]),
   );
   return new Map(ids.map((id) => [id, found.get(id) ?? null]));
 }

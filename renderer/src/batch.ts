@@ -187,8 +187,8 @@ function subscribe() {
   });
   api.on('job', (job) => {
     const known = batchJobs.get().get(job.id);
-    if (known && known.state === job.state && known.final === job.final) return;
-    batchJobs.update((m) => new Map(m).set(job.id, { state: job.state, final: job.final }));
+    if (known && known.state === job.state && known.final === job.final && known.percent === job.percent) return;
+    batchJobs.update((m) => new Map(m).set(job.id, { state: job.state, final: job.final, percent: job.percent }));
     announceEnded(true);
   });
   api.on('batch.done', (done) => {
@@ -257,7 +257,7 @@ async function readJobStates(): Promise<void> {
   for (let at = 0; at < missing.length; at += JOBS_PER_READ) {
     const ids = missing.slice(at, at + JOBS_PER_READ);
     const { jobs } = await api.call('batch.jobs', { ids });
-    const found = new Map(jobs.map((j) => [j.id, { state: j.state, final: j.final }]));
+    const found = new Map(jobs.map(({ id, ...state }) => [id, state]));
     batchJobs.update((m) => {
       const next = new Map(m);
       for (const id of ids) if (!next.has(id)) next.set(id, found.get(id) ?? null);

@@ -362,7 +362,9 @@ export const COMMANDS = {
   'batch.jobs': {
     input: z.object({ ids: z.array(id).max(20_000) }),
     output: z.object({
-      jobs: z.array(z.object({ id: z.string(), state: z.string(), final: z.boolean() })),
+      jobs: z.array(
+        z.object({ id: z.string(), state: z.string(), final: z.boolean(), percent: z.number().nullable().optional() }),
+      ),
     }),
   },
   /** Forgets finished batches (the queue's Clear finished); a running one is kept. */

@@ -111,8 +111,8 @@ describe('batches kept in the data folder', () => {
     };
     expect(answer.jobs.sort((x, y) => x.id.localeCompare(y.id))).toEqual(
       [
-        { id: done.id, state: 'succeeded', final: true },
-        { id: going.id, state: 'queued', final: false },
+        { id: done.id, state: 'succeeded', final: true, percent: null },
+        { id: going.id, state: 'queued', final: false, percent: null },
       ].sort((x, y) => x.id.localeCompare(y.id)),
     );
     expect(await bridge.call('batch.jobs', { ids: [] })).toEqual({ jobs: [] });
