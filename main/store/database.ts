@@ -4,8 +4,9 @@ import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { asDiskFull } from '../durable/disk-full.ts';
 import { CacheRepository } from './cache-entries.ts';
-import { damagedCopies, isEmptiedDatabase, keepAside } from './damaged.ts';
-import { guardFailures, isCorruption } from './guarded-handle.ts';
+import { damagedCopies, isCorruption, keepAside } from '../durable/damaged-database.ts';
+import { isEmptiedDatabase } from './damaged.ts';
+import { guardFailures } from './guarded-handle.ts';
 import { DatabaseCorruptError, DatabaseTooNewError } from './errors.ts';
 import { JobsRepository } from './jobs.ts';
 import { JournalRepository } from './journal.ts';
@@ -44,7 +45,7 @@ export interface OpenOptions {
 /**
  * Opens (creating if needed), checks (PRAGMA quick_check) and migrates the database at `path`, or `':memory:'`.
  * Throws DatabaseTooNewError (the file is left untouched), DatabaseCorruptError (a damaged file is kept aside,
- * main/store/damaged.ts; one kept aside earlier and not replaced yet is refused) or DiskFullError.
+ * main/durable/damaged-database.ts; one kept aside earlier and not replaced yet is refused) or DiskFullError.
  */
 export function openDatabase(path: string, options: OpenOptions = {}): Store {
   const migrations = options.migrations ?? MIGRATIONS;
