@@ -1,7 +1,8 @@
-// One engine per data folder: a lock file holding the owner's pid, taken with an exclusive create.
-import { open, readFile, rm } from 'node:fs/promises';
+// One engine per data folder: a lock file holding the owner's pid, taken with an exclusive create (from a
+// stopped owner only when asked, and then handed back to it on release).
+import { open, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isProcessAlive } from '../durable/process-alive.ts';
+import { isProcessAlive, isProcessStopped } from '../durable/process-alive.ts';
 
 /** Another live engine (maybe in this very process) holds the data folder. */
 export class LocalEngineBusyError extends Error {
@@ -23,18 +24,37 @@ export interface DataDirLock {
   release(): Promise<void>;
 }
 
-export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
+export interface LockOptions {
+  /**
+   * Take the folder from an owner that is stopped (SIGSTOP, Ctrl-Z: process-alive.ts) as from one that is gone;
+   * it is handed back to that owner on release if it still lives, so it finds its lock as it left it when it goes
+   * on. Asked only by a process that found the owner not answering at all (main/app/engine-owner.ts).
+   */
+  fromStoppedOwner?: boolean;
+}
+
+export async function lockDataDir(dataDir: string, options: LockOptions = {}): Promise<DataDirLock> {
   const path = join(dataDir, 'engine.lock');
+  let stopped: number | undefined;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const handle = await open(path, 'wx', 0o600);
       await handle.writeFile(String(process.pid));
       await handle.close();
-      return { release: () => rm(path, { force: true }) };
+      const owner = stopped;
+      return {
+        release: async () => {
+          if (owner !== undefined && isProcessAlive(owner)) await writeFile(path, String(owner), { mode: 0o600 });
+          else await rm(path, { force: true });
+        },
+      };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const owner = Number.parseInt(await readFile(path, 'utf8').catch(() => ''), 10);
-      if (Number.isInteger(owner) && owner > 0 && isProcessAlive(owner)) throw new LocalEngineBusyError(dataDir, owner);
+      const alive = Number.isInteger(owner) && owner > 0 && isProcessAlive(owner);
+      if (alive && !(options.fromStoppedOwner && isProcessStopped(owner)))
+        throw new LocalEngineBusyError(dataDir, owner);
+      if (alive) stopped = owner; // borrowed while it is stopped
       await rm(path, { force: true }); // left behind by an engine that is gone: take it over
     }
   }

@@ -4,14 +4,13 @@
 // item 11).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../../shared/bridge/contract.ts';
 import { startWebHost } from '../../../main/host/web-host.ts';
 import { databasePath, openDatabase } from '../../../main/store/database.ts';
 import { cleanEnv } from '../../cli/run-cli.ts';
 import { tempDir } from '../../host/helpers.ts';
-import { startCli } from '../cli/spawn-cli.ts';
+import { startCliEngine } from '../cli/spawn-cli.ts';
 
 const CHAIR = new URL('../../../../shared/fixtures/real/images/chair.png', import.meta.url).pathname;
 const data = tempDir('engine-owner-exit');
@@ -20,14 +19,10 @@ afterAll(() => data.remove());
 describe('the web host when the process running its engine ends', () => {
   it('re-resolves the engine (starting its own) and still creates and finishes jobs', async () => {
     const dataDir = join(data.path, 'folder');
-    const cli = startCli(['engine', '--json', '--engine-speed', '10'], cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir }));
-    let cliErr = '';
-    cli.stderr!.on('data', (d) => (cliErr += String(d)));
-    const line = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: cli.stdout! }).once('line', resolve);
-      cli.once('exit', (code) => reject(new Error(`the engine command ended (${code}): ${cliErr}`)));
-    });
-    const cliEngine = (JSON.parse(line) as { url: string }).url;
+    const { child: cli, url: cliEngine } = await startCliEngine(
+      ['--engine-speed', '10'],
+      cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir }),
+    );
     const host = await startWebHost({
       dataDir,
       rendererDir: join(data.path, 'none'),
