@@ -57,7 +57,15 @@ export function describeCounts(c: BatchCounts): string {
 export interface BatchJobState {
   state: string;
   final: boolean;
+  /** How far a running job is, when the service says (the queue's bar of a submitted file). */
+  percent?: number | null;
 }
+
+/**
+ * What is known of a job of a batch: its state; `null` when it is no longer in the library (the user
+ * deleted it: neither completed nor failed, it is counted as removed); `undefined` when it is not known yet.
+ */
+export type BatchJobSeen = BatchJobState | null | undefined;
 
 /**
  * The jobs a batch made (an image-to-3D job per picture, an upload per FBX/zip and the job of its prompts):
@@ -71,13 +79,16 @@ export interface BatchJobCounts {
   completed: number;
   /** Failed, cancelled, or final in another state than succeeded. */
   failed: number;
+  /** Deleted from the library since it was submitted: it ends nothing, and failed nothing. */
+  removed: number;
 }
 
-/** `undefined`: a job whose state is not known yet (counted as queued: it was just submitted). */
-export function countJobs(jobs: readonly (BatchJobState | undefined)[]): BatchJobCounts {
-  const c: BatchJobCounts = { total: jobs.length, queued: 0, running: 0, completed: 0, failed: 0 };
+/** `undefined`: a job whose state is not known yet (counted as queued: it was just submitted); `null`: removed. */
+export function countJobs(jobs: readonly BatchJobSeen[]): BatchJobCounts {
+  const c: BatchJobCounts = { total: jobs.length, queued: 0, running: 0, completed: 0, failed: 0, removed: 0 };
   for (const job of jobs) {
-    if (job === undefined || (!job.final && job.state === 'queued')) c.queued++;
+    if (job === null) c.removed++;
+    else if (job === undefined || (!job.final && job.state === 'queued')) c.queued++;
     else if (!job.final) c.running++;
     else if (job.state === 'succeeded') c.completed++;
     else c.failed++;
@@ -88,7 +99,10 @@ export function countJobs(jobs: readonly (BatchJobState | undefined)[]): BatchJo
 /** Every job of the batch has its final state. */
 export const jobsFinished = (c: BatchJobCounts): boolean => c.queued + c.running === 0;
 
-/** "3 jobs (1 queued, 2 running)" while some go on; "3 jobs (2 completed, 1 failed)" once all are final. */
+/**
+ * "3 jobs (1 queued, 2 running)" while some go on; "3 jobs (2 completed, 1 failed)" once all are final;
+ * "2 jobs (1 completed, 1 removed)" when one was deleted from the library.
+ */
 export function describeJobs(c: BatchJobCounts): string {
   if (c.total === 0) return 'no job';
   const parts = [
@@ -96,6 +110,7 @@ export function describeJobs(c: BatchJobCounts): string {
     c.running && `${c.running} running`,
     c.completed && `${c.completed} completed`,
     c.failed && `${c.failed} failed`,
+    c.removed && `${c.removed} removed`,
   ].filter(Boolean);
   return `${c.total} job${c.total === 1 ? '' : 's'} (${parts.join(', ')})`;
 }

@@ -14,7 +14,14 @@ import {
 } from '../../shared/contract/index.ts';
 import { describeIssues, type FieldIssue } from '../../shared/contract/issues.ts';
 import { multipartFile, type UploadProgressListener } from './upload.ts';
-import { NetworkError, NOT_SENT_CODES, ProtocolError, RequestValidationError, ServiceResponseError } from './errors.ts';
+import {
+  NetworkError,
+  NOT_SENT_CODES,
+  ProtocolError,
+  RequestValidationError,
+  ServiceResponseError,
+  TimeoutError,
+} from './errors.ts';
 import type { Logger } from './redact.ts';
 import { HttpTransport, type StreamBody, type TransportOptions } from './transport.ts';
 
@@ -26,8 +33,8 @@ export interface ServiceClientOptions extends Omit<TransportOptions, 'apiKey'> {
   logger?: Logger;
   /**
    * Finds the address again when the current one stops answering (refused or reset: the process that served
-   * it exited): the embedded engine of the data folder, another process's that ended, is found again or
-   * started here. Undefined when there is no other address. One call at a time; the request is sent once more
+   * it exited; or silent past the time limits: that process is stopped): the embedded engine of the data
+   * folder, another process's that ended or is stopped, is found again or started here. Undefined when there is no other address. One call at a time; the request is sent once more
    * to a new address when it is idempotent or was never sent.
    */
   reconnect?: (failed: ServiceAddress) => Promise<ServiceAddress | undefined>;
@@ -40,6 +47,19 @@ export interface ServiceAddress {
 
 /** Codes of a connection that nobody answers any more (its server's process is gone). */
 const GONE_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+/**
+ * The address stopped answering: gone (refused, reset), or silent (no connection, or no answer at all within the
+ * time limits: a stopped process, whose socket the system still accepts); false for a `mutating` call that may
+ * have been acted on (sent, and then no answer), which must not be sent again.
+ */
+function stoppedAnswering(error: unknown, mutating: boolean): boolean {
+  if (error instanceof NetworkError && GONE_CODES.has(error.networkCode))
+    return !mutating || NOT_SENT_CODES.has(error.networkCode);
+  if (error instanceof TimeoutError && (error.phase === 'connect' || error.phase === 'headers'))
+    return !mutating || error.phase === 'connect';
+  return false;
+}
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;
@@ -151,8 +171,9 @@ export class ServiceClient {
   }
 
   /**
-   * Sends a prepared call. When the address stops answering (refused, reset) and `reconnect` finds another,
-   * the call is sent once more there if it is idempotent or was never sent (refused).
+   * Sends a prepared call. When the address stops answering (refused, reset, or silent: no connection or no
+   * answer within the time limits, as from a stopped process) and `reconnect` finds another, the call is sent
+   * once more there if it is idempotent or was never sent (refused, connect timeout).
    */
   async send<E extends EndpointId>(call: PreparedCall<E>): Promise<EndpointData<E>> {
     const def: EndpointDef = ENDPOINTS[call.id];
@@ -162,8 +183,7 @@ export class ServiceClient {
     try {
       return await this.#send(call, def, route, stream);
     } catch (error) {
-      if (!(error instanceof NetworkError) || !GONE_CODES.has(error.networkCode)) throw error;
-      if (def.mutating && !NOT_SENT_CODES.has(error.networkCode)) throw error; // it may have been acted on
+      if (!stoppedAnswering(error, def.mutating)) throw error;
       if (call.signal?.aborted || !(await this.#moved(sentTo))) throw error;
       return this.#send(call, def, route, stream);
     }

@@ -4,6 +4,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
+import type { BatchJobState, BatchJobSeen } from '../../shared/batch-counts.ts';
 import type { CreateImageTo3dInput } from '../../shared/contract/index.ts';
 import { CancelledError } from '../api/errors.ts';
 import type { SubmitOutcome, Submitter } from '../jobs/submit.ts';
@@ -12,6 +13,7 @@ import { toDataUri } from '../files/inspect-image.ts';
 import { expectedKind, inspectFile, sha256File, type InspectedFile } from '../files/inspect.ts';
 import { DEFAULT_LIMITS, type FileLimits } from '../files/limits.ts';
 import type { UploadProgress } from '../api/upload.ts';
+import type { Store } from '../store/database.ts';
 
 export type BatchItemState = 'inspecting' | 'rejected' | 'queued' | 'uploading' | 'submitted' | 'failed' | 'cancelled';
 
@@ -132,6 +134,17 @@ export async function runBatch(paths: readonly string[] | BatchFiles, options: B
     items,
     skipped,
   };
+}
+
+/**
+ * The states of a batch's jobs, read in one go: `null` for a job no longer in the library (deleted since it
+ * was submitted), which the counts say is removed, neither completed nor failed.
+ */
+export function batchJobStates(store: Pick<Store, 'jobs'>, ids: readonly string[]): Map<string, BatchJobSeen> {
+  const found = new Map<string, BatchJobState>(
+    store.jobs.getMany(ids).map((j) => [j.id, { state: j.state, final: j.final, percent: j.percent }]),
+  );
+  return new Map(ids.map((id) => [id, found.get(id) ?? null]));
 }
 
 async function submitItem(

@@ -3,7 +3,7 @@
 // started in this process, or, when another process of this data folder runs it, that one; when that process
 // ends, the client finds the engine again (another living process's, or one started here: reconnectEngine).
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServiceClient } from '../api/client.ts';
 import type { Logger } from '../api/redact.ts';
@@ -34,6 +34,7 @@ import { openDataFolder, stderrNotice, type Notice } from '../store/data-folder.
 import { CacheFolderError } from '../cache/folder.ts';
 import type { JournalEntry } from '../store/journal.ts';
 import { ServiceHealthMonitor } from './service-health.ts';
+import { addressOnClose, ownerStopped } from './engine-owner.ts';
 import { serviceClientOptions } from './service-client.ts';
 
 export interface Services {
@@ -224,7 +225,9 @@ async function connect(settings: ConnectionSettings, options: ServiceOptions): P
 
 /**
  * The data folder's engine: one started in this process, or, when another process of the folder runs it (the
- * app, or `asset-studio engine`), that one, by its address file. The busy error when neither.
+ * app, or `asset-studio engine`), that one, by its address file; but when that process is stopped and its
+ * engine does not answer at all (engine-owner.ts), one started here, borrowing the folder. The busy error when
+ * none.
  */
 async function findOrStartEngine(
   settings: ConnectionSettings,
@@ -237,6 +240,13 @@ async function findOrStartEngine(
     if (!(error instanceof LocalEngineBusyError)) throw error;
     const running = readEngineAddress(settings.dataDir);
     if (!running) throw error;
+    if (error.pid !== undefined && (await ownerStopped(running.url, error.pid))) {
+      const engine = await startDataFolderEngine(settings.dataDir, {
+        ...engineOptions(options),
+        fromStoppedOwner: true,
+      });
+      return { baseUrl: engine.url, legacyBaseUrl: engine.legacyUrl, localEngine: engine };
+    }
     return { baseUrl: running.url, legacyBaseUrl: running.legacyUrl };
   }
 }
@@ -298,11 +308,12 @@ export async function startDataFolderEngine(
     apiKey: localEngineKey(dataDir),
   });
   const address = engineAddressFile(dataDir);
+  const leaveAddress = addressOnClose(address, options.fromStoppedOwner === true); // a borrowed folder's is put back
   writeFileDurableSync(address, JSON.stringify({ pid: process.pid, url: engine.url, legacyUrl: engine.legacyUrl })); // never read half written
   return {
     ...engine,
     close: async () => {
-      rmSync(address, { force: true });
+      leaveAddress();
       await engine.close();
     },
   };

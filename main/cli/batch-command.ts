@@ -6,7 +6,7 @@
 // some (or, with --wait, a job failed).
 import { countJobs, describeJobs } from '../../shared/batch-counts.ts';
 import type { EndpointId } from '../../shared/contract/index.ts';
-import { listBatchFiles, runBatch, type BatchItem } from '../app/batch.ts';
+import { batchJobStates, listBatchFiles, runBatch, type BatchItem } from '../app/batch.ts';
 import { expectedKind } from '../files/inspect.ts';
 import { formatBytes } from '../../shared/format-bytes.ts';
 import { printJson, str, timeoutOf, type CommandContext } from './context.ts';
@@ -66,9 +66,8 @@ export async function batchCommand(ctx: CommandContext): Promise<number> {
       waited = true;
     }
     // The jobs as they are now: just submitted (queued or running at the service), or all final after --wait.
-    const jobs = countJobs(
-      jobIds.map((id) => services.store.jobs.get(id)).map((j) => j && { state: j.state, final: j.final }),
-    );
+    const states = batchJobStates(services.store, jobIds);
+    const jobs = countJobs(jobIds.map((id) => states.get(id)));
     if (ctx.values.json) printJson(ctx.io, { ...summary, cost: costJson(cost) });
     else {
       ctx.io.stdout(

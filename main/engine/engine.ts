@@ -30,6 +30,11 @@ export type { FaultController, FaultRule } from './faults.ts';
 export interface LocalEngineOptions {
   /** The engine's state and files live here and survive a restart. One engine per folder at a time. */
   dataDir: string;
+  /**
+   * Take the folder from an engine whose process is stopped (SIGSTOP, Ctrl-Z), handing it back when this one
+   * closes (lock.ts); only for a caller that found that engine not answering at all (main/app/engine-owner.ts).
+   */
+  fromStoppedOwner?: boolean;
   /** 0 = a free port (default). */
   port?: number;
   /** The legacy base address: the same host with a second port; 0 = a free port (default). */
@@ -105,7 +110,7 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
     ...(options.workerMemoryMb !== undefined && { maxOldGenerationSizeMb: options.workerMemoryMb }),
   });
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 }); // holds its signing secret: private, like every file in it
-  const lock = await lockDataDir(options.dataDir);
+  const lock = await lockDataDir(options.dataDir, { fromStoppedOwner: options.fromStoppedOwner === true });
   const servers: Server[] = [];
   let stopNotifier: (() => Promise<void>) | undefined;
   let stopInputs: (() => Promise<void>) | undefined;

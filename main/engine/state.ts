@@ -11,10 +11,17 @@
 //
 // An older engine's state.json (the whole state, rewritten after every change) is moved into the database
 // when the folder is opened, once; the file is then renamed state.json.migrated, never deleted.
+//
+// A damaged engine.db (not a SQLite file, cut short, a page SQLite's check or a read finds damaged, a row that
+// is not JSON) is kept aside as `engine.db.damaged-<UTC time>` (never changed nor deleted), and the engine
+// starts on a new database holding the records that could still be read from it, as the app's own database
+// is salvaged by `asset-studio doctor` (the same code: main/durable/damaged-database.ts). What was kept, what
+// was lost and where the damaged copy is are said in one notice (`log`, else a process warning).
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { isCorruption, keepAside, salvageInto } from '../durable/damaged-database.ts';
 import { fsyncDirSync } from '../durable/write-file.ts';
 import type { AnimationRecord } from './sessions/animation.ts';
 import type { AssetRecord } from './sessions/assets.ts';
@@ -76,9 +83,6 @@ CREATE TABLE meta (
 `,
 ];
 
-/** Primary SQLite result codes that mean "this file is not (or no longer) a database". */
-const SQLITE_CORRUPT = 11;
-const SQLITE_NOTADB = 26;
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 /** meta key: sha256 of the state.json moved into this database. */
 const MIGRATED_KEY = 'migrated_state_json_sha256';
@@ -106,8 +110,29 @@ export interface StateStore {
   close(): Promise<void>;
 }
 
+/** The engine's records database is damaged: kept aside and salvaged when the engine starts (openState). */
+export class EngineStateDamagedError extends EngineStateError {
+  /** What is damaged, in words. */
+  readonly detail: string;
+
+  constructor(path: string, detail: string, options?: ErrorOptions) {
+    super(
+      path,
+      `The engine's records database ${path} is damaged (${detail}): this change was not saved. Restart the ` +
+        `engine (or Asset Studio): it keeps the damaged file aside as ${DATABASE_FILE}.damaged-<time> and starts ` +
+        'on a new one holding the records that can still be read.',
+      options,
+    );
+    this.name = 'EngineStateDamagedError';
+    this.detail = detail;
+  }
+}
+
 export interface OpenStateOptions {
-  /** Where notices go (the migration of a state.json, rows changed but not named in checked saves). */
+  /**
+   * Where notices go (the migration of a state.json, rows changed but not named in checked saves, a damaged
+   * database kept aside and salvaged: that one, with no `log`, as a process warning).
+   */
   log?: (line: string) => void;
   /** Compare every row after each named save and report misses (default: ASSET_STUDIO_ENGINE_CHECK_SAVES=1). */
   checkSaves?: boolean;
@@ -124,36 +149,83 @@ export async function openState(dataDir: string, options: OpenStateOptions = {})
   const path = join(dataDir, DATABASE_FILE);
   const log = options.log ?? (() => undefined);
   const checkSaves = options.checkSaves ?? process.env[CHECK_SAVES_ENV] === '1';
-  const db = openDatabase(path);
+  const open = (db: DatabaseSync) => {
+    try {
+      migrateStateJson(db, path, join(dataDir, STATE_JSON_FILE), log);
+      return new SqliteStateStore(db, path, loadRows(db, path), checkSaves);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  };
   try {
-    migrateStateJson(db, path, join(dataDir, STATE_JSON_FILE), log);
-    return new SqliteStateStore(db, path, loadRows(db, path), checkSaves);
+    return open(openDatabase(path));
   } catch (error) {
-    db.close();
-    throw error;
+    if (!(error instanceof EngineStateDamagedError)) throw error;
+    const salvaged = salvageDamaged(path, error.detail);
+    (options.log ?? ((line: string) => process.emitWarning(line, 'AssetStudioEngine')))(salvaged.notice);
+    return open(salvaged.db);
   }
 }
 
 // ---- opening ---------------------------------------------------------------------------------------
 
-function damaged(path: string, detail: string, cause?: unknown): EngineStateError {
-  return new EngineStateError(
-    path,
-    `The engine's records database ${path} is damaged (${detail}). The engine did not start on it and changed nothing: ` +
-      `move it aside (rename it, and its -wal file if there is one, e.g. to ${DATABASE_FILE}.broken) to start the engine ` +
-      'with no records, or put back a copy from a backup.',
-    cause === undefined ? undefined : { cause },
-  );
+function damaged(path: string, detail: string, cause?: unknown): EngineStateDamagedError {
+  return new EngineStateDamagedError(path, detail, cause === undefined ? undefined : { cause });
 }
 
 function asDamaged<T>(path: string, fn: () => T): T {
   try {
     return fn();
   } catch (error) {
-    const code = (error as { errcode?: unknown } | null)?.errcode;
-    if (typeof code === 'number' && [SQLITE_CORRUPT, SQLITE_NOTADB].includes(code & 0xff))
-      throw damaged(path, `SQLite says: ${(error as Error).message}`, error);
+    if (isCorruption(error)) throw damaged(path, `SQLite says: ${(error as Error).message}`, error);
     throw error;
+  }
+}
+
+/**
+ * The damaged database kept aside, and a new one in its place holding the records that can still be read
+ * from it (a row of a table the engine does not know, or whose body is not JSON, is left out); the notice
+ * says how many were kept and lost, and where the damaged copy is.
+ */
+function salvageDamaged(path: string, detail: string): { db: DatabaseSync; notice: string } {
+  const keptAs = keepAside(path);
+  const db = openDatabase(path);
+  try {
+    const known = new Set<string>(TABLES);
+    let skipped = 0;
+    const accept = (table: string, row: Record<string, unknown>) => {
+      if (table !== 'records') return true;
+      const ok = typeof row.tbl === 'string' && known.has(row.tbl) && typeof row.body === 'string' && isJson(row.body);
+      if (!ok) skipped++;
+      return ok;
+    };
+    const tables = transaction(db, () => salvageInto(db, keptAs, { accept }));
+    const records = tables.find((t) => t.table === 'records');
+    const kept = records?.rows ?? 0;
+    const lost = [
+      records?.unreadable &&
+        `a part of it could not be read (SQLite says: ${records.unreadable}): the records there are lost`,
+      skipped > 0 && `${skipped} record${skipped === 1 ? ' was' : 's were'} not readable and left out`,
+    ].filter(Boolean);
+    const notice =
+      `engine: its records database ${path} was damaged (${detail}). It is kept aside, unchanged, as ${keptAs}, and ` +
+      `the engine started on a new database holding the ${kept} record${kept === 1 ? '' : 's'} (sessions, assets, credits) ` +
+      `that could still be read${lost.length ? `; ${lost.join('; ')}` : ''}. A session not among them is no longer known ` +
+      'to the engine: create it again. To look into the damaged copy yourself, open it with any SQLite tool.';
+    return { db, notice };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -181,6 +253,11 @@ function openDatabase(path: string): DatabaseSync {
       // WAL with synchronous=FULL: each commit is on disk (the WAL synced) before the save resolves and the
       // client gets its answer, as the state.json writes were; see README.md.
       db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
+      // SQLite's own check of every page: damage is found here, at once, not by a later save.
+      const found = (db.prepare('PRAGMA quick_check').all() as { quick_check: string }[])
+        .map((r) => r.quick_check)
+        .filter((line) => line !== 'ok');
+      if (found.length > 0) throw damaged(path, `SQLite's check found: ${found.slice(0, 3).join('; ')}`);
       transaction(db, () => {
         const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
         if (version > MIGRATIONS.length)

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
+import { itemDetails } from '../../shared/batch-items.ts';
 import { batchView, type BatchView } from '../../shared/bridge/contract.ts';
 import { writeFileDurableSync } from '../durable/write-file.ts';
 import type { BatchItem } from '../app/batch.ts';
@@ -60,11 +61,13 @@ export class BatchLog {
     const next: BatchView['items'][number] = {
       index: item.index,
       name: item.name,
-      ...(item.inspected?.size !== undefined && { size: item.inspected.size }),
       state: item.state,
-      ...(item.jobId !== undefined && { jobId: item.jobId }),
-      ...(item.promptsJobId !== undefined && { promptsJobId: item.promptsJobId }),
-      ...(item.error !== undefined && { error: item.error.replaceAll(item.path, item.name) }),
+      ...itemDetails({
+        size: item.inspected?.size,
+        jobId: item.jobId,
+        promptsJobId: item.promptsJobId,
+        error: item.error?.replaceAll(item.path, item.name),
+      }),
     };
     const at = batch.items.findIndex((i) => i.index === item.index);
     const before = at < 0 ? undefined : batch.items[at]!;

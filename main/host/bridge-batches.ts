@@ -2,6 +2,7 @@
 // (main/app/batch.ts), each item's state sent as a `batch.item` event (upload progress thinned), the
 // summary as `batch.done`; batch.cancel stops one. Every batch is kept in the data folder (batch-log.ts).
 import { randomUUID } from 'node:crypto';
+import { itemDetails } from '../../shared/batch-items.ts';
 import type { BatchView, CommandInput, EventPayload } from '../../shared/bridge/contract.ts';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -42,11 +43,13 @@ export class BridgeBatches {
         index: item.index,
         name: item.name,
         state: item.state,
-        ...(item.sent !== undefined && { sent: item.sent }),
-        ...(item.total !== undefined && { total: item.total }),
-        ...(item.jobId !== undefined && { jobId: item.jobId }),
-        ...(item.promptsJobId !== undefined && { promptsJobId: item.promptsJobId }),
-        ...(item.error !== undefined && { error: item.error.replaceAll(item.path, item.name) }), // not the temp path of an upload
+        ...itemDetails({
+          sent: item.sent,
+          total: item.total,
+          jobId: item.jobId,
+          promptsJobId: item.promptsJobId,
+          error: item.error?.replaceAll(item.path, item.name), // not the temp path of an upload
+        }),
       });
     };
     runBatch(paths, {

@@ -1,5 +1,6 @@
 // The bridge's file commands: exports of a job into a game project (detect, plan, run), a local model handed
 // to the embedded engine for retopology, batches of dropped files, and the native dialogs.
+import { batchJobStates } from '../app/batch.ts';
 import { exportAndRemember, planJobExport } from '../app/export-actions.ts';
 import { MeshLinkError, type MeshLinks } from '../app/mesh-links.ts';
 import { detectProject } from '../export/index.ts';
@@ -8,7 +9,7 @@ import { jobOf, type BridgeContext, type Handlers } from './bridge-context.ts';
 import { unsupported } from './errors.ts';
 
 type ExportCommands = 'export.detect' | 'export.plan' | 'export.run' | 'files.meshLink';
-type BatchCommands = 'batch.start' | 'batch.cancel' | 'batch.expand' | 'batch.list' | 'batch.forget';
+type BatchCommands = 'batch.start' | 'batch.cancel' | 'batch.expand' | 'batch.list' | 'batch.jobs' | 'batch.forget';
 type DialogCommands = 'dialog.openFiles' | 'dialog.chooseFolder';
 
 export function exportHandlers(ctx: BridgeContext, meshLinks: MeshLinks): Handlers<ExportCommands> {
@@ -57,6 +58,9 @@ export function batchHandlers(ctx: BridgeContext, batches: BridgeBatches): Handl
     'batch.cancel': async (i) => batches.cancel(i.batchId),
     'batch.expand': async (i) => batches.expand(resolve(i.files)),
     'batch.list': async () => ({ batches: batches.list() }),
+    'batch.jobs': async (i) => ({
+      jobs: [...batchJobStates(ctx.services().store, i.ids)].flatMap(([id, job]) => (job ? [{ id, ...job }] : [])),
+    }),
     'batch.forget': async (i) => ({ forgotten: batches.forget(i.batchIds) }),
   };
 }

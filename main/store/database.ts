@@ -4,9 +4,10 @@ import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { asDiskFull } from '../durable/disk-full.ts';
 import { CacheRepository } from './cache-entries.ts';
+import { damagedCopies, isCorruption } from '../durable/damaged-database.ts';
 import { recordClose, unchangedSinceClose } from './clean-close.ts';
-import { damagedCopies, isEmptiedDatabase, keepAside } from './damaged.ts';
-import { guardFailures, isCorruption } from './guarded-handle.ts';
+import { isEmptiedDatabase, keepDatabaseAside } from './damaged.ts';
+import { guardFailures } from './guarded-handle.ts';
 import { DatabaseCorruptError, DatabaseTooNewError } from './errors.ts';
 import { JobsRepository } from './jobs.ts';
 import { JournalRepository } from './journal.ts';
@@ -46,7 +47,7 @@ export interface OpenOptions {
  * Opens (creating if needed), checks (PRAGMA quick_check, unless the file is as its last clean close left it:
  * clean-close.ts) and migrates the database at `path`, or `':memory:'`.
  * Throws DatabaseTooNewError (the file is left untouched), DatabaseCorruptError (a damaged file is kept aside,
- * main/store/damaged.ts; one kept aside earlier and not replaced yet is refused) or DiskFullError.
+ * main/durable/damaged-database.ts; one kept aside earlier and not replaced yet is refused) or DiskFullError.
  */
 export function openDatabase(path: string, options: OpenOptions = {}): Store {
   const migrations = options.migrations ?? MIGRATIONS;
@@ -105,7 +106,7 @@ function createPrivately(path: string): void {
  * absence of a database while a damaged one kept aside earlier has not been replaced (by `asset-studio doctor`).
  */
 function refuseDamaged(path: string): void {
-  if (isEmptiedDatabase(path)) throw new DatabaseCorruptError(path, 'the file is empty', keepAside(path));
+  if (isEmptiedDatabase(path)) throw new DatabaseCorruptError(path, 'the file is empty', keepDatabaseAside(path));
   if (existsSync(path)) return;
   const earlier = damagedCopies(path).at(-1);
   if (earlier !== undefined) throw new DatabaseCorruptError(path, 'damaged', earlier, { earlier: true });
@@ -194,7 +195,7 @@ function asCorruptError<T>(path: string, fn: () => T): T {
   } catch (error) {
     if (isCorruption(error)) {
       if (path === ':memory:') throw new DatabaseCorruptError(path, error);
-      throw new DatabaseCorruptError(path, error, keepAside(path));
+      throw new DatabaseCorruptError(path, error, keepDatabaseAside(path));
     }
     if (path !== ':memory:') throw asDiskFull(error, dirname(path), `the local database ${path}`) ?? error;
     throw error;

@@ -4,18 +4,9 @@
 // naming the file and `asset-studio doctor`. Each store call fails as one action; the caller goes on or says it.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { basename, dirname } from 'node:path';
+import { isCorruption } from '../durable/damaged-database.ts';
 import { asDiskFull } from '../durable/disk-full.ts';
 import { DatabaseCorruptError } from './errors.ts';
-
-// Primary SQLite result codes that mean "this file is not (or no longer) a database".
-const SQLITE_CORRUPT = 11;
-const SQLITE_NOTADB = 26;
-
-/** True for SQLite's "damaged" result codes. */
-export function isCorruption(error: unknown): boolean {
-  const code = (error as { errcode?: unknown } | null)?.errcode;
-  return typeof code === 'number' && [SQLITE_CORRUPT, SQLITE_NOTADB].includes(code & 0xff);
-}
 
 /** `db` with every method (and every prepared statement's) failing in words (see above). */
 export function guardFailures(db: DatabaseSync, path: string): DatabaseSync {

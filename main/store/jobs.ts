@@ -193,6 +193,7 @@ const ORDER: Readonly<Record<JobSort, (group: boolean) => string>> = {
 export class JobsRepository {
   readonly #insert: StatementSync;
   readonly #get: StatementSync;
+  readonly #getMany: StatementSync;
   readonly #findByRemoteId: StatementSync;
   readonly #db: DatabaseSync;
   /** The list and count statements, by grouping and order, prepared when first used. */
@@ -223,6 +224,7 @@ export class JobsRepository {
               :result, :now, :now, CASE WHEN :final = 1 THEN :now END, :next_poll_at, :now, CASE WHEN :state = 'unknown' THEN :now END)
       RETURNING *`);
     this.#get = db.prepare('SELECT * FROM jobs WHERE id = ?');
+    this.#getMany = db.prepare('SELECT * FROM jobs WHERE id IN (SELECT value FROM json_each(?))');
     this.#findByRemoteId = db.prepare(`
       SELECT * FROM jobs WHERE remote_id = :remote_id AND (:kind IS NULL OR kind = :kind) AND (:step IS NULL OR step = :step)
       ORDER BY created_at DESC, rowid DESC LIMIT 1`);
@@ -308,6 +310,11 @@ export class JobsRepository {
 
   get(id: string): JobRecord | undefined {
     return maybeRecord(this.#get.get(id));
+  }
+
+  /** The jobs of these ids that exist, in one read (in no particular order; an id not found is left out). */
+  getMany(ids: readonly string[]): JobRecord[] {
+    return ids.length === 0 ? [] : this.#getMany.all(JSON.stringify(ids)).map(toRecord);
   }
 
   /** Like get, but a missing job is an error (RecordNotFoundError). */

@@ -11,8 +11,9 @@ import {
   type BatchCounts,
   type BatchItemPhase,
   type BatchJobCounts,
-  type BatchJobState,
+  type BatchJobSeen,
 } from '../../shared/batch-counts.ts';
+import { itemDetails } from '../../shared/batch-items.ts';
 import type { BatchItemView, BatchView, CommandInput, EventPayload } from '../../shared/bridge/contract.ts';
 import { getTransport, type FileRef } from '../bridge/index.ts';
 import { pushNotice } from './app-state.ts';
@@ -64,7 +65,8 @@ export const batches = new Store<QueueBatch[]>([]);
 /** Files offered and not yet confirmed (the batch dialog shows them). */
 export const offeredFiles = new Store<OfferedFile[] | undefined>(undefined);
 /** The last state seen of jobs (job events, or jobs.get for a kept batch's): a batch's jobs are counted from it. */
-export const batchJobs = new Store<ReadonlyMap<string, BatchJobState>>(new Map());
+/** `null`: a job deleted from the library since (counted as removed). */
+export const batchJobs = new Store<ReadonlyMap<string, BatchJobSeen>>(new Map());
 /** The batches known to be finished (every job final): each is announced once. */
 const ended = new Set<string>();
 let nextKey = 1;
@@ -165,19 +167,7 @@ function patchItem(key: string, itemKey: string, patch: Partial<QueueItem>) {
 function applyItem(batch: QueueBatch, view: BatchItemView): QueueBatch {
   return {
     ...batch,
-    items: batch.items.map((i) =>
-      i.index === view.index
-        ? {
-            ...i,
-            phase: view.state,
-            ...(view.sent !== undefined && { sent: view.sent }),
-            ...(view.total !== undefined && { total: view.total }),
-            ...(view.jobId !== undefined && { jobId: view.jobId }),
-            ...(view.promptsJobId !== undefined && { promptsJobId: view.promptsJobId }),
-            ...(view.error !== undefined ? { error: view.error } : {}),
-          }
-        : i,
-    ),
+    items: batch.items.map((i) => (i.index === view.index ? { ...i, phase: view.state, ...itemDetails(view) } : i)),
   };
 }
 
@@ -197,8 +187,8 @@ function subscribe() {
   });
   api.on('job', (job) => {
     const known = batchJobs.get().get(job.id);
-    if (known?.state === job.state && known.final === job.final) return;
-    batchJobs.update((m) => new Map(m).set(job.id, { state: job.state, final: job.final }));
+    if (known && known.state === job.state && known.final === job.final && known.percent === job.percent) return;
+    batchJobs.update((m) => new Map(m).set(job.id, { state: job.state, final: job.final, percent: job.percent }));
     announceEnded(true);
   });
   api.on('batch.done', (done) => {
@@ -223,7 +213,11 @@ function finish(key: string) {
   if (!batch) return;
   void refreshCredits();
   if (batchStage(batch) === 'finished') return announceEnded(true);
-  void readJobStates().then(() => announceEnded(true)); // jobs whose event came before this page listened
+  // Jobs whose event came before this page listened (a failed read leaves them to their next events).
+  readJobStates().then(
+    () => announceEnded(true),
+    () => undefined,
+  );
   const counts = batchCounts(batch);
   const trouble = counts.problems + counts.cancelled;
   pushNotice(
@@ -249,22 +243,39 @@ function announceEnded(announce: boolean) {
   }
 }
 
-/** Reads the state of the batches' jobs not seen yet (a kept batch's after a reload), a few at a time. */
+/** The most job ids one `batch.jobs` read takes (its input's limit). */
+const JOBS_PER_READ = 20_000;
+
+/**
+ * Reads the states of the batches' jobs not seen yet (a kept batch's after a reload) in one `batch.jobs`
+ * call: a job main no longer has was deleted from the library, and is counted as removed.
+ */
 async function readJobStates(): Promise<void> {
   const { api } = getTransport();
   const known = batchJobs.get();
   const missing = [...new Set(batches.get().flatMap(batchJobIds))].filter((id) => !known.has(id));
-  let next = 0;
-  const read = async () => {
-    while (next < missing.length) {
-      const id = missing[next++]!;
-      const job = await api.call('jobs.get', { id }).catch(() => undefined);
-      // A job deleted from the library since: counted as final, it cannot finish any more.
-      const state = job ? { state: job.state, final: job.final } : { state: 'deleted', final: true };
-      batchJobs.update((m) => (m.has(id) ? m : new Map(m).set(id, state)));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(4, missing.length) }, read));
+  for (let at = 0; at < missing.length; at += JOBS_PER_READ) {
+    const ids = missing.slice(at, at + JOBS_PER_READ);
+    const { jobs } = await api.call('batch.jobs', { ids });
+    const found = new Map(jobs.map(({ id, ...state }) => [id, state]));
+    batchJobs.update((m) => {
+      const next = new Map(m);
+      for (const id of ids) if (!next.has(id)) next.set(id, found.get(id) ?? null);
+      return next;
+    });
+  }
+}
+
+/** Jobs deleted from the library (the library's Delete): the batches that made them count them as removed. */
+export function noteRemovedJobs(ids: readonly string[]): void {
+  const mine = new Set(batches.get().flatMap(batchJobIds));
+  if (!ids.some((id) => mine.has(id))) return;
+  batchJobs.update((m) => {
+    const next = new Map(m);
+    for (const id of ids) if (mine.has(id)) next.set(id, null);
+    return next;
+  });
+  announceEnded(true);
 }
 
 const CONCURRENT_SENDS = 2;
@@ -367,10 +378,7 @@ export function fromView(view: BatchView): QueueBatch {
           name: i.name,
           phase: i.state,
           index: i.index,
-          ...(i.size !== undefined && { size: i.size }),
-          ...(i.jobId !== undefined && { jobId: i.jobId }),
-          ...(i.promptsJobId !== undefined && { promptsJobId: i.promptsJobId }),
-          ...(i.error !== undefined && { error: i.error }),
+          ...itemDetails(i),
         }),
       ),
       ...view.notSent.map(

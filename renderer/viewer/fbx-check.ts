@@ -1,6 +1,7 @@
 // The FBX check before an animation upload: the picked file is opened in a small viewer from the File
 // itself (nothing is uploaded) and its box is compared with the service's reference pose: a character
-// standing up (Y up), facing forward (+Z), so taller than it is deep, and wider (arms) than deep. Its
+// standing up (Y up), facing forward (+Z), so taller than it is deep, and wider (arms) than deep (said of a
+// humanoid character only: a chair or a prop has no such pose to compare). Its
 // skeleton is read from its bytes (shared/fbx-bones.ts) and its bone names matched to the 17 body joints
 // (shared/skeleton-names.ts, the table the engine uses): no bones, or not a humanoid, is warned about. A zip
 // is checked by the FBX files inside it: a zip of static props (no FBX with bones) is warned about.
@@ -72,20 +73,25 @@ export async function checkZip(file: Blob): Promise<FbxCheck> {
   };
 }
 
-/** What looks wrong about the model's orientation, in words (empty when it matches the reference pose). */
-export function poseWarnings(stats: ModelStats): string[] {
+/**
+ * What looks wrong about a character's orientation, in words (empty when it matches the reference pose). Said
+ * only of a character, a model whose bones name a humanoid's joints: only there do its proportions say how it
+ * lies. Any other model (a generated chair, a prop, a quadruped) may well be wider or deeper than tall, and
+ * its skeleton's warnings already say why it cannot be animated as it is.
+ */
+export function poseWarnings(stats: ModelStats, bones: readonly string[]): string[] {
+  const warnings = stats.meshes === 0 ? ['It has no mesh.'] : [];
+  if (!humanoidOf(bones).humanoid) return warnings;
   const [x, y, z] = stats.size;
-  const warnings: string[] = [];
-  if (y < 0.6 * Math.max(x, z)) {
-    warnings.push(
-      `It is ${Math.max(x, z) > x ? 'much deeper' : 'much wider'} than tall (${fmt(x)} × ${fmt(y)} × ${fmt(z)}): it probably lies down, e.g. exported Z up. Export it Y up, standing, facing forward (+Z).`,
+  const box = `${fmt(x)} × ${fmt(y)} × ${fmt(z)}`;
+  if (y < 0.6 * Math.max(x, z))
+    warnings.unshift(
+      `This character is ${Math.max(x, z) > x ? 'much deeper' : 'much wider'} than tall (${box}): it probably lies down, e.g. exported Z up. Export it Y up, standing, facing forward (+Z).`,
     );
-  } else if (z > 1.3 * x) {
-    warnings.push(
-      `It is deeper than wide (${fmt(x)} × ${fmt(y)} × ${fmt(z)}): it may face sideways. Turn it to face forward (+Z), like the reference pose.`,
+  else if (z > 1.3 * x)
+    warnings.unshift(
+      `This character is deeper than wide (${box}): it may face sideways. Turn it to face forward (+Z), like the reference pose.`,
     );
-  }
-  if (stats.meshes === 0) warnings.push('It has no mesh.');
   return warnings;
 }
 
@@ -108,7 +114,7 @@ export async function createFbxChecker(canvas: HTMLCanvasElement): Promise<FbxCh
       return {
         stats,
         bones: Math.max(viewer.boneCount(), skeleton.bones.length),
-        warnings: [...skeletonWarnings(skeleton.bones, skeleton.skinned), ...poseWarnings(stats)],
+        warnings: [...skeletonWarnings(skeleton.bones, skeleton.skinned), ...poseWarnings(stats, skeleton.bones)],
       };
     },
     dispose: () => viewer.dispose(),

@@ -355,6 +355,18 @@ export const COMMANDS = {
   'batch.expand': { input: z.object({ files: z.array(z.object({ path })).min(1).max(10_000) }), output: batchOffer },
   /** The batches kept in the data folder, newest first (one still running included). */
   'batch.list': { input: z.object({}), output: z.object({ batches: z.array(batchView) }) },
+  /**
+   * The states of a batch's jobs, in one read: each job still in the library with its state; a job left out
+   * was deleted from the library (the queue counts it as removed).
+   */
+  'batch.jobs': {
+    input: z.object({ ids: z.array(id).max(20_000) }),
+    output: z.object({
+      jobs: z.array(
+        z.object({ id: z.string(), state: z.string(), final: z.boolean(), percent: z.number().nullable().optional() }),
+      ),
+    }),
+  },
   /** Forgets finished batches (the queue's Clear finished); a running one is kept. */
   'batch.forget': {
     input: z.object({ batchIds: z.array(id).max(10_000) }),

@@ -4,7 +4,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBatch, type BatchItem, type BatchItemState } from '../../main/app/batch.ts';
+import { batchJobStates, runBatch, type BatchItem, type BatchItemState } from '../../main/app/batch.ts';
+import { countJobs, describeJobs } from '../../shared/batch-counts.ts';
 import { sha256File } from '../../main/files/inspect.ts';
 import { realFixture } from '../fixtures.ts';
 import { makeHarness, type Harness } from '../jobs/harness.ts';
@@ -161,5 +162,21 @@ describe('runBatch', () => {
     const path = realFixture('images', 'robot.png');
     const summary = await runBatch([path, path], { submitter: h.submitter });
     expect(summary).toMatchObject({ total: 1, submitted: 1 });
+  });
+});
+
+describe('batchJobStates', () => {
+  it('reads a batch’s jobs at once: a job deleted from the library is removed, neither completed nor failed', async () => {
+    const summary = await runBatch([realFixture('images', 'chair.png'), realFixture('images', 'fox.jpg')], {
+      submitter: h.submitter,
+    });
+    const ids = summary.items.map((i) => i.jobId!);
+    h.store.jobs.delete(ids[1]!);
+    const states = batchJobStates(h.store, ids);
+    expect(states.get(ids[0]!)).toMatchObject({ final: false });
+    expect(states.get(ids[1]!)).toBeNull();
+    const counts = countJobs(ids.map((id) => states.get(id)));
+    expect(counts).toMatchObject({ total: 2, removed: 1, failed: 0 });
+    expect(describeJobs(counts)).toMatch(/^2 jobs \(1 (queued|running), 1 removed\)$/);
   });
 });

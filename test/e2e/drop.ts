@@ -1,7 +1,9 @@
 // Dropping files on the page as a desktop drag does: a real `drop` event carrying a DataTransfer of File
 // objects built in the page from the given bytes (the OS drag itself left out); and the batch dialog a drop opens.
+import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
-import { poll } from './harness.ts';
+import { realFixture } from '../fixtures.ts';
+import { poll, textOf, type Harness } from './harness.ts';
 
 // Browser globals used inside page.evaluate (this project type-checks tests without the DOM library).
 declare const document: { querySelector(s: string): { dispatchEvent(e: unknown): boolean } | null };
@@ -16,6 +18,13 @@ export interface DroppedFile {
   type: string;
 }
 
+/** A picture of the real fixtures (fixtures/real/images) as a dropped file. */
+export const realPicture = (name: string, type: string): DroppedFile => ({
+  name,
+  data: readFileSync(realFixture('images', name)).toString('base64'),
+  type,
+});
+
 export async function dropFiles(page: Page, files: readonly DroppedFile[]): Promise<void> {
   await page.evaluate((list) => {
     const transfer = new DataTransfer();
@@ -28,6 +37,24 @@ export async function dropFiles(page: Page, files: readonly DroppedFile[]): Prom
       target.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
     }
   }, files);
+}
+
+/** Drops files and sends them as a batch (the batch dialog confirmed): the Queue, and its newest batch. */
+export async function sendBatch(page: Page, files: readonly DroppedFile[]): Promise<Locator> {
+  await dropFiles(page, files);
+  await page.click('.batch-dialog button[type="submit"]');
+  await poll(textOf(page.locator('h1'))).toBe('Queue');
+  return page.locator('.batch').first();
+}
+
+/** Reloads the page and opens the Queue: the counts of its newest batch once read back finished. */
+export async function reloadedBatchCounts(h: Harness): Promise<string> {
+  await h.page.reload();
+  await h.page.waitForSelector('#app-root[data-ready="true"]');
+  await h.go('#/queue');
+  const batch = h.page.locator('.batch').first();
+  await poll(() => batch.getAttribute('data-stage')).toBe('finished');
+  return textOf(batch.locator('.batch-counts'))();
 }
 
 /**

@@ -5,8 +5,9 @@
 //    viewer previews the lowest point at y = 0, and the GLB written has its box's min y ≈ 0 (read back with
 //    glTF Transform). A typed path with `..` is shown resolved; exporting again is refused until the
 //    overwrite box is ticked, and then the files Godot added (.import) are kept.
-//  - FBX check: an FBX lying down gets the orientation warning in the animation upload form, Male_Casual
-//    does not; nothing is uploaded.
+//  - FBX check: a real character lying down (Male_Casual turned) gets the orientation warning in the
+//    animation upload form, Male_Casual standing does not, and a generated chair-like mesh with no skeleton is
+//    told it has no bones, never that it lies down; nothing is uploaded.
 //  - No request leaves 127.0.0.1. Screenshots go to test-results/viewer/.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { NodeIO, getBounds } from '@gltf-transform/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFbxBinary } from '../../main/engine/outputs/index.ts';
 import { realFixture } from '../fixtures.ts';
+import { lyingCharacter } from '../renderer/lying-character.ts';
 import { canvasRgb, fingerprint, measure } from './canvas.ts';
 import { poll, textOf } from './harness.ts';
 import { modelShown, stat, useViewerHarness } from './viewer-page.ts';
@@ -187,7 +189,7 @@ describe('compare and export', () => {
     );
   });
 
-  it('checks an FBX before the animation upload: lying down, no bones and a zip of props warn, Male_Casual does not', async () => {
+  it('checks an FBX before the animation upload: a character lying down, no bones and a zip of props warn, Male_Casual does not', async () => {
     const { page } = h;
     await h.go('#/create/animation');
     await page.waitForSelector('#anim-file');
@@ -197,13 +199,24 @@ describe('compare and export', () => {
     expect(await textOf(page.locator('[data-fbx-counts]'))()).toMatch(/^[1-9]\d* mesh(es)?, [1-9]\d* bones?, /);
     await h.screenshot('fbx-check-standing', page.locator('.fbx-check'));
     await page.setInputFiles('#anim-file', {
-      name: 'lying.fbx',
+      name: 'Male_Casual_lying.fbx',
       mimeType: 'application/octet-stream',
-      buffer: Buffer.from(lyingFbx()),
+      buffer: (await lyingCharacter()).fbx,
     });
-    await poll(async () => (await page.locator('.fbx-check').getAttribute('data-state')) ?? '', 30_000).toBe('done');
-    await poll(textOf(page.locator('.fbx-warnings'))).toContain('lies down');
+    await poll(textOf(page.locator('.fbx-warnings')), 30_000).toMatch(
+      /^This character is much (wider|deeper) than tall \(.*\): it probably lies down/,
+    );
     await h.screenshot('fbx-check-lying', page.locator('.fbx-check'));
+    // A generated chair-like mesh (no skeleton, wider and deeper than tall): no bones, and nothing of lying down.
+    await page.setInputFiles('#anim-file', {
+      name: 'chair.fbx',
+      mimeType: 'application/octet-stream',
+      buffer: buildFbxBinary('chair', { scale: [0.5, 0.3, 1.8] }),
+    });
+    await poll(textOf(page.locator('.fbx-warnings')), 30_000).toContain('It has no bones (no skeleton)');
+    expect(await page.locator('.fbx-warnings li').count()).toBe(1);
+    expect(await textOf(page.locator('.fbx-warnings'))()).not.toContain('lies down');
+    await h.screenshot('fbx-check-chair', page.locator('.fbx-check'));
     // A mesh with no bones: warned, not the green "stands up like the reference pose" (#17 item 10).
     await page.setInputFiles('#anim-file', realFixture('fbx', 'blender_282_suzanne_7400_binary.fbx'));
     await poll(textOf(page.locator('.fbx-warnings')), 30_000).toContain('It has no bones (no skeleton)');
@@ -233,8 +246,3 @@ describe('compare and export', () => {
     expect(h.pageErrors.filter((e) => !expected(e))).toEqual([]);
   });
 });
-
-/** A binary FBX lying down: the engine's generated mesh, 1.8 m long along Z and 0.3 m tall. */
-function lyingFbx(): Uint8Array {
-  return buildFbxBinary('lying-down', { scale: [0.5, 0.3, 1.8] });
-}

@@ -471,3 +471,53 @@ describe('values public clients send', () => {
     expect(unknown.body.message).toContain('"multiview_to_3d"');
   });
 });
+
+/**
+ * The vendor's SDK 0.1.6 (csm-ai, `CSMClient.image_to_3d` of src/csm/client.py at v0.1.6), its requests and reads
+ * replayed (the SDK is a Python package, not on the npm registry): the current create's body; the create's
+ * `session_status`, else `status`, must not be `failed`; then every read waits for `data.status` to be
+ * `preview_done` (`preview_failed` fails) and downloads `preview_mesh_url` (obj, its default), `_glb` or `_usdz`.
+ * A session without `status` ends it on a KeyError.
+ */
+async function sdk016ImageTo3d(meshFormat: 'obj' | 'glb' | 'usdz'): Promise<{ code: string; mesh: Buffer }> {
+  const created = await post(`${engine.url}/image-to-3d-sessions`, {
+    image_url: IMAGE,
+    manual_segmentation: false,
+    pivot_point: [0, 0, 0],
+  });
+  expect(created.status >= 200 && created.status < 300, JSON.stringify(created.body)).toBe(true);
+  const createStatus = created.body.data.session_status || created.body.data.status;
+  expect(createStatus).toBeTypeOf('string');
+  expect(createStatus).not.toBe('failed');
+  const code: string = created.body.data.session_code;
+  const done = await pollUntil(
+    async () => {
+      const read = await get(`${engine.url}/image-to-3d-sessions/${code}`);
+      expect(read.status).toBe(200);
+      if (!('status' in read.body.data)) throw new Error("KeyError: 'status' (SDK 0.1.6 reads data['status'])");
+      return read.body.data;
+    },
+    (s) => s.status === 'preview_done' || s.status === 'preview_failed',
+  );
+  expect(done.status).toBe('preview_done');
+  const url = done[{ obj: 'preview_mesh_url', glb: 'preview_mesh_url_glb', usdz: 'preview_mesh_url_usdz' }[meshFormat]];
+  const res = await fetch(url);
+  expect(res.status, url).toBe(200);
+  return { code, mesh: Buffer.from(await res.arrayBuffer()) };
+}
+
+describe('the vendor SDK 0.1.6', () => {
+  it('image_to_3d finishes: a current session also answers its older status and preview mesh names', async () => {
+    const obj = await sdk016ImageTo3d('obj');
+    expect(obj.mesh.toString('utf8')).toMatch(/^v -?\d/m); // an OBJ
+    const done = await session(engine, obj.code);
+    // The same files as the current names, which SDK 0.1.7 and later (and the app) read with session_status.
+    expect(done).toMatchObject({ session_status: 'complete', percent_done: 100 });
+    expect(done.preview_mesh_url).toBe(done.mesh_url_obj);
+    expect(done.preview_mesh_url_glb).toBe(done.mesh_url_glb);
+    const glb = await sdk016ImageTo3d('glb');
+    expect(glb.mesh.subarray(0, 4).toString('latin1')).toBe('glTF');
+    const usdz = await sdk016ImageTo3d('usdz');
+    expect(usdz.mesh.subarray(0, 2).toString('latin1')).toBe('PK'); // a USDZ is a zip
+  });
+});

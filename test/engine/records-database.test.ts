@@ -1,5 +1,5 @@
 // The engine's records database (main/engine/state.ts): rows written per change, the one-time move of an older
-// engine's state.json, and a damaged database refused.
+// engine's state.json, and a damaged database kept aside with what can still be read salvaged into a new one.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -40,6 +40,21 @@ function setRow(dir: string, tbl: string, id: string, body: string): void {
   } finally {
     db.close();
   }
+}
+
+/** 50 text-to-image records of 200 bytes and one account's credits, saved. */
+async function fiftyRecords(dir: string): Promise<void> {
+  const store = await openState(dir);
+  for (let i = 0; i < 50; i++)
+    (store.state.textToImage as unknown as Record<string, Rec>)[`T${i}`] = { user_id: 'u', status: 'x'.repeat(200) };
+  store.state.credits.u = 990;
+  await store.save();
+  await store.close();
+}
+
+/** The names of the damaged copies kept aside in the folder. */
+function damagedCopiesIn(dir: string): string[] {
+  return readdirSync(dir).filter((f) => f.startsWith(`${DATABASE_FILE}.damaged-`) && !/-(wal|shm)$/.test(f));
 }
 
 interface Rec {
@@ -183,31 +198,76 @@ describe('records database', () => {
       'pages overwritten',
       (good: Buffer) => Buffer.concat([good.subarray(0, 100), Buffer.alloc(good.length - 100, 0x5a)]),
     ],
-  ])('refuses a damaged database (%s), naming the file and what to do, and changes nothing', async (_name, damage) => {
+  ])('keeps a damaged database (%s) aside, unchanged, and starts on a new one, saying so', async (_name, damage) => {
     const dir = await dataDir();
-    const store = await openState(dir);
-    for (let i = 0; i < 50; i++)
-      (store.state.textToImage as unknown as Record<string, Rec>)[`T${i}`] = { user_id: 'u', status: 'x'.repeat(200) };
-    await store.save();
-    await store.close();
+    await fiftyRecords(dir);
     const path = join(dir, DATABASE_FILE);
     const bytes = damage(readFileSync(path));
     writeFileSync(path, bytes);
-    const error = (await openState(dir).catch((e: unknown) => e)) as Error;
-    expect(error).toBeInstanceOf(EngineStateError);
-    expect(error.message).toContain(path);
-    expect(error.message).toMatch(/damaged .*move it aside .*or put back a copy from a backup/);
-    expect(readFileSync(path).equals(bytes)).toBe(true);
-    await expect(startTestEngine({ dataDir: dir })).rejects.toThrow(/damaged/);
+    const notices: string[] = [];
+    const store = await openState(dir, { log: (line) => notices.push(line) });
+    await store.close();
+    const [kept, ...more] = damagedCopiesIn(dir);
+    expect(more).toEqual([]);
+    expect(readFileSync(join(dir, kept!)).equals(bytes)).toBe(true); // never changed
+    expect(notices).toEqual([expect.stringContaining(`records database ${path} was damaged (`)]);
+    expect(notices[0]).toContain(`kept aside, unchanged, as ${join(dir, kept!)}`);
+    expect(Object.keys(rowsOf(dir)).length).toBeLessThan(50);
+    // The engine starts on that folder again (the new database is sound).
+    const engine = await startTestEngine({ dataDir: dir });
+    await engine.close();
+    expect(damagedCopiesIn(dir)).toEqual([kept]);
   });
 
-  it('refuses a row that is not JSON', async () => {
+  it('salvages the records SQLite can still read from a database with a garbage page', async () => {
+    const dir = await dataDir();
+    await fiftyRecords(dir);
+    const path = join(dir, DATABASE_FILE);
+    const good = readFileSync(path);
+    const pageSize = good.readUInt16BE(16); // the header's page size
+    const pages = good.length / pageSize;
+    expect(pages).toBeGreaterThan(3); // 50 records of 200 bytes: several leaf pages of the records table
+    // The leaf page of the records table (page type 0x0d) holding the record T25, overwritten with garbage.
+    const page = Array.from({ length: pages }, (_, i) => i).find(
+      (i) => i > 0 && good[i * pageSize] === 0x0d && good.subarray(i * pageSize, (i + 1) * pageSize).includes('T25'),
+    )!;
+    expect(page).toBeGreaterThan(0);
+    const broken = Buffer.from(good);
+    broken.fill(0xa5, page * pageSize, (page + 1) * pageSize);
+    writeFileSync(path, broken);
+    const notices: string[] = [];
+    const store = await openState(dir, { log: (line) => notices.push(line) });
+    const salvaged = Object.keys(store.state.textToImage);
+    await store.close();
+    expect(salvaged.length).toBeGreaterThan(0);
+    expect(salvaged.length).toBeLessThan(50);
+    expect(salvaged).not.toContain('T25');
+    expect(salvaged.every((id) => /^T\d+$/.test(id))).toBe(true);
+    expect(store.state.credits.u).toBe(990); // a row outside the damaged page
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(
+      new RegExp(`holding the ${salvaged.length + 1} records \\(sessions, assets, credits\\) that could still be read`),
+    );
+    expect(readFileSync(join(dir, damagedCopiesIn(dir)[0]!)).equals(broken)).toBe(true);
+    // The new database is sound and holds what was salvaged.
+    expect(Object.keys(rowsOf(dir)).filter((k) => k.startsWith('textToImage/'))).toHaveLength(salvaged.length);
+  });
+
+  it('leaves out a row that is not JSON, keeping the others and the damaged file aside', async () => {
     const dir = await dataDir();
     const store = await openState(dir);
     (store.state.styles as unknown as Record<string, Rec>).S = { user_id: 'u', status: 'training' };
+    (store.state.styles as unknown as Record<string, Rec>).R = { user_id: 'u', status: 'ready' };
     await store.save();
     await store.close();
     setRow(dir, 'styles', 'S', '{"user_id": "u", ');
-    await expect(openState(dir)).rejects.toThrow(/damaged \(the row styles\/S is not valid JSON/);
+    const notices: string[] = [];
+    const again = await openState(dir, { log: (line) => notices.push(line) });
+    expect(Object.keys(again.state.styles)).toEqual(['R']);
+    await again.close();
+    expect(notices).toEqual([
+      expect.stringMatching(/damaged \(the row styles\/S is not valid JSON.*1 record was not readable and left out/),
+    ]);
+    expect(damagedCopiesIn(dir)).toHaveLength(1);
   });
 });

@@ -82,6 +82,42 @@ describe('batches kept in the data folder', () => {
     expect(((await again.call('batch.list', {})) as { batches: BatchView[] }).batches).toEqual([]);
   });
 
+  it('reads the states of a batch’s jobs in one call, leaving out a job deleted from the library', async () => {
+    const data = tempDir('batch-jobs');
+    dirs.push(data);
+    const bridge = await openBridge(join(data.path, 'data'));
+    const { jobs } = bridge.services.store;
+    const now = Date.now();
+    const done = jobs.insert({
+      kind: 'image_to_3d',
+      label: 'a.png',
+      remoteId: 'SESSION_a',
+      state: 'succeeded',
+      final: true,
+      now,
+    });
+    const going = jobs.insert({ kind: 'image_to_3d', label: 'b.png', remoteId: 'SESSION_b', now });
+    const gone = jobs.insert({
+      kind: 'image_to_3d',
+      label: 'c.png',
+      remoteId: 'SESSION_c',
+      state: 'succeeded',
+      final: true,
+      now,
+    });
+    jobs.delete(gone.id);
+    const answer = (await bridge.call('batch.jobs', { ids: [done.id, going.id, gone.id] })) as {
+      jobs: { id: string; state: string; final: boolean }[];
+    };
+    expect(answer.jobs.sort((x, y) => x.id.localeCompare(y.id))).toEqual(
+      [
+        { id: done.id, state: 'succeeded', final: true, percent: null },
+        { id: going.id, state: 'queued', final: false, percent: null },
+      ].sort((x, y) => x.id.localeCompare(y.id)),
+    );
+    expect(await bridge.call('batch.jobs', { ids: [] })).toEqual({ jobs: [] });
+  });
+
   it('offers files chosen in a native dialog to the UI, folders walked, without sending anything', async () => {
     const data = tempDir('batch-offer');
     dirs.push(data);

@@ -55,6 +55,7 @@ describe('inputs', () => {
     'batch.expand': [{ files: [] }, 'files'],
     'batch.list': [42, '(body)'],
     'batch.forget': [{ batchIds: [''] }, 'batchIds[0]'],
+    'batch.jobs': [{ ids: [5] }, 'ids[0]'],
     'cache.outputs': [{}, 'sessionId'],
     'cache.fetch': [{ jobId: '' }, 'jobId'],
     'files.meshLink': [{ file: { uploadId: 'u' }, name: '' }, 'name'],

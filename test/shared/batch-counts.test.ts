@@ -31,7 +31,7 @@ describe('the jobs of a batch', () => {
       { state: 'succeeded', final: true },
       undefined,
     ]);
-    expect(going).toEqual({ total: 4, queued: 2, running: 1, completed: 1, failed: 0 });
+    expect(going).toEqual({ total: 4, queued: 2, running: 1, completed: 1, failed: 0, removed: 0 });
     expect(jobsFinished(going)).toBe(false);
     expect(describeJobs(going)).toBe('4 jobs (2 queued, 1 running, 1 completed)');
   });
@@ -45,5 +45,12 @@ describe('the jobs of a batch', () => {
     expect(jobsFinished(done)).toBe(true);
     expect(describeJobs(done)).toBe('3 jobs (1 completed, 2 failed)');
     expect(describeJobs(countJobs([]))).toBe('no job');
+  });
+
+  it('counts a job deleted from the library as removed, not failed, and the batch as finished', () => {
+    const counts = countJobs([{ state: 'succeeded', final: true }, null]);
+    expect(counts).toEqual({ total: 2, queued: 0, running: 0, completed: 1, failed: 0, removed: 1 });
+    expect(jobsFinished(counts)).toBe(true);
+    expect(describeJobs(counts)).toBe('2 jobs (1 completed, 1 removed)');
   });
 });

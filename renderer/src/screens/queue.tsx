@@ -1,7 +1,7 @@
 // The queue: dropped-file batches with per-file progress, then the jobs in progress and those that need
 // attention (failed, cancelled, submission unknown) with cancel, retry and reconcile.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { describeCounts, describeJobs } from '../../../shared/batch-counts.ts';
+import { describeCounts, describeJobs, type BatchJobSeen } from '../../../shared/batch-counts.ts';
 import type { JobView } from '../../../shared/bridge/contract.ts';
 import { getBridge } from '../../bridge/index.ts';
 import { appState } from '../app-state.ts';
@@ -20,7 +20,7 @@ import {
 } from '../batch.ts';
 import { ErrorBox, Progress, Section, TableHead } from '../components/ui.tsx';
 import { useStore } from '../store.ts';
-import { formatBytes, formatTime, toShownError, type ShownError } from '../util.ts';
+import { formatBytes, formatTime, STATE_LABELS, toShownError, type ShownError } from '../util.ts';
 import { JobRow } from './library.tsx';
 
 const PHASE_LABELS: Record<ItemPhase, string> = {
@@ -145,8 +145,8 @@ function BatchView({ batch, jobs }: { batch: QueueBatch; jobs: ReturnType<typeof
                     percent={item.total ? (100 * (item.sent ?? 0)) / item.total : null}
                     label={`Progress of ${item.name}`}
                   />
-                ) : item.phase === 'submitted' ? (
-                  <Progress percent={100} label={`Progress of ${item.name}`} />
+                ) : item.phase === 'submitted' && item.jobId ? (
+                  <SubmittedJob seen={jobs.get(item.jobId)} name={item.name} />
                 ) : null}
               </td>
               <td>
@@ -173,6 +173,28 @@ function BatchView({ batch, jobs }: { batch: QueueBatch; jobs: ReturnType<typeof
         </tbody>
       </table>
     </section>
+  );
+}
+
+/**
+ * A submitted file's job as the queue knows it: queued at the service, running with its progress, or how it
+ * ended. Never a full bar while the job waits: the file was sent, the work is not done.
+ */
+function SubmittedJob({ seen, name }: { seen: BatchJobSeen; name: string }) {
+  if (seen === null) return <span class="badge badge-cancelled">Removed from the library</span>;
+  if (seen === undefined || (!seen.final && seen.state === 'queued'))
+    return <span class="badge badge-queued">Queued at the service</span>;
+  if (!seen.final)
+    return (
+      <span class="job-progress">
+        <span class={`badge badge-${seen.state}`}>{STATE_LABELS[seen.state as JobView['state']] ?? seen.state}</span>
+        <Progress percent={seen.percent} label={`Progress of the job of ${name}`} />
+      </span>
+    );
+  return (
+    <span class={`badge badge-${seen.state}`}>
+      {seen.state === 'succeeded' ? 'Completed' : (STATE_LABELS[seen.state as JobView['state']] ?? seen.state)}
+    </span>
   );
 }
 

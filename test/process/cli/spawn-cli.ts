@@ -3,6 +3,7 @@
 // process (test/cli/run-cli.ts), which prints the same and ends with the same code.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import type { CliResult } from '../../cli/run-cli.ts';
 
 export const LAUNCHER = join(import.meta.dirname, '..', '..', '..', 'bin', 'asset-studio.js');
@@ -38,4 +39,19 @@ export function outputOf(child: ChildProcess): Promise<CliResult> {
   child.stdout!.on('data', (d) => (stdout += String(d)));
   child.stderr!.on('data', (d) => (stderr += String(d)));
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** `asset-studio engine --json <args>` started with `env`: the child, once it has printed the engine's address. */
+export async function startCliEngine(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = startCli(['engine', '--json', ...args], env);
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += String(d)));
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`the engine command ended (${code}): ${stderr}`)));
+  });
+  return { child, url: (JSON.parse(line) as { url: string }).url };
 }

@@ -4,7 +4,6 @@
 // item 11).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import type { JobView } from '../../../shared/bridge/contract.ts';
 import { databasePath, openDatabase } from '../../../main/store/database.ts';
@@ -12,21 +11,17 @@ import { cleanEnv } from '../../cli/run-cli.ts';
 import { realFixture } from '../../fixtures.ts';
 import { tempDir } from '../../helpers.ts';
 import { startTestHost } from '../../host/web-host-client.ts';
-import { startCli } from '../cli/spawn-cli.ts';
+import { startCliEngine } from '../cli/spawn-cli.ts';
 
 const CHAIR = realFixture('images', 'chair.png');
 
 describe('the web host when the process running its engine ends', () => {
   it('re-resolves the engine (starting its own) and still creates and finishes jobs', async () => {
     const dataDir = tempDir('asset-studio-engine-owner-exit-');
-    const cli = startCli(['engine', '--json', '--engine-speed', '10'], cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir }));
-    let cliErr = '';
-    cli.stderr!.on('data', (d) => (cliErr += String(d)));
-    const line = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: cli.stdout! }).once('line', resolve);
-      cli.once('exit', (code) => reject(new Error(`the engine command ended (${code}): ${cliErr}`)));
-    });
-    const cliEngine = (JSON.parse(line) as { url: string }).url;
+    const { child: cli, url: cliEngine } = await startCliEngine(
+      ['--engine-speed', '10'],
+      cleanEnv({ ASSET_STUDIO_DATA_DIR: dataDir }),
+    );
     const host = await startTestHost(dataDir, { engineSpeed: 10 });
     const create = async (label: string) =>
       (

@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks';
 import { getBridge } from '../../../bridge/index.ts';
 import { pushNotice } from '../../app-state.ts';
+import { noteRemovedJobs } from '../../batch.ts';
 import { ErrorBox } from '../../components/ui.tsx';
 import { useAction } from '../../use-action.ts';
 
@@ -21,6 +22,7 @@ export function SelectionBar(props: {
   const remove = () =>
     run(async () => {
       const outcome = await getBridge().call('jobs.delete', { ids: [...selected] });
+      noteRemovedJobs(outcome.deleted);
       setConfirming(false);
       props.onSelect([]);
       props.onDeleted();
