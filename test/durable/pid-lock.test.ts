@@ -19,6 +19,21 @@ describe('a pid lock file', () => {
     expect((await claimPidLock(path)).held).toBe(true);
   });
 
+  it('is borrowed from a live holder only when the claim may (a stopped owner), and handed back on release', async () => {
+    const path = join(tempDir(), 'engine.lock');
+    const holder = process.ppid; // a live process other than this one
+    writeFileSync(path, `${holder} c0ffee`);
+    expect(await claimPidLock(path)).toEqual({ held: false, holder });
+    const asked: number[] = [];
+    const borrowed = await claimPidLock(path, { borrowFrom: (pid) => (asked.push(pid), true) });
+    expect(asked).toEqual([holder]);
+    expect(borrowed.held).toBe(true);
+    expect(readFileSync(path, 'utf8')).toMatch(new RegExp(`^${process.pid} `));
+    if (borrowed.held) await borrowed.release();
+    expect(readFileSync(path, 'utf8')).toBe(`${holder} c0ffee`); // as its owner left it
+    expect((await claimPidLock(path, { borrowFrom: () => false })).held).toBe(false);
+  });
+
   it("takes over a dead process's lock, and an empty one only once it is old (not one its maker is writing)", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'dead.lock'), `${DEAD_PID} deadbeef`);
