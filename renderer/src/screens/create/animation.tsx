@@ -129,8 +129,13 @@ function UploadForm({ onSession }: { onSession: (code: string) => void }) {
           />
         </div>
       )}
-      <FormFooter form={form} label="Upload mesh" busyLabel="Uploading…" endpoint="uploadAnimationMesh" />
-      {form.result && <CreatedJob result={form.result} what="Animation upload" />}
+      <FormFooter
+        form={form}
+        label="Upload mesh"
+        busyLabel="Uploading…"
+        endpoint="uploadAnimationMesh"
+        created="Animation upload"
+      />
     </FormShell>
   );
 }

@@ -149,7 +149,8 @@ export function CreatedJob({ result, what }: { result: CreateOutput; what: strin
 
 /**
  * The submit button with, for a create of `endpoint` (sent `count` times, default once), what it costs and
- * the balance after; a balance known to be short disables the button, the reason shown beside it.
+ * the balance after; a balance known to be short disables the button, the reason shown beside it. With
+ * `created` (what the form makes, "Image to 3D"), the job the form's create made is shown under it.
  */
 export function FormFooter({
   form,
@@ -157,29 +158,34 @@ export function FormFooter({
   busyLabel,
   endpoint,
   count = 1,
+  created,
 }: {
   form: CreateForm;
   label: string;
   busyLabel?: string;
   endpoint?: EndpointId;
   count?: number;
+  created?: string;
 }) {
   const costId = useId();
   const q = useQuote(endpoint ? [{ endpoint, count }] : []);
   const refusal = endpoint ? q.refusal : undefined;
   return (
-    <div class="form-footer">
-      {endpoint && <CostLine quote={q} id={costId} />}
-      <button
-        type="submit"
-        class="primary"
-        disabled={form.busy || refusal !== undefined}
-        aria-describedby={endpoint ? costId : undefined}
-      >
-        {form.busy ? (busyLabel ?? 'Sending…') : label}
-      </button>
-      <ErrorBox error={form.error} />
-    </div>
+    <>
+      <div class="form-footer">
+        {endpoint && <CostLine quote={q} id={costId} />}
+        <button
+          type="submit"
+          class="primary"
+          disabled={form.busy || refusal !== undefined}
+          aria-describedby={endpoint ? costId : undefined}
+        >
+          {form.busy ? (busyLabel ?? 'Sending…') : label}
+        </button>
+        <ErrorBox error={form.error} />
+      </div>
+      {created && form.result && <CreatedJob result={form.result} what={created} />}
+    </>
   );
 }
 

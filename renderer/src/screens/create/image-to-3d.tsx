@@ -5,7 +5,7 @@ import { ImageTo3dSettingsFields, useImageTo3dSettings } from './image-to-3d-set
 import { takeHandOff } from '../../next-step.ts';
 import { SmallPictureWarning, usePictureSize } from './picture-size.tsx';
 import { bindFields, useValues } from './fields.ts';
-import { CreatedJob, FormFooter, num, useCreateForm, FormShell } from './form.tsx';
+import { FormFooter, num, useCreateForm, FormShell } from './form.tsx';
 import {
   CheckboxField,
   ImageSourceInput,
@@ -80,8 +80,7 @@ export function ImageTo3dForm() {
         value={label}
         onChange={setLabel}
       />
-      <FormFooter form={form} label="Create 3D model" endpoint="createImageTo3d" />
-      {form.result && <CreatedJob result={form.result} what="Image to 3D" />}
+      <FormFooter form={form} label="Create 3D model" endpoint="createImageTo3d" created="Image to 3D" />
     </FormShell>
   );
 }

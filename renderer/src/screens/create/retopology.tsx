@@ -17,7 +17,7 @@ import { isThisComputer, serviceMeshOf } from '../../service-mesh.ts';
 import { useStore } from '../../store.ts';
 import { formatBytes, jobTitle, toShownError } from '../../util.ts';
 import { bindFields, useValues } from './fields.ts';
-import { CreatedJob, FormFooter, useCreateForm, FormShell } from './form.tsx';
+import { FormFooter, useCreateForm, FormShell } from './form.tsx';
 import { CheckboxField, SelectField, TextField } from './inputs.tsx';
 
 type Source = 'library' | 'file' | 'url';
@@ -181,8 +181,7 @@ export function RetopologyForm() {
         {...field('quads')}
         hint="Default on; the result may mix quads and triangles."
       />
-      <FormFooter form={form} label="Start retopology" endpoint="createRetopology" />
-      {form.result && <CreatedJob result={form.result} what="Retopology" />}
+      <FormFooter form={form} label="Start retopology" endpoint="createRetopology" created="Retopology" />
     </FormShell>
   );
 }

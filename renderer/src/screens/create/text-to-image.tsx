@@ -1,7 +1,7 @@
 // Text to image (with an optional trained style) and style creation.
 import { createStyleRequest, createTextToImageRequest } from '../../../../shared/contract/text-to-image.ts';
 import { bindFields, useValues } from './fields.ts';
-import { CreatedJob, FormFooter, useCreateForm, FormShell } from './form.tsx';
+import { FormFooter, useCreateForm, FormShell } from './form.tsx';
 import { CheckboxField, TextField } from './inputs.tsx';
 
 export function TextToImageForm() {
@@ -31,8 +31,7 @@ export function TextToImageForm() {
         {...field('style_id')}
         hint="A style made with Create style below or in the service's web application. Empty: no style."
       />
-      <FormFooter form={form} label="Create image" endpoint="createTextToImage" />
-      {form.result && <CreatedJob result={form.result} what="Text to image" />}
+      <FormFooter form={form} label="Create image" endpoint="createTextToImage" created="Text to image" />
     </FormShell>
   );
 }
@@ -68,8 +67,7 @@ export function StyleForm() {
         {...field('is_public')}
         hint="Default off: only your account can use it."
       />
-      <FormFooter form={form} label="Create style" endpoint="createStyle" />
-      {form.result && <CreatedJob result={form.result} what="Style" />}
+      <FormFooter form={form} label="Create style" endpoint="createStyle" created="Style" />
     </FormShell>
   );
 }
