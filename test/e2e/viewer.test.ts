@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { formatBytes } from '../../shared/format-bytes.ts';
 import { buildGlb } from '../../main/engine/outputs/index.ts';
 import { realFixture } from '../fixtures.ts';
 import { NodeIO } from '@gltf-transform/core';
@@ -42,10 +43,10 @@ describe('viewer', () => {
     const items = h.page.locator('.texture-list li');
     await poll(() => items.count()).toBe(textures);
     for (const li of await items.all()) expect(Number(await li.getAttribute('data-width'))).toBeGreaterThan(0);
-    expect(await textOf(items.first())()).toMatch(/\.jpg \d+ × \d+, [\d.]+ [KM]B$/);
+    expect(await textOf(items.first())()).toMatch(/\.jpg \d+ × \d+, [\d.]+ (KiB|MiB)$/);
     const objSize = statSync(join(dir, 'spider.obj')).size;
     expect(await textOf(h.page.locator('[data-stat="file-size"]'))()).toMatch(
-      new RegExp(`^${(objSize / 1024).toFixed(0)}(\\.\\d)? KB \\(\\+ 6 beside it: `),
+      new RegExp(`^${formatBytes(objSize).replace('.', '\\.')} \\(\\+ 6 beside it: `),
     );
   });
 

@@ -21,8 +21,9 @@ describe('a CLI command when the process running the engine is stopped', () => {
     const lock = join(dataDir, 'engine', 'engine.lock');
     const address = join(dataDir, 'engine', 'address.json');
     const addressBefore = readFileSync(address, 'utf8');
+    const lockBefore = readFileSync(lock, 'utf8'); // `<pid> <token>` (main/durable/pid-lock.ts)
     try {
-      expect(readFileSync(lock, 'utf8')).toBe(String(owner.pid));
+      expect(lockBefore.split(' ')[0]).toBe(String(owner.pid));
       // Answering, it is used as it is.
       const first = await spawnCli(['list', '--json'], env);
       expect(first.code, first.stderr).toBe(0);
@@ -32,7 +33,7 @@ describe('a CLI command when the process running the engine is stopped', () => {
       expect(listed.code, listed.stderr).toBe(0);
       expect(JSON.parse(listed.stdout)).toEqual(JSON.parse(first.stdout)); // the folder's sessions, from its own engine
       // The folder is the stopped owner's again: its lock and its address as it left them.
-      expect(readFileSync(lock, 'utf8')).toBe(String(owner.pid));
+      expect(readFileSync(lock, 'utf8')).toBe(lockBefore);
       expect(readFileSync(address, 'utf8')).toBe(addressBefore);
 
       // Continued, it answers and serves the folder again.
