@@ -16,7 +16,7 @@ import { describeIssues, type FieldIssue } from '../../shared/contract/issues.ts
 import { multipartFile, type UploadProgressListener } from './upload.ts';
 import {
   NetworkError,
-  NOT_SENT_CODES,
+  neverSent,
   ProtocolError,
   RequestValidationError,
   ServiceResponseError,
@@ -54,11 +54,10 @@ const GONE_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ECONNRESET', '
  * have been acted on (sent, and then no answer), which must not be sent again.
  */
 function stoppedAnswering(error: unknown, mutating: boolean): boolean {
-  if (error instanceof NetworkError && GONE_CODES.has(error.networkCode))
-    return !mutating || NOT_SENT_CODES.has(error.networkCode);
-  if (error instanceof TimeoutError && (error.phase === 'connect' || error.phase === 'headers'))
-    return !mutating || error.phase === 'connect';
-  return false;
+  const stopped =
+    (error instanceof NetworkError && GONE_CODES.has(error.networkCode)) ||
+    (error instanceof TimeoutError && (error.phase === 'connect' || error.phase === 'headers'));
+  return stopped && (!mutating || neverSent(error));
 }
 
 export interface CallOptions {

@@ -247,6 +247,18 @@ export class CancelledError extends ApiError {
   }
 }
 
+/**
+ * The request never left this machine whole, so the service cannot have acted on it: refused before sending
+ * (invalid), no connection made, a network failure before the first byte, or a body cancelled before its end.
+ */
+export function neverSent(error: unknown): boolean {
+  if (error instanceof RequestValidationError) return true;
+  if (error instanceof TimeoutError) return error.phase === 'connect';
+  if (error instanceof NetworkError) return NOT_SENT_CODES.has(error.networkCode);
+  if (error instanceof CancelledError) return error.unsent;
+  return false;
+}
+
 /** `250 ms`, `1.5 s`, `30 s`. */
 export function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${Number((ms / 1000).toFixed(1))} s`;

@@ -4,16 +4,7 @@
 import type { EndpointId } from '../../shared/contract/index.ts';
 import { canFollow, jobStatus, refOfCreate as jobOfCreate, type KindRef } from '../../shared/kinds/index.ts';
 import type { CallArgs, PreparedCall, ServiceClient } from '../api/client.ts';
-import {
-  ApiError,
-  CancelledError,
-  NetworkError,
-  NOT_SENT_CODES,
-  ProtocolError,
-  RequestValidationError,
-  ServiceResponseError,
-  TimeoutError,
-} from '../api/errors.ts';
+import { ApiError, neverSent, ServiceResponseError } from '../api/errors.ts';
 import { AppError } from '../../shared/errors.ts';
 import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
@@ -231,12 +222,10 @@ export class Submitter {
  * No when the service answered with a refusal, or the request never left this machine.
  */
 export function lostAnswer(error: unknown): boolean {
-  if (!(error instanceof ApiError) || error instanceof RequestValidationError) return false;
+  if (!(error instanceof ApiError) || neverSent(error)) return false;
   if (error instanceof ServiceResponseError) return [500, 502, 504].includes(error.status);
-  if (error instanceof TimeoutError) return error.phase !== 'connect';
-  if (error instanceof NetworkError) return !NOT_SENT_CODES.has(error.networkCode);
-  if (error instanceof ProtocolError) return true; // something answered, maybe after creating
-  return !(error instanceof CancelledError && error.unsent); // cancelled: it may have been sent, unless cut off
+  // Sent, and then no answer, a cut one, one that is no answer of the service's, or cancelled while it went.
+  return true;
 }
 
 function remoteIdOf(data: unknown): string | null {
