@@ -3,6 +3,7 @@
 // deformer) binds a mesh to them, and whether it has a mesh. Milliseconds even for a large file: the engine
 // judges an animation upload with it as it arrives, the FBX check of the upload form before it is sent.
 // Pure (Uint8Array, TextDecoder): no Node module, no DOM.
+import { signatureOf } from './file-signature.ts';
 
 export interface FbxBones {
   /** Bone names in file order (namespaces kept: `mixamorig:Hips`). */
@@ -14,14 +15,13 @@ export interface FbxBones {
 }
 
 const LIMB_TYPES = ['LimbNode', 'Limb'];
-const MAGIC = 'Kaydara FBX Binary';
 
 export function fbxBones(bytes: Uint8Array): FbxBones {
   return isBinaryFbx(bytes) ? binaryBones(bytes) : asciiBones(new TextDecoder().decode(bytes));
 }
 
 export function isBinaryFbx(head: Uint8Array): boolean {
-  return latin1(head.subarray(0, MAGIC.length)) === MAGIC;
+  return signatureOf(head) === 'fbx';
 }
 
 /** The bones of one window of a file read in pieces (each overlapping the last by 1 KiB), in the file's format. */
@@ -82,7 +82,6 @@ function stringRecord(text: string): Uint8Array {
 }
 
 const ascii = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
-const latin1 = (bytes: Uint8Array) => String.fromCharCode(...bytes);
 
 /** Index of `pattern` in `buf` from `from`, or -1. */
 function find(buf: Uint8Array, pattern: Uint8Array, from: number): number {

@@ -4,6 +4,7 @@
 // arrays declare billions of elements took 19 s and 1.2 GB to read; the declared total is checked here first.
 import type { FileHandle } from 'node:fs/promises';
 import { formatBytes } from '../../shared/format-bytes.ts';
+import { isBinaryFbxStart } from '../../shared/file-signature.ts';
 
 /** Most bytes of arrays one FBX may declare in all, as the local engine reads them: 256 MiB. */
 export const MAX_FBX_ARRAY_BYTES = 256 * 2 ** 20;
@@ -48,7 +49,7 @@ export async function fbxArrayProblem(
   maxBytes = MAX_FBX_ARRAY_BYTES,
 ): Promise<string | undefined> {
   const head = await read(0, HEADER_BYTES);
-  if (head.length < HEADER_BYTES || head.toString('latin1', 0, 18) !== 'Kaydara FBX Binary') return undefined;
+  if (head.length < HEADER_BYTES || !isBinaryFbxStart(head)) return undefined;
   const wide = head.readUInt32LE(23) >= 7500; // 64-bit node headers from FBX 7.5
   let total = 0;
   const limit = `more than the ${formatBytes(maxBytes)} of arrays in all the local engine reads of an FBX`;

@@ -2,6 +2,7 @@
 // and the footer Blender and the FBX SDK check. The documents are made by fbx.ts (a static mesh) and
 // fbx-skinned.ts (a skinned character with its takes).
 import { deflateSync } from 'node:zlib';
+import { FBX_BINARY_MAGIC } from '../../shared/file-signature.ts';
 
 export interface FbxNode {
   name: string;
@@ -9,7 +10,7 @@ export interface FbxNode {
   children: FbxNode[];
 }
 
-const MAGIC = Buffer.from('Kaydara FBX Binary  \x00\x1a\x00', 'latin1');
+const MAGIC = Buffer.from(FBX_BINARY_MAGIC);
 const NULL_RECORD = Buffer.alloc(13);
 // FileId, CreationTime and the footer id must agree; these are the fixed values Blender writes.
 export const FILE_ID = Buffer.from('28b32aebb624ccc2bfc8b02aa92bfcf1', 'hex');

@@ -20,6 +20,7 @@ import type { CharacterFiles } from '../character/make-files.ts';
 import { makeCharacterFilesOffThread } from '../work/character.ts';
 import { PoolClosed } from '../work/pool.ts';
 import { describeInput } from '../inputs.ts';
+import { signatureOf } from '../../../shared/file-signature.ts';
 
 interface PromptRecord extends Stepped {
   _id: string;
@@ -390,12 +391,9 @@ async function receiveUpload(s: Services, req: IncomingMessage, code: string): P
 /** `glb` makes the engine deliver an uploaded character's animation files as GLB; by default they are FBX, as the service delivers them. */
 export const ANIMATION_FILES_ENV = 'ASSET_STUDIO_ENGINE_ANIMATION_FILES';
 
-const BINARY_FBX = Buffer.from('Kaydara FBX Binary  \0', 'latin1');
-const ZIP = Buffer.from('PK\x03\x04', 'latin1');
-
 function meshFormat(head: Buffer): 'fbx' | 'zip' | undefined {
-  if (head.subarray(0, BINARY_FBX.length).equals(BINARY_FBX)) return 'fbx';
-  if (head.subarray(0, ZIP.length).equals(ZIP)) return 'zip';
+  const signed = signatureOf(head); // a binary FBX or a zip by their first bytes (shared/file-signature.ts)
+  if (signed === 'fbx' || signed === 'zip') return signed;
   const text = head
     .toString('utf8')
     .replace(/^\uFEFF/, '')
