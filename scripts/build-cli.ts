@@ -120,6 +120,12 @@ export async function buildCli(options: { root?: string; ifStale?: boolean } = {
     const inputs: CliInputs = Object.fromEntries(
       Object.entries(before).filter(([path]) => read.has(path) || BUILD_INPUTS.includes(path)),
     );
+    // A module of ours outside main/ and shared/ (none today) is recorded as it is now rather than not at all.
+    for (const path of read) {
+      if (inputs[path] || path.includes('node_modules/')) continue;
+      const stat = statSync(join(root, path), { throwIfNoEntry: false });
+      if (stat?.isFile()) inputs[path] = [stat.size, stat.mtimeMs];
+    }
     const manifest = `${JSON.stringify(inputs)}\n`;
     writeFileSync(join(staging, INPUTS_FILE), manifest);
     replaceWithBuild(staging, out, createHash('sha256').update(manifest).digest('hex'));
