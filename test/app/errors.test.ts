@@ -3,14 +3,7 @@
 // The expectations are what each front end answered before the table existed.
 import { describe, expect, it } from 'vitest';
 import { AppError, DiskFullError, ERROR_TABLE, EXPORT_ERROR_CODES, INSPECTION_CODES } from '../../shared/errors.ts';
-import {
-  CancelledError,
-  NetworkError,
-  ProtocolError,
-  RequestValidationError,
-  ServiceResponseError,
-  TimeoutError,
-} from '../../main/api/errors.ts';
+import * as api from '../../main/api/errors.ts';
 import { ConnectionError } from '../../main/app/connection.ts';
 import { CacheFolderError } from '../../main/cache/folder.ts';
 import { DownloadError } from '../../main/cache/downloader.ts';
@@ -37,17 +30,29 @@ const endpoint = 'GET /x';
 const CASES: [Error, string, number, string, number][] = [
   [new UsageError('bad'), 'usage', 2, 'invalid-input', 400],
   [
-    new RequestValidationError({ endpoint, issues: [{ path: 'a', message: 'is required' }] }),
+    new api.RequestValidationError({ endpoint, issues: [{ path: 'a', message: 'is required' }] }),
     'request-validation',
     2,
     'invalid-input',
     400,
   ],
-  [new ServiceResponseError({ endpoint, status: 404, idempotent: true }), 'service-response', 3, 'service-error', 502],
-  [new ProtocolError({ endpoint, problem: 'empty' }), 'protocol', 3, 'protocol', 502],
-  [new TimeoutError({ endpoint, phase: 'headers', timeoutMs: 10, idempotent: true }), 'timeout', 4, 'timeout', 504],
-  [new NetworkError({ endpoint, code: 'ECONNREFUSED', detail: '', idempotent: true }), 'network', 5, 'network', 502],
-  [new CancelledError({ endpoint }), 'cancelled', 1, 'cancelled', 409],
+  [
+    new api.ServiceResponseError({ endpoint, status: 404, idempotent: true }),
+    'service-response',
+    3,
+    'service-error',
+    502,
+  ],
+  [new api.ProtocolError({ endpoint, problem: 'empty' }), 'protocol', 3, 'protocol', 502],
+  [new api.TimeoutError({ endpoint, phase: 'headers', timeoutMs: 10, idempotent: true }), 'timeout', 4, 'timeout', 504],
+  [
+    new api.NetworkError({ endpoint, code: 'ECONNREFUSED', detail: '', idempotent: true }),
+    'network',
+    5,
+    'network',
+    502,
+  ],
+  [new api.CancelledError({ endpoint }), 'cancelled', 1, 'cancelled', 409],
   [new SubmissionUnknownError('op_1', undefined, 'reset'), 'submission-unknown', 3, 'submission-unknown', 409],
   [new OperationConflictError('other request'), 'operation-conflict', 2, 'conflict', 409],
   [new UnknownOperationError('no such operation'), 'unknown-operation', 2, 'not-found', 404],
@@ -111,7 +116,7 @@ describe('the error table', () => {
   });
 
   it('keeps field issues and messages, and redacts secrets', () => {
-    const error = new RequestValidationError({
+    const error = new api.RequestValidationError({
       endpoint,
       issues: [{ path: 'image_url', message: 'sk_live_SECRET is not a URL' }],
     });
