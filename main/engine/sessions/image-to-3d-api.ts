@@ -138,7 +138,7 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
     },
 
     async getImageTo3d({ userId, now, params }) {
-      return currentForm(s, await readImageTo3d(s, params.session_code!, userId, now), now, true);
+      return currentForm(s, await readImageTo3d(s, params.session_code!, userId, now), now);
     },
 
     // `page` is a 1-based page number (the spec's wording, "the number of records to skip", is

@@ -347,8 +347,7 @@ function urls(s: Services, rec: ImageTo3dRecord, now: number): Record<UrlField, 
   return Object.fromEntries(URL_FIELDS.map((f) => [f, s.files.url(rec.outputs[f], now)])) as Record<UrlField, string>;
 }
 
-/** A session in the current form; `read`: as GET answers it (with the older names of a current session, see previewNames). */
-export function currentForm(s: Services, rec: ImageTo3dRecord, now: number, read = false) {
+export function currentForm(s: Services, rec: ImageTo3dRecord, now: number) {
   const { status, percent } = liveStatus(s, rec, now);
   const u = urls(s, rec, now);
   return {
@@ -374,34 +373,8 @@ export function currentForm(s: Services, rec: ImageTo3dRecord, now: number, read
     updated_at: rec.updated_at,
     session_status: status,
     percent_done: percent,
-    ...(rec.form === 'older' ? olderFields(s, rec, now) : read && previewNames(status, u)),
+    ...(rec.form === 'older' && olderFields(s, rec, now)),
     ...inputError(rec),
-  };
-}
-
-/** The older status names of a current session's states (see previewNames). */
-const OLDER_NAMES: Record<string, string> = {
-  queued: 'uploaded',
-  in_progress: 'training_preview',
-  processing: 'training_preview',
-  complete: 'preview_done',
-  failed: 'preview_failed',
-};
-
-/**
- * A session of the current create read (GET) as the service's records carry it besides the current form: its older
- * `status` (`uploaded` at creation, `training_preview` while the mesh is made, `preview_done`, `preview_failed`)
- * and its mesh under the preview names (`preview_mesh_url`: the OBJ, `_glb`, `_zip`, `_usdz`; empty until made).
- * The vendor's SDK 0.1.6 (csm-ai, March 2025) creates with the current body and then waits for `status` to be
- * `preview_done` and downloads `preview_mesh_url`; 0.1.7 and later read `session_status` and `mesh_url_*`.
- */
-function previewNames(status: string, u: Record<UrlField, string>) {
-  return {
-    status: OLDER_NAMES[status] ?? status,
-    preview_mesh_url: u.mesh_url_obj,
-    preview_mesh_url_glb: u.mesh_url_glb,
-    preview_mesh_url_zip: u.mesh_url_zip,
-    preview_mesh_url_usdz: u.mesh_url_usdz,
   };
 }
 
