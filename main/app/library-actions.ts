@@ -51,12 +51,18 @@ export interface CachedModel {
 export function cachedModels(services: { store: Store; cache: DownloadCache }): CachedModel[] {
   const { cache, store } = services;
   const models: CachedModel[] = [];
+  // A session's models (GLB, OBJ, FBX…) share its job: looked up once per session, not once per file.
+  const jobs = new Map<string, JobRecord | undefined>();
+  const jobOf = (sessionId: string) => {
+    if (!jobs.has(sessionId)) jobs.set(sessionId, store.jobs.findByRemoteId(sessionId));
+    return jobs.get(sessionId);
+  };
   for (const entry of cache.list().sort((a, b) => b.lastAccessAt - a.lastAccessAt)) {
     if (entry.state !== 'complete') continue;
     const kind = parseOutputKind(entry.kind);
     const animated = isAnimatedModel(kind) ? animatedFormat(cache.formatOf(entry)) : undefined;
     const format = modelFormat(kind, animated);
-    if (format !== undefined) models.push({ entry, format, job: store.jobs.findByRemoteId(entry.sessionId) });
+    if (format !== undefined) models.push({ entry, format, job: jobOf(entry.sessionId) });
   }
   return models;
 }
