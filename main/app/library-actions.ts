@@ -103,14 +103,6 @@ export function entryRows(store: Store, job: JobRecord): JobRecord[] {
   return [job];
 }
 
-/** Whether a library entry is a group of rows (its view lists them as steps). */
-export function isGroupEntry(job: JobRecord): boolean {
-  return (
-    job.remoteId !== null &&
-    (job.kind === 'image_to_3d_older' || job.kind === 'animation_session' || job.kind === 'animation_prompt')
-  );
-}
-
 export interface DeleteOutcome {
   /** The ids of the rows deleted (an older-flow entry: each of its steps). */
   deleted: string[];
