@@ -20,7 +20,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 export const CHUNKS_FILE = 'chunks.json';
 
 /** A bundled module as chunks.json names it: an npm package by its name, else its path (main/cli/main.ts). */
-export function moduleIdOf(input: string): string {
+function moduleIdOf(input: string): string {
   return /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? input;
 }
 

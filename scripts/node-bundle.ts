@@ -1,7 +1,7 @@
 // How the Node side is bundled by esbuild, for the Electron shell (scripts/build.ts) and the `asset-studio`
 // command (scripts/build-cli.ts): the options of a CommonJS bundle, and the files every bundle of the main
-// process needs beside it (the worker threads' scripts and the Draco decoder). No esbuild import here: the
-// CLI's launcher reads this module at every start (through cli-entry.ts) and loads esbuild only to build.
+// process needs beside it (the worker threads' scripts and the Draco decoder). esbuild's types only: its code is
+// loaded by the scripts that build.
 import { copyFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -24,18 +24,22 @@ export const NODE_BUNDLE: BuildOptions = {
 };
 
 /**
- * The worker threads' scripts, bundled into `outDir` beside the code that starts them: the embedded engine's
+ * The worker threads' scripts, bundled beside the code that starts them: the embedded engine's
  * (main/engine/work/pool.ts starts engine-worker.cjs) and the library's thumbnails' (main/mesh/thumbnail-thread.ts
  * starts thumbnail-worker.cjs). Both look for their script in the folder of the module that starts them.
  */
+const WORKERS = [
+  { entry: join(ROOT, 'main', 'engine', 'work', 'worker.ts'), out: 'engine-worker.cjs' },
+  { entry: join(ROOT, 'main', 'mesh', 'thumbnail-worker.ts'), out: 'thumbnail-worker.cjs' },
+] as const;
+
+/** How the worker threads' scripts are bundled into `outDir`. */
 export function workerBundles(outDir: string): BuildOptions[] {
-  return [
-    { entry: join(ROOT, 'main', 'engine', 'work', 'worker.ts'), out: 'engine-worker.cjs' },
-    { entry: join(ROOT, 'main', 'mesh', 'thumbnail-worker.ts'), out: 'thumbnail-worker.cjs' },
-  ].map(({ entry, out }) => ({ ...NODE_BUNDLE, entryPoints: [entry], outfile: join(outDir, out) }));
+  return WORKERS.map(({ entry, out }) => ({ ...NODE_BUNDLE, entryPoints: [entry], outfile: join(outDir, out) }));
 }
 
-export const WORKER_FILES = ['engine-worker.cjs', 'thumbnail-worker.cjs'] as const;
+/** The worker threads' files a build writes (workerBundles). */
+export const WORKER_FILES = WORKERS.map((w) => w.out);
 
 /**
  * The engine's Draco decoder (draco3dgltf, for compressed retopology inputs) loads its WebAssembly from the folder

@@ -34,8 +34,9 @@ export interface ServiceClientOptions extends Omit<TransportOptions, 'apiKey'> {
   /**
    * Finds the address again when the current one stops answering (refused or reset: the process that served
    * it exited; or silent past the time limits: that process is stopped): the embedded engine of the data
-   * folder, another process's that ended or is stopped, is found again or started here. Undefined when there is no other address. One call at a time; the request is sent once more
-   * to a new address when it is idempotent or was never sent.
+   * folder, another process's that ended or is stopped, is found again or started here. Undefined when there is
+   * no other address. One call at a time; the request is sent once more to a new address when it is idempotent
+   * or was never sent.
    */
   reconnect?: (failed: ServiceAddress) => Promise<ServiceAddress | undefined>;
 }

@@ -212,7 +212,10 @@ export async function listBatchFiles(paths: readonly string[]): Promise<BatchFil
  */
 async function collectFiles(paths: readonly string[], skipped: SkippedPath[]): Promise<string[]> {
   const found = new Map<string, string>();
-  const add = (path: string) => found.has(resolve(path)) || found.set(resolve(path), path);
+  const add = (path: string) => {
+    const key = resolve(path);
+    if (!found.has(key)) found.set(key, path);
+  };
   for (const path of paths) {
     const isFolder = await stat(path).then(
       (s) => s.isDirectory(),

@@ -12,10 +12,10 @@ import { isProcessAlive, isProcessStopped } from '../durable/process-alive.ts';
 import { writeFileDurableSync } from '../durable/write-file.ts';
 
 /** How long a stopped owner has to answer before its folder is taken for this command. */
-export const OWNER_ANSWER_MS = 5_000;
+const OWNER_ANSWER_MS = 5_000;
 
 /** True when the engine at `url` answers (any HTTP status) within `waitMs`, from connecting to its first byte. */
-export async function engineAnswers(url: string, waitMs: number = OWNER_ANSWER_MS): Promise<boolean> {
+async function engineAnswers(url: string, waitMs: number = OWNER_ANSWER_MS): Promise<boolean> {
   const agent = new Agent({ connectTimeout: waitMs, headersTimeout: waitMs, bodyTimeout: waitMs });
   try {
     const answer = await request(new URL('/', url), {

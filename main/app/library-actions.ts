@@ -51,12 +51,18 @@ export interface CachedModel {
 export function cachedModels(services: { store: Store; cache: DownloadCache }): CachedModel[] {
   const { cache, store } = services;
   const models: CachedModel[] = [];
+  // A session's models (GLB, OBJ, FBX…) share its job: looked up once per session, not once per file.
+  const jobs = new Map<string, JobRecord | undefined>();
+  const jobOf = (sessionId: string) => {
+    if (!jobs.has(sessionId)) jobs.set(sessionId, store.jobs.findByRemoteId(sessionId));
+    return jobs.get(sessionId);
+  };
   for (const entry of cache.list().sort((a, b) => b.lastAccessAt - a.lastAccessAt)) {
     if (entry.state !== 'complete') continue;
     const kind = parseOutputKind(entry.kind);
     const animated = isAnimatedModel(kind) ? animatedFormat(cache.formatOf(entry)) : undefined;
     const format = modelFormat(kind, animated);
-    if (format !== undefined) models.push({ entry, format, job: store.jobs.findByRemoteId(entry.sessionId) });
+    if (format !== undefined) models.push({ entry, format, job: jobOf(entry.sessionId) });
   }
   return models;
 }
@@ -95,14 +101,6 @@ export function entryRows(store: Store, job: JobRecord): JobRecord[] {
     return rows.some((r) => r.id === job.id) ? rows : [job];
   }
   return [job];
-}
-
-/** Whether a library entry is a group of rows (its view lists them as steps). */
-export function isGroupEntry(job: JobRecord): boolean {
-  return (
-    job.remoteId !== null &&
-    (job.kind === 'image_to_3d_older' || job.kind === 'animation_session' || job.kind === 'animation_prompt')
-  );
 }
 
 export interface DeleteOutcome {

@@ -233,20 +233,20 @@ async function findOrStartEngine(
   settings: ConnectionSettings,
   options: ServiceOptions,
 ): Promise<{ baseUrl: string; legacyBaseUrl: string; localEngine?: RunningLocalEngine }> {
-  try {
-    const engine = await startDataFolderEngine(settings.dataDir, engineOptions(options));
+  const started = async (fromStoppedOwner: boolean) => {
+    const engine = await startDataFolderEngine(settings.dataDir, {
+      ...engineOptions(options),
+      ...(fromStoppedOwner && { fromStoppedOwner }),
+    });
     return { baseUrl: engine.url, legacyBaseUrl: engine.legacyUrl, localEngine: engine };
+  };
+  try {
+    return await started(false);
   } catch (error) {
     if (!(error instanceof LocalEngineBusyError)) throw error;
     const running = readEngineAddress(settings.dataDir);
     if (!running) throw error;
-    if (error.pid !== undefined && (await ownerStopped(running.url, error.pid))) {
-      const engine = await startDataFolderEngine(settings.dataDir, {
-        ...engineOptions(options),
-        fromStoppedOwner: true,
-      });
-      return { baseUrl: engine.url, legacyBaseUrl: engine.legacyUrl, localEngine: engine };
-    }
+    if (error.pid !== undefined && (await ownerStopped(running.url, error.pid))) return started(true);
     return { baseUrl: running.url, legacyBaseUrl: running.legacyUrl };
   }
 }

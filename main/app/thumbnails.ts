@@ -1,9 +1,10 @@
 // The library's thumbnails: a picture of each finished job, kept in the cache beside its outputs. The
 // service's own picture when it has one (an animation's thumbnail or render, a text-to-image's image, a
 // retopology's preview); else a render of the cached model (GLB, else OBJ; textured where main/images
-// decodes its textures) by the software rasterizer of main/mesh on a worker thread, with no GPU and no network, for jobs made by the app or the CLI alike. A render is kept as
-// the session's `thumbnail` output, so it is made once: a library of 1,000 jobs is never re-rendered,
-// and it is served, evicted and deleted with the session's other files.
+// decodes its textures) by the software rasterizer of main/mesh on a worker thread, with no GPU and no
+// network, for jobs made by the app or the CLI alike. A render is kept as the session's `thumbnail` output, so
+// it is made once: a library of 1,000 jobs is never re-rendered, and it is served, evicted and deleted with the
+// session's other files.
 import { formatOutputKind } from '../../shared/output-kind.ts';
 import { animatedFormatOf } from '../../shared/file-format.ts';
 import { jobModel } from '../../shared/kinds/job-model.ts';

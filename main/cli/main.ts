@@ -124,15 +124,12 @@ async function runCommand(
   checkNumbers(values, spec);
   checkExclusive(values, spec);
   const positionals = resolvePaths(spec, values, parsed.positionals, run.aliases);
+  const dataDir = resolveDataDir({ flags: { dataDir: str(values, 'data-dir') }, env: io.env });
   // Before anything reads or writes there: created 0700 or made private (one line), DataFolderError (exit 2) when unusable.
-  openDataFolder(resolveDataDir({ flags: { dataDir: str(values, 'data-dir') }, env: io.env }), {
-    notice: (line) => redacted.stderr(`${line}\n`),
-  });
+  openDataFolder(dataDir, { notice: (line) => redacted.stderr(`${line}\n`) });
   // `key` needs no connection; `doctor` must not open the database it is to check (the saved profile is in it).
   const settings: ConnectionSettings =
-    name === 'key' || name === 'doctor'
-      ? { dataDir: resolveDataDir({ flags: { dataDir: str(values, 'data-dir') }, env: io.env }) }
-      : await resolveCliConnection(values, redacted, secrets);
+    name === 'key' || name === 'doctor' ? { dataDir } : await resolveCliConnection(values, redacted, secrets);
   const speedText = str(values, 'engine-speed');
   const engineSpeed = speedText === undefined ? undefined : parseNumber('engine-speed', speedText);
   const engineOptions = { ...(engineSpeed !== undefined && { engineSpeed }), ...engineCreditsOf(io.env) };

@@ -31,10 +31,11 @@ export interface HostPlatform {
   cacheUrl(sessionId: string, kind: string): string;
 }
 
-export type CommandInput<C extends CommandName> = z.output<(typeof COMMANDS)[C]['input']>;
+/** A command's input as its handler gets it: parsed by its schema (shared/bridge/contract.ts CommandInput is what a caller sends). */
+type ParsedInput<C extends CommandName> = z.output<(typeof COMMANDS)[C]['input']>;
 /** The handlers of some commands (all of them: `Handlers`), each given its parsed input. */
 export type Handlers<C extends CommandName = CommandName> = {
-  [K in C]: (input: CommandInput<K>) => Promise<CommandOutput<K>>;
+  [K in C]: (input: ParsedInput<K>) => Promise<CommandOutput<K>>;
 };
 
 export interface BridgeContext {

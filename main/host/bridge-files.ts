@@ -5,7 +5,7 @@ import { exportAndRemember, planJobExport } from '../app/export-actions.ts';
 import { MeshLinkError, type MeshLinks } from '../app/mesh-links.ts';
 import { detectProject } from '../export/index.ts';
 import type { BridgeBatches } from './bridge-batches.ts';
-import { jobOf, type BridgeContext, type Handlers } from './bridge-context.ts';
+import { jobOf, type BridgeContext, type FileRef, type Handlers } from './bridge-context.ts';
 import { unsupported } from './errors.ts';
 
 type ExportCommands = 'export.detect' | 'export.plan' | 'export.run' | 'files.meshLink';
@@ -51,8 +51,7 @@ export function exportHandlers(ctx: BridgeContext, meshLinks: MeshLinks): Handle
 }
 
 export function batchHandlers(ctx: BridgeContext, batches: BridgeBatches): Handlers<BatchCommands> {
-  const resolve = (files: Parameters<typeof ctx.platform.resolveFile>[0][]) =>
-    files.map((f) => ctx.platform.resolveFile(f));
+  const resolve = (files: readonly FileRef[]) => files.map((f) => ctx.platform.resolveFile(f));
   return {
     'batch.start': async ({ files, ...request }) => batches.start(ctx.services(), resolve(files), request),
     'batch.cancel': async (i) => batches.cancel(i.batchId),

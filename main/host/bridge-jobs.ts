@@ -4,7 +4,7 @@ import type { CommandOutput } from '../../shared/bridge/contract.ts';
 import { creditsView } from '../app/costs.ts';
 import type { SendingCreates } from '../app/create-job.ts';
 import { cancelJob, reconcileSubmissions, retryJob } from '../app/job-actions.ts';
-import { deleteFromLibrary, entryRows, isGroupEntry, listLibrary, renameJob } from '../app/library-actions.ts';
+import { deleteFromLibrary, entryRows, listLibrary, renameJob } from '../app/library-actions.ts';
 import { listServiceSessions } from '../app/service-sessions.ts';
 import { cachedPicture, thumbnailsOf } from '../app/thumbnails.ts';
 import type { JobRecord } from '../store/jobs.ts';
@@ -86,9 +86,11 @@ export function jobHandlers(ctx: BridgeContext, creates: SendingCreates): Handle
 function libraryView(ctx: BridgeContext, job: JobRecord, group: boolean): CommandOutput<'jobs.get'> {
   const store = ctx.services().store;
   const picture = cachedPicture(store, job.remoteId);
-  // An animation session without prompts yet is one row: no steps to list.
-  const rows = group && isGroupEntry(job) ? entryRows(store, job) : undefined;
-  const steps = rows && (rows.length > 1 || job.kind === 'image_to_3d_older') ? rows : undefined;
+  // A group's rows (entryRows: the job alone when it is none). An older-flow session lists its steps even when it
+  // has one; an animation session without prompts yet is one row: no steps to list.
+  const rows = group ? entryRows(store, job) : undefined;
+  const older = job.kind === 'image_to_3d_older' && job.remoteId !== null;
+  const steps = rows && (rows.length > 1 || older) ? rows : undefined;
   return {
     ...toJobView(job),
     thumbnail: picture ? pictureUrl(ctx, picture) : null,
