@@ -10,7 +10,7 @@ import type { Dispatcher } from 'undici';
 import { formatOf, HEAD_BYTES, type FileFormat } from '../../shared/file-format.ts';
 import type { CacheEntry } from '../store/cache-entries.ts';
 import type { Store } from '../store/database.ts';
-import type { Notice } from '../store/data-folder.ts';
+import { DEFAULT_CACHE_FOLDER, type Notice } from '../store/data-folder.ts';
 import { hashFile } from './blobs.ts';
 import { diskFullDownload, DownloadError, Downloader, urlKey, type DownloaderOptions } from './downloader.ts';
 import { cacheOwnerId, claimCacheFolder, isBlobName, isPartName, ownsCacheFolder } from './folder.ts';
@@ -25,7 +25,7 @@ const ORPHAN_AGE_MS = 10 * 60_000;
 
 /** `<dataDir>/cache`. */
 export function defaultCacheDir(dataDir: string): string {
-  return join(dataDir, 'cache');
+  return join(dataDir, DEFAULT_CACHE_FOLDER);
 }
 
 export interface CacheOptions {

@@ -8,6 +8,7 @@ import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as z from 'zod';
 import {
+  CACHE_MARKER,
   checkWritable,
   createFolder,
   makePrivate,
@@ -21,7 +22,7 @@ import {
 import type { Store } from '../store/database.ts';
 import { DataFolderError } from '../store/errors.ts';
 
-export const CACHE_MARKER = '.asset-studio-cache';
+export { CACHE_MARKER };
 /** Used inside a chosen folder that holds other files. */
 export const CACHE_SUBFOLDER = 'Asset Studio Cache';
 /** The setting holding the id this database writes into the marker of its cache folder. */

@@ -12,8 +12,8 @@ import { DatabaseSync } from 'node:sqlite';
 /** The suffix of a copy kept aside, e.g. `asset-studio.db.damaged-20261127T101500Z`. */
 const DAMAGED = '.damaged-';
 // Primary SQLite result codes that mean "this file is not (or no longer) a database".
-const SQLITE_CORRUPT = 11;
-const SQLITE_NOTADB = 26;
+export const SQLITE_CORRUPT = 11;
+export const SQLITE_NOTADB = 26;
 
 /** True for SQLite's "damaged" result codes. */
 export function isCorruption(error: unknown): boolean {

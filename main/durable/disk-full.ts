@@ -6,8 +6,6 @@ import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DISK_FULL_CODES, DiskFullError } from '../../shared/errors.ts';
 
-export { DiskFullError };
-
 // Primary SQLite result codes: https://www.sqlite.org/rescode.html
 const SQLITE_IOERR = 10;
 const SQLITE_FULL = 13;
@@ -43,7 +41,7 @@ export function diskFullOf(error: unknown): DiskFullError | undefined {
 }
 
 /** True when the file system of `path` (or of its nearest existing parent) has less than 1 MiB free for this user. */
-export function hasNoRoom(path: string): boolean {
+function hasNoRoom(path: string): boolean {
   for (let at = path; ; at = dirname(at)) {
     try {
       const fs = statfsSync(at);

@@ -262,7 +262,7 @@ export function defaultClips(clips: readonly ClipSource[]): string[] {
  * job is one entry with the upload of its session (the character): named after it (`Male_Casual`), never
  * after its prompts.
  */
-export function exportNameOf(store: Pick<Store, 'jobs'>, job: JobRecord): string {
+function exportNameOf(store: Pick<Store, 'jobs'>, job: JobRecord): string {
   const entry =
     (job.kind === 'animation_prompt' &&
       job.remoteId !== null &&

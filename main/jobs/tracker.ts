@@ -246,7 +246,9 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
       const check = () => {
         let jobs: JobRecord[];
         try {
-          jobs = ids.map((id) => this.#store.jobs.require(id));
+          // One read per event for all of them (a batch waits for thousands); a missing one is RecordNotFoundError.
+          const found = new Map(this.#store.jobs.getMany(ids).map((j) => [j.id, j]));
+          jobs = ids.map((id) => found.get(id) ?? this.#store.jobs.require(id));
         } catch (error) {
           cleanup();
           reject(error);

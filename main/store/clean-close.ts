@@ -6,6 +6,7 @@
 // SQLite at the read (SQLITE_CORRUPT: guarded-handle.ts says it, naming `asset-studio doctor`).
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as z from 'zod';
+import { jsonOf } from '../../shared/contract/common.ts';
 
 const recordSchema = z.object({ size: z.string(), mtimeNs: z.string(), ino: z.string() }).strict();
 type FileState = z.output<typeof recordSchema>;
@@ -30,12 +31,7 @@ export function unchangedSinceClose(path: string): boolean {
   } catch {
     return false;
   }
-  let recorded: ReturnType<typeof recordSchema.safeParse>;
-  try {
-    recorded = recordSchema.safeParse(JSON.parse(text));
-  } catch {
-    return false; // a record cut short: checked again
-  }
+  const recorded = jsonOf(recordSchema).safeParse(text); // a record cut short fails: the file is checked again
   const now = stateOf(path);
   return (
     recorded.success &&

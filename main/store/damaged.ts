@@ -12,9 +12,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { keepAside } from '../durable/damaged-database.ts';
 import { forgetClose } from './clean-close.ts';
-
-/** The marker the download cache keeps in the folder it owns (main/cache/folder.ts), in its default place. */
-const CACHE_MARKER = join('cache', '.asset-studio-cache');
+import { CACHE_MARKER, DEFAULT_CACHE_FOLDER } from './data-folder.ts';
 
 /** True when the file is there with no byte in a data folder that was used before (see the top of this file). */
 export function isEmptiedDatabase(path: string): boolean {
@@ -23,7 +21,7 @@ export function isEmptiedDatabase(path: string): boolean {
   } catch {
     return false;
   }
-  return existsSync(`${path}-wal`) || existsSync(join(dirname(path), CACHE_MARKER));
+  return existsSync(`${path}-wal`) || existsSync(join(dirname(path), DEFAULT_CACHE_FOLDER, CACHE_MARKER));
 }
 
 /** Keeps the app's damaged database aside (with its -wal and -shm) and forgets its clean-close record. */

@@ -38,6 +38,14 @@ export const DATA_FOLDER_ENTRIES: readonly (string | RegExp)[] = [
   /^(?:web-host|batches|link)\.json\.(?:\d+-)?[0-9a-f]+\.tmp$/, // ... and their temp files left by a crash
 ];
 
+/**
+ * The download cache's folder in the data folder when its setting names no other (main/cache defaultCacheDir),
+ * and the marker it keeps in the folder it owns (main/cache/folder.ts). Named here, the one home of both: the
+ * database's check of an emptied file (damaged.ts) reads the marker to tell a data folder used before.
+ */
+export const DEFAULT_CACHE_FOLDER = 'cache';
+export const CACHE_MARKER = '.asset-studio-cache';
+
 /** How a folder is named in messages, and what the user can do instead of fixing it. */
 export interface FolderRole {
   /** e.g. `The data folder`. */

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { asDiskFull } from '../durable/disk-full.ts';
 import { CacheRepository } from './cache-entries.ts';
-import { damagedCopies, isCorruption } from '../durable/damaged-database.ts';
+import { damagedCopies, isCorruption, SQLITE_CORRUPT, SQLITE_NOTADB } from '../durable/damaged-database.ts';
 import { recordClose, unchangedSinceClose } from './clean-close.ts';
 import { isEmptiedDatabase, keepDatabaseAside } from './damaged.ts';
 import { guardFailures } from './guarded-handle.ts';
@@ -117,7 +117,9 @@ function quickCheck(db: DatabaseSync): void {
   const rows = db.prepare('PRAGMA quick_check').all() as { quick_check: string }[];
   const found = rows.map((r) => r.quick_check).filter((line) => line !== 'ok');
   if (found.length > 0)
-    throw Object.assign(new Error(`the integrity check found: ${found.slice(0, 3).join('; ')}`), { errcode: 11 });
+    throw Object.assign(new Error(`the integrity check found: ${found.slice(0, 3).join('; ')}`), {
+      errcode: SQLITE_CORRUPT,
+    });
 }
 
 /**
@@ -129,7 +131,7 @@ function checkHeader(path: string, known: number): void {
   const header = readHeader(path);
   if (header.length === 0) return; // an empty file in a fresh folder: a new database (refuseDamaged said the rest)
   if (!isSqliteHeader(header)) {
-    throw Object.assign(new Error('the file is not a SQLite database'), { errcode: 26 });
+    throw Object.assign(new Error('the file is not a SQLite database'), { errcode: SQLITE_NOTADB });
   }
   const found = header.readUInt32BE(USER_VERSION_OFFSET);
   if (found > known) throw new DatabaseTooNewError(path, found, known);

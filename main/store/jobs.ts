@@ -4,7 +4,6 @@
 // animation session's upload and the text-animation jobs asked of it (one character), see `group`.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Lifecycle, OlderStep, ResourceKind } from '../../shared/contract/lifecycle.ts';
-import { RecordNotFoundError } from './errors.ts';
 import { containsPattern, fromJsonColumn, newId, requireRow, toJsonColumn } from './sql.ts';
 
 /** The lifecycle, plus `submission_unknown`: the create request's answer was lost, so there is no remote id yet. */
@@ -452,8 +451,7 @@ export class JobsRepository {
   attachRemote(id: string, remoteId: string, now: number): JobRecord {
     const row = this.#attachRemote.get({ id, remote_id: remoteId, now });
     if (row !== undefined) return toRecord(row);
-    const job = this.get(id);
-    if (job === undefined) throw new RecordNotFoundError('jobs', id);
+    const job = this.require(id);
     throw new Error(`The job ${id} is already attached to ${job.remoteId}; it cannot be attached to ${remoteId}.`);
   }
 

@@ -1,3 +1,6 @@
+// Retopology (a generic v3 session): POST /v3/sessions with type `retopology` makes a session read back with
+// GET /v3/sessions/<id>; its outputs are one OBJ and one image per output mesh (an asset each). Its job is
+// compared with the mesh it was made from.
 import type { StatusTable } from '../contract/status.ts';
 import { list, record, str } from './fields.ts';
 import { startedBy, statusField } from './session-job.ts';

@@ -1,3 +1,5 @@
+// A text-to-image style: POST /tti-styles creates and trains it. The service offers no way to read a style
+// back, so its job is recorded with the status the create answered and never polled.
 import type { StatusTable } from '../contract/status.ts';
 import { startedBy, statusField } from './session-job.ts';
 import { defineResource } from './types.ts';

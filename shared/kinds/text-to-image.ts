@@ -1,3 +1,4 @@
+// Text to image: POST /tti-sessions makes a session read back with GET /tti-sessions/<code>; its output is one image.
 import type { StatusTable } from '../contract/status.ts';
 import { record, str } from './fields.ts';
 import { startedBy, statusField } from './session-job.ts';
