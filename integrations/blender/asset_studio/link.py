@@ -27,8 +27,6 @@ from .jobs import KIND_LABELS, MODEL_KINDS, describe, finished_job, is_animated,
 LINK_FILE_NAME = "link.json"
 DATA_DIR_ENV = "ASSET_STUDIO_DATA_DIR"
 
-#: The picture shown for a job in the library, best first.
-
 
 def default_data_dir(platform=None, env=None, home=None):
     """The app's default data folder on this platform (as main/config/data-dir.ts computes it)."""
@@ -363,7 +361,6 @@ class Client:
         body = {"type": "retopology", "input": {"mesh": mesh, "model": model, "quads": bool(quads)}}
         created = self.call("create", {"endpoint": "createRetopology", "body": body, "label": label or "Retopology"})
         return created.get("job") or {"id": created["operationId"], "label": label or "Retopology", "state": "queued", "final": False}
-
 
 
 def _refusal(status, data, path):
