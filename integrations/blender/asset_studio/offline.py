@@ -18,7 +18,7 @@ import tempfile
 import urllib.parse
 
 from .errors import AppNotRunning, LinkError, NotFound
-from .jobs import describe, finished_job, kind_label, model_of, preview_output, preview_path, safe_name
+from .jobs import describe, finished_job, is_animated, kind_label, model_of, preview_output, preview_path, safe_name
 from .link import link_file_candidates
 
 DATABASE_FILE = "asset-studio.db"  # main/store/database.ts DATABASE_FILE
@@ -197,7 +197,8 @@ class OfflineLibrary:
         return self._view(rows[0])
 
     def outputs(self, session_id):
-        """The session's complete cached outputs: kind, state, path of the blob (checked in place), format."""
+        """The session's complete cached outputs: kind, state, path of the blob (checked in place), and for an
+        animated model's output its format (GLB or FBX, from its first bytes)."""
         rows = self._query(
             "SELECT kind, state, blob_path, sha256, size FROM cache_entries WHERE session_id = ? AND state = 'complete'",
             (session_id,),
@@ -212,7 +213,7 @@ class OfflineLibrary:
             if not os.path.isfile(path):
                 continue
             output = {"kind": row["kind"], "state": "complete", "path": path, "sha256": row["sha256"], "size": row["size"]}
-            fmt = _format_of(path)
+            fmt = _format_of(path) if is_animated(row["kind"]) else None  # (read only where model_of asks for it)
             if fmt is not None:
                 output["format"] = fmt
             outputs.append(output)
