@@ -4,25 +4,17 @@
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../shared/bridge/contract.ts';
-import { cachePath } from '../../shared/bridge/web-protocol.ts';
-import { createServices, type ServiceOptions } from '../../main/app/services.ts';
-import { BridgeService } from '../../main/host/bridge-service.ts';
-import { DEFAULT_TIMING, scaleTiming } from '../../main/jobs/schedule.ts';
+import type { BridgeService } from '../../main/host/bridge-service.ts';
 import { databasePath } from '../../main/store/database.ts';
+import { openTestBridge } from './bridge.ts';
 import { tempDir, until } from './helpers.ts';
 
-const FAST: ServiceOptions = { engineSpeed: 500, timing: scaleTiming(DEFAULT_TIMING, 500) };
 /** How long a wait may take before the test fails (a cap, not a speed bar). */
 const WAIT_MS = 30_000;
 const data = tempDir('missing-outputs');
 afterAll(() => data.remove());
 
-const open = () =>
-  BridgeService.open({
-    dataDir: data.path,
-    openServices: (c) => createServices(c, FAST),
-    platform: { transport: 'web', resolveFile: () => '', cacheUrl: cachePath },
-  });
+const open = () => openTestBridge(data.path);
 
 const jobOf = async (bridge: BridgeService, id: string) =>
   COMMANDS['jobs.get'].output.parse(await bridge.call('jobs.get', { id }));
