@@ -18,7 +18,7 @@ import tempfile
 import urllib.parse
 
 from .errors import AppNotRunning, LinkError, NotFound
-from .jobs import describe, finished_job, is_animated, kind_label, model_of, preview_output, preview_path, safe_name
+from .jobs import copied_preview, describe, finished_job, is_animated, kind_label, model_of, safe_name
 from .link import link_file_candidates
 
 DATABASE_FILE = "asset-studio.db"  # main/store/database.ts DATABASE_FILE
@@ -267,16 +267,11 @@ class OfflineLibrary:
         return job, self.copy(output, os.path.join(folder, name)), fmt
 
     def preview_image(self, job, folder, outputs=None):
+        """The path of the job's preview picture (copied out of the cache into ``folder`` once), or None."""
         session = job.get("remoteId")
         if not session:
             return None
-        output = preview_output(outputs if outputs is not None else self.outputs(session))
-        if output is None:
-            return None
-        path = preview_path(folder, session, output["kind"])
-        if not os.path.exists(path):
-            self.copy(output, path)
-        return path
+        return copied_preview(outputs if outputs is not None else self.outputs(session), folder, session, self.copy)
 
     def _needs_app(self, what):
         raise AppNotRunning(
