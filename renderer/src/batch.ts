@@ -82,7 +82,7 @@ export function batchCounts(batch: QueueBatch): BatchCounts {
 }
 
 /** The jobs a batch made: of each submitted file its job, and of an FBX/zip with prompts the job of its prompts. */
-export function batchJobIds(batch: QueueBatch): string[] {
+function batchJobIds(batch: QueueBatch): string[] {
   return batch.items.flatMap((i) => [i.jobId, i.promptsJobId].filter((id): id is string => id !== undefined));
 }
 

@@ -12,7 +12,7 @@ export interface ImageTo3dSettings {
 }
 
 /** The service's defaults (SERVICE_API.md). */
-export const IMAGE_TO_3D_DEFAULTS: ImageTo3dSettings = {
+const IMAGE_TO_3D_DEFAULTS: ImageTo3dSettings = {
   geometry_model: 'base',
   texture_model: 'none',
   topology: 'tris',
