@@ -64,8 +64,10 @@ export interface OfferedFile {
 export const batches = new Store<QueueBatch[]>([]);
 /** Files offered and not yet confirmed (the batch dialog shows them). */
 export const offeredFiles = new Store<OfferedFile[] | undefined>(undefined);
-/** The last state seen of jobs (job events, or jobs.get for a kept batch's): a batch's jobs are counted from it. */
-/** `null`: a job deleted from the library since (counted as removed). */
+/**
+ * The last state seen of jobs (job events, or batch.jobs for a kept batch's): a batch's jobs are counted from
+ * it. `null`: a job deleted from the library since (counted as removed).
+ */
 export const batchJobs = new Store<ReadonlyMap<string, BatchJobSeen>>(new Map());
 /** The batches known to be finished (every job final): each is announced once. */
 const ended = new Set<string>();
@@ -80,7 +82,7 @@ export function batchCounts(batch: QueueBatch): BatchCounts {
 }
 
 /** The jobs a batch made: of each submitted file its job, and of an FBX/zip with prompts the job of its prompts. */
-export function batchJobIds(batch: QueueBatch): string[] {
+function batchJobIds(batch: QueueBatch): string[] {
   return batch.items.flatMap((i) => [i.jobId, i.promptsJobId].filter((id): id is string => id !== undefined));
 }
 

@@ -1,6 +1,6 @@
 // Folders dropped on the page in a browser, read through the drop's file system entries
 // (DataTransferItem.webkitGetAsEntry: FileSystemDirectoryEntry, read a page at a time by readEntries): the
-// files they hold, walked recursively as main walks the desktop app's dropped folders (main/files/batch.ts):
+// files they hold, walked recursively as main walks the desktop app's dropped folders (main/app/batch.ts):
 // in name order, hidden files and folders left out, and files that are not a picture, an FBX or a zip left
 // out. At most MAX_FOLDER_FILES files are taken, so a drop of a whole disk neither hangs the page nor
 // offers a batch no one meant.

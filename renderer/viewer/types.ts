@@ -78,6 +78,12 @@ export interface ClipControls {
   setLoop(loop: boolean): void;
 }
 
+/** The bones of the model's skeleton: how many, and the names of its rig helpers (hidden unless asked for). */
+export interface SkeletonBones {
+  total: number;
+  helpers: string[];
+}
+
 /** A viewer on one canvas (createViewer in babylon.ts): what the screens can ask of it. */
 export interface Viewer extends ClipControls {
   /**
@@ -100,7 +106,7 @@ export interface Viewer extends ClipControls {
   /** The skeleton draws its rig helpers too (bones that move no vertex: IK poles, targets); off by default. */
   showHelperBones(show: boolean): void;
   /** The model's bones: how many, and the names of its rig helpers; undefined with no skeleton. */
-  skeletonBones(): { total: number; helpers: string[] } | undefined;
+  skeletonBones(): SkeletonBones | undefined;
   /** Highlights the bones standing for a joint (see shared/joints.ts), or none. */
   highlightJoint(joint: JointName | undefined): void;
   setMode(mode: ViewMode): void;

@@ -21,14 +21,13 @@ def run(describe_file):
     """Imports and describes every file of <files.json> with describe_file(path) -> facts (a dict)."""
     args = sys.argv[sys.argv.index("--") + 1:]
     files_path, facts_path = args[:2]
-    numpy_compat()
     with open(files_path, encoding="utf-8") as file:
         files = json.load(file)
     facts = {"blender": bpy.app.version_string, "files": {}}
     started = time.monotonic()
     for entry in files:
         bpy.ops.wm.read_factory_settings(use_empty=True)
-        numpy_compat()
+        numpy_compat()  # before each file's import (its glTF importer needs numpy.bool)
         try:
             fact = describe_file(entry["path"])
         except Exception:  # noqa: BLE001  (the test reports it per file)

@@ -73,10 +73,15 @@ export function recordEvents(bridge: BridgeService): {
   return { events, stop };
 }
 
-export async function until<T>(check: () => T | undefined, timeoutMs = 15_000, what = 'the condition'): Promise<T> {
+/** The first value `check` gives (synchronously or not) other than undefined, polled until `timeoutMs` is up. */
+export async function until<T>(
+  check: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 15_000,
+  what = 'the condition',
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value !== undefined) return value;
     if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));

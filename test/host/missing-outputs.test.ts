@@ -4,32 +4,17 @@
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../shared/bridge/contract.ts';
-import { cachePath } from '../../shared/bridge/web-protocol.ts';
-import { createServices, type ServiceOptions } from '../../main/app/services.ts';
-import { BridgeService } from '../../main/host/bridge-service.ts';
-import { DEFAULT_TIMING, scaleTiming } from '../../main/jobs/schedule.ts';
+import type { BridgeService } from '../../main/host/bridge-service.ts';
 import { databasePath } from '../../main/store/database.ts';
-import { tempDir } from './helpers.ts';
+import { openTestBridge } from './bridge.ts';
+import { tempDir, until } from './helpers.ts';
 
-const FAST: ServiceOptions = { engineSpeed: 500, timing: scaleTiming(DEFAULT_TIMING, 500) };
+/** How long a wait may take before the test fails (a cap, not a speed bar). */
+const WAIT_MS = 30_000;
 const data = tempDir('missing-outputs');
 afterAll(() => data.remove());
 
-const open = () =>
-  BridgeService.open({
-    dataDir: data.path,
-    openServices: (c) => createServices(c, FAST),
-    platform: { transport: 'web', resolveFile: () => '', cacheUrl: cachePath },
-  });
-
-async function until<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 600; i++) {
-    const value = await check();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
-}
+const open = () => openTestBridge(data.path);
 
 const jobOf = async (bridge: BridgeService, id: string) =>
   COMMANDS['jobs.get'].output.parse(await bridge.call('jobs.get', { id }));
@@ -43,10 +28,14 @@ describe('outputs not all cached when the app starts', () => {
       await first.call('create', { endpoint: 'createTextToImage', body: { prompt: 'a brass lantern' } }),
     );
     const id = created.job!.id;
-    const done = await until(async () => {
-      const job = await jobOf(first, id);
-      return job.state === 'succeeded' && job.outputsFetched ? job : undefined;
-    }, 'the job and its downloads');
+    const done = await until(
+      async () => {
+        const job = await jobOf(first, id);
+        return job.state === 'succeeded' && job.outputsFetched ? job : undefined;
+      },
+      WAIT_MS,
+      'the job and its downloads',
+    );
     await first.close();
 
     // As if the app had quit before its downloads: the job not fetched, nothing of its session cached.
@@ -60,10 +49,15 @@ describe('outputs not all cached when the app starts', () => {
       expect((await jobOf(second, id)).outputsFetched).toBe(false);
       const image = await until(
         async () => (await outputsOf(second, done.remoteId!)).find((o) => o.kind === 'image' && o.state === 'complete'),
+        WAIT_MS,
         'the image downloaded at start',
       );
       expect(image.url).toBeTruthy();
-      await until(async () => ((await jobOf(second, id)).outputsFetched ? true : undefined), 'the job marked fetched');
+      await until(
+        async () => ((await jobOf(second, id)).outputsFetched ? true : undefined),
+        WAIT_MS,
+        'the job marked fetched',
+      );
     } finally {
       await second.close();
     }

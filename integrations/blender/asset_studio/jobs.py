@@ -110,3 +110,16 @@ def preview_output(outputs):
 def preview_path(folder, session, kind):
     """Where the picture of a job's output is copied for the panel (once: it never changes)."""
     return os.path.join(folder, "%s_%s.png" % (safe_name(session), safe_name(kind)))
+
+
+def copied_preview(outputs, folder, session, copy):
+    """The path in ``folder`` of the picture among a session's complete ``outputs`` (preview_output), copied there
+    by ``copy(output, path)`` the first time; None when it has none. The app's link downloads it, the offline
+    reader copies its blob."""
+    output = preview_output(outputs)
+    if output is None:
+        return None
+    path = preview_path(folder, session, output["kind"])
+    if not os.path.exists(path):
+        copy(output, path)
+    return path

@@ -22,12 +22,10 @@ import time
 import urllib.parse
 
 from .errors import AppNotRunning, AppRefused, BadLinkFile, JobFailed, JobNotFinished, LinkError, NotFound, TokenRefused  # noqa: F401 (the link's API)
-from .jobs import KIND_LABELS, MODEL_KINDS, describe, finished_job, is_animated, kind_label, model_of, preview_output, preview_path, safe_name, source_mesh  # noqa: F401
+from .jobs import KIND_LABELS, MODEL_KINDS, copied_preview, describe, finished_job, is_animated, kind_label, model_of, safe_name, source_mesh  # noqa: F401
 
 LINK_FILE_NAME = "link.json"
 DATA_DIR_ENV = "ASSET_STUDIO_DATA_DIR"
-
-#: The picture shown for a job in the library, best first.
 
 
 def default_data_dir(platform=None, env=None, home=None):
@@ -344,13 +342,8 @@ class Client:
             return None
         if outputs is None:
             outputs = self.outputs(session)
-        output = preview_output([o for o in outputs if o.get("state") == "complete"])
-        if output is None:
-            return None
-        path = preview_path(folder, session, output["kind"])
-        if not os.path.exists(path):
-            self.download(session, output["kind"], path)
-        return path
+        complete = [o for o in outputs if o.get("state") == "complete"]
+        return copied_preview(complete, folder, session, lambda output, path: self.download(session, output["kind"], path))
 
     def send_animation_mesh(self, path, label=None):
         """Uploads an FBX (or a zip of FBX) as a mesh-animation job; returns the new job."""
@@ -363,7 +356,6 @@ class Client:
         body = {"type": "retopology", "input": {"mesh": mesh, "model": model, "quads": bool(quads)}}
         created = self.call("create", {"endpoint": "createRetopology", "body": body, "label": label or "Retopology"})
         return created.get("job") or {"id": created["operationId"], "label": label or "Retopology", "state": "queued", "final": False}
-
 
 
 def _refusal(status, data, path):

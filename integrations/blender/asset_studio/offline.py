@@ -18,7 +18,7 @@ import tempfile
 import urllib.parse
 
 from .errors import AppNotRunning, LinkError, NotFound
-from .jobs import describe, finished_job, kind_label, model_of, preview_output, preview_path, safe_name
+from .jobs import copied_preview, describe, finished_job, is_animated, kind_label, model_of, safe_name
 from .link import link_file_candidates
 
 DATABASE_FILE = "asset-studio.db"  # main/store/database.ts DATABASE_FILE
@@ -197,7 +197,8 @@ class OfflineLibrary:
         return self._view(rows[0])
 
     def outputs(self, session_id):
-        """The session's complete cached outputs: kind, state, path of the blob (checked in place), format."""
+        """The session's complete cached outputs: kind, state, path of the blob (checked in place), and for an
+        animated model's output its format (GLB or FBX, from its first bytes)."""
         rows = self._query(
             "SELECT kind, state, blob_path, sha256, size FROM cache_entries WHERE session_id = ? AND state = 'complete'",
             (session_id,),
@@ -212,7 +213,7 @@ class OfflineLibrary:
             if not os.path.isfile(path):
                 continue
             output = {"kind": row["kind"], "state": "complete", "path": path, "sha256": row["sha256"], "size": row["size"]}
-            fmt = _format_of(path)
+            fmt = _format_of(path) if is_animated(row["kind"]) else None  # (read only where model_of asks for it)
             if fmt is not None:
                 output["format"] = fmt
             outputs.append(output)
@@ -266,16 +267,11 @@ class OfflineLibrary:
         return job, self.copy(output, os.path.join(folder, name)), fmt
 
     def preview_image(self, job, folder, outputs=None):
+        """The path of the job's preview picture (copied out of the cache into ``folder`` once), or None."""
         session = job.get("remoteId")
         if not session:
             return None
-        output = preview_output(outputs if outputs is not None else self.outputs(session))
-        if output is None:
-            return None
-        path = preview_path(folder, session, output["kind"])
-        if not os.path.exists(path):
-            self.copy(output, path)
-        return path
+        return copied_preview(outputs if outputs is not None else self.outputs(session), folder, session, self.copy)
 
     def _needs_app(self, what):
         raise AppNotRunning(

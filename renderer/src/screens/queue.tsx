@@ -184,18 +184,15 @@ function SubmittedJob({ seen, name }: { seen: BatchJobSeen; name: string }) {
   if (seen === null) return <span class="badge badge-cancelled">Removed from the library</span>;
   if (seen === undefined || (!seen.final && seen.state === 'queued'))
     return <span class="badge badge-queued">Queued at the service</span>;
+  const label = STATE_LABELS[seen.state as JobView['state']] ?? seen.state;
   if (!seen.final)
     return (
       <span class="job-progress">
-        <span class={`badge badge-${seen.state}`}>{STATE_LABELS[seen.state as JobView['state']] ?? seen.state}</span>
+        <span class={`badge badge-${seen.state}`}>{label}</span>
         <Progress percent={seen.percent} label={`Progress of the job of ${name}`} />
       </span>
     );
-  return (
-    <span class={`badge badge-${seen.state}`}>
-      {seen.state === 'succeeded' ? 'Completed' : (STATE_LABELS[seen.state as JobView['state']] ?? seen.state)}
-    </span>
-  );
+  return <span class={`badge badge-${seen.state}`}>{seen.state === 'succeeded' ? 'Completed' : label}</span>;
 }
 
 function ActiveJobs() {

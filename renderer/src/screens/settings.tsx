@@ -172,7 +172,7 @@ function Profiles({ settings, connection }: { settings: SettingsView; connection
   const profile = settings.profiles.find((p) => p.name === editing);
   const { saving, values, setAll, field } = useSettingsForm('profile.', () => profileTexts(profile));
   const { busy, error, save } = saving;
-  useEffect(() => setAll(profileTexts(settings.profiles.find((x) => x.name === editing))), [editing]);
+  useEffect(() => setAll(profileTexts(profile)), [editing]);
   const name = values.name.trim();
   return (
     <Section title="Service profiles" id="profiles">

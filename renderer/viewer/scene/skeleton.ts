@@ -7,14 +7,9 @@ import type { Vector3 } from '@babylonjs/core/Maths/math.vector.js';
 import { CreateLineSystem } from '@babylonjs/core/Meshes/Builders/linesBuilder.js';
 import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh.js';
 import { bonesByJoint, type JointName } from '../../../shared/joints.ts';
+import type { SkeletonBones } from '../types.ts';
 import type { ViewerContext } from './context.ts';
 import { deformingBones } from './deforming-bones.ts';
-
-/** The bones of the model's skeleton: how many, and the names of its rig helpers (hidden unless asked for). */
-export interface SkeletonBones {
-  total: number;
-  helpers: string[];
-}
 
 export interface SkeletonLines {
   /** The skeleton of the model just added (its first), or none. */
@@ -37,7 +32,7 @@ export function createSkeletonLines({ canvas, scene, state, wake, afterFrame }: 
   /** The bones drawn without the helpers (undefined: all of them, when the skin cannot be read). */
   let deforming: Set<BabylonSkeleton['bones'][number]> | undefined;
   /** What bones() answers for the skeleton attached (undefined until asked). */
-  let summary: { total: number; helpers: string[] } | undefined;
+  let summary: SkeletonBones | undefined;
   let lines: LinesMesh | undefined;
   let highlighted: JointName | undefined;
 

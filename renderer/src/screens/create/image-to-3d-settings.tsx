@@ -1,7 +1,7 @@
 // The four settings of an image-to-3D session (geometry, texture, topology, resolution) with the service's
 // defaults, their labels and hints: one home for the create form and the batch dialog, which offer the same.
-import { useState } from 'preact/hooks';
 import { GEOMETRY_MODELS, RESOLUTIONS, TEXTURE_MODELS, TOPOLOGIES } from '../../../../shared/contract/image-to-3d.ts';
+import { type SetValue, useValues } from './fields.ts';
 import { SelectField } from './inputs.tsx';
 
 export interface ImageTo3dSettings {
@@ -12,7 +12,7 @@ export interface ImageTo3dSettings {
 }
 
 /** The service's defaults (SERVICE_API.md). */
-export const IMAGE_TO_3D_DEFAULTS: ImageTo3dSettings = {
+const IMAGE_TO_3D_DEFAULTS: ImageTo3dSettings = {
   geometry_model: 'base',
   texture_model: 'none',
   topology: 'tris',
@@ -65,13 +65,10 @@ const FIELDS: readonly {
   },
 ];
 
-/** The settings, starting at the service's defaults, and a setter of one. */
-export function useImageTo3dSettings(): [
-  ImageTo3dSettings,
-  <K extends Setting>(key: K, value: ImageTo3dSettings[K]) => void,
-] {
-  const [settings, setSettings] = useState(IMAGE_TO_3D_DEFAULTS);
-  return [settings, (key, value) => setSettings((s) => ({ ...s, [key]: value }))];
+/** The settings, starting at the service's defaults, and a setter of one (a form's values: ./fields.ts). */
+export function useImageTo3dSettings(): [ImageTo3dSettings, SetValue<ImageTo3dSettings>] {
+  const [settings, set] = useValues(IMAGE_TO_3D_DEFAULTS);
+  return [settings, set];
 }
 
 /**
@@ -82,7 +79,7 @@ export function useImageTo3dSettings(): [
 export function ImageTo3dSettingsFields(props: {
   idPrefix: string;
   value: ImageTo3dSettings;
-  onChange: <K extends Setting>(key: K, value: ImageTo3dSettings[K]) => void;
+  onChange: SetValue<ImageTo3dSettings>;
   errors?: (field: Setting) => string[] | undefined;
   compact?: boolean;
 }) {

@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { BODY_PAIRS, jointPoints, type JointName } from '../../../../shared/joints.ts';
 
 /** The diameter, in screen pixels, of the area in which a joint reacts to the pointer (a touch-size target). */
-export const HIT_PX = 24;
+const HIT_PX = 24;
 
 /** The displayed width of an element, followed as it changes. */
 function useDisplayedWidth(ref: { current: Element | null }): number | undefined {

@@ -158,21 +158,19 @@ export function ModelViewer({
           if (current && percent >= shown + 5) setStatus({ state: 'loading', name, share: (shown = percent) / 100 });
         };
         // The model is drawn before the panels change: their layout and painting would delay its first frame.
-        return v.load(source, { keepCamera: keep, onProgress }).then(async (stats) => (await v.shown(), stats));
+        return v.load(source, { keepCamera: keep, onProgress }).then(async (stats) => (await v.shown(), { v, stats }));
       })
       .then(
-        (stats) => {
+        ({ v, stats }) => {
           loadedOnce.current = true;
           if (!current) return;
           setStatus({ state: 'ready', name, stats });
-          void viewerRef.current?.then((viewer) => current && tell.current?.({ viewer, name }));
+          tell.current?.({ viewer: v, name });
           // Resolutions are known once the textures have loaded (after the first frame, often).
-          void viewerRef.current
-            ?.then((v) => v.textures())
-            .then(
-              (list) => current && setTextures(list),
-              () => {},
-            );
+          void v.textures().then(
+            (list) => current && setTextures(list),
+            () => {},
+          );
         },
         (e: unknown) => current && setStatus({ state: 'error', name, message: reasonOf(e) }),
       );
