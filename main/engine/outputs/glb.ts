@@ -1,10 +1,8 @@
 // glTF 2.0 binary (GLB) writer for the seeded mesh, with an optional embedded PNG base-colour texture.
 // glTF has no quads: with `quads` the faces are the quads' triangle pairs.
-import { BinaryBody, GL, writeGlb } from '../../formats/glb.ts';
-import { bounds, buildMesh, GENERATOR, type MeshOptions } from './mesh.ts';
+import { BinaryBody, bounds, GL, writeGlb } from '../../formats/glb.ts';
+import { buildMesh, GENERATOR, type MeshOptions } from './mesh.ts';
 import { renderTexture } from './pictures.ts';
-
-export { BinaryBody, dataAccessor, GL, linearChannels, readGlbJson } from '../../formats/glb.ts';
 
 export interface GlbOptions extends MeshOptions {
   /** Embed a PNG base-colour texture; otherwise the material has a plain seeded colour. */

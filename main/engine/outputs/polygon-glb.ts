@@ -1,6 +1,7 @@
 // glTF 2.0 binary (GLB) of a polygon mesh and its material: quads become triangle pairs (glTF has no quads);
 // textures are embedded PNGs (base colour, and for PBR metallic-roughness and a normal map).
-import { BinaryBody, dataAccessor, GL, LINEAR_CLAMPED, meshAccessors, modelGlb } from './glb.ts';
+import { BinaryBody, dataAccessor, GL } from '../../formats/glb.ts';
+import { LINEAR_CLAMPED, meshAccessors, modelGlb } from './glb.ts';
 import { boundsOf, type MeshMaterial, type PolygonMesh, triangulate, uvTangents } from './polygon-mesh.ts';
 
 export function buildPolygonGlb(mesh: PolygonMesh, material: MeshMaterial): Buffer {
