@@ -69,7 +69,7 @@ function animatedCharacter(json: Buffer, clips: string[]): SkinnedCharacter {
 
 /**
  * The program named in the FBX's header. Not the engine's GENERATOR: an FBX holding that is taken for a model the
- * engine made (judge.ts, rigged on its figure), and this one is the uploaded character with its own skeleton.
+ * engine generated and refused (judge.ts), and this one is the uploaded character with its own skeleton.
  */
 const FBX_CREATOR = 'Asset Studio animation (local engine)';
 
