@@ -30,9 +30,6 @@ export const pictureMeshSchema = z.object({
 
 export type PictureMesh = z.infer<typeof pictureMeshSchema>;
 
-/** Is this recipe mesh one made from a picture (and not a seeded one)? */
-export const isPictureMesh = (mesh: object): mesh is PictureMesh => 'picture' in mesh;
-
 /**
  * Turns the model by its quarter turns about +Y, as the spin view of that number shows it (rasterize.ts), then scales it into
  * its box and moves its pivot to the origin, by the seeded meshes' rule (natural size: 1 m on the longest side).
