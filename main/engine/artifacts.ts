@@ -37,6 +37,7 @@ import {
   multiviewUsdz,
 } from './generate/multiview-outputs.ts';
 import type { MultiviewMesh } from './generate/visual-hull.ts';
+import { modelCache } from './generate/model-cache.ts';
 import { segmentedPicture } from './generate/segmented.ts';
 import { paintPrompt } from './picture/paint.ts';
 import { paletteOfZip } from './picture/palette.ts';
@@ -298,25 +299,19 @@ export function makeArtifact(recipe: Recipe, read: ReadStored = noStore): Buffer
   }
 }
 
-/** Palettes read on this thread, by the stored zip's key (a style's zip never changes). */
-const palettes = new Map<string, [number, number, number][]>();
 /** How many styles' palettes a thread keeps. */
 const MAX_PALETTES = 64;
+/** Palettes read on this thread, by the stored zip's key (a style's zip never changes). */
+const palettes = modelCache<string, [number, number, number][]>(MAX_PALETTES);
 
 /**
  * The palette of a stored style zip, read once per thread (the pictures of a style go to the same worker: its
  * affinity); none when it is not stored (any more) or is not a zip the palette reads (not remembered).
  */
 function paletteOfStoredZip(read: (key: string) => Buffer, key: string): [number, number, number][] {
-  const known = palettes.get(key);
-  if (known !== undefined) return known;
-  let palette: [number, number, number][];
   try {
-    palette = paletteOfZip(read(key));
+    return palettes(key, () => paletteOfZip(read(key)));
   } catch {
     return [];
   }
-  if (palettes.size >= MAX_PALETTES) palettes.delete(palettes.keys().next().value!);
-  palettes.set(key, palette);
-  return palette;
 }

@@ -8,7 +8,8 @@ import { moveFileDurable, writeFileDurable } from '../durable/write-file.ts';
 import { companionsOf, type Output, type Recipe } from './artifacts.ts';
 import { randomHex } from './ids.ts';
 import type { Signer } from './signing.ts';
-import { PoolClosed, WorkPool } from './work/pool.ts';
+import { PoolClosed } from '../work/pool.ts';
+import { WorkPool } from './work/pool.ts';
 
 export const FILES_PREFIX = '/files/';
 

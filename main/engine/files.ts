@@ -8,7 +8,7 @@ import { FILES_PREFIX, type FileStore } from './file-store.ts';
 import { errorReply, type Reply } from './http.ts';
 import { iso } from './ids.ts';
 import type { Signer } from './signing.ts';
-import { WorkerCrash } from './work/pool.ts';
+import { WorkerCrash } from '../work/pool.ts';
 
 const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 

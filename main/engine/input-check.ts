@@ -39,20 +39,13 @@ export const MAX_ZIP_UNCOMPRESSED_BYTES = 256 * 2 ** 20;
 const IMAGE_ENTRY = /\.(png|jpe?g|webp)$/i;
 const USD_ENTRY = /\.usd[acz]?$/i;
 
-/** An error whose `reason` completes a sentence that names the input ("The input … <reason>"). */
-export class ReasonError extends Error {
-  readonly reason: string;
-  constructor(reason: string, name: string) {
-    super(reason);
-    this.name = name;
-    this.reason = reason;
-  }
-}
-
 /** Why an input cannot be used: `reason` completes "The input … ", e.g. `is not an image (it starts like a zip archive)`. */
-export class InputProblem extends ReasonError {
+export class InputProblem extends Error {
+  readonly reason: string;
   constructor(reason: string) {
-    super(reason, 'InputProblem');
+    super(reason);
+    this.name = 'InputProblem';
+    this.reason = reason;
   }
 }
 

@@ -1,7 +1,7 @@
 // Minimal USDZ: an uncompressed ZIP holding one USDA layer (and its textures) whose data starts on a 64-byte
 // boundary, as the USDZ specification requires (the padding goes into the local header's extra field).
 import { buildMesh, buildZip, GENERATOR, type MeshOptions } from './outputs/index.ts';
-import { bounds } from './outputs/mesh.ts';
+import { bounds } from '../formats/glb.ts';
 import type { MeshMaterial, PolygonMesh } from './outputs/polygon-mesh.ts';
 
 const LAYER_NAME = 'model.usda';

@@ -1,4 +1,4 @@
-// A skinned, animated GLB read as a character with its clips (fbx-skinned.ts's plain data), so that an engine
+// A skinned, animated GLB read as a character with its clips (character.ts's plain data), so that an engine
 // that imports FBX only (Unity without a glTF package) gets the clips of an animation whose files are GLB as
 // one FBX: the mesh of the skinned node (its primitives merged, a part per primitive), every joint of its skin
 // (rest from the inverse bind matrices), and each animation's rotation and translation channels on the joints,

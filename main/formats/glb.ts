@@ -27,19 +27,24 @@ const COMPONENTS = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT4: 16 } as const;
  */
 export function dataAccessor(
   bin: BinaryBody,
-  data: Float32Array | Uint16Array | Uint8Array,
+  data: Float32Array | Uint32Array | Uint16Array | Uint8Array,
   type: keyof typeof COMPONENTS,
   target?: number,
   minMax?: { min: number[]; max: number[] },
 ): Record<string, unknown> {
   return {
     bufferView: bin.add(data, target),
-    componentType:
-      data instanceof Float32Array ? GL.FLOAT : data instanceof Uint16Array ? GL.UNSIGNED_SHORT : GL.UNSIGNED_BYTE,
+    componentType: componentTypeOf(data),
     count: data.length / COMPONENTS[type],
     type,
     ...minMax,
   };
+}
+
+function componentTypeOf(data: Float32Array | Uint32Array | Uint16Array | Uint8Array): number {
+  if (data instanceof Float32Array) return GL.FLOAT;
+  if (data instanceof Uint32Array) return GL.UNSIGNED_INT;
+  return data instanceof Uint16Array ? GL.UNSIGNED_SHORT : GL.UNSIGNED_BYTE;
 }
 
 /** An animation's samplers and channels under construction: `key` drives a node's property by `output` over `input`. */

@@ -28,15 +28,14 @@ export function writeSkinnedGlb(character: SkinnedCharacter, generator: string):
   const wide = vertexCount > 65535;
   const primitives = character.parts.map((part, i) => ({
     attributes: { POSITION, NORMAL, JOINTS_0, WEIGHTS_0, ...(COLOR_0 === undefined ? {} : { COLOR_0 }) },
-    indices: accessor({
-      bufferView: bin.add(
+    indices: accessor(
+      dataAccessor(
+        bin,
         wide ? Uint32Array.from(part.indices) : Uint16Array.from(part.indices),
+        'SCALAR',
         GL.ELEMENT_ARRAY_BUFFER,
       ),
-      componentType: wide ? GL.UNSIGNED_INT : GL.UNSIGNED_SHORT,
-      count: part.indices.length,
-      type: 'SCALAR',
-    }),
+    ),
     material: i,
   }));
   const materials = character.parts.map((part) => ({

@@ -1,8 +1,9 @@
-// The preview image of a retopology: a small software rasterizer draws the result from the front three-quarter
-// view every 3D view of the app opens on (shared/views.ts: glTF's front faces +Z, turned towards the model's
-// left, a little above), shaded in its materials' base colours (sampling a material's
-// texture when one is given), with the edges of its faces drawn over it, so the new topology shows: quads
-// as quads, never their diagonals. Orthographic, a depth buffer, 2×2 supersampling; a PNG.
+// The preview image of a retopology, and the library's thumbnails (thumbnail.ts): a small software rasterizer
+// draws the mesh from the front three-quarter view every 3D view of the app opens on (shared/views.ts: glTF's
+// front faces +Z, turned towards the model's left, a little above), shaded in its materials' base colours
+// (sampling a material's texture when one is given); for a retopology with the edges of its faces drawn over
+// it, so the new topology shows: quads as quads, never their diagonals. Orthographic, a depth buffer, 2×2
+// supersampling; a PNG.
 import { eyeDirection, HOME_VIEW } from '../../shared/views.ts';
 import { encodePng } from '../formats/png.ts';
 import { decodeImage } from '../images/decode-image.ts';

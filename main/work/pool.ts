@@ -86,6 +86,7 @@ interface Slot {
 export class WorkerPool<T extends KindedTask, Results extends { [K in T['kind']]: unknown }> {
   readonly size: number;
   private readonly options: WorkerPoolOptions<T>;
+  /** The live workers: a slot leaves it as it is ended (end()). */
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private readonly exits = new Set<Promise<unknown>>();
@@ -104,7 +105,7 @@ export class WorkerPool<T extends KindedTask, Results extends { [K in T['kind']]
 
   /** Thread ids of the live workers (for tests). */
   get threadIds(): number[] {
-    return this.slots.filter((s) => !s.ended).map((s) => s.worker.threadId);
+    return this.slots.map((s) => s.worker.threadId);
   }
 
   /**
@@ -156,14 +157,13 @@ export class WorkerPool<T extends KindedTask, Results extends { [K in T['kind']]
 
   /** An idle worker for the job; undefined: it waits (for the worker that holds its affinity, or for any worker). */
   private slotFor(job: Job): Slot | undefined {
-    const live = this.slots.filter((s) => !s.ended);
     if (job.affinity !== undefined) {
-      const holder = live.find((s) => s.recent.includes(job.affinity!));
+      const holder = this.slots.find((s) => s.recent.includes(job.affinity!));
       if (holder !== undefined) return holder.job === undefined ? holder : undefined;
     }
-    const idle = live.find((s) => s.job === undefined);
+    const idle = this.slots.find((s) => s.job === undefined);
     if (idle !== undefined) return idle;
-    return live.length < this.size ? this.spawn() : undefined;
+    return this.slots.length < this.size ? this.spawn() : undefined;
   }
 
   private spawn(): Slot {

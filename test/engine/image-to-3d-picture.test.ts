@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { decodeImage } from '../../main/images/decode-image.ts';
 import { renderModel } from '../../main/engine/generate/rasterize.ts';
 import { segmentSubject } from '../../main/engine/generate/segment.ts';
-import { boundsOf, quadShare } from '../../main/engine/outputs/polygon-mesh.ts';
+import { quadShare } from '../../main/engine/outputs/polygon-mesh.ts';
+import { bounds } from '../../main/formats/glb.ts';
 import { alphaMask, iou, maskBox, picture, pictureBytes, readGlbModel, type Picture } from './generate/fixtures.ts';
 import { call, download, expectSuccess, KEY, pollUntil, useTestEngine } from './helpers.ts';
 import { validator } from '../gltf-validator.ts';
@@ -45,7 +46,7 @@ function frontCoverage(
   height: number,
   box: { x0: number; y0: number; x1: number; y1: number },
 ): Uint8Array {
-  const { min, max } = boundsOf(mesh.positions);
+  const { min, max } = bounds(mesh.positions);
   const scale = (box.x1 - box.x0) / (max[0] - min[0]);
   const rgba = renderModel(mesh, undefined, [1, 1, 1], {
     width,
@@ -146,7 +147,7 @@ describe('image-to-3D from the picture (current form)', () => {
       preserve_aspect_ratio: true,
     });
     const size = (positions: Float32Array) => {
-      const { min, max } = boundsOf(positions);
+      const { min, max } = bounds(positions);
       return max.map((v, k) => v - min[k]!);
     };
     const a = readGlbModel(await ok(exact.mesh_url_glb));
@@ -239,7 +240,7 @@ describe('image-to-3D from the picture (older flow)', () => {
     );
     expect(mesh[0].preview_mesh_url_glb).not.toBe('');
     const preview = readGlbModel(await ok(previewed.preview_mesh_url_glb)).mesh;
-    const low = boundsOf(preview.positions);
+    const low = bounds(preview.positions);
     expect(low.min[1]).toBeCloseTo(0, 5); // the pivot [0, -0.5, 0]: bottom centre at the origin
     expect((low.min[0] + low.max[0]) / 2).toBeCloseTo(0, 5);
     // Turned a quarter: the side view's narrow depth is now its width.
@@ -251,7 +252,7 @@ describe('image-to-3D from the picture (older flow)', () => {
     const fine = readGlbModel(await ok(refined.mesh_url_glb)).mesh;
     expect(fine.sizes.length).toBeGreaterThan(5 * preview.sizes.length);
     expect(fine.sizes.length).toBeLessThanOrEqual(20_000);
-    const high = boundsOf(fine.positions);
+    const high = bounds(fine.positions);
     for (let k = 0; k < 3; k++) expect(high.max[k]).toBeCloseTo(0, 5); // pivot at the top right front corner
     expect(quadShare(fine)).toBe(0); // the older flow makes triangles
 

@@ -5,7 +5,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultPoolSize, PoolClosed, WorkerCrash, WorkPool } from '../../main/engine/work/pool.ts';
+import { defaultPoolSize, WorkPool } from '../../main/engine/work/pool.ts';
+import { PoolClosed, WorkerCrash } from '../../main/work/pool.ts';
 import { realFixture } from '../fixtures.ts';
 import { denseGridGlb } from './dense-glb.ts';
 import {

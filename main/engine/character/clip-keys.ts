@@ -3,7 +3,7 @@
 // of a character (outputs.ts) are keyed from these, so both play the same motion.
 import { JOINT_NAMES, type JointName } from '../../../shared/contract/animation.ts';
 import type { MotionSpec } from '../motion-words.ts';
-import type { CharacterModel, Quat } from './model.ts';
+import type { CharacterModel, Quat } from '../../formats/character.ts';
 import { periodOf, poseAt } from './pose.ts';
 import { conj, IDENTITY, keyTimes, mul, normalizeQ, rotate, sameHemisphere, sub } from '../../formats/rig-math.ts';
 import type { Rig } from './rig.ts';

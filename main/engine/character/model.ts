@@ -4,8 +4,6 @@
 // The shape is main/formats/character.ts's, its one home (what the FBX reader makes of a file).
 import type { CharacterModel } from '../../formats/character.ts';
 
-export type { CharacterBone, CharacterModel, CharacterPart, Quat, V3 } from '../../formats/character.ts';
-
 export function triangleCount(model: CharacterModel): number {
   return model.parts.reduce((n, p) => n + p.indices.length / 3, 0);
 }

@@ -1,7 +1,7 @@
 // The downloadable files of an uploaded character, made from its stored JSON (make-files.ts) when first
 // asked for: the FBX (as the service delivers them) and the GLB with the clips named (library labels or prompt texts, each read by motion-words.ts),
 // and a static USDZ of its mesh.
-import type { SkinnedCharacter, TakeTrack } from '../../formats/character.ts';
+import type { CharacterModel, SkinnedCharacter, TakeTrack } from '../../formats/character.ts';
 import { writeSkinnedFbx } from '../../formats/fbx-skinned.ts';
 import { writeSkinnedGlb } from '../../formats/skinned-glb.ts';
 import { motionOfText } from '../motion-words.ts';
@@ -9,7 +9,6 @@ import { GENERATOR } from '../outputs/mesh.ts';
 import type { PolygonMesh } from '../outputs/polygon-mesh.ts';
 import { buildPolygonUsdz } from '../usdz.ts';
 import { sampleClip } from './clip-keys.ts';
-import type { CharacterModel } from './model.ts';
 import { hangLimbs, isRig, rigOf } from './rig.ts';
 
 function parse(json: Buffer): CharacterModel {
@@ -70,7 +69,7 @@ function animatedCharacter(json: Buffer, clips: string[]): SkinnedCharacter {
 
 /**
  * The program named in the FBX's header. Not the engine's GENERATOR: an FBX holding that is taken for a model the
- * engine made (judge.ts, rigged on its figure), and this one is the uploaded character with its own skeleton.
+ * engine generated and refused (judge.ts), and this one is the uploaded character with its own skeleton.
  */
 const FBX_CREATOR = 'Asset Studio animation (local engine)';
 

@@ -4,7 +4,7 @@
 // beside the body. rig.ts says which bone is which; clip-keys.ts turns these into each bone's local rotations.
 import type { JointName } from '../../../shared/contract/animation.ts';
 import type { ClipKind, MotionSpec } from '../motion-words.ts';
-import type { Quat, V3 } from './model.ts';
+import type { Quat, V3 } from '../../formats/character.ts';
 import { axisAngle, between, IDENTITY, mul, scale, sub } from '../../formats/rig-math.ts';
 import type { Rig } from './rig.ts';
 

@@ -3,7 +3,7 @@
 // where each of its 17 joints lands on that picture (`animation_joint_dict`, pixels, +y down).
 import { JOINT_NAMES, type JointName } from '../../../shared/contract/animation.ts';
 import { encodePng } from '../../formats/png.ts';
-import type { CharacterModel, V3 } from './model.ts';
+import type { CharacterModel, V3 } from '../../formats/character.ts';
 import { dot, normalize } from '../../formats/rig-math.ts';
 import type { Rig } from './rig.ts';
 

@@ -3,7 +3,7 @@
 // the top of the head; a torso or neck a rig names otherwise) are placed between the others.
 import { JOINT_NAMES, type JointName } from '../../../shared/contract/animation.ts';
 import { humanoidOf, REQUIRED_JOINTS } from '../../../shared/skeleton-names.ts';
-import type { CharacterModel, V3 } from './model.ts';
+import type { CharacterModel, V3 } from '../../formats/character.ts';
 import { add, cross, normalize, scale, sub } from '../../formats/rig-math.ts';
 
 export interface Rig {

@@ -5,10 +5,7 @@
 import * as z from 'zod';
 import { placeInBox, type Vec3 } from '../outputs/mesh.ts';
 import { MAX_GENERATION_FACES } from '../../../shared/contract/v3.ts';
-import { budgetTextureSide, LOCAL_RESOLUTION_FACES } from '../../../shared/picture-detail.ts';
 
-/** Faces of the whole model (front and back) for each named resolution, as the seeded meshes have. */
-export const RESOLUTION_FACES = LOCAL_RESOLUTION_FACES;
 export const MIN_FACES = 100;
 
 const vec3 = z.tuple([z.number(), z.number(), z.number()]);
@@ -32,24 +29,6 @@ export const pictureMeshSchema = z.object({
 });
 
 export type PictureMesh = z.infer<typeof pictureMeshSchema>;
-
-/** Is this recipe mesh one made from a picture (and not a seeded one)? */
-export const isPictureMesh = (mesh: object): mesh is PictureMesh => 'picture' in mesh;
-
-/** Faces asked for by a resolution: a name or (the /v3 scripts) a face count. */
-export function facesFor(
-  resolution: keyof typeof RESOLUTION_FACES | number | undefined,
-  fallback: keyof typeof RESOLUTION_FACES = 'high_poly',
-): number {
-  if (typeof resolution === 'number') return resolution;
-  return RESOLUTION_FACES[resolution ?? fallback];
-}
-
-/**
- * Texture atlas height (each half is square) for a face budget: more detail for more faces; the picture
- * limits it further (shared/picture-detail.ts textureSideFor).
- */
-export const textureSizeFor = budgetTextureSide;
 
 /**
  * Turns the model by its quarter turns about +Y, as the spin view of that number shows it (rasterize.ts), then scales it into

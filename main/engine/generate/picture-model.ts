@@ -6,9 +6,9 @@ import { encodePng } from '../../formats/png.ts';
 import { type MeshMaterial, type PolygonMesh, triangulate, weldedNormals } from '../outputs/polygon-mesh.ts';
 import { decodeImage, type RgbaImage } from '../../images/decode-image.ts';
 import { signedDistance } from './distance.ts';
-import { placeModel, type PictureMesh, textureSizeFor } from './mesh-options.ts';
+import { placeModel, type PictureMesh } from './mesh-options.ts';
 import { modelCache } from './model-cache.ts';
-import { textureSideFor } from '../../../shared/picture-detail.ts';
+import { budgetTextureSide, textureSideFor } from '../../../shared/picture-detail.ts';
 import { countFaces, type Box, tessellate } from './outline.ts';
 import { downscale, type Field } from './raster.ts';
 import { buildRelief, type Crop } from './relief-mesh.ts';
@@ -81,7 +81,7 @@ export function buildPictureModel(spec: PictureMesh, picture: RgbaImage): Pictur
           factor,
           crop,
           // The budget's size, but no larger than the picture can fill (shared/picture-detail.ts).
-          textureSideFor(textureSizeFor(spec.faces), picture),
+          textureSideFor(budgetTextureSide(spec.faces), picture),
           spec.texture === 'pbr',
         );
   const color = atlas?.meanColor ?? buildAtlas(picture, segmentation.mask, factor, crop, 64, false).meanColor;

@@ -4,8 +4,8 @@
 // text prompt naming one of those kinds of motion (motion-words.ts), or for any other text a motion whose
 // amplitudes and tempo come from the text.
 import type { JointName } from '../../../shared/contract/animation.ts';
-import { BinaryBody, dataAccessor, engineGlb, GL, linearChannels } from './glb.ts';
-import { bounds } from './mesh.ts';
+import { BinaryBody, bounds, dataAccessor, GL, linearChannels } from '../../formats/glb.ts';
+import { engineGlb } from './glb.ts';
 import { hslToRgb, seededRandom } from './seeded.ts';
 import { motionKindOf } from '../motion-words.ts';
 import { keyTimes } from '../../formats/rig-math.ts';

@@ -1,10 +1,8 @@
 // glTF 2.0 binary (GLB) writer for the seeded mesh, with an optional embedded PNG base-colour texture.
 // glTF has no quads: with `quads` the faces are the quads' triangle pairs.
-import { BinaryBody, GL, writeGlb } from '../../formats/glb.ts';
-import { bounds, buildMesh, GENERATOR, type MeshOptions } from './mesh.ts';
+import { BinaryBody, bounds, dataAccessor, GL, writeGlb } from '../../formats/glb.ts';
+import { buildMesh, GENERATOR, type MeshOptions } from './mesh.ts';
 import { renderTexture } from './pictures.ts';
-
-export { BinaryBody, dataAccessor, GL, linearChannels, readGlbJson } from '../../formats/glb.ts';
 
 export interface GlbOptions extends MeshOptions {
   /** Embed a PNG base-colour texture; otherwise the material has a plain seeded colour. */
@@ -60,22 +58,10 @@ export function meshAccessors(
   // The largest index value is reserved (primitive restart), so uint16 holds at most 65535 vertices.
   const indices = vertexCount <= 0xffff ? Uint16Array.from(triangles) : triangles;
   return [
-    {
-      bufferView: bin.add(mesh.positions, GL.ARRAY_BUFFER),
-      componentType: GL.FLOAT,
-      count: vertexCount,
-      type: 'VEC3',
-      min,
-      max,
-    },
-    { bufferView: bin.add(mesh.normals, GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC3' },
-    { bufferView: bin.add(mesh.uvs, GL.ARRAY_BUFFER), componentType: GL.FLOAT, count: vertexCount, type: 'VEC2' },
-    {
-      bufferView: bin.add(indices, GL.ELEMENT_ARRAY_BUFFER),
-      componentType: indices instanceof Uint16Array ? GL.UNSIGNED_SHORT : GL.UNSIGNED_INT,
-      count: indices.length,
-      type: 'SCALAR',
-    },
+    dataAccessor(bin, mesh.positions, 'VEC3', GL.ARRAY_BUFFER, { min, max }),
+    dataAccessor(bin, mesh.normals, 'VEC3', GL.ARRAY_BUFFER),
+    dataAccessor(bin, mesh.uvs, 'VEC2', GL.ARRAY_BUFFER),
+    dataAccessor(bin, indices, 'SCALAR', GL.ELEMENT_ARRAY_BUFFER),
   ];
 }
 

@@ -4,8 +4,6 @@
 import { bounds } from '../../formats/glb.ts';
 import { hslToRgb, seededRandom } from './seeded.ts';
 
-export { bounds };
-
 export type MeshKind = 'box' | 'rock' | 'character';
 export type Vec3 = [number, number, number];
 

@@ -1,12 +1,13 @@
 // glTF 2.0 binary (GLB) of a polygon mesh and its material: quads become triangle pairs (glTF has no quads);
 // textures are embedded PNGs (base colour, and for PBR metallic-roughness and a normal map).
-import { BinaryBody, dataAccessor, GL, LINEAR_CLAMPED, meshAccessors, modelGlb } from './glb.ts';
-import { boundsOf, type MeshMaterial, type PolygonMesh, triangulate, uvTangents } from './polygon-mesh.ts';
+import { BinaryBody, bounds, dataAccessor, GL } from '../../formats/glb.ts';
+import { LINEAR_CLAMPED, meshAccessors, modelGlb } from './glb.ts';
+import { type MeshMaterial, type PolygonMesh, triangulate, uvTangents } from './polygon-mesh.ts';
 
 export function buildPolygonGlb(mesh: PolygonMesh, material: MeshMaterial): Buffer {
   const triangles = triangulate(mesh);
   const bin = new BinaryBody();
-  const accessors = meshAccessors(bin, mesh, triangles, boundsOf(mesh.positions));
+  const accessors = meshAccessors(bin, mesh, triangles, bounds(mesh.positions));
   // A normal map needs a tangent space; it is given rather than left to each viewer to generate.
   const tangents =
     material.normal !== undefined

@@ -86,19 +86,6 @@ export function quadShare(mesh: Pick<PolygonMesh, 'sizes'>): number {
   return mesh.sizes.length === 0 ? 0 : quads / mesh.sizes.length;
 }
 
-export function boundsOf(positions: Float32Array): { min: Vec3; max: Vec3 } {
-  const min: Vec3 = [Infinity, Infinity, Infinity];
-  const max: Vec3 = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < positions.length; i += 3) {
-    for (let k = 0; k < 3; k++) {
-      const x = positions[i + k]!;
-      if (x < min[k]!) min[k] = x;
-      if (x > max[k]!) max[k] = x;
-    }
-  }
-  return { min, max };
-}
-
 /** How a polygon mesh is painted: a plain colour, or textures (PNG bytes) laid out by its UVs. */
 export interface MeshMaterial {
   /** Base colour (sRGB, each in [0, 1]); the colour of an untextured mesh. */

@@ -18,7 +18,7 @@ import { faultOfStart, withEndFaults } from './faults.ts';
 import { judgeUpload } from '../character/judge.ts';
 import type { CharacterFiles } from '../character/make-files.ts';
 import { makeCharacterFilesOffThread } from '../work/character.ts';
-import { PoolClosed } from '../work/pool.ts';
+import { PoolClosed } from '../../work/pool.ts';
 import { describeInput } from '../inputs.ts';
 import { signatureOf } from '../../../shared/file-signature.ts';
 

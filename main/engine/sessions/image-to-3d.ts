@@ -373,7 +373,7 @@ export function currentForm(s: Services, rec: ImageTo3dRecord, now: number) {
     updated_at: rec.updated_at,
     session_status: status,
     percent_done: percent,
-    ...(rec.form === 'older' && olderFields(s, rec, now)),
+    ...(rec.form === 'older' && olderFields(s, rec, now, status, u)),
     ...inputError(rec),
   };
 }
@@ -415,12 +415,12 @@ function spinViews(s: Services, rec: ImageTo3dRecord, now: number) {
 /**
  * What older clients read when they GET a session made with the older create: its older status
  * (`spin_generate_done`, `preview_processing`…), its spin views (empty until they exist) and its preview
- * meshes (empty until the preview exists). Added to the current form for those sessions only.
+ * meshes (empty until the preview exists). Added to the current form for those sessions only, from the `status`
+ * and URLs `u` it holds.
  */
-function olderFields(s: Services, rec: ImageTo3dRecord, now: number) {
-  const u = urls(s, rec, now);
+function olderFields(s: Services, rec: ImageTo3dRecord, now: number, status: string, u: Record<UrlField, string>) {
   return {
-    status: liveStatus(s, rec, now).status,
+    status,
     spins: spinViews(s, rec, now),
     preview_mesh_url: u.preview_mesh_url,
     preview_mesh_url_glb: u.preview_mesh_url_glb,

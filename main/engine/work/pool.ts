@@ -15,8 +15,6 @@ import { WorkerPool } from '../../work/pool.ts';
 import { MODELS_KEPT } from '../generate/model-cache.ts';
 import type { ResultOf, Task } from './tasks.ts';
 
-export { PoolClosed, WorkerCrash } from '../../work/pool.ts';
-
 export interface PoolOptions {
   /** Worker threads; 0 = every task on the calling thread. Default defaultPoolSize(). */
   size?: number;

@@ -10,6 +10,7 @@ import type { Recipe } from '../artifacts.ts';
 import type { CharacterFiles, CharacterWork } from '../character/make-files.ts';
 import type { FileStore } from '../file-store.ts';
 import type { RetopologyFiles } from '../retopology/make-files.ts';
+import { ownCopy } from '../../work/serve-tasks.ts';
 
 /** Where a retopology's input mesh comes from: a stored file (GLB, glTF, OBJ), or the GLB of one of the engine's own models. */
 export type RetopologySource = { path: string } | { recipe: Recipe; root: string };
@@ -51,7 +52,7 @@ export async function runTask(task: Task, transfer: ArrayBuffer[] = []): Promise
   switch (task.kind) {
     case 'artifact': {
       const { makeArtifact } = await import('../artifacts.ts');
-      return own(makeArtifact(task.recipe, storedReader(task.root)), transfer);
+      return ownCopy(makeArtifact(task.recipe, storedReader(task.root)), transfer);
     }
     case 'retopology':
       return retopology(task, transfer);
@@ -97,9 +98,9 @@ async function retopology(
     throw error;
   }
   return {
-    folder: made.folder.map((f) => ({ file: f.file, bytes: own(f.bytes, transfer) })),
-    image: own(made.image, transfer),
-    glb: own(made.glb, transfer),
+    folder: made.folder.map((f) => ({ file: f.file, bytes: ownCopy(f.bytes, transfer) })),
+    image: ownCopy(made.image, transfer),
+    glb: ownCopy(made.glb, transfer),
     stats: made.stats,
   };
 }
@@ -110,7 +111,7 @@ async function character(work: CharacterWork, transfer: ArrayBuffer[]): Promise<
   // makeCharacterFiles writes through the store's `put` only: here its files are collected, and the calling
   // thread stores them (FileStore.put) when they arrive.
   const collector = {
-    put: async (key: string, bytes: Uint8Array) => void files.push({ key, bytes: own(bytes, transfer) }),
+    put: async (key: string, bytes: Uint8Array) => void files.push({ key, bytes: ownCopy(bytes, transfer) }),
   } as unknown as FileStore;
   const made = await makeCharacterFiles(collector, work);
   return 'error' in made ? made : { made, files };
@@ -133,15 +134,4 @@ async function probe(task: Extract<Task, { kind: 'probe' }>): Promise<{ threadId
     for (;;) hoard.push(Array.from({ length: 1e5 }, (_, i) => ({ i })));
   }
   return { threadId };
-}
-
-/**
- * A copy of the bytes in an ArrayBuffer of its own, listed for transfer (the copy is made here, on the worker).
- * Never the bytes themselves: the worker may keep them (a model's textures are cached with it, and the next file
- * of the same model embeds them), and a transferred ArrayBuffer is emptied on the sending side.
- */
-function own(bytes: Uint8Array, transfer: ArrayBuffer[]): Uint8Array {
-  const copy = new Uint8Array(bytes);
-  transfer.push(copy.buffer);
-  return copy;
 }

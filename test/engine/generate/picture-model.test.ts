@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { buildPictureModel } from '../../../main/engine/generate/picture-model.ts';
-import { boundsOf, quadShare } from '../../../main/engine/outputs/polygon-mesh.ts';
+import { quadShare } from '../../../main/engine/outputs/polygon-mesh.ts';
+import { bounds } from '../../../main/formats/glb.ts';
 import { closedSurfaceProblems, picture, PICTURES, pictureSpec } from './fixtures.ts';
 
 const spec = pictureSpec;
 const size = (positions: Float32Array) => {
-  const { min, max } = boundsOf(positions);
+  const { min, max } = bounds(positions);
   return max.map((v, k) => v - min[k]!);
 };
 
@@ -68,7 +69,7 @@ describe('a model from the picture', () => {
     [[0.5, 0.5, -0.5], 'a corner'],
   ] as const)('puts the pivot %j (%s) at the origin', (pivot, _where) => {
     const { mesh } = buildPictureModel(spec({ pivot: [...pivot] }), picture('chair.png'));
-    const { min, max } = boundsOf(mesh.positions);
+    const { min, max } = bounds(mesh.positions);
     for (let k = 0; k < 3; k++) expect(min[k]! + (pivot[k]! + 0.5) * (max[k]! - min[k]!)).toBeCloseTo(0, 5);
   });
 

@@ -11,7 +11,7 @@ import {
   pictureUsdz,
 } from '../../../main/engine/generate/picture-outputs.ts';
 import { decodeImage } from '../../../main/images/decode-image.ts';
-import { readGlbJson } from '../../../main/engine/outputs/glb.ts';
+import { readGlbJson } from '../../../main/formats/glb.ts';
 import { withLoadedFbx } from '../outputs/babylon-fbx.ts';
 import { pictureBytes, pictureSpec } from './fixtures.ts';
 import { validator } from '../../gltf-validator.ts';

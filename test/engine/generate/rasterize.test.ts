@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { buildPictureModel, type PictureModel } from '../../../main/engine/generate/picture-model.ts';
 import { renderModel } from '../../../main/engine/generate/rasterize.ts';
 import { segmentSubject } from '../../../main/engine/generate/segment.ts';
-import { boundsOf } from '../../../main/engine/outputs/polygon-mesh.ts';
+import { bounds } from '../../../main/formats/glb.ts';
 import { alphaMask, iou, picture, type Picture, pictureSpec } from './fixtures.ts';
 
 const spec = pictureSpec;
 
 /** The model seen from the front, drawn over the picture's own pixels (its silhouette's box on the subject's box). */
 function frontOnPicture(model: PictureModel, width: number, height: number, flat: boolean): Uint8Array {
-  const { min, max } = boundsOf(model.mesh.positions);
+  const { min, max } = bounds(model.mesh.positions);
   const { box } = model.segmentation;
   const scale = (box.x1 - box.x0) / (max[0] - min[0]);
   const texture = model.atlas && { width: model.atlas.width, height: model.atlas.height, data: model.atlas.baseColor };

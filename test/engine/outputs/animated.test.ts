@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { jointPositions } from '../../../main/engine/figure.ts';
 import { ANIMATED_BONES, buildAnimatedGlb } from '../../../main/engine/outputs/animated.ts';
-import { readGlbJson } from '../../../main/engine/outputs/glb.ts';
+import { readGlbJson } from '../../../main/formats/glb.ts';
 import { jointOfBone } from '../../../shared/joints.ts';
 import { validator } from '../../gltf-validator.ts';
 

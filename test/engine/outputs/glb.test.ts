@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildGlb, readGlbJson, type GlbOptions } from '../../../main/engine/outputs/glb.ts';
+import { buildGlb, type GlbOptions } from '../../../main/engine/outputs/glb.ts';
+import { readGlbJson } from '../../../main/formats/glb.ts';
 import { GENERATOR } from '../../../main/engine/outputs/mesh.ts';
 import { validator } from '../../gltf-validator.ts';
 
