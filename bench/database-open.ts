@@ -1,6 +1,6 @@
 // Opening the app's database with 10,000 jobs, as every start of the app, the web host or a CLI command does:
 //  - openDatabase after a clean close (what a start usually finds),
-//  - openDatabase with no record of a clean close (main/store/clean-close.ts): it checks the file, as every
+//  - openDatabase with no record of a clean close (main/durable/clean-close.ts): it checks the file, as every
 //    open did before,
 //  - openDatabase after an unclean shutdown (the process ended with the database open: its -wal file is left),
 //    which runs SQLite's full structure check (PRAGMA quick_check),

@@ -8,6 +8,7 @@
 import { existsSync, linkSync, readdirSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { forgetClose } from './clean-close.ts';
 
 /** The suffix of a copy kept aside, e.g. `asset-studio.db.damaged-20261127T101500Z`. */
 const DAMAGED = '.damaged-';
@@ -36,6 +37,7 @@ export function keepAside(path: string, now: Date = new Date()): string {
       throw error;
     }
     unlinkSync(path);
+    forgetClose(path); // its record of a clean close describes the file kept aside, not the next one
     for (const suffix of ['-wal', '-shm']) {
       if (!existsSync(path + suffix)) continue;
       linkSync(path + suffix, aside + suffix);

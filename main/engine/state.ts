@@ -21,6 +21,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { recordClose, unchangedSinceClose } from '../durable/clean-close.ts';
 import { isCorruption, keepAside, salvageInto } from '../durable/damaged-database.ts';
 import { fsyncDirSync } from '../durable/write-file.ts';
 import type { AnimationRecord } from './sessions/animation.ts';
@@ -230,6 +231,9 @@ function isJson(text: string): boolean {
 }
 
 function openDatabase(path: string): DatabaseSync {
+  // Before SQLite opens it (and makes its -wal file): is it as the engine's last close left it? Then the check of
+  // every page below is skipped (its reading of every record at start meets damage there anyway).
+  const unchanged = unchangedSinceClose(path);
   if (existsSync(path)) {
     const header = Buffer.alloc(SQLITE_MAGIC.length);
     const fd = openSync(path, 'r');
@@ -253,10 +257,13 @@ function openDatabase(path: string): DatabaseSync {
       // WAL with synchronous=FULL: each commit is on disk (the WAL synced) before the save resolves and the
       // client gets its answer, as the state.json writes were; see README.md.
       db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
-      // SQLite's own check of every page: damage is found here, at once, not by a later save.
-      const found = (db.prepare('PRAGMA quick_check').all() as { quick_check: string }[])
-        .map((r) => r.quick_check)
-        .filter((line) => line !== 'ok');
+      // SQLite's own check of every page, unless the file is as the last clean close left it
+      // (main/durable/clean-close.ts): damage is found here, at once, not by a later save.
+      const found = unchanged
+        ? []
+        : (db.prepare('PRAGMA quick_check').all() as { quick_check: string }[])
+            .map((r) => r.quick_check)
+            .filter((line) => line !== 'ok');
       if (found.length > 0) throw damaged(path, `SQLite's check found: ${found.slice(0, 3).join('; ')}`);
       transaction(db, () => {
         const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
@@ -487,6 +494,7 @@ class SqliteStateStore implements StateStore {
     } finally {
       this.closed = true;
       this.db.close();
+      recordClose(this.path); // the next start skips the check of every page while the file stays as it is
     }
   }
 

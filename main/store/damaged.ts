@@ -10,8 +10,6 @@
 // new database left empty by a crash, and is migrated as usual.
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { keepAside } from '../durable/damaged-database.ts';
-import { forgetClose } from './clean-close.ts';
 import { CACHE_MARKER, DEFAULT_CACHE_FOLDER } from './data-folder.ts';
 
 /** True when the file is there with no byte in a data folder that was used before (see the top of this file). */
@@ -22,11 +20,4 @@ export function isEmptiedDatabase(path: string): boolean {
     return false;
   }
   return existsSync(`${path}-wal`) || existsSync(join(dirname(path), DEFAULT_CACHE_FOLDER, CACHE_MARKER));
-}
-
-/** Keeps the app's damaged database aside (with its -wal and -shm) and forgets its clean-close record. */
-export function keepDatabaseAside(path: string, now: Date = new Date()): string {
-  const aside = keepAside(path, now);
-  forgetClose(path);
-  return aside;
 }

@@ -25,7 +25,7 @@ export const DATA_FOLDER_ENTRIES: readonly (string | RegExp)[] = [
   `${DATABASE_FILE}-wal`,
   `${DATABASE_FILE}-shm`,
   `${DATABASE_FILE}-journal`,
-  `${DATABASE_FILE}-closed`, // the record of its last clean close (store/clean-close.ts)
+  `${DATABASE_FILE}-closed`, // the record of its last clean close (durable/clean-close.ts)
   'api-key', // the CLI's key file (config/key-file.ts)
   'api-keys.json', // the desktop app's encrypted keys (config/profiles.ts)
   /^api-keys\.json\.(?:\d+-)?[0-9a-f]+\.tmp$/, // ... and its temp file left by a crash (main/durable names it <file>.<pid>-<hex>.tmp)

@@ -4,9 +4,9 @@ import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { asDiskFull } from '../durable/disk-full.ts';
 import { CacheRepository } from './cache-entries.ts';
-import { damagedCopies, isCorruption, SQLITE_CORRUPT, SQLITE_NOTADB } from '../durable/damaged-database.ts';
-import { recordClose, unchangedSinceClose } from './clean-close.ts';
-import { isEmptiedDatabase, keepDatabaseAside } from './damaged.ts';
+import { damagedCopies, isCorruption, keepAside, SQLITE_CORRUPT, SQLITE_NOTADB } from '../durable/damaged-database.ts';
+import { recordClose, unchangedSinceClose } from '../durable/clean-close.ts';
+import { isEmptiedDatabase } from './damaged.ts';
 import { guardFailures } from './guarded-handle.ts';
 import { DatabaseCorruptError, DatabaseTooNewError } from './errors.ts';
 import { JobsRepository } from './jobs.ts';
@@ -106,7 +106,7 @@ function createPrivately(path: string): void {
  * absence of a database while a damaged one kept aside earlier has not been replaced (by `asset-studio doctor`).
  */
 function refuseDamaged(path: string): void {
-  if (isEmptiedDatabase(path)) throw new DatabaseCorruptError(path, 'the file is empty', keepDatabaseAside(path));
+  if (isEmptiedDatabase(path)) throw new DatabaseCorruptError(path, 'the file is empty', keepAside(path));
   if (existsSync(path)) return;
   const earlier = damagedCopies(path).at(-1);
   if (earlier !== undefined) throw new DatabaseCorruptError(path, 'damaged', earlier, { earlier: true });
@@ -197,7 +197,7 @@ function asCorruptError<T>(path: string, fn: () => T): T {
   } catch (error) {
     if (isCorruption(error)) {
       if (path === ':memory:') throw new DatabaseCorruptError(path, error);
-      throw new DatabaseCorruptError(path, error, keepDatabaseAside(path));
+      throw new DatabaseCorruptError(path, error, keepAside(path));
     }
     if (path !== ':memory:') throw asDiskFull(error, dirname(path), `the local database ${path}`) ?? error;
     throw error;

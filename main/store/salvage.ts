@@ -3,8 +3,13 @@
 // the engine's engine.db uses too). The copy kept aside is never changed (opened read-only).
 import { existsSync, statSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
-import { damagedCopies, integrityCheck, salvageInto, type TableSalvage } from '../durable/damaged-database.ts';
-import { keepDatabaseAside } from './damaged.ts';
+import {
+  damagedCopies,
+  integrityCheck,
+  keepAside,
+  salvageInto,
+  type TableSalvage,
+} from '../durable/damaged-database.ts';
 import { openDatabase } from './database.ts';
 
 export type { TableSalvage } from '../durable/damaged-database.ts';
@@ -27,7 +32,7 @@ export function doctorDatabase(path: string, now: Date = new Date()): DoctorRepo
   if (existsSync(path)) {
     check = statSync(path).size === 0 ? 'the file is empty' : integrityCheck(path);
     if (check === 'ok') return { path, outcome: 'intact', check, keptAs: null, tables: [] };
-    source = keepDatabaseAside(path, now);
+    source = keepAside(path, now);
   } else {
     const earlier = damagedCopies(path).at(-1);
     if (earlier === undefined) return { path, outcome: 'none', check: 'no database yet', keptAs: null, tables: [] };

@@ -5,6 +5,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
+import { unchangedSinceClose } from '../../main/durable/clean-close.ts';
 import { DATABASE_FILE, EngineStateError, openState, TABLES } from '../../main/engine/state.ts';
 import { call, completedImageTo3d, expectSuccess, makeDataDir, startTestEngine } from './helpers.ts';
 
@@ -217,6 +218,21 @@ describe('records database', () => {
     const engine = await startTestEngine({ dataDir: dir });
     await engine.close();
     expect(damagedCopiesIn(dir)).toEqual([kept]);
+  });
+
+  it('records a clean close (main/durable/clean-close.ts), so the next start skips the check of every page; a new one after a damaged one is kept aside gets its own', async () => {
+    const dir = await dataDir();
+    await fiftyRecords(dir);
+    const path = join(dir, DATABASE_FILE);
+    expect(unchangedSinceClose(path)).toBe(true);
+    const again = await openState(dir);
+    expect(unchangedSinceClose(path)).toBe(false); // open (its -wal file is there)
+    await again.close();
+    expect(unchangedSinceClose(path)).toBe(true);
+    writeFileSync(path, 'not a database');
+    await openState(dir, { log: () => undefined }).then((store) => store.close());
+    expect(damagedCopiesIn(dir)).toHaveLength(1);
+    expect(unchangedSinceClose(path)).toBe(true); // the record is the new database's
   });
 
   it('salvages the records SQLite can still read from a database with a garbage page', async () => {

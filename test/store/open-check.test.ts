@@ -1,5 +1,5 @@
 // The full structure check (PRAGMA quick_check) at open runs only when the file may have changed since its last
-// clean close (main/store/clean-close.ts): not at every start, where it is a scan that grows with the library.
+// clean close (main/durable/clean-close.ts): not at every start, where it is a scan that grows with the library.
 import { closeSync, existsSync, openSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';

@@ -3,7 +3,9 @@
 // only when it may not be: after an unclean shutdown (a process ended with the database open: its -wal file is
 // still there), when anything else changed the file since (its size, time or inode differ from the record the
 // last close wrote, `<name>-closed`), or with no record. Damage that appears in a file nobody touched is met by
-// SQLite at the read (SQLITE_CORRUPT: guarded-handle.ts says it, naming `asset-studio doctor`).
+// SQLite at the read (SQLITE_CORRUPT: the app's store/guarded-handle.ts says it, naming `asset-studio doctor`;
+// the engine reads every record of its engine.db at start anyway). For the app's database (main/store) and the
+// engine's engine.db (main/engine/state.ts) alike; a database kept aside forgets its record (damaged-database.ts).
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as z from 'zod';
 import { jsonOf } from '../../shared/contract/common.ts';
