@@ -3,7 +3,7 @@
 // `…/Male_Casual_animation.fbx?sp=r&st=…&sig=…`). Nothing else assumes a format from the field a URL came
 // in: the service's mesh-animation prompts and `animation_url` are FBX, its `mesh_url` a zip, the local
 // engine's GLB or FBX; the bytes, when they are at hand, have the last word.
-import { signatureOf, type SignedKind } from './file-signature.ts';
+import { isAsciiFbxStart, signatureOf, type SignedKind } from './file-signature.ts';
 import { fileNameOf } from './url-name.ts';
 
 export const FILE_FORMATS = ['glb', 'gltf', 'fbx', 'zip', 'usdz', 'obj', 'mtl', 'png', 'jpeg', 'webp', 'mp4'] as const;
@@ -61,10 +61,7 @@ const SIGNED_FORMATS: Readonly<Partial<Record<SignedKind, FileFormat>>> = {
 export function formatOfBytes(head: Uint8Array): FileFormat | undefined {
   const signed = signatureOf(head);
   if (signed !== undefined) return SIGNED_FORMATS[signed];
-  const text = String.fromCharCode(...head.subarray(0, HEAD_BYTES))
-    .replace(/^\u00ef\u00bb\u00bf/, '')
-    .trimStart();
-  return text.startsWith('; FBX') ? 'fbx' : undefined;
+  return isAsciiFbxStart(head.subarray(0, HEAD_BYTES)) ? 'fbx' : undefined;
 }
 
 /**

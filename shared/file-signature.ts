@@ -34,6 +34,13 @@ export function isBinaryFbxStart(head: Uint8Array): boolean {
   return n >= 'Kaydara'.length && FBX_BINARY_MAGIC.subarray(0, n).every((x, i) => head[i] === x);
 }
 
+/** Does the file start like an ASCII FBX ("; FBX 7.5.0 project file"), after a UTF-8 BOM and white space? */
+export function isAsciiFbxStart(head: Uint8Array): boolean {
+  let at = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+  while (at < head.length && (head[at] === 0x20 || (head[at]! >= 0x09 && head[at]! <= 0x0d))) at++;
+  return ascii(head, '; FBX', at);
+}
+
 const SIGNATURES: readonly (readonly [SignedKind, (b: Uint8Array) => boolean])[] = [
   ['fbx', (b) => starts(b, ...FBX_BINARY_MAGIC.subarray(0, 21))], // to its NUL (a file cut inside it: isBinaryFbxStart)
   ['zip', (b) => starts(b, 0x50, 0x4b, 0x03, 0x04) || starts(b, 0x50, 0x4b, 0x05, 0x06)], // a USDZ is a zip too

@@ -3,7 +3,7 @@
 // frame, the frame of every model file the app reads (OBJ, FBX and USD are read into it too): +Y up, the
 // model's front facing +Z, its left side +X. The viewer (renderer/viewer/scene/framing.ts) turns them into its
 // orbit camera's angles (Babylon's scene is left-handed: its loaders mirror X, the front stays +Z), the
-// thumbnails' software renderer (main/engine/retopology/render.ts) into its eye direction.
+// thumbnails' software renderer (main/mesh/render.ts) into its eye direction.
 
 /** A direction to look from: `yaw` turns from the front towards the model's left (+X), `elevation` rises above the horizon (radians). */
 export interface ViewDirection {

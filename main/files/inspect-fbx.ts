@@ -2,7 +2,7 @@
 import { damaged, InspectionError, wrongFormat } from './errors.ts';
 import type { FileLimits } from './limits.ts';
 import { formatBytes } from '../../shared/format-bytes.ts';
-import { FBX_BINARY_MAGIC, isBinaryFbxStart } from '../../shared/file-signature.ts';
+import { FBX_BINARY_MAGIC, isAsciiFbxStart, isBinaryFbxStart } from '../../shared/file-signature.ts';
 import { describeContent, sniff, textStart } from './sniff.ts';
 import { readAt, type OpenedFile } from './source.ts';
 
@@ -25,8 +25,8 @@ export function readFbxHead(head: Buffer): FbxInfo | 'truncated' | undefined {
     if (head.length < FBX_HEAD_BYTES) return 'truncated';
     return { format: 'binary', version: versionName(head.readUInt32LE(FBX_BINARY_MAGIC.length)) };
   }
+  if (!isAsciiFbxStart(head)) return undefined;
   const text = textStart(head);
-  if (!text.startsWith('; FBX')) return undefined;
   const declared = /^\s*FBXVersion:\s*(\d+)/m.exec(text);
   if (declared) return { format: 'ascii', version: versionName(Number(declared[1])) };
   const comment = /^; FBX (\d+)\.(\d+)/.exec(text);

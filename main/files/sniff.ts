@@ -1,5 +1,5 @@
 // Recognises a file's format from its first bytes, to route it and to say what a wrong file really is.
-import { isBinaryFbxStart, signatureOf, type SignedKind } from '../../shared/file-signature.ts';
+import { isAsciiFbxStart, isBinaryFbxStart, signatureOf, type SignedKind } from '../../shared/file-signature.ts';
 
 export type ContentKind = SignedKind | 'obj' | 'text' | 'unknown';
 
@@ -16,8 +16,8 @@ export function sniff(head: Buffer): ContentKind {
   const signed = signatureOf(head);
   if (signed !== undefined) return signed;
   if (head.includes(0)) return 'unknown';
+  if (isAsciiFbxStart(head)) return 'fbx';
   const text = textStart(head);
-  if (text.startsWith('; FBX')) return 'fbx';
   if (OBJ_START.test(text)) return 'obj';
   return text.length > 0 ? 'text' : 'unknown';
 }

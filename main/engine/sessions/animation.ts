@@ -20,7 +20,7 @@ import type { CharacterFiles } from '../character/make-files.ts';
 import { makeCharacterFilesOffThread } from '../work/character.ts';
 import { PoolClosed } from '../../work/pool.ts';
 import { describeInput } from '../inputs.ts';
-import { signatureOf } from '../../../shared/file-signature.ts';
+import { isAsciiFbxStart, signatureOf } from '../../../shared/file-signature.ts';
 
 interface PromptRecord extends Stepped {
   _id: string;
@@ -394,11 +394,7 @@ export const ANIMATION_FILES_ENV = 'ASSET_STUDIO_ENGINE_ANIMATION_FILES';
 function meshFormat(head: Buffer): 'fbx' | 'zip' | undefined {
   const signed = signatureOf(head); // a binary FBX or a zip by their first bytes (shared/file-signature.ts)
   if (signed === 'fbx' || signed === 'zip') return signed;
-  const text = head
-    .toString('utf8')
-    .replace(/^\uFEFF/, '')
-    .trimStart();
-  return text.startsWith('; FBX') ? 'fbx' : undefined;
+  return isAsciiFbxStart(head) ? 'fbx' : undefined;
 }
 
 /** The recipe of an uploaded character's animated file: FBX as the service delivers it, or GLB. */
