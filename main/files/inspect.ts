@@ -2,7 +2,7 @@
 // it is within the limits, and its details. Any problem with the file is an InspectionError.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { extname } from 'node:path';
+import { inputKindOfName } from '../../shared/input-names.ts';
 import { wrongFormat, type Expected } from './errors.ts';
 import { inspectFbx, type FbxInfo } from './inspect-fbx.ts';
 import { inspectImage, type ImageInfo } from './inspect-image.ts';
@@ -31,15 +31,6 @@ export interface InspectOptions {
   hash?: boolean;
 }
 
-const BY_EXTENSION: Record<string, Exclude<Expected, 'any'>> = {
-  '.fbx': 'fbx',
-  '.zip': 'zip',
-  '.png': 'image',
-  '.jpg': 'image',
-  '.jpeg': 'image',
-  '.webp': 'image',
-};
-
 const BY_CONTENT: Partial<Record<ContentKind, Exclude<Expected, 'any'>>> = {
   fbx: 'fbx',
   zip: 'zip',
@@ -50,7 +41,7 @@ const BY_CONTENT: Partial<Record<ContentKind, Exclude<Expected, 'any'>>> = {
 
 /** What a file's name says it is; `any` for other names. */
 export function expectedKind(path: string): Expected {
-  return BY_EXTENSION[extname(path).toLowerCase()] ?? 'any';
+  return inputKindOfName(path) ?? 'any';
 }
 
 /**
