@@ -36,6 +36,7 @@ import type { JournalEntry } from '../store/journal.ts';
 import { ServiceHealthMonitor } from './service-health.ts';
 import { addressOnClose, ownerStopped } from './engine-owner.ts';
 import { serviceClientOptions } from './service-client.ts';
+import { thumbnailsSettled } from './thumbnails.ts';
 
 export interface Services {
   mode: 'service' | 'embedded';
@@ -171,6 +172,7 @@ export async function createServices(settings: ConnectionSettings, options: Serv
       closed = true;
       health.stop();
       await tracker.stop();
+      await thumbnailsSettled(cache); // a render's worker is never stopped mid-render with the process
       await cache.close();
       await receiver?.close();
       await client.close();

@@ -82,6 +82,11 @@ export async function renderModelThumbnail(
 
 const made = new WeakMap<DownloadCache, Thumbnails>();
 
+/** Waits until the renders asked of a cache's thumbnails have ended (its services close: no worker is left mid-render). */
+export async function thumbnailsSettled(cache: DownloadCache): Promise<void> {
+  await made.get(cache)?.settled();
+}
+
 /** The thumbnails of a cache (one queue per cache, so per connection's services). */
 export function thumbnailsOf(cache: DownloadCache, store: Store): Thumbnails {
   let thumbnails = made.get(cache);
@@ -99,6 +104,11 @@ export class Thumbnails {
   constructor(cache: DownloadCache, store: Store) {
     this.#cache = cache;
     this.#store = store;
+  }
+
+  /** Resolves when every render asked so far has ended. */
+  async settled(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending.values()]);
   }
 
   /** The job's picture: the one cached, or a render of its cached model made now and kept. Never throws. */

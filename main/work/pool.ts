@@ -9,8 +9,14 @@
 //   the one task it ran with a WorkerCrash naming why; the next task gets a new worker.
 // - With `idleMs`, a worker idle that long is stopped (the next task starts another); an idle worker never keeps
 //   the process alive, a busy one does.
-// - close() fails every queued task, terminates every worker and waits for them to be gone.
+// - close() fails every queued and running task at once, and waits for the workers to be gone: an idle one is
+//   terminated, a busy one is let finish its task (its answer dropped) for up to CLOSE_GRACE_MS first. Node aborts
+//   the whole process when a worker is terminated in the middle of some native calls (a zlib stream being set up:
+//   "close before init"), so a worker is only terminated mid-task when its task is cancelled or the grace runs out.
 import { Worker } from 'node:worker_threads';
+
+/** How long close() lets a busy worker finish its task before terminating it. */
+export const CLOSE_GRACE_MS = 3_000;
 
 /** A worker died while it ran the task; `reason` completes the worker's name ("the engine's worker …"). */
 export class WorkerCrash extends Error {
@@ -79,6 +85,8 @@ interface Slot {
   recent: string[];
   /** Set once it is being ended (cancelled, crashed, idle, closed): its events no longer count. */
   ended: boolean;
+  /** Ended by close() while busy: terminated once its task ends (or CLOSE_GRACE_MS passed). */
+  draining?: ReturnType<typeof setTimeout>;
   error?: Error;
   idle?: ReturnType<typeof setTimeout>;
 }
@@ -137,7 +145,7 @@ export class WorkerPool<T extends KindedTask, Results extends { [K in T['kind']]
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.queue.splice(0)) this.settle(job, undefined, new PoolClosed());
-    for (const slot of [...this.slots]) this.end(slot, new PoolClosed());
+    for (const slot of [...this.slots]) this.end(slot, new PoolClosed(), { drain: true });
     while (this.exits.size > 0) await Promise.allSettled([...this.exits]);
   }
 
@@ -173,6 +181,7 @@ export class WorkerPool<T extends KindedTask, Results extends { [K in T['kind']]
     worker.unref(); // an idle worker does not keep the process alive; a busy one is ref'd
     worker.on('message', (answer: WorkerAnswer) => {
       const job = slot.job;
+      if (slot.draining !== undefined) void worker.terminate(); // its task ended after close(): now it may go
       if (slot.ended || job === undefined) return;
       slot.job = undefined;
       worker.unref();
@@ -191,6 +200,7 @@ export class WorkerPool<T extends KindedTask, Results extends { [K in T['kind']]
     });
     const exited = new Promise<void>((resolve) =>
       worker.once('exit', (code) => {
+        clearTimeout(slot.draining);
         resolve();
         this.exits.delete(exited);
         if (slot.ended) return;
@@ -227,8 +237,11 @@ export class WorkerPool<T extends KindedTask, Results extends { [K in T['kind']]
     slot.idle.unref();
   }
 
-  /** Ends a worker for good: its running task (if any) fails with `error`, it is terminated, and it leaves the pool. */
-  private end(slot: Slot, error?: Error): void {
+  /**
+   * Ends a worker for good: its running task (if any) fails with `error`, and it leaves the pool. It is terminated
+   * now, or with `drain` (close()), once the task it runs ends, CLOSE_GRACE_MS at the most.
+   */
+  private end(slot: Slot, error?: Error, options: { drain?: boolean } = {}): void {
     if (slot.ended) return;
     slot.ended = true;
     clearTimeout(slot.idle);
@@ -236,7 +249,9 @@ export class WorkerPool<T extends KindedTask, Results extends { [K in T['kind']]
     const job = slot.job;
     slot.job = undefined;
     if (job !== undefined) this.settle(job, undefined, error ?? new PoolClosed());
-    void slot.worker.terminate();
+    if (options.drain && job !== undefined)
+      slot.draining = setTimeout(() => void slot.worker.terminate(), CLOSE_GRACE_MS);
+    else void slot.worker.terminate();
   }
 
   private cancel(job: Job): void {

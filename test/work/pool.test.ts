@@ -82,6 +82,23 @@ describe('the worker pool', () => {
     }
   });
 
+  it('close() fails a running task at once but lets its worker finish it before it goes (never cut mid-task)', async () => {
+    const p = pool();
+    const gate = new Int32Array(new SharedArrayBuffer(8));
+    const running = p.run({ kind: 'gate', gate }).catch((error: unknown) => error);
+    await pollUntil(
+      async () => p.threadIds.length,
+      (n) => n === 1,
+    );
+    const closed = p.close();
+    expect(await running).toBeInstanceOf(PoolClosed); // the caller is not kept waiting
+    Atomics.store(gate, 0, 1);
+    Atomics.notify(gate, 0);
+    await closed;
+    expect(Atomics.load(gate, 1)).toBe(1); // the worker ended its task, then was stopped
+    expect(p.threadIds).toEqual([]);
+  });
+
   it('keeps a worker without idleMs, and close() fails what is left', async () => {
     const p = pool();
     const first = await p.run({ kind: 'thread' });
