@@ -290,6 +290,9 @@ export class ServiceClient {
   getAnimation(sessionCode: string, o: CallOptions = {}) {
     return this.call('getAnimation', { params: { session_code: sessionCode }, ...o });
   }
+  listAnimations(query: Query<'listAnimations'> = {}, o: CallOptions = {}) {
+    return this.call('listAnimations', { query, ...o });
+  }
 }
 
 function validate(schema: z.ZodType, value: unknown, issues: FieldIssue[]): unknown {

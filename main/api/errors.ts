@@ -96,6 +96,7 @@ export class ServiceResponseError extends ApiError {
   }) {
     const envelope = [f.serviceError, f.serviceMessage].filter(Boolean).join(': ');
     const rateLimited = isRateLimit(f.status, envelope);
+    const bare = !rateLimited && isBareRefusal(f.status, f.serviceMessage);
     let what = `answered HTTP ${f.status}`;
     if (f.status < 400 && f.expectedStatus) what += ` instead of ${f.expectedStatus.join(' or ')}`;
     if (envelope) what += ` (${envelope})`;
@@ -103,22 +104,40 @@ export class ServiceResponseError extends ApiError {
       what += ` with a body that is not JSON, probably from a proxy or gateway: "${f.nonJsonBody}"`;
     super(
       'service-response',
-      `${f.endpoint}: the service ${what}. ${statusAdvice(rateLimited ? 429 : f.status, f.retryAfterMs)}`,
+      `${f.endpoint}: the service ${what}. ${bare ? BARE_REFUSAL_ADVICE : statusAdvice(rateLimited ? 429 : f.status, f.retryAfterMs)}`,
       {
         endpoint: f.endpoint,
-        retryable: rateLimited || (f.idempotent && RETRYABLE_5XX.has(f.status)),
+        retryable: rateLimited || (f.idempotent && (RETRYABLE_5XX.has(f.status) || bare)),
         status: f.status,
         ...(f.serviceError !== undefined && { serviceError: f.serviceError }),
         ...(f.serviceMessage !== undefined && { serviceMessage: f.serviceMessage }),
       },
     );
     this.rateLimited = rateLimited;
+    this.bareRefusal = bare;
     if (f.retryAfterMs !== undefined) this.retryAfterMs = f.retryAfterMs;
   }
 
   /** A refusal for too many requests: HTTP 429, or a 400 whose message speaks of a rate limit (the real service sends those). */
   readonly rateLimited: boolean;
+  /** A 400 whose message only says to try again (see isBareRefusal). */
+  readonly bareRefusal: boolean;
 }
+
+/**
+ * Is this a 400 that gives no reason but "try again" ("Something went wrong, please try again")? The vendor's own
+ * evaluation scripts retry those ("CSM API sometimes returns 400 for rate limits without clear keywords"): a read
+ * is retried with backoff; a create is never sent twice by the client, its journal decides (it may have been made).
+ */
+export function isBareRefusal(status: number, message: string | undefined): boolean {
+  if (status !== 400 || message === undefined) return false;
+  return /^\s*(?:(?:something went wrong|an? (?:unexpected |unknown )?error(?: has)? occurred|oops)[\s,.!;:-]*)?(?:please\s+)?try again(?: later)?[\s.!]*$/i.test(
+    message,
+  );
+}
+
+const BARE_REFUSAL_ADVICE =
+  'The service refused without a reason; it does this when busy. Wait a minute and try again (a create that may have been made is checked first: run "asset-studio reconcile").';
 
 /**
  * Is this refusal a rate limit? 429 always; the real service also answers 400 with a message about its rate

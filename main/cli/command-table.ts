@@ -125,6 +125,17 @@ const IMAGE: ArgSpec = {
 };
 const JOB: ArgSpec = { name: '<job>', text: 'local job id (job_…) or session code' };
 
+/** The paging of the service's lists (image-to-3D and mesh animation sessions). */
+const LIST_OPTIONS: Record<string, OptionSpec> = {
+  limit: {
+    type: 'string',
+    value: 'N',
+    text: 'sessions per page, 1 to 100 (default 10)',
+    number: { integer: true },
+  },
+  page: { type: 'string', value: 'N', text: 'page number, from 1', number: { integer: true } },
+};
+
 const BBOX: Record<string, OptionSpec> = {
   'scaled-bbox': {
     type: 'string',
@@ -222,16 +233,16 @@ export const COMMANDS: readonly CommandSpec[] = [
     group: 'Service commands',
     endpoint: 'listImageTo3d',
     args: [],
-    options: {
-      limit: {
-        type: 'string',
-        value: 'N',
-        text: 'sessions per page, 1 to 100 (default 10)',
-        number: { integer: true },
-      },
-      page: { type: 'string', value: 'N', text: 'page number, from 1', number: { integer: true } },
-    },
+    options: LIST_OPTIONS,
     examples: ['asset-studio list --limit 20 --page 2'],
+  },
+  {
+    name: 'list-animations',
+    group: 'Service commands',
+    endpoint: 'listAnimations',
+    args: [],
+    options: LIST_OPTIONS,
+    examples: ['asset-studio list-animations --limit 20'],
   },
   {
     name: 'get-mesh',

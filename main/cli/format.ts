@@ -10,7 +10,7 @@ export function formatResult(endpoint: EndpointId, data: unknown): string {
   const kind = kindOfData(endpoint);
   // A create whose answer was lost and then found has no data of its own until it is read back.
   if (data === null || data === undefined) return '(no data from the service yet)';
-  if (endpoint === 'listImageTo3d') return formatList(data as ListLike, kind);
+  if (endpoint === 'listImageTo3d' || endpoint === 'listAnimations') return formatList(data as ListLike, kind);
   if (endpoint === 'submitTextAnimations') {
     const items = (data as { responses: { text: string; message: string; isError: boolean }[] }).responses;
     return items

@@ -223,7 +223,8 @@ export class Submitter {
  */
 export function lostAnswer(error: unknown): boolean {
   if (!(error instanceof ApiError) || neverSent(error)) return false;
-  if (error instanceof ServiceResponseError) return [500, 502, 504].includes(error.status);
+  // A 400 with no reason but "try again" may hide a failure after the work was done: the journal decides.
+  if (error instanceof ServiceResponseError) return [500, 502, 504].includes(error.status) || error.bareRefusal;
   // Sent, and then no answer, a cut one, one that is no answer of the service's, or cancelled while it went.
   return true;
 }

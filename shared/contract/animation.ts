@@ -77,6 +77,16 @@ export const animationSession = z.looseObject({
   updated_at: timestamp,
 });
 
+/** `GET /mesh-animation`: the vendor's example has no `skip` (unlike the image-to-3D list). */
+export const animationList = z.looseObject({
+  results: z.array(animationSession),
+  page: z.number().int(),
+  skip: z.number().int().optional(),
+  limit: z.number().int(),
+  totalPages: z.number().int(),
+  totalResults: z.number().int(),
+});
+
 export const uploadResult = z.looseObject({
   session_code: z.string(),
   mesh_url: outputUrl,

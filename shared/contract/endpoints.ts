@@ -1,4 +1,4 @@
-// The 15 endpoints of the service (plus the older create variant) as one table.
+// The 16 endpoints of the service (plus the older create variant) as one table.
 // The API client, the embedded engine and the CLI are all driven by it, so they cannot drift apart.
 import * as z from 'zod';
 import {
@@ -16,6 +16,7 @@ import {
   submitSpinRequest,
 } from './image-to-3d.ts';
 import {
+  animationList,
   animationSession,
   textMultiRequest,
   textMultiResult,
@@ -241,6 +242,19 @@ export const ENDPOINTS = {
     mutating: false,
     data: animationSession,
     summary: 'Read a mesh animation session',
+  },
+  // The vendor's docs page "List User Sessions" of mesh animation: the same paging as the image-to-3D list.
+  listAnimations: {
+    method: 'GET',
+    path: '/mesh-animation',
+    base: 'base',
+    envelope: true,
+    status: 200,
+    message: 'Retrieved',
+    mutating: false,
+    query: listImageTo3dQuery,
+    data: animationList,
+    summary: 'List mesh animation sessions',
   },
 } as const satisfies Record<string, EndpointDef>;
 

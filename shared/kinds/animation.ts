@@ -48,7 +48,7 @@ export const animationSession = defineResource({
   kind: 'animation_session',
   label: 'Animation',
   statuses,
-  answers: ['getAnimation'],
+  answers: ['getAnimation', 'listAnimations'],
   job: {
     ...startedBy('uploadAnimationMesh', 'session_code', 'unpublished'),
     read: 'getAnimation',

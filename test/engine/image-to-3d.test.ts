@@ -178,7 +178,8 @@ describe('listing', () => {
       expect(last).toMatchObject({ page: 3, skip: 4 });
       expect(last.results.map((r: { session_code: string }) => r.session_code)).toEqual([codes[0]]);
       const older = last.results[0];
-      for (const field of ['chat_user_id', 'user_name', 'email', 'user_image']) expect(older[field]).toBe('');
+      for (const field of ['discord_user_id', 'chat_user_id', 'user_name', 'email', 'user_image'])
+        expect(older[field]).toBe('');
       expect(older).toMatchObject({ price: 10, source: 'api', is_deleted: false, private: false });
       const defaults = expectSuccess('listImageTo3d', await call(fresh, 'listImageTo3d'));
       expect(defaults).toMatchObject({ page: 1, limit: 10, totalPages: 1 });

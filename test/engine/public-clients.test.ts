@@ -197,6 +197,9 @@ describe('the older flow at the base address', () => {
     );
     expect(done.status).toBe('preview_done');
     expect(done.preview_mesh_url_zip).toMatch(/^http/);
+    // Without the sculpt model, the zip address is a zip (the OBJ with its material and texture).
+    const zip = Buffer.from(await (await fetch(done.preview_mesh_url_zip)).arrayBuffer());
+    expect(zip.subarray(0, 2).toString('latin1')).toBe('PK');
   });
 
   it('a public page: preview_mesh, refine_speed, creativity… and it waits for preview_done (no preview asked)', async () => {
@@ -217,6 +220,11 @@ describe('the older flow at the base address', () => {
     expect(done.status).toBe('preview_done');
     await expectGlb(done.preview_mesh_url_glb);
     expect(await (await fetch(done.preview_mesh_url)).text()).toMatch(/^v /m); // an OBJ
+    // The SDK saves a sculpt preview's `preview_mesh_url_zip` as mesh.obj (its commit "return mesh.obj instead of
+    // mesh.zip"): for `preview_mesh: "fast_sculpt"` that address is the OBJ itself.
+    const sculpt = await (await fetch(done.preview_mesh_url_zip)).text();
+    expect(sculpt.startsWith('PK')).toBe(false);
+    expect(sculpt).toMatch(/^v /m);
   });
 
   it("the docs' sculpt session with auto_refine and no texture: refined by itself, training_refine then refine_done", async () => {

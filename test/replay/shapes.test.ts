@@ -74,6 +74,7 @@ describe('the envelope endpoints', () => {
     expect(ENDPOINTS.createTextToImage.data.parse(data('text-to-image-create')).status).toBe('processing');
     expect(ENDPOINTS.createStyle.data.parse(data('text-to-image-style-create')).status).toBe('training');
     expect(ENDPOINTS.getAnimation.data.parse(data('mesh-animation-get')).status).toBe('predefined_done');
+    expect(ENDPOINTS.listAnimations.data.parse(data('mesh-animation-list')).results[0]?.status).toBe('init_done');
     expect(ENDPOINTS.uploadAnimationMesh.data.parse(data('mesh-animation-upload')).status).toBe('init_processing');
     for (const name of ['retopology-get', 'v3-image-to-3d-create', 'v3-image-to-3d-complete', 'v3-chat-to-3d-verbatim'])
       expect(ENDPOINTS.getV3Session.data.parse(fixture(name))._id).toMatch(/^SESSION_/);

@@ -69,6 +69,7 @@ describe('the registry of kinds', () => {
     for (const e of claims) expect(ENDPOINTS[e], e).toBeDefined();
     // Everything has a kind to read its status with, but the two answers that carry no status.
     expect(ENDPOINT_IDS.filter((e) => kindOfData(e) === undefined)).toEqual(['submitSpin', 'submitTextAnimations']);
+    expect(kindOfData('listAnimations')).toBe('animation_session');
     expect(kindOfData('preview')).toBe('get3d_job');
     expect(kindOfData('uploadAnimationMesh')).toBe('animation_upload');
     expect(kindOfData('getAnimation')).toBe('animation_session');

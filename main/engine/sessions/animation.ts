@@ -75,7 +75,7 @@ const THUMBNAIL_SIZE = 256;
 
 const character = (seed: string): MeshOptions => ({ seed, kind: 'character', targetFaces: 4000, pivot: [0, -0.5, 0] });
 
-type AnimationEndpoints = 'uploadAnimationMesh' | 'submitTextAnimations' | 'getAnimation';
+type AnimationEndpoints = 'uploadAnimationMesh' | 'submitTextAnimations' | 'getAnimation' | 'listAnimations';
 
 export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoints> {
   /** A session bound to fail never gets its mesh ready: it shows init_processing until it ends init_failed. */
@@ -212,7 +212,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
     reading.set(code, job);
   }
 
-  return {
+  const handlers: Pick<Handlers, AnimationEndpoints> = {
     async uploadAnimationMesh({ userId, now, body, req }) {
       const code = newSessionCode();
       const received = body === undefined ? await receiveUpload(s, req, code) : undefined;
@@ -352,7 +352,22 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
         updated_at: rec.updated_at,
       };
     },
+
+    // As the image-to-3D list: `page` from 1 (0 is the first page too), newest first; the vendor's answer has no `skip`.
+    async listAnimations({ userId, now, query }) {
+      const { limit, page } = query;
+      const mine = Object.values(s.state.animations)
+        .filter((rec) => rec.user_id === userId)
+        .reverse();
+      const skip = (Math.max(page, 1) - 1) * limit;
+      const results = [];
+      for (const rec of mine.slice(skip, skip + limit)) {
+        results.push(await handlers.getAnimation({ userId, now, params: { session_code: rec.session_code } } as never));
+      }
+      return { results, page, limit, totalPages: Math.ceil(mine.length / limit), totalResults: mine.length };
+    },
   };
+  return handlers;
 }
 
 interface Received {

@@ -70,6 +70,7 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
         preserve_aspect_ratio: false,
         ...(base === 'base' && { older_names: 'base' as const }),
         ...(previewAtOnce && { preview_at_once: true }),
+        ...(body.preview_mesh === 'fast_sculpt' && { sculpt_preview: true }),
       });
       return olderForm(s, rec, now);
     },

@@ -66,6 +66,12 @@ export interface ImageTo3dRecord extends Stepped {
   /** The older create asked for the preview mesh at once (`generate_preview_mesh`): spin, then preview. */
   preview_at_once?: boolean;
   /**
+   * The older create's `preview_mesh: "fast_sculpt"` (the SDK's default preview model): its preview's
+   * `preview_mesh_url_zip` is the OBJ itself, not a zip (the SDK's commit "return mesh.obj instead of mesh.zip"
+   * for the sculpting model saves that URL as mesh.obj).
+   */
+  sculpt_preview?: boolean;
+  /**
    * The preview being made is refined by itself once done (then cleared): the older create's `auto_refine`, or a
    * refine asked while the preview was made (its fault rule in `refine_fault`).
    */
@@ -179,7 +185,7 @@ function finish(rec: ImageTo3dRecord, step: StepName, endedAt: number): void {
       rec.outputs = {
         preview_mesh_url: obj,
         preview_mesh_url_glb: glb,
-        preview_mesh_url_zip: zip,
+        preview_mesh_url_zip: rec.sculpt_preview === true ? obj : zip,
         preview_mesh_url_usdz: usdz,
         mesh_url: glb,
         mesh_url_glb: glb,
@@ -442,6 +448,8 @@ export function olderForm(s: Services, rec: ImageTo3dRecord, now: number) {
     image_url: inputUrl(s, rec.image, now),
     input_image: inputUrl(s, rec.spin_image ?? rec.image, now),
     user_image: '',
+    // Every vendor example of the older form has `discord_user_id`; newer answers add `chat_user_id`: both are sent.
+    discord_user_id: '',
     chat_user_id: '',
     user_name: '',
     email: '',
@@ -473,6 +481,7 @@ export interface CreateInput extends Omit<CreateImageTo3dRequest, 'image_url'> {
   pivot_point?: Vec3 | undefined;
   older_names?: 'base';
   preview_at_once?: boolean;
+  sculpt_preview?: boolean;
   auto_refine?: boolean;
 }
 
@@ -504,6 +513,7 @@ export async function createImageTo3d(
     auto_gen_3d: input.auto_gen_3d,
     ...(input.older_names !== undefined && { older_names: input.older_names }),
     ...(input.preview_at_once === true && { preview_at_once: true }),
+    ...(input.sculpt_preview === true && { sculpt_preview: true }),
     ...(input.auto_refine === true && { auto_refine: true }),
     status: input.form === 'current' ? 'queued' : 'uploaded',
     ...faultOfStart(s, input.form === 'current' ? 'createImageTo3d' : 'createImageTo3dLegacy'),
