@@ -12,7 +12,7 @@ import type { CliIO, CommandContext } from './context.ts';
 import { describeFailure, failureJson } from './error-report.ts';
 import { PathAliases } from './file-names.ts';
 import { exitWhenFlushed, writerOf } from './flush.ts';
-import { commandHelp, generalHelp } from './help.ts';
+import { commandHelp, generalHelp, markdownReference } from './help.ts';
 import { neutralise } from './terminal-text.ts';
 import { checkExclusive, checkNumbers, joinNegativeNumbers, resolvePaths } from './option-values.ts';
 import { parseNumber } from './values.ts';
@@ -97,6 +97,10 @@ async function runCommand(
     const about = name === 'help' ? rest.find((a) => !a.startsWith('-')) : undefined;
     if (about !== undefined) {
       redacted.stdout(`${commandHelp(known(about))}\n`);
+      return 0;
+    }
+    if (name === 'help' && rest.includes('--markdown')) {
+      redacted.stdout(`${markdownReference()}\n`);
       return 0;
     }
     const asked = name === 'help' || argv.includes('--help') || argv.includes('-h');
