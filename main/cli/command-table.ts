@@ -4,13 +4,8 @@
 import type { ParseArgsOptionsConfig } from 'node:util';
 import { ENDPOINTS, type EndpointId } from '../../shared/contract/index.ts';
 import { canFollow, kindOfCreate } from '../../shared/kinds/index.ts';
-import {
-  GEOMETRY_MODELS,
-  PREVIEW_MODEL_VERSIONS,
-  RESOLUTIONS,
-  TEXTURE_MODELS,
-  TOPOLOGIES,
-} from '../../shared/contract/image-to-3d.ts';
+import { PREVIEW_MODEL_VERSIONS } from '../../shared/contract/image-to-3d.ts';
+import { IMAGE_TO_3D_OPTIONS } from '../../shared/contract/image-to-3d-options.ts';
 import { RETOPOLOGY_MODELS } from '../../shared/contract/v3.ts';
 import { EXPORT_FORMATS, EXPORT_TARGETS, PIVOTS, UP_AXES } from '../../shared/export-options.ts';
 import type { NumberRule } from './numbers.ts';
@@ -136,15 +131,6 @@ const LIST_OPTIONS: Record<string, OptionSpec> = {
   page: { type: 'string', value: 'N', text: 'page number, from 1', number: { integer: true } },
 };
 
-const BBOX: Record<string, OptionSpec> = {
-  'scaled-bbox': {
-    type: 'string',
-    value: 'W,H,D',
-    text: "size in metres of the model's box, -1 for automatic (e.g. 1,-1,-1)",
-    number: {},
-    list: true,
-  },
-};
 const PIVOT: Record<string, OptionSpec> = {
   'pivot-point': {
     type: 'string',
@@ -155,15 +141,18 @@ const PIVOT: Record<string, OptionSpec> = {
   },
 };
 
-/** The create-3d options, also taken by batch for its images. */
-export const IMAGE_OPTIONS: Record<string, OptionSpec> = {
-  'geometry-model': { type: 'string', value: oneOf(GEOMETRY_MODELS), text: 'geometry model' },
-  'texture-model': { type: 'string', value: oneOf(TEXTURE_MODELS), text: 'texture model' },
-  ...BBOX,
-  'preserve-aspect-ratio': { type: 'boolean', text: 'keep the proportions of the image in the model' },
-  topology: { type: 'string', value: oneOf(TOPOLOGIES), text: 'triangles or quads' },
-  resolution: { type: 'string', value: oneOf(RESOLUTIONS), text: 'mesh density' },
-};
+/** The create-3d options, also taken by batch for its images: from the contract's table of them. */
+export const IMAGE_OPTIONS: Record<string, OptionSpec> = Object.fromEntries(
+  IMAGE_TO_3D_OPTIONS.map((o): [string, OptionSpec] => {
+    if (o.kind === 'choice') return [o.option, { type: 'string', value: oneOf(o.choices), text: o.text }];
+    if (o.kind === 'triple')
+      return [o.option, { type: 'string', value: o.value, text: o.text, number: {}, list: true }];
+    return [o.option, { type: 'boolean', text: o.text }];
+  }),
+);
+
+/** The box of preview and refine: the same option as create-3d's. */
+const BBOX: Record<string, OptionSpec> = { 'scaled-bbox': IMAGE_OPTIONS['scaled-bbox']! };
 
 export const COMMANDS: readonly CommandSpec[] = [
   {

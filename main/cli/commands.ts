@@ -1,5 +1,6 @@
 // The commands of `asset-studio` that call one endpoint of the contract: how each builds its request from
 // the command line. Their arguments, options and help are in the command table (command-table.ts).
+import { IMAGE_TO_3D_OPTIONS } from '../../shared/contract/image-to-3d-options.ts';
 import type { EndpointId } from '../../shared/contract/index.ts';
 import type { CallArgs } from '../api/client.ts';
 import { findCommand, waitsFor } from './command-table.ts';
@@ -39,19 +40,18 @@ function need(positionals: string[], count: number, usage: string): string[] {
   return positionals;
 }
 
-/** The create-3d options given on the command line (shared by create-3d and batch). */
+/** The create-3d options given on the command line (shared by create-3d and batch), by the contract's table of them. */
 export function imageOptionsFrom(v: Values): Record<string, unknown> {
-  return fields(
-    v,
-    {
-      'geometry-model': keep,
-      'texture-model': keep,
-      'scaled-bbox': triple('scaled-bbox'),
-      topology: keep,
-      resolution: keep,
-    },
-    { 'preserve-aspect-ratio': 'preserve_aspect_ratio' },
-  );
+  const out: Record<string, unknown> = {};
+  for (const o of IMAGE_TO_3D_OPTIONS) {
+    if (o.kind === 'flag') {
+      if (v[o.option] === true) out[o.field] = true;
+      continue;
+    }
+    const text = str(v, o.option);
+    if (text !== undefined) out[o.field] = o.kind === 'triple' ? parseNumberList(o.option, text) : text;
+  }
+  return out;
 }
 
 const session = (p: string[]) => ({ params: { session_code: need(p, 1, '<session>')[0]! } });

@@ -9,6 +9,7 @@ import type {
   ImageTo3dSession,
   ImageTo3dSessionOlder,
 } from '../../shared/contract/index.ts';
+import { IMAGE_TO_3D_OPTIONS } from '../../shared/contract/image-to-3d-options.ts';
 import type { ServiceClient } from '../api/client.ts';
 import type { Store } from '../store/database.ts';
 import type { JournalEntry } from '../store/journal.ts';
@@ -164,18 +165,12 @@ async function differentOptions(
   } catch {
     return undefined; // unreadable: its options cannot rule it out
   }
-  for (const field of ['geometry_model', 'texture_model', 'topology', 'resolution', 'preserve_aspect_ratio'] as const) {
-    if (sent[field] !== undefined && current[field] !== undefined && sent[field] !== current[field]) {
-      return `${field} ${JSON.stringify(current[field])}, not ${JSON.stringify(sent[field])}`;
-    }
-  }
-  const box = current.scaled_bbox;
-  if (
-    sent.scaled_bbox !== undefined &&
-    box !== undefined &&
-    (box.length !== 3 || box.some((v, i) => v !== sent.scaled_bbox![i]))
-  ) {
-    return `scaled_bbox ${JSON.stringify(box)}, not ${JSON.stringify(sent.scaled_bbox)}`;
+  // Every option of the contract's table the session reports back rules it out when it differs from the one sent.
+  for (const { field } of IMAGE_TO_3D_OPTIONS) {
+    const mine = sent[field];
+    const theirs = current[field];
+    if (mine === undefined || theirs === undefined || JSON.stringify(mine) === JSON.stringify(theirs)) continue;
+    return `${field} ${JSON.stringify(theirs)}, not ${JSON.stringify(mine)}`;
   }
   return undefined;
 }
