@@ -10,6 +10,7 @@ import type { CONNECTION_ORIGINS, ConnectionView, KEY_SOURCES } from '../../shar
 import { describeIssues, issuesToText } from '../../shared/contract/issues.ts';
 import {
   KeyStorageError,
+  LOCAL_PROFILE,
   PUBLIC_SERVICE,
   SERVICE_ADDRESS,
   SERVICE_PROFILE,
@@ -169,6 +170,15 @@ export function resolveConnection(sources: ConnectionSources): ResolvedConnectio
             text: `The API key saved by "asset-studio key set" is not used: it was set for ${boundText(keyFileBound)}, and no service address is set (pass --base-url or set ${ENV.baseUrl}), so the embedded local engine is used.`,
           },
         }),
+        // A profile of the user's with no address cannot reach a service: said, never a silent fall back.
+        ...(savedKey === undefined &&
+          saved !== undefined &&
+          saved.profile !== LOCAL_PROFILE && {
+            note: {
+              level: 'warning',
+              text: `The active profile "${saved.profile}" has no service address, so the embedded local engine is used. Set its address in Settings (or asset-studio's --base-url), or switch to the "${LOCAL_PROFILE}" profile.`,
+            },
+          }),
       };
     // A key and no address: the public service, at its documented addresses (the built-in profile "csm").
     const from = 'name' in key ? key.name : '"asset-studio key set"';

@@ -196,11 +196,19 @@ export class ProfileStore {
 
   /**
    * Adds or changes a profile. The built-in profiles (the local engine, the public service) cannot be changed.
-   * A changed address (or older variants' address) forgets the profile's key: a key is only ever sent to the
-   * address it was set for.
+   * A change of an existing profile that gives no address keeps its address: updating only its older variants'
+   * address (it wiped the address, and the app then used the embedded engine without a word). One that gives an
+   * address gives both (the settings form sends the profile whole: an older variants' address it leaves out is
+   * cleared). A changed address (or
+   * older variants' address) forgets the profile's key: a key is only ever sent to the address it was set for.
    */
   save(profile: Profile): Profile {
-    const checked = profileSchema.parse(profile);
+    const given = profileSchema.parse(profile);
+    const kept = this.#stored().list.find((p) => p.name === given.name);
+    const checked: Profile =
+      given.baseUrl !== undefined || kept === undefined
+        ? given
+        : { ...kept, ...(given.legacyBaseUrl !== undefined && { legacyBaseUrl: given.legacyBaseUrl }) };
     if (checked.name === LOCAL_PROFILE)
       throw new ProfileError(
         `The profile "${LOCAL_PROFILE}" is the embedded engine and cannot be changed: give your profile another name.`,

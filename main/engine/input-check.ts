@@ -9,7 +9,7 @@ import { checkDeclaredSize, ImageDecodeError } from '../images/decode-image.ts';
 import { inspectFbx } from '../files/inspect-fbx.ts';
 import { inspectImage } from '../files/inspect-image.ts';
 import { inspectZip } from '../files/inspect-zip.ts';
-import { fileLimits } from '../files/limits.ts';
+import { FBX_READ_LIMITS, fileLimits } from '../files/limits.ts';
 import { formatBytes } from '../../shared/format-bytes.ts';
 import { describeContent, sniff, textStart } from '../files/sniff.ts';
 import { openFile, readAt, type OpenedFile } from '../files/source.ts';
@@ -292,8 +292,10 @@ async function zipHolds(path: string, name: RegExp, maxEntryBytes?: number): Pro
 
 /**
  * Checks the uncompressed sizes a zip of FBX files declares, before any entry is inflated: each FBX entry at most
- * `maxEntryBytes`, all entries MAX_ZIP_UNCOMPRESSED_BYTES in total. Throws an InputProblem naming the limit.
+ * `maxEntryBytes` and never more than the FBX reader is given (FBX_READ_LIMITS.fileBytes: a 250 MiB FBX in a
+ * 2.7 MB zip took 2.7 GB to read), all entries MAX_ZIP_UNCOMPRESSED_BYTES in total. Throws an InputProblem naming
+ * the limit. (An entry inflating past what it declares is cut there by the zip reader.)
  */
 export async function checkFbxZipSizes(path: string, maxEntryBytes: number): Promise<void> {
-  await zipHolds(path, /\.fbx$/i, maxEntryBytes);
+  await zipHolds(path, /\.fbx$/i, Math.min(maxEntryBytes, FBX_READ_LIMITS.fileBytes));
 }

@@ -4,7 +4,8 @@
  * `pascal` (Unity, Unreal: `MyChair`) and `snake` (Godot: `my_chair`) keep ASCII letters and digits only,
  * after stripping accents, so names survive every tool chain and version control system;
  * `keep` (plain folder) keeps the text, Unicode included, and replaces what a file system refuses and
- * spaces with `_` (an OBJ cannot name an MTL, nor an MTL a texture, whose name has a space).
+ * spaces with `_` (an OBJ cannot name an MTL, nor an MTL a texture, whose name has a space); every style drops
+ * bidirectional controls and other invisible format characters (INVISIBLE).
  */
 export type NameStyle = 'pascal' | 'snake' | 'keep';
 
@@ -13,6 +14,12 @@ export const MAX_NAME_LENGTH = 64;
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this matches: Windows refuses them in a file name
 const FORBIDDEN = /[<>:"/\\|?*\u0000-\u001f\u007f]/g;
+/**
+ * Invisible characters that change how a name reads, not what it says: bidirectional controls (U+202E shows
+ * `chair\u202Egpj.exe` as `chairexe.jpg`), zero-width and other format characters (\p{Cf}), line and paragraph
+ * separators. A file name keeps none of them.
+ */
+const INVISIBLE = /[\p{Cf}\p{Zl}\p{Zp}]/gu;
 /** Windows refuses these as a name, with any extension: `CON.glb` too. */
 const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
 const FALLBACK: Record<NameStyle, string> = { pascal: 'Asset', snake: 'asset', keep: 'Asset' };
@@ -51,6 +58,7 @@ function conventionName(raw: string, style: 'pascal' | 'snake'): string {
 function keepName(raw: string): string {
   return raw
     .normalize('NFC')
+    .replace(INVISIBLE, '')
     .trim()
     .replace(FORBIDDEN, '_')
     .replace(/\s+/g, '_')

@@ -37,3 +37,16 @@ export function fileLimits(settings: FileLimitsInput = {}): FileLimits {
 }
 
 export const DEFAULT_LIMITS: FileLimits = fileLimits();
+
+/**
+ * What the local engine's FBX reader (Babylon.js's loader, on a worker thread) is given at most, checked before it
+ * sees a byte: the loader holds the whole file as text of a data URL and its parse at once (a 250 MiB FBX took
+ * 2.7 GB), and inflates each array into count × element size bytes. An FBX file (or one inflated from a zip) of
+ * more than `fileBytes`, arrays of more than `arrayBytes` in all (declared, raw or compressed), or nodes nested
+ * deeper than `depth` are refused with why.
+ */
+export const FBX_READ_LIMITS = {
+  fileBytes: 128 * MiB,
+  arrayBytes: 256 * MiB,
+  depth: 64,
+} as const;

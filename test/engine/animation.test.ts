@@ -3,6 +3,7 @@ import { JOINT_NAMES } from '../../shared/contract/index.ts';
 import { buildFbxBinary, buildZip } from '../../main/engine/outputs/index.ts';
 import { GENERATOR } from '../../main/engine/outputs/mesh.ts';
 import { riggedCharacter } from '../fixtures.ts';
+import { binaryFbx, fbxProp } from './bombs.ts';
 import {
   animatedPrompts,
   animationReady,
@@ -178,13 +179,15 @@ describe('mesh animation', () => {
   });
 
   it('streams a large upload without trouble, and judges it once it is whole', async () => {
-    const big = Buffer.alloc(64 * 2 ** 20, 7);
-    Buffer.from('Kaydara FBX Binary  \0', 'latin1').copy(big);
+    // A binary FBX of one node holding 64 MiB of raw bytes (a structure the FBX check follows, issue #33 item 3).
+    const blob = Buffer.alloc(4 + 64 * 2 ** 20, 7);
+    blob.writeUInt32LE(64 * 2 ** 20, 0);
     // Made by this engine (its generator's name inside): received whole, then refused as a generated model.
-    Buffer.from(GENERATOR, 'latin1').copy(big, 1000);
-    expectError(await upload(engine, big, 'big.fbx'), 400, 'big.fbx', 'generated model with no skeleton');
+    Buffer.from(GENERATOR, 'latin1').copy(blob, 1000);
+    const big = () => binaryFbx([{ name: 'Blob', props: [fbxProp('R', blob)] }]);
+    expectError(await upload(engine, big(), 'big.fbx'), 400, 'big.fbx', 'generated model with no skeleton');
     // The same bytes from elsewhere have no bones: refused once received.
-    big.fill(7, 1000, 1000 + GENERATOR.length);
-    expectError(await upload(engine, big, 'big.fbx'), 400, 'big.fbx', 'no skeleton');
+    blob.fill(7, 1000, 1000 + GENERATOR.length);
+    expectError(await upload(engine, big(), 'big.fbx'), 400, 'big.fbx', 'no skeleton');
   });
 });

@@ -177,3 +177,82 @@ export function fbxBomb(elements = 200_000_000, storedBytes = 2 ** 20): Buffer {
   const footer = Buffer.concat([Buffer.alloc(16), Buffer.from('f85a8c6adef5d97eece90ce3758f290b', 'hex')]);
   return Buffer.concat([header, node, name, props, Buffer.alloc(13), footer]);
 }
+
+/** A node of a binary FBX built by `binaryFbx`: its name, its properties (each encoded by `fbxProp`), its children. */
+export interface FbxNodeSpec {
+  name: string;
+  props?: Buffer[];
+  children?: FbxNodeSpec[];
+}
+
+/** One encoded property: a type code and its bytes (`fbxArray` for arrays). */
+export const fbxProp = (type: string, bytes: Buffer = Buffer.alloc(0)): Buffer =>
+  Buffer.concat([Buffer.from(type, 'latin1'), bytes]);
+
+/** An array property of `type` (f, d, i, l, b, c) declaring `elements`, stored zlib-compressed from `storedBytes` of zeros. */
+export function fbxArray(type: string, elements: number, storedBytes = 1024, bigEndian = false): Buffer {
+  const compressed = deflateSync(Buffer.alloc(storedBytes), { level: 9 });
+  const head = Buffer.alloc(12);
+  const write = (value: number, at: number) =>
+    bigEndian ? head.writeUInt32BE(value, at) : head.writeUInt32LE(value, at);
+  write(elements, 0);
+  write(1, 4);
+  write(compressed.length, 8);
+  return fbxProp(type, Buffer.concat([head, compressed]));
+}
+
+/** A binary FBX (7.4: 32-bit node headers) of the given nodes, little- or big-endian, with its footer. */
+export function binaryFbx(nodes: FbxNodeSpec[], options: { bigEndian?: boolean } = {}): Buffer {
+  const be = options.bigEndian === true;
+  const u32 = (value: number) => {
+    const b = Buffer.alloc(4);
+    if (be) b.writeUInt32BE(value);
+    else b.writeUInt32LE(value);
+    return b;
+  };
+  const encode = (node: FbxNodeSpec, start: number): Buffer => {
+    const name = Buffer.from(node.name, 'latin1');
+    const props = Buffer.concat(node.props ?? []);
+    let at = start + 13 + name.length + props.length;
+    const children: Buffer[] = [];
+    for (const child of node.children ?? []) {
+      const bytes = encode(child, at);
+      children.push(bytes);
+      at += bytes.length;
+    }
+    if (children.length > 0) {
+      children.push(Buffer.alloc(13)); // the null record ending the children
+      at += 13;
+    }
+    return Buffer.concat([
+      u32(at),
+      u32(node.props?.length ?? 0),
+      u32(props.length),
+      Buffer.from([name.length]),
+      name,
+      props,
+      ...children,
+    ]);
+  };
+  const header = Buffer.concat([
+    Buffer.from('Kaydara FBX Binary  \0\x1a', 'latin1'),
+    Buffer.from([be ? 1 : 0]),
+    u32(7400),
+  ]);
+  let at = header.length;
+  const body: Buffer[] = [];
+  for (const node of nodes) {
+    const bytes = encode(node, at);
+    body.push(bytes);
+    at += bytes.length;
+  }
+  const footer = Buffer.concat([Buffer.alloc(16), Buffer.from('f85a8c6adef5d97eece90ce3758f290b', 'hex')]);
+  return Buffer.concat([header, ...body, Buffer.alloc(13), footer]);
+}
+
+/** `depth` nodes nested one in another, the innermost holding `innermost`. */
+export function nestedFbxNodes(depth: number, innermost: FbxNodeSpec): FbxNodeSpec {
+  let node = innermost;
+  for (let i = 0; i < depth; i++) node = { name: `N${i}`, children: [node] };
+  return node;
+}

@@ -9,7 +9,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { checkInput } from '../../main/engine/input-check.ts';
 import { encodePng } from '../../main/engine/outputs/index.ts';
-import { fbxBomb, gifBomb, glbWithTexture, pngBomb, zipOf } from './bombs.ts';
+import {
+  binaryFbx,
+  fbxArray,
+  fbxBomb,
+  fbxProp,
+  gifBomb,
+  glbWithTexture,
+  nestedFbxNodes,
+  pngBomb,
+  zipOf,
+} from './bombs.ts';
 import {
   createRetopology,
   endedImageTo3d,
@@ -120,12 +130,51 @@ describe('decompression bombs sent to the engine (issue #26 item 6)', () => {
 
   it('a zip whose FBX entry declares more than the total the engine reads fails its session, naming the limit', async () => {
     const zip = zipOf([
-      { name: 'hero.fbx', data: Buffer.concat([FBX_HEAD, Buffer.alloc(4096)]), declaredSize: 300 * MiB },
+      { name: 'hero.fbx', data: Buffer.concat([FBX_HEAD, Buffer.alloc(4096)]), declaredSize: 100 * MiB },
+      { name: 'textures.bin', data: Buffer.alloc(4096), declaredSize: 200 * MiB },
     ]);
     const answer = await uploadAnimation(zip, 'hero.zip');
     expect(answer.status).toBe(400);
     expect((answer.body as any).message).toBe(
       'file: hero.zip declares more than the 256 MiB uncompressed in total that the local engine reads of a zip.',
+    );
+    await stillServing();
+  });
+
+  it('a zip whose one FBX declares 250 MiB is refused before it is inflated, naming the limit (issue #33 item 3)', async () => {
+    const zip = zipOf([
+      { name: 'rig/hero.fbx', data: Buffer.concat([FBX_HEAD, Buffer.alloc(4096)]), declaredSize: 250 * MiB },
+    ]);
+    const answer = await uploadAnimation(zip, 'hero.zip');
+    expect(answer.status).toBe(400);
+    expect((answer.body as any).message).toBe(
+      'file: hero.zip has an entry "rig/hero.fbx" that declares 250 MiB uncompressed, more than the 128 MiB the local engine reads of one entry.',
+    );
+    await stillServing();
+  });
+
+  it('an FBX bomb the check could not follow before is refused at upload: a `Z` before the array, the big-endian flag, deep nesting (issue #33 item 3)', async () => {
+    const bomb = (bigEndian = false) => fbxArray('d', 200_000_000, 1024, bigEndian);
+    const limit = 'declares an array of 200000000 elements (1.5 GiB) in its node "Vertices", more than the 256 MiB';
+    const z = await uploadAnimation(
+      binaryFbx([{ name: 'Vertices', props: [fbxProp('Z', Buffer.from([1])), bomb()] }]),
+      'z.fbx',
+    );
+    expect(z.status).toBe(400);
+    expect((z.body as any).message).toContain(`file: z.fbx ${limit}`);
+    const big = await uploadAnimation(
+      binaryFbx([{ name: 'Vertices', props: [bomb(true)] }], { bigEndian: true }),
+      'be.fbx',
+    );
+    expect(big.status).toBe(400);
+    expect((big.body as any).message).toContain(`file: be.fbx ${limit}`);
+    const deep = await uploadAnimation(
+      binaryFbx([nestedFbxNodes(80, { name: 'Vertices', props: [bomb()] })]),
+      'deep.fbx',
+    );
+    expect(deep.status).toBe(400);
+    expect((deep.body as any).message).toBe(
+      'file: deep.fbx cannot be checked before it is read (its nodes are nested more than 64 deep), so the local engine does not read it. Export it again from your 3D tool as a binary FBX (version 7.x) or an ASCII FBX.',
     );
     await stillServing();
   });

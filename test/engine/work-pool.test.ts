@@ -57,6 +57,19 @@ describe('the work pool', () => {
     }
   });
 
+  it('ends the worker of a task run with recycle once it answered; the next task gets a new one (issue #33 item 3)', async () => {
+    const pool = new WorkPool({ size: 1 });
+    try {
+      const kept = (await pool.run({ kind: 'probe' })).threadId;
+      expect((await pool.run({ kind: 'probe' })).threadId).toBe(kept); // a worker is kept between tasks
+      expect((await pool.run({ kind: 'probe' }, { recycle: true })).threadId).toBe(kept);
+      expect(pool.threadIds).toEqual([]); // ended as its task answered: what it allocated goes back
+      expect((await pool.run({ kind: 'probe' })).threadId).not.toBe(kept);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('runs tasks on the calling thread with size 0 (the bench baseline)', async () => {
     const pool = new WorkPool({ size: 0 });
     expect((await pool.run({ kind: 'probe' })).threadId).toBe(threadId);

@@ -5,6 +5,18 @@ import { fileName, PRESETS, selectFiles, type FileKind } from '../../main/export
 import { ExportError } from '../../main/export/errors.ts';
 
 describe('styleName', () => {
+  it('drops bidirectional controls and other invisible characters in every style (issue #33)', () => {
+    const spoof = 'chair\u202Egpj.exe'; // shown as "chairexe.jpg"
+    expect(styleName(spoof, 'keep')).toBe('chairgpj.exe');
+    expect(styleName(spoof, 'pascal')).toBe('ChairGpjExe');
+    expect(styleName(spoof, 'snake')).toBe('chair_gpj_exe');
+    const hidden = '\u2066oak\u200B chair\u2069\u200F\uFEFF\u2028\u061C';
+    expect(styleName(hidden, 'keep')).toBe('oak_chair');
+    expect(styleName('\u202E\u202D', 'keep')).toBe('Asset');
+    for (const style of ['keep', 'pascal', 'snake'] as const)
+      expect(styleName('a\u202Bb\u202Ac\u2067d\u2068e', style)).not.toMatch(/[\p{Cf}\p{Cc}]/u);
+  });
+
   it.each([
     ['oak chair', 'OakChair', 'oak_chair', 'oak_chair'],
     ['myCoolChair v2', 'MyCoolChairV2', 'my_cool_chair_v2', 'myCoolChair_v2'],

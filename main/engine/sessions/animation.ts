@@ -14,6 +14,7 @@ import { phaseStatus, settle, type Phases, type Stepped, type StepName } from '.
 import type { Handlers } from '../router.ts';
 import { describeMotionKinds, motionKindOf } from '../motion-words.ts';
 import { findOwned, inputGate, inputUrl, keepNew, refresh, type InputRef } from './common.ts';
+import { errorText } from './error-text.ts';
 import { faultOfStart, withEndFaults } from './faults.ts';
 import { judgeUpload } from '../character/judge.ts';
 import type { CharacterFiles } from '../character/make-files.ts';
@@ -182,10 +183,12 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
     const what = rec.source.url === undefined ? 'The uploaded mesh' : describeInput(rec.source, 'animation-mesh');
     const format = file.key.endsWith('.zip') ? 'zip' : 'fbx';
     const path = s.files.path(file.key);
+    // The one place a character's error becomes part of the record: quoting at most a few hundred characters.
+    const refuse = (reason: string) => void (character.error = errorText(`${what} ${reason}.`));
     const job = (async () => {
       if (character.kind === undefined) {
         const judged = await judgeUpload(path, format);
-        if (judged.kind === 'refused') character.error = `${what} ${judged.reason}.`;
+        if (judged.kind === 'refused') refuse(judged.reason);
         else character.kind = judged.kind;
         if (judged.kind === 'character' && judged.entry !== undefined) character.entry = judged.entry;
       }
@@ -198,13 +201,13 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
           renderSize: RENDER_SIZE,
           thumbnailSize: THUMBNAIL_SIZE,
         });
-        if ('error' in made) character.error = `${what} ${made.error}.`;
+        if ('error' in made) refuse(made.error);
         else character.made = made;
       }
     })()
       .catch((error: unknown) => {
         if (error instanceof PoolClosed) throw error; // the engine stopped: read again at its next start
-        character.error = `${what} could not be read (${error instanceof Error ? error.message : String(error)}).`;
+        refuse(`could not be read (${error instanceof Error ? error.message : String(error)})`);
       })
       .then(() => s.save(rec))
       .catch(() => undefined) // a failed save is retried by the next change
@@ -227,7 +230,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
         );
         if (judged.kind === 'refused') {
           await rm(s.files.path(received.source.file!.key), { force: true });
-          throw new HttpError(400, `file: ${received.filename || 'the upload'} ${judged.reason}.`);
+          throw new HttpError(400, errorText(`file: ${received.filename || 'the upload'} ${judged.reason}.`));
         }
         received.character = {
           kind: judged.kind,
@@ -477,7 +480,7 @@ function finishSessionOutputs(rec: AnimationRecord, endedAt: number, format: 'gl
 /** A mesh that cannot be used ends the session `init_failed` (with why), and its texts not done `text_failed`. */
 function failOnInput(rec: AnimationRecord, message: string, at: number): void {
   rec.status = 'init_failed';
-  rec.input_error = message;
+  rec.input_error = errorText(message);
   rec.updated_at = iso(at);
   for (const p of rec.prompts) {
     if (p.status === 'text_done') continue;

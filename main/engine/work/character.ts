@@ -8,7 +8,9 @@ export async function makeCharacterFilesOffThread(
   files: FileStore,
   work: CharacterWork,
 ): Promise<CharacterFiles | { error: string }> {
-  const result = await files.work.run({ kind: 'character', work });
+  // Its worker ends after it (recycle): Babylon's parse of an upload is the engine's largest allocation, and a
+  // worker keeps what it allocated while it lives.
+  const result = await files.work.run({ kind: 'character', work }, { recycle: true });
   if ('error' in result) return result;
   for (const file of result.files) await files.put(file.key, file.bytes);
   return result.made;
