@@ -1,8 +1,9 @@
 // Zips the Blender add-on (integrations/blender/asset_studio/) into dist/blender/asset_studio-<version>.zip,
 // the file to install from Blender's Preferences → Add-ons → Install… (the zip holds the package folder
 // `asset_studio/` at its top, as Blender expects). electron-builder ships it beside the app (extraResources).
-// `node scripts/build-blender-addon.ts [out dir]`; scripts/build.ts runs it too.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// `node scripts/build-blender-addon.ts [out dir]`; scripts/build.ts and `npm start` (scripts/start.ts) run it too.
+// What the add-on does and how to install it: integrations/blender/README.md.
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { buildZip, type ZipEntry } from '../main/formats/zip.ts';
 
@@ -32,7 +33,10 @@ export function buildBlenderAddon(outDir = BLENDER_OUT): string {
   const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
   mkdirSync(outDir, { recursive: true });
   const path = join(outDir, `asset_studio-${version}.zip`);
-  writeFileSync(path, buildZip(addonEntries()));
+  // Written beside it and renamed into place: two starts at once never leave (or read) half a zip.
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, buildZip(addonEntries()));
+  renameSync(temporary, path);
   return path;
 }
 

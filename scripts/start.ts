@@ -2,19 +2,21 @@
 // chosen). Where the Electron binary is missing (ELECTRON_SKIP_BINARY_DOWNLOAD, a blocked download) it says
 // so and starts the local web host instead. `npm run web` (`--web`) starts the web host directly.
 // Options: --web, --port N (web host), --data-dir DIR, --no-build, --renderer-dir DIR (web host: build the UI
-// into and serve it from DIR instead of dist/renderer). The UI is built only when its sources changed since
+// into and serve it from DIR instead of dist/renderer), --blender-dir DIR (the Blender add-on's zip goes there
+// instead of dist/blender: integrations/blender/README.md says how to install it). The UI is built only when its sources changed since
 // its last build (a stamp of its inputs in the output), into a temporary folder renamed into place, so two
 // starts at once both work; `--web` builds no Electron bundles. The connection is resolved as everywhere
 // (main/app/connection.ts): ASSET_STUDIO_BASE_URL / ASSET_STUDIO_API_KEY, then the saved profile, then the engine.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveDataDir } from '../main/config/data-dir.ts';
 import { connectionSentence } from '../shared/bridge/connection-text.ts';
 import { keepServingOnDiskFull } from '../main/host/process-errors.ts';
 import { startWebHost } from '../main/host/web-host.ts';
+import { buildBlenderAddon } from './build-blender-addon.ts';
 import { buildElectron, buildRendererIfPresent } from './build.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -25,6 +27,7 @@ const { values } = parseArgs({
     'data-dir': { type: 'string' },
     'no-build': { type: 'boolean' },
     'renderer-dir': { type: 'string' },
+    'blender-dir': { type: 'string' },
   },
 });
 
@@ -96,6 +99,12 @@ if (!values['no-build']) {
     ...(rendererDir !== undefined && { outDir: rendererDir }),
   });
   if (renderer && !renderer.built) console.log('The UI is current (nothing changed since its last build).');
+  // The Blender add-on, so that a fresh clone has the zip to install (a few files zipped: cheap every start).
+  const addon = buildBlenderAddon(values['blender-dir'] === undefined ? undefined : resolve(values['blender-dir']));
+  const shown = relative(process.cwd(), addon);
+  console.log(
+    `The Blender add-on: ${shown.startsWith('..') ? addon : shown} (install it from Blender's Preferences → Add-ons → Install…; integrations/blender/README.md)`,
+  );
 }
 const electron = values.web ? undefined : electronBinary();
 if (electron === undefined) await web();

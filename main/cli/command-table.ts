@@ -118,7 +118,10 @@ const IMAGE: ArgSpec = {
   text: 'an http(s) image URL, a data: URI, or a local PNG, JPEG or WebP file (checked, then sent inline)',
   path: true,
 };
-const JOB: ArgSpec = { name: '<job>', text: 'local job id (job_…) or session code' };
+const JOB: ArgSpec = {
+  name: '<job>',
+  text: 'local job id (job_…), session code, or its name as the library shows it (exact, else the one name it starts, in any case)',
+};
 
 /** The paging of the service's lists (image-to-3D and mesh animation sessions). */
 const LIST_OPTIONS: Record<string, OptionSpec> = {

@@ -5,6 +5,7 @@ import type { Services } from '../app/services.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import { printJson, str, timeoutOf, type CommandContext } from './context.ts';
 import { checkCost, costJson, type CostFacts } from './cost-check.ts';
+import { findJob } from './job-ref.ts';
 import { jobLine } from './progress.ts';
 import { parseNumber } from './values.ts';
 import { UsageError } from './usage-error.ts';
@@ -21,6 +22,9 @@ export const JOB_COMMANDS = {
   reconcile,
 } as const satisfies Record<string, (ctx: CommandContext) => Promise<number>>;
 
+/** Kept here for the commands that import it from this module: the resolver lives in job-ref.ts. */
+export { findJob };
+
 export async function withServices<T>(ctx: CommandContext, fn: (s: Services) => Promise<T>): Promise<T> {
   const services = await ctx.services();
   try {
@@ -28,16 +32,6 @@ export async function withServices<T>(ctx: CommandContext, fn: (s: Services) => 
   } finally {
     await services.close();
   }
-}
-
-/** A local job id, or the session code / id of a tracked job. */
-export function findJob(s: Services, ref: string): JobRecord {
-  const job = s.store.jobs.get(ref) ?? s.store.jobs.findByRemoteId(ref);
-  if (!job)
-    throw new UsageError(
-      `"${ref}" is not a job of this app. See "asset-studio jobs"; sessions created elsewhere can be read with "asset-studio get".`,
-    );
-  return job;
 }
 
 function listJobs(ctx: CommandContext): Promise<number> {

@@ -1,7 +1,8 @@
 // rename, delete: the library's own commands, the same use cases as the app's (main/app/library-actions.ts).
 import { deleteFromLibrary, renameJob } from '../app/library-actions.ts';
 import { printJson, type CommandContext } from './context.ts';
-import { findJob, withServices } from './job-commands.ts';
+import { withServices } from './job-commands.ts';
+import { findJob } from './job-ref.ts';
 import { jobLine } from './progress.ts';
 import { UsageError } from './usage-error.ts';
 

@@ -69,8 +69,10 @@ function useRoute(): Route {
   useEffect(() => {
     const on = () => {
       setRoute(parseRoute(location.hash));
-      // Focus moves to the new screen's heading region, for keyboard and screen reader users.
-      document.getElementById('main')?.focus({ preventScroll: false });
+      // A new screen opens at its top. Focus moves to its region for keyboard and screen reader users, without
+      // scrolling there (that scrolled the page down by the header's height, hiding the screen's title).
+      document.getElementById('main')?.focus({ preventScroll: true });
+      scrollTo(0, 0);
     };
     addEventListener('hashchange', on);
     return () => removeEventListener('hashchange', on);

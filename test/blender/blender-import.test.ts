@@ -117,14 +117,33 @@ describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
     expect(textures.length).toBeGreaterThan(0);
     expect(imported.images.map((i: any) => i.size)).toEqual(textures.map((t) => t.getSize()).sort());
     expect(imported.images.every((i: any) => i.packed)).toBe(true);
-    // glTF is Y up in metres; Blender is Z up in metres: the height becomes Z, and the roots sit at the cursor (x = 2).
+    // glTF is Y up in metres; Blender is Z up in metres: the height becomes Z. By default the pivot is at the
+    // bottom centre, as the app's exports to game engines place it: the model stands on the floor at the cursor
+    // (x = 2), the roots there too; the service's model has its origin at its centre, half of it below the floor.
+    const bounds = getBounds(glb.getRoot().listScenes()[0]!);
+    expect(bounds.min[1]!).toBeLessThan(-0.1); // the file's model reaches below its origin
+    const closeTo = (a: number, b: number) => expect(a).toBeCloseTo(b, 3);
+    closeTo(imported.bounds.min[2], 0);
+    closeTo(imported.bounds.max[2], bounds.max[1]! - bounds.min[1]!);
+    closeTo((imported.bounds.min[0] + imported.bounds.max[0]) / 2, 2);
+    closeTo((imported.bounds.min[1] + imported.bounds.max[1]) / 2, 0);
+    closeTo(imported.bounds.max[0] - imported.bounds.min[0], bounds.max[0]! - bounds.min[0]!);
+    closeTo(imported.bounds.max[1] - imported.bounds.min[1], bounds.max[2]! - bounds.min[2]!);
+    for (const root of imported.roots) expect(root.location[0]).toBeCloseTo(2, 5);
+  });
+
+  it("keeps the file's own origin when asked (pivot AS_IS): the centre of the model's box, as the service made it", async () => {
+    const glb = await cachedGlb(modelJob.remoteId, 'glb');
+    const imported = facts.model_as_is;
+    expect(imported.result).toEqual(['FINISHED']);
+    expect(imported.triangles).toBe(triangles(glb));
     const bounds = getBounds(glb.getRoot().listScenes()[0]!);
     const closeTo = (a: number, b: number) => expect(a).toBeCloseTo(b, 3);
     closeTo(imported.bounds.min[2], bounds.min[1]!);
     closeTo(imported.bounds.max[2], bounds.max[1]!);
-    closeTo(imported.bounds.min[0], bounds.min[0]! + 2);
+    closeTo(imported.bounds.min[0], bounds.min[0]! + 6);
     closeTo(imported.bounds.max[1], -bounds.min[2]!);
-    for (const root of imported.roots) expect(root.location[0]).toBeCloseTo(2, 5);
+    for (const root of imported.roots) expect(root.location[0]).toBeCloseTo(6, 5);
   });
 
   it('keeps the size in metres in a scene whose unit is the centimetre', async () => {
@@ -132,10 +151,9 @@ describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
     const imported = facts.centimetres;
     expect(imported.triangles).toBe(facts.model.triangles);
     expect(imported.bounds.max[2] - imported.bounds.min[2]).toBeCloseTo((bounds.max[1]! - bounds.min[1]!) * 100, 2);
-    expect((imported.bounds.max[1] + imported.bounds.min[1]) / 2).toBeCloseTo(
-      300 - ((bounds.max[2]! + bounds.min[2]!) / 2) * 100,
-      2,
-    );
+    // Standing on the floor, its bottom centre at the cursor (0, 300, 0).
+    expect((imported.bounds.max[1] + imported.bounds.min[1]) / 2).toBeCloseTo(300, 2);
+    expect(imported.bounds.min[2]).toBeCloseTo(0, 2);
   });
 
   it("imports a retopology job's OBJ, also in metres in a scene measured in centimetres", async () => {
@@ -148,10 +166,9 @@ describe.skipIf(!HAS_BLENDER)('the Blender add-on in headless Blender', () => {
     // The engine remeshes the model's own shape at its size: about as tall, in metres (here 100 units a metre).
     const height = (imported.bounds.max[2] - imported.bounds.min[2]) / 100;
     expect(Math.abs(height - (bounds.max[1]! - bounds.min[1]!))).toBeLessThan(0.1 * (bounds.max[1]! - bounds.min[1]!));
-    expect((imported.bounds.max[1] + imported.bounds.min[1]) / 2).toBeCloseTo(
-      -300 - ((bounds.max[2]! + bounds.min[2]!) / 2) * 100,
-      -1,
-    );
+    // A static model: standing on the floor, its bottom centre at the cursor (0, -300, 0).
+    expect((imported.bounds.max[1] + imported.bounds.min[1]) / 2).toBeCloseTo(-300, 2);
+    expect(imported.bounds.min[2]).toBeCloseTo(0, 2);
   });
 
   /** Blender names a glTF animation's action `<clip>` or `<clip>_<object>`, an FBX take's `<armature>|<clip>`. */

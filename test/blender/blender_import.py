@@ -3,7 +3,8 @@
     blender -b --factory-startup --python test/blender/blender_import.py -- <facts.json> <add-on zip> <model job> <animation job> <retopology job> <prompts job>
 
 Installs and enables the add-on from its zip (as a user does from Preferences > Add-ons > Install), imports
-the jobs with ``bpy.ops.asset_studio.import_job`` at a 3D cursor away from the origin (the model again, and
+the jobs with ``bpy.ops.asset_studio.import_job`` at a 3D cursor away from the origin (the model with its pivot
+at the bottom centre, the default, and with its own origin; the model again, and
 the retopology's OBJ, in a scene measured in centimetres; the animated character with every clip, then with
 the default clips: the prompts'), asks for a job that does not exist, sends the
 animated import back as an animation upload and the model for retopology, and writes what it finds as JSON.
@@ -68,8 +69,10 @@ try:
         bpy.data.objects.remove(obj, do_unlink=True)
     bpy.context.scene.cursor.location = (2.0, 0.0, 0.0)
 
-    facts["model"] = describe_import(model_job)
+    facts["model"] = describe_import(model_job)  # the default: the pivot at the bottom centre
     facts["steps"].append("model imported")
+    bpy.context.scene.cursor.location = (6.0, 0.0, 0.0)
+    facts["model_as_is"] = describe_import(model_job, pivot="AS_IS")  # the file's own origin, as asked
     bpy.context.scene.cursor.location = (-2.0, 0.0, 0.0)
     facts["animation"] = describe_import(animation_job, clips="ALL")  # the library's clips too, as asked
     facts["steps"].append("animation imported")

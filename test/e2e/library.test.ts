@@ -171,7 +171,9 @@ describe('library', () => {
     await poll(titles).toBe('Hero barrel');
     await page.selectOption('#filter-kind', '');
     await page.selectOption('#filter-state', 'failed');
-    await poll(textOf(page.locator(`${JOBS} .count`))).toBe('No jobs match.');
+    await poll(textOf(page.locator(`${JOBS} [data-testid="empty-library"] p`))).toBe(
+      'None of the 3 jobs in the library match these filters: State: Failed or cancelled.',
+    );
     await page.selectOption('#filter-state', 'succeeded');
     await page.selectOption('#filter-date', 'today');
     await poll(textOf(page.locator(`${JOBS} .count`))).toBe('3 jobs');

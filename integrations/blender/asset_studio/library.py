@@ -21,6 +21,12 @@ CLIP_CHOICES = [
 ]
 CLIP_NAMES = {"PROMPTS": None, "LIBRARY": ["library"], "ALL": ["all"]}
 
+#: Where a static model's origin goes on import (an animated character keeps its own: its root at the feet).
+PIVOT_CHOICES = [
+    ("BOTTOM_CENTER", "Bottom centre", "The origin at the bottom centre of the model's box: it stands on the floor at the 3D cursor, as the app's exports to Unity, Unreal and Godot place it"),
+    ("AS_IS", "As in the file", "The file's own origin (the service's models have it at the centre of their box: half the model below the floor)"),
+]
+
 
 class AssetStudioJob(bpy.types.PropertyGroup):
     job_id: StringProperty(name="Local id")
@@ -138,12 +144,17 @@ def register():
     wm.asset_studio_status = StringProperty(name="Connection")
     wm.asset_studio_followed = CollectionProperty(type=AssetStudioJob)
     wm.asset_studio_clips = EnumProperty(name="Clips", description="An animated job's clips to import, each an action", items=CLIP_CHOICES, default="PROMPTS")
+    wm.asset_studio_pivot_bottom = BoolProperty(
+        name="Pivot at the bottom centre",
+        description="A static model stands on the floor at the 3D cursor (its origin at the bottom centre of its box), as the app's exports to game engines; off: the file's own origin, the centre of its box",
+        default=True,
+    )
 
 
 def unregister():
     global _previews
     wm = bpy.types.WindowManager
-    for name in ("asset_studio_clips", "asset_studio_followed", "asset_studio_status", "asset_studio_search", "asset_studio_job_index", "asset_studio_jobs"):
+    for name in ("asset_studio_pivot_bottom", "asset_studio_clips", "asset_studio_followed", "asset_studio_status", "asset_studio_search", "asset_studio_job_index", "asset_studio_jobs"):
         if hasattr(wm, name):
             delattr(wm, name)
     bpy.utils.unregister_class(AssetStudioJob)

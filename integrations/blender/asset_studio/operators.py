@@ -119,6 +119,42 @@ def place(context, objects, fmt):
         obj.scale = obj.scale * factor
 
 
+def is_static(objects, actions):
+    """A model with no armature and no animation: its origin is the importer's to choose (an animated one keeps its rig's)."""
+    return not actions and not any(o.type == "ARMATURE" for o in objects)
+
+
+def pivot_to_bottom_center(context, objects):
+    """Moves the geometry of the imported objects so that the bottom centre of their box is at the 3D cursor.
+
+    The service's models have their origin at the centre of their box (its ``pivot_point`` default), so a model
+    imported as it is stands half below the floor; the app's exports to Unity, Unreal and Godot move the origin
+    to the bottom centre (shared/export-options.ts ``defaultPivot``), and so does this. The objects stay where
+    they are (the roots at the cursor): each mesh is shifted in its own space by the world offset, so that a
+    hierarchy of objects moves as one. Returns the offset applied, in scene units.
+    """
+    from mathutils import Matrix, Vector
+
+    context.view_layer.update()  # matrix_world after place()
+    meshes = [o for o in objects if o.type == "MESH"]
+    corners = [o.matrix_world @ Vector(corner) for o in meshes for corner in o.bound_box]
+    if not corners:
+        return None
+    low = Vector([min(c[i] for c in corners) for i in range(3)])
+    high = Vector([max(c[i] for c in corners) for i in range(3)])
+    bottom_center = Vector(((low.x + high.x) / 2, (low.y + high.y) / 2, low.z))
+    offset = bottom_center - context.scene.cursor.location
+    done = set()
+    for obj in meshes:
+        if obj.data in done:  # an instanced mesh is moved once
+            continue
+        done.add(obj.data)
+        local = obj.matrix_world.inverted().to_3x3() @ offset
+        obj.data.transform(Matrix.Translation(-local))
+        obj.data.update()
+    return offset
+
+
 class ASSET_STUDIO_OT_import_job(bpy.types.Operator):
     """Import a finished job's model from Asset Studio (GLB with its textures and every animation clip) at the 3D cursor"""
 
@@ -133,6 +169,12 @@ class ASSET_STUDIO_OT_import_job(bpy.types.Operator):
         items=library.CLIP_CHOICES,
         default="PROMPTS",
     )
+    pivot: EnumProperty(
+        name="Pivot",
+        description="Where a static model's origin goes (an animated character keeps its own)",
+        items=library.PIVOT_CHOICES,
+        default="BOTTOM_CENTER",
+    )
 
     def execute(self, context):
         wm = context.window_manager
@@ -146,6 +188,7 @@ class ASSET_STUDIO_OT_import_job(bpy.types.Operator):
         except (link.LinkError, OSError) as error:
             return _fail(self, error)
         place(context, objects, fmt)
+        moved = self.pivot == "BOTTOM_CENTER" and is_static(objects, actions) and pivot_to_bottom_center(context, objects) is not None
         for obj in objects:
             obj["asset_studio_job"] = job["id"]
             obj["asset_studio_session"] = job.get("remoteId") or ""
@@ -155,8 +198,9 @@ class ASSET_STUDIO_OT_import_job(bpy.types.Operator):
             context.view_layer.objects.active = roots[0]
         for action in actions:
             action.use_fake_user = True  # every clip is kept when the file is saved, not only the active one
-        self.report({"INFO"}, "Imported %s: %d object%s, %d animation clip%s" % (
-            link.describe(job), len(objects), "" if len(objects) == 1 else "s", len(actions), "" if len(actions) == 1 else "s"))
+        self.report({"INFO"}, "Imported %s: %d object%s, %d animation clip%s%s" % (
+            link.describe(job), len(objects), "" if len(objects) == 1 else "s", len(actions), "" if len(actions) == 1 else "s",
+            ", pivot at the bottom centre (standing on the floor)" if moved else ""))
         return {"FINISHED"}
 
 

@@ -54,9 +54,12 @@ class VIEW3D_PT_asset_studio(bpy.types.Panel):
             col.enabled = item.state == "succeeded"
             if item.kind in ANIMATED_KINDS:
                 col.prop(wm, "asset_studio_clips", expand=True)
+            else:
+                col.prop(wm, "asset_studio_pivot_bottom")
             op = col.operator("asset_studio.import_job", text="Import", icon="IMPORT")
             op.job = item.job_id
             op.clips = wm.asset_studio_clips
+            op.pivot = "BOTTOM_CENTER" if wm.asset_studio_pivot_bottom else "AS_IS"
 
         layout.separator()
         layout.label(text="Send the selected object")

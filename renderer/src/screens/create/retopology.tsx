@@ -113,12 +113,12 @@ export function RetopologyForm() {
     >
       <h2 id="form-title">Retopology</h2>
       <fieldset class="segmented">
-        <legend>Model from</legend>
+        <legend>Input model from</legend>
         <RadioChoices name="retopo-source" value={source} labels={SOURCES} onChange={setSource} />
       </fieldset>
       {source === 'library' && (
         <div class={`field${fileError ? ' invalid' : ''}`}>
-          <label for="retopo-job">Model</label>
+          <label for="retopo-job">Input model (a finished job)</label>
           <Select id="retopo-job" value={picked} onChange={(v) => (setPicked(v), setFileError(undefined))}>
             <option value="">
               {jobs === undefined
@@ -169,7 +169,7 @@ export function RetopologyForm() {
       />
       <SelectField
         id="retopo-model"
-        label="Model"
+        label="Retopology model"
         options={RETOPOLOGY_MODELS}
         defaultValue="swift"
         labels={MODEL_LABELS}

@@ -26,12 +26,12 @@ const SORT_LABELS: Record<LibrarySort, string> = {
   kind: 'Kind',
   state: 'State',
 };
-const STATE_LABELS: Record<LibraryState, string> = {
+export const STATE_LABELS: Record<LibraryState, string> = {
   active: 'Active',
   succeeded: 'Done',
   failed: 'Failed or cancelled',
 };
-const DATE_LABELS: Record<DateRange, string> = {
+export const DATE_LABELS: Record<DateRange, string> = {
   any: 'Any time',
   today: 'Today',
   week: 'Last 7 days',

@@ -10,6 +10,7 @@ import { ErrorBox, Section } from '../../components/ui.tsx';
 import { useStore } from '../../store.ts';
 import { toShownError, type ShownError } from '../../util.ts';
 import { SelectionBar } from './delete-bar.tsx';
+import { EmptyLibrary, activeFilters } from './empty-library.tsx';
 import { Filters, NO_FILTERS, sinceOf, type LibraryFilters } from './filters.tsx';
 import { JobRow } from './job-row.tsx';
 import { Pager } from './pager.tsx';
@@ -25,6 +26,8 @@ export function JobsList() {
   const [data, setData] = useState<{ jobs: JobView[]; total: number } | undefined>();
   const [error, setError] = useState<ShownError | undefined>();
   const [selected, setSelected] = useState<readonly string[]>([]);
+  /** With no entry shown while filters are on: how many jobs the library holds unfiltered. */
+  const [libraryTotal, setLibraryTotal] = useState<number | undefined>();
   const query = useMemo(() => {
     const since = sinceOf(filters.date);
     return {
@@ -55,6 +58,19 @@ export function JobsList() {
 
   const { resync } = useStore(appState);
   useEffect(load, [query, resync]);
+  const filtered = activeFilters(filters, search).length > 0;
+  useEffect(() => {
+    setLibraryTotal(undefined);
+    if (data?.total !== 0 || !filtered) return;
+    let live = true;
+    bridge
+      .call('jobs.list', { group: true, limit: 1 })
+      .then((r) => live && setLibraryTotal(r.total))
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [data?.total === 0, filtered, resync]);
 
   // Debounced search.
   useEffect(() => {
@@ -118,6 +134,11 @@ export function JobsList() {
     setFilters(f);
     setPage(0);
   };
+  const clearFilters = () => {
+    changeFilters({ ...NO_FILTERS, sort: filters.sort });
+    setSearchText('');
+    setSearch('');
+  };
   const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
   const replace = (job: JobView) =>
     setData((d) => d && { ...d, jobs: d.jobs.map((j) => (j.id === job.id ? { ...j, name: job.name } : j)) });
@@ -127,11 +148,15 @@ export function JobsList() {
       <ErrorBox error={error} title="The job list could not be read." />
       {data && (
         <>
-          <p class="count" aria-live="polite">
-            {data.total === 0
-              ? 'No jobs match.'
-              : `${data.total} job${data.total === 1 ? '' : 's'}${pages > 1 ? ` · page ${page + 1} of ${pages}` : ''}`}
-          </p>
+          <div aria-live="polite">
+            {data.total === 0 ? (
+              <EmptyLibrary filters={filters} search={search} libraryTotal={libraryTotal} onClear={clearFilters} />
+            ) : (
+              <p class="count">
+                {`${data.total} job${data.total === 1 ? '' : 's'}${pages > 1 ? ` · page ${page + 1} of ${pages}` : ''}`}
+              </p>
+            )}
+          </div>
           {data.total > 0 && (
             <SelectionBar
               selected={selected}
