@@ -2,6 +2,7 @@
 // kept fresh by `cache.output` events; the files inside a cached zip (cache.entries) for the viewer.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { CachedOutput, CommandOutput } from '../../shared/bridge/contract.ts';
+import { jobModel } from '../../shared/kinds/job-model.ts';
 import { formatOutputKind, isPicture, parseOutputKind } from '../../shared/output-kind.ts';
 import type { UrlSource } from '../viewer/index.ts';
 import { getBridge } from '../bridge/index.ts';
@@ -141,4 +142,15 @@ export function useViewerSource(
         : undefined,
     [url, picked?.format, picked?.name],
   );
+}
+
+/**
+ * The model to preview among a job's cached files: the job's model (shared/kinds/job-model.ts: the refined
+ * mesh, the final one, the preview, GLB first; the older flow's preview step its preview mesh). A session's
+ * animated models are shown by its animation panel, not here.
+ */
+export function previewOf(outputs: CachedOutput[] | undefined, step?: string | null): UrlSource | undefined {
+  const ready = (outputs ?? []).filter((o) => o.state === 'complete' && o.url);
+  const pick = jobModel(ready, { step, animated: false });
+  return pick && { url: pick.output.url!, format: pick.format, name: pick.output.kind, size: pick.output.size };
 }

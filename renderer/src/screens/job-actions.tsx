@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import type { CachedOutput, CommandOutput, JobView } from '../../../shared/bridge/contract.ts';
 import { jobDef } from '../../../shared/kinds/index.ts';
 import { cachedFile, cachedOutput, fileNameOf, handOff, modelLabelOf } from '../next-step.ts';
-import { previewOf } from './job.tsx';
+import { previewOf } from '../outputs.ts';
 import { getBridge } from '../../bridge/index.ts';
 import { pushNotice } from '../app-state.ts';
 import { ErrorBox } from '../components/ui.tsx';

@@ -5,32 +5,19 @@ import { useEffect, useState } from 'preact/hooks';
 import type { CachedOutput, CommandOutput, JobView } from '../../../shared/bridge/contract.ts';
 import { getBridge } from '../../bridge/index.ts';
 import { jobDef, kindLabel, outputLabelOf } from '../../../shared/kinds/index.ts';
-import { jobModel } from '../../../shared/kinds/job-model.ts';
 import { formatOutputKind } from '../../../shared/output-kind.ts';
-import type { UrlSource } from '../../viewer/index.ts';
 import { AnimationPanel } from './viewer/animation-job.tsx';
 import { ExportPanel } from './viewer/export-panel.tsx';
 import { ModelViewer, type ShownModel } from './viewer/model-viewer.tsx';
 import { LocalEngineBadge } from '../components/local-engine.tsx';
 import { ErrorBox, Progress, Section, StateBadge, TableHead } from '../components/ui.tsx';
-import { loadOutputs, useOutputs, useViewerSource } from '../outputs.ts';
+import { loadOutputs, previewOf, useOutputs, useViewerSource } from '../outputs.ts';
 import { formatBytes, formatTime, jobTitle, stepLabel, toShownError, type ShownError } from '../util.ts';
 import { useJob } from './create/form.tsx';
 import { JobActions, NextSteps } from './job-actions.tsx';
 import { cachedOutput, promptOf } from '../next-step.ts';
 
 const previewGlb = formatOutputKind({ type: 'mesh', stage: 'preview', format: 'glb' });
-
-/**
- * The model to preview among a job's cached files: the job's model (shared/kinds/job-model.ts: the refined
- * mesh, the final one, the preview, GLB first; the older flow's preview step its preview mesh). A session's
- * animated models are shown by its animation panel, not here.
- */
-export function previewOf(outputs: CachedOutput[] | undefined, step?: string | null): UrlSource | undefined {
-  const ready = (outputs ?? []).filter((o) => o.state === 'complete' && o.url);
-  const pick = jobModel(ready, { step, animated: false });
-  return pick && { url: pick.output.url!, format: pick.format, name: pick.output.kind, size: pick.output.size };
-}
 
 type Original = CommandOutput<'jobs.original'>;
 

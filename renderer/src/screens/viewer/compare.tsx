@@ -10,7 +10,7 @@ import { getBridge } from '../../../bridge/index.ts';
 import type { ModelSource } from '../../../viewer/index.ts';
 import { useOutputs, useViewerSource } from '../../outputs.ts';
 import { jobTitle, stepLabel } from '../../util.ts';
-import { previewOf } from '../job.tsx';
+import { previewOf } from '../../outputs.ts';
 import { ModelViewer, type ShownModel } from './model-viewer.tsx';
 
 export interface FaceMix {
