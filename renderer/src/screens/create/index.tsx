@@ -2,7 +2,7 @@
 import { LocalEngineLine } from '../../components/local-engine.tsx';
 import { AnimationForms } from './animation.tsx';
 import { ImageTo3dForm } from './image-to-3d.tsx';
-import { OlderFlowForm } from './older-flow.tsx';
+import { OlderFlowForm } from './older-flow/index.tsx';
 import { RetopologyForm } from './retopology.tsx';
 import { StyleForm, TextToImageForm } from './text-to-image.tsx';
 
