@@ -1,7 +1,7 @@
 // Downloads every output of a job the moment it succeeds: the tracker's `onFinished` hook. A refused
 // link (the signature expired) is replaced by the one in a fresh read of the job. Failures are
 // reported, never thrown into the tracker; the job is marked fetched only when every output is cached.
-import type { FinishedHook } from '../jobs/tracker.ts';
+import type { FinishedHook } from '../jobs/tracker-options.ts';
 import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
 import type { DownloadCache } from './download-cache.ts';

@@ -12,62 +12,9 @@ import { RequestBudget } from './budget.ts';
 import { canObserve, observe, type Observation, type TrackedRef } from './resources.ts';
 import { OtherProcessChanges } from './other-processes.ts';
 import { claimRead, DEFAULT_CLAIM_LEASE_MS, type ReadClaim } from './read-claim.ts';
+import { outcomeOfRead } from './read-outcome.ts';
 import { DEFAULT_TIMING, nextPollDelay, type PollTiming } from './schedule.ts';
-
-export interface TrackerEvents {
-  'job-added': [JobRecord];
-  progress: [JobRecord];
-  finished: [JobRecord];
-  failed: [JobRecord];
-  /** A read failed; the job stays alive and is read again later. */
-  'read-error': [JobRecord, ApiError];
-  /** The service answered a read of this job (whatever it said). */
-  'read-answered': [JobRecord];
-  /**
-   * The database could not be read or written while following jobs (a DiskFullError when its disk is full):
-   * nothing stops, the jobs are read again once it can be written (waitFor rejects on a full disk).
-   */
-  'store-error': [unknown];
-}
-
-/** Called once when a job succeeds: downloads its outputs. `refresh` re-reads the job (signed URLs expire). */
-export type FinishedHook = (job: JobRecord, refresh: () => Promise<JobRecord>) => Promise<void>;
-
-export interface TrackerOptions {
-  store: Store;
-  client: ServiceClient;
-  budget?: RequestBudget;
-  timing?: PollTiming;
-  /** How long a status the app does not know keeps a job alive (default 24 h). */
-  unknownStatusLimitMs?: number;
-  /** Pause after a 429 without Retry-After. */
-  defaultPauseMs?: number;
-  /** True while a webhook receiver announces changes: polling becomes a slow safety net. */
-  webhooks?: () => boolean;
-  /**
-   * How often the database is checked for jobs another process on this data folder changed (the CLI next
-   * to the app): default 500 ms; 0 turns it off. Their changes are reported as this tracker's events.
-   */
-  followIntervalMs?: number;
-  onFinished?: FinishedHook;
-  /**
-   * How long the claim of a read lasts unless renewed (read-claim.ts; default 30 s): a reader killed or
-   * stopped while it reads leaves the job to the next reader of the data folder after this long.
-   */
-  claimLeaseMs?: number;
-  /** Where the jobs this tracker adds are made (the connection it reads from); default: unknown (null). */
-  origin?: JobOrigin;
-  now?: () => number;
-  random?: () => number;
-}
-
-export interface TrackInput extends TrackedRef {
-  label: string;
-  operationId?: string | null;
-  parentId?: string | null;
-  /** The resource as the create call returned it. */
-  initial?: unknown;
-}
+import type { FinishedHook, TrackerEvents, TrackerOptions, TrackInput } from './tracker-options.ts';
 
 export class JobTracker extends EventEmitter<TrackerEvents> {
   readonly budget: RequestBudget;
@@ -421,20 +368,7 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
       return;
     }
     const s = seen.status;
-    let state: JobRecord['state'] = s.state;
-    let final = s.final;
-    let error: string | null = null;
-    if (s.state === 'unknown' && job.unknownSince !== null && now - job.unknownSince > this.#unknownLimitMs) {
-      state = 'failed';
-      final = true;
-      error = `The service reported the status "${s.raw}", which this version does not know, for longer than ${Math.round(this.#unknownLimitMs / 60_000)} min. Check the session at the service; update Asset Studio if it finished there.`;
-    }
-    if (s.state === 'failed') {
-      const reason = failureReason(seen.value);
-      error = reason
-        ? `The service reported "${s.raw}": ${reason}`
-        : `The service reported "${s.raw}": it could not finish this job. Check the input and create the job again.`;
-    }
+    const { state, final, error } = outcomeOfRead(job, seen, now, this.#unknownLimitMs);
     const before = job.lastChangeAt;
     this.#store.jobs.updateStatus(job.id, {
       state,
@@ -512,21 +446,4 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
     };
     return nextPollDelay(state, this.#timing, this.#random);
   }
-}
-
-/**
- * Why the service says a session failed, where its answer carries it: an `error` text (what the embedded
- * engine answers, e.g. an input it could not read) or an `error` object's `message`; at most 1,000 characters.
- */
-export function failureReason(value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object') return undefined;
-  const error = (value as { error?: unknown }).error;
-  const text =
-    typeof error === 'string'
-      ? error
-      : error !== null && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string'
-        ? (error as { message: string }).message
-        : undefined;
-  const trimmed = text?.trim();
-  return trimmed ? trimmed.slice(0, 1000) : undefined;
 }
