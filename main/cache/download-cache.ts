@@ -108,7 +108,7 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
   readonly #owner: string;
   readonly #inUse: () => Iterable<string>;
   readonly #now: () => number;
-  /** undici's pool, for answers the downloader's fast path leaves to it; made (and undici loaded) on first use. */
+  /** The dispatcher (general-get.ts) of answers the downloader's fast path leaves to undici; made (and undici loaded) on first use. */
   #agent: Promise<Dispatcher> | undefined;
   readonly #downloader: Downloader;
   readonly #inFlight = new Map<string, Promise<string>>();
@@ -127,9 +127,7 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
     this.#now = options.now ?? Date.now;
     this.#downloader = new Downloader({
       dispatcher: () =>
-        (this.#agent ??= import('undici').then(
-          ({ Agent }) => new Agent({ connect: { timeout: 10_000 }, headersTimeout: 30_000, bodyTimeout: 60_000 }),
-        )),
+        (this.#agent ??= import('./general-get.ts').then(({ downloadDispatcher }) => downloadDispatcher())),
       ...(options.retry && { retry: options.retry }),
       ...(options.checkpointBytes !== undefined && { checkpointBytes: options.checkpointBytes }),
     });
