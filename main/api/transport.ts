@@ -112,6 +112,8 @@ interface Call {
 }
 
 const SNIPPET_CHARS = 200;
+/** How long close() lets requests in flight end before it destroys their connections. */
+const CLOSE_GRACE_MS = 2_000;
 
 const TIMEOUT_PHASES = new Map<string, TimeoutPhase>([
   ['UND_ERR_CONNECT_TIMEOUT', 'connect'],
@@ -154,9 +156,18 @@ export class HttpTransport {
     this.#sleep = opts.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
   }
 
-  /** Closes the transport's dispatcher (waiting for requests in flight). */
+  /**
+   * Closes the transport's dispatcher: requests in flight get CLOSE_GRACE_MS to end, then their connections are
+   * destroyed (a service that never answers must not hold the app, the web host or a CLI command open on exit).
+   */
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    if (!this.#ownsDispatcher) return;
+    const closed = this.#dispatcher.close().then(
+      () => true,
+      () => true,
+    );
+    const graceEnded = delay(CLOSE_GRACE_MS, false, { ref: false });
+    if (!(await Promise.race([closed, graceEnded]))) await this.#dispatcher.destroy().catch(() => undefined);
   }
 
   async request(req: TransportRequest): Promise<TransportResponse> {
