@@ -2,7 +2,7 @@
 // first, as undici and curl read them) and the certificates to trust (Node's own store, which takes a company CA
 // from NODE_EXTRA_CA_CERTS; with NODE_USE_SYSTEM_CA=1, the system's store too). Read by the one dispatcher of the
 // app (dispatcher.ts) and by the download fast path (main/cache/fast-get.ts), which loads no undici.
-import { getCACertificates } from 'node:tls';
+import * as tls from 'node:tls';
 
 export interface ProxySettings {
   /** The proxy of http:// URLs ('' for none). */
@@ -41,7 +41,10 @@ export function trustedCertificates(env: NodeJS.ProcessEnv = process.env): strin
   if (env.NODE_USE_SYSTEM_CA !== '1') return undefined;
   try {
     // Read once per process: the system's store is a few hundred certificates.
-    systemAndDefault ??= [...new Set([...getCACertificates('default'), ...getCACertificates('system')])];
+    // A namespace read: a runtime without getCACertificates (an older Electron) gets its default store, not a link error.
+    const read = tls.getCACertificates as typeof tls.getCACertificates | undefined;
+    if (read === undefined) return undefined;
+    systemAndDefault ??= [...new Set([...read('default'), ...read('system')])];
     return systemAndDefault;
   } catch {
     return undefined; // a runtime without getCACertificates: its default store
