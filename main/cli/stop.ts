@@ -5,7 +5,7 @@
 import { AppError } from '../../shared/errors.ts';
 
 /** How long a command may take to end by itself after the signal. */
-export const STOP_GRACE_MS = 3_000;
+export const STOP_GRACE_MS = 5_000;
 
 /** The command was stopped by a signal before it ended. */
 export class StoppedError extends AppError<'stopped'> {
