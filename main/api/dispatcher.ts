@@ -4,7 +4,7 @@
 // CONNECT for https:// URLs, absolute-form requests for http:// ones) and its certificates (network-env.ts).
 // undici is imported here by name, statically: a module that needs it lazily imports this module (or one that
 // imports it) dynamically, never `import('undici')` itself, whose exports a bundle of the CLI loses
-// (test/scripts/undici-imports.test.ts).
+// (test/scripts/package-imports.test.ts).
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { proxySettings, trustedCertificates } from './network-env.ts';
 

@@ -290,7 +290,7 @@ export class Downloader {
       this.#slowOrigins.add(origin); // chunked, a redirect, a proxy…: the general client
     }
     // Loaded only when needed (undici adds about 27 MB to a process that only downloads): our module, which
-    // imports undici by name, never `import('undici')` (test/scripts/undici-imports.test.ts).
+    // imports undici by name, never `import('undici')` (test/scripts/package-imports.test.ts).
     const [{ generalGet }, dispatcher] = await Promise.all([
       import('./general-get.ts'),
       typeof this.#dispatcher === 'function' ? this.#dispatcher() : this.#dispatcher,

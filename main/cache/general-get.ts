@@ -2,7 +2,7 @@
 // environment's proxy and certificates), for what the fast path of fast-get.ts does not handle (a redirect, a
 // chunked body, a proxy, HTTP/1.0 framing). Loaded by the downloader the first time it needs it: undici adds
 // about 27 MB to a process that only downloads. undici's exports are imported here by name, statically (a
-// dynamic `import('undici')` loses them in the CLI's bundle: test/scripts/undici-imports.test.ts).
+// dynamic `import('undici')` loses them in the CLI's bundle: test/scripts/package-imports.test.ts).
 import { request, type Dispatcher } from 'undici';
 import { createDispatcher } from '../api/dispatcher.ts';
 import { MAX_URL_READ_BYTES } from '../../shared/url-reading.ts';
