@@ -7,8 +7,10 @@
 //  - else the sources themselves, main/cli/main.ts, as `npm run cli` runs them (ASSET_STUDIO_CLI_FROM_SOURCE=1
 //    asks for that): the same commands, only heavier to start.
 // "As they are now": the build lists every file it read (dist/cli/inputs.json, from esbuild's metafile: our
-// sources, the build's scripts and the lockfile for the packages) with its size and modification time; a start
-// compares them with a stat of each. Plain JavaScript that loads nothing else (this runs before every command: a
+// sources, the build's scripts and the lockfile for the packages) with its size and modification time, and every
+// file it wrote into dist/cli/ (the entry, the chunks, the workers…) with its size, modification time and SHA-256;
+// a start compares sizes and times with a stat of each, so a source changed since, or a bundle file missing,
+// cut short or rewritten (which would break every command for good), builds the bundle again. Plain JavaScript that loads nothing else (this runs before every command: a
 // TypeScript module here would load Node's type stripper, ~6 MiB, and a hash or module more counts in the memory
 // of the shortest commands). Type-checked through its JSDoc (tsconfig.json: checkJs).
 import { readFileSync, statSync } from 'node:fs';
@@ -22,11 +24,17 @@ export const cliOut = (root) => join(root, 'dist', 'cli');
 export const cliBundleEntry = (root) => join(cliOut(root), 'main.js');
 /** The sources' entry file. @param {string} root */
 export const cliSourceEntry = (root) => join(root, 'main', 'cli', 'main.ts');
-/** What the build recorded of its inputs: each one's path (relative to the root, with /) → [size, mtimeMs]. */
+/**
+ * What the build recorded: each input's path (relative to the root, with /) → [size, mtimeMs], and each output's
+ * (`dist/cli/…`) → [size, mtimeMs, sha256].
+ */
 export const INPUTS_FILE = 'inputs.json';
+/** The bundle's entry as inputs.json names it: a record without it is from before outputs were recorded. */
+export const RECORDED_ENTRY = 'dist/cli/main.js';
 
 /**
- * Whether dist/cli/ was built from the files as they are now (false when it was never built). Kept to plain
+ * Whether dist/cli/ was built from the files as they are now and is whole: every input and every output file as
+ * the build left it (false when it was never built, or its record names no output). Kept to plain
  * loops and string paths: with path.join() and Object.entries() here, V8's optimising compilers took this loop of
  * ~270 stats as hot, and their memory (~6 MiB) showed in the peak of every short command.
  * @param {string} root
@@ -48,7 +56,7 @@ export function bundleIsCurrent(root) {
     if (!now || !Array.isArray(was) || now.size !== was[0] || now.mtimeMs !== was[1]) return false;
     count++;
   }
-  return count > 0;
+  return count > 0 && RECORDED_ENTRY in recorded;
 }
 
 /**
@@ -73,7 +81,7 @@ export async function cliEntry(options = {}) {
   const build = options.build ?? (async () => (await import('../scripts/build-cli.ts')).buildCli({ root }));
   const note = options.note ?? ((text) => void (process.stderr.isTTY && process.stderr.write(text)));
   try {
-    note('asset-studio: preparing the command after a change of its sources (once)…\n');
+    note('asset-studio: preparing the command after a change of its sources or of its bundle (once)…\n');
     await build();
     return cliBundleEntry(root);
   } catch {

@@ -2,7 +2,8 @@
 // entry, main.js, and the chunks of the commands' code it loads when a command runs (code splitting keeps each
 // command's dynamic imports lazy: `--help` never loads the chunk that holds Babylon.js or the engine), the worker
 // threads' scripts and the Draco decoder beside them (node-bundle.ts), and chunks.json: which of our modules and
-// which packages each chunk holds (test/process/cli/loaded-modules.test.ts checks what a command loads with it).
+// which packages each chunk holds (test/process/cli/loaded-modules.test.ts checks what a command loads with it), and
+// inputs.json: what it was built from and what it wrote (bin/cli-entry.js builds again when either changed).
 // Written into a temporary folder renamed into place (build-output.ts), so two builds at once never collide.
 // `node scripts/build-cli.ts`; the launcher builds it itself when the sources changed.
 import { createHash } from 'node:crypto';
@@ -13,8 +14,11 @@ import { replaceWithBuild, stagingDir } from './build-output.ts';
 import { bundleIsCurrent, cliBundleEntry, cliOut, cliSourceEntry, INPUTS_FILE } from '../bin/cli-entry.js';
 import { copyDracoDecoder, NODE_BUNDLE, workerBundles } from './node-bundle.ts';
 
-/** What dist/cli/inputs.json holds: each input's path → [size, mtimeMs] (bin/cli-entry.js compares them). */
-type CliInputs = Record<string, [number, number]>;
+/**
+ * What dist/cli/inputs.json holds: each input's path → [size, mtimeMs], and each output's (`dist/cli/…`) →
+ * [size, mtimeMs, sha256] (bin/cli-entry.js compares the sizes and times; bundleIsWhole the hashes too).
+ */
+type CliInputs = Record<string, [number, number] | [number, number, string]>;
 
 const ROOT = resolve(import.meta.dirname, '..');
 export const CHUNKS_FILE = 'chunks.json';
@@ -76,13 +80,54 @@ function statsBefore(root: string): CliInputs {
 }
 
 /**
+ * Every file the build wrote into `staging` (dist/cli/ once renamed: a rename keeps sizes and times), by its path
+ * under `root`, with its size, modification time and SHA-256.
+ */
+function outputRecords(staging: string, outPath: string): CliInputs {
+  const records: CliInputs = {};
+  for (const entry of readdirSync(staging, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = join(entry.parentPath, entry.name);
+    const stat = statSync(file);
+    const path = [outPath, ...relative(staging, file).split(sep)].join('/');
+    records[path] = [stat.size, stat.mtimeMs, createHash('sha256').update(readFileSync(file)).digest('hex')];
+  }
+  return records;
+}
+
+/**
+ * Whether every output file inputs.json records is there with its SHA-256 (a thorough check, for the build's
+ * `ifStale`: a start compares only sizes and times, bin/cli-entry.js).
+ */
+export function bundleIsWhole(root: string): boolean {
+  let recorded: CliInputs;
+  try {
+    recorded = JSON.parse(readFileSync(join(cliOut(root), INPUTS_FILE), 'utf8')) as CliInputs;
+  } catch {
+    return false;
+  }
+  return Object.entries(recorded).every(([path, record]) => {
+    if (record.length < 3) return true;
+    try {
+      return (
+        createHash('sha256')
+          .update(readFileSync(join(root, path)))
+          .digest('hex') === record[2]
+      );
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
  * Builds dist/cli/ from the sources under `root`. The inputs it records are stat'ed before the build, so a source
  * changed while it ran makes the next start build again. `ifStale`: skipped when dist/cli/ is current.
  */
 export async function buildCli(options: { root?: string; ifStale?: boolean } = {}): Promise<string> {
   const root = options.root ?? ROOT;
   const out = cliOut(root);
-  if (options.ifStale && bundleIsCurrent(root)) return cliBundleEntry(root);
+  if (options.ifStale && bundleIsCurrent(root) && bundleIsWhole(root)) return cliBundleEntry(root);
   const before = statsBefore(root);
   mkdirSync(dirname(out), { recursive: true });
   const staging = stagingDir(out);
@@ -126,9 +171,11 @@ export async function buildCli(options: { root?: string; ifStale?: boolean } = {
       const stat = statSync(join(root, path), { throwIfNoEntry: false });
       if (stat?.isFile()) inputs[path] = [stat.size, stat.mtimeMs];
     }
-    const manifest = `${JSON.stringify(inputs)}\n`;
-    writeFileSync(join(staging, INPUTS_FILE), manifest);
-    replaceWithBuild(staging, out, createHash('sha256').update(manifest).digest('hex'));
+    // The stamp says which inputs it was built from (two builds of the same sources keep one: build-output.ts).
+    const stamp = createHash('sha256').update(JSON.stringify(inputs)).digest('hex');
+    const outputs = outputRecords(staging, relative(root, out).split(sep).join('/'));
+    writeFileSync(join(staging, INPUTS_FILE), `${JSON.stringify({ ...inputs, ...outputs })}\n`);
+    replaceWithBuild(staging, out, stamp);
   } finally {
     rmSync(staging, { recursive: true, force: true }); // gone already unless the build failed
   }

@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { resolveDataDir } from '../main/config/data-dir.ts';
 import { connectionSentence } from '../shared/bridge/connection-text.ts';
 import { keepServingOnDiskFull } from '../main/host/process-errors.ts';
+import { closeOnSignals } from '../main/host/shutdown.ts';
 import { startWebHost } from '../main/host/web-host.ts';
 import { buildBlenderAddon } from './build-blender-addon.ts';
 import { buildElectron, buildRendererIfPresent } from './build.ts';
@@ -86,9 +87,8 @@ async function web(reason?: string): Promise<void> {
     `\nAsset Studio (web host): ${host.url}\n(the link holds the token, kept with the port between launches; stop with Ctrl+C)`,
   );
   console.log(`Connected to: ${connectionSentence(connection)}${connection.note ? `\nNote: ${connection.note}` : ''}`);
-  const stop = () => void host.close().finally(() => process.exit(0));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // Ctrl-C and SIGTERM end it within seconds, whatever is in flight (main/host/shutdown.ts).
+  closeOnSignals({ close: () => host.close(), log: (line) => console.log(line), exit: (code) => process.exit(code) });
 }
 
 const rendererDir = values['renderer-dir'] === undefined ? undefined : resolve(values['renderer-dir']);

@@ -94,6 +94,8 @@ const GENERAL = {
   'wait-timeout': map('timeout', 4, 504),
   network: map('network', 5, 502),
   cancelled: map('cancelled', 1, 409),
+  // Ctrl-C or SIGTERM ended a CLI command before it ended by itself (main/cli/stop.ts).
+  stopped: map('cancelled', 1, 409),
   download: map('download-failed', 1, 502),
   // A disk (or the user's quota) is full: that one action failed, nothing else; 507 Insufficient Storage.
   'disk-full': map('disk-full', 1, 507),

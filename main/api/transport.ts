@@ -1,10 +1,12 @@
-// Generic HTTP transport of the service API client: one undici Agent, the API key header, JSON, multipart
-// and streamed bodies, typed errors, and retries of idempotent requests. The key never leaves in an
+// Generic HTTP transport of the service API client: one dispatcher (dispatcher.ts: undici, through the
+// environment's proxy and certificates), the API key header, JSON, multipart and streamed bodies, typed errors,
+// and retries of idempotent requests. Redirects are not followed: the key never goes to another origin. The key never leaves in an
 // error or a log line: everything that comes from the server or from undici is redacted first.
 import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Agent, request, type Dispatcher, type FormData } from 'undici';
+import { request, type Dispatcher, type FormData } from 'undici';
 import { backoffDelay, parseRetryAfter } from './backoff.ts';
+import { createDispatcher } from './dispatcher.ts';
 import {
   ApiError,
   CancelledError,
@@ -32,7 +34,7 @@ export interface TransportOptions {
   /** Attempts in total, including the first (default 4); backoff base (300 ms) and ceiling (8 s). */
   retry?: { maxAttempts?: number; baseMs?: number; maxMs?: number };
   logger?: Logger;
-  /** Replaces the transport's own Agent (which then sets no connect timeout); not closed by close(). */
+  /** Replaces the transport's own dispatcher (dispatcher.ts; this one's time limits are its own); not closed by close(). */
   dispatcher?: Dispatcher;
   /** Waits between attempts; must reject or return early when the signal aborts. For tests. */
   sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
@@ -110,6 +112,8 @@ interface Call {
 }
 
 const SNIPPET_CHARS = 200;
+/** How long close() lets requests in flight end before it destroys their connections. */
+const CLOSE_GRACE_MS = 2_000;
 
 const TIMEOUT_PHASES = new Map<string, TimeoutPhase>([
   ['UND_ERR_CONNECT_TIMEOUT', 'connect'],
@@ -144,17 +148,26 @@ export class HttpTransport {
     this.#ownsDispatcher = opts.dispatcher === undefined;
     this.#dispatcher =
       opts.dispatcher ??
-      new Agent({
-        connectTimeout: this.#connectTimeoutMs,
-        headersTimeout: this.#headersTimeoutMs,
-        bodyTimeout: this.#bodyTimeoutMs,
+      createDispatcher({
+        connectTimeoutMs: this.#connectTimeoutMs,
+        headersTimeoutMs: this.#headersTimeoutMs,
+        bodyTimeoutMs: this.#bodyTimeoutMs,
       });
     this.#sleep = opts.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
   }
 
-  /** Closes the transport's Agent (waiting for requests in flight). */
+  /**
+   * Closes the transport's dispatcher: requests in flight get CLOSE_GRACE_MS to end, then their connections are
+   * destroyed (a service that never answers must not hold the app, the web host or a CLI command open on exit).
+   */
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    if (!this.#ownsDispatcher) return;
+    const closed = this.#dispatcher.close().then(
+      () => true,
+      () => true,
+    );
+    const graceEnded = delay(CLOSE_GRACE_MS, false, { ref: false });
+    if (!(await Promise.race([closed, graceEnded]))) await this.#dispatcher.destroy().catch(() => undefined);
   }
 
   async request(req: TransportRequest): Promise<TransportResponse> {

@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import { formatOf, HEAD_BYTES, type FileFormat } from '../../shared/file-format.ts';
@@ -13,7 +13,8 @@ import type { Store } from '../store/database.ts';
 import { DEFAULT_CACHE_FOLDER, type Notice } from '../store/data-folder.ts';
 import { hashFile } from './blobs.ts';
 import { diskFullDownload, DownloadError, Downloader, urlKey, type DownloaderOptions } from './downloader.ts';
-import { cacheOwnerId, claimCacheFolder, isBlobName, isPartName, ownsCacheFolder } from './folder.ts';
+import { groupBlobs, ownFiles, type BlobGroup } from './cache-files.ts';
+import { cacheOwnerId, claimCacheFolder, ownsCacheFolder } from './folder.ts';
 import { claimPidLock } from '../durable/pid-lock.ts';
 
 /** How many blobs' formats are remembered before the memory starts again (a few hundred bytes each). */
@@ -108,7 +109,7 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
   readonly #owner: string;
   readonly #inUse: () => Iterable<string>;
   readonly #now: () => number;
-  /** undici's pool, for answers the downloader's fast path leaves to it; made (and undici loaded) on first use. */
+  /** The dispatcher (general-get.ts) of answers the downloader's fast path leaves to undici; made (and undici loaded) on first use. */
   #agent: Promise<Dispatcher> | undefined;
   readonly #downloader: Downloader;
   readonly #inFlight = new Map<string, Promise<string>>();
@@ -127,9 +128,7 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
     this.#now = options.now ?? Date.now;
     this.#downloader = new Downloader({
       dispatcher: () =>
-        (this.#agent ??= import('undici').then(
-          ({ Agent }) => new Agent({ connect: { timeout: 10_000 }, headersTimeout: 30_000, bodyTimeout: 60_000 }),
-        )),
+        (this.#agent ??= import('./general-get.ts').then(({ downloadDispatcher }) => downloadDispatcher())),
       ...(options.retry && { retry: options.retry }),
       ...(options.checkpointBytes !== undefined && { checkpointBytes: options.checkpointBytes }),
     });
@@ -402,52 +401,6 @@ export class DownloadCache extends EventEmitter<CacheEvents> {
     }
     return removed;
   }
-}
-
-interface BlobGroup {
-  path: string;
-  sha256: string;
-  bytes: number;
-  lastAccessAt: number;
-  entries: CacheEntry[];
-}
-
-/** The complete entries by blob: several outputs with the same bytes share one. */
-function groupBlobs(entries: CacheEntry[]): BlobGroup[] {
-  const groups = new Map<string, BlobGroup>();
-  for (const e of entries) {
-    if (e.state !== 'complete' || e.blobPath === null || e.sha256 === null) continue;
-    const group = groups.get(e.blobPath);
-    if (group === undefined)
-      groups.set(e.blobPath, {
-        path: e.blobPath,
-        sha256: e.sha256,
-        bytes: e.size ?? 0,
-        lastAccessAt: e.lastAccessAt,
-        entries: [e],
-      });
-    else {
-      group.lastAccessAt = Math.max(group.lastAccessAt, e.lastAccessAt);
-      group.entries.push(e);
-    }
-  }
-  return [...groups.values()];
-}
-
-/** The files the cache makes: `tmp/<entry id>.part` and `blobs/<aa>/<sha256>` (no links, nothing else). */
-async function ownFiles(dir: string): Promise<string[]> {
-  const items = (path: string) => readdir(path, { withFileTypes: true }).catch(() => []);
-  const out: string[] = [];
-  const tmp = join(dir, 'tmp');
-  for (const item of await items(tmp)) if (item.isFile() && isPartName(item.name)) out.push(join(tmp, item.name));
-  const blobs = join(dir, 'blobs');
-  for (const folder of await items(blobs)) {
-    if (!folder.isDirectory()) continue;
-    for (const item of await items(join(blobs, folder.name))) {
-      if (item.isFile() && isBlobName(folder.name, item.name)) out.push(join(blobs, folder.name, item.name));
-    }
-  }
-  return out;
 }
 
 interface PartLock {

@@ -2,39 +2,26 @@
 // Range + If-Range after a failure or a crash, checked (length, and SHA-256 when the expected hash is
 // known) and only then renamed into `blobs/`. Output URLs are signed: no API key is sent.
 // Plain answers are read by the lean reader of fast-get.ts straight into the PartWriter's two batch
-// buffers (flat memory, far less CPU per byte than undici); what it does not handle goes to undici.
+// buffers (flat memory, far less CPU per byte than undici); what it does not handle goes to undici
+// (general-get.ts, loaded when first needed). Redirects are followed within the limits of shared/url-reading.ts
+// (the engine's input reader's: 5 hops, http(s) only, 1 GiB at the most); no request carries a key or a cookie.
 import { createHash } from 'node:crypto';
 import { mkdir, open, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
-import { AppError } from '../../shared/errors.ts';
 import { backoffDelay, parseRetryAfter } from '../api/backoff.ts';
-import { asDiskFull } from '../durable/disk-full.ts';
 import { formatBytes } from '../../shared/format-bytes.ts';
+import { isReadableScheme, MAX_REDIRECTS, MAX_URL_READ_BYTES, REDIRECT_STATUSES } from '../../shared/url-reading.ts';
 import { adoptBlob, feedHash } from './blobs.ts';
 import { FastGetError, fastGet, type FastHeaders, type FastResponse } from './fast-get.ts';
+import { BodyTooLarge, Retry, type HttpAnswer } from './http-answer.ts';
 import { PartWriter } from './part-writer.ts';
 
-export type DownloadFailure = 'refused' | 'http' | 'network' | 'integrity' | 'disk' | 'cancelled';
+import { classify, DownloadError, urlKey } from './download-failures.ts';
 
-/** A download that did not give a verified blob. Nothing entered the cache. */
-export class DownloadError extends AppError<'download'> {
-  readonly reason: DownloadFailure;
-  readonly status: number | undefined;
-  /** Bytes left in the partial file for a later resume (0: it was discarded). */
-  readonly bytesKept: number;
-
-  constructor(
-    message: string,
-    fields: { reason: DownloadFailure; status?: number; bytesKept: number; cause?: unknown },
-  ) {
-    super('download', message, { cause: fields.cause });
-    this.reason = fields.reason;
-    this.status = fields.status;
-    this.bytesKept = fields.bytesKept;
-  }
-}
+export { Retry } from './http-answer.ts';
+export { classify, diskFullDownload, DownloadError, type DownloadFailure, urlKey } from './download-failures.ts';
 
 /** What is known of the file from earlier attempts (the cache entry). */
 export interface KnownFile {
@@ -73,7 +60,7 @@ export interface DownloadedBlob {
 }
 
 export interface DownloaderOptions {
-  /** The general client (undici), for what the fast path does not handle; a function makes it on first use. */
+  /** The general client (undici: general-get.ts's downloadDispatcher), for what the fast path does not handle; a function makes it on first use. */
   dispatcher: Dispatcher | (() => Promise<Dispatcher>);
   /** Attempts after network errors and 5xx, including the first (default 5); backoff base and ceiling. */
   retry?: { maxAttempts?: number; baseMs?: number; maxMs?: number };
@@ -88,18 +75,6 @@ export interface DownloaderOptions {
 
 const RETRY_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 const REFUSED_STATUS = new Set([401, 403, 404, 410]);
-
-/** One attempt went wrong in a way the next attempt can handle (`restart`: from byte 0). */
-export class Retry extends Error {
-  readonly restart: boolean;
-  readonly waitMs: number | undefined;
-
-  constructor(message: string, restart: boolean, waitMs?: number) {
-    super(message);
-    this.restart = restart;
-    this.waitMs = waitMs;
-  }
-}
 
 export class Downloader {
   readonly #dispatcher: Dispatcher | (() => Promise<Dispatcher>);
@@ -188,21 +163,15 @@ export class Downloader {
     const have = await preparePart(req.partPath, state);
     const headers: Record<string, string> = { 'accept-encoding': 'identity' };
     if (have > 0) Object.assign(headers, { range: `bytes=${have}-`, 'if-range': state.etag! });
-    const res = await this.#get(state.url, headers, req.signal).catch((error: unknown) => {
-      if (!(error instanceof FastGetError && error.code === 'ERR_FAST_GET_HEADERS_TOO_LARGE')) throw error;
-      throw new DownloadError(
-        `The server's answer for ${req.label} (${urlKey(state.url)}) has a head larger than 64 KiB; it was not cached. Report it to the service.`,
-        {
-          reason: 'http',
-          bytesKept: state.trusted,
-          cause: error,
-        },
-      );
-    });
+    const res = await this.#follow(req, state, headers);
     const answer = readAnswer(req, state, res, have);
     if (answer === undefined) {
       await res.discard();
       return this.#attempt(req, state); // 416 or a changed file: `state` now says start from zero
+    }
+    if (answer.total !== undefined && answer.total > MAX_URL_READ_BYTES) {
+      await res.discard();
+      throw tooLarge(req, state, answer.total);
     }
     state.trusted = answer.start;
     state.resumed = answer.start > 0;
@@ -227,6 +196,10 @@ export class Downloader {
         onSynced: req.onCheckpoint,
       });
       written = await this.#stream(res, writer, answer.start, answer.total);
+    } catch (error) {
+      if (!(error instanceof BodyTooLarge)) throw error;
+      await discard(req.partPath, state);
+      throw tooLarge(req, state, undefined);
     } finally {
       await handle.close();
     }
@@ -273,6 +246,41 @@ export class Downloader {
     return received;
   }
 
+  /**
+   * GETs the link, following its redirects (shared/url-reading.ts: as many hops and the same schemes as the
+   * engine's input reader) at every attempt: a signed link may send to a fresh CDN address each time. The same
+   * headers go to each hop: Range and If-Range, never a key or a cookie.
+   */
+  async #follow(req: DownloadRequest, state: AttemptState, headers: Record<string, string>): Promise<HttpAnswer> {
+    let url = state.url;
+    for (let hops = 0; ; hops++) {
+      const res = await this.#get(url, headers, req.signal).catch((error: unknown) => {
+        if (!(error instanceof FastGetError && error.code === 'ERR_FAST_GET_HEADERS_TOO_LARGE')) throw error;
+        throw new DownloadError(
+          `The server's answer for ${req.label} (${urlKey(url)}) has a head larger than 64 KiB; it was not cached. Report it to the service.`,
+          { reason: 'http', bytesKept: state.trusted, cause: error },
+        );
+      });
+      if (!REDIRECT_STATUSES.has(res.statusCode)) return res;
+      await res.discard();
+      const next = redirectTarget(header(res.headers, 'location'), url);
+      const problem =
+        next === undefined
+          ? `answered HTTP ${res.statusCode} without saying where to (no valid Location header)`
+          : !isReadableScheme(next)
+            ? `redirects to a ${next.protocol} URL, which the app does not follow`
+            : hops >= MAX_REDIRECTS
+              ? `redirects more than ${MAX_REDIRECTS} times`
+              : undefined;
+      if (problem !== undefined)
+        throw new DownloadError(
+          `The link to ${req.label} (${urlKey(state.url)}) ${problem}; it was not cached. Retry later, or report it to the service.`,
+          { reason: 'http', status: res.statusCode, bytesKept: state.trusted },
+        );
+      url = next!.href;
+    }
+  }
+
   /** Sends the GET through the fast reader when it can handle the answer, else through undici. */
   async #get(url: string, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<HttpAnswer> {
     const origin = new URL(url).origin;
@@ -281,24 +289,33 @@ export class Downloader {
       if (fast !== undefined) return fastResponse(fast);
       this.#slowOrigins.add(origin); // chunked, a redirect, a proxy…: the general client
     }
-    // undici is loaded only when needed: it adds about 27 MB to a process that only downloads.
-    const [{ request }, dispatcher] = await Promise.all([
-      import('undici'),
+    // Loaded only when needed (undici adds about 27 MB to a process that only downloads): our module, which
+    // imports undici by name, never `import('undici')` (test/scripts/package-imports.test.ts).
+    const [{ generalGet }, dispatcher] = await Promise.all([
+      import('./general-get.ts'),
       typeof this.#dispatcher === 'function' ? this.#dispatcher() : this.#dispatcher,
     ]);
-    const res = await request(url, { method: 'GET', headers, dispatcher, signal: signal ?? null });
-    return undiciResponse(res);
+    return generalGet(url, headers, dispatcher, signal);
   }
 }
 
-/** An answer, from either client. */
-interface HttpAnswer {
-  statusCode: number;
-  headers: FastHeaders;
-  /** Drops the body (the answer is not used). */
-  discard(): Promise<void>;
-  /** Reads the body into `writer`; the body starts at `start` of a file of `total` bytes. */
-  read(writer: PartWriter, start: number, total: number | undefined): Promise<void>;
+/** Where a redirect leads: its Location resolved against the URL that answered; undefined when there is none. */
+function redirectTarget(location: string | undefined, base: string): URL | undefined {
+  if (location === undefined) return undefined;
+  try {
+    return new URL(location, base);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The DownloadError of a file larger than the most a download takes (`size` when it was announced). */
+function tooLarge(req: DownloadRequest, state: AttemptState, size: number | undefined): DownloadError {
+  return new DownloadError(
+    `${req.label} (${urlKey(state.url)}) is ${size === undefined ? 'larger than' : `${formatBytes(size)}, more than`} ` +
+      `${formatBytes(MAX_URL_READ_BYTES)}, the most the app downloads of one file; it was not cached. Report it to the service.`,
+    { reason: 'http', bytesKept: 0 },
+  );
 }
 
 function fastResponse(res: FastResponse): HttpAnswer {
@@ -314,23 +331,6 @@ function fastResponse(res: FastResponse): HttpAnswer {
       writer.onRoom = () => res.resume();
       writer.onError = (error) => res.close(error instanceof Error ? error : new Error(String(error)));
       return res.readBody(writer);
-    },
-  };
-}
-
-function undiciResponse(res: Dispatcher.ResponseData): HttpAnswer {
-  return {
-    statusCode: res.statusCode,
-    headers: res.headers,
-    discard: () => res.body.dump().catch(() => undefined),
-    read: async (writer, start, total) => {
-      let received = start;
-      for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        received += chunk.length;
-        if (total !== undefined && received > total)
-          throw new Retry(`the server sent more than the ${total} bytes it announced`, true);
-        await writer.add(chunk);
-      }
     },
   };
 }
@@ -439,67 +439,6 @@ function announcedSha256(headers: FastHeaders): string | undefined {
 function header(headers: FastHeaders, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-/** Sockets and HTTP parsing fail with undici's codes or the system's network codes: worth another attempt. */
-const NETWORK_CODES = new Set([
-  'ERR_FAST_GET_TRUNCATED',
-  'ERR_FAST_GET_BAD_RESPONSE',
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'ECONNABORTED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENETDOWN',
-]);
-
-/** A file of the download vanished or was replaced under it (another process, a cleaner): worth one fresh try. */
-const VANISHED_CODES = new Set(['ENOENT', 'EEXIST', 'ENOTEMPTY', 'ESTALE']);
-
-/** A network error is retried; a file system error ends the download; anything else is a bug and is thrown as it is. */
-export function classify(req: DownloadRequest, state: AttemptState, error: unknown): Retry | DownloadError {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') throw error;
-  if (code.startsWith('UND_ERR') || NETWORK_CODES.has(code))
-    return new Retry(`network error (${code}: ${messageOf(error)})`, false);
-  if (VANISHED_CODES.has(code) && !state.vanished) {
-    state.vanished = true;
-    return new Retry(`a file in the cache folder changed under the download (${code}: ${messageOf(error)})`, true);
-  }
-  const full = diskFullDownload(error, req.cacheDir, req.label, state.trusted);
-  if (full !== undefined) return full;
-  const what =
-    code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
-      ? "Check the folder's permissions, then retry."
-      : 'Check that no other program moves or deletes files in it, then retry.';
-  return new DownloadError(
-    `Could not write ${req.label} into the cache folder ${req.cacheDir}: ${messageOf(error)}. ${what}`,
-    { reason: 'disk', bytesKept: state.trusted, cause: error },
-  );
-}
-
-/**
- * The DownloadError of a full disk (main/durable/disk-full.ts: ENOSPC, EDQUOT, or EIO with no room left) met
- * while writing `what` into the cache folder: its words name the folder and what to free. Else undefined.
- */
-export function diskFullDownload(
-  error: unknown,
-  cacheDir: string,
-  what: string,
-  bytesKept: number,
-): DownloadError | undefined {
-  const full = asDiskFull(error, cacheDir, what);
-  return full && new DownloadError(full.message, { reason: 'disk', bytesKept, cause: full });
-}
-
-/** The URL without its query string: the signature is a secret and changes at every read. */
-export function urlKey(url: string): string {
-  const at = url.search(/[?#]/);
-  return at < 0 ? url : url.slice(0, at);
 }
 
 function messageOf(error: unknown): string {

@@ -6,6 +6,7 @@
 // other than 100, 3xx, chunked or unframed 200/206) answers `undefined`: the caller uses undici instead.
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+import { proxySettings, trustedCertificates } from '../api/network-env.ts';
 
 export type FastHeaders = Record<string, string | string[] | undefined>;
 
@@ -27,7 +28,7 @@ export interface FastGetOptions {
   bodyTimeoutMs?: number;
   /** Largest response head accepted (default 64 KiB). */
   maxHeaderBytes?: number;
-  /** Extra trusted certificates (tests); the default CAs are used otherwise. */
+  /** Trusted certificates (tests); else those of the environment (main/api/network-env.ts: Node's store, NODE_EXTRA_CA_CERTS, the system's with NODE_USE_SYSTEM_CA=1). */
   ca?: string | Buffer | undefined;
 }
 
@@ -45,15 +46,13 @@ export class FastGetError extends Error {
   }
 }
 
-const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'];
 const SPILL_BYTES = 64 << 10;
 
 /** Why the fast path does not apply to this URL before any request (undefined: it applies). */
 export function fastGetUnsupported(url: URL): string | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `the scheme ${url.protocol}`;
   if (url.username || url.password) return 'credentials in the URL';
-  const proxy = PROXY_VARIABLES.find((name) => process.env[name]);
-  if (proxy !== undefined) return `a proxy is configured (${proxy})`;
+  if (proxySettings() !== undefined) return 'a proxy is configured (HTTP_PROXY or HTTPS_PROXY)';
   return undefined;
 }
 
@@ -138,6 +137,7 @@ class Reader {
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
     const https = url.protocol === 'https:';
     const port = Number(url.port) || (https ? 443 : 80);
+    const ca = options.ca ?? trustedCertificates();
     const onread = { buffer: () => this.#nextBuffer(), callback: (bytes: number) => this.#onRead(bytes) };
     // `tls.connect` honours `onread` like `net.connect` (its types omit it): decrypted records land in our buffers.
     const tlsOptions = {
@@ -146,7 +146,7 @@ class Reader {
       onread,
       ALPNProtocols: ['http/1.1'],
       ...(isIP(host) === 0 && { servername: host }),
-      ...(options.ca !== undefined && { ca: options.ca }),
+      ...(ca !== undefined && { ca }),
     };
     this.#socket = https ? tlsConnect(tlsOptions) : netConnect({ host, port, onread });
     const connectTimer = setTimeout(

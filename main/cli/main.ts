@@ -1,5 +1,6 @@
 // `asset-studio`: the command line of Asset Studio. Every endpoint of the service, the local record of
-// jobs, the local engine, and the API key file. Exit codes: 0 done, 1 other failure or stopped, 2 bad
+// jobs, the local engine, and the API key file. Ctrl-C and SIGTERM end every command within seconds (stop.ts).
+// Exit codes (shared/errors.ts): 0 done, 1 other failure or stopped, 2 bad
 // usage or a request rejected before sending, 3 the service answered with an error (or a job failed or
 // was lost), 4 timeout, 5 network. With --json, an error is also printed on stdout as JSON.
 import { readFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { neutralise } from './terminal-text.ts';
 import { checkExclusive, checkNumbers, joinNegativeNumbers, resolvePaths } from './option-values.ts';
 import { parseNumber } from './values.ts';
 import { UsageError } from './usage-error.ts';
+import { afterInterrupt, stopAfterGrace } from './stop.ts';
 
 export type { CliIO } from './context.ts';
 
@@ -67,16 +69,19 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     stderr: (t) => io.stderr(neutralise(aliases.rewrite(redactSecrets(t, secrets), false))),
     terminal: (t) => io.stderr(aliases.rewrite(redactSecrets(t, secrets), false)),
   };
+  // A command still running STOP_GRACE_MS after Ctrl-C or SIGTERM (a service that never answers) ends as `stopped`.
+  const stop = stopAfterGrace(io.interrupt);
   try {
     const run = runCommand(argv, io, redacted, { secrets, aliases, json });
-    return await (io.uncaught === undefined ? run : Promise.race([run, io.uncaught]));
+    return await Promise.race([run, stop.stopped, ...(io.uncaught === undefined ? [] : [io.uncaught])]);
   } catch (error) {
-    const failure = describeFailure(error, { stopped: io.interrupt.aborted });
+    const failure = describeFailure(afterInterrupt(error, io.interrupt), { stopped: io.interrupt.aborted });
     redacted.stderr(`error: ${failure.message}\n`);
     // One JSON document on stdout: an error that comes after the result was printed is told on stderr only.
     if (json && !printed) redacted.stdout(failureJson(failure));
     return failure.exitCode;
   } finally {
+    stop.cancel();
     aliases.close();
   }
 }
@@ -219,7 +224,7 @@ export async function main(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (interrupt.signal.aborted) process.exit(130);
-      interrupt.abort();
+      interrupt.abort(signal); // its reason names the signal in the `stopped` report
     });
   }
   const code = await runCli(process.argv.slice(2), {

@@ -20,6 +20,7 @@ import type { FileStore } from './file-store.ts';
 import { signedFileUrl } from './files.ts';
 import { formatBytes } from '../../shared/format-bytes.ts';
 import { checkInput, INPUT_WHAT, InputProblem, MAX_IMAGE_INPUT_BYTES, type InputKind } from './input-check.ts';
+import { isReadableScheme, MAX_REDIRECTS, MAX_URL_READ_BYTES, REDIRECT_STATUSES } from '../../shared/url-reading.ts';
 
 export type { InputKind } from './input-check.ts';
 
@@ -50,16 +51,17 @@ export interface InputSettings {
   remoteHosts: 'allow' | 'refuse';
 }
 
-export const DEFAULT_INPUT_SETTINGS: InputSettings = { maxBytes: 2 ** 30, timeoutMs: 60_000, remoteHosts: 'allow' };
+export const DEFAULT_INPUT_SETTINGS: InputSettings = {
+  maxBytes: MAX_URL_READ_BYTES,
+  timeoutMs: 60_000,
+  remoteHosts: 'allow',
+};
 export const REMOTE_INPUTS_ENV = 'ASSET_STUDIO_ENGINE_REMOTE_INPUTS';
 
 /** The size cap of one kind (a URL's body is cut as soon as it passes it, while it streams) of input: images MAX_IMAGE_INPUT_BYTES, the others the general cap. */
 export function maxBytesOf(kind: InputKind, settings: Pick<InputSettings, 'maxBytes'>): number {
   return kind === 'image' ? Math.min(settings.maxBytes, MAX_IMAGE_INPUT_BYTES) : settings.maxBytes;
 }
-
-const MAX_REDIRECTS = 5;
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export class InputReader {
   private readonly files: FileStore;
@@ -198,7 +200,7 @@ async function download(
   const signal = AbortSignal.any([AbortSignal.timeout(settings.timeoutMs), closing]);
   let current = url;
   for (let hop = 0; ; hop++) {
-    if (current.protocol !== 'http:' && current.protocol !== 'https:')
+    if (!isReadableScheme(current))
       throw new FetchProblem(`it leads to ${current.protocol} URL, which the engine does not read`);
     if (settings.remoteHosts === 'refuse' && !isLoopback(current.hostname)) {
       throw new FetchProblem(
@@ -218,7 +220,7 @@ async function download(
     }
     // From here the body is read to its end into the file, or destroyed (never left unread on the socket).
     try {
-      if (REDIRECTS.has(res.statusCode)) {
+      if (REDIRECT_STATUSES.has(res.statusCode)) {
         const location = headerOf(res.headers, 'location');
         if (location === undefined)
           throw new FetchProblem(

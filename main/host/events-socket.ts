@@ -44,6 +44,7 @@ export function attachEventSocket(
     handleProtocols: (offered) =>
       options.protocol !== undefined && offered.has(options.protocol) ? options.protocol : false,
   });
+  const refusedSockets = new Set<Duplex>();
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node leaves an upgraded socket without an error listener: a peer resetting it would end the process.
     socket.on('error', () => socket.destroy());
@@ -51,7 +52,12 @@ export function attachEventSocket(
     const refused =
       path === undefined ? '400 Bad Request' : path !== options.path ? '404 Not Found' : options.allow(req);
     if (refused !== undefined) {
-      socket.end(`HTTP/1.1 ${refused}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      // The HTTP server no longer counts an upgrade's socket (closeAllConnections does not reach it): once the
+      // answer is written it is destroyed, not left half-open for a peer that never closes its side, which kept
+      // the host from ever ending on SIGTERM; close() destroys any still writing.
+      refusedSockets.add(socket);
+      socket.once('close', () => refusedSockets.delete(socket));
+      socket.end(`HTTP/1.1 ${refused}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`, () => socket.destroy());
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
@@ -80,6 +86,7 @@ export function attachEventSocket(
       new Promise<void>((done) => {
         stop();
         server.off('upgrade', onUpgrade);
+        for (const socket of refusedSockets) socket.destroy();
         for (const client of wss.clients) client.terminate();
         wss.close(() => done());
       }),

@@ -1,26 +1,36 @@
 // Which code the `asset-studio` launcher runs (bin/cli-entry.js): the bundle in dist/cli/ while the files it was
-// built from are as they were, else a bundle built now, else the sources; and the build's refusal of a bundle
+// built from, and the files it is made of, are as they were, else a bundle built now, else the sources; and the build's refusal of a bundle
 // that renamed an error class (scripts/build-cli.ts), whose name the CLI prints as an error's code.
-import { mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundleIsCurrent, cliBundleEntry, cliEntry, cliOut, cliSourceEntry, INPUTS_FILE } from '../../bin/cli-entry.js';
-import { refuseRenamedErrors } from '../../scripts/build-cli.ts';
+import { bundleIsWhole, refuseRenamedErrors } from '../../scripts/build-cli.ts';
 import { tempDir } from '../helpers.ts';
 
-/** A checkout with two sources and a bundle built from them as they are now (its inputs.json). */
+/** The bundle's files of builtCheckout(): its entry and a chunk (under dist/cli/). */
+const OUTPUTS = { 'main.js': 'import "./chunk-A.js";\n', 'chunk-A.js': 'export const a = 1;\n' };
+
+/** A checkout with two sources and a bundle built from them as they are now (its inputs.json, outputs included). */
 function builtCheckout(): string {
   const root = tempDir();
   mkdirSync(join(root, 'main', 'cli'), { recursive: true });
   writeFileSync(join(root, 'main', 'cli', 'main.ts'), 'export const a = 1;\n');
   writeFileSync(join(root, 'package-lock.json'), '{}\n');
   mkdirSync(cliOut(root), { recursive: true });
-  const inputs = Object.fromEntries(
-    ['main/cli/main.ts', 'package-lock.json'].map((path) => {
-      const stat = statSync(join(root, path));
-      return [path, [stat.size, stat.mtimeMs]];
-    }),
-  );
+  for (const [name, text] of Object.entries(OUTPUTS)) writeFileSync(join(cliOut(root), name), text);
+  const record = (path: string, hashed: boolean) => {
+    const stat = statSync(join(root, path));
+    const hash = createHash('sha256')
+      .update(readFileSync(join(root, path)))
+      .digest('hex');
+    return [path, hashed ? [stat.size, stat.mtimeMs, hash] : [stat.size, stat.mtimeMs]];
+  };
+  const inputs = Object.fromEntries([
+    ...['main/cli/main.ts', 'package-lock.json'].map((path) => record(path, false)),
+    ...Object.keys(OUTPUTS).map((name) => record(`dist/cli/${name}`, true)),
+  ]);
   writeFileSync(join(cliOut(root), INPUTS_FILE), JSON.stringify(inputs));
   return root;
 }
@@ -43,6 +53,41 @@ describe('bundleIsCurrent', () => {
     const removed = builtCheckout();
     rmSync(join(removed, 'main', 'cli', 'main.ts'));
     expect(bundleIsCurrent(removed)).toBe(false);
+  });
+
+  it('fails when a file of the bundle is missing, cut short or rewritten (issue #33: a damaged chunk broke every command)', () => {
+    const missing = builtCheckout();
+    rmSync(join(cliOut(missing), 'chunk-A.js'));
+    expect(bundleIsCurrent(missing)).toBe(false);
+
+    const cut = builtCheckout();
+    truncateSync(join(cliOut(cut), 'chunk-A.js'), 5);
+    expect(bundleIsCurrent(cut)).toBe(false);
+
+    const rewritten = builtCheckout();
+    writeFileSync(join(cliOut(rewritten), 'main.js'), 'import "./chunk-B.js";\n'); // the same size
+    expect(bundleIsCurrent(rewritten)).toBe(false);
+
+    // A record from before the outputs were recorded cannot tell: the bundle is built again, once.
+    const old = builtCheckout();
+    const record = JSON.parse(readFileSync(join(cliOut(old), INPUTS_FILE), 'utf8')) as Record<string, unknown>;
+    for (const path of Object.keys(record)) if (path.startsWith('dist/')) delete record[path];
+    writeFileSync(join(cliOut(old), INPUTS_FILE), JSON.stringify(record));
+    expect(bundleIsCurrent(old)).toBe(false);
+  });
+
+  it('bundleIsWhole checks the hashes of the files it was built into', () => {
+    const whole = builtCheckout();
+    expect(bundleIsWhole(whole)).toBe(true);
+    const damaged = builtCheckout();
+    const chunk = join(cliOut(damaged), 'chunk-A.js');
+    writeFileSync(chunk, 'export const b = 1;\n'); // the same size; the record then takes its new time, its hash kept
+    const path = join(cliOut(damaged), INPUTS_FILE);
+    const record = JSON.parse(readFileSync(path, 'utf8')) as Record<string, [number, number, string?]>;
+    record['dist/cli/chunk-A.js']![1] = statSync(chunk).mtimeMs;
+    writeFileSync(path, JSON.stringify(record));
+    expect(bundleIsCurrent(damaged)).toBe(true); // what a start can see with a stat
+    expect(bundleIsWhole(damaged)).toBe(false);
   });
 
   it('fails when the bundle was never built, or its record is empty or unreadable', () => {
@@ -72,6 +117,15 @@ describe('cliEntry', () => {
     );
   });
 
+  it('builds again a bundle one of whose files is missing, and runs it', async () => {
+    const root = builtCheckout();
+    rmSync(join(cliOut(root), 'chunk-A.js'));
+    const calls: string[] = [];
+    const entry = await cliEntry({ root, env: {}, build: async () => void calls.push('build'), note: () => {} });
+    expect(entry).toBe(cliBundleEntry(root));
+    expect(calls).toEqual(['build']);
+  });
+
   it('builds a stale bundle first, saying so, and runs it', async () => {
     const root = builtCheckout();
     writeFileSync(join(root, 'main', 'cli', 'main.ts'), 'export const a = 2;\n');
@@ -83,7 +137,10 @@ describe('cliEntry', () => {
       note: (text) => void calls.push(`note: ${text.trim()}`),
     });
     expect(entry).toBe(cliBundleEntry(root));
-    expect(calls).toEqual(['note: asset-studio: preparing the command after a change of its sources (once)…', 'build']);
+    expect(calls).toEqual([
+      'note: asset-studio: preparing the command after a change of its sources or of its bundle (once)…',
+      'build',
+    ]);
   });
 
   it('runs the sources when the bundle cannot be built (no esbuild in this install)', async () => {
