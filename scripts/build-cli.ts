@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { replaceWithBuild, stagingDir } from './build-output.ts';
-import { bundleIsCurrent, cliBundleEntry, cliOut, cliSourceEntry, INPUTS_FILE } from '../bin/cli-entry.js';
+import { bundleIsCurrent, cliBundleEntry, cliOut, cliSourceEntry, INPUTS_FILE } from '../bin/cli-bundle.js';
 import { copyDracoDecoder, NODE_BUNDLE, workerBundles } from './node-bundle.ts';
 
 /**
@@ -58,6 +58,7 @@ export function refuseRenamedErrors(outDir: string): void {
 const BUILD_INPUTS = [
   'package-lock.json',
   'bin/cli-entry.js',
+  'bin/cli-bundle.js',
   'scripts/build-cli.ts',
   'scripts/build-output.ts',
   'scripts/node-bundle.ts',

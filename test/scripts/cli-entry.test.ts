@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleIsCurrent, cliBundleEntry, cliEntry, cliOut, cliSourceEntry, INPUTS_FILE } from '../../bin/cli-entry.js';
+import { bundleIsCurrent, cliBundleEntry, cliOut, cliSourceEntry, INPUTS_FILE } from '../../bin/cli-bundle.js';
+import { cliEntry } from '../../bin/cli-entry.js';
 import { bundleIsWhole, refuseRenamedErrors } from '../../scripts/build-cli.ts';
 import { tempDir } from '../helpers.ts';
 

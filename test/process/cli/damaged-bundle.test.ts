@@ -5,7 +5,7 @@
 import { cpSync, readFileSync, symlinkSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
-import { bundleIsCurrent, cliOut, INPUTS_FILE } from '../../../bin/cli-entry.js';
+import { bundleIsCurrent, cliOut, INPUTS_FILE } from '../../../bin/cli-bundle.js';
 import { bundleIsWhole } from '../../../scripts/build-cli.ts';
 import { tempDir } from '../../helpers.ts';
 import { outputOf } from './spawn-cli.ts';

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bundleIsCurrent, cliOut, INPUTS_FILE } from '../../../bin/cli-entry.js';
+import { bundleIsCurrent, cliOut, INPUTS_FILE } from '../../../bin/cli-bundle.js';
 import { CHUNKS_FILE } from '../../../scripts/build-cli.ts';
 import { tempDir } from '../../helpers.ts';
 import { cleanEnv } from '../../cli/run-cli.ts';
