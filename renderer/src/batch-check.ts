@@ -61,7 +61,13 @@ async function check(files: readonly OfferedFile[], signal: AbortSignal): Promis
     }
   };
   await Promise.all([worker(), worker()]);
-  const handed = refs.flatMap((ref, i) => (ref ? [{ ref, i }] : []));
+  // A path is read by the desktop app's main only (the web host takes uploads): such a file is judged by its name
+  // here, and checked when the batch starts, as before.
+  const readable = (ref: FileRef) => transport.kind === 'electron' || 'uploadId' in ref;
+  refs.forEach((ref, i) => {
+    if (ref && !readable(ref)) verdicts[i] = byName(files[i]!, ref);
+  });
+  const handed = refs.flatMap((ref, i) => (ref && readable(ref) ? [{ ref, i }] : []));
   if (handed.length === 0) return { verdicts, checking: false };
   try {
     const { files: checked } = await transport.api.call('batch.check', { files: handed.map((h) => h.ref) });
@@ -72,14 +78,17 @@ async function check(files: readonly OfferedFile[], signal: AbortSignal): Promis
     return { verdicts, checking: false };
   } catch (e) {
     // Judged by name then: the batch still checks each file and reports a refused one in the queue.
-    for (const { ref, i } of handed) {
-      const kind = droppedKind(files[i]!);
-      verdicts[i] = kind === 'other' ? { kind: 'refused', why: REFUSED_BY_NAME, ref } : { kind, ref };
-    }
+    for (const { ref, i } of handed) verdicts[i] = byName(files[i]!, ref);
     return {
       verdicts,
       checking: false,
       error: `The files could not be checked before the quote (${toShownError(e).message}): it counts them by name; a refused one is reported in the queue.`,
     };
   }
+}
+
+/** What a file becomes by its name alone (main checks its content when the batch starts). */
+function byName(file: OfferedFile, ref: FileRef): FileVerdict {
+  const kind = droppedKind(file);
+  return kind === 'other' ? { kind: 'refused', why: REFUSED_BY_NAME, ref } : { kind, ref };
 }
