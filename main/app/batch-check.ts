@@ -1,7 +1,7 @@
 // What a batch will submit, known before its price is quoted: every file inspected as the batch will inspect
 // it (main/files/inspect.ts: its content, not only its name; sizes, zip contents, image dimensions), so that the
 // quote counts only the files that will be sent and says which are refused and why. A batch quoted by names
-// alone charged less than it said (80 credits quoted, 65 spent: three pictures were refused at submission).
+// alone charged less than it said (issue #33: 80 credits quoted, 65 spent: files refused at submission were counted).
 // runBatch takes these inspections as they are (`checked`), so no file is read twice.
 import { basename } from 'node:path';
 import type { EndpointId } from '../../shared/contract/index.ts';
