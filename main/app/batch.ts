@@ -72,6 +72,8 @@ export interface BatchOptions {
   signal?: AbortSignal;
   /** Called on every change of an item: its state, or bytes sent. */
   onItem?: (item: Readonly<BatchItem>) => void;
+  /** The files' inspections made for the quote (batch-check.ts), by path: taken as they are, not made again. */
+  checked?: ReadonlyMap<string, InspectedFile | Error>;
 }
 
 export const DEFAULT_CONCURRENCY = 3;
@@ -94,7 +96,9 @@ export async function runBatch(paths: readonly string[] | BatchFiles, options: B
   await eachLimited(items, concurrency, async (item) => {
     if (signal?.aborted) return update(item, { state: 'cancelled', error: 'the batch was cancelled' });
     try {
-      update(item, { state: 'queued', inspected: await inspectFile(item.path, limits) });
+      const earlier = options.checked?.get(item.path);
+      if (earlier instanceof Error) throw earlier;
+      update(item, { state: 'queued', inspected: earlier ?? (await inspectFile(item.path, limits)) });
     } catch (error) {
       update(item, { state: 'rejected', error: messageOf(error) });
     }

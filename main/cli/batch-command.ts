@@ -5,9 +5,8 @@
 // Exit 0 when every file was submitted, 2 when some were rejected (bad files), 3 when the service refused
 // some (or, with --wait, a job failed).
 import { countJobs, describeJobs } from '../../shared/batch-counts.ts';
-import type { EndpointId } from '../../shared/contract/index.ts';
 import { batchJobStates, listBatchFiles, runBatch, type BatchItem } from '../app/batch.ts';
-import { expectedKind } from '../files/inspect.ts';
+import { batchCreates, checkBatchFiles } from '../app/batch-check.ts';
 import { formatBytes } from '../../shared/format-bytes.ts';
 import { printJson, str, timeoutOf, type CommandContext } from './context.ts';
 import { checkCost, costJson } from './cost-check.ts';
@@ -26,11 +25,11 @@ export async function batchCommand(ctx: CommandContext): Promise<number> {
   const concurrency = str(ctx.values, 'concurrency');
   const services = await ctx.services();
   try {
-    // The price of what the files would create (by their names: images → image to 3D, FBX/zip → uploads), before any is sent.
+    // The price of what the files will create, before any is sent: each file inspected first (its content, not only
+    // its name), so the quote counts only those that will be submitted, and the refused ones are said with why.
     const listed = await listBatchFiles(ctx.positionals);
-    const creates = listed.files.flatMap((f): EndpointId[] =>
-      expectedKind(f) === 'image' ? ['createImageTo3d'] : expectedKind(f) === 'any' ? [] : ['uploadAnimationMesh'],
-    );
+    const check = await checkBatchFiles(listed.files, undefined, ctx.io.interrupt);
+    const creates = batchCreates(check);
     // A bad option is refused before anything is sent (even the balance read of the price): the options are
     // checked with a stand-in image, since every image of the batch gets the same ones.
     const imageOptions = imageOptionsFrom(ctx.values);
@@ -39,13 +38,21 @@ export async function batchCommand(ctx: CommandContext): Promise<number> {
         body: { ...imageOptions, image_url: 'https://example.invalid/image.png' },
       });
     const cost = await checkCost(services, creates);
-    if (!ctx.values.json) ctx.io.stderr(`${cost.line}\n`);
+    const refused = check.files.flatMap((f) => ('refused' in f ? [f] : []));
+    if (!ctx.values.json) {
+      for (const f of refused) ctx.io.stderr(`not sent: ${f.refused}\n`);
+      const sent = check.files.length - refused.length;
+      const counted =
+        refused.length > 0 ? ` for the ${sent} file(s) that will be sent (${refused.length} refused)` : '';
+      ctx.io.stderr(`${cost.line}${counted}\n`);
+    }
     let lastState = new Map<number, string>();
     const summary = await runBatch(listed, {
       submitter: services.submitter,
       imageOptions,
       ...(concurrency !== undefined && { concurrency: parseNumber('concurrency', concurrency) }),
       signal: ctx.io.interrupt,
+      checked: check.checked,
       onItem: (item) => {
         // One line per change of state (bytes sent are shown when the state changes).
         if (ctx.values.json || lastState.get(item.index) === item.state) return;

@@ -1,6 +1,7 @@
 // The bridge's file commands: exports of a job into a game project (detect, plan, run), a local model handed
 // to the embedded engine for retopology, batches of dropped files, and the native dialogs.
 import { batchJobStates } from '../app/batch.ts';
+import { checkBatchFiles } from '../app/batch-check.ts';
 import { exportAndRemember, planJobExport } from '../app/export-actions.ts';
 import { MeshLinkError, type MeshLinks } from '../app/mesh-links.ts';
 import { detectProject } from '../export/index.ts';
@@ -9,7 +10,14 @@ import { jobOf, type BridgeContext, type FileRef, type Handlers } from './bridge
 import { unsupported } from './errors.ts';
 
 type ExportCommands = 'export.detect' | 'export.plan' | 'export.run' | 'files.meshLink';
-type BatchCommands = 'batch.start' | 'batch.cancel' | 'batch.expand' | 'batch.list' | 'batch.jobs' | 'batch.forget';
+type BatchCommands =
+  | 'batch.start'
+  | 'batch.check'
+  | 'batch.cancel'
+  | 'batch.expand'
+  | 'batch.list'
+  | 'batch.jobs'
+  | 'batch.forget';
 type DialogCommands = 'dialog.openFiles' | 'dialog.chooseFolder';
 
 export function exportHandlers(ctx: BridgeContext, meshLinks: MeshLinks): Handlers<ExportCommands> {
@@ -54,6 +62,11 @@ export function batchHandlers(ctx: BridgeContext, batches: BridgeBatches): Handl
   const resolve = (files: readonly FileRef[]) => files.map((f) => ctx.platform.resolveFile(f));
   return {
     'batch.start': async ({ files, ...request }) => batches.start(ctx.services(), resolve(files), request),
+    'batch.check': async (i) => ({
+      files: (await checkBatchFiles(resolve(i.files))).files.map((f) =>
+        'refused' in f ? { refused: f.refused } : { kind: f.kind },
+      ),
+    }),
     'batch.cancel': async (i) => batches.cancel(i.batchId),
     'batch.expand': async (i) => batches.expand(resolve(i.files)),
     'batch.list': async () => ({ batches: batches.list() }),

@@ -59,6 +59,8 @@ export interface OfferedFile {
   size: number;
   file?: File;
   ref?: FileRef;
+  /** Why the batch dialog's check refused it (batch-check.ts): it is listed as not sent, and never sent. */
+  refused?: string;
 }
 
 export const batches = new Store<QueueBatch[]>([]);
@@ -303,8 +305,9 @@ export async function startBatch(files: readonly OfferedFile[], choices: BatchCh
       const i = next++;
       const item = items[i]!;
       const offered = files[i]!;
-      if (droppedKind(offered) === 'other') {
-        sendErrors[i] = `Refused: ${REFUSED_BY_NAME}.`; // known from its name: not even sent to the app
+      if (offered.refused !== undefined || droppedKind(offered) === 'other') {
+        // Known from its name, or refused by the dialog's check: not sent.
+        sendErrors[i] = `Refused: ${offered.refused ?? `${REFUSED_BY_NAME}.`}`;
         patchItem(key, item.key, { phase: 'send_failed', error: sendErrors[i] });
         continue;
       }

@@ -350,6 +350,21 @@ export const COMMANDS = {
     }),
     output: z.object({ batchId: z.string() }),
   },
+  /**
+   * The batch dialog's check before its quote: each file inspected as batch.start will inspect it (its content,
+   * sizes, zip contents), what it becomes or why it is refused. Nothing reaches the service.
+   */
+  'batch.check': {
+    input: z.object({
+      files: z
+        .array(z.union([z.object({ path }), z.object({ uploadId: id })]))
+        .min(1)
+        .max(10_000),
+    }),
+    output: z.object({
+      files: z.array(z.union([z.object({ kind: z.enum(['image', 'mesh']) }), z.object({ refused: z.string() })])),
+    }),
+  },
   'batch.cancel': { input: z.object({ batchId: id }), output: z.object({ cancelled: z.boolean() }) },
   /** The files of dropped folders (desktop app: a drop gives paths), for the batch dialog; nothing is sent. */
   'batch.expand': { input: z.object({ files: z.array(z.object({ path })).min(1).max(10_000) }), output: batchOffer },

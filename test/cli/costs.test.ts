@@ -74,6 +74,35 @@ describe('the cost of a create, before it is sent', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ error: { code: 'insufficient-credits' } });
   });
 
+  it('batch: quotes only the files that will be sent, saying which are refused and why; the quote is what is spent', async () => {
+    // #33: names alone quoted a picture that is not one (and an FBX that is text): 80 credits quoted, 65 spent.
+    const folder = join(tempDataDir(), 'drop');
+    mkdirSync(folder);
+    copyFileSync(CHAIR, join(folder, 'chair.png'));
+    copyFileSync(FOX, join(folder, 'fox.jpg'));
+    writeFileSync(join(folder, 'scan.png'), 'a text file named like a picture');
+    writeFileSync(join(folder, 'broken.fbx'), 'this is not an fbx');
+    const dataDir = tempDataDir();
+    const sent = await runCli(['batch', folder], env(dataDir, 100));
+    expect(sent.code, sent.stderr).toBe(2); // two files rejected
+    const lines = sent.stderr.split('\n');
+    expect(lines).toContain('Costs 20 credits (balance 100 → 80) for the 2 file(s) that will be sent (2 refused)');
+    expect(lines.find((l) => l.startsWith('not sent: scan.png '))).toMatch(
+      /^not sent: scan\.png is not a PNG, JPEG or WebP image \(it starts like .*\)\. Save or convert it as PNG or JPEG and try again\.$/,
+    );
+    expect(lines.find((l) => l.startsWith('not sent: broken.fbx '))).toMatch(/is not an FBX file/);
+    // What the account has left is what was quoted.
+    const list = JSON.parse((await runCli(['list', '--json'], env(dataDir, 100))).stdout) as { credits: number };
+    expect(list.credits).toBe(80);
+    expect(await jobCount(dataDir)).toBe(2);
+
+    const json = await runCli(
+      ['batch', join(folder, 'scan.png'), join(folder, 'fox.jpg'), '--json'],
+      env(dataDir, 100),
+    );
+    expect(JSON.parse(json.stdout)).toMatchObject({ cost: { credits: 10, balance: 80 }, submitted: 1, rejected: 1 });
+  });
+
   it('retry: prices the request sent again, and refuses it when the balance is short (a replay sends nothing: no price)', async () => {
     const dataDir = tempDataDir();
     const first = await runCli(['create-3d', CHAIR, '--json'], env(dataDir, 25));

@@ -30,17 +30,17 @@ describe('drop and animation', () => {
     });
     expect(files).toHaveLength(10);
     await dropFiles(page, files);
-    // The drop asks for a confirm first (batch-confirm.test.ts checks the dialog itself); then the queue
-    // lists the batch file by file.
-    await page.click('.batch-dialog button:has-text("Submit 10 files")');
+    // The drop asks for a confirm first (batch-confirm.test.ts checks the dialog itself), which checks each file
+    // before its quote: the bad one is refused there (batch-quote.test.ts); then the queue lists the batch file by file.
+    await page.click('.batch-dialog button:has-text("Submit 9, 1 refused")');
     await poll(textOf(page.locator('h1'))).toBe('Queue');
     const batch = page.locator('.batch').first();
     await poll(() => batch.locator('tbody tr').count()).toBe(10);
     await poll(textOf(batch.locator('.batch-head')), 120_000).toContain('finished');
     await h.screenshot('08-queue-batch');
     const bad = batch.locator('tr[data-file="broken.png"]');
-    await poll(textOf(bad.locator('.badge'))).toBe('Rejected');
-    expect((await textOf(bad.locator('.item-error'))()).length).toBeGreaterThan(10);
+    await poll(textOf(bad.locator('.badge'))).toBe('Not sent');
+    expect(await textOf(bad.locator('.item-error'))()).toContain('broken.png is not a PNG, JPEG or WebP image');
     const states = await batch.locator('tbody tr .badge').allTextContents();
     expect(states.filter((s) => s === 'Submitted')).toHaveLength(9);
     expect(await batch.locator('a:has-text("Open job")').count()).toBe(9);

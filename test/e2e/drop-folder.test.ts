@@ -31,9 +31,8 @@ describe('a folder dropped in the browser', () => {
 
     await dropPaths(page, [join(root, 'robot.png'), renders]);
     const dialog = await batchDialog(page, 4);
-    const rows = await batchRows(dialog);
     // The loose file, then the folder's in name order as main walks one: chair.png, characters/, fox.jpg.
-    expect(rows).toEqual([
+    await poll(() => batchRows(dialog)).toEqual([
       ['robot.png', 'image'],
       ['chair.png', 'image'],
       ['Male_Casual.fbx', 'mesh'],

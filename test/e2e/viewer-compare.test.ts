@@ -16,8 +16,9 @@ import { NodeIO, getBounds } from '@gltf-transform/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFbxBinary } from '../../main/engine/outputs/index.ts';
 import { realFixture } from '../fixtures.ts';
+import { LIBRARY_CLIPS } from '../engine/library.ts';
 import { lyingCharacter } from '../renderer/lying-character.ts';
-import { canvasRgb, fingerprint, measure } from './canvas.ts';
+import { canvasRgb, fingerprint, grey, measure } from './canvas.ts';
 import { poll, textOf } from './harness.ts';
 import { modelShown, stat, useViewerHarness } from './viewer-page.ts';
 
@@ -112,6 +113,48 @@ describe('compare and export', () => {
     );
     expect(await page.locator('.compare-side[data-side="b"] [data-stat="quads"]').count()).toBe(0);
     await shot('compare-obj-faces');
+  });
+
+  it('compares an animated job as its animated model, playing, named by the job and the file (not a T-pose USDZ or a key)', async () => {
+    // #33, from the walkthrough: compare showed an animation session's T-pose USDZ (one colour, no clips), its
+    // facts named "usdz". It shows the animated file the job page shows, with its clips, playing.
+    const { page } = h;
+    await h.go('#/create/animation');
+    await page.setInputFiles('#anim-file', realFixture('fbx', 'Male_Casual.fbx'));
+    await page.click('button:has-text("Upload mesh")');
+    await poll(textOf(page.locator('.create-form').first().locator('.created .badge')), 200_000).toBe('Done');
+    const code = await page.locator('#prompts-session').inputValue();
+    const { jobs } = await h.call('jobs.list', { search: code, limit: 10 });
+    const job = (jobs as { id: string; kind: string; label: string; name: string | null }[]).find(
+      (j) => j.kind === 'animation_session',
+    )!;
+    await poll(async () => {
+      const { outputs } = await h.call('cache.outputs', { sessionId: code });
+      return outputs.some((o: { kind: string; state: string }) => o.kind === 'animation' && o.state === 'complete');
+    }, 200_000).toBe(true);
+    await h.go(`#/compare/${job.id}/${jobIds[0]}`);
+    const left = page.locator('.compare-side[data-side="a"]');
+    await poll(async () => (await left.locator('.viewer').getAttribute('data-state')) ?? '', 60_000).toBe('ready');
+    // The animated FBX (the session's animation with the library's clips), not the session's USDZ.
+    expect(await left.locator('.viewer').getAttribute('data-name')).toBe('animation');
+    expect(await left.locator('#anim-clip option').allTextContents()).toEqual(LIBRARY_CLIPS);
+    await poll(() => left.locator('.animation-controls').getAttribute('data-playing')).toBe('true');
+    // Named as the user knows it: the job's name and the file's label, never an output key.
+    const title = job.name ?? job.label;
+    const file = 'Session animation (all clips)';
+    expect(await textOf(left.locator('[data-testid="compare-title"]'))()).toBe(`${title} · ${file}`);
+    expect(await left.locator('.viewer-canvas').getAttribute('aria-label')).toContain(`${title} (${file})`);
+    expect(await textOf(left.locator('.viewer-stats dd').first())()).toBe(file);
+    // Moving: the Walk clip (Idle barely moves), still playing when picked; two frames apart differ.
+    await left.locator('#anim-clip').selectOption('1');
+    expect(await left.locator('.animation-controls').getAttribute('data-playing')).toBe('true');
+    const still = grey(await canvasRgb(page, '.compare-side[data-side="a"] .viewer-canvas', 96));
+    await poll(async () => {
+      const now = grey(await canvasRgb(page, '.compare-side[data-side="a"] .viewer-canvas', 96));
+      return now.filter((v, i) => Math.abs(v - still[i]!) > 8).length > 5;
+    }).toBe(true);
+    await left.locator('.anim-play').click(); // pause, for a still picture
+    await shot('compare-animated');
   });
 
   it('exports from the viewer with the pivot at the bottom centre into a Godot project', async () => {

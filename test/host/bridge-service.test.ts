@@ -51,6 +51,7 @@ describe('inputs', () => {
     'credits.get': [42, '(body)'],
     create: [{ endpoint: 'getImageTo3d' }, 'endpoint'],
     'batch.start': [{ files: [] }, 'files'],
+    'batch.check': [{ files: [] }, 'files'],
     'batch.cancel': [{}, 'batchId'],
     'batch.expand': [{ files: [] }, 'files'],
     'batch.list': [42, '(body)'],

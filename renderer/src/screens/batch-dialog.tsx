@@ -1,10 +1,10 @@
 // The confirm of a drop: the files and what each becomes (a picture: image to 3D; an FBX or zip: an
-// animation upload; anything else is reported as rejected), the image-to-3D settings of the pictures, the
-// animation prompts of the meshes, the total cost with the balance after, and one Submit. Cancel (or
-// Escape) sends nothing.
+// animation upload), checked by main as the batch will check them (batch-check.ts: a file refused there says
+// why and is not counted), the image-to-3D settings of the pictures, the animation prompts of the meshes, the
+// cost of the files that will be sent with the balance after, and one Submit. Cancel (or Escape) sends nothing.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { offeredFiles, startBatch, type OfferedFile } from '../batch.ts';
-import { droppedKind, REFUSED_BY_NAME, type DroppedKind } from '../dropped-kind.ts';
+import { useBatchCheck, type FileVerdict } from '../batch-check.ts';
 import { CostLine } from '../components/cost-line.tsx';
 import { TableHead } from '../components/ui.tsx';
 import { useQuote } from '../credits.ts';
@@ -12,17 +12,15 @@ import { formatBytes } from '../util.ts';
 import { ImageTo3dSettingsFields, useImageTo3dSettings } from './create/image-to-3d-settings.tsx';
 import { TextField } from './create/inputs.tsx';
 
-const KIND_TEXT: Record<DroppedKind, string> = {
-  image: 'Picture → image to 3D',
-  mesh: 'FBX/zip → animation upload',
-  other: `Refused: ${REFUSED_BY_NAME}`,
-};
+const KIND_TEXT = { image: 'Picture → image to 3D', mesh: 'FBX/zip → animation upload', checking: 'Checking…' };
+const verdictText = (v: FileVerdict) => (v.kind === 'refused' ? `Refused: ${v.why}` : KIND_TEXT[v.kind]);
 
 export function BatchDialog({ files }: { files: readonly OfferedFile[] }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [settings, set] = useImageTo3dSettings();
   const [prompts, setPrompts] = useState('');
-  const kinds = files.map(droppedKind);
+  const check = useBatchCheck(files);
+  const kinds = check.verdicts.map((v) => v.kind);
   const images = kinds.filter((k) => k === 'image').length;
   const meshes = kinds.filter((k) => k === 'mesh').length;
   const texts = prompts
@@ -46,13 +44,18 @@ export function BatchDialog({ files }: { files: readonly OfferedFile[] }) {
   const submit = () => {
     close();
     location.hash = '#/queue';
-    void startBatch(files, {
+    // The refs the check made (an upload is not made twice); a refused file goes as not sent, with why.
+    const checked = files.map((f, i) => {
+      const v = check.verdicts[i]!;
+      return v.kind === 'refused' ? { ...f, refused: v.why } : 'ref' in v ? { ...f, ref: v.ref } : f;
+    });
+    void startBatch(checked, {
       ...(images > 0 && { imageOptions: settings }),
       ...(meshes > 0 && texts.length > 0 && { animationTexts: texts }),
     });
   };
   const sendable = images + meshes;
-  const refused = files.length - sendable;
+  const refused = kinds.filter((k) => k === 'refused').length;
   return (
     <dialog
       ref={ref}
@@ -77,9 +80,11 @@ export function BatchDialog({ files }: { files: readonly OfferedFile[] }) {
         </h2>
         <p class="hint">
           Nothing is sent until you submit. Each file is checked first; a bad one is reported and the others go on.
+          {check.checking && ' Checking the files first: the cost counts only those that will be sent…'}
           {refused > 0 &&
-            ` ${refused === 1 ? 'One file is' : `${refused} files are`} refused by name and never sent (see why below); the cost counts only what is sent.`}
+            ` ${refused === 1 ? 'One file is' : `${refused} files are`} refused and never sent (see why below); the cost counts only the ${sendable} that will be.`}
         </p>
+        {check.error && <p class="hint">{check.error}</p>}
         <div class="batch-dialog-files">
           <table>
             <TableHead columns={['File', 'Becomes', 'Size']} />
@@ -89,10 +94,10 @@ export function BatchDialog({ files }: { files: readonly OfferedFile[] }) {
                   key={`${i}-${f.name}`}
                   data-file={f.name}
                   data-kind={kinds[i]}
-                  class={kinds[i] === 'other' ? 'refused' : undefined}
+                  class={kinds[i] === 'refused' ? 'refused' : undefined}
                 >
                   <td>{f.name}</td>
-                  <td class={kinds[i] === 'other' ? 'item-error' : undefined}>{KIND_TEXT[kinds[i]!]}</td>
+                  <td class={kinds[i] === 'refused' ? 'item-error' : undefined}>{verdictText(check.verdicts[i]!)}</td>
                   <td class="muted">{formatBytes(f.size)}</td>
                 </tr>
               ))}
@@ -126,7 +131,13 @@ export function BatchDialog({ files }: { files: readonly OfferedFile[] }) {
             />
           </fieldset>
         )}
-        <CostLine quote={q} id="batch-cost" />
+        {check.checking ? (
+          <p class="cost-line" id="batch-cost">
+            Checking the files before the quote…
+          </p>
+        ) : (
+          <CostLine quote={q} id="batch-cost" />
+        )}
         <div class="dialog-actions">
           <button type="button" onClick={close}>
             Cancel
@@ -134,7 +145,7 @@ export function BatchDialog({ files }: { files: readonly OfferedFile[] }) {
           <button
             type="submit"
             class="primary"
-            disabled={sendable === 0 || q.refusal !== undefined}
+            disabled={check.checking || sendable === 0 || q.refusal !== undefined}
             aria-describedby="batch-cost"
           >
             {refused > 0
@@ -142,8 +153,8 @@ export function BatchDialog({ files }: { files: readonly OfferedFile[] }) {
               : `Submit ${files.length} file${files.length === 1 ? '' : 's'}`}
           </button>
         </div>
-        {sendable === 0 && (
-          <p class="item-error">None of these files is a picture, an FBX or a zip: nothing to submit.</p>
+        {!check.checking && sendable === 0 && (
+          <p class="item-error">None of these files can be sent (see why above): nothing to submit.</p>
         )}
       </form>
     </dialog>

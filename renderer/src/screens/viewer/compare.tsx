@@ -1,16 +1,19 @@
 // Compare (#/compare/<jobA>/<jobB>): two viewers side by side whose cameras move together (each side's
 // ModelViewer hands its viewer up with onShown; Viewer.linkCamera, renderer/viewer/sync.ts), each
 // with its stats, and for an OBJ its faces by vertex count (quads and triangles, read from the OBJ text:
-// Babylon triangulates). Each side shows a library job's model (as on its job page, or one output kind:
+// Babylon triangulates). Each side shows a library job's model, named by the job's name and the file's label
+// (an animation job's animated file with its clips, playing; as on its job page, or one output kind:
 // `#/compare/<job>~preview_glb/<job>` is an older-flow session's preview against its refined mesh) or
 // local files.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { JobView } from '../../../../shared/bridge/contract.ts';
+import { outputLabelOf } from '../../../../shared/kinds/index.ts';
 import { getBridge } from '../../../bridge/index.ts';
 import type { ModelSource } from '../../../viewer/index.ts';
-import { useOutputs, useViewerSource } from '../../outputs.ts';
+import { previewOf, useOutputs, useViewerSource } from '../../outputs.ts';
 import { jobTitle, stepLabel } from '../../util.ts';
-import { previewOf } from '../../outputs.ts';
+import { animationFiles } from './animation-clips.ts';
+import { clipNamer } from './animation-job.tsx';
 import { ModelViewer, type ShownModel } from './model-viewer.tsx';
 
 export interface FaceMix {
@@ -56,22 +59,53 @@ function useFaceMix(source: ModelSource | undefined): FaceMix | undefined {
   return mix;
 }
 
-/** A job's model: the given output kind (e.g. `preview_glb` of an older-flow session), else as on its job page. */
+/** What a side shows: the model, what the facts call it, and what its clips are called (a prompt's text). */
+export interface ComparedModel {
+  source: ModelSource;
+  /** The job's name and the file's label (never an internal output key). */
+  title?: string;
+  fileLabel?: string;
+  clipName?: (name: string, index: number) => string;
+  animated?: boolean;
+}
+
+/**
+ * A job's model: the given output kind (e.g. `preview_glb` of an older-flow session), else as on its job page: an
+ * animation job's animated file (its prompt's clip first, then the session's animation: the GLB or FBX with its
+ * clips, not the T-pose model of the session), else its mesh. Named by the job's name and the file's label.
+ */
 function JobModel({
   job,
   kind,
-  onSource,
+  onModel,
 }: {
   job: JobView;
   kind: string | undefined;
-  onSource: (s: ModelSource | undefined) => void;
+  onModel: (m: ComparedModel | undefined) => void;
 }) {
   const outputs = useOutputs(job.remoteId, !!job.remoteId, job.outputsFetched);
-  const picked = previewOf(kind ? outputs?.filter((o) => o.kind === kind) : outputs);
+  const animated = animationFiles(outputs, job);
+  const clip = kind ? animated.find((f) => f.name === kind) : animated[0];
+  const picked = clip ? undefined : previewOf(kind ? outputs?.filter((o) => o.kind === kind) : outputs);
   // An OBJ from inside the session's zip when there is one, so its MTL and textures load.
   const source = useViewerSource(outputs, picked);
-  useEffect(() => onSource(source), [source?.url]);
-  return outputs && !picked ? <p class="muted">This job has no cached model.</p> : null;
+  const clipSource = useMemo(
+    () => clip && { url: clip.url, format: clip.format, name: clip.name, size: clip.size },
+    [clip?.url],
+  );
+  const shown = clipSource ?? source;
+  useEffect(() => {
+    if (!shown) return onModel(undefined);
+    const name = 'files' in shown ? undefined : shown.name;
+    onModel({
+      source: shown,
+      title: jobTitle(job),
+      ...(clip
+        ? { fileLabel: clip.label, clipName: clipNamer(job, clip.name), animated: true }
+        : name && { fileLabel: outputLabelOf(name, job) }),
+    });
+  }, [shown && ('files' in shown ? shown.files : shown.url)]);
+  return outputs && !picked && !clip ? <p class="muted">This job has no cached model.</p> : null;
 }
 
 function Side({
@@ -88,10 +122,16 @@ function Side({
   // `<job id>` or `<job id>~<output kind>`.
   const [jobId, setJobId] = useState(initial?.split('~')[0] ?? '');
   const [kind, setKind] = useState(initial?.split('~')[1]);
-  const [source, setSource] = useState<ModelSource | undefined>();
+  const [model, setModel] = useState<ComparedModel | undefined>();
+  const source = model?.source;
   const job = jobs.find((j) => j.id === jobId);
   const mix = useFaceMix(source);
   const label = which === 'a' ? 'Left' : 'Right';
+  // An animated model plays once shown, so the two sides compare in motion (its controls pause it).
+  const shown = (s: ShownModel | undefined) => {
+    if (s && model?.animated && s.viewer.clips().length > 0) s.viewer.play();
+    onShown(s);
+  };
   return (
     <div class="compare-side" data-side={which}>
       <div class="compare-pick">
@@ -119,13 +159,29 @@ function Side({
             const files = e.currentTarget.files;
             if (files && files.length > 0) {
               setJobId('');
-              setSource({ files: [...files] });
+              setModel({ source: { files: [...files] } });
             }
           }}
         />
       </div>
-      {job && <JobModel key={job.id} job={job} kind={kind} onSource={setSource} />}
-      <ModelViewer source={source} label={`the ${label.toLowerCase()} model`} onShown={onShown} />
+      {job && <JobModel key={job.id} job={job} kind={kind} onModel={setModel} />}
+      {model?.title && (
+        <p class="compare-title" data-testid="compare-title">
+          {model.title}
+          {model.fileLabel && <span class="muted"> · {model.fileLabel}</span>}
+        </p>
+      )}
+      <ModelViewer
+        source={source}
+        label={
+          model?.title
+            ? `${model.title}${model.fileLabel ? ` (${model.fileLabel})` : ''}`
+            : `the ${label.toLowerCase()} model`
+        }
+        fileLabel={model?.fileLabel}
+        clipName={model?.clipName}
+        onShown={shown}
+      />
       {mix && (
         <dl class="facts compare-faces" aria-label={`Faces of the ${label.toLowerCase()} OBJ`}>
           <dt>Quads</dt>
