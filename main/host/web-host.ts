@@ -10,9 +10,9 @@
 //   page moves T into sessionStorage and out of the address bar, and sends it as `Authorization: Bearer T` on
 //   every command and upload, and as the WebSocket subprotocol `asset-studio.token.T` beside `asset-studio`
 //   (the one the host selects), compared in constant time: 401 without. The renderer's own files are served
-//   without it. Cached outputs (`/cache/…`, loaded by URL by images and the viewer) also take the cookie
-//   `asset_studio_cache` (HttpOnly, SameSite=Strict, Path=/cache/), a read-only capability derived from the
-//   token that the host sets on a request proving the token; it opens nothing else. The `Host` header must be
+//   without it. Cached outputs (`/cache/…`, loaded by URL by images and the viewer) are read with the token, or
+//   with a read-only capability derived from it in their path, `/cache/~<capability>/<session>/<kind>`: the
+//   URLs main gives the page (token.ts). No cookie is set (a cookie reaches every local port). The `Host` header must be
 //   `127.0.0.1:<port>` or `localhost:<port>` (DNS rebinding): 421 else.
 // - Every response carries the CSP (`connect-src 'self' ws://127.0.0.1:<port> ws://localhost:<port>`, no
 //   inline script, `'wasm-unsafe-eval'` for Babylon's decoders), `X-Content-Type-Options: nosniff`,
@@ -28,7 +28,8 @@
 // - `POST /api/upload`: the raw file as the body (streamed to disk, at most 2 GiB), its name URI-encoded in
 //   `x-file-name`. 200 `{uploadId, name, size}`; the uploadId stands for the file in `create` (`file:
 //   {uploadId}`) and `batch.start` until the host stops. Local paths are refused on this transport.
-// - `GET /cache/<sessionId>/<kind>` (URI-encoded): a complete cached output, its type from its bytes, with
+// - `GET /cache/~<capability>/<sessionId>/<kind>`, or without the capability segment with the token (URI-encoded):
+//   a complete cached output, its type from its bytes, with
 //   `Content-Length`, `Range` (206/416), `ETag` and `If-None-Match` (304), HEAD; 404 when it is not in the
 //   cache (host/cache-routes.ts, the same answers as Electron's app://). `cache.outputs` gives these URLs.
 // - `GET /cache/<sessionId>/<kind>/<entry path>` (each segment URI-encoded): one file inside a cached zip
@@ -37,7 +38,9 @@
 // - Anything else under GET is the renderer's files from dist/renderer (index.html at `/`), or a page
 //   saying to run `npm run build` when the UI is not built.
 // - While it runs, `<data dir>/link.json` ({url, token, pid, version}, 0600, link-file.ts) lets the user's
-//   own tools (the Blender add-on) find it; they send the token as `Authorization: Bearer`. Removed on close.
+//   own tools (the Blender add-on) find it; they send its token as `Authorization: Bearer`. Removed on close.
+//   That token is the link's own, new at every launch and never saved (the page's is kept with the port): the
+//   add-on reads link.json again at every action, so a restart costs it nothing.
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cachePath, WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
@@ -53,7 +56,7 @@ import { attachEventSocket } from './events-socket.ts';
 import { answerAsset, contentSecurityPolicy, DEFAULT_RENDERER_DIR, securityHeaders } from './static.ts';
 import { removeLinkFile, writeLinkFile } from './link-file.ts';
 import { readSavedAddress, saveAddress } from './saved-address.ts';
-import { cacheCookie, hasCacheCapability, isAuthorized, newToken, sameToken } from './token.ts';
+import { isAuthorized, newToken, readableCachePath, sameToken, withCacheCapability } from './token.ts';
 import { UploadStore } from './uploads.ts';
 
 const MAX_JSON_BYTES = 2 ** 20;
@@ -87,6 +90,11 @@ export interface RunningWebHost {
   origin: string;
   port: number;
   token: string;
+  /**
+   * The token of the local link (link.json, the Blender add-on): new at every launch, never saved. The page's
+   * token is kept with the port so an open tab reconnects; a tool reads link.json again at each action.
+   */
+  linkToken: string;
   bridge: BridgeService;
   /** The local path of a file uploaded to this host (for a bridge passed in `options.bridge`). */
   resolveUpload(uploadId: string): string;
@@ -99,6 +107,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   const saved = options.port === undefined ? await readSavedAddress(options.dataDir) : undefined;
   // The token of the saved port goes with it (set before the listen: a request may come at once).
   let token = saved?.token ?? newToken();
+  const linkToken = newToken();
   const uploads = new UploadStore(options.dataDir, options.maxUploadBytes);
   const rendererDir = options.rendererDir ?? DEFAULT_RENDERER_DIR;
   const ownBridge = options.bridge === undefined;
@@ -121,7 +130,8 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
             },
           ]);
         },
-        cacheUrl: cachePath,
+        // The page loads cached outputs by URL: each carries the read capability (token.ts), never a cookie.
+        cacheUrl: (sessionId, kind) => withCacheCapability(cachePath(sessionId, kind), token),
       },
     }));
 
@@ -144,7 +154,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   const socketRefusal = (req: IncomingMessage): string | undefined => {
     const status = foreignRequest(req, 'required');
     if (status !== undefined) return `${status} ${STATUS_CODES[status]}`;
-    return isAuthorized(req, token) ? undefined : '401 Unauthorized';
+    return isAuthorized(req, token, linkToken) ? undefined : '401 Unauthorized';
   };
 
   const server = createServer((req, res) => {
@@ -177,10 +187,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
         'This link is not valid (any more). Open the link Asset Studio printed when it started: the token changes when the host starts on another port.',
       );
     // Only the token itself (a header, never a cookie) opens commands, uploads and events.
-    const authorized = isAuthorized(req, token);
-    // The read-only cache capability follows the token: given to a request that proves the token without it.
-    if ((authorized || given !== null) && !hasCacheCapability(req, token))
-      res.setHeader('set-cookie', cacheCookie(token));
+    const authorized = isAuthorized(req, token, linkToken);
     const needsToken = () =>
       sendText(
         res,
@@ -220,8 +227,9 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     // The cached outputs and the renderer's files, answered as Electron's app:// answers them (main/serve).
     const fileRequest = nodeFileRequest(req);
     if (path.startsWith(WEB_PROTOCOL.cachePrefix)) {
-      if (!authorized && !hasCacheCapability(req, token)) return needsToken();
-      return sendAnswer(req, res, await answerCached(bridge.services.cache, path, fileRequest));
+      const readable = readableCachePath(path, token, authorized);
+      if (readable === undefined) return needsToken();
+      return sendAnswer(req, res, await answerCached(bridge.services.cache, readable, fileRequest));
     }
     // The renderer's own files hold no secret: served to this machine's browser (right Host) without the token.
     return sendAnswer(req, res, await answerAsset(rendererDir, path, fileRequest));
@@ -259,16 +267,17 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   if (options.port === undefined && (saved?.port !== port || saved.token !== token))
     await saveAddress(options.dataDir, { port, token });
   // The local link: tools of this user (the Blender add-on) find the host and its token here (link-file.ts).
-  await writeLinkFile(options.dataDir, { origin, token });
+  await writeLinkFile(options.dataDir, { origin, token: linkToken });
   return {
     url: `${origin}/?${WEB_PROTOCOL.tokenParam}=${token}`,
     origin,
     port,
     token,
+    linkToken,
     bridge,
     resolveUpload: (uploadId) => uploads.path(uploadId),
     close: async () => {
-      await removeLinkFile(options.dataDir, token);
+      await removeLinkFile(options.dataDir, linkToken);
       await events.close();
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));

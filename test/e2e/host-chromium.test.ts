@@ -66,8 +66,8 @@ it('signs in with the token link, calls the bridge from the page, and keeps the 
   expect(result.socket).toBe('asset-studio');
   const cookies = await page.context().cookies();
   expect(cookies.find((c) => c.value.includes(host.token))).toBeUndefined();
-  expect(cookies.map((c) => ({ name: c.name, path: c.path, httpOnly: c.httpOnly, sameSite: c.sameSite }))).toEqual([
-    { name: 'asset_studio_cache', path: '/cache/', httpOnly: true, sameSite: 'Strict' },
-  ]);
+  // No cookie at all (issue #33): a cookie of 127.0.0.1 reaches every port there, so the cache's read capability
+  // is in the URLs main gives the page instead (main/host/token.ts).
+  expect(cookies).toEqual([]);
   await page.close();
 });

@@ -6,6 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { realFixture } from '../fixtures.ts';
+import { withCacheCapability } from '../../main/host/token.ts';
 import { poll, textOf, useHarness } from './harness.ts';
 
 // Browser globals used inside page.evaluate (this project type-checks tests without the DOM library).
@@ -110,8 +111,8 @@ describe('library', () => {
     }
     expect(await page.locator('.thumb-kind').count()).toBe(0); // no letter tiles
     const src = (id: string) => page.locator(`.job-row[data-job-id="${id}"] .thumb img`).getAttribute('src');
-    expect(await src(chair.id)).toContain(`/cache/${chair.remoteId}/thumbnail`);
-    expect(await src(barrel.id)).toContain(`/cache/${barrel.remoteId}/image`);
+    expect(await src(chair.id)).toContain(withCacheCapability(`/cache/${chair.remoteId}/thumbnail`, h.host.token));
+    expect(await src(barrel.id)).toContain(withCacheCapability(`/cache/${barrel.remoteId}/image`, h.host.token));
     // The render is kept beside the outputs: a reload shows it from the list, with no second render.
     const entry = h.host.bridge.services.store.cache.get({ sessionId: chair.remoteId, kind: 'thumbnail' })!;
     expect(entry).toMatchObject({ state: 'complete', urlKey: 'local:thumbnail?from=glb' });

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { realFixture } from '../fixtures.ts';
+import { withCacheCapability } from '../../main/host/token.ts';
 import { poll } from './harness.ts';
 import { modelShown, stat, useViewerHarness } from './viewer-page.ts';
 
@@ -42,7 +43,9 @@ describe('viewer: open from the cache', () => {
       Math.abs(Number(shown) * 1024 ** (unit === 'MiB' ? 2 : 1) - size) / size,
       'shown size against the cached size',
     ).toBeLessThan(0.06);
-    expect(h.requestedPaths()).toContain(`/cache/${encodeURIComponent(job.remoteId)}/glb`);
+    expect(h.requestedPaths()).toContain(
+      withCacheCapability(`/cache/${encodeURIComponent(job.remoteId)}/glb`, h.host.token),
+    );
     await h.screenshot('open-from-cache', viewer);
     expect(h.offHost()).toEqual([]);
   });

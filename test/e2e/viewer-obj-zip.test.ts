@@ -11,6 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { inputUrl } from '../engine/helpers.ts';
 import { realFixture } from '../fixtures.ts';
+import { withCacheCapability } from '../../main/host/token.ts';
 import { canvasRgb, measure } from './canvas.ts';
 import { poll, textOf, type Harness } from './harness.ts';
 import { modelShown, useViewerHarness } from './viewer-page.ts';
@@ -73,12 +74,12 @@ describe('an OBJ from its zip, and a retopology against its original', () => {
     await go(`#/compare/${imageJob.id}~obj`);
     const left = '.compare-side[data-side="a"]';
     await modelShown(h, { scope: left });
-    const zip = `/cache/${imageJob.remoteId}/zip/${imageJob.remoteId}/`;
+    const zip = withCacheCapability(`/cache/${imageJob.remoteId}/zip/${imageJob.remoteId}/`, h.host.token);
     const asked = h.requestedPaths(before);
     expect(asked).toContain(`${zip}mesh.obj`);
     expect(asked).toContain(`${zip}mesh.mtl`);
     expect(asked).toContain(`${zip}mesh.png`);
-    expect(asked).not.toContain(`/cache/${imageJob.remoteId}/obj`); // not the bare OBJ
+    expect(asked).not.toContain(withCacheCapability(`/cache/${imageJob.remoteId}/obj`, h.host.token)); // not the bare OBJ
     expect(await page.locator(`${left} .viewer`).getAttribute('data-name')).toBe('obj');
     expect(await number(page.locator(`${left} [data-stat="textures"]`))).toBeGreaterThan(0);
     expect(await number(page.locator(`${left} [data-stat="materials"]`))).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 // Decompression bombs for the tests (issue #26 item 6), built by code: a few bytes that declare far more
 // pixels, array elements or uncompressed bytes than any reader should allocate.
-import { crc32, deflateRawSync, deflateSync } from 'node:zlib';
+import { constants, crc32, deflateRawSync, deflateSync } from 'node:zlib';
 
 const u16le = (n: number) => {
   const b = Buffer.alloc(2);
@@ -38,6 +38,38 @@ export function gifBomb(width = 30_000, height = 30_000, before = 0): Buffer {
   ]);
 }
 
+const ZERO_BLOCK_BYTES = 2 ** 20;
+
+/**
+ * `n` zero bytes deflated (raw deflate; `zlib` wraps them with the zlib header and Adler-32) without ever holding
+ * them: one megabyte of zeros deflated and flushed (a block that ends byte-aligned, its window reset) repeated,
+ * the rest, then an empty final block. Deflating a buffer of hundreds of MiB of zeros took as much resident memory
+ * (Node zero-fills it), which hid what the readers allocate under the bomb test's "before".
+ */
+export function deflatedZeros(n: number, zlib = false): Buffer {
+  const flushed = (bytes: number) =>
+    deflateRawSync(Buffer.alloc(bytes), { level: 9, finishFlush: constants.Z_FULL_FLUSH });
+  const whole = Math.floor(n / ZERO_BLOCK_BYTES);
+  const block = whole > 0 ? flushed(ZERO_BLOCK_BYTES) : Buffer.alloc(0);
+  const parts = [
+    ...Array.from({ length: whole }, () => block),
+    ...(n % ZERO_BLOCK_BYTES > 0 ? [flushed(n % ZERO_BLOCK_BYTES)] : []),
+    Buffer.from([0x03, 0x00]), // an empty final block (fixed Huffman)
+  ];
+  if (!zlib) return Buffer.concat(parts);
+  const adler = Buffer.alloc(4); // Adler-32 of n zeros: a = 1, b = n (mod 65521)
+  adler.writeUInt32BE((((n % 65521) << 16) | 1) >>> 0);
+  return Buffer.concat([Buffer.from([0x78, 0xda]), ...parts, adler]);
+}
+
+/** CRC-32 of `n` zero bytes, computed a megabyte at a time. */
+export function crc32OfZeros(n: number): number {
+  const block = Buffer.alloc(Math.min(n, ZERO_BLOCK_BYTES));
+  let crc = 0;
+  for (let left = n; left > 0; left -= block.length) crc = crc32(block.subarray(0, Math.min(left, block.length)), crc);
+  return crc;
+}
+
 function pngChunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8);
   head.writeUInt32BE(data.length, 0);
@@ -56,7 +88,7 @@ export function pngBomb(width = 50_000, height = 50_000, idatBytes = 1 << 20): B
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', deflateSync(Buffer.alloc(idatBytes), { level: 9 })),
+    pngChunk('IDAT', deflatedZeros(idatBytes, true)),
     pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }
@@ -105,6 +137,8 @@ export interface ZipEntrySpec {
   /** The uncompressed size written in the headers (default: the real one): a lie makes a bomb that hides. */
   declaredSize?: number;
   stored?: boolean;
+  /** Instead of `data`: that many zero bytes, deflated without being held (deflatedZeros). */
+  zeros?: number;
 }
 
 const uint16 = (value: number) => {
@@ -125,9 +159,9 @@ export function zipOf(entries: ZipEntrySpec[]): Buffer {
   let offset = 0;
   for (const e of entries) {
     const name = Buffer.from(e.name);
-    const packed = e.stored ? e.data : deflateRawSync(e.data);
-    const size = e.declaredSize ?? e.data.length;
-    const crc = crc32(e.data);
+    const packed = e.zeros !== undefined ? deflatedZeros(e.zeros) : e.stored ? e.data : deflateRawSync(e.data);
+    const size = e.declaredSize ?? e.zeros ?? e.data.length;
+    const crc = e.zeros !== undefined ? crc32OfZeros(e.zeros) : crc32(e.data);
     // The fields both headers share, from "version needed" (2.0) to "extra field length" (0), as main/formats/zip.ts.
     const common = Buffer.alloc(26);
     common.writeUInt16LE(20, 0);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CACHE_MARKER } from '../../main/cache/folder.ts';
 import type { RunningWebHost } from '../../main/host/web-host.ts';
 import type { CacheEntry } from '../../main/store/cache-entries.ts';
-import { WEB_PROTOCOL } from '../../shared/bridge/web-protocol.ts';
+import { withCacheCapability } from '../../main/host/token.ts';
 import { runCli, cleanEnv } from '../cli/run-cli.ts';
 import { callCommand, raw, tempDir } from './helpers.ts';
 import { startTestHost } from './web-host-client.ts';
@@ -58,17 +58,14 @@ function updateCacheDir(dir: string) {
 
 /** Every complete entry: its bytes read through the cache (their SHA-256 as recorded), and served by the host. */
 async function expectAllReadable(entries: CacheEntry[]): Promise<void> {
-  const link = await raw(host.port, { path: `/?token=${host.token}`, headers: { host: `127.0.0.1:${host.port}` } });
-  const cookie = String(link.headers['set-cookie']).split(';')[0]!;
-  expect(cookie.startsWith(`${WEB_PROTOCOL.cacheCookieName}=`)).toBe(true);
   for (const e of entries) {
     const path = host.bridge.services.cache.open(e.sessionId, e.kind);
     expect(path, `${e.kind} readable`).toBeDefined();
     expect(path!.startsWith(host.bridge.services.cache.dir)).toBe(true);
     expect(sha256(readFileSync(path!))).toBe(e.sha256);
     const served = await raw(host.port, {
-      path: `/cache/${e.sessionId}/${encodeURIComponent(e.kind)}`,
-      headers: { host: `127.0.0.1:${host.port}`, cookie },
+      path: withCacheCapability(`/cache/${e.sessionId}/${encodeURIComponent(e.kind)}`, host.token),
+      headers: { host: `127.0.0.1:${host.port}` },
     });
     expect(served.status, `${e.kind} served`).toBe(200);
   }

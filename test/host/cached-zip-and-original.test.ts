@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../shared/bridge/contract.ts';
 import { cacheEntryPath } from '../../shared/bridge/web-protocol.ts';
+import { withCacheCapability } from '../../main/host/token.ts';
 import { NOT_CACHED } from '../../main/cache/original.ts';
 import { startWebHost, type RunningWebHost } from '../../main/host/web-host.ts';
 import { realFixture } from '../fixtures.ts';
@@ -94,7 +95,9 @@ describe('files inside a cached zip', () => {
       `${folder}/mesh.mtl`,
       `${folder}/mesh.png`,
     ]);
-    expect(entries[0].url).toBe(cacheEntryPath(imageJob.remoteId, 'zip', `${folder}/mesh.obj`));
+    expect(entries[0].url).toBe(
+      withCacheCapability(cacheEntryPath(imageJob.remoteId, 'zip', `${folder}/mesh.obj`), host.token),
+    );
     const notZip = await call('cache.entries', { sessionId: imageJob.remoteId, kind: 'glb' }).catch(
       (e: { status: number; body: unknown }) => e,
     );

@@ -25,7 +25,8 @@ describe('link.json', () => {
       const version = (
         JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
       ).version;
-      expect(link).toEqual({ url: host.origin, token: host.token, pid: process.pid, version });
+      expect(link).toEqual({ url: host.origin, token: host.linkToken, pid: process.pid, version });
+      expect(link.token).not.toBe(host.token); // the link's own token, not the page's
       const port = Number(new URL(link.url).port);
       const asked = { method: 'POST', path: '/api/call/jobs.list', body: '{}' };
       const answer = await raw(port, {
@@ -51,6 +52,31 @@ describe('link.json', () => {
       await host.close();
     }
     expect(existsSync(linkFilePath(dataDir))).toBe(false);
+  });
+
+  it("has a token of its own launch: a restart on the same port keeps the page's token, not the link's (issue #33)", async () => {
+    const dataDir = join(data.path, 'restart');
+    const jobsList = (port: number, token: string) =>
+      raw(port, {
+        method: 'POST',
+        path: '/api/call/jobs.list',
+        body: '{}',
+        headers: { host: `127.0.0.1:${port}`, 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      });
+    const first = await start(dataDir);
+    const firstLink = linkFileSchema.parse(JSON.parse(readFileSync(linkFilePath(dataDir), 'utf8')));
+    await first.close();
+    const second = await start(dataDir);
+    try {
+      expect(second.port).toBe(first.port); // the saved address: an open tab reconnects with its token
+      expect(second.token).toBe(first.token);
+      const secondLink = linkFileSchema.parse(JSON.parse(readFileSync(linkFilePath(dataDir), 'utf8')));
+      expect(secondLink.token).not.toBe(firstLink.token);
+      expect((await jobsList(second.port, firstLink.token)).status).toBe(401);
+      expect((await jobsList(second.port, secondLink.token)).status).toBe(200);
+    } finally {
+      await second.close();
+    }
   });
 
   it('is left in place at close when another host has replaced it', async () => {

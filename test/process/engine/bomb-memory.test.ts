@@ -1,7 +1,8 @@
 // Issue #26 item 6: decompression bombs cost a bounded amount of memory. A child process reads a PNG bomb
 // (20000×20000 declared, 600 MiB of zeros deflated), a GIF whose frame declares 30000×30000, a GLB with the PNG
 // bomb as its texture, an FBX whose compressed array declares 150 million doubles, and a zip entry inflating
-// 200 MiB while declaring 1 KiB, as the engine reads them; its peak resident memory (maxRSS) must grow by less
+// 200 MiB while declaring 1 KiB, and (issue #33) FBX bombs behind a `Z` property, the big-endian flag and nesting
+// deeper than 64, as the engine reads them; its peak resident memory (maxRSS) must grow by less
 // than 256 MiB over what it had before reading them (a bound on behaviour, not on time).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -32,6 +33,10 @@ it('reading every bomb adds less than 256 MiB to the peak memory, and each is re
   expect(report.answers.gifInput).toMatch(/^refused: .*frame 1 declares 30000×30000 pixels/);
   expect(report.answers.glbInput).toMatch(/^refused: .*texture \(image 0\).*more than the 64 megapixels/);
   expect(report.answers.fbx).toMatch(/more than the 256 MiB of arrays in all/);
+  // Issue #33 item 3: the bombs the check did not follow before are refused as well, nothing inflated.
+  expect(report.answers.fbxZ).toMatch(/declares an array of 150000000 elements .*more than the 256 MiB/);
+  expect(report.answers.fbxBigEndian).toMatch(/declares an array of 150000000 elements .*more than the 256 MiB/);
+  expect(report.answers.fbxDeep).toMatch(/its nodes are nested more than 64 deep/);
   expect(report.answers.zipPalette).toBe('read: []'); // the lying entry cut at 1 KiB: no picture in it
   // Building the bombs reads zero pages only (the runtime's own peak is about 110 MB), so the base is no cover.
   expect(report.baseRssBytes).toBeLessThan(256 * MiB);
