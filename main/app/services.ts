@@ -27,12 +27,10 @@ import { startWebhookReceiver, type RunningReceiver } from '../jobs/webhook-rece
 import { Submitter } from '../jobs/submit.ts';
 import { JobTracker } from '../jobs/tracker.ts';
 import { claimLeaseFromEnv } from '../jobs/read-claim.ts';
-import { ENDPOINTS } from '../../shared/contract/index.ts';
-import { refOfCreate } from '../../shared/kinds/index.ts';
+import { recoverLostSubmissions } from '../jobs/lost-submissions.ts';
 import { databasePath, openDatabase, type Store } from '../store/database.ts';
 import { openDataFolder, stderrNotice, type Notice } from '../store/data-folder.ts';
 import { CacheFolderError } from '../cache/folder.ts';
-import type { JournalEntry } from '../store/journal.ts';
 import { ServiceHealthMonitor } from './service-health.ts';
 import { addressOnClose, ownerStopped } from './engine-owner.ts';
 import { serviceClientOptions } from './service-client.ts';
@@ -77,8 +75,6 @@ export interface ServiceOptions {
 }
 
 export const DEFAULT_LOCAL_ENGINE_SPEED = 10;
-/** A journal entry still `pending` this long after it was written belongs to a process that is gone. */
-const CRASH_AGE_MS = 5 * 60_000;
 
 interface Connection {
   /** The data folder's embedded engine (this process's, or another's found through its address file). */
@@ -110,7 +106,8 @@ export async function createServices(settings: ConnectionSettings, options: Serv
     }),
   });
   const store = openDatabase(databasePath(settings.dataDir));
-  showLostSubmissions(store, store.journal.recoverAfterCrash(Date.now() - CRASH_AGE_MS));
+  // Creates whose sender died while they were on the wire become `submission_unknown` jobs (main/jobs/lost-submissions.ts).
+  recoverLostSubmissions(store, { now: Date.now() });
   let receiver: RunningReceiver | undefined;
   const cacheConfig = store.settings.get('cache', cacheSettings) ?? {};
   const formats = store.settings.get('outputFormats', outputFormatsSetting) ?? DEFAULT_FORMATS;
@@ -271,29 +268,6 @@ async function reconnectEngine(
   });
   if (found?.localEngine) connection.localEngine = found.localEngine;
   return found && { baseUrl: found.baseUrl, legacyBaseUrl: found.legacyBaseUrl };
-}
-
-/**
- * Creates that were being sent when the app stopped (found pending after a crash) become jobs in the
- * `submission_unknown` state, so the library and `jobs` show them until they are reconciled.
- */
-function showLostSubmissions(store: Store, recovered: readonly JournalEntry[]): void {
-  const now = Date.now();
-  for (const entry of recovered) {
-    if (entry.jobId !== null) continue;
-    const expected = refOfCreate(entry.endpoint, { params: entry.params, body: entry.body }, {});
-    const job = store.jobs.insert({
-      kind: expected?.kind ?? 'image_to_3d',
-      step: expected?.step ?? null,
-      texts: expected?.texts ?? null,
-      label: `${ENDPOINTS[entry.endpoint].summary} (answer lost)`,
-      operationId: entry.operationId,
-      state: 'submission_unknown',
-      rawStatus: 'submission_unknown',
-      now,
-    });
-    store.journal.linkJob(entry.operationId, job.id);
-  }
 }
 
 /**

@@ -201,4 +201,45 @@ describe('submission journal', () => {
     expect(await reconcileJournal(deps, {})).toEqual([]);
     await expect(reconcileJournal(deps, { abandon: true })).rejects.toThrow(/Name the operation/);
   });
+
+  it('reconcile goes on past a row that fails, makes jobs of the rows of a writer that died, and leaves a live one', async () => {
+    h = await makeHarness({ speed: 50 });
+    const dead = `${2 ** 30}@${'0'.repeat(8)}:1`; // a writer no process is: killed while it sent
+    const made = await h.client.createImageTo3d({ image_url: PNG }); // what the dead writer's create made
+    const now = Date.now();
+    const journal = h.store.journal;
+    const failing = journal.begin({
+      endpoint: 'preview',
+      params: { session_code: 'SESSION_nowhere' },
+      body: {},
+      writer: dead,
+      label: 'a preview',
+      now: now - 2,
+    });
+    const lost = journal.begin({
+      endpoint: 'createImageTo3d',
+      params: {},
+      body: { image_url: PNG },
+      writer: dead,
+      label: 'chair',
+      now: now - 1,
+    });
+    journal.markSent(lost.operationId, now - 1);
+    const live = journal.begin({ endpoint: 'createImageTo3d', params: {}, body: { image_url: PNG }, now });
+
+    const results = await reconcileJournal({ store: h.store, client: h.client, tracker: h.tracker }, {});
+    expect(results.map((r) => [r.operationId, r.reconciled, r.outcome.split(':')[0]])).toEqual([
+      [failing.operationId, false, 'failed'],
+      [lost.operationId, true, `reconciled with ${made.session_code}`],
+      [live.operationId, false, `being sent by process ${process.pid}`],
+    ]);
+    expect(results[0]!.advice).toMatch(/SESSION_nowhere|not found|404/i);
+    // The dead writer's rows became jobs the library shows, under their names; the live one's was left to it.
+    expect(h.store.jobs.get(journal.get(failing.operationId)!.jobId!)).toMatchObject({
+      state: 'submission_unknown',
+      label: 'a preview',
+    });
+    expect(h.store.jobs.get(results[1]!.job!.id)).toMatchObject({ label: 'chair', remoteId: made.session_code });
+    expect(journal.get(live.operationId)).toMatchObject({ state: 'pending', jobId: null });
+  });
 });
