@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { ServiceClient } from '../api/client.ts';
 import type { Logger } from '../api/redact.ts';
 import type { ConnectionSettings } from '../config/data-dir.ts';
@@ -75,6 +76,9 @@ export interface ServiceOptions {
 }
 
 export const DEFAULT_LOCAL_ENGINE_SPEED = 10;
+/** How long a command waits for the engine another process of the folder is starting (its lock, no address yet). */
+const ENGINE_START_WAIT_MS = 30_000;
+const ENGINE_POLL_MS = 100;
 
 interface Connection {
   /** The data folder's embedded engine (this process's, or another's found through its address file). */
@@ -224,9 +228,10 @@ async function connect(settings: ConnectionSettings, options: ServiceOptions): P
 
 /**
  * The data folder's engine: one started in this process, or, when another process of the folder runs it (the
- * app, or `asset-studio engine`), that one, by its address file; but when that process is stopped and its
- * engine does not answer at all (engine-owner.ts), one started here, borrowing the folder. The busy error when
- * none.
+ * app, `asset-studio engine`, a command started at the same moment), that one, by its address file; but when that
+ * process is stopped and its engine does not answer at all (engine-owner.ts), one started here, borrowing the
+ * folder. A lock whose holder has not published its address yet (it is starting its engine) is waited for, up to
+ * ENGINE_START_WAIT_MS: the busy error only after that.
  */
 async function findOrStartEngine(
   settings: ConnectionSettings,
@@ -239,14 +244,29 @@ async function findOrStartEngine(
     });
     return { baseUrl: engine.url, legacyBaseUrl: engine.legacyUrl, localEngine: engine };
   };
-  try {
-    return await started(false);
-  } catch (error) {
-    if (!(error instanceof LocalEngineBusyError)) throw error;
-    const running = readEngineAddress(settings.dataDir);
-    if (!running) throw error;
-    if (error.pid !== undefined && (await ownerStopped(running.url, error.pid))) return started(true);
-    return { baseUrl: running.url, legacyBaseUrl: running.legacyUrl };
+  const deadline = Date.now() + ENGINE_START_WAIT_MS;
+  let borrow = false;
+  for (;;) {
+    try {
+      return await started(borrow);
+    } catch (error) {
+      if (!(error instanceof LocalEngineBusyError)) throw error;
+      const running = readEngineAddress(settings.dataDir);
+      // The address of the lock's holder: its engine is up (an address another process left is not its).
+      if (running && error.pid !== undefined && running.pid === error.pid) {
+        if (!borrow && (await ownerStopped(running.url, error.pid))) {
+          borrow = true; // take the folder from the stopped owner for this command
+          continue;
+        }
+        return { baseUrl: running.url, legacyBaseUrl: running.legacyUrl };
+      }
+      borrow = false;
+      if (Date.now() >= deadline) {
+        if (running) return { baseUrl: running.url, legacyBaseUrl: running.legacyUrl };
+        throw error;
+      }
+      await delay(ENGINE_POLL_MS); // its holder is starting its engine: its address comes soon
+    }
   }
 }
 
@@ -299,14 +319,15 @@ function engineAddressFile(dataDir: string): string {
   return join(dataDir, 'engine', 'address.json');
 }
 
-function readEngineAddress(dataDir: string): { url: string; legacyUrl: string } | undefined {
+function readEngineAddress(dataDir: string): { url: string; legacyUrl: string; pid: number | undefined } | undefined {
   try {
     const value = JSON.parse(readFileSync(engineAddressFile(dataDir), 'utf8')) as {
       url?: unknown;
       legacyUrl?: unknown;
+      pid?: unknown;
     };
     return typeof value.url === 'string' && typeof value.legacyUrl === 'string'
-      ? { url: value.url, legacyUrl: value.legacyUrl }
+      ? { url: value.url, legacyUrl: value.legacyUrl, pid: typeof value.pid === 'number' ? value.pid : undefined }
       : undefined;
   } catch {
     return undefined;
