@@ -210,6 +210,8 @@ function engineOptions(options: ServiceOptions): Omit<LocalEngineOptions, 'dataD
     speed: options.engineSpeed ?? DEFAULT_LOCAL_ENGINE_SPEED,
     ...(options.engineCredits !== undefined && { initialCredits: options.engineCredits }),
     ...(options.engineAnimationFiles !== undefined && { animationFiles: options.engineAnimationFiles }),
+    // The engine's damaged records kept aside and salvaged: said where the process's notices go (a terminal's stderr).
+    ...(options.notice !== undefined && { notice: options.notice }),
   };
 }
 
