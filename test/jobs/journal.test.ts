@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { OperationConflictError, SubmissionUnknownError } from '../../main/jobs/submit.ts';
 import { attachOperation, reconcileJournal, reconcileOperation } from '../../main/jobs/reconcile.ts';
 import { makeHarness, PNG, type Harness } from './harness.ts';
+import type { JobRecord } from '../../main/store/jobs.ts';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -241,5 +242,24 @@ describe('submission journal', () => {
     });
     expect(h.store.jobs.get(results[1]!.job!.id)).toMatchObject({ label: 'chair', remoteId: made.session_code });
     expect(journal.get(live.operationId)).toMatchObject({ state: 'pending', jobId: null });
+  });
+
+  it('a running tracker shows the create of a process that died on the wire as a job, without a restart', async () => {
+    h = await makeHarness({ tracker: { followIntervalMs: 20 } });
+    const added = new Promise<JobRecord>((resolve) => h!.tracker.on('job-added', resolve));
+    h.tracker.start();
+    const dead = `${2 ** 30}@${'0'.repeat(8)}:1`; // the CLI beside the app, killed while its create was sent
+    const entry = h.store.journal.begin({
+      endpoint: 'createImageTo3d',
+      params: {},
+      body: { image_url: PNG },
+      writer: dead,
+      label: 'chair',
+      now: Date.now(),
+    });
+    h.store.journal.markSent(entry.operationId, Date.now());
+    const job = await added;
+    expect(job).toMatchObject({ operationId: entry.operationId, state: 'submission_unknown', label: 'chair' });
+    expect(h.store.journal.get(entry.operationId)).toMatchObject({ state: 'unknown', jobId: job.id });
   });
 });
