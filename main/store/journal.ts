@@ -208,8 +208,9 @@ export class JournalRepository {
   /**
    * Every entry still `pending` whose writer is gone (killed while the request was on the wire: the service may
    * have made, and charged, what it asked) has lost its answer: it becomes `unknown`. An entry of a live writer
-   * is left to it; one that names no writer (an older version's) counts as gone once it was begun before
-   * `unnamedBefore` (default: `now - UNNAMED_WRITER_MS`). Any process of the data folder may call it.
+   * is left to it; one that names no writer (an older version's), or names it by its pid alone (no /proc), counts
+   * as gone once it was begun before `unnamedBefore` (default: `now - UNNAMED_WRITER_MS`). Any process of the data
+   * folder may call it.
    */
   recoverAfterCrash(now: number, options: { unnamedBefore?: number } = {}): JournalEntry[] {
     const unnamedBefore = options.unnamedBefore ?? now - UNNAMED_WRITER_MS;
@@ -245,7 +246,10 @@ export class JournalRepository {
 /** True when the process that wrote a pending entry no longer runs (see recoverAfterCrash). */
 export function writerGone(entry: JournalEntry, unnamedBefore: number): boolean {
   const writer = entry.writer === null ? undefined : parseIdentity(entry.writer);
-  return writer === undefined ? entry.createdAt <= unnamedBefore : !isSameProcessAlive(writer);
+  if (writer === undefined) return entry.createdAt <= unnamedBefore;
+  if (!isSameProcessAlive(writer)) return true;
+  // A writer named by its pid alone (no /proc to read its start): that pid may be another process's by now.
+  return writer.start === undefined && entry.createdAt <= unnamedBefore;
 }
 
 function toEntry(row: unknown): JournalEntry {
