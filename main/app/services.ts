@@ -343,7 +343,13 @@ export function localEngineKey(dataDir: string): string {
     return readFileSync(path, 'utf8').trim();
   } catch {
     const key = `local_${randomBytes(24).toString('hex')}`;
-    writeFileDurableSync(path, key, { exclusive: true }); // 0600, complete or absent; never replaces another process's key
+    try {
+      writeFileDurableSync(path, key, { exclusive: true }); // 0600, complete or absent; never replaces another process's key
+    } catch (error) {
+      // Another process of the folder (a command started at the same moment) made it first: its key is the folder's.
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(path, 'utf8').trim();
+      throw error;
+    }
     return key;
   }
 }
