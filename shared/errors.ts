@@ -103,6 +103,8 @@ const GENERAL = {
   'database-too-new': INTERNAL,
   // Its own code, so the UI shows its words (the file, where it is kept, `asset-studio doctor`) as they are.
   'database-corrupt': map('database-corrupt', 1, 500),
+  // Another process (or a program holding the file) keeps it locked past the wait: try again once it is closed.
+  'database-locked': map('database-locked', 1, 503),
   'duplicate-operation': INTERNAL,
   'journal-state': INTERNAL,
   'record-not-found': map('not-found', 1, 404),

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { ServiceClient } from '../api/client.ts';
 import type { Logger } from '../api/redact.ts';
 import type { ConnectionSettings } from '../config/data-dir.ts';
@@ -27,12 +28,10 @@ import { startWebhookReceiver, type RunningReceiver } from '../jobs/webhook-rece
 import { Submitter } from '../jobs/submit.ts';
 import { JobTracker } from '../jobs/tracker.ts';
 import { claimLeaseFromEnv } from '../jobs/read-claim.ts';
-import { ENDPOINTS } from '../../shared/contract/index.ts';
-import { refOfCreate } from '../../shared/kinds/index.ts';
+import { recoverLostSubmissions } from '../jobs/lost-submissions.ts';
 import { databasePath, openDatabase, type Store } from '../store/database.ts';
 import { openDataFolder, stderrNotice, type Notice } from '../store/data-folder.ts';
 import { CacheFolderError } from '../cache/folder.ts';
-import type { JournalEntry } from '../store/journal.ts';
 import { ServiceHealthMonitor } from './service-health.ts';
 import { addressOnClose, ownerStopped } from './engine-owner.ts';
 import { serviceClientOptions } from './service-client.ts';
@@ -77,8 +76,9 @@ export interface ServiceOptions {
 }
 
 export const DEFAULT_LOCAL_ENGINE_SPEED = 10;
-/** A journal entry still `pending` this long after it was written belongs to a process that is gone. */
-const CRASH_AGE_MS = 5 * 60_000;
+/** How long a command waits for the engine another process of the folder is starting (its lock, no address yet). */
+const ENGINE_START_WAIT_MS = 30_000;
+const ENGINE_POLL_MS = 100;
 
 interface Connection {
   /** The data folder's embedded engine (this process's, or another's found through its address file). */
@@ -110,7 +110,8 @@ export async function createServices(settings: ConnectionSettings, options: Serv
     }),
   });
   const store = openDatabase(databasePath(settings.dataDir));
-  showLostSubmissions(store, store.journal.recoverAfterCrash(Date.now() - CRASH_AGE_MS));
+  // Creates whose sender died while they were on the wire become `submission_unknown` jobs (main/jobs/lost-submissions.ts).
+  recoverLostSubmissions(store, { now: Date.now() });
   let receiver: RunningReceiver | undefined;
   const cacheConfig = store.settings.get('cache', cacheSettings) ?? {};
   const formats = store.settings.get('outputFormats', outputFormatsSetting) ?? DEFAULT_FORMATS;
@@ -209,6 +210,8 @@ function engineOptions(options: ServiceOptions): Omit<LocalEngineOptions, 'dataD
     speed: options.engineSpeed ?? DEFAULT_LOCAL_ENGINE_SPEED,
     ...(options.engineCredits !== undefined && { initialCredits: options.engineCredits }),
     ...(options.engineAnimationFiles !== undefined && { animationFiles: options.engineAnimationFiles }),
+    // The engine's damaged records kept aside and salvaged: said where the process's notices go (a terminal's stderr).
+    ...(options.notice !== undefined && { notice: options.notice }),
   };
 }
 
@@ -227,9 +230,10 @@ async function connect(settings: ConnectionSettings, options: ServiceOptions): P
 
 /**
  * The data folder's engine: one started in this process, or, when another process of the folder runs it (the
- * app, or `asset-studio engine`), that one, by its address file; but when that process is stopped and its
- * engine does not answer at all (engine-owner.ts), one started here, borrowing the folder. The busy error when
- * none.
+ * app, `asset-studio engine`, a command started at the same moment), that one, by its address file; but when that
+ * process is stopped and its engine does not answer at all (engine-owner.ts), one started here, borrowing the
+ * folder. A lock whose holder has not published its address yet (it is starting its engine) is waited for, up to
+ * ENGINE_START_WAIT_MS: the busy error only after that.
  */
 async function findOrStartEngine(
   settings: ConnectionSettings,
@@ -242,14 +246,29 @@ async function findOrStartEngine(
     });
     return { baseUrl: engine.url, legacyBaseUrl: engine.legacyUrl, localEngine: engine };
   };
-  try {
-    return await started(false);
-  } catch (error) {
-    if (!(error instanceof LocalEngineBusyError)) throw error;
-    const running = readEngineAddress(settings.dataDir);
-    if (!running) throw error;
-    if (error.pid !== undefined && (await ownerStopped(running.url, error.pid))) return started(true);
-    return { baseUrl: running.url, legacyBaseUrl: running.legacyUrl };
+  const deadline = Date.now() + ENGINE_START_WAIT_MS;
+  let borrow = false;
+  for (;;) {
+    try {
+      return await started(borrow);
+    } catch (error) {
+      if (!(error instanceof LocalEngineBusyError)) throw error;
+      const running = readEngineAddress(settings.dataDir);
+      // The address of the lock's holder: its engine is up (an address another process left is not its).
+      if (running && error.pid !== undefined && running.pid === error.pid) {
+        if (!borrow && (await ownerStopped(running.url, error.pid))) {
+          borrow = true; // take the folder from the stopped owner for this command
+          continue;
+        }
+        return { baseUrl: running.url, legacyBaseUrl: running.legacyUrl };
+      }
+      borrow = false;
+      if (Date.now() >= deadline) {
+        if (running) return { baseUrl: running.url, legacyBaseUrl: running.legacyUrl };
+        throw error;
+      }
+      await delay(ENGINE_POLL_MS); // its holder is starting its engine: its address comes soon
+    }
   }
 }
 
@@ -271,29 +290,6 @@ async function reconnectEngine(
   });
   if (found?.localEngine) connection.localEngine = found.localEngine;
   return found && { baseUrl: found.baseUrl, legacyBaseUrl: found.legacyBaseUrl };
-}
-
-/**
- * Creates that were being sent when the app stopped (found pending after a crash) become jobs in the
- * `submission_unknown` state, so the library and `jobs` show them until they are reconciled.
- */
-function showLostSubmissions(store: Store, recovered: readonly JournalEntry[]): void {
-  const now = Date.now();
-  for (const entry of recovered) {
-    if (entry.jobId !== null) continue;
-    const expected = refOfCreate(entry.endpoint, { params: entry.params, body: entry.body }, {});
-    const job = store.jobs.insert({
-      kind: expected?.kind ?? 'image_to_3d',
-      step: expected?.step ?? null,
-      texts: expected?.texts ?? null,
-      label: `${ENDPOINTS[entry.endpoint].summary} (answer lost)`,
-      operationId: entry.operationId,
-      state: 'submission_unknown',
-      rawStatus: 'submission_unknown',
-      now,
-    });
-    store.journal.linkJob(entry.operationId, job.id);
-  }
 }
 
 /**
@@ -325,14 +321,15 @@ function engineAddressFile(dataDir: string): string {
   return join(dataDir, 'engine', 'address.json');
 }
 
-function readEngineAddress(dataDir: string): { url: string; legacyUrl: string } | undefined {
+function readEngineAddress(dataDir: string): { url: string; legacyUrl: string; pid: number | undefined } | undefined {
   try {
     const value = JSON.parse(readFileSync(engineAddressFile(dataDir), 'utf8')) as {
       url?: unknown;
       legacyUrl?: unknown;
+      pid?: unknown;
     };
     return typeof value.url === 'string' && typeof value.legacyUrl === 'string'
-      ? { url: value.url, legacyUrl: value.legacyUrl }
+      ? { url: value.url, legacyUrl: value.legacyUrl, pid: typeof value.pid === 'number' ? value.pid : undefined }
       : undefined;
   } catch {
     return undefined;
@@ -346,7 +343,13 @@ export function localEngineKey(dataDir: string): string {
     return readFileSync(path, 'utf8').trim();
   } catch {
     const key = `local_${randomBytes(24).toString('hex')}`;
-    writeFileDurableSync(path, key, { exclusive: true }); // 0600, complete or absent; never replaces another process's key
+    try {
+      writeFileDurableSync(path, key, { exclusive: true }); // 0600, complete or absent; never replaces another process's key
+    } catch (error) {
+      // Another process of the folder (a command started at the same moment) made it first: its key is the folder's.
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(path, 'utf8').trim();
+      throw error;
+    }
     return key;
   }
 }

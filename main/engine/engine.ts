@@ -71,6 +71,11 @@ export interface LocalEngineOptions {
   faults?: FaultRule[];
   /** Start-up lines and internal errors; with `logRequests`, one line per request too. */
   log?: (line: string) => void;
+  /**
+   * What the user must read (its records database found damaged, kept aside and salvaged): default `log` when
+   * given, else standard error. Never silent: the engine's owner may have lost sessions.
+   */
+  notice?: (line: string) => void;
   /** Where to send webhooks on every status change (also settable at runtime: POST /__engine/webhook). */
   webhook?: WebhookTarget;
   /** How often unfinished sessions are checked for status changes while webhooks are on; default 50 ms. */
@@ -118,7 +123,8 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
   let closeStore: (() => Promise<void>) | undefined;
   try {
     const log = options.log ?? (() => undefined);
-    const store = await openState(options.dataDir, { log });
+    const notice = options.notice ?? options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+    const store = await openState(options.dataDir, { log, notice });
     closeStore = () => store.close();
     const signer = await loadSigner(options.dataDir);
     const files = new FileStore(join(options.dataDir, 'files'), signer, options.urlTtlMs ?? 3_600_000, work);

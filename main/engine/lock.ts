@@ -1,5 +1,6 @@
-// One engine per data folder: a lock file holding the owner's pid (main/durable/pid-lock.ts), taken from a stopped
-// owner only when asked, and then handed back to it on release.
+// One engine per data folder: a lock file naming the owner by its pid and start (main/durable/pid-lock.ts: a lock
+// naming a pid another process has now is taken over), taken from a stopped owner only when asked, and then handed
+// back to it on release.
 import { join } from 'node:path';
 import { claimPidLock } from '../durable/pid-lock.ts';
 import { isProcessStopped } from '../durable/process-alive.ts';

@@ -16,13 +16,22 @@
 // is not JSON) is kept aside as `engine.db.damaged-<UTC time>` (never changed nor deleted), and the engine
 // starts on a new database holding the records that could still be read from it, as the app's own database
 // is salvaged by `asset-studio doctor` (the same code: main/durable/damaged-database.ts). What was kept, what
-// was lost and where the damaged copy is are said in one notice (`log`, else a process warning).
+// was lost and where the damaged copy is are said in one notice (`notice`, else `log`, else standard error).
+//
+// A zero-length engine.db where the engine kept records before (its -wal file, or the record of its last clean
+// close, is beside it) is no new database: its sessions and credits would be gone with no word. It is kept aside
+// the same way and refused, naming the file; so is the absence of engine.db while such an emptied copy waits. A
+// database another process keeps locked past the wait is a DatabaseLockedError naming the file.
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { recordClose, unchangedSinceClose } from '../durable/clean-close.ts';
 import { isCorruption, keepAside, salvageInto } from '../durable/damaged-database.ts';
+import { asLocked } from '../durable/locked-database.ts';
+import { EngineStateError, refuseEmptied } from './state-file.ts';
+
+export { EngineStateEmptiedError, EngineStateError } from './state-file.ts';
 import { fsyncDirSync } from '../durable/write-file.ts';
 import type { AnimationRecord } from './sessions/animation.ts';
 import type { AssetRecord } from './sessions/assets.ts';
@@ -88,17 +97,6 @@ const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 /** meta key: sha256 of the state.json moved into this database. */
 const MIGRATED_KEY = 'migrated_state_json_sha256';
 
-/** The engine's records database cannot be used as it is; the message names the file and what to do. */
-export class EngineStateError extends Error {
-  readonly path: string;
-
-  constructor(path: string, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'EngineStateError';
-    this.path = path;
-  }
-}
-
 export interface StateStore {
   /** The live records; change them in place, then save. */
   readonly state: EngineState;
@@ -130,6 +128,8 @@ export class EngineStateDamagedError extends EngineStateError {
 }
 
 export interface OpenStateOptions {
+  /** What the user must read: the damaged database kept aside and salvaged (default `log`, else standard error). */
+  notice?: (line: string) => void;
   /**
    * Where notices go (the migration of a state.json, rows changed but not named in checked saves, a damaged
    * database kept aside and salvaged: that one, with no `log`, as a process warning).
@@ -164,7 +164,7 @@ export async function openState(dataDir: string, options: OpenStateOptions = {})
   } catch (error) {
     if (!(error instanceof EngineStateDamagedError)) throw error;
     const salvaged = salvageDamaged(path, error.detail);
-    (options.log ?? ((line: string) => process.emitWarning(line, 'AssetStudioEngine')))(salvaged.notice);
+    (options.notice ?? options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)))(salvaged.notice);
     return open(salvaged.db);
   }
 }
@@ -180,7 +180,7 @@ function asDamaged<T>(path: string, fn: () => T): T {
     return fn();
   } catch (error) {
     if (isCorruption(error)) throw damaged(path, `SQLite says: ${(error as Error).message}`, error);
-    throw error;
+    throw asLocked(error, path);
   }
 }
 
@@ -233,6 +233,7 @@ function isJson(text: string): boolean {
 function openDatabase(path: string): DatabaseSync {
   // Before SQLite opens it (and makes its -wal file): is it as the engine's last close left it? Then the check of
   // every page below is skipped (its reading of every record at start meets damage there anyway).
+  refuseEmptied(path);
   const unchanged = unchangedSinceClose(path);
   if (existsSync(path)) {
     const header = Buffer.alloc(SQLITE_MAGIC.length);

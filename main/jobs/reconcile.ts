@@ -11,7 +11,8 @@ import { AppError } from '../../shared/errors.ts';
 import type { ServiceClient } from '../api/client.ts';
 import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
-import type { JournalEntry } from '../store/journal.ts';
+import { type JournalEntry, UNNAMED_WRITER_MS, writerGone } from '../store/journal.ts';
+import { recoverLostSubmissions } from './lost-submissions.ts';
 import { searchLostCreate, type Candidate } from './lost-create-search.ts';
 import { refOfCreate } from './resources.ts';
 import type { JobTracker } from './tracker.ts';
@@ -187,12 +188,19 @@ export class UnknownOperationError extends AppError<'unknown-operation'> {
   }
 }
 
-/** What `reconcile` does, for the CLI and the UI alike: search, attach to a session, or abandon. */
+/**
+ * What `reconcile` does, for the CLI and the UI alike: search, attach to a session, or abandon. Creates whose
+ * sender died on the wire become jobs first (lost-submissions.ts); a row still being sent by a live process is
+ * left to it; a row that fails (the service unreachable, a row that cannot move) is reported as its result and
+ * the others go on.
+ */
 export async function reconcileJournal(deps: ReconcileDeps, request: ReconcileRequest): Promise<ReconcileResult[]> {
   const { store } = deps;
   if (request.operationId === undefined && (request.sessionCode !== undefined || request.abandon)) {
     throw new UnknownOperationError('Name the operation to attach or abandon (its id is shown by "reconcile").');
   }
+  const now = (deps.now ?? Date.now)();
+  for (const job of recoverLostSubmissions(store, { now })) deps.tracker.emit('job-added', job);
   const entries =
     request.operationId === undefined ? store.journal.listUnresolved() : [store.journal.get(request.operationId)];
   const results: ReconcileResult[] = [];
@@ -201,40 +209,61 @@ export async function reconcileJournal(deps: ReconcileDeps, request: ReconcileRe
       throw new UnknownOperationError(
         `There is no journaled operation ${request.operationId}. Run "reconcile" without an id to see the open ones.`,
       );
-    const operationId = entry.operationId;
-    if (request.sessionCode !== undefined) {
-      const job = attachOperation(deps, entry, request.sessionCode);
-      results.push({ operationId, outcome: `reconciled with ${request.sessionCode}`, reconciled: true, job });
-    } else if (request.abandon) {
-      const now = (deps.now ?? Date.now)();
-      store.journal.markAbandoned(operationId, now);
-      const job = entry.jobId
-        ? store.jobs.updateStatus(entry.jobId, {
-            state: 'failed',
-            rawStatus: 'abandoned',
-            final: true,
-            error: 'The submission was abandoned: the service did not create it. Create it again if you still need it.',
-            now,
-          })
-        : undefined;
-      results.push({ operationId, outcome: 'abandoned', reconciled: true, ...(job && { job }) });
-    } else {
-      const outcome = await reconcileOperation(deps, entry);
-      const advice = adviceFor(entry, outcome);
-      const open = { reconciled: false, ...(advice !== undefined && { advice }) };
-      if (outcome.status === 'reconciled')
-        results.push({
-          operationId,
-          outcome: `reconciled with ${outcome.remoteId}`,
-          reconciled: true,
-          job: outcome.job,
-        });
-      else if (outcome.status === 'ambiguous')
-        results.push({ operationId, outcome: 'ambiguous', ...open, candidates: outcome.candidates });
-      else if (outcome.status === 'unsupported')
-        results.push({ operationId, outcome: `needs you: ${outcome.reason}`, ...open });
-      else results.push({ operationId, outcome: 'not found at the service', ...open });
+    try {
+      results.push(await reconcileEntry(deps, entry, request, now));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      results.push({
+        operationId: entry.operationId,
+        outcome: `failed: ${message}`,
+        reconciled: false,
+        advice: `It could not be reconciled now (${message}). Run "asset-studio reconcile" again later.`,
+      });
     }
   }
   return results;
+}
+
+async function reconcileEntry(
+  deps: ReconcileDeps,
+  entry: JournalEntry,
+  request: ReconcileRequest,
+  now: number,
+): Promise<ReconcileResult> {
+  const { store } = deps;
+  const operationId = entry.operationId;
+  if (entry.state === 'pending' && !writerGone(entry, now - UNNAMED_WRITER_MS)) {
+    const who = entry.writer === null ? 'another process' : `process ${entry.writer.split('@')[0]}`;
+    return {
+      operationId,
+      outcome: `being sent by ${who}`,
+      reconciled: false,
+      advice: `It is still being sent by ${who}; its answer will say what the service made. Nothing was changed.`,
+    };
+  }
+  if (request.sessionCode !== undefined) {
+    const job = attachOperation(deps, entry, request.sessionCode);
+    return { operationId, outcome: `reconciled with ${request.sessionCode}`, reconciled: true, job };
+  }
+  if (request.abandon) {
+    store.journal.markAbandoned(operationId, now);
+    const job = entry.jobId
+      ? store.jobs.updateStatus(entry.jobId, {
+          state: 'failed',
+          rawStatus: 'abandoned',
+          final: true,
+          error: 'The submission was abandoned: the service did not create it. Create it again if you still need it.',
+          now,
+        })
+      : undefined;
+    return { operationId, outcome: 'abandoned', reconciled: true, ...(job && { job }) };
+  }
+  const outcome = await reconcileOperation(deps, entry);
+  const advice = adviceFor(entry, outcome);
+  const open = { operationId, reconciled: false, ...(advice !== undefined && { advice }) };
+  if (outcome.status === 'reconciled')
+    return { operationId, outcome: `reconciled with ${outcome.remoteId}`, reconciled: true, job: outcome.job };
+  if (outcome.status === 'ambiguous') return { ...open, outcome: 'ambiguous', candidates: outcome.candidates };
+  if (outcome.status === 'unsupported') return { ...open, outcome: `needs you: ${outcome.reason}` };
+  return { ...open, outcome: 'not found at the service' };
 }

@@ -8,7 +8,8 @@ import { ApiError, neverSent, ServiceResponseError } from '../api/errors.ts';
 import { AppError } from '../../shared/errors.ts';
 import type { Store } from '../store/database.ts';
 import type { JobRecord } from '../store/jobs.ts';
-import { bodyHash, type JournalEntry } from '../store/journal.ts';
+import { bodyHash, type JournalEntry, UNNAMED_WRITER_MS, writerGone } from '../store/journal.ts';
+import { recoverLostSubmissions } from './lost-submissions.ts';
 import { reconcileOperation, type Candidate } from './reconcile.ts';
 import { withSelectedSpin } from './selected-spin.ts';
 import type { JobTracker } from './tracker.ts';
@@ -94,6 +95,7 @@ export class Submitter {
       body: prepared.body ?? null,
       filePath: prepared.file ?? null,
       fileHash: options.fileHash ?? null,
+      label: options.label,
       now: this.#now(),
     });
     const op = entry.operationId;
@@ -160,15 +162,25 @@ export class Submitter {
         ...(job && { job }),
       };
     }
+    if (previous.state === 'pending' && !writerGone(previous, this.#now() - UNNAMED_WRITER_MS)) {
+      throw new OperationConflictError(
+        `Operation ${op} is being sent by another process (${previous.writer?.split('@')[0] ?? 'unknown'}) now: its answer will say what the service made. Try again once it has ended.`,
+      );
+    }
     if (previous.state === 'pending' || previous.state === 'unknown') {
+      // A writer that died: its row becomes unknown, with a job, before it is looked for (lost-submissions.ts).
+      if (previous.state === 'pending')
+        for (const job of recoverLostSubmissions(this.#store, { now: this.#now() }))
+          this.#tracker.emit('job-added', job);
+      const current = this.#store.journal.get(op) ?? previous;
       const outcome = await reconcileOperation(
         { store: this.#store, client: this.#client, tracker: this.#tracker, now: this.#now },
-        previous,
+        current,
       );
       if (outcome.status === 'reconciled') return { status: 'reconciled', operationId: op, job: outcome.job };
       throw new SubmissionUnknownError(
         op,
-        previous.jobId ?? undefined,
+        current.jobId ?? undefined,
         previous.error ?? 'no answer was recorded',
         outcome.status === 'ambiguous' ? outcome.candidates : [],
       );

@@ -10,6 +10,7 @@ import { normaliseStatus } from '../../shared/contract/lifecycle.ts';
 import { DiskFullError } from '../../shared/errors.ts';
 import { RequestBudget } from './budget.ts';
 import { canObserve, observe, type Observation, type TrackedRef } from './resources.ts';
+import { recoverLostSubmissions } from './lost-submissions.ts';
 import { OtherProcessChanges } from './other-processes.ts';
 import { claimRead, DEFAULT_CLAIM_LEASE_MS, type ReadClaim } from './read-claim.ts';
 import { outcomeOfRead } from './read-outcome.ts';
@@ -98,6 +99,8 @@ export class JobTracker extends EventEmitter<TrackerEvents> {
     this.#follow = setInterval(() => {
       let changes: ReturnType<OtherProcessChanges['check']>;
       try {
+        // A process of the folder killed while its create was on the wire: its job shows now (lost-submissions.ts).
+        for (const job of recoverLostSubmissions(this.#store, { now: this.#now() })) this.emit('job-added', job);
         changes = others.check();
       } catch {
         return; // the database busy or closing: the next check sees the same changes

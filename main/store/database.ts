@@ -3,6 +3,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { asDiskFull } from '../durable/disk-full.ts';
+import { DatabaseLockedError, isLocked } from '../durable/locked-database.ts';
 import { CacheRepository } from './cache-entries.ts';
 import { damagedCopies, isCorruption, keepAside, SQLITE_CORRUPT, SQLITE_NOTADB } from '../durable/damaged-database.ts';
 import { recordClose, unchangedSinceClose } from '../durable/clean-close.ts';
@@ -47,7 +48,8 @@ export interface OpenOptions {
  * Opens (creating if needed), checks (PRAGMA quick_check, unless the file is as its last clean close left it:
  * clean-close.ts) and migrates the database at `path`, or `':memory:'`.
  * Throws DatabaseTooNewError (the file is left untouched), DatabaseCorruptError (a damaged file is kept aside,
- * main/durable/damaged-database.ts; one kept aside earlier and not replaced yet is refused) or DiskFullError.
+ * main/durable/damaged-database.ts; one kept aside earlier and not replaced yet is refused), DatabaseLockedError
+ * (another process kept it locked past the wait) or DiskFullError.
  */
 export function openDatabase(path: string, options: OpenOptions = {}): Store {
   const migrations = options.migrations ?? MIGRATIONS;
@@ -199,6 +201,7 @@ function asCorruptError<T>(path: string, fn: () => T): T {
       if (path === ':memory:') throw new DatabaseCorruptError(path, error);
       throw new DatabaseCorruptError(path, error, keepAside(path));
     }
+    if (isLocked(error)) throw new DatabaseLockedError(path, error);
     if (path !== ':memory:') throw asDiskFull(error, dirname(path), `the local database ${path}`) ?? error;
     throw error;
   }

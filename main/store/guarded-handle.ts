@@ -1,11 +1,14 @@
 // The database handle every repository uses, its failures said in words: on a full disk (SQLITE_FULL, or
 // "disk I/O error" when the folder has no room left) a DiskFullError naming the data folder, and on damage
 // found by a query (SQLITE_CORRUPT, SQLITE_NOTADB: "database disk image is malformed") a DatabaseCorruptError
-// naming the file and `asset-studio doctor`. Each store call fails as one action; the caller goes on or says it.
+// naming the file and `asset-studio doctor`; on a lock another process held past the wait ("database is locked") a
+// DatabaseLockedError naming the file and what to do. Each store call fails as one action; the caller goes on or
+// says it.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { basename, dirname } from 'node:path';
 import { isCorruption } from '../durable/damaged-database.ts';
 import { asDiskFull } from '../durable/disk-full.ts';
+import { DatabaseLockedError, isLocked } from '../durable/locked-database.ts';
 import { DatabaseCorruptError } from './errors.ts';
 
 /** `db` with every method (and every prepared statement's) failing in words (see above). */
@@ -13,7 +16,9 @@ export function guardFailures(db: DatabaseSync, path: string): DatabaseSync {
   const said = (error: unknown) =>
     isCorruption(error)
       ? new DatabaseCorruptError(path, error)
-      : (asDiskFull(error, dirname(path), `the local database (${basename(path)})`) ?? error);
+      : isLocked(error)
+        ? new DatabaseLockedError(path, error)
+        : (asDiskFull(error, dirname(path), `the local database (${basename(path)})`) ?? error);
   return guard(db, said, (name, value) =>
     name === 'prepare' ? guard(value as StatementSync, said, () => undefined) : undefined,
   );

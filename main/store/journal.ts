@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { EndpointId } from '../../shared/contract/endpoints.ts';
+import { identityText, isSameProcessAlive, ownIdentity, parseIdentity } from '../durable/process-identity.ts';
 import { DuplicateOperationError, JournalStateError, RecordNotFoundError } from './errors.ts';
 import { fromJsonColumn, newId } from './sql.ts';
 
@@ -14,6 +15,8 @@ import { fromJsonColumn, newId } from './sql.ts';
 export type JournalState = 'pending' | 'answered' | 'unknown' | 'rejected' | 'reconciled' | 'abandoned';
 
 export const CRASH_ERROR = 'the app stopped while the request was being sent';
+/** How long a `pending` row that names no writer (written by an older version) is taken to be still sent. */
+export const UNNAMED_WRITER_MS = 5 * 60_000;
 
 export interface JournalEntry {
   operationId: string;
@@ -36,6 +39,10 @@ export interface JournalEntry {
   sentAt: number | null;
   /** When the service's answer (success or error) arrived. */
   answeredAt: number | null;
+  /** The process that sends it (`<pid>@<boot id>:<start>`, main/durable/process-identity.ts); null in older rows. */
+  writer: string | null;
+  /** The name of the job it makes, for the job a lost one becomes; null in older rows. */
+  label: string | null;
 }
 
 export interface NewOperation {
@@ -46,6 +53,10 @@ export interface NewOperation {
   body: unknown;
   filePath?: string | null;
   fileHash?: string | null;
+  /** The name of the job it makes. */
+  label?: string | null;
+  /** The process that sends it (process-identity.ts text); default: this one; null: unnamed, as in older rows. */
+  writer?: string | null;
   now: number;
 }
 
@@ -65,6 +76,8 @@ interface JournalRow {
   updated_at: number;
   sent_at: number | null;
   answered_at: number | null;
+  writer: string | null;
+  label: string | null;
 }
 
 /** JSON with object keys sorted at every level, so equal values always give equal text. */
@@ -101,14 +114,15 @@ export class JournalRepository {
   readonly #transitions: Record<Transition, StatementSync>;
   readonly #linkJob: StatementSync;
   readonly #listUnresolved: StatementSync;
+  readonly #pending: StatementSync;
   readonly #recover: StatementSync;
   readonly #findByHash: StatementSync;
   readonly #list: StatementSync;
 
   constructor(db: DatabaseSync) {
     this.#begin = db.prepare(`
-      INSERT INTO journal (operation_id, endpoint, params, body, body_hash, file_path, file_hash, state, created_at, updated_at)
-      VALUES (:operation_id, :endpoint, :params, :body, :body_hash, :file_path, :file_hash, 'pending', :now, :now)
+      INSERT INTO journal (operation_id, endpoint, params, body, body_hash, file_path, file_hash, writer, label, state, created_at, updated_at)
+      VALUES (:operation_id, :endpoint, :params, :body, :body_hash, :file_path, :file_hash, :writer, :label, 'pending', :now, :now)
       ON CONFLICT (operation_id) DO NOTHING RETURNING *`);
     this.#get = db.prepare('SELECT * FROM journal WHERE operation_id = ?');
     this.#transitions = Object.fromEntries(
@@ -123,8 +137,9 @@ export class JournalRepository {
     this.#listUnresolved = db.prepare(
       "SELECT * FROM journal WHERE state IN ('pending', 'unknown') ORDER BY created_at, rowid",
     );
+    this.#pending = db.prepare("SELECT * FROM journal WHERE state = 'pending' ORDER BY created_at, rowid");
     this.#recover = db.prepare(`
-      UPDATE journal SET state = 'unknown', error = :error, updated_at = :now WHERE state = 'pending' AND created_at <= :now
+      UPDATE journal SET state = 'unknown', error = :error, updated_at = :now WHERE operation_id = :id AND state = 'pending'
       RETURNING *`);
     this.#findByHash = db.prepare('SELECT * FROM journal WHERE body_hash = ? ORDER BY created_at DESC, rowid DESC');
     this.#list = db.prepare('SELECT * FROM journal ORDER BY created_at DESC, rowid DESC LIMIT ?');
@@ -141,6 +156,8 @@ export class JournalRepository {
       body_hash: bodyHash(op.endpoint, op.params, op.body),
       file_path: op.filePath ?? null,
       file_hash: op.fileHash ?? null,
+      writer: op.writer === undefined ? identityText(ownIdentity()) : op.writer,
+      label: op.label ?? null,
       now: op.now,
     });
     if (row === undefined) throw new DuplicateOperationError(operationId);
@@ -189,12 +206,21 @@ export class JournalRepository {
   }
 
   /**
-   * At start-up: every entry still `pending` that was begun before `now` (pass the process start time)
-   * was being sent by a process that is gone, so its answer is lost: it becomes `unknown`.
-   * Only for the process that owns the data folder; another live process may be sending its own entries.
+   * Every entry still `pending` whose writer is gone (killed while the request was on the wire: the service may
+   * have made, and charged, what it asked) has lost its answer: it becomes `unknown`. An entry of a live writer
+   * is left to it; one that names no writer (an older version's), or names it by its pid alone (no /proc), counts
+   * as gone once it was begun before `unnamedBefore` (default: `now - UNNAMED_WRITER_MS`). Any process of the data
+   * folder may call it.
    */
-  recoverAfterCrash(now: number): JournalEntry[] {
-    return this.#recover.all({ error: CRASH_ERROR, now }).map(toEntry);
+  recoverAfterCrash(now: number, options: { unnamedBefore?: number } = {}): JournalEntry[] {
+    const unnamedBefore = options.unnamedBefore ?? now - UNNAMED_WRITER_MS;
+    const recovered: JournalEntry[] = [];
+    for (const entry of this.#pending.all().map(toEntry)) {
+      if (!writerGone(entry, unnamedBefore)) continue;
+      const row = this.#recover.get({ id: entry.operationId, error: CRASH_ERROR, now });
+      if (row !== undefined) recovered.push(toEntry(row)); // undefined: its writer's answer came meanwhile
+    }
+    return recovered;
   }
 
   /** Entries with this hash of endpoint + params + body, newest first. */
@@ -217,6 +243,15 @@ export class JournalRepository {
   }
 }
 
+/** True when the process that wrote a pending entry no longer runs (see recoverAfterCrash). */
+export function writerGone(entry: JournalEntry, unnamedBefore: number): boolean {
+  const writer = entry.writer === null ? undefined : parseIdentity(entry.writer);
+  if (writer === undefined) return entry.createdAt <= unnamedBefore;
+  if (!isSameProcessAlive(writer)) return true;
+  // A writer named by its pid alone (no /proc to read its start): that pid may be another process's by now.
+  return writer.start === undefined && entry.createdAt <= unnamedBefore;
+}
+
 function toEntry(row: unknown): JournalEntry {
   const r = row as JournalRow;
   return {
@@ -235,5 +270,7 @@ function toEntry(row: unknown): JournalEntry {
     updatedAt: r.updated_at,
     sentAt: r.sent_at,
     answeredAt: r.answered_at,
+    writer: r.writer,
+    label: r.label,
   };
 }

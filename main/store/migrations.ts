@@ -116,4 +116,22 @@ const V5_READ_LEASE = `
 ALTER TABLE jobs ADD COLUMN claimed_until INTEGER;
 `;
 
-export const MIGRATIONS: readonly Migration[] = [V1_INITIAL, V2_CACHE, V3_JOB_NAMES, V4_JOB_ORIGIN, V5_READ_LEASE];
+/**
+ * Who wrote a journal row and under which name: `writer` is the process sending it (`<pid>@<boot id>:<start>`,
+ * main/durable/process-identity.ts), so a row left `pending` by a process that died (kill -9 while the request was
+ * on the wire) is told at once from one still being sent; `label` is the job's name, given to the job the row
+ * becomes when its answer was lost. Null for rows written before this version.
+ */
+const V6_JOURNAL_WRITER = `
+ALTER TABLE journal ADD COLUMN writer TEXT;
+ALTER TABLE journal ADD COLUMN label TEXT;
+`;
+
+export const MIGRATIONS: readonly Migration[] = [
+  V1_INITIAL,
+  V2_CACHE,
+  V3_JOB_NAMES,
+  V4_JOB_ORIGIN,
+  V5_READ_LEASE,
+  V6_JOURNAL_WRITER,
+];

@@ -5,7 +5,7 @@ import { createServices } from '../../main/app/services.ts';
 import { dataDirWithLostCreate } from './lost-create.ts';
 
 describe('services after a crash', () => {
-  it('turns creates left pending long ago into submission_unknown jobs', async () => {
+  it('turns creates whose writer is gone into submission_unknown jobs, and leaves a live writer its own', async () => {
     const dataDir = dataDirWithLostCreate((store) =>
       store.journal.begin({
         operationId: 'op_recent',
@@ -22,7 +22,7 @@ describe('services after a crash', () => {
       expect(lost).toMatchObject({ kind: 'text_to_image', state: 'submission_unknown', remoteId: null });
       expect(lost!.label).toMatch(/answer lost/);
       expect(services.store.journal.get('op_lost')).toMatchObject({ state: 'unknown', jobId: lost!.id });
-      // A recent pending entry may belong to another process still sending it: left alone.
+      // A pending entry of a process that still runs (this one) is still being sent: left alone.
       expect(services.store.journal.get('op_recent')!.state).toBe('pending');
     } finally {
       await services.close();

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { OperationConflictError, SubmissionUnknownError } from '../../main/jobs/submit.ts';
 import { attachOperation, reconcileJournal, reconcileOperation } from '../../main/jobs/reconcile.ts';
 import { makeHarness, PNG, type Harness } from './harness.ts';
+import type { JobRecord } from '../../main/store/jobs.ts';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -200,5 +201,65 @@ describe('submission journal', () => {
     expect(abandoned!.job).toMatchObject({ state: 'failed', rawStatus: 'abandoned', final: true });
     expect(await reconcileJournal(deps, {})).toEqual([]);
     await expect(reconcileJournal(deps, { abandon: true })).rejects.toThrow(/Name the operation/);
+  });
+
+  it('reconcile goes on past a row that fails, makes jobs of the rows of a writer that died, and leaves a live one', async () => {
+    h = await makeHarness({ speed: 50 });
+    const dead = `${2 ** 30}@${'0'.repeat(8)}:1`; // a writer no process is: killed while it sent
+    const made = await h.client.createImageTo3d({ image_url: PNG }); // what the dead writer's create made
+    const now = Date.now();
+    const journal = h.store.journal;
+    const failing = journal.begin({
+      endpoint: 'preview',
+      params: { session_code: 'SESSION_nowhere' },
+      body: {},
+      writer: dead,
+      label: 'a preview',
+      now: now - 2,
+    });
+    const lost = journal.begin({
+      endpoint: 'createImageTo3d',
+      params: {},
+      body: { image_url: PNG },
+      writer: dead,
+      label: 'chair',
+      now: now - 1,
+    });
+    journal.markSent(lost.operationId, now - 1);
+    const live = journal.begin({ endpoint: 'createImageTo3d', params: {}, body: { image_url: PNG }, now });
+
+    const results = await reconcileJournal({ store: h.store, client: h.client, tracker: h.tracker }, {});
+    expect(results.map((r) => [r.operationId, r.reconciled, r.outcome.split(':')[0]])).toEqual([
+      [failing.operationId, false, 'failed'],
+      [lost.operationId, true, `reconciled with ${made.session_code}`],
+      [live.operationId, false, `being sent by process ${process.pid}`],
+    ]);
+    expect(results[0]!.advice).toMatch(/SESSION_nowhere|not found|404/i);
+    // The dead writer's rows became jobs the library shows, under their names; the live one's was left to it.
+    expect(h.store.jobs.get(journal.get(failing.operationId)!.jobId!)).toMatchObject({
+      state: 'submission_unknown',
+      label: 'a preview',
+    });
+    expect(h.store.jobs.get(results[1]!.job!.id)).toMatchObject({ label: 'chair', remoteId: made.session_code });
+    expect(journal.get(live.operationId)).toMatchObject({ state: 'pending', jobId: null });
+  });
+
+  it('a running tracker shows the create of a process that died on the wire as a job, without a restart', async () => {
+    h = await makeHarness({ tracker: { followIntervalMs: 20 } });
+    const added = new Promise<JobRecord>((resolve) => h!.tracker.on('job-added', resolve));
+    h.tracker.start();
+    const dead = `${2 ** 30}@${'0'.repeat(8)}:1`; // the CLI beside the app, killed while its create was sent
+    const entry = h.store.journal.begin({
+      endpoint: 'createImageTo3d',
+      params: {},
+      body: { image_url: PNG },
+      writer: dead,
+      label: 'chair',
+      now: Date.now(),
+    });
+    h.store.journal.markSent(entry.operationId, Date.now());
+    const job = await added;
+    expect(job).toMatchObject({ operationId: entry.operationId, state: 'submission_unknown', label: 'chair' });
+    expect(h.store.journal.get(entry.operationId)).toMatchObject({ state: 'unknown', jobId: job.id });
   });
 });

@@ -130,17 +130,32 @@ describe('journal', () => {
     expect(store.journal.list(2).map((e) => e.operationId)).toEqual(['op_a', 'op_u']);
   });
 
-  it('recoverAfterCrash turns entries pending before now into unknown', () => {
-    store.journal.begin(op({ operationId: 'op_old', now: 10 }));
-    store.journal.begin(op({ operationId: 'op_new', now: 30 }));
-    store.journal.markAnswered(store.journal.begin(op({ operationId: 'op_done', now: 5 })).operationId, 's', 6);
+  it('recoverAfterCrash turns the pending entries of a writer that is gone into unknown, and leaves a live one its own', () => {
+    const dead = `${2 ** 30}@${'0'.repeat(8)}:1`; // a pid no process has
+    store.journal.begin(op({ operationId: 'op_dead', now: 30, writer: dead }));
+    store.journal.begin(op({ operationId: 'op_mine', now: 10 })); // written by this process, which lives
+    store.journal.begin(op({ operationId: 'op_old', now: 10, writer: null })); // an older version's: by its age
+    store.journal.begin(op({ operationId: 'op_recent', now: 30, writer: null }));
+    // Named by its pid alone (no /proc where it ran): its pid may be another's by now, so by its age too.
+    store.journal.begin(op({ operationId: 'op_pid_old', now: 11, writer: String(process.pid) }));
+    store.journal.begin(op({ operationId: 'op_pid_new', now: 31, writer: String(process.pid) }));
+    store.journal.markAnswered(
+      store.journal.begin(op({ operationId: 'op_done', now: 5, writer: dead })).operationId,
+      's',
+      6,
+    );
 
-    const recovered = store.journal.recoverAfterCrash(20);
-    expect(recovered).toEqual([
-      expect.objectContaining({ operationId: 'op_old', state: 'unknown', error: CRASH_ERROR, updatedAt: 20 }),
+    expect(store.journal.get('op_mine')?.writer).toMatch(new RegExp(`^${process.pid}(@|$)`));
+    const recovered = store.journal.recoverAfterCrash(40, { unnamedBefore: 20 });
+    expect(recovered.map((e) => [e.operationId, e.state, e.error, e.updatedAt])).toEqual([
+      ['op_old', 'unknown', CRASH_ERROR, 40],
+      ['op_pid_old', 'unknown', CRASH_ERROR, 40],
+      ['op_dead', 'unknown', CRASH_ERROR, 40],
     ]);
-    expect(store.journal.get('op_new')?.state).toBe('pending');
+    expect(store.journal.get('op_mine')?.state).toBe('pending');
+    expect(store.journal.get('op_recent')?.state).toBe('pending');
+    expect(store.journal.get('op_pid_new')?.state).toBe('pending');
     expect(store.journal.get('op_done')?.state).toBe('answered');
-    expect(store.journal.recoverAfterCrash(20)).toEqual([]);
+    expect(store.journal.recoverAfterCrash(40, { unnamedBefore: 20 })).toEqual([]);
   });
 });
