@@ -1,0 +1,78 @@
+// A model made game-ready for one target profile (shared/target-profiles.ts), as one GLB: LOD0 within the
+// triangle budget, LOD1..n (lod-chain.ts) attached by MSFT_lod (msft-lod.ts) when the target takes LODs, and
+// every texture within the profile's largest size in its format (textures.ts). The export writes that GLB as it
+// is (glTF targets), reads it to write FBX (Unity's `_LODn` meshes, Unreal's LOD group), or asks for it without
+// LODs (Godot makes its own). Runs on a worker thread (thread.ts); the report says what was done, for the plan.
+import { Logger, NodeIO, PropertyType } from '@gltf-transform/core';
+import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { prune } from '@gltf-transform/functions';
+import type { TargetProfile } from '../../shared/target-profiles.ts';
+import { buildLodChain, type LodLevelReport } from './lod-chain.ts';
+import { attachLods, MsftLod } from './msft-lod.ts';
+import { fitTextures, type TextureReport } from './textures.ts';
+
+export interface GameReadyOptions {
+  /** Whether LOD1..n are made and attached (MSFT_lod); LOD0 is always brought within the budget. */
+  lods: boolean;
+}
+
+export interface GameReadyReport {
+  profile: string;
+  /** The model's triangles before. */
+  original: number;
+  /** LOD0 (within budget) and, when made, LOD1..n: triangles and the simplifier's error (share of the model's size). */
+  levels: LodLevelReport[];
+  textures: TextureReport[];
+  /** What was changed, one line each ("LOD0: 1,000,000 → 10,000 triangles", "mesh_normal.png 2048×2048 → 1024×1024"). */
+  fixed: string[];
+}
+
+export interface GameReady {
+  glb: Uint8Array;
+  report: GameReadyReport;
+}
+
+/** The IO that reads and writes every extension gltf-transform knows, and MSFT_lod. */
+export function gameReadyIo(): NodeIO {
+  return new NodeIO().registerExtensions([...ALL_EXTENSIONS, MsftLod]);
+}
+
+export async function makeGameReady(
+  glb: Uint8Array,
+  profile: TargetProfile,
+  options: GameReadyOptions,
+): Promise<GameReady> {
+  const io = gameReadyIo();
+  const doc = (await io.readBinary(glb)).setLogger(new Logger(Logger.Verbosity.WARN));
+  const ratios = options.lods ? profile.lods.map((l) => l.ratio) : [];
+  const chain = await buildLodChain(doc, { triangleBudget: profile.triangleBudget, ratios });
+  await doc.transform(prune({ propertyTypes: [PropertyType.ACCESSOR], keepAttributes: true }));
+  const textures = await fitTextures(doc, profile.maxTextureSize, profile.textureFormat);
+  if (ratios.length > 0)
+    attachLods(
+      doc,
+      chain.meshes,
+      profile.lod0ScreenSize,
+      profile.lods.map((l) => l.screenSize),
+    );
+  const fixed: string[] = [];
+  const n = (x: number) => x.toLocaleString('en-US');
+  if (chain.reduced)
+    fixed.push(
+      `LOD0: ${n(chain.original)} → ${n(chain.levels[0]!.triangles)} triangles (budget ${n(profile.triangleBudget)})`,
+    );
+  if (chain.levels.length > 1)
+    fixed.push(
+      `${chain.levels.length - 1} LODs made (${chain.levels
+        .slice(1)
+        .map((l) => n(l.triangles))
+        .join(', ')} triangles)`,
+    );
+  for (const t of textures)
+    if (t.from[0] !== t.to[0] || t.from[1] !== t.to[1])
+      fixed.push(`${t.name}: ${t.from[0]}×${t.from[1]} → ${t.to[0]}×${t.to[1]}`);
+  return {
+    glb: await io.writeBinary(doc),
+    report: { profile: profile.name, original: chain.original, levels: chain.levels, textures, fixed },
+  };
+}
