@@ -35,6 +35,8 @@ import type { ClipSource } from './clips.ts';
 import { prepareFiles, readSource, type PreparedFile } from './prepare.ts';
 import { hasTransforms, transformsSchema, type Transforms } from './transform.ts';
 import { issuesToText, parseWith } from '../../shared/contract/issues.ts';
+import type { TargetProfile } from '../../shared/target-profiles.ts';
+import type { GameReadyReport } from '../gameready/gameready.ts';
 
 export interface SourceFile extends PreparedFile {
   kind: FileKind;
@@ -66,6 +68,12 @@ export interface ExportOptions {
   clips?: readonly ClipSource[] | undefined;
   /** Which of `clips` to keep, by output key, id or name (shared/export-options.ts exportClipsSchema); all when omitted. */
   keepClips?: readonly string[] | undefined;
+  /**
+   * A target profile (shared/target-profiles.ts resolveProfile: the built-in one with the user's edits): the model
+   * is made game-ready (LOD0 within the budget, LODs written as the engine imports them, maps fitted) and, with no
+   * pivot asked for, the engine's default pivot applied. Without it the asset is written as it came.
+   */
+  profile?: TargetProfile | undefined;
   /** Replace an existing asset folder of the same name; without it that is an error. */
   overwrite?: boolean;
   source: ExportSource;
@@ -98,6 +106,8 @@ export interface ExportResult {
   clips?: { written: string[]; skipped: { name: string; why: string }[] };
   /** Why the format written is not the engine's default, or why the engine may not import it as it is (e.g. GLB in Unity without glTFast). */
   note?: string;
+  /** With a profile: the LOD levels (triangles, error), the texture sizes and what was fixed. */
+  gameReady?: GameReadyReport;
   /** Whether an existing folder was replaced. */
   replaced: boolean;
   /** Entries of the replaced folder kept in the new one (engine sidecars such as Unity's .meta files). */
@@ -176,6 +186,7 @@ export async function exportAsset(options: ExportOptions): Promise<ExportResult>
       ...(bbox && { bbox }),
       ...(prepared.clips && { clips: prepared.clips }),
       ...(note && { note }),
+      ...(prepared.gameReady && { gameReady: prepared.gameReady }),
       replaced,
       kept,
     };
@@ -201,6 +212,8 @@ export interface ExportPlan {
   /** An animated model's clips: those it can keep (for a per-clip choice), those written, and those that cannot be. */
   clips?: { available: ExportClip[]; written: string[]; skipped: { name: string; why: string }[] };
   bbox?: Bounds;
+  /** With a profile: the LODs with their triangles and error, the texture sizes, and what the export fixes. */
+  gameReady?: GameReadyReport;
 }
 
 /**
@@ -235,6 +248,7 @@ export async function planExport(options: Omit<ExportOptions, 'overwrite' | 'onP
         },
       }),
     ...(prepared.bbox && { bbox: prepared.bbox }),
+    ...(prepared.gameReady && { gameReady: prepared.gameReady }),
   };
 }
 
@@ -244,14 +258,18 @@ export async function planExport(options: Omit<ExportOptions, 'overwrite' | 'onP
  */
 async function decide(options: Omit<ExportOptions, 'overwrite' | 'onProgress'>, asked: Transforms | undefined) {
   const project = await detectProject(options.projectDir, options.engine);
-  const transforms = options.pivotByDefault === true ? withDefaultPivot(asked, project.engine, options) : asked;
+  const { profile } = options;
+  const transforms =
+    options.pivotByDefault === true || profile !== undefined ? withDefaultPivot(asked, project.engine, options) : asked;
+  // A profile remakes the model from its GLB, as transforms do.
+  const remade = hasTransforms(transforms) || profile !== undefined;
   const preset = PRESETS[project.engine];
   const assetName = styleName(options.name, preset.style);
   // FBX clips (the service's) are written as FBX, or made into one GLB: both are on offer.
   const fbxClips: SourceFile[] = (options.clips ?? [])
     .filter((c) => c.format === 'fbx')
     .map((c) => ({ kind: 'fbx', path: c.path }));
-  const offered = formatsOnOffer(options.files, transforms);
+  const offered = formatsOnOffer(options.files, remade);
   // GLB clips without transforms can be written as one FBX with a take per clip, too.
   const glbClips = !hasTransforms(transforms) && (options.clips ?? []).some((c) => c.format !== 'fbx');
   const choice = chooseFormat(
@@ -273,19 +291,26 @@ async function decide(options: Omit<ExportOptions, 'overwrite' | 'onProgress'>, 
           ...new Set([
             ...fbxClips.map((c) => ({
               ...c,
-              kind: format === 'glb' || hasTransforms(transforms) ? ('glb' as const) : c.kind,
+              kind: format === 'glb' || remade ? ('glb' as const) : c.kind,
             })),
             ...reads,
           ]),
         ]
-      : glb && (hasTransforms(transforms) || options.clips?.length)
+      : glb && (remade || options.clips?.length)
         ? [...new Set([glb, ...reads])]
         : reads,
     preset,
-    transforms,
+    hasTransforms(transforms) ? 'the transforms' : profile !== undefined ? 'the profile' : undefined,
   );
+  const gameReady = profile && { profile, engine: project.engine, assetName };
   const prepare = (f: ExportFormat | undefined) =>
-    prepareFiles(options.files, { transforms, format: f, clips: options.clips, keepClips: options.keepClips });
+    prepareFiles(options.files, {
+      transforms,
+      format: f,
+      clips: options.clips,
+      keepClips: options.keepClips,
+      gameReady,
+    });
   const refusals: { file: SourceFile; why: string }[] = [];
   const prepared = await prepare(format).catch(async (error: unknown) => {
     // A format the engine picked (not the user) that cannot be made from the transformed model: the GLB instead, when the engine imports it.
@@ -358,10 +383,15 @@ function parsedInput<S extends z.ZodType>(schema: S, value: unknown, file: strin
   return parsed.value;
 }
 
-async function checkSources(chosen: SourceFile[], preset: Preset, transforms: Transforms | undefined): Promise<void> {
+async function checkSources(
+  chosen: SourceFile[],
+  preset: Preset,
+  remade: 'the transforms' | 'the profile' | undefined,
+): Promise<void> {
   const takes = [...preset.meshes, ...preset.fallbackMeshes, ...preset.extras].join(', ');
-  const why = hasTransforms(transforms)
-    ? !chosen.some((f) => f.kind === 'glb') && 'has no GLB, and the transforms need one'
+  const why = remade
+    ? !chosen.some((f) => f.kind === 'glb') &&
+      `has no GLB, and ${remade} need${remade === 'the transforms' ? '' : 's'} one`
     : !chosen.some((f) => f.kind !== 'mtl') && `has none of the formats it takes (${takes})`;
   if (why) {
     const fix = 'Download the GLB of the result first, or choose another engine';
@@ -470,9 +500,9 @@ async function produce(item: Planned, plan: Planned[]): Promise<{ data: Uint8Arr
 }
 
 /** The formats an export can write from these files: with transforms, the FBX and OBJ are made from the GLB. */
-function formatsOnOffer(files: readonly SourceFile[], transforms: Transforms | undefined): FileKind[] {
+function formatsOnOffer(files: readonly SourceFile[], remade: boolean): FileKind[] {
   const kinds = files.map((f) => f.kind);
-  return hasTransforms(transforms) && kinds.includes('glb') ? [...new Set<FileKind>([...kinds, 'fbx', 'obj'])] : kinds;
+  return remade && kinds.includes('glb') ? [...new Set<FileKind>([...kinds, 'fbx', 'obj'])] : kinds;
 }
 
 /**
@@ -488,7 +518,8 @@ async function onlyUsedTextures(
   const named = new Set<string>();
   for (const mtl of chosen.filter((f) => f.kind === 'mtl'))
     for (const t of mtlTextures(Buffer.from(await readSource(mtl)).toString('utf8'))) named.add(t.toLowerCase());
-  const used = (f: SourceFile) => f.kind !== 'texture' || named.has(sourceName(f).toLowerCase());
+  const used = (f: SourceFile) =>
+    f.kind !== 'texture' || f.companion === true || named.has(sourceName(f).toLowerCase());
   return {
     chosen: chosen.filter(used),
     skipped: [

@@ -9,11 +9,13 @@ import { prune } from '@gltf-transform/functions';
 import type { TargetProfile } from '../../shared/target-profiles.ts';
 import { buildLodChain, type LodLevelReport } from './lod-chain.ts';
 import { attachLods, MsftLod } from './msft-lod.ts';
-import { fitTextures, type TextureReport } from './textures.ts';
+import { fitTextures, metallicSmoothnessPng, type TextureReport } from './textures.ts';
 
 export interface GameReadyOptions {
   /** Whether LOD1..n are made and attached (MSFT_lod); LOD0 is always brought within the budget. */
   lods: boolean;
+  /** Also make Unity's metallic/smoothness map of the material's metallic/roughness map (textures.ts). */
+  metallicSmoothness?: boolean;
 }
 
 export interface GameReadyReport {
@@ -30,6 +32,8 @@ export interface GameReadyReport {
 export interface GameReady {
   glb: Uint8Array;
   report: GameReadyReport;
+  /** Unity's metallic/smoothness PNG, when asked for and the model has a metallic/roughness map. */
+  metallicSmoothness?: Uint8Array;
 }
 
 /** The IO that reads and writes every extension gltf-transform knows, and MSFT_lod. */
@@ -71,8 +75,10 @@ export async function makeGameReady(
   for (const t of textures)
     if (t.from[0] !== t.to[0] || t.from[1] !== t.to[1])
       fixed.push(`${t.name}: ${t.from[0]}×${t.from[1]} → ${t.to[0]}×${t.to[1]}`);
+  const mr = doc.getRoot().listMaterials()[0]?.getMetallicRoughnessTexture()?.getImage();
   return {
     glb: await io.writeBinary(doc),
+    ...(options.metallicSmoothness && mr && { metallicSmoothness: await metallicSmoothnessPng(mr) }),
     report: { profile: profile.name, original: chain.original, levels: chain.levels, textures, fixed },
   };
 }

@@ -21,6 +21,7 @@ export interface GameReadyTask {
   glb: Uint8Array;
   profile: TargetProfile;
   lods: boolean;
+  metallicSmoothness: boolean;
 }
 
 export interface GameReadyResults {
@@ -43,8 +44,11 @@ export async function makeGameReadyOffThread(
     maxOldGenerationSizeMb: GAMEREADY_WORKER_MB,
     idleMs: IDLE_MS,
   });
-  const made = await pool.run({ kind: 'gameready', glb, profile, lods: options.lods }, { signal });
-  return { glb: new Uint8Array(made.glb.buffer, made.glb.byteOffset, made.glb.byteLength), report: made.report };
+  const made = await pool.run(
+    { kind: 'gameready', glb, profile, lods: options.lods, metallicSmoothness: options.metallicSmoothness === true },
+    { signal },
+  );
+  return made;
 }
 
 /** Stops the worker (tests, shutdown); the next task starts another. */

@@ -4,7 +4,11 @@ import { ownCopy, serveTasks } from '../work/serve-tasks.ts';
 import { makeGameReady } from './gameready.ts';
 import type { GameReadyResults, GameReadyTask } from './thread.ts';
 
-serveTasks<GameReadyTask>('main/gameready/worker.ts', async ({ glb, profile, lods }, transfer) => {
-  const made = await makeGameReady(glb, profile, { lods });
-  return { glb: ownCopy(made.glb, transfer), report: made.report } satisfies GameReadyResults['gameready'];
+serveTasks<GameReadyTask>('main/gameready/worker.ts', async ({ glb, profile, lods, metallicSmoothness }, transfer) => {
+  const made = await makeGameReady(glb, profile, { lods, metallicSmoothness });
+  return {
+    glb: ownCopy(made.glb, transfer),
+    report: made.report,
+    ...(made.metallicSmoothness && { metallicSmoothness: ownCopy(made.metallicSmoothness, transfer) }),
+  } satisfies GameReadyResults['gameready'];
 });
