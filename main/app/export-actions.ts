@@ -1,6 +1,8 @@
 // Export a job's cached outputs into a game project from the app: the export (main/export/from-job.ts),
 // and the project and target it went to kept as the next export's default; and what an export would write,
 // said before it is run (planJobExport, from-job.ts planJob).
+import { resolveProfile, unknownProfileMessage, type ProfileEdit } from '../../shared/target-profiles.ts';
+import { ExportError } from '../export/errors.ts';
 import type { ExportPlan, ExportResult } from '../export/export.ts';
 import { exportJob, planJob, type JobExportOptions } from '../export/from-job.ts';
 import type { FileKind } from '../export/presets.ts';
@@ -8,18 +10,41 @@ import type { JobRecord } from '../store/jobs.ts';
 import type { SettingsRepository } from '../store/settings-table.ts';
 import type { Services } from './services.ts';
 
+/** An export as the bridge and the CLI ask for it: the target profile by its name (`unity-mobile`). */
+export type ExportRequest = Omit<JobExportOptions, 'profile'> & { profile?: string | undefined };
+
+/**
+ * The export's options with the profile named resolved (shared/target-profiles.ts: the built-in profile with the
+ * user's saved edits); ExportError `bad-input` naming the profiles there are for an unknown name.
+ */
+export function withProfile(
+  request: ExportRequest,
+  edits: Readonly<Record<string, ProfileEdit>> = {},
+): JobExportOptions {
+  const { profile: name, ...rest } = request;
+  if (name === undefined) return rest;
+  const profile = resolveProfile(name, edits);
+  if (profile === undefined)
+    throw new ExportError('bad-input', {
+      file: 'profile',
+      why: unknownProfileMessage(name),
+      fix: 'Choose one of the profiles listed',
+    });
+  return { ...rest, profile };
+}
+
 /** Exports a job; `settings` null: the project and target are not kept (an export the user did not ask for by hand). */
 export async function exportAndRemember(
   services: Services,
   settings: SettingsRepository | null,
   job: JobRecord,
-  request: JobExportOptions,
+  request: ExportRequest,
 ): Promise<ExportResult> {
   const { cache, store, tracker, outputFormats } = services;
   const result = await exportJob(
     { cache, store, refresh: (id) => tracker.refresh(id), formats: outputFormats },
     job,
-    request,
+    withProfile(request),
   );
   settings?.set('export', { engine: result.engine, projectDir: request.projectDir });
   return result;
@@ -35,13 +60,13 @@ export type JobExportPlan = Omit<ExportPlan, 'bbox' | 'projectRoot'>;
 export async function planJobExport(
   services: Services,
   job: JobRecord,
-  request: Omit<JobExportOptions, 'overwrite'>,
+  request: Omit<ExportRequest, 'overwrite'>,
 ): Promise<JobExportPlan> {
   const {
     bbox: _,
     projectRoot: __,
     ...plan
-  } = await planJob({ cache: services.cache, store: services.store }, job, request);
+  } = await planJob({ cache: services.cache, store: services.store }, job, withProfile(request));
   // A cached file's own name is its content hash: it is named by its format instead.
   return { ...plan, skip: plan.skip.map((f) => (f.name.includes('.') ? f : { ...f, name: KIND_NAMES[f.kind] })) };
 }

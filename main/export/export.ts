@@ -71,7 +71,8 @@ export interface ExportOptions {
   /**
    * A target profile (shared/target-profiles.ts resolveProfile: the built-in one with the user's edits): the model
    * is made game-ready (LOD0 within the budget, LODs written as the engine imports them, maps fitted) and, with no
-   * pivot asked for, the engine's default pivot applied. Without it the asset is written as it came.
+   * pivot asked for, the engine's default pivot applied (unless `pivotByDefault` is false). Without it the asset
+   * is written as it came.
    */
   profile?: TargetProfile | undefined;
   /** Replace an existing asset folder of the same name; without it that is an error. */
@@ -260,7 +261,9 @@ async function decide(options: Omit<ExportOptions, 'overwrite' | 'onProgress'>, 
   const project = await detectProject(options.projectDir, options.engine);
   const { profile } = options;
   const transforms =
-    options.pivotByDefault === true || profile !== undefined ? withDefaultPivot(asked, project.engine, options) : asked;
+    options.pivotByDefault === true || (profile !== undefined && options.pivotByDefault !== false)
+      ? withDefaultPivot(asked, project.engine, options)
+      : asked;
   // A profile remakes the model from its GLB, as transforms do.
   const remade = hasTransforms(transforms) || profile !== undefined;
   const preset = PRESETS[project.engine];
