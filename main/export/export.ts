@@ -312,6 +312,7 @@ async function decide(options: Omit<ExportOptions, 'overwrite' | 'onProgress'>, 
       format: f,
       clips: options.clips,
       keepClips: options.keepClips,
+      engine: project.engine,
       gameReady,
     });
   const refusals: { file: SourceFile; why: string }[] = [];
@@ -459,13 +460,16 @@ function planNames(chosen: SourceFile[], preset: Preset, asset: string): Planned
     const ext = extensionOf(source);
     const stem = basename(sourceName(source), extname(sourceName(source)));
     const name =
-      source.clip !== undefined
-        ? fileName(preset, asset, ext, taken, source.clip)
-        : source.kind !== 'texture'
-          ? fileName(preset, asset, ext, taken)
-          : withFbx
-            ? fileName(preset, styleName(stem, 'keep'), ext, taken)
-            : fileName(preset, asset, ext, taken, stem);
+      source.clip !== undefined && source.clipFile === 'at'
+        ? uniqueName(`${asset}@${styleName(source.clip, preset.style)}`, (n) => taken.has(`${n}${ext}`.toLowerCase())) +
+          ext
+        : source.clip !== undefined
+          ? fileName(preset, asset, ext, taken, source.clip)
+          : source.kind !== 'texture'
+            ? fileName(preset, asset, ext, taken)
+            : withFbx
+              ? fileName(preset, styleName(stem, 'keep'), ext, taken)
+              : fileName(preset, asset, ext, taken, stem);
     taken.add(name.toLowerCase());
     return { source, name };
   });

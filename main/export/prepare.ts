@@ -2,17 +2,16 @@
 // animation clips (clips.ts), transformed (transform.ts), and with transforms the FBX or OBJ made from that
 // transformed model (convert.ts) in place of the untransformed ones, so that every format written is the
 // same model. Files that need no change are read from where they are.
-import { readFile, stat } from 'node:fs/promises';
-import type { ExportFormat } from '../../shared/export-options.ts';
+import { readFile } from 'node:fs/promises';
+import type { ExportFormat, ExportTarget } from '../../shared/export-options.ts';
+import { gatherTakes, readFbxClip, unityClipFiles } from './clip-files.ts';
 import type { Bounds } from './bounds.ts';
 import { chooseClips, mergeClips, type ClipSource } from './clips.ts';
 import { convertGlb } from './convert.ts';
-import type { Take } from '../formats/character.ts';
-import { readFbxAnimated } from '../formats/fbx-read.ts';
 import { writeSkinnedFbx } from '../formats/fbx-skinned.ts';
 import { readSkinnedGlb } from '../formats/glb-skinned.ts';
 import { writeSkinnedGlb } from '../formats/skinned-glb.ts';
-import { ExportError, ioError, reason } from './errors.ts';
+import { ExportError, ioError } from './errors.ts';
 import type { GameReadyReport } from '../gameready/gameready.ts';
 import { gameReadyFiles, type ProfileStep } from './gameready-files.ts';
 import type { FileKind } from './presets.ts';
@@ -30,6 +29,8 @@ export interface PreparedFile {
   clip?: string;
   /** A map written beside the model that the model names (an FBX's maps with a profile): written though no MTL names it. */
   companion?: boolean;
+  /** `at`: a clip's animation file named `<Model>@<clip>` (Unity's convention), not `<Model>_<clip>`. */
+  clipFile?: 'at';
 }
 
 export interface PrepareOptions {
@@ -39,6 +40,8 @@ export interface PrepareOptions {
   /** The clips the GLB gathers (an animation job's); `keepClips` chooses among them (all when undefined). */
   clips?: readonly ClipSource[] | undefined;
   keepClips?: readonly string[] | undefined;
+  /** The export's target: Unity gets an animated FBX as a model and one `<Model>@<clip>.fbx` per clip. */
+  engine?: ExportTarget | undefined;
   /** A target profile to apply (gameready-files.ts): LODs, the budget, texture sizes. */
   gameReady?: Omit<ProfileStep, 'format'> | undefined;
 }
@@ -69,7 +72,8 @@ export async function prepareFiles<F extends PreparedFile>(
     options.clips !== undefined && options.clips.length > 0 ? chooseClips(options.clips, options.keepClips) : undefined;
   const transforms = hasTransforms(options.transforms) ? options.transforms : undefined;
   const step = options.gameReady;
-  if (clips?.some((c) => c.format === 'fbx')) return fbxClips(files, clips, options.format, transforms, step);
+  if (clips?.some((c) => c.format === 'fbx'))
+    return fbxClips(files, clips, options.format, transforms, step, options.engine ?? step?.engine);
   if (glb === undefined || (clips === undefined && transforms === undefined && step === undefined))
     return { files: [...files], replaced: [] };
 
@@ -186,6 +190,7 @@ async function fbxClips<F extends PreparedFile>(
   format: ExportFormat | undefined,
   transforms: Transforms | undefined,
   step: Omit<ProfileStep, 'format'> | undefined,
+  engine: ExportTarget | undefined,
 ): Promise<Prepared<F>> {
   const model = new Set<string>(['fbx', 'glb']);
   const fbxClips = clips.filter((c) => c.format === 'fbx');
@@ -193,6 +198,8 @@ async function fbxClips<F extends PreparedFile>(
     .filter((c) => c.format !== 'fbx')
     .map((c) => ({ name: c.name, why: 'its file is a GLB, and the other clips are FBX: one format per export' }));
   if (format === 'glb') return glbOfFbxClips(files, fbxClips, skipped, transforms, step);
+  if (format === 'fbx' && engine === 'unity' && transforms === undefined)
+    return unityClipFiles(files, fbxClips, skipped, step);
   if (transforms !== undefined)
     throw new ExportError('bad-format', {
       file: 'FBX of the clips',
@@ -224,37 +231,6 @@ async function fbxClips<F extends PreparedFile>(
   };
 }
 
-/**
- * FBX clips read lately, by path and file identity (size, modification time): the export panel plans again at
- * every change of its options, and reading a character's FBX takes about a second. A few are kept.
- */
-const readClips = new Map<string, Promise<Awaited<ReturnType<typeof readFbxAnimated>>>>();
-const KEPT_CLIPS = 24;
-
-async function readFbxClip(path: string): Promise<Awaited<ReturnType<typeof readFbxAnimated>>> {
-  const info = await stat(path).catch((error: unknown) => Promise.reject(ioError(path, 'reading a clip', error)));
-  const key = `${path}\n${info.size}\n${info.mtimeMs}`;
-  let read = readClips.get(key);
-  if (read === undefined) {
-    read = readFile(path)
-      .catch((error: unknown) => Promise.reject(ioError(path, 'reading a clip', error)))
-      .then((bytes) => readFbxAnimated(bytes, path))
-      .catch((error: unknown) => {
-        readClips.delete(key);
-        if (error instanceof ExportError) throw error;
-        throw new ExportError('unreadable-glb', {
-          file: path,
-          why: `cannot be read as an animated FBX to make the GLB (${reason(error)})`,
-          fix: 'Download the job again, or export FBX',
-          cause: error,
-        });
-      });
-    readClips.set(key, read);
-    while (readClips.size > KEPT_CLIPS) readClips.delete(readClips.keys().next().value!);
-  }
-  return read;
-}
-
 /** One GLB of FBX clips: the character of the first, every clip's take on its bones (by name), named after the clip. */
 async function glbOfFbxClips<F extends PreparedFile>(
   files: readonly F[],
@@ -263,7 +239,7 @@ async function glbOfFbxClips<F extends PreparedFile>(
   transforms: Transforms | undefined,
   step: Omit<ProfileStep, 'format'> | undefined,
 ): Promise<Prepared<F>> {
-  const load = (path: string) => readFbxClip(path);
+  const load = readFbxClip;
   const first = clips[0];
   if (first === undefined)
     throw new ExportError('nothing-to-export', {
@@ -272,33 +248,7 @@ async function glbOfFbxClips<F extends PreparedFile>(
       fix: 'Choose at least one clip',
     });
   const base = (await load(first.path)).model;
-  const boneIndex = new Map(base.bones.map((b, i) => [b.name, i]));
-  const takes: Take[] = [];
-  const written: string[] = [];
-  for (const clip of clips) {
-    const { model, takes: found } = await load(clip.path);
-    const take = clip.animation === undefined ? found[0] : found.find((t) => t.name === clip.animation);
-    if (!take) {
-      skipped.push({
-        name: clip.name,
-        why: clip.animation === undefined ? 'its file has no animation' : `its file has no take "${clip.animation}"`,
-      });
-      continue;
-    }
-    const missing = model.bones.find((b) => !boneIndex.has(b.name));
-    if (missing) {
-      skipped.push({ name: clip.name, why: `it moves a bone the model does not have ("${missing.name}")` });
-      continue;
-    }
-    let name = clip.name || 'clip';
-    for (let n = 2; written.includes(name); n++) name = `${clip.name || 'clip'} (${n})`;
-    written.push(name);
-    takes.push({
-      name,
-      times: take.times,
-      tracks: take.tracks.map((t) => ({ ...t, bone: boneIndex.get(model.bones[t.bone]!.name)! })),
-    });
-  }
+  const { takes, written } = await gatherTakes(base, clips, skipped);
   let bytes: Uint8Array = writeSkinnedGlb({ ...base, name: first.name || 'character', takes }, CREATOR);
   let bbox: Bounds | undefined;
   if (transforms !== undefined) {

@@ -6,10 +6,11 @@
 import { Logger, NodeIO, PropertyType } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { prune } from '@gltf-transform/functions';
+import type { GameReadyReport } from '../../shared/export-options.ts';
 import type { TargetProfile } from '../../shared/target-profiles.ts';
-import { buildLodChain, type LodLevelReport } from './lod-chain.ts';
+import { buildLodChain } from './lod-chain.ts';
 import { attachLods, MsftLod } from './msft-lod.ts';
-import { fitTextures, metallicSmoothnessPng, type TextureReport } from './textures.ts';
+import { fitTextures, metallicSmoothnessPng } from './textures.ts';
 
 export interface GameReadyOptions {
   /** Whether LOD1..n are made and attached (MSFT_lod); LOD0 is always brought within the budget. */
@@ -18,16 +19,12 @@ export interface GameReadyOptions {
   metallicSmoothness?: boolean;
 }
 
-export interface GameReadyReport {
-  profile: string;
-  /** The model's triangles before. */
-  original: number;
-  /** LOD0 (within budget) and, when made, LOD1..n: triangles and the simplifier's error (share of the model's size). */
-  levels: LodLevelReport[];
-  textures: TextureReport[];
-  /** What was changed, one line each ("LOD0: 1,000,000 → 10,000 triangles", "mesh_normal.png 2048×2048 → 1024×1024"). */
-  fixed: string[];
-}
+/**
+ * What was made (shared/export-options.ts gameReadyReportSchema, the bridge's shape): the model's triangles before,
+ * LOD0 (within budget) and, when made, LOD1..n (lod-chain.ts LodLevelReport), the textures (textures.ts
+ * TextureReport), and what was changed, one line each ("LOD0: 1,000,000 → 10,000 triangles").
+ */
+export type { GameReadyReport };
 
 export interface GameReady {
   glb: Uint8Array;
