@@ -2,7 +2,11 @@
 // and the project and target it went to kept as the next export's default; and what an export would write,
 // said before it is run (planJobExport, from-job.ts planJob).
 import { resolveProfile, unknownProfileMessage, type ProfileEdit } from '../../shared/target-profiles.ts';
-import { ExportError } from '../export/errors.ts';
+import { readFile } from 'node:fs/promises';
+import type { GameReadyReport } from '../../shared/export-options.ts';
+import { ExportError, ioError } from '../export/errors.ts';
+import { exportSourcesOf } from '../export/from-job.ts';
+import { lodPreview } from '../export/gameready-files.ts';
 import type { ExportPlan, ExportResult } from '../export/export.ts';
 import { exportJob, planJob, type JobExportOptions } from '../export/from-job.ts';
 import type { FileKind } from '../export/presets.ts';
@@ -69,6 +73,32 @@ export async function planJobExport(
   } = await planJob({ cache: services.cache, store: services.store }, job, withProfile(request));
   // A cached file's own name is its content hash: it is named by its format instead.
   return { ...plan, skip: plan.skip.map((f) => (f.name.includes('.') ? f : { ...f, name: KIND_NAMES[f.kind] })) };
+}
+
+/**
+ * One LOD level of a finished job's model made ready for a profile (by name, with the user's edits), as a GLB for
+ * the viewer's LOD preview, with how many levels there are and the chain's report (triangles, error per level).
+ * The job's GLB must be in the cache (ExportError `nothing-to-export` otherwise); an unknown profile or a level
+ * the chain does not have is ExportError `bad-input`.
+ */
+export async function previewLod(
+  services: Pick<Services, 'cache'>,
+  job: JobRecord,
+  request: { profile: string; level: number },
+  edits: Readonly<Record<string, ProfileEdit>> = {},
+): Promise<{ glb: Uint8Array; levels: number; report: GameReadyReport }> {
+  const { profile } = withProfile({ projectDir: '', profile: request.profile }, edits);
+  const glb = exportSourcesOf(job, services.cache).find((f) => f.kind === 'glb');
+  if (!glb)
+    throw new ExportError('nothing-to-export', {
+      file: job.label,
+      why: 'its GLB is not in the local cache',
+      fix: 'Download its outputs first (open it in the viewer), then preview its LODs',
+    });
+  const bytes = await readFile(glb.path).catch((error: unknown) => {
+    throw ioError(glb.path, 'reading the GLB', error);
+  });
+  return lodPreview(bytes, glb.path, profile!, request.level);
 }
 
 /** A cached file as the plan names it when it has no name of its own. */

@@ -11,7 +11,7 @@ import type { Document, Material, Mesh, Node } from '@gltf-transform/core';
 import type { ExportFormat, ExportTarget } from '../../shared/export-options.ts';
 import type { TargetProfile } from '../../shared/target-profiles.ts';
 import { writeLodFbx, type FbxLevel, type FbxMap } from '../formats/fbx-lods.ts';
-import { gameReadyIo, type GameReadyReport } from '../gameready/gameready.ts';
+import { gameReadyIo, lodLevelGlb, type GameReadyReport } from '../gameready/gameready.ts';
 import { lodsOf } from '../gameready/msft-lod.ts';
 import { makeGameReadyOffThread } from '../gameready/thread.ts';
 import { conversionRefusal, convertGlb, meshNodes, mergedGroups, worldGroups, type ConvertedFile } from './convert.ts';
@@ -123,6 +123,35 @@ function madeReady(
     while (made.size > KEPT) made.delete(made.keys().next().value!);
   }
   return run;
+}
+
+/**
+ * One LOD level of the model made ready for `profile` (as a glTF target gets it: LODs made unless the engine is
+ * Godot), as a GLB of its own, for the viewer's LOD preview; the chain is made once on the worker and kept (the
+ * preview asks for each level in turn). ExportError `bad-input` for a level the chain does not have.
+ */
+export async function lodPreview(
+  glb: Uint8Array,
+  source: string,
+  profile: TargetProfile,
+  level: number,
+): Promise<{ glb: Uint8Array; levels: number; report: GameReadyReport }> {
+  const made = await madeReady(glb, profile, { lods: profile.lods.length > 0, metallicSmoothness: false }).catch(
+    (error: unknown) => {
+      throw new ExportError('unreadable-glb', {
+        file: source,
+        why: `cannot be made game-ready for ${profile.label} (${reason(error)})`,
+        fix: 'Check the GLB with a glTF validator',
+        cause: error,
+      });
+    },
+  );
+  try {
+    return { ...(await lodLevelGlb(made.glb, level)), report: made.report };
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new ExportError('bad-input', { file: 'level', why: error.message, fix: 'Ask for one of those levels' });
+  }
 }
 
 /** LOD0..n of the scene's meshes in world space, each level one FBX geometry. */

@@ -79,3 +79,28 @@ export async function makeGameReady(
     report: { profile: profile.name, original: chain.original, levels: chain.levels, textures, fixed },
   };
 }
+
+/**
+ * One level of a game-ready GLB (made with LODs, MSFT_lod) as a GLB of its own: every scene node shows its LOD
+ * `level` mesh (0: LOD0), the LOD nodes and MSFT_lod gone; for a viewer's LOD preview. Levels past the chain's end
+ * are refused with a RangeError naming how many there are.
+ */
+export async function lodLevelGlb(glb: Uint8Array, level: number): Promise<{ glb: Uint8Array; levels: number }> {
+  const io = gameReadyIo();
+  const doc = (await io.readBinary(glb)).setLogger(new Logger(Logger.Verbosity.WARN));
+  const ext = doc
+    .getRoot()
+    .listExtensionsUsed()
+    .find((e): e is MsftLod => e instanceof MsftLod);
+  const chains = [...(ext?.lods ?? new Map())];
+  const levels = 1 + (chains.length === 0 ? 0 : Math.min(...chains.map(([, lods]) => lods.length)));
+  if (!Number.isInteger(level) || level < 0 || level >= levels)
+    throw new RangeError(`LOD${level} does not exist: this model has LOD0..LOD${levels - 1}`);
+  for (const [node, lods] of chains) {
+    if (level > 0) node.setMesh(lods[level - 1]!.getMesh());
+    for (const lod of lods) lod.dispose();
+  }
+  ext?.dispose();
+  await doc.transform(prune({ keepAttributes: true }));
+  return { glb: await io.writeBinary(doc), levels };
+}

@@ -6,7 +6,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NodeIO } from '@gltf-transform/core';
 import { exportAsset, planExport, type SourceFile } from '../../main/export/export.ts';
+import { lodPreview } from '../../main/export/gameready-files.ts';
 import { gameReadyIo } from '../../main/gameready/gameready.ts';
 import { lodsOf } from '../../main/gameready/msft-lod.ts';
 import { closeGameReadyThread } from '../../main/gameready/thread.ts';
@@ -140,6 +142,24 @@ describe('export with a profile', () => {
     expect(doc.getRoot().listMeshes()[0]!.listPrimitives()[0]!.getIndices()!.getCount() / 3).toBeLessThanOrEqual(
       10_000,
     );
+  });
+
+  it("previews one LOD level as a GLB of its own (the viewer's LOD switch), and refuses a level there is not", async () => {
+    const bytes = readFileSync(files[0]!.path);
+    const profile = resolveProfile('unity-mobile')!;
+    const one = await lodPreview(bytes, 'mesh.glb', profile, 1);
+    expect(one.levels).toBe(3);
+    const doc = await new NodeIO().readBinary(one.glb);
+    expect(doc.getRoot().listNodes()).toHaveLength(1);
+    expect(doc.getRoot().listExtensionsUsed()).toEqual([]);
+    const triangles = doc.getRoot().listMeshes()[0]!.listPrimitives()[0]!.getIndices()!.getCount() / 3;
+    expect(triangles).toBe(one.report.levels[1]!.triangles);
+    const zero = await lodPreview(bytes, 'mesh.glb', profile, 0);
+    expect(zero.report).toEqual(one.report);
+    await expect(lodPreview(bytes, 'mesh.glb', profile, 3)).rejects.toMatchObject({
+      code: 'bad-input',
+      why: 'LOD3 does not exist: this model has LOD0..LOD2',
+    });
   });
 
   it('without a profile the asset is written as it came', async () => {
