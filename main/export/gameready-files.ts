@@ -16,6 +16,7 @@ import { lodsOf } from '../gameready/msft-lod.ts';
 import { makeGameReadyOffThread } from '../gameready/thread.ts';
 import { conversionRefusal, convertGlb, meshNodes, mergedGroups, worldGroups, type ConvertedFile } from './convert.ts';
 import { ExportError, reason } from './errors.ts';
+import { TARGETS } from './targets/index.ts';
 
 const CREATOR = 'Asset Studio export';
 
@@ -36,14 +37,15 @@ export interface GameReadyFiles {
   note: string;
 }
 
-/** Whether the engine gets LOD1..n from the export (Godot makes its own). */
-export const takesLods = (engine: ExportTarget) => engine !== 'godot';
+/** Whether the engine gets LOD1..n from the export (Godot makes its own): its target module says (targets/). */
+export const takesLods = (engine: ExportTarget) => TARGETS[engine].lods !== 'engine-makes';
 
 /** The game-ready files of the GLB `glb` (see the module comment); throws ExportError `bad-format` where FBX cannot hold it. */
 export async function gameReadyFiles(glb: Uint8Array, source: string, step: ProfileStep): Promise<GameReadyFiles> {
   const format = step.format ?? 'glb';
   const lods = step.lods !== false && takesLods(step.engine) && format !== 'obj' && step.profile.lods.length > 0;
-  const metallicSmoothness = format === 'fbx' && step.engine === 'unity';
+  const target = TARGETS[step.engine];
+  const metallicSmoothness = format === 'fbx' && target.fbxMetallicMap === 'metallic-smoothness';
   const made = await madeReady(glb, step.profile, { lods, metallicSmoothness }).catch((error: unknown) => {
     throw new ExportError('unreadable-glb', {
       file: source,
@@ -59,7 +61,7 @@ export async function gameReadyFiles(glb: Uint8Array, source: string, step: Prof
       report: made.report,
       note: lods
         ? `GLB with LOD0..LOD${levels - 1} in MSFT_lod (${step.profile.label})`
-        : `${step.engine === 'godot' ? 'Godot 4 generates the LODs on import (its "Generate LODs" import setting); the base mesh is' : 'The base mesh'} within ${step.profile.label}'s budget`,
+        : `${target.lods === 'engine-makes' ? `${target.preset.label} generates the LODs on import (Godot 4's "Generate LODs" import setting); the base mesh is` : 'The base mesh'} within ${step.profile.label}'s budget`,
     };
   if (format === 'obj')
     return {
@@ -75,7 +77,7 @@ export async function gameReadyFiles(glb: Uint8Array, source: string, step: Prof
       why: `is not written: ${refusal}`,
       fix: 'Choose GLB, or export without a profile',
     });
-  const group = step.engine === 'unreal';
+  const group = target.lods === 'fbx-lod-group';
   const screenSizes = [step.profile.lod0ScreenSize, ...step.profile.lods.map((l) => l.screenSize)];
   const maps = fbxMaps(doc, step.assetName, made.metallicSmoothness);
   const fbx = writeLodFbx(

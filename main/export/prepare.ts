@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ExportFormat, ExportTarget } from '../../shared/export-options.ts';
 import { gatherTakes, readFbxClip, unityClipFiles } from './clip-files.ts';
+import { TARGETS } from './targets/index.ts';
 import type { Bounds } from './bounds.ts';
 import { chooseClips, mergeClips, type ClipSource } from './clips.ts';
 import { convertGlb } from './convert.ts';
@@ -198,7 +199,7 @@ async function fbxClips<F extends PreparedFile>(
     .filter((c) => c.format !== 'fbx')
     .map((c) => ({ name: c.name, why: 'its file is a GLB, and the other clips are FBX: one format per export' }));
   if (format === 'glb') return glbOfFbxClips(files, fbxClips, skipped, transforms, step);
-  if (format === 'fbx' && engine === 'unity' && transforms === undefined)
+  if (format === 'fbx' && engine && TARGETS[engine].fbxClips === 'model-and-at-clips' && transforms === undefined)
     return unityClipFiles(files, fbxClips, skipped, step);
   if (transforms !== undefined)
     throw new ExportError('bad-format', {

@@ -134,7 +134,7 @@ describe('export with a profile', () => {
     const projectDir = makeProject('godot');
     const options = { projectDir, name: 'chair', files, source: SOURCE, profile: resolveProfile('godot-mobile')! };
     const plan = await planExport(options);
-    expect(plan.note).toMatch(/Godot 4 generates the LODs on import/);
+    expect(plan.note).toMatch(/Godot generates the LODs on import/);
     expect(plan.gameReady!.levels).toHaveLength(1);
     const result = await exportAsset(options);
     const doc = await gameReadyIo().readBinary(readFileSync(result.files[0]!.path));
