@@ -2,25 +2,17 @@
 // write everything with a manifest into a staging folder, then move that folder into place in one rename.
 import { createHash } from 'node:crypto';
 import { readdir, rm, stat } from 'node:fs/promises';
-import { basename, dirname, extname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import type * as z from 'zod';
 import type { Bounds } from './bounds.ts';
 import { detectProject, type Project } from './detect.ts';
-import { ExportError, ioError } from './errors.ts';
-import {
-  buildManifest,
-  exportSourceSchema,
-  MANIFEST_SUFFIX,
-  manifestFileName,
-  readManifest,
-  type ExportSource,
-} from './manifest.ts';
+import { ExportError } from './errors.ts';
+import { buildManifest, exportSourceSchema, manifestFileName, type ExportSource } from './manifest.ts';
 import { styleName, uniqueName } from './naming.ts';
 import { assertPlainName, ensureFolderInside, entryKind } from './paths.ts';
 import { defaultPivot, formatRefusal, type ExportClip } from '../../shared/export-options.ts';
 import {
   chooseFormat,
-  fileName,
   PRESETS,
   selectFiles,
   type ExportFormat,
@@ -28,11 +20,17 @@ import {
   type FileKind,
   type Preset,
 } from './presets.ts';
-import { rewriteReferences } from './references.ts';
-import { cleanStale, commitStaging, copyEntries, createStaging, writeDurable } from './staging.ts';
-import { mtlTextures } from '../cache/obj-companions.ts';
+import { cleanStale, commitStaging, createStaging, writeDurable } from './staging.ts';
+import {
+  formatsOnOffer,
+  keepForeignEntries,
+  onlyUsedTextures,
+  planNames,
+  produce,
+  sourceName,
+} from './written-files.ts';
 import type { ClipSource } from './clips.ts';
-import { prepareFiles, readSource, type PreparedFile } from './prepare.ts';
+import { prepareFiles, type PreparedFile } from './prepare.ts';
 import { hasTransforms, transformsSchema, type Transforms } from './transform.ts';
 import { issuesToText, parseWith } from '../../shared/contract/issues.ts';
 import type { TargetProfile } from '../../shared/target-profiles.ts';
@@ -113,11 +111,6 @@ export interface ExportResult {
   replaced: boolean;
   /** Entries of the replaced folder kept in the new one (engine sidecars such as Unity's .meta files). */
   kept: string[];
-}
-
-interface Planned {
-  source: SourceFile;
-  name: string;
 }
 
 /**
@@ -446,116 +439,4 @@ async function checkTarget(
   const free = uniqueName(basename(target), (s) => names.has(s.toLowerCase()));
   const fix = `Export with overwrite to replace it, or under another name (e.g. ${free})`;
   throw new ExportError('target-exists', { file: target, why: 'already exists', fix });
-}
-
-/**
- * Meshes are named after the asset (`Chair.glb`), textures after the asset and their own name
- * (`Chair_Albedo.png`), and OBJ/MTL references follow. An FBX names its textures inside, in a binary
- * that is copied as it is, so beside an FBX textures keep their own (safe) names.
- */
-function planNames(chosen: SourceFile[], preset: Preset, asset: string): Planned[] {
-  const taken = new Set<string>();
-  const withFbx = chosen.some((f) => f.kind === 'fbx');
-  return chosen.map((source) => {
-    const ext = extensionOf(source);
-    const stem = basename(sourceName(source), extname(sourceName(source)));
-    const name =
-      source.clip !== undefined && source.clipFile === 'at'
-        ? uniqueName(`${asset}@${styleName(source.clip, preset.style)}`, (n) => taken.has(`${n}${ext}`.toLowerCase())) +
-          ext
-        : source.clip !== undefined
-          ? fileName(preset, asset, ext, taken, source.clip)
-          : source.kind !== 'texture'
-            ? fileName(preset, asset, ext, taken)
-            : withFbx
-              ? fileName(preset, styleName(stem, 'keep'), ext, taken)
-              : fileName(preset, asset, ext, taken, stem);
-    taken.add(name.toLowerCase());
-    return { source, name };
-  });
-}
-
-const EXTENSIONS: Record<Exclude<FileKind, 'texture'>, string> = {
-  glb: '.glb',
-  fbx: '.fbx',
-  obj: '.obj',
-  mtl: '.mtl',
-  usdz: '.usdz',
-  zip: '.zip',
-  mp4: '.mp4',
-};
-
-function extensionOf(f: SourceFile): string {
-  if (f.kind !== 'texture') return EXTENSIONS[f.kind];
-  const ext = extname(sourceName(f)).toLowerCase();
-  return ext !== '' ? ext : '.png';
-}
-
-const sourceName = (f: SourceFile) => f.name ?? basename(f.path);
-
-async function produce(item: Planned, plan: Planned[]): Promise<{ data: Uint8Array; transformed: boolean }> {
-  const { source } = item;
-  const bytes = await readSource(source);
-  const transformed = source.transformed === true;
-  if (source.kind === 'obj' || source.kind === 'mtl') {
-    const renames = new Map(plan.map((p) => [sourceName(p.source).toLowerCase(), p.name]));
-    // An OBJ never names a material library that is not written beside it.
-    const text = rewriteReferences(source.kind, Buffer.from(bytes).toString('utf8'), renames, source.kind === 'obj');
-    return { data: Buffer.from(text), transformed };
-  }
-  return { data: bytes, transformed };
-}
-
-/** The formats an export can write from these files: with transforms, the FBX and OBJ are made from the GLB. */
-function formatsOnOffer(files: readonly SourceFile[], remade: boolean): FileKind[] {
-  const kinds = files.map((f) => f.kind);
-  return remade && kinds.includes('glb') ? [...new Set<FileKind>([...kinds, 'fbx', 'obj'])] : kinds;
-}
-
-/**
- * Textures are written only when a material uses them: beside an OBJ, those its MTL names (a GLB and an FBX
- * carry theirs inside). A picture that is the whole result (a generated image, no model) is written as it is.
- */
-async function onlyUsedTextures(
-  chosen: SourceFile[],
-  skipped: { file: SourceFile; why: string }[],
-): Promise<{ chosen: SourceFile[]; skipped: { file: SourceFile; why: string }[] }> {
-  if (!chosen.some((f) => f.kind === 'glb' || f.kind === 'fbx' || f.kind === 'obj' || f.kind === 'usdz'))
-    return { chosen, skipped };
-  const named = new Set<string>();
-  for (const mtl of chosen.filter((f) => f.kind === 'mtl'))
-    for (const t of mtlTextures(Buffer.from(await readSource(mtl)).toString('utf8'))) named.add(t.toLowerCase());
-  const used = (f: SourceFile) =>
-    f.kind !== 'texture' || f.companion === true || named.has(sourceName(f).toLowerCase());
-  return {
-    chosen: chosen.filter(used),
-    skipped: [
-      ...skipped,
-      ...chosen
-        .filter((f) => !used(f))
-        .map((file) => ({ file, why: 'no material of the model uses it (a GLB or FBX carries its textures inside)' })),
-    ],
-  };
-}
-
-/**
- * Entries of the folder being replaced that this export does not write and that the previous export did
- * not write either (per its manifest) are carried into the new folder: Unity's .meta files (asset GUIDs
- * that scenes refer to), Godot's .import files, Unreal's .uasset files, anything the user added.
- */
-async function keepForeignEntries(oldDir: string, staging: string, written: Set<string>): Promise<string[]> {
-  try {
-    const entries = await readdir(oldDir);
-    const manifests = entries.filter((n) => n.toLowerCase().endsWith(MANIFEST_SUFFIX));
-    const previous: string[] = [];
-    for (const m of manifests) {
-      // An unreadable manifest lists nothing: its files are then kept rather than lost.
-      const manifest = await readManifest(join(oldDir, m)).catch(() => undefined);
-      previous.push(...(manifest?.files.map((f) => f.path) ?? []));
-    }
-    const skip = new Set([...written, ...previous, ...manifests].map((n) => n.toLowerCase()));
-    return await copyEntries(oldDir, staging, (name) => !skip.has(name.toLowerCase()));
-  } catch (error) {
-    throw ioError(oldDir, 'copying the files to keep from the folder being replaced', error);
-  }
 }
