@@ -163,6 +163,7 @@ export async function exportAsset(options: ExportOptions): Promise<ExportResult>
       ...(hasTransforms(transforms) && { transforms }),
       ...(bbox && { bbox }),
       ...(prepared.clips && { clips: prepared.clips.written }),
+      ...(prepared.gameReady && { gameReady: prepared.gameReady }),
     });
     await writeDurable(join(staging, manifestName), `${JSON.stringify(manifest, null, 2)}\n`);
     const replaced = existing === 'dir';

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NodeIO } from '@gltf-transform/core';
 import { exportAsset, planExport, type SourceFile } from '../../main/export/export.ts';
 import { lodPreview } from '../../main/export/gameready-files.ts';
+import { readManifest } from '../../main/export/manifest.ts';
 import { gameReadyIo } from '../../main/gameready/gameready.ts';
 import { lodsOf } from '../../main/gameready/msft-lod.ts';
 import { closeGameReadyThread } from '../../main/gameready/thread.ts';
@@ -82,6 +83,9 @@ describe('export with a profile', () => {
       .toBuffer();
     expect([...ms.subarray(0, 4)]).toEqual([255, 255, 255, 102]);
     expect(result.gameReady?.profile).toBe('unity-mobile');
+    // The manifest says which profile made the files, and what it made.
+    const manifest = await readManifest(result.manifestPath);
+    expect(manifest.gameReady).toEqual(result.gameReady);
   });
 
   it('Unreal: the LOD meshes under a node with a LodGroup attribute', async () => {
