@@ -18,7 +18,8 @@ export const NODE_BUNDLE: BuildOptions = {
   sourcemap: 'linked',
   logLevel: 'warning',
   // Optional native speed-ups of ws, absent on purpose; electron is provided by the runtime.
-  external: ['electron', 'bufferutil', 'utf-8-validate'],
+  // sharp loads its native libvips binding from its own package folder: it is required at run time, not bundled.
+  external: ['electron', 'bufferutil', 'utf-8-validate', 'sharp'],
   inject: [join(import.meta.dirname, 'cjs-shim.ts')],
   define: { 'import.meta.url': 'importMetaUrl', 'import.meta.dirname': '__dirname' },
 };
@@ -26,11 +27,12 @@ export const NODE_BUNDLE: BuildOptions = {
 /**
  * The worker threads' scripts, bundled beside the code that starts them: the embedded engine's
  * (main/engine/work/pool.ts starts engine-worker.cjs) and the library's thumbnails' (main/mesh/thumbnail-thread.ts
- * starts thumbnail-worker.cjs). Both look for their script in the folder of the module that starts them.
+ * starts thumbnail-worker.cjs) and the game-ready export's (main/gameready/thread.ts starts gameready-worker.cjs). Each looks for their script in the folder of the module that starts them.
  */
 const WORKERS = [
   { entry: join(ROOT, 'main', 'engine', 'work', 'worker.ts'), out: 'engine-worker.cjs' },
   { entry: join(ROOT, 'main', 'mesh', 'thumbnail-worker.ts'), out: 'thumbnail-worker.cjs' },
+  { entry: join(ROOT, 'main', 'gameready', 'worker.ts'), out: 'gameready-worker.cjs' },
 ] as const;
 
 /** How the worker threads' scripts are bundled into `outDir`. */

@@ -163,3 +163,27 @@ export function doubleConversion(engine: ExportTarget, t: Transforms | undefined
   }
   return said.length > 0 ? `${said.join('; ')}.` : undefined;
 }
+
+/**
+ * What an export with a target profile made of the model (main/gameready): LOD0 (within the budget) and LOD1..n
+ * with their triangles, the triangles aimed at and the simplifier's error (a share of the model's size), each
+ * texture's size before and after, and what was fixed, one line each. In the export's plan and its result.
+ */
+export const gameReadyReportSchema = z.object({
+  profile: z.string(),
+  original: z.number().int(),
+  levels: z.array(
+    z.object({ level: z.number().int(), triangles: z.number().int(), target: z.number().int(), error: z.number() }),
+  ),
+  textures: z.array(
+    z.object({
+      name: z.string(),
+      slots: z.array(z.string()),
+      from: z.tuple([z.number(), z.number()]),
+      to: z.tuple([z.number(), z.number()]),
+      mimeType: z.string(),
+    }),
+  ),
+  fixed: z.array(z.string()),
+});
+export type GameReadyReport = z.infer<typeof gameReadyReportSchema>;

@@ -22,7 +22,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   config: ['store', 'durable'],
   jobs: ['api', 'store', 'images', 'formats'],
   cache: ['api', 'jobs', 'store', 'serve', 'durable'],
-  export: ['cache', 'store', 'durable', 'formats'],
+  gameready: ['work'],
+  export: ['cache', 'store', 'durable', 'formats', 'gameready'],
   // The embedded engine is a package of its own: it imports only the layer below both it and the app.
   engine: ['files', 'serve', 'durable', 'images', 'formats', 'mesh', 'work'],
   app: ['api', 'store', 'config', 'jobs', 'files', 'cache', 'export', 'engine', 'durable', 'mesh'],

@@ -8,6 +8,7 @@ import { PREVIEW_MODEL_VERSIONS } from '../../shared/contract/image-to-3d.ts';
 import { IMAGE_TO_3D_OPTIONS } from '../../shared/contract/image-to-3d-options.ts';
 import { RETOPOLOGY_MODELS } from '../../shared/contract/v3.ts';
 import { EXPORT_FORMATS, EXPORT_TARGETS, PIVOTS, UP_AXES } from '../../shared/export-options.ts';
+import { PROFILE_NAMES } from '../../shared/target-profiles.ts';
 import type { NumberRule } from './numbers.ts';
 
 export interface OptionSpec {
@@ -476,6 +477,11 @@ export const COMMANDS: readonly CommandSpec[] = [
         value: 'A,B',
         text: 'an animated job: the clips exported, by prompt or library name, or `library`, `all` (default: its prompts)',
       },
+      profile: {
+        type: 'string',
+        value: oneOf(PROFILE_NAMES),
+        text: 'a target profile: LOD0 within its triangle budget, LODs as the engine imports them (Unity _LOD0.._LODn meshes, Unreal a LOD group, glTF MSFT_lod; Godot makes its own), maps resized to its largest size (default: the asset as it came)',
+      },
       name: { type: 'string', value: 'N', text: 'name of the asset folder' },
       overwrite: { type: 'boolean', text: 'replace an earlier export of the same name' },
       'scale-height': {
@@ -508,7 +514,10 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
     },
     exclusive: [['scale-height', 'scale-largest', 'scale-factor']],
-    examples: ['asset-studio export job_a1c7… --project ~/games/my-game --pivot bottom-center'],
+    examples: [
+      'asset-studio export job_a1c7… --project ~/games/my-game --pivot bottom-center',
+      'asset-studio export job_a1c7… --project ~/games/my-game --profile unity-mobile',
+    ],
   },
   {
     name: 'doctor',

@@ -10,8 +10,10 @@ import {
   transformsSchema,
   type ExportFormat,
   type ExportTarget,
+  type GameReadyReport,
   type Transforms,
 } from '../../shared/export-options.ts';
+import { resolveProfile, unknownProfileMessage } from '../../shared/target-profiles.ts';
 import { formatBytes } from '../../shared/format-bytes.ts';
 import { printJson, str, type CommandContext } from './context.ts';
 import { findJob, withServices } from './job-commands.ts';
@@ -83,7 +85,7 @@ export async function exportCommand(ctx: CommandContext): Promise<number> {
   const projectDir = str(ctx.values, 'project');
   if (!ref || !projectDir)
     throw new UsageError(
-      'usage: asset-studio export <job> --project DIR [--engine unity|unreal|godot|folder] [--format glb|fbx|obj] [--clips A,B] [--name N] [--overwrite]',
+      'usage: asset-studio export <job> --project DIR [--engine unity|unreal|godot|folder] [--format glb|fbx|obj] [--clips A,B] [--profile NAME] [--name N] [--overwrite]',
     );
   const engine = str(ctx.values, 'engine');
   if (engine !== undefined && !(EXPORT_TARGETS as readonly string[]).includes(engine))
@@ -92,6 +94,9 @@ export async function exportCommand(ctx: CommandContext): Promise<number> {
   if (format !== undefined && !(EXPORT_FORMATS as readonly string[]).includes(format))
     throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')} (got "${format}").`);
   const transforms = transformsFrom(ctx);
+  const profileName = str(ctx.values, 'profile');
+  const profile = profileName === undefined ? undefined : resolveProfile(profileName);
+  if (profileName !== undefined && profile === undefined) throw new UsageError(unknownProfileMessage(profileName));
   // A path with `..` steps is said resolved before anything is written: the user sees where it lands.
   const resolved = resolve(projectDir);
   if (projectDir.split(/[\\/]/).includes('..')) ctx.io.stderr(`Project folder: ${resolved} (from "${projectDir}")\n`);
@@ -109,6 +114,7 @@ export async function exportCommand(ctx: CommandContext): Promise<number> {
         overwrite: ctx.values.overwrite === true,
         format: format as ExportFormat | undefined,
         clips: clipsFrom(ctx),
+        profile,
         // No --pivot: the game engines' default (bottom centre); --pivot as-is keeps the file's origin.
         pivotByDefault: str(ctx.values, 'pivot') === undefined,
       },
@@ -127,10 +133,19 @@ export async function exportCommand(ctx: CommandContext): Promise<number> {
       for (const f of result.files) ctx.io.stdout(`  ${f.path}  ${formatBytes(f.size)}\n`);
       for (const f of result.skipped) ctx.io.stdout(`  skipped ${f.kind}: ${f.why}\n`);
       if (result.clips) ctx.io.stdout(`  clips: ${result.clips.written.join(', ') || 'none'}\n`);
+      if (result.gameReady) for (const line of gameReadyLines(result.gameReady)) ctx.io.stdout(`  ${line}\n`);
       for (const c of result.clips?.skipped ?? []) ctx.io.stdout(`  clip left out: ${c.name}: ${c.why}\n`);
     }
     return 0;
   });
+}
+
+/** What a profile made of the model, one line each: the LODs with their triangles and error, then the fixes. */
+function gameReadyLines(report: GameReadyReport): string[] {
+  const levels = report.levels.map(
+    (l) => `LOD${l.level}: ${l.triangles.toLocaleString('en-US')} triangles, error ${(l.error * 100).toFixed(2)} %`,
+  );
+  return [`profile ${report.profile}:`, ...levels.map((l) => `  ${l}`), ...report.fixed.map((f) => `  fixed: ${f}`)];
 }
 
 /** `--clips "walk forward,Idle"`: the clips an animated export keeps (by name, id or output key); every clip without it. */

@@ -85,7 +85,7 @@ interface Texture {
   data: Uint8Array;
 }
 
-function meshNodes(doc: Document): { node: Node; world: mat4 }[] {
+export function meshNodes(doc: Document): { node: Node; world: mat4 }[] {
   const scene = doc.getRoot().getDefaultScene() ?? doc.getRoot().listScenes()[0];
   const out: { node: Node; world: mat4 }[] = [];
   for (const root of scene?.listChildren() ?? [])
@@ -94,7 +94,7 @@ function meshNodes(doc: Document): { node: Node; world: mat4 }[] {
 }
 
 /** Every primitive in world space, one group each, with the materials (and their texture files) they use. */
-function worldGroups(doc: Document): { groups: ObjGroup[]; materials: ObjMaterial[]; textures: Texture[] } {
+export function worldGroups(doc: Document): { groups: ObjGroup[]; materials: ObjMaterial[]; textures: Texture[] } {
   const materials: ObjMaterial[] = [];
   const textures: Texture[] = [];
   const index = new Map<Material | null, number>();
@@ -201,6 +201,31 @@ function inverseTranspose(m: mat4): number[] {
 
 /** One FBX geometry of every group (FBX here carries one material: conversionRefusal saw to it). */
 function fbxOf(groups: ObjGroup[], materials: ObjMaterial[], textures: Texture[]): Buffer {
+  const { positions, normals, uvs, polygonVertexIndex } = mergedGroups(groups);
+  const material = materials[0]!;
+  const texture = textures.find((t) => t.name === material.texture);
+  return writeFbx(
+    {
+      positions,
+      normals,
+      uvs,
+      polygonVertexIndex,
+      material: {
+        color: material.color,
+        ...(texture && { texture: { png: Buffer.from(texture.data), fileName: texture.name } }),
+      },
+    },
+    CREATOR,
+  );
+}
+
+/** The groups as one FBX geometry's arrays (polygons with FBX's end marker). */
+export function mergedGroups(groups: readonly ObjGroup[]): {
+  positions: Float32Array;
+  normals: Float32Array;
+  uvs: Float32Array;
+  polygonVertexIndex: Int32Array;
+} {
   const total = groups.reduce((n, g) => n + g.positions.length / 3, 0);
   const positions = new Float32Array(total * 3);
   const normals = new Float32Array(total * 3);
@@ -215,19 +240,5 @@ function fbxOf(groups: ObjGroup[], materials: ObjMaterial[], textures: Texture[]
       polygons.push(base + g.triangles[k]!, base + g.triangles[k + 1]!, ~(base + g.triangles[k + 2]!));
     base += g.positions.length / 3;
   }
-  const material = materials[0]!;
-  const texture = textures.find((t) => t.name === material.texture);
-  return writeFbx(
-    {
-      positions,
-      normals,
-      uvs,
-      polygonVertexIndex: Int32Array.from(polygons),
-      material: {
-        color: material.color,
-        ...(texture && { texture: { png: Buffer.from(texture.data), fileName: texture.name } }),
-      },
-    },
-    CREATOR,
-  );
+  return { positions, normals, uvs, polygonVertexIndex: Int32Array.from(polygons) };
 }

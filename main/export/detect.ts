@@ -1,13 +1,14 @@
 // Which engine a folder belongs to: the nearest folder at or above it with a project's marker files.
 // A folder that does not exist yet is an ordinary answer: it is looked for from the nearest folder above it
 // that exists, and the export creates it (`newFolder`).
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import * as z from 'zod';
 import { jsonOf } from '../../shared/contract/index.ts';
 import { UNITY_GLTF_PACKAGES } from '../../shared/export-options.ts';
 import { ExportError, ioError } from './errors.ts';
-import { PRESETS, type ExportTarget, type GameEngine } from './presets.ts';
+import { EXPORT_TARGETS, PRESETS, type ExportTarget, type GameEngine } from './presets.ts';
+import { TARGETS, type ExportTargetModule } from './targets/index.ts';
 
 export interface Project {
   engine: ExportTarget;
@@ -23,21 +24,13 @@ export interface Project {
   gltfPackage?: string | null;
 }
 
-const MARKERS: Record<GameEngine, { text: string; test: (dir: string) => Promise<boolean> }> = {
-  unity: {
-    text: 'Assets/ and ProjectSettings/ProjectVersion.txt',
-    test: async (dir) =>
-      (await isKind(join(dir, 'Assets'), 'dir')) && isKind(join(dir, 'ProjectSettings', 'ProjectVersion.txt'), 'file'),
-  },
-  unreal: {
-    text: 'a *.uproject file',
-    test: async (dir) => {
-      const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-      return entries.some((e) => e.isFile() && e.name.toLowerCase().endsWith('.uproject'));
-    },
-  },
-  godot: { text: 'project.godot', test: (dir) => isKind(join(dir, 'project.godot'), 'file') },
-};
+/** Each game engine's project markers, from its target's module (targets/). */
+const MARKERS = Object.fromEntries(
+  EXPORT_TARGETS.flatMap((t) => {
+    const markers = TARGETS[t].markers;
+    return markers ? [[t, markers]] : [];
+  }),
+) as Record<GameEngine, NonNullable<ExportTargetModule['markers']>>;
 const GAME_ENGINES = Object.keys(MARKERS) as GameEngine[];
 
 /**

@@ -2,25 +2,17 @@
 // write everything with a manifest into a staging folder, then move that folder into place in one rename.
 import { createHash } from 'node:crypto';
 import { readdir, rm, stat } from 'node:fs/promises';
-import { basename, dirname, extname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import type * as z from 'zod';
 import type { Bounds } from './bounds.ts';
 import { detectProject, type Project } from './detect.ts';
-import { ExportError, ioError } from './errors.ts';
-import {
-  buildManifest,
-  exportSourceSchema,
-  MANIFEST_SUFFIX,
-  manifestFileName,
-  readManifest,
-  type ExportSource,
-} from './manifest.ts';
+import { ExportError } from './errors.ts';
+import { buildManifest, exportSourceSchema, manifestFileName, type ExportSource } from './manifest.ts';
 import { styleName, uniqueName } from './naming.ts';
 import { assertPlainName, ensureFolderInside, entryKind } from './paths.ts';
 import { defaultPivot, formatRefusal, type ExportClip } from '../../shared/export-options.ts';
 import {
   chooseFormat,
-  fileName,
   PRESETS,
   selectFiles,
   type ExportFormat,
@@ -28,13 +20,21 @@ import {
   type FileKind,
   type Preset,
 } from './presets.ts';
-import { rewriteReferences } from './references.ts';
-import { cleanStale, commitStaging, copyEntries, createStaging, writeDurable } from './staging.ts';
-import { mtlTextures } from '../cache/obj-companions.ts';
+import { cleanStale, commitStaging, createStaging, writeDurable } from './staging.ts';
+import {
+  formatsOnOffer,
+  keepForeignEntries,
+  onlyUsedTextures,
+  planNames,
+  produce,
+  sourceName,
+} from './written-files.ts';
 import type { ClipSource } from './clips.ts';
-import { prepareFiles, readSource, type PreparedFile } from './prepare.ts';
+import { prepareFiles, type PreparedFile } from './prepare.ts';
 import { hasTransforms, transformsSchema, type Transforms } from './transform.ts';
 import { issuesToText, parseWith } from '../../shared/contract/issues.ts';
+import type { TargetProfile } from '../../shared/target-profiles.ts';
+import type { GameReadyReport } from '../gameready/gameready.ts';
 
 export interface SourceFile extends PreparedFile {
   kind: FileKind;
@@ -66,6 +66,13 @@ export interface ExportOptions {
   clips?: readonly ClipSource[] | undefined;
   /** Which of `clips` to keep, by output key, id or name (shared/export-options.ts exportClipsSchema); all when omitted. */
   keepClips?: readonly string[] | undefined;
+  /**
+   * A target profile (shared/target-profiles.ts resolveProfile: the built-in one with the user's edits): the model
+   * is made game-ready (LOD0 within the budget, LODs written as the engine imports them, maps fitted) and, with no
+   * pivot asked for, the engine's default pivot applied (unless `pivotByDefault` is false). Without it the asset
+   * is written as it came.
+   */
+  profile?: TargetProfile | undefined;
   /** Replace an existing asset folder of the same name; without it that is an error. */
   overwrite?: boolean;
   source: ExportSource;
@@ -98,15 +105,12 @@ export interface ExportResult {
   clips?: { written: string[]; skipped: { name: string; why: string }[] };
   /** Why the format written is not the engine's default, or why the engine may not import it as it is (e.g. GLB in Unity without glTFast). */
   note?: string;
+  /** With a profile: the LOD levels (triangles, error), the texture sizes and what was fixed. */
+  gameReady?: GameReadyReport;
   /** Whether an existing folder was replaced. */
   replaced: boolean;
   /** Entries of the replaced folder kept in the new one (engine sidecars such as Unity's .meta files). */
   kept: string[];
-}
-
-interface Planned {
-  source: SourceFile;
-  name: string;
 }
 
 /**
@@ -159,6 +163,7 @@ export async function exportAsset(options: ExportOptions): Promise<ExportResult>
       ...(hasTransforms(transforms) && { transforms }),
       ...(bbox && { bbox }),
       ...(prepared.clips && { clips: prepared.clips.written }),
+      ...(prepared.gameReady && { gameReady: prepared.gameReady }),
     });
     await writeDurable(join(staging, manifestName), `${JSON.stringify(manifest, null, 2)}\n`);
     const replaced = existing === 'dir';
@@ -176,6 +181,7 @@ export async function exportAsset(options: ExportOptions): Promise<ExportResult>
       ...(bbox && { bbox }),
       ...(prepared.clips && { clips: prepared.clips }),
       ...(note && { note }),
+      ...(prepared.gameReady && { gameReady: prepared.gameReady }),
       replaced,
       kept,
     };
@@ -201,6 +207,8 @@ export interface ExportPlan {
   /** An animated model's clips: those it can keep (for a per-clip choice), those written, and those that cannot be. */
   clips?: { available: ExportClip[]; written: string[]; skipped: { name: string; why: string }[] };
   bbox?: Bounds;
+  /** With a profile: the LODs with their triangles and error, the texture sizes, and what the export fixes. */
+  gameReady?: GameReadyReport;
 }
 
 /**
@@ -235,6 +243,7 @@ export async function planExport(options: Omit<ExportOptions, 'overwrite' | 'onP
         },
       }),
     ...(prepared.bbox && { bbox: prepared.bbox }),
+    ...(prepared.gameReady && { gameReady: prepared.gameReady }),
   };
 }
 
@@ -244,14 +253,20 @@ export async function planExport(options: Omit<ExportOptions, 'overwrite' | 'onP
  */
 async function decide(options: Omit<ExportOptions, 'overwrite' | 'onProgress'>, asked: Transforms | undefined) {
   const project = await detectProject(options.projectDir, options.engine);
-  const transforms = options.pivotByDefault === true ? withDefaultPivot(asked, project.engine, options) : asked;
+  const { profile } = options;
+  const transforms =
+    options.pivotByDefault === true || (profile !== undefined && options.pivotByDefault !== false)
+      ? withDefaultPivot(asked, project.engine, options)
+      : asked;
+  // A profile remakes the model from its GLB, as transforms do.
+  const remade = hasTransforms(transforms) || profile !== undefined;
   const preset = PRESETS[project.engine];
   const assetName = styleName(options.name, preset.style);
   // FBX clips (the service's) are written as FBX, or made into one GLB: both are on offer.
   const fbxClips: SourceFile[] = (options.clips ?? [])
     .filter((c) => c.format === 'fbx')
     .map((c) => ({ kind: 'fbx', path: c.path }));
-  const offered = formatsOnOffer(options.files, transforms);
+  const offered = formatsOnOffer(options.files, remade);
   // GLB clips without transforms can be written as one FBX with a take per clip, too.
   const glbClips = !hasTransforms(transforms) && (options.clips ?? []).some((c) => c.format !== 'fbx');
   const choice = chooseFormat(
@@ -273,19 +288,27 @@ async function decide(options: Omit<ExportOptions, 'overwrite' | 'onProgress'>, 
           ...new Set([
             ...fbxClips.map((c) => ({
               ...c,
-              kind: format === 'glb' || hasTransforms(transforms) ? ('glb' as const) : c.kind,
+              kind: format === 'glb' || remade ? ('glb' as const) : c.kind,
             })),
             ...reads,
           ]),
         ]
-      : glb && (hasTransforms(transforms) || options.clips?.length)
+      : glb && (remade || options.clips?.length)
         ? [...new Set([glb, ...reads])]
         : reads,
     preset,
-    transforms,
+    hasTransforms(transforms) ? 'the transforms' : profile !== undefined ? 'the profile' : undefined,
   );
+  const gameReady = profile && { profile, engine: project.engine, assetName };
   const prepare = (f: ExportFormat | undefined) =>
-    prepareFiles(options.files, { transforms, format: f, clips: options.clips, keepClips: options.keepClips });
+    prepareFiles(options.files, {
+      transforms,
+      format: f,
+      clips: options.clips,
+      keepClips: options.keepClips,
+      engine: project.engine,
+      gameReady,
+    });
   const refusals: { file: SourceFile; why: string }[] = [];
   const prepared = await prepare(format).catch(async (error: unknown) => {
     // A format the engine picked (not the user) that cannot be made from the transformed model: the GLB instead, when the engine imports it.
@@ -358,10 +381,15 @@ function parsedInput<S extends z.ZodType>(schema: S, value: unknown, file: strin
   return parsed.value;
 }
 
-async function checkSources(chosen: SourceFile[], preset: Preset, transforms: Transforms | undefined): Promise<void> {
+async function checkSources(
+  chosen: SourceFile[],
+  preset: Preset,
+  remade: 'the transforms' | 'the profile' | undefined,
+): Promise<void> {
   const takes = [...preset.meshes, ...preset.fallbackMeshes, ...preset.extras].join(', ');
-  const why = hasTransforms(transforms)
-    ? !chosen.some((f) => f.kind === 'glb') && 'has no GLB, and the transforms need one'
+  const why = remade
+    ? !chosen.some((f) => f.kind === 'glb') &&
+      `has no GLB, and ${remade} need${remade === 'the transforms' ? '' : 's'} one`
     : !chosen.some((f) => f.kind !== 'mtl') && `has none of the formats it takes (${takes})`;
   if (why) {
     const fix = 'Download the GLB of the result first, or choose another engine';
@@ -412,112 +440,4 @@ async function checkTarget(
   const free = uniqueName(basename(target), (s) => names.has(s.toLowerCase()));
   const fix = `Export with overwrite to replace it, or under another name (e.g. ${free})`;
   throw new ExportError('target-exists', { file: target, why: 'already exists', fix });
-}
-
-/**
- * Meshes are named after the asset (`Chair.glb`), textures after the asset and their own name
- * (`Chair_Albedo.png`), and OBJ/MTL references follow. An FBX names its textures inside, in a binary
- * that is copied as it is, so beside an FBX textures keep their own (safe) names.
- */
-function planNames(chosen: SourceFile[], preset: Preset, asset: string): Planned[] {
-  const taken = new Set<string>();
-  const withFbx = chosen.some((f) => f.kind === 'fbx');
-  return chosen.map((source) => {
-    const ext = extensionOf(source);
-    const stem = basename(sourceName(source), extname(sourceName(source)));
-    const name =
-      source.clip !== undefined
-        ? fileName(preset, asset, ext, taken, source.clip)
-        : source.kind !== 'texture'
-          ? fileName(preset, asset, ext, taken)
-          : withFbx
-            ? fileName(preset, styleName(stem, 'keep'), ext, taken)
-            : fileName(preset, asset, ext, taken, stem);
-    taken.add(name.toLowerCase());
-    return { source, name };
-  });
-}
-
-const EXTENSIONS: Record<Exclude<FileKind, 'texture'>, string> = {
-  glb: '.glb',
-  fbx: '.fbx',
-  obj: '.obj',
-  mtl: '.mtl',
-  usdz: '.usdz',
-  zip: '.zip',
-  mp4: '.mp4',
-};
-
-function extensionOf(f: SourceFile): string {
-  if (f.kind !== 'texture') return EXTENSIONS[f.kind];
-  const ext = extname(sourceName(f)).toLowerCase();
-  return ext !== '' ? ext : '.png';
-}
-
-const sourceName = (f: SourceFile) => f.name ?? basename(f.path);
-
-async function produce(item: Planned, plan: Planned[]): Promise<{ data: Uint8Array; transformed: boolean }> {
-  const { source } = item;
-  const bytes = await readSource(source);
-  const transformed = source.transformed === true;
-  if (source.kind === 'obj' || source.kind === 'mtl') {
-    const renames = new Map(plan.map((p) => [sourceName(p.source).toLowerCase(), p.name]));
-    // An OBJ never names a material library that is not written beside it.
-    const text = rewriteReferences(source.kind, Buffer.from(bytes).toString('utf8'), renames, source.kind === 'obj');
-    return { data: Buffer.from(text), transformed };
-  }
-  return { data: bytes, transformed };
-}
-
-/** The formats an export can write from these files: with transforms, the FBX and OBJ are made from the GLB. */
-function formatsOnOffer(files: readonly SourceFile[], transforms: Transforms | undefined): FileKind[] {
-  const kinds = files.map((f) => f.kind);
-  return hasTransforms(transforms) && kinds.includes('glb') ? [...new Set<FileKind>([...kinds, 'fbx', 'obj'])] : kinds;
-}
-
-/**
- * Textures are written only when a material uses them: beside an OBJ, those its MTL names (a GLB and an FBX
- * carry theirs inside). A picture that is the whole result (a generated image, no model) is written as it is.
- */
-async function onlyUsedTextures(
-  chosen: SourceFile[],
-  skipped: { file: SourceFile; why: string }[],
-): Promise<{ chosen: SourceFile[]; skipped: { file: SourceFile; why: string }[] }> {
-  if (!chosen.some((f) => f.kind === 'glb' || f.kind === 'fbx' || f.kind === 'obj' || f.kind === 'usdz'))
-    return { chosen, skipped };
-  const named = new Set<string>();
-  for (const mtl of chosen.filter((f) => f.kind === 'mtl'))
-    for (const t of mtlTextures(Buffer.from(await readSource(mtl)).toString('utf8'))) named.add(t.toLowerCase());
-  const used = (f: SourceFile) => f.kind !== 'texture' || named.has(sourceName(f).toLowerCase());
-  return {
-    chosen: chosen.filter(used),
-    skipped: [
-      ...skipped,
-      ...chosen
-        .filter((f) => !used(f))
-        .map((file) => ({ file, why: 'no material of the model uses it (a GLB or FBX carries its textures inside)' })),
-    ],
-  };
-}
-
-/**
- * Entries of the folder being replaced that this export does not write and that the previous export did
- * not write either (per its manifest) are carried into the new folder: Unity's .meta files (asset GUIDs
- * that scenes refer to), Godot's .import files, Unreal's .uasset files, anything the user added.
- */
-async function keepForeignEntries(oldDir: string, staging: string, written: Set<string>): Promise<string[]> {
-  try {
-    const entries = await readdir(oldDir);
-    const manifests = entries.filter((n) => n.toLowerCase().endsWith(MANIFEST_SUFFIX));
-    const previous: string[] = [];
-    for (const m of manifests) {
-      // An unreadable manifest lists nothing: its files are then kept rather than lost.
-      const manifest = await readManifest(join(oldDir, m)).catch(() => undefined);
-      previous.push(...(manifest?.files.map((f) => f.path) ?? []));
-    }
-    const skip = new Set([...written, ...previous, ...manifests].map((n) => n.toLowerCase()));
-    return await copyEntries(oldDir, staging, (name) => !skip.has(name.toLowerCase()));
-  } catch (error) {
-    throw ioError(oldDir, 'copying the files to keep from the folder being replaced', error);
-  }
 }

@@ -3,6 +3,7 @@
 // (the library's and every prompt's, each a GLB or FBX of the same rig: the service's are FBX) are gathered into
 // its one GLB (clips.ts), or written one FBX per clip;
 // a retopology's OBJ comes with the MTL and textures the cache keeps beside it (cache/obj-companions.ts).
+import type { TargetProfile } from '../../shared/target-profiles.ts';
 import { jobDef } from '../../shared/kinds/index.ts';
 import { modelRank } from '../../shared/kinds/job-model.ts';
 import { fileNameOf } from '../../shared/url-name.ts';
@@ -168,6 +169,8 @@ export interface JobExportOptions {
    * the bottom centre for a static model with a GLB): the CLI's default. The app's panel sends its own choice.
    */
   pivotByDefault?: boolean | undefined;
+  /** A target profile, resolved (shared/target-profiles.ts resolveProfile): export.ts ExportOptions.profile. */
+  profile?: TargetProfile | undefined;
 }
 
 /** Exports a finished job's outputs from the cache (downloading them first if they are missing). */
@@ -239,6 +242,7 @@ function assetOptions(
     ...(options.transforms && { transforms: options.transforms }),
     ...(options.pivotByDefault && { pivotByDefault: true }),
     ...(options.format && { format: options.format }),
+    ...(options.profile && { profile: options.profile }),
     ...(clips.length > 0 && { clips, keepClips: options.clips ?? defaultClips(clips) }),
     source: {
       sessionId: remoteId,

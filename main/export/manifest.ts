@@ -7,6 +7,7 @@ import { issuesToText, parseWith } from '../../shared/contract/issues.ts';
 import { ExportError, ioError, reason } from './errors.ts';
 import { EXPORT_TARGETS, FILE_KINDS } from './presets.ts';
 import { transformsSchema } from './transform.ts';
+import { gameReadyReportSchema } from '../../shared/export-options.ts';
 
 export const MANIFEST_SUFFIX = '.assetstudio.json';
 export const MANIFEST_FORMAT = 'asset-studio-export/1';
@@ -53,6 +54,8 @@ export const manifestSchema = z.object({
   bbox: z.object({ min: vec3, max: vec3, size: vec3 }).optional(),
   /** An animated model's clips, as the GLB names its animations (a prompt's text, a library clip's label). */
   clips: z.array(z.string()).optional(),
+  /** With a target profile: its name, the LOD levels (triangles, error), the texture sizes and what was fixed. */
+  gameReady: gameReadyReportSchema.optional(),
   app: z.object({ name: z.literal('asset-studio'), version: z.string() }),
   exportedAt: z.iso.datetime(),
 });

@@ -2,17 +2,19 @@
 // animation clips (clips.ts), transformed (transform.ts), and with transforms the FBX or OBJ made from that
 // transformed model (convert.ts) in place of the untransformed ones, so that every format written is the
 // same model. Files that need no change are read from where they are.
-import { readFile, stat } from 'node:fs/promises';
-import type { ExportFormat } from '../../shared/export-options.ts';
+import { readFile } from 'node:fs/promises';
+import type { ExportFormat, ExportTarget } from '../../shared/export-options.ts';
+import { gatherTakes, readFbxClip, unityClipFiles } from './clip-files.ts';
+import { TARGETS } from './targets/index.ts';
 import type { Bounds } from './bounds.ts';
 import { chooseClips, mergeClips, type ClipSource } from './clips.ts';
 import { convertGlb } from './convert.ts';
-import type { Take } from '../formats/character.ts';
-import { readFbxAnimated } from '../formats/fbx-read.ts';
 import { writeSkinnedFbx } from '../formats/fbx-skinned.ts';
 import { readSkinnedGlb } from '../formats/glb-skinned.ts';
 import { writeSkinnedGlb } from '../formats/skinned-glb.ts';
-import { ExportError, ioError, reason } from './errors.ts';
+import { ExportError, ioError } from './errors.ts';
+import type { GameReadyReport } from '../gameready/gameready.ts';
+import { gameReadyFiles, type ProfileStep } from './gameready-files.ts';
 import type { FileKind } from './presets.ts';
 import { hasTransforms, transformGlb, type Transforms } from './transform.ts';
 
@@ -26,6 +28,10 @@ export interface PreparedFile {
   transformed?: boolean;
   /** The clip this file holds, when it is one file per clip (the service's FBX clips): it is named after it. */
   clip?: string;
+  /** A map written beside the model that the model names (an FBX's maps with a profile): written though no MTL names it. */
+  companion?: boolean;
+  /** `at`: a clip's animation file named `<Model>@<clip>` (Unity's convention), not `<Model>_<clip>`. */
+  clipFile?: 'at';
 }
 
 export interface PrepareOptions {
@@ -35,6 +41,10 @@ export interface PrepareOptions {
   /** The clips the GLB gathers (an animation job's); `keepClips` chooses among them (all when undefined). */
   clips?: readonly ClipSource[] | undefined;
   keepClips?: readonly string[] | undefined;
+  /** The export's target: Unity gets an animated FBX as a model and one `<Model>@<clip>.fbx` per clip. */
+  engine?: ExportTarget | undefined;
+  /** A target profile to apply (gameready-files.ts): LODs, the budget, texture sizes. */
+  gameReady?: Omit<ProfileStep, 'format'> | undefined;
 }
 
 export interface Prepared<F extends PreparedFile> {
@@ -45,6 +55,8 @@ export interface Prepared<F extends PreparedFile> {
   clips?: { written: string[]; skipped: { name: string; why: string }[] };
   /** How the clips are written, for the plan (one FBX per clip). */
   note?: string;
+  /** What the profile made of the model: LOD levels, texture sizes, what was fixed. */
+  gameReady?: GameReadyReport;
 }
 
 /** The program an FBX or GLB made by the export names as its writer. */
@@ -60,8 +72,10 @@ export async function prepareFiles<F extends PreparedFile>(
   const clips =
     options.clips !== undefined && options.clips.length > 0 ? chooseClips(options.clips, options.keepClips) : undefined;
   const transforms = hasTransforms(options.transforms) ? options.transforms : undefined;
-  if (clips?.some((c) => c.format === 'fbx')) return fbxClips(files, clips, options.format, transforms);
-  if (glb === undefined || (clips === undefined && transforms === undefined))
+  const step = options.gameReady;
+  if (clips?.some((c) => c.format === 'fbx'))
+    return fbxClips(files, clips, options.format, transforms, step, options.engine ?? step?.engine);
+  if (glb === undefined || (clips === undefined && transforms === undefined && step === undefined))
     return { files: [...files], replaced: [] };
 
   const out: Prepared<F> = { files: [], replaced: [] };
@@ -78,8 +92,14 @@ export async function prepareFiles<F extends PreparedFile>(
     bytes = t.glb;
     if (t.bbox) out.bbox = t.bbox;
   }
-  const made = { ...glb, data: bytes, transformed: transforms !== undefined } as F;
-  if (transforms === undefined && clips !== undefined && options.format === 'fbx') {
+  if (step !== undefined && clips !== undefined && options.format === 'fbx') {
+    // An animated model as one FBX with takes: LOD0 within the budget and the maps fitted, no LOD meshes.
+    const ready = await gameReadyFiles(bytes, glb.path, { ...step, format: 'glb', lods: false });
+    bytes = ready.files[0]!.data;
+    out.gameReady = ready.report;
+  } else if (step !== undefined) return gameReadyPrepared(files, glb, bytes, out, step, options.format);
+  const made = { ...glb, data: bytes, transformed: transforms !== undefined || step !== undefined } as F;
+  if ((transforms === undefined || step !== undefined) && clips !== undefined && options.format === 'fbx') {
     // An engine that imports FBX only (Unity without a glTF package): the clips as takes of one FBX.
     const character = await readSkinnedGlb(bytes, glb.name ?? glb.path);
     if (character !== undefined && character.takes.length > 0) {
@@ -116,6 +136,46 @@ export async function prepareFiles<F extends PreparedFile>(
   return out;
 }
 
+/** The files of an export with a profile: the game-ready model in the format asked for, in place of every given mesh. */
+async function gameReadyPrepared<F extends PreparedFile>(
+  files: readonly F[],
+  glb: F,
+  bytes: Uint8Array,
+  out: Prepared<F>,
+  step: Omit<ProfileStep, 'format'>,
+  format: ExportFormat | undefined,
+): Promise<Prepared<F>> {
+  const ready = await gameReadyFiles(bytes, glb.path, { ...step, format });
+  const why = `it is made again from the model made ready for ${step.profile.label}, so that every file matches it`;
+  out.replaced = files
+    .filter((f) => f !== glb && (MESH_OR_COMPANION.has(f.kind) || f.kind === 'texture'))
+    .map((file) => ({ file, why }));
+  const replaced = new Set<PreparedFile>(out.replaced.map((r) => r.file));
+  const written = ready.files.find((f) => f.kind !== 'texture')?.kind;
+  if (written !== undefined && written !== 'glb')
+    out.replaced.unshift({
+      file: glb,
+      why: `the ${written.toUpperCase()} written is made of it, made ready for ${step.profile.label}`,
+    });
+  out.files = [
+    ...files.filter((f) => f !== glb && !replaced.has(f)),
+    ...ready.files.map(
+      (c) =>
+        ({
+          kind: c.kind,
+          path: glb.path,
+          name: c.name,
+          data: c.data,
+          transformed: true,
+          ...(c.kind === 'texture' && { companion: true }),
+        }) as F,
+    ),
+  ];
+  out.gameReady = ready.report;
+  out.note = out.note === undefined ? ready.note : `${out.note}. ${ready.note}`;
+  return out;
+}
+
 /**
  * The clips of an animation whose files are FBX (the service's: each the character, its mesh, skin and bones,
  * with one take named after the prompt). For FBX (Unity, Unreal) they are written as they are, one FBX per
@@ -130,13 +190,17 @@ async function fbxClips<F extends PreparedFile>(
   clips: readonly ClipSource[],
   format: ExportFormat | undefined,
   transforms: Transforms | undefined,
+  step: Omit<ProfileStep, 'format'> | undefined,
+  engine: ExportTarget | undefined,
 ): Promise<Prepared<F>> {
   const model = new Set<string>(['fbx', 'glb']);
   const fbxClips = clips.filter((c) => c.format === 'fbx');
   const skipped = clips
     .filter((c) => c.format !== 'fbx')
     .map((c) => ({ name: c.name, why: 'its file is a GLB, and the other clips are FBX: one format per export' }));
-  if (format === 'glb') return glbOfFbxClips(files, fbxClips, skipped, transforms);
+  if (format === 'glb') return glbOfFbxClips(files, fbxClips, skipped, transforms, step);
+  if (format === 'fbx' && engine && TARGETS[engine].fbxClips === 'model-and-at-clips' && transforms === undefined)
+    return unityClipFiles(files, fbxClips, skipped, step);
   if (transforms !== undefined)
     throw new ExportError('bad-format', {
       file: 'FBX of the clips',
@@ -168,45 +232,15 @@ async function fbxClips<F extends PreparedFile>(
   };
 }
 
-/**
- * FBX clips read lately, by path and file identity (size, modification time): the export panel plans again at
- * every change of its options, and reading a character's FBX takes about a second. A few are kept.
- */
-const readClips = new Map<string, Promise<Awaited<ReturnType<typeof readFbxAnimated>>>>();
-const KEPT_CLIPS = 24;
-
-async function readFbxClip(path: string): Promise<Awaited<ReturnType<typeof readFbxAnimated>>> {
-  const info = await stat(path).catch((error: unknown) => Promise.reject(ioError(path, 'reading a clip', error)));
-  const key = `${path}\n${info.size}\n${info.mtimeMs}`;
-  let read = readClips.get(key);
-  if (read === undefined) {
-    read = readFile(path)
-      .catch((error: unknown) => Promise.reject(ioError(path, 'reading a clip', error)))
-      .then((bytes) => readFbxAnimated(bytes, path))
-      .catch((error: unknown) => {
-        readClips.delete(key);
-        if (error instanceof ExportError) throw error;
-        throw new ExportError('unreadable-glb', {
-          file: path,
-          why: `cannot be read as an animated FBX to make the GLB (${reason(error)})`,
-          fix: 'Download the job again, or export FBX',
-          cause: error,
-        });
-      });
-    readClips.set(key, read);
-    while (readClips.size > KEPT_CLIPS) readClips.delete(readClips.keys().next().value!);
-  }
-  return read;
-}
-
 /** One GLB of FBX clips: the character of the first, every clip's take on its bones (by name), named after the clip. */
 async function glbOfFbxClips<F extends PreparedFile>(
   files: readonly F[],
   clips: readonly ClipSource[],
   skipped: { name: string; why: string }[],
   transforms: Transforms | undefined,
+  step: Omit<ProfileStep, 'format'> | undefined,
 ): Promise<Prepared<F>> {
-  const load = (path: string) => readFbxClip(path);
+  const load = readFbxClip;
   const first = clips[0];
   if (first === undefined)
     throw new ExportError('nothing-to-export', {
@@ -215,33 +249,7 @@ async function glbOfFbxClips<F extends PreparedFile>(
       fix: 'Choose at least one clip',
     });
   const base = (await load(first.path)).model;
-  const boneIndex = new Map(base.bones.map((b, i) => [b.name, i]));
-  const takes: Take[] = [];
-  const written: string[] = [];
-  for (const clip of clips) {
-    const { model, takes: found } = await load(clip.path);
-    const take = clip.animation === undefined ? found[0] : found.find((t) => t.name === clip.animation);
-    if (!take) {
-      skipped.push({
-        name: clip.name,
-        why: clip.animation === undefined ? 'its file has no animation' : `its file has no take "${clip.animation}"`,
-      });
-      continue;
-    }
-    const missing = model.bones.find((b) => !boneIndex.has(b.name));
-    if (missing) {
-      skipped.push({ name: clip.name, why: `it moves a bone the model does not have ("${missing.name}")` });
-      continue;
-    }
-    let name = clip.name || 'clip';
-    for (let n = 2; written.includes(name); n++) name = `${clip.name || 'clip'} (${n})`;
-    written.push(name);
-    takes.push({
-      name,
-      times: take.times,
-      tracks: take.tracks.map((t) => ({ ...t, bone: boneIndex.get(model.bones[t.bone]!.name)! })),
-    });
-  }
+  const { takes, written } = await gatherTakes(base, clips, skipped);
   let bytes: Uint8Array = writeSkinnedGlb({ ...base, name: first.name || 'character', takes }, CREATOR);
   let bbox: Bounds | undefined;
   if (transforms !== undefined) {
@@ -249,19 +257,22 @@ async function glbOfFbxClips<F extends PreparedFile>(
     bytes = t.glb;
     bbox = t.bbox;
   }
+  const ready = step && (await gameReadyFiles(bytes, first.path, { ...step, format: 'glb' }));
+  if (ready) bytes = ready.files[0]!.data;
   const glb = {
     kind: 'glb',
     path: first.path,
     name: 'model.glb',
     data: bytes,
-    transformed: transforms !== undefined,
+    transformed: transforms !== undefined || ready !== undefined,
   } as F;
   return {
     files: [...files.filter((f) => f.kind !== 'fbx' && f.kind !== 'glb'), glb],
     replaced: [],
     ...(bbox && { bbox }),
     clips: { written, skipped },
-    note: `One GLB with every clip (${written.length}), made from the service's FBX clips`,
+    note: `One GLB with every clip (${written.length}), made from the service's FBX clips${ready ? `. ${ready.note}` : ''}`,
+    ...(ready && { gameReady: ready.report }),
   };
 }
 

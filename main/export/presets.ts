@@ -1,5 +1,5 @@
-// Per-engine export presets: where an asset goes in the project, how its files are named, and the one mesh
-// format each export writes (chooseFormat: the user's, else the engine's default).
+// Per-engine export presets (each from its target's module, targets/): where an asset goes in the project, how its
+// files are named, and the one mesh format each export writes (chooseFormat: the user's, else the engine's default).
 //
 // Units and axes: every preset writes the files as the service made them (glTF: metres, Y up, +Z forward;
 // FBX: with its own unit and axis settings in its header). All three engines' importers convert from there:
@@ -18,6 +18,7 @@ import {
 } from '../../shared/export-options.ts';
 import { ExportError } from './errors.ts';
 import { styleName, uniqueName, type NameStyle } from './naming.ts';
+import { TARGETS } from './targets/index.ts';
 
 /** Where an export goes (shared/export-options.ts): a game engine's project, or a plain folder. */
 export { EXPORT_FORMATS, EXPORT_TARGETS, type ExportFormat, type ExportTarget };
@@ -44,48 +45,10 @@ export interface Preset {
   extras: readonly FileKind[];
 }
 
-const MESHES = { meshes: EXPORT_FORMATS, fallbackMeshes: [] } as const satisfies Partial<Preset>;
-
-export const PRESETS: Readonly<Record<ExportTarget, Preset>> = {
-  unity: {
-    engine: 'unity',
-    label: 'Unity',
-    contentDir: ['Assets'],
-    baseDir: ['Assets', 'AssetStudio'],
-    style: 'pascal',
-    ...MESHES,
-    extras: ['texture'],
-  },
-  unreal: {
-    engine: 'unreal',
-    label: 'Unreal',
-    contentDir: ['Content'],
-    baseDir: ['Content', 'AssetStudio'],
-    style: 'pascal',
-    ...MESHES,
-    extras: ['texture'],
-  },
-  // res:// is the folder of project.godot; Godot 4.3+ also imports FBX natively.
-  godot: {
-    engine: 'godot',
-    label: 'Godot',
-    contentDir: [],
-    baseDir: ['assets', 'asset_studio'],
-    style: 'snake',
-    ...MESHES,
-    extras: ['texture'],
-  },
-  // Not the zip: it holds the OBJ set again, and an export writes the model once.
-  folder: {
-    engine: 'folder',
-    label: 'plain folder',
-    contentDir: [],
-    baseDir: [],
-    style: 'keep',
-    ...MESHES,
-    extras: ['texture', 'mp4'],
-  },
-};
+/** Each target's preset, from its module (targets/: one file per target). */
+export const PRESETS: Readonly<Record<ExportTarget, Preset>> = Object.fromEntries(
+  EXPORT_TARGETS.map((t) => [t, TARGETS[t].preset]),
+) as Record<ExportTarget, Preset>;
 
 export interface FormatChoice {
   /** The one mesh format written; undefined when the files hold none of them. */

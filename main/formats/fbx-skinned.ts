@@ -33,8 +33,17 @@ const FPS = 24;
 /** FBX's time mode for 24 frames a second (eFrames24). */
 const TIME_MODE_24 = 11;
 
+export interface SkinnedFbxOptions {
+  /**
+   * The skeleton and the takes only, no mesh, skin or materials: an animation file that finds its model's rig by
+   * the bones' names (Unity's `<Model>@<clip>.fbx`, whose clips the model's avatar plays).
+   */
+  rigOnly?: boolean;
+}
+
 /** The FBX file of `character`; `creator` names the program in its header. */
-export function writeSkinnedFbx(character: SkinnedCharacter, creator: string): Buffer {
+export function writeSkinnedFbx(character: SkinnedCharacter, creator: string, options: SkinnedFbxOptions = {}): Buffer {
+  const withMesh = options.rigOnly !== true;
   let next = 2_000_000n;
   const id = () => next++;
   const { bones } = character;
@@ -75,7 +84,7 @@ export function writeSkinnedFbx(character: SkinnedCharacter, creator: string): B
     }
   }
 
-  const objects: FbxNode[] = [
+  const meshObjects: FbxNode[] = [
     node(
       'Geometry',
       [int64(geometryId), string(`${character.name}\x00\x01Geometry`), string('Mesh')],
@@ -97,6 +106,8 @@ export function writeSkinnedFbx(character: SkinnedCharacter, creator: string): B
         part.color.map((x) => Math.min(1, Math.max(0, x))),
       ),
     ),
+  ];
+  const boneObjects: FbxNode[] = [
     ...bones.flatMap((b, i) => [
       model(boneIds[i]!, b.name, 'LimbNode', local[i]!.t, local[i]!.r),
       node(
@@ -105,6 +116,8 @@ export function writeSkinnedFbx(character: SkinnedCharacter, creator: string): B
         [properties70([property('Size', 'double', 'Number', float64(1))]), node('TypeFlags', [string('Skeleton')])],
       ),
     ]),
+  ];
+  const skinObjects: FbxNode[] = [
     node(
       'Deformer',
       [int64(skinId), string(`${character.name}\x00\x01Deformer`), string('Skin')],
@@ -141,15 +154,18 @@ export function writeSkinnedFbx(character: SkinnedCharacter, creator: string): B
       ],
     ),
   ];
+  const objects: FbxNode[] = withMesh ? [...meshObjects, ...boneObjects, ...skinObjects] : boneObjects;
   const connections: FbxNode[] = [
-    oo(meshId, 0n),
-    oo(geometryId, meshId),
-    ...materialIds.map((m) => oo(m, meshId)),
+    ...(withMesh ? [oo(meshId, 0n), oo(geometryId, meshId), ...materialIds.map((m) => oo(m, meshId))] : []),
     ...bones.map((b, i) => oo(boneIds[i]!, b.parent < 0 ? 0n : boneIds[b.parent]!)),
     ...bones.map((_, i) => oo(attributeIds[i]!, boneIds[i]!)),
-    oo(skinId, geometryId),
-    ...bones.map((_, i) => oo(clusterIds[i]!, skinId)),
-    ...bones.map((_, i) => oo(boneIds[i]!, clusterIds[i]!)),
+    ...(withMesh
+      ? [
+          oo(skinId, geometryId),
+          ...bones.map((_, i) => oo(clusterIds[i]!, skinId)),
+          ...bones.map((_, i) => oo(boneIds[i]!, clusterIds[i]!)),
+        ]
+      : []),
   ];
 
   // ---- the takes ----
@@ -247,12 +263,12 @@ export function writeSkinnedFbx(character: SkinnedCharacter, creator: string): B
 
   const counts: [string, number][] = [
     ['GlobalSettings', 1],
-    ['Model', 1 + bones.length],
+    ['Model', (withMesh ? 1 : 0) + bones.length],
     ['NodeAttribute', bones.length],
-    ['Geometry', 1],
-    ['Material', character.parts.length],
-    ['Deformer', 1 + bones.length],
-    ['Pose', 1],
+    ['Geometry', withMesh ? 1 : 0],
+    ['Material', withMesh ? character.parts.length : 0],
+    ['Deformer', withMesh ? 1 + bones.length : 0],
+    ['Pose', withMesh ? 1 : 0],
     ['AnimationStack', character.takes.length],
     ['AnimationLayer', character.takes.length],
     ['AnimationCurveNode', objects.filter((o) => o.name === 'AnimationCurveNode').length],

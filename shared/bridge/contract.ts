@@ -7,7 +7,13 @@ import { ENDPOINTS, type EndpointId } from '../contract/endpoints.ts';
 import { textMultiRequest } from '../contract/animation.ts';
 import { createImageTo3dRequest } from '../contract/image-to-3d.ts';
 import { LIFECYCLE_STATES, OLDER_STEPS, RESOURCE_KINDS } from '../contract/lifecycle.ts';
-import { EXPORT_TARGETS, exportClipsSchema, exportFormatSchema, transformsSchema } from '../export-options.ts';
+import {
+  EXPORT_TARGETS,
+  exportClipsSchema,
+  exportFormatSchema,
+  gameReadyReportSchema,
+  transformsSchema,
+} from '../export-options.ts';
 import { MODEL_FORMATS } from '../model-formats.ts';
 import { FILE_FORMATS } from '../file-format.ts';
 import { cacheMaxBytes, exportEngine, webhookPath, webhookPort, webhookSecret } from '../setting-fields.ts';
@@ -247,6 +253,7 @@ const exportJobInput = z.object({
    * none), the one default of the app, the CLI and the Blender add-on (main/export/from-job.ts defaultClips).
    */
   clips: exportClipsSchema.optional(),
+  profile: z.string().optional(),
 });
 
 // ---- the commands -------------------------------------------------------------------------------
@@ -462,6 +469,8 @@ export const COMMANDS = {
           skipped: z.array(z.object({ name: z.string(), why: z.string() })),
         })
         .optional(),
+      /** With a profile: the LODs (triangles, error), the texture sizes and what the export fixes. */
+      gameReady: gameReadyReportSchema.optional(),
     }),
   },
   'export.run': {

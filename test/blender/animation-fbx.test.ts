@@ -139,18 +139,19 @@ const takeOf = (action: string) => action.slice(action.lastIndexOf('|') + 1);
 describe.skipIf(!HAS_BLENDER)(
   'an FBX animation job exported to Unity (no glTFast) and Unreal, imported in Blender',
   () => {
-    it('writes one FBX per prompt, named after it, and says so in the plan; never a GLB', async () => {
-      for (const where of ['unity', 'unreal'] as const) {
-        const result = exports[where];
-        expect(result.engine).toBe(where);
-        expect(result.files.map((f) => basename(f.path))).toEqual(['Hero_Walk.fbx', 'Hero_Wave.fbx']);
-        expect(result.clips).toEqual({ written: PROMPTS, skipped: [] });
-        expect(result.note).toContain('One FBX per clip');
-      }
+    it('writes Unity a model FBX and a <Model>@<clip>.fbx per prompt, Unreal one FBX per prompt, and says so in the plan; never a GLB', async () => {
+      expect(exports.unity.engine).toBe('unity');
+      expect(exports.unity.files.map((f) => basename(f.path))).toEqual(['Hero.fbx', 'Hero@Walk.fbx', 'Hero@Wave.fbx']);
+      expect(exports.unity.note).toContain("Unity's convention");
+      expect(exports.unreal.engine).toBe('unreal');
+      expect(exports.unreal.files.map((f) => basename(f.path))).toEqual(['Hero_Walk.fbx', 'Hero_Wave.fbx']);
+      expect(exports.unreal.note).toContain('One FBX per clip');
+      for (const where of ['unity', 'unreal'] as const)
+        expect(exports[where].clips).toEqual({ written: PROMPTS, skipped: [] });
       const plan = await planJob(deps, promptsJob, { projectDir: join(data.path, 'unity'), name: 'hero2' });
       expect(plan.format).toBe('fbx');
-      expect(plan.write.map((w) => w.name)).toEqual(['Hero2_Walk.fbx', 'Hero2_Wave.fbx']);
-      expect(plan.note).toContain('One FBX per clip');
+      expect(plan.write.map((w) => w.name)).toEqual(['Hero2.fbx', 'Hero2@Walk.fbx', 'Hero2@Wave.fbx']);
+      expect(plan.note).toContain("Unity's convention");
       expect(exports.unitySession.clips!.written).toEqual(LIBRARY_CLIPS);
     });
 
@@ -158,8 +159,9 @@ describe.skipIf(!HAS_BLENDER)(
       const source = facts.source!;
       expect(source.error).toBeUndefined();
       const limbNodes = fbxBones(readFileSync(MALE)).bones.length;
-      const ids = Object.keys(facts).filter((id) => id.endsWith('.fbx'));
-      expect(ids.length).toBe(2 + 2 + 6);
+      // Unity's model (the character without a take) and its rig-only clips are checked below.
+      const ids = Object.keys(facts).filter((id) => id.startsWith('unreal/') && id.endsWith('.fbx'));
+      expect(ids.length).toBe(2);
       for (const id of ids) {
         const f = facts[id]!;
         expect(f.error, id).toBeUndefined();
@@ -186,12 +188,39 @@ describe.skipIf(!HAS_BLENDER)(
       }
     });
 
+    it('Unity’s model FBX imports skinned with no action, and each <Model>@<clip>.fbx as the rig alone with its take that moves', () => {
+      for (const where of ['unity', 'unitySession'] as const) {
+        const model = facts[`${where}/Hero.fbx`]!;
+        expect(model.error, where).toBeUndefined();
+        expect([model.armatures, model.meshes, model.triangles, model.actions], where).toEqual([
+          1,
+          1,
+          MALE_TRIANGLES,
+          [],
+        ]);
+        expect(model.skins[0]!.weighted_vertices, where).toBe(model.skins[0]!.vertices);
+        const clips = Object.keys(facts).filter((id) => id.startsWith(`${where}/Hero@`));
+        expect(clips.length, where).toBe(where === 'unity' ? 2 : 6);
+        for (const id of clips) {
+          const f = facts[id]!;
+          expect(f.error, id).toBeUndefined();
+          expect([f.armatures, f.meshes, f.bones], id).toEqual([1, 0, model.bones]);
+          const clip = id.slice(id.indexOf('@') + 1, -'.fbx'.length).toLowerCase();
+          expect(
+            f.actions.map(takeOf).map((a) => a.toLowerCase().replace(/\s+/g, '')),
+            id,
+          ).toEqual([clip]);
+          for (const [action, m] of Object.entries(f.motion)) expect(m.moved, `${id}: ${action}`).toBeGreaterThan(0.01);
+        }
+      }
+    });
+
     it('Godot gets one GLB made from the FBX clips: skinned, the same bones and triangles, each prompt an action, 1.8 m', () => {
       expect(exports.godot.files.map((f) => basename(f.path))).toEqual(['hero.glb']);
       expect(exports.godot.clips).toEqual({ written: PROMPTS, skipped: [] });
       const f = facts['godot/hero.glb']!;
       expect(f.error).toBeUndefined();
-      const fbx = facts['unity/Hero_Walk.fbx']!;
+      const fbx = facts['unreal/Hero_Walk.fbx']!;
       expect(f.armatures).toBe(1);
       expect(f.bones).toBe(fbx.bones);
       expect(f.triangles).toBe(MALE_TRIANGLES);

@@ -116,4 +116,30 @@ describe('export.detect and export.plan', () => {
       message: expect.stringContaining('Choose FBX or OBJ'),
     });
   });
+
+  it('plans a profile: the LODs with their triangles and error, and the FBX of <Name>_LOD meshes; an unknown profile refused', async () => {
+    const plan = COMMANDS['export.plan'].output.parse(
+      await bridge.call('export.plan', {
+        jobId,
+        projectDir: unityProject('PlanProfile', false),
+        profile: 'unity-mobile',
+      }),
+    );
+    expect(plan.format).toBe('fbx');
+    expect(plan.note).toMatch(/_LOD0\.\.2: Unity builds the LOD Group on import/);
+    const levels = plan.gameReady!.levels;
+    expect(levels.map((l) => l.level)).toEqual([0, 1, 2]);
+    expect(levels[0]!.triangles).toBeLessThanOrEqual(10_000);
+    expect(levels[2]!.triangles).toBeLessThan(levels[1]!.triangles);
+    const refused = await bridge
+      .call('export.plan', { jobId, projectDir: unityProject('PlanBadProfile', false), profile: 'ps5' })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(refused).toBeInstanceOf(BridgeFailure);
+    expect((refused as BridgeFailure).error).toMatchObject({
+      message: expect.stringContaining('There is no target profile "ps5"'),
+    });
+  });
 });
