@@ -33,7 +33,7 @@ describe('openDatabase', () => {
     openDatabase(path).close();
     expect(pragma(path, 'user_version')).toBe(MIGRATIONS.length);
     expect(pragma(path, 'journal_mode')).toBe('wal');
-    expect(tables(path)).toEqual(['cache_entries', 'jobs', 'journal', 'settings', 'webhook_deliveries']);
+    expect(tables(path)).toEqual(['cache_entries', 'job_reviews', 'jobs', 'journal', 'settings', 'webhook_deliveries']);
   });
 
   it.skipIf(process.platform === 'win32')(
