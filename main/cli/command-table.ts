@@ -13,6 +13,7 @@ import {
 } from '../../shared/contract/image-to-3d.ts';
 import { RETOPOLOGY_MODELS } from '../../shared/contract/v3.ts';
 import { EXPORT_FORMATS, EXPORT_TARGETS, PIVOTS, UP_AXES } from '../../shared/export-options.ts';
+import { PROFILE_NAMES } from '../../shared/target-profiles.ts';
 import type { NumberRule } from './numbers.ts';
 
 export interface OptionSpec {
@@ -506,6 +507,27 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
     exclusive: [['scale-height', 'scale-largest', 'scale-factor']],
     examples: ['asset-studio export job_a1c7… --project ~/games/my-game --pivot bottom-center'],
+  },
+  {
+    name: 'check',
+    group: 'Files',
+    summary:
+      "Check a job's model against a game engine's target profile: triangles, textures, texel density, size, pivot, axes, UVs, normals, names, bones",
+    args: [JOB],
+    options: {
+      profile: {
+        type: 'string',
+        value: oneOf(PROFILE_NAMES),
+        text: 'the target profile (default: the one chosen in Settings, else unity-desktop)',
+      },
+      height: {
+        type: 'string',
+        value: 'METRES',
+        text: "record the model's real height first (kept for the job: the check and the export scale to it)",
+        number: { min: 0, minExclusive: true, max: 10_000, unit: 'metres' },
+      },
+    },
+    examples: ['asset-studio check job_a1c7… --profile unity-mobile --height 0.12'],
   },
   {
     name: 'doctor',
