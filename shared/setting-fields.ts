@@ -51,7 +51,11 @@ export const targetProfilesSetting = z
       const base = BUILT_IN_PROFILES.find((p) => p.name === profile)!;
       const checked = profileSchema.safeParse({ ...base, ...edit });
       for (const issue of checked.success ? [] : checked.error.issues)
-        ctx.addIssue({ code: 'custom', path: ['edits', profile, ...issue.path.map(String)], message: issue.message });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['edits', profile, ...issue.path.filter((p) => typeof p !== 'symbol')],
+          message: issue.message,
+        });
     }
   });
 export type TargetProfilesSetting = z.output<typeof targetProfilesSetting>;

@@ -10,7 +10,16 @@ import { LIFECYCLE_STATES, OLDER_STEPS, RESOURCE_KINDS } from '../contract/lifec
 import { EXPORT_TARGETS, exportClipsSchema, exportFormatSchema, transformsSchema } from '../export-options.ts';
 import { MODEL_FORMATS } from '../model-formats.ts';
 import { FILE_FORMATS } from '../file-format.ts';
-import { cacheMaxBytes, exportEngine, webhookPath, webhookPort, webhookSecret } from '../setting-fields.ts';
+import { fitReportSchema } from '../fit-check.ts';
+import { profileEditSchema } from '../target-profiles.ts';
+import {
+  cacheMaxBytes,
+  exportEngine,
+  targetProfilesSetting,
+  webhookPath,
+  webhookPort,
+  webhookSecret,
+} from '../setting-fields.ts';
 
 // ---- views of main's records (what the UI may see) --------------------------------------------
 
@@ -162,6 +171,11 @@ export const settingsView = z.object({
   cache: z.object({ dir: z.string(), maxBytes: z.number(), usedBytes: z.number() }),
   export: z.object({ engine: exportEngine.optional(), projectDir: z.string().optional() }),
   outputFormats: z.array(z.string()),
+  /** The target profile chosen by default (`none`: exports as they came; unset: none chosen) and the user's edits. */
+  targetProfiles: z.object({
+    defaultProfile: z.string().optional(),
+    edits: z.record(z.string(), profileEditSchema),
+  }),
 });
 export type SettingsView = z.output<typeof settingsView>;
 
@@ -247,7 +261,36 @@ const exportJobInput = z.object({
    * none), the one default of the app, the CLI and the Blender add-on (main/export/from-job.ts defaultClips).
    */
   clips: exportClipsSchema.optional(),
+  /** A target profile (shared/target-profiles.ts) whose fixes the export applies; omitted or `none`: as today. */
+  profile: z.string().optional(),
 });
+
+/** A model's figures beside its check (the review board's columns, the viewer's stats). */
+export const modelSummary = z.object({
+  triangles: z.number(),
+  /** Width, height, depth in metres. */
+  size: z.tuple([z.number(), z.number(), z.number()]),
+  largestTexture: z.number().nullable(),
+  /** Pixels per metre of surface; null: no textured triangle. */
+  texelDensity: z.number().nullable(),
+});
+
+/** What the review board shows of one job besides its library entry. */
+export const reviewEntry = z.object({
+  jobId: z.string(),
+  /** The create's endpoint: the credits spent are its price. */
+  endpoint: z.string().nullable(),
+  decision: z.enum(['approved', 'rejected']).nullable(),
+  model: modelSummary.nullable(),
+  verdict: z.enum(['fits', 'warnings', 'fails']).nullable(),
+  errors: z.number().int(),
+  warnings: z.number().int(),
+  /** Why there is no verdict (not finished, no model cached). */
+  reason: z.string().nullable(),
+});
+export type ReviewEntry = z.output<typeof reviewEntry>;
+
+const heightM = z.number().positive().max(10_000);
 
 // ---- the commands -------------------------------------------------------------------------------
 
@@ -475,6 +518,31 @@ export const COMMANDS = {
         .optional(),
     }),
   },
+  /** The engine-fit check of a job's cached model against a profile (the saved default when omitted). */
+  'check.run': {
+    input: z.object({ jobId: id, profile: z.string().min(1).max(64).optional() }),
+    output: fitReportSchema.extend({ model: modelSummary, heightM: z.number().nullable() }),
+  },
+  /** Records a job's real height in metres (null forgets it): the check then offers "Set height …". */
+  'job.setSize': {
+    input: z.object({ jobId: id, heightM: heightM.nullable() }),
+    output: z.object({ jobId: z.string(), heightM: z.number().nullable() }),
+  },
+  /** The review board's rows: each job's figures and verdict against the profile, and the decision. */
+  'review.list': {
+    input: z.object({ jobIds: z.array(id).max(500), profile: z.string().min(1).max(64).optional() }),
+    output: z.object({ profile: z.string(), entries: z.array(reviewEntry) }),
+  },
+  /** Approves or rejects a job's model on the review board (null: undecided again). */
+  'review.decide': {
+    input: z.object({ jobId: id, decision: z.enum(['approved', 'rejected']).nullable() }),
+    output: z.object({ jobId: z.string(), decision: z.enum(['approved', 'rejected']).nullable() }),
+  },
+  /** The request a job was created with (the review board's "run again with other settings"); null: not recorded. */
+  'jobs.request': {
+    input: z.object({ id }),
+    output: z.object({ endpoint: z.string(), params: z.record(z.string(), z.string()), body: z.unknown() }).nullable(),
+  },
   'settings.get': { input: z.object({}), output: settingsView },
   'settings.update': {
     input: z.object({
@@ -498,6 +566,8 @@ export const COMMANDS = {
       cache: z.object({ maxBytes: cacheMaxBytes.optional(), dir: path.optional() }).optional(),
       export: z.object({ engine: exportEngine.optional(), projectDir: path.optional() }).optional(),
       outputFormats: z.array(z.string()).optional(),
+      /** Replaces the saved target profiles (default and edits), checked against each profile's rules. */
+      targetProfiles: targetProfilesSetting.optional(),
     }),
     output: settingsView,
   },
