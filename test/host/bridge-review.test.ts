@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../shared/bridge/contract.ts';
 import type { BridgeService } from '../../main/host/bridge-service.ts';
-import { BridgeFailure } from '../../main/host/errors.ts';
+import type { BridgeFailure } from '../../main/host/errors.ts';
 import { realFixture } from '../fixtures.ts';
 import { fakeEncryptor, openTestBridge } from './bridge.ts';
 import { tempDir } from './helpers.ts';
