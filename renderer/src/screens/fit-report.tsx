@@ -1,7 +1,7 @@
 // The engine-fit check's report (check.run): the verdict against a profile, each finding with its severity, its
 // plain message and the fix the export with that profile applies; a model of 1 m (the generator's default) asks
 // how tall it really is (job.setSize) and is checked again. The export panel, the job page and the viewer show it.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useId, useState } from 'preact/hooks';
 import type { CommandOutput, JobView } from '../../../shared/bridge/contract.ts';
 import { verdictOf } from '../../../shared/fit-check.ts';
 import { getBridge } from '../../bridge/index.ts';
@@ -99,6 +99,7 @@ export function FitReportView({
 function HeightForm({ jobId, heightM, onSaved }: { jobId: string; heightM: number | null; onSaved: () => void }) {
   const [value, setValue] = useState(heightM === null ? '' : String(heightM));
   const [error, setError] = useState<string | undefined>();
+  const id = `fit-height-${useId()}`;
   const save = async () => {
     const h = Number(value);
     if (!(h > 0)) return setError('Give the height in metres, e.g. 0.12 for a mug.');
@@ -118,9 +119,9 @@ function HeightForm({ jobId, heightM, onSaved }: { jobId: string; heightM: numbe
         void save();
       }}
     >
-      <label for={`fit-height-${jobId}`}>How tall is it? (m)</label>
+      <label for={id}>How tall is it? (m)</label>
       <input
-        id={`fit-height-${jobId}`}
+        id={id}
         type="number"
         min="0"
         step="any"

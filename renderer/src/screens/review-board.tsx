@@ -17,6 +17,7 @@ import { Thumbnail } from './library/thumbnail.tsx';
 import { ExportApproved, RunAgain } from './review-actions.tsx';
 
 type Decision = ReviewEntry['decision'];
+const counted = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function ReviewBoard({ batch }: { batch?: string | undefined }) {
   const { settings } = useStore(appState);
@@ -145,7 +146,7 @@ export function ReviewBoard({ batch }: { batch?: string | undefined }) {
                     )}
                     {entry &&
                       entry.errors + entry.warnings > 0 &&
-                      ` (${entry.errors} errors, ${entry.warnings} warnings)`}
+                      ` (${counted(entry.errors, 'error')}, ${counted(entry.warnings, 'warning')})`}
                   </dd>
                   <dt>Credits</dt>
                   <dd>{cost ?? '–'}</dd>
