@@ -135,7 +135,7 @@ describe('review board and engine-fit check', () => {
     const budget = page.locator('[data-stat="budget"]');
     await budget.waitFor({ state: 'visible', timeout: 120_000 });
     expect(await budget.getAttribute('data-verdict')).toBe('within');
-    expect(await textOf(budget)()).toMatch(/^Within: [\d,]+ of 50,000 triangles$/);
+    expect(await textOf(budget)()).toMatch(/^Within \([\d,]+ of 50,000 triangles for Unity — desktop\)$/);
     await page.click('[data-mode="texel"]');
     // The engine's model has no texture: a 1024 px one is assumed, 51.2 px a 10 cm square: 20 squares across UV.
     const hint = page.locator('[data-texel-squares]');

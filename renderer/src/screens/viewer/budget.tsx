@@ -46,24 +46,20 @@ export function BudgetVerdict({ stats, textures }: { stats: ModelStats; textures
   if (!profile) return null;
   const side = largestSide(textures);
   const over = [
-    stats.triangles > profile.triangleBudget &&
-      `${stats.triangles.toLocaleString('en')} triangles, budget ${profile.triangleBudget.toLocaleString('en')}`,
-    side !== undefined &&
-      side > profile.maxTextureSize &&
-      `textures up to ${side} px, largest ${profile.maxTextureSize}`,
+    stats.triangles > profile.triangleBudget && 'triangles',
+    side !== undefined && side > profile.maxTextureSize && 'textures',
   ].filter((x): x is string => typeof x === 'string');
+  const detail =
+    `${stats.triangles.toLocaleString('en')} of ${profile.triangleBudget.toLocaleString('en')} triangles` +
+    `${side === undefined ? '' : `, textures up to ${side} of ${profile.maxTextureSize} px`} for ${profile.label}`;
   return (
     <>
-      <dt>Budget ({profile.label})</dt>
-      <dd class="viewer-budget" data-stat="budget" data-verdict={over.length > 0 ? 'over' : 'within'}>
-        {over.length > 0 ? (
-          <span class="fit-badge fit-fails">Over: {over.join('; ')}</span>
-        ) : (
-          <span class="fit-badge fit-fits">
-            Within: {stats.triangles.toLocaleString('en')} of {profile.triangleBudget.toLocaleString('en')} triangles
-            {side !== undefined && `, textures ≤ ${profile.maxTextureSize} px`}
-          </span>
-        )}
+      <dt>Budget</dt>
+      <dd class="viewer-budget" data-stat="budget" data-verdict={over.length > 0 ? 'over' : 'within'} title={detail}>
+        <span class={`fit-badge ${over.length > 0 ? 'fit-fails' : 'fit-fits'}`}>
+          {over.length > 0 ? `Over: ${over.join(', ')}` : 'Within'}
+        </span>
+        <span class="visually-hidden"> ({detail})</span>
       </dd>
     </>
   );
