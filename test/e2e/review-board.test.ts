@@ -4,6 +4,8 @@
 //    writes the two approved models into the project folder with the profile, and the summary says so.
 //  - The job page's export panel with a profile shows the check's findings with their fixes; the 1 m model asks
 //    how tall it is, and the height given turns into "Set height 0.12 m".
+//  - "Run again" shows the job's request with the endpoint's defaults, and sends the edited one as a new job.
+//  - Settings › Target profiles: a default profile and an edited budget the check then uses; a bad edit refused.
 //  - Screenshots: docs/screenshots/review-board.png and docs/screenshots/fit-check.png (the README's).
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -142,5 +144,54 @@ describe('review board and engine-fit check', () => {
     expect(await hint.getAttribute('data-texel-squares')).toBe('20.00');
     expect(await textOf(hint)()).toContain('Texel density against Unity — desktop (512 px/m)');
     await h.screenshot('texel-checker', page.locator('.viewer'));
+  });
+
+  it('runs a model again with other settings: its request prefilled with the defaults, edited, sent as a new job', async () => {
+    const { page } = h;
+    const chair = jobs[0]!;
+    await h.go('#/review');
+    const card = page.locator(`.review-card[data-job="${chair.id}"]`);
+    await card.waitFor({ state: 'visible', timeout: 120_000 });
+    await card.locator('button', { hasText: 'Run again' }).click();
+    await page.waitForSelector('#again-topology');
+    expect(await page.inputValue('#again-topology')).toBe('tris'); // the endpoint's default, shown
+    await page.selectOption('#again-topology', 'quads');
+    await page.click('.review-again button[type="submit"]');
+    const link = page.locator('.review-again [role="status"] a');
+    await link.waitFor({ state: 'visible', timeout: 120_000 });
+    const newId = decodeURIComponent((await link.getAttribute('href'))!.replace('#/job/', ''));
+    expect(newId).not.toBe(chair.id);
+    const sent = await h.call('jobs.request', { id: newId });
+    const before = await h.call('jobs.request', { id: chair.id });
+    expect(sent.endpoint).toBe('createImageTo3d');
+    expect(sent.body).toMatchObject({ topology: 'quads', image_url: before.body.image_url });
+  });
+
+  it('saves a default profile and an edited budget in Settings, which the check then uses; reset brings it back', async () => {
+    const { page } = h;
+    await h.go('#/settings');
+    await page.waitForSelector('#profile-default');
+    await page.selectOption('#profile-default', 'unity-mobile');
+    await poll(textOf(page.locator('section[aria-labelledby="target-profiles-heading"] [role="status"]'))).toContain(
+      'Default profile saved.',
+    );
+    await page.selectOption('#profile-editing', 'unity-mobile');
+    await page.fill('#profile-budget', '30000');
+    await page.fill('#profile-lods', '0.5, 0.25, 0.1');
+    await page.click('.profile-edit button[type="submit"]');
+    await poll(textOf(page.locator('.profile-edit [role="status"]'))).toBe('Unity — mobile saved.');
+    await h.screenshot('target-profiles', page.locator('section[aria-labelledby="target-profiles-heading"]'));
+    // No profile named: the saved default with its edit (the engine's ~20,000 triangles now fit).
+    const report = await h.call('check.run', { jobId: jobs[0]!.id });
+    expect(report.profile).toBe('unity-mobile');
+    expect(report.findings.map((f: { code: string }) => f.code)).not.toContain('triangles-over-budget');
+    expect(report.findings.find((f: { code: string }) => f.code === 'no-lods').fix.levels).toBe(3);
+    // LOD ratios that grow are refused, naming the field.
+    await page.fill('#profile-lods', '0.5, 0.6');
+    await page.click('.profile-edit button[type="submit"]');
+    await poll(textOf(page.locator('.profile-edit'))).toContain('LOD2 must keep fewer triangles than LOD1');
+    await page.click('.profile-edit button:has-text("Reset to built-in")');
+    await poll(textOf(page.locator('.profile-edit [role="status"]'))).toBe('Unity — mobile reset.');
+    expect(await page.inputValue('#profile-budget')).toBe('10000');
   });
 });

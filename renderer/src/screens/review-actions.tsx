@@ -4,7 +4,7 @@
 // model with the profile, one after the other, then a summary of what was written and what failed).
 import { useEffect, useState } from 'preact/hooks';
 import type { CommandOutput, JobView } from '../../../shared/bridge/contract.ts';
-import type { EndpointId } from '../../../shared/contract/endpoints.ts';
+import { ENDPOINTS, type EndpointDef, type EndpointId } from '../../../shared/contract/endpoints.ts';
 import { getBridge } from '../../bridge/index.ts';
 import { appState } from '../app-state.ts';
 import { ErrorBox, Section } from '../components/ui.tsx';
@@ -13,6 +13,28 @@ import { useStore } from '../store.ts';
 import { jobTitle, record, toShownError, type ShownError } from '../util.ts';
 
 type Request = NonNullable<CommandOutput<'jobs.request'>>;
+/** The body schema of a create's endpoint, when it has one. */
+const bodyOf = (endpoint: string) => (ENDPOINTS[endpoint as EndpointId] as EndpointDef | undefined)?.body;
+
+/** The request with the endpoint's defaults filled in (every setting shown), as main would read it. */
+function withDefaults(request: Request): Record<string, unknown> {
+  const schema = bodyOf(request.endpoint);
+  const parsed = schema?.safeParse(request.body);
+  return { ...record(parsed?.success ? parsed.data : request.body) };
+}
+
+/** The choices of an enum field of the endpoint's body schema (through its default), else undefined. */
+function choicesOf(endpoint: string, key: string): readonly string[] | undefined {
+  let field = (bodyOf(endpoint) as { shape?: Record<string, unknown> } | undefined)?.shape?.[key];
+  for (let i = 0; i < 3 && field; i++) {
+    const def = (field as { def?: { type?: string; innerType?: unknown } }).def;
+    if (def?.type !== 'default' && def?.type !== 'optional') break;
+    field = def.innerType;
+  }
+  const options = (field as { options?: unknown } | undefined)?.options;
+  return Array.isArray(options) && options.every((o) => typeof o === 'string') ? options : undefined;
+}
+
 /** A field of the request the form can edit: a plain value, never the input itself (an image, a file's URL). */
 const editable = (key: string, value: unknown) =>
   !key.endsWith('_url') &&
@@ -29,7 +51,7 @@ export function RunAgain({ job, onClose }: { job: JobView; onClose: () => void }
       .then(
         (r) => {
           setRequest(r);
-          setValues({ ...record(r?.body) });
+          setValues(r ? withDefaults(r) : {});
         },
         (e: unknown) => setError(toShownError(e)),
       );
@@ -67,7 +89,19 @@ export function RunAgain({ job, onClose }: { job: JobView; onClose: () => void }
             {fields.map(([key, value]) => (
               <div class="field" key={key}>
                 <label for={`again-${key}`}>{key.replaceAll('_', ' ')}</label>
-                {typeof value === 'boolean' ? (
+                {choicesOf(request.endpoint, key) ? (
+                  <select
+                    id={`again-${key}`}
+                    value={String(value)}
+                    onChange={(e) => setValues({ ...values, [key]: e.currentTarget.value })}
+                  >
+                    {choicesOf(request.endpoint, key)!.map((c) => (
+                      <option key={c} value={c}>
+                        {c.replaceAll('_', ' ')}
+                      </option>
+                    ))}
+                  </select>
+                ) : typeof value === 'boolean' ? (
                   <input
                     id={`again-${key}`}
                     type="checkbox"
