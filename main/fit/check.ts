@@ -63,7 +63,16 @@ function triangles(f: ModelFacts, p: TargetProfile): Finding[] {
         triangles: p.triangleBudget,
       }),
     });
-  if (p.lods.length > 0 && !f.hasLods)
+  // Godot 4 makes its own LODs at import (its importer's Generate LODs): the export writes the base mesh.
+  if (p.lods.length > 0 && !f.hasLods && p.engine === 'godot')
+    out.push({
+      code: 'no-lods',
+      severity: 'info',
+      message:
+        'No LODs in the file: Godot 4 makes them itself when it imports the model (Generate LODs, on by default).',
+      fix: null,
+    });
+  else if (p.lods.length > 0 && !f.hasLods)
     out.push({
       code: 'no-lods',
       severity: 'info',

@@ -61,6 +61,11 @@ describe('engine-fit check', () => {
     const within = await check({ ...STANDING, k: 5 });
     expect(codes(within)).not.toContain('triangles-over-budget');
     expect(find(within, 'no-lods')?.fix).toEqual({ kind: 'lods', label: 'Make LODs', levels: 2 });
+    // Godot 4 makes its own LODs at import: said, with nothing for the export to do.
+    expect(find(await check({ ...STANDING, k: 5 }, 'godot-mobile'), 'no-lods')).toMatchObject({
+      severity: 'info',
+      fix: null,
+    });
   });
 
   it('a texture larger than the profile allows is an error with "Resize to 1024"; the desktop profile takes it', async () => {
