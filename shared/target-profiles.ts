@@ -4,7 +4,7 @@
 // (edits are saved as `profileEdits`), the export panel and the Blender add-on (which reads the JSON the build
 // writes from this table) all derive from it.
 import * as z from 'zod';
-import type { ExportTarget } from './export-options.ts';
+import { EXPORT_TARGETS, type ExportTarget } from './export-options.ts';
 
 export const PLATFORMS = ['mobile', 'desktop', 'web'] as const;
 export type Platform = (typeof PLATFORMS)[number];
@@ -35,7 +35,7 @@ export const profileSchema = z
       .max(64)
       .regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and dashes'),
     label: z.string().min(1).max(80),
-    engine: z.enum(['unity', 'unreal', 'godot', 'folder']),
+    engine: z.enum(EXPORT_TARGETS),
     platform: z.enum(PLATFORMS),
     /** LOD0's triangle budget for one prop. */
     triangleBudget: z.number().int().min(100).max(10_000_000),
