@@ -9,8 +9,8 @@ import { createImageTo3dRequest } from '../contract/image-to-3d.ts';
 import { LIFECYCLE_STATES, OLDER_STEPS, RESOURCE_KINDS } from '../contract/lifecycle.ts';
 import { EXPORT_TARGETS, exportClipsSchema, exportFormatSchema, transformsSchema } from '../export-options.ts';
 import { MODEL_FORMATS } from '../model-formats.ts';
+import { GAME_READY_COMMANDS } from './game-ready.ts';
 import { FILE_FORMATS } from '../file-format.ts';
-import { fitReportSchema } from '../fit-check.ts';
 import { profileEditSchema } from '../target-profiles.ts';
 import {
   cacheMaxBytes,
@@ -265,33 +265,6 @@ const exportJobInput = z.object({
   profile: z.string().optional(),
 });
 
-/** A model's figures beside its check (the review board's columns, the viewer's stats). */
-export const modelSummary = z.object({
-  triangles: z.number(),
-  /** Width, height, depth in metres. */
-  size: z.tuple([z.number(), z.number(), z.number()]),
-  largestTexture: z.number().nullable(),
-  /** Pixels per metre of surface; null: no textured triangle. */
-  texelDensity: z.number().nullable(),
-});
-
-/** What the review board shows of one job besides its library entry. */
-export const reviewEntry = z.object({
-  jobId: z.string(),
-  /** The create's endpoint: the credits spent are its price. */
-  endpoint: z.string().nullable(),
-  decision: z.enum(['approved', 'rejected']).nullable(),
-  model: modelSummary.nullable(),
-  verdict: z.enum(['fits', 'warnings', 'fails']).nullable(),
-  errors: z.number().int(),
-  warnings: z.number().int(),
-  /** Why there is no verdict (not finished, no model cached). */
-  reason: z.string().nullable(),
-});
-export type ReviewEntry = z.output<typeof reviewEntry>;
-
-const heightM = z.number().positive().max(10_000);
-
 // ---- the commands -------------------------------------------------------------------------------
 
 export const COMMANDS = {
@@ -518,31 +491,7 @@ export const COMMANDS = {
         .optional(),
     }),
   },
-  /** The engine-fit check of a job's cached model against a profile (the saved default when omitted). */
-  'check.run': {
-    input: z.object({ jobId: id, profile: z.string().min(1).max(64).optional() }),
-    output: fitReportSchema.extend({ model: modelSummary, heightM: z.number().nullable() }),
-  },
-  /** Records a job's real height in metres (null forgets it): the check then offers "Set height …". */
-  'job.setSize': {
-    input: z.object({ jobId: id, heightM: heightM.nullable() }),
-    output: z.object({ jobId: z.string(), heightM: z.number().nullable() }),
-  },
-  /** The review board's rows: each job's figures and verdict against the profile, and the decision. */
-  'review.list': {
-    input: z.object({ jobIds: z.array(id).max(500), profile: z.string().min(1).max(64).optional() }),
-    output: z.object({ profile: z.string(), entries: z.array(reviewEntry) }),
-  },
-  /** Approves or rejects a job's model on the review board (null: undecided again). */
-  'review.decide': {
-    input: z.object({ jobId: id, decision: z.enum(['approved', 'rejected']).nullable() }),
-    output: z.object({ jobId: z.string(), decision: z.enum(['approved', 'rejected']).nullable() }),
-  },
-  /** The request a job was created with (the review board's "run again with other settings"); null: not recorded. */
-  'jobs.request': {
-    input: z.object({ id }),
-    output: z.object({ endpoint: z.string(), params: z.record(z.string(), z.string()), body: z.unknown() }).nullable(),
-  },
+  ...GAME_READY_COMMANDS,
   'settings.get': { input: z.object({}), output: settingsView },
   'settings.update': {
     input: z.object({

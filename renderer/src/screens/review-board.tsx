@@ -4,7 +4,8 @@
 // export every approved model with the profile in one go (review-actions.tsx). Keyboard: arrows move between
 // cards, A approves, R rejects.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { BatchView, JobView, ReviewEntry } from '../../../shared/bridge/contract.ts';
+import type { BatchView, JobView } from '../../../shared/bridge/contract.ts';
+import type { ReviewEntry } from '../../../shared/bridge/game-ready.ts';
 import { getBridge } from '../../bridge/index.ts';
 import { appState } from '../app-state.ts';
 import { creditsStore } from '../credits.ts';
