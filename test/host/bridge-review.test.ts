@@ -125,6 +125,20 @@ describe('check.run, job.setSize, review.*, target profiles in Settings', () => 
     });
     const again = COMMANDS['review.list'].output.parse(await bridge.call('review.list', { jobIds: [jobId] }));
     expect(again.entries[0]?.decision).toBe('approved');
+    // A job that has not finished has no verdict: its row says why, and the others are still read.
+    const queued = bridge.services.store.jobs.insert({
+      kind: 'image_to_3d',
+      label: 'lamp.png',
+      remoteId: 'r_q',
+      now: 1,
+    });
+    const mixed = COMMANDS['review.list'].output.parse(
+      await bridge.call('review.list', { jobIds: [queued.id, jobId], profile: 'web' }),
+    );
+    expect(mixed.entries[0]).toMatchObject({ jobId: queued.id, verdict: null, model: null, endpoint: null });
+    expect(mixed.entries[0]?.reason).toMatch(/^lamp\.png is .+: only a finished job's model can be checked\.$/);
+    expect(mixed.entries[1]?.verdict).not.toBeNull();
+    expect((await failure(bridge.call('check.run', { jobId: queued.id }))).code).toBe('nothing-to-check');
     const request = COMMANDS['jobs.request'].output.parse(await bridge.call('jobs.request', { id: jobId }));
     expect(request).toMatchObject({ endpoint: 'createImageTo3d', body: { image_url: image, topology: 'quads' } });
   });
