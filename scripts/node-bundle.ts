@@ -27,12 +27,13 @@ export const NODE_BUNDLE: BuildOptions = {
 /**
  * The worker threads' scripts, bundled beside the code that starts them: the embedded engine's
  * (main/engine/work/pool.ts starts engine-worker.cjs) and the library's thumbnails' (main/mesh/thumbnail-thread.ts
- * starts thumbnail-worker.cjs) and the game-ready export's (main/gameready/thread.ts starts gameready-worker.cjs). Each looks for their script in the folder of the module that starts them.
+ * starts thumbnail-worker.cjs), the game-ready export's (main/gameready/thread.ts starts gameready-worker.cjs) and the engine-fit check's (main/fit/fit-thread.ts starts fit-worker.cjs). Each looks for its script in the folder of the module that starts them.
  */
 const WORKERS = [
   { entry: join(ROOT, 'main', 'engine', 'work', 'worker.ts'), out: 'engine-worker.cjs' },
   { entry: join(ROOT, 'main', 'mesh', 'thumbnail-worker.ts'), out: 'thumbnail-worker.cjs' },
   { entry: join(ROOT, 'main', 'gameready', 'worker.ts'), out: 'gameready-worker.cjs' },
+  { entry: join(ROOT, 'main', 'fit', 'fit-worker.ts'), out: 'fit-worker.cjs' },
 ] as const;
 
 /** How the worker threads' scripts are bundled into `outDir`. */

@@ -7,9 +7,9 @@ import type { FieldIssue } from './contract/issues.ts';
 /**
  * Exit codes of the CLI: 0 done, 1 other failure or stopped (also cancelled through a signal), 2 bad usage
  * or a request rejected before sending, 3 the service answered with an error (or a job failed or was
- * lost), 4 timeout, 5 network.
+ * lost), 4 timeout, 5 network, 6 the engine-fit check found an error-level finding (`asset-studio check`).
  */
-export type ExitCode = 0 | 1 | 2 | 3 | 4 | 5;
+export type ExitCode = 0 | 1 | 2 | 3 | 4 | 5 | 6;
 
 export interface ErrorMapping {
   /** The `code` of the BridgeError the UI receives (shared/bridge/contract.ts). */
@@ -108,6 +108,9 @@ const GENERAL = {
   'duplicate-operation': INTERNAL,
   'journal-state': INTERNAL,
   'record-not-found': map('not-found', 1, 404),
+  // The engine-fit check (main/fit): a job with no model to check, and a model that does not fit its profile.
+  'nothing-to-check': map('nothing-to-check', 2, 422),
+  'check-failed': map('check-failed', 6, 422),
   internal: INTERNAL,
 } as const satisfies Record<string, ErrorMapping>;
 

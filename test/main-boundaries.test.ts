@@ -17,6 +17,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   files: [],
   work: [],
   mesh: ['formats', 'images', 'work'],
+  fit: ['work'],
   store: ['durable'],
   api: [],
   config: ['store', 'durable'],
@@ -26,7 +27,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   export: ['cache', 'store', 'durable', 'formats', 'gameready'],
   // The embedded engine is a package of its own: it imports only the layer below both it and the app.
   engine: ['files', 'serve', 'durable', 'images', 'formats', 'mesh', 'work'],
-  app: ['api', 'store', 'config', 'jobs', 'files', 'cache', 'export', 'engine', 'durable', 'mesh'],
+  app: ['api', 'store', 'config', 'jobs', 'files', 'cache', 'export', 'engine', 'durable', 'mesh', 'fit'],
   // host/ and cli/ reach the tracker and the journal (cli/ the cache too) only through the use cases of app/.
   host: ['app', 'api', 'store', 'config', 'files', 'cache', 'export', 'serve', 'durable'],
   cli: ['app', 'api', 'store', 'config', 'files', 'export', 'durable'],

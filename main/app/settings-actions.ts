@@ -1,5 +1,5 @@
 // The app's settings as the user sees and changes them (profiles, webhooks, cache, export defaults,
-// output formats): one view, and one update that saves what was given and rebuilds the services when
+// output formats, target profiles): one view, and one update that saves what was given and rebuilds the services when
 // the connection, the webhook receiver or the cache changed.
 import type * as z from 'zod';
 import type { COMMANDS, SettingsView } from '../../shared/bridge/contract.ts';
@@ -9,6 +9,7 @@ import { CacheFolderError, cacheOwnerId, claimCacheFolder } from '../cache/folde
 import { copyCacheFiles, removeOldCacheFiles, type CacheMove, type MoveProgress } from '../cache/move-folder.ts';
 import type { OutputFormat } from '../cache/outputs.ts';
 import { formatBytes } from '../../shared/format-bytes.ts';
+import { targetProfilesSetting } from '../../shared/setting-fields.ts';
 import type { SettingsRepository } from '../store/settings-table.ts';
 import type { AppSession } from './app-session.ts';
 import { profileView } from './profile-actions.ts';
@@ -39,6 +40,7 @@ export function settingsView(session: AppSession): SettingsView {
     cache: { dir: cache.dir, maxBytes: cache.maxBytes, usedBytes: cache.usage().bytes },
     export: settings.get('export', exportSettings) ?? {},
     outputFormats: savedOutputFormats(settings),
+    targetProfiles: settings.get('targetProfiles', targetProfilesSetting) ?? { edits: {} },
   };
 }
 
@@ -69,6 +71,8 @@ export async function updateSettings(
       );
     settings.set('outputFormats', formats.data);
   }
+  // Parsed by the bridge's schema already (targetProfilesSetting: known names, edits within each profile's rules).
+  if (update.targetProfiles) settings.set('targetProfiles', update.targetProfiles);
   if (update.profile) profiles.save(update.profile);
   if (update.export) settings.set('export', update.export);
   let rebuild = update.activeProfile !== undefined && update.activeProfile !== profiles.activeName();

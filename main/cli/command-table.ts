@@ -520,6 +520,27 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
   },
   {
+    name: 'check',
+    group: 'Files',
+    summary:
+      "Check a job's model against a game engine's target profile: triangles, textures, texel density, size, pivot, axes, UVs, normals, names, bones",
+    args: [JOB],
+    options: {
+      profile: {
+        type: 'string',
+        value: oneOf(PROFILE_NAMES),
+        text: 'the target profile (default: the one chosen in Settings, else unity-desktop)',
+      },
+      height: {
+        type: 'string',
+        value: 'METRES',
+        text: "record the model's real height first (kept for the job: the check and the export scale to it)",
+        number: { min: 0, minExclusive: true, max: 10_000, unit: 'metres' },
+      },
+    },
+    examples: ['asset-studio check job_a1c7… --profile unity-mobile --height 0.12'],
+  },
+  {
     name: 'doctor',
     group: 'Other',
     summary: 'Check the local database; a damaged one is kept aside and what can be read is salvaged into a new one',

@@ -53,7 +53,7 @@ export function generalHelp(): string {
     "The connection: flags, then the environment, then the app's active profile; with none of them,",
     'commands run against the embedded local engine.',
     'Exit codes: 0 done, 1 other failure or stopped, 2 bad usage or a request rejected before sending,',
-    '3 the service answered with an error (or a job failed), 4 timeout, 5 network.',
+    '3 the service answered with an error (or a job failed), 4 timeout, 5 network, 6 a check found an error.',
     'Run "asset-studio <command> --help" for the arguments, options and an example of a command.',
   );
   return lines.join('\n');
@@ -104,7 +104,7 @@ export function markdownReference(): string {
     '',
     'Every command has its own help: `asset-studio <command> --help`. Exit codes: 0 done, 1 other failure or',
     'stopped, 2 bad usage or a request rejected before sending, 3 the service answered with an error (or a job',
-    'failed), 4 timeout, 5 network.',
+    'failed), 4 timeout, 5 network, 6 `check` found an error-level finding.',
   );
   return lines.join('\n');
 }

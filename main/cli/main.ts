@@ -37,6 +37,7 @@ const RUNS: Record<string, () => Promise<Run>> = {
   pull: async () => (await import('./files-commands.ts')).pullCommand,
   cache: async () => (await import('./files-commands.ts')).cacheCommand,
   export: async () => (await import('./files-commands.ts')).exportCommand,
+  check: async () => (await import('./check-command.ts')).checkCommand,
   jobs: async () => (await import('./job-commands.ts')).JOB_COMMANDS.jobs,
   job: async () => (await import('./job-commands.ts')).JOB_COMMANDS.job,
   wait: async () => (await import('./job-commands.ts')).JOB_COMMANDS.wait,

@@ -30,6 +30,7 @@ import type { BridgeContext, Handlers, HostPlatform } from './bridge-context.ts'
 import { BridgeEvents, forwardServiceEvents, redacted } from './bridge-events.ts';
 import { batchHandlers, dialogHandlers, exportHandlers } from './bridge-files.ts';
 import { jobHandlers } from './bridge-jobs.ts';
+import { reviewHandlers } from './bridge-review.ts';
 import { BridgeFailure, invalidInput, toBridgeError } from './errors.ts';
 
 export type { Dialogs, FileRef, HostPlatform } from './bridge-context.ts';
@@ -184,6 +185,7 @@ export class BridgeService {
       ...exportHandlers(ctx, this.#meshLinks),
       ...batchHandlers(ctx, this.#batches),
       ...dialogHandlers(ctx),
+      ...reviewHandlers(ctx),
       'settings.get': async () => settingsView(session),
       'settings.update': async (i) =>
         settingsChanged(await updateSettings(session, i, (line) => events.notice('info', line))),

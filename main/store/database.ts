@@ -12,6 +12,7 @@ import { guardFailures } from './guarded-handle.ts';
 import { DatabaseCorruptError, DatabaseTooNewError } from './errors.ts';
 import { JobsRepository } from './jobs.ts';
 import { JournalRepository } from './journal.ts';
+import { ReviewsRepository } from './reviews.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { SettingsRepository, type Warn } from './settings-table.ts';
 import { WebhooksRepository } from './webhooks.ts';
@@ -30,6 +31,8 @@ export interface Store {
   readonly webhooks: WebhooksRepository;
   readonly settings: SettingsRepository;
   readonly cache: CacheRepository;
+  /** The real size the user gave a job's model, and the review board's approvals. */
+  readonly reviews: ReviewsRepository;
   /** Runs `fn` (synchronous) in one transaction: all of it is stored, or none. Nests as a savepoint. */
   transaction<T>(fn: () => T): T;
   close(): void;
@@ -84,6 +87,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Store {
       options.warn ?? ((message) => process.emitWarning(message, 'AssetStudioStore')),
     ),
     cache: new CacheRepository(db),
+    reviews: new ReviewsRepository(db),
     transaction: (fn) => transaction(db, fn),
     close: () => {
       if (!db.isOpen) return;

@@ -127,6 +127,19 @@ ALTER TABLE journal ADD COLUMN writer TEXT;
 ALTER TABLE journal ADD COLUMN label TEXT;
 `;
 
+/**
+ * The review of a job's model (issue #31): its real height in metres as the user said it (the engine-fit check
+ * asks when a model is 1 m, the generator's default) and the review board's approve or reject. Gone with its job.
+ */
+const V7_JOB_REVIEWS = `
+CREATE TABLE job_reviews (
+  job_id     TEXT PRIMARY KEY REFERENCES jobs (id) ON DELETE CASCADE,
+  height_m   REAL CHECK (height_m IS NULL OR (height_m > 0 AND height_m <= 10000)),
+  decision   TEXT CHECK (decision IS NULL OR decision IN ('approved', 'rejected')),
+  updated_at INTEGER NOT NULL
+);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   V1_INITIAL,
   V2_CACHE,
@@ -134,4 +147,5 @@ export const MIGRATIONS: readonly Migration[] = [
   V4_JOB_ORIGIN,
   V5_READ_LEASE,
   V6_JOURNAL_WRITER,
+  V7_JOB_REVIEWS,
 ];

@@ -18,6 +18,7 @@ import { Create } from './screens/create/index.tsx';
 import { JobPage } from './screens/job.tsx';
 import { Library } from './screens/library.tsx';
 import { Queue } from './screens/queue.tsx';
+import { ReviewBoard } from './screens/review-board.tsx';
 import { Settings } from './screens/settings.tsx';
 import { CompareScreen } from './screens/viewer/compare.tsx';
 import { ViewerScreen } from './screens/viewer/viewer-screen.tsx';
@@ -26,7 +27,7 @@ import { useStore } from './store.ts';
 import { toShownError } from './util.ts';
 
 interface Route {
-  screen: 'library' | 'create' | 'queue' | 'settings' | 'job' | 'viewer' | 'compare';
+  screen: 'library' | 'create' | 'queue' | 'settings' | 'job' | 'viewer' | 'compare' | 'review';
   arg?: string;
   arg2?: string;
 }
@@ -42,6 +43,8 @@ function parseRoute(hash: string): Route {
       return { screen: 'settings' };
     case 'viewer':
       return { screen: 'viewer' };
+    case 'review':
+      return { screen: 'review', ...(arg && { arg: decodeURIComponent(arg) }) };
     case 'compare':
       return {
         screen: 'compare',
@@ -61,6 +64,7 @@ const NAV = [
   { screen: 'queue', href: '#/queue', label: 'Queue' },
   { screen: 'viewer', href: '#/viewer', label: 'Viewer' },
   { screen: 'compare', href: '#/compare', label: 'Compare' },
+  { screen: 'review', href: '#/review', label: 'Review' },
   { screen: 'settings', href: '#/settings', label: 'Settings' },
 ] as const;
 
@@ -252,6 +256,7 @@ export function App() {
         {route.screen === 'create' && <Create form={route.arg} />}
         {route.screen === 'queue' && <Queue />}
         {route.screen === 'settings' && <Settings />}
+        {route.screen === 'review' && <ReviewBoard batch={route.arg} />}
         {route.screen === 'viewer' && <ViewerScreen />}
         {route.screen === 'compare' && (
           <CompareScreen key={`${route.arg}/${route.arg2}`} a={route.arg} b={route.arg2} />

@@ -12,8 +12,20 @@ export type ModelSource = UrlSource | { files: File[] };
 /** `size`: the file's size in bytes when the caller knows it (a cached output's). */
 export type UrlSource = { url: string; format: ModelFormat; name: string; size?: number | null };
 
-/** Textured (the file's own look), wireframe, surface normals as colours, a UV checker, and the PBR channels. */
-export type ViewMode = 'textured' | 'wireframe' | 'normals' | 'uv' | 'albedo' | 'metallic' | 'roughness' | 'normalmap';
+/**
+ * Textured (the file's own look), wireframe, surface normals as colours, a UV checker, a texel-density checker
+ * (squares of a fixed number of texels: setTexelTiling), and the PBR channels.
+ */
+export type ViewMode =
+  | 'textured'
+  | 'wireframe'
+  | 'normals'
+  | 'uv'
+  | 'texel'
+  | 'albedo'
+  | 'metallic'
+  | 'roughness'
+  | 'normalmap';
 
 /** The view modes that show a channel of PBR materials (only offered when the model has one). */
 export const PBR_MODES: readonly ViewMode[] = ['albedo', 'metallic', 'roughness', 'normalmap'];
@@ -110,6 +122,8 @@ export interface Viewer extends ClipControls {
   /** Highlights the bones standing for a joint (see shared/joints.ts), or none. */
   highlightJoint(joint: JointName | undefined): void;
   setMode(mode: ViewMode): void;
+  /** The texel-density checker's squares across the UV square (texture size ÷ texels per square). */
+  setTexelTiling(squares: number): void;
   /** The current view as a PNG, rendered once just before (the drawing buffer is preserved). */
   screenshot(): Promise<Blob>;
   showBounds(show: boolean): void;

@@ -15,8 +15,17 @@ import {
   transformsSchema,
 } from '../export-options.ts';
 import { MODEL_FORMATS } from '../model-formats.ts';
+import { GAME_READY_COMMANDS } from './game-ready.ts';
 import { FILE_FORMATS } from '../file-format.ts';
-import { cacheMaxBytes, exportEngine, webhookPath, webhookPort, webhookSecret } from '../setting-fields.ts';
+import { profileEditSchema } from '../target-profiles.ts';
+import {
+  cacheMaxBytes,
+  exportEngine,
+  targetProfilesSetting,
+  webhookPath,
+  webhookPort,
+  webhookSecret,
+} from '../setting-fields.ts';
 
 // ---- views of main's records (what the UI may see) --------------------------------------------
 
@@ -168,6 +177,11 @@ export const settingsView = z.object({
   cache: z.object({ dir: z.string(), maxBytes: z.number(), usedBytes: z.number() }),
   export: z.object({ engine: exportEngine.optional(), projectDir: z.string().optional() }),
   outputFormats: z.array(z.string()),
+  /** The target profile chosen by default (`none`: exports as they came; unset: none chosen) and the user's edits. */
+  targetProfiles: z.object({
+    defaultProfile: z.string().optional(),
+    edits: z.record(z.string(), profileEditSchema),
+  }),
 });
 export type SettingsView = z.output<typeof settingsView>;
 
@@ -253,6 +267,7 @@ const exportJobInput = z.object({
    * none), the one default of the app, the CLI and the Blender add-on (main/export/from-job.ts defaultClips).
    */
   clips: exportClipsSchema.optional(),
+  /** A target profile (shared/target-profiles.ts) whose fixes the export applies; omitted or `none`: as today. */
   profile: z.string().optional(),
 });
 
@@ -499,6 +514,7 @@ export const COMMANDS = {
         .optional(),
     }),
   },
+  ...GAME_READY_COMMANDS,
   'settings.get': { input: z.object({}), output: settingsView },
   'settings.update': {
     input: z.object({
@@ -522,6 +538,8 @@ export const COMMANDS = {
       cache: z.object({ maxBytes: cacheMaxBytes.optional(), dir: path.optional() }).optional(),
       export: z.object({ engine: exportEngine.optional(), projectDir: path.optional() }).optional(),
       outputFormats: z.array(z.string()).optional(),
+      /** Replaces the saved target profiles (default and edits), checked against each profile's rules. */
+      targetProfiles: targetProfilesSetting.optional(),
     }),
     output: settingsView,
   },

@@ -72,6 +72,11 @@ describe('inputs', () => {
     'key.remove': [{}, 'profile'],
     'dialog.openFiles': [{ multiple: 'yes' }, 'multiple'],
     'dialog.chooseFolder': [{ title: 5 }, 'title'],
+    'check.run': [{ jobId: 'job_1', profile: '' }, 'profile'],
+    'job.setSize': [{ jobId: 'job_1', heightM: -1 }, 'heightM'],
+    'review.list': [{ jobIds: [''] }, 'jobIds[0]'],
+    'review.decide': [{ jobId: 'job_1', decision: 'maybe' }, 'decision'],
+    'jobs.request': [{}, 'id'],
   };
 
   it('covers every command', () => {

@@ -33,7 +33,7 @@ describe('openDatabase', () => {
     openDatabase(path).close();
     expect(pragma(path, 'user_version')).toBe(MIGRATIONS.length);
     expect(pragma(path, 'journal_mode')).toBe('wal');
-    expect(tables(path)).toEqual(['cache_entries', 'jobs', 'journal', 'settings', 'webhook_deliveries']);
+    expect(tables(path)).toEqual(['cache_entries', 'job_reviews', 'jobs', 'journal', 'settings', 'webhook_deliveries']);
   });
 
   it.skipIf(process.platform === 'win32')(
@@ -89,7 +89,7 @@ describe('openDatabase', () => {
     store.jobs.insert({ kind: 'image_to_3d', label: 'chair.png', remoteId: 's1', now: 1 });
     store.close();
     const raw = new DatabaseSync(path);
-    raw.exec('PRAGMA user_version = 7');
+    raw.exec(`PRAGMA user_version = ${MIGRATIONS.length + 1}`);
     raw.close();
     const bytes = readFileSync(path);
     const mtime = statSync(path).mtimeMs;
@@ -102,9 +102,9 @@ describe('openDatabase', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(DatabaseTooNewError);
-    expect(error).toMatchObject({ path, found: 7, known: MIGRATIONS.length });
+    expect(error).toMatchObject({ path, found: MIGRATIONS.length + 1, known: MIGRATIONS.length });
     expect((error as Error).message).toBe(
-      `The database at ${path} was written by a newer version of Asset Studio (schema 7, this version knows up to ${MIGRATIONS.length}). ` +
+      `The database at ${path} was written by a newer version of Asset Studio (schema ${MIGRATIONS.length + 1}, this version knows up to ${MIGRATIONS.length}). ` +
         'Update Asset Studio, or point --data-dir at another folder. The file was not changed.',
     );
     expect(readFileSync(path).equals(bytes)).toBe(true);

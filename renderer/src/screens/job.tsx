@@ -1,6 +1,7 @@
 // One job: status, progress, its cached files, and the resource as the service last reported it. The
 // preview opens an OBJ from inside the session's zip (MTL and textures beside it); a retopology job links to
-// the compare view against its original mesh when the cache holds it (jobs.original), or says why not.
+// the compare view against its original mesh when the cache holds it (jobs.original), or says why not. A job with a
+// cached GLB shows the engine-fit check against a profile (fit-report.tsx).
 import { useEffect, useState } from 'preact/hooks';
 import type { CachedOutput, CommandOutput, JobView } from '../../../shared/bridge/contract.ts';
 import { getBridge } from '../../bridge/index.ts';
@@ -16,6 +17,7 @@ import { formatBytes, formatTime, jobTitle, stepLabel, toShownError, type ShownE
 import { useJob } from './create/form.tsx';
 import { JobActions, NextSteps } from './job-actions.tsx';
 import { cachedOutput, promptOf } from '../next-step.ts';
+import { FitSection } from './fit-report.tsx';
 
 const previewGlb = formatOutputKind({ type: 'mesh', stage: 'preview', format: 'glb' });
 
@@ -165,6 +167,9 @@ export function JobPage({ id }: { id: string }) {
         <AnimationPanel outputs={outputs} job={job} />
       ) : (
         <PreviewPanel outputs={outputs} job={job} />
+      )}
+      {job.state === 'succeeded' && cachedOutput(outputs, (k) => k.type === 'mesh' && k.format === 'glb') && (
+        <FitSection job={job} />
       )}
       <Section
         title="Files"

@@ -21,6 +21,7 @@ import { useStore } from '../store.ts';
 import { formatBytes, issuesByField, toShownError, type ShownError } from '../util.ts';
 import { useAction } from '../use-action.ts';
 import { bindFields, type FieldChecks, useValues } from './create/fields.ts';
+import { TargetProfiles } from './target-profiles-settings.tsx';
 import { CheckboxField, SelectField, TextField } from './create/inputs.tsx';
 
 const STORAGE_LABELS: Record<SettingsView['profiles'][number]['key']['storage'], string> = {
@@ -102,6 +103,7 @@ export function Settings() {
           <Webhooks settings={settings} />
           <Cache settings={settings} />
           <ExportDefaults settings={settings} />
+          <TargetProfiles settings={settings} />
         </>
       )}
     </>

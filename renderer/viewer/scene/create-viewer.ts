@@ -90,6 +90,7 @@ export function createViewer(canvas: HTMLCanvasElement): Viewer {
       return { ...statsOf(loaded, state.bounds), warnings: prepared.warnings };
     },
     setMode: modes.set,
+    setTexelTiling: modes.setTexelTiling,
     screenshot: loop.screenshot,
     showBounds: framing.showBounds,
     frame: framing.frame,

@@ -1,6 +1,8 @@
 // How the model is drawn: textured (the file's own look), wireframe, or a diagnostic view. Normals and the
 // UV checker swap each mesh's material for a shared one (originals kept and put back); the PBR channels set
-// debugMode on the model's PBR materials (0 again for Textured).
+// debugMode on the model's PBR materials (0 again for Textured). The texel-density checker is a two-tone checker
+// tiled so that each square holds the same number of texels of the model's texture (setTexelTiling): squares of
+// equal size on the surface mean equal texel density.
 import { VertexBuffer } from '@babylonjs/core/Buffers/buffer.js';
 import type { Material } from '@babylonjs/core/Materials/material.js';
 import { PBRBaseMaterial } from '@babylonjs/core/Materials/PBR/pbrBaseMaterial.js';
@@ -18,6 +20,8 @@ const DEBUG: Partial<Record<ViewMode, number>> = { albedo: 60, metallic: 62, rou
 
 export interface ViewModes {
   set(mode: ViewMode): void;
+  /** The texel checker's squares across the UV square. */
+  setTexelTiling(squares: number): void;
   /** A model was just added: it gets the mode in use (nothing to do for Textured). */
   applyToModel(): void;
   /** Puts back the model's own look (before it leaves the scene). */
@@ -29,6 +33,8 @@ export function createViewModes({ scene, state, wake }: ViewerContext): ViewMode
   const swapped = new Map<AbstractMesh, Material | null>();
   let normalsMaterial: PBRMaterial | undefined;
   let checkerMaterial: StandardMaterial | undefined;
+  let texelMaterial: StandardMaterial | undefined;
+  let texelSquares = 16;
 
   function normals(): PBRMaterial {
     if (normalsMaterial) return normalsMaterial;
@@ -41,6 +47,15 @@ export function createViewModes({ scene, state, wake }: ViewerContext): ViewMode
   function checker(): StandardMaterial {
     checkerMaterial ??= uvChecker(scene);
     return checkerMaterial;
+  }
+
+  function texel(): StandardMaterial {
+    texelMaterial ??= texelChecker(scene);
+    const texture = texelMaterial.diffuseTexture as DynamicTexture;
+    // The texture holds 2 × 2 squares.
+    texture.uScale = texelSquares / 2;
+    texture.vScale = texelSquares / 2;
+    return texelMaterial;
   }
 
   function pbrMaterials(): PBRBaseMaterial[] {
@@ -58,12 +73,12 @@ export function createViewModes({ scene, state, wake }: ViewerContext): ViewMode
   function apply() {
     restore();
     if (mode === 'wireframe') scene.forceWireframe = true;
-    else if (mode === 'normals' || mode === 'uv') {
+    else if (mode === 'normals' || mode === 'uv' || mode === 'texel') {
       for (const mesh of state.model?.meshes ?? []) {
         if (mesh.getTotalVertices() === 0) continue;
-        if (mode === 'uv' && !mesh.isVerticesDataPresent(VertexBuffer.UVKind)) continue;
+        if (mode !== 'normals' && !mesh.isVerticesDataPresent(VertexBuffer.UVKind)) continue;
         swapped.set(mesh, mesh.material);
-        mesh.material = mode === 'uv' ? checker() : normals();
+        mesh.material = mode === 'uv' ? checker() : mode === 'texel' ? texel() : normals();
       }
     } else {
       const debug = DEBUG[mode];
@@ -76,6 +91,10 @@ export function createViewModes({ scene, state, wake }: ViewerContext): ViewMode
     set(next) {
       mode = next;
       apply();
+    },
+    setTexelTiling(squares) {
+      texelSquares = Math.max(1, squares);
+      if (mode === 'texel') apply();
     },
     applyToModel() {
       if (mode !== 'textured') apply();
@@ -101,6 +120,26 @@ function uvChecker(scene: Scene): StandardMaterial {
   ctx.fillRect(0, 0, cell / 4, cell / 4); // marks UV (0, 0)'s corner of the texture
   texture.update(true);
   const material = new StandardMaterial('view-uv', scene);
+  material.diffuseTexture = texture;
+  material.specularColor = new Color3(0.1, 0.1, 0.1);
+  material.backFaceCulling = false;
+  return material;
+}
+
+/** A two-tone checker of 2 × 2 squares, repeated (wrap) so its squares can be tiled to a texel count. */
+function texelChecker(scene: Scene): StandardMaterial {
+  const size = 128;
+  const texture = new DynamicTexture('view-texel-checker', { width: size, height: size }, scene, true);
+  const ctx = texture.getContext();
+  for (let y = 0; y < 2; y++)
+    for (let x = 0; x < 2; x++) {
+      ctx.fillStyle = (x + y) % 2 ? '#e0642b' : '#f4f1ea';
+      ctx.fillRect((x * size) / 2, (y * size) / 2, size / 2, size / 2);
+    }
+  texture.update(true);
+  texture.wrapU = 1; // WRAP_ADDRESSMODE
+  texture.wrapV = 1;
+  const material = new StandardMaterial('view-texel', scene);
   material.diffuseTexture = texture;
   material.specularColor = new Color3(0.1, 0.1, 0.1);
   material.backFaceCulling = false;

@@ -1,7 +1,8 @@
 // Export from the viewer: project folder (Electron's folder dialog, or a typed path in the browser; a path
 // with `..` steps is shown resolved), engine preset (detected with export.detect), the one mesh format (the
 // engine's default, with what the engine needs said under it), an animation job's clips, name, transforms
-// (scale, pivot, up axis, with the engine's own axes and a warning when its importer would convert twice) and
+// (scale, pivot, up axis, with the engine's own axes and a warning when its importer would convert twice), a target
+// profile (its fixes applied by the export; the engine-fit check's findings shown under it, fit-report.tsx) and
 // whether to replace an earlier export of the same name (keeping Unity's .meta files). The viewer shows the
 // transformed model (renderer/viewer/sync.ts applies the same transforms and reframes), export.plan says which
 // files will be written and which not and why, then export.run writes them; the result or the error is shown in words.
@@ -38,6 +39,8 @@ import { clipChecked, exportClipsOf } from './animation-clips.ts';
 import type { ShownModel } from './model-viewer.tsx';
 import { useStore } from '../../store.ts';
 import { formatBytes, toShownError, type ShownError } from '../../util.ts';
+import { exportProfileOf, NO_PROFILE } from '../../profiles.ts';
+import { ExportProfileField } from '../fit-report.tsx';
 
 const PIVOT_LABELS: Record<Pivot, string> = {
   'bottom-center': 'Bottom centre (stands on the ground)',
@@ -200,6 +203,8 @@ export function ExportPanel({
   const [pivot, setPivot] = useState('default');
   const [upAxis, setUpAxis] = useState('none');
   const [overwrite, setOverwrite] = useState(false);
+  // The target profile (#31): its fixes are applied by the export; `none` writes the asset as it came.
+  const [profile, setProfile] = useState(() => exportProfileOf(settings));
   const [preview, setPreview] = useState<{ min: number[]; max: number[] } | undefined>();
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<CommandOutput<'export.run'> | undefined>();
@@ -227,6 +232,7 @@ export function ExportPanel({
     if (format !== 'auto') input.format = format;
     if (name.trim()) input.name = name.trim();
     if (transforms) input.transforms = transforms;
+    if (profile !== NO_PROFILE) input.profile = profile;
     // Always the clips checked: the job's own (a prompts job's prompts), never the rest of its session.
     if (clips && clips.length > 0 && chosenClips && chosenClips.length > 0) input.clips = chosenClips;
     return input;
@@ -343,6 +349,7 @@ export function ExportPanel({
           {formatNeeds(facts)} One format per export, so the engine imports the model once.
         </p>
       </div>
+      <ExportProfileField job={job} profile={profile} onChange={setProfile} />
       {clips && clips.length > 0 && (
         <fieldset class="export-clips">
           <legend>Clips exported (your prompts; library clips when ticked)</legend>

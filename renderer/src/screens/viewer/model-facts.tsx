@@ -1,6 +1,8 @@
-// The viewer's facts about the open model: counts, file size, textures with their GPU memory, size in metres.
+// The viewer's facts about the open model: counts, the budget verdict against the chosen profile (budget.tsx),
+// file size, textures with their GPU memory, size in metres.
 import type { ModelStats, TextureInfo } from '../../../viewer/index.ts';
 import { formatBytes } from '../../util.ts';
+import { BudgetVerdict } from './budget.tsx';
 
 /** The model file's size, and how many files (and bytes) came beside it. */
 export interface FileBytes {
@@ -44,6 +46,7 @@ export function ModelFacts({
       <dd>{name}</dd>
       <dt>Triangles</dt>
       <dd data-stat="triangles">{count(stats.triangles)}</dd>
+      <BudgetVerdict stats={stats} textures={textures} />
       <dt>Vertices</dt>
       <dd data-stat="vertices">{count(stats.vertices)}</dd>
       <dt>Meshes</dt>

@@ -18,6 +18,7 @@ import { Progress } from '../../components/ui.tsx';
 import { AnimationControls } from './animation-controls.tsx';
 import { EnvironmentControls } from './environment-controls.tsx';
 import { type FileBytes, metres, ModelFacts } from './model-facts.tsx';
+import { TexelHint, texelSquares, useViewerProfile } from './budget.tsx';
 import { ValidationPanel } from './validation-panel.tsx';
 import { ViewButtons } from './view-buttons.tsx';
 
@@ -51,6 +52,11 @@ const MODES: readonly { mode: ViewMode; label: string; title: string }[] = [
   { mode: 'wireframe', label: 'Wireframe', title: 'The triangles as lines' },
   { mode: 'normals', label: 'Normals', title: 'Surface normals as colours (x, y, z in red, green, blue)' },
   { mode: 'uv', label: 'UV checker', title: 'A checker texture on every mesh with UVs: stretching and seams show' },
+  {
+    mode: 'texel',
+    label: 'Texel density',
+    title: "A checker scaled to the profile's pixels per metre: squares of equal size mean equal texel density",
+  },
   { mode: 'albedo', label: 'Albedo', title: 'The PBR base colour channel' },
   { mode: 'metallic', label: 'Metallic', title: 'The PBR metallic channel (white is metal)' },
   { mode: 'roughness', label: 'Roughness', title: 'The PBR roughness channel (white is rough)' },
@@ -185,6 +191,15 @@ export function ModelViewer({
       () => {},
     );
   }, [mode]);
+  // The texel checker's squares: from the model's largest texture and the profile's texel density.
+  const texelDensity = useViewerProfile()?.texelDensity;
+  useEffect(() => {
+    if (texelDensity === undefined) return;
+    void viewerRef.current?.then(
+      (v) => v.setTexelTiling(texelSquares(textures, texelDensity)),
+      () => {},
+    );
+  }, [textures, texelDensity]);
   // A model without PBR materials has no channels to show: back to Textured.
   const pbr = status.state === 'ready' && status.stats.pbr;
   useEffect(() => {
@@ -304,6 +319,7 @@ export function ModelViewer({
             )
           }
         />
+        {mode === 'texel' && <TexelHint textures={textures} />}
         <EnvironmentControls viewer={live} />
         {children}
         {stats && live && stats.animations > 0 && <AnimationControls viewer={live} clipName={clipName} />}
