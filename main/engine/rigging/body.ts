@@ -303,6 +303,10 @@ function findArm(
   const fingertip = centre(far);
   if (length(sub(fingertip, shoulder)) < 0.12 * h)
     refuse(`nothing reaches out from its ${name} shoulder, where a body has an arm`);
+  if (fingertip[1] > neckY)
+    refuse(
+      `what reaches farthest from its ${name} shoulder goes up past its neck (like a chair's back), where a standing body's arm hangs down or reaches out to the side (arms raised over the head are not a rest pose)`,
+    );
   const path: number[] = [];
   for (let c: number | undefined = far; c !== undefined; c = parent.get(c)) path.push(c);
   path.reverse(); // path[d]: the cell at distance d from the shoulder

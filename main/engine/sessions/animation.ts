@@ -18,6 +18,7 @@ import { faultOfStart, withEndFaults } from './faults.ts';
 import { judgeUpload } from '../character/judge.ts';
 import type { CharacterFiles } from '../character/make-files.ts';
 import { makeCharacterFilesOffThread } from '../work/character.ts';
+import { rigUploadedMesh } from '../rigging/at-upload.ts';
 import { PoolClosed } from '../../work/pool.ts';
 import { describeInput } from '../inputs.ts';
 import { isAsciiFbxStart, signatureOf } from '../../../shared/file-signature.ts';
@@ -55,7 +56,7 @@ export interface AnimationRecord extends Stepped {
    * record of an earlier version, which animated a model this engine made on its procedural figure (a model
    * with no bones is refused now: character/judge.ts). Absent in records of older versions still.
    */
-  character?: { kind?: 'character' | 'figure'; entry?: string; made?: CharacterFiles; error?: string };
+  character?: { kind?: 'character' | 'mesh' | 'figure'; entry?: string; made?: CharacterFiles; error?: string };
   created_at: string;
   updated_at: string;
 }
@@ -187,9 +188,9 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
         const judged = await judgeUpload(path, format);
         if (judged.kind === 'refused') character.error = `${what} ${judged.reason}.`;
         else character.kind = judged.kind;
-        if (judged.kind === 'character' && judged.entry !== undefined) character.entry = judged.entry;
+        if (judged.kind !== 'refused' && judged.entry !== undefined) character.entry = judged.entry;
       }
-      if (character.kind === 'character') {
+      if ((character.kind === 'character' || character.kind === 'mesh') && character.made === undefined) {
         const made = await makeCharacterFilesOffThread(s.files, {
           path,
           format,
@@ -218,7 +219,8 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
       const received = body === undefined ? await receiveUpload(s, req, code) : undefined;
       const source: InputRef = received?.source ?? { url: body!.mesh_url };
       if (received !== undefined) {
-        // Judged from its bytes as it arrives: a mesh that cannot be animated is refused now, not rigged.
+        // Judged from its bytes as it arrives: a file that cannot be animated is refused now; a mesh with no
+        // skeleton is rigged when read (a shape that is not a standing humanoid then fails the session with why).
         const judged = await judgeUpload(s.files.path(received.source.file!.key), received.format).catch(
           (error: unknown) => ({
             kind: 'refused' as const,
@@ -229,10 +231,18 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
           await rm(s.files.path(received.source.file!.key), { force: true });
           throw new HttpError(400, `file: ${received.filename || 'the upload'} ${judged.reason}.`);
         }
-        received.character = {
-          kind: judged.kind,
-          ...(judged.kind === 'character' && judged.entry !== undefined ? { entry: judged.entry } : {}),
-        };
+        const entry = judged.entry !== undefined ? { entry: judged.entry } : {};
+        received.character = { kind: judged.kind, ...entry };
+        if (judged.kind === 'mesh') {
+          const file = s.files.path(received.source.file!.key);
+          const work = { path: file, format: received.format, ...entry, owner: code, renderSize: RENDER_SIZE };
+          const rigged = await rigUploadedMesh(s.files, { ...work, thumbnailSize: THUMBNAIL_SIZE });
+          if ('reason' in rigged) {
+            await rm(file, { force: true });
+            throw new HttpError(400, `file: ${received.filename || 'the upload'} ${rigged.reason}.`);
+          }
+          received.character.made = rigged.made;
+        }
       }
       try {
         charge(s, userId, 'uploadAnimationMesh');
