@@ -20,7 +20,7 @@ export interface Skin {
 /** How strongly a vertex that sees no bone is held by its nearest one, relative to a visible one. */
 const UNSEEN = 0.1;
 const MAX_ITERATIONS = 600;
-const TOLERANCE = 1e-5;
+const TOLERANCE = 1e-4;
 
 export function heatWeights(
   positions: ArrayLike<number>,
