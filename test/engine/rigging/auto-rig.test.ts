@@ -122,6 +122,17 @@ describe('a mannequin whose hands hang beside its thighs', () => {
   });
 });
 
+describe('a large mesh with no skeleton', () => {
+  // Rigging one this size is measured by bench/auto-rig.ts (--triangles 100000).
+  it('is read from its FBX: 90,000 triangles, 48,000 vertices (the reader overflowed its stack past 30,000)', async () => {
+    const big = boxes(MANNEQUIN, 26);
+    const read = await readFbxCharacter(unriggedFbx(big), 'big.fbx');
+    expect(read.positions.length / 3).toBe(big.positions.length / 3);
+    expect(read.positions.length / 3).toBeGreaterThan(45_000);
+    expect(read.weights.length).toBe((read.positions.length / 3) * 4);
+  }, 120_000);
+});
+
 describe('what is not a humanoid standing upright is refused with why', () => {
   const refusal = (m: CharacterModel) => {
     try {
