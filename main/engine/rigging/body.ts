@@ -6,7 +6,7 @@
 // person's proportions along it. What is not a humanoid standing upright is refused with why (NotHumanoid).
 import type { V3 } from '../../formats/character.ts';
 import { type Piece, Sections } from './sections.ts';
-import { cellIndex, type Voxels } from './voxels.ts';
+import { cellIndex, cellOf, type Voxels } from './voxels.ts';
 
 export interface Limb {
   hip: V3;
@@ -239,7 +239,16 @@ function findArm(
   const depth = a.chest.x * -left[2] + a.chest.z * left[0]; // the chest's centre along the way it faces
   const forward: V3 = [-left[2], 0, left[0]];
   const at = (l: number, y: number, f: number): V3 => [left[0] * l + forward[0] * f, y, left[2] * l + forward[2] * f];
-  const shoulder = at(lateral, shoulderY, depth);
+  // Sloping shoulders: down from there until the point is in the body (not above its shoulder, in the air).
+  let shoulder = at(lateral, shoulderY, depth);
+  const chestY = s.heightOf(a.crotch) + 0.6 * (neckY - s.heightOf(a.crotch));
+  for (let y = shoulderY; y > chestY; y -= v.size) {
+    const cell = cellOf(v, at(lateral, y, depth));
+    if (cell >= 0 && v.cells[cell] !== 0) {
+      if (y < shoulderY) shoulder = at(lateral, Math.max(chestY, y - 0.025 * h), depth); // inside, not on its surface
+      break;
+    }
+  }
   // The arm's region: out beyond most of the chest on this side, not a leg (a hand hanging beside the thigh).
   const legCells = new Set<number>();
   for (const leg of a.legs)
@@ -328,7 +337,7 @@ function findArm(
     return n === 0 ? p : [sum[0] / n, sum[1] / n, sum[2] / n];
   };
   return {
-    clavicle: at(a.hipsMid + sign * 0.2 * half, shoulderY + 0.02 * h, depth),
+    clavicle: at(a.hipsMid + sign * 0.2 * half, Math.max(shoulder[1], shoulderY) + 0.02 * h, depth),
     shoulder,
     elbow: along(ELBOW_AT),
     wrist: along(WRIST_AT),

@@ -6,6 +6,7 @@ import { Agent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFbxAnimated } from '../../../main/formats/fbx-read.ts';
 import { encodePng } from '../../../main/formats/png.ts';
+import { decodeImage } from '../../../main/images/decode-image.ts';
 import { quatAngle } from './angles.ts';
 import { realFixture } from '../../fixtures.ts';
 import {
@@ -121,7 +122,15 @@ describe('automatic rigging of an animation upload with no skeleton', () => {
       'uploadAnimationMesh',
       await call(engine, 'uploadAnimationMesh', { json: { mesh_url: done.mesh_url_fbx } }),
     );
-    await expectRiggedAndAnimated(await ready(created.session_code));
+    const session = await ready(created.session_code);
+    await expectRiggedAndAnimated(session);
+    // Every joint on the body in its render (blue, where the backdrop is grey): the shoulders too, which sloped
+    // shoulders left in the air above the body before they were brought down into it.
+    const render = decodeImage((await download(session.render_url)).bytes);
+    for (const [joint, [x, y]] of Object.entries(session.animation_joint_dict as Record<string, [number, number]>)) {
+      const at = (Math.round(y) * render.width + Math.round(x)) * 4;
+      expect(render.data[at + 2]! - render.data[at]!, `${joint} at ${x}, ${y}`).toBeGreaterThan(30);
+    }
   }, 300_000);
 
   it("refuses the engine's model of a chair (by URL: the session fails) and a chair's FBX file (400), with why", async () => {
