@@ -19,6 +19,7 @@ import { judgeUpload } from '../character/judge.ts';
 import type { CharacterFiles } from '../character/make-files.ts';
 import { makeCharacterFilesOffThread } from '../work/character.ts';
 import { rigUploadedMesh } from '../rigging/at-upload.ts';
+import { imageTo3dSessionOf } from './animation-source.ts';
 import { PoolClosed } from '../../work/pool.ts';
 import { describeInput } from '../inputs.ts';
 import { isAsciiFbxStart, signatureOf } from '../../../shared/file-signature.ts';
@@ -42,6 +43,8 @@ export interface AnimationRecord extends Stepped {
   session_code: string;
   user_id: string;
   source: InputRef;
+  /** The engine's image-to-3D session whose file `source.url` is (animation-source.ts); absent in older records. */
+  image_to_3d_session_code?: string;
   /** Why the mesh could not be used (the session failed). */
   input_error?: string;
   status: string;
@@ -255,6 +258,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
         session_code: code,
         user_id: userId,
         source,
+        image_to_3d_session_code: imageTo3dSessionOf(s, source.url, userId),
         status: 'init_processing',
         ...faultOfStart(s, 'uploadAnimationMesh'),
         step: { name: 'animation', startedAt: now },
@@ -333,7 +337,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
       return {
         _id: rec._id,
         session_code: rec.session_code,
-        image_to_3d_session_code: '',
+        image_to_3d_session_code: rec.image_to_3d_session_code ?? '',
         render_url: url(rec.outputs.render_url),
         mesh_url: url(rec.outputs.mesh_url),
         thumbnail: url(rec.outputs.thumbnail),

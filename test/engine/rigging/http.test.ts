@@ -107,7 +107,9 @@ describe('automatic rigging of an animation upload with no skeleton', () => {
   it('rigs and animates a character whose skin and bones were dropped (Male_Casual, written again as a plain FBX)', async () => {
     const fbx = unriggedFbx(await unriggedModel());
     const uploaded = expectSuccess('uploadAnimationMesh', await uploadAnimationFile(engine, fbx, 'casual-mesh.fbx'));
-    await expectRiggedAndAnimated(await ready(uploaded.session_code));
+    const session = await ready(uploaded.session_code);
+    await expectRiggedAndAnimated(session);
+    expect(session.image_to_3d_session_code).toBe(''); // an uploaded file comes from no image-to-3D session
   }, 300_000);
 
   it("rigs and animates the engine's own model of a picture of a person, by its FBX's URL", async () => {
@@ -124,6 +126,8 @@ describe('automatic rigging of an animation upload with no skeleton', () => {
     );
     const session = await ready(created.session_code);
     await expectRiggedAndAnimated(session);
+    // The animation session names the image-to-3D session its mesh came from, as the service's does.
+    expect(session.image_to_3d_session_code).toBe(done.session_code);
     // Every joint on the body in its render (blue, where the backdrop is grey): the shoulders too, which sloped
     // shoulders left in the air above the body before they were brought down into it.
     const render = decodeImage((await download(session.render_url)).bytes);
