@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFbxAnimated } from '../../../main/formats/fbx-read.ts';
 import { encodePng } from '../../../main/formats/png.ts';
 import { decodeImage } from '../../../main/images/decode-image.ts';
+import { buildZip } from '../../../main/engine/outputs/index.ts';
 import { quatAngle } from './angles.ts';
 import { realFixture } from '../../fixtures.ts';
 import {
@@ -157,5 +158,9 @@ describe('automatic rigging of an animation upload with no skeleton', () => {
     const file = await uploadAnimationFile(engine, unriggedFbx(boxes(CHAIR)), 'chair.fbx');
     expectError(file, 400, 'file: chair.fbx has no skeleton', "like a chair's or a table's legs");
     expect(file.body.message).toMatch(why);
+    // A zip holding it: its one FBX is rigged (and refused) the same way.
+    const zip = buildZip([{ name: 'models/chair.fbx', data: unriggedFbx(boxes(CHAIR)) }]);
+    const zipped = await uploadAnimationFile(engine, zip, 'chair.zip');
+    expectError(zipped, 400, 'file: chair.zip has no skeleton', "like a chair's or a table's legs");
   }, 300_000);
 });
