@@ -122,6 +122,20 @@ describe('a mannequin whose hands hang beside its thighs', () => {
   });
 });
 
+describe('a mannequin facing another way', () => {
+  // Its toes show which way it faces; its left is up × forward.
+  it.each([
+    ['-Z (turned round)', (b: number[]) => [-b[3]!, b[1]!, -b[5]!, -b[0]!, b[4]!, -b[2]!], 0, -1],
+    ['+X (turned a quarter)', (b: number[]) => [b[2]!, b[1]!, -b[3]!, b[5]!, b[4]!, -b[0]!], 2, -1],
+  ] as const)('facing %s: its left foot and hand on its own left', (_, turn, axis, sign) => {
+    const { model } = autoRig(boxes(MANNEQUIN.map((b) => turn([...b]) as (typeof MANNEQUIN)[number])));
+    for (const bone of ['LeftFoot', 'LeftHand', 'LeftUpLeg'])
+      expect(sign * model.bones.find((b) => b.name === `mixamorig:${bone}`)!.t[axis]!, bone).toBeGreaterThan(0.02);
+    for (const bone of ['RightFoot', 'RightHand'])
+      expect(sign * model.bones.find((b) => b.name === `mixamorig:${bone}`)!.t[axis]!, bone).toBeLessThan(-0.02);
+  });
+});
+
 describe('a large mesh with no skeleton', () => {
   // Rigging one this size is measured by bench/auto-rig.ts (--triangles 100000).
   it('is read from its FBX: 90,000 triangles, 48,000 vertices (the reader overflowed its stack past 30,000)', async () => {
