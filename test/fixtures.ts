@@ -15,8 +15,8 @@ export function realFixture(...parts: string[]): string {
 }
 
 /**
- * A small rigged humanoid FBX (Kenney's character, 740 KB): what an animation upload needs. The engine refuses a
- * mesh with no bones, its own generated models included (it does not rig meshes).
+ * A small rigged humanoid FBX (Kenney's character, 740 KB): what an animation upload needs. A mesh with no bones is
+ * rigged by the engine when it is a humanoid standing upright, else refused (test/engine/rigging/).
  */
 export function riggedCharacter(): Buffer {
   return readFileSync(realFixture('fbx', 'maya_kenney_character_7700_binary.fbx'));

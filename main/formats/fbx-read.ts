@@ -161,8 +161,9 @@ function collect(meshes: AbstractMesh[], source: string): { model: CharacterMode
         colors.push(...(c ? [c[v * stride]!, c[v * stride + 1]!, c[v * stride + 2]!] : [1, 1, 1]));
     }
     const influences = skinOf(mesh, boneIndex, count);
-    joints.push(...influences.joints);
-    weights.push(...influences.weights);
+    // One by one: spreading four entries per vertex as arguments overflows the stack past about 30,000 vertices.
+    for (const j of influences.joints) joints.push(j);
+    for (const w of influences.weights) weights.push(w);
     const indices = mesh.getIndices()!;
     const flip = world.determinant() < 0;
     const subMeshes = mesh.subMeshes?.length

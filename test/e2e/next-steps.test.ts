@@ -92,14 +92,14 @@ describe('next steps in one click', () => {
     await animate.click();
     await poll(() => page.evaluate(() => (globalThis as any).location.hash)).toBe('#/create/animation');
     await poll(textOf(page.locator('.create-form').first().locator('.hint'))).toContain('.fbx (');
-    // #24 item 5: the generated model has no bones. Said before sending, true of what then happens: the local
-    // engine refuses it with its reason, and no mannequin is animated in its place.
+    // #24 item 5, #32 item 1: the generated model (a chair) has no bones. The local engine rigs a standing humanoid
+    // and refuses this one with its reason; no mannequin is animated in its place.
     await poll(textOf(page.locator('.fbx-warnings li').first()), 60_000).toBe(NO_BONES_WARNING);
     const sessionsBefore = (await jobs({ kinds: ['animation_session'] })).length;
     await page.click('button:has-text("Upload mesh")');
     const form = page.locator('.create-form').first();
     await poll(textOf(form.locator('.error-box, #anim-file-errors')), 60_000).toContain(
-      'is a generated model with no skeleton (no bones, no skin): the local engine does not rig meshes',
+      'has no skeleton and is not a humanoid standing upright, so the local engine cannot rig it',
     );
     await h.screenshot('animate-generated-refused', form);
     expect(await form.locator('.created').count()).toBe(0);

@@ -45,16 +45,17 @@ describe('mesh animation', () => {
     }
   });
 
-  // #24 item 5: a model the engine generated has no bones. It is refused with why (a file: 400; by URL: the
-  // session ends init_failed with the same words), never animated as a stand-in mannequin in its place.
-  it("refuses the engine's own generated FBX (no skeleton) with why, and never animates a stand-in figure", async () => {
+  // #24 item 5, #32 item 1: a model the engine generated has no bones. The engine rigs it when it is a humanoid
+  // standing upright (test/engine/rigging/http.test.ts); this one (a rock) is refused with why (a file: 400; by URL:
+  // the session ends init_failed with the same words), never animated as a stand-in mannequin in its place.
+  it("refuses the engine's own generated FBX of a rock (no skeleton, not a humanoid) with why, and never animates a stand-in figure", async () => {
     const generated = buildFbxBinary('hero');
     for (const [bytes, name] of [
-      [generated, 'chair.fbx'],
-      [buildZip([{ name: 'chair.fbx', data: generated }]), 'chair.zip'],
+      [generated, 'rock.fbx'],
+      [buildZip([{ name: 'rock.fbx', data: generated }]), 'rock.zip'],
     ] as const) {
       const refused = await upload(engine, bytes, name);
-      expectError(refused, 400, name, 'generated model with no skeleton', 'does not rig meshes', 'stand-in figure');
+      expectError(refused, 400, name, 'has no skeleton and is not a humanoid standing upright', 'cannot rig it');
     }
     const byUrl = expectSuccess(
       'uploadAnimationMesh',
@@ -62,8 +63,8 @@ describe('mesh animation', () => {
     );
     const failed = await finished(byUrl.session_code);
     expect(failed).toMatchObject({ status: 'init_failed', mesh_url: '', render_url: '', animation_library: [] });
-    expect(failed.error).toContain('generated model with no skeleton (no bones, no skin)');
-    expect(failed.error).toContain('Rig it first');
+    expect(failed.error).toContain('has no skeleton and is not a humanoid standing upright');
+    expect(failed.error).toContain('upload the rigged FBX');
   });
 
   it('rejects uploads that are neither FBX nor zip, or have no file field', async () => {
@@ -182,12 +183,11 @@ describe('mesh animation', () => {
     // A binary FBX of one node holding 64 MiB of raw bytes (a structure the FBX check follows, issue #33 item 3).
     const blob = Buffer.alloc(4 + 64 * 2 ** 20, 7);
     blob.writeUInt32LE(64 * 2 ** 20, 0);
-    // Made by this engine (its generator's name inside): received whole, then refused as a generated model.
+    // Made by this engine (its generator's name inside) or elsewhere, no bones and no mesh: refused once received.
     Buffer.from(GENERATOR, 'latin1').copy(blob, 1000);
     const big = () => binaryFbx([{ name: 'Blob', props: [fbxProp('R', blob)] }]);
-    expectError(await upload(engine, big(), 'big.fbx'), 400, 'big.fbx', 'generated model with no skeleton');
-    // The same bytes from elsewhere have no bones: refused once received.
+    expectError(await upload(engine, big(), 'big.fbx'), 400, 'big.fbx', 'no skeleton and no mesh');
     blob.fill(7, 1000, 1000 + GENERATOR.length);
-    expectError(await upload(engine, big(), 'big.fbx'), 400, 'big.fbx', 'no skeleton');
+    expectError(await upload(engine, big(), 'big.fbx'), 400, 'big.fbx', 'no skeleton and no mesh');
   });
 });

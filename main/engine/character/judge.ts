@@ -1,27 +1,24 @@
 // Is an animation upload a character the engine can animate? An FBX (or the FBX files of a zip) is judged
-// from its bytes (fbx-bones.ts, milliseconds): a rigged humanoid is animated on its own skeleton; a mesh
-// with no bones, a skeleton that is not a humanoid or a zip of static props is refused with why. An FBX
-// written by this engine itself (a generated model, no skeleton) is refused too: the engine does not rig
-// meshes, and it never animates a stand-in figure in the user's model's place.
+// from its bytes (fbx-bones.ts, milliseconds): a rigged humanoid is animated on its own skeleton; a mesh with
+// no bones (an upload, or a model this engine generated) is rigged once read (rigging/, where what is not a
+// humanoid standing upright is refused with why); a skeleton that is not a humanoid, bones with no skin or a
+// zip of several static props is refused with why. The engine never animates a stand-in figure in the user's
+// model's place.
 import { open } from 'node:fs/promises';
 import yauzl from 'yauzl';
 import { humanoidOf } from '../../../shared/skeleton-names.ts';
 import { bufferReader, fbxArrayProblem, fileReader } from '../../files/fbx-arrays.ts';
 import { checkFbxZipSizes, InputProblem } from '../input-check.ts';
-import { GENERATOR } from '../outputs/mesh.ts';
 import { fbxBones, fbxBonesOfPiece, isBinaryFbx, mergeBones, type FbxBones } from '../../../shared/fbx-bones.ts';
 
 export type Judgement =
   /** A rigged humanoid: `entry` is its path in the zip (undefined for an FBX upload). */
   | { kind: 'character'; entry?: string; bones: number }
+  /** A mesh with no skeleton, to be rigged (rigging/auto-rig.ts) once read. */
+  | { kind: 'mesh'; entry?: string }
   /** Why it cannot be animated, completing "<the upload> …". */
   | { kind: 'refused'; reason: string };
 
-const GENERATOR_BYTES = Buffer.from(GENERATOR, 'latin1');
-
-/** Why a model the engine generated is refused, completing "<the upload> …". */
-export const GENERATED_REASON =
-  "is a generated model with no skeleton (no bones, no skin): the local engine does not rig meshes, so it cannot animate it, and it does not put a stand-in figure in its place. Rig it first (e.g. with Mixamo's auto-rigger or Blender's Rigify) and upload the rigged FBX";
 const MAX_ENTRY_BYTES = 512 * 2 ** 20;
 /** Pelvis, head, and two bones each for hips, knees, ankles, shoulders, elbows, wrists could not be fewer. */
 const MIN_BODY_BONES = 14;
@@ -49,15 +46,15 @@ export async function judgeUpload(path: string, format: 'fbx' | 'zip'): Promise<
   const character = judged.find((j) => j.judgement.kind === 'character');
   if (character)
     return { kind: 'character', entry: character.name, bones: (character.judgement as { bones: number }).bones };
-  const rigged = judged.filter(
-    (j) => j.judgement.kind === 'refused' && !j.judgement.reason.startsWith('has no skeleton'),
-  );
+  const meshes = judged.filter((j) => j.judgement.kind === 'mesh');
+  if (meshes.length === 1 && judged.length === 1) return { kind: 'mesh', entry: meshes[0]!.name };
+  const rigged = judged.filter((j) => j.judgement.kind === 'refused');
   if (rigged.length === 0) {
     return {
       kind: 'refused',
       reason:
-        `holds ${entries.length === 1 ? 'one FBX file' : `${entries.length} FBX files`} and none has a skeleton: ${entries.length === 1 ? 'it is a static mesh' : 'they are static props'} (no bones), which cannot be animated. ` +
-        'Upload one rigged humanoid character (an FBX with its armature and skin, e.g. from Mixamo or Blender)',
+        `holds ${entries.length} FBX files and none has a skeleton: they are static props (no bones), and the local engine rigs one character at a time. ` +
+        'Upload one character: an FBX of a humanoid standing upright (the engine rigs it), or a rigged humanoid (an FBX with its armature and skin, e.g. from Mixamo or Blender)',
     };
   }
   return {
@@ -66,7 +63,10 @@ export async function judgeUpload(path: string, format: 'fbx' | 'zip'): Promise<
   };
 }
 
-type Refusable = { kind: 'character'; bones: number; reason?: undefined } | { kind: 'refused'; reason: string };
+type Refusable =
+  | { kind: 'character'; bones: number; reason?: undefined }
+  | { kind: 'mesh'; reason?: undefined }
+  | { kind: 'refused'; reason: string };
 
 /** Why an FBX file's arrays cannot be read within MAX_FBX_ARRAY_BYTES (from their headers), if they cannot. */
 async function fileArrayProblem(path: string): Promise<string | undefined> {
@@ -106,15 +106,14 @@ const PIECE = 16 * 2 ** 20;
 const OVERLAP = 1024;
 
 function judgeFbx(file: Buffer | { head: Buffer; found: FbxBones }): Refusable {
-  const head = Buffer.isBuffer(file) ? file.subarray(0, 64 * 1024) : file.head;
-  // A model this engine generated: a mesh with no bones. The local engine does not rig meshes, and it never
-  // animates a stand-in figure in its place: the session would show a mannequin, not the user's model.
-  if (head.includes(GENERATOR_BYTES)) return { kind: 'refused', reason: GENERATED_REASON };
   const found = Buffer.isBuffer(file) ? fbxBones(file) : file.found;
   if (found.bones.length === 0) {
+    // A mesh with no skeleton (a model this engine generated too): rigged once read, if it is a standing humanoid.
+    if (found.mesh) return { kind: 'mesh' };
     return {
       kind: 'refused',
-      reason: `has no skeleton: its ${found.mesh ? 'mesh has' : 'file has no mesh and'} no bones, so it cannot be animated. Rig it first (e.g. with Mixamo or Blender's Rigify) and export the FBX with its armature and skin`,
+      reason:
+        'has no skeleton and no mesh, so there is nothing to animate. Export the FBX with its mesh (and its armature and skin, if it is rigged)',
     };
   }
   if (!found.skinned)

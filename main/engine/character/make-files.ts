@@ -1,4 +1,5 @@
-// The files of an uploaded character, made once when its session starts: the FBX read (read-fbx.ts), its
+// The files of an uploaded character, made once when its session starts: the FBX read (read-fbx.ts), rigged
+// first when it has no skeleton (rigging/auto-rig.ts: a humanoid standing upright, else why not), its
 // rig (rig.ts), and written into the file store: the character as JSON (the GLBs of its clips are made
 // from it when first downloaded), its front view at the render's and the thumbnail's sizes, and the 17
 // joints on that render.
@@ -13,6 +14,7 @@ import type { CharacterModel } from '../../formats/character.ts';
 import { triangleCount } from './model.ts';
 import { FbxUnreadable, readFbxCharacter } from './read-fbx.ts';
 import { isRig, rigOf } from './rig.ts';
+import { autoRig, NotHumanoid } from '../rigging/auto-rig.ts';
 import { frontView, jointPixels, renderCharacter } from './render.ts';
 
 export interface CharacterFiles {
@@ -23,6 +25,8 @@ export interface CharacterFiles {
   joints: Record<JointName, [number, number]>;
   bones: number;
   triangles: number;
+  /** Whether the engine rigged it (it had no skeleton). */
+  rigged?: boolean;
 }
 
 export interface CharacterWork {
@@ -64,6 +68,15 @@ export async function makeCharacterFiles(
       return { error: `could not be read as an FBX file (${error.message}). Export it again from your 3D tool` };
     throw error;
   }
+  const rigged = model.bones.length === 0;
+  if (rigged) {
+    try {
+      model = autoRig(model).model;
+    } catch (error) {
+      if (error instanceof NotHumanoid) return { error: `has no skeleton and ${error.message}` };
+      throw error;
+    }
+  }
   const rig = rigOf(model);
   if (!isRig(rig)) return { error: rig.problem };
   const view = frontView(model, rig, work.renderSize);
@@ -75,5 +88,11 @@ export async function makeCharacterFiles(
   await files.put(keys.model, Buffer.from(JSON.stringify(model)));
   await files.put(keys.render, renderCharacter(model, view));
   await files.put(keys.thumbnail, renderCharacter(model, frontView(model, rig, work.thumbnailSize)));
-  return { ...keys, joints: jointPixels(rig, view), bones: model.bones.length, triangles: triangleCount(model) };
+  return {
+    ...keys,
+    joints: jointPixels(rig, view),
+    bones: model.bones.length,
+    triangles: triangleCount(model),
+    ...(rigged ? { rigged } : {}),
+  };
 }

@@ -67,10 +67,7 @@ function animatedCharacter(json: Buffer, clips: string[]): SkinnedCharacter {
   return { ...model, name: model.source.replace(/^.*[\\/]/, '').replace(/\.fbx$/i, '') || 'character', takes };
 }
 
-/**
- * The program named in the FBX's header. Not the engine's GENERATOR: an FBX holding that is taken for a model the
- * engine generated and refused (judge.ts), and this one is the uploaded character with its own skeleton.
- */
+/** The program named in the FBX's header: the uploaded character with its skeleton (its own, or the one the engine fitted). */
 const FBX_CREATOR = 'Asset Studio animation (local engine)';
 
 /** The character as GLB with a clip per name (the library label or the prompt's text). */

@@ -19,6 +19,8 @@ import { faultOfStart, withEndFaults } from './faults.ts';
 import { judgeUpload } from '../character/judge.ts';
 import type { CharacterFiles } from '../character/make-files.ts';
 import { makeCharacterFilesOffThread } from '../work/character.ts';
+import { rigUploadedMesh } from '../rigging/at-upload.ts';
+import { imageTo3dSessionOf } from './animation-source.ts';
 import { PoolClosed } from '../../work/pool.ts';
 import { describeInput } from '../inputs.ts';
 import { isAsciiFbxStart, signatureOf } from '../../../shared/file-signature.ts';
@@ -42,6 +44,8 @@ export interface AnimationRecord extends Stepped {
   session_code: string;
   user_id: string;
   source: InputRef;
+  /** The engine's image-to-3D session whose file `source.url` is (animation-source.ts); absent in older records. */
+  image_to_3d_session_code?: string;
   /** Why the mesh could not be used (the session failed). */
   input_error?: string;
   status: string;
@@ -56,7 +60,7 @@ export interface AnimationRecord extends Stepped {
    * record of an earlier version, which animated a model this engine made on its procedural figure (a model
    * with no bones is refused now: character/judge.ts). Absent in records of older versions still.
    */
-  character?: { kind?: 'character' | 'figure'; entry?: string; made?: CharacterFiles; error?: string };
+  character?: { kind?: 'character' | 'mesh' | 'figure'; entry?: string; made?: CharacterFiles; error?: string };
   created_at: string;
   updated_at: string;
 }
@@ -190,9 +194,9 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
         const judged = await judgeUpload(path, format);
         if (judged.kind === 'refused') refuse(judged.reason);
         else character.kind = judged.kind;
-        if (judged.kind === 'character' && judged.entry !== undefined) character.entry = judged.entry;
+        if (judged.kind !== 'refused' && judged.entry !== undefined) character.entry = judged.entry;
       }
-      if (character.kind === 'character') {
+      if ((character.kind === 'character' || character.kind === 'mesh') && character.made === undefined) {
         const made = await makeCharacterFilesOffThread(s.files, {
           path,
           format,
@@ -221,7 +225,8 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
       const received = body === undefined ? await receiveUpload(s, req, code) : undefined;
       const source: InputRef = received?.source ?? { url: body!.mesh_url };
       if (received !== undefined) {
-        // Judged from its bytes as it arrives: a mesh that cannot be animated is refused now, not rigged.
+        // Judged from its bytes as it arrives: a file that cannot be animated is refused now; a mesh with no
+        // skeleton is rigged when read (a shape that is not a standing humanoid then fails the session with why).
         const judged = await judgeUpload(s.files.path(received.source.file!.key), received.format).catch(
           (error: unknown) => ({
             kind: 'refused' as const,
@@ -232,10 +237,18 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
           await rm(s.files.path(received.source.file!.key), { force: true });
           throw new HttpError(400, errorText(`file: ${received.filename || 'the upload'} ${judged.reason}.`));
         }
-        received.character = {
-          kind: judged.kind,
-          ...(judged.kind === 'character' && judged.entry !== undefined ? { entry: judged.entry } : {}),
-        };
+        const entry = judged.entry !== undefined ? { entry: judged.entry } : {};
+        received.character = { kind: judged.kind, ...entry };
+        if (judged.kind === 'mesh') {
+          const file = s.files.path(received.source.file!.key);
+          const work = { path: file, format: received.format, ...entry, owner: code, renderSize: RENDER_SIZE };
+          const rigged = await rigUploadedMesh(s.files, { ...work, thumbnailSize: THUMBNAIL_SIZE });
+          if ('reason' in rigged) {
+            await rm(file, { force: true });
+            throw new HttpError(400, `file: ${received.filename || 'the upload'} ${rigged.reason}.`);
+          }
+          received.character.made = rigged.made;
+        }
       }
       try {
         charge(s, userId, 'uploadAnimationMesh');
@@ -248,6 +261,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
         session_code: code,
         user_id: userId,
         source,
+        image_to_3d_session_code: imageTo3dSessionOf(s, source.url, userId),
         status: 'init_processing',
         ...faultOfStart(s, 'uploadAnimationMesh'),
         step: { name: 'animation', startedAt: now },
@@ -326,7 +340,7 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
       return {
         _id: rec._id,
         session_code: rec.session_code,
-        image_to_3d_session_code: '',
+        image_to_3d_session_code: rec.image_to_3d_session_code ?? '',
         render_url: url(rec.outputs.render_url),
         mesh_url: url(rec.outputs.mesh_url),
         thumbnail: url(rec.outputs.thumbnail),
