@@ -20,6 +20,8 @@ import { parseBvh, worldPose, type Bvh, type WorldPose } from './motions/bvh.ts'
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCE = resolve(process.argv[2] ?? join(ROOT, '..', 'shared', 'motions'));
 const OUT = join(ROOT, 'main', 'engine', 'motions', 'data', 'cmu-clips.json');
+/** The clips' ids, CMU descriptions, tags and lengths alone, for matching prompts without loading the frames. */
+const INDEX_OUT = join(ROOT, 'main', 'engine', 'motions', 'data', 'cmu-index.json');
 
 interface IndexRecord {
   file: string;
@@ -129,6 +131,13 @@ function build(): void {
     clips: out,
   };
   writeFileSync(OUT, `${JSON.stringify(json)}\n`);
+  const shipped = out.map(({ id, description, tags, fps, frames }) => ({
+    id,
+    description,
+    tags,
+    seconds: frames / fps,
+  }));
+  writeFileSync(INDEX_OUT, `${JSON.stringify(shipped, null, 1)}\n`);
   const frames = out.reduce((n, c) => n + c.frames, 0);
   console.log(
     `${out.length} clips, ${frames} frames, ${(JSON.stringify(json).length / 2 ** 20).toFixed(2)} MiB → ${OUT}`,

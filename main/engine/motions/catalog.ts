@@ -2,6 +2,7 @@
 // library (library.ts; the words come from each clip's CMU description and tags, plus synonyms), the procedural
 // clips of character/pose.ts (idle, walk, run, jump, wave, sit) and the procedural gestures of gestures.ts. A
 // prompt is matched to one of these by match.ts.
+import shipped from './data/cmu-index.json' with { type: 'json' };
 import type { ClipKind } from '../motion-words.ts';
 import type { GestureKind } from './gestures.ts';
 
@@ -51,7 +52,7 @@ function motion(
 }
 
 // biome-ignore format: one motion a line reads as a table
-export const MOTIONS: Motion[] = [
+const CURATED: Motion[] = [
   // Motion capture (CMU), each named after its CMU description.
   motion('walk (CMU 07_01)', 'walk', mocap('cmu-07_01'), 'walk, step, pace, patrol, wander, stride, strut, go, forward', 'locomotion', 'zombie, shamble, drunk, stagger, lurch, wobble, robot, sexy, proud, sad, happy, angry, old, injured, wounded'),
   motion('slow walk (CMU 07_04)', 'walk', mocap('cmu-07_04'), 'slow walk, stroll, amble, saunter, tiptoe, sneak, creep forward, trudge', 'slow, slowly, tired, careful, quiet', 'limp, tired, elderly'),
@@ -67,7 +68,7 @@ export const MOTIONS: Motion[] = [
   motion('swordplay (CMU 02_07)', 'sword', mocap('cmu-02_07', 0, 8), 'sword, swordplay, slash, fence, fencing, blade, katana, saber, sabre, parry, stab, lunge, thrust, swing a sword, knife, axe, duel, sword fight, fight with a sword', 'weapon, knight, samurai, pirate, ninja, attack, swing'),
   motion('bend over, scoop up, rise (CMU 02_06)', 'pick_up', mocap('cmu-02_06', 0, 6), 'pick up, pick, scoop, bend over, lift, grab, collect, gather, take', 'box, object, item, floor, ground, loot, carry, reach down'),
   motion('wash self (CMU 02_10)', 'everyday', mocap('cmu-02_10', 0, 8), 'wash, clean, scrub, shower, bathe, rub', 'soap, water, groom, brush'),
-  motion('dance with pirouette (CMU 05_02)', 'dance', mocap('cmu-05_02'), 'dance, salsa, tango, waltz, ballet, disco, hip hop, breakdance, groove, boogie, twirl, pirouette, ballerina, dancer, party, samba, rumba, cha cha, macarena, twerk, jive, swing dance', 'music, rhythm, club, elegant, graceful, spin'),
+  motion('dance with pirouette (CMU 05_02)', 'dance', mocap('cmu-05_02'), 'dance, salsa, tango, waltz, ballet, disco, hip hop, breakdance, groove, boogie, twirl, pirouette, ballerina, dancer, party, samba, rumba, cha cha, macarena, twerk, jive, swing dance', 'music, rhythm, club, elegant, graceful, spin, turn'),
   motion('dance, arms held high (CMU 05_12)', 'dance', mocap('cmu-05_12'), 'arms held high, modern dance, contemporary dance, interpretive dance, sway', 'expressive'),
   motion('arabesque, bending back (CMU 05_04)', 'dance', mocap('cmu-05_04'), 'arabesque, bend back, back bend, yoga, pose', 'flexible, stretch'),
   motion('spin, pirouettes (CMU 05_11)', 'dance', mocap('cmu-05_11'), 'spin, turn around, whirl, rotate, pirouettes', 'circle, sidestep'),
@@ -101,6 +102,44 @@ export const MOTIONS: Motion[] = [
   motion('idle, stretching (procedural)', 'idle', gesture('idle_stretch'), 'stretch, yawn, wake up, warm up', 'tired, morning, sleepy'),
   motion('push-ups (procedural)', 'exercise', gesture('push_up'), 'push up, pushup, push-up, press up, exercise, workout, plank, train', 'gym, fitness, strong'),
   motion('throw (procedural)', 'throw', gesture('throw'), 'throw, toss, hurl, pitch, lob, fling, grenade, spear, javelin', 'ball, rock, stone, baseball'),
+];
+
+/** The kind of a motion-capture clip from its CMU tags (the first tag that names one), else its first tag. */
+const KIND_OF_TAG: Record<string, string> = {
+  walk: 'walk',
+  run: 'run',
+  jump: 'jump',
+  climb: 'climb',
+  dance: 'dance',
+  punch: 'fight',
+  sword: 'sword',
+  pick_up: 'pick up',
+  wash: 'everyday',
+  basketball: 'sports',
+};
+
+/**
+ * Every other shipped clip (cmu-index.json, from the library's index.json) as a motion of its own, named and
+ * worded by its CMU description and tags: after the motions above, which win a tie.
+ */
+const wordsOf = (clip: (typeof shipped)[number]) => [
+  ...clip.tags.map((t) => t.replace(/_/g, ' ')),
+  ...clip.description.split(/[,/]| - /).map((p) => p.trim()),
+];
+const byId = new Map(shipped.map((clip) => [clip.id, clip]));
+const described = new Set(CURATED.flatMap((m) => (m.source.type === 'mocap' ? [m.source.clip] : [])));
+export const MOTIONS: Motion[] = [
+  // A curated clip is also named by its own CMU description and tags.
+  ...CURATED.map((m) => {
+    const clip = m.source.type === 'mocap' ? byId.get(m.source.clip) : undefined;
+    return clip === undefined ? m : { ...m, words: [...m.words, ...wordsOf(clip)] };
+  }),
+  ...shipped
+    .filter((clip) => !described.has(clip.id))
+    .map((clip) => {
+      const kind = KIND_OF_TAG[clip.tags.find((t) => KIND_OF_TAG[t] !== undefined) ?? ''] ?? clip.tags[0] ?? 'motion';
+      return motion(`${clip.description} (CMU ${clip.id.slice(4)})`, kind, mocap(clip.id), wordsOf(clip).join(','));
+    }),
 ];
 
 export function motionNamed(name: string): Motion | undefined {

@@ -29,7 +29,7 @@ const IRREGULAR: Record<string, string> = {
 };
 
 const STOP = new Set(
-  'a an the and or of to in on at by for from into onto with his her their its my your our is are was be been it they he she i you we this that these those person man woman character someone somebody guy girl boy player hero then while very some do does doing did make makes making like as just please slowly quickly motion animation animate movement move moves'.split(
+  'a an the and or of to in on at by for from into onto with his her their its my your our is are was be been it they he she i you we this that these those person man woman character someone somebody guy girl boy player hero then while very some do does doing did make makes making like as just please motion animation animate movement move moves'.split(
     ' ',
   ),
 );
