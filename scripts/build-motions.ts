@@ -15,6 +15,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { axisAngle, basisQuat, conj, dot, mul, normalize, rotate, sub, type V3 } from '../main/formats/rig-math.ts';
+import { MOTION_DATA_CREDIT } from '../shared/credits.ts';
 import { parseBvh, worldPose, type Bvh, type WorldPose } from './motions/bvh.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -125,8 +126,7 @@ function build(): void {
   const json = {
     source:
       'CMU Graphics Lab Motion Capture Database (mocap.cs.cmu.edu), BVH retarget by DragonForgedTheArtist/IClone-CMU-Mocap; built by scripts/build-motions.ts',
-    credit:
-      'Motion data obtained from mocap.cs.cmu.edu (CMU Graphics Lab Motion Capture Database; created with funding from NSF EIA-0196217). BVH retarget by DragonForgedTheArtist/IClone-CMU-Mocap.',
+    credit: MOTION_DATA_CREDIT,
     joints: MOTION_JOINTS,
     clips: out,
   };

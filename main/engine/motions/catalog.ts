@@ -20,6 +20,8 @@ export interface Motion {
   words: string[];
   /** Words that make it closer, weaker than `words` (descriptions, related ideas). */
   related?: string[];
+  /** Words of its CMU description and tags: weaker than `words`, stronger than `related`. */
+  described?: string[];
   /** Styles the library lacks, for which this motion is the closest (a zombie walk: a walk); said in the answer. */
   closestFor?: string[];
   source: MotionSource;
@@ -104,8 +106,10 @@ const CURATED: Motion[] = [
   motion('throw (procedural)', 'throw', gesture('throw'), 'throw, toss, hurl, pitch, lob, fling, grenade, spear, javelin', 'ball, rock, stone, baseball'),
 ];
 
-/** The kind of a motion-capture clip from its CMU tags (the first tag that names one), else its first tag. */
+/** The kind of a motion-capture clip from its CMU tags (the first of these it has), else its first tag. */
 const KIND_OF_TAG: Record<string, string> = {
+  backwards: 'walk',
+  sidestep: 'walk',
   walk: 'walk',
   run: 'run',
   jump: 'jump',
@@ -132,13 +136,17 @@ export const MOTIONS: Motion[] = [
   // A curated clip is also named by its own CMU description and tags.
   ...CURATED.map((m) => {
     const clip = m.source.type === 'mocap' ? byId.get(m.source.clip) : undefined;
-    return clip === undefined ? m : { ...m, words: [...m.words, ...wordsOf(clip)] };
+    return clip === undefined ? m : { ...m, described: wordsOf(clip) };
   }),
   ...shipped
     .filter((clip) => !described.has(clip.id))
     .map((clip) => {
-      const kind = KIND_OF_TAG[clip.tags.find((t) => KIND_OF_TAG[t] !== undefined) ?? ''] ?? clip.tags[0] ?? 'motion';
-      return motion(`${clip.description} (CMU ${clip.id.slice(4)})`, kind, mocap(clip.id), wordsOf(clip).join(','));
+      const tag = Object.keys(KIND_OF_TAG).find((t) => clip.tags.includes(t));
+      const kind = tag === undefined ? (clip.tags[0] ?? 'motion') : KIND_OF_TAG[tag]!;
+      return {
+        ...motion(`${clip.description} (CMU ${clip.id.slice(4)})`, kind, mocap(clip.id), ''),
+        described: wordsOf(clip),
+      };
     }),
 ];
 

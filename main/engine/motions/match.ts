@@ -73,6 +73,7 @@ const INDEX: Indexed[] = MOTIONS.map((motion) => ({
   motion,
   phrases: [
     ...motion.words.map((w) => ({ stems: tokens(w).map(stemOf), weight: 3 })),
+    ...(motion.described ?? []).map((w) => ({ stems: tokens(w).map(stemOf), weight: 2 })),
     ...(motion.related ?? []).map((w) => ({ stems: tokens(w).map(stemOf), weight: 1 })),
     ...(motion.closestFor ?? []).map((w) => ({ stems: tokens(w).map(stemOf), weight: 1, lacking: true })),
   ],
