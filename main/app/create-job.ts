@@ -70,8 +70,9 @@ export class SendingCreates {
         },
         { label: request.label ?? labelOf(request.endpoint, request.body, file), operationId, fileHash },
       );
-      // A label made from the prompts loses those the service refused (one the caller gave is kept as given).
-      return request.label === undefined ? dropRefusedFromLabel(services.store, outcome) : outcome;
+      // A text-animation job's label (made here or by the caller, e.g. "Male_Casual.fbx: walk, qwzx blorp") loses
+      // the prompts the service refused.
+      return dropRefusedFromLabel(services.store, outcome);
     } finally {
       this.#sending.delete(operationId);
     }

@@ -44,6 +44,13 @@ describe('a text-animation job created from the app', () => {
       });
       expect(prompts.job!.label).toBe('walk forward');
       expect(services.store.jobs.get(prompts.job!.id)!.label).toBe('walk forward');
+      // The app's page names the job after the character, the prompts after it: the refused one leaves too.
+      const named = await creates.create(services, {
+        endpoint: 'submitTextAnimations',
+        body: { session_code: session, texts: ['qwzx blorp', 'wave hello'] },
+        label: 'Male_Casual.fbx: qwzx blorp, wave hello',
+      });
+      expect(named.job!.label).toBe('Male_Casual.fbx: wave hello');
       // The answer still says why the other was refused, and what the accepted one plays.
       const responses = (prompts as { data: { responses: { text: string; message: string }[] } }).data.responses;
       expect(responses[0]!.message).toMatch(/played as: walk/);
