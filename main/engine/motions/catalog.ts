@@ -2,7 +2,8 @@
 // library (library.ts; the words come from each clip's CMU description and tags, plus synonyms), the procedural
 // clips of character/pose.ts (idle, walk, run, jump, wave, sit) and the procedural gestures of gestures.ts. A
 // prompt is matched to one of these by match.ts.
-import shipped from './data/cmu-index.json' with { type: 'json' };
+import * as z from 'zod';
+import index from './data/cmu-index.json' with { type: 'json' };
 import type { ClipKind } from '../motion-words.ts';
 import type { GestureKind } from './gestures.ts';
 
@@ -126,6 +127,11 @@ const KIND_OF_TAG: Record<string, string> = {
  * Every other shipped clip (cmu-index.json, from the library's index.json) as a motion of its own, named and
  * worded by its CMU description and tags: after the motions above, which win a tie.
  */
+/** The shipped clips' index, checked as it is read (scripts/build-motions.ts writes it). */
+const shipped = z
+  .array(z.object({ id: z.string(), description: z.string(), tags: z.array(z.string()), seconds: z.number() }))
+  .parse(index);
+
 const wordsOf = (clip: (typeof shipped)[number]) => [
   ...clip.tags.map((t) => t.replace(/_/g, ' ')),
   ...clip.description.split(/[,/]| - /).map((p) => p.trim()),
