@@ -237,6 +237,15 @@ describe('free text to the closest motion, on Male_Casual.fbx', () => {
       const h = t.rest.head[1] - Math.min(t.rest.lAnkle[1], t.rest.rAnkle[1]);
       try {
         expectMoves(kind, t, h);
+        if (kind === 'crouch') {
+          // Crouched, the feet stay flat on the floor: the toes' end no lower than at rest.
+          const toe = glb.gltf.nodes.findIndex((n) => n.name === 'Foot.L_end');
+          const rest = worldMatrices(glb)[toe]![13]!;
+          const lowest = min(
+            Array.from({ length: 12 }, (_, k) => worldMatrices(glb, 0, (k / 11) * t.duration)[toe]![13]! - rest),
+          );
+          expect(lowest, 'the toes stay above the floor').toBeGreaterThan(-0.02 * h);
+        }
       } catch (error) {
         failures.push(`${text} (${kind}): ${(error as Error).message.split('\n')[0]}`);
       }

@@ -136,7 +136,7 @@ export function gesturePose(kind: GestureKind, rig: Rig, phase: number, amplitud
       const s = hold(0, 0.3, 0.7, 1);
       const chest = spine(IDENTITY, 0.45 * s);
       for (const side of ['L', 'R'] as const) {
-        leg(side, IDENTITY, 1.2 * s, 2.1 * s, -0.9 * s);
+        leg(side, IDENTITY, 1.2 * s, 2.1 * s, 0.9 * s); // the foot flat: thigh, shin and foot turns add to 0
         arm(side, chest, dir(side, 0.3, -0.6, 0.8 * s), dir(side, 0.1, -0.3, 1));
       }
       hips = add(scale(up, -0.45 * hipHeight * s), scale(forward, -0.1 * thigh * s));
