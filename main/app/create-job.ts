@@ -8,6 +8,7 @@ import { conflict } from '../../shared/errors.ts';
 import { fileNameOf } from '../../shared/url-name.ts';
 import { inspectFile, sha256File } from '../files/inspect.ts';
 import type { SubmitOutcome } from '../jobs/submit.ts';
+import { dropRefusedFromLabel } from './prompt-label.ts';
 import type { Services } from './services.ts';
 
 export interface CreateRequest {
@@ -38,7 +39,7 @@ export class SendingCreates {
 
   /** Sends a create; `onUploadProgress` follows the file being sent to the service. */
   async create(
-    services: Pick<Services, 'submitter'>,
+    services: Pick<Services, 'submitter' | 'store'>,
     request: CreateRequest,
     onUploadProgress?: (operationId: string, p: { sent: number; total: number }) => void,
   ): Promise<SubmitOutcome> {
@@ -54,7 +55,7 @@ export class SendingCreates {
         await inspectFile(file);
         fileHash = await sha256File(file, abort.signal);
       }
-      return await services.submitter.submit(
+      const outcome = await services.submitter.submit(
         request.endpoint,
         {
           ...(request.params && { params: request.params }),
@@ -69,6 +70,9 @@ export class SendingCreates {
         },
         { label: request.label ?? labelOf(request.endpoint, request.body, file), operationId, fileHash },
       );
+      // A text-animation job's label (made here or by the caller, e.g. "Male_Casual.fbx: walk, qwzx blorp") loses
+      // the prompts the service refused.
+      return dropRefusedFromLabel(services.store, outcome);
     } finally {
       this.#sending.delete(operationId);
     }

@@ -8,6 +8,7 @@ import { printJson, str, timeoutOf, type CommandContext } from './context.ts';
 import { formatBytes } from '../../shared/format-bytes.ts';
 import { formatResult } from './format.ts';
 import { UsageError } from './usage-error.ts';
+import { dropRefusedFromLabel } from '../app/prompt-label.ts';
 
 export async function runEndpointCommand(command: EndpointCommand, ctx: CommandContext): Promise<number> {
   const call = await command.build(ctx.positionals, ctx.values);
@@ -46,10 +47,13 @@ export async function runEndpointCommand(command: EndpointCommand, ctx: CommandC
     if (!replay) services.client.prepare(command.endpoint, call);
     const cost = replay ? undefined : await checkCost(services, [command.endpoint]);
     if (cost && !ctx.values.json) ctx.io.stderr(`${cost.line}\n`);
-    const outcome = await services.submitter.submit(command.endpoint, call, {
-      label: labelOf(command, ctx.positionals, call.body),
-      operationId,
-    });
+    const outcome = dropRefusedFromLabel(
+      services.store,
+      await services.submitter.submit(command.endpoint, call, {
+        label: labelOf(command, ctx.positionals, call.body),
+        operationId,
+      }),
+    );
     let job = outcome.job;
     if (outcome.status === 'reconciled')
       ctx.io.stderr(

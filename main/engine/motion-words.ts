@@ -1,6 +1,7 @@
-// The motions the engine can animate from a text prompt, and the words that name them. A text is animated when
-// it names one of the clips of the animation library (idle, walk, run, jump, wave, sit) by a word or a synonym
-// in any inflection (walk, walks, walked, walking; jog, jogging); the first one it names decides the clip.
+// The procedural clips of the animation library (idle, walk, run, jump, wave, sit) and the words that name them:
+// the library's labels are played by them, and every prompt's speed, size and side are read here (the motion a
+// prompt plays is the closest of motions/catalog.ts, by motions/match.ts). A text names one of these clips by a
+// word or a synonym in any inflection (walk, walks, walked, walking; jog, jogging); the first one it names decides the clip.
 // Speed words (slowly, quickly; a jog is a slow run, a sprint a fast one, a hop a small jump) and a side
 // (the left hand, the right arm) shape it.
 
@@ -127,17 +128,4 @@ export function motionOfText(text: string): MotionSpec | undefined {
 /** The clip a text names first, or undefined. */
 export function motionKindOf(text: string): ClipKind | undefined {
   return motionOfText(text)?.clip;
-}
-
-/** For messages: each clip with a few of its words. */
-export function describeMotionKinds(): string {
-  return (Object.entries(MOTION_WORDS) as [ClipKind, Word[]][])
-    .map(
-      ([clip, words]) =>
-        `${clip} (${words
-          .slice(0, 3)
-          .map(([w]) => w)
-          .join(', ')}…)`,
-    )
-    .join(', ');
 }

@@ -156,3 +156,33 @@ export function localRest(bones: readonly { parent: number; t: V3; r: Quat }[]):
     return { t: rotate(conj(p.r), sub(b.t, p.t)), r: normalizeQ(mul(conj(p.r), b.r)) };
   });
 }
+
+/**
+ * The rotation whose x axis is `primary` and whose y axis is `secondary` made square to it (z = x × y): the
+ * orientation of a frame given by two directions, e.g. along a bone and across it (its hinge axis).
+ */
+export function basisQuat(primary: V3, secondary: V3): Quat {
+  const x = normalize(primary);
+  const z = normalize(cross(x, secondary));
+  const y = cross(z, x);
+  // The quaternion of the matrix with columns x, y, z (Shepperd's method).
+  const [m00, m10, m20] = x;
+  const [m01, m11, m21] = y;
+  const [m02, m12, m22] = z;
+  const trace = m00 + m11 + m22;
+  let q: Quat;
+  if (trace > 0) {
+    const s = Math.sqrt(trace + 1) * 2;
+    q = [(m21 - m12) / s, (m02 - m20) / s, (m10 - m01) / s, 0.25 * s];
+  } else if (m00 > m11 && m00 > m22) {
+    const s = Math.sqrt(1 + m00 - m11 - m22) * 2;
+    q = [0.25 * s, (m01 + m10) / s, (m02 + m20) / s, (m21 - m12) / s];
+  } else if (m11 > m22) {
+    const s = Math.sqrt(1 + m11 - m00 - m22) * 2;
+    q = [(m01 + m10) / s, 0.25 * s, (m12 + m21) / s, (m02 - m20) / s];
+  } else {
+    const s = Math.sqrt(1 + m22 - m00 - m11) * 2;
+    q = [(m02 + m20) / s, (m12 + m21) / s, 0.25 * s, (m10 - m01) / s];
+  }
+  return normalizeQ(q);
+}

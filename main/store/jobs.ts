@@ -198,6 +198,7 @@ export class JobsRepository {
   /** The list and count statements, by grouping and order, prepared when first used. */
   readonly #lists = new Map<string, StatementSync>();
   readonly #rename: StatementSync;
+  readonly #relabel: StatementSync;
   readonly #delete: StatementSync;
   readonly #sessionSteps: StatementSync;
   readonly #animationRows: StatementSync;
@@ -229,6 +230,7 @@ export class JobsRepository {
       ORDER BY created_at DESC, rowid DESC LIMIT 1`);
     this.#db = db;
     this.#rename = db.prepare('UPDATE jobs SET name = :name, updated_at = :now WHERE id = :id RETURNING *');
+    this.#relabel = db.prepare('UPDATE jobs SET label = :label, updated_at = :now WHERE id = :id RETURNING *');
     this.#delete = db.prepare('DELETE FROM jobs WHERE id = ? RETURNING *');
     this.#sessionSteps = db.prepare(
       `SELECT * FROM jobs WHERE kind = ${OLDER} AND remote_id = ? ORDER BY created_at, rowid`,
@@ -359,6 +361,11 @@ export class JobsRepository {
   /** Sets the name shown in the library (null: back to the label). */
   rename(id: string, name: string | null, now: number): JobRecord {
     return found(this.#rename, { id, name, now });
+  }
+
+  /** Sets the label (what the job is shown as when the user gave it no name), e.g. once the service answered. */
+  relabel(id: string, label: string, now: number): JobRecord {
+    return found(this.#relabel, { id, label, now });
   }
 
   /** Deletes the row (the journal and cache entries that named it keep their rows, unlinked); the row as it was. */

@@ -130,3 +130,27 @@ function promptsStatus(
   const unknown = states.some((s) => s.state === 'unknown');
   return { state: unknown ? 'unknown' : 'running', raw, percent, final: false };
 }
+
+/**
+ * A text-animation job's label once the service answered: without the prompts it refused (each answer with
+ * `isError`), so a job is never titled by a prompt it does not animate. The label is the prompts joined (the app:
+ * "walk, qzxv blorp"; the CLI: "animate-text SESSION walk qzxv blorp"; a batch: "hero: walk, qzxv blorp"): each
+ * refused prompt is taken out with the separator before it. All refused: "Text animation (every prompt refused)".
+ */
+export function labelWithoutRefused(label: string, responses: readonly { text: string; isError: boolean }[]): string {
+  let out = label;
+  for (const { text, isError } of responses) {
+    if (!isError || text.trim() === '') continue;
+    const at = out.indexOf(text);
+    if (at < 0) continue;
+    let before = out.slice(0, at);
+    let after = out.slice(at + text.length);
+    const separator = before.endsWith(': ') ? undefined : /(, | )$/.exec(before)?.[0];
+    if (separator !== undefined) before = before.slice(0, -separator.length);
+    else after = after.replace(/^(, | )/, '');
+    out = before + after;
+  }
+  out = out.replace(/: $/, '').trim();
+  const accepted = responses.some((r) => !r.isError);
+  return accepted && out !== '' ? out : 'Text animation (every prompt refused)';
+}

@@ -30,7 +30,9 @@ describe('item 4: text-multi right after an upload', () => {
           ['qzxv blorp', true],
           ['wave with both hands', false],
         ]);
-        expect(responses[1]!.message).toMatch(/Cannot animate "qzxv blorp": it names no motion the engine knows/);
+        expect(responses[1]!.message).toMatch(
+          /Cannot animate "qzxv blorp": none of its words \(qzxv, blorp\) names or relates to a motion/,
+        );
         expect(responses[1]!.message).toMatch(/walk.*run.*jump.*wave.*sit/);
         const session = await pythonGet(`${slow.url}/mesh-animation/${code}`);
         expect(session.body.data.status).toBe('init_processing');

@@ -132,7 +132,7 @@ describe('mesh animation', () => {
       const submitted = await submitTexts(slow, result.session_code, ['walk', 'qzxv blorp']);
       expect(submitted.responses.map((r: { isError: boolean }) => r.isError)).toEqual([false, true]);
       expect(submitted.responses[0].message).toContain('when the mesh is ready');
-      expect(submitted.responses[1].message).toMatch(/no motion the engine knows.*walk/);
+      expect(submitted.responses[1].message).toMatch(/names or relates to a motion.*walk/);
       const session = expectSuccess(
         'getAnimation',
         await call(slow, 'getAnimation', { params: { session_code: result.session_code } }),

@@ -4,7 +4,7 @@
 import { JOINT_NAMES, type JointName } from '../../../shared/contract/animation.ts';
 import type { MotionSpec } from '../motion-words.ts';
 import type { CharacterModel, Quat } from '../../formats/character.ts';
-import { periodOf, poseAt } from './pose.ts';
+import { periodOf, poseAt, type Pose } from './pose.ts';
 import { conj, IDENTITY, keyTimes, mul, normalizeQ, rotate, sameHemisphere, sub } from '../../formats/rig-math.ts';
 import type { Rig } from './rig.ts';
 
@@ -27,6 +27,23 @@ export interface ClipKeys {
 
 /** The keys of `spec` on `model` (already hung: rig.ts hangLimbs). */
 export function sampleClip(model: CharacterModel, rig: Rig, spec: MotionSpec): ClipKeys {
+  const period = periodOf(spec);
+  const times = Float32Array.from(keyTimes(period, FPS));
+  const frames = times.length;
+  return keysOfPoses(model, rig, period, times, (f) => poseAt(spec, rig, (f / (frames - 1)) * Math.PI * 2));
+}
+
+/**
+ * The keys of any motion given as a pose per key (procedural clips, gestures, retargeted motion capture: each
+ * joint's world turn from rest and the hips' move), at `times` over `period` seconds.
+ */
+export function keysOfPoses(
+  model: CharacterModel,
+  rig: Rig,
+  period: number,
+  times: Float32Array,
+  poseOf: (frame: number) => Pose,
+): ClipKeys {
   const bones = model.bones;
   const jointOf = new Map<number, JointName>();
   for (const joint of JOINT_NAMES) if (rig.bones[joint] !== undefined) jointOf.set(rig.bones[joint]!, joint);
@@ -36,14 +53,12 @@ export function sampleClip(model: CharacterModel, rig: Rig, spec: MotionSpec): C
     pelvisBone.parent < 0
       ? pelvisBone.t
       : rotate(conj(bones[pelvisBone.parent]!.r), sub(pelvisBone.t, bones[pelvisBone.parent]!.t));
-  const period = periodOf(spec);
-  const times = Float32Array.from(keyTimes(period, FPS));
   const frames = times.length;
   const driven = [...jointOf.keys()].sort((x, y) => x - y);
   const rotations = new Map(driven.map((i) => [i, new Float32Array(frames * 4)]));
   const hips = new Float32Array(frames * 3);
   for (let f = 0; f < frames; f++) {
-    const pose = poseAt(spec, rig, (f / (frames - 1)) * Math.PI * 2);
+    const pose = poseOf(f);
     const turn = new Map<number, Quat>();
     const turnOf = (i: number): Quat => {
       const known = turn.get(i);

@@ -5,11 +5,13 @@ import type { CharacterModel, SkinnedCharacter, TakeTrack } from '../../formats/
 import { writeSkinnedFbx } from '../../formats/fbx-skinned.ts';
 import { writeSkinnedGlb } from '../../formats/skinned-glb.ts';
 import { motionOfText } from '../motion-words.ts';
+import { chooseMotion, isChoice } from '../motions/match.ts';
+import { sampleMotion } from '../motions/sample.ts';
 import { GENERATOR } from '../outputs/mesh.ts';
 import type { PolygonMesh } from '../outputs/polygon-mesh.ts';
 import { buildPolygonUsdz } from '../usdz.ts';
-import { sampleClip } from './clip-keys.ts';
-import { hangLimbs, isRig, rigOf } from './rig.ts';
+import { type ClipKeys, sampleClip } from './clip-keys.ts';
+import { hangLimbs, isRig, rigOf, type Rig } from './rig.ts';
 
 function parse(json: Buffer): CharacterModel {
   return humanHeight(JSON.parse(json.toString('utf8')) as CharacterModel);
@@ -51,9 +53,8 @@ function animatedCharacter(json: Buffer, clips: string[]): SkinnedCharacter {
   if (!isRig(rig)) throw new Error(`the stored character ${stored.source} ${rig.problem}`);
   const model = hangLimbs(stored, rig);
   const takes = clips.flatMap((name) => {
-    const spec = motionOfText(name);
-    if (!spec) return [];
-    const keys = sampleClip(model, rig, spec);
+    const keys = keysOfName(model, rig, name);
+    if (!keys) return [];
     const tracks = keys.driven.map(
       (bone): TakeTrack => ({
         bone,
@@ -67,7 +68,25 @@ function animatedCharacter(json: Buffer, clips: string[]): SkinnedCharacter {
   return { ...model, name: model.source.replace(/^.*[\\/]/, '').replace(/\.fbx$/i, '') || 'character', takes };
 }
 
-/** The program named in the FBX's header: the uploaded character with its skeleton (its own, or the one the engine fitted). */
+/**
+ * The keys of a clip by its name: a library label (Idle, Walk…) is its procedural clip (motion-words.ts); any other
+ * text the closest motion of the catalogue (motions/match.ts), as the prompt's answer said it would play.
+ */
+function keysOfName(model: CharacterModel, rig: Rig, name: string): ClipKeys | undefined {
+  if (LIBRARY_LABELS.has(name)) {
+    const spec = motionOfText(name);
+    return spec && sampleClip(model, rig, spec);
+  }
+  const choice = chooseMotion(name);
+  return isChoice(choice) ? sampleMotion(model, rig, choice) : undefined;
+}
+
+const LIBRARY_LABELS = new Set(['Idle', 'Walk', 'Run', 'Jump', 'Wave', 'Sit']);
+
+/**
+ * The program named in the FBX's header: the uploaded character with its skeleton (its own, or the one the engine
+ * fitted). Not the engine's GENERATOR, which marks a model the engine generated (judge.ts).
+ */
 const FBX_CREATOR = 'Asset Studio animation (local engine)';
 
 /** The character as GLB with a clip per name (the library label or the prompt's text). */

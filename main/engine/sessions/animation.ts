@@ -12,7 +12,7 @@ import { receiveFile } from '../multipart.ts';
 import type { MeshOptions } from '../outputs/index.ts';
 import { phaseStatus, settle, type Phases, type Stepped, type StepName } from '../progress.ts';
 import type { Handlers } from '../router.ts';
-import { describeMotionKinds, motionKindOf } from '../motion-words.ts';
+import { chooseMotion, describeCatalogue, isChoice, playedAs } from '../motions/match.ts';
 import { findOwned, inputGate, inputUrl, keepNew, refresh, type InputRef } from './common.ts';
 import { errorText } from './error-text.ts';
 import { faultOfStart, withEndFaults } from './faults.ts';
@@ -296,10 +296,11 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
             isError: true,
           };
         }
-        if (motionKindOf(text) === undefined) {
+        const match = chooseMotion(text);
+        if (!isChoice(match)) {
           return {
             text,
-            message: `Cannot animate "${text}": it names no motion the engine knows (the local engine plays procedural clips, it does not animate any text as the service's AI does). Describe one of its motions, e.g. "walk forward", "jog", "wave with the left hand" or "sit down on a chair"; motions understood: ${describeMotionKinds()}.`,
+            message: `Cannot animate "${text}": ${match.refused}. The local engine does not animate any text as the service's AI does: it plays the closest of its motions (motion capture from the CMU library and procedural clips). Describe one, e.g. "walk forward", "dance", "pick up a box" or "wave with the left hand"; kinds of motion: ${describeCatalogue()}.`,
             isError: true,
           };
         }
@@ -324,8 +325,8 @@ export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoint
         return {
           text,
           message: waits
-            ? 'Animation queued: it starts when the mesh is ready (status init_done).'
-            : 'Animation queued',
+            ? `Animation queued: it starts when the mesh is ready (status init_done); ${playedAs(match, text)}.`
+            : `Animation queued; ${playedAs(match, text)}.`,
           isError: false,
         };
       });

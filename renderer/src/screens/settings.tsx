@@ -2,6 +2,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { connectionSentence } from '../../../shared/bridge/connection-text.ts';
+import { MOTION_DATA_CREDIT } from '../../../shared/credits.ts';
 import type { CommandInput, ConnectionView, SettingsView } from '../../../shared/bridge/contract.ts';
 import { EXPORT_TARGET_LABELS, EXPORT_TARGETS, type ExportTarget } from '../../../shared/export-options.ts';
 import { MIN_CACHE_BYTES } from '../../../shared/setting-fields.ts';
@@ -93,6 +94,14 @@ export function Settings() {
             <dt>Data folder</dt>
             <dd>
               <code>{info.dataDir}</code>
+            </dd>
+            <dt>Motion data</dt>
+            <dd data-testid="motion-credit">
+              {MOTION_DATA_CREDIT}
+              <p class="hint">
+                The local engine animates characters with these motion-capture clips (and procedural gestures); the
+                service uses its own AI.
+              </p>
             </dd>
           </dl>
         </Section>
