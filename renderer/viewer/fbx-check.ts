@@ -22,12 +22,12 @@ export interface FbxCheck {
 const MIN_BODY_BONES = 14;
 
 /**
- * A mesh with no bones (a generated model among them), said before anything is sent, true of what happens: the
- * local engine refuses it with this reason (it does not rig meshes, and it never animates a stand-in figure in
- * its place); the service's API documentation does not say that it rigs one.
+ * A mesh with no bones (a generated model among them), said before anything is sent, true of what happens (#32
+ * item 1): it is rigged before it is animated; the local engine rigs one humanoid standing upright itself and
+ * refuses another shape with why (it never animates a stand-in figure in its place).
  */
 export const NO_BONES_WARNING =
-  "It has no bones (no skeleton), so it cannot be animated as it is: the local engine refuses it (it does not rig meshes, and it never animates a stand-in figure instead of your model), and the service's API documentation does not say that it rigs one. Rig it first (e.g. with Mixamo's auto-rigger or Blender's Rigify) and export it with its armature.";
+  "It has no bones (no skeleton), so it is rigged before it is animated: the local engine rigs one humanoid standing upright (feet apart, arms away from the body) by itself, a procedural stand-in for the service's rigging, and refuses another shape with why (it never animates a stand-in figure instead of your model). To choose the rig yourself, rig it first (e.g. with Mixamo's auto-rigger or Blender's Rigify) and export it with its armature.";
 
 /** What the bone names say about animating the file: nothing when it is a rigged humanoid. */
 export function skeletonWarnings(bones: string[], skinned: boolean): string[] {

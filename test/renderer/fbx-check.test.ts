@@ -35,9 +35,9 @@ const warningsOf = (name: string) => {
 describe('the FBX check', () => {
   it('warns that Suzanne has no bones (no green "stands up like the reference pose")', () => {
     expect(warningsOf('blender_282_suzanne_7400_binary.fbx')).toEqual([
-      // What happens, said before sending: the local engine refuses it (no stand-in figure in its place).
+      // What happens, said before sending: it is rigged, or refused with why (no stand-in figure in its place).
       expect.stringMatching(
-        /^It has no bones \(no skeleton\), so it cannot be animated as it is: the local engine refuses it \(it does not rig meshes/,
+        /^It has no bones \(no skeleton\), so it is rigged before it is animated: the local engine rigs one humanoid standing upright/,
       ),
     ]);
   });
