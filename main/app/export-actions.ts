@@ -11,6 +11,7 @@ import type { ExportPlan, ExportResult } from '../export/export.ts';
 import { exportJob, planJob, type JobExportOptions } from '../export/from-job.ts';
 import type { FileKind } from '../export/presets.ts';
 import type { JobRecord } from '../store/jobs.ts';
+import { targetProfilesSetting } from '../../shared/setting-fields.ts';
 import type { SettingsRepository } from '../store/settings-table.ts';
 import type { Services } from './services.ts';
 
@@ -37,6 +38,19 @@ export function withProfile(
   return { ...rest, profile };
 }
 
+/**
+ * A job's export options as the app, the web host and the CLI all make them: the profile named resolved with the
+ * user's saved edits (Settings › Target profiles), and with a profile, the real height the user gave for the job
+ * (the engine-fit check's "Set height" fix, kept per job) unless the request asks for a scale of its own.
+ */
+function exportOptionsFor(services: Pick<Services, 'store'>, job: JobRecord, request: ExportRequest): JobExportOptions {
+  const edits = services.store.settings.get('targetProfiles', targetProfilesSetting)?.edits ?? {};
+  const options = withProfile(request, edits);
+  if (options.profile === undefined || options.transforms?.scale !== undefined) return options;
+  const heightM = services.store.reviews.get(job.id)?.heightM;
+  return heightM ? { ...options, transforms: { ...options.transforms, scale: { height: heightM } } } : options;
+}
+
 /** Exports a job; `settings` null: the project and target are not kept (an export the user did not ask for by hand). */
 export async function exportAndRemember(
   services: Services,
@@ -48,7 +62,7 @@ export async function exportAndRemember(
   const result = await exportJob(
     { cache, store, refresh: (id) => tracker.refresh(id), formats: outputFormats },
     job,
-    withProfile(request),
+    exportOptionsFor(services, job, request),
   );
   settings?.set('export', { engine: result.engine, projectDir: request.projectDir });
   return result;
@@ -70,7 +84,7 @@ export async function planJobExport(
     bbox: _,
     projectRoot: __,
     ...plan
-  } = await planJob({ cache: services.cache, store: services.store }, job, withProfile(request));
+  } = await planJob({ cache: services.cache, store: services.store }, job, exportOptionsFor(services, job, request));
   // A cached file's own name is its content hash: it is named by its format instead.
   return { ...plan, skip: plan.skip.map((f) => (f.name.includes('.') ? f : { ...f, name: KIND_NAMES[f.kind] })) };
 }
@@ -82,12 +96,13 @@ export async function planJobExport(
  * the chain does not have is ExportError `bad-input`.
  */
 export async function previewLod(
-  services: Pick<Services, 'cache'>,
+  services: Pick<Services, 'cache' | 'store'>,
   job: JobRecord,
   request: { profile: string; level: number },
   edits: Readonly<Record<string, ProfileEdit>> = {},
 ): Promise<{ glb: Uint8Array; levels: number; report: GameReadyReport }> {
-  const { profile } = withProfile({ projectDir: '', profile: request.profile }, edits);
+  const saved = services.store.settings.get('targetProfiles', targetProfilesSetting)?.edits ?? {};
+  const { profile } = withProfile({ projectDir: '', profile: request.profile }, { ...saved, ...edits });
   const glb = exportSourcesOf(job, services.cache).find((f) => f.kind === 'glb');
   if (!glb)
     throw new ExportError('nothing-to-export', {

@@ -13,12 +13,14 @@ import {
   type GameReadyReport,
   type Transforms,
 } from '../../shared/export-options.ts';
-import { resolveProfile, unknownProfileMessage } from '../../shared/target-profiles.ts';
+import { PROFILE_NAMES, unknownProfileMessage } from '../../shared/target-profiles.ts';
 import { formatBytes } from '../../shared/format-bytes.ts';
 import { printJson, str, type CommandContext } from './context.ts';
 import { findJob, withServices } from './job-commands.ts';
 import { parseNumber } from './values.ts';
 import { UsageError } from './usage-error.ts';
+import { findCommand } from './command-table.ts';
+import { usageLine } from './help.ts';
 
 /** pull <job>: downloads every output of a finished job into the cache (fresh signed URLs when needed). */
 export function pullCommand(ctx: CommandContext): Promise<number> {
@@ -83,10 +85,7 @@ export function cacheCommand(ctx: CommandContext): Promise<number> {
 export async function exportCommand(ctx: CommandContext): Promise<number> {
   const ref = ctx.positionals[0];
   const projectDir = str(ctx.values, 'project');
-  if (!ref || !projectDir)
-    throw new UsageError(
-      'usage: asset-studio export <job> --project DIR [--engine unity|unreal|godot|folder] [--format glb|fbx|obj] [--clips A,B] [--profile NAME] [--name N] [--overwrite]',
-    );
+  if (!ref || !projectDir) throw new UsageError(`usage: ${usageLine(findCommand('export')!)}`);
   const engine = str(ctx.values, 'engine');
   if (engine !== undefined && !(EXPORT_TARGETS as readonly string[]).includes(engine))
     throw new UsageError(`--engine must be one of ${EXPORT_TARGETS.join(', ')} (got "${engine}").`);
@@ -94,31 +93,27 @@ export async function exportCommand(ctx: CommandContext): Promise<number> {
   if (format !== undefined && !(EXPORT_FORMATS as readonly string[]).includes(format))
     throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')} (got "${format}").`);
   const transforms = transformsFrom(ctx);
-  const profileName = str(ctx.values, 'profile');
-  const profile = profileName === undefined ? undefined : resolveProfile(profileName);
-  if (profileName !== undefined && profile === undefined) throw new UsageError(unknownProfileMessage(profileName));
+  const profile = str(ctx.values, 'profile');
+  if (profile !== undefined && !PROFILE_NAMES.includes(profile)) throw new UsageError(unknownProfileMessage(profile));
   // A path with `..` steps is said resolved before anything is written: the user sees where it lands.
   const resolved = resolve(projectDir);
   if (projectDir.split(/[\\/]/).includes('..')) ctx.io.stderr(`Project folder: ${resolved} (from "${projectDir}")\n`);
-  const { exportJob } = await import('../export/from-job.ts'); // the export (glTF-Transform…): for export only
+  // The app's export use case (glTF-Transform…): loaded for export only. The project is not kept as the app's next.
+  const { exportAndRemember } = await import('../app/export-actions.ts');
   return withServices(ctx, async (s) => {
     const job = findJob(s, ref);
-    const result = await exportJob(
-      { cache: s.cache, store: s.store, refresh: (id) => s.tracker.refresh(id), formats: s.outputFormats },
-      job,
-      {
-        projectDir: resolved,
-        engine: engine as ExportTarget | undefined,
-        name: str(ctx.values, 'name'),
-        transforms,
-        overwrite: ctx.values.overwrite === true,
-        format: format as ExportFormat | undefined,
-        clips: clipsFrom(ctx),
-        profile,
-        // No --pivot: the game engines' default (bottom centre); --pivot as-is keeps the file's origin.
-        pivotByDefault: str(ctx.values, 'pivot') === undefined,
-      },
-    );
+    const result = await exportAndRemember(s, null, job, {
+      projectDir: resolved,
+      engine: engine as ExportTarget | undefined,
+      name: str(ctx.values, 'name'),
+      transforms,
+      overwrite: ctx.values.overwrite === true,
+      format: format as ExportFormat | undefined,
+      clips: clipsFrom(ctx),
+      profile,
+      // No --pivot: the game engines' default (bottom centre); --pivot as-is keeps the file's origin.
+      pivotByDefault: str(ctx.values, 'pivot') === undefined,
+    });
     const twice = doubleConversion(result.engine, transforms);
     if (twice) ctx.io.stderr(`warning: ${twice}\n`);
     if (result.note) ctx.io.stderr(`note: ${result.note}\n`);

@@ -1,7 +1,7 @@
 // What the engine-fit check needs to know of a model, measured once from its glTF document: triangles, box,
 // origin, surfaces (world and UV area, for texel density), textures and their sizes, attributes present, broken
 // triangles, names and skin weights. Plain data (it crosses from the worker thread); check.ts judges it.
-import type { Accessor, Document, Node, Primitive } from '@gltf-transform/core';
+import type { Accessor, Document, Material, Node, Primitive } from '@gltf-transform/core';
 
 const TRIANGLES = 4;
 const TRIANGLE_STRIP = 5;
@@ -106,7 +106,7 @@ export function modelFacts(doc: Document): ModelFacts {
   };
 }
 
-function texturesOf(material: import('@gltf-transform/core').Material) {
+function texturesOf(material: Material) {
   const slots = [
     ['baseColor', material.getBaseColorTexture()],
     ['normal', material.getNormalTexture()],

@@ -55,6 +55,20 @@ export const GAME_READY_COMMANDS = {
     input: z.object({ jobId: id, decision: z.enum(['approved', 'rejected']).nullable() }),
     output: z.object({ jobId: z.string(), decision: z.enum(['approved', 'rejected']).nullable() }),
   },
+  /**
+   * One LOD level of a job's model made ready for a profile (the export's own chain: main/gameready), for the
+   * viewer's LOD switch: the level's GLB (base64), how many levels the chain has, and the level's triangles and the
+   * simplifier's error (relative to the model's size).
+   */
+  'export.lodPreview': {
+    input: z.object({ jobId: id, profile: profileName, level: z.number().int().min(0).max(8) }),
+    output: z.object({
+      levels: z.number().int(),
+      triangles: z.number().int(),
+      error: z.number(),
+      glb: z.string(),
+    }),
+  },
   /** The request a job was created with (the review board's "run again with other settings"); null: not recorded. */
   'jobs.request': {
     input: z.object({ id }),

@@ -56,7 +56,8 @@ class HostProcess:
         if not line:
             raise RuntimeError("the web host did not start: %s" % self.process.stderr.read().decode("utf-8", "replace"))
         started = json.loads(line)
-        self.port, self.token = started["port"], started["token"]
+        # The page's token, and the link's own (link.json: new at every start, issue #33).
+        self.port, self.token, self.link_token = started["port"], started["token"], started["linkToken"]
 
     def stop(self):
         """A clean exit (the app closing): it removes its link file."""
@@ -212,7 +213,7 @@ class TalkingToARunningApp(unittest.TestCase):
         path = os.path.join(self.data_dir, "link.json")
         self.assertEqual(os.stat(path).st_mode & 0o777, 0o600)
         found = link.discover(self.data_dir)
-        self.assertEqual((found.port, found.token, found.pid), (self.host.port, self.host.token, self.host.process.pid))
+        self.assertEqual((found.port, found.token, found.pid), (self.host.port, self.host.link_token, self.host.process.pid))
         info = self.client.info()
         self.assertEqual((info["mode"], info["transport"]), ("embedded", "web"))
 
@@ -255,9 +256,10 @@ class TalkingToARunningApp(unittest.TestCase):
             self.assertEqual(file.read(8), b"\x89PNG\r\n\x1a\n")
 
     def test_a_mesh_with_no_bones_is_refused_with_the_engines_reason(self):
+        # Suzanne, a head with no skeleton: the local engine rigs only a humanoid standing upright, and says why not.
         with self.assertRaises(link.AppRefused) as caught:
             self.client.send_animation_mesh(os.path.join(FIXTURES, "fbx", "blender_282_suzanne_7400_binary.fbx"), label="suzanne from blender")
-        self.assertIn("bones", str(caught.exception))
+        self.assertIn("no skeleton and is not a humanoid standing upright", str(caught.exception))
 
     def test_a_text_to_image_job_has_no_model_to_import(self):
         created = self.client.call("create", {"endpoint": "createTextToImage", "body": {"prompt": "a wooden crate"}})

@@ -1,5 +1,5 @@
 // A web host in a process of its own, for the add-on's Python tests (test/blender/test_link.py): starts on
-// the data folder given (writing its link.json there), prints `{"port": …, "token": …}` on one line once it
+// the data folder given (writing its link.json there), prints `{"port": …, "token": …, "linkToken": …}` on one line once it
 // listens, and closes cleanly (removing link.json) on SIGTERM or when its standard input ends.
 // Usage: node test/blender/web-host-process.ts <data dir> [engine speed, default 500]
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ const host = await startWebHost({
   serviceOptions: { engineSpeed: Number(speed ?? 500) },
   notice: () => undefined,
 });
-process.stdout.write(`${JSON.stringify({ port: host.port, token: host.token })}\n`);
+process.stdout.write(`${JSON.stringify({ port: host.port, token: host.token, linkToken: host.linkToken })}\n`);
 let closing = false;
 const stop = () => {
   if (closing) return;

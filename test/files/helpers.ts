@@ -14,7 +14,9 @@ export interface ChildReport {
   baseRssBytes: number;
   seconds: number;
   sent: number;
-  sessionCode: string;
+  /** The session made; null when the service refused the file once it had it all (`refused`: why). */
+  sessionCode: string | null;
+  refused?: string;
 }
 
 /**

@@ -2,6 +2,7 @@
 // (ChildReport in helpers.ts) with the process's peak memory, for the memory test and the transfer bench.
 //   node test/files/upload-child.ts <base-url> <api-key> <file>
 import { ServiceClient } from '../../main/api/client.ts';
+import { ServiceResponseError } from '../../main/api/errors.ts';
 import type { ChildReport } from './helpers.ts';
 
 const [baseUrl, apiKey, file] = process.argv.slice(2);
@@ -14,7 +15,16 @@ const client = new ServiceClient({ baseUrl, apiKey });
 const baseRssBytes = process.resourceUsage().maxRSS * 1024;
 let sent = 0;
 const start = performance.now();
-const result = await client.uploadAnimationMesh({ file }, { onUploadProgress: (p) => (sent = p.sent) });
+// A refusal after the whole file was received (the local engine reads at most 128 MiB of an FBX) still measures
+// what sending it cost; any other failure fails the child.
+let refused: string | undefined;
+const result = await client
+  .uploadAnimationMesh({ file }, { onUploadProgress: (p) => (sent = p.sent) })
+  .catch((error: unknown) => {
+    if (!(error instanceof ServiceResponseError && error.status === 400)) throw error;
+    refused = error.message;
+    return undefined;
+  });
 const seconds = (performance.now() - start) / 1000;
 await client.close();
 const report: ChildReport = {
@@ -22,6 +32,7 @@ const report: ChildReport = {
   baseRssBytes,
   seconds,
   sent,
-  sessionCode: result.session_code,
+  sessionCode: result?.session_code ?? null,
+  ...(refused !== undefined && { refused }),
 };
 process.stdout.write(`${JSON.stringify(report)}\n`);

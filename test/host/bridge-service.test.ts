@@ -77,6 +77,7 @@ describe('inputs', () => {
     'review.list': [{ jobIds: [''] }, 'jobIds[0]'],
     'review.decide': [{ jobId: 'job_1', decision: 'maybe' }, 'decision'],
     'jobs.request': [{}, 'id'],
+    'export.lodPreview': [{ jobId: 'job_1', profile: 'web', level: -1 }, 'level'],
   };
 
   it('covers every command', () => {

@@ -24,7 +24,7 @@ from .link import link_file_candidates
 DATABASE_FILE = "asset-studio.db"  # main/store/database.ts DATABASE_FILE
 #: The newest schema (PRAGMA user_version) this reader knows: the number of entries of main/store/migrations.ts
 #: (5 added jobs.claimed_until, the read leases, which this reader does not use).
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 7
 _BLOB = re.compile(r"^blobs[/\\]([0-9a-f]{2})[/\\]([0-9a-f]{64})$")
 _PROMPT = re.compile(r"^prompt:[^:]+$")
 

@@ -9,7 +9,9 @@ import { jobDef, kindLabel, outputLabelOf } from '../../../shared/kinds/index.ts
 import { formatOutputKind } from '../../../shared/output-kind.ts';
 import { AnimationPanel } from './viewer/animation-job.tsx';
 import { ExportPanel } from './viewer/export-panel.tsx';
+import { LodSwitch } from './viewer/lod-switch.tsx';
 import { ModelViewer, type ShownModel } from './viewer/model-viewer.tsx';
+import type { ModelSource } from '../../viewer/index.ts';
 import { LocalEngineBadge } from '../components/local-engine.tsx';
 import { ErrorBox, Progress, Section, StateBadge, TableHead } from '../components/ui.tsx';
 import { loadOutputs, previewOf, useOutputs, useViewerSource } from '../outputs.ts';
@@ -62,7 +64,9 @@ function PreviewPanel({ outputs, job }: { outputs: CachedOutput[] | undefined; j
   const source = useViewerSource(outputs, picked);
   const original = useOriginal(job);
   const [shown, setShown] = useState<ShownModel | undefined>();
+  const [lod, setLod] = useState<ModelSource | undefined>();
   if (!source) return null;
+  const glb = !!cachedOutput(outputs, (k) => k.type === 'mesh' && k.format === 'glb');
   // An older-flow session with both meshes compares its preview with the refined one.
   const withPreview =
     source.name !== previewGlb &&
@@ -95,14 +99,11 @@ function PreviewPanel({ outputs, job }: { outputs: CachedOutput[] | undefined; j
         </p>
       )}
       <div data-model={source.name}>
-        <ModelViewer source={source} label={`${jobTitle(job)} (${source.name})`} onShown={setShown} />
+        <ModelViewer source={lod ?? source} label={`${jobTitle(job)} (${source.name})`} onShown={setShown} />
       </div>
+      {glb && <LodSwitch job={job} onSource={setLod} />}
       <h3 id="job-export">Export to a project</h3>
-      <ExportPanel
-        job={job}
-        shown={shown}
-        glb={!!cachedOutput(outputs, (k) => k.type === 'mesh' && k.format === 'glb')}
-      />
+      <ExportPanel job={job} shown={shown} glb={glb} />
     </Section>
   );
 }

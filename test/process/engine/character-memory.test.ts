@@ -81,7 +81,10 @@ it.runIf(process.platform === 'linux')(
       // memory kept per job, or a bomb read.
       expect(grown, `grew by ${Math.round(grown / MiB)} MiB`).toBeLessThan(384 * MiB);
     } finally {
-      child.kill();
+      // Its folder is removed once the engine has exited (it writes its database and files until then).
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      if (child.exitCode === null && child.signalCode === null) child.kill();
+      await exited;
       await rm(dataDir, { recursive: true, force: true });
     }
   },
