@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../cli/run-cli.ts';
 import { clipNames, readValidGlb } from '../export/helpers.ts';
-import { realFixture } from '../fixtures.ts';
 import { cli, uploadedCharacter } from './helpers.ts';
 import { type ReplayServer, startReplay } from './replay-server.ts';
 
