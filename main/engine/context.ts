@@ -6,7 +6,7 @@ import type { Clock } from './progress.ts';
 import type { RetopologyRunner } from './retopology/runner.ts';
 import type { EngineState } from './state.ts';
 
-export interface Services {
+export interface EngineContext {
   state: EngineState;
   /**
    * Persists the changes (one transaction); call after every change before answering, naming the records changed

@@ -2,7 +2,7 @@
 // Follow-up requests (spin, preview, refine, text animations) and reads are free. An account that
 // cannot pay gets 402. `image_to_3d_credits` in the list is how many image-to-3D creates the balance pays for.
 import type { EndpointId } from '../../shared/contract/index.ts';
-import type { Services } from './context.ts';
+import type { EngineContext } from './context.ts';
 import { HttpError } from './http.ts';
 
 export const CREATE_COSTS = {
@@ -19,12 +19,12 @@ export function engineCostOf(endpoint: EndpointId): number {
   return (CREATE_COSTS as Partial<Record<EndpointId, number>>)[endpoint] ?? 0;
 }
 
-export function creditsOf(s: Services, userId: string): number {
+export function creditsOf(s: EngineContext, userId: string): number {
   return s.state.credits[userId] ?? s.initialCredits;
 }
 
 /** Takes the cost of a create from the account; returns the price paid. */
-export function charge(s: Services, userId: string, endpoint: keyof typeof CREATE_COSTS): number {
+export function charge(s: EngineContext, userId: string, endpoint: keyof typeof CREATE_COSTS): number {
   const price = CREATE_COSTS[endpoint];
   const balance = creditsOf(s, userId);
   if (balance < price)
@@ -33,5 +33,5 @@ export function charge(s: Services, userId: string, endpoint: keyof typeof CREAT
   return price;
 }
 
-export const imageTo3dCreditsOf = (s: Services, userId: string): number =>
+export const imageTo3dCreditsOf = (s: EngineContext, userId: string): number =>
   Math.floor(creditsOf(s, userId) / CREATE_COSTS.createImageTo3d);

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { makeAuthenticator } from './auth.ts';
-import type { Services } from './context.ts';
+import type { EngineContext } from './context.ts';
 import { FileStore, outputsIn } from './file-store.ts';
 import { ANIMATION_FILES_ENV } from './sessions/animation.ts';
 import { DEFAULT_INPUT_SETTINGS, InputReader, REMOTE_INPUTS_ENV, type InputSettings } from './inputs.ts';
@@ -133,7 +133,7 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Run
     stopInputs = () => inputs.close();
     const retopologies = new RetopologyRunner(files);
     stopRetopologies = () => retopologies.close();
-    const services: Services = {
+    const services: EngineContext = {
       state: store.state,
       save: (...changed) => store.save(...changed),
       files,

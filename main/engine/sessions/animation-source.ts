@@ -1,10 +1,10 @@
 // The image-to-3D session an animation's mesh comes from, when its `mesh_url` is a file of one of this engine's
 // own image-to-3D sessions of the same account (what "Animate this model" sends: the job's `mesh_url_fbx`): the
 // service's animation session carries that link as `image_to_3d_session_code` (empty for an uploaded file).
-import type { Services } from '../context.ts';
+import type { EngineContext } from '../context.ts';
 import { FILES_PREFIX } from '../file-store.ts';
 
-export function imageTo3dSessionOf(s: Services, url: string | undefined, userId: string): string {
+export function imageTo3dSessionOf(s: EngineContext, url: string | undefined, userId: string): string {
   if (url === undefined) return '';
   let path: string;
   try {

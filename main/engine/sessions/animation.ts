@@ -3,7 +3,7 @@
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { output, type Output } from '../artifacts.ts';
-import type { Services } from '../context.ts';
+import type { EngineContext } from '../context.ts';
 import { charge } from '../credits.ts';
 import { jointPositions } from '../figure.ts';
 import { HttpError } from '../http.ts';
@@ -82,7 +82,7 @@ const character = (seed: string): MeshOptions => ({ seed, kind: 'character', tar
 
 type AnimationEndpoints = 'uploadAnimationMesh' | 'submitTextAnimations' | 'getAnimation' | 'listAnimations';
 
-export function animationHandlers(s: Services): Pick<Handlers, AnimationEndpoints> {
+export function animationHandlers(s: EngineContext): Pick<Handlers, AnimationEndpoints> {
   /** A session bound to fail never gets its mesh ready: it shows init_processing until it ends init_failed. */
   const phase = (rec: AnimationRecord, now: number) =>
     rec.step ? (rec.fails ? 'init_processing' : phaseStatus(PHASES, s.clock.fraction(rec.step, now))) : rec.status;
@@ -396,7 +396,7 @@ interface Received {
 }
 
 /** Streams the multipart `file` to disk and accepts binary FBX, ASCII FBX or zip content only. */
-async function receiveUpload(s: Services, req: IncomingMessage, code: string): Promise<Received> {
+async function receiveUpload(s: EngineContext, req: IncomingMessage, code: string): Promise<Received> {
   const temp = await s.files.tempPath();
   try {
     const received = await receiveFile(req, 'file', temp, MAX_UPLOAD_BYTES);

@@ -3,7 +3,7 @@
 // image_to_3d and image_to_kit, which later sessions may name as their input).
 import { ASSET_PREFIX } from '../../../shared/contract/index.ts';
 import type { Output } from '../artifacts.ts';
-import type { Services } from '../context.ts';
+import type { EngineContext } from '../context.ts';
 import { HttpError } from '../http.ts';
 import { inputUrl, type InputRef } from './common.ts';
 
@@ -35,7 +35,7 @@ export interface AssetRecord {
 }
 
 /** The caller's asset `id` (an ASSET_ id), or a 400 naming `field`. */
-export function ownAsset(s: Services, id: string, userId: string, field: string): AssetRecord {
+export function ownAsset(s: EngineContext, id: string, userId: string, field: string): AssetRecord {
   const known = Object.hasOwn(s.state.assets, id) ? s.state.assets[id] : undefined;
   if (!id.startsWith(ASSET_PREFIX) || known === undefined || known.user_id !== userId) {
     throw new HttpError(
@@ -53,7 +53,7 @@ export const assetStatus = (asset: AssetRecord): string => asset.status ?? 'comp
  * An asset as the /v3 sessions show it: `_id`, `name`, `status`, `type` (`image` or `mesh`, as the vendor's
  * examples show) and the URLs of its files in `data`.
  */
-export function presentAsset(s: Services, asset: AssetRecord, now: number) {
+export function presentAsset(s: EngineContext, asset: AssetRecord, now: number) {
   const status = assetStatus(asset);
   if (asset.kind === 'image') {
     return {
@@ -85,7 +85,7 @@ export function presentAsset(s: Services, asset: AssetRecord, now: number) {
 }
 
 /** The URL of a mesh asset's GLB: the one given, or a fresh signed URL of the engine's own file. */
-export function meshAssetGlbUrl(s: Services, asset: AssetRecord, now: number): string {
+export function meshAssetGlbUrl(s: EngineContext, asset: AssetRecord, now: number): string {
   return asset.kind === 'made-mesh' ? s.files.url(asset.files?.glb, now) : asset.glb_url;
 }
 

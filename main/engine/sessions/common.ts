@@ -1,7 +1,7 @@
 // Helpers shared by the session modules: ownership lookups, inputs, refreshing a record.
 import { dataUriMime, isHttpUrl } from '../../../shared/contract/index.ts';
 import type { Output } from '../artifacts.ts';
-import type { Services } from '../context.ts';
+import type { EngineContext } from '../context.ts';
 import { HttpError } from '../http.ts';
 import type { InputRef } from '../inputs.ts';
 import type { Stepped } from '../progress.ts';
@@ -41,7 +41,7 @@ const IMAGE_EXTENSIONS: Record<string, string> = {
 };
 
 /** Data URIs are stored as files (and answered as signed URLs, as the service does) so the state stays small. */
-export async function storeImage(s: Services, owner: string, name: string, value: string): Promise<InputRef> {
+export async function storeImage(s: EngineContext, owner: string, name: string, value: string): Promise<InputRef> {
   if (isHttpUrl(value)) return { url: value };
   const mime = dataUriMime(value) ?? 'application/octet-stream';
   const file: Output = { key: `${owner}/${name}.${IMAGE_EXTENSIONS[mime] ?? 'bin'}`, recipe: { type: 'input' } };
@@ -50,7 +50,7 @@ export async function storeImage(s: Services, owner: string, name: string, value
   return { file };
 }
 
-export const inputUrl = (s: Services, ref: InputRef, now: number): string => ref.url ?? s.files.url(ref.file, now);
+export const inputUrl = (s: EngineContext, ref: InputRef, now: number): string => ref.url ?? s.files.url(ref.file, now);
 
 /**
  * What comes before settling a record whose running step needs `input`: while the input is being read,
@@ -76,7 +76,7 @@ export function inputGate<T extends Stepped>(
  * `records`: the records settling may change (the record, and others it changes: its assets, its style).
  */
 export async function refresh(
-  s: Services,
+  s: EngineContext,
   records: () => object[],
   settleRecord: () => boolean,
   files: () => Iterable<Output | undefined>,

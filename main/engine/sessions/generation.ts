@@ -10,7 +10,7 @@ import {
 import type { CreateMultiviewV3Request } from '../accepted.ts';
 import { objInFolder, output, pictureObjInFolder, type Output } from '../artifacts.ts';
 import type { MultiviewMesh } from '../generate/visual-hull.ts';
-import type { Services } from '../context.ts';
+import type { EngineContext } from '../context.ts';
 import { charge } from '../credits.ts';
 import { HttpError } from '../http.ts';
 import { createdAt, iso, newAssetId, newSessionCode } from '../ids.ts';
@@ -56,7 +56,7 @@ const PREVIEW_SIZE = 512;
 
 export type GenerationCall = Omit<Call<'createRetopology'>, 'body'> & { body: GenerationRequest };
 
-export function generationHandlers(s: Services): {
+export function generationHandlers(s: EngineContext): {
   create(call: GenerationCall): ReturnType<Handler<'createRetopology'>>;
   get: Handler<'getV3Session'>;
   has(id: string): boolean;
@@ -178,7 +178,7 @@ export function generationHandlers(s: Services): {
 }
 
 /** An image asset of the account given again as the image of a session. */
-function imageAsset(s: Services, id: string, userId: string, many = false): AssetRecord {
+function imageAsset(s: EngineContext, id: string, userId: string, many = false): AssetRecord {
   const known = ownAsset(s, id, userId, many ? 'input.images' : 'input.image');
   if (known.kind !== 'image')
     throw new HttpError(
@@ -188,7 +188,7 @@ function imageAsset(s: Services, id: string, userId: string, many = false): Asse
   return known;
 }
 
-async function newImageAsset(s: Services, userId: string, value: string): Promise<AssetRecord> {
+async function newImageAsset(s: EngineContext, userId: string, value: string): Promise<AssetRecord> {
   const id = newAssetId();
   const ref = await storeImage(s, id, 'image', value);
   const name =
@@ -241,14 +241,14 @@ function makeFromViews(asset: AssetRecord, owner: string, model: MultiviewMesh):
 }
 
 /** An image that cannot be used ends the session failed (with why), and the meshes it was to make too. */
-function failOnInput(s: Services, rec: GenerationRecord, message: string, at: number): void {
+function failOnInput(s: EngineContext, rec: GenerationRecord, message: string, at: number): void {
   rec.status = 'failed';
   rec.input_error = message;
   rec.updated_at = iso(at);
   for (const id of [...rec.mesh_assets, ...rec.part_assets]) s.state.assets[id]!.status = 'failed';
 }
 
-function finish(s: Services, rec: GenerationRecord, _step: StepName, endedAt: number): void {
+function finish(s: EngineContext, rec: GenerationRecord, _step: StepName, endedAt: number): void {
   rec.updated_at = iso(endedAt);
   rec.status = 'complete';
   const texture = rec.settings.texture_model !== 'none';

@@ -1,7 +1,7 @@
 // The image-to-3D endpoints: create (current and older variants), spin, preview, refine, get, list, get-mesh.
 import { isHttpUrl } from '../../../shared/contract/index.ts';
 import type { EngineCurrentCreate, EngineOlderCreate } from '../accepted.ts';
-import type { Services } from '../context.ts';
+import type { EngineContext } from '../context.ts';
 import { creditsOf, imageTo3dCreditsOf } from '../credits.ts';
 import { HttpError } from '../http.ts';
 import { randomHex } from '../ids.ts';
@@ -31,7 +31,7 @@ type ImageTo3dEndpoints =
   | 'listImageTo3d'
   | 'getMesh';
 
-export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoints> {
+export function imageTo3dHandlers(s: EngineContext): Pick<Handlers, ImageTo3dEndpoints> {
   return {
     // The SDK (0.1.3 to 0.1.8) sends pivot_point with the current create too: it is used (accepted.ts).
     async createImageTo3d({ userId, now, body }) {
@@ -185,7 +185,7 @@ export function imageTo3dHandlers(s: Services): Pick<Handlers, ImageTo3dEndpoint
   };
 }
 
-async function olderFlowSession(s: Services, code: string, userId: string, now: number): Promise<ImageTo3dRecord> {
+async function olderFlowSession(s: EngineContext, code: string, userId: string, now: number): Promise<ImageTo3dRecord> {
   const rec = await readImageTo3d(s, code, userId, now);
   if (rec.form !== 'older') {
     throw new HttpError(
@@ -197,7 +197,7 @@ async function olderFlowSession(s: Services, code: string, userId: string, now: 
   return rec;
 }
 
-function requireIdle(s: Services, rec: ImageTo3dRecord, now: number): void {
+function requireIdle(s: EngineContext, rec: ImageTo3dRecord, now: number): void {
   if (rec.step !== undefined) {
     throw new HttpError(
       400,

@@ -9,7 +9,7 @@ import type {
   Vec3,
 } from '../../../shared/contract/index.ts';
 import { objInFolder, output, pictureObjInFolder, type Output } from '../artifacts.ts';
-import type { Services } from '../context.ts';
+import type { EngineContext } from '../context.ts';
 import { charge } from '../credits.ts';
 import { createdAt, iso, newSessionCode, randomHex } from '../ids.ts';
 import type { MeshOptions } from '../outputs/index.ts';
@@ -125,7 +125,7 @@ const SPIN_SIZE = 256;
 
 // ---- progression -----------------------------------------------------------------------------------
 
-export function liveStatus(s: Services, rec: ImageTo3dRecord, now: number): { status: string; percent: number } {
+export function liveStatus(s: EngineContext, rec: ImageTo3dRecord, now: number): { status: string; percent: number } {
   if (rec.step === undefined) return { status: rec.status, percent: FINAL_PERCENT[rec.status] ?? 0 };
   const fraction = s.clock.fraction(rec.step, now);
   const status =
@@ -328,7 +328,7 @@ function startMeshStep(
 }
 
 /** The caller's session with its finished steps recorded and its files made. */
-export async function readImageTo3d(s: Services, code: string, userId: string, now: number): Promise<ImageTo3dRecord> {
+export async function readImageTo3d(s: EngineContext, code: string, userId: string, now: number): Promise<ImageTo3dRecord> {
   const rec = findOwned(s.state.imageTo3d, code, userId);
   await refresh(
     s,
@@ -349,11 +349,11 @@ export async function readImageTo3d(s: Services, code: string, userId: string, n
 
 // ---- presentation ----------------------------------------------------------------------------------
 
-function urls(s: Services, rec: ImageTo3dRecord, now: number): Record<UrlField, string> {
+function urls(s: EngineContext, rec: ImageTo3dRecord, now: number): Record<UrlField, string> {
   return Object.fromEntries(URL_FIELDS.map((f) => [f, s.files.url(rec.outputs[f], now)])) as Record<UrlField, string>;
 }
 
-export function currentForm(s: Services, rec: ImageTo3dRecord, now: number) {
+export function currentForm(s: EngineContext, rec: ImageTo3dRecord, now: number) {
   const { status, percent } = liveStatus(s, rec, now);
   const u = urls(s, rec, now);
   return {
@@ -385,7 +385,7 @@ export function currentForm(s: Services, rec: ImageTo3dRecord, now: number) {
 }
 
 /** A picture the input check took but the engine cannot make a mesh of (WebP) ends the step that needs it, failed, at once. */
-function pictureGate(s: Services, rec: ImageTo3dRecord, now: number): boolean | undefined {
+function pictureGate(s: EngineContext, rec: ImageTo3dRecord, now: number): boolean | undefined {
   if (rec.step === undefined || (rec.step.name !== 'mesh' && rec.step.name !== 'spin')) return undefined;
   const problem = pictureProblem(s, rec.spin_image ?? rec.image);
   if (problem === undefined) return undefined;
@@ -409,7 +409,7 @@ function inputError(rec: ImageTo3dRecord): { error?: string } {
 }
 
 /** The four spin images, once they exist. */
-function spinViews(s: Services, rec: ImageTo3dRecord, now: number) {
+function spinViews(s: EngineContext, rec: ImageTo3dRecord, now: number) {
   return rec.inference.map((file) => ({
     image_name: file.key.slice(file.key.lastIndexOf('/') + 1),
     image_url: s.files.url(file, now),
@@ -424,7 +424,7 @@ function spinViews(s: Services, rec: ImageTo3dRecord, now: number) {
  * meshes (empty until the preview exists). Added to the current form for those sessions only, from the `status`
  * and URLs `u` it holds.
  */
-function olderFields(s: Services, rec: ImageTo3dRecord, now: number, status: string, u: Record<UrlField, string>) {
+function olderFields(s: EngineContext, rec: ImageTo3dRecord, now: number, status: string, u: Record<UrlField, string>) {
   return {
     status,
     spins: spinViews(s, rec, now),
@@ -438,7 +438,7 @@ function olderFields(s: Services, rec: ImageTo3dRecord, now: number, status: str
 /** The older form's booleans (one row of SERVICE_API.md), which no session of the engine turns on. */
 const OLDER_FORM_SWITCHES = ['experimental_model', 'debug', 'private', 'demo', 'random_poses', 'is_deleted'] as const;
 
-export function olderForm(s: Services, rec: ImageTo3dRecord, now: number) {
+export function olderForm(s: EngineContext, rec: ImageTo3dRecord, now: number) {
   const { status, percent } = liveStatus(s, rec, now);
   const { mesh_url_fbx: _fbx, ...u } = urls(s, rec, now);
   return {
@@ -486,7 +486,7 @@ export interface CreateInput extends Omit<CreateImageTo3dRequest, 'image_url'> {
 }
 
 export async function createImageTo3d(
-  s: Services,
+  s: EngineContext,
   userId: string,
   now: number,
   input: CreateInput,

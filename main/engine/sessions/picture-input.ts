@@ -1,7 +1,7 @@
 // The stored picture a session's mesh is made from (generate/), and why it cannot be used when the engine cannot
 // read it although the input check took it (WebP: an image the service reads, that this engine does not decode).
 import { closeSync, openSync, readSync } from 'node:fs';
-import type { Services } from '../context.ts';
+import type { EngineContext } from '../context.ts';
 import { imageFormatOf } from '../../images/decode-image.ts';
 import { describeInput, type InputRef } from '../inputs.ts';
 
@@ -11,7 +11,7 @@ export function storedPicture(ref: InputRef | undefined): string | undefined {
 }
 
 /** Why the stored picture cannot be made into a mesh, in words for the session's `error`; undefined when it can. */
-export function pictureProblem(s: Services, ref: InputRef | undefined): string | undefined {
+export function pictureProblem(s: EngineContext, ref: InputRef | undefined): string | undefined {
   const key = storedPicture(ref);
   if (key === undefined || ref === undefined) return undefined;
   const head = Buffer.alloc(16);

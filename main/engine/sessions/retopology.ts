@@ -2,7 +2,7 @@
 import { extname } from 'node:path';
 import { ASSET_PREFIX, type CreateRetopologyRequest } from '../../../shared/contract/index.ts';
 import type { Output, Recipe } from '../artifacts.ts';
-import type { Services } from '../context.ts';
+import type { EngineContext } from '../context.ts';
 import { charge } from '../credits.ts';
 import { outputsIn } from '../file-store.ts';
 import { signedFileUrl } from '../files.ts';
@@ -52,7 +52,7 @@ const IMAGE_SIZE = 512;
 /** A create request whose type is retopology (POST /v3/sessions takes other types too: see v3.ts). */
 export type RetopologyCall = Omit<Call<'createRetopology'>, 'body'> & { body: CreateRetopologyRequest };
 
-export function retopologyHandlers(s: Services): {
+export function retopologyHandlers(s: EngineContext): {
   createRetopology(call: RetopologyCall): ReturnType<Handler<'createRetopology'>>;
   getV3Session: Handler<'getV3Session'>;
 } {
@@ -140,7 +140,7 @@ export function retopologyHandlers(s: Services): {
  * The asset a request names: a mesh asset of the account (the input of an earlier retopology, or a mesh an
  * image_to_3d or image_to_kit session made, once complete), or a new asset for a GLB URL.
  */
-function inputAsset(s: Services, mesh: string, userId: string): AssetRecord {
+function inputAsset(s: EngineContext, mesh: string, userId: string): AssetRecord {
   if (mesh.startsWith(ASSET_PREFIX)) {
     const known = ownAsset(s, mesh, userId, 'input.mesh');
     if (known.kind === 'image')
@@ -167,7 +167,7 @@ function inputAsset(s: Services, mesh: string, userId: string): AssetRecord {
  * steps settle as usual; one that could not be made fails the session with why. Undefined when the steps
  * settle as usual, else whether the record changed (see inputGate).
  */
-function retopologyGate(s: Services, rec: RetopologyRecord, input: AssetRecord): boolean | undefined {
+function retopologyGate(s: EngineContext, rec: RetopologyRecord, input: AssetRecord): boolean | undefined {
   if (rec.step === undefined || rec.fails || rec.made !== undefined) return undefined;
   const work = {
     folder: `${rec._id}/retopology`,
@@ -204,7 +204,7 @@ function retopologyGate(s: Services, rec: RetopologyRecord, input: AssetRecord):
  * a URL (GLB, glTF, OBJ), the GLB of a mesh asset the engine made, or, for one of the engine's own FBX, USDZ or
  * OBJ files given by URL, the GLB of the same model (made from the recipe that file was made from).
  */
-async function readInput(s: Services, asset: AssetRecord): Promise<RetopologySource> {
+async function readInput(s: EngineContext, asset: AssetRecord): Promise<RetopologySource> {
   if (asset.kind === 'made-mesh' && asset.files !== undefined) {
     await s.files.ensure([asset.files.glb]);
     return { path: s.files.path(asset.files.glb.key) };
@@ -224,7 +224,7 @@ async function readInput(s: Services, asset: AssetRecord): Promise<RetopologySou
 }
 
 /** The recipe of the GLB of the model a file URL of this engine (signed by it, whatever its port then) was made from; undefined for other URLs. */
-function ownModelGlb(s: Services, given: string): Recipe | undefined {
+function ownModelGlb(s: EngineContext, given: string): Recipe | undefined {
   let url: URL;
   try {
     url = new URL(given);
@@ -272,7 +272,7 @@ function failOnInput(rec: RetopologyRecord, message: string, at: number): void {
   rec.updated_at = iso(at);
 }
 
-function finish(_s: Services, rec: RetopologyRecord, _step: StepName, endedAt: number): void {
+function finish(_s: EngineContext, rec: RetopologyRecord, _step: StepName, endedAt: number): void {
   rec.updated_at = iso(endedAt);
   if (rec.fails) {
     rec.status = 'failed';

@@ -1,6 +1,6 @@
 // Text-to-image sessions and the styles they can use.
 import { output, type Output } from '../artifacts.ts';
-import type { Services } from '../context.ts';
+import type { EngineContext } from '../context.ts';
 import { charge } from '../credits.ts';
 import { HttpError } from '../http.ts';
 import { createdAt, iso, newSessionCode, randomHex } from '../ids.ts';
@@ -59,7 +59,7 @@ const THUMBNAIL_SIZE = 256;
 
 type TextToImageEndpoints = 'createTextToImage' | 'getTextToImage' | 'createStyle';
 
-export function textToImageHandlers(s: Services): Pick<Handlers, TextToImageEndpoints> {
+export function textToImageHandlers(s: EngineContext): Pick<Handlers, TextToImageEndpoints> {
   const present = (rec: TextToImageRecord, now: number) => ({
     _id: rec._id,
     session_code: rec.session_code,
@@ -150,7 +150,7 @@ export function textToImageHandlers(s: Services): Pick<Handlers, TextToImageEndp
 
 /** The picture is drawn from the prompt's words, in the colours of its style's zip when it has a style. */
 const finishTextToImage =
-  (s: Services) =>
+  (s: EngineContext) =>
   (rec: TextToImageRecord, _step: StepName, endedAt: number): void => {
     rec.updated_at = iso(endedAt);
     rec.status = rec.fails ? 'failed' : 'completed';
@@ -194,7 +194,7 @@ const finishStyle = (rec: StyleRecord, _step: StepName, endedAt: number): void =
     });
 };
 
-function presentStyle(s: Services, rec: StyleRecord, now: number) {
+function presentStyle(s: EngineContext, rec: StyleRecord, now: number) {
   return {
     _id: rec._id,
     description: rec.description,
@@ -212,7 +212,7 @@ function presentStyle(s: Services, rec: StyleRecord, now: number) {
 }
 
 /** The style of a create, trained up to `now`: its owner's (or a public one), trained, training, or 400. */
-async function usableStyle(s: Services, styleId: string, userId: string, now: number): Promise<StyleRecord> {
+async function usableStyle(s: EngineContext, styleId: string, userId: string, now: number): Promise<StyleRecord> {
   const style = Object.hasOwn(s.state.styles, styleId) ? s.state.styles[styleId] : undefined;
   if (style === undefined || (style.user_id !== userId && !style.is_public)) {
     throw new HttpError(
@@ -231,7 +231,7 @@ async function usableStyle(s: Services, styleId: string, userId: string, now: nu
 }
 
 /** A style's training moved on to `now`: failed on its zip, or its steps settled (ending faults applied). */
-const advanceStyle = (s: Services, style: StyleRecord, now: number) =>
+const advanceStyle = (s: EngineContext, style: StyleRecord, now: number) =>
   inputGate(style, style.zip, failStyleOnInput) ??
   settle(
     style,
@@ -240,7 +240,7 @@ const advanceStyle = (s: Services, style: StyleRecord, now: number) =>
     withEndFaults(s, (r) => r.style_id, finishStyle),
   );
 
-const settleStyle = (s: Services, style: StyleRecord, now: number) =>
+const settleStyle = (s: EngineContext, style: StyleRecord, now: number) =>
   refresh(
     s,
     () => [style],
@@ -252,7 +252,7 @@ const settleStyle = (s: Services, style: StyleRecord, now: number) =>
  * A session waiting for its style starts once the style is trained, at the time its training ended (so the
  * image comes as late as the training made it); a style whose training failed fails the session.
  */
-function startAfterStyle(s: Services, rec: TextToImageRecord, now: number): boolean {
+function startAfterStyle(s: EngineContext, rec: TextToImageRecord, now: number): boolean {
   const style = s.state.styles[rec.style_id]!;
   advanceStyle(s, style, now);
   s.files.register([style.thumbnail]);

@@ -1,11 +1,11 @@
 // POST /v3/sessions and GET /v3/sessions/<id>: one endpoint for every session type. Retopology has its
 // module, image_to_3d and image_to_kit theirs (generation.ts); this routes by type on create, by id on read.
-import type { Services } from '../context.ts';
+import type { EngineContext } from '../context.ts';
 import type { Handlers } from '../router.ts';
 import { generationHandlers } from './generation.ts';
 import { retopologyHandlers } from './retopology.ts';
 
-export function v3Handlers(s: Services): Pick<Handlers, 'createRetopology' | 'getV3Session'> {
+export function v3Handlers(s: EngineContext): Pick<Handlers, 'createRetopology' | 'getV3Session'> {
   const retopology = retopologyHandlers(s);
   const generation = generationHandlers(s);
   return {
