@@ -1,8 +1,8 @@
 // Target profiles: what an asset must be for one engine on one kind of platform (a triangle budget, the largest
 // texture, its LOD chain, texel density, texture format, units and axes, skinning limits). The one home of a
-// profile's data: the export (which applies it), the engine-fit check, the CLI's --profile, the settings screen
-// (edits are saved as `profileEdits`), the export panel and the Blender add-on (which reads the JSON the build
-// writes from this table) all derive from it.
+// profile's data: the export (which applies it), the engine-fit check, the CLI's --profile and check, the settings
+// screen (edits saved as the `targetProfiles` setting), the export panel, the review board and the viewer derive
+// from it. (The Blender add-on does not offer profiles yet.)
 import * as z from 'zod';
 import { EXPORT_TARGETS, type ExportTarget } from './export-options.ts';
 
