@@ -328,7 +328,12 @@ function startMeshStep(
 }
 
 /** The caller's session with its finished steps recorded and its files made. */
-export async function readImageTo3d(s: EngineContext, code: string, userId: string, now: number): Promise<ImageTo3dRecord> {
+export async function readImageTo3d(
+  s: EngineContext,
+  code: string,
+  userId: string,
+  now: number,
+): Promise<ImageTo3dRecord> {
   const rec = findOwned(s.state.imageTo3d, code, userId);
   await refresh(
     s,
