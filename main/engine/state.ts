@@ -33,7 +33,7 @@ import { EngineStateError, refuseEmptied } from './state-file.ts';
 
 export { EngineStateEmptiedError, EngineStateError } from './state-file.ts';
 import { fsyncDirSync } from '../durable/write-file.ts';
-import type { AnimationRecord } from './sessions/animation.ts';
+import type { AnimationRecord } from './sessions/animation-record.ts';
 import type { AssetRecord } from './sessions/assets.ts';
 import type { GenerationRecord } from './sessions/generation.ts';
 import type { ImageTo3dRecord } from './sessions/image-to-3d.ts';

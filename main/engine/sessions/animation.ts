@@ -2,68 +2,28 @@
 // library, and text-prompted animations.
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
-import { output, type Output } from '../artifacts.ts';
+import { type Output } from '../artifacts.ts';
 import type { EngineContext } from '../context.ts';
 import { charge } from '../credits.ts';
 import { jointPositions } from '../figure.ts';
 import { HttpError } from '../http.ts';
 import { createdAt, iso, newSessionCode, randomHex } from '../ids.ts';
 import { receiveFile } from '../multipart.ts';
-import type { MeshOptions } from '../outputs/index.ts';
-import { phaseStatus, settle, type Phases, type Stepped, type StepName } from '../progress.ts';
+import { phaseStatus, settle, type Phases, type StepName } from '../progress.ts';
 import type { Handlers } from '../router.ts';
 import { chooseMotion, describeCatalogue, isChoice, playedAs } from '../motions/match.ts';
 import { findOwned, inputGate, inputUrl, keepNew, refresh, type InputRef } from './common.ts';
 import { errorText } from './error-text.ts';
 import { faultOfStart, withEndFaults } from './faults.ts';
 import { judgeUpload } from '../character/judge.ts';
-import type { CharacterFiles } from '../character/make-files.ts';
 import { makeCharacterFilesOffThread } from '../work/character.ts';
 import { rigUploadedMesh } from '../rigging/at-upload.ts';
 import { imageTo3dSessionOf } from './animation-source.ts';
+import { failOnInput, finishPrompt, finishSessionOutputs, RENDER_SIZE, THUMBNAIL_SIZE } from './animation-files.ts';
+import type { AnimationRecord } from './animation-record.ts';
 import { PoolClosed } from '../../work/pool.ts';
 import { describeInput } from '../inputs.ts';
 import { isAsciiFbxStart, signatureOf } from '../../../shared/file-signature.ts';
-
-interface PromptRecord extends Stepped {
-  _id: string;
-  session_code: string;
-  text: string;
-  /** `text_queued` (no step yet) while the session's mesh is not ready; then its step runs. */
-  status: string;
-  /** Reported while it runs, when a session-status fault rule says so. */
-  running_status?: string;
-  mesh?: Output;
-  usdz?: Output;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface AnimationRecord extends Stepped {
-  _id: string;
-  session_code: string;
-  user_id: string;
-  source: InputRef;
-  /** The engine's image-to-3D session whose file `source.url` is (animation-source.ts); absent in older records. */
-  image_to_3d_session_code?: string;
-  /** Why the mesh could not be used (the session failed). */
-  input_error?: string;
-  status: string;
-  fails: boolean;
-  /** Reported while it runs, when a session-status fault rule says so. */
-  running_status?: string;
-  outputs: Partial<Record<'render_url' | 'mesh_url' | 'thumbnail' | 'animation_url', Output>>;
-  library: { label: string; _id: string; file?: Output }[];
-  prompts: PromptRecord[];
-  /**
-   * The uploaded character (character/): its files once read, or why it cannot be animated. `figure` only in a
-   * record of an earlier version, which animated a model this engine made on its procedural figure (a model
-   * with no bones is refused now: character/judge.ts). Absent in records of older versions still.
-   */
-  character?: { kind?: 'character' | 'mesh' | 'figure'; entry?: string; made?: CharacterFiles; error?: string };
-  created_at: string;
-  updated_at: string;
-}
 
 const PHASES: Phases = [
   [0.4, 'init_processing'],
@@ -75,10 +35,6 @@ const READY_AT = 0.4;
 const LIBRARY = ['Idle', 'Walk', 'Run', 'Jump', 'Wave', 'Sit'];
 const MAX_TEXT_LENGTH = 300;
 const MAX_UPLOAD_BYTES = 4 * 2 ** 30;
-const RENDER_SIZE = 512;
-const THUMBNAIL_SIZE = 256;
-
-const character = (seed: string): MeshOptions => ({ seed, kind: 'character', targetFaces: 4000, pivot: [0, -0.5, 0] });
 
 type AnimationEndpoints = 'uploadAnimationMesh' | 'submitTextAnimations' | 'getAnimation' | 'listAnimations';
 
@@ -428,110 +384,4 @@ function meshFormat(head: Buffer): 'fbx' | 'zip' | undefined {
   const signed = signatureOf(head); // a binary FBX or a zip by their first bytes (shared/file-signature.ts)
   if (signed === 'fbx' || signed === 'zip') return signed;
   return isAsciiFbxStart(head) ? 'fbx' : undefined;
-}
-
-/** The recipe of an uploaded character's animated file: FBX as the service delivers it, or GLB. */
-function characterFile(format: 'glb' | 'fbx', character: string, clips: string[]) {
-  return { type: format === 'fbx' ? ('character-fbx' as const) : ('character-glb' as const), character, clips };
-}
-
-function finishSessionOutputs(rec: AnimationRecord, endedAt: number, format: 'glb' | 'fbx' = 'glb'): void {
-  rec.updated_at = iso(endedAt);
-  if (rec.fails) {
-    rec.status = 'init_failed';
-    return;
-  }
-  const code = rec.session_code;
-  rec.status = 'predefined_done';
-  const made = rec.character?.made;
-  if (made !== undefined) {
-    // The uploaded character on its own skeleton: each library file has one clip, animation_url all of them
-    // (FBX with one take per clip, as the service delivers them, or GLB: the engine's animationFiles).
-    for (const entry of rec.library)
-      entry.file = output(
-        code,
-        `animation-${entry.label.toLowerCase()}`,
-        characterFile(format, made.model, [entry.label]),
-      );
-    rec.outputs = {
-      render_url: { key: made.render, recipe: { type: 'made' } },
-      thumbnail: { key: made.thumbnail, recipe: { type: 'made' } },
-      mesh_url: output(code, 'mesh', characterFile(format, made.model, [])),
-      animation_url: output(
-        code,
-        'animation',
-        characterFile(
-          format,
-          made.model,
-          rec.library.map((a) => a.label),
-        ),
-      ),
-    };
-    return;
-  }
-  // A record of an earlier version that took a model this engine made (now refused): its procedural figure.
-  // Each library file is the session's rigged figure with that one clip; animation_url holds them all.
-  for (const entry of rec.library) {
-    entry.file = output(code, `animation-${entry.label.toLowerCase()}`, {
-      type: 'animated-glb',
-      seed: code,
-      size: RENDER_SIZE,
-      clips: [entry.label],
-    });
-  }
-  rec.outputs = {
-    render_url: output(code, 'render', { type: 'figure', seed: code, size: RENDER_SIZE }),
-    thumbnail: output(code, 'thumbnail', { type: 'figure', seed: code, size: THUMBNAIL_SIZE }),
-    mesh_url: output(code, 'mesh', { type: 'glb', mesh: character(code), texture: true }),
-    animation_url: output(code, 'animation', {
-      type: 'animated-glb',
-      seed: code,
-      size: RENDER_SIZE,
-      clips: rec.library.map((a) => a.label),
-    }),
-  };
-}
-
-/** A mesh that cannot be used ends the session `init_failed` (with why), and its texts not done `text_failed`. */
-function failOnInput(rec: AnimationRecord, message: string, at: number): void {
-  rec.status = 'init_failed';
-  rec.input_error = errorText(message);
-  rec.updated_at = iso(at);
-  for (const p of rec.prompts) {
-    if (p.status === 'text_done') continue;
-    delete p.step;
-    p.status = 'text_failed';
-    p.updated_at = iso(at);
-  }
-}
-
-function finishPrompt(
-  rec: AnimationRecord,
-  prompt: PromptRecord,
-  endedAt: number,
-  format: 'glb' | 'fbx' = 'glb',
-): void {
-  prompt.updated_at = iso(endedAt);
-  prompt.status = 'text_done';
-  const made = rec.character?.made;
-  if (made !== undefined) {
-    // The uploaded character with one clip named by the text (FBX: a take named so); USDZ holds its mesh at rest.
-    prompt.mesh = output(prompt.session_code, `prompt-${prompt._id}`, characterFile(format, made.model, [prompt.text]));
-    prompt.usdz = output(prompt.session_code, `prompt-${prompt._id}`, {
-      type: 'character-usdz',
-      character: made.model,
-    });
-    return;
-  }
-  // The animated figure (a clip named by the text, its motion seeded by it); USDZ stays a static mesh.
-  prompt.mesh = output(prompt.session_code, `prompt-${prompt._id}`, {
-    type: 'animated-glb',
-    seed: prompt.session_code,
-    size: RENDER_SIZE,
-    clips: [prompt.text],
-  });
-  prompt.usdz = output(prompt.session_code, `prompt-${prompt._id}`, {
-    type: 'usdz',
-    mesh: character(`${prompt.session_code}:${prompt.text}`),
-  });
 }

@@ -10,9 +10,7 @@ import { storeImage } from './common.ts';
 import { faultOfStart } from './faults.ts';
 import {
   createImageTo3d,
-  currentForm,
   liveStatus,
-  olderForm,
   queueRefine,
   readImageTo3d,
   startPreview,
@@ -20,6 +18,7 @@ import {
   startSpin,
   type ImageTo3dRecord,
 } from './image-to-3d.ts';
+import { currentForm, olderForm } from './image-to-3d-forms.ts';
 
 type ImageTo3dEndpoints =
   | 'createImageTo3d'

@@ -15,11 +15,11 @@ import { createdAt, iso, newSessionCode, randomHex } from '../ids.ts';
 import type { MeshOptions } from '../outputs/index.ts';
 import { phaseStatus, runningPercent, settle, type Phases, type Stepped, type StepName } from '../progress.ts';
 import type { PictureMesh } from '../generate/mesh-options.ts';
-import { findOwned, inputGate, inputUrl, keepNew, refresh, storeImage, type InputRef } from './common.ts';
+import { findOwned, inputGate, keepNew, refresh, storeImage, type InputRef } from './common.ts';
 import { faultOfStart, withEndFaults, type StepFault } from './faults.ts';
 import { pictureProblem, storedPicture } from './picture-input.ts';
 
-const URL_FIELDS = [
+export const URL_FIELDS = [
   'mesh_url',
   'mesh_url_glb',
   'mesh_url_obj',
@@ -34,7 +34,7 @@ const URL_FIELDS = [
   'polished_mesh_url_glb',
   'polished_mesh_url_usdz',
 ] as const;
-type UrlField = (typeof URL_FIELDS)[number];
+export type UrlField = (typeof URL_FIELDS)[number];
 
 export interface ImageTo3dRecord extends Stepped {
   form: 'current' | 'older';
@@ -121,7 +121,7 @@ const FAILED = { spin: 'spin_generate_failed', preview: 'preview_failed', refine
 const LOW_POLY_FACES = 2_000;
 const HIGH_POLY_FACES = 20_000;
 const SPIN_VIEWS = 4;
-const SPIN_SIZE = 256;
+export const SPIN_SIZE = 256;
 
 // ---- progression -----------------------------------------------------------------------------------
 
@@ -352,44 +352,6 @@ export async function readImageTo3d(
   return rec;
 }
 
-// ---- presentation ----------------------------------------------------------------------------------
-
-function urls(s: EngineContext, rec: ImageTo3dRecord, now: number): Record<UrlField, string> {
-  return Object.fromEntries(URL_FIELDS.map((f) => [f, s.files.url(rec.outputs[f], now)])) as Record<UrlField, string>;
-}
-
-export function currentForm(s: EngineContext, rec: ImageTo3dRecord, now: number) {
-  const { status, percent } = liveStatus(s, rec, now);
-  const u = urls(s, rec, now);
-  return {
-    session_code: rec.session_code,
-    image_url: inputUrl(s, rec.image, now),
-    manual_segmentation: false,
-    geometry_model: rec.geometry_model,
-    texture_model: rec.texture_model,
-    topology: rec.topology,
-    resolution: rec.resolution,
-    symmetry: 'auto',
-    scaled_bbox: rec.scaled_bbox,
-    preserve_aspect_ratio: rec.preserve_aspect_ratio,
-    pivot_point: rec.pivot_point,
-    mesh_url: u.mesh_url,
-    mesh_url_obj: u.mesh_url_obj,
-    mesh_url_zip: u.mesh_url_zip,
-    mesh_url_glb: u.mesh_url_glb,
-    mesh_url_fbx: u.mesh_url_fbx,
-    mesh_url_usdz: u.mesh_url_usdz,
-    mp4_url: '', // no video encoder in the local engine
-    created_at: rec.created_at,
-    updated_at: rec.updated_at,
-    session_status: status,
-    percent_done: percent,
-    ...(rec.form === 'older' && olderFields(s, rec, now, status, u)),
-    ...inputError(rec),
-  };
-}
-
-/** A picture the input check took but the engine cannot make a mesh of (WebP) ends the step that needs it, failed, at once. */
 function pictureGate(s: EngineContext, rec: ImageTo3dRecord, now: number): boolean | undefined {
   if (rec.step === undefined || (rec.step.name !== 'mesh' && rec.step.name !== 'spin')) return undefined;
   const problem = pictureProblem(s, rec.spin_image ?? rec.image);
@@ -407,75 +369,6 @@ function failOnInput(rec: ImageTo3dRecord, message: string, at: number): void {
 }
 
 /** `error`: why the session failed, when its input could not be used (not in the seed; clients that do not know it ignore it). */
-function inputError(rec: ImageTo3dRecord): { error?: string } {
-  return rec.input_error !== undefined && rec.step === undefined && rec.status.endsWith('failed')
-    ? { error: rec.input_error }
-    : {};
-}
-
-/** The four spin images, once they exist. */
-function spinViews(s: EngineContext, rec: ImageTo3dRecord, now: number) {
-  return rec.inference.map((file) => ({
-    image_name: file.key.slice(file.key.lastIndexOf('/') + 1),
-    image_url: s.files.url(file, now),
-    width: SPIN_SIZE,
-    height: SPIN_SIZE,
-  }));
-}
-
-/**
- * What older clients read when they GET a session made with the older create: its older status
- * (`spin_generate_done`, `preview_processing`…), its spin views (empty until they exist) and its preview
- * meshes (empty until the preview exists). Added to the current form for those sessions only, from the `status`
- * and URLs `u` it holds.
- */
-function olderFields(s: EngineContext, rec: ImageTo3dRecord, now: number, status: string, u: Record<UrlField, string>) {
-  return {
-    status,
-    spins: spinViews(s, rec, now),
-    preview_mesh_url: u.preview_mesh_url,
-    preview_mesh_url_glb: u.preview_mesh_url_glb,
-    preview_mesh_url_zip: u.preview_mesh_url_zip,
-    preview_mesh_url_usdz: u.preview_mesh_url_usdz,
-  };
-}
-
-/** The older form's booleans (one row of SERVICE_API.md), which no session of the engine turns on. */
-const OLDER_FORM_SWITCHES = ['experimental_model', 'debug', 'private', 'demo', 'random_poses', 'is_deleted'] as const;
-
-export function olderForm(s: EngineContext, rec: ImageTo3dRecord, now: number) {
-  const { status, percent } = liveStatus(s, rec, now);
-  const { mesh_url_fbx: _fbx, ...u } = urls(s, rec, now);
-  return {
-    _id: rec._id,
-    user_id: rec.user_id,
-    session_code: rec.session_code,
-    image_url: inputUrl(s, rec.image, now),
-    input_image: inputUrl(s, rec.spin_image ?? rec.image, now),
-    user_image: '',
-    // Every vendor example of the older form has `discord_user_id`; newer answers add `chat_user_id`: both are sent.
-    discord_user_id: '',
-    chat_user_id: '',
-    user_name: '',
-    email: '',
-    ...u,
-    mp4_url: '',
-    session_gif: '',
-    percentage: percent,
-    ...Object.fromEntries(OLDER_FORM_SWITCHES.map((name) => [name, false])),
-    status,
-    ...inputError(rec),
-    source: 'api',
-    price: rec.price,
-    inference: spinViews(s, rec, now),
-    output_id: rec.output_id,
-    model_version: rec.model_version,
-    created_at: rec.created_at,
-    updated_at: rec.updated_at,
-  };
-}
-
-// ---- creation --------------------------------------------------------------------------------------
 
 export interface CreateInput extends Omit<CreateImageTo3dRequest, 'image_url'> {
   form: ImageTo3dRecord['form'];

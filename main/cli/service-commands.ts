@@ -1,0 +1,197 @@
+// The commands that call one endpoint of the service (the group 'Service commands' of the command table), and batch.
+import { PREVIEW_MODEL_VERSIONS } from '../../shared/contract/image-to-3d.ts';
+import { RETOPOLOGY_MODELS } from '../../shared/contract/v3.ts';
+import { BBOX, IMAGE, IMAGE_OPTIONS, LIST_OPTIONS, oneOf, PIVOT, SESSION } from './command-options.ts';
+import type { CommandSpec } from './command-types.ts';
+
+export const SERVICE_COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'create-3d',
+    group: 'Service commands',
+    endpoint: 'createImageTo3d',
+    args: [IMAGE],
+    options: IMAGE_OPTIONS,
+    examples: ['asset-studio create-3d chair.png --topology quads --wait'],
+  },
+  {
+    name: 'create-3d-legacy',
+    group: 'Service commands',
+    endpoint: 'createImageTo3dLegacy',
+    args: [IMAGE],
+    options: {
+      'model-version': { type: 'string', value: 'V', text: 'model version of the older variant' },
+      'auto-gen-3d': { type: 'boolean', text: 'go on to the 3D steps without waiting for a choice of spin' },
+    },
+    examples: ['asset-studio create-3d-legacy https://example.com/chair.png --auto-gen-3d'],
+  },
+  {
+    name: 'spin',
+    group: 'Service commands',
+    endpoint: 'submitSpin',
+    args: [SESSION, { ...IMAGE, text: 'the image used for the spin: URL, data: URI or local file' }],
+    options: {},
+    examples: ['asset-studio spin SESSION_65b2… chair.png --wait'],
+  },
+  {
+    name: 'preview',
+    group: 'Service commands',
+    endpoint: 'preview',
+    args: [SESSION],
+    options: {
+      'model-version': { type: 'string', value: oneOf(PREVIEW_MODEL_VERSIONS), text: 'model version (default 1.1)' },
+      'spin-index': {
+        type: 'string',
+        value: 'N',
+        text: 'which of the four spin images to use, 0 to 3',
+        number: { integer: true },
+      },
+      'spin-url': { type: 'string', value: 'URL', text: 'an image to use instead of the spin images' },
+      ...BBOX,
+      ...PIVOT,
+    },
+    examples: ['asset-studio preview SESSION_65b2… --spin-index 2 --wait'],
+  },
+  {
+    name: 'refine',
+    group: 'Service commands',
+    endpoint: 'refine',
+    args: [SESSION],
+    options: { ...BBOX, ...PIVOT },
+    examples: ['asset-studio refine SESSION_65b2… --scaled-bbox 1,-1,-1 --wait'],
+  },
+  {
+    name: 'get',
+    group: 'Service commands',
+    endpoint: 'getImageTo3d',
+    args: [SESSION],
+    options: {},
+    examples: ['asset-studio get SESSION_65b2… --json'],
+  },
+  {
+    name: 'list',
+    group: 'Service commands',
+    endpoint: 'listImageTo3d',
+    args: [],
+    options: LIST_OPTIONS,
+    examples: ['asset-studio list --limit 20 --page 2'],
+  },
+  {
+    name: 'list-animations',
+    group: 'Service commands',
+    endpoint: 'listAnimations',
+    args: [],
+    options: LIST_OPTIONS,
+    examples: ['asset-studio list-animations --limit 20'],
+  },
+  {
+    name: 'get-mesh',
+    group: 'Service commands',
+    endpoint: 'getMesh',
+    args: [SESSION],
+    options: {},
+    examples: ['asset-studio get-mesh SESSION_65b2…'],
+  },
+  {
+    name: 'text-to-image',
+    group: 'Service commands',
+    endpoint: 'createTextToImage',
+    args: [{ name: '<prompt>', text: 'what to draw; several words are joined with spaces' }],
+    options: { 'style-id': { type: 'string', value: 'ID', text: 'a trained style' } },
+    examples: ['asset-studio text-to-image a red lamp --wait'],
+  },
+  {
+    name: 'get-image',
+    group: 'Service commands',
+    endpoint: 'getTextToImage',
+    args: [SESSION],
+    options: {},
+    examples: ['asset-studio get-image SESSION_65b2…'],
+  },
+  {
+    name: 'style',
+    group: 'Service commands',
+    endpoint: 'createStyle',
+    args: [{ name: '<zip-url>', text: "URL of a zip of the style's example images" }],
+    options: {
+      description: { type: 'string', value: 'TEXT', text: 'what the style is' },
+      public: { type: 'boolean', text: 'let others use it' },
+    },
+    examples: ['asset-studio style https://example.com/style.zip --description "ink sketches"'],
+  },
+  {
+    name: 'upload',
+    group: 'Service commands',
+    endpoint: 'uploadAnimationMesh',
+    args: [
+      {
+        name: '<file.fbx|file.zip>',
+        text: 'an FBX file or a zip of FBX files (checked first; progress on a terminal)',
+        path: true,
+      },
+    ],
+    options: { url: { type: 'string', value: 'URL', text: 'the mesh at this URL instead of a local file' } },
+    examples: ['asset-studio upload character.fbx --wait'],
+  },
+  {
+    name: 'animate-text',
+    group: 'Service commands',
+    endpoint: 'submitTextAnimations',
+    args: [
+      { name: '<session>', text: 'animation session code' },
+      { name: '<text>...', text: 'one animation per prompt' },
+    ],
+    options: {},
+    examples: ['asset-studio animate-text SESSION_65b2… "walk forward" "wave hello" --wait'],
+  },
+  {
+    name: 'get-animation',
+    group: 'Service commands',
+    endpoint: 'getAnimation',
+    args: [SESSION],
+    options: {},
+    examples: ['asset-studio get-animation SESSION_65b2…'],
+  },
+  {
+    name: 'retopology',
+    group: 'Service commands',
+    endpoint: 'createRetopology',
+    args: [{ name: '<glb-url|ASSET_id>', text: 'a GLB by URL, or an asset id of the service' }],
+    options: {
+      model: { type: 'string', value: oneOf(RETOPOLOGY_MODELS), text: 'remeshing model' },
+      'no-quads': { type: 'boolean', text: 'triangles instead of quads' },
+    },
+    examples: ['asset-studio retopology https://example.com/chair.glb --model precision --wait'],
+  },
+  {
+    name: 'get-v3',
+    group: 'Service commands',
+    endpoint: 'getV3Session',
+    args: [SESSION],
+    options: {},
+    examples: ['asset-studio get-v3 0b9a…'],
+  },
+  {
+    name: 'batch',
+    group: 'Service commands',
+    summary: 'Submit files and folders: images become image-to-3D jobs, FBX/zip animation uploads',
+    args: [
+      {
+        name: '<file or folder>...',
+        text: 'files, and folders walked for images, FBX and zip files',
+        path: true,
+        rest: true,
+      },
+    ],
+    options: {
+      ...IMAGE_OPTIONS,
+      concurrency: {
+        type: 'string',
+        value: 'N',
+        text: 'files sent at the same time',
+        number: { integer: true, min: 1 },
+      },
+    },
+    globals: ['wait', 'timeout'],
+    examples: ['asset-studio batch ~/renders --topology quads --wait'],
+  },
+];
