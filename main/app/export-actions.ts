@@ -11,7 +11,7 @@ import type { ExportPlan, ExportResult } from '../export/export.ts';
 import { exportJob, planJob, type JobExportOptions } from '../export/from-job.ts';
 import type { FileKind } from '../export/presets.ts';
 import type { JobRecord } from '../store/jobs.ts';
-import { targetProfilesSetting } from '../../shared/setting-fields.ts';
+import { savedProfiles } from './fit-actions.ts';
 import type { SettingsRepository } from '../store/settings-table.ts';
 import type { Services } from './services.ts';
 
@@ -44,8 +44,7 @@ export function withProfile(
  * (the engine-fit check's "Set height" fix, kept per job) unless the request asks for a scale of its own.
  */
 function exportOptionsFor(services: Pick<Services, 'store'>, job: JobRecord, request: ExportRequest): JobExportOptions {
-  const edits = services.store.settings.get('targetProfiles', targetProfilesSetting)?.edits ?? {};
-  const options = withProfile(request, edits);
+  const options = withProfile(request, savedProfiles(services.store.settings).edits);
   if (options.profile === undefined || options.transforms?.scale !== undefined) return options;
   const heightM = services.store.reviews.get(job.id)?.heightM;
   return heightM ? { ...options, transforms: { ...options.transforms, scale: { height: heightM } } } : options;
@@ -101,7 +100,7 @@ export async function previewLod(
   request: { profile: string; level: number },
   edits: Readonly<Record<string, ProfileEdit>> = {},
 ): Promise<{ glb: Uint8Array; levels: number; report: GameReadyReport }> {
-  const saved = services.store.settings.get('targetProfiles', targetProfilesSetting)?.edits ?? {};
+  const saved = savedProfiles(services.store.settings).edits;
   const { profile } = withProfile({ projectDir: '', profile: request.profile }, { ...saved, ...edits });
   const glb = exportSourcesOf(job, services.cache).find((f) => f.kind === 'glb');
   if (!glb)
